@@ -1,0 +1,22 @@
+import type { Db } from "~/db/client.server";
+import { activityLog } from "~/db/schema";
+
+export type ActivityAction = "login" | "logout" | "send_message" | "create_campaign" | "create_contact" | (string & {});
+
+export function activityRow(
+  action: ActivityAction,
+  opts: { userId: number | null; ipAddress?: string | null; details?: Record<string, unknown>; now: Date },
+) {
+  return {
+    action,
+    userId: opts.userId,
+    ipAddress: opts.ipAddress ?? null,
+    details: opts.details ?? null,
+    createdAt: opts.now,
+  };
+}
+
+/** Inserts one activity entry (use `activityRow` inside a batch when it must commit with other writes). */
+export function logActivity(db: Db, ...args: Parameters<typeof activityRow>) {
+  return db.insert(activityLog).values(activityRow(...args));
+}

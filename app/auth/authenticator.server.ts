@@ -1,0 +1,30 @@
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import type { Db } from "~/db/client.server";
+import type { Clock } from "~/lib/clock";
+import { clientIp, userAgent } from "~/lib/request.server";
+import { logIn } from "./login.server";
+import type { SessionUser } from "./session.server";
+
+export type Authenticated = { user: SessionUser; token: string };
+
+/** remix-auth v4 only verifies; storing the session (a D1 row) is ours, done inside logIn. */
+export function createAuthenticator(db: Db, clock: Clock) {
+  const authenticator = new Authenticator<Authenticated>();
+  authenticator.use(
+    new FormStrategy(async ({ form, request }) =>
+      logIn(
+        db,
+        {
+          email: String(form.get("email") ?? ""),
+          password: String(form.get("password") ?? ""),
+          ipAddress: clientIp(request),
+          userAgent: userAgent(request),
+        },
+        clock(),
+      ),
+    ),
+    "form",
+  );
+  return authenticator;
+}

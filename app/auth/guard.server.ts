@@ -1,0 +1,38 @@
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import type { Role } from "~/db/schema";
+import { apiError } from "~/lib/request.server";
+import { findSessionUser, readSessionToken, type SessionUser } from "./session.server";
+
+type Args = { request: Request; context: AppLoadContext };
+
+// One lookup per request even when root, layout and route loaders all ask.
+const cache = new WeakMap<Request, Promise<SessionUser | null>>();
+
+export function getOptionalUser({ request, context }: Args): Promise<SessionUser | null> {
+  let p = cache.get(request);
+  if (!p) {
+    p = findSessionUser(context.db, readSessionToken(request), context.clock());
+    cache.set(request, p);
+  }
+  return p;
+}
+
+/** Page loaders/actions: unauthenticated → the login screen; wrong role → 403. */
+export async function requireUser(args: Args, opts: { role?: Role } = {}): Promise<SessionUser> {
+  const user = await getOptionalUser(args);
+  if (!user) throw redirect("/login");
+  if (opts.role && user.role !== opts.role) throw new Response("Forbidden", { status: 403, statusText: "Forbidden" });
+  return user;
+}
+
+/** /api routes: 401/403 as `{ message }` JSON. */
+export async function requireApiUser(args: Args, opts: { role?: Role } = {}): Promise<SessionUser> {
+  const user = await getOptionalUser(args);
+  if (!user) throw apiError(401, "Unauthorized");
+  if (opts.role && user.role !== opts.role) throw apiError(403, "Forbidden");
+  return user;
+}
+
+export function publicUser(u: SessionUser) {
+  return { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, role: u.role };
+}

@@ -1,0 +1,117 @@
+import { and, count, desc, eq, gte, max, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { activityLog, loginHistory, sessions, users } from "~/db/schema";
+import { activityRow } from "~/activity/log-activity.server";
+import { hashPassword, verifyPassword } from "./password-hash.js";
+import { newSession, type SessionUser } from "./session.server";
+
+export class LoginError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// ASVS 2.2.1: at most 100 failed attempts per account per hour, with back-off after a few.
+export const MAX_FAILURES_PER_HOUR_ACCOUNT = 100;
+export const MAX_FAILURES_PER_HOUR_IP = 100;
+export const BACKOFF_AFTER_FAILURES = 5;
+const BACKOFF_BASE_MS = 30_000;
+const BACKOFF_MAX_MS = 15 * 60_000;
+const HOUR = 60 * 60_000;
+
+export const INVALID_CREDENTIALS = "Invalid email or password";
+
+let dummyHash: Promise<string> | null = null;
+
+async function failureStats(db: Db, column: typeof loginHistory.email | typeof loginHistory.ipAddress, value: string, since: Date) {
+  const row = await db
+    .select({ n: count(), last: max(loginHistory.createdAt) })
+    .from(loginHistory)
+    .where(and(eq(column, value), eq(loginHistory.success, false), gte(loginHistory.createdAt, since)))
+    .get();
+  return { n: row?.n ?? 0, last: row?.last ? new Date(row.last as unknown as number) : null };
+}
+
+async function consecutiveFailures(db: Db, email: string, since: Date) {
+  // Failures since the last success within the window: a success resets the back-off.
+  const lastOk = await db
+    .select({ at: loginHistory.createdAt })
+    .from(loginHistory)
+    .where(and(eq(loginHistory.email, email), eq(loginHistory.success, true), gte(loginHistory.createdAt, since)))
+    .orderBy(desc(loginHistory.createdAt))
+    .limit(1)
+    .get();
+  return failureStats(db, loginHistory.email, email, lastOk ? new Date(lastOk.at.getTime() + 1) : since);
+}
+
+function minutes(ms: number) {
+  const m = Math.max(1, Math.ceil(ms / 60_000));
+  return `${m} minute${m === 1 ? "" : "s"}`;
+}
+
+/** Refuses (429) when the account or the IP has failed too often recently. */
+export async function assertNotThrottled(db: Db, email: string, ipAddress: string | null, now: Date) {
+  const hourAgo = new Date(now.getTime() - HOUR);
+  const hourly = await failureStats(db, loginHistory.email, email, hourAgo);
+  if (hourly.n >= MAX_FAILURES_PER_HOUR_ACCOUNT) {
+    throw new LoginError(429, "Too many failed login attempts for this account. Please try again in an hour.");
+  }
+  if (ipAddress) {
+    const ip = await failureStats(db, loginHistory.ipAddress, ipAddress, hourAgo);
+    if (ip.n >= MAX_FAILURES_PER_HOUR_IP) {
+      throw new LoginError(429, "Too many failed login attempts from this network. Please try again in an hour.");
+    }
+  }
+  const recent = await consecutiveFailures(db, email, hourAgo);
+  if (recent.n >= BACKOFF_AFTER_FAILURES && recent.last) {
+    const wait = Math.min(BACKOFF_BASE_MS * 2 ** (recent.n - BACKOFF_AFTER_FAILURES), BACKOFF_MAX_MS);
+    const remaining = recent.last.getTime() + wait - now.getTime();
+    if (remaining > 0) {
+      throw new LoginError(429, `Too many failed login attempts. Please try again in ${minutes(remaining)}.`);
+    }
+  }
+}
+
+export type LoginInput = { email: string; password: string; ipAddress: string | null; userAgent: string | null };
+
+/**
+ * Verifies credentials and, on success, writes the session, the login history, the user's
+ * counters and the `login` activity entry in one D1 batch. Returns the user and the new token.
+ */
+export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ user: SessionUser; token: string }> {
+  const email = input.email.trim().toLowerCase();
+  if (!email || !input.password) throw new LoginError(400, "Please enter both email and password");
+  await assertNotThrottled(db, email, input.ipAddress, now);
+
+  const user = await db.select().from(users).where(eq(users.email, email)).get();
+  // Hash anyway for unknown emails so response time does not reveal which accounts exist.
+  const ok = user
+    ? await verifyPassword(input.password, user.passwordHash)
+    : await verifyPassword(input.password, await (dummyHash ??= hashPassword("dummy-password")));
+
+  const history = { email, ipAddress: input.ipAddress, userAgent: input.userAgent, createdAt: now };
+  if (!user || !ok) {
+    await db.insert(loginHistory).values({ ...history, userId: user?.id ?? null, success: false, failureReason: "invalid_credentials" });
+    throw new LoginError(401, INVALID_CREDENTIALS);
+  }
+  if (!user.isActive) {
+    await db.insert(loginHistory).values({ ...history, userId: user.id, success: false, failureReason: "inactive" });
+    throw new LoginError(403, "Your account is inactive. Contact your administrator.");
+  }
+
+  const { token, row } = await newSession(user.id, now, input);
+  await db.batch([
+    db.insert(sessions).values(row),
+    db.insert(loginHistory).values({ ...history, userId: user.id, success: true }),
+    db
+      .update(users)
+      .set({ lastLoginAt: now, loginCount: sql`${users.loginCount} + 1`, updatedAt: now })
+      .where(eq(users.id, user.id)),
+    db.insert(activityLog).values(activityRow("login", { userId: user.id, ipAddress: input.ipAddress, now })),
+  ]);
+  const { id, firstName, lastName, role, isActive } = user;
+  return { user: { id, email: user.email, firstName, lastName, role, isActive }, token };
+}

@@ -1,0 +1,19 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { activityLog, sessions } from "~/db/schema";
+import { activityRow } from "~/activity/log-activity.server";
+import { sha256Hex } from "~/lib/crypto.server";
+import { clientIp } from "~/lib/request.server";
+import { findSessionUser, readSessionToken } from "./session.server";
+
+/** Deletes the session row (the cookie becomes worthless) and records `logout`. */
+export async function logOut(db: Db, request: Request, now: Date) {
+  const token = readSessionToken(request);
+  const user = await findSessionUser(db, token, now);
+  if (!token || !user) return false;
+  await db.batch([
+    db.delete(sessions).where(eq(sessions.id, await sha256Hex(token))),
+    db.insert(activityLog).values(activityRow("logout", { userId: user.id, ipAddress: clientIp(request), now })),
+  ]);
+  return true;
+}

@@ -1,0 +1,106 @@
+import { and, eq, lt } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { sessions, users, type User } from "~/db/schema";
+import { randomToken, sha256Hex } from "~/lib/crypto.server";
+
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000; // signed out after 12 h without a request
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000; // and after 7 days whatever happens
+const TOUCH_EVERY_MS = 5 * 60 * 1000; // write last_seen_at at most every 5 minutes
+
+export type SessionUser = Pick<User, "id" | "email" | "firstName" | "lastName" | "role" | "isActive">;
+
+function isSecure(request: Request) {
+  const { protocol, hostname } = new URL(request.url);
+  return protocol === "https:" && hostname !== "localhost" && hostname !== "127.0.0.1";
+}
+
+export function sessionCookieName(request: Request) {
+  // __Host- pins the cookie to this exact origin over HTTPS; plain http on localhost cannot use it.
+  return isSecure(request) ? "__Host-helio_session" : "helio_session";
+}
+
+export function readSessionToken(request: Request): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  const name = sessionCookieName(request);
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) {
+      const value = v.join("=");
+      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+export function serializeSessionCookie(request: Request, token: string | null): string {
+  const attrs = [
+    `${sessionCookieName(request)}=${token ?? ""}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    token ? `Max-Age=${Math.floor(SESSION_ABSOLUTE_MS / 1000)}` : "Max-Age=0",
+  ];
+  if (isSecure(request)) attrs.push("Secure");
+  return attrs.join("; ");
+}
+
+/** A new random token each login; only its hash is stored. */
+export async function newSession(userId: number, now: Date, meta: { ipAddress: string | null; userAgent: string | null }) {
+  const token = randomToken(32);
+  const row = {
+    id: await sha256Hex(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+    ipAddress: meta.ipAddress,
+    userAgent: meta.userAgent,
+  };
+  return { token, row };
+}
+
+/** The signed-in user for this token, or null when absent, expired, idle too long or deactivated. */
+export async function findSessionUser(db: Db, token: string | null, now: Date): Promise<SessionUser | null> {
+  if (!token) return null;
+  const id = await sha256Hex(token);
+  const found = await db
+    .select({
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      user: {
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        role: users.role,
+        isActive: users.isActive,
+      },
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, id))
+    .get();
+  if (!found) return null;
+  const t = now.getTime();
+  if (found.expiresAt.getTime() <= t || found.lastSeenAt.getTime() + SESSION_IDLE_MS <= t || !found.user.isActive) {
+    await db.delete(sessions).where(eq(sessions.id, id));
+    return null;
+  }
+  if (t - found.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+  }
+  return found.user;
+}
+
+export async function destroySession(db: Db, token: string | null) {
+  if (!token) return;
+  await db.delete(sessions).where(eq(sessions.id, await sha256Hex(token)));
+}
+
+/** Cron housekeeping: drop rows past their absolute expiry or idle too long. */
+export async function purgeExpiredSessions(db: Db, now: Date) {
+  const t = now.getTime();
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+  await db.delete(sessions).where(and(lt(sessions.lastSeenAt, new Date(t - SESSION_IDLE_MS))));
+}

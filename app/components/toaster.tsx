@@ -1,0 +1,88 @@
+import * as ToastPrimitive from "@radix-ui/react-toast";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import type { Toast, ToastInput } from "~/toast/toast";
+import { useHydrated } from "~/lib/use-hydrated";
+
+// SPEC §9: one toast at a time, 5000 ms, swipe right past 50 px, F8 focuses the region, max 420 px wide.
+const DURATION = 5000;
+
+type ToastFn = (t: ToastInput) => void;
+const ToastContext = createContext<ToastFn>(() => {});
+export const useToast = () => useContext(ToastContext);
+
+const variantClass = {
+  default: "border-slate-200 bg-white text-slate-900",
+  destructive: "border-red-600 bg-red-600 text-white",
+};
+
+function ToastBody({ toast }: { toast: Toast }) {
+  return (
+    <>
+      <div className="text-sm font-semibold" data-testid="toast-title">
+        {toast.title}
+      </div>
+      {toast.description ? <div className="mt-1 text-sm opacity-90">{toast.description}</div> : null}
+    </>
+  );
+}
+
+/**
+ * `initial` comes from the server (a flash after a redirect, or an action's failure). Without JS it
+ * renders as a static status box; once hydrated, Radix Toast takes over.
+ */
+export function ToastProvider({ initial, children }: { initial: Toast | null; children: ReactNode }) {
+  const hydrated = useHydrated();
+  const [current, setCurrent] = useState<Toast | null>(null);
+  const [open, setOpen] = useState(false);
+
+  const show = useCallback<ToastFn>((t) => {
+    setCurrent({ id: t.id ?? crypto.randomUUID(), title: t.title, description: t.description, variant: t.variant ?? "default" });
+    setOpen(true);
+  }, []);
+
+  useEffect(() => {
+    if (initial) show(initial);
+  }, [initial?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const value = useMemo(() => show, [show]);
+
+  return (
+    <ToastContext.Provider value={value}>
+      <ToastPrimitive.Provider duration={DURATION} swipeDirection="right" swipeThreshold={50}>
+        {children}
+        {!hydrated && initial ? (
+          <div
+            role="status"
+            aria-live="polite"
+            className={`fixed right-4 bottom-4 z-[100] w-[calc(100%-2rem)] max-w-[420px] rounded-md border p-4 shadow-lg ${variantClass[initial.variant]}`}
+            data-testid="toast"
+          >
+            <ToastBody toast={initial} />
+          </div>
+        ) : null}
+        {current ? (
+          <ToastPrimitive.Root
+            key={current.id}
+            open={open}
+            onOpenChange={setOpen}
+            className={`relative rounded-md border p-4 pr-8 shadow-lg data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-full ${variantClass[current.variant]}`}
+            data-testid="toast"
+          >
+            <ToastPrimitive.Title asChild>
+              <div className="text-sm font-semibold" data-testid="toast-title">
+                {current.title}
+              </div>
+            </ToastPrimitive.Title>
+            {current.description ? (
+              <ToastPrimitive.Description className="mt-1 text-sm opacity-90">{current.description}</ToastPrimitive.Description>
+            ) : null}
+            <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded px-1 text-lg leading-none opacity-70 hover:opacity-100">
+              ×
+            </ToastPrimitive.Close>
+          </ToastPrimitive.Root>
+        ) : null}
+        <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col gap-2 p-4 outline-none" />
+      </ToastPrimitive.Provider>
+    </ToastContext.Provider>
+  );
+}

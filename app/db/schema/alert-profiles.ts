@@ -1,0 +1,20 @@
+import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { bool, createdAt, updatedAt } from "./_columns";
+
+export const alertProfiles = sqliteTable(
+  "alert_profiles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    department: text("department").notNull().default("Solar Sales"),
+    keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default([]),
+    contactInfo: text("contact_info"), // JSON text {email, phone}, as the API sends it
+    priority: text("priority").notNull().default("medium"),
+    responseTemplate: text("response_template"),
+    escalationTime: integer("escalation_time").notNull().default(15),
+    isActive: bool("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("alert_profiles_active_idx").on(t.isActive, t.id)],
+);

@@ -1,0 +1,32 @@
+import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt, utc } from "./_columns";
+import { campaigns } from "./campaigns";
+import { contacts } from "./contacts";
+
+export const ENROLLMENT_STATUSES = ["active", "paused", "completed", "stopped"] as const;
+
+// One row per contact in a campaign: where it is in the sequence and when its next step is due.
+export const campaignEnrollments = sqliteTable(
+  "campaign_enrollments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ENROLLMENT_STATUSES }).notNull().default("active"),
+    nextStepNumber: integer("next_step_number").notNull().default(1),
+    nextRunAt: utc("next_run_at"),
+    lastSentAt: utc("last_sent_at"),
+    stopReason: text("stop_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("campaign_enrollments_campaign_contact_uq").on(t.campaignId, t.contactId),
+    index("campaign_enrollments_due_idx").on(t.status, t.nextRunAt),
+    index("campaign_enrollments_contact_idx").on(t.contactId),
+  ],
+);

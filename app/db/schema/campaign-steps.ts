@@ -1,0 +1,29 @@
+import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { bool, createdAt, updatedAt } from "./_columns";
+import { campaigns } from "./campaigns";
+
+export const MESSAGE_TYPES = ["sms", "email"] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+export const campaignSteps = sqliteTable(
+  "campaign_steps",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    stepNumber: integer("step_number").notNull(),
+    name: text("name").notNull(),
+    messageType: text("message_type", { enum: MESSAGE_TYPES }).notNull().default("sms"),
+    subject: text("subject"),
+    content: text("content").notNull(),
+    delayDays: integer("delay_days").notNull().default(0),
+    delayHours: integer("delay_hours").notNull().default(0),
+    isActive: bool("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("campaign_steps_campaign_step_uq").on(t.campaignId, t.stepNumber)],
+);
+
+export type CampaignStep = typeof campaignSteps.$inferSelect;

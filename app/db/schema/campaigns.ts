@@ -1,0 +1,34 @@
+import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt, utc } from "./_columns";
+import { users } from "./users";
+
+export const CAMPAIGN_STATUSES = ["draft", "running", "paused", "completed"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const campaigns = sqliteTable(
+  "campaigns",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description"),
+    status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
+    scheduledAt: utc("scheduled_at"),
+    startDate: utc("start_date"),
+    // Counters are maintained by the send pipeline so lists never aggregate the messages table.
+    contactCount: integer("contact_count").notNull().default(0),
+    sentCount: integer("sent_count").notNull().default(0),
+    deliveredCount: integer("delivered_count").notNull().default(0),
+    responseCount: integer("response_count").notNull().default(0),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    startedAt: utc("started_at"),
+    completedAt: utc("completed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("campaigns_created_at_idx").on(t.createdAt),
+    index("campaigns_status_idx").on(t.status),
+  ],
+);
+
+export type Campaign = typeof campaigns.$inferSelect;

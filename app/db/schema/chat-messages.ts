@@ -1,0 +1,18 @@
+import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./_columns";
+import { users } from "./users";
+
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    content: text("content").notNull(),
+    suggestions: text("suggestions", { mode: "json" }).$type<string[]>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chat_messages_user_created_at_idx").on(t.userId, t.createdAt)],
+);

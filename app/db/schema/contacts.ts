@@ -1,0 +1,43 @@
+import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { users } from "./users";
+
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    // Normalised per SPEC §5 (+1XXXXXXXXXX for US numbers); unique so a number is one contact.
+    phone: text("phone").notNull(),
+    email: text("email"), // lower-cased
+    company: text("company"),
+    address: text("address"),
+    city: text("city"),
+    state: text("state"), // two-letter code when recognisable
+    zipCode: text("zip_code"),
+    // IANA zone derived from state / ZIP / area code; null = unknown (strictest quiet-hours window).
+    timeZone: text("time_zone"),
+    // A number that cannot be a US mobile/landline is kept but never sent to.
+    sendable: bool("sendable").notNull().default(true),
+    unsendableReason: text("unsendable_reason"),
+    optedOutAt: utc("opted_out_at"),
+    optedOutSource: text("opted_out_source"),
+    emailUnsubscribedAt: utc("email_unsubscribed_at"),
+    consentSource: text("consent_source"),
+    consentAt: utc("consent_at"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("contacts_phone_uq").on(t.phone),
+    index("contacts_email_idx").on(t.email),
+    index("contacts_last_name_idx").on(t.lastName, t.firstName),
+    index("contacts_company_idx").on(t.company),
+    index("contacts_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export type Contact = typeof contacts.$inferSelect;
+export type NewContact = typeof contacts.$inferInsert;

@@ -1,0 +1,23 @@
+import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { bool, createdAt } from "./_columns";
+import { users } from "./users";
+
+// Every attempt, failed ones too: the failure counts drive per-account and per-IP throttling.
+export const loginHistory = sqliteTable(
+  "login_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    success: bool("success").notNull(),
+    failureReason: text("failure_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_history_user_id_created_at_idx").on(t.userId, t.createdAt),
+    index("login_history_email_created_at_idx").on(t.email, t.createdAt),
+    index("login_history_ip_created_at_idx").on(t.ipAddress, t.createdAt),
+  ],
+);

@@ -1,0 +1,78 @@
+import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { campaigns } from "./campaigns";
+import { contacts } from "./contacts";
+import { users } from "./users";
+
+export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
+export const MESSAGE_CHANNELS = ["sms", "email"] as const;
+/**
+ * pending   – row written, waiting to be (re)enqueued or for its scheduled/quiet-hours time
+ * queued    – handed to the queue
+ * sending   – claimed by a consumer; the provider may or may not have it (reconcile, never resend blindly)
+ * sent/delivered/undelivered/failed – provider outcomes; received – inbound; skipped – compliance refused it
+ */
+export const MESSAGE_STATUSES = [
+  "pending",
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "received",
+  "skipped",
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull().default("sms"),
+    direction: text("direction", { enum: MESSAGE_DIRECTIONS }).notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    campaignId: integer("campaign_id").references(() => campaigns.id, { onDelete: "set null" }),
+    stepId: integer("step_id"),
+    enrollmentId: integer("enrollment_id"),
+    broadcastId: integer("broadcast_id"),
+    phone: text("phone"), // the contact's number (to for outbound, from for inbound)
+    email: text("email"),
+    fromAddress: text("from_address"), // our sending number / address
+    subject: text("subject"),
+    content: text("content").notNull(),
+    // Unique: a second insert for the same logical send is refused, so retries never double-send.
+    idempotencyKey: text("idempotency_key").notNull(),
+    twilioSid: text("twilio_sid"), // provider message id (Twilio SM…, SendGrid id, outbox id)
+    provider: text("provider"),
+    isMarketing: bool("is_marketing").notNull().default(true),
+    isTest: bool("is_test").notNull().default(false),
+    segments: integer("segments"),
+    scheduledAt: utc("scheduled_at"), // not before this instant (user schedule or quiet-hours deferral)
+    attempts: integer("attempts").notNull().default(0),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    claimedAt: utc("claimed_at"),
+    sentAt: utc("sent_at"),
+    deliveredAt: utc("delivered_at"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_idempotency_key_uq").on(t.idempotencyKey),
+    uniqueIndex("messages_twilio_sid_uq").on(t.twilioSid),
+    index("messages_created_at_idx").on(t.createdAt, t.id),
+    index("messages_direction_created_at_idx").on(t.direction, t.createdAt, t.id),
+    index("messages_status_created_at_idx").on(t.status, t.createdAt, t.id),
+    index("messages_due_idx").on(t.status, t.scheduledAt),
+    index("messages_phone_created_at_idx").on(t.phone, t.createdAt),
+    index("messages_contact_id_idx").on(t.contactId, t.createdAt),
+    index("messages_campaign_id_idx").on(t.campaignId, t.createdAt),
+    index("messages_broadcast_id_idx").on(t.broadcastId),
+  ],
+);
+
+export type Message = typeof messages.$inferSelect;
+export type NewMessage = typeof messages.$inferInsert;

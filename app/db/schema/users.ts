@@ -1,0 +1,26 @@
+import { sqliteTable, integer, text, uniqueIndex, index } from "drizzle-orm/sqlite-core";
+import { bool, createdAt, updatedAt, utc } from "./_columns";
+
+export const ROLES = ["user", "superuser"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Stored lower-cased so the unique index is case-insensitive in effect.
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
+    isActive: bool("is_active").notNull().default(true),
+    lastLoginAt: utc("last_login_at"),
+    loginCount: integer("login_count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_uq").on(t.email), index("users_created_at_idx").on(t.createdAt)],
+);
+
+export type User = typeof users.$inferSelect;

@@ -1,0 +1,82 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { getOptionalUser, publicUser } from "~/auth/guard.server";
+import { ToastProvider } from "~/components/toaster";
+import { useNonce } from "~/lib/nonce";
+import { takeToast } from "~/toast/toast.server";
+import stylesheet from "~/tailwind.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+
+export const meta: MetaFunction = () => [
+  { title: "Helio — Connect with clarity" },
+  { name: "description", content: "Solar Sales Communication Platform" },
+];
+
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await getOptionalUser(args);
+  const { toast, headers } = await takeToast(args.request, args.context);
+  return data({ user: user ? publicUser(user) : null, toast }, { headers });
+}
+
+export function Document({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="h-full bg-slate-50 text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  return (
+    <Document>
+      <ToastProvider initial={toast}>
+        <Outlet />
+      </ToastProvider>
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <Document>
+      <main className="flex min-h-full flex-col items-center justify-center p-8 text-center">
+        <h1 className="text-2xl font-bold">{notFound ? "404 Page Not Found" : "Something went wrong"}</h1>
+        <p className="mt-2 text-slate-600">
+          {notFound
+            ? "The page you are looking for does not exist."
+            : isRouteErrorResponse(error)
+              ? `${error.status}: ${error.statusText}`
+              : "An unexpected error occurred."}
+        </p>
+        <a href="/" className="mt-6 text-amber-700 underline">
+          Back to the dashboard
+        </a>
+      </main>
+    </Document>
+  );
+}

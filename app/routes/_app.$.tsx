@@ -1,0 +1,28 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link } from "@remix-run/react";
+import { requireUser } from "~/auth/guard.server";
+
+export const meta: MetaFunction = () => [{ title: "404 Page Not Found — Helio" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  throw new Response("Not Found", { status: 404, statusText: "Not Found" });
+}
+
+export function ErrorBoundary() {
+  return <NotFound />;
+}
+
+export default function NotFound() {
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center">
+      <h2 className="text-3xl font-bold" data-testid="not-found">
+        404 Page Not Found
+      </h2>
+      <p className="mt-2 text-slate-600">The page you are looking for does not exist.</p>
+      <Link to="/" className="mt-6 inline-block text-amber-700 underline">
+        Back to the dashboard
+      </Link>
+    </section>
+  );
+}

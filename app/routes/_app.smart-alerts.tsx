@@ -1,0 +1,14 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { requireUser } from "~/auth/guard.server";
+import { PagePlaceholder } from "~/components/page-placeholder";
+
+export const meta: MetaFunction = () => [{ title: "Smart Alerts — Helio" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return null;
+}
+
+export default function Page() {
+  return <PagePlaceholder title="Smart Alerts" summary="Alert profiles, keyword banks and AI monitoring." />;
+}

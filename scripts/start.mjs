@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm start`: build, migrate the local D1, make sure a superuser exists, serve on
+// http://127.0.0.1:8787 with wrangler dev (workerd, offline) and tick the Cron Trigger every minute,
+// because wrangler dev never fires Cron Triggers by itself.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { migrate, offlineEnv } from "./lib/d1.mjs";
+import { createUser } from "./lib/users.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const PORT = Number(process.env.PORT ?? 8787);
+const HOST = "127.0.0.1";
+const CRON = "* * * * *";
+const bin = (p) => fileURLToPath(new URL(`../node_modules/${p}`, import.meta.url));
+
+export const ADMIN_EMAIL = process.env.HELIO_ADMIN_EMAIL || "admin@helio.local";
+export const ADMIN_PASSWORD = process.env.HELIO_ADMIN_PASSWORD || "helio-admin";
+
+// 1. Local secrets: .dev.vars from the example, with a fresh random SESSION_SECRET.
+const devVars = new URL("../.dev.vars", import.meta.url);
+if (!existsSync(devVars)) {
+  const example = readFileSync(new URL("../.dev.vars.example", import.meta.url), "utf8");
+  writeFileSync(devVars, example.replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${randomBytes(32).toString("hex")}`));
+  console.log("Created .dev.vars (local settings; no provider credentials → local outbox).");
+}
+
+// 2. Build with the classic Remix compiler.
+execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
+
+// 3. Local D1 migrations.
+migrate();
+
+// 4. A superuser to sign in with.
+const { created } = await createUser(
+  { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "superuser", first: "Helio", last: "Admin" },
+  { onConflict: "ignore" },
+);
+
+// 5. Serve.
+const wrangler = spawn(
+  process.execPath,
+  [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", HOST, "--port", String(PORT), "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false"],
+  { cwd: root, stdio: "inherit", env: offlineEnv },
+);
+const stop = () => wrangler.kill("SIGINT");
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+wrangler.on("exit", (code) => process.exit(code ?? 0));
+
+// 6. Announce once it answers, then tick the scheduled handler at the top of every minute.
+const base = `http://${HOST}:${PORT}`;
+for (let i = 0; i < 120; i++) {
+  try {
+    await fetch(base + "/login");
+    break;
+  } catch {
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+console.log(`
+  Helio is running on ${base}
+  Superuser: ${ADMIN_EMAIL} / ${ADMIN_PASSWORD}${created ? "" : "  (account already existed: its password was left as it was)"}
+  Cron: ticking the scheduled handler every minute (${CRON}).
+`);
+const tick = async () => {
+  try {
+    await fetch(`${base}/__scheduled?cron=${encodeURIComponent(CRON)}`);
+  } catch (err) {
+    console.warn("cron tick failed:", err.message);
+  }
+};
+const untilNextMinute = 60_000 - (Date.now() % 60_000);
+setTimeout(() => {
+  tick();
+  setInterval(tick, 60_000);
+}, untilNextMinute);

@@ -1,0 +1,67 @@
+import { env } from "cloudflare:test";
+import { hashPassword } from "~/auth/password-hash.js";
+import { createDb } from "~/db/client.server";
+import { users, type Role } from "~/db/schema";
+
+export const db = () => createDb(env.DB);
+
+// Hashing at full cost in every test is slow; factories use a low (still valid) iteration count.
+const FAST_ITERATIONS = 1_000;
+
+let seq = 0;
+export async function createTestUser(
+  overrides: Partial<{ email: string; password: string; role: Role; firstName: string; lastName: string; isActive: boolean }> = {},
+) {
+  seq += 1;
+  const password = overrides.password ?? "correct horse battery";
+  const email = (overrides.email ?? `user${seq}-${crypto.randomUUID().slice(0, 8)}@example.com`).toLowerCase();
+  const now = new Date();
+  const [row] = await db()
+    .insert(users)
+    .values({
+      email,
+      passwordHash: await hashPassword(password, FAST_ITERATIONS),
+      firstName: overrides.firstName ?? "Test",
+      lastName: overrides.lastName ?? `User${seq}`,
+      role: overrides.role ?? "user",
+      isActive: overrides.isActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return { ...row, password };
+}
+
+export const ORIGIN = "https://helio.test";
+
+/** Calls the Worker like a browser on our origin would. */
+export async function call(path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) {
+  const { exports } = await import("cloudflare:workers");
+  const headers = new Headers(init.headers);
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+  }
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  headers.set("Host", new URL(ORIGIN).host);
+  if (init.method && init.method !== "GET" && !headers.has("Origin")) headers.set("Origin", ORIGIN);
+  return (exports as any).default.fetch(
+    new Request(ORIGIN + path, {
+      ...init,
+      headers,
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+      redirect: "manual",
+    }),
+  ) as Promise<Response>;
+}
+
+export function sessionCookieFrom(res: Response): string {
+  const set = res.headers.getSetCookie().find((c) => c.includes("helio_session="));
+  if (!set) throw new Error("no session cookie in response");
+  return set.split(";")[0];
+}
+
+export async function loginAs(user: { email: string; password: string }) {
+  const res = await call("/api/auth/login", { method: "POST", json: { email: user.email, password: user.password } });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return sessionCookieFrom(res);
+}

@@ -1,0 +1,31 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Unit and integration tests run inside workerd with a real D1 (migrations applied in tests/setup.ts).
+// The Worker entry imports the classic `remix build` output, so `npm run test:unit` builds first.
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      main: "./workers/app.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      remoteBindings: false,
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations(here("./migrations")),
+          SESSION_SECRET: "test-session-secret",
+          PUBLIC_BASE_URL: "https://helio.test",
+        },
+      },
+    })),
+  ],
+  resolve: { alias: { "~": here("./app") } },
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/unit/**/*.test.ts"],
+    setupFiles: ["./tests/setup.ts"],
+    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
+    testTimeout: 30_000,
+  },
+});

@@ -1,0 +1,130 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "./app";
+import { sessions } from "~/db/schema";
+import { eq } from "drizzle-orm";
+import { call, createTestUser, db, loginAs, ORIGIN } from "../tests/factories";
+
+describe("session gate and pages", () => {
+  it("sends anyone unauthenticated to the login screen, whatever the path", async () => {
+    for (const path of ["/", "/contacts", "/no-such-page", "/user-analytics"]) {
+      const res = await call(path);
+      expect(res.status, path).toBe(302);
+      expect(res.headers.get("Location")).toBe("/login");
+    }
+    const login = await call("/login");
+    expect(login.status).toBe(200);
+    const html = await login.text();
+    for (const text of ["Solar Sales Communication Platform", "Enter your email", "Enter your password", "Sign In", "Need credentials? Contact your administrator."]) {
+      expect(html).toContain(text);
+    }
+  });
+
+  it("renders the shared layout with the user's name, ROLE, the twelve items in order and the route title", async () => {
+    const u = await createTestUser({ firstName: "Dana", lastName: "Kim", role: "superuser" });
+    const cookie = await loginAs(u);
+    const html = await (await call("/contacts", { cookie })).text();
+    expect(html).toContain("Dana Kim");
+    expect(html).toContain("SUPERUSER");
+    expect(html).toContain("Connect with clarity");
+    const labels = ["Dashboard", "Campaigns", "Messages", "Contacts", "Testing", "Idea Generator", "Auto-Responder", "Smart Alerts", "Test Alerts", "Analytics", "User Analytics", "Knowledge Base"];
+    const nav = html.slice(html.indexOf('aria-label="Main navigation"'), html.indexOf("</nav>"));
+    const positions = labels.map((l) => nav.indexOf(`</span>${l}</a>`));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(nav).toMatch(/aria-current="page"[^>]*>.*?Contacts<\/a>/s);
+    expect(html).toMatch(/data-testid="header-title">Contacts</);
+  });
+
+  it("shows 404 Page Not Found for an unknown path when signed in", async () => {
+    const cookie = await loginAs(await createTestUser());
+    const res = await call("/compose", { cookie });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("404 Page Not Found");
+  });
+
+  it("logs out by form post: the session row is deleted and a flash toast follows the redirect", async () => {
+    const u = await createTestUser();
+    const cookie = await loginAs(u);
+    const res = await call("/logout", { method: "POST", cookie, body: new URLSearchParams() });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/login");
+    expect(await db().select().from(sessions).where(eq(sessions.userId, u.id))).toHaveLength(0);
+    const toast = res.headers.getSetCookie().find((c) => c.startsWith("helio_toast="))!.split(";")[0];
+    const page = await (await call("/login", { headers: { Cookie: toast } })).text();
+    expect(page).toContain("Logged out successfully");
+  });
+
+  it("logs in by form post with a full document redirect and the success toast", async () => {
+    const u = await createTestUser();
+    const res = await call("/login", { method: "POST", body: new URLSearchParams({ email: u.email, password: u.password }) });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/");
+    expect(res.headers.get("X-Remix-Reload-Document")).toBe("true");
+    const failed = await call("/login", { method: "POST", body: new URLSearchParams({ email: u.email, password: "wrong" }) });
+    expect(failed.status).toBe(401);
+    expect(await failed.text()).toContain("Invalid email or password");
+    const empty = await call("/login", { method: "POST", body: new URLSearchParams({ email: "", password: "" }) });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("Please enter both email and password");
+  });
+});
+
+describe("edge security", () => {
+  it("refuses unsafe cross-origin requests (CSRF) for forms and JSON", async () => {
+    const u = await createTestUser();
+    const form = await call("/login", { method: "POST", headers: { Origin: "https://evil.example" }, body: new URLSearchParams({ email: u.email, password: u.password }) });
+    expect(form.status).toBe(403);
+    const json = await call("/api/auth/login", { method: "POST", headers: { Origin: "https://evil.example" }, json: { email: u.email, password: u.password } });
+    expect(json.status).toBe(403);
+    expect(await json.json()).toEqual({ message: "Cross-origin request refused" });
+    const fetchSite = await call("/api/auth/logout", { method: "POST", headers: { Origin: "", "Sec-Fetch-Site": "cross-site" } });
+    expect(fetchSite.status).toBe(403);
+    const same = await call("/api/auth/login", { method: "POST", headers: { Origin: ORIGIN }, json: { email: u.email, password: u.password } });
+    expect(same.status).toBe(200);
+  });
+
+  it("sets CSP with a nonce on documents and the other security headers everywhere", async () => {
+    const res = await call("/login");
+    const csp = res.headers.get("Content-Security-Policy")!;
+    const nonce = /'nonce-([a-f0-9]+)'/.exec(csp)![1];
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(await res.text()).toContain(`nonce="${nonce}"`);
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+    const api = await call("/api/auth/me");
+    expect(api.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
+
+  it("answers unknown /api paths with JSON: 401 without a session, 404 with one", async () => {
+    expect((await call("/api/nope")).status).toBe(401);
+    const cookie = await loginAs(await createTestUser());
+    const res = await call("/api/nope", { cookie });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: "Not found" });
+  });
+});
+
+describe("scheduled and queue handlers", () => {
+  it("the cron tick purges expired sessions", async () => {
+    const u = await createTestUser();
+    const old = new Date("2020-01-01T00:00:00Z");
+    await db().insert(sessions).values({ id: "expired-" + u.id, userId: u.id, createdAt: old, lastSeenAt: old, expiresAt: old });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: new Date() }), env);
+    await waitOnExecutionContext(ctx);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, u.id))).toHaveLength(0);
+  });
+
+  it("acks (does not retry) queue messages of unknown shape", async () => {
+    const batch = createMessageBatch("helio-jobs", [
+      { id: "a", timestamp: new Date(), attempts: 1, body: { hello: "world" } },
+      { id: "b", timestamp: new Date(), attempts: 1, body: { v: 99, type: "send" } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["a", "b"]);
+    expect(result.retryMessages).toEqual([]);
+  });
+});

@@ -1,0 +1,23 @@
+import { applySecurityHeaders } from "~/security/headers.server";
+import { isCrossOriginUnsafe, trustedOriginsFrom } from "~/security/origin.server";
+import { apiError, isApiPath } from "~/lib/request.server";
+
+/** Edge concerns around Remix: CSRF by Origin, security headers, a per-request CSP nonce. */
+export async function handleRequest(
+  request: Request,
+  env: Env,
+  remix: (request: Request, nonce: string) => Promise<Response>,
+): Promise<Response> {
+  const url = new URL(request.url);
+  if (isCrossOriginUnsafe(request, trustedOriginsFrom(env.PUBLIC_BASE_URL))) {
+    return isApiPath(url.pathname)
+      ? apiError(403, "Cross-origin request refused")
+      : new Response("Cross-origin request refused", { status: 403, headers: { "Content-Type": "text/plain" } });
+  }
+  const nonce = crypto.randomUUID().replace(/-/g, "");
+  const response = await remix(request, nonce);
+  const headers = new Headers(response.headers);
+  const isDocument = (headers.get("Content-Type") ?? "").includes("text/html");
+  applySecurityHeaders(headers, nonce, isDocument);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
