@@ -57,14 +57,8 @@ export default function Login() {
     constraint: getZodConstraint(loginSchema),
     shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    onSubmit(event, { submission }) {
-      // SPEC §5: empty fields → a destructive toast and no call.
-      if (submission?.status !== "success") {
-        event.preventDefault();
-        toast({ ...MISSING_CREDENTIALS, variant: "destructive" });
-      }
-    },
   });
+  const formProps = getFormProps(form);
 
   useEffect(() => {
     if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
@@ -86,7 +80,22 @@ export default function Login() {
             <strong>{actionData.failure.title}</strong>: {actionData.failure.description}
           </div>
         ) : null}
-        <Form method="post" action="/login" {...getFormProps(form)} className="space-y-4">
+        <Form
+          method="post"
+          action="/login"
+          {...formProps}
+          onSubmit={(event) => {
+            // SPEC §5: empty fields → a destructive toast and no call.
+            const fd = new FormData(event.currentTarget);
+            if (!String(fd.get("email") ?? "").trim() || !fd.get("password")) {
+              event.preventDefault();
+              toast({ ...MISSING_CREDENTIALS, variant: "destructive" });
+              return;
+            }
+            formProps.onSubmit(event);
+          }}
+          className="space-y-4"
+        >
           <div>
             <label htmlFor={fields.email.id} className="mb-1 block text-sm font-medium">
               Email

@@ -1,0 +1,200 @@
+// Contacts CSV import (SPEC §5 "CSV upload"): parse, map headers by alias, validate and normalise rows.
+// Pure: the caller reads the file, and decides what to do with the rows (preview, insert, dedupe).
+
+import Papa, { type ParseResult } from "papaparse";
+import { normalizePhone } from "./phone";
+import { normalizeState } from "./us-geo";
+
+export type ImportRow = {
+  /** The row's number as a spreadsheet shows it: the header is row 1, the first data row is row 2. */
+  rowNumber: number;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email: string | null;
+  company: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+};
+
+export type ParseContactsResult = {
+  rows: ImportRow[];
+  errors: string[];
+  /** Non-blank data rows seen, valid or not (0 when fatal). */
+  totalRows: number;
+  fatal: string | null;
+};
+
+export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the format.";
+
+type Field = Exclude<keyof ImportRow, "rowNumber">;
+
+// Header aliases per field. Matching ignores case and every character that is not a letter or digit, so
+// "First Name", "first_name", "first-name" and "FIRSTNAME" are one alias.
+const HEADER_ALIASES: Record<Field, readonly string[]> = {
+  firstName: ["firstName", "first_name", "First Name", "first", "fname", "given name"],
+  lastName: ["lastName", "last_name", "Last Name", "last", "lname", "surname", "family name"],
+  phone: ["phone", "phone_number", "Phone Number", "mobile", "cell", "telephone"],
+  email: ["email", "e-mail", "email_address", "Email Address"],
+  company: ["company", "organization", "organisation", "business"],
+  address: ["address", "street", "location", "address1", "street address"],
+  city: ["city", "town"],
+  state: ["state", "province", "region", "st"],
+  zipCode: ["zip", "zipCode", "zip_code", "postal code", "postcode", "zip code"],
+};
+
+const headerKey = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+const ALIAS_TO_FIELD: Map<string, Field> = new Map(
+  (Object.entries(HEADER_ALIASES) as [Field, readonly string[]][]).flatMap(([field, aliases]) =>
+    aliases.map((a) => [headerKey(a), field] as const),
+  ),
+);
+
+/** Which field a header cell maps to, or null. Exported for the upload dialog's column hints. */
+export function fieldForHeader(header: string): Field | null {
+  return ALIAS_TO_FIELD.get(headerKey(header)) ?? null;
+}
+
+// Deliberately loose: one @, something on each side, a dot in the domain. The provider does the real check.
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const isBlankRecord = (cells: readonly string[]) => cells.every((c) => c.trim() === "");
+
+function failed(): ParseContactsResult {
+  return { rows: [], errors: [], totalRows: 0, fatal: CSV_PARSE_FAILED };
+}
+
+function parseRecords(text: string, delimiter: string | undefined): ParseResult<string[]> {
+  // header:false keeps positions so row numbers and duplicate headers stay under our control;
+  // skipEmptyLines:false so blank lines still count towards the spreadsheet row number.
+  return Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, delimiter, dynamicTyping: false });
+}
+
+/** Column index lists per field, in header order (a file may have both "Phone" and "Mobile"). */
+function mapHeader(header: readonly string[]): Partial<Record<Field, number[]>> {
+  const columns: Partial<Record<Field, number[]>> = {};
+  header.forEach((cell, index) => {
+    const field = fieldForHeader(String(cell ?? ""));
+    if (field) (columns[field] ??= []).push(index);
+  });
+  return columns;
+}
+
+const hasRequiredColumn = (columns: Partial<Record<Field, number[]>>) =>
+  Boolean(columns.firstName || columns.lastName || columns.phone);
+
+/**
+ * Parses an uploaded contacts CSV. Never throws: anything unreadable comes back as `fatal`.
+ * Rows with errors are dropped and reported as "Row N: …" where N is the spreadsheet row (header = row 1;
+ * blank lines are skipped but keep their number, so N matches what Excel or Sheets shows).
+ */
+export function parseContactsCsv(text: string): ParseContactsResult {
+  try {
+    if (typeof text !== "string") return failed();
+    // Papa keeps a leading BOM in the first header cell, which would hide the first column's alias.
+    const input = text.replace(/^\uFEFF/, "");
+
+    // Comma first (the documented format); fall back to Papa's delimiter guess for semicolon/tab exports.
+    let parsed = parseRecords(input, ",");
+    let located = locateHeader(parsed.data);
+    if (!located || !hasRequiredColumn(mapHeader(located.header))) {
+      const guessed = parseRecords(input, undefined);
+      const guessedHeader = locateHeader(guessed.data);
+      if (guessedHeader && hasRequiredColumn(mapHeader(guessedHeader.header))) {
+        parsed = guessed;
+        located = guessedHeader;
+      }
+    }
+    if (!located) return failed();
+    // An unterminated quote swallows the rest of the file, so no row after it can be trusted.
+    if (parsed.errors.some((e) => e.code === "MissingQuotes")) return failed();
+
+    const columns = mapHeader(located.header);
+    if (!hasRequiredColumn(columns)) return failed();
+
+    const cell = (record: readonly string[], field: Field): string => {
+      // First non-blank value among the columns mapped to this field.
+      for (const index of columns[field] ?? []) {
+        const value = String(record[index] ?? "").trim();
+        if (value) return value;
+      }
+      return "";
+    };
+    const optional = (record: readonly string[], field: Field) => cell(record, field) || null;
+
+    const rows: ImportRow[] = [];
+    const errors: string[] = [];
+    let totalRows = 0;
+
+    parsed.data.slice(located.index + 1).forEach((raw, dataIndex) => {
+      const record = Array.isArray(raw) ? raw.map((c) => String(c ?? "")) : [];
+      if (isBlankRecord(record)) return;
+      totalRows++;
+      const rowNumber = dataIndex + 2;
+
+      const firstName = cell(record, "firstName");
+      const lastName = cell(record, "lastName");
+      const rawPhone = cell(record, "phone");
+      const rawEmail = cell(record, "email");
+      const rowErrors: string[] = [];
+      if (!firstName) rowErrors.push(`Row ${rowNumber}: First name is required`);
+      if (!lastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
+      if (!rawPhone) rowErrors.push(`Row ${rowNumber}: Phone number is required`);
+      if (rawEmail && !EMAIL_RE.test(rawEmail)) rowErrors.push(`Row ${rowNumber}: Invalid email address`);
+      if (rowErrors.length > 0) {
+        errors.push(...rowErrors);
+        return;
+      }
+
+      const rawState = optional(record, "state");
+      rows.push({
+        rowNumber,
+        firstName,
+        lastName,
+        phone: normalizePhone(rawPhone),
+        email: rawEmail ? rawEmail.toLowerCase() : null,
+        company: optional(record, "company"),
+        address: optional(record, "address"),
+        city: optional(record, "city"),
+        // Keep an unrecognised state as typed rather than losing it (e.g. a foreign province).
+        state: rawState ? (normalizeState(rawState) ?? rawState) : null,
+        zipCode: optional(record, "zipCode"),
+      });
+    });
+
+    if (totalRows === 0) return failed(); // a header with no data line
+    return { rows, errors, totalRows, fatal: null };
+  } catch {
+    return failed();
+  }
+}
+
+/** The header is the first non-blank record; data rows are numbered from it. */
+function locateHeader(data: unknown[]): { index: number; header: string[] } | null {
+  for (let index = 0; index < data.length; index++) {
+    const record = data[index];
+    if (!Array.isArray(record)) continue;
+    const cells = record.map((c) => String(c ?? ""));
+    if (!isBlankRecord(cells)) return { index, header: cells };
+  }
+  return null;
+}
+
+/** SPEC §5: the first `shown` errors, then "... and K more errors". */
+export function formatErrorPreview(errors: string[], shown = 5): string[] {
+  const visible = errors.slice(0, Math.max(0, shown));
+  const remaining = errors.length - visible.length;
+  return remaining > 0 ? [...visible, `... and ${remaining} more errors`] : visible;
+}
+
+export const CONTACTS_TEMPLATE_FILENAME = "contacts_template.csv";
+
+// Sample numbers use the 555 exchange outside 555-01XX: valid in shape (they import as sendable) and,
+// apart from a few service numbers such as 555-1212, not assigned to subscribers.
+export const CONTACTS_TEMPLATE_CSV =
+  "firstName,lastName,email,phone\r\n" +
+  "John,Doe,john.doe@example.com,3105552368\r\n" +
+  "Jane,Smith,jane.smith@example.com,7135554821\r\n";

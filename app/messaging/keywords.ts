@@ -1,0 +1,58 @@
+// Inbound SMS keyword handling (opt-out / opt-in / help), matching Twilio's default rule:
+// the whole message body, trimmed, must be exactly one keyword (case-insensitive).
+
+export const OPT_OUT_KEYWORDS = [
+  "STOP",
+  "STOPALL",
+  "UNSUBSCRIBE",
+  "CANCEL",
+  "END",
+  "QUIT",
+  "REVOKE",
+  "OPTOUT",
+  "OPT OUT",
+  "OPT-OUT",
+] as const;
+export const OPT_IN_KEYWORDS = ["START", "UNSTOP", "YES"] as const;
+export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
+
+export type InboundKeyword = "stop" | "start" | "help";
+
+export const STOP_CONFIRMATION =
+  "You have been unsubscribed and will receive no more messages from Helio. Reply START to resubscribe.";
+export const START_CONFIRMATION =
+  "You have been resubscribed to messages from Helio. Reply HELP for help or STOP to opt out.";
+export const HELP_REPLY =
+  "Helio: solar sales updates. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.";
+
+const KEYWORD_CLASS = new Map<string, InboundKeyword>([
+  ...OPT_OUT_KEYWORDS.map((k) => [k, "stop"] as const),
+  ...OPT_IN_KEYWORDS.map((k) => [k, "start"] as const),
+  ...HELP_KEYWORDS.map((k) => [k, "help"] as const),
+]);
+
+// Straight and typographic quotes that phones and users wrap around a keyword.
+const QUOTES = "\"'`“”‘’„«»";
+const EDGE_RE = new RegExp(`^[\\s${QUOTES}]+|[\\s${QUOTES}.!?]+$`, "gu");
+// Zero-width characters some keyboards insert; they are invisible to the sender.
+const INVISIBLE_RE = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+/** Canonical form for comparison: NFKC, invisible chars removed, edges stripped, inner whitespace collapsed, upper case. */
+export function normalizeKeyword(body: string): string {
+  // NFKC folds full-width letters ("ＳＴＯＰ") to ASCII; erring towards recognising an opt-out is the compliant side.
+  let s = body.normalize("NFKC").replace(INVISIBLE_RE, "");
+  s = s.replace(EDGE_RE, "");
+  return s.replace(/\s+/g, " ").toUpperCase();
+}
+
+/**
+ * Classify an inbound message. Twilio's OptOutType webhook parameter (STOP/START/HELP), when present and
+ * recognised, wins: Twilio has already acted on it (including any Advanced Opt-Out custom keywords).
+ */
+export function classifyInbound(body: string, optOutType?: string | null): InboundKeyword | null {
+  const type = optOutType?.trim().toUpperCase();
+  if (type === "STOP") return "stop";
+  if (type === "START") return "start";
+  if (type === "HELP") return "help";
+  return KEYWORD_CLASS.get(normalizeKeyword(body ?? "")) ?? null;
+}

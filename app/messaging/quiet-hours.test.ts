@@ -1,0 +1,214 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, sendWindowFor } from "./quiet-hours.js";
+
+const MINUTE = 60_000;
+const at = (iso: string) => new Date(iso);
+const next = (iso: string, tz: string | null, state: string | null = null) => nextAllowedSendTime(at(iso), tz, state).toISOString();
+
+describe("sendWindowFor", () => {
+  it.each([
+    [null, 480, 1260],
+    ["CA", 480, 1260],
+    ["NY", 480, 1260],
+    ["TX", 480, 1260],
+    ["FL", 480, 1200],
+    ["OK", 480, 1200],
+    ["MD", 480, 1200],
+    ["WA", 480, 1200],
+    [" fl ", 480, 1200],
+    ["Florida", 480, 1200],
+    ["washington", 480, 1200],
+    ["", 480, 1260],
+  ])("%j → %i–%i", (state, startMinute, endMinute) => {
+    expect(sendWindowFor(state)).toEqual({ startMinute, endMinute });
+  });
+});
+
+describe("nextAllowedSendTime — explicit cases", () => {
+  it("returns now unchanged (milliseconds kept) inside the window", () => {
+    const now = at("2026-06-15T16:30:12.345Z"); // 12:30:12 EDT
+    expect(nextAllowedSendTime(now, "America/New_York", null).getTime()).toBe(now.getTime());
+    expect(isWithinSendWindow(now, "America/New_York", null)).toBe(true);
+  });
+
+  it("opens at 08:00 with seconds zeroed and treats the end as exclusive", () => {
+    expect(next("2026-06-15T11:59:30.500Z", "America/New_York")).toBe("2026-06-15T12:00:00.000Z"); // 07:59:30 EDT
+    expect(next("2026-06-15T12:00:00.000Z", "America/New_York")).toBe("2026-06-15T12:00:00.000Z"); // 08:00 sharp
+    expect(next("2026-06-16T00:59:59.999Z", "America/New_York")).toBe("2026-06-16T00:59:59.999Z"); // 20:59:59.999
+    expect(next("2026-06-16T01:00:00.000Z", "America/New_York")).toBe("2026-06-16T12:00:00.000Z"); // 21:00 → next day
+  });
+
+  it("crosses local midnight and month/year boundaries", () => {
+    expect(next("2026-06-16T03:30:00Z", "America/New_York")).toBe("2026-06-16T12:00:00.000Z"); // 23:30 EDT
+    expect(next("2026-06-16T04:00:00Z", "America/New_York")).toBe("2026-06-16T12:00:00.000Z"); // 00:00 EDT
+    expect(next("2027-01-01T06:00:00Z", "America/Los_Angeles")).toBe("2027-01-01T16:00:00.000Z"); // 22:00 PST Dec 31
+    expect(next("2026-06-30T22:00:00Z", "Pacific/Honolulu")).toBe("2026-06-30T22:00:00.000Z"); // 12:00 HST
+    expect(next("2026-07-01T08:00:00Z", "Pacific/Honolulu")).toBe("2026-07-01T18:00:00.000Z"); // 22:00 HST Jun 30
+  });
+
+  describe("America/New_York spring forward (2026-03-08, 02:00 EST → 03:00 EDT at 07:00Z)", () => {
+    it("defers from the evening before to 08:00 EDT the next morning", () => {
+      expect(next("2026-03-08T02:30:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // Sat 21:30 EST
+      expect(next("2026-03-08T02:00:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // Sat 21:00 EST
+      expect(next("2026-03-08T01:59:00Z", "America/New_York")).toBe("2026-03-08T01:59:00.000Z"); // Sat 20:59 EST
+    });
+    it("handles instants around the 02:00 gap", () => {
+      expect(next("2026-03-08T06:30:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 01:30 EST
+      expect(next("2026-03-08T06:59:59Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 01:59:59 EST
+      expect(next("2026-03-08T07:00:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 03:00 EDT
+      expect(next("2026-03-08T11:59:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 07:59 EDT
+    });
+    it("uses the new offset for the 21:00 end that evening", () => {
+      expect(next("2026-03-09T00:59:00Z", "America/New_York")).toBe("2026-03-09T00:59:00.000Z"); // 20:59 EDT
+      expect(next("2026-03-09T01:00:00Z", "America/New_York")).toBe("2026-03-09T12:00:00.000Z"); // 21:00 EDT
+    });
+  });
+
+  describe("America/New_York fall back (2026-11-01, 02:00 EDT → 01:00 EST at 06:00Z)", () => {
+    it("defers from the evening before to 08:00 EST", () => {
+      expect(next("2026-11-01T01:00:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // Sat 21:00 EDT
+      expect(next("2026-11-01T00:59:00Z", "America/New_York")).toBe("2026-11-01T00:59:00.000Z"); // Sat 20:59 EDT
+    });
+    it("handles both occurrences of 01:30", () => {
+      expect(next("2026-11-01T05:30:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // 01:30 EDT
+      expect(next("2026-11-01T06:30:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // 01:30 EST
+      expect(next("2026-11-01T07:00:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // 02:00 EST
+    });
+    it("ends at 21:00 EST that evening", () => {
+      expect(next("2026-11-02T01:59:00Z", "America/New_York")).toBe("2026-11-02T01:59:00.000Z"); // 20:59 EST
+      expect(next("2026-11-02T02:00:00Z", "America/New_York")).toBe("2026-11-02T13:00:00.000Z"); // 21:00 EST
+    });
+  });
+
+  it("handles Europe/London's 01:00 UTC transitions", () => {
+    expect(next("2026-03-28T21:30:00Z", "Europe/London")).toBe("2026-03-29T07:00:00.000Z"); // Sat 21:30 GMT → 08:00 BST
+    expect(next("2026-10-24T20:00:00Z", "Europe/London")).toBe("2026-10-25T08:00:00.000Z"); // Sat 21:00 BST → 08:00 GMT
+  });
+
+  it("ends at 20:00 in FL, OK, MD and WA", () => {
+    expect(next("2026-06-15T23:59:00Z", "America/New_York", "FL")).toBe("2026-06-15T23:59:00.000Z"); // 19:59 EDT
+    expect(next("2026-06-16T00:00:00Z", "America/New_York", "FL")).toBe("2026-06-16T12:00:00.000Z"); // 20:00 EDT
+    expect(next("2026-06-16T00:00:00Z", "America/New_York", "NY")).toBe("2026-06-16T00:00:00.000Z"); // 20:00 is fine in NY
+    expect(next("2026-06-16T01:00:00Z", "America/Chicago", "OK")).toBe("2026-06-16T13:00:00.000Z"); // 20:00 CDT
+    expect(next("2026-06-16T00:30:00Z", "America/Chicago", "OK")).toBe("2026-06-16T00:30:00.000Z"); // 19:30 CDT
+    expect(next("2026-01-16T01:00:00Z", "America/New_York", "Maryland")).toBe("2026-01-16T13:00:00.000Z"); // 20:00 EST
+    expect(next("2026-06-16T03:00:00Z", "America/Los_Angeles", "WA")).toBe("2026-06-16T15:00:00.000Z"); // 20:00 PDT
+    expect(next("2026-03-08T01:00:00Z", "America/New_York", "FL")).toBe("2026-03-08T12:00:00.000Z"); // Sat 20:00 EST before spring-forward
+  });
+
+  it("uses the most restrictive US window when the time zone is unknown or invalid", () => {
+    for (const tz of [null, "Not/AZone", "", "EST5EDT-bogus"]) {
+      // Summer: 08:00 HST (18:00Z) opens it; 20:00 EDT (00:00Z) closes it.
+      expect(next("2026-06-15T17:00:00Z", tz)).toBe("2026-06-15T18:00:00.000Z");
+      expect(next("2026-06-15T23:59:00Z", tz)).toBe("2026-06-15T23:59:00.000Z");
+      expect(next("2026-06-16T00:00:00Z", tz)).toBe("2026-06-16T18:00:00.000Z");
+      // Winter: 20:00 EST is 01:00Z.
+      expect(next("2026-01-15T00:30:00Z", tz)).toBe("2026-01-15T00:30:00.000Z");
+      expect(next("2026-01-15T01:00:00Z", tz)).toBe("2026-01-15T18:00:00.000Z");
+      // State does not loosen the fallback window.
+      expect(next("2026-01-15T01:00:00Z", tz, "CA")).toBe("2026-01-15T18:00:00.000Z");
+    }
+  });
+
+  it("agrees with every fallback zone individually", () => {
+    const t = at("2026-03-08T18:30:00Z");
+    expect(isWithinSendWindow(t, null, null)).toBe(FALLBACK_TIME_ZONES.every((z) => isWithinSendWindow(t, z, "FL")));
+  });
+});
+
+describe("nextAllowedSendTime — properties", () => {
+  const zones = [
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Phoenix",
+    "Pacific/Honolulu",
+    "America/Anchorage",
+    "Europe/London",
+    "Australia/Lord_Howe", // 30-minute DST shift
+    "Asia/Kathmandu", // +05:45
+    null,
+    "Not/AZone",
+  ];
+  const states = [null, "CA", "FL", "OK", "md", "Washington"];
+  const instant = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T23:59:59Z"), noInvalidDate: true });
+
+  // Reference answer by brute force: scan minute by minute with isWithinSendWindow.
+  function bruteForce(now: Date, tz: string | null, state: string | null): number {
+    if (isWithinSendWindow(now, tz, state)) return now.getTime();
+    let t = Math.ceil(now.getTime() / MINUTE) * MINUTE;
+    for (let i = 0; i < 2 * 1440; i++, t += MINUTE) if (isWithinSendWindow(new Date(t), tz, state)) return t;
+    throw new Error("no allowed minute within 2 days");
+  }
+
+  it("returns the earliest allowed instant at or after now (brute-force oracle)", () => {
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...zones), fc.constantFrom(...states), (now, tz, state) => {
+        const result = nextAllowedSendTime(now, tz, state);
+        expect(result.getTime()).toBeGreaterThanOrEqual(now.getTime());
+        expect(isWithinSendWindow(result, tz, state)).toBe(true);
+        if (result.getTime() !== now.getTime()) {
+          expect(isWithinSendWindow(now, tz, state)).toBe(false);
+          expect(result.getTime() % MINUTE).toBe(0);
+        }
+        expect(result.getTime()).toBe(bruteForce(now, tz, state));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("is idempotent and never earlier for a later now", () => {
+    fc.assert(
+      fc.property(instant, fc.integer({ min: 0, max: 3 * 1440 }), fc.constantFrom(...zones), fc.constantFrom(...states), (now, laterMin, tz, state) => {
+        const a = nextAllowedSendTime(now, tz, state);
+        expect(nextAllowedSendTime(a, tz, state).getTime()).toBe(a.getTime());
+        const b = nextAllowedSendTime(new Date(now.getTime() + laterMin * MINUTE), tz, state);
+        expect(b.getTime()).toBeGreaterThanOrEqual(a.getTime());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // Second Sunday of March and first Sunday of November (US rules since 2007).
+  const usTransitionDays = (year: number) =>
+    ([[2, 2], [10, 1]] as const).map(([month, nth]) => {
+      const firstDow = new Date(Date.UTC(year, month, 1)).getUTCDay();
+      return { month, day: 1 + ((7 - firstDow) % 7) + 7 * (nth - 1) };
+    });
+  const usZones = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Anchorage"];
+
+  it("matches the brute-force oracle every 15 minutes across the 2026 US DST transition days", () => {
+    for (const { month, day } of usTransitionDays(2026)) {
+      for (const tz of usZones) {
+        // 12:00Z the day before to 12:00Z the day after covers local 02:00 and 21:00 on both sides.
+        const from = Date.UTC(2026, month, day - 1, 12);
+        for (let t = from; t <= from + 2 * 86_400_000; t += 15 * MINUTE) {
+          const now = new Date(t);
+          expect(nextAllowedSendTime(now, tz, null).getTime(), `${tz} ${now.toISOString()}`).toBe(bruteForce(now, tz, null));
+        }
+      }
+    }
+  });
+
+  it("opens at the first allowed minute on every US DST transition day 2020–2030 (hourly sweep)", () => {
+    for (let year = 2020; year <= 2030; year++) {
+      for (const { month, day } of usTransitionDays(year)) {
+        for (const tz of usZones) {
+          const from = Date.UTC(year, month, day - 1, 12);
+          for (let t = from; t <= from + 2 * 86_400_000; t += 60 * MINUTE) {
+            const now = new Date(t);
+            const r = nextAllowedSendTime(now, tz, null).getTime();
+            const label = `${tz} ${now.toISOString()}`;
+            expect(isWithinSendWindow(new Date(r), tz, null), label).toBe(true);
+            if (r !== t) {
+              // Cheaper than a full scan: the minute before the result must be closed, and the gap under 24h.
+              expect(isWithinSendWindow(new Date(r - MINUTE), tz, null), label).toBe(false);
+              expect(r - t, label).toBeLessThan(86_400_000);
+            }
+          }
+        }
+      }
+    }
+  });
+});

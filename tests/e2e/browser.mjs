@@ -1,0 +1,27 @@
+// playwright-core driving Debian's Chromium (never a downloaded browser).
+import { chromium } from "playwright-core";
+
+export const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8799";
+export const JS_MODES = [
+  { name: "JS on", javaScriptEnabled: true },
+  { name: "JS off", javaScriptEnabled: false },
+];
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+  });
+}
+
+/** A signed-in page in a fresh context with JavaScript on or off. */
+export async function signedInPage(browser, mode, user) {
+  const context = await browser.newContext({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: BASE });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.fill('input[name="email"]', user.email);
+  await page.fill('input[name="password"]', user.password);
+  await Promise.all([page.waitForURL(BASE + "/"), page.click('button[type="submit"]')]);
+  return { context, page };
+}

@@ -1,0 +1,65 @@
+// Starts a throw-away `wrangler dev` (real workerd, local D1 in its own folder) for browser tests.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { migrate, offlineEnv } from "../../scripts/lib/d1.mjs";
+import { createUser, setUserActive } from "../../scripts/lib/users.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const bin = (p) => join(root, "node_modules", p);
+
+export const E2E_USERS = {
+  admin: { email: "admin@e2e.test", password: "admin-password-1", role: "superuser", first: "Avery", last: "Admin" },
+  user: { email: "rep@e2e.test", password: "rep-password-1", role: "user", first: "Riley", last: "Rep" },
+  inactive: { email: "gone@e2e.test", password: "gone-password-1", role: "user", first: "Gone", last: "Away" },
+};
+
+export async function startServer({ port = 8799, inspectorPort = 9239, vars = {} } = {}) {
+  if (!existsSync(join(root, "build/server/index.js"))) {
+    execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
+  }
+  const persistTo = mkdtempSync(join(tmpdir(), "helio-e2e-"));
+  migrate({ persistTo });
+  for (const u of Object.values(E2E_USERS)) await createUser(u, { persistTo });
+  setUserActive(E2E_USERS.inactive.email, false, { persistTo });
+
+  const base = `http://127.0.0.1:${port}`;
+  const allVars = {
+    SESSION_SECRET: "e2e-session-secret",
+    PUBLIC_BASE_URL: base,
+    // Never let a developer's .dev.vars credentials leak into tests: local outbox unless a test says otherwise.
+    TWILIO_ACCOUNT_SID: "",
+    TWILIO_AUTH_TOKEN: "",
+    SENDGRID_API_KEY: "",
+    ...vars,
+  };
+  const args = [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", persistTo, "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false"];
+  for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
+  const child = spawn(process.execPath, args, { cwd: root, env: offlineEnv, stdio: ["ignore", "inherit", "inherit"], detached: true });
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(base + "/login");
+      if (r.ok) break;
+    } catch {}
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error("wrangler dev did not start");
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return {
+    base,
+    persistTo,
+    async stop() {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+      await new Promise((r) => setTimeout(r, 500));
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      rmSync(persistTo, { recursive: true, force: true });
+    },
+  };
+}
