@@ -6,7 +6,9 @@ import { z } from "zod";
  */
 export const sendJob = z.object({ v: z.literal(1), type: z.literal("send"), messageId: z.number().int().positive() });
 export const inboundJob = z.object({ v: z.literal(1), type: z.literal("inbound"), messageId: z.number().int().positive() });
-export const jobSchema = z.discriminatedUnion("type", [sendJob, inboundJob]);
+export const importContactsJob = z.object({ v: z.literal(1), type: z.literal("import-contacts"), importId: z.number().int().positive() });
+export const jobSchema = z.discriminatedUnion("type", [sendJob, inboundJob, importContactsJob]);
 export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
 export type InboundJob = z.infer<typeof inboundJob>;
+export type ImportContactsJob = z.infer<typeof importContactsJob>;

@@ -12,3 +12,4 @@ export * from "./auto-responders";
 export * from "./alert-profiles";
 export * from "./keyword-banks";
 export * from "./chat-messages";
+export * from "./contact-imports";

@@ -1,0 +1,48 @@
+import { assessPhone, normalizePhone } from "./phone";
+import { deriveTimeZone, normalizeState } from "./us-geo";
+
+export type ContactFields = {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email?: string | null;
+  company?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipCode?: string | null;
+};
+
+export class ContactError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The stored form of a contact: phone normalised (SPEC §5), sendability assessed (kept but flagged when it
+ * cannot be a US number), state as a USPS code when recognisable, time zone derived for quiet hours.
+ */
+export function toContactValues(input: ContactFields) {
+  const phone = normalizePhone(input.phone);
+  const assessment = assessPhone(phone);
+  const state = input.state ? (normalizeState(input.state) ?? input.state.trim()) : null;
+  return {
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
+    phone,
+    email: input.email ? input.email.trim().toLowerCase() : null,
+    company: input.company?.trim() || null,
+    address: input.address?.trim() || null,
+    city: input.city?.trim() || null,
+    state,
+    zipCode: input.zipCode?.trim() || null,
+    timeZone: deriveTimeZone({ state, zipCode: input.zipCode, phone }),
+    sendable: assessment.sendable,
+    unsendableReason: assessment.sendable ? null : assessment.reason,
+  };
+}
+export type ContactValues = ReturnType<typeof toContactValues>;

@@ -1,0 +1,92 @@
+import { and, desc, asc, gt, inArray, lt, or, sql, like, type SQL } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { contacts, type Contact } from "~/db/schema";
+
+export const PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+export type ContactPage = {
+  contacts: Contact[];
+  /** Keyset cursors (contact ids): `after` pages to older contacts, `before` to newer ones. */
+  nextCursor: number | null;
+  prevCursor: number | null;
+};
+
+/**
+ * The search becomes an FTS5 trigram query: each term of 3+ characters must appear as a substring of
+ * one of name, phone, email or company. Phone-like terms ("(555) 123-45") are matched on their digits.
+ * Returns null when no term is long enough for trigrams (the caller then scans with LIKE).
+ */
+export function ftsQuery(q: string): string | null {
+  const terms = q
+    .trim()
+    .split(/\s+/)
+    .map((t) => (/^[\d()+\-.\s]+$/.test(t) && /\d/.test(t) ? t.replace(/\D/g, "") : t.toLowerCase()))
+    .filter((t) => t.length >= 3);
+  if (terms.length === 0) return null;
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
+}
+
+/** Server-side search and keyset paging, newest first; never loads more than one page. */
+export async function listContacts(
+  db: Db,
+  opts: { q?: string | null; after?: number | null; before?: number | null; limit?: number } = {},
+): Promise<ContactPage> {
+  const limit = Math.min(Math.max(opts.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const q = opts.q?.trim() ?? "";
+  const backwards = !opts.after && !!opts.before;
+  const cursor: SQL | undefined = opts.after ? lt(contacts.id, opts.after) : opts.before ? gt(contacts.id, opts.before) : undefined;
+
+  let rows: Contact[];
+  const match = q ? ftsQuery(q) : null;
+  if (match) {
+    // FTS5 walks its index in rowid order, so ORDER BY rowid + LIMIT stops early even for common terms.
+    const idCursor = opts.after ? sql`AND rowid < ${opts.after}` : opts.before ? sql`AND rowid > ${opts.before}` : sql``;
+    const ids = await db.all<{ id: number }>(
+      sql`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${match} ${idCursor}
+          ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
+    );
+    rows = ids.length
+      ? await db
+          .select()
+          .from(contacts)
+          .where(inArray(contacts.id, ids.map((r) => r.id)))
+          .orderBy(backwards ? asc(contacts.id) : desc(contacts.id))
+      : [];
+  } else {
+    // Short terms (1–2 characters) cannot use trigrams: an index-ordered scan that stops at one page.
+    const pattern = `%${q.replace(/[%_\\]/g, (c) => "\\" + c)}%`;
+    const search = q
+      ? or(
+          like(contacts.firstName, pattern),
+          like(contacts.lastName, pattern),
+          like(contacts.phone, pattern),
+          like(contacts.email, pattern),
+          like(contacts.company, pattern),
+        )
+      : undefined;
+    rows = await db
+      .select()
+      .from(contacts)
+      .where(and(search, cursor))
+      .orderBy(backwards ? asc(contacts.id) : desc(contacts.id))
+      .limit(limit + 1);
+  }
+
+  const hasMore = rows.length > limit;
+  rows = rows.slice(0, limit);
+  if (backwards) rows.reverse();
+  const first = rows[0]?.id ?? null;
+  const last = rows.at(-1)?.id ?? null;
+  return {
+    contacts: rows,
+    nextCursor: (backwards || hasMore) && last !== null ? last : null,
+    prevCursor: (!backwards ? Boolean(opts.after) : hasMore) && first !== null ? first : null,
+  };
+}
+
+/** Total contacts (unfiltered): one COUNT over the primary key. */
+export async function countContacts(db: Db): Promise<number> {
+  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM contacts`);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,105 @@
+import { and, eq, ne } from "drizzle-orm";
+import { activityRow } from "~/activity/log-activity.server";
+import type { Db } from "~/db/client.server";
+import { activityLog, contacts, type Contact } from "~/db/schema";
+import { ContactError, toContactValues, type ContactFields } from "./contact-row.server";
+
+export const CONTACT_NOT_FOUND = "Contact not found";
+
+/** What the API and screens show of a contact. */
+export function publicContact(c: Contact) {
+  return {
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    phone: c.phone,
+    email: c.email,
+    company: c.company,
+    address: c.address,
+    city: c.city,
+    state: c.state,
+    zipCode: c.zipCode,
+    timeZone: c.timeZone,
+    sendable: c.sendable,
+    unsendableReason: c.unsendableReason,
+    optedOut: c.optedOutAt !== null,
+    optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    emailUnsubscribed: c.emailUnsubscribedAt !== null,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+export type PublicContact = ReturnType<typeof publicContact>;
+
+async function assertPhoneFree(db: Db, phone: string, exceptId?: number) {
+  const clash = await db
+    .select({ id: contacts.id, firstName: contacts.firstName, lastName: contacts.lastName })
+    .from(contacts)
+    .where(exceptId ? and(eq(contacts.phone, phone), ne(contacts.id, exceptId)) : eq(contacts.phone, phone))
+    .get();
+  if (clash) {
+    throw new ContactError(409, `A contact with this phone number already exists (${clash.firstName} ${clash.lastName})`);
+  }
+}
+
+const isUniquePhoneViolation = (err: unknown) => /UNIQUE constraint failed: contacts\.phone/.test(String((err as Error)?.message ?? err));
+
+export async function getContact(db: Db, id: number): Promise<Contact> {
+  const c = await db.select().from(contacts).where(eq(contacts.id, id)).get();
+  if (!c) throw new ContactError(404, CONTACT_NOT_FOUND);
+  return c;
+}
+
+/** Creates a contact and its `create_contact` activity entry together. */
+export async function createContact(
+  db: Db,
+  input: ContactFields,
+  actor: { userId: number; ipAddress: string | null },
+  now: Date,
+): Promise<Contact> {
+  const values = toContactValues(input);
+  await assertPhoneFree(db, values.phone);
+  try {
+    const [[created]] = await db.batch([
+      db
+        .insert(contacts)
+        .values({ ...values, createdBy: actor.userId, createdAt: now, updatedAt: now })
+        .returning(),
+      db.insert(activityLog).values(
+        activityRow("create_contact", {
+          userId: actor.userId,
+          ipAddress: actor.ipAddress,
+          now,
+          details: { phone: values.phone, name: `${values.firstName} ${values.lastName}` },
+        }),
+      ),
+    ]);
+    return created;
+  } catch (err) {
+    if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");
+    throw err;
+  }
+}
+
+export async function updateContact(db: Db, id: number, input: ContactFields, now: Date): Promise<Contact> {
+  await getContact(db, id);
+  const values = toContactValues(input);
+  await assertPhoneFree(db, values.phone, id);
+  try {
+    const [updated] = await db
+      .update(contacts)
+      .set({ ...values, updatedAt: now })
+      .where(eq(contacts.id, id))
+      .returning();
+    if (!updated) throw new ContactError(404, CONTACT_NOT_FOUND);
+    return updated;
+  } catch (err) {
+    if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");
+    throw err;
+  }
+}
+
+export async function deleteContact(db: Db, id: number): Promise<void> {
+  const deleted = await db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+  if (deleted.length === 0) throw new ContactError(404, CONTACT_NOT_FOUND);
+}

@@ -1,0 +1,124 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "~/db/client.server";
+import type { DuplicateMode } from "~/db/schema";
+import type { ContactValues } from "./contact-row.server";
+
+// Rows travel as ONE bound JSON parameter per statement (json_each), so a chunk of any size stays far
+// inside D1's 100-bound-parameter limit; the chunk size keeps each parameter well under D1's 2 MB cap.
+export const UPSERT_CHUNK = 1000;
+
+export type UpsertCounts = { created: number; updated: number; duplicates: number };
+
+type Row = ContactValues;
+
+const COLS = `first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone, sendable, unsendable_reason, created_by, created_at, updated_at`;
+const SELECT_FROM_JSON = `json_extract(value,'$.firstName'), json_extract(value,'$.lastName'), json_extract(value,'$.phone'),
+  json_extract(value,'$.email'), json_extract(value,'$.company'), json_extract(value,'$.address'), json_extract(value,'$.city'),
+  json_extract(value,'$.state'), json_extract(value,'$.zipCode'), json_extract(value,'$.timeZone'), json_extract(value,'$.sendable'),
+  json_extract(value,'$.unsendableReason'), json_extract(value,'$.createdBy'), json_extract(value,'$.now'), json_extract(value,'$.now')`;
+
+/**
+ * Duplicate detection against the database for one chunk: a row whose normalised phone or email already
+ * belongs to a contact is a duplicate of it. Two indexed lookups, one bound JSON array each.
+ */
+async function findExisting(db: Db, rows: Row[]) {
+  const phones = JSON.stringify(rows.map((r) => r.phone));
+  const emails = JSON.stringify(rows.map((r) => r.email).filter(Boolean));
+  const found = await db.all<{ id: number; phone: string; email: string | null }>(
+    sql`SELECT id, phone, email FROM contacts WHERE phone IN (SELECT value FROM json_each(${phones}))
+        UNION SELECT id, phone, email FROM contacts WHERE email IN (SELECT value FROM json_each(${emails}))`,
+  );
+  const byPhone = new Map<string, number>();
+  const byEmail = new Map<string, number>();
+  for (const f of found) {
+    byPhone.set(f.phone, f.id);
+    if (f.email) byEmail.set(f.email, f.id);
+  }
+  return (r: Row) => byPhone.get(r.phone) ?? (r.email ? byEmail.get(r.email) : undefined);
+}
+
+/**
+ * Plans and writes one chunk in a single D1 batch (one transaction): new rows are inserted, existing ones
+ * skipped or merged (non-empty imported fields win) per `mode`. `guard` makes every write conditional
+ * (used by staged imports so a redelivered chunk cannot apply twice); `extra` statements commit with it.
+ */
+export async function upsertContactChunk(
+  db: Db,
+  rows: Row[],
+  opts: {
+    mode: DuplicateMode;
+    userId: number | null;
+    now: Date;
+    guard?: SQL;
+    extra?: (counts: UpsertCounts) => BatchItem<"sqlite">[];
+  },
+): Promise<UpsertCounts> {
+  const existingId = await findExisting(db, rows);
+  const toInsert: Row[] = [];
+  const toUpdate: (Row & { id: number })[] = [];
+  let duplicates = 0;
+  const claimed = new Set<number>();
+  for (const r of rows) {
+    const id = existingId(r);
+    if (id === undefined) toInsert.push(r);
+    else if (opts.mode === "update" && !claimed.has(id)) {
+      claimed.add(id);
+      toUpdate.push({ ...r, id });
+    } else duplicates++;
+  }
+  const guard = opts.guard ?? sql`1`;
+  const now = opts.now.getTime();
+  const statements: BatchItem<"sqlite">[] = [];
+  if (toInsert.length) {
+    const json = JSON.stringify(toInsert.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0, createdBy: opts.userId, now })));
+    statements.push(
+      db.run(
+        sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json})
+            WHERE ${guard} ON CONFLICT(phone) DO NOTHING`,
+      ),
+    );
+  }
+  if (toUpdate.length) {
+    const json = JSON.stringify(toUpdate.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0 })));
+    statements.push(
+      db.run(
+        sql`UPDATE contacts SET
+              first_name = json_extract(j.value,'$.firstName'),
+              last_name = json_extract(j.value,'$.lastName'),
+              phone = CASE WHEN EXISTS (SELECT 1 FROM contacts c2 WHERE c2.phone = json_extract(j.value,'$.phone') AND c2.id <> contacts.id)
+                           THEN contacts.phone ELSE json_extract(j.value,'$.phone') END,
+              email = coalesce(json_extract(j.value,'$.email'), contacts.email),
+              company = coalesce(json_extract(j.value,'$.company'), contacts.company),
+              address = coalesce(json_extract(j.value,'$.address'), contacts.address),
+              city = coalesce(json_extract(j.value,'$.city'), contacts.city),
+              state = coalesce(json_extract(j.value,'$.state'), contacts.state),
+              zip_code = coalesce(json_extract(j.value,'$.zipCode'), contacts.zip_code),
+              time_zone = coalesce(json_extract(j.value,'$.timeZone'), contacts.time_zone),
+              sendable = json_extract(j.value,'$.sendable'),
+              unsendable_reason = json_extract(j.value,'$.unsendableReason'),
+              updated_at = ${now}
+            FROM json_each(${json}) AS j
+            WHERE contacts.id = json_extract(j.value,'$.id') AND ${guard}`,
+      ),
+    );
+  }
+  const counts = { created: toInsert.length, updated: toUpdate.length, duplicates };
+  statements.push(...(opts.extra?.(counts) ?? []));
+  if (statements.length) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return counts;
+}
+
+/** Removes repeats inside one upload (same phone, or same email): the first occurrence wins. */
+export function dropInFileDuplicates<T extends { phone: string; email: string | null }>(rows: T[]): { unique: T[]; repeats: number } {
+  const phones = new Set<string>();
+  const emails = new Set<string>();
+  const unique: T[] = [];
+  for (const r of rows) {
+    if (phones.has(r.phone) || (r.email && emails.has(r.email))) continue;
+    phones.add(r.phone);
+    if (r.email) emails.add(r.email);
+    unique.push(r);
+  }
+  return { unique, repeats: rows.length - unique.length };
+}

@@ -1,0 +1,54 @@
+import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt, utc } from "./_columns";
+import { users } from "./users";
+
+export const IMPORT_STATUSES = ["staged", "importing", "completed", "failed", "cancelled"] as const;
+export const DUPLICATE_MODES = ["skip", "update"] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+/**
+ * A CSV upload parsed on the server and staged in contact_import_rows, so the preview and the
+ * confirmed import use the same rows (the browser never re-sends them) and big files import in
+ * chunks through the queue, each chunk all-or-nothing.
+ */
+export const contactImports = sqliteTable(
+  "contact_imports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    fileName: text("file_name").notNull(),
+    status: text("status", { enum: IMPORT_STATUSES }).notNull().default("staged"),
+    duplicateMode: text("duplicate_mode", { enum: DUPLICATE_MODES }).notNull().default("skip"),
+    totalRows: integer("total_rows").notNull().default(0), // data rows in the file
+    validRows: integer("valid_rows").notNull().default(0), // staged rows
+    errorCount: integer("error_count").notNull().default(0), // rejected rows' error lines
+    rejectedRows: integer("rejected_rows").notNull().default(0),
+    fileDuplicates: integer("file_duplicates").notNull().default(0), // repeats inside the file, never staged
+    errors: text("errors", { mode: "json" }).$type<string[]>().notNull().default([]), // first 100 error lines
+    processedRows: integer("processed_rows").notNull().default(0),
+    cursorRowId: integer("cursor_row_id").notNull().default(0),
+    createdCount: integer("created_count").notNull().default(0),
+    updatedCount: integer("updated_count").notNull().default(0),
+    duplicateCount: integer("duplicate_count").notNull().default(0), // skipped because they already exist
+    failureMessage: text("failure_message"),
+    completedAt: utc("completed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("contact_imports_created_by_idx").on(t.createdBy, t.createdAt)],
+);
+
+export const contactImportRows = sqliteTable(
+  "contact_import_rows",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    importId: integer("import_id")
+      .notNull()
+      .references(() => contactImports.id, { onDelete: "cascade" }),
+    rowNumber: integer("row_number").notNull(),
+    data: text("data").notNull(), // JSON of the parsed, normalised row
+  },
+  (t) => [index("contact_import_rows_import_id_idx").on(t.importId, t.id)],
+);
+
+export type ContactImport = typeof contactImports.$inferSelect;
