@@ -1,0 +1,71 @@
+/**
+ * One interface per channel; the registry (registry.server.ts) picks the implementation from configuration.
+ * Providers only talk to the outside world: they never touch D1 message rows (the pipeline does).
+ */
+
+export type ProviderName = "twilio" | "sendgrid" | "outbox";
+
+/** A provider's answer to a send it accepted. */
+export type SendAccepted = {
+  /** Provider message id (Twilio "SM…", SendGrid X-Message-Id, outbox "OB…"). */
+  sid: string;
+  /** Normalised status right after acceptance. */
+  status: "queued" | "sent" | "delivered";
+};
+
+/**
+ * `retry`: transient (HTTP 429, 5xx, network) — try again later, after `retryAfterSeconds` when the provider said.
+ * `permanent`: will never succeed (e.g. Twilio 21610 recipient opted out, 21211 invalid number, 4xx auth/config).
+ * `optedOut` is set when the provider reports the recipient unsubscribed (Twilio 21610), so the pipeline suppresses it.
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: "retry" | "permanent",
+    message: string,
+    readonly code: string | null = null,
+    readonly retryAfterSeconds: number | null = null,
+    readonly optedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+export type SmsSend = {
+  to: string; // E.164
+  body: string;
+  /** Absolute URL Twilio should POST status callbacks to. */
+  statusCallback: string | null;
+  /** Our message id, for logs and the local outbox. */
+  messageId: number;
+};
+
+/** A message the provider already has, found when reconciling a row stuck in `sending`. */
+export type ProviderMessage = { sid: string; status: string; to: string; body: string; dateCreated: Date | null };
+
+export interface SmsProvider {
+  readonly name: ProviderName;
+  /** The sender identity used for pacing (a phone number or a messaging-service sid). */
+  readonly sender: string;
+  send(msg: SmsSend): Promise<SendAccepted>;
+  /**
+   * Messages sent to `to` since `since` (newest first). Used only to reconcile rows whose outcome is
+   * unknown (a crash between the provider accepting and us recording it) — never to decide to resend blindly.
+   */
+  findSent(to: string, since: Date): Promise<ProviderMessage[]>;
+}
+
+export type EmailSend = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** RFC 8058 one-click unsubscribe URL (also in List-Unsubscribe). */
+  unsubscribeUrl: string;
+  messageId: number;
+};
+
+export interface EmailProvider {
+  readonly name: ProviderName;
+  readonly sender: string;
+  send(msg: EmailSend): Promise<SendAccepted>;
+}
