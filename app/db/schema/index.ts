@@ -13,3 +13,7 @@ export * from "./alert-profiles";
 export * from "./keyword-banks";
 export * from "./chat-messages";
 export * from "./contact-imports";
+export * from "./suppressions";
+export * from "./sender-pacing";
+export * from "./broadcasts";
+export * from "./outbox";

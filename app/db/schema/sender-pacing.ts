@@ -1,0 +1,9 @@
+import { sqliteTable, integer, text } from "drizzle-orm/sqlite-core";
+
+/** Per-sending-number pacing: the next free send slot and today's count (UTC day) for the daily cap. */
+export const senderPacing = sqliteTable("sender_pacing", {
+  sender: text("sender").primaryKey(),
+  nextSlotMs: integer("next_slot_ms").notNull().default(0),
+  day: text("day").notNull().default(""), // YYYY-MM-DD (UTC)
+  dayCount: integer("day_count").notNull().default(0),
+});

@@ -1,0 +1,19 @@
+import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./_columns";
+
+/**
+ * Do-not-contact list by address, across every sender and path (a number that texted STOP is suppressed
+ * even when it is not, or no longer, a contact). channel sms → E.164 phone; email → lower-cased address.
+ */
+export const suppressions = sqliteTable(
+  "suppressions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channel: text("channel", { enum: ["sms", "email"] }).notNull(),
+    address: text("address").notNull(),
+    reason: text("reason").notNull(), // e.g. "STOP", "twilio:21610", "email-unsubscribe"
+    source: text("source"), // inbound message sid, unsubscribe token, user id …
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("suppressions_channel_address_uq").on(t.channel, t.address)],
+);
