@@ -17,3 +17,4 @@ export * from "./suppressions";
 export * from "./sender-pacing";
 export * from "./broadcasts";
 export * from "./outbox";
+export * from "./message-counts";

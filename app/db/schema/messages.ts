@@ -25,12 +25,17 @@ export const MESSAGE_STATUSES = [
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** Why a message exists: decides quiet hours (marketing kinds), suppression exemptions and Message Center labels. */
+export const MESSAGE_KINDS = ["campaign", "broadcast", "quick", "individual", "test", "compliance", "reply", "inbound"] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
 export const messages = sqliteTable(
   "messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull().default("sms"),
     direction: text("direction", { enum: MESSAGE_DIRECTIONS }).notNull(),
+    kind: text("kind", { enum: MESSAGE_KINDS }).notNull().default("individual"),
     status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     campaignId: integer("campaign_id").references(() => campaigns.id, { onDelete: "set null" }),
