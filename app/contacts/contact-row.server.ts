@@ -22,6 +22,14 @@ export class ContactError extends Error {
   }
 }
 
+/** D1's unique-phone failure, whether raw (batch) or wrapped by drizzle (single query, message in `cause`). */
+export function isUniquePhoneViolation(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (/UNIQUE constraint failed: contacts\.phone/.test(String((e as Error).message ?? e))) return true;
+  }
+  return false;
+}
+
 /**
  * The stored form of a contact: phone normalised (SPEC §5), sendability assessed (kept but flagged when it
  * cannot be a US number), state as a USPS code when recognisable, time zone derived for quiet hours.

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
-import type { Db } from "~/db/client.server";
-import { activityLog, contactImportRows, contactImports, type ContactImport, type DuplicateMode } from "~/db/schema";
+import { runBatch, type Db } from "~/db/client.server";
+import { contactImportRows, contactImports, type ContactImport, type DuplicateMode } from "~/db/schema";
 import { ContactError, toContactValues } from "./contact-row.server";
 import { CSV_PARSE_FAILED, parseContactsCsv, type ImportRow } from "./csv-import";
 import { dropInFileDuplicates, upsertContactChunk, UPSERT_CHUNK } from "./upsert-contacts.server";
@@ -57,13 +57,24 @@ export async function stageContactImport(
   }
   if (statements.length) {
     try {
-      await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+      await runBatch(db, statements);
     } catch (err) {
       await db.delete(contactImports).where(eq(contactImports.id, created.id));
       throw err;
     }
   }
   return created;
+}
+
+/** The upload dialog's form: one file field named `file`. */
+export async function stageUploadedCsv(db: Db, form: FormData, actor: { userId: number }, now: Date): Promise<ContactImport> {
+  const file = form.get("file");
+  if (!(file instanceof File) || (!file.name && file.size === 0)) throw new ContactError(400, "Please choose a .csv file to upload");
+  if (!/\.csv$/i.test(file.name)) throw new ContactError(400, "Please upload a .csv file");
+  if (file.size > MAX_UPLOAD_BYTES) {
+    throw new ContactError(413, `The file is too large (maximum ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Please split it into smaller files.`);
+  }
+  return stageContactImport(db, { name: file.name, text: await file.text() }, actor, now);
 }
 
 export async function getContactImport(db: Db, id: number, userId: number): Promise<ContactImport> {
@@ -110,8 +121,15 @@ export async function cancelContactImport(db: Db, id: number, userId: number) {
  * cursor, and every write is conditional on the cursor it read, so a redelivered or concurrent run of the
  * same chunk writes nothing. Returns whether the import is finished.
  */
-export async function importNextChunk(db: Db, importId: number, now: Date, chunkSize = UPSERT_CHUNK): Promise<{ done: boolean }> {
-  const imp = await db.select().from(contactImports).where(eq(contactImports.id, importId)).get();
+export async function importNextChunk(
+  db: Db,
+  importId: number,
+  now: Date,
+  chunkSize = UPSERT_CHUNK,
+  /** The import as this worker last read it; tests pass an old one to play a late redelivery. */
+  snapshot?: ContactImport,
+): Promise<{ done: boolean }> {
+  const imp = snapshot ?? (await db.select().from(contactImports).where(eq(contactImports.id, importId)).get());
   if (!imp || imp.status !== "importing") return { done: true };
   const staged = await db
     .select()
@@ -153,25 +171,81 @@ export async function importNextChunk(db: Db, importId: number, now: Date, chunk
 }
 
 async function finish(db: Db, imp: ContactImport, now: Date, guard: SQL) {
-  await db.batch([
+  const entry = activityRow("import_contacts", {
+    userId: imp.createdBy,
+    now,
+    details: {
+      importId: imp.id,
+      fileName: imp.fileName,
+      created: imp.createdCount,
+      updated: imp.updatedCount,
+      duplicates: imp.duplicateCount + imp.fileDuplicates,
+      rejected: imp.rejectedRows,
+    },
+  });
+  await runBatch(db, [
+    // First, and only while the import is still `importing`: a racing or redelivered finish logs nothing.
+    db.run(
+      sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
+          SELECT ${entry.userId}, ${entry.action}, ${JSON.stringify(entry.details)}, NULL, ${now.getTime()}
+          WHERE EXISTS (SELECT 1 FROM contact_imports WHERE id = ${imp.id} AND status = 'importing')`,
+    ),
     db
       .update(contactImports)
       .set({ status: "completed", completedAt: now, updatedAt: now })
       .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "importing"))),
     db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), guard)),
-    db.insert(activityLog).values(
-      activityRow("import_contacts", {
-        userId: imp.createdBy,
-        now,
-        details: {
-          importId: imp.id,
-          fileName: imp.fileName,
-          created: imp.createdCount,
-          updated: imp.updatedCount,
-          duplicates: imp.duplicateCount + imp.fileDuplicates,
-          rejected: imp.rejectedRows,
-        },
-      }),
-    ),
   ]);
+}
+
+/** "Created X, updated Y, skipped Z duplicates, rejected W rows" (duplicates include repeats inside the file). */
+export function importResultSummary(imp: ContactImport): string {
+  return `Created ${imp.createdCount}, updated ${imp.updatedCount}, skipped ${imp.duplicateCount + imp.fileDuplicates} duplicates, rejected ${imp.rejectedRows} rows`;
+}
+
+/**
+ * SPEC §5: the first 5 errors, then "... and K more errors". Only the first 100 error lines are kept, so K comes
+ * from the stored total rather than the kept list.
+ */
+export function importErrorPreview(imp: Pick<ContactImport, "errors" | "errorCount">, shown = 5): string[] {
+  const visible = imp.errors.slice(0, shown);
+  const remaining = imp.errorCount - visible.length;
+  return remaining > 0 ? [...visible, `... and ${remaining} more errors`] : visible;
+}
+
+/**
+ * Confirms an import and works one chunk inline, so a small file is finished when the response comes back;
+ * anything left goes to the queue. Returns the import as it stands afterwards.
+ */
+export async function startContactImport(
+  db: Db,
+  opts: { id: number; userId: number; mode: DuplicateMode; now: () => Date; enqueue: (importId: number) => Promise<void> },
+): Promise<ContactImport> {
+  const confirmed = await confirmContactImport(db, opts.id, opts.userId, opts.mode, opts.now());
+  if (confirmed.status === "importing") {
+    const { done } = await importNextChunk(db, opts.id, opts.now());
+    if (!done) await opts.enqueue(opts.id);
+  }
+  return getContactImport(db, opts.id, opts.userId);
+}
+
+/** An import with no progress for this long has probably lost its queue message; re-enqueueing is harmless. */
+export const STALLED_AFTER_MS = 60_000;
+export function isStalled(imp: ContactImport, now: Date): boolean {
+  return imp.status === "importing" && now.getTime() - imp.updatedAt.getTime() > STALLED_AFTER_MS;
+}
+
+/**
+ * Re-enqueues an import that has made no progress for a while (its queue message lost or dead-lettered).
+ * Touching updatedAt first means polling pages enqueue at most once per stall window.
+ */
+export async function resumeIfStalled(db: Db, imp: ContactImport, now: Date, enqueue: (importId: number) => Promise<void>) {
+  if (!isStalled(imp, now)) return false;
+  const touched = await db
+    .update(contactImports)
+    .set({ updatedAt: now })
+    .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "importing"), eq(contactImports.updatedAt, imp.updatedAt)))
+    .returning({ id: contactImports.id });
+  if (touched.length) await enqueue(imp.id);
+  return touched.length > 0;
 }

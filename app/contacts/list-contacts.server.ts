@@ -1,4 +1,4 @@
-import { and, desc, asc, gt, inArray, lt, or, sql, like, type SQL } from "drizzle-orm";
+import { and, desc, asc, gt, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { contacts, type Contact } from "~/db/schema";
 
@@ -50,20 +50,17 @@ export async function listContacts(
       ? await db
           .select()
           .from(contacts)
-          .where(inArray(contacts.id, ids.map((r) => r.id)))
+          // One JSON parameter, not one per id: D1 caps bound parameters at 100 and a page can hold 1000.
+          .where(inArray(contacts.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids.map((r) => r.id))}))`))
           .orderBy(backwards ? asc(contacts.id) : desc(contacts.id))
       : [];
   } else {
     // Short terms (1–2 characters) cannot use trigrams: an index-ordered scan that stops at one page.
     const pattern = `%${q.replace(/[%_\\]/g, (c) => "\\" + c)}%`;
+    // drizzle's like() emits no ESCAPE clause, so the escaped % and _ above need one spelled out.
+    const like = (col: SQLWrapper) => sql`${col} LIKE ${pattern} ESCAPE '\\'`;
     const search = q
-      ? or(
-          like(contacts.firstName, pattern),
-          like(contacts.lastName, pattern),
-          like(contacts.phone, pattern),
-          like(contacts.email, pattern),
-          like(contacts.company, pattern),
-        )
+      ? or(like(contacts.firstName), like(contacts.lastName), like(contacts.phone), like(contacts.email), like(contacts.company))
       : undefined;
     rows = await db
       .select()

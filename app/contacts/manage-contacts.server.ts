@@ -1,8 +1,8 @@
 import { and, eq, ne } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
-import type { Db } from "~/db/client.server";
+import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, contacts, type Contact } from "~/db/schema";
-import { ContactError, toContactValues, type ContactFields } from "./contact-row.server";
+import { ContactError, isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
 
 export const CONTACT_NOT_FOUND = "Contact not found";
 
@@ -42,8 +42,6 @@ async function assertPhoneFree(db: Db, phone: string, exceptId?: number) {
   }
 }
 
-const isUniquePhoneViolation = (err: unknown) => /UNIQUE constraint failed: contacts\.phone/.test(String((err as Error)?.message ?? err));
-
 export async function getContact(db: Db, id: number): Promise<Contact> {
   const c = await db.select().from(contacts).where(eq(contacts.id, id)).get();
   if (!c) throw new ContactError(404, CONTACT_NOT_FOUND);
@@ -60,7 +58,7 @@ export async function createContact(
   const values = toContactValues(input);
   await assertPhoneFree(db, values.phone);
   try {
-    const [[created]] = await db.batch([
+    const [[created]] = (await runBatch(db, [
       db
         .insert(contacts)
         .values({ ...values, createdBy: actor.userId, createdAt: now, updatedAt: now })
@@ -73,7 +71,7 @@ export async function createContact(
           details: { phone: values.phone, name: `${values.firstName} ${values.lastName}` },
         }),
       ),
-    ]);
+    ])) as [Contact[], unknown];
     return created;
   } catch (err) {
     if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");

@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "~/db/client.server";
+import { runBatch, type Db } from "~/db/client.server";
 import type { DuplicateMode } from "~/db/schema";
-import type { ContactValues } from "./contact-row.server";
+import { isUniquePhoneViolation, type ContactValues } from "./contact-row.server";
 
 // Rows travel as ONE bound JSON parameter per statement (json_each), so a chunk of any size stays far
 // inside D1's 100-bound-parameter limit; the chunk size keeps each parameter well under D1's 2 MB cap.
@@ -54,6 +54,18 @@ export async function upsertContactChunk(
     extra?: (counts: UpsertCounts) => BatchItem<"sqlite">[];
   },
 ): Promise<UpsertCounts> {
+  // The plan is made from a read outside the transaction; if another writer takes one of the phones in
+  // between, the INSERT fails as a whole (nothing half-written) and the chunk is planned again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await planAndWrite(db, rows, opts);
+    } catch (err) {
+      if (attempt >= 3 || !isUniquePhoneViolation(err)) throw err;
+    }
+  }
+}
+
+async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertContactChunk>[2]): Promise<UpsertCounts> {
   const existingId = await findExisting(db, rows);
   const toInsert: Row[] = [];
   const toUpdate: (Row & { id: number })[] = [];
@@ -75,7 +87,7 @@ export async function upsertContactChunk(
     statements.push(
       db.run(
         sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json})
-            WHERE ${guard} ON CONFLICT(phone) DO NOTHING`,
+            WHERE ${guard}`,
       ),
     );
   }
@@ -105,7 +117,7 @@ export async function upsertContactChunk(
   }
   const counts = { created: toInsert.length, updated: toUpdate.length, duplicates };
   statements.push(...(opts.extra?.(counts) ?? []));
-  if (statements.length) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  if (statements.length) await runBatch(db, statements);
   return counts;
 }
 

@@ -1,0 +1,117 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { useToast } from "~/components/toaster";
+import { useHydrated } from "~/lib/use-hydrated";
+import { contactSchema, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
+
+type Failure = { title: string; description: string };
+export type ContactFormResult = { result: SubmissionResult<string[]>; failure: Failure | null } | undefined;
+
+const FIELDS: { name: keyof ContactInput; label: string; type?: "email" | "tel"; autoComplete?: string; wide?: boolean }[] = [
+  { name: "firstName", label: "First Name", autoComplete: "given-name" },
+  { name: "lastName", label: "Last Name", autoComplete: "family-name" },
+  { name: "phone", label: "Phone", type: "tel", autoComplete: "tel" },
+  { name: "email", label: "Email", type: "email", autoComplete: "email" },
+  { name: "company", label: "Company", autoComplete: "organization", wide: true },
+  { name: "address", label: "Address", autoComplete: "street-address", wide: true },
+  { name: "city", label: "City", autoComplete: "address-level2" },
+  { name: "state", label: "State", autoComplete: "address-level1" },
+  { name: "zipCode", label: "ZIP Code", autoComplete: "postal-code" },
+];
+
+/** The add/edit contact form: the same zod schema validates here (with JS) and in the action (always). */
+export function ContactForm({
+  id,
+  actionData,
+  defaultValue,
+  submitLabel,
+}: {
+  id: string;
+  actionData: ContactFormResult;
+  defaultValue?: Partial<Record<keyof ContactInput, string>>;
+  submitLabel: string;
+}) {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const toast = useToast();
+  const pending = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    id,
+    lastResult: actionData?.result,
+    defaultValue,
+    constraint: getZodConstraint(contactSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+  });
+  const formProps = getFormProps(form);
+
+  useEffect(() => {
+    if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
+  }, [actionData, toast]);
+
+  const failure = !hydrated ? actionData?.failure : null;
+  const formErrors = form.errors ?? [];
+
+  return (
+    <Form
+      method="post"
+      {...formProps}
+      onSubmit={(event) => {
+        // SPEC §5: a missing required field is a destructive toast (with JS); conform then shows the field errors.
+        const fd = new FormData(event.currentTarget);
+        if (REQUIRED_CONTACT_FIELDS.some((f) => !String(fd.get(f) ?? "").trim())) {
+          toast({ ...REQUIRED_FIELDS_MISSING, variant: "destructive" });
+        }
+        formProps.onSubmit(event);
+      }}
+      className="space-y-4"
+    >
+      {failure || formErrors.length ? (
+        <div role="alert" id={form.errorId} className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700" data-testid="form-error">
+          {failure ? <strong className="block">{failure.title}</strong> : null}
+          {formErrors.map((e) => (
+            <p key={e}>{e}</p>
+          ))}
+        </div>
+      ) : null}
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        {FIELDS.map((f) => {
+          const meta = fields[f.name];
+          return (
+            <div key={f.name} className={f.wide ? "sm:col-span-2" : undefined}>
+              <label htmlFor={meta.id} className="mb-1 block text-sm font-medium">
+                {f.label}
+                {meta.required ? <span className="text-red-600"> *</span> : null}
+              </label>
+              <input
+                {...getInputProps(meta, { type: f.type ?? "text" })}
+                autoComplete={f.autoComplete}
+                className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-amber-500 focus:outline-none aria-invalid:border-red-500"
+              />
+              {meta.errors?.length ? (
+                <p id={meta.errorId} className="mt-1 text-xs text-red-600">
+                  {meta.errors.join(" ")}
+                </p>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+      <p className="text-xs text-slate-500">
+        US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.
+      </p>
+      <div className="flex justify-end gap-2">
+        <Link to={`/contacts${location.search}`} preventScrollReset className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50">
+          Cancel
+        </Link>
+        <button type="submit" disabled={pending} className="rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600 disabled:opacity-60">
+          {pending ? "Saving..." : submitLabel}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,4 @@
+import { changeContactApi, getContactApi } from "~/contacts/contacts-api.server";
+
+export const loader = getContactApi;
+export const action = changeContactApi;

@@ -1,0 +1,50 @@
+import { inArray } from "drizzle-orm";
+import { toContactValues, type ContactFields } from "~/contacts/contact-row.server";
+import { createContact } from "~/contacts/manage-contacts.server";
+import { upsertContactChunk, UPSERT_CHUNK } from "~/contacts/upsert-contacts.server";
+import { contacts } from "~/db/schema";
+import { db } from "./factories";
+
+// Test files may share one D1, so every generated phone and tag is unique to this run.
+const used = new Set<string>();
+/** A random, sendable US number (+1NXXNXXXXXX, never N11, never 555-01XX). */
+export function uniquePhone(): string {
+  for (;;) {
+    const n = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
+    const area = `${n(2, 9)}${n(0, 9)}${n(2, 9)}`;
+    const exchange = `${n(2, 9)}${n(0, 9)}${n(2, 9)}`;
+    const phone = `+1${area}${exchange}${String(n(0, 9999)).padStart(4, "0")}`;
+    if (!/^\+1(800|833|844|855|866|877|888|900)/.test(phone) && !used.has(phone)) {
+      used.add(phone);
+      return phone;
+    }
+  }
+}
+
+/** A random lowercase tag of letters, handy as a searchable, collision-free surname or company. */
+export function uniqueTag(prefix = "t"): string {
+  return prefix + crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 10);
+}
+
+export function contactFields(overrides: Partial<ContactFields> = {}): ContactFields {
+  return { firstName: "Casey", lastName: uniqueTag("Lee"), phone: uniquePhone(), ...overrides };
+}
+
+/** One contact through the domain (normalised, activity logged). */
+export async function createTestContact(userId: number, overrides: Partial<ContactFields> = {}) {
+  return createContact(db(), contactFields(overrides), { userId, ipAddress: null }, new Date());
+}
+
+/** Many contacts fast (json_each chunks); returns them oldest first. */
+export async function seedContacts(count: number, make: (i: number) => Partial<ContactFields> = () => ({}), userId: number | null = null) {
+  const rows = Array.from({ length: count }, (_, i) => toContactValues(contactFields(make(i))));
+  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+    await upsertContactChunk(db(), rows.slice(i, i + UPSERT_CHUNK), { mode: "skip", userId, now: new Date() });
+  }
+  const phones = rows.map((r) => r.phone);
+  const out = [];
+  for (let i = 0; i < phones.length; i += 90) {
+    out.push(...(await db().select().from(contacts).where(inArray(contacts.phone, phones.slice(i, i + 90)))));
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
