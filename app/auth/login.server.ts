@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, max, sql } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, loginHistory, sessions, users } from "~/db/schema";
 import { activityRow } from "~/activity/log-activity.server";
 import { hashPassword, verifyPassword } from "./password-hash.js";
@@ -103,7 +103,7 @@ export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ use
   }
 
   const { token, row } = await newSession(user.id, now, input);
-  await db.batch([
+  await runBatch(db, [
     db.insert(sessions).values(row),
     db.insert(loginHistory).values({ ...history, userId: user.id, success: true }),
     db

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, sessions } from "~/db/schema";
 import { activityRow } from "~/activity/log-activity.server";
 import { sha256Hex } from "~/lib/crypto.server";
@@ -11,7 +11,7 @@ export async function logOut(db: Db, request: Request, now: Date) {
   const token = readSessionToken(request);
   const user = await findSessionUser(db, token, now);
   if (!token || !user) return false;
-  await db.batch([
+  await runBatch(db, [
     db.delete(sessions).where(eq(sessions.id, await sha256Hex(token))),
     db.insert(activityLog).values(activityRow("logout", { userId: user.id, ipAddress: clientIp(request), now })),
   ]);

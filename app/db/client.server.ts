@@ -1,7 +1,7 @@
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import * as schema from "./schema";
 
-export type Db = DrizzleD1Database<typeof schema>;
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 export function createDb(d1: D1Database): Db {
   return drizzle(d1, { schema });
@@ -16,4 +16,22 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+type Batchable = { _prepare(): { getQuery(): { sql: string; params: unknown[] }; mapResult(result: unknown, isFromBatch?: boolean): unknown } };
+
+/**
+ * One D1 transaction over query builders and raw `db.run(sql…)` statements alike. drizzle's own
+ * `db.batch` cannot bind parameters of raw SQL statements (it expects a prepared `stmt` they lack), so
+ * every item is prepared from its SQL text here; results are mapped exactly as drizzle's batch does.
+ */
+export async function runBatch<T extends readonly unknown[]>(db: Db, items: T): Promise<unknown[]> {
+  if (items.length === 0) return [];
+  const prepared = (items as unknown as Batchable[]).map((q) => q._prepare());
+  const statements = prepared.map((p) => {
+    const { sql, params } = p.getQuery();
+    return db.$client.prepare(sql).bind(...params);
+  });
+  const results = await db.$client.batch(statements);
+  return results.map((r, i) => prepared[i].mapResult(r, true));
 }

@@ -1,14 +1,23 @@
 import { runImportJob } from "~/contacts/run-import-job.server";
+import { messagingDeps } from "~/messaging/messaging-deps.server";
+import { processInboundMessages } from "~/messaging/receive-inbound.server";
+import { sendMessages } from "~/messaging/send-messages.server";
 import type { JobHandlers, JobOutcome } from "./handle-job-batch.server";
 
-/** The handler for each job type. */
+/** The handler for each job type. Each gets the whole batch's jobs of its type. */
 export const jobHandlers: JobHandlers = {
+  send: (jobs, { db, env, now }) => sendMessages(jobs, messagingDeps(env, db, now)),
+
+  async inbound(jobs, { db, now }) {
+    await processInboundMessages(db, jobs.map((j) => j.messageId), now());
+    return new Map<number, JobOutcome>();
+  },
+
   async "import-contacts"(jobs, { db, env, now }) {
-    const outcomes = new Map<number, JobOutcome>();
     // Imports are independent of each other; each runs its chunks in order.
     for (const job of jobs) {
       await runImportJob(db, job, { now, enqueue: async (j) => void (await env.JOBS.send(j)) });
     }
-    return outcomes;
+    return new Map<number, JobOutcome>();
   },
 };

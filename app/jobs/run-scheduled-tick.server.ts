@@ -1,14 +1,37 @@
-import type { Db } from "~/db/client.server";
+import { sql } from "drizzle-orm";
 import { purgeExpiredSessions } from "~/auth/session.server";
+import type { Db } from "~/db/client.server";
+import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
+import { smsProviderFor } from "~/messaging/providers/registry.server";
+import { dispatchDueMessages } from "~/messaging/queue-messages.server";
+import { reconcileMessages } from "~/messaging/reconcile-messages.server";
+import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
 
 export type TickDeps = { db: Db; env: Env; now: Date };
+type Task = (d: TickDeps) => Promise<unknown>;
 
 /** Everything the per-minute Cron Trigger does. Each task is independent: one failing does not stop the rest. */
-export async function runScheduledTick(deps: TickDeps, tasks: Array<(d: TickDeps) => Promise<unknown>> = defaultTasks) {
+export async function runScheduledTick(deps: TickDeps, tasks: Task[] = defaultTasks) {
   const results = await Promise.allSettled(tasks.map((t) => t(deps)));
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   for (const f of failed) console.error("scheduled task failed", f.reason);
   return { ran: tasks.length, failed: failed.length };
 }
 
-export const defaultTasks: Array<(d: TickDeps) => Promise<unknown>> = [({ db, now }) => purgeExpiredSessions(db, now)];
+export const defaultTasks: Task[] = [
+  ({ db, now }) => purgeExpiredSessions(db, now),
+  // Scheduled sends and quiet-hours deferrals whose time has come.
+  ({ db, env, now }) => dispatchDueMessages(db, env.JOBS, now),
+  ({ db, env, now }) => reconcileMessages(db, env.JOBS, smsProviderFor(env, db, () => now), now),
+  // Local outbox: simulate the provider's delivery reports.
+  async ({ db, now }) => {
+    const changed = await advanceOutboxStatuses(db, now);
+    if (changed.length) await recordStatusUpdates(db, changed, now);
+  },
+  async ({ db, now }) => {
+    await applyStatusBacklog(db, now);
+    await pruneStatusBacklog(db, now);
+  },
+  // Uploads that were previewed but never confirmed.
+  ({ db, now }) => db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
+];

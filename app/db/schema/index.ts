@@ -18,3 +18,4 @@ export * from "./sender-pacing";
 export * from "./broadcasts";
 export * from "./outbox";
 export * from "./message-counts";
+export * from "./status-backlog";

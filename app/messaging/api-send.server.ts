@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { requireApiUser } from "~/auth/guard.server";
+import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { apiError, clientIp } from "~/lib/request.server";
+import { SendRequestError, type Actor } from "./send-requests.server";
+import type { JobQueue } from "./queue-messages.server";
+import type { Db } from "~/db/client.server";
+
+type Handler = (deps: { db: Db; queue: JobQueue; now: Date }, body: unknown, actor: Actor, key?: string) => Promise<unknown>;
+
+/**
+ * The shape every sending endpoint shares: POST only, a session, a JSON body, one domain call, 4xx
+ * `{ message }` for bad input. An `Idempotency-Key` header makes client retries safe.
+ */
+export function sendAction(handler: Handler, successStatus = 202) {
+  return async (args: ActionFunctionArgs) => {
+    if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
+    const user = await requireApiUser(args);
+    const body = await readJson(args.request);
+    const key = args.request.headers.get("Idempotency-Key")?.slice(0, 200) || undefined;
+    try {
+      const result = await handler(
+        { db: args.context.db, queue: args.context.cloudflare.env.JOBS, now: args.context.clock() },
+        body,
+        { userId: user.id, ipAddress: clientIp(args.request) },
+        key,
+      );
+      return Response.json(result, { status: successStatus });
+    } catch (err) {
+      if (err instanceof SendRequestError) return apiError(err.status, err.message);
+      throw err;
+    }
+  };
+}
+
+export const postOnly = () => methodNotAllowed(["POST"]);

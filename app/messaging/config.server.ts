@@ -1,0 +1,23 @@
+/** Sending configuration from the environment, with safe defaults (US long code: 1 msg/s). */
+export type MessagingConfig = {
+  publicBaseUrl: string;
+  smsRatePerSecond: number;
+  smsDailyCap: number;
+  companyAddress: string;
+  unsubscribeSecret: string;
+};
+
+const positive = (v: string | undefined, fallback: number) => {
+  const n = Number(v);
+  return v && Number.isFinite(n) && n > 0 ? n : fallback;
+};
+
+export function messagingConfig(env: Env): MessagingConfig {
+  return {
+    publicBaseUrl: (env.PUBLIC_BASE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""),
+    smsRatePerSecond: positive(env.SMS_RATE_PER_SECOND, 1),
+    smsDailyCap: Math.floor(positive(env.SMS_DAILY_CAP, 2000)),
+    companyAddress: env.COMPANY_ADDRESS || "Helio Solar Outreach · Set COMPANY_ADDRESS to your postal address",
+    unsubscribeSecret: env.SESSION_SECRET || "helio-local-unsubscribe",
+  };
+}

@@ -1,0 +1,95 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+
+export const MESSAGE_TABS = ["all", "incoming", "outgoing", "failed"] as const;
+export type MessageTab = (typeof MESSAGE_TABS)[number];
+export const MESSAGES_PAGE = 50;
+
+export type MessageListItem = {
+  id: number;
+  content: string;
+  phone: string | null;
+  email: string | null;
+  subject: string | null;
+  channel: "sms" | "email";
+  kind: string;
+  direction: "inbound" | "outbound";
+  status: string;
+  createdAt: string;
+  twilioSid: string | null;
+  campaignId: number | null;
+  contactId: number | null;
+  contactName: string | null;
+  errorMessage: string | null;
+  isTest: boolean;
+};
+
+const TAB_FILTER: Record<MessageTab, SQL> = {
+  all: sql`1`,
+  incoming: sql`m.direction = 'inbound'`,
+  outgoing: sql`m.direction = 'outbound'`,
+  failed: sql`m.status IN ('failed', 'undelivered')`,
+};
+
+/** Search terms for the trigram index: content substrings; phone-like terms match on digits. */
+function ftsQuery(q: string): string | null {
+  const terms = q
+    .trim()
+    .split(/\s+/)
+    .map((t) => (/^[\d()+\-.\s]+$/.test(t) && /\d/.test(t) ? t.replace(/\D/g, "") : t))
+    .filter((t) => t.length >= 3);
+  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ") : null;
+}
+
+/**
+ * Newest first, keyset-paged by id (ids grow with time), one page per call. Search is case-insensitive on
+ * content and matches the phone (SPEC §2), through FTS5 for 3+ characters and a bounded scan below that.
+ */
+export async function listMessages(db: Db, opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {}) {
+  const limit = Math.min(Math.max(opts.limit ?? MESSAGES_PAGE, 1), 500);
+  const q = opts.q?.trim() ?? "";
+  const cursor = opts.before ? sql`m.id < ${opts.before}` : sql`1`;
+  const match = q ? ftsQuery(q) : null;
+  const search = match
+    ? sql`m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match} ${opts.before ? sql`AND rowid < ${opts.before}` : sql``} ORDER BY rowid DESC LIMIT 5000)`
+    : q
+      ? sql`(m.content LIKE ${"%" + q + "%"} OR m.phone LIKE ${"%" + q + "%"})`
+      : sql`1`;
+  const rows = await db.all<Record<string, unknown>>(sql`
+    SELECT m.id, m.content, m.phone, m.email, m.subject, m.channel, m.kind, m.direction, m.status, m.created_at, m.twilio_sid,
+      m.campaign_id, m.contact_id, m.error_message, m.is_test, c.first_name, c.last_name
+    FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id
+    WHERE ${TAB_FILTER[opts.tab ?? "all"]} AND ${cursor} AND ${search}
+    ORDER BY m.id DESC LIMIT ${limit + 1}`);
+  const items: MessageListItem[] = rows.slice(0, limit).map((r) => ({
+    id: r.id as number,
+    content: r.content as string,
+    phone: (r.phone as string) ?? null,
+    email: (r.email as string) ?? null,
+    subject: (r.subject as string) ?? null,
+    channel: r.channel as "sms" | "email",
+    kind: r.kind as string,
+    direction: r.direction as "inbound" | "outbound",
+    status: r.status as string,
+    createdAt: new Date(r.created_at as number).toISOString(),
+    twilioSid: (r.twilio_sid as string) ?? null,
+    campaignId: (r.campaign_id as number) ?? null,
+    contactId: (r.contact_id as number) ?? null,
+    contactName: r.first_name ? `${r.first_name} ${r.last_name ?? ""}`.trim() : null,
+    errorMessage: (r.error_message as string) ?? null,
+    isTest: Boolean(r.is_test),
+  }));
+  return { messages: items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };
+}
+
+/** Tab counts from the trigger-maintained message_counts table: one small read, whatever the volume. */
+export async function messageTabCounts(db: Db): Promise<Record<MessageTab, number>> {
+  const rows = await db.all<{ direction: string; status: string; n: number }>(sql`SELECT direction, status, n FROM message_counts`);
+  const sum = (f: (r: { direction: string; status: string }) => boolean) => rows.filter(f).reduce((a, r) => a + r.n, 0);
+  return {
+    all: sum(() => true),
+    incoming: sum((r) => r.direction === "inbound"),
+    outgoing: sum((r) => r.direction === "outbound"),
+    failed: sum((r) => r.status === "failed" || r.status === "undelivered"),
+  };
+}

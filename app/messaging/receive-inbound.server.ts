@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { normalizePhone } from "~/contacts/phone";
+import { runBatch, type Db } from "~/db/client.server";
+import type { InboundJob } from "~/jobs/jobs";
+import { suppressStatements, unsuppressStatements } from "./compliance.server";
+import { classifyInbound, HELP_REPLY, START_CONFIRMATION, STOP_CONFIRMATION, type InboundKeyword } from "./keywords";
+import { createOutboundMessages, type JobQueue } from "./queue-messages.server";
+
+export type InboundSms = {
+  sid: string;
+  from: string;
+  to: string;
+  body: string;
+  /** Twilio Advanced Opt-Out: present when Twilio recognised (and itself answered) STOP/START/HELP. */
+  optOutType?: string | null;
+};
+
+export type InboundResult = { messageId: number | null; duplicate: boolean; keyword: InboundKeyword | null };
+
+/**
+ * Stores an inbound SMS once (de-duplicated on the provider's MessageSid), applies opt-out/opt-in at once,
+ * sends at most one compliance reply (none when Twilio already answered), and hands ordinary replies to the
+ * reply processors through the queue.
+ */
+export async function receiveInboundSms(
+  db: Db,
+  queue: JobQueue,
+  msg: InboundSms,
+  now: Date,
+): Promise<InboundResult> {
+  const t = now.getTime();
+  const phone = normalizePhone(msg.from);
+  const keyword = classifyInbound(msg.body, msg.optOutType);
+  const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE phone = ${phone}`);
+  const wasSuppressed = Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`));
+
+  const insert = db.run(sql`
+    INSERT INTO messages (channel, direction, kind, status, contact_id, phone, from_address, content, idempotency_key, twilio_sid,
+      provider, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+    VALUES ('sms', 'inbound', 'inbound', 'received', ${contact?.id ?? null}, ${phone}, ${msg.to}, ${msg.body}, ${"in:" + msg.sid}, ${msg.sid},
+      'twilio', 0, 0, 0, ${t}, ${t}, ${t})
+    ON CONFLICT(idempotency_key) DO NOTHING`);
+  const compliance: BatchItem<"sqlite">[] =
+    keyword === "stop"
+      ? suppressStatements(db, { channel: "sms", address: phone, reason: "STOP", source: msg.sid }, now)
+      : keyword === "start"
+        ? unsuppressStatements(db, "sms", phone, now)
+        : [];
+  // The insert and the opt-out commit together: a STOP is never stored without taking effect.
+  const [inserted] = await runBatch(db, [insert, ...compliance]);
+  const changes = (inserted as D1Result)?.meta?.changes ?? 0;
+  if (changes === 0) return { messageId: null, duplicate: true, keyword };
+  const row = await db.get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"in:" + msg.sid}`);
+  const messageId = row!.id;
+
+  const reply =
+    msg.optOutType
+      ? null // Twilio already replied
+      : keyword === "stop" && !wasSuppressed
+        ? STOP_CONFIRMATION
+        : keyword === "start" && wasSuppressed
+          ? START_CONFIRMATION
+          : keyword === "help"
+            ? HELP_REPLY
+            : null;
+  if (reply) {
+    await createOutboundMessages(
+      db,
+      queue,
+      [{ channel: "sms", kind: "compliance", phone, contactId: contact?.id ?? null, content: reply, idempotencyKey: `compliance:${keyword}:${msg.sid}` }],
+      now,
+    );
+  }
+  if (!keyword) {
+    const job: InboundJob = { v: 1, type: "inbound", messageId };
+    await queue.send(job, { contentType: "json" });
+  }
+  return { messageId, duplicate: false, keyword };
+}
+
+/**
+ * Reply processors for ordinary inbound messages (auto-responders and smart alerts register here as they
+ * land). Today: attribute the reply to the campaign that last texted this number (30 days), once per reply.
+ */
+export async function processInboundMessages(db: Db, messageIds: number[], now: Date) {
+  const since = now.getTime() - 30 * 24 * 3600_000;
+  const ids = JSON.stringify(messageIds);
+  const lastCampaign = sql`(SELECT o.campaign_id FROM messages o
+      WHERE o.phone = i.phone AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
+      ORDER BY o.created_at DESC LIMIT 1)`;
+  // One transaction: count, then stamp campaign_id, so a redelivered job (campaign_id already set) counts nothing.
+  await runBatch(db, [
+    db.run(sql`
+      UPDATE campaigns SET response_count = response_count + r.n
+      FROM (SELECT campaign_id, count(*) AS n FROM (
+              SELECT ${lastCampaign} AS campaign_id FROM messages i
+              WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL)
+            WHERE campaign_id IS NOT NULL GROUP BY campaign_id) AS r
+      WHERE campaigns.id = r.campaign_id`),
+    db.run(sql`
+      UPDATE messages AS i SET campaign_id = ${lastCampaign}
+      WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL`),
+  ]);
+}

@@ -1,0 +1,89 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+
+/** Provider status → ours. Twilio's queued/accepted/sending are all "handed to the provider" = sent. */
+export function mapProviderStatus(status: string): "sent" | "delivered" | "undelivered" | "failed" | null {
+  switch (status.toLowerCase()) {
+    case "accepted":
+    case "scheduled":
+    case "queued":
+    case "sending":
+    case "sent":
+      return "sent";
+    case "delivered":
+    case "read":
+      return "delivered";
+    case "undelivered":
+      return "undelivered";
+    case "failed":
+    case "canceled":
+      return "failed";
+    default:
+      return null;
+  }
+}
+
+// Status only moves forward: a late "sent" never overwrites "delivered"; terminal states never change.
+const RANK = sql`CASE messages.status WHEN 'pending' THEN 0 WHEN 'queued' THEN 1 WHEN 'sending' THEN 2 WHEN 'sent' THEN 3 ELSE 4 END`;
+const rankOf = (s: string) => (s === "sent" ? 3 : 4);
+
+export type StatusUpdate = { sid: string; status: string; errorCode?: string | null; errorMessage?: string | null };
+
+/**
+ * Applies provider status reports (Twilio callbacks, the local outbox) idempotently and in order:
+ * replays and out-of-order callbacks are harmless. Returns how many rows changed.
+ */
+export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: Date): Promise<number> {
+  const mapped = updates
+    .map((u) => ({ ...u, mapped: mapProviderStatus(u.status) }))
+    .filter((u): u is StatusUpdate & { mapped: NonNullable<ReturnType<typeof mapProviderStatus>> } => u.mapped !== null)
+    .map((u) => ({ sid: u.sid, status: u.mapped, rank: rankOf(u.mapped), errorCode: u.errorCode ?? null, errorMessage: u.errorMessage ?? null }));
+  if (mapped.length === 0) return 0;
+  const t = now.getTime();
+  const changed = await db.all<{ id: number; campaign_id: number | null; status: string }>(sql`
+    UPDATE messages SET
+      status = json_extract(j.value,'$.status'),
+      error_code = coalesce(json_extract(j.value,'$.errorCode'), messages.error_code),
+      error_message = coalesce(json_extract(j.value,'$.errorMessage'), messages.error_message),
+      delivered_at = CASE WHEN json_extract(j.value,'$.status') = 'delivered' THEN ${t} ELSE messages.delivered_at END,
+      updated_at = ${t}
+    FROM json_each(${JSON.stringify(mapped)}) AS j
+    WHERE messages.twilio_sid = json_extract(j.value,'$.sid') AND messages.direction = 'outbound'
+      AND ${RANK} < json_extract(j.value,'$.rank')
+    RETURNING messages.id AS id, messages.campaign_id AS campaign_id, messages.status AS status`);
+  // Callbacks for sids we have not recorded yet wait in the backlog (see status-backlog.ts).
+  const known = await db.all<{ sid: string }>(
+    sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid IN (SELECT json_extract(value,'$.sid') FROM json_each(${JSON.stringify(mapped)}))`,
+  );
+  const knownSids = new Set(known.map((k) => k.sid));
+  const unknown = updates.filter((u) => !knownSids.has(u.sid));
+  if (unknown.length) {
+    await db.run(sql`
+      INSERT INTO status_backlog (sid, status, error_code, error_message, received_at)
+      SELECT json_extract(value,'$.sid'), json_extract(value,'$.status'), json_extract(value,'$.errorCode'), json_extract(value,'$.errorMessage'), ${t}
+      FROM json_each(${JSON.stringify(unknown)}) WHERE true
+      ON CONFLICT(sid, status) DO NOTHING`);
+  }
+  const delivered = new Map<number, number>();
+  for (const c of changed) if (c.campaign_id && c.status === "delivered") delivered.set(c.campaign_id, (delivered.get(c.campaign_id) ?? 0) + 1);
+  for (const [id, n] of delivered) await db.run(sql`UPDATE campaigns SET delivered_count = delivered_count + ${n} WHERE id = ${id}`);
+  return changed.length;
+}
+
+/** Applies backlogged callbacks whose sids are now recorded (all such, or only those in `sids`). */
+export async function applyStatusBacklog(db: Db, now: Date, sids?: string[]) {
+  const rows = await db.all<{ sid: string; status: string; error_code: string | null; error_message: string | null }>(
+    sids
+      ? sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b JOIN messages m ON m.twilio_sid = b.sid WHERE b.sid IN (SELECT value FROM json_each(${JSON.stringify(sids)}))`
+      : sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b JOIN messages m ON m.twilio_sid = b.sid LIMIT 500`,
+  );
+  if (rows.length) {
+    await recordStatusUpdates(db, rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.error_code, errorMessage: r.error_message })), now);
+    await db.run(sql`DELETE FROM status_backlog WHERE sid IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.sid))}))`);
+  }
+  return rows.length;
+}
+
+export async function pruneStatusBacklog(db: Db, now: Date) {
+  await db.run(sql`DELETE FROM status_backlog WHERE received_at < ${now.getTime() - 24 * 3600_000}`);
+}

@@ -1,0 +1,311 @@
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { assessPhone } from "~/contacts/phone";
+import { runBatch, type Db } from "~/db/client.server";
+import type { JobOutcome } from "~/jobs/handle-job-batch.server";
+import type { SendJob } from "~/jobs/jobs";
+import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
+import type { MessagingConfig } from "./config.server";
+import { nextUtcDay, reserveSendSlots } from "./pacing.server";
+import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
+import { nextAllowedSendTime } from "./quiet-hours";
+import { renderQuickSend, renderTemplate } from "./render";
+import { smsSegments } from "./segments";
+import { unsubscribeUrl } from "./unsubscribe.server";
+import { renderEmail } from "./render-email";
+import { applyStatusBacklog } from "./record-status.server";
+
+export type SendDeps = {
+  db: Db;
+  sms: SmsProvider;
+  email: EmailProvider;
+  config: MessagingConfig;
+  now: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+};
+
+/** A Worker has 6 simultaneous outbound connections; more only queue inside the runtime. */
+export const SEND_CONCURRENCY = 6;
+export const MAX_ATTEMPTS = 8;
+const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
+const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
+
+type Row = {
+  id: number;
+  channel: "sms" | "email";
+  kind: string;
+  status: string;
+  phone: string | null;
+  email: string | null;
+  subject: string | null;
+  content: string;
+  is_marketing: number;
+  attempts: number;
+  contact_id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  c_phone: string | null;
+  c_email: string | null;
+  company: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  time_zone: string | null;
+  sendable: number | null;
+  unsendable_reason: string | null;
+  opted_out_at: number | null;
+  email_unsubscribed_at: number | null;
+  campaign_id: number | null;
+  campaign_name: string | null;
+  suppressed: number;
+};
+
+type Outcome = {
+  id: number;
+  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued";
+  sid?: string;
+  provider?: string;
+  from?: string;
+  segments?: number;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  scheduledAt?: number;
+  sentAt?: number;
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function backoffSeconds(attempts: number) {
+  return Math.min(5 * 2 ** Math.max(0, attempts - 1), 900);
+}
+
+/** Renders `{{variables}}` and `#PLACEHOLDERS#` with the contact's current data, at send time. */
+function render(row: Row, now: Date) {
+  const values = {
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.c_email ?? row.email,
+    phone: row.c_phone ?? row.phone,
+    company: row.company,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zipCode: row.zip_code,
+    campaignName: row.campaign_name,
+  };
+  const text = renderTemplate(row.content, values, { now, timeZone: row.time_zone ?? undefined }).text;
+  const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.time_zone ?? undefined }).text : null;
+  const contact = { firstName: row.first_name ?? "", lastName: row.last_name ?? "", company: row.company ?? "", address: row.address ?? "" };
+  return { text: row.contact_id ? renderQuickSend(text, contact) : text, subject };
+}
+
+/** Compliance before anything leaves: opt-outs, unsendable numbers, quiet hours. null = send. */
+function complianceOutcome(row: Row, now: Date): Outcome | null {
+  const exempt = row.kind === "compliance";
+  if (row.channel === "sms") {
+    if (!exempt && (row.suppressed || row.opted_out_at)) return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
+    const to = row.c_phone ?? row.phone;
+    if (!to) return { id: row.id, status: "skipped", errorMessage: "No phone number" };
+    if (row.contact_id && row.sendable === 0) return { id: row.id, status: "skipped", errorMessage: row.unsendable_reason ?? "Phone number is not sendable" };
+    const check = assessPhone(to);
+    if (!check.sendable) return { id: row.id, status: "skipped", errorMessage: check.reason };
+  } else {
+    if (!exempt && (row.suppressed || row.email_unsubscribed_at)) return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };
+    if (!(row.c_email ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
+  }
+  if (row.is_marketing) {
+    const allowed = nextAllowedSendTime(now, row.time_zone, row.state);
+    if (allowed.getTime() > now.getTime()) {
+      return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: QUIET_HOURS_NOTE };
+    }
+  }
+  return null;
+}
+
+/**
+ * The queue consumer for `send` jobs, batch-aware: one read, one claim, one pacing reservation and one
+ * result write per batch; provider calls run concurrently (≤ 6) at their paced slots.
+ *
+ * Exactly-once towards the provider: a row is sent only by the consumer whose conditional
+ * `queued → sending` claim returned it. A redelivered job finds the row no longer `queued` and does nothing;
+ * a row left in `sending` (crash after the provider accepted) is reconciled by the cron, never resent blindly.
+ */
+export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map<number, JobOutcome>> {
+  const { db, config } = deps;
+  const sleep = deps.sleep ?? defaultSleep;
+  const now = deps.now();
+  const t = now.getTime();
+  const outcomes = new Map<number, JobOutcome>();
+  const jobIndex = new Map<number, number[]>();
+  jobs.forEach((j, i) => jobIndex.set(j.messageId, [...(jobIndex.get(j.messageId) ?? []), i]));
+  const retry = (id: number, seconds: number) => jobIndex.get(id)?.forEach((i) => outcomes.set(i, { retryAfterSeconds: Math.ceil(seconds) }));
+
+  const rows = await db.all<Row>(sql`
+    SELECT m.id, m.channel, m.kind, m.status, m.phone, m.email, m.subject, m.content, m.is_marketing, m.attempts, m.contact_id,
+      c.first_name, c.last_name, c.phone AS c_phone, c.email AS c_email, c.company, c.address, c.city, c.state, c.zip_code,
+      c.time_zone, c.sendable, c.unsendable_reason, c.opted_out_at, c.email_unsubscribed_at,
+      m.campaign_id, cp.name AS campaign_name,
+      EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = m.channel
+              AND s.address = CASE m.channel WHEN 'sms' THEN coalesce(c.phone, m.phone) ELSE coalesce(c.email, m.email) END) AS suppressed
+    FROM messages m
+    LEFT JOIN contacts c ON c.id = m.contact_id
+    LEFT JOIN campaigns cp ON cp.id = m.campaign_id
+    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify([...jobIndex.keys()])})) AND m.status = 'queued'`);
+
+  // 1. Decide: compliance outcomes now, the rest wants sending.
+  const decided: Outcome[] = [];
+  const toSend: Row[] = [];
+  for (const row of rows) {
+    if (row.attempts >= MAX_ATTEMPTS) {
+      decided.push({ id: row.id, status: "failed", errorMessage: `Gave up after ${row.attempts} attempts` });
+      continue;
+    }
+    const c = complianceOutcome(row, now);
+    if (c) decided.push(c);
+    else toSend.push(row);
+  }
+
+  // 2. Pacing per sending number (SMS). Messages without a slot in the window retry later, still `queued`.
+  const smsRows = toSend.filter((r) => r.channel === "sms");
+  const emailRows = toSend.filter((r) => r.channel === "email");
+  const slotOf = new Map<number, number>();
+  if (smsRows.length) {
+    const res = await reserveSendSlots(db, deps.sms.sender, smsRows.length, {
+      now: t,
+      ratePerSecond: config.smsRatePerSecond,
+      dailyCap: config.smsDailyCap,
+    });
+    smsRows.forEach((r, i) => {
+      if (i < res.slots.length) slotOf.set(r.id, res.slots[i]);
+      else if (i < res.slots.length + res.deferred) {
+        retry(r.id, res.retryAfterMs / 1000);
+        decided.push({ id: r.id, status: "queued", errorMessage: "Waiting for a send slot (sender rate limit)" });
+      }
+      else decided.push({ id: r.id, status: "pending", scheduledAt: nextUtcDay(t), errorMessage: DAILY_CAP_NOTE });
+    });
+  }
+  emailRows.forEach((r) => slotOf.set(r.id, t));
+  const sending = toSend.filter((r) => slotOf.has(r.id));
+
+  // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write.
+  const rendered = new Map(sending.map((r) => [r.id, render(r, now)]));
+  const claimJson = JSON.stringify([
+    ...sending.map((r) => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
+    ...decided.map((o) => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0 })),
+  ]);
+  const claimed = claimJson === "[]"
+    ? []
+    : await db.all<{ id: number; status: string }>(sql`
+        UPDATE messages SET
+          status = json_extract(j.value,'$.status'),
+          content = coalesce(json_extract(j.value,'$.content'), messages.content),
+          subject = coalesce(json_extract(j.value,'$.subject'), messages.subject),
+          error_message = json_extract(j.value,'$.errorMessage'),
+          scheduled_at = coalesce(json_extract(j.value,'$.scheduledAt'), messages.scheduled_at),
+          claimed_at = CASE WHEN json_extract(j.value,'$.claim') = 1 THEN ${t} ELSE messages.claimed_at END,
+          attempts = messages.attempts + json_extract(j.value,'$.claim'),
+          updated_at = ${t}
+        FROM json_each(${claimJson}) AS j
+        WHERE messages.id = json_extract(j.value,'$.id') AND messages.status = 'queued'
+        RETURNING messages.id AS id, messages.status AS status`);
+  const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
+
+  // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.
+  const work = sending.filter((r) => mine.has(r.id)).sort((a, b) => slotOf.get(a.id)! - slotOf.get(b.id)!);
+  const results: Outcome[] = [];
+  const suppressions: BatchItem<"sqlite">[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < work.length) {
+      const row = work[next++];
+      const wait = slotOf.get(row.id)! - Date.now();
+      if (wait > 0) await sleep(wait);
+      results.push(await sendOne(row, rendered.get(row.id)!, deps, suppressions, retry));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, work.length) }, worker));
+
+  // 5. Record every outcome of the batch in one transaction.
+  if (results.length) {
+    const json = JSON.stringify(results);
+    const sentByCampaign = new Map<number, number>();
+    for (const r of results) {
+      const row = work.find((w) => w.id === r.id);
+      if (row?.campaign_id && (r.status === "sent" || r.status === "delivered")) {
+        sentByCampaign.set(row.campaign_id, (sentByCampaign.get(row.campaign_id) ?? 0) + 1);
+      }
+    }
+    await runBatch(db, [
+      db.run(sql`
+        UPDATE messages SET
+          status = json_extract(j.value,'$.status'),
+          twilio_sid = coalesce(json_extract(j.value,'$.sid'), messages.twilio_sid),
+          provider = coalesce(json_extract(j.value,'$.provider'), messages.provider),
+          from_address = coalesce(json_extract(j.value,'$.from'), messages.from_address),
+          segments = coalesce(json_extract(j.value,'$.segments'), messages.segments),
+          error_code = json_extract(j.value,'$.errorCode'),
+          error_message = json_extract(j.value,'$.errorMessage'),
+          sent_at = coalesce(json_extract(j.value,'$.sentAt'), messages.sent_at),
+          updated_at = ${Date.now()}
+        FROM json_each(${json}) AS j
+        WHERE messages.id = json_extract(j.value,'$.id') AND messages.status = 'sending'`),
+      ...[...sentByCampaign].map(([id, n]) => db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`)),
+      ...suppressions,
+    ]);
+    const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
+    if (sids.length) await applyStatusBacklog(db, deps.now(), sids);
+  }
+  return outcomes;
+}
+
+async function sendOne(
+  row: Row,
+  content: { text: string; subject: string | null },
+  deps: SendDeps,
+  suppressions: BatchItem<"sqlite">[],
+  retry: (id: number, seconds: number) => void,
+): Promise<Outcome> {
+  const now = deps.now();
+  try {
+    let accepted: SendAccepted;
+    let from: string;
+    if (row.channel === "sms") {
+      accepted = await deps.sms.send({
+        to: (row.c_phone ?? row.phone)!,
+        body: content.text,
+        statusCallback: `${deps.config.publicBaseUrl}/webhooks/twilio/status`,
+        messageId: row.id,
+      });
+      from = deps.sms.sender;
+    } else {
+      const to = (row.c_email ?? row.email)!;
+      const url = await unsubscribeUrl(deps.config.publicBaseUrl, deps.config.unsubscribeSecret, to);
+      const body = renderEmail(content.text, { unsubscribeUrl: url, companyAddress: deps.config.companyAddress });
+      accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: url, messageId: row.id });
+      from = deps.email.sender;
+    }
+    return {
+      id: row.id,
+      status: accepted.status === "delivered" ? "delivered" : "sent",
+      sid: accepted.sid,
+      provider: row.channel === "sms" ? deps.sms.name : deps.email.name,
+      from,
+      segments: row.channel === "sms" ? smsSegments(content.text).segments : undefined,
+      sentAt: now.getTime(),
+      errorCode: null,
+      errorMessage: null,
+    };
+  } catch (err) {
+    const e = err instanceof ProviderError ? err : new ProviderError("retry", String((err as Error)?.message ?? err));
+    if (e.kind === "retry" && row.attempts + 1 < MAX_ATTEMPTS) {
+      retry(row.id, e.retryAfterSeconds ?? backoffSeconds(row.attempts + 1));
+      return { id: row.id, status: "queued", errorCode: e.code, errorMessage: e.message };
+    }
+    if (e.optedOut) {
+      const address = row.channel === "sms" ? (row.c_phone ?? row.phone)! : (row.c_email ?? row.email)!;
+      suppressions.push(...suppressStatements(deps.db, { channel: row.channel, address, reason: `provider:${e.code ?? "opted-out"}` }, now));
+    }
+    return { id: row.id, status: "failed", errorCode: e.code, errorMessage: e.message };
+  }
+}

@@ -1,0 +1,291 @@
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createOutboundMessages, dispatchDueMessages } from "./queue-messages.server";
+import { sendMessages, MAX_ATTEMPTS } from "./send-messages.server";
+import { reconcileMessages } from "./reconcile-messages.server";
+import { receiveInboundSms } from "./receive-inbound.server";
+import { sendBroadcast, sendManualSmsTest } from "./send-requests.server";
+import { createTestUser, db } from "../../tests/factories";
+import { createTestContact, uniquePhone } from "../../tests/contact-factory";
+import { DAYTIME, messageRow, pipeline } from "../../tests/messaging-harness";
+import { OPTED_OUT_REASON } from "./compliance.server";
+
+const actorFor = async () => ({ userId: (await createTestUser()).id, ipAddress: null });
+
+describe("send pipeline: exactly one provider call per message", () => {
+  it("claims, renders, sends and records the sid; a redelivered job does nothing", async () => {
+    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const user = await createTestUser();
+    const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [{ channel: "sms", kind: "individual", contactId: contact.id, phone: contact.phone, content: "Hi {{firstName}}, solar?", idempotencyKey: `t:${crypto.randomUUID()}` }],
+      DAYTIME,
+    );
+    const jobs = queue.takeSendJobs();
+    expect(jobs).toEqual([{ v: 1, type: "send", messageId: id }]);
+    expect(await sendMessages(jobs, deps)).toEqual(new Map());
+    await sendMessages(jobs, deps); // redelivery
+
+    const calls = await twilio.calls();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ to: contact.phone, body: "Hi Rosa, solar?", statusCallback: "https://helio.test/webhooks/twilio/status" });
+    const row = await messageRow(id);
+    expect(row).toMatchObject({ status: "sent", twilio_sid: calls[0].sid, content: "Hi Rosa, solar?", attempts: 1, provider: "twilio", segments: 1 });
+  });
+
+  it("refuses a second row for the same idempotency key", async () => {
+    const { deps, queue } = await pipeline();
+    const key = `t:${crypto.randomUUID()}`;
+    const msg = { channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: "x", idempotencyKey: key };
+    const first = await createOutboundMessages(deps.db, queue, [msg], new Date());
+    const second = await createOutboundMessages(deps.db, queue, [msg, msg], new Date());
+    expect(first).toHaveLength(1);
+    expect(second).toEqual([]);
+  });
+
+  it("two consumers racing on the same batch make one call per message", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const msgs = Array.from({ length: 8 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `race ${i}`, idempotencyKey: `race:${crypto.randomUUID()}` }));
+    await createOutboundMessages(deps.db, queue, msgs, new Date());
+    const jobs = queue.takeSendJobs();
+    await Promise.all([sendMessages(jobs, deps), sendMessages([...jobs].reverse(), deps), sendMessages(jobs, deps)]);
+    const calls = await twilio.calls();
+    expect(calls.map((c) => c.body).sort()).toEqual(msgs.map((m) => m.content).sort());
+  });
+
+  it("a crash after the provider accepted never causes a second call: the row is reconciled from the provider", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    // The D1 write that records the outcome fails once, as if the worker died right after Twilio said yes.
+    let failRecording = true;
+    const client = new Proxy(deps.db.$client, {
+      get(target, prop) {
+        if (prop === "batch" && failRecording) {
+          return async () => {
+            failRecording = false;
+            throw new Error("worker died");
+          };
+        }
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const flaky = new Proxy(deps.db, {
+      get(target, prop, receiver) {
+        if (prop === "$client") return client;
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "crash test", idempotencyKey: `c:${crypto.randomUUID()}` }], new Date());
+    const jobs = queue.takeSendJobs();
+    await expect(sendMessages(jobs, { ...deps, db: flaky })).rejects.toThrow("worker died");
+    expect((await messageRow(id))?.status).toBe("sending");
+
+    await sendMessages(jobs, deps); // the queue redelivers: the claim refuses, nothing is sent
+    expect(await twilio.calls()).toHaveLength(1);
+
+    const later = new Date(Date.now() + 6 * 60_000);
+    const result = await reconcileMessages(deps.db, queue, deps.sms, later);
+    expect(result.recovered).toBe(1);
+    const row = await messageRow(id);
+    expect(row).toMatchObject({ status: "sent", twilio_sid: (await twilio.calls())[0].sid });
+    expect(queue.takeSendJobs()).toEqual([]);
+    expect(await twilio.calls()).toHaveLength(1);
+  });
+
+  it("a row stuck in sending that the provider never got is queued again and sent once", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "never sent", idempotencyKey: `n:${crypto.randomUUID()}` }], new Date());
+    queue.takeSendJobs();
+    await deps.db.run(sql`UPDATE messages SET status = 'sending', claimed_at = ${Date.now() - 10 * 60_000} WHERE id = ${id}`);
+    await reconcileMessages(deps.db, queue, deps.sms, new Date());
+    const jobs = queue.takeSendJobs();
+    expect(jobs.map((j) => j.messageId)).toEqual([id]);
+    await sendMessages(jobs, deps);
+    expect(await twilio.calls()).toHaveLength(1);
+    expect((await messageRow(id))?.status).toBe("sent");
+  });
+});
+
+describe("send pipeline: provider errors", () => {
+  it("429 → retried later (Retry-After honoured), then sent", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "busy", idempotencyKey: `b:${crypto.randomUUID()}` }], new Date());
+    const jobs = queue.takeSendJobs();
+    await twilio.failNext(1, 429, { retryAfter: 7 });
+    const outcomes = await sendMessages(jobs, deps);
+    expect(outcomes.get(0)).toEqual({ retryAfterSeconds: 7 });
+    expect(await messageRow(id)).toMatchObject({ status: "queued", attempts: 1 });
+    await sendMessages(jobs, deps);
+    expect(await messageRow(id)).toMatchObject({ status: "sent", attempts: 2 });
+    expect((await twilio.calls()).filter((c) => c.httpStatus === 201)).toHaveLength(1);
+  });
+
+  it("5xx backs off exponentially and gives up after MAX_ATTEMPTS", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "down", idempotencyKey: `d:${crypto.randomUUID()}` }], new Date());
+    const jobs = queue.takeSendJobs();
+    await twilio.failNext(100, 503);
+    const delays: number[] = [];
+    for (let i = 0; i < MAX_ATTEMPTS + 1; i++) {
+      const o = (await sendMessages(jobs, deps)).get(0);
+      if (o && "retryAfterSeconds" in o) delays.push(o.retryAfterSeconds);
+    }
+    expect(delays.slice(0, 4)).toEqual([5, 10, 20, 40]);
+    expect(await messageRow(id)).toMatchObject({ status: "failed" });
+  });
+
+  it("permanent errors fail with the reason; 21610 also suppresses the number everywhere", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const bad = uniquePhone();
+    const gone = uniquePhone();
+    await twilio.addInvalid(bad);
+    await twilio.addUnsubscribed(gone);
+    const ids = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        { channel: "sms", kind: "test", phone: bad, content: "a", idempotencyKey: `p:${crypto.randomUUID()}` },
+        { channel: "sms", kind: "test", phone: gone, content: "b", idempotencyKey: `p:${crypto.randomUUID()}` },
+      ],
+      new Date(),
+    );
+    const outcomes = await sendMessages(queue.takeSendJobs(), deps);
+    expect(outcomes.size).toBe(0); // acked, not retried
+    expect(await messageRow(ids[0])).toMatchObject({ status: "failed", error_code: "21211" });
+    expect(await messageRow(ids[1])).toMatchObject({ status: "failed", error_code: "21610" });
+    expect(await deps.db.get(sql`SELECT reason FROM suppressions WHERE channel = 'sms' AND address = ${gone}`)).toMatchObject({ reason: "provider:21610" });
+  });
+});
+
+describe("compliance in the pipeline", () => {
+  const variants = ["STOP", "stop", " Stop ", "STOP.", "stop!", "Unsubscribe", "CANCEL", "end", "QUIT", "revoke", "OPTOUT", "opt out", "Opt-Out", "STOPALL"];
+
+  it.each(variants)("inbound %j suppresses the number: the next broadcast skips it without a provider call", async (body) => {
+    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const actor = await actorFor();
+    const contact = await createTestContact(actor.userId, { state: "AZ" });
+    const r = await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+15005550006", body }, DAYTIME);
+    expect(r.keyword).toBe("stop");
+    // One confirmation reply, exempt from the suppression it confirms.
+    const confirmations = queue.takeSendJobs();
+    expect(confirmations).toHaveLength(1);
+    await sendMessages(confirmations, deps);
+    expect((await twilio.calls()).map((c) => c.body)).toEqual([expect.stringMatching(/unsubscribed/i)]);
+
+    await sendBroadcast({ db: deps.db, queue, now: DAYTIME }, { type: "sms", content: "Big news", contactIds: [contact.id] }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    expect(await twilio.calls()).toHaveLength(1);
+    const row = await deps.db.get<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id} AND kind = 'broadcast'`);
+    expect(row).toEqual({ status: "skipped", error_message: OPTED_OUT_REASON });
+  });
+
+  it("STOP in any case, spacing and trailing punctuation suppresses (property)", async () => {
+    const { deps, queue } = await pipeline();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT", "OPT OUT"),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        fc.constantFrom("", " ", "  ", "\n"),
+        fc.constantFrom("", ".", "!", "?", "!!"),
+        async (word, upper, pad, punct) => {
+          const body = pad + [...word].map((ch, i) => (upper[i % 12] ? ch.toUpperCase() : ch.toLowerCase())).join("").replace(" ", pad || " ") + punct + pad;
+          const phone = uniquePhone();
+          await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body }, new Date());
+          const s = await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`);
+          expect(s, JSON.stringify(body)).toBeTruthy();
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("a second STOP gets no second confirmation; START re-subscribes and confirms; Twilio-handled keywords get no reply from us", async () => {
+    const { deps, queue } = await pipeline();
+    const phone = uniquePhone();
+    const sid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
+    await receiveInboundSms(deps.db, queue, { sid: sid(), from: phone, to: "+1", body: "STOP" }, new Date());
+    await receiveInboundSms(deps.db, queue, { sid: sid(), from: phone, to: "+1", body: "stop" }, new Date());
+    expect(queue.takeSendJobs()).toHaveLength(1);
+    await receiveInboundSms(deps.db, queue, { sid: sid(), from: phone, to: "+1", body: "START" }, new Date());
+    expect(queue.takeSendJobs()).toHaveLength(1);
+    expect(await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE address = ${phone}`)).toBeFalsy();
+    await receiveInboundSms(deps.db, queue, { sid: sid(), from: phone, to: "+1", body: "STOP", optOutType: "STOP" }, new Date());
+    expect(queue.takeSendJobs()).toHaveLength(0);
+    expect(await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE address = ${phone}`)).toBeTruthy();
+  });
+
+  it("defers marketing outside 08:00–21:00 local time to the next allowed minute, never drops it; tests are exempt but marked", async () => {
+    // 02:30 UTC = 21:30 in New York (EST).
+    const late = new Date("2026-11-19T02:30:00Z");
+    const { deps, twilio, queue } = await pipeline({ now: () => late });
+    const actor = await actorFor();
+    const contact = await createTestContact(actor.userId, { state: "NY" });
+    await sendBroadcast({ db: deps.db, queue, now: late }, { type: "sms", content: "Evening offer", contactIds: [contact.id] }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const row = await deps.db.get<{ status: string; scheduled_at: number }>(sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${contact.id}`);
+    expect(row?.status).toBe("pending");
+    expect(new Date(row!.scheduled_at).toISOString()).toBe("2026-11-19T13:00:00.000Z"); // 08:00 EST
+    expect(await twilio.calls()).toHaveLength(0);
+
+    const test = await sendManualSmsTest({ db: deps.db, queue, now: late }, { phone: contact.phone, message: "test ping" }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    expect(await messageRow(test!.id)).toMatchObject({ status: "sent", is_test: 1, kind: "test" });
+
+    // The cron picks the deferred one up when its time comes.
+    expect(await dispatchDueMessages(deps.db, queue, new Date("2026-11-19T12:59:00Z"))).toBe(0);
+    await dispatchDueMessages(deps.db, queue, new Date("2026-11-19T13:00:00Z"));
+    const morning = await pipeline({ now: () => new Date("2026-11-19T13:00:30Z") });
+    await sendMessages(queue.takeSendJobs(), { ...morning.deps, sms: deps.sms });
+    expect((await twilio.calls()).map((c) => c.body)).toEqual(["test ping", "Evening offer"]);
+  });
+
+  it("skips numbers flagged not sendable, with the reason", async () => {
+    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const actor = await actorFor();
+    const contact = await createTestContact(actor.userId, { phone: "+44 20 7946 0958", state: "AZ" });
+    await sendBroadcast({ db: deps.db, queue, now: DAYTIME }, { type: "sms", content: "Hi", contactIds: [contact.id] }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const row = await deps.db.get<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id}`);
+    expect(row?.status).toBe("skipped");
+    expect(row?.error_message).toBe(contact.unsendableReason);
+    expect(await twilio.calls()).toHaveLength(0);
+  });
+});
+
+describe("pacing and scheduling", () => {
+  it("never exceeds the per-sender rate, and holds the daily cap", async () => {
+    const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 10, smsDailyCap: 6 } });
+    const msgs = Array.from({ length: 8 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `paced ${i}`, idempotencyKey: `pace:${crypto.randomUUID()}` }));
+    const ids = await createOutboundMessages(deps.db, queue, msgs, new Date());
+    await sendMessages(queue.takeSendJobs(), deps);
+    const at = (await twilio.calls()).map((c) => c.at).sort((a, b) => a - b);
+    expect(at).toHaveLength(6);
+    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(90); // 10/s, a few ms of clock jitter
+    const capped = await deps.db.all<{ status: string; error_message: string }>(
+      sql`SELECT status, error_message FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status = 'pending'`,
+    );
+    expect(capped).toHaveLength(2);
+    expect(capped[0].error_message).toMatch(/daily limit/);
+  });
+
+  it("a broadcast scheduled for later waits in D1 until the cron enqueues it", async () => {
+    const { deps, queue } = await pipeline();
+    const actor = await actorFor();
+    const c = await createTestContact(actor.userId);
+    const at = new Date(Date.now() + 3 * 24 * 3600_000); // beyond the queue's 24 h delay cap
+    const res = await sendBroadcast({ db: deps.db, queue, now: new Date() }, { type: "sms", content: "Later", contactIds: [c.id], scheduledAt: at.toISOString() }, actor);
+    expect(res).toMatchObject({ recipients: 1, queued: 0, scheduledAt: at.toISOString() });
+    const [{ id }] = await deps.db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${res.broadcastId}`);
+    // Other tests' deferred rows share this database: look only at this broadcast's message.
+    const queuedIds = () => queue.takeSendJobs().map((j) => j.messageId);
+    expect(queuedIds()).not.toContain(id);
+    await dispatchDueMessages(deps.db, queue, new Date(at.getTime() - 60_000));
+    expect(queuedIds()).not.toContain(id);
+    await dispatchDueMessages(deps.db, queue, at);
+    expect(queuedIds()).toContain(id);
+  });
+});

@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { readSignedTwilioForm, twiml } from "~/messaging/twilio-webhook.server";
+
+/** Twilio inbound SMS webhook: no session; authenticated by X-Twilio-Signature. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const env = context.cloudflare.env;
+  const form = await readSignedTwilioForm(request, env);
+  if (!form) return new Response("Invalid signature", { status: 403 });
+  const sid = form.get("MessageSid") ?? form.get("SmsSid");
+  const from = form.get("From");
+  if (!sid || !from) return new Response("Missing MessageSid or From", { status: 400 });
+  await receiveInboundSms(
+    context.db,
+    env.JOBS,
+    { sid, from, to: form.get("To") ?? "", body: form.get("Body") ?? "", optOutType: form.get("OptOutType") },
+    context.clock(),
+  );
+  return twiml();
+}
+
+export function loader() {
+  return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
+}

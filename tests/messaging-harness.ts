@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import type { MessagingConfig } from "~/messaging/config.server";
+import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
+import { createTwilioSms } from "~/messaging/providers/twilio.server";
+import type { SendDeps } from "~/messaging/send-messages.server";
+import type { SendJob } from "~/jobs/jobs";
+import { newFakeSendGridKey, newFakeTwilioAccount } from "./fakes/control";
+import { db } from "./factories";
+
+/** A queue that records what the pipeline enqueues, so a test decides when the consumer runs. */
+export function recordingQueue() {
+  const sent: unknown[] = [];
+  return {
+    sent,
+    async sendBatch(msgs: Iterable<MessageSendRequest<unknown>>) {
+      for (const m of msgs) sent.push(m.body);
+    },
+    async send(body: unknown) {
+      sent.push(body);
+    },
+    /** Send jobs enqueued so far, drained. */
+    takeSendJobs(): SendJob[] {
+      const jobs = sent.filter((b): b is SendJob => (b as SendJob)?.type === "send");
+      sent.length = 0;
+      return jobs;
+    },
+  };
+}
+
+export const TEST_CONFIG: MessagingConfig = {
+  publicBaseUrl: "https://helio.test",
+  smsRatePerSecond: 1000,
+  smsDailyCap: 1_000_000,
+  companyAddress: "Helio Solar, 1 Sun Way, Phoenix AZ 85001",
+  unsubscribeSecret: "test-session-secret",
+};
+
+/** Pipeline dependencies wired to fresh, isolated accounts on the fake Twilio and SendGrid servers. */
+export async function pipeline(opts: { now?: () => Date; config?: Partial<MessagingConfig>; from?: string; dbOverride?: Db } = {}) {
+  const twilio = await newFakeTwilioAccount();
+  const sendgrid = await newFakeSendGridKey();
+  // Each test gets its own sender so pacing rows never interfere across tests.
+  const from = opts.from ?? `+1602555${String(Math.floor(Math.random() * 9000) + 1000)}`;
+  const deps: SendDeps = {
+    db: opts.dbOverride ?? db(),
+    sms: createTwilioSms(twilio.config({ from })),
+    email: createSendGridEmail(sendgrid.config()),
+    config: { ...TEST_CONFIG, ...opts.config },
+    now: opts.now ?? (() => new Date()),
+  };
+  return { deps, twilio, sendgrid, queue: recordingQueue() };
+}
+
+export async function messageRow(id: number) {
+  return db().get<Record<string, any>>(sql`SELECT * FROM messages WHERE id = ${id}`);
+}
+
+/** A daytime instant for every US zone (17:00 UTC = 09:00–13:00 across the continental US, 07:00 Hawaii — avoid Hawaii). */
+export const DAYTIME = new Date("2026-11-18T18:30:00Z");
