@@ -17,6 +17,16 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations(here("./migrations")),
           SESSION_SECRET: "test-session-secret",
           PUBLIC_BASE_URL: "https://helio.test",
+          // Webhook signatures are checked with this token; without an account SID the Worker itself still
+          // uses the local outbox. Everything else is blank so a developer's .dev.vars never leaks in.
+          TWILIO_AUTH_TOKEN: "test-twilio-auth-token",
+          TWILIO_ACCOUNT_SID: "",
+          TWILIO_FROM_NUMBER: "",
+          TWILIO_MESSAGING_SERVICE_SID: "",
+          TWILIO_API_BASE: "",
+          SENDGRID_API_KEY: "",
+          EMAIL_FROM: "",
+          SMS_RATE_PER_SECOND: "1000",
         },
       },
     })),
@@ -25,6 +35,8 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/unit/**/*.test.ts"],
     setupFiles: ["./tests/setup.ts"],
+    // Fake Twilio/SendGrid servers in Node; their URLs reach workerd tests through `provide`/`inject`.
+    globalSetup: ["./tests/global-setup.ts"],
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
     testTimeout: 30_000,
   },

@@ -11,7 +11,7 @@ import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider 
 import { nextAllowedSendTime } from "./quiet-hours";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
-import { unsubscribeUrl } from "./unsubscribe.server";
+import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyStatusBacklog } from "./record-status.server";
 
@@ -280,9 +280,9 @@ async function sendOne(
       from = deps.sms.sender;
     } else {
       const to = (row.c_email ?? row.email)!;
-      const url = await unsubscribeUrl(deps.config.publicBaseUrl, deps.config.unsubscribeSecret, to);
-      const body = renderEmail(content.text, { unsubscribeUrl: url, companyAddress: deps.config.companyAddress });
-      accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: url, messageId: row.id });
+      const urls = await unsubscribeUrls(deps.config.publicBaseUrl, deps.config.unsubscribeSecret, to);
+      const body = renderEmail(content.text, { unsubscribeUrl: urls.page, companyAddress: deps.config.companyAddress });
+      accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: urls.oneClick, messageId: row.id });
       from = deps.email.sender;
     }
     return {

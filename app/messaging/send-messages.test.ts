@@ -8,7 +8,8 @@ import { receiveInboundSms } from "./receive-inbound.server";
 import { sendBroadcast, sendManualSmsTest } from "./send-requests.server";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
-import { DAYTIME, messageRow, pipeline } from "../../tests/messaging-harness";
+import { DAYTIME, messageRow, pipeline, TEST_CONFIG } from "../../tests/messaging-harness";
+const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
 
 const actorFor = async () => ({ userId: (await createTestUser()).id, ipAddress: null });
@@ -287,5 +288,32 @@ describe("pacing and scheduling", () => {
     expect(queuedIds()).not.toContain(id);
     await dispatchDueMessages(deps.db, queue, at);
     expect(queuedIds()).toContain(id);
+  });
+});
+
+describe("email", () => {
+  it("sends through SendGrid with List-Unsubscribe, a postal address and a login-free unsubscribe link; unsubscribed addresses are skipped", async () => {
+    const { deps, sendgrid, queue } = await pipeline();
+    const actor = await actorFor();
+    const { sendManualEmailTest } = await import("./send-requests.server");
+    const { suppress } = await import("./compliance.server");
+    const to = `e${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const [call] = await sendgrid.calls();
+    expect(call.to).toEqual([to]);
+    expect(call.subject).toBe("Your quote");
+    expect(call.headers["List-Unsubscribe"]).toMatch(/^<https:\/\/helio\.test\/unsubscribe\/[^>]+\/one-click>$/);
+    expect(call.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(call.html).toContain("Hello &lt;b&gt;there&lt;/b&gt;"); // user text is escaped
+    expect(call.html).toContain(TEST_CONFIG_ADDRESS);
+    expect(call.text).toMatch(/Unsubscribe: https:\/\/helio\.test\/unsubscribe\//);
+    expect(await messageRow(m!.id)).toMatchObject({ status: "sent", twilio_sid: call.messageId, provider: "sendgrid" });
+
+    await suppress(deps.db, { channel: "email", address: to, reason: "email-unsubscribe" }, new Date());
+    const again = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Again", content: "Hi" }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    expect(await sendgrid.calls()).toHaveLength(1);
+    expect(await messageRow(again!.id)).toMatchObject({ status: "skipped" });
   });
 });

@@ -39,6 +39,8 @@ export async function verifyUnsubscribeToken(secret: string, token: string): Pro
   }
 }
 
-export async function unsubscribeUrl(baseUrl: string, secret: string, email: string) {
-  return `${baseUrl}/unsubscribe/${await unsubscribeToken(secret, email)}`;
+/** `page`: the link in the footer (asks, then confirms); `oneClick`: the List-Unsubscribe target (RFC 8058 POST). */
+export async function unsubscribeUrls(baseUrl: string, secret: string, email: string) {
+  const page = `${baseUrl}/unsubscribe/${await unsubscribeToken(secret, email)}`;
+  return { page, oneClick: `${page}/one-click` };
 }

@@ -1,0 +1,52 @@
+// Shared by the HTTP providers: Retry-After parsing and fetch failures → ProviderError.
+import { ProviderError } from "./provider";
+
+/** Retry-After as delta-seconds or an HTTP-date (RFC 9110 §10.2.3) → whole seconds ≥ 0, or null. */
+export function parseRetryAfter(value: string | null, nowMs = Date.now()): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  if (!/^[A-Za-z]{3}/.test(v)) return null; // HTTP-dates start with the day name; Date.parse accepts too much
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+/**
+ * Runs one fetch; a thrown fetch (DNS, refused, reset, our timeout) becomes a retryable ProviderError.
+ * The request may or may not have reached the provider — the pipeline's retry accepts that (SPEC: 429/5xx/network
+ * are transient); reconciliation only covers crashes.
+ */
+export async function fetchOrRetry(
+  doFetch: typeof fetch,
+  label: string,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Response> {
+  try {
+    return await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const name = (err as Error)?.name;
+    if (name === "TimeoutError" || name === "AbortError")
+      throw new ProviderError("retry", `${label}: no response within ${Math.round(timeoutMs / 1000)} s.`, "timeout");
+    throw new ProviderError("retry", `${label}: network error (${(err as Error)?.message ?? String(err)}).`, "network");
+  }
+}
+
+/** Reads the body as JSON, or null; always drains it so the connection can be reused. */
+export async function readJson(res: Response): Promise<any> {
+  const text = await res.text().catch(() => "");
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Statuses worth retrying: rate limiting, server errors, and 408 (the request timed out before being handled). */
+export const isTransientStatus = (status: number) => status === 429 || status === 408 || status >= 500;
+
+/** The `fetch` to use: the given one, or the global called as a plain function (workerd rejects a foreign `this`). */
+export const fetchFrom = (given?: typeof fetch): typeof fetch => given ?? ((input, init) => fetch(input, init));

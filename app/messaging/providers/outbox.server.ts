@@ -1,0 +1,122 @@
+// The local provider used when Twilio/SendGrid are not configured: "sending" writes an outbox_messages row, and a
+// cron tick later reports it delivered, so the whole pipeline (status callbacks included) runs without accounts.
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { outboxMessages } from "~/db/schema";
+import type { EmailProvider, ProviderMessage, SendAccepted, SmsProvider } from "./provider";
+
+export const OUTBOX_SMS_SENDER = "+15005550006";
+export const OUTBOX_EMAIL_SENDER = "helio@localhost";
+
+export type OutboxOptions = { sender?: string; now: () => Date };
+export type OutboxMessage = typeof outboxMessages.$inferSelect;
+type Channel = "sms" | "email";
+
+/** "OB" + 32 hex, shaped like a Twilio sid so it fits the same column and logs. */
+function newSid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "OB" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const asAccepted = (status: string): SendAccepted["status"] =>
+  status === "queued" || status === "delivered" ? status : "sent";
+
+/**
+ * Inserts unless this message (same recipient, channel and messageId) is already in the outbox — a retry after
+ * the "provider" accepted it must not create a second copy. One statement, so two concurrent retries cannot both
+ * insert. The lookup includes to_address so it uses outbox_messages_to_idx (there is no index on message_id).
+ */
+async function insertOnce(
+  db: Db,
+  row: { channel: Channel; to: string; from: string; subject: string | null; body: string; messageId: number },
+  now: Date,
+): Promise<SendAccepted> {
+  const t = now.getTime();
+  const inserted = await db.all<{ sid: string; status: string }>(sql`
+    INSERT INTO outbox_messages (sid, channel, to_address, from_address, subject, body, status, message_id, created_at, updated_at)
+    SELECT ${newSid()}, ${row.channel}, ${row.to}, ${row.from}, ${row.subject}, ${row.body}, 'sent', ${row.messageId}, ${t}, ${t}
+    WHERE NOT EXISTS (
+      SELECT 1 FROM outbox_messages WHERE to_address = ${row.to} AND channel = ${row.channel} AND message_id = ${row.messageId})
+    RETURNING sid, status`);
+  if (inserted[0]) return { sid: inserted[0].sid, status: asAccepted(inserted[0].status) };
+  const [existing] = await db
+    .select({ sid: outboxMessages.sid, status: outboxMessages.status })
+    .from(outboxMessages)
+    .where(
+      and(eq(outboxMessages.toAddress, row.to), eq(outboxMessages.channel, row.channel), eq(outboxMessages.messageId, row.messageId)),
+    )
+    .orderBy(outboxMessages.id)
+    .limit(1);
+  if (!existing) throw new Error("outbox: row vanished between insert and lookup"); // only if deleted concurrently
+  return { sid: existing.sid, status: asAccepted(existing.status) };
+}
+
+export function createOutboxSms(db: Db, options: OutboxOptions): SmsProvider {
+  const sender = options.sender || OUTBOX_SMS_SENDER;
+  return {
+    name: "outbox",
+    sender,
+    send(msg) {
+      return insertOnce(db, { channel: "sms", to: msg.to, from: sender, subject: null, body: msg.body, messageId: msg.messageId }, options.now());
+    },
+    async findSent(to, since): Promise<ProviderMessage[]> {
+      const rows = await db
+        .select({ sid: outboxMessages.sid, status: outboxMessages.status, to: outboxMessages.toAddress, body: outboxMessages.body, dateCreated: outboxMessages.createdAt })
+        .from(outboxMessages)
+        .where(and(eq(outboxMessages.toAddress, to), eq(outboxMessages.channel, "sms"), gte(outboxMessages.createdAt, since)))
+        .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
+        .limit(50);
+      return rows;
+    },
+  };
+}
+
+export function createOutboxEmail(db: Db, options: OutboxOptions): EmailProvider {
+  const sender = options.sender || OUTBOX_EMAIL_SENDER;
+  return {
+    name: "outbox",
+    sender,
+    send(msg) {
+      // The debug view shows text; html only when there is no text part.
+      const body = msg.text || msg.html;
+      return insertOnce(db, { channel: "email", to: msg.to, from: sender, subject: msg.subject, body, messageId: msg.messageId }, options.now());
+    },
+  };
+}
+
+export type OutboxStatusChange = { sid: string; status: "delivered"; channel: Channel; messageId: number | null };
+
+/**
+ * Simulated delivery reports: rows still "sent" for at least `olderThanMs` become "delivered". Returns what changed
+ * so the caller can apply it exactly like provider status callbacks. Oldest first, at most `limit` per call.
+ */
+export async function advanceOutboxStatuses(
+  db: Db,
+  now: Date,
+  { olderThanMs = 2000, limit = 500 }: { olderThanMs?: number; limit?: number } = {},
+): Promise<OutboxStatusChange[]> {
+  const t = now.getTime();
+  const rows = await db.all<{ sid: string; channel: Channel; message_id: number | null }>(sql`
+    UPDATE outbox_messages SET status = 'delivered', updated_at = ${t}
+    WHERE id IN (
+      SELECT id FROM outbox_messages WHERE status = 'sent' AND updated_at <= ${t - olderThanMs} ORDER BY updated_at LIMIT ${limit})
+    RETURNING sid, channel, message_id`);
+  return rows.map((r) => ({ sid: r.sid, status: "delivered" as const, channel: r.channel, messageId: r.message_id }));
+}
+
+/** Newest first, keyset-paged on id: pass the previous page's `nextAfter` as `after`. */
+export async function listOutbox(
+  db: Db,
+  { limit = 50, after = null, channel }: { limit?: number; after?: number | null; channel?: Channel } = {},
+): Promise<{ items: OutboxMessage[]; nextAfter: number | null }> {
+  const conditions = [after !== null ? lt(outboxMessages.id, after) : undefined, channel ? eq(outboxMessages.channel, channel) : undefined];
+  const items = await db
+    .select()
+    .from(outboxMessages)
+    .where(and(...conditions))
+    .orderBy(desc(outboxMessages.id))
+    .limit(limit + 1);
+  const more = items.length > limit;
+  if (more) items.pop();
+  return { items, nextAfter: more ? items[items.length - 1].id : null };
+}

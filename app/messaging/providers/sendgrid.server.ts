@@ -1,0 +1,82 @@
+// SendGrid v3 Mail Send over plain fetch: one JSON POST per email.
+import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson } from "./http-errors.server";
+import { ProviderError, type EmailProvider } from "./provider";
+
+export const SENDGRID_API_BASE = "https://api.sendgrid.com";
+
+export type SendGridConfig = {
+  apiKey: string;
+  from: string;
+  fromName?: string;
+  apiBase?: string;
+  fetch?: typeof fetch;
+  /** Per request; a timeout is treated like a network error (retry). */
+  timeoutMs?: number;
+};
+
+/** Seconds to wait after a 429/5xx: Retry-After when sent, else SendGrid's X-RateLimit-Reset (epoch seconds). */
+function retryAfterSeconds(res: Response): number | null {
+  const retryAfter = parseRetryAfter(res.headers.get("Retry-After"));
+  if (retryAfter !== null) return retryAfter;
+  const reset = Number(res.headers.get("X-RateLimit-Reset"));
+  if (!res.headers.get("X-RateLimit-Reset") || !Number.isFinite(reset)) return null;
+  return Math.max(0, Math.ceil(reset - Date.now() / 1000));
+}
+
+function errorFromResponse(res: Response, json: any): ProviderError {
+  const first = Array.isArray(json?.errors) ? json.errors[0] : null;
+  const text = (typeof first?.message === "string" && first.message) || res.statusText || "Request failed.";
+  const message = `SendGrid ${res.status}: ${/[.!?]$/.test(text) ? text : text + "."}`;
+  const code = `http_${res.status}`;
+  if (isTransientStatus(res.status)) return new ProviderError("retry", message, code, retryAfterSeconds(res));
+  return new ProviderError("permanent", message, code);
+}
+
+export function createSendGridEmail(config: SendGridConfig): EmailProvider {
+  const from = config.from.trim();
+  if (!config.apiKey || !from) throw new Error("SendGrid needs an API key and a From address.");
+  const url = `${(config.apiBase?.trim() || SENDGRID_API_BASE).replace(/\/+$/, "")}/v3/mail/send`;
+  const sender = config.fromName ? { email: from, name: config.fromName } : { email: from };
+  const doFetch = fetchFrom(config.fetch);
+  const timeoutMs = config.timeoutMs ?? 20_000;
+
+  return {
+    name: "sendgrid",
+    sender: from,
+
+    async send(msg) {
+      // SendGrid refuses empty content blocks and wants text/plain before text/html.
+      const content = [
+        ...(msg.text ? [{ type: "text/plain", value: msg.text }] : []),
+        ...(msg.html ? [{ type: "text/html", value: msg.html }] : []),
+      ];
+      const payload = {
+        personalizations: [{ to: [{ email: msg.to }] }],
+        from: sender,
+        subject: msg.subject,
+        content,
+        // RFC 8058 one-click unsubscribe (required by Gmail/Yahoo for bulk senders).
+        headers: { "List-Unsubscribe": `<${msg.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        // Echoed in SendGrid's event webhook; values must be strings.
+        custom_args: { message_id: String(msg.messageId) },
+      };
+      const res = await fetchOrRetry(
+        doFetch,
+        "SendGrid",
+        url,
+        {
+          method: "POST",
+          headers: { Authorization: `Bearer ${config.apiKey}`, "Content-Type": "application/json", Accept: "application/json" },
+          body: JSON.stringify(payload),
+        },
+        timeoutMs,
+      );
+      const json = await readJson(res);
+      if (!res.ok) throw errorFromResponse(res, json);
+      // SendGrid always sends X-Message-Id with a 202; should it not, the email was still accepted — record it
+      // under a local id rather than fail (custom_args.message_id still ties events to the row).
+      const sid = res.headers.get("X-Message-Id") || `sg-${crypto.randomUUID()}`;
+      return { sid, status: "sent" };
+    },
+  };
+}

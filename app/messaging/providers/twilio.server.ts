@@ -1,0 +1,148 @@
+// Twilio Programmable Messaging over plain fetch (docs/decisions/003-twilio-over-fetch.md): the SDK adds ~417 KiB
+// gzipped to the Worker for two REST calls.
+import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson } from "./http-errors.server";
+import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
+
+export const TWILIO_API_BASE = "https://api.twilio.com";
+
+export type TwilioConfig = {
+  accountSid: string;
+  authToken: string;
+  /** E.164 sending number; ignored when messagingServiceSid is set. */
+  from?: string;
+  /** MG…; preferred over `from` when both are set (Twilio then picks the sender and applies its own pacing). */
+  messagingServiceSid?: string;
+  apiBase?: string;
+  fetch?: typeof fetch;
+  /** Per request; a timeout is treated like a network error (retry). */
+  timeoutMs?: number;
+};
+
+// Our wording for the codes people will see; anything else shows Twilio's own message.
+const KNOWN_CODES: Record<number, string> = {
+  20003: "Authentication failed: check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN.",
+  20404: "The Twilio account or resource was not found: check TWILIO_ACCOUNT_SID.",
+  20429: "Too many requests.",
+  21211: "The 'To' number is not a valid phone number.",
+  21212: "The 'From' number is not a valid phone number or sender ID.",
+  21408: "Sending to this number's region is not enabled on the Twilio account.",
+  21602: "The message body is empty.",
+  21606: "The 'From' number is not an SMS-capable Twilio number on this account.",
+  21610: "The recipient has unsubscribed (replied STOP) and cannot be messaged.",
+  21612: "Twilio cannot reach this number from the sending number.",
+  21614: "The 'To' number is not a mobile number.",
+  21617: "The message is longer than 1,600 characters.",
+  21701: "The Messaging Service SID is invalid: check TWILIO_MESSAGING_SERVICE_SID.",
+  30003: "The destination handset is unreachable.",
+  30004: "The message was blocked.",
+  30005: "The destination number is unknown or no longer exists.",
+  30006: "The destination is a landline or an unreachable carrier.",
+  30007: "The carrier filtered the message.",
+};
+
+const QUEUED = new Set(["accepted", "queued", "sending", "scheduled"]);
+
+/** Twilio's status right after a create → ours. Anything unexpected counts as queued: the status callback settles it. */
+function normaliseStatus(status: unknown): SendAccepted["status"] {
+  if (status === "sent") return "sent";
+  if (status === "delivered" || status === "read") return "delivered";
+  return "queued";
+}
+
+/** Non-2xx → ProviderError. 429/408/5xx are retryable; every other 4xx will fail the same way again. */
+function errorFromResponse(res: Response, json: any): ProviderError {
+  const n = Number(json?.code);
+  const twilioCode = json?.code != null && Number.isInteger(n) && n > 0 ? n : null;
+  const text = (twilioCode !== null && KNOWN_CODES[twilioCode]) || (typeof json?.message === "string" && json.message) || res.statusText || "Request failed.";
+  const label = twilioCode !== null ? `Twilio ${twilioCode}` : `Twilio HTTP ${res.status}`;
+  const message = `${label}: ${/[.!?]$/.test(text) ? text : text + "."}`;
+  const code = twilioCode !== null ? String(twilioCode) : `http_${res.status}`;
+  if (isTransientStatus(res.status)) {
+    return new ProviderError("retry", message, code, parseRetryAfter(res.headers.get("Retry-After")));
+  }
+  return new ProviderError("permanent", message, code, null, twilioCode === 21610);
+}
+
+/** RFC 2822 ("Thu, 30 Jul 2015 20:12:31 +0000") → Date, or null. */
+function parseTwilioDate(value: unknown): Date | null {
+  if (typeof value !== "string" || !value) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms);
+}
+
+export function createTwilioSms(config: TwilioConfig): SmsProvider {
+  const accountSid = config.accountSid.trim();
+  const messagingServiceSid = config.messagingServiceSid?.trim() || undefined;
+  const from = config.from?.trim() || undefined;
+  if (!accountSid || !config.authToken) throw new Error("Twilio needs an account SID and an auth token.");
+  if (!from && !messagingServiceSid) throw new Error("Twilio needs a From number or a Messaging Service SID.");
+
+  const base = (config.apiBase?.trim() || TWILIO_API_BASE).replace(/\/+$/, "");
+  const messagesUrl = `${base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
+  const authorization = "Basic " + btoa(`${accountSid}:${config.authToken}`);
+  const doFetch = fetchFrom(config.fetch);
+  const timeoutMs = config.timeoutMs ?? 20_000;
+
+  return {
+    name: "twilio",
+    sender: messagingServiceSid ?? from!,
+
+    async send(msg) {
+      const form = new URLSearchParams({ To: msg.to, Body: msg.body });
+      if (messagingServiceSid) form.set("MessagingServiceSid", messagingServiceSid);
+      else form.set("From", from!);
+      if (msg.statusCallback) form.set("StatusCallback", msg.statusCallback);
+
+      const res = await fetchOrRetry(
+        doFetch,
+        "Twilio",
+        messagesUrl,
+        {
+          method: "POST",
+          headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+          body: form.toString(),
+        },
+        timeoutMs,
+      );
+      const json = await readJson(res);
+      if (!res.ok) throw errorFromResponse(res, json);
+      if (typeof json?.sid !== "string" || !json.sid) {
+        // Twilio took the message but we cannot tell which one it is: permanent, because a retry could send it twice.
+        throw new ProviderError(
+          "permanent",
+          `Twilio HTTP ${res.status}: the message was accepted but the response could not be read; not retried to avoid a duplicate.`,
+          "unreadable_response",
+        );
+      }
+      return { sid: json.sid, status: normaliseStatus(json.status) };
+    },
+
+    async findSent(to, since) {
+      // DateSent takes a UTC day; the exact cut-off is applied below on date_created.
+      const query = new URLSearchParams({ To: to, "DateSent>=": since.toISOString().slice(0, 10), PageSize: "50" });
+      const res = await fetchOrRetry(
+        doFetch,
+        "Twilio",
+        `${messagesUrl}?${query}`,
+        { method: "GET", headers: { Authorization: authorization, Accept: "application/json" } },
+        timeoutMs,
+      );
+      const json = await readJson(res);
+      if (!res.ok) throw errorFromResponse(res, json);
+      const list: any[] = Array.isArray(json?.messages) ? json.messages : [];
+      const found: ProviderMessage[] = list
+        .filter((m) => typeof m?.sid === "string")
+        .map((m) => ({
+          sid: m.sid,
+          status: String(m.status ?? ""),
+          to: String(m.to ?? ""),
+          body: String(m.body ?? ""),
+          dateCreated: parseTwilioDate(m.date_created),
+        }))
+        .filter((m) => m.dateCreated === null || m.dateCreated.getTime() >= since.getTime());
+      // Newest first, as Twilio lists them; undated last.
+      const t = (m: ProviderMessage) => m.dateCreated?.getTime() ?? Number.MIN_SAFE_INTEGER;
+      return found.sort((a, b) => t(b) - t(a));
+    },
+  };
+}

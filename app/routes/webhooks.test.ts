@@ -1,0 +1,107 @@
+import { env } from "cloudflare:test";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { computeTwilioSignature } from "~/messaging/twilio-signature";
+import { newFakeTwilioAccount } from "../../tests/fakes/control";
+import { call, db } from "../../tests/factories";
+import { uniquePhone } from "../../tests/contact-factory";
+
+const BASE = "https://helio.test";
+const TOKEN = "test-twilio-auth-token";
+const sid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
+
+async function signedPost(path: string, params: Record<string, string>, opts: { token?: string; tamper?: Record<string, string>; noSignature?: boolean } = {}) {
+  const signature = await computeTwilioSignature(opts.token ?? TOKEN, BASE + path, params);
+  const body = new URLSearchParams({ ...params, ...opts.tamper });
+  return call(path, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(opts.noSignature ? {} : { "X-Twilio-Signature": signature }), Origin: "" },
+  });
+}
+
+async function outboundWithSid(status = "sent") {
+  const s = sid();
+  const t = Date.now();
+  await db().run(sql`INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, twilio_sid, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+    VALUES ('sms', 'outbound', 'test', ${status}, ${uniquePhone()}, 'hello', ${"wh:" + s}, ${s}, 0, 1, 1, ${t}, ${t}, ${t})`);
+  return s;
+}
+const statusOf = async (s: string) => (await db().get<{ status: string }>(sql`SELECT status FROM messages WHERE twilio_sid = ${s}`))?.status;
+
+describe("POST /webhooks/twilio/sms (inbound)", () => {
+  it("stores a signed inbound message once, even when Twilio retries it", async () => {
+    const from = uniquePhone();
+    const params = { MessageSid: sid(), AccountSid: "AC1", From: from, To: "+15005550006", Body: "Is this still available?" };
+    const first = await signedPost("/webhooks/twilio/sms", params);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Content-Type")).toMatch(/text\/xml/);
+    expect((await signedPost("/webhooks/twilio/sms", params)).status).toBe(200); // replay
+    const rows = await db().all<{ direction: string; status: string; content: string }>(sql`SELECT direction, status, content FROM messages WHERE phone = ${from}`);
+    expect(rows).toEqual([{ direction: "inbound", status: "received", content: "Is this still available?" }]);
+  });
+
+  it("answers 403 to unsigned, wrongly signed and tampered requests, and stores nothing", async () => {
+    const from = uniquePhone();
+    const params = { MessageSid: sid(), From: from, To: "+15005550006", Body: "hi" };
+    expect((await signedPost("/webhooks/twilio/sms", params, { noSignature: true })).status).toBe(403);
+    expect((await signedPost("/webhooks/twilio/sms", params, { token: "not-the-token" })).status).toBe(403);
+    expect((await signedPost("/webhooks/twilio/sms", params, { tamper: { Body: "STOP" } })).status).toBe(403);
+    expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${from}`)).toEqual([]);
+  });
+
+  it("STOP with Twilio's OptOutType suppresses the number and sends no second confirmation", async () => {
+    const from = uniquePhone();
+    const res = await signedPost("/webhooks/twilio/sms", { MessageSid: sid(), From: from, To: "+15005550006", Body: "Stop", OptOutType: "STOP" });
+    expect(res.status).toBe(200);
+    expect(await db().get(sql`SELECT reason FROM suppressions WHERE channel = 'sms' AND address = ${from}`)).toEqual({ reason: "STOP" });
+    expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${from} AND direction = 'outbound'`)).toEqual([]);
+  });
+});
+
+describe("POST /webhooks/twilio/status", () => {
+  it("moves status forward only: a late 'sent' never overwrites 'delivered'", async () => {
+    const s = await outboundWithSid("sent");
+    expect((await signedPost("/webhooks/twilio/status", { MessageSid: s, MessageStatus: "delivered" })).status).toBe(204);
+    expect(await statusOf(s)).toBe("delivered");
+    expect((await signedPost("/webhooks/twilio/status", { MessageSid: s, MessageStatus: "sent" })).status).toBe(204);
+    expect((await signedPost("/webhooks/twilio/status", { MessageSid: s, MessageStatus: "failed", ErrorCode: "30003" })).status).toBe(204);
+    expect(await statusOf(s)).toBe("delivered");
+  });
+
+  it("refuses a tampered callback", async () => {
+    const s = await outboundWithSid("sent");
+    expect((await signedPost("/webhooks/twilio/status", { MessageSid: s, MessageStatus: "failed" }, { tamper: { MessageStatus: "delivered" } })).status).toBe(403);
+    expect(await statusOf(s)).toBe("sent");
+  });
+
+  it("our signature check accepts callbacks signed by the fake Twilio server (an independent implementation)", async () => {
+    const fake = await newFakeTwilioAccount();
+    const { createTwilioSms } = await import("~/messaging/providers/twilio.server");
+    const { validateTwilioSignature } = await import("~/messaging/twilio-signature");
+    const sent = await createTwilioSms(fake.config()).send({ to: uniquePhone(), body: "hello", statusCallback: null, messageId: 1 });
+    const prefix = `/__sink/${crypto.randomUUID()}/webhooks/twilio/status`;
+    await fake.statusCallback(sent.sid, "delivered", { url: fake.url + prefix, signWith: TOKEN });
+    const [received] = await fake.sink(prefix);
+    expect(received.params).toMatchObject({ MessageSid: sent.sid, MessageStatus: "delivered" });
+    const signature = received.headers["x-twilio-signature"];
+    expect(await validateTwilioSignature(TOKEN, signature, fake.url + prefix, received.params)).toBe(true);
+    expect(await validateTwilioSignature(TOKEN, signature, fake.url + prefix, { ...received.params, MessageStatus: "failed" })).toBe(false);
+  });
+
+  it("keeps a callback that beats the send's record and applies it once the sid is known", async () => {
+    const s = sid();
+    expect((await signedPost("/webhooks/twilio/status", { MessageSid: s, MessageStatus: "delivered" })).status).toBe(204);
+    expect(await db().get(sql`SELECT status FROM status_backlog WHERE sid = ${s}`)).toEqual({ status: "delivered" });
+    const t = Date.now();
+    await db().run(sql`INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, twilio_sid, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+      VALUES ('sms', 'outbound', 'test', 'sent', ${uniquePhone()}, 'x', ${"bl:" + s}, ${s}, 0, 1, 1, ${t}, ${t}, ${t})`);
+    const { applyStatusBacklog } = await import("~/messaging/record-status.server");
+    await applyStatusBacklog(db(), new Date(), [s]);
+    expect(await statusOf(s)).toBe("delivered");
+  });
+});
+
+it("the Worker's webhook check uses the configured auth token", () => {
+  expect(env.TWILIO_AUTH_TOKEN).toBe(TOKEN);
+});
