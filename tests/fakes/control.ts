@@ -1,0 +1,170 @@
+// Drives the fake Twilio / SendGrid servers (started in Node by tests/global-setup.ts) from tests running inside
+// workerd, over their HTTP /__control API. Each test should take its own account/key (`newFakeTwilioAccount()`,
+// `newFakeSendGridKey()`): test files run in parallel against the same servers, and an account isolates calls,
+// messages and injected failures.
+import { inject } from "vitest";
+import "./provided-context";
+
+export type FakeTwilioCall = {
+  to: string | null;
+  from: string | null;
+  body: string | null;
+  statusCallback: string | null;
+  messagingServiceSid: string | null;
+  at: number;
+  /** Every form field the fake received. */
+  params: Record<string, string>;
+  contentType: string | null;
+  /** What the fake answered (0 = connection dropped). */
+  httpStatus: number;
+  sid: string | null;
+  errorCode: number | null;
+};
+
+export type FakeSendGridCall = {
+  to: string[];
+  from: string | null;
+  fromName: string | null;
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  headers: Record<string, string>;
+  customArgs: Record<string, string>;
+  at: number;
+  contentType: string | null;
+  httpStatus: number;
+  messageId: string | null;
+  payload: any;
+};
+
+export type FailNextOptions = { retryAfter?: number | string; code?: number; message?: string };
+
+async function control<T = unknown>(base: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(base + "/__control" + path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`fake control ${path} → ${res.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export class FakeTwilioAccount {
+  constructor(
+    readonly url: string,
+    readonly accountSid: string,
+    readonly authToken: string,
+  ) {}
+
+  private q(path: string) {
+    return `${path}${path.includes("?") ? "&" : "?"}account=${encodeURIComponent(this.accountSid)}`;
+  }
+
+  /** Config for createTwilioSms pointing at the fake. */
+  config(extra: { from?: string; messagingServiceSid?: string } = { from: "+15005550006" }) {
+    return { accountSid: this.accountSid, authToken: this.authToken, apiBase: this.url, ...extra };
+  }
+
+  /** The next n API requests fail with `status` (0 = the connection is dropped). */
+  failNext(n: number, status = 429, opts: FailNextOptions = {}) {
+    return control(this.url, this.q("/fail-next"), { n, status, ...opts });
+  }
+  setDelay(ms: number) {
+    return control(this.url, this.q("/delay"), { ms });
+  }
+  reset() {
+    return control(this.url, this.q("/reset"), {});
+  }
+  async calls(): Promise<FakeTwilioCall[]> {
+    return (await control<{ calls: FakeTwilioCall[] }>(this.url, this.q("/calls"))).calls;
+  }
+  async messages(): Promise<Array<Record<string, any>>> {
+    return (await control<{ messages: Array<Record<string, any>> }>(this.url, this.q("/messages"))).messages;
+  }
+  /** Sends to `to` fail with Twilio 21211. */
+  addInvalid(to: string) {
+    return control(this.url, this.q("/invalid"), { to });
+  }
+  /** Sends to `to` fail with Twilio 21610. */
+  addUnsubscribed(to: string) {
+    return control(this.url, this.q("/unsubscribed"), { to });
+  }
+  setNumberError(to: string, code: number, opts: { message?: string; status?: number } = {}) {
+    return control(this.url, this.q("/number-error"), { to, code, ...opts });
+  }
+  /**
+   * Makes the fake POST a signed status callback (as Twilio would) to `url` (default: the message's StatusCallback).
+   * A URL under `${this.url}/__sink/` is recorded by the fake and readable with `sink()`.
+   */
+  statusCallback(sid: string, status: string, opts: { url?: string; signWith?: string; errorCode?: number | string } = {}) {
+    return control<{ url: string; params: Record<string, string>; signature: string; status: number; body: string }>(
+      this.url,
+      this.q("/status-callback"),
+      { sid, status, ...opts },
+    );
+  }
+  async sink(prefix = "/__sink/"): Promise<Array<{ path: string; headers: Record<string, string>; body: string; params: Record<string, string> }>> {
+    return (await control<{ requests: any[] }>(this.url, `/sink?prefix=${encodeURIComponent(prefix)}`)).requests;
+  }
+  stats() {
+    return control<{ requests: number; connections: { open: number; total: number } }>(this.url, this.q("/stats"));
+  }
+}
+
+export class FakeSendGridKey {
+  constructor(
+    readonly url: string,
+    readonly apiKey: string,
+  ) {}
+
+  private q(path: string) {
+    return `${path}?key=${encodeURIComponent(this.apiKey)}`;
+  }
+
+  /** Config for createSendGridEmail pointing at the fake. */
+  config(extra: { from?: string; fromName?: string } = {}) {
+    return { apiKey: this.apiKey, apiBase: this.url, from: "news@helio.test", ...extra };
+  }
+
+  failNext(n: number, status = 429, opts: FailNextOptions = {}) {
+    return control(this.url, this.q("/fail-next"), { n, status, ...opts });
+  }
+  setDelay(ms: number) {
+    return control(this.url, this.q("/delay"), { ms });
+  }
+  reset() {
+    return control(this.url, this.q("/reset"), {});
+  }
+  async calls(): Promise<FakeSendGridCall[]> {
+    return (await control<{ calls: FakeSendGridCall[] }>(this.url, this.q("/calls"))).calls;
+  }
+  addInvalid(to: string) {
+    return control(this.url, this.q("/invalid"), { to });
+  }
+  stats() {
+    return control<{ requests: number; connections: { open: number; total: number } }>(this.url, this.q("/stats"));
+  }
+}
+
+export const fakeTwilioUrl = () => inject("fakeTwilioUrl");
+export const fakeSendGridUrl = () => inject("fakeSendGridUrl");
+
+/** The account global-setup started the fake with (shared by every test file: prefer a new account). */
+export const sharedFakeTwilioAccount = () =>
+  new FakeTwilioAccount(inject("fakeTwilioUrl"), inject("fakeTwilioAccountSid"), inject("fakeTwilioAuthToken"));
+export const sharedFakeSendGridKey = () => new FakeSendGridKey(inject("fakeSendGridUrl"), inject("fakeSendGridApiKey"));
+
+/** A fresh, isolated Twilio account on the shared fake. */
+export async function newFakeTwilioAccount(): Promise<FakeTwilioAccount> {
+  const url = inject("fakeTwilioUrl");
+  const { accountSid, authToken } = await control<{ accountSid: string; authToken: string }>(url, "/accounts", {});
+  return new FakeTwilioAccount(url, accountSid, authToken);
+}
+
+/** A fresh, isolated SendGrid API key on the shared fake. */
+export async function newFakeSendGridKey(): Promise<FakeSendGridKey> {
+  const url = inject("fakeSendGridUrl");
+  const { apiKey } = await control<{ apiKey: string }>(url, "/keys", {});
+  return new FakeSendGridKey(url, apiKey);
+}

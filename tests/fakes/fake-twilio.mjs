@@ -1,0 +1,500 @@
+// A fake Twilio Messaging REST API for tests and benchmarks, speaking Twilio's wire format (form-encoded
+// requests, Message resource / list envelope / error JSON, signed status callbacks). Plain Node; it shares no code
+// with the app on purpose, so signatures it makes are an independent cross-check of app/messaging/twilio-signature.ts.
+//
+// Control API (for code that cannot call these functions, e.g. tests running inside workerd), all JSON:
+//   GET  /__control/health                      → { ok, accountSid }
+//   POST /__control/accounts   { accountSid?, authToken? } → 201 { accountSid, authToken }: a new isolated account
+//   Every endpoint below acts on the main account, or on ?account=AC… (one account per test keeps parallel test
+//   files from seeing each other's calls and injected failures).
+//   POST /__control/reset                       → forget calls/messages/failures/delay, restore number sets
+//   POST /__control/fail-next  { n, status, retryAfter?, code?, message? }   (status 0 = drop the connection)
+//   POST /__control/delay      { ms }
+//   GET  /__control/calls                       → { calls }
+//   GET  /__control/messages[/SM…]              → { messages } | the resource
+//   POST /__control/invalid    { to }           → sends to `to` fail with 21211
+//   POST /__control/unsubscribed { to }         → sends to `to` fail with 21610
+//   POST /__control/number-error { to, code, message?, status? }
+//   POST /__control/status-callback { sid, status, url?, signWith?, errorCode? } → { url, params, signature, status, body }
+//   GET  /__control/sink?prefix=/__sink/x       → { requests } POSTed to /__sink/* (a callback target on this server)
+//   GET  /__control/stats                       → { requests, connections: { open, total } }
+import { createHmac } from "node:crypto";
+import { createFailureQueue, listen, randomHex, readBody, rfc2822, sendJson, sleep } from "./fake-http.mjs";
+
+const API = "/2010-04-01";
+
+// Twilio's test-credential "magic" numbers, so the fake fails where real test credentials would.
+const DEFAULT_NUMBER_ERRORS = {
+  "+15005550001": 21211,
+  "+15005550002": 21612,
+  "+15005550003": 21408,
+  "+15005550004": 21610,
+  "+15005550009": 21614,
+};
+
+/** @param {number} code @param {string} to */
+function twilioMessageFor(code, to) {
+  switch (code) {
+    case 21211:
+      return `The 'To' number ${to} is not a valid phone number.`;
+    case 21610:
+      return "Attempt to send to unsubscribed recipient";
+    case 21612:
+      return `The 'To' phone number: ${to}, is not currently reachable using the 'From' phone number via SMS.`;
+    case 21614:
+      return `'To' number ${to} is not a valid mobile number`;
+    case 21408:
+      return `Permission to send an SMS has not been enabled for the region indicated by the 'To' number: ${to}.`;
+    case 21606:
+      return "The 'From' phone number provided is not a valid message-capable Twilio phone number for this destination/account.";
+    default:
+      return `Error ${code}`;
+  }
+}
+
+const HTTP_DEFAULTS = {
+  400: [21000, "Bad Request"],
+  401: [20003, "Authenticate"],
+  404: [20404, "The requested resource was not found"],
+  429: [20429, "Too Many Requests"],
+  500: [20500, "Internal Server Error"],
+  502: [20502, "Bad Gateway"],
+  503: [20503, "Service Unavailable"],
+};
+
+/** @param {number} status @param {number} [code] @param {string} [message] */
+function twilioError(status, code, message) {
+  const [defCode, defMessage] = HTTP_DEFAULTS[status] ?? [status * 100, "Error"];
+  const c = code ?? defCode;
+  return { code: c, message: message ?? defMessage, more_info: `https://www.twilio.com/docs/errors/${c}`, status };
+}
+
+const GSM7 =
+  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
+const GSM7_EXT = "^{}\\[~]|€\f";
+
+/** Segment count the way carriers split: GSM-7 160/153 per part, otherwise UCS-2 70/67 (UTF-16 units). */
+function segmentsFor(body) {
+  let septets = 0;
+  let gsm = true;
+  for (const ch of body) {
+    if (GSM7.includes(ch)) septets += 1;
+    else if (GSM7_EXT.includes(ch)) septets += 2;
+    else {
+      gsm = false;
+      break;
+    }
+  }
+  if (gsm) return septets <= 160 ? 1 : Math.ceil(septets / 153);
+  return body.length <= 70 ? 1 : Math.ceil(body.length / 67);
+}
+
+/** HMAC-SHA1 over url + sorted name+value pairs, base64 (https://www.twilio.com/docs/usage/webhooks/webhooks-security). */
+export function twilioSignature(authToken, url, params) {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, name) => acc + name + params[name], url);
+  return createHmac("sha1", authToken).update(Buffer.from(data, "utf8")).digest("base64");
+}
+
+/** "YYYY-MM-DD" or an ISO date-time → epoch ms (UTC). */
+function parseDateFilter(value) {
+  if (!value) return null;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * One Twilio account's state. Each account is isolated (its own calls, messages, injected failures, delay and
+ * number errors), so test files running in parallel can each use their own account on one shared server.
+ * @param {string} accountSid
+ * @param {string} authToken
+ * @param {{ invalidNumbers?: string[], unsubscribedNumbers?: string[] }} options
+ */
+function createAccount(accountSid, authToken, options = {}) {
+  /**
+   * @type {Array<{ to: string | null, from: string | null, body: string | null, statusCallback: string | null,
+   *   messagingServiceSid: string | null, at: number, params: Record<string, string>, contentType: string | null, httpStatus: number,
+   *   sid: string | null, errorCode: number | null }>}
+   */
+  const calls = [];
+  /** @type {Map<string, Record<string, any>>} */
+  const messages = new Map();
+  /** @type {Map<string, { statusCallback: string | null, createdMs: number, seq: number }>} */
+  const meta = new Map();
+  /** @type {Map<string, { code: number, message?: string, status?: number }>} */
+  const numberErrors = new Map();
+  const failures = createFailureQueue();
+  const state = { delayMs: 0, requests: 0, seq: 0 };
+
+  function restoreNumberSets() {
+    numberErrors.clear();
+    for (const [to, code] of Object.entries(DEFAULT_NUMBER_ERRORS)) numberErrors.set(to, { code });
+    for (const to of options.invalidNumbers ?? []) numberErrors.set(to, { code: 21211 });
+    for (const to of options.unsubscribedNumbers ?? []) numberErrors.set(to, { code: 21610 });
+  }
+  restoreNumberSets();
+
+  function createMessage(params) {
+    const sid = "SM" + randomHex(16);
+    const now = new Date();
+    const from = params.From ?? null;
+    const mss = params.MessagingServiceSid ?? null;
+    const resource = {
+      account_sid: accountSid,
+      api_version: "2010-04-01",
+      body: params.Body,
+      date_created: rfc2822(now),
+      date_sent: null,
+      date_updated: rfc2822(now),
+      direction: "outbound-api",
+      error_code: null,
+      error_message: null,
+      from,
+      messaging_service_sid: mss,
+      num_media: "0",
+      num_segments: String(segmentsFor(params.Body)),
+      price: null,
+      price_unit: "USD",
+      sid,
+      // A Messaging Service send is "accepted" until a sender is picked; a From send is "queued".
+      status: mss && !from ? "accepted" : "queued",
+      subresource_uris: { media: `${API}/Accounts/${accountSid}/Messages/${sid}/Media.json` },
+      to: params.To,
+      uri: `${API}/Accounts/${accountSid}/Messages/${sid}.json`,
+    };
+    messages.set(sid, resource);
+    meta.set(sid, { statusCallback: params.StatusCallback ?? null, createdMs: now.getTime(), seq: state.seq++ });
+    return resource;
+  }
+
+  /** Validates a create request the way Twilio does; returns [httpStatus, body]. */
+  function handleCreate(params) {
+    const to = params.To;
+    if (!to) return [400, twilioError(400, 21604, "A 'To' phone number is required.")];
+    if (!params.Body) return [400, twilioError(400, 21602, "Message body is required.")];
+    if (!params.From && !params.MessagingServiceSid)
+      return [400, twilioError(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message.")];
+    if (params.MessagingServiceSid && !/^MG[0-9a-f]{32}$/.test(params.MessagingServiceSid))
+      return [400, twilioError(400, 21701, `The Messaging Service Sid ${params.MessagingServiceSid} is invalid.`)];
+    if (params.From && !/^\+[1-9]\d{6,14}$/.test(params.From))
+      return [400, twilioError(400, 21212, `The 'From' number ${params.From} is not a valid phone number, shortcode, or alphanumeric sender ID.`)];
+    if (params.Body.length > 1600)
+      return [400, twilioError(400, 21617, "The concatenated message body exceeds the 1600 character limit.")];
+    const numberError = numberErrors.get(to);
+    if (numberError) {
+      const status = numberError.status ?? 400;
+      return [status, twilioError(status, numberError.code, numberError.message ?? twilioMessageFor(numberError.code, to))];
+    }
+    if (!/^\+[1-9]\d{6,14}$/.test(to)) return [400, twilioError(400, 21211, twilioMessageFor(21211, to))];
+    return [201, createMessage(params)];
+  }
+
+  /** @param {URL} url */
+  function handleList(url) {
+    const q = url.searchParams;
+    const pageSize = Math.min(Math.max(Number(q.get("PageSize") ?? 50) || 50, 1), 1000);
+    const page = Math.max(Number(q.get("Page") ?? 0) || 0, 0);
+    const to = q.get("To");
+    const from = q.get("From");
+    const exact = parseDateFilter(q.get("DateSent"));
+    const after = parseDateFilter(q.get("DateSent>="));
+    const before = parseDateFilter(q.get("DateSent<"));
+    // Simplification: a message not yet sent has date_sent null at Twilio; here the filter falls back to its
+    // creation time so freshly created messages can be found.
+    const sentMs = (sid, m) => (m.date_sent ? Date.parse(m.date_sent) : meta.get(sid).createdMs);
+    const all = [...messages.entries()]
+      .filter(([sid, m]) => {
+        if (to && m.to !== to) return false;
+        if (from && m.from !== from) return false;
+        const t = sentMs(sid, m);
+        if (after !== null && t < after) return false;
+        if (before !== null && t >= before) return false;
+        if (exact !== null && (t < exact || t >= exact + 86_400_000)) return false;
+        return true;
+      })
+      .sort(([a], [b]) => meta.get(b).createdMs - meta.get(a).createdMs || meta.get(b).seq - meta.get(a).seq)
+      .map(([, m]) => m);
+    const start = page * pageSize;
+    const slice = all.slice(start, start + pageSize);
+    const base = `${API}/Accounts/${accountSid}/Messages.json`;
+    const pageUri = (p) => {
+      const u = new URLSearchParams(q);
+      u.set("PageSize", String(pageSize));
+      u.set("Page", String(p));
+      return `${base}?${u}`;
+    };
+    return {
+      end: start + Math.max(slice.length - 1, 0),
+      first_page_uri: pageUri(0),
+      messages: slice,
+      next_page_uri: start + pageSize < all.length ? pageUri(page + 1) : null,
+      page,
+      page_size: pageSize,
+      previous_page_uri: page > 0 ? pageUri(page - 1) : null,
+      start,
+      uri: `${base}?${url.searchParams}`,
+    };
+  }
+
+  /**
+   * Answers an authenticated API request for this account.
+   * @param {import("node:http").IncomingMessage} req
+   * @param {import("node:http").ServerResponse} res
+   * @param {URL} url
+   * @param {RegExpMatchArray} match
+   * @param {string} body
+   */
+  async function handleApi(req, res, url, match, body) {
+    state.requests++;
+    if (state.delayMs > 0) await sleep(state.delayMs);
+    if (match[1] !== accountSid)
+      return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
+
+    const params = req.method === "POST" ? Object.fromEntries(new URLSearchParams(body)) : {};
+    const isCreate = req.method === "POST" && !match[2];
+    const record = (httpStatus, sid = null, errorCode = null) => {
+      if (!isCreate) return;
+      calls.push({
+        to: params.To ?? null,
+        from: params.From ?? null,
+        body: params.Body ?? null,
+        statusCallback: params.StatusCallback ?? null,
+        messagingServiceSid: params.MessagingServiceSid ?? null,
+        at: Date.now(),
+        params,
+        contentType: req.headers["content-type"] ?? null,
+        httpStatus,
+        sid,
+        errorCode,
+      });
+    };
+
+    const failure = failures.take();
+    if (failure) {
+      record(failure.status, null, failure.code ?? null);
+      if (failure.status === 0) return void req.socket.destroy();
+      const headers = failure.retryAfter != null ? { "Retry-After": String(failure.retryAfter) } : {};
+      return sendJson(res, failure.status, twilioError(failure.status, failure.code, failure.message), headers);
+    }
+
+    if (isCreate) {
+      const [status, out] = handleCreate(params);
+      record(status, status === 201 ? out.sid : null, status === 201 ? null : out.code);
+      return sendJson(res, status, out);
+    }
+    if (req.method === "GET" && match[2]) {
+      const m = messages.get(match[2]);
+      return m
+        ? sendJson(res, 200, m)
+        : sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
+    }
+    if (req.method === "GET") return sendJson(res, 200, handleList(url));
+    return sendJson(res, 405, twilioError(405, 20004, "Method not allowed"));
+  }
+
+  /**
+   * POSTs a status callback for `sid` exactly as Twilio does (form body, X-Twilio-Signature over url + params).
+   * @param {string} sid
+   * @param {string} status
+   * @param {{ signWith?: string, url?: string, errorCode?: number | string }} [opts]
+   */
+  async function sendStatusCallback(sid, status, opts = {}) {
+    const m = messages.get(sid);
+    if (!m) throw new Error(`fake Twilio: no message ${sid}`);
+    const url = opts.url ?? meta.get(sid)?.statusCallback;
+    if (!url) throw new Error(`fake Twilio: message ${sid} has no StatusCallback and no url was given`);
+    m.status = status;
+    m.date_updated = rfc2822(new Date());
+    if ((status === "sent" || status === "delivered") && !m.date_sent) m.date_sent = m.date_updated;
+    if (opts.errorCode != null) m.error_code = Number(opts.errorCode);
+    /** @type {Record<string, string>} */
+    const params = {
+      AccountSid: accountSid,
+      ApiVersion: "2010-04-01",
+      MessageSid: sid,
+      MessageStatus: status,
+      SmsSid: sid,
+      SmsStatus: status,
+      To: m.to,
+    };
+    if (m.from) params.From = m.from;
+    if (m.messaging_service_sid) params.MessagingServiceSid = m.messaging_service_sid;
+    if (opts.errorCode != null) params.ErrorCode = String(opts.errorCode);
+    const signature = twilioSignature(opts.signWith ?? authToken, url, params);
+    const res = await fetch(url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded; charset=utf-8",
+        "X-Twilio-Signature": signature,
+        "User-Agent": "TwilioProxy/1.1",
+        "I-Twilio-Idempotency-Token": randomHex(16),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { url, params, signature, status: res.status, body: await res.text() };
+  }
+
+  return {
+    accountSid,
+    authToken,
+    calls,
+    messages,
+    handleApi,
+    /** Requests this account received (API only). */
+    get requests() {
+      return state.requests;
+    },
+    /**
+     * The next n API requests fail with `status` (0 = connection dropped) and Twilio error JSON.
+     * @param {number} n @param {number} [status] @param {{ retryAfter?: number | string, code?: number, message?: string }} [opts]
+     */
+    failNext(n, status = 429, opts = {}) {
+      failures.add(n, status, { retryAfter: opts.retryAfter, code: opts.code, message: opts.message });
+    },
+    get pendingFailures() {
+      return failures.pending;
+    },
+    /** @param {number} ms */
+    setDelay(ms) {
+      state.delayMs = ms;
+    },
+    /** @param {string} to */
+    addInvalid(to) {
+      numberErrors.set(to, { code: 21211 });
+    },
+    /** @param {string} to */
+    addUnsubscribed(to) {
+      numberErrors.set(to, { code: 21610 });
+    },
+    /** @param {string} to @param {number} code @param {{ message?: string, status?: number }} [opts] */
+    setNumberError(to, code, opts = {}) {
+      numberErrors.set(to, { code, message: opts.message, status: opts.status });
+    },
+    sendStatusCallback,
+    reset() {
+      calls.length = 0;
+      messages.clear();
+      meta.clear();
+      failures.clear();
+      state.delayMs = 0;
+      state.requests = 0;
+      restoreNumberSets();
+    },
+  };
+}
+
+/**
+ * @param {{ accountSid: string, authToken: string, port?: number, invalidNumbers?: string[],
+ *   unsubscribedNumbers?: string[] }} options
+ */
+export async function startFakeTwilio(options) {
+  /** @type {Map<string, ReturnType<typeof createAccount>>} account by expected Authorization header */
+  const byAuth = new Map();
+  /** @type {Map<string, ReturnType<typeof createAccount>>} */
+  const bySid = new Map();
+  /** @type {Array<{ path: string, headers: Record<string, string | string[] | undefined>, body: string, params: Record<string, string>, at: number }>} */
+  const sink = [];
+
+  /** @param {string} [accountSid] @param {string} [authToken] */
+  function addAccount(accountSid = "AC" + randomHex(16), authToken = randomHex(16)) {
+    const account = createAccount(accountSid, authToken, options);
+    byAuth.set("Basic " + Buffer.from(`${accountSid}:${authToken}`).toString("base64"), account);
+    bySid.set(accountSid, account);
+    return account;
+  }
+  const main = addAccount(options.accountSid, options.authToken);
+
+  async function handleControl(req, res, url) {
+    const path = url.pathname.slice("/__control".length);
+    const json = req.method === "POST" ? JSON.parse((await readBody(req)) || "{}") : {};
+    const post = req.method === "POST";
+    if (path === "/health") return sendJson(res, 200, { ok: true, accountSid: main.accountSid });
+    if (path === "/accounts" && post) {
+      const a = addAccount(json.accountSid, json.authToken);
+      return sendJson(res, 201, { accountSid: a.accountSid, authToken: a.authToken });
+    }
+    if (path === "/sink") {
+      const prefix = url.searchParams.get("prefix") ?? "";
+      return sendJson(res, 200, { requests: sink.filter((r) => r.path.startsWith(prefix)) });
+    }
+    const sid = url.searchParams.get("account");
+    const account = sid ? bySid.get(sid) : main;
+    if (!account) return sendJson(res, 404, { message: `fake Twilio: unknown account ${sid}` });
+    if (path === "/reset" && post) {
+      account.reset();
+      if (account === main) sink.length = 0;
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === "/fail-next" && post) {
+      account.failNext(json.n ?? 1, json.status ?? 429, json);
+      return sendJson(res, 200, { ok: true, pending: account.pendingFailures });
+    }
+    if (path === "/delay" && post) return account.setDelay(json.ms ?? 0), sendJson(res, 200, { ok: true });
+    if (path === "/calls") return sendJson(res, 200, { calls: account.calls });
+    if (path === "/messages") return sendJson(res, 200, { messages: [...account.messages.values()] });
+    if (path.startsWith("/messages/")) {
+      const m = account.messages.get(path.slice("/messages/".length));
+      return m ? sendJson(res, 200, m) : sendJson(res, 404, { message: "no such message" });
+    }
+    if (path === "/invalid" && post) return account.addInvalid(json.to), sendJson(res, 200, { ok: true });
+    if (path === "/unsubscribed" && post) return account.addUnsubscribed(json.to), sendJson(res, 200, { ok: true });
+    if (path === "/number-error" && post) {
+      account.setNumberError(json.to, json.code, { message: json.message, status: json.status });
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === "/status-callback" && post) {
+      try {
+        return sendJson(res, 200, await account.sendStatusCallback(json.sid, json.status, json));
+      } catch (err) {
+        return sendJson(res, 400, { message: String(err?.message ?? err) });
+      }
+    }
+    if (path === "/stats") return sendJson(res, 200, { requests: account.requests, connections: srv.connectionStats() });
+    return sendJson(res, 404, { message: `unknown control endpoint ${req.method} ${url.pathname}` });
+  }
+
+  async function handler(req, res) {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname.startsWith("/__control/")) return handleControl(req, res, url);
+    const body = await readBody(req);
+    if (url.pathname.startsWith("/__sink/")) {
+      sink.push({ path: url.pathname + url.search, headers: req.headers, body, params: Object.fromEntries(new URLSearchParams(body)), at: Date.now() });
+      res.writeHead(204).end();
+      return;
+    }
+    const match = url.pathname.match(/^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/(SM[0-9a-f]{32}))?\.json$/);
+    if (!match) return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
+    const account = byAuth.get(req.headers.authorization ?? "");
+    if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
+    return account.handleApi(req, res, url, match, body);
+  }
+
+  const srv = await listen(handler, options.port ?? 0);
+
+  // The top-level methods act on the main account (options.accountSid).
+  return {
+    url: srv.url,
+    port: srv.port,
+    accountSid: main.accountSid,
+    authToken: main.authToken,
+    calls: main.calls,
+    messages: main.messages,
+    sink,
+    failNext: main.failNext,
+    setDelay: main.setDelay,
+    addInvalid: main.addInvalid,
+    addUnsubscribed: main.addUnsubscribed,
+    setNumberError: main.setNumberError,
+    sendStatusCallback: main.sendStatusCallback,
+    reset() {
+      main.reset();
+      sink.length = 0;
+    },
+    /** An extra isolated account on the same server. */
+    createAccount: (/** @type {{ accountSid?: string, authToken?: string }} */ o = {}) => addAccount(o.accountSid, o.authToken),
+    /** Connection counts, to check that a client reuses connections. */
+    connectionStats: () => srv.connectionStats(),
+    stop: () => srv.stop(),
+  };
+}

@@ -1,0 +1,12 @@
+// Values tests/global-setup.ts `provide`s (read in workerd tests with `inject`, see tests/fakes/control.ts).
+declare module "vitest" {
+  export interface ProvidedContext {
+    fakeTwilioUrl: string;
+    fakeTwilioAccountSid: string;
+    fakeTwilioAuthToken: string;
+    fakeSendGridUrl: string;
+    fakeSendGridApiKey: string;
+  }
+}
+
+export {};

@@ -1,0 +1,25 @@
+// Runs once in Node before the workerd test pool: starts the fake Twilio and SendGrid servers and hands their
+// addresses and credentials to the tests (`inject(...)`, see tests/fakes/control.ts). Tests run inside workerd and
+// cannot call these objects, so they drive the fakes over HTTP through each fake's /__control API.
+import type { TestProject } from "vitest/node";
+import { startFakeSendGrid } from "./fakes/fake-sendgrid.mjs";
+import { startFakeTwilio } from "./fakes/fake-twilio.mjs";
+import "./fakes/provided-context";
+
+// Test-only credentials, shaped like real ones.
+const ACCOUNT_SID = "AC" + "0123456789abcdef".repeat(2);
+const AUTH_TOKEN = "fedcba9876543210".repeat(2);
+const SENDGRID_KEY = "SG.fake-key.helio-tests";
+
+export default async function setup(project: TestProject) {
+  const twilio = await startFakeTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
+  const sendgrid = await startFakeSendGrid({ apiKey: SENDGRID_KEY });
+  project.provide("fakeTwilioUrl", twilio.url);
+  project.provide("fakeTwilioAccountSid", ACCOUNT_SID);
+  project.provide("fakeTwilioAuthToken", AUTH_TOKEN);
+  project.provide("fakeSendGridUrl", sendgrid.url);
+  project.provide("fakeSendGridApiKey", SENDGRID_KEY);
+  return async () => {
+    await Promise.all([twilio.stop(), sendgrid.stop()]);
+  };
+}
