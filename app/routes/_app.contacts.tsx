@@ -21,7 +21,12 @@ export default function Contacts() {
   const search = location.search;
   const searching = navigation.state === "loading" && navigation.location.pathname === "/contacts" && navigation.location.search !== search;
   const timer = useRef<ReturnType<typeof setTimeout>>();
+  const searchBox = useRef<HTMLInputElement>(null);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // Follow ?q when it changes from elsewhere (back button, a link) without fighting the user's typing.
+  useEffect(() => {
+    if (searchBox.current && document.activeElement !== searchBox.current) searchBox.current.value = q;
+  }, [q]);
   const qs = (extra: Record<string, string | number>) => {
     const p = new URLSearchParams(q ? { q } : {});
     for (const [k, v] of Object.entries(extra)) p.set(k, String(v));
@@ -54,7 +59,7 @@ export default function Contacts() {
       </div>
 
       <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-3">
-        <Form method="get" action="/contacts" role="search" className="flex min-w-64 flex-1 gap-2">
+        <Form method="get" action="/contacts" role="search" className="flex min-w-64 flex-1 gap-2" onSubmit={() => clearTimeout(timer.current)}>
           <label htmlFor="contact-search" className="sr-only">
             Search contacts
           </label>
@@ -63,14 +68,16 @@ export default function Contacts() {
             type="search"
             name="q"
             defaultValue={q}
-            key={q}
+            ref={searchBox}
             placeholder="Search by name, phone, email or company..."
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-amber-500 focus:outline-none"
             onChange={(e) => {
               // With JS the list follows the typing; without JS the Search button submits the same GET.
               const form = e.currentTarget.form;
+              const value = e.currentTarget.value.trim();
               clearTimeout(timer.current);
-              timer.current = setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 300);
+              // A pending search must not fire after the user has moved on (Enter, a link, a dialog).
+              timer.current = setTimeout(() => value !== q && submit(form, { replace: true, preventScrollReset: true }), 300);
             }}
           />
           <button type="submit" className={`${button} border border-slate-300 hover:bg-slate-50`}>

@@ -1,0 +1,212 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { E2E_USERS } from "./server.mjs";
+
+let browser;
+before(async () => (browser = await launch()));
+after(async () => browser?.close());
+
+// Letters only, so every term is searchable and never collides between modes or runs.
+const tag = (prefix) => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
+// A sendable US number: NXX-NXX-XXXX with N = 2–9, avoiding N11 and 555-01XX.
+function phone() {
+  const n = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1));
+  return `${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
+}
+const e164 = (digits) => `+1${digits}`;
+const pretty = (d) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
+
+// Polls from Node (works with JS off); page.waitForURL waits for a `load` that client-side navigations never fire.
+async function until(check, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+/** Clicks and waits until the address bar matches (a full URL string or a RegExp). */
+async function clickTo(page, locator, url) {
+  await locator.click();
+  await until(() => (typeof url === "string" ? page.url() === url : url.test(page.url())));
+}
+
+const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
+const rowOf = (page, text) => page.getByTestId("contact-row").filter({ hasText: text });
+
+/** Searches and waits until the list shows that search's results (a document load without JS, a fetch with it). */
+async function search(page, q) {
+  const box = page.getByRole("searchbox", { name: "Search contacts" });
+  await box.fill(q);
+  await box.press("Enter");
+  await page.getByTestId("contact-count").getByText(`Results for “${q}”`, { exact: true }).waitFor();
+}
+
+for (const mode of JS_MODES) {
+  describe(`contacts (${mode.name})`, () => {
+    it("adds (with the required-fields error first), edits, searches and deletes a contact", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      const last = tag("Add");
+      const digits = phone();
+      await page.goto("/contacts");
+      await page.getByRole("heading", { name: "Contacts", exact: true }).first().waitFor();
+      for (const label of ["Quick Upload & Send", "Upload CSV", "Add Contact"]) await page.getByRole("link", { name: label }).waitFor();
+      assert.equal(await page.getByRole("link", { name: "Quick Upload & Send" }).getAttribute("href"), "/testing");
+
+      await clickTo(page, page.getByRole("link", { name: "Add Contact" }), BASE + "/contacts/new");
+      const dialog = page.getByRole("dialog", { name: "Add Contact" });
+      await dialog.waitFor();
+      // conform marks the form novalidate once hydrated; from then on the same zod schema checks in the browser.
+      if (mode.javaScriptEnabled) await page.locator("form#contact-new[novalidate]").waitFor();
+      const posts = [];
+      page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+      // Whitespace passes the browser's `required` check, so the server (or conform with JS) must catch it.
+      await dialog.getByLabel("First Name").fill("   ");
+      await dialog.getByLabel("Last Name").fill(last);
+      await dialog.getByLabel("Phone").fill(pretty(digits));
+      await dialog.getByRole("button", { name: "Add Contact" }).click();
+      await page.getByText("Required fields missing").first().waitFor();
+      await dialog.getByText("First name is required").waitFor();
+      // With JS nothing was sent; without JS the server answered the post.
+      assert.equal(posts.length, mode.javaScriptEnabled ? 0 : 1);
+
+      await dialog.getByLabel("First Name").fill("Erin");
+      await dialog.getByLabel("Email").fill(`${last.toLowerCase()}@example.com`);
+      await clickTo(page, dialog.getByRole("button", { name: "Add Contact" }), BASE + "/contacts");
+      await toast(page, "Contact created").waitFor();
+      await rowOf(page, last).getByText(e164(digits)).waitFor();
+
+      // Creating the same phone again says so.
+      await page.goto("/contacts/new");
+      await dialog.getByLabel("First Name").fill("Other");
+      await dialog.getByLabel("Last Name").fill("Person");
+      await dialog.getByLabel("Phone").fill(digits);
+      await dialog.getByRole("button", { name: "Add Contact" }).click();
+      await dialog.getByText(`A contact with this phone number already exists (Erin ${last})`).waitFor();
+      await page.goto("/contacts");
+
+      await search(page, last);
+      assert.equal(await page.getByTestId("contact-row").count(), 1);
+      await clickTo(page, rowOf(page, last).getByRole("link", { name: `Edit Erin ${last}` }), /\/contacts\/\d+\/edit\?q=/);
+      const edit = page.getByRole("dialog", { name: "Edit Contact" });
+      assert.equal(await edit.getByLabel("First Name").inputValue(), "Erin");
+      await edit.getByLabel("Company").fill(`${last} Solar`);
+      await clickTo(page, edit.getByRole("button", { name: "Save Changes" }), BASE + `/contacts?q=${last}`);
+      await toast(page, "Contact updated").waitFor();
+      await rowOf(page, last).getByText(`${last} Solar`).waitFor();
+
+      // Search by the phone as people type it, and by a fragment of the company.
+      await search(page, `${digits.slice(3, 6)}-${digits.slice(6)}`);
+      await rowOf(page, last).waitFor();
+      await search(page, `${last.slice(2)} sol`);
+      await rowOf(page, last).waitFor();
+      await search(page, tag("none"));
+      await page.getByText("No contacts match").waitFor();
+
+      await search(page, last);
+      await clickTo(page, rowOf(page, last).getByRole("link", { name: `Delete Erin ${last}` }), /\/contacts\/\d+\/delete/);
+      const confirm = page.getByRole("dialog", { name: "Delete contact" });
+      await confirm.getByText("Are you sure you want to delete this contact?").waitFor();
+      await clickTo(page, confirm.getByRole("button", { name: "Delete" }), BASE + `/contacts?q=${last}`);
+      await toast(page, "Contact deleted").waitFor();
+      await page.getByText("No contacts match").waitFor();
+      await context.close();
+    });
+
+    it("uploads a CSV with a bad row, previews it with the errors, imports it and downloads the list as CSV", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      const last = tag("Csv");
+      const [a, b] = [phone(), phone()];
+      const file = [
+        "First Name,Last Name,Phone Number,Email,Company",
+        `Ann,${last},${pretty(a)},ann.${last.toLowerCase()}@example.com,Sunny Co`,
+        `Broken,${last},,,`, // row 3: no phone
+        `Bo,${last},${b},,"=cmd|' /C calc'!A0"`,
+        `Ann,Again,${a},,`, // repeat of row 2
+      ].join("\n");
+
+      await page.goto("/contacts");
+      await clickTo(page, page.getByRole("link", { name: "Upload CSV" }), BASE + "/contacts/upload");
+      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+      assert.equal(await dialog.getByRole("link", { name: "Download template" }).getAttribute("href"), "/contacts/template.csv");
+      assert.equal(await dialog.locator('input[type="file"]').getAttribute("accept"), ".csv");
+      await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+
+      const preview = page.getByRole("dialog", { name: "Preview import" });
+      await preview.getByText("Row 3: Phone number is required").waitFor();
+      await preview.getByTestId("import-preview").getByText(e164(a)).waitFor();
+      await preview.getByTestId("import-preview").getByText(e164(b)).waitFor();
+      assert.equal(await preview.getByTestId("import-preview").locator("tbody tr").count(), 2);
+      await preview.getByLabel("Skip").check();
+      await preview.getByRole("button", { name: "Import 2 contacts" }).click();
+      await page.getByTestId("import-result").getByText("Created 2, updated 0, skipped 1 duplicates, rejected 1 rows").waitFor();
+      await clickTo(page, page.getByRole("button", { name: "Done" }), BASE + "/contacts");
+      await toast(page, "Contacts imported").waitFor();
+
+      await search(page, last);
+      await rowOf(page, "Ann").waitFor();
+      await rowOf(page, "Bo").waitFor();
+      assert.equal(await page.getByTestId("contact-row").count(), 2);
+
+      await page.getByLabel("Format").selectOption("csv");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
+      assert.equal(download.suggestedFilename(), "contacts.csv");
+      const csv = await readFile(await download.path(), "utf8");
+      const lines = csv.split("\r\n").filter(Boolean);
+      assert.equal(lines[0], '"firstName","lastName","phone","email","company","address","city","state","zipCode"');
+      assert.equal(lines.length, 3);
+      assert.ok(lines.includes(`"Bo","${last}","'${e164(b)}","","'=cmd|' /C calc'!A0","","","",""`), lines.join("\n"));
+      assert.ok(lines.some((l) => l.startsWith(`"Ann","${last}","'${e164(a)}","ann.${last.toLowerCase()}@example.com","Sunny Co"`)));
+      await context.close();
+    });
+
+    it("imports a file bigger than one chunk through the queue, the page following progress by itself", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      const last = tag("Big");
+      const seen = new Set();
+      const rows = [];
+      while (rows.length < 2500) {
+        const p = phone();
+        if (!seen.has(p)) seen.add(p) && rows.push(`R${rows.length},${last},${p}`);
+      }
+      await page.goto("/contacts/upload");
+      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+      await dialog.locator('input[type="file"]').setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(["firstName,lastName,phone", ...rows].join("\n")) });
+      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+      const url = page.url();
+      await page.getByRole("button", { name: "Import 2500 contacts" }).click();
+      // No reload from the test: <noscript> meta refresh without JS, revalidation polling with it.
+      await page.getByTestId("import-result").getByText("Created 2500, updated 0, skipped 0 duplicates, rejected 0 rows").waitFor({ timeout: 60_000 });
+      assert.equal(page.url(), url);
+      await context.close();
+    });
+
+    it("refuses a broken file and a file without valid rows", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      await page.goto("/contacts/upload");
+      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+      await dialog.locator('input[type="file"]').setInputFiles({ name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("just a header") });
+      await dialog.getByRole("button", { name: "Upload and preview" }).click();
+      await page.getByTestId("upload-error").getByText("Failed to parse CSV file. Please check the format.").waitFor();
+
+      await dialog.locator('input[type="file"]').setInputFiles({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.from("firstName,lastName,phone\nNo,,\n") });
+      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+      const button = page.getByRole("button", { name: "No valid contacts" });
+      await button.waitFor();
+      assert.equal(await button.isDisabled(), true);
+      await page.getByText("Row 2: Last name is required").waitFor();
+      await context.close();
+    });
+
+    it("says 'No contacts to download' for an empty search", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      const q = tag("none");
+      await page.goto(`/contacts?q=${q}`);
+      await clickTo(page, page.getByRole("button", { name: "Download" }), BASE + `/contacts?q=${q}`);
+      await toast(page, "No contacts to download").waitFor();
+      await context.close();
+    });
+  });
+}
