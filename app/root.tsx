@@ -16,7 +16,10 @@ import { useNonce } from "~/lib/nonce";
 import { takeToast } from "~/toast/toast.server";
 import stylesheet from "~/tailwind.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export const meta: MetaFunction = () => [
   { title: "Helio — Connect with clarity" },

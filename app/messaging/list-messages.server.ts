@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 
-export const MESSAGE_TABS = ["all", "incoming", "outgoing", "failed"] as const;
-export type MessageTab = (typeof MESSAGE_TABS)[number];
+import { MESSAGE_TABS, type MessageTab } from "./message-tabs";
+export { MESSAGE_TABS, type MessageTab };
 export const MESSAGES_PAGE = 50;
 
 export type MessageListItem = {

@@ -27,6 +27,8 @@ export type SendDeps = {
 /** A Worker has 6 simultaneous outbound connections; more only queue inside the runtime. */
 export const SEND_CONCURRENCY = 6;
 export const MAX_ATTEMPTS = 8;
+/** Provider error codes after which the request may or may not have been accepted. */
+const AMBIGUOUS = new Set(["network", "timeout"]);
 const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
@@ -63,7 +65,7 @@ type Row = {
 
 type Outcome = {
   id: number;
-  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued";
+  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued" | "sending";
   sid?: string;
   provider?: string;
   from?: string;
@@ -298,6 +300,19 @@ async function sendOne(
     };
   } catch (err) {
     const e = err instanceof ProviderError ? err : new ProviderError("retry", String((err as Error)?.message ?? err));
+    // A timeout or dropped connection is ambiguous: Twilio may have accepted the message. Ask before retrying.
+    if (row.channel === "sms" && e.kind === "retry" && AMBIGUOUS.has(e.code ?? "")) {
+      const to = (row.c_phone ?? row.phone)!;
+      try {
+        const found = (await deps.sms.findSent(to, new Date(now.getTime() - 60_000))).find((m) => m.body === content.text);
+        if (found) {
+          return { id: row.id, status: "sent", sid: found.sid, provider: deps.sms.name, from: deps.sms.sender, segments: smsSegments(content.text).segments, sentAt: now.getTime(), errorCode: null, errorMessage: null };
+        }
+      } catch {
+        // Cannot tell: stay `sending` (no retry); the reconciler settles it from the provider later.
+        return { id: row.id, status: "sending", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); checking with the provider` };
+      }
+    }
     if (e.kind === "retry" && row.attempts + 1 < MAX_ATTEMPTS) {
       retry(row.id, e.retryAfterSeconds ?? backoffSeconds(row.attempts + 1));
       return { id: row.id, status: "queued", errorCode: e.code, errorMessage: e.message };

@@ -112,6 +112,29 @@ describe("send pipeline: exactly one provider call per message", () => {
 });
 
 describe("send pipeline: provider errors", () => {
+  it("a dropped connection after Twilio accepted is recorded from Twilio, not resent", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "lost answer", idempotencyKey: `l:${crypto.randomUUID()}` }], new Date());
+    const jobs = queue.takeSendJobs();
+    await twilio.failNext(1, 0, { afterCreate: true });
+    const outcomes = await sendMessages(jobs, deps);
+    expect(outcomes.size).toBe(0);
+    const created = (await twilio.calls()).filter((c) => c.sid);
+    expect(created).toHaveLength(1);
+    expect(await messageRow(id)).toMatchObject({ status: "sent", twilio_sid: created[0].sid });
+  });
+
+  it("a dropped connection before Twilio accepted is retried", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "dropped", idempotencyKey: `l:${crypto.randomUUID()}` }], new Date());
+    const jobs = queue.takeSendJobs();
+    await twilio.failNext(1, 0);
+    expect((await sendMessages(jobs, deps)).get(0)).toEqual({ retryAfterSeconds: 5 });
+    await sendMessages(jobs, deps);
+    expect((await twilio.calls()).filter((c) => c.sid)).toHaveLength(1);
+    expect((await messageRow(id))?.status).toBe("sent");
+  });
+
   it("429 → retried later (Retry-After honoured), then sent", async () => {
     const { deps, twilio, queue } = await pipeline();
     const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "busy", idempotencyKey: `b:${crypto.randomUUID()}` }], new Date());

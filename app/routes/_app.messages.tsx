@@ -2,11 +2,12 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { format } from "date-fns";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Spinner } from "~/components/spinner";
-import { listMessages, MESSAGE_TABS, messageTabCounts, type MessageListItem, type MessageTab } from "~/messaging/list-messages.server";
+import { listMessages, messageTabCounts, type MessageListItem } from "~/messaging/list-messages.server";
+import { MESSAGE_TABS, type MessageTab } from "~/messaging/message-tabs";
+import { LocalTime } from "~/components/local-time";
 import { providerMode } from "~/messaging/providers/registry.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -139,7 +140,7 @@ export default function MessageCenter() {
                   <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-800">{m.content}</p>
                   {m.errorMessage ? <p className="mt-1 text-xs text-slate-500">{m.errorMessage}</p> : null}
                   <p className="mt-1 flex flex-wrap gap-3 text-xs text-slate-500">
-                    <time dateTime={m.createdAt}>{format(new Date(m.createdAt), "MMM d, yyyy HH:mm")}</time>
+                    <LocalTime iso={m.createdAt} />
                     {m.twilioSid ? <span title={m.twilioSid}>ID …{m.twilioSid.slice(-8)}</span> : null}
                     {m.campaignId ? <span>Campaign #{m.campaignId}</span> : null}
                   </p>

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { requireApiUser } from "~/auth/guard.server";
 import { apiError } from "~/lib/request.server";
-import { listMessages, MESSAGE_TABS } from "~/messaging/list-messages.server";
+import { listMessages } from "~/messaging/list-messages.server";
+import { MESSAGE_TABS } from "~/messaging/message-tabs";
 
 const query = z.object({
   q: z.string().max(200).optional(),

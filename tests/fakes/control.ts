@@ -37,7 +37,7 @@ export type FakeSendGridCall = {
   payload: any;
 };
 
-export type FailNextOptions = { retryAfter?: number | string; code?: number; message?: string };
+export type FailNextOptions = { retryAfter?: number | string; code?: number; message?: string; afterCreate?: boolean };
 
 async function control<T = unknown>(base: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(base + "/__control" + path, {

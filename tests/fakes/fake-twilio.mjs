@@ -8,7 +8,8 @@
 //   Every endpoint below acts on the main account, or on ?account=AC… (one account per test keeps parallel test
 //   files from seeing each other's calls and injected failures).
 //   POST /__control/reset                       → forget calls/messages/failures/delay, restore number sets
-//   POST /__control/fail-next  { n, status, retryAfter?, code?, message? }   (status 0 = drop the connection)
+//   POST /__control/fail-next  { n, status, retryAfter?, code?, message?, afterCreate? }   (status 0 = drop the connection;
+//                              afterCreate = create the message first, then drop: the client never hears it was accepted)
 //   POST /__control/delay      { ms }
 //   GET  /__control/calls                       → { calls }
 //   GET  /__control/messages[/SM…]              → { messages } | the resource
@@ -271,6 +272,12 @@ function createAccount(accountSid, authToken, options = {}) {
     };
 
     const failure = failures.take();
+    // afterCreate: the message IS created, then the connection drops — "accepted, but the answer was lost".
+    if (failure?.afterCreate && isCreate) {
+      const [status, out] = handleCreate(params);
+      record(status, status === 201 ? out.sid : null, status === 201 ? null : out.code);
+      return void req.socket.destroy();
+    }
     if (failure) {
       record(failure.status, null, failure.code ?? null);
       if (failure.status === 0) return void req.socket.destroy();
@@ -350,7 +357,7 @@ function createAccount(accountSid, authToken, options = {}) {
      * @param {number} n @param {number} [status] @param {{ retryAfter?: number | string, code?: number, message?: string }} [opts]
      */
     failNext(n, status = 429, opts = {}) {
-      failures.add(n, status, { retryAfter: opts.retryAfter, code: opts.code, message: opts.message });
+      failures.add(n, status, { retryAfter: opts.retryAfter, code: opts.code, message: opts.message, afterCreate: opts.afterCreate });
     },
     get pendingFailures() {
       return failures.pending;

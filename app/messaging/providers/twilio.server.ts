@@ -118,8 +118,9 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
     },
 
     async findSent(to, since) {
-      // DateSent takes a UTC day; the exact cut-off is applied below on date_created.
-      const query = new URLSearchParams({ To: to, "DateSent>=": since.toISOString().slice(0, 10), PageSize: "50" });
+      // No DateSent filter: Twilio leaves date_sent empty while a message waits in its own queue, and
+      // those are exactly the ones a reconciler must not miss. The newest 50 to this number, cut by date_created.
+      const query = new URLSearchParams({ To: to, PageSize: "50" });
       const res = await fetchOrRetry(
         doFetch,
         "Twilio",
