@@ -93,3 +93,32 @@ export async function messageTabCounts(db: Db): Promise<Record<MessageTab, numbe
     failed: sum((r) => r.status === "failed" || r.status === "undelivered"),
   };
 }
+
+/**
+ * What is waiting to go out and how fast it can: outbound pending (scheduled or deferred by quiet hours /
+ * daily cap), queued and in-flight counts, plus each sender's pacing state. All small reads.
+ */
+export async function sendingBacklog(db: Db, now: Date) {
+  const [counts, senders, nextDue] = await Promise.all([
+    db.all<{ status: string; n: number }>(
+      sql`SELECT status, n FROM message_counts WHERE direction = 'outbound' AND status IN ('pending', 'queued', 'sending')`,
+    ),
+    db.all<{ sender: string; next_slot_ms: number; day: string; day_count: number }>(
+      sql`SELECT sender, next_slot_ms, day, day_count FROM sender_pacing ORDER BY sender LIMIT 20`,
+    ),
+    db.get<{ at: number | null }>(sql`SELECT min(scheduled_at) AS at FROM messages WHERE status = 'pending'`),
+  ]);
+  const n = (s: string) => counts.find((c) => c.status === s)?.n ?? 0;
+  const today = now.toISOString().slice(0, 10);
+  return {
+    pending: n("pending"),
+    queued: n("queued"),
+    sending: n("sending"),
+    nextScheduledAt: nextDue?.at ? new Date(nextDue.at).toISOString() : null,
+    senders: senders.map((s) => ({
+      sender: s.sender,
+      sentToday: s.day === today ? s.day_count : 0,
+      busyUntil: s.next_slot_ms > now.getTime() ? new Date(s.next_slot_ms).toISOString() : null,
+    })),
+  };
+}

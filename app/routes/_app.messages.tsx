@@ -5,7 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Spinner } from "~/components/spinner";
-import { listMessages, messageTabCounts, type MessageListItem } from "~/messaging/list-messages.server";
+import { listMessages, messageTabCounts, sendingBacklog, type MessageListItem } from "~/messaging/list-messages.server";
+import { messagingConfig } from "~/messaging/config.server";
 import { MESSAGE_TABS, type MessageTab } from "~/messaging/message-tabs";
 import { LocalTime } from "~/components/local-time";
 import { providerMode } from "~/messaging/providers/registry.server";
@@ -23,8 +24,14 @@ const query = z.object({
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const { q, tab, before } = query.parse(Object.fromEntries(new URL(args.request.url).searchParams));
-  const [page, counts] = await Promise.all([listMessages(args.context.db, { q, tab, before }), messageTabCounts(args.context.db)]);
-  return { ...page, counts, q: q ?? "", tab: tab ?? "all", localMode: providerMode(args.context.cloudflare.env).sms === "outbox" };
+  const env = args.context.cloudflare.env;
+  const [page, counts, backlog] = await Promise.all([
+    listMessages(args.context.db, { q, tab, before }),
+    messageTabCounts(args.context.db),
+    sendingBacklog(args.context.db, args.context.clock()),
+  ]);
+  const { smsRatePerSecond, smsDailyCap } = messagingConfig(env);
+  return { ...page, counts, backlog, pacing: { smsRatePerSecond, smsDailyCap }, q: q ?? "", tab: tab ?? "all", localMode: providerMode(env).sms === "outbox" };
 }
 
 export const simulateSchema = z.object({
@@ -62,7 +69,7 @@ function statusIcon(m: MessageListItem) {
 }
 
 export default function MessageCenter() {
-  const { messages, nextCursor, counts, q, tab, localMode } = useLoaderData<typeof loader>();
+  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [params] = useSearchParams();
   const lastResult = useActionData<typeof action>();
@@ -97,6 +104,23 @@ export default function MessageCenter() {
           </button>
         </Form>
       </div>
+
+      {backlog.pending + backlog.queued + backlog.sending > 0 ? (
+        <section className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm" data-testid="backlog">
+          <strong>Sending backlog:</strong> {backlog.queued.toLocaleString("en-US")} queued, {backlog.sending.toLocaleString("en-US")} sending,{" "}
+          {backlog.pending.toLocaleString("en-US")} waiting (scheduled or outside allowed hours)
+          {backlog.nextScheduledAt ? (
+            <>
+              {" "}
+              · next at <LocalTime iso={backlog.nextScheduledAt} />
+            </>
+          ) : null}
+          <span className="block text-xs text-slate-600">
+            Pacing: {pacing.smsRatePerSecond}/s and {pacing.smsDailyCap.toLocaleString("en-US")}/day per sending number
+            {backlog.senders.map((s) => ` · ${s.sender}: ${s.sentToday.toLocaleString("en-US")} today`).join("")}
+          </span>
+        </section>
+      ) : null}
 
       <nav className="flex gap-1 border-b border-slate-200" aria-label="Message tabs">
         {MESSAGE_TABS.map((t) => (

@@ -125,6 +125,17 @@ describe("Message Center (local mode)", () => {
     expect(empty.status).toBe(400);
   });
 
+  it("shows the sending backlog (scheduled broadcast waiting in D1)", async () => {
+    const user = await createTestUser();
+    const cookie = await loginAs(user);
+    const c = await createTestContact(user.id);
+    const at = new Date(Date.now() + 2 * 24 * 3600_000).toISOString();
+    expect((await post("/api/messages/send-broadcast", cookie, { type: "sms", content: "Later", contactIds: [c.id], scheduledAt: at })).status).toBe(202);
+    const page = await (await call("/messages", { cookie })).text();
+    expect(page).toMatch(/Sending backlog:/);
+    expect(page).toMatch(/waiting \(scheduled or outside allowed hours\)/);
+  });
+
   it("searches content case-insensitively and by phone, with the empty-state texts", async () => {
     const cookie = await loginAs(await createTestUser());
     const phone = uniquePhone();
