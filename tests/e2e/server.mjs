@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate, offlineEnv } from "../../scripts/lib/d1.mjs";
-import { createUser, setUserActive } from "../../scripts/lib/users.mjs";
+import { createUser } from "../../scripts/lib/users.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (p) => join(root, "node_modules", p);
@@ -22,8 +22,13 @@ export async function startServer({ port = 8799, inspectorPort = 9239, vars = {}
   }
   const persistTo = mkdtempSync(join(tmpdir(), "helio-e2e-"));
   migrate({ persistTo });
-  for (const u of Object.values(E2E_USERS)) await createUser(u, { persistTo });
-  setUserActive(E2E_USERS.inactive.email, false, { persistTo });
+  // The rep is made by the real administrator CLI (npm run user:create / user:deactivate), the others directly.
+  const cli = (script, args) =>
+    execFileSync(process.execPath, [join(root, "scripts", script), ...args, "--persist-to", persistTo], { cwd: root, env: offlineEnv, stdio: "pipe" });
+  const rep = E2E_USERS.user;
+  cli("user-create.mjs", ["--email", rep.email, "--password", rep.password, "--role", rep.role, "--first", rep.first, "--last", rep.last]);
+  for (const u of [E2E_USERS.admin, E2E_USERS.inactive]) await createUser(u, { persistTo });
+  cli("user-set-active.mjs", ["deactivate", "--email", E2E_USERS.inactive.email]);
 
   const base = `http://127.0.0.1:${port}`;
   const allVars = {
