@@ -14,6 +14,7 @@ import {
   importNextChunk,
   importResultSummary,
   previewRows,
+  resumeIfStalled,
   stageContactImport,
   startContactImport,
 } from "./import-contacts.server";
@@ -310,6 +311,20 @@ describe("staged CSV import", () => {
     const none = await stage(u.id, csv([",,,,", "Ann,,,,"]));
     expect(none.validRows).toBe(0);
     await expect(confirmContactImport(db(), none.id, u.id, "skip", now())).rejects.toThrow("No valid contacts");
+  });
+
+  it("re-enqueues an import that has stopped making progress, once per stall window", async () => {
+    const u = await createTestUser();
+    const imp = await stage(u.id, csv([`A,Stall,${uniquePhone()},,`]));
+    await confirmContactImport(db(), imp.id, u.id, "skip", now());
+    const fresh = await getContactImport(db(), imp.id, u.id);
+    const enqueued: number[] = [];
+    const enqueue = async (id: number) => void enqueued.push(id);
+    expect(await resumeIfStalled(db(), fresh, now(), enqueue)).toBe(false);
+    const later = new Date(fresh.updatedAt.getTime() + 2 * 60_000);
+    expect(await resumeIfStalled(db(), fresh, later, enqueue)).toBe(true);
+    expect(await resumeIfStalled(db(), fresh, later, enqueue)).toBe(false); // a second poll with the old read
+    expect(enqueued).toEqual([imp.id]);
   });
 
   it("keeps imports private to their creator", async () => {

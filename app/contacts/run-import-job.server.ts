@@ -13,6 +13,9 @@ export async function runImportJob(
   for (;;) {
     const { done } = await importNextChunk(db, job.importId, deps.now());
     if (done) return;
+    // Back to the event loop between chunks: otherwise requests to the same isolate (the progress page
+    // polling this import) wait for the whole run (seen under wrangler dev).
+    await new Promise((r) => setTimeout(r, 0));
     if (Date.now() - started > budget) {
       await deps.enqueue(job);
       return;

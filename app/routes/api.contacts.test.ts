@@ -237,6 +237,27 @@ describe("contact dialogs (form posts, no JS needed)", () => {
   });
 });
 
+describe("list paging links (no JS needed)", () => {
+  it("offers Next and Previous keyset links that keep the search", async () => {
+    const { cookie } = await signedIn();
+    const company = uniqueTag("Links");
+    const seeded = await seedContacts(60, () => ({ company }));
+    const html = async (path: string) => (await call(path, { cookie })).text().then((t) => t.replaceAll("&amp;", "&"));
+    const first = await html(`/contacts?q=${company}`);
+    expect(first).not.toContain(">Previous<");
+    const next = /href="(\/contacts\?q=[^"]+&after=\d+)"[^>]*>Next</.exec(first)?.[1];
+    expect(next).toBeDefined();
+    const second = await html(next!);
+    expect((second.match(/data-testid="contact-row"/g) ?? []).length).toBe(10);
+    expect(second).toContain(seeded[0].lastName);
+    expect(second).not.toContain(">Next<");
+    const prev = /href="(\/contacts\?q=[^"]+&before=\d+)"[^>]*>Previous</.exec(second)?.[1];
+    const back = await html(prev!);
+    expect((back.match(/data-testid="contact-row"/g) ?? []).length).toBe(50);
+    expect(back).toContain(seeded[59].lastName);
+  });
+});
+
 describe("Upload CSV → preview → import (no JS needed)", () => {
   async function upload(cookie: string, text: string, name = "leads.csv") {
     const form = new FormData();
