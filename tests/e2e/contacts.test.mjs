@@ -177,7 +177,9 @@ for (const mode of JS_MODES) {
       await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
       const url = page.url();
       await page.getByRole("button", { name: "Import 2500 contacts" }).click();
-      // No reload from the test: <noscript> meta refresh without JS, revalidation polling with it.
+      // The first chunk runs inline and the queue takes the rest, so progress shows first. No reload from the
+      // test: a <noscript> meta refresh without JS, revalidation polling with it.
+      await page.getByTestId("import-progress").getByText(/Imported [\d,]+ of 2,500 contacts/).waitFor();
       await page.getByTestId("import-result").getByText("Created 2500, updated 0, skipped 0 duplicates, rejected 0 rows").waitFor({ timeout: 60_000 });
       assert.equal(page.url(), url);
       await context.close();
