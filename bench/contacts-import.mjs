@@ -122,9 +122,7 @@ async function main() {
     const progress = new Set();
     while (!result) {
       // React separates adjacent text parts with <!-- --> in server HTML.
-      const tp = performance.now();
       const html = (await (await get(location)).text()).replace(/<!-- -->/g, "");
-      if (process.env.DEBUG_POLL) console.log("poll", fmt(ms(tp), 0), /Imported ([\d,]+)/.exec(html.replace(/<!-- -->/g, ""))?.[1]);
       const done = /data-testid="import-result"[^>]*>([^<]+)</.exec(html);
       if (done) {
         const m = /Created (\d+), updated (\d+), skipped (\d+) duplicates, rejected (\d+) rows/.exec(done[1]);

@@ -43,6 +43,8 @@ export function ContactForm({
     lastResult: actionData?.result,
     defaultValue,
     constraint: getZodConstraint(contactSchema),
+    // Without JS the browser's own `required`/`type=email` checks apply; once hydrated conform takes over.
+    defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),

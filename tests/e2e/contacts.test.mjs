@@ -61,6 +61,11 @@ for (const mode of JS_MODES) {
       if (mode.javaScriptEnabled) await page.locator("form#contact-new[novalidate]").waitFor();
       const posts = [];
       page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+      // Empty: blocked in the browser either way (conform with JS, the `required` attribute without).
+      await dialog.getByRole("button", { name: "Add Contact" }).click();
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(posts.length, 0);
+      assert.equal(await dialog.getByLabel("First Name").evaluate((el) => el.validity.valueMissing), true);
       // Whitespace passes the browser's `required` check, so the server (or conform with JS) must catch it.
       await dialog.getByLabel("First Name").fill("   ");
       await dialog.getByLabel("Last Name").fill(last);
