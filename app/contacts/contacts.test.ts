@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { activityLog, contactImportRows, contactImports, contacts } from "~/db/schema";
+import { activityLog, contactImportRows, contacts } from "~/db/schema";
 import worker from "../../workers/app";
 import { contactFields, createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
