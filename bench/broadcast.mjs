@@ -1,0 +1,462 @@
+#!/usr/bin/env node
+// Broadcast throughput benchmark: a 10,000-message SMS broadcast through cron → queue → (fake) Twilio on loopback,
+// compared with two ceilings measured in the same run — a plain Node loop of POSTs to the same fake, and a bare
+// Worker consumer (bench/bare-consumer.js: one POST + one D1 UPDATE per message, a batch's messages concurrently) —
+// then a paced run that must stay at ≤ N msgs/s and within 5% of N. Exits non-zero on any duplicate or lost
+// message, or when pacing is out of bounds.
+//
+//   node bench/broadcast.mjs [--count 10000] [--rate 20] [--paced-count 600] [--skip-pacing] [--skip-ceilings]
+//                            [--profile] [--timeout 600] [--app-dir <copy of the project>] [--dump <file.json>]
+//
+// --profile times every D1 call and POST of each consumer batch (bench/lib/profiled-worker.js wraps the bundle).
+// --app-dir bundles another copy of the project (e.g. a scratch copy with a proposed change; node_modules symlinked).
+// --dump writes the fake's call timestamps (and the profile) as JSON for a closer look.
+//
+// Miniflare is driven directly (no `wrangler dev`): its proxy costs ~3× and runs out of fds under thousands of
+// outbound fetches (/work/shared/TOOLCHAIN.md). Locally, like `wrangler dev`, Miniflare hands the consumer one
+// batch at a time.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join, resolve } from "node:path";
+import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
+import { bareConsumer, nodeLoop } from "./lib/ceilings.mjs";
+import {
+  bundleWorker,
+  login,
+  migrate,
+  QUEUE_CONSUMER,
+  root,
+  runCron,
+  seed,
+  sendBroadcast,
+  startHelio,
+  statusCounts,
+} from "./lib/helio.mjs";
+import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
+import { fdStats, interArrival, parseFlags, socketStates, waitUntil } from "./lib/util.mjs";
+
+const flags = parseFlags(process.argv.slice(2));
+const COUNT = Number(flags.count ?? 10_000);
+const RATE = Number(flags.rate ?? 20);
+const PACED_COUNT = Number(flags["paced-count"] ?? RATE * 30);
+const TIMEOUT_MS = Number(flags.timeout ?? 600) * 1000;
+const FROM = "+15017122661";
+const GOAL = 0.8;
+for (const [name, v, max] of [
+  ["count", COUNT, 100_000],
+  ["rate", RATE, 10_000],
+  ["paced-count", PACED_COUNT, 100_000],
+]) {
+  if (!Number.isInteger(v) || v < 1 || v > Math.min(max, MAX_RECIPIENTS)) throw new Error(`--${name} must be an integer from 1 to ${max}`);
+}
+
+const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
+const t0 = performance.now();
+const loadAtStart = os.loadavg();
+const cleanups = [];
+const cleanup = async () => {
+  while (cleanups.length)
+    await cleanups
+      .pop()()
+      .catch((e) => console.error("cleanup:", e?.message ?? e));
+};
+process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
+
+/** Duplicates and lost, from the fake's own records, plus the D1 rows' sids checked against the fake. */
+function verify(account, count, rows) {
+  const expected = new Map(Array.from({ length: count }, (_, i) => [phoneFor(i), renderedFor(i)]));
+  const accepted = account.calls.filter((c) => c.httpStatus === 201);
+  const recipients = new Set(accepted.map((c) => c.to));
+  const rightText = new Set(accepted.filter((c) => expected.get(c.to) === c.body).map((c) => c.to));
+  const rowProblems = rows.filter((r) => r.status !== "sent" || !r.twilio_sid || account.messages.get(r.twilio_sid)?.to !== r.phone);
+  return {
+    calls: account.calls.length,
+    rejected: account.calls.length - accepted.length,
+    duplicates: accepted.length - recipients.size,
+    lost: count - rightText.size,
+    unexpected: accepted.filter((c) => expected.get(c.to) !== c.body).length,
+    rows: rows.length,
+    rowProblems: rowProblems.length,
+  };
+}
+
+/** One Helio run on a fresh D1: seed, log in, broadcast, one cron tick, wait until every row is final. */
+async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profile }) {
+  const account = fake.createAccount();
+  const depth = cleanups.length;
+  const h = await startHelio({
+    scriptPath,
+    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
+    from: FROM,
+    rate,
+    cleanups,
+  });
+  await migrate(h.db);
+  const contacts = await seed(h.db, count, timeZone);
+  const cookie = await login(h.mf);
+  const b = await sendBroadcast(h.mf, cookie, { type: "sms", content: TEMPLATE, contactIds: contacts.map((c) => c.id) });
+  log(`${label}: broadcast ${b.broadcastId} with ${b.recipients} recipients (${b.queued} queued at once); cron tick…`);
+  const connsBefore = fake.connectionStats().total;
+
+  const start = Date.now();
+  const cron = runCron(h.mf);
+  let counts = {};
+  const done = await waitUntil({
+    start,
+    timeoutMs: TIMEOUT_MS,
+    providerCalls: () => account.calls.length,
+    expected: count,
+    check: async () => {
+      counts = await statusCounts(h.db, b.broadcastId);
+      const final = (counts.sent ?? 0) + (counts.delivered ?? 0) + (counts.failed ?? 0) + (counts.skipped ?? 0);
+      return { finished: final >= count };
+    },
+    onProgress: (s) =>
+      log(`${label}: ${JSON.stringify(counts)} · ${account.calls.length} POSTs · ${s.toFixed(0)} s · fds ${fdStats().fds}`),
+  }).catch(async (err) => {
+    log(`${label}: ${err.message}; statuses ${JSON.stringify(await statusCounts(h.db, b.broadcastId))}`);
+    return null;
+  });
+  const cronResult = await cron;
+  const { results: rows } = await h.db
+    .prepare("SELECT status, twilio_sid, phone, updated_at FROM messages WHERE broadcast_id = ?")
+    .bind(b.broadcastId)
+    .all();
+  // reduce, not Math.max(...): 100,000 arguments overflow the stack.
+  const max = (a) => a.reduce((m, x) => (x > m ? x : m), -Infinity);
+  const min = (a) => a.reduce((m, x) => (x < m ? x : m), Infinity);
+  const lastUpdate = max(rows.map((r) => r.updated_at));
+  const ats = account.calls.map((c) => c.at);
+  const result = {
+    label,
+    count,
+    seconds: done ? (done - start) / 1000 : null,
+    // The consumer stamps updated_at when it records a batch: the last one is "last sent", free of polling delay.
+    secondsToLastRecord: (lastUpdate - start) / 1000,
+    providerSpan: (max(ats) - min(ats)) / 1000,
+    firstCallAfter: (min(ats) - start) / 1000,
+    check: verify(account, count, rows),
+    statuses: await statusCounts(h.db, b.broadcastId),
+    cron: cronResult?.outcome,
+    connections: fake.connectionStats().total - connsBefore,
+    gaps: interArrival(ats),
+    ats,
+  };
+  result.rate = result.seconds ? count / result.seconds : 0;
+  if (profile) {
+    const res = await h.mf.dispatchFetch("http://127.0.0.1/__bench/profile");
+    result.profile = await res.json();
+  }
+  while (cleanups.length > depth) await cleanups.pop()();
+  return result;
+}
+
+/** Per-batch breakdown from the --profile wrapper: where a batch's time goes, and the D1 statements it spends it on. */
+function summariseProfile(batches) {
+  const sum = (a) => a.reduce((x, y) => x + y, 0);
+  const per = batches.map((b) => {
+    const f0 = Math.min(...b.fetch.map((f) => f.start));
+    const f1 = Math.max(...b.fetch.map((f) => f.end));
+    const hasFetch = b.fetch.length > 0;
+    return {
+      wall: b.end,
+      before: hasFetch ? f0 : b.end,
+      sending: hasFetch ? f1 - f0 : 0,
+      after: hasFetch ? b.end - f1 : 0,
+      fetchMs: sum(b.fetch.map((f) => f.end - f.start)),
+      fetches: b.fetch.length,
+      maxInFlight: Math.max(0, ...b.fetch.map((f) => b.fetch.filter((g) => g.start <= f.start && g.end > f.start).length)),
+    };
+  });
+  const mean = (k) => sum(per.map((p) => p[k])) / Math.max(1, per.length);
+  const byStmt = new Map();
+  for (const b of batches)
+    for (const d of b.d1) {
+      const s = byStmt.get(d.what) ?? { n: 0, ms: 0 };
+      s.n++;
+      s.ms += d.end - d.start;
+      byStmt.set(d.what, s);
+    }
+  const ms1 = (n) => n.toFixed(1);
+  const meanSize = sum(batches.map((b) => b.size)) / Math.max(1, batches.length);
+  const postLatency = sum(per.map((p) => p.fetchMs)) / Math.max(1, sum(per.map((p) => p.fetches)));
+  const maxInFlight = Math.max(0, ...per.map((p) => p.maxInFlight));
+  const lines = [
+    `batches ${batches.length}, mean size ${ms1(meanSize)}; per batch (ms, workerd clock): wall ${ms1(mean("wall"))} = ` +
+      `before first POST ${ms1(mean("before"))} + POSTs ${ms1(mean("sending"))} + after last POST ${ms1(mean("after"))}; ` +
+      `max POSTs in flight ${maxInFlight}, mean POST latency ${ms1(postLatency)}`,
+    ...[...byStmt]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 8)
+      .map(([what, s]) => `  D1 ${String(s.n).padStart(5)}× ${ms1(s.ms / s.n).padStart(6)} ms  ${what}`),
+  ];
+  return lines.join("\n");
+}
+
+/**
+ * Steady state = every call after the first batch: the first batch's slot 0 is "now" when the slots are reserved,
+ * so it always goes out late (after the claim write) and would make the span look short. n calls span n−1
+ * intervals, so (n−1)/(last−first) is the rate the sender ran at. A sender that hits its slots exactly sits right on
+ * N, so "≤ N" allows the span to be PACING_TOLERANCE_MS short: the fake stamps whole milliseconds at both ends and
+ * loopback adds a millisecond or two of jitter.
+ */
+const PACING_TOLERANCE_MS = 5;
+function pacingVerdict(run, rate) {
+  const all = [...run.ats].sort((a, b) => a - b);
+  const rateOf = (ats) => (ats.length - 1) / ((ats.at(-1) - ats[0]) / 1000);
+  const steady = all.slice(QUEUE_CONSUMER.maxBatchSize);
+  const achieved = rateOf(steady.length >= 2 ? steady : all);
+  let maxInOneSecond = 0;
+  for (let i = 0, j = 0; i < all.length; i++) {
+    while (all[i] - all[j] >= 1000) j++;
+    maxInOneSecond = Math.max(maxInOneSecond, i - j + 1);
+  }
+  const gaps = all.slice(1).map((t, i) => t - all[i]);
+  const tooClose = gaps.filter((g) => g < (1000 / rate) * 0.5).length;
+  const used = steady.length >= 2 ? steady : all;
+  const atMostN = used.at(-1) - used[0] >= ((used.length - 1) * 1000) / rate - PACING_TOLERANCE_MS;
+  return {
+    achieved,
+    atMostN,
+    overall: rateOf(all),
+    steadyCalls: used.length,
+    steadySeconds: (used.at(-1) - used[0]) / 1000,
+    maxInOneSecond,
+    tooClose,
+    ok: atMostN && achieved >= 0.95 * rate,
+  };
+}
+
+async function main() {
+  const tz = daytimeZone();
+  log(`contacts' time zone ${tz.zone} (local time ${tz.local}) keeps the run inside quiet-hours windows`);
+  const tmp = mkdtempSync(join(os.tmpdir(), "helio-bench-"));
+  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  log("bundling the Worker (wrangler deploy --dry-run)…");
+  const appDir = flags["app-dir"] ? resolve(String(flags["app-dir"])) : root;
+  const scriptPath = bundleWorker(join(tmp, "bundle"), { profile: Boolean(flags.profile), appDir });
+  if (appDir !== root) log(`measuring the app in ${appDir}`);
+
+  const fake = await startFakeTwilio({ accountSid: "AC" + randomBytes(16).toString("hex"), authToken: randomBytes(16).toString("hex") });
+  cleanups.push(() => fake.stop());
+  log(`fake Twilio on ${fake.url}`);
+
+  log(`Helio: ${COUNT} messages, unpaced (SMS_RATE_PER_SECOND=100000)…`);
+  const helio = await helioRun({
+    scriptPath,
+    fake,
+    count: COUNT,
+    rate: 100_000,
+    timeZone: tz.zone,
+    label: "helio",
+    profile: Boolean(flags.profile),
+  });
+  log(`Helio: ${helio.rate.toFixed(0)} msgs/s; ${JSON.stringify(helio.check)}`);
+
+  let bare = null;
+  let bare6 = null;
+  const loops = [];
+  if (!flags["skip-ceilings"]) {
+    for (const concurrency of [6, 32]) {
+      const r = await nodeLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency });
+      loops.push({ concurrency, ...r });
+      log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
+    }
+    const runBare = async (maxInFlight) => {
+      const account = fake.createAccount();
+      const connsBefore = fake.connectionStats().total;
+      const r = await bareConsumer({
+        twilio: fake,
+        account,
+        from: FROM,
+        count: COUNT,
+        timeoutMs: TIMEOUT_MS,
+        onProgress: log,
+        maxInFlight,
+      });
+      r.connections = fake.connectionStats().total - connsBefore;
+      r.gaps = interArrival(account.calls.map((c) => c.at));
+      r.duplicates = account.calls.length - new Set(account.calls.map((c) => c.to)).size;
+      log(`bare consumer${maxInFlight ? `, ≤ ${maxInFlight} in flight` : ""}: ${r.rate.toFixed(0)} msgs/s`);
+      return r;
+    };
+    bare = await runBare(0);
+    // Helio keeps ≤ 6 POSTs in flight (production's connection cap); locally nothing caps the bare Promise.all.
+    bare6 = await runBare(6);
+  }
+
+  let paced = null;
+  if (!flags["skip-pacing"]) {
+    log(`pacing: ${PACED_COUNT} messages at SMS_RATE_PER_SECOND=${RATE} (~${Math.round(PACED_COUNT / RATE)} s)…`);
+    paced = await helioRun({ scriptPath, fake, count: PACED_COUNT, rate: RATE, timeZone: tz.zone, label: "paced" });
+    paced.verdict = pacingVerdict(paced, RATE);
+  }
+
+  if (flags.dump) {
+    writeFileSync(String(flags.dump), JSON.stringify({ helio: helio.ats, paced: paced?.ats ?? null, profile: helio.profile ?? null }));
+    log(`provider call times written to ${flags.dump}`);
+  }
+
+  // ── report ────────────────────────────────────────────────────────────────────────────────────────────────────
+  const fmt = (n, d = 0) => (n == null ? "—" : n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }));
+  const vsBare = (rate) => (bare ? `${fmt((100 * rate) / bare.rate)}%` : "—");
+  const row = (...c) => `| ${c.join(" | ")} |`;
+  const out = [
+    "",
+    `Broadcast benchmark — ${COUNT.toLocaleString("en-US")} messages, fake Twilio on loopback, Miniflare ${
+      JSON.parse(readFileSync(join(root, "node_modules/miniflare/package.json"), "utf8")).version
+    }`,
+    "",
+    row("run", "messages", "seconds", "msgs/s", "vs bare"),
+    row("---", "---:", "---:", "---:", "---:"),
+    row(
+      "Helio: cron → queue → fake Twilio (cron tick to all rows sent)",
+      fmt(COUNT),
+      fmt(helio.seconds, 2),
+      fmt(helio.rate),
+      vsBare(helio.rate)
+    ),
+    row(
+      "Helio: fake's first to last call",
+      fmt(COUNT),
+      fmt(helio.providerSpan, 2),
+      fmt(COUNT / helio.providerSpan),
+      vsBare(COUNT / helio.providerSpan)
+    ),
+  ];
+  if (bare) {
+    out.push(
+      row(
+        "Ceiling: bare Worker consumer (Promise.all per batch, 1 POST + 1 UPDATE each)",
+        fmt(COUNT),
+        fmt(bare.seconds, 2),
+        fmt(bare.rate),
+        "100%"
+      )
+    );
+    out.push(
+      row(
+        "Bare Worker consumer, ≤ 6 in flight (production's connection cap), for reference",
+        fmt(COUNT),
+        fmt(bare6.seconds, 2),
+        fmt(bare6.rate),
+        vsBare(bare6.rate)
+      )
+    );
+    for (const l of loops)
+      out.push(
+        row(`Ceiling: plain Node loop, ${l.concurrency} in flight (keep-alive)`, fmt(COUNT), fmt(l.seconds, 2), fmt(l.rate), vsBare(l.rate))
+      );
+  }
+  if (paced) {
+    const v = paced.verdict;
+    out.push(
+      row(
+        `Paced: SMS_RATE_PER_SECOND=${RATE}, steady state (fake's calls after the first batch)`,
+        fmt(v.steadyCalls),
+        fmt(v.steadySeconds, 2),
+        fmt(v.achieved, 3),
+        "—"
+      )
+    );
+  }
+  out.push("");
+  const c = helio.check;
+  out.push(
+    `Helio duplicates: ${c.duplicates}   lost: ${c.lost}   (fake: ${c.calls} calls, ${c.rejected} rejected, ${c.unexpected} with an unexpected recipient/text; D1: ${c.rows} rows, ${c.rowProblems} not sent or with a sid the fake does not know)`
+  );
+  out.push(
+    `Helio statuses ${JSON.stringify(helio.statuses)}; first POST ${fmt(
+      helio.firstCallAfter,
+      2
+    )} s after the cron trigger; last row recorded at ${fmt(helio.secondsToLastRecord, 2)} s; cron tick ${helio.cron}`
+  );
+  if (bare) {
+    const ratio = helio.rate / bare.rate;
+    out.push(`Helio / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * GOAL}%: ${ratio >= GOAL ? "MET" : "NOT MET"})`);
+    out.push(`Helio / bare consumer capped at 6 in flight: ${fmt((100 * helio.rate) / bare6.rate, 1)}%`);
+    out.push(
+      `Bare consumer: ${bare.calls} calls, ${bare.duplicates} duplicate recipients, ${bare.sids} distinct sids in D1 (capped: ${bare6.calls}, ${bare6.duplicates}, ${bare6.sids})`
+    );
+  }
+  if (paced) {
+    const v = paced.verdict;
+    out.push(
+      `Pacing: N = ${RATE}/s, achieved ${fmt(v.achieved, 3)}/s in the steady state (${
+        v.steadyCalls
+      } calls after the first batch, (calls−1)/(last−first)); ` +
+        `all ${paced.ats.length} calls ${fmt(v.overall, 2)}/s, max ${v.maxInOneSecond} in any 1 s, ${
+          v.tooClose
+        } gaps < half an interval; ` +
+        `≤ N (span ≥ (calls−1)/N − ${PACING_TOLERANCE_MS} ms): ${v.atMostN ? "yes" : "NO"}, ≥ 0.95·N: ${
+          v.achieved >= 0.95 * RATE ? "yes" : "NO"
+        } → ${v.ok ? "OK" : "OUT OF BOUNDS"}; ` +
+        `duplicates ${paced.check.duplicates}, lost ${paced.check.lost}`
+    );
+  }
+  const g = (x) =>
+    `p50 ${x.p50} ms, p90 ${x.p90} ms, p99 ${x.p99} ms, max ${x.max} ms, ${x.longGaps} gaps ≥ 10 ms totalling ${fmt(
+      x.longGapMs / 1000,
+      2
+    )} s of ${fmt(x.spanMs / 1000, 2)} s`;
+  out.push(`Provider inter-arrival, Helio: ${g(helio.gaps)}`);
+  if (bare) out.push(`Provider inter-arrival, bare:  ${g(bare.gaps)}`);
+  if (bare6) out.push(`Provider inter-arrival, bare ≤ 6: ${g(bare6.gaps)}`);
+  out.push(
+    `Fake Twilio connections opened: Helio ${helio.connections}` +
+      (bare ? `, bare ${bare.connections}, bare ≤ 6 ${bare6.connections}` : "") +
+      (paced ? `, paced ${paced.connections}` : "") +
+      `; now ${JSON.stringify(fake.connectionStats())}; sockets on its port ${JSON.stringify(
+        socketStates(fake.port)
+      )}; fds (this process + children) ${JSON.stringify(fdStats())}`
+  );
+  if (helio.profile) out.push("Profile (Helio consumer, --profile):\n" + summariseProfile(helio.profile));
+  let git = "";
+  try {
+    git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);
+    if (execFileSync("git", ["-C", root, "status", "--porcelain", "app", "workers"], { encoding: "utf8" }).trim())
+      git += " (+ uncommitted changes in app/ or workers/)";
+    if (appDir !== root) git += `; measured app: ${appDir}`;
+  } catch {}
+  out.push(
+    `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (other work on this machine skews the numbers)`
+  );
+  out.push(
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB, Node ${
+      process.version
+    }, ${os.platform()} ${os.release()}; code ${git}`
+  );
+  out.push(`Contacts' time zone: ${tz.zone} (local ${tz.local} at start). Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  console.log(out.join("\n"));
+
+  const failures = [];
+  if (helio.seconds == null) failures.push("the Helio run did not finish");
+  if (c.duplicates || c.lost || c.rowProblems) failures.push("Helio duplicates/lost/rows");
+  if (bare && (bare.duplicates || bare6.duplicates || bare.sids !== COUNT || bare6.sids !== COUNT))
+    failures.push("bare consumer duplicates/lost");
+  if (paced && (paced.check.duplicates || paced.check.lost || paced.check.rowProblems || !paced.verdict.ok)) failures.push("pacing");
+  if (failures.length) console.log(`FAILED: ${failures.join(", ")}`);
+  return failures.length ? 1 : 0;
+}
+
+// Let the process end by itself: Miniflare deletes its temp directory after dispose() without awaiting it, and an
+// immediate process.exit() would leave it behind. The unref'd timer only fires if something still holds the loop.
+const finish = (code) => {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 10_000).unref();
+};
+main()
+  .then(async (code) => {
+    await cleanup();
+    finish(code);
+  })
+  .catch(async (err) => {
+    console.error(err);
+    await cleanup();
+    finish(2);
+  });

@@ -1,0 +1,167 @@
+// Runs the real Helio Worker (the bundle `wrangler deploy` would upload) in Miniflare, without `wrangler dev`'s
+// proxy (see /work/shared/TOOLCHAIN.md: it runs out of fds under thousands of outbound fetches).
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { hashPassword } from "../../app/auth/password-hash.js";
+import { firstNameFor, phoneFor } from "./recipients.mjs";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+const offlineEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_ERROR_REPORTS: "false", NO_UPDATE_NOTIFIER: "1" };
+
+/** The queue as wrangler.toml declares it. */
+export const QUEUE = "helio-jobs";
+export const QUEUE_CONSUMER = { maxBatchSize: 50, maxBatchTimeout: 1, maxRetries: 10, deadLetterQueue: "helio-jobs-dlq" };
+export const MF_BASE = {
+  cf: false,
+  compatibilityDate: "2026-04-26",
+  compatibilityFlags: ["nodejs_compat"],
+  log: new Log(LogLevel.WARN),
+};
+
+/**
+ * remix build (only when missing) + wrangler's dry-run bundle: one self-contained ESM file. Returns its path.
+ * `appDir` may be a scratch copy of the project (node_modules symlinked) to measure a change without touching it.
+ */
+export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
+  if (!existsSync(join(appDir, "build/server/index.js"))) {
+    execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+      cwd: appDir,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: offlineEnv,
+    });
+  }
+  execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outDir], {
+    cwd: appDir,
+    env: offlineEnv,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const js = readdirSync(outDir).filter((f) => f.endsWith(".js"));
+  if (js.length !== 1) throw new Error(`expected one bundled .js in ${outDir}, found ${js.join(", ") || "none"}`);
+  if (js[0] !== "app.js") copyFileSync(join(outDir, js[0]), join(outDir, "app.js"));
+  if (!profile) return join(outDir, "app.js");
+  copyFileSync(fileURLToPath(new URL("./profiled-worker.js", import.meta.url)), join(outDir, "profiled.js"));
+  return join(outDir, "profiled.js");
+}
+
+/**
+ * A fresh Helio: its own D1 directory, the queue as in wrangler.toml, Twilio pointed at one fake account. Pushes
+ * its own cleanups (dispose, then remove the D1 directory) onto `cleanups`, which run last-in first-out.
+ * @param {{ scriptPath: string, twilio: { url: string, accountSid: string, authToken: string }, from: string, rate: number,
+ *   cleanups: Array<() => Promise<unknown>> }} o
+ */
+export async function startHelio({ scriptPath, twilio, from, rate, cleanups }) {
+  const persist = mkdtempSync(join(tmpdir(), "helio-bench-d1-"));
+  cleanups.push(async () => rmSync(persist, { recursive: true, force: true }));
+  const modulesRoot = join(scriptPath, "..");
+  const mf = new Miniflare({
+    ...MF_BASE,
+    modulesRoot,
+    // Listed by hand: the bundle contains a dynamic import(), which Miniflare's module walker refuses. The
+    // profiling wrapper (first, so it is the entry) imports ./app.js.
+    modules: [...new Set([scriptPath, join(modulesRoot, "app.js")])].map((path) => ({ type: "ESModule", path })),
+    d1Databases: { DB: "helio-bench" },
+    d1Persist: persist,
+    queueProducers: { JOBS: { queueName: QUEUE } },
+    queueConsumers: { [QUEUE]: QUEUE_CONSUMER },
+    bindings: {
+      APP_NAME: "Helio",
+      SESSION_SECRET: "bench-session-secret-0123456789abcdef",
+      // Nothing listens there: status callbacks are not part of this benchmark.
+      PUBLIC_BASE_URL: "http://127.0.0.1:1",
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+      TWILIO_FROM_NUMBER: from,
+      TWILIO_API_BASE: twilio.url,
+      SMS_RATE_PER_SECOND: String(rate),
+      SMS_DAILY_CAP: "100000000",
+    },
+  });
+  cleanups.push(() => mf.dispose());
+  await mf.ready;
+  const db = await mf.getD1Database("DB");
+  return { mf, db };
+}
+
+/** Every migrations/*.sql in order; each `--> statement-breakpoint` chunk is one statement (triggers included). */
+export async function migrate(db) {
+  const dir = join(root, "migrations");
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
+    const statements = readFileSync(join(dir, file), "utf8")
+      .split("--> statement-breakpoint")
+      .map((s) => s.trim())
+      .filter((s) => s.replace(/^--.*$/gm, "").trim());
+    await db.batch(statements.map((s) => db.prepare(s)));
+  }
+}
+
+export const BENCH_USER = { email: "bench@helio.test", password: "bench-password-1" };
+
+/** A superuser (cheap PBKDF2: the stored hash carries its iteration count) and `count` contacts in `timeZone`. */
+export async function seed(db, count, timeZone) {
+  const t = Date.now();
+  const hash = await hashPassword(BENCH_USER.password, 1000);
+  await db
+    .prepare(
+      `INSERT INTO users (email, password_hash, first_name, last_name, role, is_active, login_count, created_at, updated_at)
+       VALUES (?, ?, 'Bench', 'Runner', 'superuser', 1, 0, ?, ?)`
+    )
+    .bind(BENCH_USER.email, hash, t, t)
+    .run();
+  // One JSON parameter per 1,000 contacts (D1 allows 100 bound parameters per statement).
+  const insert = `INSERT INTO contacts (first_name, last_name, phone, time_zone, sendable, created_at, updated_at)
+    SELECT json_extract(value, '$.f'), 'Bench', json_extract(value, '$.p'), ?, 1, ?, ? FROM json_each(?)`;
+  const statements = [];
+  for (let i = 0; i < count; i += 1000) {
+    const rows = [];
+    for (let j = i; j < Math.min(i + 1000, count); j++) rows.push({ f: firstNameFor(j), p: phoneFor(j) });
+    statements.push(db.prepare(insert).bind(timeZone, t, t, JSON.stringify(rows)));
+  }
+  await db.batch(statements);
+  const { results } = await db.prepare("SELECT id, phone FROM contacts ORDER BY id").all();
+  if (results.length !== count) throw new Error(`seeded ${results.length} contacts, wanted ${count}`);
+  return results;
+}
+
+/** Logs in through the API and returns the Cookie header value. */
+export async function login(mf) {
+  const res = await mf.dispatchFetch("http://127.0.0.1/api/auth/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(BENCH_USER),
+  });
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  if (res.status !== 200 || !cookie) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
+  return cookie;
+}
+
+export async function sendBroadcast(mf, cookie, body) {
+  const res = await mf.dispatchFetch("http://127.0.0.1/api/messages/send-broadcast", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", Cookie: cookie },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  if (res.status !== 202) throw new Error(`send-broadcast: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** One cron tick, as Cloudflare would run it (awaits the whole tick). */
+export async function runCron(mf) {
+  const worker = await mf.getWorker();
+  return worker.scheduled({ cron: "* * * * *", scheduledTime: new Date() });
+}
+
+export async function statusCounts(db, broadcastId) {
+  const { results } = await db
+    .prepare("SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ? GROUP BY status")
+    .bind(broadcastId)
+    .all();
+  return Object.fromEntries(results.map((r) => [r.status, r.n]));
+}

@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits for a run to finish and returns the epoch ms at which it was seen finished. The fake's in-process call count
+ * is free to read, so D1 (which the run itself is busy writing) is only asked often once every POST has arrived.
+ * @param {{ start: number, timeoutMs: number, providerCalls: () => number, expected: number,
+ *   check: () => Promise<{ finished: boolean }>, onProgress?: (seconds: number) => unknown }} o
+ */
+export async function waitUntil({ start, timeoutMs, providerCalls, expected, check, onProgress }) {
+  let lastCheck = Date.now();
+  let lastProgress = Date.now();
+  for (;;) {
+    const now = Date.now();
+    if (providerCalls() >= expected || now - lastCheck >= 2000) {
+      lastCheck = now;
+      if ((await check()).finished) return Date.now();
+    }
+    if (now - start > timeoutMs) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`);
+    if (onProgress && now - lastProgress >= 5000) {
+      lastProgress = now;
+      await onProgress((now - start) / 1000);
+    }
+    await sleep(20);
+  }
+}
+
+/** Open fds of this process and every process it started (workerd), to catch leaks such as CLOSE_WAIT piles. */
+export function fdStats() {
+  const parent = new Map();
+  for (const p of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      parent.set(Number(p), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) mine.add(pid), (grew = true);
+  }
+  let fds = 0;
+  for (const pid of mine) {
+    try {
+      fds += readdirSync(`/proc/${pid}/fd`).length;
+    } catch {}
+  }
+  return { processes: mine.size, fds };
+}
+
+/** TCP sockets touching `port` on loopback, by state (from /proc/net/tcp{,6}). */
+export function socketStates(port) {
+  const names = { "01": "ESTABLISHED", "06": "TIME_WAIT", "08": "CLOSE_WAIT", "04": "FIN_WAIT1", "05": "FIN_WAIT2", "0A": "LISTEN" };
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  const out = {};
+  for (const f of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 4) continue;
+      if (!cols[1].endsWith(`:${hex}`) && !cols[2].endsWith(`:${hex}`)) continue;
+      const s = names[cols[3]] ?? cols[3];
+      out[s] = (out[s] ?? 0) + 1;
+    }
+  }
+  return out;
+}
+
+export function parseFlags(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith("--")) continue;
+    const key = argv[i].slice(2);
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith("--")) out[key] = true;
+    else (out[key] = next), i++;
+  }
+  return out;
+}
+
+/** Gaps between consecutive provider calls: in-batch spacing vs the pauses between batches. */
+export function interArrival(ats) {
+  const sorted = [...ats].sort((a, b) => a - b);
+  const gaps = sorted
+    .slice(1)
+    .map((t, i) => t - sorted[i])
+    .sort((a, b) => a - b);
+  const pct = (p) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? 0;
+  const long = gaps.filter((g) => g >= 10);
+  return {
+    p50: pct(0.5),
+    p90: pct(0.9),
+    p99: pct(0.99),
+    max: gaps.at(-1) ?? 0,
+    longGaps: long.length,
+    longGapMs: long.reduce((a, b) => a + b, 0),
+    spanMs: (sorted.at(-1) ?? 0) - (sorted[0] ?? 0),
+  };
+}
