@@ -110,7 +110,10 @@ describe("small screens", () => {
       assert.ok((await x()) < 0, "sidebar starts hidden off-screen");
       await page.getByRole("link", { name: "Open menu" }).click();
       await until(async () => (await x()) >= 0);
-      await page.locator(".sidebar-overlay").click({ position: { x: 370, y: 400 } });
+      const overlay = page.locator(".sidebar-overlay");
+      await overlay.waitFor({ state: "visible" });
+      await page.waitForTimeout(300); // let the slide-in transition finish before clicking past it
+      await overlay.click({ position: { x: 370, y: 400 } });
       await until(async () => (await x()) < 0);
       await context.close();
     });
