@@ -1,17 +1,8 @@
 import { assessPhone, normalizePhone } from "./phone";
 import { deriveTimeZone, normalizeState } from "./us-geo";
 
-export type ContactFields = {
-  firstName: string;
-  lastName: string;
-  phone: string;
-  email?: string | null;
-  company?: string | null;
-  address?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zipCode?: string | null;
-};
+import type { ContactFields } from "./contact-fields";
+export type { ContactFields };
 
 export class ContactError extends Error {
   constructor(

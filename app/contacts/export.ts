@@ -1,19 +1,10 @@
+import type { ContactFields } from "./contact-fields";
 // Contacts download (SPEC §5 "Download"): CSV, JSON and TXT renderings. Pure string builders; csvHeader and
 // csvRow let a route stream a large list page by page instead of building one big string.
 
 export const NO_CONTACTS_TO_DOWNLOAD = "No contacts to download";
 
-export type ExportContact = {
-  firstName: string;
-  lastName: string;
-  phone: string;
-  email?: string | null;
-  company?: string | null;
-  address?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zipCode?: string | null;
-};
+export type ExportContact = ContactFields;
 
 /** Column order of every format. */
 export const EXPORT_COLUMNS = [

@@ -43,7 +43,7 @@ export function suppressStatements(
     ),
     db.run(
       sql`UPDATE messages SET status = 'skipped', error_message = ${skippedReason}, updated_at = ${t}
-          WHERE status IN ('pending', 'queued') AND direction = 'outbound' AND channel = ${s.channel}
+          WHERE +status IN ('pending', 'queued') AND direction = 'outbound' AND channel = ${s.channel}
             AND kind <> 'compliance' AND ${s.channel === "sms" ? sql`phone = ${s.address}` : sql`email = ${s.address}`}`,
     ),
   ];

@@ -74,10 +74,11 @@ export async function enqueueDueMessages(db: Db, queue: JobQueue, now: Date, ids
   const t = now.getTime();
   let queued = 0;
   for (let i = 0; i < ids.length; i += 1000) {
+    // `+status`: find the rows by id; the status index would scan the whole pending backlog.
     const rows = await db.all<{ id: number }>(sql`
       UPDATE messages SET status = 'queued', updated_at = ${t}
       WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 1000))}))
-        AND status = 'pending' AND scheduled_at <= ${t}
+        AND +status = 'pending' AND scheduled_at <= ${t}
       RETURNING id`);
     await sendJobs(queue, rows.map((r) => r.id));
     queued += rows.length;
