@@ -141,7 +141,7 @@ export default function Contacts() {
                     {!c.sendable ? (
                       <span className="mt-1 block" title={c.unsendableReason ?? undefined}>
                         <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-700">Not sendable</span>{" "}
-                        <span className="text-xs text-red-700">{c.unsendableReason}</span>
+                        <span className="block max-w-56 text-xs whitespace-normal text-red-700">{c.unsendableReason}</span>
                       </span>
                     ) : null}
                     {c.optedOut ? <span className="mt-1 block text-xs text-slate-500">Opted out</span> : null}

@@ -116,7 +116,10 @@ export default function AppLayout() {
             </h1>
           </div>
           <Link to="/test-smart-alerts" className="relative rounded-full p-2 text-slate-600 hover:bg-slate-100" aria-label="Notifications">
-            <span aria-hidden="true">🔔</span>
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+              <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+            </svg>
             <span className="absolute top-1.5 right-1.5 h-2 w-2 rounded-full bg-red-500" />
           </Link>
         </header>
