@@ -259,10 +259,26 @@ function zoneForZip(zipCode: string | null | undefined): string | null {
   return zones && zones.length === 1 ? zones[0] : null;
 }
 
+/**
+ * Area codes whose territory crosses a zone line (or, 928, holds the Navajo Nation, which keeps DST unlike the
+ * rest of Arizona). Guessing the main city's zone could put a text at 07:00 for part of them, so they name no
+ * zone: with nothing better the caller applies the strictest quiet-hours window.
+ */
+const STRADDLING_AREA_CODES = new Set(
+  "850 812 930 219 270 364 606 931 423 906 701 605 308 620 785 432 208 986 541 458 775 928".split(" "),
+);
+
 function zoneForPhone(phone: string | null | undefined): string | null {
   if (typeof phone !== "string") return null;
   const m = /^\+1(\d{3})\d{7}$/.exec(normalizePhone(phone));
-  return m ? (AREA_CODE_ZONE[m[1]] ?? null) : null;
+  if (!m || STRADDLING_AREA_CODES.has(m[1])) return null;
+  return AREA_CODE_ZONE[m[1]] ?? null;
+}
+
+/** The state a ZIP belongs to (by its 3-digit prefix), or null. */
+export function stateForZip(zipCode: string | null | undefined): string | null {
+  const zip = zip5(zipCode);
+  return zip ? stateForZip3(zip.slice(0, 3)) : null;
 }
 
 /**

@@ -55,19 +55,20 @@ describe("classifyInbound", () => {
     "stop it",
     "stops",
     "stopp",
-    "st op",
     "non-stop",
     "the end",
     "yes please",
     "yeah",
     "help me",
     "I need info",
-    "opt - out",
-    "¿stop",
     "Stop. Stop.",
     "Hi, when can you come by?",
   ])("%j → null", (body) => {
     expect(classifyInbound(body)).toBeNull();
+  });
+
+  it.each(["STOP,", "*STOP*", "(stop)", "opt.out", "OPT_OUT", "opt - out", "¿stop", "st op", "-- Stop --"])("%j → stop (punctuation and spacing ignored)", (body) => {
+    expect(classifyInbound(body)).toBe("stop");
   });
 
   it("lets Twilio's OptOutType win when present", () => {

@@ -1,5 +1,6 @@
-// Inbound SMS keyword handling (opt-out / opt-in / help), matching Twilio's default rule:
-// the whole message body, trimmed, must be exactly one keyword (case-insensitive).
+// Inbound SMS keyword handling (opt-out / opt-in / help), after Twilio's rule that the whole body must be one
+// keyword — but read generously, as compliance wants: case, spacing and any punctuation or symbols are ignored
+// ("STOP,", "*stop*", "(Stop)", "opt.out", "OPT_OUT" all opt out); extra words are not ("stop please").
 
 export const OPT_OUT_KEYWORDS = [
   "STOP",
@@ -25,10 +26,12 @@ export const START_CONFIRMATION =
 export const HELP_REPLY =
   "Helio: solar sales updates. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.";
 
+// Letters and digits only: punctuation and spacing never change the meaning, digits do ("stop 2" is not STOP).
+const lettersOnly = (s: string) => s.replace(/[^A-Z0-9]/g, "");
 const KEYWORD_CLASS = new Map<string, InboundKeyword>([
-  ...OPT_OUT_KEYWORDS.map((k) => [k, "stop"] as const),
-  ...OPT_IN_KEYWORDS.map((k) => [k, "start"] as const),
-  ...HELP_KEYWORDS.map((k) => [k, "help"] as const),
+  ...OPT_OUT_KEYWORDS.map((k) => [lettersOnly(k), "stop"] as const),
+  ...OPT_IN_KEYWORDS.map((k) => [lettersOnly(k), "start"] as const),
+  ...HELP_KEYWORDS.map((k) => [lettersOnly(k), "help"] as const),
 ]);
 
 // Straight and typographic quotes that phones and users wrap around a keyword.
@@ -54,5 +57,5 @@ export function classifyInbound(body: string, optOutType?: string | null): Inbou
   if (type === "STOP") return "stop";
   if (type === "START") return "start";
   if (type === "HELP") return "help";
-  return KEYWORD_CLASS.get(normalizeKeyword(body ?? "")) ?? null;
+  return KEYWORD_CLASS.get(lettersOnly(normalizeKeyword(body ?? ""))) ?? null;
 }

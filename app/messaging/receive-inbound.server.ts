@@ -33,7 +33,6 @@ export async function receiveInboundSms(
   const phone = normalizePhone(msg.from);
   const keyword = classifyInbound(msg.body, msg.optOutType);
   const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE phone = ${phone}`);
-  const wasSuppressed = Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`));
 
   const insert = db.run(sql`
     INSERT INTO messages (channel, direction, kind, status, contact_id, phone, from_address, content, idempotency_key, twilio_sid,
@@ -48,18 +47,21 @@ export async function receiveInboundSms(
         ? unsuppressStatements(db, "sms", phone, now)
         : [];
   // The insert and the opt-out commit together: a STOP is never stored without taking effect.
-  const [inserted] = await runBatch(db, [insert, ...compliance]);
-  const changes = (inserted as D1Result)?.meta?.changes ?? 0;
-  if (changes === 0) return { messageId: null, duplicate: true, keyword };
+  const [inserted, suppressionChange] = (await runBatch(db, [insert, ...compliance])) as (D1Result | undefined)[];
+  if ((inserted?.meta?.changes ?? 0) === 0) return { messageId: null, duplicate: true, keyword };
+  // The first compliance statement inserts (STOP) or deletes (START) the suppression: whether it changed a row
+  // says, inside the same transaction, if this message changed the number's state — so two STOPs racing
+  // still get one confirmation between them.
+  const stateChanged = (suppressionChange?.meta?.changes ?? 0) > 0;
   const row = await db.get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"in:" + msg.sid}`);
   const messageId = row!.id;
 
   const reply =
     msg.optOutType
       ? null // Twilio already replied
-      : keyword === "stop" && !wasSuppressed
+      : keyword === "stop" && stateChanged
         ? STOP_CONFIRMATION
-        : keyword === "start" && wasSuppressed
+        : keyword === "start" && stateChanged
           ? START_CONFIRMATION
           : keyword === "help"
             ? HELP_REPLY
@@ -72,7 +74,10 @@ export async function receiveInboundSms(
       now,
     );
   }
-  if (!keyword) {
+  // Ordinary replies go to the reply processors. So does a "YES"/"START"/"HELP" from a number that was never
+  // opted out: for a lead that is an answer, not a command.
+  const isCommand = keyword === "stop" || keyword === "help" || (keyword === "start" && stateChanged);
+  if (!isCommand) {
     const job: InboundJob = { v: 1, type: "inbound", messageId };
     await queue.send(job, { contentType: "json" });
   }

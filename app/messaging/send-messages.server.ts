@@ -9,6 +9,10 @@ import type { MessagingConfig } from "./config.server";
 import { nextUtcDay, reserveSendSlots } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime } from "./quiet-hours";
+import { normalizeState, stateForZip } from "~/contacts/us-geo";
+
+/** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
+const STRICTEST_STATE = "FL";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
@@ -32,6 +36,8 @@ export const SEND_CONCURRENCY = 6;
 export const MAX_ATTEMPTS = 8;
 /** Provider error codes after which the request may or may not have been accepted. */
 const AMBIGUOUS = new Set(["network", "timeout"]);
+/** A message that waited this long for its slot re-checks the suppression list before it goes. */
+const RECHECK_AFTER_MS = 2000;
 const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
@@ -102,7 +108,8 @@ function render(row: Row, now: Date) {
   const text = renderTemplate(row.content, values, { now, timeZone: row.time_zone ?? undefined }).text;
   const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.time_zone ?? undefined }).text : null;
   const contact = { firstName: row.first_name ?? "", lastName: row.last_name ?? "", company: row.company ?? "", address: row.address ?? "" };
-  return { text: row.contact_id ? renderQuickSend(text, contact) : text, subject };
+  // #PLACEHOLDERS# become "" when there is no contact (SPEC §5), never go out literally.
+  return { text: renderQuickSend(text, contact), subject };
 }
 
 /** Compliance before anything leaves: opt-outs, unsendable numbers, quiet hours. null = send. */
@@ -120,7 +127,9 @@ function complianceOutcome(row: Row, now: Date): Outcome | null {
     if (!(row.c_email ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
   }
   if (row.is_marketing) {
-    const allowed = nextAllowedSendTime(now, row.time_zone, row.state);
+    // A state that cannot be told (none given, none from the ZIP) gets the strictest state window (08:00–20:00).
+    const state = normalizeState(row.state) ?? stateForZip(row.zip_code) ?? STRICTEST_STATE;
+    const allowed = nextAllowedSendTime(now, row.time_zone, state);
     if (allowed.getTime() > now.getTime()) {
       return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: QUIET_HOURS_NOTE };
     }
@@ -217,6 +226,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
   // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.
+  const claimedAt = Date.now();
   const work = sending.filter((r) => mine.has(r.id)).sort((a, b) => slotOf.get(a.id)! - slotOf.get(b.id)!);
   const results: Outcome[] = [];
   const suppressions: BatchItem<"sqlite">[] = [];
@@ -226,6 +236,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
       const row = work[next++];
       const wait = slotOf.get(row.id)! - Date.now();
       if (wait > 0) await sleep(wait);
+      // A STOP may have arrived while this message waited for its paced slot: look again before sending.
+      if (Date.now() - claimedAt > RECHECK_AFTER_MS && row.kind !== "compliance" && (await suppressedNow(db, row))) {
+        results.push({ id: row.id, status: "skipped", errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON });
+        continue;
+      }
       results.push(await sendOne(row, rendered.get(row.id)!, deps, suppressions, retry));
     }
   };
@@ -262,6 +277,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
     if (sids.length) await applyStatusBacklog(db, deps.now(), sids);
   }
   return outcomes;
+}
+
+async function suppressedNow(db: Db, row: Row) {
+  const address = row.channel === "sms" ? (row.c_phone ?? row.phone) : (row.c_email ?? row.email);
+  return Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = ${row.channel} AND address = ${address}`));
 }
 
 async function sendOne(
@@ -303,18 +323,22 @@ async function sendOne(
     };
   } catch (err) {
     const e = err instanceof ProviderError ? err : new ProviderError("retry", String((err as Error)?.message ?? err));
-    // A timeout or dropped connection is ambiguous: Twilio may have accepted the message. Ask before retrying.
-    if (row.channel === "sms" && e.kind === "retry" && AMBIGUOUS.has(e.code ?? "")) {
-      const to = (row.c_phone ?? row.phone)!;
-      try {
-        const found = (await deps.sms.findSent(to, new Date(now.getTime() - 60_000))).find((m) => m.body === content.text);
-        if (found) {
-          return { id: row.id, status: "sent", sid: found.sid, provider: deps.sms.name, from: deps.sms.sender, segments: smsSegments(content.text).segments, sentAt: now.getTime(), errorCode: null, errorMessage: null };
-        }
-      } catch {
-        // Cannot tell: stay `sending` (no retry); the reconciler settles it from the provider later.
-        return { id: row.id, status: "sending", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); checking with the provider` };
+    // A timeout or dropped connection is ambiguous: the provider may have accepted the message. Never retry
+    // blindly. SMS: ask Twilio now; if it does not show the message yet (its list can lag), stay `sending` and
+    // let the reconciler ask again after STUCK_SENDING_MS. Email has no lookup: fail rather than send twice.
+    if (e.kind === "retry" && AMBIGUOUS.has(e.code ?? "")) {
+      if (row.channel === "email") {
+        return { id: row.id, status: "failed", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); not resent to avoid a duplicate` };
       }
+      const to = (row.c_phone ?? row.phone)!;
+      const found = await deps.sms
+        .findSent(to, new Date(now.getTime() - 60_000))
+        .then((list) => list.find((m) => m.body === content.text))
+        .catch(() => undefined);
+      if (found) {
+        return { id: row.id, status: "sent", sid: found.sid, provider: deps.sms.name, from: deps.sms.sender, segments: smsSegments(content.text).segments, sentAt: now.getTime(), errorCode: null, errorMessage: null };
+      }
+      return { id: row.id, status: "sending", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); checking with the provider` };
     }
     if (e.kind === "retry" && row.attempts + 1 < MAX_ATTEMPTS) {
       retry(row.id, e.retryAfterSeconds ?? backoffSeconds(row.attempts + 1));

@@ -124,15 +124,38 @@ describe("send pipeline: provider errors", () => {
     expect(await messageRow(id)).toMatchObject({ status: "sent", twilio_sid: created[0].sid });
   });
 
-  it("a dropped connection before Twilio accepted is retried", async () => {
+  it("a dropped connection before Twilio accepted waits for the reconciler, then goes exactly once", async () => {
     const { deps, twilio, queue } = await pipeline();
     const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "dropped", idempotencyKey: `l:${crypto.randomUUID()}` }], new Date());
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0);
-    expect((await sendMessages(jobs, deps)).get(0)).toEqual({ retryAfterSeconds: 5 });
-    await sendMessages(jobs, deps);
+    expect((await sendMessages(jobs, deps)).size).toBe(0); // not retried blindly
+    expect(await messageRow(id)).toMatchObject({ status: "sending", error_code: "network" });
+    await reconcileMessages(deps.db, queue, deps.sms, new Date(Date.now() + 6 * 60_000));
+    await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls()).filter((c) => c.sid)).toHaveLength(1);
     expect((await messageRow(id))?.status).toBe("sent");
+  });
+
+  it("an email whose send timed out is failed, never sent twice", async () => {
+    const { deps, sendgrid, queue } = await pipeline();
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "email", kind: "test", email: `t${crypto.randomUUID().slice(0, 6)}@example.com`, subject: "s", content: "x", idempotencyKey: `e:${crypto.randomUUID()}` }], new Date());
+    await sendgrid.failNext(1, 0);
+    expect((await sendMessages(queue.takeSendJobs(), deps)).size).toBe(0);
+    expect(await messageRow(id)).toMatchObject({ status: "failed", error_code: "network" });
+  });
+
+  it("a STOP that arrives while a message waits for its paced slot stops it", async () => {
+    const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1 } });
+    const phones = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
+    await createOutboundMessages(deps.db, queue, phones.map((p, i) => ({ channel: "sms" as const, kind: "test" as const, phone: p, content: `slot ${i}`, idempotencyKey: `slot:${crypto.randomUUID()}` })), new Date());
+    const sending = sendMessages(queue.takeSendJobs(), deps);
+    await new Promise((r) => setTimeout(r, 500));
+    await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phones[3], to: "+1", body: "STOP" }, new Date());
+    await sending;
+    expect((await twilio.calls()).map((c) => c.to)).toEqual(phones.slice(0, 3));
+    const last = await deps.db.get<{ status: string }>(sql`SELECT status FROM messages WHERE phone = ${phones[3]} AND direction = 'outbound' AND kind = 'test'`);
+    expect(last?.status).toBe("skipped");
   });
 
   it("429 → retried later (Retry-After honoured), then sent", async () => {
@@ -242,6 +265,22 @@ describe("compliance in the pipeline", () => {
     expect(await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE address = ${phone}`)).toBeTruthy();
   });
 
+  it("a lead's YES (never opted out) is an ordinary reply for the processors, not a command", async () => {
+    const { deps, queue } = await pipeline();
+    const phone = uniquePhone();
+    const r = await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body: "Yes!" }, new Date());
+    expect(r.keyword).toBe("start");
+    expect(queue.sent).toEqual([{ v: 1, type: "inbound", messageId: r.messageId }]);
+  });
+
+  it("two STOPs racing from one number get one confirmation between them", async () => {
+    const { deps, queue } = await pipeline();
+    const phone = uniquePhone();
+    const stop = () => receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body: "STOP" }, new Date());
+    await Promise.all([stop(), stop(), stop()]);
+    expect(queue.takeSendJobs()).toHaveLength(1);
+  });
+
   it("defers marketing outside 08:00–21:00 local time to the next allowed minute, never drops it; tests are exempt but marked", async () => {
     // 02:30 UTC = 21:30 in New York (EST).
     const late = new Date("2026-11-19T02:30:00Z");
@@ -265,6 +304,26 @@ describe("compliance in the pipeline", () => {
     const morning = await pipeline({ now: () => new Date("2026-11-19T13:00:30Z") });
     await sendMessages(queue.takeSendJobs(), { ...morning.deps, sms: deps.sms });
     expect((await twilio.calls()).map((c) => c.body)).toEqual(["test ping", "Evening offer"]);
+  });
+
+  it("without a known state the strictest state window applies (ends 20:00 local)", async () => {
+    // 01:30 UTC = 20:30 in New York (EST): allowed in most states until 21:00, not in FL/OK/MD/WA.
+    const at = new Date("2026-11-19T01:30:00Z");
+    const { deps, twilio, queue } = await pipeline({ now: () => at });
+    const actor = await actorFor();
+    const noState = await createTestContact(actor.userId, { phone: `+1305${String(2000000 + Math.floor(Math.random() * 7000000))}` }); // Miami number, no state
+    const ny = await createTestContact(actor.userId, { state: "NY" });
+    expect(noState.timeZone).toBe("America/New_York");
+    await sendBroadcast({ db: deps.db, queue, now: at }, { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] }, actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    expect((await twilio.calls()).map((c) => c.to)).toEqual([ny.phone]);
+  });
+
+  it("replaces #PLACEHOLDERS# with nothing when the number is not a contact", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "Hi #FIRST_NAME#, from #COMPANY#.", idempotencyKey: `ph:${crypto.randomUUID()}` }], new Date());
+    await sendMessages(queue.takeSendJobs(), deps);
+    expect((await twilio.calls())[0].body).toBe("Hi , from .");
   });
 
   it("skips numbers flagged not sendable, with the reason", async () => {
