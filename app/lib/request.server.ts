@@ -1,6 +1,6 @@
-/** Client IP as Cloudflare reports it; absent locally unless a proxy sets it. */
+/** Client IP as Cloudflare's edge reports it (clients cannot forge it there); absent locally. */
 export function clientIp(request: Request): string | null {
-  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Real-IP") ?? null;
+  return request.headers.get("CF-Connecting-IP");
 }
 
 export function userAgent(request: Request): string | null {

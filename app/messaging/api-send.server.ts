@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
 import { methodNotAllowed, readJson } from "~/lib/api.server";
 import { apiError, clientIp } from "~/lib/request.server";
@@ -14,8 +14,8 @@ type Handler = (deps: { db: Db; queue: JobQueue; now: Date }, body: unknown, act
  */
 export function sendAction(handler: Handler, successStatus = 202) {
   return async (args: ActionFunctionArgs) => {
+    const user = await requireApiUser(args); // 401 comes before anything else
     if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
-    const user = await requireApiUser(args);
     const body = await readJson(args.request);
     const key = args.request.headers.get("Idempotency-Key")?.slice(0, 200) || undefined;
     try {
@@ -33,4 +33,8 @@ export function sendAction(handler: Handler, successStatus = 202) {
   };
 }
 
-export const postOnly = () => methodNotAllowed(["POST"]);
+/** GET on a POST-only endpoint: still 401 without a session, then 405. */
+export const postOnly = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};

@@ -3,7 +3,8 @@ export type MessagingConfig = {
   publicBaseUrl: string;
   smsRatePerSecond: number;
   smsDailyCap: number;
-  companyAddress: string;
+  /** Postal address for the email footer; null = not configured (real email sends refuse to go without it). */
+  companyAddress: string | null;
   unsubscribeSecret: string;
 };
 
@@ -17,7 +18,8 @@ export function messagingConfig(env: Env): MessagingConfig {
     publicBaseUrl: (env.PUBLIC_BASE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""),
     smsRatePerSecond: positive(env.SMS_RATE_PER_SECOND, 1),
     smsDailyCap: Math.floor(positive(env.SMS_DAILY_CAP, 2000)),
-    companyAddress: env.COMPANY_ADDRESS || "Helio Solar Outreach · Set COMPANY_ADDRESS to your postal address",
-    unsubscribeSecret: env.SESSION_SECRET || "helio-local-unsubscribe",
+    companyAddress: env.COMPANY_ADDRESS || null,
+    // Its own secret so rotating SESSION_SECRET does not break links in emails already sent.
+    unsubscribeSecret: env.UNSUBSCRIBE_SECRET || env.SESSION_SECRET || "helio-local-unsubscribe",
   };
 }

@@ -4,6 +4,8 @@ import type { Db } from "~/db/client.server";
 import { MESSAGE_TABS, type MessageTab } from "./message-tabs";
 export { MESSAGE_TABS, type MessageTab };
 export const MESSAGES_PAGE = 50;
+/** 1–2 character searches cannot use the trigram index: they look through the newest 50,000 messages only. */
+export const SHORT_SEARCH_WINDOW = 50_000;
 
 export type MessageListItem = {
   id: number;
@@ -48,19 +50,23 @@ function ftsQuery(q: string): string | null {
 export async function listMessages(db: Db, opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? MESSAGES_PAGE, 1), 500);
   const q = opts.q?.trim() ?? "";
-  const cursor = opts.before ? sql`m.id < ${opts.before}` : sql`1`;
   const match = q ? ftsQuery(q) : null;
-  const search = match
-    ? sql`m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match} ${opts.before ? sql`AND rowid < ${opts.before}` : sql``} ORDER BY rowid DESC LIMIT 5000)`
-    : q
-      ? sql`(m.content LIKE ${"%" + q + "%"} OR m.phone LIKE ${"%" + q + "%"})`
-      : sql`1`;
-  const rows = await db.all<Record<string, unknown>>(sql`
-    SELECT m.id, m.content, m.phone, m.email, m.subject, m.channel, m.kind, m.direction, m.status, m.created_at, m.twilio_sid,
-      m.campaign_id, m.contact_id, m.error_message, m.is_test, c.first_name, c.last_name
-    FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id
-    WHERE ${TAB_FILTER[opts.tab ?? "all"]} AND ${cursor} AND ${search}
-    ORDER BY m.id DESC LIMIT ${limit + 1}`);
+  const tab = TAB_FILTER[opts.tab ?? "all"];
+  // The name of the contact, also for messages from a number that became a contact later.
+  const select = sql`SELECT m.id, m.content, m.phone, m.email, m.subject, m.channel, m.kind, m.direction, m.status, m.created_at,
+      m.twilio_sid, m.campaign_id, m.contact_id, m.error_message, m.is_test, c.first_name, c.last_name
+    FROM messages m
+    LEFT JOIN contacts c ON c.id = coalesce(m.contact_id, (SELECT id FROM contacts WHERE phone = m.phone))`;
+  const rows = match
+    ? // The FTS index walks rowids newest first; the tab filter and cursor apply inside the same walk.
+      await db.all<Record<string, unknown>>(sql`${select}
+        JOIN messages_fts f ON f.rowid = m.id
+        WHERE messages_fts MATCH ${match} AND ${tab} ${opts.before ? sql`AND f.rowid < ${opts.before}` : sql``}
+        ORDER BY f.rowid DESC LIMIT ${limit + 1}`)
+    : await db.all<Record<string, unknown>>(sql`${select}
+        WHERE ${tab} ${opts.before ? sql`AND m.id < ${opts.before}` : sql``}
+          ${q ? sql`AND m.id > (SELECT max(id) FROM messages) - ${SHORT_SEARCH_WINDOW} AND (m.content LIKE ${"%" + q + "%"} OR m.phone LIKE ${"%" + q + "%"})` : sql``}
+        ORDER BY m.id DESC LIMIT ${limit + 1}`);
   const items: MessageListItem[] = rows.slice(0, limit).map((r) => ({
     id: r.id as number,
     content: r.content as string,

@@ -38,6 +38,7 @@ export const MAX_ATTEMPTS = 8;
 const AMBIGUOUS = new Set(["network", "timeout"]);
 /** A message that waited this long for its slot re-checks the suppression list before it goes. */
 const RECHECK_AFTER_MS = 2000;
+const LOCAL_ADDRESS_PLACEHOLDER = "Your company's postal address (set COMPANY_ADDRESS)";
 const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
@@ -305,8 +306,12 @@ async function sendOne(
       from = deps.sms.sender;
     } else {
       const to = (row.c_email ?? row.email)!;
+      const companyAddress = deps.config.companyAddress ?? (deps.email.name === "outbox" ? LOCAL_ADDRESS_PLACEHOLDER : null);
+      if (!companyAddress) {
+        return { id: row.id, status: "failed", errorCode: "config", errorMessage: "COMPANY_ADDRESS is not configured: marketing email must carry the sender's postal address (CAN-SPAM)" };
+      }
       const urls = await unsubscribeUrls(deps.config.publicBaseUrl, deps.config.unsubscribeSecret, to);
-      const body = renderEmail(content.text, { unsubscribeUrl: urls.page, companyAddress: deps.config.companyAddress });
+      const body = renderEmail(content.text, { unsubscribeUrl: urls.page, companyAddress });
       accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: urls.oneClick, messageId: row.id });
       from = deps.email.sender;
     }

@@ -3,9 +3,13 @@ import { z } from "zod";
 import { activityRow } from "~/activity/log-activity.server";
 import { normalizePhone } from "~/contacts/phone";
 import type { Db } from "~/db/client.server";
-import { activityLog, broadcasts } from "~/db/schema";
+import { activityLog } from "~/db/schema";
 import { createOutboundMessages, enqueueDueMessages, type JobQueue } from "./queue-messages.server";
-import { findUnknownVariables } from "./render";
+import { extractVariables, findUnknownVariables, renderTemplate } from "./render";
+import { smsSegments } from "./segments";
+import { exampleValues } from "./variables";
+import { runBatch } from "~/db/client.server";
+import { assessPhone } from "~/contacts/phone";
 
 export class SendRequestError extends Error {
   constructor(
@@ -23,11 +27,38 @@ const text = (message: string) =>
   z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: message, invalid_type_error: message }).min(1, message));
 const MAX_CONTENT = 5000;
 
-/** Unknown {{tokens}} are refused before anything is sent. */
+/**
+ * Platform variables the send path can fill today: the contact's own fields, the campaign's name and the
+ * date/time. The others (sales rep, solar figures, appointment, promo…) have no data source yet, and a
+ * message that silently drops them ("use code ") is worse than a clear refusal.
+ */
+export const SOURCED_VARIABLES: ReadonlySet<string> = new Set([
+  "firstName", "lastName", "fullName", "email", "phone", "address", "city", "state", "zipCode", "company",
+  "campaignName", "currentDate", "currentTime", "currentYear",
+]);
+
+/** Unknown {{tokens}}, and known ones nothing can fill, are refused before anything is written or sent. */
 function assertKnownVariables(...parts: (string | null | undefined)[]) {
   const unknown = parts.flatMap((p) => (p ? findUnknownVariables(p) : []));
   if (unknown.length) throw new SendRequestError(400, `Unknown variable${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`);
+  const unsourced = [...new Set(parts.flatMap((p) => (p ? extractVariables(p) : [])).filter((v) => !SOURCED_VARIABLES.has(v)))];
+  if (unsourced.length) {
+    throw new SendRequestError(400, `No value is available yet for ${unsourced.map((u) => `{{${u}}}`).join(", ")}; remove ${unsourced.length > 1 ? "them" : "it"} or type the text in`);
+  }
 }
+
+/** A number we would refuse to text is refused here, with the reason, before anything is written. */
+function sendablePhone(input: string) {
+  const phone = normalizePhone(input);
+  const check = assessPhone(phone);
+  if (!check.sendable) throw new SendRequestError(400, check.reason);
+  return phone;
+}
+
+const smsInfo = (content: string) => {
+  const seg = smsSegments(renderTemplate(content, exampleValues()).text);
+  return { encoding: seg.encoding, segments: seg.segments };
+};
 
 function parse<S extends z.ZodTypeAny>(schema: S, body: unknown, fallback: string): z.infer<S> {
   const r = schema.safeParse(body ?? {});
@@ -43,10 +74,10 @@ async function logSend(db: Db, actor: Actor, now: Date, details: Record<string, 
   await db.insert(activityLog).values(activityRow("send_message", { userId: actor.userId, ipAddress: actor.ipAddress, now, details }));
 }
 
-async function messageSummary(db: Db, ids: number[]) {
-  if (ids.length === 0) return [];
-  return db.all<{ id: number; status: string; phone: string | null; email: string | null }>(
-    sql`SELECT id, status, phone, email FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+/** The message for a send key — the one just written, or the earlier one when a client retried with the same key. */
+async function messageByKey(db: Db, idempotencyKey: string) {
+  return db.get<{ id: number; status: string; phone: string | null; email: string | null }>(
+    sql`SELECT id, status, phone, email FROM messages WHERE idempotency_key = ${idempotencyKey}`,
   );
 }
 
@@ -62,15 +93,15 @@ export const manualSmsSchema = z.object(
 export async function sendManualSmsTest({ db, queue, now }: Deps, body: unknown, actor: Actor, key: string = crypto.randomUUID()) {
   const input = parse(manualSmsSchema, body, "Please enter phone number and message");
   assertKnownVariables(input.message);
-  const phone = normalizePhone(input.phone);
+  const phone = sendablePhone(input.phone);
   const [id] = await createOutboundMessages(
     db,
     queue,
-    [{ channel: "sms", kind: "test", phone, contactId: await contactIdByPhone(db, phone), content: input.message, idempotencyKey: `test:${key}`, createdBy: actor.userId }],
+    [{ channel: "sms", kind: "test", phone, contactId: await contactIdByPhone(db, phone), content: input.message, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
     now,
   );
   await logSend(db, actor, now, { type: "manual-sms", to: phone, messageId: id });
-  return (await messageSummary(db, id ? [id] : []))[0] ?? null;
+  return { ...(await messageByKey(db, `test:${actor.userId}:${key}`)), ...smsInfo(input.message) };
 }
 
 export const manualEmailSchema = z.object(
@@ -90,11 +121,11 @@ export async function sendManualEmailTest({ db, queue, now }: Deps, body: unknow
   const [id] = await createOutboundMessages(
     db,
     queue,
-    [{ channel: "email", kind: "test", email, contactId: contact?.id ?? null, subject: input.subject, content: input.content, idempotencyKey: `test:${key}`, createdBy: actor.userId }],
+    [{ channel: "email", kind: "test", email, contactId: contact?.id ?? null, subject: input.subject, content: input.content, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
     now,
   );
   await logSend(db, actor, now, { type: "manual-email", to: email, messageId: id });
-  return (await messageSummary(db, id ? [id] : []))[0] ?? null;
+  return (await messageByKey(db, `test:${actor.userId}:${key}`)) ?? null;
 }
 
 export const quickSendSchema = z.object({
@@ -106,7 +137,7 @@ export const quickSendSchema = z.object({
 export async function sendQuick({ db, queue, now }: Deps, body: unknown, actor: Actor, key: string = crypto.randomUUID()) {
   const input = parse(quickSendSchema, body, "Message required");
   assertKnownVariables(input.message);
-  const phone = normalizePhone(input.to);
+  const phone = sendablePhone(input.to);
   const [id] = await createOutboundMessages(
     db,
     queue,
@@ -114,7 +145,7 @@ export async function sendQuick({ db, queue, now }: Deps, body: unknown, actor: 
     now,
   );
   await logSend(db, actor, now, { type: "quick", to: phone, messageId: id });
-  return (await messageSummary(db, id ? [id] : []))[0] ?? null;
+  return { ...(await messageByKey(db, `quick:${actor.userId}:${key}`)), ...smsInfo(input.message) };
 }
 
 export const individualSchema = z.object({
@@ -150,7 +181,7 @@ export async function sendIndividual({ db, queue, now }: Deps, body: unknown, ac
     now,
   );
   await logSend(db, actor, now, { type: "individual", contactId: contact.id, messageId: id });
-  return (await messageSummary(db, id ? [id] : []))[0] ?? null;
+  return { ...(await messageByKey(db, `ind:${actor.userId}:${key}`)), ...(input.type === "sms" ? smsInfo(input.message) : {}) };
 }
 
 export const MAX_BROADCAST_CONTACTS = 100_000;
@@ -170,44 +201,69 @@ export const broadcastSchema = z.object({
 
 /**
  * A broadcast: one row per selected contact, keyed `bcast:{id}:{contact}`, written with INSERT … SELECT from
- * the contacts table (chunks of ids as one JSON parameter). Rows for a future `scheduledAt` wait in D1 until
- * the cron enqueues them (queue delays cap at 24 h).
+ * the contacts table (ids as one JSON parameter per chunk) — the broadcast row, every chunk and the count in
+ * ONE D1 batch, so a failure leaves nothing behind. An Idempotency-Key makes a client's retry return the same
+ * broadcast instead of texting everyone twice. Rows for a future `scheduledAt` wait in D1 until the cron
+ * enqueues them (queue delays cap at 24 h).
  */
-export async function sendBroadcast({ db, queue, now }: Deps, body: unknown, actor: Actor) {
+export async function sendBroadcast({ db, queue, now }: Deps, body: unknown, actor: Actor, key: string = crypto.randomUUID()) {
   const input = parse(broadcastSchema, body, "Please enter message content");
   if (input.type === "email" && !input.subject) throw new SendRequestError(400, "Please enter a subject");
   assertKnownVariables(input.subject, input.content);
-  const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
-  const at = Math.max(scheduledAt?.getTime() ?? now.getTime(), now.getTime());
-  const ids = [...new Set(input.contactIds)];
-  const [b] = await db
-    .insert(broadcasts)
-    .values({ type: input.type, subject: input.type === "email" ? input.subject : null, content: input.content, scheduledAt, createdBy: actor.userId, createdAt: now })
-    .returning();
-  const t = now.getTime();
-  let created = 0;
-  const createdIds: number[] = [];
-  for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await db.all<{ id: number }>(sql`
-      INSERT INTO messages (channel, direction, kind, status, contact_id, broadcast_id, phone, email, subject, content, idempotency_key,
-        is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
-      SELECT ${input.type}, 'outbound', 'broadcast', 'pending', c.id, ${b.id}, c.phone, c.email, ${b.subject}, ${input.content},
-        'bcast:' || ${b.id} || ':' || c.id, 1, 0, ${at}, 0, ${actor.userId}, ${t}, ${t}
-      FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 5000))}))
-        ${input.type === "email" ? sql`AND c.email IS NOT NULL` : sql``}
-      ON CONFLICT(idempotency_key) DO NOTHING
-      RETURNING id`);
-    created += rows.length;
-    if (!scheduledAt || at <= t) createdIds.push(...rows.map((r) => r.id));
+  const idempotencyKey = `${actor.userId}:${key}`;
+  const existing = await db.get<{ id: number; recipient_count: number; scheduled_at: number | null }>(
+    sql`SELECT id, recipient_count, scheduled_at FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`,
+  );
+  if (existing) {
+    return { broadcastId: existing.id, recipients: existing.recipient_count, queued: 0, scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null, replayed: true };
   }
-  if (created === 0) {
-    await db.delete(broadcasts).where(sql`id = ${b.id}`);
+  const t = now.getTime();
+  const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
+  const at = Math.max(scheduledAt?.getTime() ?? t, t);
+  const ids = [...new Set(input.contactIds)];
+  const subject = input.type === "email" ? (input.subject ?? null) : null;
+  const bid = sql`(SELECT id FROM broadcasts WHERE idempotency_key = ${idempotencyKey})`;
+  const statements = [
+    db.run(sql`INSERT INTO broadcasts (type, subject, content, recipient_count, scheduled_at, created_by, idempotency_key, created_at)
+               VALUES (${input.type}, ${subject}, ${input.content}, 0, ${scheduledAt?.getTime() ?? null}, ${actor.userId}, ${idempotencyKey}, ${t})`),
+  ];
+  for (let i = 0; i < ids.length; i += 5000) {
+    statements.push(
+      db.run(sql`
+        INSERT INTO messages (channel, direction, kind, status, contact_id, broadcast_id, phone, email, subject, content, idempotency_key,
+          is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
+        SELECT ${input.type}, 'outbound', 'broadcast', 'pending', c.id, ${bid}, c.phone, c.email, ${subject}, ${input.content},
+          'bcast:' || ${bid} || ':' || c.id, 1, 0, ${at}, 0, ${actor.userId}, ${t}, ${t}
+        FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 5000))}))
+          ${input.type === "email" ? sql`AND c.email IS NOT NULL` : sql``}
+        ON CONFLICT(idempotency_key) DO NOTHING`),
+    );
+  }
+  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM messages WHERE broadcast_id = ${bid}) WHERE id = ${bid}`));
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    if (/UNIQUE constraint failed: broadcasts\.idempotency_key/.test(String((err as Error)?.message))) return sendBroadcast({ db, queue, now }, body, actor, key);
+    throw err;
+  }
+  const b = (await db.get<{ id: number; recipient_count: number }>(sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`))!;
+  if (b.recipient_count === 0) {
+    await db.run(sql`DELETE FROM broadcasts WHERE id = ${b.id}`);
     throw new SendRequestError(400, input.type === "email" ? "None of the selected contacts has an email address" : "None of the selected contacts exists");
   }
-  await db.run(sql`UPDATE broadcasts SET recipient_count = ${created} WHERE id = ${b.id}`);
   // Small broadcasts start at once; big ones are picked up by the next cron tick in chunks (a request may
   // only make so many queue sends).
-  const queued = createdIds.length <= IMMEDIATE_BROADCAST_LIMIT ? await enqueueDueMessages(db, queue, now, createdIds) : 0;
-  await logSend(db, actor, now, { type: "broadcast", broadcastId: b.id, channel: input.type, recipients: created, scheduledAt: scheduledAt?.toISOString() ?? null });
-  return { broadcastId: b.id, recipients: created, queued, scheduledAt: scheduledAt && at > t ? new Date(at).toISOString() : null };
+  let queued = 0;
+  if (at <= t && b.recipient_count <= IMMEDIATE_BROADCAST_LIMIT) {
+    const rows = await db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${b.id}`);
+    queued = await enqueueDueMessages(db, queue, now, rows.map((r) => r.id));
+  }
+  await logSend(db, actor, now, { type: "broadcast", broadcastId: b.id, channel: input.type, recipients: b.recipient_count, scheduledAt: scheduledAt?.toISOString() ?? null });
+  return {
+    broadcastId: b.id,
+    recipients: b.recipient_count,
+    queued,
+    scheduledAt: at > t ? new Date(at).toISOString() : null,
+    ...(input.type === "sms" ? { segments: smsSegments(renderTemplate(input.content, exampleValues()).text).segments } : {}),
+  };
 }

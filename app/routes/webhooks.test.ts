@@ -102,6 +102,11 @@ describe("POST /webhooks/twilio/status", () => {
   });
 });
 
-it("the Worker's webhook check uses the configured auth token", () => {
-  expect(env.TWILIO_AUTH_TOKEN).toBe(TOKEN);
+it("refuses every webhook when no Twilio auth token is configured (nothing to check a signature with)", async () => {
+  const { readSignedTwilioForm } = await import("~/messaging/twilio-webhook.server");
+  const params = { MessageSid: sid(), From: uniquePhone(), Body: "hi" };
+  // Signed with the token a forger might guess; with no token configured nothing may pass.
+  const signature = await computeTwilioSignature(TOKEN, BASE + "/webhooks/twilio/sms", params);
+  const request = new Request(BASE + "/webhooks/twilio/sms", { method: "POST", body: new URLSearchParams(params), headers: { "X-Twilio-Signature": signature } });
+  expect(await readSignedTwilioForm(request, { ...env, TWILIO_AUTH_TOKEN: "" })).toBeNull();
 });

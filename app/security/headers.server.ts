@@ -1,5 +1,6 @@
 /** Security headers for every response; documents also get a nonce-based CSP. */
-export function applySecurityHeaders(headers: Headers, nonce: string, isDocument: boolean) {
+export function applySecurityHeaders(headers: Headers, nonce: string, isDocument: boolean, isHttps = false) {
+  if (isHttps) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");

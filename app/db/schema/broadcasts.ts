@@ -1,4 +1,4 @@
-import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, utc } from "./_columns";
 import { MESSAGE_TYPES } from "./campaign-steps";
 import { users } from "./users";
@@ -14,7 +14,9 @@ export const broadcasts = sqliteTable(
     recipientCount: integer("recipient_count").notNull().default(0),
     scheduledAt: utc("scheduled_at"),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    // `{user}:{Idempotency-Key}` (or a random key): a client retry returns the same broadcast.
+    idempotencyKey: text("idempotency_key"),
     createdAt: createdAt(),
   },
-  (t) => [index("broadcasts_created_at_idx").on(t.createdAt)],
+  (t) => [index("broadcasts_created_at_idx").on(t.createdAt), uniqueIndex("broadcasts_idempotency_key_uq").on(t.idempotencyKey)],
 );

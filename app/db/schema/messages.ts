@@ -73,6 +73,7 @@ export const messages = sqliteTable(
     index("messages_status_created_at_idx").on(t.status, t.createdAt, t.id),
     index("messages_due_idx").on(t.status, t.scheduledAt),
     index("messages_phone_created_at_idx").on(t.phone, t.createdAt),
+    index("messages_email_created_at_idx").on(t.email, t.createdAt),
     index("messages_contact_id_idx").on(t.contactId, t.createdAt),
     index("messages_campaign_id_idx").on(t.campaignId, t.createdAt),
     index("messages_broadcast_id_idx").on(t.broadcastId),
