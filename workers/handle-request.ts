@@ -18,6 +18,6 @@ export async function handleRequest(
   const response = await remix(request, nonce);
   const headers = new Headers(response.headers);
   const isDocument = (headers.get("Content-Type") ?? "").includes("text/html");
-  applySecurityHeaders(headers, nonce, isDocument);
+  applySecurityHeaders(headers, nonce, isDocument, url.protocol === "https:");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -36,10 +36,12 @@ export async function bulkUpsertContacts(
     if (parsed.success) valid.push(toContactValues(parsed.data));
     else errors.push(`Contact ${index + 1}: ${contactErrorMessage(parsed.error)}`);
   });
+  // Nothing usable: a 400 with the reasons, and nothing written.
+  if (valid.length === 0) throw new ContactError(400, `No valid contacts. ${errors.slice(0, 3).join(" ")}`.trim());
   const { unique, repeats } = dropInFileDuplicates(valid);
   const result: BulkResult = { created: 0, updated: 0, duplicates: repeats, rejected: errors.length, errors: errors.slice(0, KEEP_ERRORS) };
   for (let i = 0; i < unique.length; i += UPSERT_CHUNK) {
-    const counts = await upsertContactChunk(db, unique.slice(i, i + UPSERT_CHUNK), { mode: opts.mode, userId: opts.userId, now: opts.now });
+    const counts = await upsertContactChunk(db, unique.slice(i, i + UPSERT_CHUNK), { mode: opts.mode, userId: opts.userId, now: opts.now, consentSource: "api:bulk" });
     result.created += counts.created;
     result.updated += counts.updated;
     result.duplicates += counts.duplicates;

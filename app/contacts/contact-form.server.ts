@@ -58,7 +58,8 @@ export async function submitContactForm(args: ActionFunctionArgs, op: { kind: "c
   } catch (err) {
     const known = err instanceof ContactError;
     if (!known) console.error(`contact ${op.kind} failed`, err);
-    const description = known ? err.message : RETRY;
+    // SPEC §8: the toast names the failure and ends with a retry sentence; the form keeps the specific reason.
+    const description = known ? `${err.message.replace(/\.$/, "")}. ${RETRY}` : RETRY;
     return data(
       { result: submission.reply({ formErrors: [known ? err.message : `${FAILED[op.kind]}. ${RETRY}`] }), failure: { title: FAILED[op.kind], description } as Failure },
       { status: known ? err.status : 500 },

@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog, contactImportRows, contacts } from "~/db/schema";
 import worker from "../../workers/app";
-import { contactFields, createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
+import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { bulkItems, bulkUpsertContacts, TOO_MANY_CONTACTS } from "./bulk-contacts.server";
 import { ContactError } from "./contact-row.server";
@@ -19,7 +19,7 @@ import {
   startContactImport,
 } from "./import-contacts.server";
 import { listContacts } from "./list-contacts.server";
-import { getContact, updateContact } from "./manage-contacts.server";
+import { deleteContact, getContact, updateContact } from "./manage-contacts.server";
 import { PHONE_REASONS } from "./phone";
 
 const now = () => new Date();
@@ -191,7 +191,7 @@ describe("bulk upsert", () => {
     expect(log[0].details).toMatchObject({ created: 1, duplicates: 3, rejected: 2, received: 6 });
   });
 
-  it("update mode merges into existing contacts (matched by phone or email) and keeps fields the row leaves empty", async () => {
+  it("update mode merges into the contact with the same phone, keeps fields the row leaves empty, and never hands a phone to an email match", async () => {
     const u = await createTestUser();
     const email = `${uniqueTag("m")}@example.com`;
     const byPhone = await createTestContact(u.id, { firstName: "Old", company: "OldCo", city: "Austin" });
@@ -206,10 +206,37 @@ describe("bulk upsert", () => {
       ],
       { mode: "update", userId: u.id, ipAddress: null, now: now() },
     );
-    expect(r).toMatchObject({ created: 0, updated: 2, duplicates: 1, rejected: 0 });
+    expect(r).toMatchObject({ created: 0, updated: 1, duplicates: 2, rejected: 0 });
     expect(await getContact(db(), byPhone.id)).toMatchObject({ firstName: "New", lastName: "Name", company: "NewCo", city: "Austin" });
-    // Matched by email: the row's phone is adopted since nobody else has it.
-    expect(await getContact(db(), byEmail.id)).toMatchObject({ firstName: "Mailer", phone: newPhone, email });
+    // Matched only by a shared email (a household?): a duplicate, left as it was — its phone and opt-out state stay its own.
+    expect(await getContact(db(), byEmail.id)).toMatchObject({ firstName: "Mail", phone: byEmail.phone, email });
+  });
+});
+
+describe("opt-out state and consent", () => {
+  it("a contact created, imported or edited to a number that already texted STOP shows as opted out; consent source is kept", async () => {
+    const u = await createTestUser();
+    const stopped = uniquePhone();
+    const { suppress } = await import("~/messaging/compliance.server");
+    await suppress(db(), { channel: "sms", address: stopped, reason: "STOP" }, now());
+    const created = await createTestContact(u.id, { phone: stopped });
+    expect(created).toMatchObject({ optedOutSource: "STOP", consentSource: "manual" });
+    expect(created.optedOutAt).toBeInstanceOf(Date);
+    const other = uniquePhone();
+    await suppress(db(), { channel: "sms", address: other, reason: "STOP" }, now());
+    await bulkUpsertContacts(db(), [{ firstName: "B", lastName: "K", phone: other }], { mode: "skip", userId: u.id, ipAddress: null, now: now() });
+    const bulk = await db().get<{ opted_out_source: string; consent_source: string }>(sql`SELECT opted_out_source, consent_source FROM contacts WHERE phone = ${other}`);
+    expect(bulk).toEqual({ opted_out_source: "STOP", consent_source: "api:bulk" });
+  });
+
+  it("deleting a contact skips its messages that have not gone yet", async () => {
+    const u = await createTestUser();
+    const c = await createTestContact(u.id);
+    const t = Date.now();
+    await db().run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+      VALUES ('sms', 'outbound', 'broadcast', 'pending', ${c.id}, ${c.phone}, 'later', ${"del:" + c.id}, 1, 0, 0, ${t + 3600_000}, ${t}, ${t})`);
+    await deleteContact(db(), c.id);
+    expect(await db().get(sql`SELECT status, error_message FROM messages WHERE idempotency_key = ${"del:" + c.id}`)).toEqual({ status: "skipped", error_message: "Contact deleted" });
   });
 });
 
@@ -359,9 +386,3 @@ describe("staged CSV import", () => {
   });
 });
 
-describe("contact fields helper", () => {
-  it("builds unique phones", () => {
-    const set = new Set(Array.from({ length: 500 }, () => contactFields().phone));
-    expect(set.size).toBe(500);
-  });
-});

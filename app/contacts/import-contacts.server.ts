@@ -6,7 +6,8 @@ import { ContactError, toContactValues } from "./contact-row.server";
 import { CSV_PARSE_FAILED, parseContactsCsv, type ImportRow } from "./csv-import";
 import { dropInFileDuplicates, upsertContactChunk, UPSERT_CHUNK } from "./upsert-contacts.server";
 
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+// A Worker has 128 MB: the file, its parsed rows and their JSON must fit together (100k rows ≈ 9 MB).
+export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
 export const NO_VALID_CONTACTS = "No valid contacts";
 const STAGE_CHUNK = 2000; // rows per staging INSERT (one JSON parameter)
 export const PREVIEW_ROWS = 10;
@@ -146,6 +147,7 @@ export async function importNextChunk(
   const rows = staged.map((s) => toContactValues(JSON.parse(s.data) as StagedRow));
   const lastId = staged.at(-1)!.id;
   await upsertContactChunk(db, rows, {
+    consentSource: `csv:${imp.fileName}`,
     mode: imp.duplicateMode,
     userId: imp.createdBy,
     now,

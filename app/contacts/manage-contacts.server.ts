@@ -1,4 +1,5 @@
-import { and, eq, ne } from "drizzle-orm";
+import { optOutFlagStatements } from "./upsert-contacts.server";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, contacts, type Contact } from "~/db/schema";
@@ -24,6 +25,9 @@ export function publicContact(c: Contact) {
     unsendableReason: c.unsendableReason,
     optedOut: c.optedOutAt !== null,
     optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    optedOutSource: c.optedOutSource,
+    consentSource: c.consentSource,
+    consentAt: c.consentAt?.toISOString() ?? null,
     emailUnsubscribed: c.emailUnsubscribedAt !== null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
@@ -61,7 +65,7 @@ export async function createContact(
     const [[created]] = (await runBatch(db, [
       db
         .insert(contacts)
-        .values({ ...values, createdBy: actor.userId, createdAt: now, updatedAt: now })
+        .values({ ...values, consentSource: "manual", consentAt: now, createdBy: actor.userId, createdAt: now, updatedAt: now })
         .returning(),
       db.insert(activityLog).values(
         activityRow("create_contact", {
@@ -71,8 +75,9 @@ export async function createContact(
           details: { phone: values.phone, name: `${values.firstName} ${values.lastName}` },
         }),
       ),
+      ...optOutFlagStatements(db, [values]),
     ])) as [Contact[], unknown];
-    return created;
+    return optedOutNow(db, created);
   } catch (err) {
     if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");
     throw err;
@@ -90,14 +95,26 @@ export async function updateContact(db: Db, id: number, input: ContactFields, no
       .where(eq(contacts.id, id))
       .returning();
     if (!updated) throw new ContactError(404, CONTACT_NOT_FOUND);
-    return updated;
+    await runBatch(db, optOutFlagStatements(db, [values]));
+    return optedOutNow(db, updated);
   } catch (err) {
     if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");
     throw err;
   }
 }
 
+/** The row again when the opt-out flags may have just been set from the suppression list. */
+async function optedOutNow(db: Db, c: Contact): Promise<Contact> {
+  return (await db.select().from(contacts).where(eq(contacts.id, c.id)).get()) ?? c;
+}
+
+/** Deletes the contact; messages to it that have not gone yet are skipped, not sent to a deleted contact. */
 export async function deleteContact(db: Db, id: number): Promise<void> {
-  const deleted = await db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+  const t = Date.now();
+  const [, deleted] = (await runBatch(db, [
+    db.run(sql`UPDATE messages SET status = 'skipped', error_message = 'Contact deleted', updated_at = ${t}
+               WHERE contact_id = ${id} AND +status IN ('pending', 'queued') AND direction = 'outbound'`),
+    db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }),
+  ])) as [unknown, { id: number }[]];
   if (deleted.length === 0) throw new ContactError(404, CONTACT_NOT_FOUND);
 }

@@ -12,11 +12,12 @@ export type UpsertCounts = { created: number; updated: number; duplicates: numbe
 
 type Row = ContactValues;
 
-const COLS = `first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone, sendable, unsendable_reason, created_by, created_at, updated_at`;
+const COLS = `first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone, sendable, unsendable_reason, consent_source, consent_at, created_by, created_at, updated_at`;
 const SELECT_FROM_JSON = `json_extract(value,'$.firstName'), json_extract(value,'$.lastName'), json_extract(value,'$.phone'),
   json_extract(value,'$.email'), json_extract(value,'$.company'), json_extract(value,'$.address'), json_extract(value,'$.city'),
   json_extract(value,'$.state'), json_extract(value,'$.zipCode'), json_extract(value,'$.timeZone'), json_extract(value,'$.sendable'),
-  json_extract(value,'$.unsendableReason'), json_extract(value,'$.createdBy'), json_extract(value,'$.now'), json_extract(value,'$.now')`;
+  json_extract(value,'$.unsendableReason'), json_extract(value,'$.consentSource'), json_extract(value,'$.now'), json_extract(value,'$.createdBy'),
+  json_extract(value,'$.now'), json_extract(value,'$.now')`;
 
 /**
  * Duplicate detection against the database for one chunk: a row whose normalised phone or email already
@@ -35,7 +36,12 @@ async function findExisting(db: Db, rows: Row[]) {
     byPhone.set(f.phone, f.id);
     if (f.email) byEmail.set(f.email, f.id);
   }
-  return (r: Row) => byPhone.get(r.phone) ?? (r.email ? byEmail.get(r.email) : undefined);
+  return (r: Row) => {
+    const id = byPhone.get(r.phone);
+    if (id !== undefined) return { id, by: "phone" as const };
+    const e = r.email ? byEmail.get(r.email) : undefined;
+    return e === undefined ? undefined : { id: e, by: "email" as const };
+  };
 }
 
 /**
@@ -50,6 +56,8 @@ export async function upsertContactChunk(
     mode: DuplicateMode;
     userId: number | null;
     now: Date;
+    /** Where these contacts' consent to be contacted comes from (e.g. "csv:leads.csv", "api:bulk"). */
+    consentSource?: string;
     guard?: SQL;
     extra?: (counts: UpsertCounts) => BatchItem<"sqlite">[];
   },
@@ -72,23 +80,29 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
   let duplicates = 0;
   const claimed = new Set<number>();
   for (const r of rows) {
-    const id = existingId(r);
-    if (id === undefined) toInsert.push(r);
-    else if (opts.mode === "update" && !claimed.has(id)) {
-      claimed.add(id);
-      toUpdate.push({ ...r, id });
+    const match = existingId(r);
+    if (match === undefined) toInsert.push(r);
+    // Update merges only into the contact with the same phone: a shared email (a household) must never hand
+    // one person's number, and its opt-out state, to another contact.
+    else if (opts.mode === "update" && match.by === "phone" && !claimed.has(match.id)) {
+      claimed.add(match.id);
+      toUpdate.push({ ...r, id: match.id });
     } else duplicates++;
   }
   const guard = opts.guard ?? sql`1`;
   const now = opts.now.getTime();
   const statements: BatchItem<"sqlite">[] = [];
   if (toInsert.length) {
-    const json = JSON.stringify(toInsert.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0, createdBy: opts.userId, now })));
+    const json = JSON.stringify(
+      toInsert.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0, createdBy: opts.userId, consentSource: opts.consentSource ?? null, now })),
+    );
     statements.push(
       db.run(
         sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json})
             WHERE ${guard}`,
       ),
+      // A number or address that opted out before it became a contact shows as opted out at once.
+      ...optOutFlagStatements(db, toInsert),
     );
   }
   if (toUpdate.length) {
@@ -98,8 +112,6 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
         sql`UPDATE contacts SET
               first_name = json_extract(j.value,'$.firstName'),
               last_name = json_extract(j.value,'$.lastName'),
-              phone = CASE WHEN EXISTS (SELECT 1 FROM contacts c2 WHERE c2.phone = json_extract(j.value,'$.phone') AND c2.id <> contacts.id)
-                           THEN contacts.phone ELSE json_extract(j.value,'$.phone') END,
               email = coalesce(json_extract(j.value,'$.email'), contacts.email),
               company = coalesce(json_extract(j.value,'$.company'), contacts.company),
               address = coalesce(json_extract(j.value,'$.address'), contacts.address),
@@ -119,6 +131,21 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
   statements.push(...(opts.extra?.(counts) ?? []));
   if (statements.length) await runBatch(db, statements);
   return counts;
+}
+
+/** Flags contacts whose phone or email is already on the suppression list (one statement per channel). */
+export function optOutFlagStatements(db: Db, rows: { phone: string; email: string | null }[]): BatchItem<"sqlite">[] {
+  if (rows.length === 0) return [];
+  const phones = JSON.stringify(rows.map((r) => r.phone));
+  const emails = JSON.stringify(rows.flatMap((r) => (r.email ? [r.email] : [])));
+  return [
+    db.run(sql`UPDATE contacts SET opted_out_at = s.created_at, opted_out_source = s.reason
+               FROM suppressions s WHERE s.channel = 'sms' AND s.address = contacts.phone
+                 AND contacts.phone IN (SELECT value FROM json_each(${phones})) AND contacts.opted_out_at IS NULL`),
+    db.run(sql`UPDATE contacts SET email_unsubscribed_at = s.created_at
+               FROM suppressions s WHERE s.channel = 'email' AND s.address = contacts.email
+                 AND contacts.email IN (SELECT value FROM json_each(${emails})) AND contacts.email_unsubscribed_at IS NULL`),
+  ];
 }
 
 /** Removes repeats inside one upload (same phone, or same email): the first occurrence wins. */

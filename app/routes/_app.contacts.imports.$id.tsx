@@ -24,7 +24,7 @@ export default function ImportPreview() {
   const busy = navigation.state !== "idle";
 
   useEffect(() => {
-    if (actionData?.error) toast({ title: "Failed to upload contacts", description: actionData.error, variant: "destructive" });
+    if (actionData?.error) toast({ title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again.", variant: "destructive" });
   }, [actionData, toast]);
   // With JS: poll while the queue works; without JS the <noscript> refresh below does the same.
   useEffect(() => {

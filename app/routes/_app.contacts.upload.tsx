@@ -36,7 +36,7 @@ export default function UploadCsv() {
   const toast = useToast();
   const pending = navigation.state === "submitting";
   useEffect(() => {
-    if (actionData?.error) toast({ title: "Upload failed", description: actionData.error, variant: "destructive" });
+    if (actionData?.error) toast({ title: "Upload failed", description: "Please check your file format and try again.", variant: "destructive" });
   }, [actionData, toast]);
 
   return (
