@@ -18,7 +18,7 @@ import {
   stageContactImport,
   startContactImport,
 } from "./import-contacts.server";
-import { listContacts } from "./list-contacts.server";
+import { countContacts, listContacts } from "./list-contacts.server";
 import { deleteContact, getContact, updateContact } from "./manage-contacts.server";
 import { PHONE_REASONS } from "./phone";
 
@@ -210,6 +210,18 @@ describe("bulk upsert", () => {
     expect(await getContact(db(), byPhone.id)).toMatchObject({ firstName: "New", lastName: "Name", company: "NewCo", city: "Austin" });
     // Matched only by a shared email (a household?): a duplicate, left as it was — its phone and opt-out state stay its own.
     expect(await getContact(db(), byEmail.id)).toMatchObject({ firstName: "Mail", phone: byEmail.phone, email });
+  });
+});
+
+describe("contact total", () => {
+  it("the trigger-kept total matches COUNT(*) through inserts, imports and deletes", async () => {
+    const u = await createTestUser();
+    const count = async () => (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM contacts`))!.n;
+    const c = await createTestContact(u.id);
+    await seedContacts(25);
+    expect(await countContacts(db())).toBe(await count());
+    await deleteContact(db(), c.id);
+    expect(await countContacts(db())).toBe(await count());
   });
 });
 

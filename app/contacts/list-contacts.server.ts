@@ -82,8 +82,9 @@ export async function listContacts(
   };
 }
 
-/** Total contacts (unfiltered): one COUNT over the primary key. */
+/** Total contacts (unfiltered). */
 export async function countContacts(db: Db): Promise<number> {
-  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM contacts`);
+  // Trigger-maintained (migration 0009): one row read, however many contacts there are.
+  const row = await db.get<{ n: number }>(sql`SELECT n FROM contact_totals WHERE id = 1`);
   return row?.n ?? 0;
 }

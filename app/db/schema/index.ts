@@ -19,3 +19,4 @@ export * from "./broadcasts";
 export * from "./outbox";
 export * from "./message-counts";
 export * from "./status-backlog";
+export * from "./contact-totals";

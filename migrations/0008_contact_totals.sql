@@ -1,0 +1,4 @@
+CREATE TABLE `contact_totals` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`n` integer DEFAULT 0 NOT NULL
+);
