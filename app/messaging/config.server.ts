@@ -3,6 +3,8 @@ export type MessagingConfig = {
   publicBaseUrl: string;
   smsRatePerSecond: number;
   smsDailyCap: number;
+  /** How far ahead a consumer holds send slots (default PACING_WINDOW_MS); tests shorten it. */
+  pacingWindowMs?: number;
   /** Postal address for the email footer; null = not configured (real email sends refuse to go without it). */
   companyAddress: string | null;
   unsubscribeSecret: string;

@@ -6,18 +6,18 @@ import type { JobOutcome } from "~/jobs/handle-job-batch.server";
 import type { SendJob } from "~/jobs/jobs";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
-import { nextUtcDay, reserveSendSlots } from "./pacing.server";
+import { nextUtcDay, projectSlots, reserveSendSlots } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
-
-/** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
-const STRICTEST_STATE = "FL";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyStatusBacklog } from "./record-status.server";
+
+/** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
+const STRICTEST_STATE = "FL";
 
 export type SendDeps = {
   db: Db;
@@ -39,6 +39,9 @@ const AMBIGUOUS = new Set(["network", "timeout"]);
 /** A message that waited this long for its slot re-checks the suppression list before it goes. */
 const RECHECK_AFTER_MS = 2000;
 const LOCAL_ADDRESS_PLACEHOLDER = "Your company's postal address (set COMPANY_ADDRESS)";
+const PACING_NOTE = "Waiting for a send slot (sender rate limit)";
+/** Deferred messages come back through the cron this long before their expected slot (cron runs each minute). */
+const PACING_LEAD_MS = 60_000;
 const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
@@ -53,6 +56,7 @@ type Row = {
   content: string;
   is_marketing: number;
   attempts: number;
+  pacing_deferrals: number;
   contact_id: number | null;
   first_name: string | null;
   last_name: string | null;
@@ -84,6 +88,8 @@ type Outcome = {
   errorMessage?: string | null;
   scheduledAt?: number;
   sentAt?: number;
+  /** 1 when the sender's rate limit sent this message back to wait. */
+  paced?: number;
 };
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -157,7 +163,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
   const retry = (id: number, seconds: number) => jobIndex.get(id)?.forEach((i) => outcomes.set(i, { retryAfterSeconds: Math.ceil(seconds) }));
 
   const rows = await db.all<Row>(sql`
-    SELECT m.id, m.channel, m.kind, m.status, m.phone, m.email, m.subject, m.content, m.is_marketing, m.attempts, m.contact_id,
+    SELECT m.id, m.channel, m.kind, m.status, m.phone, m.email, m.subject, m.content, m.is_marketing, m.attempts, m.pacing_deferrals, m.contact_id,
       c.first_name, c.last_name, c.phone AS c_phone, c.email AS c_email, c.company, c.address, c.city, c.state, c.zip_code,
       c.time_zone, c.sendable, c.unsendable_reason, c.opted_out_at, c.email_unsubscribed_at,
       m.campaign_id, cp.name AS campaign_name,
@@ -190,14 +196,20 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
       now: t,
       ratePerSecond: config.smsRatePerSecond,
       dailyCap: config.smsDailyCap,
+      windowMs: config.pacingWindowMs,
     });
+    const deferred = smsRows.slice(res.slots.length, res.slots.length + res.deferred);
+    // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
+    // message pushed back by other traffic keeps its turn instead of going to the end again.
+    const firstTime = deferred.filter((r) => r.pacing_deferrals === 0);
+    const times = await projectSlots(db, deps.sms.sender, firstTime.length, { now: t, ratePerSecond: config.smsRatePerSecond, after: res.nextFreeMs });
+    const timeOf = new Map(firstTime.map((r, i) => [r.id, times[i]]));
     smsRows.forEach((r, i) => {
       if (i < res.slots.length) slotOf.set(r.id, res.slots[i]);
       else if (i < res.slots.length + res.deferred) {
-        retry(r.id, res.retryAfterMs / 1000);
-        decided.push({ id: r.id, status: "queued", errorMessage: "Waiting for a send slot (sender rate limit)" });
-      }
-      else decided.push({ id: r.id, status: "pending", scheduledAt: nextUtcDay(t), errorMessage: DAILY_CAP_NOTE });
+        const expected = timeOf.get(r.id) ?? res.nextFreeMs;
+        decided.push({ id: r.id, status: "pending", scheduledAt: Math.max(t, expected - PACING_LEAD_MS), errorMessage: PACING_NOTE, paced: 1 });
+      } else decided.push({ id: r.id, status: "pending", scheduledAt: nextUtcDay(t), errorMessage: DAILY_CAP_NOTE });
     });
   }
   emailRows.forEach((r) => slotOf.set(r.id, t));
@@ -207,7 +219,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
   const rendered = new Map(sending.map((r) => [r.id, render(r, now)]));
   const claimJson = JSON.stringify([
     ...sending.map((r) => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
-    ...decided.map((o) => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0 })),
+    ...decided.map((o) => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),
   ]);
   const claimed = claimJson === "[]"
     ? []
@@ -220,6 +232,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
           scheduled_at = coalesce(json_extract(j.value,'$.scheduledAt'), messages.scheduled_at),
           claimed_at = CASE WHEN json_extract(j.value,'$.claim') = 1 THEN ${t} ELSE messages.claimed_at END,
           attempts = messages.attempts + json_extract(j.value,'$.claim'),
+          pacing_deferrals = messages.pacing_deferrals + coalesce(json_extract(j.value,'$.paced'), 0),
           updated_at = ${t}
         FROM json_each(${claimJson}) AS j
         WHERE messages.id = json_extract(j.value,'$.id') AND +messages.status = 'queued'

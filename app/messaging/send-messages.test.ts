@@ -355,6 +355,26 @@ describe("pacing and scheduling", () => {
     expect(capped[0].error_message).toMatch(/daily limit/);
   });
 
+  it("a backlog beyond the pacing window waits in D1 in line, one interval apart, without using up queue retries", async () => {
+    const t0 = new Date();
+    const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1, pacingWindowMs: 2000 } });
+    const msgs = Array.from({ length: 6 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `line ${i}`, idempotencyKey: `line:${crypto.randomUUID()}` }));
+    const ids = await createOutboundMessages(deps.db, queue, msgs, t0);
+    const outcomes = await sendMessages(queue.takeSendJobs(), deps);
+    expect(outcomes.size).toBe(0); // nothing goes back to the queue to be retried
+    expect((await twilio.calls()).length).toBe(2); // 2 s window at 1/s
+    const waiting = await deps.db.all<{ scheduled_at: number; pacing_deferrals: number; error_message: string }>(
+      sql`SELECT scheduled_at, pacing_deferrals, error_message FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status = 'pending' ORDER BY scheduled_at`,
+    );
+    expect(waiting).toHaveLength(4);
+    expect(waiting.every((w) => w.pacing_deferrals === 1 && /send slot/.test(w.error_message))).toBe(true);
+    // In line behind the two that got slots, one interval apart; each comes back via the cron up to a minute
+    // before its turn (here that is at once).
+    const pacing = await deps.db.get<{ next_slot_ms: number; projected_ms: number }>(sql`SELECT next_slot_ms, projected_ms FROM sender_pacing WHERE sender = ${deps.sms.sender}`);
+    expect(pacing!.projected_ms - pacing!.next_slot_ms).toBe(4000);
+    expect(waiting.every((w) => w.scheduled_at >= t0.getTime() && w.scheduled_at <= pacing!.projected_ms)).toBe(true);
+  });
+
   it("a broadcast scheduled for later waits in D1 until the cron enqueues it", async () => {
     const { deps, queue } = await pipeline();
     const actor = await actorFor();

@@ -56,6 +56,8 @@ export const messages = sqliteTable(
     segments: integer("segments"),
     scheduledAt: utc("scheduled_at"), // not before this instant (user schedule or quiet-hours deferral)
     attempts: integer("attempts").notNull().default(0),
+    /** Times the sender's rate limit sent this message back to wait (first time: a place in line; later: soon). */
+    pacingDeferrals: integer("pacing_deferrals").notNull().default(0),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
     claimedAt: utc("claimed_at"),

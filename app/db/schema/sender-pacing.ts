@@ -6,4 +6,6 @@ export const senderPacing = sqliteTable("sender_pacing", {
   nextSlotMs: integer("next_slot_ms").notNull().default(0),
   day: text("day").notNull().default(""), // YYYY-MM-DD (UTC)
   dayCount: integer("day_count").notNull().default(0),
+  /** End of the queue of messages told to come back later (see projectSlots): keeps a long backlog in line. */
+  projectedMs: integer("projected_ms").notNull().default(0),
 });
