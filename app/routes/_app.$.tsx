@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 
 export const meta: MetaFunction = () => [{ title: "404 Page Not Found — Helio" }];
@@ -10,7 +10,9 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export function ErrorBoundary() {
-  return <NotFound />;
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  throw error; // anything else belongs to the root boundary
 }
 
 export default function NotFound() {
