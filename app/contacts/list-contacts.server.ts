@@ -1,6 +1,7 @@
 import { and, desc, asc, gt, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { contacts, type Contact } from "~/db/schema";
+import { ftsQuery } from "~/lib/fts";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -11,21 +12,6 @@ export type ContactPage = {
   nextCursor: number | null;
   prevCursor: number | null;
 };
-
-/**
- * The search becomes an FTS5 trigram query: each term of 3+ characters must appear as a substring of
- * one of name, phone, email or company. Phone-like terms ("(555) 123-45") are matched on their digits.
- * Returns null when no term is long enough for trigrams (the caller then scans with LIKE).
- */
-export function ftsQuery(q: string): string | null {
-  const terms = q
-    .trim()
-    .split(/\s+/)
-    .map((t) => (/^[\d()+\-.\s]+$/.test(t) && /\d/.test(t) ? t.replace(/\D/g, "") : t.toLowerCase()))
-    .filter((t) => t.length >= 3);
-  if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ");
-}
 
 /** Server-side search and keyset paging, newest first; never loads more than one page. */
 export async function listContacts(

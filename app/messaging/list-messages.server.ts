@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 
 import { MESSAGE_TABS, type MessageTab } from "./message-tabs";
+import { ftsQuery } from "~/lib/fts";
 export { MESSAGE_TABS, type MessageTab };
 export const MESSAGES_PAGE = 50;
 /** 1–2 character searches cannot use the trigram index: they look through the newest 50,000 messages only. */
@@ -32,16 +33,6 @@ const TAB_FILTER: Record<MessageTab, SQL> = {
   outgoing: sql`m.direction = 'outbound'`,
   failed: sql`m.status IN ('failed', 'undelivered')`,
 };
-
-/** Search terms for the trigram index: content substrings; phone-like terms match on digits. */
-function ftsQuery(q: string): string | null {
-  const terms = q
-    .trim()
-    .split(/\s+/)
-    .map((t) => (/^[\d()+\-.\s]+$/.test(t) && /\d/.test(t) ? t.replace(/\D/g, "") : t))
-    .filter((t) => t.length >= 3);
-  return terms.length ? terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(" AND ") : null;
-}
 
 /**
  * Newest first, keyset-paged by id (ids grow with time), one page per call. Search is case-insensitive on

@@ -264,10 +264,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
   if (results.length) {
     const json = JSON.stringify(results);
     const sentByCampaign = new Map<number, number>();
+    const campaignOf = new Map(work.map((w) => [w.id, w.campaign_id]));
     for (const r of results) {
-      const row = work.find((w) => w.id === r.id);
-      if (row?.campaign_id && (r.status === "sent" || r.status === "delivered")) {
-        sentByCampaign.set(row.campaign_id, (sentByCampaign.get(row.campaign_id) ?? 0) + 1);
+      const campaignId = campaignOf.get(r.id);
+      if (campaignId && (r.status === "sent" || r.status === "delivered")) {
+        sentByCampaign.set(campaignId, (sentByCampaign.get(campaignId) ?? 0) + 1);
       }
     }
     await runBatch(db, [
