@@ -103,8 +103,8 @@ describe("login without a server call when fields are empty (JS on)", () => {
 describe("small screens", () => {
   for (const mode of JS_MODES) {
     it(`opens the sidebar and closes it with the overlay (${mode.name})`, async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.setViewportSize({ width: 390, height: 800 });
+      // A phone-sized window from the start: resizing a wide page would catch the sidebar mid-slide.
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user, { viewport: { width: 390, height: 800 } });
       const sidebar = page.locator("#sidebar");
       const x = async () => (await sidebar.boundingBox()).x;
       assert.ok((await x()) < 0, "sidebar starts hidden off-screen");

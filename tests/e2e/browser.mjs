@@ -16,8 +16,8 @@ export async function launch() {
 }
 
 /** A signed-in page in a fresh context with JavaScript on or off. */
-export async function signedInPage(browser, mode, user) {
-  const context = await browser.newContext({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: BASE });
+export async function signedInPage(browser, mode, user, contextOptions = {}) {
+  const context = await browser.newContext({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: BASE, ...contextOptions });
   const page = await context.newPage();
   await page.goto("/login");
   await page.fill('input[name="email"]', user.email);
