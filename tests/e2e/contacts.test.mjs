@@ -13,7 +13,10 @@ const tag = (prefix) => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpq
 // A sendable US number: NXX-NXX-XXXX with N = 2–9, avoiding N11 and 555-01XX.
 function phone() {
   const n = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1));
-  return `${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
+  for (;;) {
+    const p = `${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
+    if (!/^(8(00|33|44|55|66|77|88)|900)/.test(p)) return p; // toll-free and premium are not sendable
+  }
 }
 const e164 = (digits) => `+1${digits}`;
 const pretty = (d) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
@@ -33,7 +36,8 @@ async function clickTo(page, locator, url) {
 }
 
 const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
-const rowOf = (page, text) => page.getByTestId("contact-row").filter({ hasText: text });
+// A row whose name cell has the text: matching the whole row would also find words such as "cannot".
+const rowOf = (page, text) => page.getByTestId("contact-row").filter({ has: page.locator("td:first-child", { hasText: text }) });
 
 /** Searches and waits until the list shows that search's results (a document load without JS, a fetch with it). */
 async function search(page, q) {
