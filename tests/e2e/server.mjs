@@ -16,7 +16,12 @@ export const E2E_USERS = {
   inactive: { email: "gone@e2e.test", password: "gone-password-1", role: "user", first: "Gone", last: "Away" },
 };
 
-export async function startServer({ port = 8799, inspectorPort = 9239, vars = {} } = {}) {
+// E2E_PORT / E2E_INSPECTOR_PORT let two checkouts run their browser tests side by side.
+export async function startServer({
+  port = Number(process.env.E2E_PORT ?? 8799),
+  inspectorPort = Number(process.env.E2E_INSPECTOR_PORT ?? 9239),
+  vars = {},
+} = {}) {
   if (!existsSync(join(root, "build/server/index.js"))) {
     execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
   }
