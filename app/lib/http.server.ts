@@ -1,0 +1,44 @@
+import { AppError } from "./app-error";
+
+/**
+ * /api: maps what a handler threw to a Response. AppError → `{ message, ...details }` with its status (and
+ * Retry-After when set); a thrown Response passes through; anything else is rethrown (a 500, logged by Remix).
+ */
+export function apiErrorResponse(err: unknown): Response {
+  if (err instanceof Response) return err;
+  if (err instanceof AppError) {
+    const headers = new Headers();
+    if (err.retryAfter !== undefined) headers.set("Retry-After", String(Math.max(1, Math.ceil(err.retryAfter))));
+    return Response.json({ ...(err.details ?? {}), message: err.message }, { status: err.status, headers });
+  }
+  throw err;
+}
+
+/** Wraps an /api loader or action body so every AppError becomes its `{ message }` response. */
+export async function apiRoute(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (err) {
+    return apiErrorResponse(err);
+  }
+}
+
+/** What a screen's action returns when domain code refused the input: rendered beside the field or as a toast. */
+export type FormErrorReply = { ok: false; message: string; title?: string; field?: string; code: AppError["code"] };
+
+/**
+ * Screens: an AppError → `{ ok: false, message, title, field }` with its status (Remix renders the route with it as
+ * action data, so the reply shows without JS); anything else is rethrown to the error boundary.
+ */
+export function formErrorReply(err: unknown, fallbackTitle?: string) {
+  if (err instanceof Response) throw err;
+  if (!(err instanceof AppError)) throw err;
+  const body: FormErrorReply = { ok: false, message: err.message, title: err.title ?? fallbackTitle, field: err.field, code: err.code };
+  return Response.json(body, { status: err.status }) as unknown as FormErrorReply;
+}
+
+/** Loaders of screens: a not_found AppError becomes a 404 Response for the route's ErrorBoundary. */
+export function throwAsResponse(err: unknown): never {
+  if (err instanceof AppError) throw new Response(err.message, { status: err.status, statusText: err.message });
+  throw err;
+}
