@@ -1,3 +1,4 @@
+import { json } from "@remix-run/cloudflare";
 import { AppError } from "./app-error";
 
 /**
@@ -34,7 +35,7 @@ export function formErrorReply(err: unknown, fallbackTitle?: string) {
   if (err instanceof Response) throw err;
   if (!(err instanceof AppError)) throw err;
   const body: FormErrorReply = { ok: false, message: err.message, title: err.title ?? fallbackTitle, field: err.field, code: err.code };
-  return Response.json(body, { status: err.status }) as unknown as FormErrorReply;
+  return json(body, { status: err.status });
 }
 
 /** Loaders of screens: a not_found AppError becomes a 404 Response for the route's ErrorBoundary. */
