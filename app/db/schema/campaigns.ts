@@ -14,6 +14,9 @@ export const campaigns = sqliteTable(
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
     scheduledAt: utc("scheduled_at"),
     startDate: utc("start_date"),
+    // {{promoCode}} and {{offerExpiration}} (a calendar date, YYYY-MM-DD, shown in the contact's words).
+    promoCode: text("promo_code"),
+    offerExpiration: text("offer_expiration"),
     // Counters are maintained by the send pipeline so lists never aggregate the messages table.
     contactCount: integer("contact_count").notNull().default(0),
     sentCount: integer("sent_count").notNull().default(0),

@@ -13,6 +13,8 @@ export const users = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
+    // Feeds {{salesRepPhone}}; edited on the user's own profile.
+    phone: text("phone"),
     role: text("role", { enum: ROLES }).notNull().default("user"),
     isActive: bool("is_active").notNull().default(true),
     lastLoginAt: utc("last_login_at"),
