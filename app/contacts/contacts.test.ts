@@ -17,7 +17,7 @@ import {
   resumeIfStalled,
   stageContactImport,
   startContactImport,
-} from "./import-contacts.server";
+} from "./import-contact-chunk.server";
 import { countContacts, listContacts } from "./list-contacts.server";
 import { deleteContact, getContact, updateContact } from "./manage-contacts.server";
 import { PHONE_REASONS } from "./phone";

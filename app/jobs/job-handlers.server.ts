@@ -1,7 +1,7 @@
 import { runImportJob } from "~/contacts/run-import-job.server";
-import { messagingDeps } from "~/messaging/messaging-deps.server";
+import { messagingDeps } from "~/messaging/build-send-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
-import { sendMessages } from "~/messaging/send-messages.server";
+import { sendMessages } from "~/messaging/consume-send-batch.server";
 import type { JobHandlers, JobOutcome } from "./handle-job-batch.server";
 
 /** The handler for each job type. Each gets the whole batch's jobs of its type. */

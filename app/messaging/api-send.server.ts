@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { requireApiUser } from "~/auth/guard.server";
 import { methodNotAllowed, readJson } from "~/lib/api.server";
 import { apiError, clientIp } from "~/lib/request.server";
-import { SendRequestError, type Actor } from "./send-requests.server";
-import type { JobQueue } from "./queue-messages.server";
+import { SendRequestError, type Actor } from "./create-broadcast.server";
+import type { JobQueue } from "./create-outbound-messages.server";
 import type { Db } from "~/db/client.server";
 
 type Handler = (deps: { db: Db; queue: JobQueue; now: Date }, body: unknown, actor: Actor, key?: string) => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { SmsProvider } from "./providers/provider";
-import { sendJobs, type JobQueue } from "./queue-messages.server";
+import { sendJobs, type JobQueue } from "./create-outbound-messages.server";
 import { mapProviderStatus } from "./record-status.server";
 
 export const STUCK_SENDING_MS = 5 * 60_000;

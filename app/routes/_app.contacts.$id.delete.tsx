@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
-import { contactIdParam, loadContact, submitContactDelete } from "~/contacts/contact-form.server";
+import { contactIdParam, loadContact, submitContactDelete } from "~/contacts/contact-form-reply.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 
 export const meta: MetaFunction = () => [{ title: "Delete Contact — Helio" }];

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { ContactForm } from "~/contacts/contact-form";
-import { contactIdParam, loadContact, submitContactForm } from "~/contacts/contact-form.server";
+import { contactIdParam, loadContact, submitContactForm } from "~/contacts/contact-form-reply.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 
 export const meta: MetaFunction = () => [{ title: "Edit Contact — Helio" }];

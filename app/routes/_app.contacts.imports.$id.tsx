@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, u
 import { useEffect } from "react";
 import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
-import { importPageAction, loadImportPage } from "~/contacts/contact-import-page.server";
+import { importPageAction, loadImportPage } from "~/contacts/view-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 
 export const meta: MetaFunction = () => [{ title: "Import contacts — Helio" }];

@@ -3,7 +3,7 @@ import { useActionData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { ContactForm } from "~/contacts/contact-form";
-import { submitContactForm } from "~/contacts/contact-form.server";
+import { submitContactForm } from "~/contacts/contact-form-reply.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Contact — Helio" }];
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { contactListQuery, loadContactList } from "~/contacts/contact-list.server";
+import { contactListQuery, loadContactList } from "~/contacts/load-contacts-page.server";
 
 export const meta: MetaFunction = () => [{ title: "Contacts — Helio" }];
 

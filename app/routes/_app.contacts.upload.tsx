@@ -4,10 +4,10 @@ import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
-import { listSearch } from "~/contacts/contact-form.server";
+import { listSearch } from "~/contacts/contact-form-reply.server";
 import { ContactError } from "~/contacts/contact-row.server";
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/csv-import";
-import { stageUploadedCsv } from "~/contacts/import-contacts.server";
+import { stageUploadedCsv } from "~/contacts/import-contact-chunk.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 

@@ -1,5 +1,5 @@
 import { postOnly, sendAction } from "~/messaging/api-send.server";
-import { sendQuick } from "~/messaging/send-requests.server";
+import { sendQuick } from "~/messaging/create-broadcast.server";
 
 export const loader = postOnly;
 export const action = sendAction(sendQuick);

@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/guard.server";
 import { DUPLICATE_MODES, type ContactImport } from "~/db/schema";
 import type { ImportContactsJob } from "~/jobs/jobs";
 import { redirectWithToast } from "~/toast/toast.server";
-import { listSearch } from "./contact-form.server";
+import { listSearch } from "./contact-form-reply.server";
 import { ContactError } from "./contact-row.server";
 import {
   cancelContactImport,
@@ -14,7 +14,7 @@ import {
   previewRows,
   resumeIfStalled,
   startContactImport,
-} from "./import-contacts.server";
+} from "./import-contact-chunk.server";
 import { assessPhone } from "./phone";
 
 function importId(raw: string | undefined): number {

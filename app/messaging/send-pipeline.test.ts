@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createOutboundMessages, dispatchDueMessages } from "./queue-messages.server";
-import { sendMessages, MAX_ATTEMPTS } from "./send-messages.server";
+import { createOutboundMessages, dispatchDueMessages } from "./create-outbound-messages.server";
+import { sendMessages, MAX_ATTEMPTS } from "./consume-send-batch.server";
 import { reconcileMessages } from "./reconcile-messages.server";
 import { receiveInboundSms } from "./receive-inbound.server";
-import { sendBroadcast, sendManualSmsTest } from "./send-requests.server";
+import { sendBroadcast, sendManualSmsTest } from "./create-broadcast.server";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { DAYTIME, messageRow, pipeline, TEST_CONFIG } from "../../tests/messaging-harness";
@@ -397,7 +397,7 @@ describe("email", () => {
   it("sends through SendGrid with List-Unsubscribe, a postal address and a login-free unsubscribe link; unsubscribed addresses are skipped", async () => {
     const { deps, sendgrid, queue } = await pipeline();
     const actor = await actorFor();
-    const { sendManualEmailTest } = await import("./send-requests.server");
+    const { sendManualEmailTest } = await import("./create-broadcast.server");
     const { suppress } = await import("./compliance.server");
     const to = `e${crypto.randomUUID().slice(0, 8)}@example.com`;
     const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);

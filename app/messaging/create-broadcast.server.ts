@@ -4,7 +4,7 @@ import { activityRow } from "~/activity/log-activity.server";
 import { normalizePhone } from "~/contacts/phone";
 import type { Db } from "~/db/client.server";
 import { activityLog } from "~/db/schema";
-import { createOutboundMessages, enqueueDueMessages, type JobQueue } from "./queue-messages.server";
+import { createOutboundMessages, enqueueDueMessages, type JobQueue } from "./create-outbound-messages.server";
 import { extractVariables, findUnknownVariables, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
