@@ -1,51 +1,20 @@
-import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
-import { DUPLICATE_MODES, type ContactImport } from "~/db/schema";
-import type { ImportContactsJob } from "~/jobs/jobs";
-import { redirectWithToast } from "~/toast/toast.server";
-import { listSearch } from "./contact-form-reply.server";
-import { ContactError } from "./contact-row.server";
-import {
-  cancelContactImport,
-  getContactImport,
-  importErrorPreview,
-  importResultSummary,
-  previewRows,
-  resumeIfStalled,
-  startContactImport,
-} from "./import-contact-chunk.server";
+import type { Db } from "~/db/client.server";
+import { importErrorPreview, importResultSummary } from "./contact-import-summary";
+import { getContactImport, previewRows } from "./get-contact-import.server";
 import { assessPhone } from "./phone";
+import { resumeIfStalled } from "./resume-stalled-import.server";
 
-function importId(raw: string | undefined): number {
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Response("Import not found", { status: 404, statusText: "Not Found" });
-  return id;
-}
-
-function enqueuer(context: AppLoadContext) {
-  return async (id: number) => {
-    await context.cloudflare.env.JOBS.send({ v: 1, type: "import-contacts", importId: id } satisfies ImportContactsJob);
-  };
-}
-
-async function loadImport(context: AppLoadContext, id: number, userId: number): Promise<ContactImport> {
-  try {
-    return await getContactImport(context.db, id, userId);
-  } catch (err) {
-    // Someone else's import is as invisible as a missing one.
-    if (err instanceof ContactError && err.status === 404) throw new Response(err.message, { status: 404, statusText: "Not Found" });
-    throw err;
-  }
-}
-
-/** The preview / progress / result page of one staged import. */
-export async function loadImportPage(args: LoaderFunctionArgs) {
-  const user = await requireUser(args);
-  const { context } = args;
-  const imp = await loadImport(context, importId(args.params.id), user.id);
-  await resumeIfStalled(context.db, imp, context.clock(), enqueuer(context));
-  const rows = imp.status === "staged" ? await previewRows(context.db, imp.id) : [];
+/**
+ * What the preview / progress / result page of one staged import shows. Viewing also re-enqueues an import
+ * that has stalled (its queue message lost), so a user watching the page never waits forever.
+ */
+export async function viewContactImport(
+  db: Db,
+  opts: { id: number; userId: number; now: Date; enqueue: (importId: number) => Promise<void> },
+) {
+  const imp = await getContactImport(db, opts.id, opts.userId);
+  await resumeIfStalled(db, imp, opts.now, opts.enqueue);
+  const rows = imp.status === "staged" ? await previewRows(db, imp.id) : [];
   return {
     import: {
       id: imp.id,
@@ -69,41 +38,10 @@ export async function loadImportPage(args: LoaderFunctionArgs) {
   };
 }
 
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("confirm"), duplicateMode: z.enum(DUPLICATE_MODES).catch("skip") }),
-  z.object({ intent: z.literal("cancel") }),
-  z.object({ intent: z.literal("done") }),
-]);
-
-export async function importPageAction(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const { request, context } = args;
-  const id = importId(args.params.id);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
-  const back = `/contacts${listSearch(request)}`;
-  try {
-    switch (parsed.data.intent) {
-      case "confirm":
-        await startContactImport(context.db, { id, userId: user.id, mode: parsed.data.duplicateMode, now: context.clock, enqueue: enqueuer(context) });
-        // Post/redirect/get: the page then shows the result, or progress while the queue finishes the rest.
-        return redirect(new URL(request.url).pathname + listSearch(request));
-      case "cancel":
-        await cancelContactImport(context.db, id, user.id);
-        return redirectWithToast(context, back, { title: "Import cancelled" });
-      case "done": {
-        const imp = await loadImport(context, id, user.id);
-        return redirectWithToast(
-          context,
-          back,
-          imp.status === "completed"
-            ? { title: "Contacts imported", description: importResultSummary(imp) }
-            : { title: "Import in progress", description: "The import continues in the background." },
-        );
-      }
-    }
-  } catch (err) {
-    if (err instanceof ContactError) return data({ error: err.message }, { status: err.status });
-    throw err;
-  }
+/** The toast for leaving the page ("Done"): the result when finished, otherwise that it goes on in the background. */
+export async function contactImportDoneToast(db: Db, id: number, userId: number) {
+  const imp = await getContactImport(db, id, userId);
+  return imp.status === "completed"
+    ? { title: "Contacts imported", description: importResultSummary(imp) }
+    : { title: "Import in progress", description: "The import continues in the background." };
 }

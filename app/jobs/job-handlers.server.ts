@@ -2,7 +2,8 @@ import { runImportJob } from "~/contacts/run-import-job.server";
 import { messagingDeps } from "~/messaging/build-send-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import type { JobHandlers, JobOutcome } from "./handle-job-batch.server";
+import type { JobOutcomes } from "~/lib/job-queue";
+import type { JobHandlers } from "./handle-job-batch.server";
 
 /** The handler for each job type. Each gets the whole batch's jobs of its type. */
 export const jobHandlers: JobHandlers = {
@@ -10,7 +11,7 @@ export const jobHandlers: JobHandlers = {
 
   async inbound(jobs, { db, now }) {
     await processInboundMessages(db, jobs.map((j) => j.messageId), now());
-    return new Map<number, JobOutcome>();
+    return new Map() as JobOutcomes;
   },
 
   async "import-contacts"(jobs, { db, env, now }) {
@@ -18,6 +19,6 @@ export const jobHandlers: JobHandlers = {
     for (const job of jobs) {
       await runImportJob(db, job, { now, enqueue: async (j) => void (await env.JOBS.send(j)) });
     }
-    return new Map<number, JobOutcome>();
+    return new Map() as JobOutcomes;
   },
 };

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/cloudflare";
 import { AppError } from "./app-error";
+import { parseId } from "./ids";
 
 /**
  * /api: maps what a handler threw to a Response. AppError → `{ message, ...details }` with its status (and
@@ -42,4 +43,11 @@ export function formErrorReply(err: unknown, fallbackTitle?: string) {
 export function throwAsResponse(err: unknown): never {
   if (err instanceof AppError) throw new Response(err.message, { status: err.status, statusText: err.message });
   throw err;
+}
+
+/** Screens: a route param id (ids.ts rules), or the 404 Response the route's ErrorBoundary shows. */
+export function routeId(raw: unknown, what = "Not found"): number {
+  const id = parseId(raw);
+  if (id === null) throw new Response(what, { status: 404, statusText: "Not Found" });
+  return id;
 }

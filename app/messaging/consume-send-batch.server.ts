@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assessPhone } from "~/contacts/phone";
 import { runBatch, type Db } from "~/db/client.server";
-import type { JobOutcome } from "~/jobs/handle-job-batch.server";
 import type { SendJob } from "~/jobs/jobs";
+import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
 import { nextUtcDay, projectSlots, reserveSendSlots } from "./pacing.server";
@@ -152,15 +152,15 @@ function complianceOutcome(row: Row, now: Date): Outcome | null {
  * `queued → sending` claim returned it. A redelivered job finds the row no longer `queued` and does nothing;
  * a row left in `sending` (crash after the provider accepted) is reconciled by the cron, never resent blindly.
  */
-export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map<number, JobOutcome>> {
+export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<JobOutcomes> {
   const { db, config } = deps;
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now();
   const t = now.getTime();
-  const outcomes = new Map<number, JobOutcome>();
-  const jobIndex = new Map<number, number[]>();
-  jobs.forEach((j, i) => jobIndex.set(j.messageId, [...(jobIndex.get(j.messageId) ?? []), i]));
-  const retry = (id: number, seconds: number) => jobIndex.get(id)?.forEach((i) => outcomes.set(i, { retryAfterSeconds: Math.ceil(seconds) }));
+  // Keyed by message id; a message without an entry is done (its job is acked).
+  const outcomes: JobOutcomes = new Map();
+  const ids = [...new Set(jobs.map((j) => j.messageId))];
+  const retry = (id: number, seconds: number) => outcomes.set(id, { retryAfterSeconds: Math.ceil(seconds) });
 
   const rows = await db.all<Row>(sql`
     SELECT m.id, m.channel, m.kind, m.status, m.phone, m.email, m.subject, m.content, m.is_marketing, m.attempts, m.pacing_deferrals, m.contact_id,
@@ -172,7 +172,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
     FROM messages m
     LEFT JOIN contacts c ON c.id = m.contact_id
     LEFT JOIN campaigns cp ON cp.id = m.campaign_id
-    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify([...jobIndex.keys()])})) AND +m.status = 'queued'`);
+    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND +m.status = 'queued'`);
 
   // 1. Decide: compliance outcomes now, the rest wants sending.
   const decided: Outcome[] = [];

@@ -1,5 +1,25 @@
-import { postOnly, sendAction } from "~/messaging/api-send.server";
-import { sendQuick } from "~/messaging/create-broadcast.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireApiUser } from "~/auth/guard.server";
+import { idempotencyKey, methodNotAllowed, parseInput, readJson } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+import { clientIp } from "~/lib/request.server";
+import { quickSendSchema, sendQuick } from "~/messaging/create-quick-send.server";
 
-export const loader = postOnly;
-export const action = sendAction(sendQuick);
+/** GET on a POST-only endpoint: still 401 without a session, then 405. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+}
+
+/** POST /api/messages/send (quick upload & send): one already-personalised SMS. An `Idempotency-Key` header makes a client's retry safe. 202 with what was queued. */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireApiUser(args); // 401 comes before anything else
+  const { request, context } = args;
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return apiRoute(async () => {
+    const input = parseInput(quickSendSchema, await readJson(request), "Message required");
+    const deps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
+    const result = await sendQuick(deps, input, { userId: user.id, ipAddress: clientIp(request) }, idempotencyKey(request));
+    return Response.json(result, { status: 202 });
+  });
+}
