@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "~/db/unique-violation";
 import { assessPhone, normalizePhone } from "./phone";
 import { deriveTimeZone, normalizeState } from "./us-geo";
 
@@ -6,10 +7,7 @@ export type { ContactFields };
 
 /** D1's unique-phone failure, whether raw (batch) or wrapped by drizzle (single query, message in `cause`). */
 export function isUniquePhoneViolation(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (/UNIQUE constraint failed: contacts\.phone/.test(String((e as Error).message ?? e))) return true;
-  }
-  return false;
+  return isUniqueViolation(err, "contacts.phone");
 }
 
 /**

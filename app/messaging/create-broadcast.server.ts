@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { runBatch } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { assertKnownVariables, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
@@ -67,7 +68,7 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
   try {
     await runBatch(db, statements);
   } catch (err) {
-    if (/UNIQUE constraint failed: broadcasts\.idempotency_key/.test(String((err as Error)?.message))) return sendBroadcast({ db, queue, now }, input, actor, key);
+    if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast({ db, queue, now }, input, actor, key);
     throw err;
   }
   const b = (await db.get<{ id: number; recipient_count: number }>(sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`))!;
