@@ -1,5 +1,5 @@
 import { runImportJob } from "~/contacts/run-import-job.server";
-import { messagingDeps } from "~/messaging/build-send-deps.server";
+import { buildSendDeps } from "~/messaging/build-send-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import type { JobOutcomes } from "~/lib/job-queue";
@@ -7,7 +7,7 @@ import type { JobHandlers } from "./handle-job-batch.server";
 
 /** The handler for each job type. Each gets the whole batch's jobs of its type. */
 export const jobHandlers: JobHandlers = {
-  send: (jobs, { db, env, now }) => sendMessages(jobs, messagingDeps(env, db, now)),
+  send: (jobs, { db, env, now }) => sendMessages(jobs, buildSendDeps(env, db, now)),
 
   async inbound(jobs, { db, now }) {
     await processInboundMessages(db, jobs.map((j) => j.messageId), now());
