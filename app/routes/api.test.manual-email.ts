@@ -17,7 +17,8 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return apiRoute(async () => {
-    const input = parseInput(manualEmailSchema, await readJson(request), "Please enter email, subject, and content");
+    // A `null` body reads as an empty one, so the reply names the missing fields.
+    const input = parseInput(manualEmailSchema, (await readJson(request)) ?? {}, "Please enter email, subject, and content");
     const deps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
     const result = await sendManualEmailTest(deps, input, { userId: user.id, ipAddress: clientIp(request) }, idempotencyKey(request));
     return Response.json(result, { status: 202 });
