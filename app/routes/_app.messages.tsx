@@ -6,6 +6,8 @@ import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Spinner } from "~/components/spinner";
 import { searchParamsOf } from "~/lib/api.server";
+import { AppError } from "~/lib/app-error";
+import { throwAsResponse } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
 import type { MessageListItem } from "~/messaging/list-messages.server";
 import { loadMessageCenter } from "~/messaging/load-message-center.server";
@@ -38,7 +40,7 @@ export const simulateSchema = z.object({
 export async function action(args: ActionFunctionArgs) {
   await requireUser(args);
   const env = args.context.cloudflare.env;
-  if (providerMode(env).sms !== "outbox") throw new Response("Simulated replies exist only with the local outbox", { status: 403 });
+  if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies exist only with the local outbox"));
   const submission = parseWithZod(await args.request.formData(), { schema: simulateSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await receiveInboundSms(
