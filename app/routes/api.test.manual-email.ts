@@ -1,26 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { idempotencyKey, methodNotAllowed, parseInput, readJson } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { idempotencyKey, methodNotAllowed } from "~/lib/api.server";
+import { postJson } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
 import { manualEmailSchema, sendManualEmailTest } from "~/messaging/create-test-send.server";
 
-/** GET on a POST-only endpoint: still 401 without a session, then 405. */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
+  await requireApiUser(args); // still 401 without a session, then 405
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/test/manual-email: a test email to any address. An `Idempotency-Key` header makes a client's retry safe. 202 with what was queued. */
-export async function action(args: ActionFunctionArgs) {
-  const user = await requireApiUser(args); // 401 comes before anything else
-  const { request, context } = args;
-  if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  return apiRoute(async () => {
-    // A `null` body reads as an empty one, so the reply names the missing fields.
-    const input = parseInput(manualEmailSchema, (await readJson(request)) ?? {}, "Please enter email, subject, and content");
-    const deps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
-    const result = await sendManualEmailTest(deps, input, { userId: user.id, ipAddress: clientIp(request) }, idempotencyKey(request));
-    return Response.json(result, { status: 202 });
-  });
+/** POST /api/test/manual-email: a test email to any address. 202 with what was queued; an `Idempotency-Key` header makes a retry safe. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireApiUser({ request, context });
+  const deps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
+  const actor = { userId: user.id, ipAddress: clientIp(request) };
+  return postJson(request, manualEmailSchema, (input) => sendManualEmailTest(deps, input, actor, idempotencyKey(request)), { status: 202 });
 }
