@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import type { MessagingConfig } from "~/messaging/config.server";
 import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
-import type { SendDeps } from "~/messaging/send-messages.server";
+import type { SendDeps } from "~/messaging/consume-send-batch.server";
 import type { SendJob } from "~/jobs/jobs";
 import { newFakeSendGridKey, newFakeTwilioAccount } from "./fakes/control";
 import { db } from "./factories";

@@ -1,6 +1,8 @@
 import { applySecurityHeaders } from "~/security/headers.server";
 import { isCrossOriginUnsafe, trustedOriginsFrom } from "~/security/origin.server";
-import { apiError, isApiPath } from "~/lib/request.server";
+import { AppError } from "~/lib/app-error";
+import { apiErrorResponse } from "~/lib/http.server";
+import { isApiPath } from "~/lib/request.server";
 
 /** Edge concerns around Remix: CSRF by Origin, security headers, a per-request CSP nonce. */
 export async function handleRequest(
@@ -11,7 +13,7 @@ export async function handleRequest(
   const url = new URL(request.url);
   if (isCrossOriginUnsafe(request, trustedOriginsFrom(env.PUBLIC_BASE_URL))) {
     return isApiPath(url.pathname)
-      ? apiError(403, "Cross-origin request refused")
+      ? apiErrorResponse(new AppError("forbidden", "Cross-origin request refused"))
       : new Response("Cross-origin request refused", { status: 403, headers: { "Content-Type": "text/plain" } });
   }
   const nonce = crypto.randomUUID().replace(/-/g, "");

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog, loginHistory, sessions, users } from "~/db/schema";
 import { call, createTestUser, db, loginAs, sessionCookieFrom } from "../../tests/factories";
-import { logIn, LoginError } from "./login.server";
+import { AppError } from "~/lib/app-error";
+import { logIn } from "./login.server";
 import { findSessionUser, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./session.server";
 import { sha256Hex } from "~/lib/crypto.server";
 
@@ -99,7 +100,7 @@ describe("POST /api/auth/login", () => {
     for (let i = 0; i < rows.length; i += 20) await db().insert(loginHistory).values(rows.slice(i, i + 20));
     const u = await createTestUser();
     await expect(logIn(db(), { email: u.email, password: u.password, ipAddress: ip, userAgent: null }, t0)).rejects.toSatisfy(
-      (e) => e instanceof LoginError && e.status === 429 && /network/.test(e.message),
+      (e) => e instanceof AppError && e.code === "rate_limited" && e.status === 429 && /network/.test(e.message),
     );
   });
 });

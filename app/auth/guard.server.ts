@@ -1,6 +1,7 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Role } from "~/db/schema";
-import { apiError } from "~/lib/request.server";
+import { AppError } from "~/lib/app-error";
+import { apiErrorResponse } from "~/lib/http.server";
 import { findSessionUser, readSessionToken, type SessionUser } from "./session.server";
 
 type Args = { request: Request; context: AppLoadContext };
@@ -28,8 +29,8 @@ export async function requireUser(args: Args, opts: { role?: Role } = {}): Promi
 /** /api routes: 401/403 as `{ message }` JSON. */
 export async function requireApiUser(args: Args, opts: { role?: Role } = {}): Promise<SessionUser> {
   const user = await getOptionalUser(args);
-  if (!user) throw apiError(401, "Unauthorized");
-  if (opts.role && user.role !== opts.role) throw apiError(403, "Forbidden");
+  if (!user) throw apiErrorResponse(new AppError("unauthorized", "Unauthorized"));
+  if (opts.role && user.role !== opts.role) throw apiErrorResponse(new AppError("forbidden", "Forbidden"));
   return user;
 }
 

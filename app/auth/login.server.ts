@@ -5,14 +5,7 @@ import { activityRow } from "~/activity/log-activity.server";
 import { hashPassword, verifyPassword } from "./password-hash.js";
 import { newSession, type SessionUser } from "./session.server";
 
-export class LoginError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { AppError } from "~/lib/app-error";
 
 // ASVS 2.2.1: at most 100 failed attempts per account per hour, with back-off after a few.
 export const MAX_FAILURES_PER_HOUR_ACCOUNT = 100;
@@ -57,12 +50,12 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
   const hourAgo = new Date(now.getTime() - HOUR);
   const hourly = await failureStats(db, loginHistory.email, email, hourAgo);
   if (hourly.n >= MAX_FAILURES_PER_HOUR_ACCOUNT) {
-    throw new LoginError(429, "Too many failed login attempts for this account. Please try again in an hour.");
+    throw new AppError("rate_limited", "Too many failed login attempts for this account. Please try again in an hour.");
   }
   if (ipAddress) {
     const ip = await failureStats(db, loginHistory.ipAddress, ipAddress, hourAgo);
     if (ip.n >= MAX_FAILURES_PER_HOUR_IP) {
-      throw new LoginError(429, "Too many failed login attempts from this network. Please try again in an hour.");
+      throw new AppError("rate_limited", "Too many failed login attempts from this network. Please try again in an hour.");
     }
   }
   const recent = await consecutiveFailures(db, email, hourAgo);
@@ -70,7 +63,7 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
     const wait = Math.min(BACKOFF_BASE_MS * 2 ** (recent.n - BACKOFF_AFTER_FAILURES), BACKOFF_MAX_MS);
     const remaining = recent.last.getTime() + wait - now.getTime();
     if (remaining > 0) {
-      throw new LoginError(429, `Too many failed login attempts. Please try again in ${minutes(remaining)}.`);
+      throw new AppError("rate_limited", `Too many failed login attempts. Please try again in ${minutes(remaining)}.`);
     }
   }
 }
@@ -83,7 +76,7 @@ export type LoginInput = { email: string; password: string; ipAddress: string | 
  */
 export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ user: SessionUser; token: string }> {
   const email = input.email.trim().toLowerCase();
-  if (!email || !input.password) throw new LoginError(400, "Please enter both email and password");
+  if (!email || !input.password) throw new AppError("validation", "Please enter both email and password");
   await assertNotThrottled(db, email, input.ipAddress, now);
 
   const user = await db.select().from(users).where(eq(users.email, email)).get();
@@ -95,11 +88,11 @@ export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ use
   const history = { email, ipAddress: input.ipAddress, userAgent: input.userAgent, createdAt: now };
   if (!user || !ok) {
     await db.insert(loginHistory).values({ ...history, userId: user?.id ?? null, success: false, failureReason: "invalid_credentials" });
-    throw new LoginError(401, INVALID_CREDENTIALS);
+    throw new AppError("unauthorized", INVALID_CREDENTIALS);
   }
   if (!user.isActive) {
     await db.insert(loginHistory).values({ ...history, userId: user.id, success: false, failureReason: "inactive" });
-    throw new LoginError(403, "Your account is inactive. Contact your administrator.");
+    throw new AppError("forbidden", "Your account is inactive. Contact your administrator.");
   }
 
   const { token, row } = await newSession(user.id, now, input);

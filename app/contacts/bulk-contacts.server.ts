@@ -1,7 +1,8 @@
 import { activityRow } from "~/activity/log-activity.server";
 import type { Db } from "~/db/client.server";
 import { activityLog, type DuplicateMode } from "~/db/schema";
-import { ContactError, toContactValues, type ContactValues } from "./contact-row.server";
+import { AppError } from "~/lib/app-error";
+import { toContactValues, type ContactValues } from "./contact-row.server";
 import { contactErrorMessage, contactSchema } from "./contact-schema";
 import { dropInFileDuplicates, upsertContactChunk, UPSERT_CHUNK } from "./upsert-contacts.server";
 
@@ -14,9 +15,9 @@ export type BulkResult = { created: number; updated: number; duplicates: number;
 /** SPEC §7: the body is a bare array or `{ contacts: [...] }`. */
 export function bulkItems(body: unknown): unknown[] {
   const items = Array.isArray(body) ? body : (body as { contacts?: unknown } | null)?.contacts;
-  if (!Array.isArray(items)) throw new ContactError(400, "Expected an array of contacts, or { contacts: [...] }");
-  if (items.length === 0) throw new ContactError(400, "No contacts to upload");
-  if (items.length > MAX_BULK_CONTACTS) throw new ContactError(413, TOO_MANY_CONTACTS);
+  if (!Array.isArray(items)) throw new AppError("validation", "Expected an array of contacts, or { contacts: [...] }");
+  if (items.length === 0) throw new AppError("validation", "No contacts to upload");
+  if (items.length > MAX_BULK_CONTACTS) throw new AppError("payload_too_large", TOO_MANY_CONTACTS);
   return items;
 }
 
@@ -37,7 +38,7 @@ export async function bulkUpsertContacts(
     else errors.push(`Contact ${index + 1}: ${contactErrorMessage(parsed.error)}`);
   });
   // Nothing usable: a 400 with the reasons, and nothing written.
-  if (valid.length === 0) throw new ContactError(400, `No valid contacts. ${errors.slice(0, 3).join(" ")}`.trim());
+  if (valid.length === 0) throw new AppError("validation", `No valid contacts. ${errors.slice(0, 3).join(" ")}`.trim());
   const { unique, repeats } = dropInFileDuplicates(valid);
   const result: BulkResult = { created: 0, updated: 0, duplicates: repeats, rejected: errors.length, errors: errors.slice(0, KEEP_ERRORS) };
   for (let i = 0; i < unique.length; i += UPSERT_CHUNK) {

@@ -1,24 +1,13 @@
+import { isUniqueViolation } from "~/db/unique-violation";
 import { assessPhone, normalizePhone } from "./phone";
 import { deriveTimeZone, normalizeState } from "./us-geo";
 
 import type { ContactFields } from "./contact-fields";
 export type { ContactFields };
 
-export class ContactError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** D1's unique-phone failure, whether raw (batch) or wrapped by drizzle (single query, message in `cause`). */
 export function isUniquePhoneViolation(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (/UNIQUE constraint failed: contacts\.phone/.test(String((e as Error).message ?? e))) return true;
-  }
-  return false;
+  return isUniqueViolation(err, "contacts.phone");
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "~/lib/app-error";
 
 // SPEC §5 texts.
 export const REQUIRED_FIELDS_MISSING = {
@@ -17,11 +18,13 @@ const optional = (max: number) =>
     z.string().trim().max(max, `Must be at most ${max} characters`).optional(),
   );
 
+const REQUIRED_MESSAGES = { firstName: "First name is required", lastName: "Last name is required", phone: "Phone is required" } as const;
+
 /** One schema for the form (conform) and the JSON API. */
 export const contactSchema = z.object({
-  firstName: required("First name is required", 100),
-  lastName: required("Last name is required", 100),
-  phone: required("Phone is required", 40),
+  firstName: required(REQUIRED_MESSAGES.firstName, 100),
+  lastName: required(REQUIRED_MESSAGES.lastName, 100),
+  phone: required(REQUIRED_MESSAGES.phone, 40),
   email: z.preprocess(
     (v) => ((typeof v === "string" && v.trim() === "") || v === null ? undefined : v),
     z.string().trim().toLowerCase().email("Please enter a valid email address").max(254).optional(),
@@ -36,12 +39,28 @@ export type ContactInput = z.infer<typeof contactSchema>;
 
 export const REQUIRED_CONTACT_FIELDS = ["firstName", "lastName", "phone"] as const;
 
+/** Whether a required field is missing (zod reports a missing value as `invalid_type`; never read from the message). */
+function missingInIssues(error: z.ZodError): boolean {
+  return error.issues.some(
+    (i) => REQUIRED_CONTACT_FIELDS.includes(i.path[0] as (typeof REQUIRED_CONTACT_FIELDS)[number]) && (i.code === z.ZodIssueCode.invalid_type || i.code === z.ZodIssueCode.too_small),
+  );
+}
+
+/** The same test on conform's per-field messages: a required field's error is exactly its "… is required" message. */
+export function missingRequiredField(errors: Record<string, string[] | null> | undefined | null): boolean {
+  return REQUIRED_CONTACT_FIELDS.some((f) => errors?.[f]?.includes(REQUIRED_MESSAGES[f]) ?? false);
+}
+
 /** The API's 400 message: SPEC's sentence for a missing required field, otherwise the first problem. */
 export function contactErrorMessage(error: z.ZodError): string {
-  const missing = error.issues.some(
-    (i) => REQUIRED_CONTACT_FIELDS.includes(i.path[0] as (typeof REQUIRED_CONTACT_FIELDS)[number]) && /required/.test(i.message),
-  );
-  if (missing) return REQUIRED_FIELDS_MISSING.description;
+  if (missingInIssues(error)) return REQUIRED_FIELDS_MISSING.description;
   const first = error.issues[0];
   return first ? `${first.path.join(".") || "contact"}: ${first.message}` : "Invalid contact";
+}
+
+/** A contact from a JSON body: the API's 400 (validation AppError) with contactErrorMessage when it does not parse. */
+export function parseContact(body: unknown): ContactInput {
+  const parsed = contactSchema.safeParse(body);
+  if (!parsed.success) throw new AppError("validation", contactErrorMessage(parsed.error));
+  return parsed.data;
 }

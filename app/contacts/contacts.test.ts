@@ -6,18 +6,13 @@ import worker from "../../workers/app";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { bulkItems, bulkUpsertContacts, TOO_MANY_CONTACTS } from "./bulk-contacts.server";
-import { ContactError } from "./contact-row.server";
-import {
-  confirmContactImport,
-  getContactImport,
-  importErrorPreview,
-  importNextChunk,
-  importResultSummary,
-  previewRows,
-  resumeIfStalled,
-  stageContactImport,
-  startContactImport,
-} from "./import-contacts.server";
+import { AppError } from "~/lib/app-error";
+import { importErrorPreview, importResultSummary } from "./contact-import-summary";
+import { getContactImport, previewRows } from "./get-contact-import.server";
+import { importNextChunk } from "./import-contact-chunk.server";
+import { resumeIfStalled } from "./resume-stalled-import.server";
+import { stageContactImport } from "./stage-contact-import.server";
+import { confirmContactImport, startContactImport } from "./start-contact-import.server";
 import { countContacts, listContacts } from "./list-contacts.server";
 import { deleteContact, getContact, updateContact } from "./manage-contacts.server";
 import { PHONE_REASONS } from "./phone";
@@ -71,7 +66,8 @@ describe("phone normalisation and sendability on create and edit", () => {
     const u = await createTestUser();
     const a = await createTestContact(u.id, { firstName: "Ann", lastName: "Existing" });
     const err = await createTestContact(u.id, { phone: digits(a.phone).slice(1) }).catch((e) => e);
-    expect(err).toBeInstanceOf(ContactError);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe("conflict");
     expect(err.status).toBe(409);
     expect(err.message).toBe("A contact with this phone number already exists (Ann Existing)");
     const b = await createTestContact(u.id);
@@ -149,15 +145,16 @@ describe("bulk upsert", () => {
   it("accepts a bare array or { contacts }, and refuses empty, non-array and oversize bodies", () => {
     expect(bulkItems([{ a: 1 }])).toHaveLength(1);
     expect(bulkItems({ contacts: [{ a: 1 }, { b: 2 }] })).toHaveLength(2);
-    expect(() => bulkItems({ nope: [] })).toThrow(ContactError);
+    expect(() => bulkItems({ nope: [] })).toThrow(AppError);
     expect(() => bulkItems([])).toThrow("No contacts to upload");
     const big = (() => {
       try {
         bulkItems(new Array(10_001).fill({}));
       } catch (e) {
-        return e as ContactError;
+        return e as AppError;
       }
     })();
+    expect(big?.code).toBe("payload_too_large");
     expect(big?.status).toBe(413);
     expect(big?.message).toBe(TOO_MANY_CONTACTS);
   });

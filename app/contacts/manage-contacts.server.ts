@@ -3,7 +3,9 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, contacts, type Contact } from "~/db/schema";
-import { ContactError, isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
+import { AppError } from "~/lib/app-error";
+import { parseContact } from "./contact-schema";
+import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
 
 export const CONTACT_NOT_FOUND = "Contact not found";
 
@@ -42,13 +44,13 @@ async function assertPhoneFree(db: Db, phone: string, exceptId?: number) {
     .where(exceptId ? and(eq(contacts.phone, phone), ne(contacts.id, exceptId)) : eq(contacts.phone, phone))
     .get();
   if (clash) {
-    throw new ContactError(409, `A contact with this phone number already exists (${clash.firstName} ${clash.lastName})`);
+    throw new AppError("conflict", `A contact with this phone number already exists (${clash.firstName} ${clash.lastName})`);
   }
 }
 
 export async function getContact(db: Db, id: number): Promise<Contact> {
   const c = await db.select().from(contacts).where(eq(contacts.id, id)).get();
-  if (!c) throw new ContactError(404, CONTACT_NOT_FOUND);
+  if (!c) throw new AppError("not_found", CONTACT_NOT_FOUND);
   return c;
 }
 
@@ -79,7 +81,7 @@ export async function createContact(
     ])) as [Contact[], unknown];
     return optedOutNow(db, created);
   } catch (err) {
-    if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");
+    if (isUniquePhoneViolation(err)) throw new AppError("conflict", "A contact with this phone number already exists");
     throw err;
   }
 }
@@ -94,13 +96,22 @@ export async function updateContact(db: Db, id: number, input: ContactFields, no
       .set({ ...values, updatedAt: now })
       .where(eq(contacts.id, id))
       .returning();
-    if (!updated) throw new ContactError(404, CONTACT_NOT_FOUND);
+    if (!updated) throw new AppError("not_found", CONTACT_NOT_FOUND);
     await runBatch(db, optOutFlagStatements(db, [values]));
     return optedOutNow(db, updated);
   } catch (err) {
-    if (isUniquePhoneViolation(err)) throw new ContactError(409, "A contact with this phone number already exists");
+    if (isUniquePhoneViolation(err)) throw new AppError("conflict", "A contact with this phone number already exists");
     throw err;
   }
+}
+
+/**
+ * The API's PUT: fields left out of `body` keep their values (the spec's client sends the whole contact; a
+ * partial body is accepted too); a field sent empty is validated as empty.
+ */
+export async function updateContactFields(db: Db, id: number, body: object, now: Date): Promise<Contact> {
+  const { firstName, lastName, phone, email, company, address, city, state, zipCode } = await getContact(db, id);
+  return updateContact(db, id, parseContact({ firstName, lastName, phone, email, company, address, city, state, zipCode, ...body }), now);
 }
 
 /** The row again when the opt-out flags may have just been set from the suppression list. */
@@ -116,5 +127,5 @@ export async function deleteContact(db: Db, id: number): Promise<void> {
                WHERE contact_id = ${id} AND +status IN ('pending', 'queued') AND direction = 'outbound'`),
     db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }),
   ])) as [unknown, { id: number }[]];
-  if (deleted.length === 0) throw new ContactError(404, CONTACT_NOT_FOUND);
+  if (deleted.length === 0) throw new AppError("not_found", CONTACT_NOT_FOUND);
 }

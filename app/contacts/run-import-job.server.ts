@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import type { ImportContactsJob } from "~/jobs/jobs";
-import { importNextChunk } from "./import-contacts.server";
+import { importNextChunk } from "./import-contact-chunk.server";
 
 /** Work on one import for at most `budgetMs`, then hand the rest to a fresh queue message. */
 export async function runImportJob(

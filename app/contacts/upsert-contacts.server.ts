@@ -1,7 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { bulkUpdateSql } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import type { DuplicateMode } from "~/db/schema";
+import { contacts, type DuplicateMode } from "~/db/schema";
 import { isUniquePhoneViolation, type ContactValues } from "./contact-row.server";
 
 // Rows travel as ONE bound JSON parameter per statement (json_each), so a chunk of any size stays far
@@ -106,24 +107,27 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
     );
   }
   if (toUpdate.length) {
-    const json = JSON.stringify(toUpdate.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0 })));
+    const updates = toUpdate.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0 }));
     statements.push(
       db.run(
-        sql`UPDATE contacts SET
-              first_name = json_extract(j.value,'$.firstName'),
-              last_name = json_extract(j.value,'$.lastName'),
-              email = coalesce(json_extract(j.value,'$.email'), contacts.email),
-              company = coalesce(json_extract(j.value,'$.company'), contacts.company),
-              address = coalesce(json_extract(j.value,'$.address'), contacts.address),
-              city = coalesce(json_extract(j.value,'$.city'), contacts.city),
-              state = coalesce(json_extract(j.value,'$.state'), contacts.state),
-              zip_code = coalesce(json_extract(j.value,'$.zipCode'), contacts.zip_code),
-              time_zone = coalesce(json_extract(j.value,'$.timeZone'), contacts.time_zone),
-              sendable = json_extract(j.value,'$.sendable'),
-              unsendable_reason = json_extract(j.value,'$.unsendableReason'),
-              updated_at = ${now}
-            FROM json_each(${json}) AS j
-            WHERE contacts.id = json_extract(j.value,'$.id') AND ${guard}`,
+        bulkUpdateSql(contacts, updates, (j) => ({
+          // Imported fields win when present; empty ones keep what the contact has.
+          set: {
+            firstName: j.firstName,
+            lastName: j.lastName,
+            email: sql`coalesce(${j.email}, ${contacts.email})`,
+            company: sql`coalesce(${j.company}, ${contacts.company})`,
+            address: sql`coalesce(${j.address}, ${contacts.address})`,
+            city: sql`coalesce(${j.city}, ${contacts.city})`,
+            state: sql`coalesce(${j.state}, ${contacts.state})`,
+            zipCode: sql`coalesce(${j.zipCode}, ${contacts.zipCode})`,
+            timeZone: sql`coalesce(${j.timeZone}, ${contacts.timeZone})`,
+            sendable: j.sendable,
+            unsendableReason: j.unsendableReason,
+            updatedAt: now,
+          },
+          where: sql`${contacts.id} = ${j.id} AND ${guard}`,
+        })),
       ),
     );
   }

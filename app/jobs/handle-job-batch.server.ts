@@ -1,9 +1,10 @@
 import type { Db } from "~/db/client.server";
-import { jobSchema, type Job } from "./jobs";
+import type { JobOutcomes } from "~/lib/job-queue";
+import { jobKey, jobSchema, type Job } from "./jobs";
 
 export type JobDeps = { db: Db; env: Env; now: () => Date };
-export type JobOutcome = { retryAfterSeconds: number } | void;
-export type JobHandlers = { [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: JobDeps) => Promise<Map<number, JobOutcome>> };
+/** Each handler answers with outcomes keyed by `jobKey` (a job without an entry is done: acked). */
+export type JobHandlers = { [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: JobDeps) => Promise<JobOutcomes> };
 
 /**
  * Validates each message, groups them by type and lets each handler work on its group at once
@@ -25,14 +26,15 @@ export async function handleJobBatch(batch: MessageBatch<unknown>, deps: JobDeps
   }
   await Promise.all(
     [...groups].map(async ([type, items]) => {
-      const handler = handlers[type] as (jobs: Job[], deps: JobDeps) => Promise<Map<number, JobOutcome>>;
+      const handler = handlers[type] as (jobs: Job[], deps: JobDeps) => Promise<JobOutcomes>;
       try {
         const outcomes = await handler(
           items.map((i) => i.job),
           deps,
         );
-        items.forEach((item, idx) => {
-          const o = outcomes.get(idx);
+        items.forEach((item) => {
+          // Keyed by id: a message delivered twice in one batch gets the same answer for both copies.
+          const o = outcomes.get(jobKey(item.job));
           if (o && "retryAfterSeconds" in o) item.msg.retry({ delaySeconds: o.retryAfterSeconds });
           else item.msg.ack();
         });

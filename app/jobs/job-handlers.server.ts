@@ -1,16 +1,17 @@
 import { runImportJob } from "~/contacts/run-import-job.server";
-import { messagingDeps } from "~/messaging/messaging-deps.server";
+import { buildSendDeps } from "~/messaging/build-send-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
-import { sendMessages } from "~/messaging/send-messages.server";
-import type { JobHandlers, JobOutcome } from "./handle-job-batch.server";
+import { sendMessages } from "~/messaging/consume-send-batch.server";
+import type { JobOutcomes } from "~/lib/job-queue";
+import type { JobHandlers } from "./handle-job-batch.server";
 
 /** The handler for each job type. Each gets the whole batch's jobs of its type. */
 export const jobHandlers: JobHandlers = {
-  send: (jobs, { db, env, now }) => sendMessages(jobs, messagingDeps(env, db, now)),
+  send: (jobs, { db, env, now }) => sendMessages(jobs, buildSendDeps(env, db, now)),
 
   async inbound(jobs, { db, now }) {
     await processInboundMessages(db, jobs.map((j) => j.messageId), now());
-    return new Map<number, JobOutcome>();
+    return new Map() as JobOutcomes;
   },
 
   async "import-contacts"(jobs, { db, env, now }) {
@@ -18,6 +19,6 @@ export const jobHandlers: JobHandlers = {
     for (const job of jobs) {
       await runImportJob(db, job, { now, enqueue: async (j) => void (await env.JOBS.send(j)) });
     }
-    return new Map<number, JobOutcome>();
+    return new Map() as JobOutcomes;
   },
 };

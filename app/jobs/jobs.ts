@@ -12,3 +12,8 @@ export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
 export type InboundJob = z.infer<typeof inboundJob>;
 export type ImportContactsJob = z.infer<typeof importContactsJob>;
+
+/** The id a handler keys its outcome by: the message for send/inbound jobs, the import for import jobs. */
+export function jobKey(job: Job): number {
+  return job.type === "import-contacts" ? job.importId : job.messageId;
+}

@@ -3,7 +3,7 @@ import { purgeExpiredSessions } from "~/auth/session.server";
 import type { Db } from "~/db/client.server";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
 import { smsProviderFor } from "~/messaging/providers/registry.server";
-import { dispatchDueMessages } from "~/messaging/queue-messages.server";
+import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
 

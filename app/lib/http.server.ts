@@ -1,5 +1,8 @@
 import { json } from "@remix-run/cloudflare";
 import { AppError } from "./app-error";
+import type { z } from "zod";
+import { methodNotAllowed, parseInput, readJson } from "./api.server";
+import { parseId } from "./ids";
 
 /**
  * /api: maps what a handler threw to a Response. AppError → `{ message, ...details }` with its status (and
@@ -42,4 +45,29 @@ export function formErrorReply(err: unknown, fallbackTitle?: string) {
 export function throwAsResponse(err: unknown): never {
   if (err instanceof AppError) throw new Response(err.message, { status: err.status, statusText: err.message });
   throw err;
+}
+
+/** Screens: a route param id (ids.ts rules), or the 404 Response the route's ErrorBoundary shows. */
+export function routeId(raw: unknown, what = "Not found"): number {
+  const id = parseId(raw);
+  if (id === null) throw new Response(what, { status: 404, statusText: "Not Found" });
+  return id;
+}
+
+/**
+ * /api endpoints that take a JSON body by POST (call after the route's guard, so 401 comes first): 405 for other
+ * methods; the body parsed with `schema` (a `null` body reads as empty, so the reply names the missing fields);
+ * `run` with the input; its result as JSON with `status`. AppErrors become `{ message }`.
+ */
+export async function postJson<S extends z.ZodTypeAny>(
+  request: Request,
+  schema: S,
+  run: (input: z.infer<S>) => Promise<unknown>,
+  opts: { status?: number; fallback?: string } = {},
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return apiRoute(async () => {
+    const input = parseInput(schema, (await readJson(request)) ?? {}, opts.fallback);
+    return Response.json(await run(input), { status: opts.status ?? 200 });
+  });
 }

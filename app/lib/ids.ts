@@ -1,4 +1,5 @@
 import { AppError } from "./app-error";
+import { z } from "zod";
 
 const DIGITS = /^[1-9][0-9]{0,15}$/;
 
@@ -18,4 +19,16 @@ export function requireId(raw: unknown, what = "Not found"): number {
   const id = parseId(raw);
   if (id === null) throw new AppError("not_found", what);
   return id;
+}
+
+/** The same rule as a zod field (query strings, JSON bodies): digits or a safe positive integer, else `message`. */
+export function zodId(message = "must be a positive integer") {
+  return z.union([z.string(), z.number()], { errorMap: () => ({ message }) }).transform((raw, ctx) => {
+    const id = parseId(raw);
+    if (id === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+      return z.NEVER;
+    }
+    return id;
+  });
 }

@@ -10,8 +10,3 @@ export function userAgent(request: Request): string | null {
 export function isApiPath(pathname: string) {
   return pathname === "/api" || pathname.startsWith("/api/");
 }
-
-/** Errors from /api are always `{ message }` JSON. */
-export function apiError(status: number, message: string, headers?: HeadersInit): Response {
-  return Response.json({ message }, { status, headers });
-}

@@ -1,27 +1,39 @@
 import { env } from "cloudflare:test";
+import { sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { db } from "../../tests/factories";
+import { claimSql, recordOutcomesSql, selectQueuedForSend } from "./consume-send-batch.server";
+import { markQueuedSql } from "./enqueue-due-messages.server";
 
 // The pipeline's per-batch statements find rows by id and then check their status. SQLite would rather
 // use the (status, …) index, which with a 10k backlog scans every queued row per batch (the broadcast
 // benchmark measured 187 ms per claim). The unary `+` on status keeps these on the primary key.
-const plan = async (q: string) =>
-  (await env.DB.prepare(`EXPLAIN QUERY PLAN ${q}`).bind("[1,2,3]").all<{ detail: string }>()).results.map((r) => r.detail).join(" | ");
+// The statements below are the ones the consumer and the enqueuer run (their exported builders), not copies.
+const plan = async (q: SQL) => (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("query plans of the send pipeline's batch statements", () => {
-  it("the consumer's read, claim and record use the primary key, not the status index", async () => {
-    for (const q of [
-      `SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.status = 'queued'`,
-      `UPDATE messages SET status = 'sending' FROM json_each(?) AS j WHERE messages.id = json_extract(j.value,'$.id') AND +messages.status = 'queued'`,
-      `UPDATE messages SET status = 'queued' WHERE id IN (SELECT value FROM json_each(?)) AND +status = 'pending' AND scheduled_at <= 0`,
-    ]) {
+  it("the consumer's read, claim and record and the enqueuer's pending → queued use the primary key, not the status index", async () => {
+    const statements: [string, SQL][] = [
+      ["read", selectQueuedForSend(db(), [1, 2, 3]).getSQL()],
+      ["claim", claimSql([{ id: 1, status: "sending", claim: 1, content: "x", subject: null }], 0)],
+      ["record", recordOutcomesSql([{ id: 1, status: "sent", sid: "SM1" }], 0)],
+      ["enqueue", markQueuedSql("[1,2,3]", 0)],
+    ];
+    for (const [name, q] of statements) {
       const p = await plan(q);
-      expect(p, q).toMatch(/INTEGER PRIMARY KEY/);
-      expect(p, q).not.toMatch(/messages_(due|status_created_at)_idx/);
+      expect(p, name).toMatch(/INTEGER PRIMARY KEY/);
+      expect(p, name).not.toMatch(/messages_(due|status_created_at)_idx/);
     }
   });
 
   it("without the + the planner picks the status index (why the + is there)", async () => {
-    const p = await plan(`SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.status = 'queued'`);
+    const p = (
+      await env.DB.prepare(`EXPLAIN QUERY PLAN SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.status = 'queued'`)
+        .bind("[1,2,3]")
+        .all<{ detail: string }>()
+    ).results
+      .map((r) => r.detail)
+      .join(" | ");
     expect(p).toMatch(/messages_(due|status_created_at)_idx/);
   });
 });

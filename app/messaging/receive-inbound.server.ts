@@ -5,7 +5,8 @@ import { runBatch, type Db } from "~/db/client.server";
 import type { InboundJob } from "~/jobs/jobs";
 import { suppressStatements, unsuppressStatements } from "./compliance.server";
 import { classifyInbound, HELP_REPLY, START_CONFIRMATION, STOP_CONFIRMATION, type InboundKeyword } from "./keywords";
-import { createOutboundMessages, type JobQueue } from "./queue-messages.server";
+import type { JobQueue } from "~/lib/job-queue";
+import { createOutboundMessages } from "./create-outbound-messages.server";
 
 export type InboundSms = {
   sid: string;

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { SmsProvider } from "./providers/provider";
-import { sendJobs, type JobQueue } from "./queue-messages.server";
+import type { JobQueue } from "~/lib/job-queue";
+import { sendJobs } from "./enqueue-due-messages.server";
 import { mapProviderStatus } from "./record-status.server";
 
 export const STUCK_SENDING_MS = 5 * 60_000;

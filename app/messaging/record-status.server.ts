@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { bulkUpdateSql } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
+import { messages } from "~/db/schema";
 
 /** Provider status → ours. Twilio's queued/accepted/sending are all "handed to the provider" = sent. */
 export function mapProviderStatus(status: string): "sent" | "delivered" | "undelivered" | "failed" | null {
@@ -40,17 +42,19 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
     .map((u) => ({ sid: u.sid, status: u.mapped, rank: rankOf(u.mapped), errorCode: u.errorCode ?? null, errorMessage: u.errorMessage ?? null }));
   if (mapped.length === 0) return 0;
   const t = now.getTime();
-  const changed = await db.all<{ id: number; campaign_id: number | null; status: string }>(sql`
-    UPDATE messages SET
-      status = json_extract(j.value,'$.status'),
-      error_code = coalesce(json_extract(j.value,'$.errorCode'), messages.error_code),
-      error_message = coalesce(json_extract(j.value,'$.errorMessage'), messages.error_message),
-      delivered_at = CASE WHEN json_extract(j.value,'$.status') = 'delivered' THEN ${t} ELSE messages.delivered_at END,
-      updated_at = ${t}
-    FROM json_each(${JSON.stringify(mapped)}) AS j
-    WHERE messages.twilio_sid = json_extract(j.value,'$.sid') AND messages.direction = 'outbound'
-      AND ${RANK} < json_extract(j.value,'$.rank')
-    RETURNING messages.id AS id, messages.campaign_id AS campaign_id, messages.status AS status`);
+  const changed = await db.all<{ id: number; campaign_id: number | null; status: string }>(
+    bulkUpdateSql(messages, mapped, (j) => ({
+      set: {
+        status: j.status,
+        errorCode: sql`coalesce(${j.errorCode}, ${messages.errorCode})`,
+        errorMessage: sql`coalesce(${j.errorMessage}, ${messages.errorMessage})`,
+        deliveredAt: sql`CASE WHEN ${j.status} = 'delivered' THEN ${t} ELSE ${messages.deliveredAt} END`,
+        updatedAt: t,
+      },
+      where: sql`${messages.twilioSid} = ${j.sid} AND ${messages.direction} = 'outbound' AND ${RANK} < ${j.rank}`,
+      returning: sql`${messages.id} AS id, ${messages.campaignId} AS campaign_id, ${messages.status} AS status`,
+    })),
+  );
   // Callbacks for sids we have not recorded yet wait in the backlog (see status-backlog.ts).
   const known = await db.all<{ sid: string }>(
     sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid IN (SELECT json_extract(value,'$.sid') FROM json_each(${JSON.stringify(mapped)}))`,

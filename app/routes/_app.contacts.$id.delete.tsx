@@ -1,21 +1,37 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
-import { contactIdParam, loadContact, submitContactDelete } from "~/contacts/contact-form.server";
+import { CONTACT_DONE, failedDeleteReply } from "~/contacts/contact-form-reply.server";
+import { listSearch } from "~/contacts/list-search";
+import { CONTACT_NOT_FOUND, deleteContact, getContact } from "~/contacts/manage-contacts.server";
+import { routeId, throwAsResponse } from "~/lib/http.server";
+import { redirectWithToast } from "~/toast/toast.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 
 export const meta: MetaFunction = () => [{ title: "Delete Contact — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  const c = await loadContact(args.context.db, contactIdParam(args.params.id));
+  const c = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   return { contact: { id: c.id, name: `${c.firstName} ${c.lastName}`, phone: c.phone } };
 }
 
-export const action = (args: ActionFunctionArgs) => submitContactDelete(args, contactIdParam(args.params.id));
+/** The delete confirmation: delete, then back to the list with a toast. */
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
+  try {
+    await deleteContact(context.db, id);
+  } catch (err) {
+    const { reply, status } = failedDeleteReply(err);
+    return data(reply, { status });
+  }
+  return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.delete });
+}
 
 export default function DeleteContact() {
   const { contact } = useLoaderData<typeof loader>();

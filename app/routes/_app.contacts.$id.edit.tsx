@@ -1,21 +1,42 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { parseWithZod } from "@conform-to/zod";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { ContactForm } from "~/contacts/contact-form";
-import { contactIdParam, loadContact, submitContactForm } from "~/contacts/contact-form.server";
+import { CONTACT_DONE, failedContactReply, invalidContactReply } from "~/contacts/contact-form-reply.server";
+import { contactSchema } from "~/contacts/contact-schema";
+import { listSearch } from "~/contacts/list-search";
+import { CONTACT_NOT_FOUND, getContact, updateContact } from "~/contacts/manage-contacts.server";
+import { routeId, throwAsResponse } from "~/lib/http.server";
+import { redirectWithToast } from "~/toast/toast.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 
 export const meta: MetaFunction = () => [{ title: "Edit Contact — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  const contact = await loadContact(args.context.db, contactIdParam(args.params.id));
+  // An unknown id is a 404 the route's ErrorBoundary shows inside the dialog.
+  const contact = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const { id, firstName, lastName, phone, email, company, address, city, state, zipCode } = contact;
   return { contact: { id, firstName, lastName, phone, email, company, address, city, state, zipCode } };
 }
 
-export const action = (args: ActionFunctionArgs) => submitContactForm(args, { kind: "update", id: contactIdParam(args.params.id) });
+/** Edit: validate (zod + conform), update, then back to the list with a toast. */
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
+  const submission = parseWithZod(await request.formData(), { schema: contactSchema });
+  if (submission.status !== "success") return data(invalidContactReply(submission), { status: 400 });
+  try {
+    await updateContact(context.db, id, submission.value, context.clock());
+  } catch (err) {
+    const { reply, status } = failedContactReply(submission, err, "update");
+    return data(reply, { status });
+  }
+  return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.update });
+}
 
 export default function EditContact() {
   const { contact } = useLoaderData<typeof loader>();

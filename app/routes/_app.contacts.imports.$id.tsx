@@ -1,14 +1,68 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
+import { z } from "zod";
+import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
-import { importPageAction, loadImportPage } from "~/contacts/contact-import-page.server";
+import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { listSearch } from "~/contacts/list-search";
+import { startContactImport } from "~/contacts/start-contact-import.server";
+import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
+import { DUPLICATE_MODES } from "~/db/schema";
+import type { ImportContactsJob } from "~/jobs/jobs";
+import { AppError } from "~/lib/app-error";
+import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Import contacts — Helio" }];
-export const loader = loadImportPage;
-export const action = importPageAction;
+
+const IMPORT_NOT_FOUND = "Import not found";
+
+function enqueuer(context: AppLoadContext) {
+  return async (id: number) => {
+    await context.cloudflare.env.JOBS.send({ v: 1, type: "import-contacts", importId: id } satisfies ImportContactsJob);
+  };
+}
+
+/** The preview / progress / result page of one staged import (someone else's import is a 404 like a missing one). */
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await requireUser(args);
+  const { context } = args;
+  const id = routeId(args.params.id, IMPORT_NOT_FOUND);
+  return viewContactImport(context.db, { id, userId: user.id, now: context.clock(), enqueue: enqueuer(context) }).catch(throwAsResponse);
+}
+
+const intentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("confirm"), duplicateMode: z.enum(DUPLICATE_MODES).catch("skip") }),
+  z.object({ intent: z.literal("cancel") }),
+  z.object({ intent: z.literal("done") }),
+]);
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, IMPORT_NOT_FOUND);
+  const back = `/contacts${listSearch(request)}`;
+  try {
+    const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+    if (!parsed.success) throw new AppError("validation", "Unknown action");
+    switch (parsed.data.intent) {
+      case "confirm":
+        await startContactImport(context.db, { id, userId: user.id, mode: parsed.data.duplicateMode, now: context.clock, enqueue: enqueuer(context) });
+        // Post/redirect/get: the page then shows the result, or progress while the queue finishes the rest.
+        return redirect(new URL(request.url).pathname + listSearch(request));
+      case "cancel":
+        await cancelContactImport(context.db, id, user.id);
+        return redirectWithToast(context, back, { title: "Import cancelled" });
+      case "done":
+        return redirectWithToast(context, back, await contactImportDoneToast(context.db, id, user.id).catch(throwAsResponse));
+    }
+  } catch (err) {
+    return formErrorReply(err);
+  }
+}
 
 const primary = "rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600 disabled:cursor-not-allowed disabled:opacity-60";
 const secondary = "rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50";
@@ -24,7 +78,7 @@ export default function ImportPreview() {
   const busy = navigation.state !== "idle";
 
   useEffect(() => {
-    if (actionData?.error) toast({ title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again.", variant: "destructive" });
+    if (actionData?.message) toast({ title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again.", variant: "destructive" });
   }, [actionData, toast]);
   // With JS: poll while the queue works; without JS the <noscript> refresh below does the same.
   useEffect(() => {
@@ -40,9 +94,9 @@ export default function ImportPreview() {
       <p className="mb-3 text-sm text-slate-600">
         File: <span className="font-medium text-slate-900">{imp.fileName}</span>
       </p>
-      {actionData?.error ? (
+      {actionData?.message ? (
         <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
-          {actionData.error}
+          {actionData.message}
         </div>
       ) : null}
 

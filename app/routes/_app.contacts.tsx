@@ -2,13 +2,23 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { contactListQuery, loadContactList } from "~/contacts/contact-list.server";
+import { z } from "zod";
+import { loadContactsPage } from "~/contacts/load-contacts-page.server";
+import { searchParamsOf } from "~/lib/api.server";
+import { zodId } from "~/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: "Contacts — Helio" }];
 
+// The list's URL state (?q, ?after, ?before); anything malformed is ignored rather than an error.
+const listQuery = z.object({
+  q: z.string().trim().max(200).optional().catch(undefined),
+  after: zodId().optional().catch(undefined),
+  before: zodId().optional().catch(undefined),
+});
+
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return loadContactList(args.context.db, contactListQuery(args.request));
+  return loadContactsPage(args.context.db, listQuery.parse(searchParamsOf(args.request)));
 }
 
 const button = "inline-flex items-center rounded-md px-3 py-2 text-sm font-medium";

@@ -1,13 +1,13 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
-import { listSearch } from "~/contacts/contact-form.server";
-import { ContactError } from "~/contacts/contact-row.server";
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/csv-import";
-import { stageUploadedCsv } from "~/contacts/import-contacts.server";
+import { listSearch } from "~/contacts/list-search";
+import { stageUploadedCsv } from "~/contacts/stage-contact-import.server";
+import { formErrorReply } from "~/lib/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 
@@ -24,8 +24,7 @@ export async function action(args: ActionFunctionArgs) {
     // Nothing is imported yet: the preview page reads the staged rows back.
     return redirect(`/contacts/imports/${imp.id}${listSearch(request)}`);
   } catch (err) {
-    if (!(err instanceof ContactError)) throw err;
-    return data({ error: err.message }, { status: err.status });
+    return formErrorReply(err);
   }
 }
 
@@ -36,15 +35,15 @@ export default function UploadCsv() {
   const toast = useToast();
   const pending = navigation.state === "submitting";
   useEffect(() => {
-    if (actionData?.error) toast({ title: "Upload failed", description: "Please check your file format and try again.", variant: "destructive" });
+    if (actionData?.message) toast({ title: "Upload failed", description: "Please check your file format and try again.", variant: "destructive" });
   }, [actionData, toast]);
 
   return (
     <Dialog title="Upload CSV">
       <Form method="post" encType="multipart/form-data" className="space-y-4">
-        {actionData?.error ? (
+        {actionData?.message ? (
           <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700" data-testid="upload-error">
-            {actionData.error}
+            {actionData.message}
           </div>
         ) : null}
         <div>

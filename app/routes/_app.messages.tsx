@@ -5,8 +5,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Spinner } from "~/components/spinner";
-import { listMessages, messageTabCounts, sendingBacklog, type MessageListItem } from "~/messaging/list-messages.server";
-import { messagingConfig } from "~/messaging/config.server";
+import { searchParamsOf } from "~/lib/api.server";
+import { AppError } from "~/lib/app-error";
+import { throwAsResponse } from "~/lib/http.server";
+import { zodId } from "~/lib/ids";
+import type { MessageListItem } from "~/messaging/list-messages.server";
+import { loadMessageCenter } from "~/messaging/load-message-center.server";
 import { MESSAGE_TABS, type MessageTab } from "~/messaging/message-tabs";
 import { LocalTime } from "~/components/local-time";
 import { providerMode } from "~/messaging/providers/registry.server";
@@ -18,20 +22,13 @@ export const meta: MetaFunction = () => [{ title: "Message Center — Helio" }];
 const query = z.object({
   q: z.string().max(200).optional().catch(undefined),
   tab: z.enum(MESSAGE_TABS).optional().catch(undefined),
-  before: z.coerce.number().int().positive().optional().catch(undefined),
+  before: zodId().optional().catch(undefined),
 });
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  const { q, tab, before } = query.parse(Object.fromEntries(new URL(args.request.url).searchParams));
-  const env = args.context.cloudflare.env;
-  const [page, counts, backlog] = await Promise.all([
-    listMessages(args.context.db, { q, tab, before }),
-    messageTabCounts(args.context.db),
-    sendingBacklog(args.context.db, args.context.clock()),
-  ]);
-  const { smsRatePerSecond, smsDailyCap } = messagingConfig(env);
-  return { ...page, counts, backlog, pacing: { smsRatePerSecond, smsDailyCap }, q: q ?? "", tab: tab ?? "all", localMode: providerMode(env).sms === "outbox" };
+  const { context } = args;
+  return loadMessageCenter(context.db, context.cloudflare.env, context.clock(), query.parse(searchParamsOf(args.request)));
 }
 
 export const simulateSchema = z.object({
@@ -43,7 +40,7 @@ export const simulateSchema = z.object({
 export async function action(args: ActionFunctionArgs) {
   await requireUser(args);
   const env = args.context.cloudflare.env;
-  if (providerMode(env).sms !== "outbox") throw new Response("Simulated replies exist only with the local outbox", { status: 403 });
+  if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies exist only with the local outbox"));
   const submission = parseWithZod(await args.request.formData(), { schema: simulateSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await receiveInboundSms(

@@ -1,10 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { apiError } from "~/lib/request.server";
+import { AppError } from "~/lib/app-error";
+import { apiErrorResponse } from "~/lib/http.server";
 
-async function notFound(args: LoaderFunctionArgs | ActionFunctionArgs) {
+/** Unknown /api paths: 401 without a session, else a 404 `{ message }` (never the HTML 404 page). */
+export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
-  return apiError(404, "Not found");
+  return apiErrorResponse(new AppError("not_found", "Not found"));
 }
-export const loader = notFound;
-export const action = notFound;
+
+export async function action(args: ActionFunctionArgs) {
+  await requireApiUser(args);
+  return apiErrorResponse(new AppError("not_found", "Not found"));
+}

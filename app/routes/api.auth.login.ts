@@ -1,29 +1,31 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
 import { publicUser } from "~/auth/guard.server";
-import { LoginError, logIn } from "~/auth/login.server";
+import { logIn } from "~/auth/login.server";
 import { serializeSessionCookie } from "~/auth/session.server";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
-import { apiError, clientIp, userAgent } from "~/lib/request.server";
+import { methodNotAllowed, parseJsonBody } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+import { clientIp, userAgent } from "~/lib/request.server";
 
+// Public (no session yet): listed in the route-guard test's allow-list.
 export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
+const credentials = z
+  .unknown()
+  .transform((raw) => {
+    const b = (raw ?? {}) as { email?: unknown; password?: unknown };
+    return { email: typeof b.email === "string" ? b.email : "", password: typeof b.password === "string" ? b.password : "" };
+  })
+  .refine((c) => c.email.trim() !== "" && c.password !== "", "Please enter both email and password");
+
+/** POST /api/auth/login `{ email, password }` → `{ user }` and the session cookie. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const body = (await readJson(request)) as { email?: unknown; password?: unknown } | null;
-  const email = typeof body?.email === "string" ? body.email : "";
-  const password = typeof body?.password === "string" ? body.password : "";
-  if (!email.trim() || !password) return apiError(400, "Please enter both email and password");
-  try {
-    const { user, token } = await logIn(
-      context.db,
-      { email, password, ipAddress: clientIp(request), userAgent: userAgent(request) },
-      context.clock(),
-    );
+  return apiRoute(async () => {
+    const { email, password } = await parseJsonBody(request, credentials);
+    const { user, token } = await logIn(context.db, { email, password, ipAddress: clientIp(request), userAgent: userAgent(request) }, context.clock());
     return Response.json({ user: publicUser(user) }, { headers: { "Set-Cookie": serializeSessionCookie(request, token) } });
-  } catch (err) {
-    if (err instanceof LoginError) return apiError(err.status, err.message);
-    throw err;
-  }
+  });
 }

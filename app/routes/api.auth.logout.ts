@@ -3,6 +3,7 @@ import { requireApiUser } from "~/auth/guard.server";
 import { logOut } from "~/auth/logout.server";
 import { serializeSessionCookie } from "~/auth/session.server";
 import { methodNotAllowed } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
@@ -12,6 +13,8 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   await requireApiUser(args);
   if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
-  await logOut(args.context.db, args.request, args.context.clock());
-  return new Response(null, { status: 204, headers: { "Set-Cookie": serializeSessionCookie(args.request, null) } });
+  return apiRoute(async () => {
+    await logOut(args.context.db, args.request, args.context.clock());
+    return new Response(null, { status: 204, headers: { "Set-Cookie": serializeSessionCookie(args.request, null) } });
+  });
 }

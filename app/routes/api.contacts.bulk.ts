@@ -1,10 +1,35 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
 import { requireApiUser } from "~/auth/guard.server";
-import { bulkContactsApi } from "~/contacts/contacts-api.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { bulkItems, bulkUpsertContacts } from "~/contacts/bulk-contacts.server";
+import { DUPLICATE_MODES } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+import { clientIp } from "~/lib/request.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
   return methodNotAllowed(["POST"]);
 }
-export const action = bulkContactsApi;
+
+const bulkMode = z.enum(DUPLICATE_MODES);
+
+/**
+ * POST /api/contacts/bulk — a bare array or `{ contacts: [...] }` (SPEC §7), with `onDuplicate` = skip | update
+ * as a query parameter or body field (default skip). Invalid contacts are reported, not fatal.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireApiUser(args);
+  const { request, context } = args;
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return apiRoute(async () => {
+    const body = await readJson(request);
+    const items = bulkItems(body);
+    const rawMode = new URL(request.url).searchParams.get("onDuplicate") ?? (Array.isArray(body) ? undefined : (body as { onDuplicate?: unknown }).onDuplicate);
+    const mode = rawMode === undefined || rawMode === null ? "skip" : bulkMode.safeParse(rawMode).data;
+    if (!mode) throw new AppError("validation", 'onDuplicate must be "skip" or "update"');
+    const result = await bulkUpsertContacts(context.db, items, { mode, userId: user.id, ipAddress: clientIp(request), now: context.clock() });
+    return Response.json(result);
+  });
+}

@@ -1,4 +1,50 @@
-import { createContactApi, listContactsApi } from "~/contacts/contacts-api.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { requireApiUser } from "~/auth/guard.server";
+import { parseContact } from "~/contacts/contact-schema";
+import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
+import { createContact, publicContact } from "~/contacts/manage-contacts.server";
+import { AppError } from "~/lib/app-error";
+import { methodNotAllowed, readJson, searchParamsOf } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+import { zodId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
 
-export const loader = listContactsApi;
-export const action = createContactApi;
+const API_PAGE = 100;
+const listQuery = z.object({
+  q: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int("must be an integer").min(1, "must be at least 1").optional(),
+  after: zodId().optional(),
+  before: zodId().optional(),
+});
+
+/** GET /api/contacts?q&limit&after&before — one page, newest first; `X-Next-Cursor` when there is more. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return apiRoute(async () => {
+    const parsed = listQuery.safeParse(searchParamsOf(args.request));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError("validation", `${issue.path.join(".")}: ${issue.message}`);
+    }
+    const { q, after, before } = parsed.data;
+    const limit = Math.min(parsed.data.limit ?? API_PAGE, MAX_PAGE_SIZE);
+    const page = await listContacts(args.context.db, { q, after, before, limit });
+    const headers = new Headers({ "Cache-Control": "no-store" });
+    if (page.nextCursor !== null) headers.set("X-Next-Cursor", String(page.nextCursor));
+    if (page.prevCursor !== null) headers.set("X-Prev-Cursor", String(page.prevCursor));
+    return Response.json(page.contacts.map(publicContact), { headers });
+  });
+}
+
+/** POST /api/contacts → 201 with the contact (phone normalised); 400 `{message}`; 409 for a phone already saved. */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireApiUser(args);
+  const { request, context } = args;
+  if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
+  return apiRoute(async () => {
+    const input = parseContact(await readJson(request));
+    const created = await createContact(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    return Response.json(publicContact(created), { status: 201 });
+  });
+}

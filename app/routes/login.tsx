@@ -5,10 +5,10 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { createAuthenticator } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guard.server";
-import { LoginError } from "~/auth/login.server";
 import { loginSchema, MISSING_CREDENTIALS } from "~/auth/login-schema";
 import { serializeSessionCookie } from "~/auth/session.server";
 import { useToast } from "~/components/toaster";
+import { isAppError } from "~/lib/app-error";
 import { useHydrated } from "~/lib/use-hydrated";
 import { redirectWithToast } from "~/toast/toast.server";
 
@@ -35,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { document: true, headers: { "Set-Cookie": serializeSessionCookie(request, token) } },
     );
   } catch (err) {
-    if (!(err instanceof LoginError)) throw err;
+    if (!isAppError(err)) throw err;
     return data(
       {
         result: submission.reply({ formErrors: [err.message], hideFields: ["password"] }),

@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createOutboundMessages, dispatchDueMessages } from "./queue-messages.server";
-import { sendMessages, MAX_ATTEMPTS } from "./send-messages.server";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import { dispatchDueMessages } from "./enqueue-due-messages.server";
+import { sendMessages, MAX_ATTEMPTS } from "./consume-send-batch.server";
 import { reconcileMessages } from "./reconcile-messages.server";
 import { receiveInboundSms } from "./receive-inbound.server";
-import { sendBroadcast, sendManualSmsTest } from "./send-requests.server";
+import { sendBroadcast } from "./create-broadcast.server";
+import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { DAYTIME, messageRow, pipeline, TEST_CONFIG } from "../../tests/messaging-harness";
@@ -164,7 +166,7 @@ describe("send pipeline: provider errors", () => {
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 429, { retryAfter: 7 });
     const outcomes = await sendMessages(jobs, deps);
-    expect(outcomes.get(0)).toEqual({ retryAfterSeconds: 7 });
+    expect(outcomes).toEqual(new Map([[id, { retryAfterSeconds: 7 }]])); // keyed by message id
     expect(await messageRow(id)).toMatchObject({ status: "queued", attempts: 1 });
     await sendMessages(jobs, deps);
     expect(await messageRow(id)).toMatchObject({ status: "sent", attempts: 2 });
@@ -178,7 +180,7 @@ describe("send pipeline: provider errors", () => {
     await twilio.failNext(100, 503);
     const delays: number[] = [];
     for (let i = 0; i < MAX_ATTEMPTS + 1; i++) {
-      const o = (await sendMessages(jobs, deps)).get(0);
+      const o = (await sendMessages(jobs, deps)).get(id);
       if (o && "retryAfterSeconds" in o) delays.push(o.retryAfterSeconds);
     }
     expect(delays.slice(0, 4)).toEqual([5, 10, 20, 40]);
@@ -397,7 +399,7 @@ describe("email", () => {
   it("sends through SendGrid with List-Unsubscribe, a postal address and a login-free unsubscribe link; unsubscribed addresses are skipped", async () => {
     const { deps, sendgrid, queue } = await pipeline();
     const actor = await actorFor();
-    const { sendManualEmailTest } = await import("./send-requests.server");
+    const { sendManualEmailTest } = await import("./create-test-send.server");
     const { suppress } = await import("./compliance.server");
     const to = `e${crypto.randomUUID().slice(0, 8)}@example.com`;
     const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);

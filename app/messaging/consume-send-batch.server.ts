@@ -1,9 +1,11 @@
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assessPhone } from "~/contacts/phone";
+import { bulkUpdateSql } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import type { JobOutcome } from "~/jobs/handle-job-batch.server";
+import { campaigns, contacts, messages, type Campaign, type Contact, type Message } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
+import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
 import { nextUtcDay, projectSlots, reserveSendSlots } from "./pacing.server";
@@ -45,37 +47,114 @@ const PACING_LEAD_MS = 60_000;
 const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
-type Row = {
+type OrNull<T> = { [K in keyof T]: T[K] | null };
+
+/** The consumer's view of a queued message: the row, its contact's current fields (null without a contact), its campaign's name. */
+export type SendRow = Pick<
+  Message,
+  "id" | "channel" | "kind" | "status" | "phone" | "email" | "subject" | "content" | "isMarketing" | "attempts" | "pacingDeferrals" | "contactId" | "campaignId"
+> &
+  OrNull<
+    Pick<Contact, "firstName" | "lastName" | "company" | "address" | "city" | "state" | "zipCode" | "timeZone" | "sendable" | "unsendableReason" | "optedOutAt" | "emailUnsubscribedAt">
+  > & { contactPhone: Contact["phone"] | null; contactEmail: Contact["email"]; campaignName: Campaign["name"] | null; suppressed: boolean };
+type Row = SendRow;
+
+/**
+ * The batch read: queued rows by id, with contact, campaign and the suppression check. `+status` keeps SQLite
+ * on the primary key (see the comment above and query-plans.test.ts).
+ */
+export function selectQueuedForSend(db: Db, ids: readonly number[]) {
+  return db
+    .select({
+      id: messages.id,
+      channel: messages.channel,
+      kind: messages.kind,
+      status: messages.status,
+      phone: messages.phone,
+      email: messages.email,
+      subject: messages.subject,
+      content: messages.content,
+      isMarketing: messages.isMarketing,
+      attempts: messages.attempts,
+      pacingDeferrals: messages.pacingDeferrals,
+      contactId: messages.contactId,
+      campaignId: messages.campaignId,
+      firstName: contacts.firstName,
+      lastName: contacts.lastName,
+      contactPhone: contacts.phone,
+      contactEmail: contacts.email,
+      company: contacts.company,
+      address: contacts.address,
+      city: contacts.city,
+      state: contacts.state,
+      zipCode: contacts.zipCode,
+      timeZone: contacts.timeZone,
+      sendable: contacts.sendable,
+      unsendableReason: contacts.unsendableReason,
+      optedOutAt: contacts.optedOutAt,
+      emailUnsubscribedAt: contacts.emailUnsubscribedAt,
+      campaignName: campaigns.name,
+      suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
+        AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
+        (v) => Boolean(v),
+      ),
+    })
+    .from(messages)
+    .leftJoin(contacts, eq(contacts.id, messages.contactId))
+    .leftJoin(campaigns, eq(campaigns.id, messages.campaignId))
+    .where(and(inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`), sql`+${messages.status} = 'queued'`));
+}
+
+/** One row of the claim write: a claimed message (rendered text) or a decided one (skipped, deferred, failed). */
+type ClaimRow = {
   id: number;
-  channel: "sms" | "email";
-  kind: string;
-  status: string;
-  phone: string | null;
-  email: string | null;
-  subject: string | null;
-  content: string;
-  is_marketing: number;
-  attempts: number;
-  pacing_deferrals: number;
-  contact_id: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  c_phone: string | null;
-  c_email: string | null;
-  company: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip_code: string | null;
-  time_zone: string | null;
-  sendable: number | null;
-  unsendable_reason: string | null;
-  opted_out_at: number | null;
-  email_unsubscribed_at: number | null;
-  campaign_id: number | null;
-  campaign_name: string | null;
-  suppressed: number;
+  status: Outcome["status"];
+  /** 1: claimed by this consumer (rendered text, one more attempt); 0: decided without sending. */
+  claim: 0 | 1;
+  content?: string;
+  subject?: string | null;
+  errorMessage?: string | null;
+  scheduledAt?: number | null;
+  paced?: number;
 };
+
+/** queued → sending (claimed: the rendered text, an attempt) or → the decided outcome, only while still `queued`. */
+export function claimSql(rows: readonly ClaimRow[], t: number) {
+  return bulkUpdateSql(messages, rows, (j) => ({
+    set: {
+      status: j.status,
+      content: sql`coalesce(${j.content}, ${messages.content})`,
+      subject: sql`coalesce(${j.subject}, ${messages.subject})`,
+      errorMessage: j.errorMessage,
+      scheduledAt: sql`coalesce(${j.scheduledAt}, ${messages.scheduledAt})`,
+      claimedAt: sql`CASE WHEN ${j.claim} = 1 THEN ${t} ELSE ${messages.claimedAt} END`,
+      attempts: sql`${messages.attempts} + ${j.claim}`,
+      pacingDeferrals: sql`${messages.pacingDeferrals} + coalesce(${j.paced}, 0)`,
+      updatedAt: t,
+    },
+    where: sql`${messages.id} = ${j.id} AND +${messages.status} = 'queued'`,
+    returning: sql`${messages.id} AS id, ${messages.status} AS status`,
+  }));
+}
+
+/** The provider outcomes of a batch, only onto rows this consumer claimed (still `sending`). */
+export function recordOutcomesSql(results: readonly Outcome[], t: number) {
+  return bulkUpdateSql(messages, results, (j) => ({
+    set: {
+      status: j.status,
+      twilioSid: sql`coalesce(${j.sid}, ${messages.twilioSid})`,
+      provider: sql`coalesce(${j.provider}, ${messages.provider})`,
+      fromAddress: sql`coalesce(${j.from}, ${messages.fromAddress})`,
+      segments: sql`coalesce(${j.segments}, ${messages.segments})`,
+      errorCode: j.errorCode,
+      errorMessage: j.errorMessage,
+      sentAt: sql`coalesce(${j.sentAt}, ${messages.sentAt})`,
+      updatedAt: t,
+    },
+    where: sql`${messages.id} = ${j.id} AND +${messages.status} = 'sending'`,
+  }));
+}
+
 
 type Outcome = {
   id: number;
@@ -101,20 +180,20 @@ function backoffSeconds(attempts: number) {
 /** Renders `{{variables}}` and `#PLACEHOLDERS#` with the contact's current data, at send time. */
 function render(row: Row, now: Date) {
   const values = {
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.c_email ?? row.email,
-    phone: row.c_phone ?? row.phone,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.contactEmail ?? row.email,
+    phone: row.contactPhone ?? row.phone,
     company: row.company,
     address: row.address,
     city: row.city,
     state: row.state,
-    zipCode: row.zip_code,
-    campaignName: row.campaign_name,
+    zipCode: row.zipCode,
+    campaignName: row.campaignName,
   };
-  const text = renderTemplate(row.content, values, { now, timeZone: row.time_zone ?? undefined }).text;
-  const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.time_zone ?? undefined }).text : null;
-  const contact = { firstName: row.first_name ?? "", lastName: row.last_name ?? "", company: row.company ?? "", address: row.address ?? "" };
+  const text = renderTemplate(row.content, values, { now, timeZone: row.timeZone ?? undefined }).text;
+  const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.timeZone ?? undefined }).text : null;
+  const contact = { firstName: row.firstName ?? "", lastName: row.lastName ?? "", company: row.company ?? "", address: row.address ?? "" };
   // #PLACEHOLDERS# become "" when there is no contact (SPEC §5), never go out literally.
   return { text: renderQuickSend(text, contact), subject };
 }
@@ -123,20 +202,20 @@ function render(row: Row, now: Date) {
 function complianceOutcome(row: Row, now: Date): Outcome | null {
   const exempt = row.kind === "compliance";
   if (row.channel === "sms") {
-    if (!exempt && (row.suppressed || row.opted_out_at)) return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
-    const to = row.c_phone ?? row.phone;
+    if (!exempt && (row.suppressed || row.optedOutAt)) return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
+    const to = row.contactPhone ?? row.phone;
     if (!to) return { id: row.id, status: "skipped", errorMessage: "No phone number" };
-    if (row.contact_id && row.sendable === 0) return { id: row.id, status: "skipped", errorMessage: row.unsendable_reason ?? "Phone number is not sendable" };
+    if (row.contactId && row.sendable === false) return { id: row.id, status: "skipped", errorMessage: row.unsendableReason ?? "Phone number is not sendable" };
     const check = assessPhone(to);
     if (!check.sendable) return { id: row.id, status: "skipped", errorMessage: check.reason };
   } else {
-    if (!exempt && (row.suppressed || row.email_unsubscribed_at)) return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };
-    if (!(row.c_email ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
+    if (!exempt && (row.suppressed || row.emailUnsubscribedAt)) return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };
+    if (!(row.contactEmail ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
   }
-  if (row.is_marketing) {
+  if (row.isMarketing) {
     // A state that cannot be told (none given, none from the ZIP) gets the strictest state window (08:00–20:00).
-    const state = normalizeState(row.state) ?? stateForZip(row.zip_code) ?? STRICTEST_STATE;
-    const allowed = nextAllowedSendTime(now, row.time_zone, state);
+    const state = normalizeState(row.state) ?? stateForZip(row.zipCode) ?? STRICTEST_STATE;
+    const allowed = nextAllowedSendTime(now, row.timeZone, state);
     if (allowed.getTime() > now.getTime()) {
       return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: QUIET_HOURS_NOTE };
     }
@@ -152,27 +231,17 @@ function complianceOutcome(row: Row, now: Date): Outcome | null {
  * `queued → sending` claim returned it. A redelivered job finds the row no longer `queued` and does nothing;
  * a row left in `sending` (crash after the provider accepted) is reconciled by the cron, never resent blindly.
  */
-export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map<number, JobOutcome>> {
+export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<JobOutcomes> {
   const { db, config } = deps;
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now();
   const t = now.getTime();
-  const outcomes = new Map<number, JobOutcome>();
-  const jobIndex = new Map<number, number[]>();
-  jobs.forEach((j, i) => jobIndex.set(j.messageId, [...(jobIndex.get(j.messageId) ?? []), i]));
-  const retry = (id: number, seconds: number) => jobIndex.get(id)?.forEach((i) => outcomes.set(i, { retryAfterSeconds: Math.ceil(seconds) }));
+  // Keyed by message id; a message without an entry is done (its job is acked).
+  const outcomes: JobOutcomes = new Map();
+  const ids = [...new Set(jobs.map((j) => j.messageId))];
+  const retry = (id: number, seconds: number) => outcomes.set(id, { retryAfterSeconds: Math.ceil(seconds) });
 
-  const rows = await db.all<Row>(sql`
-    SELECT m.id, m.channel, m.kind, m.status, m.phone, m.email, m.subject, m.content, m.is_marketing, m.attempts, m.pacing_deferrals, m.contact_id,
-      c.first_name, c.last_name, c.phone AS c_phone, c.email AS c_email, c.company, c.address, c.city, c.state, c.zip_code,
-      c.time_zone, c.sendable, c.unsendable_reason, c.opted_out_at, c.email_unsubscribed_at,
-      m.campaign_id, cp.name AS campaign_name,
-      EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = m.channel
-              AND s.address = CASE m.channel WHEN 'sms' THEN coalesce(c.phone, m.phone) ELSE coalesce(c.email, m.email) END) AS suppressed
-    FROM messages m
-    LEFT JOIN contacts c ON c.id = m.contact_id
-    LEFT JOIN campaigns cp ON cp.id = m.campaign_id
-    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify([...jobIndex.keys()])})) AND +m.status = 'queued'`);
+  const rows: Row[] = await selectQueuedForSend(db, ids);
 
   // 1. Decide: compliance outcomes now, the rest wants sending.
   const decided: Outcome[] = [];
@@ -201,7 +270,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
     const deferred = smsRows.slice(res.slots.length, res.slots.length + res.deferred);
     // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
     // message pushed back by other traffic keeps its turn instead of going to the end again.
-    const firstTime = deferred.filter((r) => r.pacing_deferrals === 0);
+    const firstTime = deferred.filter((r) => r.pacingDeferrals === 0);
     const times = await projectSlots(db, deps.sms.sender, firstTime.length, { now: t, ratePerSecond: config.smsRatePerSecond, after: res.nextFreeMs });
     const timeOf = new Map(firstTime.map((r, i) => [r.id, times[i]]));
     smsRows.forEach((r, i) => {
@@ -217,26 +286,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
 
   // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write.
   const rendered = new Map(sending.map((r) => [r.id, render(r, now)]));
-  const claimJson = JSON.stringify([
-    ...sending.map((r) => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
-    ...decided.map((o) => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),
-  ]);
-  const claimed = claimJson === "[]"
-    ? []
-    : await db.all<{ id: number; status: string }>(sql`
-        UPDATE messages SET
-          status = json_extract(j.value,'$.status'),
-          content = coalesce(json_extract(j.value,'$.content'), messages.content),
-          subject = coalesce(json_extract(j.value,'$.subject'), messages.subject),
-          error_message = json_extract(j.value,'$.errorMessage'),
-          scheduled_at = coalesce(json_extract(j.value,'$.scheduledAt'), messages.scheduled_at),
-          claimed_at = CASE WHEN json_extract(j.value,'$.claim') = 1 THEN ${t} ELSE messages.claimed_at END,
-          attempts = messages.attempts + json_extract(j.value,'$.claim'),
-          pacing_deferrals = messages.pacing_deferrals + coalesce(json_extract(j.value,'$.paced'), 0),
-          updated_at = ${t}
-        FROM json_each(${claimJson}) AS j
-        WHERE messages.id = json_extract(j.value,'$.id') AND +messages.status = 'queued'
-        RETURNING messages.id AS id, messages.status AS status`);
+  const claimRows: ClaimRow[] = [
+    ...sending.map((r): ClaimRow => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
+    ...decided.map((o): ClaimRow => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),
+  ];
+  const claimed = claimRows.length === 0 ? [] : await db.all<{ id: number; status: string }>(claimSql(claimRows, t));
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
   // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.
@@ -262,9 +316,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
 
   // 5. Record every outcome of the batch in one transaction.
   if (results.length) {
-    const json = JSON.stringify(results);
     const sentByCampaign = new Map<number, number>();
-    const campaignOf = new Map(work.map((w) => [w.id, w.campaign_id]));
+    const campaignOf = new Map(work.map((w) => [w.id, w.campaignId]));
     for (const r of results) {
       const campaignId = campaignOf.get(r.id);
       if (campaignId && (r.status === "sent" || r.status === "delivered")) {
@@ -272,19 +325,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
       }
     }
     await runBatch(db, [
-      db.run(sql`
-        UPDATE messages SET
-          status = json_extract(j.value,'$.status'),
-          twilio_sid = coalesce(json_extract(j.value,'$.sid'), messages.twilio_sid),
-          provider = coalesce(json_extract(j.value,'$.provider'), messages.provider),
-          from_address = coalesce(json_extract(j.value,'$.from'), messages.from_address),
-          segments = coalesce(json_extract(j.value,'$.segments'), messages.segments),
-          error_code = json_extract(j.value,'$.errorCode'),
-          error_message = json_extract(j.value,'$.errorMessage'),
-          sent_at = coalesce(json_extract(j.value,'$.sentAt'), messages.sent_at),
-          updated_at = ${Date.now()}
-        FROM json_each(${json}) AS j
-        WHERE messages.id = json_extract(j.value,'$.id') AND +messages.status = 'sending'`),
+      db.run(recordOutcomesSql(results, Date.now())),
       ...[...sentByCampaign].map(([id, n]) => db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`)),
       ...suppressions,
     ]);
@@ -295,7 +336,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
 }
 
 async function suppressedNow(db: Db, row: Row) {
-  const address = row.channel === "sms" ? (row.c_phone ?? row.phone) : (row.c_email ?? row.email);
+  const address = row.channel === "sms" ? (row.contactPhone ?? row.phone) : (row.contactEmail ?? row.email);
   return Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = ${row.channel} AND address = ${address}`));
 }
 
@@ -312,14 +353,14 @@ async function sendOne(
     let from: string;
     if (row.channel === "sms") {
       accepted = await deps.sms.send({
-        to: (row.c_phone ?? row.phone)!,
+        to: (row.contactPhone ?? row.phone)!,
         body: content.text,
         statusCallback: `${deps.config.publicBaseUrl}/webhooks/twilio/status`,
         messageId: row.id,
       });
       from = deps.sms.sender;
     } else {
-      const to = (row.c_email ?? row.email)!;
+      const to = (row.contactEmail ?? row.email)!;
       const companyAddress = deps.config.companyAddress ?? (deps.email.name === "outbox" ? LOCAL_ADDRESS_PLACEHOLDER : null);
       if (!companyAddress) {
         return { id: row.id, status: "failed", errorCode: "config", errorMessage: "COMPANY_ADDRESS is not configured: marketing email must carry the sender's postal address (CAN-SPAM)" };
@@ -349,7 +390,7 @@ async function sendOne(
       if (row.channel === "email") {
         return { id: row.id, status: "failed", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); not resent to avoid a duplicate` };
       }
-      const to = (row.c_phone ?? row.phone)!;
+      const to = (row.contactPhone ?? row.phone)!;
       const found = await deps.sms
         .findSent(to, new Date(now.getTime() - 60_000))
         .then((list) => list.find((m) => m.body === content.text))
@@ -364,7 +405,7 @@ async function sendOne(
       return { id: row.id, status: "queued", errorCode: e.code, errorMessage: e.message };
     }
     if (e.optedOut) {
-      const address = row.channel === "sms" ? (row.c_phone ?? row.phone)! : (row.c_email ?? row.email)!;
+      const address = row.channel === "sms" ? (row.contactPhone ?? row.phone)! : (row.contactEmail ?? row.email)!;
       suppressions.push(...suppressStatements(deps.db, { channel: row.channel, address, reason: `provider:${e.code ?? "opted-out"}` }, now));
     }
     return { id: row.id, status: "failed", errorCode: e.code, errorMessage: e.message };

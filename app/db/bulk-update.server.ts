@@ -1,0 +1,45 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+
+// Many rows, each with its own new values, in ONE statement with ONE bound parameter: the rows travel as a
+// JSON array read with json_each (D1 caps bound parameters at 100; a JSON parameter may be up to ~2 MB).
+//
+//   UPDATE <table> SET <col> = <expr>, … FROM json_each(?) AS j WHERE <where> [RETURNING …]
+//
+// `build` receives one SQL expression per field of the row type (`json_extract(j.value,'$.<field>')`) and
+// returns the SET list keyed by the table's own (camelCase) column names, so a misspelt column is a type error.
+
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `json_extract(j.value,'$.<field>')` for every field of R. */
+export type JsonFields<R> = { readonly [K in keyof R]-?: SQL };
+
+export type BulkUpdate<T extends SQLiteTable> = {
+  set: Partial<Record<keyof T["$inferSelect"] & string, SQL | number | string | null>>;
+  /** Joins each JSON row to its target row, plus any guard (e.g. `+status = 'queued'` to stay on the primary key). */
+  where: SQL;
+  returning?: SQL;
+};
+
+export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
+  table: T,
+  rows: readonly R[],
+  build: (j: JsonFields<R>) => BulkUpdate<T>,
+): SQL {
+  const j = new Proxy({} as JsonFields<R>, {
+    get(_, field) {
+      if (typeof field !== "string" || !FIELD.test(field)) throw new Error(`bulkUpdateSql: bad field ${String(field)}`);
+      return sql.raw(`json_extract(j.value,'$.${field}')`);
+    },
+  });
+  const { set, where, returning } = build(j);
+  const columns = getTableColumns(table) as Record<string, { name: string }>;
+  const assignments = Object.entries(set).map(([key, value]) => {
+    const column = columns[key];
+    if (!column) throw new Error(`bulkUpdateSql: ${key} is not a column`);
+    return sql`${sql.identifier(column.name)} = ${value}`;
+  });
+  return sql`UPDATE ${table} SET ${sql.join(assignments, sql`, `)} FROM json_each(${JSON.stringify(rows)}) AS j WHERE ${where}${
+    returning ? sql` RETURNING ${returning}` : sql``
+  }`;
+}

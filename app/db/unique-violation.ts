@@ -1,0 +1,11 @@
+/**
+ * D1 reports a constraint failure only as text ("UNIQUE constraint failed: contacts.phone"), raw from a batch or
+ * wrapped by drizzle (the D1 message then sits in `cause`). This is the one place that reads that text.
+ */
+export function isUniqueViolation(err: unknown, column: `${string}.${string}`): boolean {
+  const needle = `UNIQUE constraint failed: ${column}`;
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (String((e as Error).message ?? e).includes(needle)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { runBatch } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/unique-violation";
+import { AppError } from "~/lib/app-error";
+import { zodId } from "~/lib/ids";
+import { assertKnownVariables, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { enqueueDueMessages } from "./enqueue-due-messages.server";
+import { renderTemplate } from "./render";
+import { smsSegments } from "./segments";
+import { exampleValues } from "./variables";
+
+export const MAX_BROADCAST_CONTACTS = 100_000;
+const IMMEDIATE_BROADCAST_LIMIT = 1000;
+export const broadcastSchema = z.object({
+  type: z.enum(["sms", "email"], { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
+  subject: z.string().trim().max(300).optional().nullable(),
+  content: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
+  contactIds: z
+    .array(zodId("contactIds must be positive integers"), { required_error: "Please select at least one contact", invalid_type_error: "Please select at least one contact" })
+    .min(1, "Please select at least one contact")
+    .max(MAX_BROADCAST_CONTACTS, `At most ${MAX_BROADCAST_CONTACTS.toLocaleString("en-US")} contacts per broadcast`),
+  scheduledAt: z
+    .union([z.string().datetime({ offset: true, message: "scheduledAt must be an ISO 8601 date-time" }), z.literal(""), z.null()])
+    .optional(),
+});
+
+/**
+ * A broadcast: one row per selected contact, keyed `bcast:{id}:{contact}`, written with INSERT … SELECT from
+ * the contacts table (ids as one JSON parameter per chunk) — the broadcast row, every chunk and the count in
+ * ONE D1 batch, so a failure leaves nothing behind. An Idempotency-Key makes a client's retry return the same
+ * broadcast instead of texting everyone twice. Rows for a future `scheduledAt` wait in D1 until the cron
+ * enqueues them (queue delays cap at 24 h).
+ */
+export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: z.infer<typeof broadcastSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+  if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
+  assertKnownVariables(input.subject, input.content);
+  const idempotencyKey = `${actor.userId}:${key}`;
+  const existing = await db.get<{ id: number; recipient_count: number; scheduled_at: number | null }>(
+    sql`SELECT id, recipient_count, scheduled_at FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`,
+  );
+  if (existing) {
+    return { broadcastId: existing.id, recipients: existing.recipient_count, queued: 0, scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null, replayed: true };
+  }
+  const t = now.getTime();
+  const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
+  const at = Math.max(scheduledAt?.getTime() ?? t, t);
+  const ids = [...new Set(input.contactIds)];
+  const subject = input.type === "email" ? (input.subject ?? null) : null;
+  const bid = sql`(SELECT id FROM broadcasts WHERE idempotency_key = ${idempotencyKey})`;
+  const statements = [
+    db.run(sql`INSERT INTO broadcasts (type, subject, content, recipient_count, scheduled_at, created_by, idempotency_key, created_at)
+               VALUES (${input.type}, ${subject}, ${input.content}, 0, ${scheduledAt?.getTime() ?? null}, ${actor.userId}, ${idempotencyKey}, ${t})`),
+  ];
+  for (let i = 0; i < ids.length; i += 5000) {
+    statements.push(
+      db.run(sql`
+        INSERT INTO messages (channel, direction, kind, status, contact_id, broadcast_id, phone, email, subject, content, idempotency_key,
+          is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
+        SELECT ${input.type}, 'outbound', 'broadcast', 'pending', c.id, ${bid}, c.phone, c.email, ${subject}, ${input.content},
+          'bcast:' || ${bid} || ':' || c.id, 1, 0, ${at}, 0, ${actor.userId}, ${t}, ${t}
+        FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 5000))}))
+          ${input.type === "email" ? sql`AND c.email IS NOT NULL` : sql``}
+        ON CONFLICT(idempotency_key) DO NOTHING`),
+    );
+  }
+  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM messages WHERE broadcast_id = ${bid}) WHERE id = ${bid}`));
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast({ db, queue, now }, input, actor, key);
+    throw err;
+  }
+  const b = (await db.get<{ id: number; recipient_count: number }>(sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`))!;
+  if (b.recipient_count === 0) {
+    await db.run(sql`DELETE FROM broadcasts WHERE id = ${b.id}`);
+    throw new AppError("validation", input.type === "email" ? "None of the selected contacts has an email address" : "None of the selected contacts exists");
+  }
+  // Small broadcasts start at once; big ones are picked up by the next cron tick in chunks (a request may
+  // only make so many queue sends).
+  let queued = 0;
+  if (at <= t && b.recipient_count <= IMMEDIATE_BROADCAST_LIMIT) {
+    const rows = await db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${b.id}`);
+    queued = await enqueueDueMessages(db, queue, now, rows.map((r) => r.id));
+  }
+  await logSend(db, actor, now, { type: "broadcast", broadcastId: b.id, channel: input.type, recipients: b.recipient_count, scheduledAt: scheduledAt?.toISOString() ?? null });
+  return {
+    broadcastId: b.id,
+    recipients: b.recipient_count,
+    queued,
+    scheduledAt: at > t ? new Date(at).toISOString() : null,
+    ...(input.type === "sms" ? { segments: smsSegments(renderTemplate(input.content, exampleValues()).text).segments } : {}),
+  };
+}

@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { AppError } from "~/lib/app-error";
+import { zodId } from "~/lib/ids";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import { assertKnownVariables, logSend, messageByKey, smsInfo, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+
+export const individualSchema = z.object({
+  contactId: zodId("contactId is required"),
+  type: z.enum(["sms", "email"]).default("sms"),
+  subject: z.string().trim().max(300).optional().nullable(),
+  message: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
+});
+
+export async function sendIndividual({ db, queue, now }: SendRequestDeps, input: z.infer<typeof individualSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+  if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
+  assertKnownVariables(input.subject, input.message);
+  const contact = await db.get<{ id: number; phone: string; email: string | null }>(sql`SELECT id, phone, email FROM contacts WHERE id = ${input.contactId}`);
+  if (!contact) throw new AppError("not_found", "Contact not found");
+  if (input.type === "email" && !contact.email) throw new AppError("validation", "This contact has no email address");
+  const [id] = await createOutboundMessages(
+    db,
+    queue,
+    [
+      {
+        channel: input.type,
+        kind: "individual",
+        contactId: contact.id,
+        phone: contact.phone,
+        email: contact.email,
+        subject: input.subject ?? null,
+        content: input.message,
+        idempotencyKey: `ind:${actor.userId}:${key}`,
+        createdBy: actor.userId,
+      },
+    ],
+    now,
+  );
+  await logSend(db, actor, now, { type: "individual", contactId: contact.id, messageId: id });
+  return { ...(await messageByKey(db, `ind:${actor.userId}:${key}`)), ...(input.type === "sms" ? smsInfo(input.message) : {}) };
+}

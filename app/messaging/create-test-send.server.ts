@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import {
+  assertKnownVariables,
+  contactIdByPhone,
+  logSend,
+  MAX_CONTENT,
+  messageByKey,
+  sendablePhone,
+  smsInfo,
+  text,
+  type Actor,
+  type SendRequestDeps,
+} from "./check-send-request.server";
+
+export const manualSmsSchema = z.object(
+  {
+    phone: text("Please enter phone number and message"),
+    message: text("Please enter phone number and message").pipe(z.string().max(MAX_CONTENT, `Message must be at most ${MAX_CONTENT} characters`)),
+  },
+  { invalid_type_error: "Invalid data format for manual test" },
+);
+
+/** Manual one-to-one test: exempt from quiet hours (and marked as a test), never from opt-outs. */
+export async function sendManualSmsTest({ db, queue, now }: SendRequestDeps, input: z.infer<typeof manualSmsSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+  assertKnownVariables(input.message);
+  const phone = sendablePhone(input.phone);
+  const [id] = await createOutboundMessages(
+    db,
+    queue,
+    [{ channel: "sms", kind: "test", phone, contactId: await contactIdByPhone(db, phone), content: input.message, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
+    now,
+  );
+  await logSend(db, actor, now, { type: "manual-sms", to: phone, messageId: id });
+  return { ...(await messageByKey(db, `test:${actor.userId}:${key}`)), ...smsInfo(input.message) };
+}
+
+export const manualEmailSchema = z.object(
+  {
+    email: text("Please enter email, subject, and content").pipe(z.string().email("Please enter a valid email address")),
+    subject: text("Please enter email, subject, and content").pipe(z.string().max(300, "Subject must be at most 300 characters")),
+    content: text("Please enter email, subject, and content").pipe(z.string().max(50_000, "Content is too long")),
+  },
+  { invalid_type_error: "Invalid data format for manual test" },
+);
+
+export async function sendManualEmailTest({ db, queue, now }: SendRequestDeps, input: z.infer<typeof manualEmailSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+  assertKnownVariables(input.subject, input.content);
+  const email = input.email.toLowerCase();
+  const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE email = ${email} LIMIT 1`);
+  const [id] = await createOutboundMessages(
+    db,
+    queue,
+    [{ channel: "email", kind: "test", email, contactId: contact?.id ?? null, subject: input.subject, content: input.content, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
+    now,
+  );
+  await logSend(db, actor, now, { type: "manual-email", to: email, messageId: id });
+  return (await messageByKey(db, `test:${actor.userId}:${key}`)) ?? null;
+}

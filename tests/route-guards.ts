@@ -1,0 +1,106 @@
+/**
+ * Static check that every route module's loader and action call the session guard themselves
+ * (`await requireUser(…)` / `await requireApiUser(…)`), unless the handler is on the short public list
+ * below. It reads the source text, so a new route cannot forget the guard and still pass `npm test`.
+ */
+
+/** Handlers that are public on purpose, each with the reason (key: route file name, value: exports). */
+export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[]; why: string }> = {
+  // No session yet: these create it.
+  "login.tsx": { exports: ["loader", "action"], why: "the sign-in screen" },
+  "api.auth.login.ts": { exports: ["loader", "action"], why: "the API's sign-in" },
+  // Ends whatever session the cookie names; without one it just goes to /login.
+  "logout.tsx": { exports: ["loader", "action"], why: "sign-out" },
+  // CAN-SPAM: unsubscribing needs no login; the signed token in the URL is the authority.
+  "unsubscribe.$token.tsx": { exports: ["loader", "action"], why: "email unsubscribe page" },
+  "unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
+  // Twilio calls these; authenticated by X-Twilio-Signature instead of a session.
+  "webhooks.twilio.sms.ts": { exports: ["loader", "action"], why: "Twilio inbound SMS webhook" },
+  "webhooks.twilio.status.ts": { exports: ["loader", "action"], why: "Twilio status callback" },
+};
+
+export type GuardFinding = { file: string; handler: "loader" | "action"; problem: string };
+
+const GUARD = /\bawait\s+(requireUser|requireApiUser)\s*\(/;
+
+/** Source without comments; string and template contents are kept (they cannot hold a call anyway). */
+export function stripComments(src: string): string {
+  let out = "";
+  for (let i = 0; i < src.length; ) {
+    const c = src[i];
+    if (c === "/" && src[i + 1] === "/") {
+      while (i < src.length && src[i] !== "\n") i++;
+    } else if (c === "/" && src[i + 1] === "*") {
+      const end = src.indexOf("*/", i + 2);
+      i = end < 0 ? src.length : end + 2;
+    } else if (c === '"' || c === "'" || c === "`") {
+      const start = i++;
+      while (i < src.length && src[i] !== c) i += src[i] === "\\" ? 2 : 1;
+      out += src.slice(start, ++i);
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** From an opening bracket at `open`, the index just past its matching close (strings skipped). */
+function matchBracket(src: string, open: number): number {
+  const pairs: Record<string, string> = { "(": ")", "{": "}", "[": "]" };
+  const stack: string[] = [];
+  for (let i = open; i < src.length; i++) {
+    const c = src[i];
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < src.length && src[i] !== c; ) i += src[i] === "\\" ? 2 : 1;
+    } else if (pairs[c]) stack.push(pairs[c]);
+    else if (c === stack.at(-1)) {
+      stack.pop();
+      if (stack.length === 0) return i + 1;
+    }
+  }
+  return src.length;
+}
+
+/** The text of an exported loader/action, or a problem when it is not written as a function the check can read. */
+function handlerBody(src: string, name: "loader" | "action"): { body: string } | { problem: string } | null {
+  const fn = new RegExp(`export\\s+(?:async\\s+)?function\\s+${name}\\s*\\(`).exec(src);
+  if (fn) {
+    const paramsEnd = matchBracket(src, fn.index + fn[0].length - 1);
+    const open = src.indexOf("{", paramsEnd);
+    return { body: src.slice(open, matchBracket(src, open)) };
+  }
+  const arrow = new RegExp(`export\\s+const\\s+${name}\\s*(?::[^=]+)?=\\s*(?:async\\s*)?\\(`).exec(src);
+  if (arrow) {
+    const paramsEnd = matchBracket(src, arrow.index + arrow[0].length - 1);
+    const rest = src.slice(paramsEnd);
+    const arrowAt = rest.search(/=>/);
+    const after = paramsEnd + arrowAt + 2;
+    const open = src.slice(after).search(/\S/) + after;
+    return { body: src[open] === "{" ? src.slice(open, matchBracket(src, open)) : src.slice(open, src.indexOf("\n", open)) };
+  }
+  if (new RegExp(`export\\s+(?:const|let|var)\\s+${name}\\b`).test(src) || new RegExp(`export\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`).test(src)) {
+    return { problem: `declare ${name} as a function in the route module (a re-export or alias hides whether it calls the guard)` };
+  }
+  return null;
+}
+
+/** Findings for every route module (file name → source); an empty list means every handler is guarded or listed. */
+export function checkRouteGuards(sources: Record<string, string>, publicHandlers = PUBLIC_HANDLERS): GuardFinding[] {
+  const findings: GuardFinding[] = [];
+  for (const [file, raw] of Object.entries(sources)) {
+    const src = stripComments(raw);
+    for (const handler of ["loader", "action"] as const) {
+      const found = handlerBody(src, handler);
+      if (!found) continue;
+      if ("problem" in found) findings.push({ file, handler, problem: found.problem });
+      else if (!GUARD.test(found.body) && !publicHandlers[file]?.exports.includes(handler)) {
+        findings.push({ file, handler, problem: `${handler} neither calls requireUser/requireApiUser nor is on the public list` });
+      }
+    }
+  }
+  for (const file of Object.keys(publicHandlers)) {
+    if (!(file in sources)) findings.push({ file, handler: "loader", problem: "on the public list but no such route module (remove the entry)" });
+  }
+  return findings;
+}
