@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
-import { Dialog } from "~/components/dialog";
+import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
 import { contactIdParam, loadContact, submitContactForm } from "~/contacts/contact-form.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";

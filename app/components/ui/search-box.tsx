@@ -1,4 +1,4 @@
-import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { Form, useLocation, useNavigation, useResolvedPath, useSubmit } from "@remix-run/react";
 import { Search } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { Button } from "./button";
@@ -40,7 +40,10 @@ export function SearchBox({
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const box = useRef<HTMLInputElement>(null);
-  const searching = navigation.state === "loading" && navigation.formMethod === undefined && navigation.location.search.includes(`${name}=`) && box.current?.value.trim() !== value;
+  const location = useLocation();
+  const target = useResolvedPath(action ?? ".");
+  // A GET to this form's route with a different query is this search (or a page of it) loading.
+  const searching = navigation.state === "loading" && navigation.location.pathname === target.pathname && navigation.location.search !== location.search;
   useEffect(() => () => clearTimeout(timer.current), []);
   // Follow the URL when it changes from elsewhere (back button, a link) without fighting the user's typing.
   useEffect(() => {
