@@ -1,7 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { Link, useLocation, useMatches, useNavigate } from "@remix-run/react";
 import { X } from "lucide-react";
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { Button, type ButtonSize, type ButtonVariant } from "./button";
 import { cx, focusRing } from "./cx";
@@ -47,6 +47,8 @@ export function Dialog({
   const hydrated = useHydrated();
   const [open, setOpen] = useState(true);
   const closing = useRef(false);
+  const titleId = useId();
+  const descriptionId = useId();
   // The control that had focus when the dialog mounted (the "Add Contact" link after a client-side navigation;
   // nothing on a fresh page load).
   const [opener] = useState(() =>
@@ -69,7 +71,9 @@ export function Dialog({
           <DialogCloseLink tabIndex={-1} aria-label="Close dialog" className="fixed inset-0 cursor-default" />
           <DialogPrimitive.Content
             aria-modal="true"
-            {...(description ? {} : { "aria-describedby": undefined })}
+            // Radix wires these only after its effects run; the server markup needs them too.
+            aria-labelledby={titleId}
+            aria-describedby={description ? descriptionId : undefined}
             onCloseAutoFocus={(event) => {
               event.preventDefault();
               if (opener?.isConnected) opener.focus();
@@ -78,8 +82,14 @@ export function Dialog({
           >
             <div className="mb-4 flex items-start justify-between gap-4">
               <div>
-                <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
-                {description ? <DialogPrimitive.Description className="mt-1 text-sm text-fg-muted">{description}</DialogPrimitive.Description> : null}
+                <DialogPrimitive.Title id={titleId} className="text-lg font-semibold">
+                  {title}
+                </DialogPrimitive.Title>
+                {description ? (
+                  <p id={descriptionId} className="mt-1 text-sm text-fg-muted">
+                    {description}
+                  </p>
+                ) : null}
               </div>
               <DialogCloseLink aria-label="Close" className={cx("rounded p-1 text-fg-subtle hover:bg-muted hover:text-fg", focusRing)}>
                 <X aria-hidden="true" className="size-5" />
