@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
-import { useEffect, useState, type MouseEvent } from "react";
+import { useState, type MouseEvent } from "react";
 import { publicUser, requireUser } from "~/auth/guard.server";
 import { headerTitle, isActive, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
@@ -16,13 +16,14 @@ export default function AppLayout() {
   const { user } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
-  const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [location.pathname]);
+  // Open "at" a path: any navigation closes the menu, no effect needed.
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === location.pathname;
   const name = `${user.firstName} ${user.lastName}`.trim() || user.email.split("@")[0];
-  // The menu links work by fragment without JS (#sidebar :target); with JS they only toggle state.
+  // The menu links work by fragment without JS (#sidebar :target opens, #content closes); with JS they toggle state.
   const toggle = (next: boolean) => (e: MouseEvent) => {
     e.preventDefault();
-    setOpen(next);
+    setOpenAt(next ? location.pathname : null);
   };
 
   return (
@@ -44,7 +45,7 @@ export default function AppLayout() {
               </Link>
               <p className="text-xs text-sidebar-muted">Connect with clarity</p>
             </div>
-            <a href="#" onClick={toggle(false)} className={cx("rounded p-1 text-sidebar-muted hover:text-sidebar-fg lg:hidden", focusRing)} aria-label="Close menu">
+            <a href="#content" onClick={toggle(false)} className={cx("rounded p-1 text-sidebar-muted hover:text-sidebar-fg lg:hidden", focusRing)} aria-label="Close menu">
               <X aria-hidden="true" className="size-5" />
             </a>
           </div>
@@ -96,7 +97,7 @@ export default function AppLayout() {
           </div>
         </aside>
         {/* Overlay: closes the sidebar on small screens. */}
-        <a href="#" aria-label="Close menu" onClick={toggle(false)} className={cx("sidebar-overlay fixed inset-0 z-30 bg-overlay lg:hidden", open ? "block" : "hidden")} />
+        <a href="#content" aria-label="Close menu" onClick={toggle(false)} className={cx("sidebar-overlay fixed inset-0 z-30 bg-overlay lg:hidden", open ? "block" : "hidden")} />
 
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="sticky top-0 z-20 flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:px-8">
@@ -113,7 +114,7 @@ export default function AppLayout() {
               <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-danger" />
             </Link>
           </header>
-          <main className="relative flex-1 p-4 lg:p-8">
+          <main id="content" className="relative flex-1 p-4 lg:p-8">
             {navigation.state === "loading" ? (
               <div className="absolute inset-0 z-10 flex items-start justify-center bg-surface/60 pt-24">
                 <Spinner />

@@ -76,8 +76,17 @@ type TextLinkProps = { tone?: "primary" | "danger" | "muted"; className?: string
 const LINK_TONE = { primary: "text-primary-text", danger: "text-danger-text", muted: "text-fg-muted" };
 
 /** An inline text link: a Remix <Link> with `to`, a plain <a> with `href` (downloads, documents). */
-export function TextLink({ tone = "primary", className, ...props }: TextLinkProps) {
+export function TextLink({ tone = "primary", className, children, ...props }: TextLinkProps) {
   const classes = cx("rounded-sm underline-offset-2 hover:underline", focusRing, LINK_TONE[tone], className);
-  if (props.href !== undefined) return <a {...(props as AnchorHTMLAttributes<HTMLAnchorElement>)} className={classes} />;
-  return <Link {...(props as LinkProps)} className={classes} />;
+  if (props.href !== undefined)
+    return (
+      <a {...(props as AnchorHTMLAttributes<HTMLAnchorElement>)} className={classes}>
+        {children}
+      </a>
+    );
+  return (
+    <Link {...(props as LinkProps)} className={classes}>
+      {children}
+    </Link>
+  );
 }

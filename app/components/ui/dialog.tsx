@@ -109,43 +109,27 @@ function useDialog(): DialogState {
   return ctx;
 }
 
-/** A plain link to where the dialog closes; with JS a plain click closes through the dialog (focus return). */
-function DialogCloseLink({ className, children, ...props }: { className?: string; children?: ReactNode; tabIndex?: number; "aria-label"?: string }) {
+/** Where closing goes, and a click handler that (with JS, on a plain click) closes through the dialog instead. */
+function useCloseLink() {
   const { closeTo, close } = useDialog();
-  return (
-    <Link
-      to={closeTo}
-      preventScrollReset
-      className={className}
-      onClick={(e) => {
-        if (close && plainClick(e)) {
-          e.preventDefault();
-          close();
-        }
-      }}
-      {...props}
-    >
-      {children}
-    </Link>
-  );
+  const onClick = (e: MouseEvent) => {
+    if (close && plainClick(e)) {
+      e.preventDefault();
+      close();
+    }
+  };
+  return { to: closeTo, onClick, preventScrollReset: true };
+}
+
+/** A plain link to where the dialog closes (the × and the backdrop). */
+function DialogCloseLink(props: { className?: string; children?: ReactNode; tabIndex?: number; "aria-label"?: string }) {
+  return <Link {...useCloseLink()} {...props} />;
 }
 
 /** A button-styled link that closes the dialog ("Cancel", "Back to contacts"). */
 export function DialogClose({ children, variant = "secondary", size = "md" }: { children: ReactNode; variant?: ButtonVariant; size?: ButtonSize }) {
-  const { closeTo, close } = useDialog();
   return (
-    <Button
-      to={closeTo}
-      preventScrollReset
-      variant={variant}
-      size={size}
-      onClick={(e) => {
-        if (close && plainClick(e)) {
-          e.preventDefault();
-          close();
-        }
-      }}
-    >
+    <Button {...useCloseLink()} variant={variant} size={size}>
       {children}
     </Button>
   );
