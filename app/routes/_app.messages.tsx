@@ -100,7 +100,7 @@ export default function MessageCenter() {
             value={q}
             placeholder="Search messages or phone numbers..."
             hidden={{ tab: tab !== "all" ? tab : undefined }}
-            className="w-full max-w-md"
+            className="w-96 max-w-full"
           />
         }
       />
