@@ -42,7 +42,7 @@ export function Document({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="h-full bg-slate-50 text-slate-900 antialiased">
+      <body className="h-full bg-canvas text-fg antialiased">
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -69,14 +69,14 @@ export function ErrorBoundary() {
     <Document>
       <main className="flex min-h-full flex-col items-center justify-center p-8 text-center">
         <h1 className="text-2xl font-bold">{notFound ? "404 Page Not Found" : "Something went wrong"}</h1>
-        <p className="mt-2 text-slate-600">
+        <p className="mt-2 text-fg-muted">
           {notFound
             ? "The page you are looking for does not exist."
             : isRouteErrorResponse(error)
               ? `${error.status}: ${error.statusText}`
               : "An unexpected error occurred."}
         </p>
-        <a href="/" className="mt-6 text-amber-700 underline">
+        <a href="/" className="mt-6 text-primary-text underline">
           Back to the dashboard
         </a>
       </main>

@@ -1,18 +1,34 @@
+import {
+  BellRing,
+  BookOpen,
+  Bot,
+  ChartColumn,
+  FlaskConical,
+  LayoutDashboard,
+  Lightbulb,
+  MessageSquare,
+  Send,
+  TestTube,
+  UserCheck,
+  Users,
+  type LucideIcon,
+} from "lucide-react";
+
 /** SPEC §2: the twelve sidebar items in order, and the header title per route. */
-export const NAV_ITEMS = [
-  { to: "/", label: "Dashboard", icon: "▦" },
-  { to: "/campaigns", label: "Campaigns", icon: "➤" },
-  { to: "/messages", label: "Messages", icon: "✉" },
-  { to: "/contacts", label: "Contacts", icon: "☺" },
-  { to: "/testing", label: "Testing", icon: "⚗" },
-  { to: "/idea-generator", label: "Idea Generator", icon: "✦" },
-  { to: "/auto-responder", label: "Auto-Responder", icon: "↺" },
-  { to: "/smart-alerts", label: "Smart Alerts", icon: "⚑" },
-  { to: "/test-smart-alerts", label: "Test Alerts", icon: "✓" },
-  { to: "/analytics", label: "Analytics", icon: "▤" },
-  { to: "/user-analytics", label: "User Analytics", icon: "☷" },
-  { to: "/knowledge-base", label: "Knowledge Base", icon: "?" },
-] as const;
+export const NAV_ITEMS: readonly { to: string; label: string; icon: LucideIcon }[] = [
+  { to: "/", label: "Dashboard", icon: LayoutDashboard },
+  { to: "/campaigns", label: "Campaigns", icon: Send },
+  { to: "/messages", label: "Messages", icon: MessageSquare },
+  { to: "/contacts", label: "Contacts", icon: Users },
+  { to: "/testing", label: "Testing", icon: FlaskConical },
+  { to: "/idea-generator", label: "Idea Generator", icon: Lightbulb },
+  { to: "/auto-responder", label: "Auto-Responder", icon: Bot },
+  { to: "/smart-alerts", label: "Smart Alerts", icon: BellRing },
+  { to: "/test-smart-alerts", label: "Test Alerts", icon: TestTube },
+  { to: "/analytics", label: "Analytics", icon: ChartColumn },
+  { to: "/user-analytics", label: "User Analytics", icon: UserCheck },
+  { to: "/knowledge-base", label: "Knowledge Base", icon: BookOpen },
+];
 
 const TITLES: Record<string, string> = {
   "/": "Dashboard",

@@ -1,4 +1,5 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
+import { X } from "lucide-react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Toast, ToastInput } from "~/toast/toast";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -11,8 +12,8 @@ const ToastContext = createContext<ToastFn>(() => {});
 export const useToast = () => useContext(ToastContext);
 
 const variantClass = {
-  default: "border-slate-200 bg-white text-slate-900",
-  destructive: "border-red-600 bg-red-600 text-white",
+  default: "border-border bg-surface text-fg",
+  destructive: "border-danger bg-danger text-danger-fg",
 };
 
 function ToastBody({ toast }: { toast: Toast }) {
@@ -76,8 +77,8 @@ export function ToastProvider({ initial, children }: { initial: Toast | null; ch
             {current.description ? (
               <ToastPrimitive.Description className="mt-1 text-sm opacity-90">{current.description}</ToastPrimitive.Description>
             ) : null}
-            <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded px-1 text-lg leading-none opacity-70 hover:opacity-100">
-              ×
+            <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded p-0.5 opacity-70 hover:opacity-100">
+              <X aria-hidden="true" className="size-4" />
             </ToastPrimitive.Close>
           </ToastPrimitive.Root>
         ) : null}

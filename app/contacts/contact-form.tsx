@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { useToast } from "~/components/toaster";
+import { Alert, Button, DialogClose, DialogFooter, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
 import { contactSchema, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
 
@@ -34,7 +35,6 @@ export function ContactForm({
   submitLabel: string;
 }) {
   const navigation = useNavigation();
-  const location = useLocation();
   const hydrated = useHydrated();
   const toast = useToast();
   const pending = navigation.state === "submitting";
@@ -73,47 +73,25 @@ export function ContactForm({
       className="space-y-4"
     >
       {failure || formErrors.length ? (
-        <div role="alert" id={form.errorId} className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700" data-testid="form-error">
+        <Alert tone="danger" id={form.errorId} data-testid="form-error">
           {failure ? <strong className="block">{failure.title}</strong> : null}
           {formErrors.map((e) => (
             <p key={e}>{e}</p>
           ))}
-        </div>
+        </Alert>
       ) : null}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        {FIELDS.map((f) => {
-          const meta = fields[f.name];
-          return (
-            <div key={f.name} className={f.wide ? "sm:col-span-2" : undefined}>
-              <label htmlFor={meta.id} className="mb-1 block text-sm font-medium">
-                {f.label}
-                {meta.required ? <span className="text-red-600"> *</span> : null}
-              </label>
-              <input
-                {...getInputProps(meta, { type: f.type ?? "text" })}
-                autoComplete={f.autoComplete}
-                className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-amber-500 focus:outline-none aria-invalid:border-red-500"
-              />
-              {meta.errors?.length ? (
-                <p id={meta.errorId} className="mt-1 text-xs text-red-600">
-                  {meta.errors.join(" ")}
-                </p>
-              ) : null}
-            </div>
-          );
-        })}
+        {FIELDS.map((f) => (
+          <Field key={f.name} label={f.label} meta={fields[f.name]} type={f.type ?? "text"} autoComplete={f.autoComplete} className={f.wide ? "sm:col-span-2" : undefined} />
+        ))}
       </div>
-      <p className="text-xs text-slate-500">
-        US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.
-      </p>
-      <div className="flex justify-end gap-2">
-        <Link to={`/contacts${location.search}`} preventScrollReset className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50">
-          Cancel
-        </Link>
-        <button type="submit" disabled={pending} className="rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600 disabled:opacity-60">
+      <p className="text-xs text-fg-subtle">US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.</p>
+      <DialogFooter>
+        <DialogClose>Cancel</DialogClose>
+        <Button type="submit" disabled={pending}>
           {pending ? "Saving..." : submitLabel}
-        </button>
-      </div>
+        </Button>
+      </DialogFooter>
     </Form>
   );
 }

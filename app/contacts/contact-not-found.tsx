@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { Dialog } from "~/components/dialog";
+import { Dialog } from "~/components/ui";
 
 /** ErrorBoundary of the contact dialogs: the list stays visible behind the message. */
 export function ContactNotFound() {
@@ -7,7 +7,7 @@ export function ContactNotFound() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <Dialog title={notFound ? "Not found" : "Something went wrong"}>
-      <p role="alert" className="text-sm text-slate-700">
+      <p role="alert" className="text-sm text-fg-muted">
         {notFound ? String(error.data || "Not found") : "An unexpected error occurred. Please try again."}
       </p>
     </Dialog>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { TextLink } from "~/components/ui";
 import { requireUser } from "~/auth/guard.server";
 
 export const meta: MetaFunction = () => [{ title: "404 Page Not Found — Helio" }];
@@ -21,10 +22,10 @@ export default function NotFound() {
       <h2 className="text-3xl font-bold" data-testid="not-found">
         404 Page Not Found
       </h2>
-      <p className="mt-2 text-slate-600">The page you are looking for does not exist.</p>
-      <Link to="/" className="mt-6 inline-block text-amber-700 underline">
+      <p className="mt-2 text-fg-muted">The page you are looking for does not exist.</p>
+      <TextLink to="/" className="mt-6 inline-block underline">
         Back to the dashboard
-      </Link>
+      </TextLink>
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Dialog } from "~/components/dialog";
+import { Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Table, TBody, Td, Th, THead } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
@@ -64,14 +64,10 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
-const primary = "rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600 disabled:cursor-not-allowed disabled:opacity-60";
-const secondary = "rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50";
-
 export default function ImportPreview() {
   const { import: imp, rows, errors, summary } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const location = useLocation();
   const revalidator = useRevalidator();
   const toast = useToast();
   const importing = imp.status === "importing";
@@ -90,14 +86,14 @@ export default function ImportPreview() {
   const percent = imp.validRows ? Math.min(100, Math.round((imp.processedRows / imp.validRows) * 100)) : 0;
 
   return (
-    <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} wide>
-      <p className="mb-3 text-sm text-slate-600">
-        File: <span className="font-medium text-slate-900">{imp.fileName}</span>
+    <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} size="lg">
+      <p className="mb-3 text-sm text-fg-muted">
+        File: <span className="font-medium text-fg">{imp.fileName}</span>
       </p>
       {actionData?.message ? (
-        <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+        <Alert tone="danger" className="mb-4">
           {actionData.message}
-        </div>
+        </Alert>
       ) : null}
 
       {imp.status === "staged" ? (
@@ -120,53 +116,46 @@ export default function ImportPreview() {
           </ul>
 
           {rows.length ? (
-            <div className="mb-4 overflow-x-auto rounded-md border border-slate-200">
-              <table className="min-w-full text-sm" data-testid="import-preview">
-                <caption className="bg-slate-50 px-3 py-2 text-left text-xs font-semibold text-slate-600">
-                  Preview (first {rows.length} valid rows)
-                </caption>
-                <thead className="text-left text-xs text-slate-500">
-                  <tr>
-                    <th className="px-3 py-2">Row</th>
-                    <th className="px-3 py-2">First Name</th>
-                    <th className="px-3 py-2">Last Name</th>
-                    <th className="px-3 py-2">Phone</th>
-                    <th className="px-3 py-2">Email</th>
-                    <th className="px-3 py-2">Company</th>
+            <Table className="mb-4" data-testid="import-preview" caption={`Preview (first ${rows.length} valid rows)`}>
+              <THead>
+                <Th>Row</Th>
+                <Th>First Name</Th>
+                <Th>Last Name</Th>
+                <Th>Phone</Th>
+                <Th>Email</Th>
+                <Th>Company</Th>
+              </THead>
+              <TBody>
+                {rows.map((r) => (
+                  <tr key={r.rowNumber}>
+                    <Td className="text-fg-subtle">{r.rowNumber}</Td>
+                    <Td>{r.firstName}</Td>
+                    <Td>{r.lastName}</Td>
+                    <Td className="font-mono">
+                      {r.phone}
+                      {r.unsendableReason ? (
+                        <span className="ml-2 font-sans" title={r.unsendableReason}>
+                          <Badge tone="danger">Not sendable</Badge>
+                        </span>
+                      ) : null}
+                    </Td>
+                    <Td>{r.email}</Td>
+                    <Td>{r.company}</Td>
                   </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {rows.map((r) => (
-                    <tr key={r.rowNumber}>
-                      <td className="px-3 py-2 text-slate-500">{r.rowNumber}</td>
-                      <td className="px-3 py-2">{r.firstName}</td>
-                      <td className="px-3 py-2">{r.lastName}</td>
-                      <td className="px-3 py-2 font-mono">
-                        {r.phone}
-                        {r.unsendableReason ? (
-                          <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 font-sans text-xs text-red-700" title={r.unsendableReason}>
-                            Not sendable
-                          </span>
-                        ) : null}
-                      </td>
-                      <td className="px-3 py-2">{r.email}</td>
-                      <td className="px-3 py-2">{r.company}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </TBody>
+            </Table>
           ) : null}
 
           {errors.length ? (
-            <div className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700" data-testid="import-errors">
+            <Alert tone="danger" role="status" className="mb-4" data-testid="import-errors">
               <p className="mb-1 font-semibold">Errors ({imp.errorCount})</p>
               <ul className="list-inside list-disc space-y-0.5">
                 {errors.map((e) => (
                   <li key={e}>{e}</li>
                 ))}
               </ul>
-            </div>
+            </Alert>
           ) : null}
 
           <Form method="post" className="space-y-4">
@@ -179,14 +168,14 @@ export default function ImportPreview() {
                 <input type="radio" name="duplicateMode" value="update" defaultChecked={imp.duplicateMode === "update"} /> Update
               </label>
             </fieldset>
-            <div className="flex justify-end gap-2">
-              <button type="submit" name="intent" value="cancel" formNoValidate className={secondary} disabled={busy}>
+            <DialogFooter>
+              <Button type="submit" name="intent" value="cancel" formNoValidate variant="secondary" disabled={busy}>
                 Cancel
-              </button>
-              <button type="submit" name="intent" value="confirm" className={primary} disabled={busy || imp.validRows === 0}>
+              </Button>
+              <Button type="submit" name="intent" value="confirm" disabled={busy || imp.validRows === 0}>
                 {imp.validRows === 0 ? "No valid contacts" : busy ? "Importing..." : `Import ${imp.validRows} ${imp.validRows === 1 ? "contact" : "contacts"}`}
-              </button>
-            </div>
+              </Button>
+            </DialogFooter>
           </Form>
         </>
       ) : null}
@@ -199,41 +188,41 @@ export default function ImportPreview() {
           <p className="text-sm">
             Imported {imp.processedRows.toLocaleString("en-US")} of {imp.validRows.toLocaleString("en-US")} contacts…
           </p>
-          <div className="h-2 w-full overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
-            <div className="h-full bg-amber-500" style={{ width: `${percent}%` }} />
+          <div className="h-2 w-full overflow-hidden rounded bg-muted" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+            <div className="h-full bg-primary" style={{ width: `${percent}%` }} />
           </div>
-          <p className="text-xs text-slate-500">You can close this dialog; the import continues in the background.</p>
+          <p className="text-xs text-fg-subtle">You can close this dialog; the import continues in the background.</p>
         </div>
       ) : null}
 
       {imp.status === "completed" && summary ? (
         <div className="space-y-4">
-          <p className="rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-800" data-testid="import-result">
+          <Alert tone="success" role="status" data-testid="import-result">
             {summary}
-          </p>
+          </Alert>
           {errors.length ? (
-            <ul className="list-inside list-disc text-sm text-red-700">
+            <ul className="list-inside list-disc text-sm text-danger-text">
               {errors.map((e) => (
                 <li key={e}>{e}</li>
               ))}
             </ul>
           ) : null}
-          <Form method="post" className="flex justify-end">
-            <button type="submit" name="intent" value="done" className={primary}>
-              Done
-            </button>
+          <Form method="post">
+            <DialogFooter>
+              <Button type="submit" name="intent" value="done">
+                Done
+              </Button>
+            </DialogFooter>
           </Form>
         </div>
       ) : null}
 
       {imp.status === "failed" || imp.status === "cancelled" ? (
         <div className="space-y-4">
-          <p role="alert" className="text-sm text-red-700">
+          <p role="alert" className="text-sm text-danger-text">
             {imp.status === "failed" ? (imp.failureMessage ?? "The import failed.") : "This import was cancelled."}
           </p>
-          <Link to={`/contacts${location.search}`} className={secondary}>
-            Back to contacts
-          </Link>
+          <DialogClose>Back to contacts</DialogClose>
         </div>
       ) : null}
     </Dialog>

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
-import { Dialog } from "~/components/dialog";
+import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
 import { CONTACT_DONE, failedContactReply, invalidContactReply } from "~/contacts/contact-form-reply.server";
 import { contactSchema } from "~/contacts/contact-schema";

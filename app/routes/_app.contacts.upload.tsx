@@ -1,9 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Upload } from "lucide-react";
 import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
+import { Alert, Button, Dialog, DialogClose, DialogFooter, Field, TextLink } from "~/components/ui";
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/csv-import";
 import { listSearch } from "~/contacts/list-search";
 import { stageUploadedCsv } from "~/contacts/stage-contact-import.server";
@@ -31,7 +32,6 @@ export async function action(args: ActionFunctionArgs) {
 export default function UploadCsv() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const location = useLocation();
   const toast = useToast();
   const pending = navigation.state === "submitting";
   useEffect(() => {
@@ -42,35 +42,28 @@ export default function UploadCsv() {
     <Dialog title="Upload CSV">
       <Form method="post" encType="multipart/form-data" className="space-y-4">
         {actionData?.message ? (
-          <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700" data-testid="upload-error">
+          <Alert tone="danger" data-testid="upload-error">
             {actionData.message}
-          </div>
+          </Alert>
         ) : null}
-        <div>
-          <label htmlFor="csv-file" className="mb-1 block text-sm font-medium">
-            CSV file
-          </label>
-          <input id="csv-file" type="file" name="file" accept=".csv" required className="block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2" />
-        </div>
-        <div className="rounded-md bg-slate-50 p-3 text-xs text-slate-600">
+        <Field label="CSV file" id="csv-file" type="file" name="file" accept=".csv" required />
+        <Alert className="border-0 text-xs">
           <p>
             Required columns: <strong>firstName</strong>, <strong>lastName</strong> and <strong>phone</strong> (aliases such as “First Name”, “first_name”,
             “Phone Number” or “mobile” work too). Optional: email, company, address, city, state, zip.
           </p>
           <p className="mt-1">You will see a preview of the first 10 valid rows and any errors before anything is imported.</p>
-        </div>
+        </Alert>
         <div className="flex items-center justify-between gap-2">
-          <a href="/contacts/template.csv" download={CONTACTS_TEMPLATE_FILENAME} className="text-sm text-amber-700 hover:underline">
+          <TextLink href="/contacts/template.csv" download={CONTACTS_TEMPLATE_FILENAME} className="text-sm">
             Download template
-          </a>
-          <div className="flex gap-2">
-            <Link to={`/contacts${location.search}`} preventScrollReset className="rounded-md border border-slate-300 px-4 py-2 text-sm hover:bg-slate-50">
-              Cancel
-            </Link>
-            <button type="submit" disabled={pending} className="rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600 disabled:opacity-60">
+          </TextLink>
+          <DialogFooter>
+            <DialogClose>Cancel</DialogClose>
+            <Button type="submit" disabled={pending} icon={Upload}>
               {pending ? "Uploading..." : "Upload and preview"}
-            </button>
-          </div>
+            </Button>
+          </DialogFooter>
         </div>
       </Form>
     </Dialog>

@@ -1,10 +1,11 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Spinner } from "~/components/spinner";
+import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Spinner, Tabs, messageStatusTone } from "~/components/ui";
 import { searchParamsOf } from "~/lib/api.server";
 import { AppError } from "~/lib/app-error";
 import { throwAsResponse } from "~/lib/http.server";
@@ -57,18 +58,24 @@ export async function action(args: ActionFunctionArgs) {
 
 const TAB_LABEL: Record<MessageTab, string> = { all: "All", incoming: "Incoming", outgoing: "Outgoing", failed: "Failed" };
 
-function statusIcon(m: MessageListItem) {
-  if (m.direction === "inbound") return { icon: "↙", cls: "text-sky-600" };
-  if (m.status === "delivered") return { icon: "✓", cls: "text-green-600" };
-  if (m.status === "failed" || m.status === "undelivered") return { icon: "✕", cls: "text-red-600" };
-  if (m.status === "skipped") return { icon: "⊘", cls: "text-slate-500" };
-  return { icon: "↗", cls: "text-amber-600" };
+function StatusIcon({ m }: { m: MessageListItem }) {
+  const [Icon, cls] =
+    m.direction === "inbound"
+      ? [ArrowDownLeft, "text-info"]
+      : m.status === "delivered"
+        ? [CircleCheck, "text-success"]
+        : m.status === "failed" || m.status === "undelivered"
+          ? [CircleX, "text-danger"]
+          : m.status === "skipped"
+            ? [Ban, "text-fg-subtle"]
+            : [ArrowUpRight, "text-primary-text"];
+  return <Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${cls}`} />;
 }
 
 export default function MessageCenter() {
   const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [params] = useSearchParams();
+  const { search } = useLocation();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -81,29 +88,22 @@ export default function MessageCenter() {
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 className="text-2xl font-bold">Message Center</h2>
-          {localMode ? <p className="text-sm text-slate-600">Local outbox mode: nothing leaves this machine.</p> : null}
-        </div>
-        <Form method="get" className="flex w-full max-w-md gap-2" role="search">
-          {tab !== "all" ? <input type="hidden" name="tab" value={tab} /> : null}
-          <input
-            type="search"
-            name="q"
-            defaultValue={q}
+      <PageHeader
+        title="Message Center"
+        description={localMode ? <p>Local outbox mode: nothing leaves this machine.</p> : undefined}
+        actions={
+          <SearchBox
+            label="Search messages or phone numbers"
+            value={q}
             placeholder="Search messages or phone numbers..."
-            aria-label="Search messages or phone numbers"
-            className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            hidden={{ tab: tab !== "all" ? tab : undefined }}
+            className="w-96 max-w-full"
           />
-          <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm hover:bg-slate-50">
-            Search
-          </button>
-        </Form>
-      </div>
+        }
+      />
 
       {backlog.pending + backlog.queued + backlog.sending > 0 ? (
-        <section className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm" data-testid="backlog">
+        <Alert tone="warning" data-testid="backlog">
           <strong>Sending backlog:</strong> {backlog.queued.toLocaleString("en-US")} queued, {backlog.sending.toLocaleString("en-US")} sending,{" "}
           {backlog.pending.toLocaleString("en-US")} waiting (scheduled or outside allowed hours)
           {backlog.nextScheduledAt ? (
@@ -112,89 +112,60 @@ export default function MessageCenter() {
               · next at <LocalTime iso={backlog.nextScheduledAt} />
             </>
           ) : null}
-          <span className="block text-xs text-slate-600">
+          <span className="block text-xs text-fg-muted">
             Pacing: {pacing.smsRatePerSecond}/s and {pacing.smsDailyCap.toLocaleString("en-US")}/day per sending number
             {backlog.senders.map((s) => ` · ${s.sender}: ${s.sentToday.toLocaleString("en-US")} today`).join("")}
           </span>
-        </section>
+        </Alert>
       ) : null}
 
-      <nav className="flex gap-1 border-b border-slate-200" aria-label="Message tabs">
-        {MESSAGE_TABS.map((t) => (
-          <Link
-            key={t}
-            to={tabHref(t)}
-            aria-current={tab === t ? "page" : undefined}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm ${tab === t ? "border-amber-500 font-semibold" : "border-transparent text-slate-600 hover:text-slate-900"}`}
-          >
-            {TAB_LABEL[t]} <span className="ml-1 rounded-full bg-slate-100 px-2 text-xs">{counts[t].toLocaleString("en-US")}</span>
-          </Link>
-        ))}
-      </nav>
-
-      {loading ? (
-        <Spinner label="Loading messages..." />
-      ) : messages.length === 0 ? (
-        <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
-          <p className="font-medium">No messages found</p>
-          {q ? <p className="mt-1 text-sm text-slate-500">Try adjusting your search criteria</p> : null}
-        </div>
-      ) : (
-        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="message-list">
-          {messages.map((m) => {
-            const s = statusIcon(m);
-            return (
+      <Tabs label="Message tabs" value={tab} items={MESSAGE_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: tabHref(t), count: counts[t] }))}>
+        {loading ? (
+          <Spinner label="Loading messages..." />
+        ) : messages.length === 0 ? (
+          <Card className="border-dashed border-input p-0">
+            <EmptyState icon={Inbox} title="No messages found" description={q ? "Try adjusting your search criteria" : undefined} />
+          </Card>
+        ) : (
+          <ul className="divide-y divide-muted rounded-lg border border-border bg-surface" data-testid="message-list">
+            {messages.map((m) => (
               <li key={m.id} className="flex gap-3 p-4" data-testid="message-row">
-                <span aria-hidden="true" className={`mt-1 w-5 text-center text-lg ${s.cls}`}>
-                  {s.icon}
-                </span>
+                <StatusIcon m={m} />
                 <div className="min-w-0 flex-1">
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="font-medium">{m.contactName ?? m.phone ?? m.email}</span>
-                    <span className="text-sm text-slate-500">{m.channel === "email" ? m.email : m.phone}</span>
-                    <span className={`rounded-full px-2 py-0.5 text-xs ${m.direction === "inbound" ? "bg-sky-100 text-sky-800" : m.status === "failed" || m.status === "undelivered" ? "bg-red-100 text-red-800" : "bg-slate-100 text-slate-700"}`}>
-                      {m.direction === "inbound" ? "Received" : m.status}
-                    </span>
-                    {m.isTest ? <span className="rounded-full bg-violet-100 px-2 py-0.5 text-xs text-violet-800">test</span> : null}
+                    <span className="text-sm text-fg-subtle">{m.channel === "email" ? m.email : m.phone}</span>
+                    <Badge tone={messageStatusTone(m.status, m.direction)}>{m.direction === "inbound" ? "Received" : m.status}</Badge>
+                    {m.isTest ? <Badge tone="accent">test</Badge> : null}
                   </div>
                   {m.subject ? <p className="mt-1 text-sm font-medium">{m.subject}</p> : null}
-                  <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-800">{m.content}</p>
-                  {m.errorMessage ? <p className="mt-1 text-xs text-slate-500">{m.errorMessage}</p> : null}
-                  <p className="mt-1 flex flex-wrap gap-3 text-xs text-slate-500">
+                  <p className="mt-1 text-sm break-words whitespace-pre-wrap text-fg">{m.content}</p>
+                  {m.errorMessage ? <p className="mt-1 text-xs text-fg-subtle">{m.errorMessage}</p> : null}
+                  <p className="mt-1 flex flex-wrap gap-3 text-xs text-fg-subtle">
                     <LocalTime iso={m.createdAt} />
                     {m.twilioSid ? <span title={m.twilioSid}>ID …{m.twilioSid.slice(-8)}</span> : null}
                     {m.campaignId ? <span>Campaign #{m.campaignId}</span> : null}
                   </p>
                 </div>
               </li>
-            );
-          })}
-        </ul>
-      )}
-      {nextCursor ? (
-        <Link to={`?${new URLSearchParams({ ...Object.fromEntries(params), before: String(nextCursor) })}`} className="inline-block text-sm text-amber-700 underline">
-          Older messages
-        </Link>
-      ) : null}
+            ))}
+          </ul>
+        )}
+        <div className="mt-4">
+          <Pager search={search} prev={null} next={nextCursor} prevParam="after" nextParam="before" nextLabel="Older messages" />
+        </div>
+      </Tabs>
 
       {localMode ? (
-        <section className="rounded-lg border border-slate-200 bg-white p-4">
-          <h3 className="font-semibold">Simulate an inbound reply</h3>
-          <p className="text-sm text-slate-600">Local mode only: records a text from this number as if Twilio delivered it (STOP, START and HELP work too).</p>
-          <Form method="post" {...getFormProps(form)} className="mt-3 grid gap-2 sm:grid-cols-[12rem_1fr_auto]">
-            <div>
-              <input {...getInputProps(fields.phone, { type: "tel" })} placeholder="+15551234567" aria-label="From phone" className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-              <p className="text-xs text-red-600">{fields.phone.errors}</p>
-            </div>
-            <div>
-              <textarea {...getTextareaProps(fields.body)} rows={1} placeholder="Reply text" aria-label="Reply text" className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-              <p className="text-xs text-red-600">{fields.body.errors}</p>
-            </div>
-            <button type="submit" className="h-fit rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600">
+        <Card title="Simulate an inbound reply" description="Local mode only: records a text from this number as if Twilio delivered it (STOP, START and HELP work too).">
+          <Form method="post" {...getFormProps(form)} className="grid gap-2 sm:grid-cols-[12rem_1fr_auto]">
+            <Field label="From phone" hideLabel meta={fields.phone} type="tel" placeholder="+15551234567" />
+            <Field label="Reply text" hideLabel meta={fields.body} as="textarea" rows={1} placeholder="Reply text" />
+            <Button type="submit" className="h-fit">
               Simulate reply
-            </button>
+            </Button>
           </Form>
-        </section>
+        </Card>
       ) : null}
     </div>
   );

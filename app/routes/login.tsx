@@ -1,7 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Sun } from "lucide-react";
 import { useEffect } from "react";
 import { createAuthenticator } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guard.server";
@@ -9,6 +10,7 @@ import { loginSchema, MISSING_CREDENTIALS } from "~/auth/login-schema";
 import { serializeSessionCookie } from "~/auth/session.server";
 import { useToast } from "~/components/toaster";
 import { isAppError } from "~/lib/app-error";
+import { Alert, Button, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
 import { redirectWithToast } from "~/toast/toast.server";
 
@@ -65,20 +67,18 @@ export default function Login() {
   }, [actionData, toast]);
 
   return (
-    <main className="flex min-h-full items-center justify-center bg-gradient-to-br from-amber-50 to-slate-100 p-4">
-      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+    <main className="flex min-h-full items-center justify-center bg-gradient-to-br from-primary-soft to-muted p-4">
+      <div className="w-full max-w-sm rounded-xl border border-border bg-surface p-8 shadow-sm">
         <div className="mb-6 text-center">
-          <div className="text-3xl" aria-hidden="true">
-            ☀
-          </div>
+          <Sun aria-hidden="true" className="mx-auto size-8 text-primary" />
           <h1 className="text-2xl font-bold">Helio</h1>
-          <p className="text-sm text-slate-600">Solar Sales Communication Platform</p>
+          <p className="text-sm text-fg-muted">Solar Sales Communication Platform</p>
         </div>
         {/* Without JS the failure shows here (the toast needs JS); with JS it is a toast. */}
         {!hydrated && actionData?.failure ? (
-          <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700" data-testid="login-error">
+          <Alert tone="danger" className="mb-4" data-testid="login-error">
             <strong>{actionData.failure.title}</strong>: {actionData.failure.description}
-          </div>
+          </Alert>
         ) : null}
         <Form
           method="post"
@@ -96,39 +96,15 @@ export default function Login() {
           }}
           className="space-y-4"
         >
-          <div>
-            <label htmlFor={fields.email.id} className="mb-1 block text-sm font-medium">
-              Email
-            </label>
-            <input
-              {...getInputProps(fields.email, { type: "email" })}
-              placeholder="Enter your email"
-              autoComplete="username"
-              className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-amber-500 focus:outline-none"
-            />
-          </div>
-          <div>
-            <label htmlFor={fields.password.id} className="mb-1 block text-sm font-medium">
-              Password
-            </label>
-            <input
-              {...getInputProps(fields.password, { type: "password" })}
-              placeholder="Enter your password"
-              autoComplete="current-password"
-              className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-amber-500 focus:outline-none"
-            />
-          </div>
-          <button
-            type="submit"
-            disabled={pending}
-            className="w-full rounded-md bg-amber-500 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-amber-600 disabled:opacity-60"
-          >
+          <Field label="Email" meta={fields.email} type="email" placeholder="Enter your email" autoComplete="username" />
+          <Field label="Password" meta={fields.password} type="password" placeholder="Enter your password" autoComplete="current-password" />
+          <Button type="submit" disabled={pending} className="w-full">
             {pending ? "Signing in..." : "Sign In"}
-          </button>
+          </Button>
         </Form>
-        <p className="mt-6 text-center text-xs text-slate-500">Need credentials? Contact your administrator.</p>
+        <p className="mt-6 text-center text-xs text-fg-subtle">Need credentials? Contact your administrator.</p>
       </div>
-      <footer className="fixed bottom-3 w-full text-center text-xs text-slate-500">Helio · Built for solar sales teams</footer>
+      <footer className="fixed bottom-3 w-full text-center text-xs text-fg-subtle">Helio · Built for solar sales teams</footer>
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Button } from "~/components/ui";
 import { suppress } from "~/messaging/compliance.server";
 import { messagingConfig } from "~/messaging/config.server";
 import { verifyUnsubscribeToken } from "~/messaging/unsubscribe.server";
@@ -29,21 +30,19 @@ export default function Unsubscribe() {
   const done = useActionData<typeof action>()?.done;
   return (
     <main className="flex min-h-full items-center justify-center p-4">
-      <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+      <div className="w-full max-w-md rounded-xl border border-border bg-surface p-8 text-center shadow-sm">
         <h1 className="text-xl font-bold">{done ? "You have been unsubscribed" : "Unsubscribe from emails"}</h1>
         {done ? (
-          <p className="mt-3 text-slate-600">
+          <p className="mt-3 text-fg-muted">
             <strong>{email}</strong> will receive no more marketing emails from us.
           </p>
         ) : (
           <>
-            <p className="mt-3 text-slate-600">
+            <p className="mt-3 text-fg-muted">
               Stop marketing emails to <strong>{email}</strong>?
             </p>
             <Form method="post" className="mt-6">
-              <button type="submit" className="rounded-md bg-amber-500 px-4 py-2 font-semibold text-slate-900 hover:bg-amber-600">
-                Unsubscribe
-              </button>
+              <Button type="submit">Unsubscribe</Button>
             </Form>
           </>
         )}

@@ -1,0 +1,57 @@
+import { Form, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Alert } from "./alert";
+import { Button } from "./button";
+import { Dialog, DialogClose, DialogFooter } from "./dialog";
+
+/**
+ * A route dialog asking to confirm one action: the message, then a POST form (to this route's action unless
+ * `action` says otherwise) with Cancel (closes to the parent route) and the confirm button.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  pendingLabel,
+  destructive = false,
+  action,
+  fields,
+  error,
+}: {
+  title: string;
+  /** The question and any detail. */
+  children: ReactNode;
+  confirmLabel: string;
+  /** Label while the post is in flight (JS only), e.g. "Deleting...". */
+  pendingLabel?: string;
+  destructive?: boolean;
+  action?: string;
+  /** Hidden fields posted with the confirmation. */
+  fields?: Record<string, string>;
+  /** A failure from the action, shown above the message. */
+  error?: { title: string; description: string } | null;
+}) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  return (
+    <Dialog title={title}>
+      {error ? (
+        <Alert tone="danger" className="mb-4">
+          <strong>{error.title}</strong>: {error.description}
+        </Alert>
+      ) : null}
+      <div className="text-sm">{children}</div>
+      <Form method="post" action={action} className="mt-6">
+        {Object.entries(fields ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <DialogFooter>
+          <DialogClose>Cancel</DialogClose>
+          <Button type="submit" variant={destructive ? "destructive" : "primary"} disabled={pending}>
+            {pending && pendingLabel ? pendingLabel : confirmLabel}
+          </Button>
+        </DialogFooter>
+      </Form>
+    </Dialog>
+  );
+}

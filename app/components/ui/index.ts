@@ -1,0 +1,15 @@
+// The UI kit: every screen is assembled from these parts (docs/ui.md shows each with its no-JS / JS behaviour).
+export { Alert, type Tone } from "./alert";
+export { Badge, campaignStatusTone, messageStatusTone } from "./badge";
+export { Button, buttonClass, TextLink, type ButtonProps, type ButtonLinkProps, type ButtonSize, type ButtonVariant } from "./button";
+export { Card, EmptyState, PageHeader, StatCard } from "./card";
+export { ConfirmDialog } from "./confirm-dialog";
+export { cx, focusRing } from "./cx";
+export { Dialog, DialogClose, DialogFooter } from "./dialog";
+export { Field, Input, Select, Textarea, type FieldProps } from "./field";
+export { SearchBox } from "./search-box";
+export { Skeleton, Spinner } from "./skeleton";
+export { Switch } from "./switch";
+export { Pager, Table, TBody, Td, Th, THead } from "./table";
+export { Tabs, type TabItem } from "./tabs";
+export { Tooltip, TooltipProvider, TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "./tooltip";
