@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { issueDeviceCookie, readDeviceId } from "~/auth/device-cookie.server";
 import { publicUser } from "~/auth/guard.server";
 import { LoginError, logIn } from "~/auth/login.server";
 import { serializeSessionCookie } from "~/auth/session.server";
@@ -16,12 +17,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const password = typeof body?.password === "string" ? body.password : "";
   if (!email.trim() || !password) return apiError(400, "Please enter both email and password");
   try {
+    const secret = context.cloudflare.env.SESSION_SECRET;
+    const deviceId = await readDeviceId(request, secret, email);
     const { user, token } = await logIn(
       context.db,
-      { email, password, ipAddress: clientIp(request), userAgent: userAgent(request) },
+      { email, password, ipAddress: clientIp(request), userAgent: userAgent(request), deviceId },
       context.clock(),
     );
-    return Response.json({ user: publicUser(user) }, { headers: { "Set-Cookie": serializeSessionCookie(request, token) } });
+    const headers = new Headers({ "Set-Cookie": serializeSessionCookie(request, token) });
+    headers.append("Set-Cookie", await issueDeviceCookie(request, secret, user.email));
+    return Response.json({ user: publicUser(user) }, { headers });
   } catch (err) {
     if (err instanceof LoginError) return apiError(err.status, err.message);
     throw err;

@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { createAuthenticator } from "~/auth/authenticator.server";
+import { issueDeviceCookie } from "~/auth/device-cookie.server";
 import { getOptionalUser } from "~/auth/guard.server";
 import { LoginError } from "~/auth/login.server";
 import { loginSchema, MISSING_CREDENTIALS } from "~/auth/login-schema";
@@ -26,13 +27,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: submission.reply(), failure: MISSING_CREDENTIALS }, { status: 400 });
   }
   try {
-    const { token } = await createAuthenticator(context.db, context.clock).authenticate("form", request);
+    const secret = context.cloudflare.env.SESSION_SECRET;
+    const { user, token } = await createAuthenticator(context.db, context.clock, secret).authenticate("form", request);
+    const headers = new Headers({ "Set-Cookie": serializeSessionCookie(request, token) });
+    headers.append("Set-Cookie", await issueDeviceCookie(request, secret, user.email));
     // A full document redirect to / (SPEC §4), carrying the success toast.
     return redirectWithToast(
       context,
       "/",
       { title: "Login successful", description: "Welcome to the product" },
-      { document: true, headers: { "Set-Cookie": serializeSessionCookie(request, token) } },
+      { document: true, headers },
     );
   } catch (err) {
     if (!(err instanceof LoginError)) throw err;
