@@ -2,6 +2,7 @@
 // Pure: the caller reads the file, and decides what to do with the rows (preview, insert, dedupe).
 
 import Papa, { type ParseResult } from "papaparse";
+import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
 import { normalizeState } from "./us-geo";
 
@@ -43,6 +44,18 @@ const HEADER_ALIASES: Record<Field, readonly string[]> = {
   city: ["city", "town"],
   state: ["state", "province", "region", "st"],
   zipCode: ["zip", "zipCode", "zip_code", "postal code", "postcode", "zip code"],
+};
+
+const FIELD_LABELS: Record<Field, string> = {
+  firstName: "First name",
+  lastName: "Last name",
+  phone: "Phone",
+  email: "Email",
+  company: "Company",
+  address: "Address",
+  city: "City",
+  state: "State",
+  zipCode: "ZIP code",
 };
 
 const headerKey = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -144,6 +157,18 @@ export function parseContactsCsv(text: string): ParseContactsResult {
       if (!lastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
       if (!rawPhone) rowErrors.push(`Row ${rowNumber}: Phone number is required`);
       if (rawEmail && !EMAIL_RE.test(rawEmail)) rowErrors.push(`Row ${rowNumber}: Invalid email address`);
+      if (rowErrors.length === 0) {
+        // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
+        const checked = contactSchema.safeParse(
+          Object.fromEntries((Object.keys(FIELD_LABELS) as Field[]).map((f) => [f, f === "phone" ? rawPhone : cell(record, f)])),
+        );
+        if (!checked.success) {
+          for (const issue of checked.error.issues) {
+            const field = issue.path[0] as Field;
+            rowErrors.push(`Row ${rowNumber}: ${FIELD_LABELS[field] ?? String(field)}: ${issue.message}`);
+          }
+        }
+      }
       if (rowErrors.length > 0) {
         errors.push(...rowErrors);
         return;
