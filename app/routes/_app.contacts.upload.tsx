@@ -6,7 +6,7 @@ import { Dialog } from "~/components/dialog";
 import { useToast } from "~/components/toaster";
 import { listSearch } from "~/contacts/contact-form.server";
 import { ContactError } from "~/contacts/contact-row.server";
-import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/csv-import";
+import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 import { stageUploadedCsv } from "~/contacts/import-contacts.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
