@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireApiUser } from "~/auth/guard.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { MAX_BULK_JSON_BYTES } from "~/lib/read-body.server";
 import { apiError, clientIp } from "~/lib/request.server";
 import { bulkItems, bulkUpsertContacts } from "./bulk-contacts.server";
 import { ContactError } from "./contact-row.server";
@@ -109,7 +110,7 @@ export async function bulkContactsApi(args: ActionFunctionArgs) {
   const { request, context } = args;
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return answer(async () => {
-    const body = await readJson(request);
+    const body = await readJson(request, { maxBytes: MAX_BULK_JSON_BYTES });
     const items = bulkItems(body);
     const rawMode = new URL(request.url).searchParams.get("onDuplicate") ?? (Array.isArray(body) ? undefined : (body as { onDuplicate?: unknown }).onDuplicate);
     const mode = rawMode === undefined || rawMode === null ? "skip" : bulkMode.safeParse(rawMode).data;

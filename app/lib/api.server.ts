@@ -1,12 +1,24 @@
 import type { z } from "zod";
+import { isAppError } from "./app-error";
+import { isJsonContentType, MAX_JSON_BYTES, readBodyLimited } from "./read-body.server";
 import { apiError } from "./request.server";
 
-/** Reads a JSON body; a missing/invalid body or content type is a 400 with a clear message. */
-export async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("application/json")) throw apiError(415, "Content-Type must be application/json");
+/**
+ * Reads a JSON body; a missing/invalid body is a 400, another content type a 415 and a body over `maxBytes`
+ * (default 1 MB; read as a stream and stopped at the limit) a 413, each with a clear message.
+ */
+export async function readJson(request: Request, opts: { maxBytes?: number } = {}): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get("Content-Type"))) throw apiError(415, "Content-Type must be application/json");
+  const maxBytes = opts.maxBytes ?? MAX_JSON_BYTES;
+  let bytes: Uint8Array;
   try {
-    return await request.json();
+    bytes = await readBodyLimited(request, maxBytes, `Request body too large (maximum ${+(maxBytes / 1024 / 1024).toFixed(1)} MB)`);
+  } catch (err) {
+    if (isAppError(err)) throw apiError(err.status, err.message);
+    throw err;
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw apiError(400, "Request body must be valid JSON");
   }

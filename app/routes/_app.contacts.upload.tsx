@@ -7,7 +7,9 @@ import { useToast } from "~/components/toaster";
 import { listSearch } from "~/contacts/contact-form.server";
 import { ContactError } from "~/contacts/contact-row.server";
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
-import { stageUploadedCsv } from "~/contacts/import-contacts.server";
+import { MAX_UPLOAD_REQUEST_BYTES, stageUploadedCsv, UPLOAD_TOO_LARGE } from "~/contacts/import-contacts.server";
+import { isAppError } from "~/lib/app-error";
+import { readFormDataLimited } from "~/lib/read-body.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 
@@ -20,11 +22,13 @@ export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
   try {
-    const imp = await stageUploadedCsv(context.db, await request.formData(), { userId: user.id }, context.clock());
+    // Stop reading at the size limit rather than buffering whatever a client sends.
+    const form = await readFormDataLimited(request, MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE);
+    const imp = await stageUploadedCsv(context.db, form, { userId: user.id }, context.clock());
     // Nothing is imported yet: the preview page reads the staged rows back.
     return redirect(`/contacts/imports/${imp.id}${listSearch(request)}`);
   } catch (err) {
-    if (!(err instanceof ContactError)) throw err;
+    if (!(err instanceof ContactError) && !isAppError(err)) throw err;
     return data({ error: err.message }, { status: err.status });
   }
 }
