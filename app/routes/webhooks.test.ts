@@ -158,4 +158,15 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
     const row = await db().get<{ keyword: string }>(sql`SELECT keyword FROM sms_keyword_state WHERE address = ${phone}`);
     expect(row).toEqual({ keyword: "stop" });
   });
+
+  it("a replayed START changes nothing even with no keyword recorded (history before migration 0012) after an opt-out from elsewhere", async () => {
+    const phone = uniquePhone();
+    const a = sid();
+    await inbound(phone, a, "START");
+    await db().run(sql`DELETE FROM sms_keyword_state WHERE address = ${phone}`);
+    const { suppress } = await import("~/messaging/compliance.server");
+    await suppress(db(), { channel: "sms", address: phone, reason: "twilio:21610" }, new Date());
+    await inbound(phone, a, "START"); // the replay: its row is not new, so nothing applies
+    expect(await suppressed(phone)).toBe(true);
+  });
 });
