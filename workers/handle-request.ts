@@ -1,5 +1,5 @@
 import { applySecurityHeaders } from "~/security/headers.server";
-import { isCrossOriginUnsafe, trustedOriginsFrom } from "~/security/origin.server";
+import { isCrossOriginUnsafe, trustedOriginsFrom, withoutOriginOnTokenPaths } from "~/security/origin.server";
 import { AppError } from "~/lib/app-error";
 import { apiErrorResponse } from "~/lib/http.server";
 import { isApiPath } from "~/lib/request.server";
@@ -17,7 +17,7 @@ export async function handleRequest(
       : new Response("Cross-origin request refused", { status: 403, headers: { "Content-Type": "text/plain" } });
   }
   const nonce = crypto.randomUUID().replace(/-/g, "");
-  const response = await remix(request, nonce);
+  const response = await remix(withoutOriginOnTokenPaths(request), nonce);
   const headers = new Headers(response.headers);
   const isDocument = (headers.get("Content-Type") ?? "").includes("text/html");
   applySecurityHeaders(headers, nonce, isDocument, url.protocol === "https:");

@@ -3,13 +3,17 @@ import { FormStrategy } from "remix-auth-form";
 import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
 import { clientIp, userAgent } from "~/lib/request.server";
+import { readDeviceId } from "./device-cookie.server";
 import { logIn } from "./login.server";
 import type { SessionUser } from "./session.server";
 
 export type Authenticated = { user: SessionUser; token: string };
 
-/** remix-auth v4 only verifies; storing the session (a D1 row) is ours, done inside logIn. */
-export function createAuthenticator(db: Db, clock: Clock) {
+/**
+ * remix-auth v4 only verifies; storing the session (a D1 row) is ours, done inside logIn. `secret` checks the
+ * browser's device cookie (its own login throttle budget).
+ */
+export function createAuthenticator(db: Db, clock: Clock, secret?: string) {
   const authenticator = new Authenticator<Authenticated>();
   authenticator.use(
     new FormStrategy(async ({ form, request }) =>
@@ -20,6 +24,7 @@ export function createAuthenticator(db: Db, clock: Clock) {
           password: String(form.get("password") ?? ""),
           ipAddress: clientIp(request),
           userAgent: userAgent(request),
+          deviceId: await readDeviceId(request, secret, String(form.get("email") ?? "")),
         },
         clock(),
       ),

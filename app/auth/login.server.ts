@@ -1,19 +1,24 @@
-import { and, count, desc, eq, gte, max, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNull, max, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, loginHistory, sessions, users } from "~/db/schema";
 import { activityRow } from "~/activity/log-activity.server";
+import {
+  BACKOFF_AFTER_FAILURES,
+  BACKOFF_BASE_MS,
+  BACKOFF_MAX_MS,
+  HOUR_MS as HOUR,
+  MAX_FAILURES_PER_HOUR_ACCOUNT,
+  MAX_FAILURES_PER_HOUR_IP,
+  reserveLoginAttempt,
+} from "./login-throttle.server";
 import { hashPassword, verifyPassword } from "./password-hash.js";
 import { newSession, type SessionUser } from "./session.server";
 
 import { AppError } from "~/lib/app-error";
 
 // ASVS 2.2.1: at most 100 failed attempts per account per hour, with back-off after a few.
-export const MAX_FAILURES_PER_HOUR_ACCOUNT = 100;
-export const MAX_FAILURES_PER_HOUR_IP = 100;
-export const BACKOFF_AFTER_FAILURES = 5;
-const BACKOFF_BASE_MS = 30_000;
-const BACKOFF_MAX_MS = 15 * 60_000;
-const HOUR = 60 * 60_000;
+// The limits live with the atomic reservation (login-throttle.server.ts).
+export { MAX_FAILURES_PER_HOUR_ACCOUNT, MAX_FAILURES_PER_HOUR_IP, BACKOFF_AFTER_FAILURES } from "./login-throttle.server";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
@@ -23,7 +28,7 @@ async function failureStats(db: Db, column: typeof loginHistory.email | typeof l
   const row = await db
     .select({ n: count(), last: max(loginHistory.createdAt) })
     .from(loginHistory)
-    .where(and(eq(column, value), eq(loginHistory.success, false), gte(loginHistory.createdAt, since)))
+    .where(and(eq(column, value), eq(loginHistory.success, false), isNull(loginHistory.deviceId), gte(loginHistory.createdAt, since)))
     .get();
   return { n: row?.n ?? 0, last: row?.last ? new Date(row.last as unknown as number) : null };
 }
@@ -45,7 +50,10 @@ function minutes(ms: number) {
   return `${m} minute${m === 1 ? "" : "s"}`;
 }
 
-/** Refuses (429) when the account or the IP has failed too often recently. */
+/**
+ * Refuses (429) when the account or the IP has failed too often recently (unknown clients' failures). The
+ * enforcement is the atomic reservation in login-throttle.server.ts; this says which limit was hit.
+ */
 export async function assertNotThrottled(db: Db, email: string, ipAddress: string | null, now: Date) {
   const hourAgo = new Date(now.getTime() - HOUR);
   const hourly = await failureStats(db, loginHistory.email, email, hourAgo);
@@ -68,7 +76,8 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
   }
 }
 
-export type LoginInput = { email: string; password: string; ipAddress: string | null; userAgent: string | null };
+/** `deviceId`: the id of a valid device cookie for this account (device-cookie.server.ts), throttled on its own. */
+export type LoginInput = { email: string; password: string; ipAddress: string | null; userAgent: string | null; deviceId?: string | null };
 
 /**
  * Verifies credentials and, on success, writes the session, the login history, the user's
@@ -77,7 +86,13 @@ export type LoginInput = { email: string; password: string; ipAddress: string | 
 export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ user: SessionUser; token: string }> {
   const email = input.email.trim().toLowerCase();
   if (!email || !input.password) throw new AppError("validation", "Please enter both email and password");
-  await assertNotThrottled(db, email, input.ipAddress, now);
+  // Count the attempt before verifying anything, atomically: concurrent guesses cannot all pass the throttle.
+  const attempt = await reserveLoginAttempt(db, { email, ipAddress: input.ipAddress, userAgent: input.userAgent, deviceId: input.deviceId ?? null }, now);
+  if (!attempt) {
+    await assertNotThrottled(db, email, input.ipAddress, now);
+    throw new AppError("rate_limited", "Too many failed login attempts. Please try again later.");
+  }
+  const attemptRow = eq(loginHistory.id, attempt.id);
 
   const user = await db.select().from(users).where(eq(users.email, email)).get();
   // Hash anyway for unknown emails so response time does not reveal which accounts exist.
@@ -85,20 +100,19 @@ export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ use
     ? await verifyPassword(input.password, user.passwordHash)
     : await verifyPassword(input.password, await (dummyHash ??= hashPassword("dummy-password")));
 
-  const history = { email, ipAddress: input.ipAddress, userAgent: input.userAgent, createdAt: now };
   if (!user || !ok) {
-    await db.insert(loginHistory).values({ ...history, userId: user?.id ?? null, success: false, failureReason: "invalid_credentials" });
+    await db.update(loginHistory).set({ userId: user?.id ?? null, failureReason: "invalid_credentials" }).where(attemptRow);
     throw new AppError("unauthorized", INVALID_CREDENTIALS);
   }
   if (!user.isActive) {
-    await db.insert(loginHistory).values({ ...history, userId: user.id, success: false, failureReason: "inactive" });
+    await db.update(loginHistory).set({ userId: user.id, failureReason: "inactive" }).where(attemptRow);
     throw new AppError("forbidden", "Your account is inactive. Contact your administrator.");
   }
 
   const { token, row } = await newSession(user.id, now, input);
   await runBatch(db, [
     db.insert(sessions).values(row),
-    db.insert(loginHistory).values({ ...history, userId: user.id, success: true }),
+    db.update(loginHistory).set({ userId: user.id, success: true, failureReason: null }).where(attemptRow),
     db
       .update(users)
       .set({ lastLoginAt: now, loginCount: sql`${users.loginCount} + 1`, updatedAt: now })

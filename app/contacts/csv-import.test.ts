@@ -258,3 +258,26 @@ describe("contacts template", () => {
     for (const row of result.rows) expect(assessPhone(row.phone)).toEqual({ sendable: true });
   });
 });
+
+describe("field limits: one schema with the API (issue 9 #5)", () => {
+  it("a 5,000-character first name is a Row N error, not a stored contact", () => {
+    const long = "A".repeat(5000);
+    const result = parseContactsCsv(`firstName,lastName,phone,company\r\nAda,Lovelace,3105552368,\r\n${long},Smith,7135554821,\r\nJo,Bloggs,7135554822,${"c".repeat(201)}\r\n`);
+    expect(result.rows.map((r) => r.firstName)).toEqual(["Ada"]);
+    expect(result.errors).toEqual(["Row 3: First name: Must be at most 100 characters", "Row 4: Company: Must be at most 200 characters"]);
+  });
+
+  it("accepts exactly what the API's contactSchema accepts for lengths (property)", async () => {
+    const { contactSchema } = await import("./contact-schema");
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }), fc.constantFrom("firstName", "lastName", "city", "company", "address", "state", "zipCode"), (n, field) => {
+        const value = "x".repeat(n);
+        const row = { firstName: "Ada", lastName: "Lovelace", phone: "3105552368", [field]: value };
+        const api = contactSchema.safeParse(row).success;
+        const header = Object.keys(row).join(",");
+        const csv = parseContactsCsv(`${header}\r\n${Object.values(row).join(",")}\r\n`);
+        return api === (csv.rows.length === 1);
+      }),
+    );
+  });
+});

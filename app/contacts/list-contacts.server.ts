@@ -2,6 +2,7 @@ import { and, desc, asc, gt, inArray, lt, or, sql, type SQL, type SQLWrapper } f
 import type { Db } from "~/db/client.server";
 import { contacts, type Contact } from "~/db/schema";
 import { ftsQuery } from "~/lib/fts";
+import { likeContains, searchText } from "~/lib/search-text";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -19,7 +20,7 @@ export async function listContacts(
   opts: { q?: string | null; after?: number | null; before?: number | null; limit?: number } = {},
 ): Promise<ContactPage> {
   const limit = Math.min(Math.max(opts.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const q = opts.q?.trim() ?? "";
+  const q = searchText(opts.q);
   const backwards = !opts.after && !!opts.before;
   const cursor: SQL | undefined = opts.after ? lt(contacts.id, opts.after) : opts.before ? gt(contacts.id, opts.before) : undefined;
 
@@ -42,7 +43,7 @@ export async function listContacts(
       : [];
   } else {
     // Short terms (1–2 characters) cannot use trigrams: an index-ordered scan that stops at one page.
-    const pattern = `%${q.replace(/[%_\\]/g, (c) => "\\" + c)}%`;
+    const pattern = likeContains(q);
     // drizzle's like() emits no ESCAPE clause, so the escaped % and _ above need one spelled out.
     const like = (col: SQLWrapper) => sql`${col} LIKE ${pattern} ESCAPE '\\'`;
     const search = q

@@ -7,6 +7,9 @@ import { dropInFileDuplicates } from "./upsert-contacts.server";
 
 // A Worker has 128 MB: the file, its parsed rows and their JSON must fit together (100k rows ≈ 9 MB).
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export const UPLOAD_TOO_LARGE = `The file is too large (maximum ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Please split it into smaller files.`;
+/** The multipart request may exceed the file by its framing; reading stops past this (read-body.server.ts). */
+export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 const STAGE_CHUNK = 2000; // rows per staging INSERT (one JSON parameter)
 const KEEP_ERRORS = 100;
 
@@ -70,7 +73,7 @@ export async function stageUploadedCsv(db: Db, form: FormData, actor: { userId: 
   if (!(file instanceof File) || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a .csv file to upload");
   if (!/\.csv$/i.test(file.name)) throw new AppError("validation", "Please upload a .csv file");
   if (file.size > MAX_UPLOAD_BYTES) {
-    throw new AppError("payload_too_large", `The file is too large (maximum ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Please split it into smaller files.`);
+    throw new AppError("payload_too_large", UPLOAD_TOO_LARGE);
   }
   return stageContactImport(db, { name: file.name, text: await file.text() }, actor, now);
 }

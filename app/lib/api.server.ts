@@ -1,12 +1,17 @@
 import type { z } from "zod";
 import { AppError } from "./app-error";
+import { isJsonContentType, MAX_JSON_BYTES, readBodyLimited } from "./read-body.server";
 
-/** Reads a JSON body; a missing/invalid body is a 400, a wrong content type a 415 (both `{ message }` via apiRoute). */
-export async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("application/json")) throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+/**
+ * Reads a JSON body; a missing/invalid body is a 400, another content type a 415 and a body over `maxBytes`
+ * (default 1 MB; read as a stream and stopped at the limit) a 413, each a `{ message }` via apiRoute.
+ */
+export async function readJson(request: Request, opts: { maxBytes?: number } = {}): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get("Content-Type"))) throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+  const maxBytes = opts.maxBytes ?? MAX_JSON_BYTES;
+  const bytes = await readBodyLimited(request, maxBytes, `Request body too large (maximum ${+(maxBytes / 1024 / 1024).toFixed(1)} MB)`);
   try {
-    return await request.json();
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new AppError("validation", "Request body must be valid JSON");
   }

@@ -1,3 +1,5 @@
+import { providerMode } from "./providers/registry.server";
+
 /** Sending configuration from the environment, with safe defaults (US long code: 1 msg/s). */
 export type MessagingConfig = {
   publicBaseUrl: string;
@@ -7,7 +9,8 @@ export type MessagingConfig = {
   pacingWindowMs?: number;
   /** Postal address for the email footer; null = not configured (real email sends refuse to go without it). */
   companyAddress: string | null;
-  unsubscribeSecret: string;
+  /** Signs email unsubscribe links; null = none configured (real email refuses to send without one). */
+  unsubscribeSecret: string | null;
 };
 
 const positive = (v: string | undefined, fallback: number) => {
@@ -21,7 +24,9 @@ export function messagingConfig(env: Env): MessagingConfig {
     smsRatePerSecond: positive(env.SMS_RATE_PER_SECOND, 1),
     smsDailyCap: Math.floor(positive(env.SMS_DAILY_CAP, 2000)),
     companyAddress: env.COMPANY_ADDRESS || null,
-    // Its own secret so rotating SESSION_SECRET does not break links in emails already sent.
-    unsubscribeSecret: env.UNSUBSCRIBE_SECRET || env.SESSION_SECRET || "helio-local-unsubscribe",
+    // Its own secret so rotating SESSION_SECRET does not break links in emails already sent. Never a fixed
+    // string (anyone could forge links): a real provider needs UNSUBSCRIBE_SECRET, the local outbox may borrow
+    // SESSION_SECRET.
+    unsubscribeSecret: env.UNSUBSCRIBE_SECRET || (providerMode(env).email === "outbox" ? env.SESSION_SECRET || null : null),
   };
 }

@@ -365,6 +365,9 @@ async function sendOne(
       if (!companyAddress) {
         return { id: row.id, status: "failed", errorCode: "config", errorMessage: "COMPANY_ADDRESS is not configured: marketing email must carry the sender's postal address (CAN-SPAM)" };
       }
+      if (!deps.config.unsubscribeSecret) {
+        return { id: row.id, status: "failed", errorCode: "config", errorMessage: "UNSUBSCRIBE_SECRET is not configured: marketing email needs a signed unsubscribe link" };
+      }
       const urls = await unsubscribeUrls(deps.config.publicBaseUrl, deps.config.unsubscribeSecret, to);
       const body = renderEmail(content.text, { unsubscribeUrl: urls.page, companyAddress });
       accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: urls.oneClick, messageId: row.id });

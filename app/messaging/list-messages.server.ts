@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 
 import { MESSAGE_TABS, type MessageTab } from "./message-tabs";
 import { ftsQuery } from "~/lib/fts";
+import { likeContains, searchText } from "~/lib/search-text";
 export { MESSAGE_TABS, type MessageTab };
 export const MESSAGES_PAGE = 50;
 /** 1–2 character searches cannot use the trigram index: they look through the newest 50,000 messages only. */
@@ -40,7 +41,7 @@ const TAB_FILTER: Record<MessageTab, SQL> = {
  */
 export async function listMessages(db: Db, opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? MESSAGES_PAGE, 1), 500);
-  const q = opts.q?.trim() ?? "";
+  const q = searchText(opts.q);
   const match = q ? ftsQuery(q) : null;
   const tab = TAB_FILTER[opts.tab ?? "all"];
   // The name of the contact, also for messages from a number that became a contact later.
@@ -56,7 +57,7 @@ export async function listMessages(db: Db, opts: { q?: string | null; tab?: Mess
         ORDER BY f.rowid DESC LIMIT ${limit + 1}`)
     : await db.all<Record<string, unknown>>(sql`${select}
         WHERE ${tab} ${opts.before ? sql`AND m.id < ${opts.before}` : sql``}
-          ${q ? sql`AND m.id > (SELECT max(id) FROM messages) - ${SHORT_SEARCH_WINDOW} AND (m.content LIKE ${"%" + q + "%"} OR m.phone LIKE ${"%" + q + "%"})` : sql``}
+          ${q ? sql`AND m.id > (SELECT max(id) FROM messages) - ${SHORT_SEARCH_WINDOW} AND (m.content LIKE ${likeContains(q)} ESCAPE '\\' OR m.phone LIKE ${likeContains(q)} ESCAPE '\\')` : sql``}
         ORDER BY m.id DESC LIMIT ${limit + 1}`);
   const items: MessageListItem[] = rows.slice(0, limit).map((r) => ({
     id: r.id as number,

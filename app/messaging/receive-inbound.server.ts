@@ -41,14 +41,35 @@ export async function receiveInboundSms(
     VALUES ('sms', 'inbound', 'inbound', 'received', ${contact?.id ?? null}, ${phone}, ${msg.to}, ${msg.body}, ${"in:" + msg.sid}, ${msg.sid},
       'twilio', 0, 0, 0, ${t}, ${t}, ${t})
     ON CONFLICT(idempotency_key) DO NOTHING`);
+  // Keyword effects apply only when this inbound row is new AND newer than the last keyword applied to the
+  // number, so a replayed START (a Twilio retry, a captured request) never undoes a later STOP, nor a replayed
+  // STOP a later START. "Newer" is arrival order of first-seen MessageSids (messages.id): Twilio's inbound
+  // webhook carries no timestamp, so a message first delivered late counts from when it arrived.
+  // sms_keyword_state records the winning keyword's message; the statement runs right after the insert so
+  // changes() is the insert's (0 on a duplicate sid), and the per-request nonce tells the opt-out
+  // statements that follow, in the same batch, whether this request won.
+  const nonce = crypto.randomUUID();
+  const keywordState: BatchItem<"sqlite">[] =
+    keyword === "stop" || keyword === "start"
+      ? [
+          db.run(sql`
+            INSERT INTO sms_keyword_state (address, keyword, message_id, message_sid, nonce, applied_at)
+            SELECT ${phone}, ${keyword}, m.id, ${msg.sid}, ${nonce}, ${t} FROM messages m
+            WHERE m.idempotency_key = ${"in:" + msg.sid} AND changes() > 0
+            ON CONFLICT(address) DO UPDATE SET keyword = excluded.keyword, message_id = excluded.message_id,
+              message_sid = excluded.message_sid, nonce = excluded.nonce, applied_at = excluded.applied_at
+            WHERE excluded.message_id > sms_keyword_state.message_id`),
+        ]
+      : [];
+  const won = sql`EXISTS (SELECT 1 FROM sms_keyword_state WHERE address = ${phone} AND nonce = ${nonce})`;
   const compliance: BatchItem<"sqlite">[] =
     keyword === "stop"
-      ? suppressStatements(db, { channel: "sms", address: phone, reason: "STOP", source: msg.sid }, now)
+      ? suppressStatements(db, { channel: "sms", address: phone, reason: "STOP", source: msg.sid }, now, won)
       : keyword === "start"
-        ? unsuppressStatements(db, "sms", phone, now)
+        ? unsuppressStatements(db, "sms", phone, now, won)
         : [];
   // The insert and the opt-out commit together: a STOP is never stored without taking effect.
-  const [inserted, suppressionChange] = (await runBatch(db, [insert, ...compliance])) as (D1Result | undefined)[];
+  const [inserted, , suppressionChange] = (await runBatch(db, [insert, ...keywordState, ...compliance])) as (D1Result | undefined)[];
   if ((inserted?.meta?.changes ?? 0) === 0) return { messageId: null, duplicate: true, keyword };
   // The first compliance statement inserts (STOP) or deletes (START) the suppression: whether it changed a row
   // says, inside the same transaction, if this message changed the number's state — so two STOPs racing

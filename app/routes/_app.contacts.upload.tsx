@@ -5,10 +5,11 @@ import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { useToast } from "~/components/toaster";
 import { Alert, Button, Dialog, DialogClose, DialogFooter, Field, TextLink } from "~/components/ui";
-import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/csv-import";
+import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 import { listSearch } from "~/contacts/list-search";
-import { stageUploadedCsv } from "~/contacts/stage-contact-import.server";
+import { MAX_UPLOAD_REQUEST_BYTES, stageUploadedCsv, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
 import { formErrorReply } from "~/lib/http.server";
+import { readFormDataLimited } from "~/lib/read-body.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 
@@ -21,7 +22,9 @@ export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
   try {
-    const imp = await stageUploadedCsv(context.db, await request.formData(), { userId: user.id }, context.clock());
+    // Stop reading at the size limit rather than buffering whatever a client sends.
+    const form = await readFormDataLimited(request, MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE);
+    const imp = await stageUploadedCsv(context.db, form, { userId: user.id }, context.clock());
     // Nothing is imported yet: the preview page reads the staged rows back.
     return redirect(`/contacts/imports/${imp.id}${listSearch(request)}`);
   } catch (err) {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
+import { issueDeviceCookie, readDeviceId } from "~/auth/device-cookie.server";
 import { publicUser } from "~/auth/guard.server";
 import { logIn } from "~/auth/login.server";
 import { serializeSessionCookie } from "~/auth/session.server";
@@ -25,7 +26,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return apiRoute(async () => {
     const { email, password } = await parseJsonBody(request, credentials);
-    const { user, token } = await logIn(context.db, { email, password, ipAddress: clientIp(request), userAgent: userAgent(request) }, context.clock());
-    return Response.json({ user: publicUser(user) }, { headers: { "Set-Cookie": serializeSessionCookie(request, token) } });
+    const secret = context.cloudflare.env.SESSION_SECRET;
+    const deviceId = await readDeviceId(request, secret, email);
+    const { user, token } = await logIn(
+      context.db,
+      { email, password, ipAddress: clientIp(request), userAgent: userAgent(request), deviceId },
+      context.clock(),
+    );
+    const headers = new Headers({ "Set-Cookie": serializeSessionCookie(request, token) });
+    headers.append("Set-Cookie", await issueDeviceCookie(request, secret, user.email));
+    return Response.json({ user: publicUser(user) }, { headers });
   });
 }

@@ -5,6 +5,7 @@ import { bulkItems, bulkUpsertContacts } from "~/contacts/bulk-contacts.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { MAX_BULK_JSON_BYTES } from "~/lib/read-body.server";
 import { apiRoute } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
 
@@ -24,7 +25,7 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return apiRoute(async () => {
-    const body = await readJson(request);
+    const body = await readJson(request, { maxBytes: MAX_BULK_JSON_BYTES });
     const items = bulkItems(body);
     const rawMode = new URL(request.url).searchParams.get("onDuplicate") ?? (Array.isArray(body) ? undefined : (body as { onDuplicate?: unknown }).onDuplicate);
     const mode = rawMode === undefined || rawMode === null ? "skip" : bulkMode.safeParse(rawMode).data;

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guard.server";
-import { CONTACTS_TEMPLATE_CSV, CONTACTS_TEMPLATE_FILENAME } from "~/contacts/csv-import";
+import { CONTACTS_TEMPLATE_CSV, CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 
 /** GET /contacts/template.csv — the Upload CSV template (SPEC §5: contacts_template.csv, two sample rows). */
 export async function loader(args: LoaderFunctionArgs) {

@@ -5,6 +5,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Sun } from "lucide-react";
 import { useEffect } from "react";
 import { createAuthenticator } from "~/auth/authenticator.server";
+import { issueDeviceCookie } from "~/auth/device-cookie.server";
 import { getOptionalUser } from "~/auth/guard.server";
 import { loginSchema, MISSING_CREDENTIALS } from "~/auth/login-schema";
 import { serializeSessionCookie } from "~/auth/session.server";
@@ -28,13 +29,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: submission.reply(), failure: MISSING_CREDENTIALS }, { status: 400 });
   }
   try {
-    const { token } = await createAuthenticator(context.db, context.clock).authenticate("form", request);
+    const secret = context.cloudflare.env.SESSION_SECRET;
+    const { user, token } = await createAuthenticator(context.db, context.clock, secret).authenticate("form", request);
+    const headers = new Headers({ "Set-Cookie": serializeSessionCookie(request, token) });
+    headers.append("Set-Cookie", await issueDeviceCookie(request, secret, user.email));
     // A full document redirect to / (SPEC §4), carrying the success toast.
     return redirectWithToast(
       context,
       "/",
       { title: "Login successful", description: "Welcome to the product" },
-      { document: true, headers: { "Set-Cookie": serializeSessionCookie(request, token) } },
+      { document: true, headers },
     );
   } catch (err) {
     if (!isAppError(err)) throw err;

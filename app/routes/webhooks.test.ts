@@ -110,3 +110,63 @@ it("refuses every webhook when no Twilio auth token is configured (nothing to ch
   const request = new Request(BASE + "/webhooks/twilio/sms", { method: "POST", body: new URLSearchParams(params), headers: { "X-Twilio-Signature": signature } });
   expect(await readSignedTwilioForm(request, { ...env, TWILIO_AUTH_TOKEN: "" })).toBeNull();
 });
+
+describe("keyword order (replays never undo a newer opt-out)", () => {
+  const inbound = (from: string, MessageSid: string, Body: string) =>
+    signedPost("/webhooks/twilio/sms", { MessageSid, AccountSid: "AC1", From: from, To: "+15005550006", Body });
+  const suppressed = async (phone: string) => !!(await db().get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`));
+
+  it("START (A), STOP (B), then START A replayed: still opted out and a marketing send is skipped", async () => {
+    const { createTestUser, loginAs } = await import("../../tests/factories");
+    const { createTestContact } = await import("../../tests/contact-factory");
+    const user = await createTestUser();
+    const cookie = await loginAs(user);
+    const c = await createTestContact(user.id);
+    const a = sid();
+    const b = sid();
+    expect((await inbound(c.phone!, a, "START")).status).toBe(200);
+    expect((await inbound(c.phone!, b, "STOP")).status).toBe(200);
+    expect(await suppressed(c.phone!)).toBe(true);
+    expect((await inbound(c.phone!, a, "START")).status).toBe(200); // replay (a Twilio retry or a captured request)
+    expect(await suppressed(c.phone!)).toBe(true);
+    expect(await db().get(sql`SELECT opted_out_at IS NOT NULL AS out FROM contacts WHERE id = ${c.id}`)).toEqual({ out: 1 });
+    const res = await call("/api/messages/send-broadcast", { method: "POST", cookie, json: { type: "sms", content: "Sale!", contactIds: [c.id] } });
+    expect(res.status).toBeLessThan(500);
+    const rows = await db().all<{ id: number; status: string }>(sql`SELECT id, status FROM messages WHERE contact_id = ${c.id} AND kind = 'broadcast'`);
+    // Whatever was queued, the send consumer must skip it: the number said STOP last.
+    const { createExecutionContext, createMessageBatch, getQueueResult } = await import("cloudflare:test");
+    const worker = (await import("../../workers/app")).default;
+    const batch = createMessageBatch("helio-jobs", rows.map((r) => ({ id: `k${r.id}`, timestamp: new Date(), attempts: 1, body: { v: 1, type: "send", messageId: r.id } })));
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    await getQueueResult(batch, ctx);
+    const after = await db().all<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${c.id} AND kind = 'broadcast'`);
+    expect(after).toHaveLength(1);
+    expect(after.every((r) => r.status === "skipped")).toBe(true);
+  });
+
+  it("STOP (A), START (B), then STOP A replayed: stays opted in; a new STOP still opts out", async () => {
+    const phone = uniquePhone();
+    const a = sid();
+    await inbound(phone, a, "STOP");
+    await inbound(phone, sid(), "START");
+    expect(await suppressed(phone)).toBe(false);
+    await inbound(phone, a, "STOP");
+    expect(await suppressed(phone)).toBe(false);
+    await inbound(phone, sid(), "stop");
+    expect(await suppressed(phone)).toBe(true);
+    const row = await db().get<{ keyword: string }>(sql`SELECT keyword FROM sms_keyword_state WHERE address = ${phone}`);
+    expect(row).toEqual({ keyword: "stop" });
+  });
+
+  it("a replayed START changes nothing even with no keyword recorded (history before migration 0012) after an opt-out from elsewhere", async () => {
+    const phone = uniquePhone();
+    const a = sid();
+    await inbound(phone, a, "START");
+    await db().run(sql`DELETE FROM sms_keyword_state WHERE address = ${phone}`);
+    const { suppress } = await import("~/messaging/compliance.server");
+    await suppress(db(), { channel: "sms", address: phone, reason: "twilio:21610" }, new Date());
+    await inbound(phone, a, "START"); // the replay: its row is not new, so nothing applies
+    expect(await suppressed(phone)).toBe(true);
+  });
+});

@@ -28,3 +28,16 @@ export function trustedOriginsFrom(publicBaseUrl: string | undefined): string[] 
     return [];
   }
 }
+
+/**
+ * Paths authorised by a signature or token, never by cookies, lose their Origin header before Remix sees them:
+ * Remix's own document-action origin check would otherwise throw (a 500) on a mail client's cross-site RFC 8058
+ * POST to /unsubscribe/:token, which is exactly the one-click unsubscribe it should perform.
+ */
+export function withoutOriginOnTokenPaths(request: Request): Request {
+  if (SAFE_METHODS.has(request.method) || !request.headers.has("Origin")) return request;
+  if (!CROSS_SITE_ALLOWED.some((re) => re.test(new URL(request.url).pathname))) return request;
+  const headers = new Headers(request.headers);
+  headers.delete("Origin");
+  return new Request(request, { headers });
+}

@@ -20,3 +20,4 @@ export * from "./outbox";
 export * from "./message-counts";
 export * from "./status-backlog";
 export * from "./contact-totals";
+export * from "./sms-keyword-state";

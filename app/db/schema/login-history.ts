@@ -13,11 +13,14 @@ export const loginHistory = sqliteTable(
     userAgent: text("user_agent"),
     success: bool("success").notNull(),
     failureReason: text("failure_reason"),
+    // The nonce of a valid device cookie presented with the attempt (null: an unknown client).
+    deviceId: text("device_id"),
     createdAt: createdAt(),
   },
   (t) => [
     index("login_history_user_id_created_at_idx").on(t.userId, t.createdAt),
     index("login_history_email_created_at_idx").on(t.email, t.createdAt),
     index("login_history_ip_created_at_idx").on(t.ipAddress, t.createdAt),
+    index("login_history_device_created_at_idx").on(t.deviceId, t.createdAt),
   ],
 );

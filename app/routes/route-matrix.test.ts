@@ -1,0 +1,225 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { unsubscribeToken } from "~/messaging/unsubscribe.server";
+import { call, createTestUser, loginAs } from "../../tests/factories";
+import { createTestContact } from "../../tests/contact-factory";
+
+/**
+ * Route × role matrix (issue 9 #12): every route module and method, with the status each kind of caller gets
+ * from the real Worker (SELF, workerd, real D1 sessions). A new module under app/routes fails the first test
+ * until it is listed here, so a superuser-only screen is enforced on the server from its first commit: give it
+ * `SUPERUSER_SCREEN` (anonymous → /login, standard user → 403, superuser → 200).
+ */
+type Who = "anon" | "user" | "superuser";
+type Statuses = Record<Who, number>;
+type Ctx = { who: Who; userId: number };
+type Case = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** A path, or one built per caller (fresh records for destructive calls). */
+  path: string | ((ctx: Ctx) => Promise<string>);
+  form?: Record<string, string>;
+  json?: unknown;
+  multipart?: boolean;
+  expect: Statuses;
+  /** The call ends the session (logout): sign in afresh for it. */
+  freshSession?: boolean;
+};
+
+const SCREEN: Statuses = { anon: 302, user: 200, superuser: 200 };
+// For the superuser screens to come (user management, user analytics): standard users get 403.
+export const SUPERUSER_SCREEN: Statuses = { anon: 302, user: 403, superuser: 200 };
+const SCREEN_FORM_INVALID: Statuses = { anon: 302, user: 400, superuser: 400 };
+const SCREEN_NO_ACTION: Statuses = { anon: 405, user: 405, superuser: 405 };
+const API: Statuses = { anon: 401, user: 200, superuser: 200 };
+const API_INVALID: Statuses = { anon: 401, user: 400, superuser: 400 };
+const API_405: Statuses = { anon: 401, user: 405, superuser: 405 };
+const PUBLIC = (status: number): Statuses => ({ anon: status, user: status, superuser: status });
+
+const freshContact = async (ctx: Ctx) => (await createTestContact(ctx.userId)).id;
+let unsubscribe = "";
+
+const placeholder = (path: string): Case[] => [
+  { method: "GET", path, expect: SCREEN },
+  { method: "POST", path, form: {}, expect: SCREEN_NO_ACTION },
+];
+
+/** File name under app/routes → its cases. */
+const MATRIX: Record<string, Case[]> = {
+  // Pathless layout: guards every screen below it; reached through "/".
+  "_app.tsx": [{ method: "GET", path: "/", expect: SCREEN }],
+  "_app._index.tsx": placeholder("/"),
+  "_app.$.tsx": [
+    { method: "GET", path: "/no-such-screen", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/no-such-screen", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
+  ],
+  "_app.analytics.tsx": placeholder("/analytics"),
+  "_app.auto-responder.tsx": placeholder("/auto-responder"),
+  "_app.campaigns.tsx": placeholder("/campaigns"),
+  "_app.idea-generator.tsx": placeholder("/idea-generator"),
+  "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
+  "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
+  "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),
+  "_app.testing.tsx": placeholder("/testing"),
+  // A placeholder today, open to every signed-in user. When the real screen lands it must be SUPERUSER_SCREEN
+  // (anonymous 302, standard user 403, superuser 200): change this line in the same commit.
+  "_app.user-analytics.tsx": placeholder("/user-analytics"),
+  "_app.contacts.tsx": placeholder("/contacts"),
+  "_app.contacts.new.tsx": [
+    { method: "GET", path: "/contacts/new", expect: SCREEN },
+    { method: "POST", path: "/contacts/new", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.contacts.$id.edit.tsx": [
+    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/edit`, expect: SCREEN },
+    { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}/edit`, form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.contacts.$id.delete.tsx": [
+    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/delete`, expect: SCREEN },
+    { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}/delete`, form: {}, expect: { anon: 302, user: 302, superuser: 302 } },
+  ],
+  "_app.contacts.imports.$id.tsx": [
+    { method: "GET", path: "/contacts/imports/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/contacts/imports/999999999", form: { intent: "confirm" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/contacts/imports/999999999", form: { intent: "nonsense" }, expect: { anon: 302, user: 400, superuser: 400 } },
+  ],
+  "_app.contacts.upload.tsx": [
+    { method: "GET", path: "/contacts/upload", expect: SCREEN },
+    { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.messages.tsx": [
+    { method: "GET", path: "/messages", expect: SCREEN },
+    { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "login.tsx": [
+    { method: "GET", path: "/login", expect: { anon: 200, user: 302, superuser: 302 } },
+    // Signed in already: the action answers 400, then the loader sends the user home.
+    { method: "POST", path: "/login", form: {}, expect: { anon: 400, user: 302, superuser: 302 } },
+  ],
+  "logout.tsx": [
+    { method: "GET", path: "/logout", expect: PUBLIC(302) },
+    { method: "POST", path: "/logout", form: {}, expect: PUBLIC(302), freshSession: true },
+  ],
+  "contacts.download.ts": [
+    { method: "GET", path: "/contacts/download?format=csv", expect: SCREEN },
+    { method: "POST", path: "/contacts/download", form: {}, expect: SCREEN_NO_ACTION },
+  ],
+  "contacts.template[.]csv.ts": [
+    { method: "GET", path: "/contacts/template.csv", expect: SCREEN },
+    { method: "POST", path: "/contacts/template.csv", form: {}, expect: SCREEN_NO_ACTION },
+  ],
+  // No login by design: the signed token is the authority.
+  "unsubscribe.$token.tsx": [
+    { method: "GET", path: async () => `/unsubscribe/${unsubscribe}`, expect: PUBLIC(200) },
+    { method: "POST", path: async () => `/unsubscribe/${unsubscribe}`, form: {}, expect: PUBLIC(200) },
+    { method: "GET", path: "/unsubscribe/forged.token", expect: PUBLIC(404) },
+  ],
+  "unsubscribe.$token.one-click.ts": [
+    { method: "POST", path: async () => `/unsubscribe/${unsubscribe}/one-click`, form: { "List-Unsubscribe": "One-Click" }, expect: PUBLIC(200) },
+    { method: "POST", path: "/unsubscribe/forged.token/one-click", form: {}, expect: PUBLIC(404) },
+    { method: "GET", path: async () => `/unsubscribe/${unsubscribe}/one-click`, expect: PUBLIC(405) },
+  ],
+  // Signature-checked, never session-checked: an unsigned call is 403 whoever sends it.
+  "webhooks.twilio.sms.ts": [
+    { method: "POST", path: "/webhooks/twilio/sms", form: { MessageSid: "SMmatrix", From: "+15005550006", Body: "hi" }, expect: PUBLIC(403) },
+    { method: "GET", path: "/webhooks/twilio/sms", expect: PUBLIC(405) },
+  ],
+  "webhooks.twilio.status.ts": [
+    { method: "POST", path: "/webhooks/twilio/status", form: { MessageSid: "SMmatrix", MessageStatus: "delivered" }, expect: PUBLIC(403) },
+    { method: "GET", path: "/webhooks/twilio/status", expect: PUBLIC(405) },
+  ],
+  "api.$.ts": [
+    { method: "GET", path: "/api/no-such-endpoint", expect: { anon: 401, user: 404, superuser: 404 } },
+    { method: "POST", path: "/api/no-such-endpoint", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
+  ],
+  "api.auth.login.ts": [
+    { method: "POST", path: "/api/auth/login", json: {}, expect: PUBLIC(400) },
+    { method: "GET", path: "/api/auth/login", expect: PUBLIC(405) },
+  ],
+  "api.auth.logout.ts": [
+    { method: "POST", path: "/api/auth/logout", json: {}, expect: { anon: 401, user: 204, superuser: 204 }, freshSession: true },
+    { method: "GET", path: "/api/auth/logout", expect: API_405 },
+  ],
+  "api.auth.me.ts": [
+    { method: "GET", path: "/api/auth/me", expect: API },
+    { method: "POST", path: "/api/auth/me", json: {}, expect: PUBLIC(405) },
+  ],
+  "api.contacts.ts": [
+    { method: "GET", path: "/api/contacts", expect: API },
+    { method: "POST", path: "/api/contacts", json: {}, expect: API_INVALID },
+    { method: "DELETE", path: "/api/contacts", expect: API_405 },
+  ],
+  "api.contacts.$id.ts": [
+    { method: "GET", path: async (c) => `/api/contacts/${await freshContact(c)}`, expect: API },
+    { method: "PUT", path: async (c) => `/api/contacts/${await freshContact(c)}`, json: { email: "not-an-email" }, expect: API_INVALID },
+    { method: "DELETE", path: async (c) => `/api/contacts/${await freshContact(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "PATCH", path: async (c) => `/api/contacts/${await freshContact(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.contacts.bulk.ts": [
+    { method: "POST", path: "/api/contacts/bulk", json: [], expect: API_INVALID },
+    { method: "GET", path: "/api/contacts/bulk", expect: API_405 },
+  ],
+  "api.messages.ts": [
+    { method: "GET", path: "/api/messages", expect: API },
+    { method: "POST", path: "/api/messages", json: {}, expect: PUBLIC(405) },
+  ],
+  "api.messages.send.ts": [
+    { method: "POST", path: "/api/messages/send", json: {}, expect: API_INVALID },
+    { method: "GET", path: "/api/messages/send", expect: API_405 },
+  ],
+  "api.messages.send-broadcast.ts": [
+    { method: "POST", path: "/api/messages/send-broadcast", json: {}, expect: API_INVALID },
+    { method: "GET", path: "/api/messages/send-broadcast", expect: API_405 },
+  ],
+  "api.messages.send-individual.ts": [
+    { method: "POST", path: "/api/messages/send-individual", json: {}, expect: API_INVALID },
+    { method: "GET", path: "/api/messages/send-individual", expect: API_405 },
+  ],
+  "api.test.manual-email.ts": [
+    { method: "POST", path: "/api/test/manual-email", json: {}, expect: API_INVALID },
+    { method: "GET", path: "/api/test/manual-email", expect: API_405 },
+  ],
+  "api.test.manual-sms.ts": [
+    { method: "POST", path: "/api/test/manual-sms", json: {}, expect: API_INVALID },
+    { method: "GET", path: "/api/test/manual-sms", expect: API_405 },
+  ],
+};
+
+// Every route module, found at test time (Vite resolves the glob when the test is transformed).
+const ROUTE_FILES = Object.keys(import.meta.glob(["./*.ts", "./*.tsx", "./*/route.ts", "./*/route.tsx", "!./*.test.ts", "!./*.test.tsx"])).map((p) => p.replace(/^\.\//, ""));
+
+describe("route × role matrix", () => {
+  it("lists every route module under app/routes, and nothing else", () => {
+    expect(ROUTE_FILES.length).toBeGreaterThan(30);
+    expect(ROUTE_FILES.filter((f) => !(f in MATRIX)), "route modules missing from MATRIX").toEqual([]);
+    expect(Object.keys(MATRIX).filter((f) => !ROUTE_FILES.includes(f)), "MATRIX entries with no module").toEqual([]);
+    for (const [file, cases] of Object.entries(MATRIX)) expect(cases.length, file).toBeGreaterThan(0);
+  });
+
+  const sessions: Partial<Record<Who, { cookie: string; userId: number; login: () => Promise<string> }>> = {};
+  beforeAll(async () => {
+    for (const role of ["user", "superuser"] as const) {
+      const u = await createTestUser({ role });
+      sessions[role] = { cookie: await loginAs(u), userId: u.id, login: () => loginAs(u) };
+    }
+    const owner = await createTestUser();
+    sessions.anon = { cookie: "", userId: owner.id, login: async () => "" };
+    await createTestContact(owner.id); // the download has something to export
+    unsubscribe = await unsubscribeToken("test-session-secret", `matrix${crypto.randomUUID().slice(0, 8)}@example.com`);
+  });
+
+  const rows = Object.entries(MATRIX).flatMap(([file, cases]) =>
+    cases.flatMap((c, i) => (["anon", "user", "superuser"] as const).map((who) => ({ name: `${file} #${i + 1} ${c.method} as ${who}`, c, who }))),
+  );
+
+  it.each(rows)("$name", async ({ c, who }) => {
+    const s = sessions[who]!;
+    const cookie = c.freshSession ? await s.login() : s.cookie;
+    const path = typeof c.path === "string" ? c.path : await c.path({ who, userId: s.userId });
+    let body: BodyInit | undefined;
+    if (c.form) body = new URLSearchParams(c.form);
+    if (c.multipart) body = new FormData();
+    const res = await call(path, { method: c.method, cookie: cookie || undefined, body, json: c.json });
+    await res.arrayBuffer();
+    expect(res.status, `${c.method} ${path}`).toBe(c.expect[who]);
+    // Every anonymous redirect from a guarded screen goes to the sign-in screen.
+    if (who === "anon" && res.status === 302 && !/^\/(login|logout)/.test(path)) expect(res.headers.get("Location")).toBe("/login");
+  });
+});
