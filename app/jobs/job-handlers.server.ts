@@ -1,3 +1,4 @@
+import { runEnrollmentJob } from "~/campaigns/run-enrollment-job.server";
 import { runImportJob } from "~/contacts/run-import-job.server";
 import { messagingDeps } from "~/messaging/messaging-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
@@ -18,6 +19,12 @@ export const jobHandlers: JobHandlers = {
     for (const job of jobs) {
       await runImportJob(db, job, { now, enqueue: async (j) => void (await env.JOBS.send(j)) });
     }
+    return new Map<number, JobOutcome>();
+  },
+
+  // Campaign start/resume: enrol and release the audience in bounded chunks (app/campaigns).
+  async "enroll-campaign"(jobs, { db, env, now }) {
+    for (const job of jobs) await runEnrollmentJob(job, { db, queue: env.JOBS, now: now() });
     return new Map<number, JobOutcome>();
   },
 };

@@ -15,6 +15,7 @@ import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyStatusBacklog } from "./record-status.server";
+import { campaignVariableValues, holdsCampaignMessages } from "~/campaigns/campaign-variables";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
 const STRICTEST_STATE = "FL";
@@ -74,12 +75,15 @@ type Row = {
   email_unsubscribed_at: number | null;
   campaign_id: number | null;
   campaign_name: string | null;
+  campaign_status: string | null;
+  promo_code: string | null;
+  offer_expiration: string | null;
   suppressed: number;
 };
 
 type Outcome = {
   id: number;
-  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued" | "sending";
+  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued" | "sending" | "held";
   sid?: string;
   provider?: string;
   from?: string;
@@ -110,7 +114,7 @@ function render(row: Row, now: Date) {
     city: row.city,
     state: row.state,
     zipCode: row.zip_code,
-    campaignName: row.campaign_name,
+    ...campaignVariableValues(row),
   };
   const text = renderTemplate(row.content, values, { now, timeZone: row.time_zone ?? undefined }).text;
   const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.time_zone ?? undefined }).text : null;
@@ -166,7 +170,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
     SELECT m.id, m.channel, m.kind, m.status, m.phone, m.email, m.subject, m.content, m.is_marketing, m.attempts, m.pacing_deferrals, m.contact_id,
       c.first_name, c.last_name, c.phone AS c_phone, c.email AS c_email, c.company, c.address, c.city, c.state, c.zip_code,
       c.time_zone, c.sendable, c.unsendable_reason, c.opted_out_at, c.email_unsubscribed_at,
-      m.campaign_id, cp.name AS campaign_name,
+      m.campaign_id, cp.name AS campaign_name, cp.status AS campaign_status, cp.promo_code, cp.offer_expiration,
       EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = m.channel
               AND s.address = CASE m.channel WHEN 'sms' THEN coalesce(c.phone, m.phone) ELSE coalesce(c.email, m.email) END) AS suppressed
     FROM messages m
@@ -180,6 +184,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Map
   for (const row of rows) {
     if (row.attempts >= MAX_ATTEMPTS) {
       decided.push({ id: row.id, status: "failed", errorMessage: `Gave up after ${row.attempts} attempts` });
+      continue;
+    }
+    // A paused campaign's messages are held, not sent; resume releases them (app/campaigns).
+    if (row.campaign_id && holdsCampaignMessages(row.campaign_status)) {
+      decided.push({ id: row.id, status: "held", errorMessage: "Held: the campaign is paused" });
       continue;
     }
     const c = complianceOutcome(row, now);
