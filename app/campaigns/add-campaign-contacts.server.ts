@@ -14,10 +14,12 @@ export async function addCampaignContacts(db: Db, id: number, contactIds: number
   const t = now.getTime();
   const running = c.status === "running";
   const anchor = running ? firstStepAnchor(c, now) : null;
-  const res = await db.run(sql`
+  // RETURNING, not meta.changes: D1 counts the rows the counter triggers touch as changes too.
+  const added = await db.all<{ id: number }>(sql`
     INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
     SELECT ${id}, c.id, ${running ? "active" : "paused"}, 1, ${anchor}, ${anchor}, ${t}, ${t}
     FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify([...new Set(contactIds)])}))
-    ON CONFLICT(campaign_id, contact_id) DO NOTHING`);
-  return { added: res.meta.changes ?? 0, campaign: publicCampaign(await getCampaignRow(db, id)) };
+    ON CONFLICT(campaign_id, contact_id) DO NOTHING
+    RETURNING id`);
+  return { added: added.length, campaign: publicCampaign(await getCampaignRow(db, id)) };
 }

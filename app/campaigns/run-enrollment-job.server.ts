@@ -48,6 +48,7 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
           next_run_at = CASE WHEN anchor_at IS NULL THEN ${anchor} ELSE next_run_at END,
           anchor_at = coalesce(anchor_at, ${anchor}), updated_at = ${t}
         WHERE id IN (SELECT id FROM campaign_enrollments WHERE campaign_id = ${c.id} AND status = 'paused' LIMIT ${chunk})`);
+      // meta.changes also counts the counter trigger's writes: at worst one extra pass that changes nothing.
       if ((res.meta.changes ?? 0) < chunk) break;
       if (Date.now() > budget) return more(null);
     }
