@@ -32,10 +32,11 @@ function nextEra() {
 }
 
 let phoneSeq = 0;
-/** Phoenix numbers (602 + state AZ): no DST, quiet hours 08:00–21:00 MST = 15:00–04:00 UTC. */
+/** Phoenix numbers (602 + state AZ): no DST, quiet hours 08:00–21:00 MST = 15:00–04:00 UTC. Never N11 or 555. */
 function azPhone() {
   phoneSeq += 1;
-  return `+1602${2 + Math.floor(Math.random() * 8)}${String(Math.floor(Math.random() * 100)).padStart(2, "0")}${String(phoneSeq % 10000).padStart(4, "0")}`;
+  const pick = (digits: string) => digits[Math.floor(Math.random() * digits.length)];
+  return `+1602${pick("2346789")}${pick("23456789")}${pick("0123456789")}${String(phoneSeq % 10000).padStart(4, "0")}`;
 }
 
 const step = (fields: Record<string, unknown>) => checkStep(stepSchema.parse({ name: "Step", content: "Hi", ...fields }));
