@@ -23,7 +23,8 @@ type Step = {
 };
 type ContactRow = { id: number; phone: string | null; email: string | null; time_zone: string | null };
 
-export type DispatchResult = { due: number; created: number; rescheduled: number; completed: number; parked: number; rowsRead: number };
+/** rowsRead: D1 rows read by the dispatcher's reads (dueScanRowsRead of them by the due scan itself). */
+export type DispatchResult = { due: number; created: number; rescheduled: number; completed: number; parked: number; rowsRead: number; dueScanRowsRead: number };
 
 /**
  * Cron task: creates the message of every campaign step that has come due, through the one send pipeline
@@ -40,7 +41,7 @@ export async function dispatchDueSteps(db: Db, queue: JobQueue, now: Date, opts:
   const batch = opts.batch ?? DISPATCH_BATCH;
   const maxPerTick = opts.maxPerTick ?? 20_000;
   const t = now.getTime();
-  const result: DispatchResult = { due: 0, created: 0, rescheduled: 0, completed: 0, parked: 0, rowsRead: 0 };
+  const result: DispatchResult = { due: 0, created: 0, rescheduled: 0, completed: 0, parked: 0, rowsRead: 0, dueScanRowsRead: 0 };
   for (;;) {
     const dueRes = await db.$client
       .prepare(
@@ -50,6 +51,7 @@ export async function dispatchDueSteps(db: Db, queue: JobQueue, now: Date, opts:
       .bind(t, batch)
       .all<Due>();
     result.rowsRead += dueRes.meta.rows_read ?? 0;
+    result.dueScanRowsRead += dueRes.meta.rows_read ?? 0;
     const due = dueRes.results;
     if (due.length === 0) break;
     result.due += due.length;
