@@ -180,17 +180,20 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const T0 = nextEra();
     const w = await world(T0);
     const people = [await w.contact(), await w.contact(), await w.contact()];
-    const c = await createCampaign(w.deps.db, { name: "Pausable", contactIds: people.map((p) => p.id) }, w.actor, w.now());
+    const leaver = await w.contact();
+    const c = await createCampaign(w.deps.db, { name: "Pausable", contactIds: [...people, leaver].map((p) => p.id) }, w.actor, w.now());
     await addCampaignStep(w.deps.db, c.id, step({ content: "first" }), w.now());
     await addCampaignStep(w.deps.db, c.id, step({ content: "second", delayDays: 1 }), w.now());
     await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
     await w.runQueue();
     // The tick creates and queues step 1, then the campaign is paused before the consumer runs.
     await dispatchDueSteps(w.deps.db, w.queue, w.now());
-    expect((await w.sent(c.id)).map((r) => r.status)).toEqual(["queued", "queued", "queued"]);
+    expect((await w.sent(c.id)).map((r) => r.status)).toEqual(["queued", "queued", "queued", "queued"]);
     expect((await pauseCampaign(w.deps.db, c.id, w.actor, w.now())).status).toBe("paused");
     await w.runQueue();
-    expect((await w.sent(c.id)).map((r) => r.status)).toEqual(["held", "held", "held"]);
+    expect((await w.sent(c.id)).map((r) => r.status)).toEqual(["held", "held", "held", "held"]);
+    // A contact deleted while paused: its held message is skipped at resume, never sent.
+    await w.deps.db.run(sql`DELETE FROM contacts WHERE id = ${leaver.id}`);
     expect(await w.twilio.calls()).toHaveLength(0);
     await w.at(T0 + 2 * DAY, c.id); // still paused: nothing goes
     expect(await w.twilio.calls()).toHaveLength(0);
@@ -211,7 +214,9 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await w.tick(c.id);
     await w.tick(c.id);
     const rows = await w.sent(c.id);
-    expect(rows.map((r) => r.content).sort()).toEqual(["first", "first", "first", "second", "second", "second"]);
+    expect(rows.filter((r) => r.status === "sent").map((r) => r.content).sort()).toEqual(["first", "first", "first", "second", "second", "second"]);
+    expect(rows.filter((r) => r.status !== "sent").map((r) => [r.contact_id, r.status])).toEqual([[null, "skipped"]]);
+    expect((await w.twilio.calls()).map((x) => x.to)).not.toContain(leaver.phone);
     expect(await w.twilio.calls()).toHaveLength(6);
   });
 

@@ -53,11 +53,17 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
       if (Date.now() > budget) return more(null);
     }
     for (;;) {
-      const released = await db.all<{ id: number }>(sql`
-        UPDATE messages SET status = 'pending', scheduled_at = ${t}, error_message = NULL, updated_at = ${t}
+      // A held message whose contact left meanwhile (deleted, opted out, replied) is skipped, never released.
+      const released = await db.all<{ id: number; status: string }>(sql`
+        UPDATE messages SET
+          status = CASE WHEN EXISTS (SELECT 1 FROM campaign_enrollments e WHERE e.id = messages.enrollment_id AND e.status IN ('active', 'paused'))
+                   THEN 'pending' ELSE 'skipped' END,
+          error_message = CASE WHEN EXISTS (SELECT 1 FROM campaign_enrollments e WHERE e.id = messages.enrollment_id AND e.status IN ('active', 'paused'))
+                   THEN NULL ELSE 'The contact left the campaign while it was paused' END,
+          scheduled_at = ${t}, updated_at = ${t}
         WHERE id IN (SELECT id FROM messages WHERE status = 'held' AND campaign_id = ${c.id} LIMIT ${Math.min(chunk, 1000)})
-        RETURNING id`);
-      await enqueueDueMessages(db, queue, now, released.map((r) => r.id));
+        RETURNING id, status`);
+      await enqueueDueMessages(db, queue, now, released.filter((r) => r.status === "pending").map((r) => r.id));
       if (released.length < Math.min(chunk, 1000)) break;
       if (Date.now() > budget) return more(null);
     }
