@@ -23,6 +23,9 @@ export async function startCampaign(db: Db, queue: JobQueue, id: number, actor: 
   const c = await getCampaignRow(db, id);
   if (c.status === "completed") throw new AppError("conflict", "This campaign is completed and cannot be started again", { title: TOASTS.start });
   if (c.status === "running") throw new AppError("conflict", "This campaign is already running", { title: TOASTS.start });
+  if (c.contactCount === 0 && c.audienceQuery === null) {
+    throw new AppError("conflict", "Add contacts before starting the campaign", { title: TOASTS.start });
+  }
   const active = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM campaign_steps WHERE campaign_id = ${id} AND is_active = 1`);
   if (!active?.n) throw new AppError("conflict", "Add at least one active step before starting the campaign", { title: TOASTS.start });
   const t = now.getTime();

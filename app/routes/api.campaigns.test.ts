@@ -150,6 +150,9 @@ describe("/api/campaigns", () => {
     expect((await call(`/api/campaigns/${c.id}/pause`, { method: "POST", cookie })).status).toBe(409);
 
     const draft = await newCampaign(cookie);
+    await newStep(cookie, draft.id);
+    const empty = await call(`/api/campaigns/${draft.id}/start`, { method: "POST", cookie });
+    expect([empty.status, (await empty.json<any>()).message]).toEqual([409, "Add contacts before starting the campaign"]);
     expect((await call(`/api/campaigns/${draft.id}`, { method: "DELETE", cookie })).status).toBe(204);
     expect((await call(`/api/campaigns/${draft.id}`, { cookie })).status).toBe(404);
     expect((await call(`/api/campaigns/${c.id}/start`, { cookie })).status).toBe(405);
