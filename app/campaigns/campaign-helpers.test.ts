@@ -44,10 +44,10 @@ describe("campaign variables and the dashboard read", () => {
   it("dashboard: stats, first 5 campaigns and first 5 auto-responders (newest first, 50-character preview)", async () => {
     const user = await createTestUser();
     const now = new Date();
-    const mine = [];
+    const mine: { id: number }[] = [];
     for (let i = 0; i < 6; i++) mine.push(await createCampaign(db(), { name: `Dash ${i}` }, { userId: user.id, ipAddress: null }, now));
     const long = "R".repeat(80);
-    const responders = [];
+    const responders: { id: number }[] = [];
     for (let i = 0; i < 6; i++) {
       const [r] = await db().insert(autoResponders).values({ name: `AR ${i}`, keyword: `kw${i}`, isActive: i % 2 === 0, responses: { primary: `${i}${long}` }, createdAt: now, updatedAt: now }).returning();
       responders.push(r);

@@ -1,13 +1,16 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { postOnly } from "~/messaging/api-send.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
 import { methodNotAllowed, readJson } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 import { requireId } from "~/lib/ids";
 
-export const loader = postOnly;
+/** GET on a POST-only endpoint: 401 without a session, then 405. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+}
 
 /** POST /api/campaigns/:id/contacts {contactIds} — add contacts later; they start at step 1. → {added, campaign}. */
 export async function action(args: ActionFunctionArgs) {

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { postOnly } from "~/messaging/api-send.server";
 import { CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { methodNotAllowed } from "~/lib/api.server";
@@ -8,7 +7,11 @@ import { apiRoute } from "~/lib/http.server";
 import { requireId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 
-export const loader = postOnly;
+/** GET on a POST-only endpoint: 401 without a session, then 405. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+}
 
 /** POST /api/campaigns/:id/pause — running → paused; returns the updated campaign. */
 export async function action(args: ActionFunctionArgs) {

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { postOnly } from "~/messaging/api-send.server";
 import { CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
 import { startCampaign } from "~/campaigns/start-campaign.server";
 import { methodNotAllowed } from "~/lib/api.server";
@@ -8,7 +7,11 @@ import { apiRoute } from "~/lib/http.server";
 import { requireId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 
-export const loader = postOnly;
+/** GET on a POST-only endpoint: 401 without a session, then 405. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+}
 
 /** POST /api/campaigns/:id/start — start a draft or resume a paused campaign; returns the updated campaign. */
 export async function action(args: ActionFunctionArgs) {
