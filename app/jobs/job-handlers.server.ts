@@ -1,3 +1,4 @@
+import { runEnrollmentJob } from "~/campaigns/run-enrollment-job.server";
 import { runImportJob } from "~/contacts/run-import-job.server";
 import { buildSendDeps } from "~/messaging/build-send-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
@@ -19,6 +20,12 @@ export const jobHandlers: JobHandlers = {
     for (const job of jobs) {
       await runImportJob(db, job, { now, enqueue: async (j) => void (await env.JOBS.send(j)) });
     }
+    return new Map() as JobOutcomes;
+  },
+
+  // Campaign start/resume: enrol and release the audience in bounded chunks (app/campaigns).
+  async "enroll-campaign"(jobs, { db, env, now }) {
+    for (const job of jobs) await runEnrollmentJob(job, { db, queue: env.JOBS, now: now() });
     return new Map() as JobOutcomes;
   },
 };

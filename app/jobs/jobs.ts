@@ -7,13 +7,32 @@ import { z } from "zod";
 export const sendJob = z.object({ v: z.literal(1), type: z.literal("send"), messageId: z.number().int().positive() });
 export const inboundJob = z.object({ v: z.literal(1), type: z.literal("inbound"), messageId: z.number().int().positive() });
 export const importContactsJob = z.object({ v: z.literal(1), type: z.literal("import-contacts"), importId: z.number().int().positive() });
-export const jobSchema = z.discriminatedUnion("type", [sendJob, inboundJob, importContactsJob]);
+/** Enrols (and, on start/resume, activates) a campaign's audience one bounded chunk at a time (app/campaigns). */
+export const enrollCampaignJob = z.object({
+  v: z.literal(1),
+  type: z.literal("enroll-campaign"),
+  campaignId: z.number().int().positive(),
+  /** Keyset cursor over contact ids, newest first (the contacts list's `after`): null = from the newest. */
+  afterContactId: z.number().int().positive().nullable(),
+});
+export const jobSchema = z.discriminatedUnion("type", [sendJob, inboundJob, importContactsJob, enrollCampaignJob]);
 export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
 export type InboundJob = z.infer<typeof inboundJob>;
 export type ImportContactsJob = z.infer<typeof importContactsJob>;
+export type EnrollCampaignJob = z.infer<typeof enrollCampaignJob>;
 
-/** The id a handler keys its outcome by: the message for send/inbound jobs, the import for import jobs. */
+/**
+ * The id a handler keys its outcome by (unique within one job type, as outcomes are per type): the message for
+ * send/inbound jobs, the import for import jobs, the campaign for enrolment jobs.
+ */
 export function jobKey(job: Job): number {
-  return job.type === "import-contacts" ? job.importId : job.messageId;
+  switch (job.type) {
+    case "import-contacts":
+      return job.importId;
+    case "enroll-campaign":
+      return job.campaignId;
+    default:
+      return job.messageId;
+  }
 }

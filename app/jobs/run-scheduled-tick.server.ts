@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
 import { purgeExpiredSessions } from "~/auth/session.server";
 import type { Db } from "~/db/client.server";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
@@ -22,6 +23,9 @@ export const defaultTasks: Task[] = [
   ({ db, now }) => purgeExpiredSessions(db, now),
   // Scheduled sends and quiet-hours deferrals whose time has come.
   ({ db, env, now }) => dispatchDueMessages(db, env.JOBS, now),
+  // Campaign steps that have come due (app/campaigns): creates their messages through the same pipeline.
+  // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
+  async ({ db, env, now }) => console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, env.JOBS, now))),
   ({ db, env, now }) => reconcileMessages(db, env.JOBS, smsProviderFor(env, db, () => now), now),
   // Local outbox: simulate the provider's delivery reports.
   async ({ db, now }) => {

@@ -17,6 +17,7 @@ import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyStatusBacklog } from "./record-status.server";
+import { campaignVariableValues, holdsCampaignMessages } from "~/campaigns/campaign-variables";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
 const STRICTEST_STATE = "FL";
@@ -49,14 +50,16 @@ const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
 type OrNull<T> = { [K in keyof T]: T[K] | null };
 
-/** The consumer's view of a queued message: the row, its contact's current fields (null without a contact), its campaign's name. */
+/** The consumer's view of a queued message: the row, its contact's current fields (null without a contact), its campaign's name, status and variables. */
 export type SendRow = Pick<
   Message,
   "id" | "channel" | "kind" | "status" | "phone" | "email" | "subject" | "content" | "isMarketing" | "attempts" | "pacingDeferrals" | "contactId" | "campaignId"
 > &
   OrNull<
     Pick<Contact, "firstName" | "lastName" | "company" | "address" | "city" | "state" | "zipCode" | "timeZone" | "sendable" | "unsendableReason" | "optedOutAt" | "emailUnsubscribedAt">
-  > & { contactPhone: Contact["phone"] | null; contactEmail: Contact["email"]; campaignName: Campaign["name"] | null; suppressed: boolean };
+  > & { contactPhone: Contact["phone"] | null; contactEmail: Contact["email"]; campaignName: Campaign["name"] | null; suppressed: boolean } & OrNull<Pick<Campaign, "promoCode" | "offerExpiration">> & {
+    campaignStatus: Campaign["status"] | null;
+  };
 type Row = SendRow;
 
 /**
@@ -94,6 +97,9 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       optedOutAt: contacts.optedOutAt,
       emailUnsubscribedAt: contacts.emailUnsubscribedAt,
       campaignName: campaigns.name,
+      campaignStatus: campaigns.status,
+      promoCode: campaigns.promoCode,
+      offerExpiration: campaigns.offerExpiration,
       suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
         (v) => Boolean(v),
@@ -158,7 +164,7 @@ export function recordOutcomesSql(results: readonly Outcome[], t: number) {
 
 type Outcome = {
   id: number;
-  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued" | "sending";
+  status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued" | "sending" | "held";
   sid?: string;
   provider?: string;
   from?: string;
@@ -189,7 +195,7 @@ function render(row: Row, now: Date) {
     city: row.city,
     state: row.state,
     zipCode: row.zipCode,
-    campaignName: row.campaignName,
+    ...campaignVariableValues(row),
   };
   const text = renderTemplate(row.content, values, { now, timeZone: row.timeZone ?? undefined }).text;
   const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.timeZone ?? undefined }).text : null;
@@ -249,6 +255,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   for (const row of rows) {
     if (row.attempts >= MAX_ATTEMPTS) {
       decided.push({ id: row.id, status: "failed", errorMessage: `Gave up after ${row.attempts} attempts` });
+      continue;
+    }
+    // A paused campaign's messages are held, not sent; resume releases them (app/campaigns).
+    if (row.campaignId && holdsCampaignMessages(row.campaignStatus)) {
+      decided.push({ id: row.id, status: "held", errorMessage: "Held: the campaign is paused" });
       continue;
     }
     const c = complianceOutcome(row, now);

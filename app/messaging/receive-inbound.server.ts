@@ -7,6 +7,7 @@ import { suppressStatements, unsuppressStatements } from "./compliance.server";
 import { classifyInbound, HELP_REPLY, START_CONFIRMATION, STOP_CONFIRMATION, type InboundKeyword } from "./keywords";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
+import { stopEnrollmentsOnReply } from "~/campaigns/stop-on-reply.server";
 
 export type InboundSms = {
   sid: string;
@@ -129,4 +130,6 @@ export async function processInboundMessages(db: Db, messageIds: number[], now: 
       UPDATE messages AS i SET campaign_id = ${lastCampaign}
       WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL`),
   ]);
+  // Campaigns: a reply stops the contact's sequences that have stop-on-reply on (app/campaigns).
+  await stopEnrollmentsOnReply(db, messageIds, now);
 }

@@ -51,9 +51,9 @@ export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
  * A fresh Helio: its own D1 directory, the queue as in wrangler.toml, Twilio pointed at one fake account. Pushes
  * its own cleanups (dispose, then remove the D1 directory) onto `cleanups`, which run last-in first-out.
  * @param {{ scriptPath: string, twilio: { url: string, accountSid: string, authToken: string }, from: string, rate: number,
- *   cleanups: Array<() => Promise<unknown>> }} o
+ *   cleanups: Array<() => Promise<unknown>>, mfOptions?: object }} o  (mfOptions: extra Miniflare options, e.g. handleRuntimeStdio)
  */
-export async function startHelio({ scriptPath, twilio, from, rate, cleanups }) {
+export async function startHelio({ scriptPath, twilio, from, rate, cleanups, mfOptions = {} }) {
   const persist = mkdtempSync(join(tmpdir(), "helio-bench-d1-"));
   cleanups.push(async () => rmSync(persist, { recursive: true, force: true }));
   const modulesRoot = join(scriptPath, "..");
@@ -79,6 +79,7 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups }) {
       SMS_RATE_PER_SECOND: String(rate),
       SMS_DAILY_CAP: "100000000",
     },
+    ...mfOptions,
   });
   cleanups.push(() => mf.dispose());
   await mf.ready;

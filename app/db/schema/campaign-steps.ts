@@ -20,6 +20,12 @@ export const campaignSteps = sqliteTable(
     delayDays: integer("delay_days").notNull().default(0),
     delayHours: integer("delay_hours").notNull().default(0),
     isActive: bool("is_active").notNull().default(true),
+    // Stable order (migration 0014): step_number is renumbered after a delete, position never changes.
+    position: integer("position").notNull().default(0),
+    // Optional send window in the contact's zone: minutes after local midnight [start, end), weekdays only if set.
+    windowStart: integer("window_start"),
+    windowEnd: integer("window_end"),
+    windowWeekdays: bool("window_weekdays").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt, utc } from "./_columns";
+import { bool, createdAt, updatedAt, utc } from "./_columns";
 import { users } from "./users";
 
 export const CAMPAIGN_STATUSES = ["draft", "running", "paused", "completed"] as const;
@@ -22,6 +22,15 @@ export const campaigns = sqliteTable(
     sentCount: integer("sent_count").notNull().default(0),
     deliveredCount: integer("delivered_count").notNull().default(0),
     responseCount: integer("response_count").notNull().default(0),
+    // Campaign engine (migration 0014): stop-on-reply switch; the audience query enrolled at start ("" = all
+    // contacts, null = picked contacts only); enrolment progress kept by triggers on campaign_enrollments.
+    stopOnReply: bool("stop_on_reply").notNull().default(true),
+    audienceQuery: text("audience_query"),
+    audienceEnrolled: bool("audience_enrolled").notNull().default(false),
+    enrolling: bool("enrolling").notNull().default(false),
+    waitingCount: integer("waiting_count").notNull().default(0),
+    finishedCount: integer("finished_count").notNull().default(0),
+    stoppedCount: integer("stopped_count").notNull().default(0),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     startedAt: utc("started_at"),
     completedAt: utc("completed_at"),

@@ -11,6 +11,7 @@ export const MESSAGE_CHANNELS = ["sms", "email"] as const;
  * queued    – handed to the queue
  * sending   – claimed by a consumer; the provider may or may not have it (reconcile, never resend blindly)
  * sent/delivered/undelivered/failed – provider outcomes; received – inbound; skipped – compliance refused it
+ * held      – a campaign step whose campaign is paused; resume puts it back to pending (app/campaigns)
  */
 export const MESSAGE_STATUSES = [
   "pending",
@@ -22,6 +23,7 @@ export const MESSAGE_STATUSES = [
   "failed",
   "received",
   "skipped",
+  "held",
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 

@@ -1,0 +1,51 @@
+import { sql } from "drizzle-orm";
+import { runBatch, type Db } from "~/db/client.server";
+import { campaigns, type Campaign } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { TOASTS, type CreateCampaignInput } from "./campaign-schema";
+import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
+
+export type Actor = { userId: number | null; ipAddress: string | null };
+
+/**
+ * Creates a draft campaign with its audience in one transaction: picked contacts are enrolled now (held until
+ * start, one INSERT … SELECT over a bound JSON list); "all contacts matching q" is stored and enrolled in chunks
+ * through the queue when the campaign starts. Logs `create_campaign`.
+ */
+export async function createCampaign(db: Db, input: CreateCampaignInput, actor: Actor, now: Date): Promise<PublicCampaign> {
+  if (input.audienceQuery !== undefined && input.contactIds?.length) {
+    throw new AppError("validation", "Choose picked contacts or all matching contacts, not both", { field: "contactIds", title: TOASTS.create });
+  }
+  const t = now.getTime();
+  const ids = JSON.stringify([...new Set(input.contactIds ?? [])]);
+  // D1 runs a batch as one serialised transaction, so max(id) right after the insert is this campaign.
+  const newId = sql`(SELECT max(id) FROM campaigns)`;
+  const [[created]] = (await runBatch(db, [
+    db
+      .insert(campaigns)
+      .values({
+        name: input.name,
+        description: input.description ?? null,
+        scheduledAt: input.scheduledAt ?? null,
+        startDate: input.startDate ?? null,
+        promoCode: input.promoCode ?? null,
+        offerExpiration: input.offerExpiration ?? null,
+        stopOnReply: input.stopOnReply ?? true,
+        audienceQuery: input.audienceQuery ?? null,
+        createdBy: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+    db.run(sql`
+      INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, created_at, updated_at)
+      SELECT ${newId}, c.id, 'paused', 1, ${t}, ${t} FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${ids}))
+      ON CONFLICT(campaign_id, contact_id) DO NOTHING`),
+    db.run(sql`
+      INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
+      VALUES (${actor.userId}, 'create_campaign', json_object('campaignId', ${newId}, 'name', ${input.name}), ${actor.ipAddress}, ${t})`),
+  ])) as [Campaign[], unknown, unknown];
+  // The enrolment trigger moved contact_count after the RETURNING snapshot: read the row again.
+  const row = await db.get<{ contact_count: number; waiting_count: number }>(sql`SELECT contact_count, waiting_count FROM campaigns WHERE id = ${created.id}`);
+  return publicCampaign({ ...created, contactCount: row?.contact_count ?? 0, waitingCount: row?.waiting_count ?? 0 });
+}

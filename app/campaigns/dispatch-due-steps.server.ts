@@ -1,0 +1,158 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
+import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
+import { delayMs } from "./delay-label";
+import { nextInStepWindow } from "./send-window";
+
+/** Due enrolments read per statement (through the (status, next_run_at) index, in due order). */
+export const DISPATCH_BATCH = 500;
+
+type Due = { id: number; campaign_id: number; contact_id: number; next_step_number: number; next_run_at: number; anchor_at: number | null };
+type Step = {
+  id: number;
+  campaign_id: number;
+  position: number;
+  message_type: "sms" | "email";
+  subject: string | null;
+  content: string;
+  delay_days: number;
+  delay_hours: number;
+  window_start: number | null;
+  window_end: number | null;
+  window_weekdays: number;
+};
+type ContactRow = { id: number; phone: string | null; email: string | null; time_zone: string | null };
+
+/** rowsRead: D1 rows read by the dispatcher's reads (dueScanRowsRead of them by the due scan itself). */
+export type DispatchResult = { due: number; created: number; rescheduled: number; completed: number; parked: number; rowsRead: number; dueScanRowsRead: number };
+
+/**
+ * Cron task: creates the message of every campaign step that has come due, through the one send pipeline
+ * (`createOutboundMessages`, key `step:{enrollmentId}:{stepId}`, so overlapping ticks and redeliveries create
+ * nothing twice). Reads only due enrolments — O(due), never O(all) — in bounded batches:
+ * - the campaign is not running → the enrolment is parked (`paused`) until resume;
+ * - the step is the first active one at or after the enrolment's position (inactive/deleted steps are skipped);
+ *   none left → the enrolment is completed;
+ * - its due time is anchor (the moment the previous step went out) + the step's delay, moved into the step's send
+ *   window; later than now → rescheduled, else the message is created and the enrolment waits (next_run_at NULL)
+ *   until the pipeline records the send, which advances it (trigger, migration 0015).
+ */
+export async function dispatchDueSteps(db: Db, queue: JobQueue, now: Date, opts: { batch?: number; maxPerTick?: number } = {}): Promise<DispatchResult> {
+  const batch = opts.batch ?? DISPATCH_BATCH;
+  const maxPerTick = opts.maxPerTick ?? 20_000;
+  const t = now.getTime();
+  const result: DispatchResult = { due: 0, created: 0, rescheduled: 0, completed: 0, parked: 0, rowsRead: 0, dueScanRowsRead: 0 };
+  for (;;) {
+    const dueRes = await db.$client
+      .prepare(
+        `SELECT id, campaign_id, contact_id, next_step_number, next_run_at, anchor_at FROM campaign_enrollments
+         WHERE status = 'active' AND next_run_at <= ? ORDER BY next_run_at LIMIT ?`,
+      )
+      .bind(t, batch)
+      .all<Due>();
+    result.rowsRead += dueRes.meta.rows_read ?? 0;
+    result.dueScanRowsRead += dueRes.meta.rows_read ?? 0;
+    const due = dueRes.results;
+    if (due.length === 0) break;
+    result.due += due.length;
+    await dispatchBatch(db, queue, due, t, now, result);
+    if (due.length < batch || result.due >= maxPerTick) break;
+  }
+  return result;
+}
+
+async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now: Date, result: DispatchResult) {
+  const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
+  const [campaignRes, stepRes, contactRes] = await db.$client.batch([
+    db.$client.prepare(`SELECT id, status FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(campaignIds)),
+    db.$client
+      .prepare(
+        `SELECT id, campaign_id, position, message_type, subject, content, delay_days, delay_hours, window_start, window_end, window_weekdays
+         FROM campaign_steps WHERE campaign_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY campaign_id, position`,
+      )
+      .bind(JSON.stringify(campaignIds)),
+    db.$client
+      .prepare(`SELECT id, phone, email, time_zone FROM contacts WHERE id IN (SELECT value FROM json_each(?))`)
+      .bind(JSON.stringify([...new Set(due.map((d) => d.contact_id))])),
+  ]);
+  result.rowsRead += (campaignRes.meta.rows_read ?? 0) + (stepRes.meta.rows_read ?? 0) + (contactRes.meta.rows_read ?? 0);
+  const running = new Set((campaignRes.results as { id: number; status: string }[]).filter((c) => c.status === "running").map((c) => c.id));
+  const stepsOf = new Map<number, Step[]>();
+  for (const s of stepRes.results as Step[]) stepsOf.set(s.campaign_id, [...(stepsOf.get(s.campaign_id) ?? []), s]);
+  const contactOf = new Map((contactRes.results as ContactRow[]).map((c) => [c.id, c]));
+
+  const park: Due[] = [];
+  const complete: Due[] = [];
+  const reschedule: { d: Due; at: number }[] = [];
+  const send: { d: Due; step: Step; at: number }[] = [];
+  for (const d of due) {
+    if (!running.has(d.campaign_id)) {
+      park.push(d);
+      continue;
+    }
+    const step = stepsOf.get(d.campaign_id)?.find((s) => s.position >= d.next_step_number);
+    if (!step) {
+      complete.push(d);
+      continue;
+    }
+    const base = (d.anchor_at ?? d.next_run_at) + delayMs(step.delay_days, step.delay_hours);
+    const at =
+      step.window_start !== null && step.window_end !== null
+        ? nextInStepWindow(base, contactOf.get(d.contact_id)?.time_zone ?? null, { startMinute: step.window_start, endMinute: step.window_end, weekdaysOnly: step.window_weekdays === 1 })
+        : base;
+    if (at > t) reschedule.push({ d, at });
+    else send.push({ d, step, at });
+  }
+
+  // Messages first, then mark the enrolments as waiting for them: a crash in between leaves the enrolment due and
+  // the next tick's insert is a no-op on the idempotency key.
+  const inputs: OutboundInput[] = send.map(({ d, step, at }) => {
+    const c = contactOf.get(d.contact_id);
+    return {
+      channel: step.message_type,
+      kind: "campaign",
+      content: step.content,
+      subject: step.message_type === "email" ? step.subject : null,
+      idempotencyKey: `step:${d.id}:${step.id}`,
+      contactId: d.contact_id,
+      phone: c?.phone ?? null,
+      email: c?.email ?? null,
+      scheduledAt: new Date(at),
+      campaignId: d.campaign_id,
+      stepId: step.id,
+      enrollmentId: d.id,
+    };
+  });
+  if (inputs.length) result.created += (await createOutboundMessages(db, queue, inputs, now)).length;
+
+  // Every write is compare-and-set on what this tick read (position and due time): an overlapping tick, or the
+  // pipeline advancing the enrolment meanwhile, makes it a no-op instead of moving the enrolment backwards.
+  const cas = (rows: { id: number; ns: number; nr: number; at?: number | null; st?: string }[]) => JSON.stringify(rows);
+  const statements = [];
+  if (send.length) {
+    statements.push(db.$client.prepare(
+      `UPDATE campaign_enrollments SET next_run_at = NULL, updated_at = ?1
+       FROM json_each(?2) AS j
+       WHERE campaign_enrollments.id = json_extract(j.value,'$.id') AND +campaign_enrollments.status = 'active'
+         AND campaign_enrollments.next_step_number = json_extract(j.value,'$.ns') AND campaign_enrollments.next_run_at = json_extract(j.value,'$.nr')`,
+    ).bind(t, cas(send.map(({ d }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at })))));
+  }
+  const moves = [
+    ...reschedule.map(({ d, at }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at, st: "active" })),
+    ...park.map((d) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at: d.next_run_at, st: "paused" })),
+    ...complete.map((d) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at: null, st: "completed" })),
+  ];
+  if (moves.length) {
+    statements.push(db.$client.prepare(
+      `UPDATE campaign_enrollments SET next_run_at = json_extract(j.value,'$.at'), status = json_extract(j.value,'$.st'), updated_at = ?1
+       FROM json_each(?2) AS j
+       WHERE campaign_enrollments.id = json_extract(j.value,'$.id') AND +campaign_enrollments.status = 'active'
+         AND campaign_enrollments.next_step_number = json_extract(j.value,'$.ns') AND campaign_enrollments.next_run_at = json_extract(j.value,'$.nr')`,
+    ).bind(t, cas(moves)));
+  }
+  if (statements.length) await db.$client.batch(statements);
+  result.rescheduled += reschedule.length;
+  result.parked += park.length;
+  result.completed += complete.length;
+}

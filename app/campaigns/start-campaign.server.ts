@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import { runBatch, type Db } from "~/db/client.server";
+import type { Campaign } from "~/db/schema";
+import type { EnrollCampaignJob } from "~/jobs/jobs";
+import { AppError } from "~/lib/app-error";
+import type { JobQueue } from "~/lib/job-queue";
+import { TOASTS } from "./campaign-schema";
+import type { Actor } from "./create-campaign.server";
+import { getCampaignRow, publicCampaign, type PublicCampaign } from "./get-campaign.server";
+
+/** The first step counts from the scheduled start (`scheduledAt`, else `startDate`) when it is in the future, else now. */
+export function firstStepAnchor(c: Pick<Campaign, "scheduledAt" | "startDate">, now: Date): number {
+  const planned = (c.scheduledAt ?? c.startDate)?.getTime() ?? 0;
+  return Math.max(planned, now.getTime());
+}
+
+/**
+ * draft/paused → running (start, or resume). The audience is enrolled and held contacts are released by the
+ * `enroll-campaign` job in bounded chunks (never one statement per contact, never work that grows with the
+ * audience inside this request); held messages go back to the pipeline there too. Logs `start_campaign`.
+ */
+export async function startCampaign(db: Db, queue: JobQueue, id: number, actor: Actor, now: Date): Promise<PublicCampaign> {
+  const c = await getCampaignRow(db, id);
+  if (c.status === "completed") throw new AppError("conflict", "This campaign is completed and cannot be started again", { title: TOASTS.start });
+  if (c.status === "running") throw new AppError("conflict", "This campaign is already running", { title: TOASTS.start });
+  if (c.contactCount === 0 && c.audienceQuery === null) {
+    throw new AppError("conflict", "Add contacts before starting the campaign", { title: TOASTS.start });
+  }
+  const active = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM campaign_steps WHERE campaign_id = ${id} AND is_active = 1`);
+  if (!active?.n) throw new AppError("conflict", "Add at least one active step before starting the campaign", { title: TOASTS.start });
+  const t = now.getTime();
+  const [updated] = (await runBatch(db, [
+    db.run(sql`UPDATE campaigns SET status = 'running', enrolling = 1, started_at = coalesce(started_at, ${t}), updated_at = ${t}
+               WHERE id = ${id} AND status IN ('draft', 'paused')`),
+    // Logged only when the transition happened (changes() = the UPDATE just before, same transaction).
+    db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
+               SELECT ${actor.userId}, 'start_campaign', json_object('campaignId', ${id}, 'name', ${c.name}, 'resumed', ${c.status === "paused" ? 1 : 0}), ${actor.ipAddress}, ${t} WHERE changes() > 0`),
+  ])) as D1Result[];
+  if ((updated.meta.changes ?? 0) === 0) throw new AppError("conflict", "The campaign changed state meanwhile; reload and try again", { title: TOASTS.start });
+  const job: EnrollCampaignJob = { v: 1, type: "enroll-campaign", campaignId: id, afterContactId: null };
+  await queue.send(job, { contentType: "json" });
+  return publicCampaign(await getCampaignRow(db, id));
+}

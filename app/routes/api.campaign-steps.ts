@@ -1,0 +1,24 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireApiUser } from "~/auth/guard.server";
+import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
+import { addStepSchema, checkStep, parseInput, TOASTS } from "~/campaigns/campaign-schema";
+import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+}
+
+/**
+ * POST /api/campaign-steps {campaignId, name, messageType, subject, content, delayDays, delayHours, isActive, window…}
+ * → 201 step. The number is always highest + 1 (a client's `stepNumber` is ignored, so two editors never collide).
+ */
+export async function action(args: ActionFunctionArgs) {
+  await requireApiUser(args);
+  if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
+  return apiRoute(async () => {
+    const { campaignId, ...fields } = parseInput(addStepSchema, await readJson(args.request), TOASTS.addStep);
+    return Response.json(await addCampaignStep(args.context.db, campaignId, checkStep(fields), args.context.clock()), { status: 201 });
+  });
+}

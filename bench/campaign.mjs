@@ -1,0 +1,299 @@
+#!/usr/bin/env node
+// Campaign benchmark (issue 10), three measurements, each beside a reference measured in the same run:
+// 1. a 10,000-contact campaign step dispatched cron → queue → fake Twilio: msgs/s beside the bare Worker consumer
+//    (bench/bare-consumer.js), duplicates and lost from the fake's own records; two overlapping cron ticks;
+// 2. starting a 100,000-contact campaign (audience "all contacts", enrolled in chunks through the queue): time until
+//    every contact is enrolled, beside a bare batched INSERT … SELECT of the same 100,000 rows into a copy of the table
+//    (same columns and indexes, no triggers) in the same D1;
+// 3. D1 rows read by a cron tick's campaign dispatcher (its `campaign-dispatch` debug line) with those 100,000
+//    enrolments not yet due: once with nothing due, once with D due enrolments of another campaign.
+//
+//   node bench/campaign.mjs [--count 10000] [--big 100000] [--due 1000] [--timeout 900] [--skip-ceilings]
+//
+// Miniflare is driven directly, as in bench/broadcast.mjs (no `wrangler dev` proxy). Exits 1 on a duplicate or lost
+// message or a wrong enrolment count, 2 on an error.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
+import { bareConsumer } from "./lib/ceilings.mjs";
+import { bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
+import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
+import { parseFlags, sleep, waitUntil } from "./lib/util.mjs";
+
+const flags = parseFlags(process.argv.slice(2));
+const COUNT = Number(flags.count ?? 10_000);
+const BIG = Number(flags.big ?? 100_000);
+const DUE = Number(flags.due ?? 1000);
+const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
+const FROM = "+15017122661";
+for (const [name, v] of [["count", COUNT], ["big", BIG], ["due", DUE]]) {
+  if (!Number.isInteger(v) || v < 1 || v > MAX_RECIPIENTS) throw new Error(`--${name} must be an integer from 1 to ${MAX_RECIPIENTS}`);
+}
+if (DUE > Math.min(BIG, 10_000)) throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
+
+const t0 = performance.now();
+const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
+const loadAtStart = os.loadavg();
+const cleanups = [];
+const cleanup = async () => {
+  while (cleanups.length) await cleanups.pop()().catch((e) => console.error("cleanup:", e?.message ?? e));
+};
+process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
+
+async function api(mf, cookie, method, path, body) {
+  const res = await mf.dispatchFetch(`http://127.0.0.1${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", Accept: "application/json", Cookie: cookie },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A campaign with one SMS step ready to start (audience: every contact, or picked ids). */
+async function campaignWithStep(mf, cookie, body) {
+  const c = await api(mf, cookie, "POST", "/api/campaigns", { name: "Bench", ...body });
+  await api(mf, cookie, "POST", "/api/campaign-steps", { campaignId: c.id, name: "Intro", messageType: "sms", content: TEMPLATE, delayDays: 0, delayHours: 0 });
+  return c;
+}
+
+const campaignRow = (db, id) => db.prepare("SELECT contact_count, enrolling, status, sent_count FROM campaigns WHERE id = ?").bind(id).first();
+
+async function waitEnrolled(db, id, expected, label) {
+  const start = Date.now();
+  for (;;) {
+    const c = await campaignRow(db, id);
+    if (c.contact_count >= expected && c.enrolling === 0) return { at: Date.now(), row: c };
+    if (Date.now() - start > TIMEOUT_MS) throw new Error(`${label}: enrolment timed out at ${c.contact_count}/${expected}`);
+    await sleep(50);
+  }
+}
+
+/** Captures the Worker's stdout (console.debug lines of the cron tick). */
+function stdioCapture() {
+  const lines = [];
+  return {
+    lines,
+    mfOptions: {
+      handleRuntimeStdio(stdout, stderr) {
+        let buf = "";
+        stdout.on("data", (d) => {
+          buf += d.toString();
+          let i;
+          while ((i = buf.indexOf("\n")) >= 0) lines.push(buf.slice(0, i)), (buf = buf.slice(i + 1));
+        });
+        stderr.on("data", (d) => process.stderr.write(d));
+      },
+    },
+    /** The dispatcher's result of the last cron tick. */
+    async lastDispatch(after) {
+      for (let i = 0; i < 100; i++) {
+        const found = lines.slice(after).reverse().find((l) => l.includes("campaign-dispatch"));
+        if (found) return JSON.parse(found.slice(found.indexOf("{")));
+        await sleep(50);
+      }
+      throw new Error("no campaign-dispatch line from the cron tick");
+    },
+  };
+}
+
+async function throughputRun(scriptPath, fake, tz) {
+  const account = fake.createAccount();
+  const depth = cleanups.length;
+  const h = await startHelio({ scriptPath, twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken }, from: FROM, rate: 100_000, cleanups });
+  await migrate(h.db);
+  await seed(h.db, COUNT, tz.zone);
+  const cookie = await login(h.mf);
+  const c = await campaignWithStep(h.mf, cookie, { audienceQuery: "" });
+  await api(h.mf, cookie, "POST", `/api/campaigns/${c.id}/start`);
+  await waitEnrolled(h.db, c.id, COUNT, "10k campaign");
+  log(`10k campaign ${c.id}: ${COUNT} enrolled; two overlapping cron ticks…`);
+  const start = Date.now();
+  const ticks = Promise.all([runCron(h.mf), runCron(h.mf)]);
+  const sentCount = async () =>
+    (await h.db.prepare("SELECT count(*) AS n FROM messages WHERE campaign_id = ? AND status IN ('sent', 'delivered', 'failed', 'skipped')").bind(c.id).first("n")) ?? 0;
+  const done = await waitUntil({
+    start,
+    timeoutMs: TIMEOUT_MS,
+    providerCalls: () => account.calls.length,
+    expected: COUNT,
+    check: async () => ({ finished: (await sentCount()) >= COUNT }),
+    onProgress: async (s) => log(`10k campaign: ${await sentCount()} final, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
+  });
+  await ticks;
+  const { results: rows } = await h.db.prepare("SELECT status, twilio_sid, phone, idempotency_key FROM messages WHERE campaign_id = ?").bind(c.id).all();
+  const expected = new Map(Array.from({ length: COUNT }, (_, i) => [phoneFor(i), renderedFor(i)]));
+  const accepted = account.calls.filter((x) => x.httpStatus === 201);
+  const recipients = new Set(accepted.map((x) => x.to));
+  const check = {
+    calls: account.calls.length,
+    duplicates: accepted.length - recipients.size,
+    lost: COUNT - new Set(accepted.filter((x) => expected.get(x.to) === x.body).map((x) => x.to)).size,
+    rows: rows.length,
+    duplicateKeys: rows.length - new Set(rows.map((r) => r.idempotency_key)).size,
+    rowProblems: rows.filter((r) => r.status !== "sent" || !r.twilio_sid || account.messages.get(r.twilio_sid)?.to !== r.phone).length,
+  };
+  const seconds = (done - start) / 1000;
+  const campaign = await campaignRow(h.db, c.id);
+  while (cleanups.length > depth) await cleanups.pop()();
+  return { seconds, rate: COUNT / seconds, check, campaign };
+}
+
+async function bigRun(scriptPath, fake, tz) {
+  const account = fake.createAccount();
+  const depth = cleanups.length;
+  const stdio = stdioCapture();
+  const h = await startHelio({
+    scriptPath,
+    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
+    from: FROM,
+    rate: 100_000,
+    cleanups,
+    mfOptions: stdio.mfOptions,
+  });
+  await migrate(h.db);
+  log(`seeding ${BIG} contacts…`);
+  const contacts = await seed(h.db, BIG, tz.zone);
+  const cookie = await login(h.mf);
+
+  // Reference: the same rows, bare — INSERT … SELECT in chunks of 5,000 into a copy of the table with the same indexes.
+  await h.db.batch([
+    h.db.prepare(`CREATE TABLE bare_enrollments (id integer PRIMARY KEY AUTOINCREMENT NOT NULL, campaign_id integer NOT NULL, contact_id integer NOT NULL,
+      status text DEFAULT 'active' NOT NULL, next_step_number integer DEFAULT 1 NOT NULL, next_run_at integer, last_sent_at integer, stop_reason text,
+      created_at integer NOT NULL, updated_at integer NOT NULL, anchor_at integer)`),
+    h.db.prepare("CREATE UNIQUE INDEX bare_uq ON bare_enrollments (campaign_id, contact_id)"),
+    h.db.prepare("CREATE INDEX bare_due ON bare_enrollments (status, next_run_at)"),
+    h.db.prepare("CREATE INDEX bare_contact ON bare_enrollments (contact_id)"),
+    h.db.prepare("CREATE INDEX bare_campaign_status ON bare_enrollments (campaign_id, status)"),
+  ]);
+  const later = Date.now() + 7 * 24 * 3600_000;
+  const bareInsert = async (campaignId) => {
+    const bareStart = performance.now();
+    let below = Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const lo = await h.db.prepare("SELECT min(id) AS lo, count(*) AS n FROM (SELECT id FROM contacts WHERE id < ? ORDER BY id DESC LIMIT 5000)").bind(below).first();
+      if (!lo.n) break;
+      await h.db
+        .prepare(`INSERT INTO bare_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
+                  SELECT ?, id, 'active', 1, ?, ?, ?, ? FROM contacts WHERE id >= ? AND id < ?`)
+        .bind(campaignId, later, later, Date.now(), Date.now(), lo.lo, below)
+        .run();
+      below = lo.lo;
+    }
+    return (performance.now() - bareStart) / 1000;
+  };
+  // Measured before and after Helio's start, so neither side gets the warmer database.
+  const bareBefore = await bareInsert(1);
+  const bareRows = await h.db.prepare("SELECT count(*) AS n FROM bare_enrollments").first("n");
+  log(`bare batched insert: ${bareRows} rows in ${bareBefore.toFixed(2)} s`);
+
+  const big = await campaignWithStep(h.mf, cookie, { audienceQuery: "", scheduledAt: new Date(later).toISOString() });
+  const startAt = performance.now();
+  await api(h.mf, cookie, "POST", `/api/campaigns/${big.id}/start`);
+  const enrolled = await waitEnrolled(h.db, big.id, BIG, "100k campaign");
+  const enrolSeconds = (performance.now() - startAt) / 1000;
+  log(`100k campaign ${big.id}: ${enrolled.row.contact_count} enrolled in ${enrolSeconds.toFixed(2)} s`);
+  const bareAfter = await bareInsert(2);
+  log(`bare batched insert again: ${bareAfter.toFixed(2)} s`);
+  const bareSeconds = (bareBefore + bareAfter) / 2;
+
+  // Rows read by the cron tick's dispatcher with 100k enrolments not yet due: nothing due, then DUE due.
+  let mark = stdio.lines.length;
+  await runCron(h.mf);
+  const idle = await stdio.lastDispatch(mark);
+  const small = await campaignWithStep(h.mf, cookie, { contactIds: contacts.slice(0, DUE).map((x) => x.id) });
+  await api(h.mf, cookie, "POST", `/api/campaigns/${small.id}/start`);
+  await waitEnrolled(h.db, small.id, DUE, "due campaign");
+  await h.db.prepare("SELECT 1").run();
+  // Wait until the enrolment job has released every contact (status active), so they are due for the tick.
+  for (let i = 0; i < 200; i++) {
+    const n = await h.db.prepare("SELECT count(*) AS n FROM campaign_enrollments WHERE campaign_id = ? AND status = 'active'").bind(small.id).first("n");
+    if (n === DUE) break;
+    await sleep(50);
+  }
+  mark = stdio.lines.length;
+  await runCron(h.mf);
+  const busy = await stdio.lastDispatch(mark);
+  // The due query alone, as the dispatcher runs it, from outside (D1's own meta.rows_read), after the tick.
+  const plan = await h.db.prepare("EXPLAIN QUERY PLAN SELECT id, campaign_id, contact_id, next_step_number, next_run_at, anchor_at FROM campaign_enrollments WHERE status = 'active' AND next_run_at <= ? ORDER BY next_run_at LIMIT 500").bind(Date.now()).all();
+  const notDue = await h.db.prepare("SELECT count(*) AS n FROM campaign_enrollments WHERE status = 'active' AND next_run_at > ?").bind(Date.now()).first("n");
+  while (cleanups.length > depth) await cleanups.pop()();
+  return { bareSeconds, bareBefore, bareAfter, bareRows, enrolSeconds, enrolled: enrolled.row.contact_count, idle, busy, notDue, plan: plan.results.map((r) => r.detail).join("; ") };
+}
+
+async function main() {
+  const tz = daytimeZone();
+  log(`contacts' time zone ${tz.zone} (local ${tz.local}) keeps the run inside quiet-hours windows`);
+  const tmp = mkdtempSync(join(os.tmpdir(), "helio-bench-"));
+  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  log("bundling the Worker (wrangler deploy --dry-run)…");
+  const scriptPath = bundleWorker(join(tmp, "bundle"));
+  const fake = await startFakeTwilio({ accountSid: "AC" + randomBytes(16).toString("hex"), authToken: randomBytes(16).toString("hex") });
+  cleanups.push(() => fake.stop());
+
+  log(`1. ${COUNT}-contact campaign step: cron → queue → fake Twilio…`);
+  const helio = await throughputRun(scriptPath, fake, tz);
+  log(`Helio: ${helio.rate.toFixed(0)} msgs/s; ${JSON.stringify(helio.check)}`);
+  let bare = null;
+  if (!flags["skip-ceilings"]) {
+    bare = await bareConsumer({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, timeoutMs: TIMEOUT_MS, onProgress: log });
+    log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
+  }
+  log(`2./3. ${BIG}-contact campaign start and cron reads…`);
+  const big = await bigRun(scriptPath, fake, tz);
+
+  const fmt = (n, d = 0) => (n == null ? "—" : n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }));
+  const row = (...c) => `| ${c.join(" | ")} |`;
+  const ratio = bare ? helio.rate / bare.rate : null;
+  const enrolRatio = big.enrolSeconds / big.bareSeconds;
+  const out = [
+    "",
+    `Campaign benchmark — fake Twilio on loopback, Miniflare driven directly`,
+    "",
+    row("measurement", "rows", "seconds", "rate", "vs reference"),
+    row("---", "---:", "---:", "---:", "---:"),
+    row("Helio: campaign step, cron → queue → fake Twilio (2 overlapping ticks to all sent)", fmt(COUNT), fmt(helio.seconds, 2), `${fmt(helio.rate)} msgs/s`, bare ? `${fmt(100 * ratio, 1)}%` : "—"),
+    row("Ceiling: bare Worker consumer (1 POST + 1 UPDATE per message)", fmt(COUNT), bare ? fmt(bare.seconds, 2) : "—", bare ? `${fmt(bare.rate)} msgs/s` : "—", "100%"),
+    row("Helio: start → every contact enrolled (queue chunks of 5,000)", fmt(big.enrolled), fmt(big.enrolSeconds, 2), `${fmt(big.enrolled / big.enrolSeconds)} rows/s`, `${fmt(enrolRatio, 2)}×`),
+    row(`Reference: bare batched INSERT … SELECT of 5,000-row chunks, same rows and indexes (mean of ${fmt(big.bareBefore, 2)} s before and ${fmt(big.bareAfter, 2)} s after)`, fmt(big.bareRows), fmt(big.bareSeconds, 2), `${fmt(big.bareRows / big.bareSeconds)} rows/s`, "1×"),
+    "",
+    `Duplicates: ${helio.check.duplicates}   lost: ${helio.check.lost}   (fake: ${helio.check.calls} calls; D1: ${helio.check.rows} step messages, ${helio.check.duplicateKeys} duplicate keys, ${helio.check.rowProblems} not sent or with a sid the fake does not know); campaign row ${JSON.stringify(helio.campaign)}`,
+    bare ? `Campaign send / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ 150%: ${ratio >= 1.5 ? "MET" : "NOT MET"})` : "",
+    `Start 100k / bare insert: ${fmt(enrolRatio, 2)}× (goal ≤ 2×: ${enrolRatio <= 2 ? "MET" : "NOT MET"})`,
+    `Cron tick, ${fmt(big.notDue)} enrolments not yet due: nothing due → dispatcher read ${big.idle.rowsRead} rows (${JSON.stringify(big.idle)}); ` +
+      `${big.busy.due} due → due scan read ${big.busy.dueScanRowsRead} rows, all reads ${big.busy.rowsRead} (due scan + campaign/step/contact lookups; ${JSON.stringify(big.busy)}); ` +
+      `goal ≤ due + a small constant: due scan ${big.busy.dueScanRowsRead <= 2 * big.busy.due + 10 && big.idle.rowsRead <= 10 ? "grows with due rows only, not with the not-yet-due ones" : "CHECK"}`,
+    `Due query plan: ${big.plan}`,
+    `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} (shared machine)`,
+  ];
+  let git = "";
+  try {
+    git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);
+  } catch {}
+  out.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; code ${git}. Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  console.log(out.filter((l) => l !== null).join("\n"));
+  const failures = [];
+  if (helio.check.duplicates || helio.check.lost || helio.check.rowProblems || helio.check.duplicateKeys) failures.push("duplicates/lost");
+  if (big.enrolled !== BIG) failures.push("enrolment count");
+  if (failures.length) console.log(`FAILED: ${failures.join(", ")}`);
+  return failures.length ? 1 : 0;
+}
+
+const finish = (code) => {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 10_000).unref();
+};
+main()
+  .then(async (code) => {
+    await cleanup();
+    finish(code);
+  })
+  .catch(async (err) => {
+    console.error(err);
+    await cleanup();
+    finish(2);
+  });
