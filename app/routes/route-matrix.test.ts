@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
-import { call, createTestUser, loginAs } from "../../tests/factories";
+import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
+import { checkStep } from "~/campaigns/campaign-schema";
+import { createCampaign } from "~/campaigns/create-campaign.server";
+import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 
 /**
@@ -35,6 +38,10 @@ const API_405: Statuses = { anon: 401, user: 405, superuser: 405 };
 const PUBLIC = (status: number): Statuses => ({ anon: status, user: status, superuser: status });
 
 const freshContact = async (ctx: Ctx) => (await createTestContact(ctx.userId)).id;
+const freshCampaign = async (ctx: Ctx) =>
+  (await createCampaign(db(), { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` }, { userId: ctx.userId, ipAddress: null }, new Date())).id;
+const freshStep = async (ctx: Ctx) =>
+  (await addCampaignStep(db(), await freshCampaign(ctx), checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date())).id;
 let unsubscribe = "";
 
 const placeholder = (path: string): Case[] => [
@@ -155,6 +162,46 @@ const MATRIX: Record<string, Case[]> = {
   "api.contacts.bulk.ts": [
     { method: "POST", path: "/api/contacts/bulk", json: [], expect: API_INVALID },
     { method: "GET", path: "/api/contacts/bulk", expect: API_405 },
+  ],
+  "api.campaigns.ts": [
+    { method: "GET", path: "/api/campaigns", expect: API },
+    { method: "POST", path: "/api/campaigns", json: {}, expect: API_INVALID },
+    { method: "DELETE", path: "/api/campaigns", expect: API_405 },
+  ],
+  "api.campaigns.$id.ts": [
+    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: API },
+    { method: "PUT", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: { name: "" }, expect: API_INVALID },
+    { method: "DELETE", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "PATCH", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.campaigns.$id.start.ts": [
+    // A draft without steps or contacts cannot start: 409 with a message.
+    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, json: {}, expect: { anon: 401, user: 409, superuser: 409 } },
+    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, expect: API_405 },
+  ],
+  "api.campaigns.$id.pause.ts": [
+    // Pausing a draft is an invalid transition.
+    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`, json: {}, expect: { anon: 401, user: 409, superuser: 409 } },
+    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`, expect: API_405 },
+  ],
+  "api.campaigns.$id.contacts.ts": [
+    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, json: {}, expect: API_INVALID },
+    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, expect: API_405 },
+  ],
+  "api.campaign-steps.ts": [
+    { method: "POST", path: "/api/campaign-steps", json: {}, expect: API_INVALID },
+    { method: "GET", path: "/api/campaign-steps", expect: API_405 },
+  ],
+  "api.campaign-steps.$id.ts": [
+    // GET takes a campaign id (SPEC §7), PUT/DELETE a step id.
+    { method: "GET", path: async (c) => `/api/campaign-steps/${await freshCampaign(c)}`, expect: API },
+    { method: "PUT", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: { name: "" }, expect: API_INVALID },
+    { method: "DELETE", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.stats.ts": [
+    { method: "GET", path: "/api/stats", expect: API },
+    { method: "POST", path: "/api/stats", json: {}, expect: API_405 },
   ],
   "api.messages.ts": [
     { method: "GET", path: "/api/messages", expect: API },
