@@ -19,13 +19,14 @@ export const PACING_WINDOW_MS = 120_000;
 /**
  * Slots are spaced so that any N + 1 consecutive ones span 1 s + PACING_JITTER_MS, not exactly 1 s. Exactly 1/N
  * apart, 1–2 ms of timer jitter already put N + 1 calls into one second (and a late first batch N + 3). The slack
- * lets a late send catch up (see createSendGate) and costs 2.9% of the rate.
+ * covers the gate's margin and lets a late send catch up (createSendGate); it costs 2.9% of the rate.
  */
 export const PACING_JITTER_MS = 30;
 
 /**
- * The gate keeps the K-th previous send start (K = N at N/s) at least 1 s + this far back, so sends that reach
- * the provider up to this much more late than the one K before them still count in different seconds there.
+ * The gate keeps consecutive send starts (1 s + this)/N apart, so N + 1 of them span 1 s + this: sends that reach
+ * the provider up to this much more late than the one N before them still count in different seconds there.
+ * Slots are wider apart (PACING_JITTER_MS), so a send that started late catches up by the difference, 10 ms a second.
  */
 export const PACING_GATE_MARGIN_MS = 20;
 
@@ -104,42 +105,34 @@ export async function projectSlots(db: Db, sender: string, count: number, opts: 
 }
 
 /**
- * One consumer's start gate. A send starts no earlier than its slot, and no earlier than 1 s + PACING_GATE_MARGIN_MS
- * after the send K before it (K = N at N/s; for N < 1, 1/N s after the previous one). Slots alone are not enough:
- * with several sends in flight, a send that starts late (a timer firing late, a slow answer holding every
- * connection) would otherwise go out in a burst with the sends behind it and put N + 1 into one second. The gate
- * lets late sends catch up only as fast as the window allows. `resumeAt` is where the sender's line may go on
- * after this consumer's sends (carryLateness), so the next batch keeps the same rule against them.
+ * One consumer's start gate: a send starts no earlier than its slot, and no earlier than (1 s +
+ * PACING_GATE_MARGIN_MS)/N after the previous send the gate let through. Slots alone are not enough: with several
+ * sends in flight, a send that starts late (a timer firing late, a slow answer holding every connection) would
+ * otherwise go out in a burst with the sends behind it and put N + 1 into one second. With the gate, late sends
+ * never bunch; they catch up slowly, because slots are a little wider apart than the gate's spacing. `resumeAt`
+ * is where the sender's line may go on after this consumer's sends (carryLateness), so the next batch keeps the
+ * same spacing from this one's last send.
  */
 export function createSendGate(opts: { ratePerSecond: number; clock?: () => number; sleep: (ms: number) => Promise<void> }) {
-  const interval = slotIntervalMs(opts.ratePerSecond);
-  const k = Math.max(1, Math.floor(opts.ratePerSecond));
-  const span = Math.max(1000, (k * 1000) / opts.ratePerSecond) + PACING_GATE_MARGIN_MS;
+  const spacing = (1000 + PACING_GATE_MARGIN_MS) / opts.ratePerSecond;
   const clock = opts.clock ?? Date.now;
-  const starts: number[] = []; // the last k starts, oldest first
+  let last = -Infinity;
   let chain: Promise<unknown> = Promise.resolve();
   return {
     /** Resolves (with the start time) when the send reserved for `slot` may start. Callers are served in call order. */
     wait(slot: number): Promise<number> {
       const turn = chain.then(async () => {
-        const at = Math.max(slot, starts.length === k ? starts[0] + span : -Infinity);
+        const at = Math.max(slot, last + spacing);
         for (let i = 0; i < 100 && clock() < at; i++) await opts.sleep(at - clock());
-        const start = Math.max(at, clock());
-        starts.push(start);
-        if (starts.length > k) starts.shift();
-        return start;
+        last = Math.max(at, clock());
+        return last;
       });
       chain = turn.catch(() => undefined);
       return turn;
     },
-    /** Earliest first slot for the sender's next sends under the same rule, or null when no send went through. */
+    /** Earliest slot for the sender's next sends, or null when no send went through. */
     get resumeAt(): number | null {
-      if (!starts.length) return null;
-      const m = starts.length;
-      // The next line's j-th slot (resumeAt + j·interval) must be ≥ the start k sends before it + span.
-      let at = starts[m - 1] + interval;
-      starts.forEach((t, i) => (at = Math.max(at, t + span - (i - m + k) * interval)));
-      return at;
+      return Number.isFinite(last) ? last + spacing : null;
     },
   };
 }
