@@ -121,7 +121,7 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
   });
   const cronResult = await cron;
   const { results: rows } = await h.db
-    .prepare("SELECT status, twilio_sid, phone, updated_at FROM messages WHERE broadcast_id = ?")
+    .prepare("SELECT status, twilio_sid, phone, updated_at, sent_at FROM messages WHERE broadcast_id = ?")
     .bind(b.broadcastId)
     .all();
   // reduce, not Math.max(...): 100,000 arguments overflow the stack.
@@ -143,6 +143,8 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
     connections: fake.connectionStats().total - connsBefore,
     gaps: interArrival(ats),
     ats,
+    // The Worker's clock when each send started (sendOne stamps sent_at right after the pacing gate lets it go).
+    startedAts: rows.map((r) => r.sent_at).filter((t) => t != null),
   };
   result.rate = result.seconds ? count / result.seconds : 0;
   if (profile) {
@@ -201,6 +203,20 @@ function summariseProfile(batches) {
  * 0.95 N overall, (calls−1)/(last−first) over all calls. The steady state (calls after the first batch) is printed
  * for comparison with earlier runs; it decides nothing.
  */
+/** Most calls in any sliding one-second window [t, t + 1000 ms) of `times`, and where that window starts. */
+function busiestSecond(times) {
+  const all = [...times].sort((a, b) => a - b);
+  let max = 0;
+  let at = 0;
+  let over = 0;
+  for (let i = 0, j = 0; i < all.length; i++) {
+    while (all[i] - all[j] >= 1000) j++;
+    if (i - j + 1 > max) (max = i - j + 1), (at = all[j] - all[0]);
+    if (i - j + 1 > RATE) over++;
+  }
+  return { max, at, over };
+}
+
 function pacingVerdict(run, rate) {
   const all = [...run.ats].sort((a, b) => a - b);
   const rateOf = (ats) => (ats.length - 1) / ((ats.at(-1) - ats[0]) / 1000);
@@ -213,6 +229,7 @@ function pacingVerdict(run, rate) {
     if (i - j + 1 > rate) windowsOverN++;
     if (i - j + 1 > maxInOneSecond) (maxInOneSecond = i - j + 1), (worstAt = all[j] - all[0]);
   }
+  const started = busiestSecond(run.startedAts);
   const gaps = all.slice(1).map((t, i) => t - all[i]);
   const tooClose = gaps.filter((g) => g < (1000 / rate) * 0.5).length;
   const overall = rateOf(all);
@@ -226,6 +243,8 @@ function pacingVerdict(run, rate) {
     maxInOneSecond,
     worstAt: worstAt / 1000,
     windowsOverN,
+    startedMax: started.max,
+    startedOver: started.over,
     minGap: gaps.length ? Math.min(...gaps) : null,
     tooClose,
     atMostN,
@@ -407,6 +426,9 @@ async function main() {
         `≤ N in every 1 s window: ${v.atMostN ? "yes" : "NO"}, ≥ 0.95·N overall: ${v.atLeast ? "yes" : "NO"} → ${
           v.ok ? "OK" : "OUT OF BOUNDS"
         }; duplicates ${paced.check.duplicates}, lost ${paced.check.lost}`
+    );
+    out.push(
+      `Pacing at the Worker (for diagnosis, not the check): sends started (messages.sent_at) max ${v.startedMax} in any 1 s window, ${v.startedOver} windows over N`
     );
   }
   const g = (x) =>
