@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -34,6 +34,8 @@ export default defineConfig({
   resolve: { alias: { "~": here("./app") } },
   test: {
     include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/unit/**/*.test.ts"],
+    // *.node.test.ts read data sets from node_modules: vitest.node.config.ts runs them in Node.
+    exclude: [...configDefaults.exclude, "**/*.node.test.ts"],
     setupFiles: ["./tests/setup.ts"],
     // Fake Twilio/SendGrid servers in Node; their URLs reach workerd tests through `provide`/`inject`.
     globalSetup: ["./tests/global-setup.ts"],

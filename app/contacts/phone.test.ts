@@ -81,6 +81,32 @@ describe("assessPhone", () => {
     expect(assessPhone(phone)).toEqual({ sendable: false, reason });
   });
 
+  it.each([
+    ["+12995551234", PHONE_REASONS.unassigned], // 299: never assigned
+    ["+12215551234", PHONE_REASONS.unassigned],
+    ["+13785551234", PHONE_REASONS.unassigned],
+    ["+19995551234", PHONE_REASONS.unassigned],
+    ["+15005551234", PHONE_REASONS.unassigned], // 5XX: non-geographic personal numbers
+    ["+17005551234", PHONE_REASONS.unassigned], // 700: carrier services
+    ["+18765551234", PHONE_REASONS.otherCountry], // Jamaica
+    ["+18095551234", PHONE_REASONS.otherCountry], // Dominican Republic
+    ["+14415551234", PHONE_REASONS.otherCountry], // Bermuda
+  ])("%s has an area code no US number uses: %s", (phone, reason) => {
+    expect(assessPhone(phone)).toEqual({ sendable: false, reason });
+  });
+
+  it.each([
+    "+14165552368", // Toronto: Canada is accepted, as it always was
+    "+16045552368", // Vancouver
+    "+17875552368", // Puerto Rico
+    "+16715552368", // Guam
+    "+13405552368", // U.S. Virgin Islands
+    "+17485552368", // Colorado's newest overlay
+    "+16795552368", // Detroit's overlay (2025)
+  ])("%s is sendable", (phone) => {
+    expect(assessPhone(phone)).toEqual({ sendable: true });
+  });
+
   it("keeps 555 numbers outside 01XX sendable (only 555-0100..0199 is fictional)", () => {
     expect(assessPhone("+12125550200").sendable).toBe(true);
     expect(assessPhone("+12125550099").sendable).toBe(true);

@@ -33,8 +33,8 @@ describe("deriveTimeZone", () => {
   it.each([
     [{ state: "NY" }, "America/New_York"],
     [{ state: "california" }, "America/Los_Angeles"],
-    [{ state: "AZ" }, "America/Phoenix"],
-    [{ state: "Arizona", phone: "+12125554567" }, "America/Phoenix"], // a wholly-one-zone state wins
+    [{ state: "UT" }, "America/Denver"],
+    [{ state: "Utah", phone: "+12125554567" }, "America/Denver"], // a wholly-one-zone state wins
     [{ state: "HI" }, "Pacific/Honolulu"],
     [{ state: "PR" }, "America/Puerto_Rico"],
     [{ state: "DC" }, "America/New_York"],
@@ -55,6 +55,23 @@ describe("deriveTimeZone", () => {
     expect(deriveTimeZone({ state: "ID", zipCode: "83702" })).toBe("America/Boise");
     expect(deriveTimeZone({ state: "OR", zipCode: "97914" })).toBe("America/Boise"); // Ontario
     expect(deriveTimeZone({ state: "MI", zipCode: "48226" })).toBe("America/Detroit");
+  });
+
+  it("splits Arizona: the Navajo Nation keeps daylight saving time (Denver), the rest of the state does not", () => {
+    // Window Rock, Chinle, Kayenta, Tuba City — with a 928 number, which covers both clocks.
+    for (const zipCode of ["86515", "86503", "86033", "86045"]) {
+      expect(deriveTimeZone({ state: "AZ", zipCode, phone: "+19285550123" }), zipCode).toBe("America/Denver");
+      expect(deriveTimeZone({ zipCode }), zipCode).toBe("America/Denver");
+    }
+    expect(deriveTimeZone({ state: "AZ", zipCode: "85004" })).toBe("America/Phoenix"); // Phoenix
+    expect(deriveTimeZone({ state: "AZ", zipCode: "86001" })).toBe("America/Phoenix"); // Flagstaff
+    expect(deriveTimeZone({ state: "AZ", zipCode: "86039" })).toBe("America/Phoenix"); // Kykotsmovi (Hopi)
+    expect(deriveTimeZone({ state: "AZ", zipCode: "86512" })).toBe("America/Phoenix"); // Sanders, off the reservation
+    // Page shares its ZIP with LeChee; 928 spans both clocks; nothing else: no zone, so the strictest window.
+    expect(deriveTimeZone({ state: "AZ", zipCode: "86040", phone: "+19285550123" })).toBeNull();
+    expect(deriveTimeZone({ state: "AZ", phone: "+19285550123" })).toBeNull();
+    expect(deriveTimeZone({ state: "AZ" })).toBeNull();
+    expect(deriveTimeZone({ state: "AZ", phone: "+16025550123" })).toBe("America/Phoenix"); // Phoenix metro
   });
 
   it("applies single-ZIP exceptions inside a prefix", () => {

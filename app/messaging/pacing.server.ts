@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 
 export type SlotReservation = {
-  /** Send times (epoch ms) for the reserved messages, one per message, spaced 1/rate apart. */
+  /** Send times (epoch ms) for the reserved messages, one per message, slotIntervalMs(rate) apart. */
   slots: number[];
   /** How many of the requested messages got no slot within the window. */
   deferred: number;
@@ -16,28 +16,53 @@ export type SlotReservation = {
  * that comes back through the cron always finds its slots inside the window. */
 export const PACING_WINDOW_MS = 120_000;
 
+/**
+ * Slots are spaced so that any N + 1 consecutive ones span 1 s + PACING_JITTER_MS, not exactly 1 s. Exactly 1/N
+ * apart, 1–2 ms of timer jitter already put N + 1 calls into one second (and a late first batch N + 3). The slack
+ * covers the gate's margin and lets a late send catch up (createSendGate); it costs 2.9% of the rate.
+ */
+export const PACING_JITTER_MS = 30;
+
+/**
+ * The gate keeps consecutive send starts (1 s + this)/N apart, so N + 1 of them span 1 s + this: sends that reach
+ * the provider up to this much more late than the one N before them still count in different seconds there.
+ * Slots are wider apart (PACING_JITTER_MS), so a send that started late catches up by the difference, 10 ms a second.
+ */
+export const PACING_GATE_MARGIN_MS = 20;
+
+/**
+ * An idle sender's first slot is this far after `now`: the consumer still writes its claim before the first send,
+ * and a first send that starts late makes the sends behind it late too.
+ */
+export const PACING_LEAD_MS = 30;
+
+/** Milliseconds between two slots of one sender at `ratePerSecond`. */
+export const slotIntervalMs = (ratePerSecond: number) => (1000 + PACING_JITTER_MS) / ratePerSecond;
+
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /**
  * Reserves send slots for `count` messages from one sender so that, across every consumer, the sender never
- * exceeds `ratePerSecond` and `dailyCap`. D1 serialises writes, so the read-then-reserve UPDATE is atomic
- * per statement; only slots inside `windowMs` are taken (the rest retry later instead of holding a worker).
+ * exceeds `ratePerSecond` in any one-second window (slots slotIntervalMs apart, the first no earlier than
+ * `now + leadMs`) and `dailyCap`. D1 serialises writes, so the read-then-reserve UPDATE is atomic per statement;
+ * only slots inside `windowMs` are taken (the rest retry later instead of holding a worker).
  */
 export async function reserveSendSlots(
   db: Db,
   sender: string,
   count: number,
-  opts: { now: number; ratePerSecond: number; dailyCap: number; windowMs?: number },
+  opts: { now: number; ratePerSecond: number; dailyCap: number; windowMs?: number; leadMs?: number },
 ): Promise<SlotReservation> {
-  const interval = 1000 / opts.ratePerSecond;
+  const interval = slotIntervalMs(opts.ratePerSecond);
   const windowMs = opts.windowMs ?? PACING_WINDOW_MS;
+  const earliest = opts.now + (opts.leadMs ?? PACING_LEAD_MS);
   const day = dayOf(opts.now);
   const current = await db.get<{ next_slot_ms: number; day: string; day_count: number }>(
     sql`SELECT next_slot_ms, day, day_count FROM sender_pacing WHERE sender = ${sender}`,
   );
   const usedToday = current && current.day === day ? current.day_count : 0;
   const capLeft = Math.max(0, opts.dailyCap - usedToday);
-  const start = Math.max(current?.next_slot_ms ?? 0, opts.now);
+  const start = Math.max(current?.next_slot_ms ?? 0, earliest);
   const fitsWindow = Math.max(0, Math.floor((opts.now + windowMs - start) / interval));
   const want = Math.min(count, capLeft, fitsWindow);
   const overCap = Math.max(0, count - capLeft);
@@ -45,15 +70,16 @@ export async function reserveSendSlots(
     return { slots: [], deferred: count - overCap, nextFreeMs: start, overCap };
   }
   const row = await db.get<{ next_slot_ms: number }>(sql`
-    INSERT INTO sender_pacing (sender, next_slot_ms, day, day_count) VALUES (${sender}, ${opts.now + want * interval}, ${day}, ${want})
+    INSERT INTO sender_pacing (sender, next_slot_ms, day, day_count) VALUES (${sender}, ${earliest + want * interval}, ${day}, ${want})
     ON CONFLICT(sender) DO UPDATE SET
-      next_slot_ms = max(next_slot_ms, ${opts.now}) + ${want * interval},
+      next_slot_ms = max(next_slot_ms, ${earliest}) + ${want * interval},
       day_count = CASE WHEN day = ${day} THEN day_count + ${want} ELSE ${want} END,
       day = ${day}
     RETURNING next_slot_ms`);
-  const first = (row?.next_slot_ms ?? opts.now + want * interval) - want * interval;
+  const first = (row?.next_slot_ms ?? earliest + want * interval) - want * interval;
   return {
-    slots: Array.from({ length: want }, (_, i) => Math.round(first + i * interval)),
+    // Rounded up: a slot never moves earlier, so N + 1 of them never span less than the spacing promises.
+    slots: Array.from({ length: want }, (_, i) => Math.ceil(first + i * interval)),
     deferred: count - want - overCap,
     nextFreeMs: first + want * interval,
     overCap,
@@ -68,7 +94,7 @@ export async function reserveSendSlots(
  */
 export async function projectSlots(db: Db, sender: string, count: number, opts: { now: number; ratePerSecond: number; after: number }) {
   if (count === 0) return [];
-  const interval = 1000 / opts.ratePerSecond;
+  const interval = slotIntervalMs(opts.ratePerSecond);
   const row = await db.get<{ projected_ms: number }>(sql`
     UPDATE sender_pacing SET projected_ms = max(projected_ms, next_slot_ms, ${opts.after}, ${opts.now}) + ${count * interval}
     WHERE sender = ${sender}
@@ -76,6 +102,47 @@ export async function projectSlots(db: Db, sender: string, count: number, opts: 
   const end = row?.projected_ms ?? Math.max(opts.after, opts.now) + count * interval;
   const start = end - count * interval;
   return Array.from({ length: count }, (_, i) => Math.round(start + i * interval));
+}
+
+/**
+ * One consumer's start gate: a send starts no earlier than its slot, and no earlier than (1 s +
+ * PACING_GATE_MARGIN_MS)/N after the previous send the gate let through. Slots alone are not enough: with several
+ * sends in flight, a send that starts late (a timer firing late, a slow answer holding every connection) would
+ * otherwise go out in a burst with the sends behind it and put N + 1 into one second. With the gate, late sends
+ * never bunch; they catch up slowly, because slots are a little wider apart than the gate's spacing. `resumeAt`
+ * is where the sender's line may go on after this consumer's sends (carryLateness), so the next batch keeps the
+ * same spacing from this one's last send.
+ */
+export function createSendGate(opts: { ratePerSecond: number; clock?: () => number; sleep: (ms: number) => Promise<void> }) {
+  const spacing = (1000 + PACING_GATE_MARGIN_MS) / opts.ratePerSecond;
+  const clock = opts.clock ?? Date.now;
+  let last = -Infinity;
+  let chain: Promise<unknown> = Promise.resolve();
+  return {
+    /** Resolves (with the start time) when the send reserved for `slot` may start. Callers are served in call order. */
+    wait(slot: number): Promise<number> {
+      const turn = chain.then(async () => {
+        const at = Math.max(slot, last + spacing);
+        for (let i = 0; i < 100 && clock() < at; i++) await opts.sleep(at - clock());
+        last = Math.max(at, clock());
+        return last;
+      });
+      chain = turn.catch(() => undefined);
+      return turn;
+    },
+    /** Earliest slot for the sender's next sends, or null when no send went through. */
+    get resumeAt(): number | null {
+      return Number.isFinite(last) ? last + spacing : null;
+    },
+  };
+}
+
+/**
+ * Moves the sender's line to no earlier than `resumeAt` (createSendGate), which is later than the slots when the
+ * consumer's sends went out late. A statement for the batch that records the outcomes.
+ */
+export function carryLateness(db: Db, sender: string, resumeAt: number) {
+  return db.run(sql`UPDATE sender_pacing SET next_slot_ms = max(next_slot_ms, ${Math.ceil(resumeAt)}) WHERE sender = ${sender}`);
 }
 
 /** Start of the next UTC day: when a capped sender may send again. */

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { deriveTimeZone } from "~/contacts/us-geo";
+import { createTestContact } from "../../tests/contact-factory";
+import { createTestUser } from "../../tests/factories";
+import { pipeline } from "../../tests/messaging-harness";
 import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, sendWindowFor } from "./quiet-hours.js";
+import { sendMessages } from "./consume-send-batch.server";
+import { broadcastSchema, sendBroadcast } from "./create-broadcast.server";
 
 const MINUTE = 60_000;
 const at = (iso: string) => new Date(iso);
@@ -210,5 +217,33 @@ describe("nextAllowedSendTime — properties", () => {
         }
       }
     }
+  });
+});
+
+describe("Arizona's Navajo Nation keeps daylight saving time", () => {
+  // 2026-07-15 03:30 UTC: 20:30 in Phoenix (MST all year), 21:30 in Window Rock (MDT) — after the 21:00 end.
+  const SUMMER_EVENING = new Date("2026-07-15T03:30:00Z");
+
+  it("a summer text at 20:30 Phoenix time is outside the window in Window Rock", () => {
+    const windowRock = deriveTimeZone({ state: "AZ", zipCode: "86515", phone: "+19285550123" });
+    const phoenix = deriveTimeZone({ state: "AZ", zipCode: "85004", phone: "+16025550123" });
+    expect(isWithinSendWindow(SUMMER_EVENING, phoenix, "AZ")).toBe(true);
+    expect(isWithinSendWindow(SUMMER_EVENING, windowRock, "AZ")).toBe(false);
+    expect(nextAllowedSendTime(SUMMER_EVENING, windowRock, "AZ").toISOString()).toBe("2026-07-15T14:00:00.000Z"); // 08:00 MDT
+  });
+
+  it("a broadcast at 20:30 Phoenix time goes to Phoenix and waits until 08:00 for Window Rock", async () => {
+    const { deps, twilio, queue } = await pipeline({ now: () => SUMMER_EVENING });
+    const actor = { userId: (await createTestUser()).id, ipAddress: null };
+    const windowRock = await createTestContact(actor.userId, { state: "AZ", zipCode: "86515", phone: `+1928871${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}` });
+    const phoenix = await createTestContact(actor.userId, { state: "AZ", zipCode: "85004" });
+    await sendBroadcast({ db: deps.db, queue, now: SUMMER_EVENING }, broadcastSchema.parse({ type: "sms", content: "Solar offer", contactIds: [windowRock.id, phoenix.id] }), actor);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const row = (id: number) => deps.db.get<{ status: string; scheduled_at: number | null }>(sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${id}`);
+    expect(await row(phoenix.id)).toMatchObject({ status: "sent" });
+    const deferred = await row(windowRock.id);
+    expect(deferred?.status).toBe("pending");
+    expect(new Date(deferred!.scheduled_at!).toISOString()).toBe("2026-07-15T14:00:00.000Z");
+    expect((await twilio.calls()).map((c) => c.to)).toEqual([phoenix.phone]);
   });
 });

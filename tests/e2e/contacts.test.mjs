@@ -10,12 +10,14 @@ after(async () => browser?.close());
 
 // Letters only, so every term is searchable and never collides between modes or runs.
 const tag = (prefix) => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
-// A sendable US number: NXX-NXX-XXXX with N = 2–9, avoiding N11 and 555-01XX.
+// A sendable US number: an area code in service (assessPhone refuses the others), then NXX-XXXX with N = 2–9,
+// never 555-01XX.
+const AREA_CODES = ["212", "213", "305", "312", "404", "415", "503", "602", "617", "702", "713", "801", "919"];
 function phone() {
   const n = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1));
   for (;;) {
-    const p = `${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
-    if (!/^(8(00|33|44|55|66|77|88)|900)/.test(p)) return p; // toll-free and premium are not sendable
+    const p = `${AREA_CODES[n(0, AREA_CODES.length - 1)]}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
+    if (!/^\d{3}55501/.test(p)) return p; // 555-01XX is fictional
   }
 }
 const e164 = (digits) => `+1${digits}`;

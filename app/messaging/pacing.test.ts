@@ -1,0 +1,116 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { db } from "../../tests/factories";
+import { carryLateness, createSendGate, reserveSendSlots, slotIntervalMs } from "./pacing.server";
+
+const T = Date.parse("2026-07-15T18:00:00Z"); // a fixed clock: nothing here reads the real time
+const sender = () => `+1480555${String(Math.floor(Math.random() * 9000) + 1000)}`;
+const big = { dailyCap: 1_000_000, windowMs: 600_000 };
+
+/** Most sends inside any half-open one-second window [t, t + 1000). */
+function maxInOneSecond(times: number[]): number {
+  const all = [...times].sort((a, b) => a - b);
+  let max = 0;
+  for (let i = 0, j = 0; i < all.length; i++) {
+    while (all[i] - all[j] >= 1000) j++;
+    max = Math.max(max, i - j + 1);
+  }
+  return max;
+}
+
+describe("send slot reservation (fixed clock)", () => {
+  it("no one-second window can hold more than N sends, even when sends reach the provider up to 20 ms late", async () => {
+    const from = sender();
+    const N = 20;
+    // Three consumers one after another, the second while the first's slots are still ahead, the third idle.
+    const a = await reserveSendSlots(db(), from, 50, { now: T, ratePerSecond: N, ...big });
+    const b = await reserveSendSlots(db(), from, 50, { now: T + 10, ratePerSecond: N, ...big });
+    const c = await reserveSendSlots(db(), from, 7, { now: T + 60_000, ratePerSecond: N, ...big });
+    const slots = [...a.slots, ...b.slots, ...c.slots];
+    expect(slots).toHaveLength(107);
+    expect(maxInOneSecond(slots)).toBeLessThanOrEqual(N);
+    // Worst case for a window: everything up to some send is 20 ms late, everything after it on time.
+    for (let k = 0; k < slots.length; k++) {
+      const arrivals = slots.map((s, i) => (i <= k ? s + 20 : s));
+      expect(maxInOneSecond(arrivals)).toBeLessThanOrEqual(N);
+    }
+    // Nor by more than a rounding millisecond below the rate (≥ 0.95 N is the bench's floor).
+    const rate = ((a.slots.length - 1) * 1000) / (a.slots.at(-1)! - a.slots[0]);
+    expect(rate).toBeGreaterThan(0.97 * N);
+    expect(rate).toBeLessThan(N);
+  });
+
+  it("an idle sender's first slot leaves time for the claim write instead of being already past", async () => {
+    const res = await reserveSendSlots(db(), sender(), 3, { now: T, ratePerSecond: 20, ...big });
+    expect(res.slots[0]).toBeGreaterThan(T);
+    expect(res.slots[0]).toBeLessThan(T + 100);
+  });
+
+  it("a batch's late last send moves the sender's line: the next batch starts one interval after it", async () => {
+    const from = sender();
+    const first = await reserveSendSlots(db(), from, 5, { now: T, ratePerSecond: 10, ...big });
+    let now = T;
+    const gate = createSendGate({ ratePerSecond: 10, clock: () => now, sleep: async (ms) => void (now += ms) });
+    for (const slot of first.slots.slice(0, -1)) await gate.wait(slot);
+    now = first.slots.at(-1)! + 80; // the last send went out 80 ms late
+    const lastStart = await gate.wait(first.slots.at(-1)!);
+    await carryLateness(db(), from, gate.resumeAt!);
+    const next = await reserveSendSlots(db(), from, 5, { now: lastStart + 5, ratePerSecond: 10, ...big });
+    expect(next.slots[0] - lastStart).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("send gate (fixed clock)", () => {
+  it("a send never starts before its slot, and late sends never catch up in a burst of more than N a second (property)", async () => {
+    const N = 20;
+    const reservation = await reserveSendSlots(db(), sender(), 50, { now: T, ratePerSecond: N, ...big });
+    await fc.assert(
+      fc.asyncProperty(
+        // How late each sleep wakes (timers, a busy event loop), and how long each send holds its connection.
+        fc.array(fc.integer({ min: 0, max: 120 }), { minLength: 50, maxLength: 50 }),
+        fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 50, maxLength: 50 }),
+        // How long each request takes to reach the provider: any spread up to the gate's 20 ms margin.
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 50, maxLength: 50 }),
+        async (oversleep, holdMs, transit) => {
+          let now = T;
+          let wake = 0;
+          const timers: Array<{ at: number; resolve: () => void }> = [];
+          const sleep = (ms: number) =>
+            new Promise<void>((resolve) => timers.push({ at: now + ms + oversleep[wake++ % oversleep.length], resolve }));
+          const gate = createSendGate({ ratePerSecond: N, clock: () => now, sleep });
+          const starts: number[] = [];
+          // 6 sends in flight, as the consumer dispatches them.
+          let next = 0;
+          const worker = async () => {
+            while (next < reservation.slots.length) {
+              const i = next++;
+              const started = await gate.wait(reservation.slots[i]);
+              expect(started).toBeGreaterThanOrEqual(reservation.slots[i]);
+              starts.push(now);
+              await sleep(holdMs[i]);
+            }
+          };
+          const done = Promise.all(Array.from({ length: 6 }, worker));
+          // Drive the fake clock: always fire the earliest timer.
+          for (let guard = 0; guard < 10_000; guard++) {
+            await new Promise((r) => setTimeout(r, 0));
+            if (!timers.length) break;
+            timers.sort((x, y) => x.at - y.at);
+            const t = timers.shift()!;
+            now = Math.max(now, t.at);
+            t.resolve();
+          }
+          await done;
+          expect(starts).toHaveLength(50);
+          expect(maxInOneSecond(starts)).toBeLessThanOrEqual(N);
+          expect(maxInOneSecond(starts.map((t, i) => t + transit[i]))).toBeLessThanOrEqual(N);
+          // The next batch's line, resuming where the gate says, keeps the rule against these sends.
+          const resume = gate.resumeAt!;
+          const nextLine = Array.from({ length: N }, (_, j) => resume + j * slotIntervalMs(N));
+          expect(maxInOneSecond([...starts, ...nextLine])).toBeLessThanOrEqual(N);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
