@@ -109,3 +109,25 @@ export function interArrival(ats) {
     spanMs: (sorted.at(-1) ?? 0) - (sorted[0] ?? 0),
   };
 }
+
+/**
+ * Runs a benchmark's main(), then its cleanup, and lets the process end by itself: Miniflare deletes its temp
+ * directory after dispose() without awaiting it, and an immediate process.exit() would leave it behind. The unref'd
+ * timer only fires if something still holds the loop. main() resolves to the exit code; a throw exits 2.
+ */
+export function runBench(main, cleanup) {
+  const finish = (code) => {
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 10_000).unref();
+  };
+  main()
+    .then(async (code) => {
+      await cleanup();
+      finish(code);
+    })
+    .catch(async (err) => {
+      console.error(err);
+      await cleanup();
+      finish(2);
+    });
+}
