@@ -211,7 +211,10 @@ function busiestSecond(times) {
   let over = 0;
   for (let i = 0, j = 0; i < all.length; i++) {
     while (all[i] - all[j] >= 1000) j++;
-    if (i - j + 1 > max) (max = i - j + 1), (at = all[j] - all[0]);
+    if (i - j + 1 > max) {
+      max = i - j + 1;
+      at = all[j] - all[0];
+    }
     if (i - j + 1 > RATE) over++;
   }
   return { max, at, over };
@@ -227,7 +230,10 @@ function pacingVerdict(run, rate) {
   for (let i = 0, j = 0; i < all.length; i++) {
     while (all[i] - all[j] >= 1000) j++;
     if (i - j + 1 > rate) windowsOverN++;
-    if (i - j + 1 > maxInOneSecond) (maxInOneSecond = i - j + 1), (worstAt = all[j] - all[0]);
+    if (i - j + 1 > maxInOneSecond) {
+      maxInOneSecond = i - j + 1;
+      worstAt = all[j] - all[0];
+    }
   }
   const started = busiestSecond(run.startedAts);
   const gaps = all.slice(1).map((t, i) => t - all[i]);

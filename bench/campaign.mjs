@@ -84,7 +84,10 @@ function stdioCapture() {
         stdout.on("data", (d) => {
           buf += d.toString();
           let i;
-          while ((i = buf.indexOf("\n")) >= 0) lines.push(buf.slice(0, i)), (buf = buf.slice(i + 1));
+          while ((i = buf.indexOf("\n")) >= 0) {
+            lines.push(buf.slice(0, i));
+            buf = buf.slice(i + 1);
+          }
         });
         stderr.on("data", (d) => process.stderr.write(d));
       },

@@ -38,7 +38,10 @@ export function fdStats() {
   const mine = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) mine.add(pid), (grew = true);
+    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) {
+        mine.add(pid);
+        grew = true;
+      }
   }
   let fds = 0;
   for (const pid of mine) {
@@ -79,7 +82,10 @@ export function parseFlags(argv) {
     const key = argv[i].slice(2);
     const next = argv[i + 1];
     if (next === undefined || next.startsWith("--")) out[key] = true;
-    else (out[key] = next), i++;
+    else {
+      out[key] = next;
+      i++;
+    }
   }
   return out;
 }
