@@ -1,41 +1,112 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
-import { cx, focusRing } from "~/components/ui";
+import { Link, useLoaderData } from "@remix-run/react";
+import { BarChart3, CheckCheck, FlaskConical, Megaphone, MessageSquareReply, Plus, Send, Users, Zap } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
+import { getDashboard } from "~/campaigns/get-dashboard.server";
+import { Badge, Button, Card, campaignStatusTone, cx, EmptyState, focusRing, StatCard } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard — Helio" }];
 
+/** Stat cards from maintained counters (message_counts, contact_totals), the first 5 campaigns and auto-responders. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return null;
+  return getDashboard(args.context.db);
 }
 
 const QUICK_ACTIONS = [
-  { to: "/campaigns", title: "Create Sequence", text: "Build a multi-step campaign" },
-  { to: "/testing", title: "Test Messages", text: "Try SMS and email before sending" },
-  { to: "/contacts", title: "Manage Contacts", text: "Add, import and organise leads" },
-  { to: "/analytics", title: "View Analytics", text: "See how your outreach performs" },
+  { to: "/campaigns", title: "Create Sequence", text: "Build a multi-step campaign", icon: Plus },
+  { to: "/testing", title: "Test Messages", text: "Try SMS and email before sending", icon: FlaskConical },
+  { to: "/contacts", title: "Manage Contacts", text: "Add, import and organise leads", icon: Users },
+  { to: "/analytics", title: "View Analytics", text: "See how your outreach performs", icon: BarChart3 },
 ];
 
 export default function Dashboard() {
+  const { stats, campaigns, autoResponders } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-8">
-      <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label="Quick actions">
         {QUICK_ACTIONS.map((a) => (
           <Link key={a.to} to={a.to} className={cx("rounded-lg border border-border bg-surface p-5 shadow-sm hover:border-primary", focusRing)}>
+            <a.icon aria-hidden="true" className="mb-2 size-5 text-primary-text" />
             <h3 className="font-semibold">{a.title}</h3>
             <p className="mt-1 text-sm text-fg-muted">{a.text}</p>
           </Link>
         ))}
       </section>
-      <section className="rounded-lg border border-border bg-surface p-6">
-        <h2 className="text-lg font-semibold">Getting Started</h2>
-        <ol className="mt-3 list-decimal space-y-1 pl-5 text-sm text-fg-muted">
-          <li>Create campaign sequences</li>
-          <li>Test messages</li>
-          <li>Monitor performance</li>
-        </ol>
+
+      <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label="Statistics" data-testid="stat-cards">
+        <StatCard label="Messages Sent" value={stats.messagesSent} icon={Send} />
+        <StatCard label="Delivered" value={stats.delivered} icon={CheckCheck} />
+        <StatCard label="Responses" value={stats.responses} icon={MessageSquareReply} />
+        <StatCard label="Contacts" value={stats.contacts} icon={Users} />
       </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Active Campaign Sequences" data-testid="dashboard-campaigns">
+          {campaigns.length === 0 ? (
+            <EmptyState icon={Megaphone} title="No campaign sequences yet" action={<Button to="/campaigns/new">Create Your First Sequence</Button>} />
+          ) : (
+            <ul className="divide-y divide-border">
+              {campaigns.map((c) => (
+                <li key={c.id} className="flex items-start justify-between gap-3 py-3" data-testid="dashboard-campaign">
+                  <div className="min-w-0">
+                    <p className="flex items-center gap-2 font-medium">
+                      {c.status === "running" ? (
+                        <span className="relative flex size-2.5" data-testid="pulse-dot" title="Running">
+                          <span className="absolute inline-flex size-full animate-ping rounded-full bg-success-text opacity-60" />
+                          <span className="relative inline-flex size-2.5 rounded-full bg-success-text" />
+                        </span>
+                      ) : null}
+                      <span className="truncate">{c.name}</span>
+                    </p>
+                    {c.description ? <p className="truncate text-sm text-fg-muted">{c.description}</p> : null}
+                    <p className="text-xs text-fg-subtle">
+                      {c.contactCount.toLocaleString("en-US")} {c.contactCount === 1 ? "contact" : "contacts"}
+                    </p>
+                  </div>
+                  <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+
+        <Card title="Smart Auto-Responders" data-testid="dashboard-responders">
+          {autoResponders.length === 0 ? (
+            <EmptyState icon={Zap} title="No auto-responders configured" action={<Button to="/auto-responder">Setup Auto-Responders</Button>} />
+          ) : (
+            <ul className="divide-y divide-border">
+              {autoResponders.map((r) => (
+                <li key={r.id} className="flex items-start justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <p className="font-medium">{r.keyword}</p>
+                    <p className="text-sm text-fg-muted">{r.responsePreview}</p>
+                  </div>
+                  <Badge tone={r.isActive ? "success" : "neutral"}>{r.isActive ? "Active" : "Inactive"}</Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <Card title="Getting Started">
+        <ol className="grid gap-4 sm:grid-cols-3">
+          {[
+            ["Create campaign sequences", "Build multi-step SMS and email sequences with timed delays."],
+            ["Test messages", "Preview and send test messages before they reach your leads."],
+            ["Monitor performance", "Watch deliveries and responses as your campaigns run."],
+          ].map(([title, text], i) => (
+            <li key={title} className="flex gap-3">
+              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-soft text-sm font-semibold text-primary-text">{i + 1}</span>
+              <span>
+                <span className="block font-medium">{title}</span>
+                <span className="block text-sm text-fg-muted">{text}</span>
+              </span>
+            </li>
+          ))}
+        </ol>
+      </Card>
     </div>
   );
 }

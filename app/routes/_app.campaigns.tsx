@@ -1,14 +1,174 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { ListOrdered, Megaphone, Pause, Pencil, Play, Plus, Trash2, UserPlus } from "lucide-react";
+import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { CAMPAIGN_NOT_FOUND, TOASTS } from "~/campaigns/campaign-schema";
+import type { PublicCampaign } from "~/campaigns/get-campaign.server";
+import { listCampaigns } from "~/campaigns/list-campaigns.server";
+import { pauseCampaign } from "~/campaigns/pause-campaign.server";
+import { startCampaign } from "~/campaigns/start-campaign.server";
+import { Badge, Button, Card, campaignStatusTone, EmptyState, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
+import { searchParamsOf } from "~/lib/api.server";
+import { isAppError } from "~/lib/app-error";
+import { routeId } from "~/lib/http.server";
+import { zodId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
+import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaign Sequences — Helio" }];
 
+const listQuery = z.object({ after: zodId().optional().catch(undefined) });
+
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return null;
+  const { after } = listQuery.parse(searchParamsOf(args.request));
+  const page = await listCampaigns(args.context.db, { after, limit: 24 });
+  return { campaigns: page.campaigns, nextCursor: page.nextCursor, after: after ?? null };
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Campaign Sequences" summary="Multi-step SMS and email sequences with timed steps." />;
+const intent = z.object({ intent: z.enum(["start", "pause"]), id: z.string(), resume: z.string().optional() });
+const DONE = { start: "Campaign started", resume: "Campaign resumed", pause: "Campaign paused" } as const;
+
+/** The card's Start/Resume and Pause buttons (plain POST forms): one domain call, then back to the list with a toast. */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { request, context } = args;
+  const parsed = intent.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
+  const id = routeId(parsed.data.id, CAMPAIGN_NOT_FOUND);
+  const back = `/campaigns${new URL(request.url).search}`;
+  const actor = { userId: user.id, ipAddress: clientIp(request) };
+  try {
+    if (parsed.data.intent === "start") {
+      const c = await startCampaign(context.db, context.cloudflare.env.JOBS, id, actor, context.clock());
+      return redirectWithToast(context, back, { title: parsed.data.resume ? DONE.resume : DONE.start, description: c.name });
+    }
+    const c = await pauseCampaign(context.db, id, actor, context.clock());
+    return redirectWithToast(context, back, { title: DONE.pause, description: c.name });
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    // SPEC §8: the destructive toast shows the server's message; a redirect carries it, so it shows without JS too.
+    return redirectWithToast(context, back, { title: TOASTS[parsed.data.intent], description: `${err.status}: ${err.message}`, variant: "destructive" });
+  }
+}
+
+export default function Campaigns() {
+  const { campaigns, nextCursor, after } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  return (
+    <section className="mx-auto max-w-7xl space-y-4">
+      <PageHeader
+        title="Campaign Sequences"
+        description={<p>Multi-step SMS and email sequences with timed steps.</p>}
+        actions={
+          <Button to="/campaigns/new" preventScrollReset icon={Plus}>
+            Create Campaign
+          </Button>
+        }
+      />
+      {campaigns.length === 0 ? (
+        <Card className="p-0">
+          <EmptyState
+            data-testid="campaigns-empty"
+            icon={Megaphone}
+            title="No campaign sequences yet"
+            description="Create a campaign, add its steps and start it."
+            action={<Button to="/campaigns/new">Create Your First Sequence</Button>}
+          />
+        </Card>
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="campaign-grid">
+          {campaigns.map((c) => (
+            <li key={c.id}>
+              <CampaignCard c={c} search={search} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {/* listCampaigns pages forward only (newest first): "First page" drops the cursor. */}
+      <Pager search={search} prev={after ? "first" : null} prevLabel="First page" next={nextCursor} />
+      <Outlet />
+    </section>
+  );
+}
+
+function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("id") === String(c.id);
+  const p = c.progress;
+  const action = c.status === "draft" || c.status === "paused" ? (c.status === "paused" ? "Resume" : "Start") : c.status === "running" ? "Pause" : null;
+  return (
+    <article className="flex h-full flex-col rounded-lg border border-border bg-surface p-4" data-testid="campaign-card" aria-label={c.name}>
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="font-semibold break-words">{c.name}</h3>
+        <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>
+      </div>
+      {c.description ? <p className="mt-1 line-clamp-2 text-sm text-fg-muted">{c.description}</p> : null}
+      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+        <dt className="text-fg-muted">Contacts</dt>
+        <dd data-testid="campaign-contacts">{c.contactCount.toLocaleString("en-US")}</dd>
+        <dt className="text-fg-muted">Created</dt>
+        <dd>{new Date(c.createdAt).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })}</dd>
+        <dt className="text-fg-muted">Sent / delivered</dt>
+        <dd>
+          {c.sentCount.toLocaleString("en-US")} / {c.deliveredCount.toLocaleString("en-US")}
+        </dd>
+        <dt className="text-fg-muted">Responses</dt>
+        <dd>{c.responseCount.toLocaleString("en-US")}</dd>
+        {c.scheduledAt ? (
+          <>
+            <dt className="text-fg-muted">Starts</dt>
+            <dd>{new Date(c.scheduledAt).toISOString().slice(0, 16).replace("T", " ")} UTC</dd>
+          </>
+        ) : null}
+      </dl>
+      <ProgressBar
+        className="mt-3"
+        label="Progress"
+        total={p.enrolled}
+        parts={[
+          { label: "waiting", value: p.waiting, tone: "primary" },
+          { label: "finished", value: p.finished, tone: "success" },
+          { label: "stopped", value: p.stopped, tone: "warning" },
+        ]}
+      />
+      {p.enrolling ? (
+        <p className="mt-1 text-xs text-fg-muted" role="status">
+          enrolling…
+        </p>
+      ) : null}
+      <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
+        {action ? (
+          <Form method="post" action={`/campaigns${search}`} preventScrollReset>
+            <input type="hidden" name="id" value={c.id} />
+            <input type="hidden" name="intent" value={action === "Pause" ? "pause" : "start"} />
+            {action === "Resume" ? <input type="hidden" name="resume" value="1" /> : null}
+            <Button type="submit" size="sm" variant={action === "Pause" ? "secondary" : "primary"} icon={action === "Pause" ? Pause : Play} disabled={busy} aria-label={`${action} ${c.name}`}>
+              {action}
+            </Button>
+          </Form>
+        ) : null}
+        <Button to={`/campaigns/${c.id}/steps${search}`} preventScrollReset size="sm" variant="outline" icon={ListOrdered} aria-label={`View Steps of ${c.name}`}>
+          View Steps
+        </Button>
+        {c.status !== "completed" ? (
+          <TextLink to={`/campaigns/${c.id}/contacts${search}`} preventScrollReset aria-label={`Add contacts to ${c.name}`}>
+            <UserPlus aria-hidden="true" className="mr-1 inline size-4" />
+            Add contacts
+          </TextLink>
+        ) : null}
+        <TextLink to={`/campaigns/${c.id}/edit${search}`} preventScrollReset aria-label={`Edit ${c.name}`}>
+          <Pencil aria-hidden="true" className="mr-1 inline size-4" />
+          Edit
+        </TextLink>
+        {c.status === "draft" ? (
+          <TextLink tone="danger" to={`/campaigns/${c.id}/delete${search}`} preventScrollReset aria-label={`Delete ${c.name}`}>
+            <Trash2 aria-hidden="true" className="mr-1 inline size-4" />
+            Delete
+          </TextLink>
+        ) : null}
+      </div>
+    </article>
+  );
 }

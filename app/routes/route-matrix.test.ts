@@ -60,7 +60,33 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.analytics.tsx": placeholder("/analytics"),
   "_app.auto-responder.tsx": placeholder("/auto-responder"),
-  "_app.campaigns.tsx": placeholder("/campaigns"),
+  "_app.campaigns.tsx": [
+    { method: "GET", path: "/campaigns", expect: SCREEN },
+    { method: "POST", path: "/campaigns", form: {}, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/campaigns", form: { intent: "pause", id: "999999999" }, expect: { anon: 302, user: 302, superuser: 302 } },
+  ],
+  "_app.campaigns.new.tsx": [
+    { method: "GET", path: "/campaigns/new?q=a", expect: SCREEN },
+    { method: "POST", path: "/campaigns/new", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.campaigns.$id.edit.tsx": [
+    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`, expect: SCREEN },
+    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`, form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.campaigns.$id.delete.tsx": [
+    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`, expect: SCREEN },
+    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`, form: {}, expect: { anon: 302, user: 302, superuser: 302 } },
+  ],
+  "_app.campaigns.$id.contacts.tsx": [
+    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`, expect: SCREEN },
+    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`, form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.campaigns.$id.steps.tsx": [
+    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, expect: SCREEN },
+    { method: "GET", path: "/campaigns/999999999/steps", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "add" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "toggle", stepId: "999999999", isActive: "false" }, expect: { anon: 302, user: 404, superuser: 404 } },
+  ],
   "_app.idea-generator.tsx": placeholder("/idea-generator"),
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),

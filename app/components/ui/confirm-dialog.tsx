@@ -17,6 +17,7 @@ export function ConfirmDialog({
   action,
   fields,
   error,
+  closeTo,
 }: {
   title: string;
   /** The question and any detail. */
@@ -30,11 +31,13 @@ export function ConfirmDialog({
   fields?: Record<string, string>;
   /** A failure from the action, shown above the message. */
   error?: { title: string; description: string } | null;
+  /** Where Cancel and closing go (default: the parent route). */
+  closeTo?: string;
 }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   return (
-    <Dialog title={title}>
+    <Dialog title={title} closeTo={closeTo}>
       {error ? (
         <Alert tone="danger" className="mb-4">
           <strong>{error.title}</strong>: {error.description}

@@ -1,0 +1,43 @@
+import { Field, Select } from "~/components/ui";
+import { useHydrated } from "~/lib/use-hydrated";
+import { SCHEDULE_ZONES } from "./local-time";
+
+/**
+ * "Start now" or "Start at" a date/time. The datetime-local value has no zone, so the form also posts `tz`, an IANA
+ * zone: without JS a select of the US zones and UTC (default America/New_York, the send windows' default); once
+ * hydrated the browser's own zone is added and selected. The server converts the pair to UTC (localToUtc).
+ */
+export function ScheduleFields({ schedule, startAt, tz, errors }: { schedule: "now" | "later"; startAt: string; tz: string; errors?: string[] | null }) {
+  const hydrated = useHydrated();
+  const browserZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
+  const zones = [...new Set([...(browserZone ? [browserZone] : []), ...(tz ? [tz] : []), ...SCHEDULE_ZONES])];
+  const selected = tz || browserZone || "America/New_York";
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">Scheduling</legend>
+      <div className="flex flex-wrap gap-4 text-sm">
+        <label className="flex items-center gap-2">
+          <input type="radio" name="schedule" value="now" defaultChecked={schedule !== "later"} className="accent-primary" /> Start when I press Start
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="schedule" value="later" defaultChecked={schedule === "later"} className="accent-primary" /> Start at a date and time
+        </label>
+      </div>
+      <div className="flex flex-wrap items-end gap-3">
+        <Field label="Start date and time" name="startAt" type="datetime-local" defaultValue={startAt} errors={errors} />
+        <div>
+          <label htmlFor="schedule-tz" className="mb-1 block text-sm font-medium">
+            Time zone
+          </label>
+          <Select id="schedule-tz" name="tz" key={selected} defaultValue={selected}>
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </Select>
+        </div>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ReactNode } from "react";
+import { cx, focusRing } from "./cx";
+
+export type CheckboxItem = { value: string; label: ReactNode; detail?: ReactNode };
+
+/**
+ * A height-capped, scrollable list of checkboxes posting `name=value` for each checked row (a picker). Values
+ * picked earlier but not on this page ride along as hidden inputs (`keep`), so paging or searching — a GET that
+ * re-renders the form — keeps them.
+ */
+export function CheckboxList({
+  name,
+  items,
+  checked,
+  keep = [],
+  label,
+  maxHeightClass = "max-h-64",
+  empty,
+  footer,
+  ...rest
+}: {
+  name: string;
+  items: CheckboxItem[];
+  checked: ReadonlySet<string>;
+  /** Checked values not in `items` (posted as hidden inputs). */
+  keep?: string[];
+  /** Accessible name of the group. */
+  label: string;
+  maxHeightClass?: string;
+  empty?: ReactNode;
+  footer?: ReactNode;
+  "data-testid"?: string;
+}) {
+  return (
+    <fieldset className="rounded-md border border-border" {...rest}>
+      <legend className="sr-only">{label}</legend>
+      {keep.map((v) => (
+        <input key={v} type="hidden" name={name} value={v} />
+      ))}
+      <ul className={cx("divide-y divide-border overflow-y-auto", maxHeightClass)}>
+        {items.length === 0 ? <li className="p-4 text-center text-sm text-fg-subtle">{empty ?? "Nothing to show"}</li> : null}
+        {items.map((it) => (
+          <li key={it.value}>
+            <label className="flex cursor-pointer items-start gap-3 px-3 py-2 hover:bg-muted">
+              <input
+                type="checkbox"
+                name={name}
+                value={it.value}
+                defaultChecked={checked.has(it.value)}
+                className={cx("mt-0.5 size-4 shrink-0 rounded border-input accent-primary", focusRing)}
+              />
+              <span className="min-w-0 text-sm">
+                <span className="block font-medium">{it.label}</span>
+                {it.detail ? <span className="block truncate text-xs text-fg-muted">{it.detail}</span> : null}
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {footer ? <div className="border-t border-border px-3 py-2 text-sm">{footer}</div> : null}
+    </fieldset>
+  );
+}

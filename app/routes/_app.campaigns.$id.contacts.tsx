@@ -1,0 +1,64 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { requireUser } from "~/auth/guard.server";
+import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
+import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
+import { ContactPicker } from "~/campaigns/contact-picker";
+import { getCampaign } from "~/campaigns/get-campaign.server";
+import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
+import { useToast } from "~/components/toaster";
+import { Alert, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Add Contacts — Helio" }];
+const FAILED = "Error adding contacts";
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  const state = pickerState(new URL(args.request.url).searchParams);
+  const [campaign, picker] = await Promise.all([getCampaign(args.context.db, id).catch(throwAsResponse), loadContactPicker(args.context.db, state)]);
+  return { campaign: { id: campaign.id, name: campaign.name, contactCount: campaign.contactCount }, picker, picked: state.picked };
+}
+
+/** Picked contacts join the campaign at step 1 (already enrolled ones are left alone). */
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  const form = await request.formData();
+  try {
+    const { contactIds } = parseInput(addContactsSchema, { contactIds: form.getAll("contactIds") }, FAILED);
+    const { added, campaign } = await addCampaignContacts(context.db, id, contactIds, context.clock());
+    return redirectWithToast(context, "/campaigns", { title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`, description: campaign.name });
+  } catch (err) {
+    return formErrorReply(err, FAILED);
+  }
+}
+
+export default function AddCampaignContacts() {
+  const { campaign, picker, picked } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const toast = useToast();
+  useEffect(() => {
+    if (failure && !failure.ok) toast({ title: failure.title ?? FAILED, description: failure.message, variant: "destructive" });
+  }, [failure, toast]);
+  return (
+    <Dialog title={`Add contacts — ${campaign.name}`} description={`${campaign.contactCount.toLocaleString("en-US")} enrolled. New contacts start at step 1.`} size="lg" closeTo="/campaigns">
+      <Form method="post" className="space-y-4">
+        {failure && !failure.ok ? <Alert tone="danger">{failure.message}</Alert> : null}
+        <ContactPicker data={picker} picked={picked} />
+        <DialogFooter>
+          <DialogClose>Cancel</DialogClose>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Adding..." : "Add Contacts"}
+          </Button>
+        </DialogFooter>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,53 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { requireUser } from "~/auth/guard.server";
+import { CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
+import { deleteCampaign } from "~/campaigns/delete-campaign.server";
+import { getCampaign } from "~/campaigns/get-campaign.server";
+import { useToast } from "~/components/toaster";
+import { ConfirmDialog } from "~/components/ui";
+import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Delete Campaign — Helio" }];
+const FAILED = "Error deleting campaign";
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const c = await getCampaign(args.context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND)).catch(throwAsResponse);
+  return { campaign: { id: c.id, name: c.name, status: c.status } };
+}
+
+/** Only a draft can be deleted (the domain refuses the others with 409). */
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  try {
+    await deleteCampaign(context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND));
+  } catch (err) {
+    return formErrorReply(err, FAILED);
+  }
+  return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign deleted" });
+}
+
+export default function DeleteCampaign() {
+  const { campaign } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const toast = useToast();
+  useEffect(() => {
+    if (failure && !failure.ok) toast({ title: failure.title ?? FAILED, description: failure.message, variant: "destructive" });
+  }, [failure, toast]);
+  return (
+    <ConfirmDialog
+      title="Delete campaign"
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      destructive
+      error={failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null}
+    >
+      <p>Are you sure you want to delete this campaign and its steps?</p>
+      <p className="mt-2 font-medium">{campaign.name}</p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { requireUser } from "~/auth/guard.server";
+import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
+import { getCampaign } from "~/campaigns/get-campaign.server";
+import { updateCampaign } from "~/campaigns/update-campaign.server";
+import { useToast } from "~/components/toaster";
+import { Alert, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Edit Campaign — Helio" }];
+const FAILED = "Error updating campaign";
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return { campaign: await getCampaign(args.context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND)).catch(throwAsResponse) };
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  const form = await request.formData();
+  try {
+    const input = parseInput(
+      updateCampaignSchema,
+      {
+        name: form.get("name") ?? "",
+        description: form.get("description") ?? "",
+        promoCode: form.get("promoCode") ?? "",
+        offerExpiration: form.get("offerExpiration") ?? "",
+        // An unchecked box posts nothing: send the setting explicitly.
+        stopOnReply: form.get("stopOnReply") === "true" ? "true" : "false",
+      },
+      FAILED,
+    );
+    const c = await updateCampaign(context.db, id, input, context.clock());
+    return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign updated", description: c.name });
+  } catch (err) {
+    return formErrorReply(err, FAILED);
+  }
+}
+
+export default function EditCampaign() {
+  const { campaign: c } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  const toast = useToast();
+  useEffect(() => {
+    if (failure && !failure.ok) toast({ title: failure.title ?? FAILED, description: failure.message, variant: "destructive" });
+  }, [failure, toast]);
+  const err = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
+  return (
+    <Dialog title="Edit Campaign">
+      <Form method="post" className="space-y-4" noValidate>
+        {failure && !failure.ok && !["name", "offerExpiration", "promoCode"].includes(failure.field ?? "") ? <Alert tone="danger">{failure.message}</Alert> : null}
+        <Field label="Name" name="name" defaultValue={c.name} errors={err("name")} />
+        <Field label="Description" name="description" as="textarea" rows={2} defaultValue={c.description ?? ""} />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field label="Promo code" name="promoCode" defaultValue={c.promoCode ?? ""} errors={err("promoCode")} hint="Fills {{promoCode}}" />
+          <Field label="Offer expiration" name="offerExpiration" type="date" defaultValue={c.offerExpiration ?? ""} errors={err("offerExpiration")} hint="Fills {{offerExpiration}}" />
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="stopOnReply" value="true" defaultChecked={c.stopOnReply} className="size-4 accent-primary" />
+          Stop a contact&apos;s sequence when they reply
+        </label>
+        <DialogFooter>
+          <DialogClose>Cancel</DialogClose>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Saving..." : "Save Changes"}
+          </Button>
+        </DialogFooter>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,213 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { useEffect } from "react";
+import { z } from "zod";
+import { requireUser } from "~/auth/guard.server";
+import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
+import { addStepSchema, CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, STEP_VARIABLES, stepSchema, TOASTS, type ValidStep } from "~/campaigns/campaign-schema";
+import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
+import { getCampaign } from "~/campaigns/get-campaign.server";
+import { listCampaignSteps, type PublicStep } from "~/campaigns/list-campaign-steps.server";
+import { EMPTY_STEP, segmentLabel, StepFields } from "~/campaigns/step-form";
+import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
+import { useToast } from "~/components/toaster";
+import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
+import { isAppError } from "~/lib/app-error";
+import { routeId, throwAsResponse } from "~/lib/http.server";
+import { parseId } from "~/lib/ids";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Campaign Steps — Helio" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  const { db } = args.context;
+  const [campaign, steps] = await Promise.all([getCampaign(db, id), listCampaignSteps(db, id)]).catch(throwAsResponse);
+  const params = new URL(args.request.url).searchParams;
+  return { campaign, steps, editId: parseId(params.get("edit")), deleteId: parseId(params.get("delete")), variables: [...STEP_VARIABLES] };
+}
+
+const intentSchema = z.enum(["add", "update", "toggle", "delete"]);
+type Intent = z.infer<typeof intentSchema>;
+const TOAST_OF: Record<Intent, string> = { add: TOASTS.addStep, update: TOASTS.updateStep, toggle: TOASTS.updateStep, delete: TOASTS.deleteStep };
+const DONE: Record<Intent, string> = { add: "Step added", update: "Step updated", toggle: "Step updated", delete: "Step deleted" };
+
+/** A step of this campaign, or 404 (a step id from another campaign is not found here). */
+async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: FormDataEntryValue | null) {
+  const step = await getStepRow(args.context.db, routeId(raw, STEP_NOT_FOUND));
+  if (step.campaignId !== campaignId) throw new Response(STEP_NOT_FOUND, { status: 404 });
+  return step;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  const form = await request.formData();
+  const parsedIntent = intentSchema.safeParse(form.get("intent"));
+  if (!parsedIntent.success) throw new Response("Unknown action", { status: 400 });
+  const intent = parsedIntent.data;
+  const fields = Object.fromEntries(form);
+  const now = context.clock();
+  try {
+    if (intent === "add") {
+      const { campaignId, ...input } = parseInput(addStepSchema, { ...fields, campaignId: id }, TOASTS.addStep);
+      await addCampaignStep(context.db, campaignId, checkStep(input), now);
+    } else if (intent === "delete") {
+      await deleteCampaignStep(context.db, (await stepOf(args, id, form.get("stepId"))).id, now);
+    } else {
+      const current = await stepOf(args, id, form.get("stepId"));
+      let next: ValidStep;
+      if (intent === "toggle") {
+        // The switch posts isActive "true"/"false" explicitly; everything else stays as it is.
+        const { name, messageType, subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays } = current;
+        next = { name, messageType: messageType as ValidStep["messageType"], subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays, isActive: form.get("isActive") === "true" };
+      } else {
+        next = checkStep(parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep), current.isActive);
+      }
+      await updateCampaignStep(context.db, current.id, next, now);
+    }
+  } catch (err) {
+    if (err instanceof Response || !isAppError(err)) throw err;
+    return data(
+      { ok: false as const, intent, stepId: String(form.get("stepId") ?? ""), title: TOAST_OF[intent], message: err.message, field: err.field ?? null, fields: intent === "add" ? fields : null },
+      { status: err.status },
+    );
+  }
+  return redirectWithToast(context, `/campaigns/${id}/steps`, { title: DONE[intent] });
+}
+
+export default function CampaignSteps() {
+  const { campaign, steps, editId, deleteId, variables } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const toast = useToast();
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  useEffect(() => {
+    if (failure && !failure.ok) toast({ title: failure.title, description: failure.message, variant: "destructive" });
+  }, [failure, toast]);
+
+  const toDelete = deleteId !== null ? steps.find((s) => s.id === deleteId) : undefined;
+  if (toDelete) {
+    return (
+      <ConfirmDialog
+        title="Delete step"
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        destructive
+        closeTo={pathname}
+        fields={{ intent: "delete", stepId: String(toDelete.id) }}
+        error={failure && failure.intent === "delete" ? { title: failure.title, description: failure.message } : null}
+      >
+        <p>Are you sure you want to delete this step?</p>
+        <p className="mt-2 text-fg-muted">
+          Step {toDelete.stepNumber}: <span className="font-medium text-fg">{toDelete.name}</span>
+        </p>
+      </ConfirmDialog>
+    );
+  }
+
+  const addFailure = failure && failure.intent === "add" ? failure : null;
+  const addDefaults = addFailure?.fields
+    ? { ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.fields).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.fields.windowWeekdays === "true" } as typeof EMPTY_STEP
+    : EMPTY_STEP;
+
+  return (
+    <Dialog
+      title={`Steps — ${campaign.name}`}
+      description={
+        <span>
+          <Badge tone={campaignStatusTone(campaign.status)}>{campaign.status}</Badge> {steps.length} {steps.length === 1 ? "step" : "steps"}
+        </span>
+      }
+      size="lg"
+      closeTo="/campaigns"
+    >
+      <ol className="space-y-3" data-testid="step-list">
+        {steps.length === 0 ? <li className="text-sm text-fg-subtle">No steps yet. Add the first one below.</li> : null}
+        {steps.map((s) =>
+          s.id === editId ? (
+            <li key={s.id} className="rounded-md border border-primary p-3" data-testid="step-row">
+              <Form method="post" action={pathname} preventScrollReset className="space-y-3" noValidate>
+                <input type="hidden" name="intent" value="update" />
+                <input type="hidden" name="stepId" value={s.id} />
+                <p className="text-sm font-semibold">Editing step {s.stepNumber}</p>
+                {failure && failure.intent === "update" && !failure.field ? <Alert tone="danger">{failure.message}</Alert> : null}
+                <StepFields idPrefix={`edit-${s.id}`} defaults={s} variables={variables} errors={failure && failure.intent === "update" && failure.field ? { field: failure.field, message: failure.message } : null} />
+                <div className="flex justify-end gap-2">
+                  <Button to={pathname} variant="secondary" preventScrollReset>
+                    Cancel
+                  </Button>
+                  <Button type="submit" disabled={pending}>
+                    Save
+                  </Button>
+                </div>
+              </Form>
+            </li>
+          ) : (
+            <StepRow key={s.id} s={s} base={pathname} />
+          ),
+        )}
+      </ol>
+
+      <Form method="post" action={pathname} preventScrollReset className="mt-6 space-y-3 border-t border-border pt-4" noValidate data-testid="add-step-form">
+        <input type="hidden" name="intent" value="add" />
+        <h4 className="font-semibold">Add step {steps.length ? Math.max(...steps.map((s) => s.stepNumber)) + 1 : 1}</h4>
+        {addFailure && !addFailure.field ? <Alert tone="danger">{addFailure.message}</Alert> : null}
+        {/* Slot for the AI issue's "Generate with AI" content assistant (introduction, follow-up, value, urgency). */}
+        <div data-testid="ai-assist-slot" />
+        <StepFields
+          key={addFailure ? "retry" : `add-${steps.length}`}
+          idPrefix="add"
+          defaults={addDefaults}
+          variables={variables}
+          errors={addFailure?.field ? { field: addFailure.field, message: addFailure.message } : null}
+        />
+        <div className="flex justify-end gap-2">
+          <DialogClose>Close</DialogClose>
+          <Button type="submit" icon={Plus} disabled={pending}>
+            Add Step
+          </Button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}
+
+function StepRow({ s, base }: { s: PublicStep; base: string }) {
+  return (
+    <li className="rounded-md border border-border p-3" data-testid="step-row" aria-label={`Step ${s.stepNumber}: ${s.name}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="flex size-6 items-center justify-center rounded-full bg-primary-soft text-xs font-semibold text-primary-text">{s.stepNumber}</span>
+        <span className="font-medium">{s.name}</span>
+        <Badge tone={s.messageType === "email" ? "info" : "primary"}>{s.messageType === "email" ? "Email" : "SMS"}</Badge>
+        <Badge tone="neutral">{s.delayLabel}</Badge>
+        {s.windowStart ? (
+          <span className="text-xs text-fg-muted">
+            {s.windowStart}–{s.windowEnd}
+            {s.windowWeekdays ? ", weekdays" : ""}
+          </span>
+        ) : null}
+        <span className="ml-auto flex items-center gap-3">
+          <Switch name="isActive" checked={s.isActive} label={`Active: step ${s.stepNumber} ${s.name}`} action={base} fields={{ intent: "toggle", stepId: String(s.id) }} />
+          <TextLink to={`${base}?edit=${s.id}`} preventScrollReset aria-label={`Edit step ${s.stepNumber}`}>
+            <Pencil aria-hidden="true" className="mr-1 inline size-4" />
+            Edit
+          </TextLink>
+          <TextLink tone="danger" to={`${base}?delete=${s.id}`} preventScrollReset aria-label={`Delete step ${s.stepNumber}`}>
+            <Trash2 aria-hidden="true" className="mr-1 inline size-4" />
+            Delete
+          </TextLink>
+        </span>
+      </div>
+      {s.subject ? <p className="mt-2 text-sm font-medium">Subject: {s.subject}</p> : null}
+      <p className="mt-1 text-sm whitespace-pre-wrap text-fg-muted" data-testid="step-content">
+        {s.content}
+      </p>
+      {s.messageType === "sms" ? <p className="mt-1 text-xs text-fg-subtle">{segmentLabel(s.content)}</p> : null}
+    </li>
+  );
+}

@@ -1,0 +1,100 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { requireUser } from "~/auth/guard.server";
+import { createCampaignSchema, parseInput, TOASTS } from "~/campaigns/campaign-schema";
+import { ContactPicker } from "~/campaigns/contact-picker";
+import { createCampaign } from "~/campaigns/create-campaign.server";
+import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
+import { localToUtc } from "~/campaigns/local-time";
+import { ScheduleFields } from "~/campaigns/schedule-fields";
+import { useToast } from "~/components/toaster";
+import { Alert, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { AppError } from "~/lib/app-error";
+import { formErrorReply } from "~/lib/http.server";
+import { clientIp } from "~/lib/request.server";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Create Campaign — Helio" }];
+
+/** The dialog re-rendered by its own GET (picker search/paging): the typed fields come back from the URL. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const params = new URL(args.request.url).searchParams;
+  const state = pickerState(params);
+  const picker = await loadContactPicker(args.context.db, state);
+  const echo = (k: string) => (params.get(k) ?? "").slice(0, 2000);
+  return {
+    picker,
+    picked: state.picked,
+    form: { name: echo("name"), description: echo("description"), schedule: (echo("schedule") === "later" ? "later" : "now") as "now" | "later", startAt: echo("startAt"), tz: echo("tz"), selectAll: params.get("selectAll") === "1" },
+  };
+}
+
+/** "Start at" in the browser's zone → the UTC instant stored as scheduledAt and startDate. */
+function scheduleFrom(form: FormData): Date | undefined {
+  if (form.get("schedule") !== "later") return undefined;
+  const at = localToUtc(String(form.get("startAt") ?? ""), String(form.get("tz") ?? "UTC"));
+  if (!at) throw new AppError("validation", "Please enter a valid date and time", { field: "startAt", title: TOASTS.create });
+  return at;
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { request, context } = args;
+  const form = await request.formData();
+  try {
+    const at = scheduleFrom(form);
+    const all = form.get("selectAll") === "1";
+    const input = parseInput(
+      createCampaignSchema,
+      {
+        name: form.get("name") ?? "",
+        description: form.get("description") ?? "",
+        scheduledAt: at,
+        startDate: at,
+        ...(all ? { audienceQuery: String(form.get("audienceQ") ?? "") } : { contactIds: form.getAll("contactIds") }),
+      },
+      TOASTS.create,
+    );
+    const c = await createCampaign(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    // Next: its steps.
+    return redirectWithToast(context, `/campaigns/${c.id}/steps`, { title: "Campaign created", description: c.name });
+  } catch (err) {
+    return formErrorReply(err, TOASTS.create);
+  }
+}
+
+export default function NewCampaign() {
+  const { picker, picked, form } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const toast = useToast();
+  useEffect(() => {
+    if (failure && !failure.ok) toast({ title: failure.title ?? TOASTS.create, description: failure.message, variant: "destructive" });
+  }, [failure, toast]);
+  const fieldError = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
+  const other = failure && !failure.ok && !["name", "startAt"].includes(failure.field ?? "") ? failure.message : null;
+
+  return (
+    <Dialog title="Create Campaign" size="lg" closeTo="/campaigns">
+      <Form method="post" id="campaign-new" className="space-y-4" noValidate>
+        {other ? <Alert tone="danger">{other}</Alert> : null}
+        <Field label="Name" name="name" defaultValue={form.name} errors={fieldError("name")} autoComplete="off" />
+        <Field label="Description" name="description" as="textarea" rows={2} defaultValue={form.description} />
+        <ScheduleFields schedule={form.schedule} startAt={form.startAt} tz={form.tz} errors={fieldError("startAt")} />
+        <div>
+          <p className="mb-1 text-sm font-medium">Contacts</p>
+          <ContactPicker data={picker} picked={picked} selectAll={{ checked: form.selectAll }} />
+        </div>
+        <DialogFooter>
+          <DialogClose>Cancel</DialogClose>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Creating..." : "Create Campaign"}
+          </Button>
+        </DialogFooter>
+      </Form>
+    </Dialog>
+  );
+}
