@@ -83,3 +83,34 @@ describe("activity logging across the product", () => {
     expect(await db().select().from(activityLog).where(eq(activityLog.userId, created.user.id)).all()).toEqual([]);
   });
 });
+
+describe("activity retention", () => {
+  it("removes only entries older than the retention, in bounded batches, keeping the counters right", async () => {
+    const { purgeOldActivity, activityRetentionDays } = await import("./purge-old-activity.server");
+    const { activityTotal } = await import("~/users/manage-users.server");
+    const { users } = await import("~/db/schema");
+    const u = await createTestUser();
+    const now = new Date("2031-01-01T00:00:00Z");
+    const old = new Date(now.getTime() - 400 * 86_400_000);
+    const recent = new Date(now.getTime() - 10 * 86_400_000);
+    // Anything older than the cutoff from other tests goes first, so the figures below are this test's own.
+    while ((await purgeOldActivity(db(), old, 0, 1000)) > 0);
+    await db()
+      .insert(activityLog)
+      .values([
+        ...Array.from({ length: 3 }, () => ({ userId: u.id, action: "old", createdAt: old })),
+        { userId: u.id, action: "recent", createdAt: recent },
+      ]);
+    const total = await activityTotal(db());
+    expect(activityRetentionDays({})).toBe(365);
+    expect(activityRetentionDays({ ACTIVITY_RETENTION_DAYS: "30" })).toBe(30);
+    expect(activityRetentionDays({ ACTIVITY_RETENTION_DAYS: "zero" })).toBe(365);
+    expect(await purgeOldActivity(db(), now, 365, 2)).toBe(2);
+    expect(await purgeOldActivity(db(), now, 365, 2)).toBe(1);
+    expect(await purgeOldActivity(db(), now, 365, 2)).toBe(0);
+    const left = await db().select().from(activityLog).where(eq(activityLog.userId, u.id)).all();
+    expect(left.map((e) => e.action)).toEqual(["recent"]);
+    expect(await activityTotal(db())).toBe(total - 3);
+    expect((await db().select().from(users).where(eq(users.id, u.id)).get())!.activityCount).toBe(1);
+  });
+});
