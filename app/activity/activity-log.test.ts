@@ -1,7 +1,7 @@
 import { desc, eq, gt } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog } from "~/db/schema";
-import { call, createTestUser, db, loginAs, sessionCookieFrom } from "../../tests/factories";
+import { call, createTestUser, db, sessionCookieFrom } from "../../tests/factories";
 import { uniquePhone } from "../../tests/contact-factory";
 
 const json = async <T>(res: Response, status: number): Promise<T> => {
