@@ -50,9 +50,9 @@ for (const mode of JS_MODES) {
       await np.goto("/contacts");
       assert.equal(new URL(np.url()).pathname, "/account/password");
       const pf = np.getByTestId("password-form");
-      await pf.getByLabel("Current Password").fill(password);
-      await pf.getByLabel("New Password", { exact: true }).fill("nova-own-password-1");
-      await pf.getByLabel("Confirm New Password").fill("nova-own-password-1");
+      await pf.locator('input[name="currentPassword"]').fill(password);
+      await pf.locator('input[name="newPassword"]').fill("nova-own-password-1");
+      await pf.locator('input[name="confirmPassword"]').fill("nova-own-password-1");
       await Promise.all([np.waitForURL(BASE + "/"), pf.getByRole("button", { name: "Change Password" }).click()]);
       await np.goto("/contacts");
       assert.equal(new URL(np.url()).pathname, "/contacts");
