@@ -20,3 +20,17 @@ export function activityRow(
 export function logActivity(db: Db, ...args: Parameters<typeof activityRow>) {
   return db.insert(activityLog).values(activityRow(...args));
 }
+
+/**
+ * A route's entry for a mutation it just made (user, client IP, a few ids — never secrets or message bodies).
+ * Used where the domain function belongs to another feature and takes no actor; written after the change succeeds.
+ */
+export function recordActivity(
+  args: { request: Request; context: { db: Db; clock: () => Date } },
+  userId: number,
+  action: ActivityAction,
+  details?: Record<string, unknown>,
+) {
+  const ip = args.request.headers.get("CF-Connecting-IP");
+  return logActivity(args.context.db, action, { userId, ipAddress: ip, details, now: args.context.clock() });
+}

@@ -18,18 +18,30 @@ export function getOptionalUser({ request, context }: Args): Promise<SessionUser
   return p;
 }
 
-/** Page loaders/actions: unauthenticated → the login screen; wrong role → 403. */
+export const CHANGE_PASSWORD_PATH = "/account/password";
+const pathOf = (request: Request) => new URL(request.url).pathname;
+
+/**
+ * Page loaders/actions: unauthenticated → the login screen; a one-time password not yet replaced → the change
+ * password screen (every loader and action, so no form posts around it); wrong role → 403.
+ */
 export async function requireUser(args: Args, opts: { role?: Role } = {}): Promise<SessionUser> {
   const user = await getOptionalUser(args);
   if (!user) throw redirect("/login");
+  if (user.mustChangePassword && pathOf(args.request) !== CHANGE_PASSWORD_PATH) throw redirect(CHANGE_PASSWORD_PATH);
   if (opts.role && user.role !== opts.role) throw new Response("Forbidden", { status: 403, statusText: "Forbidden" });
   return user;
 }
+
+const API_BEFORE_PASSWORD_CHANGE = new Set(["/api/auth/me", "/api/auth/logout"]);
 
 /** /api routes: 401/403 as `{ message }` JSON. */
 export async function requireApiUser(args: Args, opts: { role?: Role } = {}): Promise<SessionUser> {
   const user = await getOptionalUser(args);
   if (!user) throw apiErrorResponse(new AppError("unauthorized", "Unauthorized"));
+  if (user.mustChangePassword && !API_BEFORE_PASSWORD_CHANGE.has(pathOf(args.request))) {
+    throw apiErrorResponse(new AppError("forbidden", "Change your one-time password before using the API"));
+  }
   if (opts.role && user.role !== opts.role) throw apiErrorResponse(new AppError("forbidden", "Forbidden"));
   return user;
 }

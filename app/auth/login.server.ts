@@ -119,6 +119,6 @@ export async function logIn(db: Db, input: LoginInput, now: Date): Promise<{ use
       .where(eq(users.id, user.id)),
     db.insert(activityLog).values(activityRow("login", { userId: user.id, ipAddress: input.ipAddress, now })),
   ]);
-  const { id, firstName, lastName, role, isActive } = user;
-  return { user: { id, email: user.email, firstName, lastName, role, isActive }, token };
+  const { id, firstName, lastName, role, isActive, mustChangePassword } = user;
+  return { user: { id, email: user.email, firstName, lastName, role, isActive, mustChangePassword }, token };
 }

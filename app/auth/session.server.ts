@@ -7,7 +7,7 @@ export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000; // signed out after 12 h wit
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000; // and after 7 days whatever happens
 const TOUCH_EVERY_MS = 5 * 60 * 1000; // write last_seen_at at most every 5 minutes
 
-export type SessionUser = Pick<User, "id" | "email" | "firstName" | "lastName" | "role" | "isActive">;
+export type SessionUser = Pick<User, "id" | "email" | "firstName" | "lastName" | "role" | "isActive" | "mustChangePassword">;
 
 function isSecure(request: Request) {
   const { protocol, hostname } = new URL(request.url);
@@ -75,6 +75,7 @@ export async function findSessionUser(db: Db, token: string | null, now: Date): 
         lastName: users.lastName,
         role: users.role,
         isActive: users.isActive,
+        mustChangePassword: users.mustChangePassword,
       },
     })
     .from(sessions)

@@ -1,14 +1,176 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CheckCircle2, MessageSquare, Send, TrendingUp } from "lucide-react";
+import { getAnalytics } from "~/analytics/get-analytics.server";
+import { MessagesChart } from "~/analytics/messages-chart";
+import { parseRange, RANGES } from "~/analytics/rates";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { LocalTime } from "~/components/local-time";
+import { Badge, Card, cx, EmptyState, focusRing, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, Th, THead } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return null;
+  const range = parseRange(new URL(args.request.url).searchParams.get("range"));
+  return getAnalytics(args.context.db, args.context.cloudflare.env as unknown as Parameters<typeof getAnalytics>[1], args.context.clock(), range);
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Analytics" summary="Message and campaign statistics." />;
+export default function Analytics() {
+  const data = useLoaderData<typeof loader>();
+  const { stats, health } = data;
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Analytics" description="Figures from counters kept as messages are created and change status." />
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="analytics-stats">
+        <StatCard label="Messages Sent" value={stats.messagesSent} icon={Send} />
+        <StatCard label="Delivery Rate" value={stats.deliveryRate} icon={CheckCircle2} hint={`${stats.delivered.toLocaleString("en-US")} delivered`} />
+        <StatCard label="Responses" value={stats.responses} icon={MessageSquare} />
+        <StatCard label="Response Rate" value={stats.responseRate} icon={TrendingUp} hint="Responses ÷ messages sent" />
+      </div>
+
+      <Card
+        title="Messages per day"
+        description="By the day each message was created (UTC)."
+        actions={
+          <nav aria-label="Chart range" className="flex gap-1">
+            {RANGES.map((r) => (
+              <Link
+                key={r}
+                to={`?range=${r}`}
+                preventScrollReset
+                aria-current={data.range === r ? "page" : undefined}
+                className={cx("rounded-md border px-2 py-1 text-xs", focusRing, data.range === r ? "border-primary bg-primary-soft font-semibold" : "border-border text-fg-muted")}
+              >
+                {r} days
+              </Link>
+            ))}
+          </nav>
+        }
+      >
+        <MessagesChart points={data.daily} />
+      </Card>
+
+      <Card title="Campaign Performance" description="The first 5 campaigns: enrolled → sent → delivered → replied → opted out.">
+        {data.campaigns.length === 0 ? (
+          <EmptyState title="No campaigns yet" />
+        ) : (
+          <Table data-testid="campaign-performance">
+            <THead>
+              <Th>Campaign</Th>
+              <Th>Enrolled</Th>
+              <Th>Sent</Th>
+              <Th>Delivered</Th>
+              <Th>Replied</Th>
+              <Th>Opted out</Th>
+              <Th>Delivery rate</Th>
+              <Th>Response rate</Th>
+            </THead>
+            <TBody>
+              {data.campaigns.map((c) => (
+                <tr key={c.id}>
+                  <Td className="font-medium">{c.name}</Td>
+                  <Td>{c.enrolled}</Td>
+                  <Td>{c.sent}</Td>
+                  <Td>{c.delivered}</Td>
+                  <Td>{c.replied}</Td>
+                  <Td>{c.optedOut}</Td>
+                  <Td>{c.deliveryRate}</Td>
+                  <Td>{c.responseRate}</Td>
+                </tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="Auto-Responder Activity">
+          {data.responders.length === 0 ? (
+            <p className="text-sm text-fg-muted">No auto-responders configured</p>
+          ) : (
+            <ul className="space-y-2 text-sm">
+              {data.responders.map((r) => (
+                <li key={r.id} className="flex items-center justify-between gap-2">
+                  <span>{r.name}</span>
+                  <span className="flex items-center gap-2">
+                    <Badge tone={r.isActive ? "success" : "neutral"}>{r.isActive ? "Active" : "Inactive"}</Badge>
+                    <span className="text-fg-muted">{r.responseCount} responses</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card title="Recent Message Activity">
+          {data.recent.length === 0 ? (
+            <p className="text-sm text-fg-muted">No messages yet</p>
+          ) : (
+            <ul className="space-y-2 text-sm" data-testid="recent-messages">
+              {data.recent.map((m) => (
+                <li key={m.id} className="flex flex-wrap items-center gap-2">
+                  <Badge tone={messageStatusTone(m.direction === "inbound" ? "received" : m.status)}>{m.direction === "inbound" ? "Received" : m.status}</Badge>
+                  <span className="font-medium">{m.to}</span>
+                  <span className="truncate text-fg-muted">{m.preview}</span>
+                  <span className="ml-auto text-xs text-fg-subtle">
+                    <LocalTime iso={m.createdAt} pattern="MMM d, HH:mm" />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <Card title="System Health" description="Measured when this page loaded." data-testid="system-health">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          <dt className="text-fg-muted">Database (D1)</dt>
+          <dd>
+            <Badge tone={health.d1.ok ? "success" : "danger"}>{health.d1.ok ? "Reachable" : "Unreachable"}</Badge> {health.d1.latencyMs} ms for SELECT 1
+            {health.d1.error ? <span className="text-danger-text"> — {health.d1.error}</span> : null}
+          </dd>
+          <dt className="text-fg-muted">Send queue backlog</dt>
+          <dd>
+            {health.queue.backlog.toLocaleString("en-US")} waiting
+            {health.queue.oldestPendingAt ? (
+              <>
+                {" "}
+                · oldest since <LocalTime iso={health.queue.oldestPendingAt} pattern="MMM d, HH:mm" />
+              </>
+            ) : null}
+          </dd>
+          <dt className="text-fg-muted">Last scheduled tick</dt>
+          <dd>
+            {health.cron ? (
+              <>
+                <LocalTime iso={health.cron.lastTickAt} pattern="MMM d, HH:mm:ss" />
+                {health.cron.failed ? ` · ${health.cron.failed} task(s) failed` : ""}
+              </>
+            ) : (
+              "Never (Cron Triggers do not fire under local development)"
+            )}
+          </dd>
+          {(["sms", "email", "ai"] as const).map((k) => {
+            const p = health.providers[k];
+            return [
+              <dt key={`${k}-t`} className="text-fg-muted">
+                {k === "sms" ? "SMS provider" : k === "email" ? "Email provider" : "AI provider"}
+              </dt>,
+              <dd key={`${k}-d`}>
+                <Badge tone={p.configured ? "success" : "warning"}>{p.configured ? p.provider : k === "ai" ? "Not configured" : "Local outbox"}</Badge>
+                {p.lastError ? (
+                  <span className="text-danger-text">
+                    {" "}
+                    Last error: {p.lastError.message} (<LocalTime iso={p.lastError.at} pattern="MMM d, HH:mm" />)
+                  </span>
+                ) : (
+                  <span className="text-fg-muted"> No recorded failure</span>
+                )}
+              </dd>,
+            ];
+          })}
+        </dl>
+      </Card>
+    </div>
+  );
 }

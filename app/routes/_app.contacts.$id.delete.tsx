@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
@@ -21,11 +22,12 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** The delete confirmation: delete, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, CONTACT_NOT_FOUND);
   try {
     await deleteContact(context.db, id);
+    await recordActivity(args, user.id, "delete_contact", { contactId: id });
   } catch (err) {
     const { reply, status } = failedDeleteReply(err);
     return data(reply, { status });

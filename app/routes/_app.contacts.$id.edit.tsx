@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -24,13 +25,14 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Edit: validate (zod + conform), update, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, CONTACT_NOT_FOUND);
   const submission = parseWithZod(await request.formData(), { schema: contactSchema });
   if (submission.status !== "success") return data(invalidContactReply(submission), { status: 400 });
   try {
     await updateContact(context.db, id, submission.value, context.clock());
+    await recordActivity(args, user.id, "update_contact", { contactId: id });
   } catch (err) {
     const { reply, status } = failedContactReply(submission, err, "update");
     return data(reply, { status });

@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
@@ -55,6 +56,7 @@ export async function action(args: ActionFunctionArgs) {
         return redirect(new URL(request.url).pathname + listSearch(request));
       case "cancel":
         await cancelContactImport(context.db, id, user.id);
+        await recordActivity(args, user.id, "cancel_contact_import", { importId: id });
         return redirectWithToast(context, back, { title: "Import cancelled" });
       case "done":
         return redirectWithToast(context, back, await contactImportDoneToast(context.db, id, user.id).catch(throwAsResponse));

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ReactNode } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { Badge, Card, PageHeader } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Knowledge Base — Helio" }];
 
@@ -9,6 +10,141 @@ export async function loader(args: LoaderFunctionArgs) {
   return null;
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Knowledge Base" summary="How to use Helio." />;
+/**
+ * Static documentation. Every sentence describes Helio as built; features the original brief promised but that are
+ * not built (or not yet on a screen) are named as such instead of being described.
+ */
+function Section({ title, children, status }: { title: string; children: ReactNode; status?: "not-built" | "api-only" }) {
+  return (
+    <Card
+      title={title}
+      actions={status === "not-built" ? <Badge tone="warning">Not built yet</Badge> : status === "api-only" ? <Badge tone="info">API today, screen in progress</Badge> : undefined}
+      data-testid="kb-card"
+    >
+      <div className="space-y-2 text-sm text-fg-muted [&_li]:ml-5 [&_li]:list-disc">{children}</div>
+    </Card>
+  );
+}
+
+export default function KnowledgeBase() {
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Knowledge Base" description="How Helio works today — and what it does not do yet." />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Section title="Platform overview">
+          <p>Helio helps solar sales teams reach leads by SMS and email, run drip campaigns and keep every contact's consent in order.</p>
+          <ul>
+            <li>
+              <strong>AI content</strong> — not built yet: no AI writing tools are available today.
+            </li>
+            <li>
+              <strong>Smart campaigns</strong> — multi-step SMS/email sequences with delays, send windows and stop-on-reply.
+            </li>
+            <li>
+              <strong>Testing</strong> — test sends to one number or address through the same pipeline as real sends.
+            </li>
+            <li>
+              <strong>Analytics</strong> — counts kept as messages are created and change status, a messages-per-day chart and system health.
+            </li>
+          </ul>
+        </Section>
+
+        <Section title="AI tools" status="not-built">
+          <p>The Idea Generator and "Generate with AI" for campaign steps are not available yet; their screens are placeholders. Write message content yourself for now.</p>
+        </Section>
+
+        <Section title="Campaign management" status="api-only">
+          <ul>
+            <li>A campaign has a name, description and an ordered list of steps (SMS or email), each with a delay in days and hours.</li>
+            <li>Steps are numbered 1…n automatically; deleting one renumbers the rest. A step can be made inactive and is then skipped.</li>
+            <li>Steps can be edited while a campaign runs: messages not yet created use the new text, and changed delays re-time waiting contacts.</li>
+            <li>
+              Content can use variables such as {"{{firstName}}"}, {"{{lastName}}"}, {"{{company}}"} and {"{{salesRep}}"} (your profile's name, email and phone).
+            </li>
+            <li>A reply stops the sequence for that contact when stop-on-reply is on; an opt-out always stops it.</li>
+            <li>Today campaigns are created, started and paused through the API (/api/campaigns); the Campaigns screen is being built.</li>
+          </ul>
+        </Section>
+
+        <Section title="Testing and CSV">
+          <ul>
+            <li>Test sends: the API (/api/test/manual-sms, /api/test/manual-email) sends one message through the real pipeline; the Testing screen is a placeholder.</li>
+            <li>
+              Contact CSVs are uploaded on the Contacts screen, previewed, then imported; the template's header is <code>firstName,lastName,email,phone</code> plus optional company and
+              address columns.
+            </li>
+          </ul>
+        </Section>
+
+        <Section title="Contact management">
+          <ul>
+            <li>Add, edit, delete and search contacts; phones are normalised and numbers that cannot receive texts are refused with the reason.</li>
+            <li>CSV import with a preview: duplicate phones are skipped or updated, as you choose; export as CSV, JSON or text.</li>
+            <li>Search the Message Center by phone number to see a contact's messages.</li>
+            <li>Not built: tags and segments, duplicate-merge suggestions, lead scoring.</li>
+          </ul>
+        </Section>
+
+        <Section title="Analytics">
+          <ul>
+            <li>Messages sent, delivered and responses, with delivery rate (delivered ÷ sent) and response rate (responses ÷ sent).</li>
+            <li>A messages-per-day chart (sent, delivered, failed, received) over 7, 30 or 90 days, and a per-campaign funnel: enrolled → sent → delivered → replied → opted out.</li>
+            <li>System health measured live: database round trip, send backlog, last scheduled run, provider configuration and last errors.</li>
+            <li>Not built: email open and click rates, A/B test results, revenue attribution and ROI.</li>
+          </ul>
+        </Section>
+
+        <Section title="Smart alert categories" status="not-built">
+          <p>
+            Alerts for high-priority leads, appointment requests, objections and information requests, sentiment detection, lead scoring, suggested responses and priority routing
+            are not built yet. Inbound STOP, START and HELP keywords are handled automatically.
+          </p>
+        </Section>
+
+        <Section title="Best practices">
+          <ul>
+            <li>Send a test to yourself before any broadcast or campaign.</li>
+            <li>Keep SMS short: the send API reports the encoding and segment count; emoji switch a message to UCS-2 and cut a segment to 70 characters.</li>
+            <li>Identify your company in the first message and keep your profile's name, email and phone current — they fill {"{{salesRep…}}"}.</li>
+          </ul>
+        </Section>
+
+        <Section title="Navigation guide">
+          <ul>
+            <li>Dashboard — stats and shortcuts. Messages — every message, searchable, with incoming/outgoing/failed tabs.</li>
+            <li>Contacts — manage, import and export. Analytics — figures, chart and health.</li>
+            <li>User Analytics (superusers) — users, sign-ins, activity, and user management. Your name in the sidebar opens your profile and password.</li>
+            <li>Campaigns, Testing, Idea Generator, Auto-Responder, Smart Alerts and Test Alerts are placeholders today.</li>
+          </ul>
+        </Section>
+
+        <Section title="Roles">
+          <ul>
+            <li>
+              <strong>User</strong> — contacts, messages, campaigns, analytics; edits their own profile and password.
+            </li>
+            <li>
+              <strong>Superuser</strong> — everything a user can do, plus User Analytics and user management: create accounts (a one-time password, changed at first sign-in),
+              change roles, deactivate or reactivate (signs the user out at once) and reset passwords. The last active superuser cannot be demoted or deactivated.
+            </li>
+            <li>Accounts are issued by an administrator; there is no self sign-up.</li>
+          </ul>
+        </Section>
+
+        <Section title="Compliance reminders">
+          <p className="font-medium text-fg">SMS</p>
+          <ul>
+            <li>Text only people who gave explicit consent, and identify your company.</li>
+            <li>Replies such as STOP opt the contact out at once; Helio refuses further marketing texts to them on every path, and START opts them back in.</li>
+            <li>Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time; outside that window they are deferred, never dropped.</li>
+          </ul>
+          <p className="font-medium text-fg">Email (CAN-SPAM)</p>
+          <ul>
+            <li>Every email carries your physical address (COMPANY_ADDRESS) and an unsubscribe link that works without signing in, including one-click unsubscribe.</li>
+            <li>The law requires honouring unsubscribe requests within 10 days; Helio applies them immediately.</li>
+          </ul>
+        </Section>
+      </div>
+    </div>
+  );
 }

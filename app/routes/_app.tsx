@@ -7,7 +7,7 @@ import { headerTitle, isActive, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
 
 export async function loader(args: LoaderFunctionArgs) {
-  // The server decides: no session → the login screen, whatever the path.
+  // The server decides: no session → the login screen, whatever the path; a one-time password → change it first.
   const user = await requireUser(args);
   return { user: publicUser(user) };
 }
@@ -76,9 +76,9 @@ export default function AppLayout() {
             </ul>
           </nav>
           <div className="border-t border-sidebar-border px-5 py-4">
-            <p className="truncate text-sm font-medium" data-testid="user-name">
+            <Link to="/account" className={cx("block truncate rounded text-sm font-medium hover:underline", focusRing)} data-testid="user-name">
               {name}
-            </p>
+            </Link>
             <p className="text-xs tracking-wide text-sidebar-accent" data-testid="user-role">
               {user.role.toUpperCase()}
             </p>

@@ -1,14 +1,276 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { Activity, Clock, ShieldAlert, UserPlus, Users } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { LocalTime } from "~/components/local-time";
+import { Alert, Badge, Button, Card, EmptyState, PageHeader, Skeleton, StatCard, Table, TBody, Td, Th, THead, Tabs } from "~/components/ui";
+import { parseId } from "~/lib/ids";
+import { isAppError } from "~/lib/app-error";
+import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
+import { activityTotal, getUserDetails, listActivity, listUsers } from "~/users/manage-users.server";
 
 export const meta: MetaFunction = () => [{ title: "User Analytics — Helio" }];
 
+export const RECENT_ACTIVITY = 50;
+
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
+  const me = await requireUser(args, { role: "superuser" });
+  const { db } = args.context;
+  const url = new URL(args.request.url);
+  const tab: UserTab = (USER_TABS as readonly string[]).includes(url.searchParams.get("tab") ?? "") ? (url.searchParams.get("tab") as UserTab) : "overview";
+  const rawUser = url.searchParams.get("user");
+  const userId = rawUser === null ? null : parseId(rawUser);
+  const [users, totalActivity, recent] = await Promise.all([listUsers(db), activityTotal(db), listActivity(db, { limit: RECENT_ACTIVITY })]);
+  let selected: Awaited<ReturnType<typeof getUserDetails>> | "missing" | null = null;
+  if (rawUser !== null) {
+    selected = userId === null ? "missing" : await getUserDetails(db, userId).catch((e) => (isAppError(e) && e.code === "not_found" ? ("missing" as const) : Promise.reject(e)));
+  }
+  const superusers = users.filter((u) => u.role === "superuser").length;
+  return {
+    meId: me.id,
+    tab,
+    selectedParam: rawUser,
+    users,
+    stats: { total: users.length, superusers, normal: users.length - superusers, active: users.filter((u) => u.isActive).length, totalActivity, recent: recent.length },
+    recent,
+    selected,
+  };
 }
 
-export default function Page() {
-  return <PagePlaceholder title="User Analytics" summary="Users, logins and activity." />;
+const href = (tab: UserTab, user?: string | null) => `/user-analytics?tab=${tab}${user ? `&user=${encodeURIComponent(user)}` : ""}`;
+
+export default function UserAnalytics() {
+  const data = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/user-analytics";
+  const { stats } = data;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="User Analytics"
+        description="Users, sign-ins and activity across the team."
+        actions={
+          <Button to={`/user-analytics/new?tab=${data.tab}`} icon={UserPlus}>
+            Add User
+          </Button>
+        }
+      />
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="user-stats">
+        <StatCard label="Total Users" value={stats.total} icon={Users} hint={`${stats.superusers} superuser${stats.superusers === 1 ? "" : "s"}, ${stats.normal} normal`} />
+        <StatCard label="Active Users" value={stats.active} icon={Users} />
+        <StatCard label="Total Activity" value={stats.totalActivity} icon={Activity} />
+        <StatCard label="Recent Activity" value={stats.recent} icon={Clock} hint="Last 50 entries" />
+      </div>
+      <Tabs
+        label="User analytics views"
+        value={data.tab}
+        items={[
+          { value: "overview", label: "User Overview", href: href("overview", data.selectedParam) },
+          { value: "logs", label: "Activity Logs", href: href("logs", data.selectedParam) },
+          { value: "details", label: "User Details", href: href("details", data.selectedParam) },
+        ]}
+      >
+        {loading ? (
+          <div className="space-y-3" data-testid="user-analytics-loading">
+            <span className="sr-only" role="status">
+              Loading...
+            </span>
+            <Skeleton className="h-10 w-full" />
+            <Skeleton className="h-10 w-full" />
+            <Skeleton className="h-10 w-3/4" />
+          </div>
+        ) : data.tab === "overview" ? (
+          <Overview />
+        ) : data.tab === "logs" ? (
+          <Logs />
+        ) : (
+          <Details />
+        )}
+      </Tabs>
+      <Outlet />
+    </div>
+  );
+}
+
+function Overview() {
+  const { users, meId } = useLoaderData<typeof loader>();
+  return (
+    <Table data-testid="users-table" caption="Users">
+      <THead>
+        <Th>User</Th>
+        <Th>Role</Th>
+        <Th>Status</Th>
+        <Th>Last Login</Th>
+        <Th>Logins</Th>
+        <Th>Activities</Th>
+        <Th>
+          <span className="sr-only">Actions</span>
+        </Th>
+      </THead>
+      <TBody>
+        {users.map((u) => (
+          <tr key={u.id} data-testid="user-row">
+            <Td>
+              <div className="font-medium">{displayName(u)}</div>
+              <div className="text-xs text-fg-muted">{u.email}</div>
+            </Td>
+            <Td>
+              <Badge tone={u.role === "superuser" ? "accent" : "neutral"}>{u.role}</Badge>
+            </Td>
+            <Td>
+              <Badge tone={u.isActive ? "success" : "danger"}>{u.isActive ? "Active" : "Inactive"}</Badge>
+            </Td>
+            <Td>{u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never"}</Td>
+            <Td>{u.loginCount.toLocaleString("en-US")}</Td>
+            <Td>{u.totalActivities.toLocaleString("en-US")}</Td>
+            <Td className="text-right whitespace-nowrap">
+              <Button to={href("details", String(u.id))} variant="outline" size="sm">
+                View Details
+              </Button>{" "}
+              {u.id !== meId ? (
+                <Button to={`/user-analytics/users/${u.id}?tab=overview`} variant="ghost" size="sm" aria-label={`Manage ${displayName(u)}`}>
+                  Manage
+                </Button>
+              ) : null}
+            </Td>
+          </tr>
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
+function LogRows({ entries, showUser }: { entries: ReturnType<typeof useLoaderData<typeof loader>>["recent"]; showUser: boolean }) {
+  return (
+    <TBody>
+      {entries.map((e) => (
+        <tr key={e.id} data-testid="log-row">
+          <Td className="whitespace-nowrap">
+            <LocalTime iso={e.createdAt} pattern="MMM d, HH:mm:ss" />
+          </Td>
+          {showUser ? <Td>{e.userName ?? "Unknown User"}</Td> : null}
+          <Td>
+            <Badge tone="info">{e.action}</Badge>
+          </Td>
+          <Td>{e.ipAddress ?? "N/A"}</Td>
+          <Td className="font-mono text-xs">{detailsText(e.details)}</Td>
+        </tr>
+      ))}
+    </TBody>
+  );
+}
+
+function Logs() {
+  const { recent } = useLoaderData<typeof loader>();
+  if (recent.length === 0) return <EmptyState title="No activity yet" />;
+  return (
+    <div className="max-h-[32rem] overflow-y-auto">
+      <Table data-testid="logs-table" caption="The 50 most recent entries">
+        <THead>
+          <Th>Time</Th>
+          <Th>User</Th>
+          <Th>Action</Th>
+          <Th>IP Address</Th>
+          <Th>Details</Th>
+        </THead>
+        <LogRows entries={recent} showUser />
+      </Table>
+    </div>
+  );
+}
+
+function Details() {
+  const { selected } = useLoaderData<typeof loader>();
+  if (selected === null) return <EmptyState title="Select a user to view details" />;
+  if (selected === "missing") return <EmptyState title="User not found" />;
+  const { user, activity, logins } = selected;
+  return (
+    <div className="grid gap-4 lg:grid-cols-2" data-testid="user-details">
+      <Card title="Profile" className="lg:col-span-2">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          <dt className="text-fg-muted">Name</dt>
+          <dd className="font-medium">{displayName(user)}</dd>
+          <dt className="text-fg-muted">Email</dt>
+          <dd>{user.email}</dd>
+          <dt className="text-fg-muted">Role</dt>
+          <dd>
+            <Badge tone={user.role === "superuser" ? "accent" : "neutral"}>{user.role}</Badge>
+          </dd>
+          <dt className="text-fg-muted">Status</dt>
+          <dd>
+            <Badge tone={user.isActive ? "success" : "danger"}>{user.isActive ? "Active" : "Inactive"}</Badge>
+          </dd>
+          <dt className="text-fg-muted">Last Login</dt>
+          <dd>{user.lastLoginAt ? <LocalTime iso={user.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never logged in"}</dd>
+          <dt className="text-fg-muted">Total Logins</dt>
+          <dd>{user.loginCount.toLocaleString("en-US")}</dd>
+          <dt className="text-fg-muted">Total Activities</dt>
+          <dd>{user.totalActivities.toLocaleString("en-US")}</dd>
+        </dl>
+      </Card>
+      <Card title="Recent Activities">
+        {activity.length === 0 ? (
+          <p className="text-sm text-fg-muted">No activity yet</p>
+        ) : (
+          <ul className="space-y-2 text-sm">
+            {activity.map((a) => (
+              <li key={a.id} className="flex flex-wrap items-center gap-2">
+                <Badge tone="info">{a.action}</Badge>
+                <LocalTime iso={a.createdAt} pattern="MMM d, HH:mm:ss" />
+                <span className="font-mono text-xs text-fg-muted">{detailsText(a.details)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="Login History">
+        {logins.length === 0 ? (
+          <p className="text-sm text-fg-muted">No sign-ins yet</p>
+        ) : (
+          <Table>
+            <THead>
+              <Th>Date</Th>
+              <Th>Time</Th>
+              <Th>IP Address</Th>
+            </THead>
+            <TBody>
+              {logins.map((l, i) => (
+                <tr key={i}>
+                  <Td>
+                    <LocalTime iso={l.createdAt} pattern="MMM d, yyyy" />
+                  </Td>
+                  <Td>
+                    <LocalTime iso={l.createdAt} pattern="HH:mm:ss" />
+                  </Td>
+                  <Td>{l.ipAddress ?? "N/A"}</Td>
+                </tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/** A standard user reaches this screen only to be refused by the server (403): say so plainly. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <Alert tone="warning" data-testid="access-restricted">
+        <div className="flex items-center gap-2">
+          <ShieldAlert aria-hidden="true" className="size-4" />
+          <strong>Access restricted</strong>
+        </div>
+        <p className="mt-1">User Analytics is available to superusers only.</p>
+        <p className="mt-1">
+          <Link to="/" className="underline">
+            Back to the dashboard
+          </Link>
+        </p>
+      </Alert>
+    );
+  }
+  throw error;
 }

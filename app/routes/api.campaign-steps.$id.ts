@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
 import { CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, stepSchema, TOASTS } from "~/campaigns/campaign-schema";
@@ -19,13 +20,14 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** PUT /api/campaign-steps/:stepId (the edited step; fields left out keep their value) → 200; DELETE → 204. */
 export async function action(args: ActionFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   const { request, context } = args;
   if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(["GET", "PUT", "DELETE"]);
   return apiRoute(async () => {
     const id = requireId(args.params.id, STEP_NOT_FOUND);
     if (request.method === "DELETE") {
       await deleteCampaignStep(context.db, id, context.clock());
+      await recordActivity(args, user.id, "delete_campaign_step", { stepId: id });
       return new Response(null, { status: 204 });
     }
     const body = await readJson(request);
@@ -34,6 +36,8 @@ export async function action(args: ActionFunctionArgs) {
     const { name, messageType, subject, content, delayDays, delayHours, isActive, windowStart, windowEnd, windowWeekdays } = current;
     const merged = { name, messageType, subject, content, delayDays, delayHours, isActive, windowStart, windowEnd, windowWeekdays, ...body };
     const fields = parseInput(stepSchema, merged, TOASTS.updateStep);
-    return Response.json(await updateCampaignStep(context.db, id, checkStep(fields, current.isActive), context.clock()));
+    const step = await updateCampaignStep(context.db, id, checkStep(fields, current.isActive), context.clock());
+    await recordActivity(args, user.id, "update_campaign_step", { campaignId: step.campaignId, stepId: id });
+    return Response.json(step);
   });
 }

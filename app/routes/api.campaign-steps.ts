@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
@@ -15,10 +16,12 @@ export async function loader(args: LoaderFunctionArgs) {
  * → 201 step. The number is always highest + 1 (a client's `stepNumber` is ignored, so two editors never collide).
  */
 export async function action(args: ActionFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
   return apiRoute(async () => {
     const { campaignId, ...fields } = parseInput(addStepSchema, await readJson(args.request), TOASTS.addStep);
-    return Response.json(await addCampaignStep(args.context.db, campaignId, checkStep(fields), args.context.clock()), { status: 201 });
+    const step = await addCampaignStep(args.context.db, campaignId, checkStep(fields), args.context.clock());
+    await recordActivity(args, user.id, "create_campaign_step", { campaignId, stepId: step.id });
+    return Response.json(step, { status: 201 });
   });
 }

@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
@@ -14,11 +15,13 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** POST /api/campaigns/:id/contacts {contactIds} — add contacts later; they start at step 1. → {added, campaign}. */
 export async function action(args: ActionFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
   return apiRoute(async () => {
     const id = requireId(args.params.id, CAMPAIGN_NOT_FOUND);
     const { contactIds } = parseInput(addContactsSchema, await readJson(args.request));
-    return Response.json(await addCampaignContacts(args.context.db, id, contactIds, args.context.clock()));
+    const result = await addCampaignContacts(args.context.db, id, contactIds, args.context.clock());
+    await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id, added: result.added });
+    return Response.json(result);
   });
 }

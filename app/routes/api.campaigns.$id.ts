@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
 import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
@@ -16,16 +17,19 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** PUT /api/campaigns/:id (name, description, promoCode, offerExpiration, stopOnReply); DELETE (draft only → else 409). */
 export async function action(args: ActionFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   const { request, context } = args;
   if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(["GET", "PUT", "DELETE"]);
   return apiRoute(async () => {
     const id = requireId(args.params.id, CAMPAIGN_NOT_FOUND);
     if (request.method === "DELETE") {
       await deleteCampaign(context.db, id);
+      await recordActivity(args, user.id, "delete_campaign", { campaignId: id });
       return new Response(null, { status: 204 });
     }
     const input = parseInput(updateCampaignSchema, await readJson(request));
-    return Response.json(await updateCampaign(context.db, id, input, context.clock()));
+    const updated = await updateCampaign(context.db, id, input, context.clock());
+    await recordActivity(args, user.id, "update_campaign", { campaignId: id, fields: Object.keys(input) });
+    return Response.json(updated);
   });
 }

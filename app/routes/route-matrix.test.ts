@@ -4,6 +4,12 @@ import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
+
+const SUPER_API: Statuses = { anon: 401, user: 403, superuser: 200 };
+const SUPER_API_INVALID: Statuses = { anon: 401, user: 403, superuser: 400 };
+const SUPER_API_405: Statuses = { anon: 401, user: 403, superuser: 405 };
+const SUPER_FORM_INVALID: Statuses = { anon: 302, user: 403, superuser: 400 };
+const freshUser = async () => (await createTestUser()).id;
 import { createTestContact } from "../../tests/contact-factory";
 
 /**
@@ -92,9 +98,30 @@ const MATRIX: Record<string, Case[]> = {
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
   "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),
   "_app.testing.tsx": placeholder("/testing"),
-  // A placeholder today, open to every signed-in user. When the real screen lands it must be SUPERUSER_SCREEN
-  // (anonymous 302, standard user 403, superuser 200): change this line in the same commit.
-  "_app.user-analytics.tsx": placeholder("/user-analytics"),
+  // Superusers only, on the server: a standard user gets 403 on the screen, its dialogs and their actions.
+  "_app.user-analytics.tsx": [
+    { method: "GET", path: "/user-analytics", expect: SUPERUSER_SCREEN },
+    { method: "GET", path: "/user-analytics?tab=details&user=999999999", expect: SUPERUSER_SCREEN },
+    // No action: 405, rendered through the route's error boundary, so the layout's guard still answers anonymous.
+    { method: "POST", path: "/user-analytics", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
+  ],
+  "_app.user-analytics.new.tsx": [
+    { method: "GET", path: "/user-analytics/new", expect: SUPERUSER_SCREEN },
+    { method: "POST", path: "/user-analytics/new", form: {}, expect: SUPER_FORM_INVALID },
+  ],
+  "_app.user-analytics.users.$id.tsx": [
+    { method: "GET", path: async () => `/user-analytics/users/${await freshUser()}`, expect: SUPERUSER_SCREEN },
+    { method: "GET", path: "/user-analytics/users/999999999", expect: { anon: 302, user: 403, superuser: 404 } },
+    { method: "POST", path: async () => `/user-analytics/users/${await freshUser()}`, form: { intent: "nonsense" }, expect: SUPER_FORM_INVALID },
+  ],
+  "_app.account.tsx": [
+    { method: "GET", path: "/account", expect: SCREEN },
+    { method: "POST", path: "/account", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.account_.password.tsx": [
+    { method: "GET", path: "/account/password", expect: SCREEN },
+    { method: "POST", path: "/account/password", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
   "_app.contacts.tsx": placeholder("/contacts"),
   "_app.contacts.new.tsx": [
     { method: "GET", path: "/contacts/new", expect: SCREEN },
@@ -224,6 +251,26 @@ const MATRIX: Record<string, Case[]> = {
     { method: "PUT", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: { name: "" }, expect: API_INVALID },
     { method: "DELETE", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
     { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.users.ts": [
+    { method: "GET", path: "/api/users", expect: SUPER_API },
+    { method: "POST", path: "/api/users", json: {}, expect: SUPER_API_INVALID },
+    { method: "DELETE", path: "/api/users", expect: SUPER_API_405 },
+  ],
+  "api.users.$id.ts": [
+    { method: "GET", path: async () => `/api/users/${await freshUser()}`, expect: SUPER_API },
+    { method: "GET", path: "/api/users/999999999", expect: { anon: 401, user: 403, superuser: 404 } },
+    { method: "PUT", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_INVALID },
+    { method: "POST", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_405 },
+  ],
+  "api.analytics.users.ts": [
+    { method: "GET", path: "/api/analytics/users", expect: SUPER_API },
+    { method: "POST", path: "/api/analytics/users", json: {}, expect: SUPER_API_405 },
+  ],
+  "api.analytics.activity.ts": [
+    { method: "GET", path: "/api/analytics/activity", expect: SUPER_API },
+    { method: "GET", path: "/api/analytics/activity?limit=0", expect: SUPER_API_INVALID },
+    { method: "POST", path: "/api/analytics/activity", json: {}, expect: SUPER_API_405 },
   ],
   "api.stats.ts": [
     { method: "GET", path: "/api/stats", expect: API },

@@ -19,6 +19,10 @@ export const users = sqliteTable(
     isActive: bool("is_active").notNull().default(true),
     lastLoginAt: utc("last_login_at"),
     loginCount: integer("login_count").notNull().default(0),
+    // Set by an administrator's create/reset (a one-time password): the layout guard sends the user to change it.
+    mustChangePassword: bool("must_change_password").notNull().default(false),
+    // Kept by triggers on activity_log (migration 0028).
+    activityCount: integer("activity_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

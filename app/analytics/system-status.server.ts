@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+
+export type StatusKey = "cron_tick" | `provider_error:${"sms" | "email" | "ai"}`;
+
+/** Upserts one status fact (tiny table, one row per key). */
+export function recordStatus(db: Db, key: StatusKey, value: Record<string, unknown>, now: Date) {
+  return db.run(sql`INSERT INTO system_status (key, value, updated_at) VALUES (${key}, ${JSON.stringify(value)}, ${now.getTime()})
+    ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+}
+
+export async function readStatuses(db: Db): Promise<Record<string, { value: Record<string, unknown>; updatedAt: string }>> {
+  const rows = await db.all<{ key: string; value: string; updated_at: number }>(sql`SELECT key, value, updated_at FROM system_status`);
+  const out: Record<string, { value: Record<string, unknown>; updatedAt: string }> = {};
+  for (const r of rows) {
+    let value: Record<string, unknown> = {};
+    try {
+      value = JSON.parse(r.value) as Record<string, unknown>;
+    } catch {
+      value = {};
+    }
+    out[r.key] = { value, updatedAt: new Date(r.updated_at).toISOString() };
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { requireUser } from "~/auth/guard.server";
+import { Alert, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { isAppError } from "~/lib/app-error";
+import { clientIp } from "~/lib/request.server";
+import { createUser } from "~/users/manage-users.server";
+import { fieldErrors, newUserSchema } from "~/users/user-schema";
+import { OneTimePassword } from "~/users/one-time-password";
+
+export const meta: MetaFunction = () => [{ title: "Add User — Helio" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args, { role: "superuser" });
+  return null;
+}
+
+type Reply = { ok: true; email: string; password: string } | { ok: false; errors: Record<string, string[]>; values: Record<string, string> };
+
+/** Creates the account and answers with its one-time password — shown in this response only, never stored in clear. */
+export async function action(args: ActionFunctionArgs) {
+  const me = await requireUser(args, { role: "superuser" });
+  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
+  const parsed = newUserSchema.safeParse(form);
+  if (!parsed.success) return data<Reply>({ ok: false, errors: fieldErrors(parsed.error), values: form }, { status: 400 });
+  try {
+    const { user, password } = await createUser(args.context.db, parsed.data, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
+    return data<Reply>({ ok: true, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return data<Reply>({ ok: false, errors: { [err.field ?? "form"]: [err.message] }, values: form }, { status: err.status });
+  }
+}
+
+export default function NewUser() {
+  const reply = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  if (reply?.ok) {
+    return (
+      <Dialog title="User created">
+        <OneTimePassword email={reply.email} password={reply.password} />
+        <DialogFooter>
+          <DialogClose>Done</DialogClose>
+        </DialogFooter>
+      </Dialog>
+    );
+  }
+  const errors = reply && !reply.ok ? reply.errors : {};
+  const values = reply && !reply.ok ? reply.values : {};
+  return (
+    <Dialog title="Add User" description="The account gets a one-time password, shown once, which must be changed at first sign-in.">
+      <Form method="post" className="space-y-3" data-testid="new-user-form">
+        {errors.form ? <Alert tone="danger">{errors.form.join(" ")}</Alert> : null}
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field label="First Name" name="firstName" required defaultValue={values.firstName} errors={errors.firstName} autoComplete="off" />
+          <Field label="Last Name" name="lastName" required defaultValue={values.lastName} errors={errors.lastName} autoComplete="off" />
+        </div>
+        <Field label="Email" name="email" type="email" required defaultValue={values.email} errors={errors.email} autoComplete="off" />
+        <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} errors={errors.phone} autoComplete="off" />
+        <Field label="Role" name="role" as="select" defaultValue={values.role ?? "user"} errors={errors.role}>
+          <option value="user">User</option>
+          <option value="superuser">Superuser</option>
+        </Field>
+        <DialogFooter>
+          <DialogClose>Cancel</DialogClose>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Creating..." : "Create User"}
+          </Button>
+        </DialogFooter>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,104 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { requireUser } from "~/auth/guard.server";
+import { Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { isAppError } from "~/lib/app-error";
+import { routeId, throwAsResponse } from "~/lib/http.server";
+import { clientIp } from "~/lib/request.server";
+import { redirectWithToast } from "~/toast/toast.server";
+import { displayName } from "~/users/display";
+import { getUserDetails, updateUser, USER_NOT_FOUND, type UserChange } from "~/users/manage-users.server";
+import { OneTimePassword } from "~/users/one-time-password";
+
+export const meta: MetaFunction = () => [{ title: "Manage User — Helio" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args, { role: "superuser" });
+  const { user } = await getUserDetails(args.context.db, routeId(args.params.id, USER_NOT_FOUND)).catch(throwAsResponse);
+  return { user };
+}
+
+const intentSchema = z.enum(["make-superuser", "make-user", "deactivate", "reactivate", "reset-password"]);
+const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
+  "make-superuser": { role: "superuser" },
+  "make-user": { role: "user" },
+  deactivate: { isActive: false },
+  reactivate: { isActive: true },
+  "reset-password": { resetPassword: true },
+};
+const DONE: Record<z.infer<typeof intentSchema>, string> = {
+  "make-superuser": "Role changed to superuser",
+  "make-user": "Role changed to user",
+  deactivate: "User deactivated",
+  reactivate: "User reactivated",
+  "reset-password": "Password reset",
+};
+
+type Reply = { ok: true; email: string; password: string } | { ok: false; message: string };
+
+export async function action(args: ActionFunctionArgs) {
+  const me = await requireUser(args, { role: "superuser" });
+  const id = routeId(args.params.id, USER_NOT_FOUND);
+  const intent = intentSchema.safeParse((await args.request.formData()).get("intent"));
+  if (!intent.success) return data<Reply>({ ok: false, message: "Choose an action" }, { status: 400 });
+  if (id === me.id && intent.data !== "reset-password") {
+    return data<Reply>({ ok: false, message: "Change your own account from your profile; another superuser can change your role or status." }, { status: 409 });
+  }
+  try {
+    const { user, password } = await updateUser(args.context.db, id, CHANGE[intent.data], { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
+    if (password) return data<Reply>({ ok: true, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    if (isAppError(err) && err.code === "not_found") throw redirect("/user-analytics");
+    if (!isAppError(err)) throw err;
+    return data<Reply>({ ok: false, message: err.message }, { status: err.status });
+  }
+  const search = new URL(args.request.url).search;
+  return redirectWithToast(args.context, `/user-analytics${search}`, { title: DONE[intent.data] });
+}
+
+export default function ManageUser() {
+  const { user } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  if (reply?.ok) {
+    return (
+      <Dialog title="Password reset">
+        <OneTimePassword email={reply.email} password={reply.password} />
+        <DialogFooter>
+          <DialogClose>Done</DialogClose>
+        </DialogFooter>
+      </Dialog>
+    );
+  }
+  const act = (intent: string, label: string, variant: "outline" | "destructive" = "outline") => (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <Button type="submit" variant={variant} disabled={pending} className="w-full">
+        {label}
+      </Button>
+    </Form>
+  );
+  return (
+    <Dialog title={`Manage ${displayName(user)}`} description={user.email}>
+      {reply && !reply.ok ? (
+        <Alert tone="danger" className="mb-4">
+          {reply.message}
+        </Alert>
+      ) : null}
+      <p className="mb-4 flex gap-2 text-sm">
+        <Badge tone={user.role === "superuser" ? "accent" : "neutral"}>{user.role}</Badge>
+        <Badge tone={user.isActive ? "success" : "danger"}>{user.isActive ? "Active" : "Inactive"}</Badge>
+      </p>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {user.role === "superuser" ? act("make-user", "Make standard user") : act("make-superuser", "Make superuser")}
+        {user.isActive ? act("deactivate", "Deactivate", "destructive") : act("reactivate", "Reactivate")}
+        {act("reset-password", "Reset password")}
+      </div>
+      <p className="mt-3 text-xs text-fg-muted">Deactivating or resetting a password signs the user out everywhere at once.</p>
+      <DialogFooter>
+        <DialogClose>Close</DialogClose>
+      </DialogFooter>
+    </Dialog>
+  );
+}

@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { requireApiUser } from "~/auth/guard.server";
+import { methodNotAllowed, parseInput, searchParamsOf } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+import { zodId } from "~/lib/ids";
+import { activityTotal, listActivity } from "~/users/manage-users.server";
+
+const query = z.object({
+  limit: z.coerce.number().int("limit must be an integer").min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),
+  before: zodId().optional(),
+  userId: zodId().optional(),
+});
+
+/** GET /api/analytics/activity?limit&before&userId — latest first; `total` from the maintained counter. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args, { role: "superuser" });
+  return apiRoute(async () => {
+    const q = parseInput(query, searchParamsOf(args.request));
+    const [entries, total] = await Promise.all([listActivity(args.context.db, q), activityTotal(args.context.db)]);
+    const next = entries.length === q.limit && !q.userId ? entries[entries.length - 1].id : null;
+    return Response.json({ total, entries, nextCursor: next }, { headers: { "Cache-Control": "no-store" } });
+  });
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireApiUser(args, { role: "superuser" });
+  return methodNotAllowed(["GET"]);
+}

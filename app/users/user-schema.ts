@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { ROLES } from "~/db/schema/users";
+
+const name = (label: string) => z.string({ required_error: `${label} is required` }).trim().min(1, `${label} is required`).max(100, `${label} is too long`);
+const email = z.string({ required_error: "Email is required" }).trim().min(1, "Email is required").max(254).email("Enter a valid email");
+const phone = z
+  .string()
+  .trim()
+  .max(32)
+  .optional()
+  .transform((v) => v || null);
+
+export const newUserSchema = z.object({
+  email,
+  firstName: name("First name"),
+  lastName: name("Last name"),
+  role: z.enum(ROLES, { errorMap: () => ({ message: "Role must be user or superuser" }) }).default("user"),
+  phone,
+});
+
+export const userChangeSchema = z
+  .object({
+    role: z.enum(ROLES, { errorMap: () => ({ message: "Role must be user or superuser" }) }).optional(),
+    isActive: z.boolean({ invalid_type_error: "isActive must be true or false" }).optional(),
+    resetPassword: z.boolean({ invalid_type_error: "resetPassword must be true or false" }).optional(),
+  })
+  .strict()
+  .refine((v) => v.role !== undefined || v.isActive !== undefined || v.resetPassword, { message: "Nothing to change: send role, isActive or resetPassword" });
+
+export const profileSchema = z.object({ firstName: name("First name"), lastName: name("Last name"), email, phone });
+
+export const passwordSchema = z
+  .object({
+    currentPassword: z.string({ required_error: "Current password is required" }).min(1, "Current password is required").max(200),
+    newPassword: z.string({ required_error: "New password is required" }).min(10, "Use at least 10 characters").max(200),
+    confirmPassword: z.string({ required_error: "Confirm the new password" }).max(200),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match", path: ["confirmPassword"] });
+
+/** zod issues → field errors for a plain form (first message per field). */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "form";
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
