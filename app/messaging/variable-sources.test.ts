@@ -8,6 +8,11 @@ import { saveOrgSettings } from "./org-settings.server";
 import { renderTemplate, requiredVariables } from "./render";
 import { parseCustomFields, serializeCustomFields, variableValues } from "./variable-values";
 import { createTestUser, db } from "../../tests/factories";
+import { parseContactsCsv } from "~/contacts/csv-import";
+import { toContactValues } from "~/contacts/contact-row.server";
+import { upsertContactChunk } from "~/contacts/upsert-contacts.server";
+import { updateContact } from "~/contacts/manage-contacts.server";
+import { contactSchema } from "~/contacts/contact-schema";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { DAYTIME, pipeline } from "../../tests/messaging-harness";
 
@@ -119,5 +124,27 @@ describe("a send that would leave a token unfilled is refused before anything is
     expect(await messageCount()).toBe(before);
     await setPhone(user.id, "+15555550199");
     await expect(send("Hi {{firstName|there}}, call {{salesRepPhone}} - {{salesRep}}")).resolves.toMatchObject({ status: "queued" });
+  });
+});
+
+describe("custom fields: CSV columns of the same names and the contact form", () => {
+  it("imports roofSize/appointmentDate columns, merges on re-import, and the form's update replaces them", async () => {
+    const user = await createTestUser();
+    const phone = uniquePhone();
+    const parsed = parseContactsCsv(`First Name,Last Name,Phone,Roof Size,appointmentDate,meeting_link\nAna,Lee,${phone},"1,800 sq ft",2026-12-03,\n`);
+    expect(parsed.rows[0].customFields).toEqual({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03" });
+    await upsertContactChunk(db(), parsed.rows.map((r) => toContactValues(r)), { mode: "skip", userId: user.id, now: new Date() });
+    const stored = async () => (await db().get<{ id: number; custom_fields: string | null }>(sql`SELECT id, custom_fields FROM contacts WHERE phone = ${phone}`))!;
+    expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03" });
+
+    const again = parseContactsCsv(`First Name,Last Name,Phone,systemSize\nAna,Lee,${phone},7.2 kW\n`);
+    await upsertContactChunk(db(), again.rows.map((r) => toContactValues(r)), { mode: "update", userId: user.id, now: new Date() });
+    expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03", systemSize: "7.2 kW" });
+
+    const { id } = await stored();
+    await updateContact(db(), id, contactSchema.parse({ firstName: "Ana", lastName: "Lee", phone }), new Date());
+    expect(parseCustomFields((await stored()).custom_fields)).toHaveProperty("systemSize", "7.2 kW"); // left out: kept
+    await updateContact(db(), id, contactSchema.parse({ firstName: "Ana", lastName: "Lee", phone, customFields: { roofSize: "2,000 sq ft", systemSize: "" } }), new Date());
+    expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "2,000 sq ft" });
   });
 });

@@ -1,22 +1,10 @@
 // Where each platform variable's value comes from (issue 11), and the one function that assembles the values a
 // message is rendered with. Pure: the callers load the rows (the consumer per batch, the send check per request).
 import { formatOfferExpiration } from "~/campaigns/campaign-variables";
+import { CUSTOM_FIELD_VARIABLES, parseCustomFields } from "~/contacts/custom-fields";
 import type { RenderValues } from "./render";
 
-/** Per-contact values kept in contacts.custom_fields (JSON), importable from CSV columns of the same names. */
-export const CUSTOM_FIELD_VARIABLES = [
-  "roofSize",
-  "systemSize",
-  "estimatedSavings",
-  "yearOneSavings",
-  "incentiveAmount",
-  "paybackPeriod",
-  "appointmentDate",
-  "appointmentTime",
-  "meetingLink",
-] as const;
-export type CustomFieldName = (typeof CUSTOM_FIELD_VARIABLES)[number];
-export type CustomFields = Partial<Record<CustomFieldName, string>>;
+export { CUSTOM_FIELD_VARIABLES, parseCustomFields, serializeCustomFields, type CustomFields } from "~/contacts/custom-fields";
 
 /** Organisation settings (org_settings rows) that feed variables; `company` is the fallback for a contact without one. */
 export const ORG_SETTING_KEYS = ["company", "companyPhone", "website"] as const;
@@ -57,34 +45,6 @@ export function variableSource(name: string): VariableSource | undefined {
 }
 
 const clean = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
-
-/** contacts.custom_fields → the known, non-blank fields (anything malformed reads as none). */
-export function parseCustomFields(json: string | null | undefined): CustomFields {
-  if (!json) return {};
-  try {
-    const o = JSON.parse(json) as unknown;
-    if (!o || typeof o !== "object" || Array.isArray(o)) return {};
-    const out: CustomFields = {};
-    for (const k of CUSTOM_FIELD_VARIABLES) {
-      const v = (o as Record<string, unknown>)[k];
-      const s = clean(typeof v === "number" ? String(v) : v);
-      if (s) out[k] = s;
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-/** Known, non-blank fields as the JSON stored in contacts.custom_fields; null when there are none. */
-export function serializeCustomFields(fields: Partial<Record<string, string | null | undefined>>): string | null {
-  const out: CustomFields = {};
-  for (const k of CUSTOM_FIELD_VARIABLES) {
-    const s = clean(fields[k]);
-    if (s) out[k] = s;
-  }
-  return Object.keys(out).length ? JSON.stringify(out) : null;
-}
 
 /** "15:00" / "3pm" stay readable: 24-hour "HH:MM" becomes "3:00 PM"; anything else is shown as typed. */
 export function formatAppointmentTime(v: string | undefined): string | undefined {

@@ -91,6 +91,10 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
+  "_app.organisation.tsx": [
+    { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
+    { method: "POST", path: "/organisation", form: { website: "not a url" }, expect: { anon: 302, user: 403, superuser: 400 } },
+  ],
   "_app.messages.tsx": [
     { method: "GET", path: "/messages", expect: SCREEN },
     { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },
