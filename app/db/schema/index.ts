@@ -22,3 +22,4 @@ export * from "./status-backlog";
 export * from "./contact-totals";
 export * from "./sms-keyword-state";
 export * from "./org-settings";
+export * from "./conversations";
