@@ -2,6 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Alert, Badge, Button, TextLink, messageStatusTone } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
+import { useHydrated } from "~/lib/use-hydrated";
 import { smsSegments } from "~/messaging/segments";
 import type { ThreadMessage } from "./get-conversation.server";
 import { hasReplaceableChars, toPlainGsm } from "./gsm-replace";
@@ -54,6 +55,7 @@ export function ReplyBox({ nonce, optedOut, actionData, initial = "" }: { nonce:
     setShown(serverText);
     setText(serverText);
   }
+  const hydrated = useHydrated();
   const seg = smsSegments(text);
   const pending = navigation.state === "submitting";
   if (optedOut) {
@@ -84,12 +86,16 @@ export function ReplyBox({ nonce, optedOut, actionData, initial = "" }: { nonce:
         onChange={(e) => setText(e.target.value)}
         className="w-full rounded-md border border-border bg-surface p-2 text-sm"
       />
-      <p className="text-xs text-fg-muted" aria-live="polite" data-testid="reply-count">
-        {seg.units} characters · {seg.segments} segment{seg.segments === 1 ? "" : "s"} ({seg.encoding})
-      </p>
-      {hasReplaceableChars(text) ? (
+      {hydrated ? (
+        <p className="text-xs text-fg-muted" aria-live="polite" data-testid="reply-count">
+          {seg.units} characters · {seg.segments} segment{seg.segments === 1 ? "" : "s"} ({seg.encoding})
+        </p>
+      ) : null}
+      {/* Without JS nobody can tell while typing: the note and its button are always there until hydration. */}
+      {hasReplaceableChars(text) || !hydrated ? (
         <Alert tone="warning" data-testid="ucs2-note">
-          Curly quotes, dashes or similar characters make this text go as UCS-2: a segment holds 70 characters instead of 160.{" "}
+          {hydrated ? "Curly quotes, dashes or similar characters make this text go as UCS-2" : "Curly quotes, em dashes and similar characters make a text go as UCS-2"}: a segment holds 70
+          characters instead of 160.{" "}
           <Button
             type="submit"
             name="intent"
