@@ -9,4 +9,6 @@ export type ContactFields = {
   city?: string | null;
   state?: string | null;
   zipCode?: string | null;
+  /** Solar / Appointment variable values; undefined = keep the contact's (see custom-fields.ts). */
+  customFields?: Partial<Record<string, string | null | undefined>>;
 };

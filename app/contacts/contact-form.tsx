@@ -5,6 +5,8 @@ import { useEffect } from "react";
 import { useToast } from "~/components/toaster";
 import { Alert, Button, DialogClose, DialogFooter, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
+import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
+import { PLATFORM_VARIABLES } from "~/messaging/variables";
 import { contactSchema, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
 
 type Failure = { title: string; description: string };
@@ -31,7 +33,7 @@ export function ContactForm({
 }: {
   id: string;
   actionData: ContactFormResult;
-  defaultValue?: Partial<Record<keyof ContactInput, string>>;
+  defaultValue?: Partial<Record<Exclude<keyof ContactInput, "customFields">, string>> & { customFields?: Record<string, string> };
   submitLabel: string;
 }) {
   const navigation = useNavigation();
@@ -50,6 +52,7 @@ export function ContactForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
   });
   const formProps = getFormProps(form);
+  const custom = fields.customFields.getFieldset();
 
   useEffect(() => {
     if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
@@ -85,6 +88,21 @@ export function ContactForm({
           <Field key={f.name} label={f.label} meta={fields[f.name]} type={f.type ?? "text"} autoComplete={f.autoComplete} className={f.wide ? "sm:col-span-2" : undefined} />
         ))}
       </div>
+      <details className="rounded-md border border-border p-3" open={CUSTOM_FIELD_VARIABLES.some((n) => defaultValue?.customFields?.[n])}>
+        <summary className="cursor-pointer text-sm font-medium">Solar and appointment details</summary>
+        <p className="mt-1 text-xs text-fg-subtle">Fill the {"{{variables}}"} of the same name in messages to this contact.</p>
+        <div className="mt-3 grid grid-cols-1 gap-4 sm:grid-cols-2">
+          {CUSTOM_FIELD_VARIABLES.map((name) => (
+            <Field
+              key={name}
+              label={PLATFORM_VARIABLES.find((v) => v.name === name)?.description ?? name}
+              hint={`{{${name}}}`}
+              meta={custom[name]}
+              placeholder={PLATFORM_VARIABLES.find((v) => v.name === name)?.example}
+            />
+          ))}
+        </div>
+      </details>
       <p className="text-xs text-fg-subtle">US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.</p>
       <DialogFooter>
         <DialogClose>Cancel</DialogClose>

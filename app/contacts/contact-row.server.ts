@@ -1,6 +1,7 @@
 import { isUniqueViolation } from "~/db/unique-violation";
 import { assessPhone, normalizePhone } from "./phone";
 import { deriveTimeZone, normalizeState } from "./us-geo";
+import { serializeCustomFields } from "./custom-fields";
 
 import type { ContactFields } from "./contact-fields";
 export type { ContactFields };
@@ -31,6 +32,8 @@ export function toContactValues(input: ContactFields) {
     timeZone: deriveTimeZone({ state, zipCode: input.zipCode, phone }),
     sendable: assessment.sendable,
     unsendableReason: assessment.sendable ? null : assessment.reason,
+    // undefined: not given, so an update keeps the stored fields (drizzle skips undefined; JSON drops the key).
+    customFields: input.customFields === undefined ? undefined : serializeCustomFields(input.customFields),
   };
 }
 export type ContactValues = ReturnType<typeof toContactValues>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
+import { CUSTOM_FIELD_VARIABLES, type CustomFieldName } from "./custom-fields";
 
 // SPEC §5 texts.
 export const REQUIRED_FIELDS_MISSING = {
@@ -34,6 +35,8 @@ export const contactSchema = z.object({
   city: optional(100),
   state: optional(50),
   zipCode: optional(20),
+  // The Solar and Appointment variables. Left out (the API) keeps what the contact has; the form always sends it.
+  customFields: z.object(Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, optional(200)])) as Record<CustomFieldName, ReturnType<typeof optional>>).optional(),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
 

@@ -5,6 +5,7 @@ import Papa, { type ParseResult } from "papaparse";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
 import { normalizeState } from "./us-geo";
+import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 
 export type ImportRow = {
   /** The row's number as a spreadsheet shows it: the header is row 1, the first data row is row 2. */
@@ -18,6 +19,8 @@ export type ImportRow = {
   city: string | null;
   state: string | null;
   zipCode: string | null;
+  /** Columns named like a custom-field variable (roofSize, appointmentDate, …), when any is filled. */
+  customFields?: Record<string, string>;
 };
 
 export type ParseContactsResult = {
@@ -30,7 +33,7 @@ export type ParseContactsResult = {
 
 export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the format.";
 
-type Field = Exclude<keyof ImportRow, "rowNumber">;
+type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
 
 // Header aliases per field. Matching ignores case and every character that is not a letter or digit, so
 // "First Name", "first_name", "first-name" and "FIRSTNAME" are one alias.
@@ -137,6 +140,15 @@ export function parseContactsCsv(text: string): ParseContactsResult {
       return "";
     };
     const optional = (record: readonly string[], field: Field) => cell(record, field) || null;
+    // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
+    const customColumns = CUSTOM_FIELD_VARIABLES.flatMap((name) => {
+      const index = located.header.findIndex((h) => headerKey(String(h ?? "")) === headerKey(name));
+      return index >= 0 ? [[name, index] as const] : [];
+    });
+    const customFieldsOf = (record: readonly string[]) => {
+      const values = Object.fromEntries(customColumns.map(([name, i]) => [name, String(record[i] ?? "").trim().slice(0, 200)]).filter(([, v]) => v));
+      return Object.keys(values).length ? { customFields: values } : {};
+    };
 
     const rows: ImportRow[] = [];
     const errors: string[] = [];
@@ -187,6 +199,7 @@ export function parseContactsCsv(text: string): ParseContactsResult {
         // Keep an unrecognised state as typed rather than losing it (e.g. a foreign province).
         state: rawState ? (normalizeState(rawState) ?? rawState) : null,
         zipCode: optional(record, "zipCode"),
+        ...customFieldsOf(record),
       });
     });
 

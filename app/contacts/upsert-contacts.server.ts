@@ -13,12 +13,12 @@ export type UpsertCounts = { created: number; updated: number; duplicates: numbe
 
 type Row = ContactValues;
 
-const COLS = `first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone, sendable, unsendable_reason, consent_source, consent_at, created_by, created_at, updated_at`;
+const COLS = `first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone, sendable, unsendable_reason, consent_source, consent_at, created_by, created_at, updated_at, custom_fields`;
 const SELECT_FROM_JSON = `json_extract(value,'$.firstName'), json_extract(value,'$.lastName'), json_extract(value,'$.phone'),
   json_extract(value,'$.email'), json_extract(value,'$.company'), json_extract(value,'$.address'), json_extract(value,'$.city'),
   json_extract(value,'$.state'), json_extract(value,'$.zipCode'), json_extract(value,'$.timeZone'), json_extract(value,'$.sendable'),
   json_extract(value,'$.unsendableReason'), json_extract(value,'$.consentSource'), json_extract(value,'$.now'), json_extract(value,'$.createdBy'),
-  json_extract(value,'$.now'), json_extract(value,'$.now')`;
+  json_extract(value,'$.now'), json_extract(value,'$.now'), json_extract(value,'$.customFields')`;
 
 /**
  * Duplicate detection against the database for one chunk: a row whose normalised phone or email already
@@ -124,6 +124,8 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
             timeZone: sql`coalesce(${j.timeZone}, ${contacts.timeZone})`,
             sendable: j.sendable,
             unsendableReason: j.unsendableReason,
+            // Imported custom fields are merged into the contact's (a column left empty keeps its value).
+            customFields: sql`CASE WHEN ${j.customFields} IS NULL THEN ${contacts.customFields} ELSE json_patch(coalesce(${contacts.customFields}, '{}'), ${j.customFields}) END`,
             updatedAt: now,
           },
           where: sql`${contacts.id} = ${j.id} AND ${guard}`,

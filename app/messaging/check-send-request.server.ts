@@ -6,7 +6,9 @@ import type { Db } from "~/db/client.server";
 import { activityLog } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { JobQueue } from "~/lib/job-queue";
-import { extractVariables, findUnknownVariables, renderTemplate } from "./render";
+import { findUnknownVariables, renderTemplate, requiredVariables } from "./render";
+import { loadOrgSettings } from "./org-settings.server";
+import { CUSTOM_FIELD_VARIABLES, variableSource, variableValues } from "./variable-values";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
 
@@ -21,24 +23,88 @@ export const text = (message: string) =>
   z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: message, invalid_type_error: message }).min(1, message));
 export const MAX_CONTENT = 5000;
 
-/**
- * Platform variables the send path can fill today: the contact's own fields, the campaign's name and the
- * date/time. The others (sales rep, solar figures, appointment, promo…) have no data source yet, and a
- * message that silently drops them ("use code ") is worse than a clear refusal.
- */
-export const SOURCED_VARIABLES: ReadonlySet<string> = new Set([
-  "firstName", "lastName", "fullName", "email", "phone", "address", "city", "state", "zipCode", "company",
-  "campaignName", "currentDate", "currentTime", "currentYear",
-]);
-
-/** Unknown {{tokens}}, and known ones nothing can fill, are refused before anything is written or sent. */
+/** Unknown {{tokens}} are refused before anything is written or sent. */
 export function assertKnownVariables(...parts: (string | null | undefined)[]) {
-  const unknown = parts.flatMap((p) => (p ? findUnknownVariables(p) : []));
+  const unknown = [...new Set(parts.flatMap((p) => (p ? findUnknownVariables(p) : [])))];
   if (unknown.length) throw new AppError("validation", `Unknown variable${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`);
-  const unsourced = [...new Set(parts.flatMap((p) => (p ? extractVariables(p) : [])).filter((v) => !SOURCED_VARIABLES.has(v)))];
-  if (unsourced.length) {
-    throw new AppError("validation", `No value is available yet for ${unsourced.map((u) => `{{${u}}}`).join(", ")}; remove ${unsourced.length > 1 ? "them" : "it"} or type the text in`);
+}
+
+/** Who a send goes to, for the variable check: existing contacts, or one bare number/address without a contact. */
+export type VariableTarget = { channel: "sms" | "email"; contactIds: readonly number[] } | { channel: "sms" | "email"; bare: { phone?: string | null; email?: string | null } };
+
+// SQL for a contact-held variable's value (c = contacts). Names come from this fixed list, never from input.
+const CUSTOM = (name: string) => `CASE WHEN json_valid(c.custom_fields) THEN json_extract(c.custom_fields, '$.${name}') END`;
+const CONTACT_SQL: Record<string, string> = {
+  firstName: "c.first_name",
+  lastName: "c.last_name",
+  fullName: "c.first_name || c.last_name",
+  email: "c.email",
+  phone: "c.phone",
+  address: "c.address",
+  city: "c.city",
+  state: "c.state",
+  zipCode: "c.zip_code",
+  company: "c.company",
+  appointmentDateTime: `CASE WHEN trim(coalesce(${CUSTOM("appointmentDate")}, '')) <> '' AND trim(coalesce(${CUSTOM("appointmentTime")}, '')) <> '' THEN 'x' END`,
+  ...Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, CUSTOM(n)])),
+};
+
+/**
+ * The one place a send is checked for tokens it would leave empty: every {{variable}} used without a fallback
+ * must have a value for every recipient — from the contact, their custom fields, the sender's profile, the
+ * organisation settings or the clock (campaign variables only exist in campaign messages, which render them
+ * from the campaign). Refused BEFORE anything is written, naming each token and how many recipients lack it.
+ * One aggregate over the recipients (ids as one JSON parameter), whatever the number of tokens.
+ */
+export async function assertVariablesFilled(db: Db, senderId: number, target: VariableTarget, ...parts: (string | null | undefined)[]) {
+  assertKnownVariables(...parts);
+  const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
+  if (!required.length) return;
+  const sources = new Set(required.map(variableSource));
+  const org = sources.has("org") || required.includes("company") ? await loadOrgSettings(db) : {};
+  const sender = sources.has("sender")
+    ? await db.get<{ firstName: string; lastName: string; email: string; phone: string | null }>(
+        sql`SELECT first_name AS firstName, last_name AS lastName, email, phone FROM users WHERE id = ${senderId}`,
+      )
+    : null;
+  const fixed = variableValues({ sender, org, to: "bare" in target ? target.bare : undefined });
+
+  const lacking: { variable: string; recipients: number }[] = [];
+  let total: number;
+  const perContact = required.filter((n) => {
+    const src = variableSource(n);
+    return (src === "contact" || src === "custom") && !(n === "company" && fixed.company);
+  });
+  if ("bare" in target) {
+    total = 1;
+    for (const n of perContact) if (!fixed[n]?.trim()) lacking.push({ variable: n, recipients: 1 });
+  } else {
+    const cols = perContact.map((n, i) => `sum(trim(coalesce(CAST(${CONTACT_SQL[n]} AS TEXT), '')) = '') AS v${i}`);
+    const row = await db.get<Record<string, number | null>>(
+      sql`SELECT count(*) AS total${sql.raw(cols.map((c) => `, ${c}`).join(""))} FROM contacts c
+          WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(target.contactIds)}))${target.channel === "email" ? sql` AND c.email IS NOT NULL` : sql``}`,
+    );
+    total = row?.total ?? 0;
+    if (total === 0) return; // nobody to send to: the caller refuses that with its own message
+    perContact.forEach((n, i) => {
+      const count = row?.[`v${i}`] ?? 0;
+      if (count > 0) lacking.push({ variable: n, recipients: count });
+    });
   }
+  for (const n of required) {
+    const src = variableSource(n);
+    if ((src === "sender" || src === "org" || src === "campaign") && !(n === "company") && !fixed[n]?.trim()) lacking.push({ variable: n, recipients: total });
+  }
+  if (!lacking.length) return;
+  lacking.sort((a, b) => required.indexOf(a.variable) - required.indexOf(b.variable));
+  const of = (l: (typeof lacking)[number]) => `${l.recipients.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} recipient${total === 1 ? "" : "s"}`;
+  const first = lacking[0].variable;
+  const why = lacking.some((l) => variableSource(l.variable) === "campaign") ? " (campaign variables have values only in campaign messages)" : "";
+  const message =
+    lacking.length === 1
+      ? `{{${first}}} has no value for ${of(lacking[0])}${why}; fill it in or add a fallback such as {{${first}|…}}`
+      : `No value for ${lacking.map((l) => `{{${l.variable}}} (${of(l)})`).join(", ")}${why}; fill them in or add fallbacks such as {{${first}|…}}`;
+  throw new AppError("validation", message, { details: { missing: Object.fromEntries(lacking.map((l) => [l.variable, l.recipients])), recipients: total } });
 }
 
 /** A number we would refuse to text is refused here, with the reason, before anything is written. */

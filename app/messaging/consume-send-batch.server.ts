@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { assessPhone } from "~/contacts/phone";
 import { bulkUpdateSql } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaigns, contacts, messages, type Campaign, type Contact, type Message } from "~/db/schema";
+import { campaigns, contacts, messages, users, type Campaign, type Contact, type Message } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
@@ -17,7 +17,9 @@ import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyStatusBacklog } from "./record-status.server";
-import { campaignVariableValues, holdsCampaignMessages } from "~/campaigns/campaign-variables";
+import { holdsCampaignMessages } from "~/campaigns/campaign-variables";
+import { loadOrgSettings } from "./org-settings.server";
+import { variableValues, type OrgSettings } from "./variable-values";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
 const STRICTEST_STATE = "FL";
@@ -58,9 +60,13 @@ export type SendRow = Pick<
   "id" | "channel" | "kind" | "status" | "phone" | "email" | "subject" | "content" | "isMarketing" | "attempts" | "pacingDeferrals" | "contactId" | "campaignId"
 > &
   OrNull<
-    Pick<Contact, "firstName" | "lastName" | "company" | "address" | "city" | "state" | "zipCode" | "timeZone" | "sendable" | "unsendableReason" | "optedOutAt" | "emailUnsubscribedAt">
+    Pick<Contact, "firstName" | "lastName" | "company" | "address" | "city" | "state" | "zipCode" | "customFields" | "timeZone" | "sendable" | "unsendableReason" | "optedOutAt" | "emailUnsubscribedAt">
   > & { contactPhone: Contact["phone"] | null; contactEmail: Contact["email"]; campaignName: Campaign["name"] | null; suppressed: boolean } & OrNull<Pick<Campaign, "promoCode" | "offerExpiration">> & {
     campaignStatus: Campaign["status"] | null;
+    senderFirstName: string | null;
+    senderLastName: string | null;
+    senderEmail: string | null;
+    senderPhone: string | null;
   };
 type Row = SendRow;
 
@@ -93,6 +99,7 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       city: contacts.city,
       state: contacts.state,
       zipCode: contacts.zipCode,
+      customFields: contacts.customFields,
       timeZone: contacts.timeZone,
       sendable: contacts.sendable,
       unsendableReason: contacts.unsendableReason,
@@ -102,6 +109,10 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       campaignStatus: campaigns.status,
       promoCode: campaigns.promoCode,
       offerExpiration: campaigns.offerExpiration,
+      senderFirstName: users.firstName,
+      senderLastName: users.lastName,
+      senderEmail: users.email,
+      senderPhone: users.phone,
       suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
         (v) => Boolean(v),
@@ -110,6 +121,7 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
     .from(messages)
     .leftJoin(contacts, eq(contacts.id, messages.contactId))
     .leftJoin(campaigns, eq(campaigns.id, messages.campaignId))
+    .leftJoin(users, eq(users.id, messages.createdBy))
     .where(and(inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`), sql`+${messages.status} = 'queued'`));
 }
 
@@ -186,19 +198,14 @@ function backoffSeconds(attempts: number) {
 }
 
 /** Renders `{{variables}}` and `#PLACEHOLDERS#` with the contact's current data, at send time. */
-function render(row: Row, now: Date) {
-  const values = {
-    firstName: row.firstName,
-    lastName: row.lastName,
-    email: row.contactEmail ?? row.email,
-    phone: row.contactPhone ?? row.phone,
-    company: row.company,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    zipCode: row.zipCode,
-    ...campaignVariableValues(row),
-  };
+function render(row: Row, now: Date, org: OrgSettings) {
+  const values = variableValues({
+    contact: row.contactPhone == null ? null : { ...row, email: row.contactEmail, phone: row.contactPhone },
+    to: { phone: row.phone, email: row.email },
+    sender: row.senderEmail == null ? null : { firstName: row.senderFirstName, lastName: row.senderLastName, email: row.senderEmail, phone: row.senderPhone },
+    org,
+    campaign: row,
+  });
   const text = renderTemplate(row.content, values, { now, timeZone: row.timeZone ?? undefined }).text;
   const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.timeZone ?? undefined }).text : null;
   const contact = { firstName: row.firstName ?? "", lastName: row.lastName ?? "", company: row.company ?? "", address: row.address ?? "" };
@@ -300,7 +307,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const sending = toSend.filter((r) => slotOf.has(r.id));
 
   // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write.
-  const rendered = new Map(sending.map((r) => [r.id, render(r, now)]));
+  const org = sending.length ? await loadOrgSettings(db) : {};
+  const rendered = new Map(sending.map((r) => [r.id, render(r, now, org)]));
   const claimRows: ClaimRow[] = [
     ...sending.map((r): ClaimRow => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
     ...decided.map((o): ClaimRow => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),

@@ -4,7 +4,7 @@ import { runBatch } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
-import { assertKnownVariables, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { assertKnownVariables, assertVariablesFilled, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
 import { enqueueDueMessages } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -42,6 +42,7 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
   if (existing) {
     return { broadcastId: existing.id, recipients: existing.recipient_count, queued: 0, scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null, replayed: true };
   }
+  await assertVariablesFilled(db, actor.userId, { channel: input.type, contactIds: [...new Set(input.contactIds)] }, input.type === "email" ? input.subject : null, input.content);
   const t = now.getTime();
   const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const at = Math.max(scheduledAt?.getTime() ?? t, t);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { createOutboundMessages } from "./create-outbound-messages.server";
-import { assertKnownVariables, logSend, messageByKey, smsInfo, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { assertKnownVariables, assertVariablesFilled, logSend, messageByKey, smsInfo, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
 
 export const individualSchema = z.object({
   contactId: zodId("contactId is required"),
@@ -18,6 +18,7 @@ export async function sendIndividual({ db, queue, now }: SendRequestDeps, input:
   const contact = await db.get<{ id: number; phone: string; email: string | null }>(sql`SELECT id, phone, email FROM contacts WHERE id = ${input.contactId}`);
   if (!contact) throw new AppError("not_found", "Contact not found");
   if (input.type === "email" && !contact.email) throw new AppError("validation", "This contact has no email address");
+  await assertVariablesFilled(db, actor.userId, { channel: input.type, contactIds: [contact.id] }, input.type === "email" ? input.subject : null, input.message);
   const [id] = await createOutboundMessages(
     db,
     queue,

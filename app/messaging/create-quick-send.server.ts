@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import {
   assertKnownVariables,
+  assertVariablesFilled,
   contactIdByPhone,
   logSend,
   MAX_CONTENT,
@@ -22,10 +23,12 @@ export const quickSendSchema = z.object({
 export async function sendQuick({ db, queue, now }: SendRequestDeps, input: z.infer<typeof quickSendSchema>, actor: Actor, key: string = crypto.randomUUID()) {
   assertKnownVariables(input.message);
   const phone = sendablePhone(input.to);
+  const contactId = await contactIdByPhone(db, phone);
+  await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
   const [id] = await createOutboundMessages(
     db,
     queue,
-    [{ channel: "sms", kind: "quick", phone, contactId: await contactIdByPhone(db, phone), content: input.message, idempotencyKey: `quick:${actor.userId}:${key}`, createdBy: actor.userId }],
+    [{ channel: "sms", kind: "quick", phone, contactId, content: input.message, idempotencyKey: `quick:${actor.userId}:${key}`, createdBy: actor.userId }],
     now,
   );
   await logSend(db, actor, now, { type: "quick", to: phone, messageId: id });

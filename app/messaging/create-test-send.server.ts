@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import {
   assertKnownVariables,
+  assertVariablesFilled,
   contactIdByPhone,
   logSend,
   MAX_CONTENT,
@@ -26,10 +27,12 @@ export const manualSmsSchema = z.object(
 export async function sendManualSmsTest({ db, queue, now }: SendRequestDeps, input: z.infer<typeof manualSmsSchema>, actor: Actor, key: string = crypto.randomUUID()) {
   assertKnownVariables(input.message);
   const phone = sendablePhone(input.phone);
+  const contactId = await contactIdByPhone(db, phone);
+  await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
   const [id] = await createOutboundMessages(
     db,
     queue,
-    [{ channel: "sms", kind: "test", phone, contactId: await contactIdByPhone(db, phone), content: input.message, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
+    [{ channel: "sms", kind: "test", phone, contactId, content: input.message, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
     now,
   );
   await logSend(db, actor, now, { type: "manual-sms", to: phone, messageId: id });
@@ -49,6 +52,7 @@ export async function sendManualEmailTest({ db, queue, now }: SendRequestDeps, i
   assertKnownVariables(input.subject, input.content);
   const email = input.email.toLowerCase();
   const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE email = ${email} LIMIT 1`);
+  await assertVariablesFilled(db, actor.userId, contact ? { channel: "email", contactIds: [contact.id] } : { channel: "email", bare: { email } }, input.subject, input.content);
   const [id] = await createOutboundMessages(
     db,
     queue,

@@ -1,9 +1,10 @@
 // Template rendering: {{name}} platform variables (SPEC §3) and the #NAME# quick-send placeholders (SPEC §5).
 import { isPlatformVariable } from "./variables.js";
 
-// A token is "{{", optional spaces, an identifier, optional spaces, "}}". Names are case-sensitive
-// (camelCase as listed in PLATFORM_VARIABLES) so "{{FirstName}}" is reported unknown rather than guessed at.
-const TOKEN_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+// A token is "{{", optional spaces, an identifier, optional spaces, an optional "|fallback", "}}". Names are
+// case-sensitive (camelCase as listed in PLATFORM_VARIABLES) so "{{FirstName}}" is reported unknown rather than
+// guessed at. `{{firstName|there}}` renders "there" when the contact has no first name.
+const TOKEN_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|([^{}|]*))?\}\}/g;
 
 export const DEFAULT_RENDER_TIME_ZONE = "America/Los_Angeles";
 
@@ -11,6 +12,16 @@ export const DEFAULT_RENDER_TIME_ZONE = "America/Los_Angeles";
 export function extractVariables(content: string): string[] {
   const seen = new Set<string>();
   for (const m of content.matchAll(TOKEN_RE)) seen.add(m[1]);
+  return [...seen];
+}
+
+/**
+ * Variables used at least once WITHOUT a fallback: a send needs a value for each of these per recipient.
+ * `{{firstName|there}}` alone does not make firstName required.
+ */
+export function requiredVariables(content: string): string[] {
+  const seen = new Set<string>();
+  for (const m of content.matchAll(TOKEN_RE)) if (m[2] === undefined || m[2].trim() === "") seen.add(m[1]);
   return [...seen];
 }
 
@@ -30,7 +41,7 @@ export interface RenderResult {
   text: string;
   /** Tokens that are not platform variables; left in the text unchanged. */
   unknown: string[];
-  /** Platform variables with no (or a blank) value; rendered as "". */
+  /** Platform variables with no (or a blank) value and no fallback; rendered as "". */
   missing: string[];
 }
 
@@ -81,6 +92,9 @@ export function renderTemplate(content: string, values: RenderValues, opts: Rend
     const joined = [values.firstName, values.lastName].filter(present).map((s) => s.trim()).join(" ");
     if (joined) resolved.fullName = joined;
   }
+  if (!present(resolved.appointmentDateTime) && present(values.appointmentDate) && present(values.appointmentTime)) {
+    resolved.appointmentDateTime = `${values.appointmentDate.trim()} at ${values.appointmentTime.trim()}`;
+  }
   if (names.some((n) => n === "currentDate" || n === "currentTime" || n === "currentYear")) {
     const computed = dateTimeValues(opts.now ?? new Date(), validTimeZone(opts.timeZone));
     for (const [k, v] of Object.entries(computed)) if (!present(resolved[k])) resolved[k] = v;
@@ -88,15 +102,16 @@ export function renderTemplate(content: string, values: RenderValues, opts: Rend
 
   const unknown: string[] = [];
   const missing: string[] = [];
+  const required = new Set(requiredVariables(content));
   for (const name of names) {
     if (!isPlatformVariable(name)) unknown.push(name);
-    else if (!present(resolved[name])) missing.push(name);
+    else if (required.has(name) && !present(resolved[name])) missing.push(name);
   }
 
-  const text = content.replace(TOKEN_RE, (token, name: string) => {
+  const text = content.replace(TOKEN_RE, (token, name: string, fallback: string | undefined) => {
     if (!isPlatformVariable(name)) return token;
     const v = resolved[name];
-    return present(v) ? v : "";
+    return present(v) ? v : (fallback?.trim() ?? "");
   });
   return { text, unknown, missing };
 }

@@ -12,6 +12,7 @@ import { CONTACT_NOT_FOUND, getContact, updateContact } from "~/contacts/manage-
 import { routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { parseCustomFields } from "~/contacts/custom-fields";
 
 export const meta: MetaFunction = () => [{ title: "Edit Contact — Helio" }];
 
@@ -20,7 +21,7 @@ export async function loader(args: LoaderFunctionArgs) {
   // An unknown id is a 404 the route's ErrorBoundary shows inside the dialog.
   const contact = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const { id, firstName, lastName, phone, email, company, address, city, state, zipCode } = contact;
-  return { contact: { id, firstName, lastName, phone, email, company, address, city, state, zipCode } };
+  return { contact: { id, firstName, lastName, phone, email, company, address, city, state, zipCode }, customFields: parseCustomFields(contact.customFields) };
 }
 
 /** Edit: validate (zod + conform), update, then back to the list with a toast. */
@@ -41,10 +42,10 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function EditContact() {
-  const { contact } = useLoaderData<typeof loader>();
+  const { contact, customFields } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { id, ...values } = contact;
-  const defaultValue = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v ?? ""]));
+  const defaultValue = { ...Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v ?? ""])), customFields };
   return (
     <Dialog title="Edit Contact">
       <ContactForm key={id} id={`contact-edit-${id}`} actionData={actionData} defaultValue={defaultValue} submitLabel="Save Changes" />

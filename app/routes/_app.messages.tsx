@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Spinner, Tabs, messageStatusTone } from "~/components/ui";
+import { Alert, Badge, Button, TextLink, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Spinner, Tabs, messageStatusTone } from "~/components/ui";
 import { searchParamsOf } from "~/lib/api.server";
 import { AppError } from "~/lib/app-error";
 import { throwAsResponse } from "~/lib/http.server";
@@ -27,9 +27,10 @@ const query = z.object({
 });
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { context } = args;
-  return loadMessageCenter(context.db, context.cloudflare.env, context.clock(), query.parse(searchParamsOf(args.request)));
+  const center = await loadMessageCenter(context.db, context.cloudflare.env, context.clock(), query.parse(searchParamsOf(args.request)));
+  return { ...center, isSuperuser: user.role === "superuser" };
 }
 
 export const simulateSchema = z.object({
@@ -73,7 +74,7 @@ function StatusIcon({ m }: { m: MessageListItem }) {
 }
 
 export default function MessageCenter() {
-  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode } = useLoaderData<typeof loader>();
+  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { search } = useLocation();
   const lastResult = useActionData<typeof action>();
@@ -92,13 +93,17 @@ export default function MessageCenter() {
         title="Message Center"
         description={localMode ? <p>Local outbox mode: nothing leaves this machine.</p> : undefined}
         actions={
-          <SearchBox
-            label="Search messages or phone numbers"
-            value={q}
-            placeholder="Search messages or phone numbers..."
-            hidden={{ tab: tab !== "all" ? tab : undefined }}
-            className="w-96 max-w-full"
-          />
+          <div className="flex flex-wrap items-center gap-2">
+            <TextLink to="/messages/conversations">Conversations</TextLink>
+            {isSuperuser ? <TextLink to="/organisation">Organisation</TextLink> : null}
+            <SearchBox
+              label="Search messages or phone numbers"
+              value={q}
+              placeholder="Search messages or phone numbers..."
+              hidden={{ tab: tab !== "all" ? tab : undefined }}
+              className="w-96 max-w-full"
+            />
+          </div>
         }
       />
 

@@ -45,8 +45,9 @@ describe("sending APIs", () => {
     expect(await msg("/api/messages/send", { to: "5551234567", message: "" })).toBe("Message required");
     expect(await msg("/api/test/manual-sms", { phone: "12345", message: "hi" })).toMatch(/Not a US phone number/);
     expect(await msg("/api/messages/send", { to: "+44 20 7946 0958", message: "hi" })).toMatch(/only \+1 numbers/);
-    expect(await msg("/api/messages/send-broadcast", { type: "sms", content: "Use code {{promoCode}}", contactIds: [1] })).toBe(
-      "No value is available yet for {{promoCode}}; remove it or type the text in",
+    const someone = await createTestContact((await createTestUser()).id);
+    expect(await msg("/api/messages/send-broadcast", { type: "sms", content: "Use code {{promoCode}}", contactIds: [someone.id] })).toBe(
+      "{{promoCode}} has no value for 1 of 1 recipient (campaign variables have values only in campaign messages); fill it in or add a fallback such as {{promoCode|…}}",
     );
     expect(await msg("/api/messages/send-broadcast", { type: "email", content: "Hi", contactIds: [1] })).toBe("Please enter a subject");
   });

@@ -144,6 +144,23 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
+  "_app.organisation.tsx": [
+    { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
+    { method: "POST", path: "/organisation", form: { website: "not a url" }, expect: { anon: 302, user: 403, superuser: 400 } },
+  ],
+  "_app.contacts_.$id.tsx": [
+    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}`, expect: SCREEN },
+    { method: "GET", path: "/contacts/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}`, form: { intent: "reply", message: "" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.messages_.conversations.tsx": [
+    { method: "GET", path: "/messages/conversations", expect: SCREEN },
+    { method: "POST", path: "/messages/conversations", form: {}, expect: SCREEN_NO_ACTION },
+  ],
+  "_app.messages_.conversations.$phone.tsx": [
+    { method: "GET", path: "/messages/conversations/%2B14155550987", expect: SCREEN },
+    { method: "POST", path: "/messages/conversations/%2B14155550987", form: { intent: "reply", message: "" }, expect: SCREEN_FORM_INVALID },
+  ],
   "_app.messages.tsx": [
     { method: "GET", path: "/messages", expect: SCREEN },
     { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },

@@ -18,6 +18,8 @@ export const contacts = sqliteTable(
     zipCode: text("zip_code"),
     // IANA zone derived from state / ZIP / area code; null = unknown (strictest quiet-hours window).
     timeZone: text("time_zone"),
+    // JSON object of the Solar and Appointment platform variables ({"roofSize": "1,800 sq ft", ...}); null = none.
+    customFields: text("custom_fields"),
     // A number that cannot be a US mobile/landline is kept but never sent to.
     sendable: bool("sendable").notNull().default(true),
     unsendableReason: text("unsendable_reason"),

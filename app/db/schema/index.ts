@@ -22,3 +22,5 @@ export * from "./status-backlog";
 export * from "./contact-totals";
 export * from "./sms-keyword-state";
 export * from "./system-status";
+export * from "./org-settings";
+export * from "./conversations";

@@ -1,0 +1,110 @@
+// Where each platform variable's value comes from (issue 11), and the one function that assembles the values a
+// message is rendered with. Pure: the callers load the rows (the consumer per batch, the send check per request).
+import { formatOfferExpiration } from "~/campaigns/campaign-variables";
+import { CUSTOM_FIELD_VARIABLES, parseCustomFields } from "~/contacts/custom-fields";
+import type { RenderValues } from "./render";
+
+export { CUSTOM_FIELD_VARIABLES, parseCustomFields, serializeCustomFields, type CustomFields } from "~/contacts/custom-fields";
+
+/** Organisation settings (org_settings rows) that feed variables; `company` is the fallback for a contact without one. */
+export const ORG_SETTING_KEYS = ["company", "companyPhone", "website"] as const;
+export type OrgSettingKey = (typeof ORG_SETTING_KEYS)[number];
+export type OrgSettings = Partial<Record<OrgSettingKey, string>>;
+
+export type VariableSource = "contact" | "custom" | "sender" | "org" | "campaign" | "clock";
+
+const SOURCE: Record<string, VariableSource> = {
+  firstName: "contact",
+  lastName: "contact",
+  fullName: "contact",
+  email: "contact",
+  phone: "contact",
+  address: "contact",
+  city: "contact",
+  state: "contact",
+  zipCode: "contact",
+  company: "contact",
+  companyPhone: "org",
+  website: "org",
+  salesRep: "sender",
+  salesRepEmail: "sender",
+  salesRepPhone: "sender",
+  appointmentDateTime: "custom",
+  campaignName: "campaign",
+  offerExpiration: "campaign",
+  promoCode: "campaign",
+  currentDate: "clock",
+  currentTime: "clock",
+  currentYear: "clock",
+  ...Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, "custom"])),
+};
+
+/** The data source of a platform variable (undefined for an unknown name). */
+export function variableSource(name: string): VariableSource | undefined {
+  return SOURCE[name];
+}
+
+const clean = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+/** "15:00" / "3pm" stay readable: 24-hour "HH:MM" becomes "3:00 PM"; anything else is shown as typed. */
+export function formatAppointmentTime(v: string | undefined): string | undefined {
+  if (!v) return v;
+  const m = /^(\d{1,2}):(\d{2})$/.exec(v);
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return v;
+  const h = Number(m[1]);
+  return `${h % 12 === 0 ? 12 : h % 12}:${m[2]} ${h < 12 ? "AM" : "PM"}`;
+}
+
+export type VariableSources = {
+  contact?: {
+    firstName?: string | null;
+    lastName?: string | null;
+    email?: string | null;
+    phone?: string | null;
+    company?: string | null;
+    address?: string | null;
+    city?: string | null;
+    state?: string | null;
+    zipCode?: string | null;
+    customFields?: string | null;
+  } | null;
+  /** The person sending (messages.created_by): {{salesRep}}, {{salesRepEmail}}, {{salesRepPhone}}. */
+  sender?: { firstName?: string | null; lastName?: string | null; email?: string | null; phone?: string | null } | null;
+  org?: OrgSettings;
+  campaign?: { campaignName?: string | null; promoCode?: string | null; offerExpiration?: string | null } | null;
+  /** Address the message goes to when there is no contact (a quick send or test to a bare number). */
+  to?: { phone?: string | null; email?: string | null };
+};
+
+/**
+ * Every variable's value from its source (the Date/Time ones are computed by renderTemplate in the contact's
+ * zone). Pass the result to `renderTemplate(content, variableValues(sources), { now, timeZone })`.
+ */
+export function variableValues(s: VariableSources): RenderValues {
+  const c = s.contact ?? {};
+  const custom = parseCustomFields(c.customFields);
+  const sender = s.sender;
+  const salesRep = sender ? [sender.firstName, sender.lastName].map(clean).filter(Boolean).join(" ") : "";
+  return {
+    firstName: c.firstName,
+    lastName: c.lastName,
+    email: c.email ?? s.to?.email,
+    phone: c.phone ?? s.to?.phone,
+    address: c.address,
+    city: c.city,
+    state: c.state,
+    zipCode: c.zipCode,
+    company: clean(c.company) ?? s.org?.company,
+    companyPhone: s.org?.companyPhone,
+    website: s.org?.website,
+    salesRep: salesRep || undefined,
+    salesRepEmail: sender?.email,
+    salesRepPhone: sender?.phone,
+    ...custom,
+    appointmentDate: formatOfferExpiration(custom.appointmentDate) ?? undefined,
+    appointmentTime: formatAppointmentTime(custom.appointmentTime),
+    campaignName: s.campaign?.campaignName,
+    promoCode: s.campaign?.promoCode,
+    offerExpiration: formatOfferExpiration(s.campaign?.offerExpiration),
+  };
+}

@@ -1,0 +1,145 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/guard.server";
+import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
+import { LocalTime } from "~/components/local-time";
+import { ContactNotFound } from "~/contacts/contact-not-found";
+import { parseCustomFields } from "~/contacts/custom-fields";
+import { CONTACT_NOT_FOUND, getContact } from "~/contacts/manage-contacts.server";
+import { ReplyBox, Thread } from "~/conversations/conversation-view";
+import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
+import { replyAction } from "~/conversations/reply-action.server";
+import { parseId } from "~/lib/ids";
+import { routeId, throwAsResponse } from "~/lib/http.server";
+import { PLATFORM_VARIABLES } from "~/messaging/variables";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` }];
+
+/** Contact detail: profile, consent and opt-out state, campaigns, and the conversation with a reply box. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const { db } = args.context;
+  const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
+  const before = parseId(new URL(args.request.url).searchParams.get("before"));
+  const [thread, campaigns] = await Promise.all([getThread(db, { contactId: contact.id }, { before }), contactCampaigns(db, contact.id)]);
+  return {
+    contact: {
+      id: contact.id,
+      firstName: contact.firstName,
+      lastName: contact.lastName,
+      phone: contact.phone,
+      email: contact.email,
+      company: contact.company,
+      address: [contact.address, contact.city, contact.state, contact.zipCode].filter(Boolean).join(", "),
+      timeZone: contact.timeZone,
+      sendable: contact.sendable,
+      unsendableReason: contact.unsendableReason,
+      optedOutAt: contact.optedOutAt?.toISOString() ?? null,
+      optedOutSource: contact.optedOutSource,
+      emailUnsubscribedAt: contact.emailUnsubscribedAt?.toISOString() ?? null,
+      consentSource: contact.consentSource,
+      consentAt: contact.consentAt?.toISOString() ?? null,
+    },
+    customFields: parseCustomFields(contact.customFields),
+    campaigns,
+    thread,
+    nonce: crypto.randomUUID(),
+  };
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
+  return replyAction(args.request, args.context, user.id, { contactId: id }, `/contacts/${id}#reply`);
+}
+
+export default function ContactDetail() {
+  const { contact, customFields, campaigns, thread, nonce } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const optedOut = contact.optedOutAt ? "This contact opted out of texts (STOP): replies are refused until they text START." : !contact.sendable ? (contact.unsendableReason ?? "This number cannot receive texts.") : null;
+  const label = (name: string) => PLATFORM_VARIABLES.find((v) => v.name === name)?.description ?? name;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={`${contact.firstName} ${contact.lastName}`}
+        description={<TextLink to="/contacts">All contacts</TextLink>}
+        actions={<TextLink to={`/contacts/${contact.id}/edit`}>Edit</TextLink>}
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6">
+          <Card title="Profile">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              <dt className="text-fg-muted">Phone</dt>
+              <dd>{contact.phone}</dd>
+              <dt className="text-fg-muted">Email</dt>
+              <dd>{contact.email ?? "—"}</dd>
+              <dt className="text-fg-muted">Company</dt>
+              <dd>{contact.company ?? "—"}</dd>
+              <dt className="text-fg-muted">Address</dt>
+              <dd>{contact.address || "—"}</dd>
+              <dt className="text-fg-muted">Time zone</dt>
+              <dd>{contact.timeZone ?? "Unknown"}</dd>
+              {Object.entries(customFields).map(([k, v]) => (
+                <FieldRow key={k} label={label(k)} value={v} />
+              ))}
+            </dl>
+          </Card>
+          <Card title="Consent">
+            <ul className="space-y-1 text-sm" data-testid="consent">
+              <li>
+                SMS:{" "}
+                {contact.optedOutAt ? (
+                  <Badge tone="danger">Opted out</Badge>
+                ) : (
+                  <Badge tone="success">Subscribed</Badge>
+                )}
+                {contact.optedOutAt ? (
+                  <span className="ml-1 text-fg-muted">
+                    <LocalTime iso={contact.optedOutAt} /> {contact.optedOutSource ? `(${contact.optedOutSource})` : null}
+                  </span>
+                ) : null}
+              </li>
+              <li>Email: {contact.emailUnsubscribedAt ? <Badge tone="danger">Unsubscribed</Badge> : <Badge tone="success">Subscribed</Badge>}</li>
+              <li>
+                Consent: {contact.consentSource ?? "—"} {contact.consentAt ? <LocalTime iso={contact.consentAt} /> : null}
+              </li>
+              {!contact.sendable ? <li className="text-danger-text">{contact.unsendableReason}</li> : null}
+            </ul>
+          </Card>
+          <Card title="Campaigns">
+            {campaigns.length === 0 ? (
+              <p className="text-sm text-fg-muted">Not in any campaign.</p>
+            ) : (
+              <ul className="space-y-1 text-sm">
+                {campaigns.map((c) => (
+                  <li key={c.id}>
+                    {c.name} <Badge>{c.enrollmentStatus}</Badge>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+        <Card title="Conversation" className="lg:col-span-2">
+          <div className="space-y-4">
+            <Thread messages={thread.messages} earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null} />
+            <div id="reply">
+              <ReplyBox nonce={nonce} optedOut={optedOut} actionData={actionData} />
+            </div>
+          </div>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+function FieldRow({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt className="text-fg-muted">{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}
+
+export const ErrorBoundary = ContactNotFound;

@@ -1,0 +1,62 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/guard.server";
+import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
+import { contactIdByPhone } from "~/messaging/check-send-request.server";
+import { ReplyBox, Thread } from "~/conversations/conversation-view";
+import { getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
+import { replyAction } from "~/conversations/reply-action.server";
+import { normalizePhone } from "~/contacts/phone";
+import { parseId } from "~/lib/ids";
+
+export const meta: MetaFunction = () => [{ title: "Conversation — Helio" }];
+
+/** A number with no contact: its messages and a reply box. A number that is a contact goes to the contact's page. */
+function phoneOf(params: { phone?: string }) {
+  const phone = normalizePhone(params.phone ?? "");
+  if (!/^\+\d{8,15}$/.test(phone)) throw new Response("Not a phone number", { status: 404 });
+  return phone;
+}
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const { db } = args.context;
+  const phone = phoneOf(args.params);
+  const contactId = await contactIdByPhone(db, phone);
+  if (contactId) throw redirect(`/contacts/${contactId}`);
+  const before = parseId(new URL(args.request.url).searchParams.get("before"));
+  const [thread, optedOut] = await Promise.all([getThread(db, { phone }, { before }), phoneOptedOut(db, phone)]);
+  return { phone, thread, optedOut, nonce: crypto.randomUUID() };
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const phone = phoneOf(args.params);
+  return replyAction(args.request, args.context, user.id, { phone }, `/messages/conversations/${encodeURIComponent(phone)}#reply`);
+}
+
+export default function PhoneConversation() {
+  const { phone, thread, optedOut, nonce } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={phone}
+        description={
+          <span className="flex gap-2">
+            <TextLink to="/messages/conversations">Conversations</TextLink>
+            {optedOut ? <Badge tone="danger">Opted out</Badge> : <Badge>Not a contact</Badge>}
+          </span>
+        }
+      />
+      <Card title="Conversation">
+        <div className="space-y-4">
+          <Thread messages={thread.messages} earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null} />
+          <div id="reply">
+            <ReplyBox nonce={nonce} optedOut={optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null} actionData={actionData} />
+          </div>
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { E2E_USERS } from "./server.mjs";
+
+let browser;
+before(async () => (browser = await launch()));
+after(async () => browser?.close());
+
+const randomPhone = () => `+1602${String(2000000 + Math.floor(Math.random() * 7999999))}`;
+
+for (const mode of JS_MODES) {
+  describe(`Conversations (${mode.name})`, () => {
+    it("an inbound message marks the conversation 'needs reply'; replying from the contact's page shows in the thread", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      const phone = randomPhone();
+      const last = `Conv${Date.now()}`;
+      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: "Rosa", lastName: last, phone, state: "AZ" }, headers: { Origin: BASE } });
+      assert.equal(res.status(), 201);
+      const contact = await res.json();
+
+      // The contact writes in (the local outbox's simulated inbound: the Twilio webhook's path).
+      const inbound = `Is solar worth it ${mode.name} ${Date.now()}`;
+      await page.goto("/messages");
+      await page.getByLabel("From phone").fill(phone);
+      await page.getByLabel("Reply text").fill(inbound);
+      await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+
+      await page.getByRole("link", { name: "Conversations" }).click();
+      await page.waitForURL(/\/messages\/conversations/);
+      const row = page.getByTestId("conversation-row").filter({ hasText: `Rosa ${last}` });
+      await row.getByText("Needs reply").waitFor();
+      await row.getByText(inbound).waitFor();
+
+      await Promise.all([page.waitForURL(new RegExp(`/contacts/${contact.id}`)), row.getByRole("link").click()]);
+      await page.getByTestId("thread").getByText(inbound).waitFor();
+      await page.getByTestId("consent").getByText("Subscribed").first().waitFor();
+
+      // Curly quotes make the text UCS-2: the note offers to replace them (in place with JS, a re-render without).
+      await page.getByLabel("Reply").fill("It\u2019s worth it \u2014 call me");
+      await page.getByTestId("ucs2-note").waitFor();
+      await page.getByRole("button", { name: "Replace them" }).click();
+      await page.waitForFunction(() => document.querySelector("#reply-message")?.value === "It's worth it - call me");
+      // With JS the note goes once the text is plain; without JS it stays (nothing can re-check while typing).
+      if (mode.javaScriptEnabled) assert.equal(await page.getByTestId("ucs2-note").count(), 0);
+
+      const reply = `Yes it is ${mode.name} ${Date.now()}`;
+      await page.getByLabel("Reply").fill(reply);
+      if (mode.javaScriptEnabled) await page.getByTestId("reply-count").getByText(`${reply.length} characters`).waitFor();
+      await page.getByRole("button", { name: "Send reply" }).click();
+      await page.getByTestId("thread").getByText(reply).waitFor();
+      const outbound = page.getByTestId("thread-message").filter({ hasText: reply });
+      assert.equal(await outbound.getAttribute("data-direction"), "outbound");
+
+      // Answered: no longer waiting for a reply.
+      await page.goto("/messages/conversations");
+      const answered = page.getByTestId("conversation-row").filter({ hasText: `Rosa ${last}` });
+      await answered.getByText(reply).waitFor();
+      assert.equal(await answered.getAttribute("data-needs-reply"), "0");
+      await context.close();
+    });
+  });
+}
