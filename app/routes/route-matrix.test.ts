@@ -3,6 +3,7 @@ import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
+import { createTemplate } from "~/templates/manage-templates.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 
@@ -42,6 +43,7 @@ const freshCampaign = async (ctx: Ctx) =>
   (await createCampaign(db(), { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` }, { userId: ctx.userId, ipAddress: null }, new Date())).id;
 const freshStep = async (ctx: Ctx) =>
   (await addCampaignStep(db(), await freshCampaign(ctx), checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date())).id;
+const freshTemplate = async (ctx: Ctx) => (await createTemplate(db(), { name: "Matrix", type: "sms", content: "Hi {{firstName}}" }, ctx.userId, new Date())).id;
 let unsubscribe = "";
 
 const placeholder = (path: string): Case[] => [
@@ -198,6 +200,17 @@ const MATRIX: Record<string, Case[]> = {
     { method: "PUT", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: { name: "" }, expect: API_INVALID },
     { method: "DELETE", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
     { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.templates.ts": [
+    { method: "GET", path: "/api/templates", expect: API },
+    { method: "POST", path: "/api/templates", json: {}, expect: API_INVALID },
+    { method: "DELETE", path: "/api/templates", expect: API_405 },
+  ],
+  "api.templates.$id.ts": [
+    { method: "GET", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: API },
+    { method: "PUT", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: { name: "" }, expect: API_INVALID },
+    { method: "DELETE", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "PATCH", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: {}, expect: API_405 },
   ],
   "api.stats.ts": [
     { method: "GET", path: "/api/stats", expect: API },
