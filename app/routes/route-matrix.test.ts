@@ -67,7 +67,16 @@ const MATRIX: Record<string, Case[]> = {
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
   "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),
-  "_app.testing.tsx": placeholder("/testing"),
+  "_app.testing.tsx": [
+    { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
+    { method: "POST", path: "/testing", form: { intent: "manual" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/testing", form: { intent: "template" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/testing", form: { intent: "check" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.testing_.sends.$id.tsx": [
+    { method: "GET", path: "/testing/sends/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/testing/sends/999999999", form: {}, expect: SCREEN_NO_ACTION },
+  ],
   // A placeholder today, open to every signed-in user. When the real screen lands it must be SUPERUSER_SCREEN
   // (anonymous 302, standard user 403, superuser 200): change this line in the same commit.
   "_app.user-analytics.tsx": placeholder("/user-analytics"),
