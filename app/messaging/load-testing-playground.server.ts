@@ -7,8 +7,8 @@ import { renderTemplate, DEFAULT_RENDER_TIME_ZONE } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
 
-export const PLAYGROUND_TABS = ["manual", "broadcast", "variables"] as const;
-export type PlaygroundTab = (typeof PLAYGROUND_TABS)[number];
+import { PLAYGROUND_TABS, type PlaygroundTab } from "./playground-tabs";
+
 export const PICKER_PAGE = 25;
 /** Picked ids carried in the URL/form (no-JS selection across searches). */
 export const MAX_PICKED = 500;
