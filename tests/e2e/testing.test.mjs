@@ -120,7 +120,7 @@ for (const mode of JS_MODES) {
       await Promise.all([page.waitForURL(/content=/), page.getByRole("button", { name: "Render" }).click()]);
       await page.getByTestId("rendered-text").getByText("Hi John from").waitFor();
       await page.getByText("Unknown: {{nope}}").waitFor();
-      await page.getByTestId("segment-count").getByText("1 SMS segment").waitFor();
+      await page.getByText("1 SMS segment (GSM-7)").waitFor();
       await context.close();
     });
   });
