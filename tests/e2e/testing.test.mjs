@@ -10,6 +10,15 @@ after(async () => browser?.close());
 const randomPhone = () => `+1602${String(2000000 + Math.floor(Math.random() * 7999999))}`;
 const tag = () => Math.random().toString(36).slice(2, 8);
 
+// After a client-side navigation the form re-renders a moment after the URL changes: wait for the value.
+async function hasValue(locator, expected) {
+  for (let i = 0; i < 50; i++) {
+    if ((await locator.inputValue()) === expected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(await locator.inputValue(), expected);
+}
+
 async function outgoing(context, text) {
   const list = await (await context.request.get(BASE + "/api/messages?tab=outgoing&limit=100")).json();
   return list.find((m) => m.content === text);
@@ -67,7 +76,7 @@ for (const mode of JS_MODES) {
       await page.getByLabel("Template content").fill(content);
       // Saving opens the manual test pre-filled with the new template (?template=<id>).
       await Promise.all([page.waitForURL(/template=\d+/), page.getByRole("button", { name: "Save Template" }).click()]);
-      assert.equal(await page.getByLabel("Message", { exact: true }).inputValue(), content);
+      await hasValue(page.getByLabel("Message", { exact: true }), content);
       const list = await (await context.request.get(BASE + "/api/templates")).json();
       assert.deepEqual(list.find((t) => t.name === name)?.variables, ["firstName"]);
 
@@ -75,7 +84,7 @@ for (const mode of JS_MODES) {
       await page.goto("/testing?tab=broadcast");
       await page.getByLabel("Use a template").first().selectOption({ label: name });
       if (!mode.javaScriptEnabled) await Promise.all([page.waitForURL(/template=\d+/), page.getByTestId("template-apply").first().click()]);
-      assert.equal(await page.locator("#broadcast-content").inputValue(), content);
+      await hasValue(page.locator("#broadcast-content"), content);
       await context.close();
     });
 
