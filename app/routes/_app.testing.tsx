@@ -1,14 +1,416 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { BookOpen, Send } from "lucide-react";
+import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { useToast } from "~/components/toaster";
+import { Alert, Badge, Button, Card, Field, PageHeader, Tabs } from "~/components/ui";
+import { AppError } from "~/lib/app-error";
+import { parseId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
+import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
+import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
+import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
+import { loadTestingPlayground, MAX_PICKED } from "~/messaging/load-testing-playground.server";
+import { PLAYGROUND_TABS, type PlaygroundTab } from "~/messaging/playground-tabs";
+import { variablesByCategory } from "~/messaging/variables";
+import { parseInput } from "~/lib/api.server";
+import { createTemplate } from "~/templates/manage-templates.server";
+import { TemplatePicker } from "~/templates/template-picker";
+import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
+import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Message Testing Playground — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return null;
+  return loadTestingPlayground(args.context.db, new URL(args.request.url), args.context.clock());
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Message Testing Playground" summary="Manual tests, broadcasts and variable testing." />;
+const TAB_LABEL: Record<PlaygroundTab, string> = { manual: "Manual Test", broadcast: "Broadcast", variables: "Variable Testing" };
+const SMS_ERROR = "Error sending test message";
+const EMAIL_ERROR = "Error sending manual test";
+const BROADCAST_ERROR = "Error sending broadcast";
+
+const str = (f: FormData, k: string) => {
+  const v = f.get(k);
+  return typeof v === "string" ? v : "";
+};
+// A datetime-local value has no zone: the browser sends the person's offset in `tzOffset` (minutes, as
+// Date#getTimezoneOffset); without JS we read it as UTC and say so beside the field.
+function scheduledIso(f: FormData): string | null {
+  const raw = str(f, "scheduledAt").trim();
+  if (!raw) return null;
+  const offset = Number(str(f, "tzOffset") || "0");
+  const base = Date.parse(raw.length === 16 ? `${raw}:00Z` : raw.endsWith("Z") ? raw : `${raw}Z`);
+  if (Number.isNaN(base)) throw new AppError("validation", "Please enter a valid scheduled time", { field: "scheduledAt" });
+  return new Date(base + (Number.isFinite(offset) ? offset : 0) * 60_000).toISOString();
+}
+
+function broadcastInput(f: FormData) {
+  const ids = f.getAll("pick").map(parseId).filter((x): x is number => x !== null);
+  return parseInput(broadcastSchema, {
+    type: str(f, "type") === "email" ? "email" : "sms",
+    subject: str(f, "subject") || null,
+    content: str(f, "content"),
+    contactIds: [...new Set(ids)].slice(0, MAX_PICKED),
+    scheduledAt: scheduledIso(f),
+  });
+}
+
+export type PlaygroundReply =
+  | { ok: false; message: string; title?: string; field?: string; intent: string }
+  | { ok: true; intent: "check"; check: BroadcastCheck; nonce: string; input: { type: "sms" | "email"; subject: string | null; content: string; contactIds: number[]; scheduledAt: string | null } };
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { request, context } = args;
+  const form = await request.formData();
+  const intent = str(form, "intent");
+  const deps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
+  const actor = { userId: user.id, ipAddress: clientIp(request) };
+  if (intent === "manual") {
+    const email = str(form, "type") === "email";
+    try {
+      if (email) {
+        const input = parseInput(manualEmailSchema, { email: str(form, "email"), subject: str(form, "subject"), content: str(form, "content") });
+        await sendManualEmailTest(deps, input, actor, str(form, "nonce") || undefined);
+      } else {
+        const input = parseInput(manualSmsSchema, { phone: str(form, "phone"), message: str(form, "message") });
+        await sendManualSmsTest(deps, input, actor, str(form, "nonce") || undefined);
+      }
+    } catch (err) {
+      return reply(err, email ? EMAIL_ERROR : SMS_ERROR, intent);
+    }
+    return redirectWithToast(context, `/testing?tab=manual${email ? "&type=email" : ""}`, { title: "Test message queued", description: email ? "The test email is on its way." : "The test SMS is on its way." });
+  }
+  if (intent === "check") {
+    try {
+      const input = broadcastInput(form);
+      if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject", { field: "subject" });
+      const check = await checkBroadcast(context.db, { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null }, deps.now);
+      const body: PlaygroundReply = {
+        ok: true,
+        intent: "check",
+        check,
+        nonce: crypto.randomUUID(),
+        input: { type: input.type, subject: input.subject ?? null, content: input.content, contactIds: input.contactIds, scheduledAt: input.scheduledAt || null },
+      };
+      return json(body);
+    } catch (err) {
+      return reply(err, BROADCAST_ERROR, intent);
+    }
+  }
+  if (intent === "send") {
+    try {
+      const input = broadcastInput(form);
+      const nonce = str(form, "nonce");
+      if (!nonce) throw new AppError("validation", "Please review the pre-send check first");
+      const result = await sendBroadcast(deps, input, actor, `playground:${nonce}`);
+      return redirect(`/testing/sends/${result.broadcastId}`);
+    } catch (err) {
+      return reply(err, BROADCAST_ERROR, intent);
+    }
+  }
+  if (intent === "template") {
+    try {
+      const input = parseInput(createTemplateSchema, { name: str(form, "name"), content: str(form, "templateContent"), type: str(form, "templateType") || "sms", subject: str(form, "templateSubject") || null });
+      const t = await createTemplate(context.db, input, user.id, deps.now);
+      return redirectWithToast(context, `/testing?tab=manual${t.type === "email" ? "&type=email" : ""}&template=${t.id}`, { title: "Template created", description: `"${t.name}" is ready to use.` });
+    } catch (err) {
+      return reply(err, TEMPLATE_CREATE_ERROR, intent);
+    }
+  }
+  return json({ ok: false, message: "Unknown action", intent } as PlaygroundReply, { status: 400 });
+}
+
+function reply(err: unknown, title: string, intent: string) {
+  if (!(err instanceof AppError)) throw err;
+  return json({ ok: false, message: err.message, title: err.title ?? title, field: err.field, intent } as PlaygroundReply, { status: err.status });
+}
+
+function VariablesReference() {
+  return (
+    <Card title="Variables reference" description="Use {{name}} in a message; each is filled per contact." data-testid="variables-reference">
+      <details className="group">
+        <summary className="cursor-pointer text-sm font-medium text-primary-text">
+          <BookOpen aria-hidden="true" className="mr-1 inline size-4" />
+          Show all variables
+        </summary>
+        <div className="mt-3 grid gap-3 md:grid-cols-2">
+          {variablesByCategory().map(({ category, variables }) => (
+            <details key={category} open className="rounded-md border border-border p-2" data-testid="variable-category">
+              <summary className="cursor-pointer font-semibold">
+                {category} <span className="text-xs text-fg-subtle">({variables.length})</span>
+              </summary>
+              <ul className="mt-2 space-y-1 text-sm">
+                {variables.map((v) => (
+                  <li key={v.name} data-testid="variable-item">
+                    <code className="rounded bg-muted px-1">{`{{${v.name}}}`}</code> — {v.description} <span className="text-fg-subtle">e.g. {v.example}</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ))}
+        </div>
+      </details>
+    </Card>
+  );
+}
+
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function TypeSwitch({ type, tab }: { type: "sms" | "email"; tab: PlaygroundTab }) {
+  return (
+    <nav aria-label="Message type" className="flex gap-2">
+      {(["sms", "email"] as const).map((t) => (
+        <Button key={t} size="sm" variant={t === type ? "primary" : "outline"} to={`/testing?tab=${tab}${t === "email" ? "&type=email" : ""}`} aria-current={t === type ? "page" : undefined}>
+          {t === "sms" ? "SMS" : "Email"}
+        </Button>
+      ))}
+    </nav>
+  );
+}
+
+function ErrorAlert({ reply, intent }: { reply: PlaygroundReply | undefined; intent: string }) {
+  if (!reply || reply.ok || reply.intent !== intent) return null;
+  return (
+    <Alert tone="danger" data-testid="form-error">
+      <strong>{reply.title}</strong>: {reply.message}
+    </Alert>
+  );
+}
+
+function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy: boolean }) {
+  const email = d.type === "email";
+  const pre = d.template && d.template.type === d.type ? d.template : null;
+  return (
+    <Card title="Manual Test" description={email ? "Send one test email to any address." : "Send one test SMS to any number (quiet hours do not apply; opt-outs do)."}>
+      <div className="space-y-3">
+        <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId={email ? "manual-content" : "manual-message"} subjectTargetId="manual-subject" />
+        <Form method="post" className="space-y-3" key={`${d.type}-${pre?.id ?? ""}`} data-testid="manual-form">
+          <input type="hidden" name="intent" value="manual" />
+          <input type="hidden" name="type" value={d.type} />
+          {email ? (
+            <>
+              <Field label="Email" name="email" type="email" placeholder="test@example.com" />
+              <Field label="Subject" name="subject" id="manual-subject" defaultValue={pre?.subject ?? ""} />
+              <Field label="Content" name="content" id="manual-content" as="textarea" rows={5} defaultValue={pre?.content ?? ""} />
+            </>
+          ) : (
+            <>
+              <Field label="Phone number" name="phone" type="tel" placeholder="+15551234567" />
+              <Field label="Message" name="message" id="manual-message" as="textarea" rows={4} defaultValue={pre?.content ?? ""} />
+            </>
+          )}
+          <ErrorAlert reply={reply} intent="manual" />
+          <Button type="submit" icon={Send} disabled={busy}>
+            {busy ? "Sending..." : email ? "Send Test Email" : "Send Test SMS"}
+          </Button>
+        </Form>
+      </div>
+    </Card>
+  );
+}
+
+function CheckPanel({ reply }: { reply: Extract<PlaygroundReply, { ok: true }> }) {
+  const { check, input, nonce } = reply;
+  const n = (x: number) => x.toLocaleString("en-US");
+  return (
+    <Card title="Pre-send check" description="Review before anything is sent." data-testid="presend-check">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
+        <dt className="text-fg-muted">Recipients</dt>
+        <dd data-testid="check-recipients">{n(check.recipients)}</dd>
+        <dt className="text-fg-muted">Skipped</dt>
+        <dd data-testid="check-skipped">
+          {n(check.skipped.total)} (opted out {n(check.skipped.optedOut)}, not sendable {n(check.skipped.notSendable)}, missing variable {n(check.skipped.missingVariable)}
+          {check.skipped.notFound ? `, not found ${n(check.skipped.notFound)}` : ""})
+        </dd>
+        {input.type === "sms" ? (
+          <>
+            <dt className="text-fg-muted">Segments</dt>
+            <dd data-testid="check-segments">
+              {check.segments.perMessage} per message ({check.segments.encoding ?? "GSM-7"}), {n(check.segments.total)} in total
+            </dd>
+            <dt className="text-fg-muted">Quiet hours</dt>
+            <dd data-testid="check-quiet">
+              {check.quietHours.deferred ? `${n(check.quietHours.deferred)} deferred until ${check.quietHours.until?.replace("T", " ").slice(0, 16)} UTC` : "none deferred"}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {Object.keys(check.missingByVariable).length ? (
+        <p className="mt-2 text-sm text-fg-muted">Missing values: {Object.entries(check.missingByVariable).map(([k, v]) => `{{${k}}} for ${n(v)}`).join(", ")}</p>
+      ) : null}
+      {check.warnings.map((w) => (
+        <Alert key={w.code} tone="warning" data-testid="check-warning">
+          {w.message}
+        </Alert>
+      ))}
+      <Form method="post" className="mt-3 flex gap-2">
+        <input type="hidden" name="intent" value="send" />
+        <input type="hidden" name="nonce" value={nonce} />
+        <input type="hidden" name="type" value={input.type} />
+        <input type="hidden" name="subject" value={input.subject ?? ""} />
+        <input type="hidden" name="content" value={input.content} />
+        <input type="hidden" name="scheduledAt" value={input.scheduledAt ?? ""} />
+        {input.contactIds.map((id) => (
+          <input key={id} type="hidden" name="pick" value={id} />
+        ))}
+        <Button type="submit" icon={Send} disabled={check.recipients === 0} data-testid="confirm-send">
+          Confirm and send to {n(check.recipients)}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy: boolean }) {
+  const email = d.type === "email";
+  const { search } = useLocation();
+  const sp = new URLSearchParams(search);
+  const pre = d.template && d.template.type === d.type ? d.template : null;
+  const onPage = new Set(d.contacts.map((c) => c.id));
+  const pickedSet = new Set(d.picked);
+  if (reply?.ok && reply.intent === "check") return <CheckPanel reply={reply} />;
+  return (
+    <Card title="Broadcast" description="One message per picked contact, now or at a scheduled time. A pre-send check comes first.">
+      <div className="space-y-3">
+        <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId="broadcast-content" subjectTargetId="broadcast-subject" />
+        <Form method="post" className="space-y-3" data-testid="broadcast-form">
+          <input type="hidden" name="tab" value="broadcast" />
+          <input type="hidden" name="type" value={d.type} />
+          {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={sp.get("subject") ?? pre?.subject ?? ""} /> : null}
+          <Field label="Message" name="content" id="broadcast-content" as="textarea" rows={4} defaultValue={sp.get("content") ?? pre?.content ?? ""} />
+          <Field label="Scheduled time (optional)" name="scheduledAt" type="datetime-local" hint="Leave empty to send now. Without JavaScript the time is read as UTC." defaultValue={sp.get("scheduledAt") ?? ""} />
+          <TzOffset />
+          <fieldset className="rounded-md border border-border p-3" data-testid="contact-picker">
+            <legend className="px-1 text-sm font-semibold">Select Test Contacts</legend>
+            <div className="mb-2 flex gap-2">
+              <input aria-label="Search contacts" name="q" defaultValue={d.q} placeholder="Search contacts..." className="w-full rounded-md border border-input bg-surface px-3 py-2 text-sm" />
+              {/* A GET submit of this same form: the picks on this page travel with the search. */}
+              <Button type="submit" variant="outline" formMethod="get" formAction="/testing" data-testid="picker-search">
+                Search
+              </Button>
+            </div>
+            <p className="mb-1 text-xs text-fg-muted" data-testid="picked-count">
+              {d.picked.length} selected
+            </p>
+            <ul className="max-h-64 space-y-1 overflow-y-auto" data-testid="contact-checklist">
+              {d.contacts.map((c) => (
+                <li key={c.id}>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name="pick" value={c.id} defaultChecked={pickedSet.has(c.id)} />
+                    <span>{c.name}</span>
+                    <span className="text-fg-subtle">{email ? (c.email ?? "no email") : c.phone}</span>
+                  </label>
+                </li>
+              ))}
+              {d.contacts.length === 0 ? <li className="text-sm text-fg-muted">No contacts found</li> : null}
+            </ul>
+            {d.picked.filter((id) => !onPage.has(id)).map((id) => (
+              <input key={id} type="hidden" name="pick" value={id} />
+            ))}
+            {d.nextCursor ? (
+              <Button type="submit" size="sm" variant="ghost" formMethod="get" formAction="/testing" name="after" value={String(d.nextCursor)} className="mt-2">
+                More contacts
+              </Button>
+            ) : null}
+          </fieldset>
+          <ErrorAlert reply={reply} intent="check" />
+          <ErrorAlert reply={reply} intent="send" />
+          <Button type="submit" name="intent" value="check" icon={Send} disabled={busy} data-testid="broadcast-check">
+            Review and send
+          </Button>
+        </Form>
+      </div>
+    </Card>
+  );
+}
+
+// Sends the browser's UTC offset with a scheduled time (set after hydration; absent without JS → UTC).
+function TzOffset() {
+  return <input type="hidden" name="tzOffset" value="" ref={(el) => { if (el) el.value = String(new Date().getTimezoneOffset()); }} />;
+}
+
+function VariablesTab({ d }: { d: Data }) {
+  const v = d.variables;
+  return (
+    <Card title="Variable Testing" description="Render a message for a contact (or sample data) and see what each recipient would get.">
+      <Form method="get" className="space-y-3" data-testid="variables-form">
+        <input type="hidden" name="tab" value="variables" />
+        <Field label="Message" name="content" as="textarea" rows={4} defaultValue={v?.content ?? "Hi {{firstName}}, this is {{company}}."} />
+        <Field as="select" label="Contact" name="contactId" defaultValue={v?.contactId ? String(v.contactId) : ""}>
+          <option value="">Sample data</option>
+          {d.contacts.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </Field>
+        <Button type="submit">Render</Button>
+      </Form>
+      {v ? (
+        <div className="mt-4 space-y-2" data-testid="variables-result">
+          <p className="text-sm text-fg-muted">{v.contactName ? `Rendered for ${v.contactName}` : "Rendered with sample data"}</p>
+          <p className="rounded-md bg-muted p-3 text-sm whitespace-pre-wrap" data-testid="rendered-text">
+            {v.text}
+          </p>
+          <p className="flex flex-wrap gap-2 text-sm">
+            <Badge tone="neutral">{v.characters} characters</Badge>
+            <Badge tone="neutral" data-testid="segment-count">
+              {v.segments} SMS segment{v.segments === 1 ? "" : "s"} ({v.encoding})
+            </Badge>
+            {v.unknown.length ? <Badge tone="danger">Unknown: {v.unknown.map((u) => `{{${u}}}`).join(", ")}</Badge> : null}
+            {v.missing.length ? <Badge tone="warning">No value: {v.missing.map((u) => `{{${u}}}`).join(", ")}</Badge> : null}
+          </p>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+function CreateTemplateCard({ reply, type }: { reply?: PlaygroundReply; type: "sms" | "email" }) {
+  return (
+    <Card title="Create Template" description="Save a message to reuse; its {{variables}} are found for you.">
+      <Form method="post" className="space-y-3" data-testid="template-form">
+        <input type="hidden" name="intent" value="template" />
+        <Field label="Template name" name="name" />
+        <Field as="select" label="Type" name="templateType" defaultValue={type}>
+          <option value="sms">SMS</option>
+          <option value="email">Email</option>
+        </Field>
+        <Field label="Subject (email)" name="templateSubject" />
+        <Field label="Template content" name="templateContent" as="textarea" rows={3} />
+        <ErrorAlert reply={reply} intent="template" />
+        <Button type="submit" variant="secondary">
+          Save Template
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+export default function TestingPlayground() {
+  const d = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as PlaygroundReply | undefined;
+  const navigation = useNavigation();
+  const toast = useToast();
+  const busy = navigation.state === "submitting";
+  useEffect(() => {
+    if (reply && !reply.ok) toast({ title: reply.title ?? "Error", description: reply.message, variant: "destructive" });
+  }, [reply, toast]);
+  const href = (t: PlaygroundTab) => `/testing?tab=${t}${d.type === "email" ? "&type=email" : ""}`;
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Message Testing Playground" description={<p>Manual tests, broadcasts and variable testing.</p>} actions={<TypeSwitch type={d.type} tab={d.tab} />} />
+      <VariablesReference />
+      <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
+        <Tabs label="Playground tabs" value={d.tab} items={PLAYGROUND_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: href(t) }))}>
+          {d.tab === "manual" ? <ManualTab d={d} reply={reply} busy={busy} /> : d.tab === "broadcast" ? <BroadcastTab d={d} reply={reply} busy={busy} /> : <VariablesTab d={d} />}
+        </Tabs>
+        <CreateTemplateCard reply={reply} type={d.type} />
+      </div>
+    </div>
+  );
 }

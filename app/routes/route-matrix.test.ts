@@ -3,6 +3,7 @@ import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
+import { createTemplate } from "~/templates/manage-templates.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 
 const SUPER_API: Statuses = { anon: 401, user: 403, superuser: 200 };
@@ -48,6 +49,7 @@ const freshCampaign = async (ctx: Ctx) =>
   (await createCampaign(db(), { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` }, { userId: ctx.userId, ipAddress: null }, new Date())).id;
 const freshStep = async (ctx: Ctx) =>
   (await addCampaignStep(db(), await freshCampaign(ctx), checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date())).id;
+const freshTemplate = async (ctx: Ctx) => (await createTemplate(db(), { name: "Matrix", type: "sms", content: "Hi {{firstName}}" }, ctx.userId, new Date())).id;
 let unsubscribe = "";
 
 const placeholder = (path: string): Case[] => [
@@ -97,7 +99,16 @@ const MATRIX: Record<string, Case[]> = {
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
   "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),
-  "_app.testing.tsx": placeholder("/testing"),
+  "_app.testing.tsx": [
+    { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
+    { method: "POST", path: "/testing", form: { intent: "manual" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/testing", form: { intent: "template" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/testing", form: { intent: "check" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.testing_.sends.$id.tsx": [
+    { method: "GET", path: "/testing/sends/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/testing/sends/999999999", form: {}, expect: SCREEN_NO_ACTION },
+  ],
   // Superusers only, on the server: a standard user gets 403 on the screen, its dialogs and their actions.
   "_app.user-analytics.tsx": [
     { method: "GET", path: "/user-analytics", expect: SUPERUSER_SCREEN },
@@ -288,6 +299,17 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/api/analytics/activity", expect: SUPER_API },
     { method: "GET", path: "/api/analytics/activity?limit=0", expect: SUPER_API_INVALID },
     { method: "POST", path: "/api/analytics/activity", json: {}, expect: SUPER_API_405 },
+  ],
+  "api.templates.ts": [
+    { method: "GET", path: "/api/templates", expect: API },
+    { method: "POST", path: "/api/templates", json: {}, expect: API_INVALID },
+    { method: "DELETE", path: "/api/templates", expect: API_405 },
+  ],
+  "api.templates.$id.ts": [
+    { method: "GET", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: API },
+    { method: "PUT", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: { name: "" }, expect: API_INVALID },
+    { method: "DELETE", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "PATCH", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: {}, expect: API_405 },
   ],
   "api.stats.ts": [
     { method: "GET", path: "/api/stats", expect: API },

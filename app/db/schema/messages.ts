@@ -80,7 +80,7 @@ export const messages = sqliteTable(
     index("messages_email_created_at_idx").on(t.email, t.createdAt),
     index("messages_contact_id_idx").on(t.contactId, t.createdAt),
     index("messages_campaign_id_idx").on(t.campaignId, t.createdAt),
-    index("messages_broadcast_id_idx").on(t.broadcastId),
+    index("messages_broadcast_status_idx").on(t.broadcastId, t.status),
   ],
 );
 

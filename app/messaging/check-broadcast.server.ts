@@ -1,0 +1,139 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
+import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderTemplate } from "./render";
+import { smsSegments } from "./segments";
+
+/** Carriers filter public link shorteners in A2P traffic: a branded or full link is delivered, these often are not. */
+export const LINK_SHORTENERS = ["bit.ly", "tinyurl.com", "t.co", "goo.gl", "ow.ly", "is.gd", "buff.ly", "rebrand.ly", "cutt.ly", "shorturl.at", "tiny.cc", "rb.gy", "t.ly", "bl.ink", "s.id", "v.gd"];
+const SHORTENER_RE = new RegExp(`(?:^|[\\s("'<])(?:https?://)?(?:www\\.)?(${LINK_SHORTENERS.map((d) => d.replace(/\./g, "\\.")).join("|")})(?:/|\\b)`, "i");
+// "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
+const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
+
+export const CHECK_CHUNK = 5000;
+
+export interface BroadcastCheckInput {
+  type: "sms" | "email";
+  subject?: string | null;
+  content: string;
+  contactIds: number[];
+  /** When the messages would go (now when absent): quiet hours are judged at this instant. */
+  scheduledAt?: Date | null;
+}
+
+export interface BroadcastCheck {
+  selected: number;
+  /** Messages that will be written (selected contacts that exist, minus the skipped). */
+  recipients: number;
+  skipped: { total: number; optedOut: number; notSendable: number; missingVariable: number; notFound: number };
+  /** variable name → how many recipients lack a value for it. */
+  missingByVariable: Record<string, number>;
+  unknownVariables: string[];
+  segments: { perMessage: number; maxPerMessage: number; total: number; encoding: "GSM-7" | "UCS-2" | null };
+  characters: number;
+  quietHours: { deferred: number; until: string | null };
+  firstTouch: number;
+  warnings: { code: "no_opt_out" | "link_shortener" | "unknown_variable"; message: string }[];
+}
+
+type Row = {
+  id: number; first_name: string; last_name: string; phone: string; email: string | null; company: string | null; address: string | null;
+  city: string | null; state: string | null; zip_code: string | null; time_zone: string | null; sendable: number; opted_out: number; first_touch: number;
+};
+
+export function findLinkShortener(text: string): string | null {
+  return SHORTENER_RE.exec(text)?.[1]?.toLowerCase() ?? null;
+}
+
+export function hasOptOutWording(text: string): boolean {
+  return OPT_OUT_RE.test(text);
+}
+
+/**
+ * The pre-send check shown before any broadcast or quick send: who will get it, who will be skipped and why,
+ * segments, quiet-hour deferrals and content warnings. Reads the picked contacts in chunks (one JSON parameter
+ * each), O(recipients); writes nothing.
+ */
+export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Date): Promise<BroadcastCheck> {
+  const ids = [...new Set(input.contactIds)];
+  const at = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : now;
+  const skipped = { total: 0, optedOut: 0, notSendable: 0, missingVariable: 0, notFound: 0 };
+  const missingByVariable: Record<string, number> = {};
+  let recipients = 0;
+  let totalSegments = 0;
+  let maxSegments = 0;
+  let deferred = 0;
+  let until: number | null = null;
+  let firstTouch = 0;
+  let found = 0;
+  let encoding: "GSM-7" | "UCS-2" | null = null;
+  const email = input.type === "email";
+  for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
+    const chunk = JSON.stringify(ids.slice(i, i + CHECK_CHUNK));
+    const rows = await db.all<Row>(sql`
+      SELECT c.id, c.first_name, c.last_name, c.phone, c.email, c.company, c.address, c.city, c.state, c.zip_code, c.time_zone, c.sendable,
+        ${email
+          ? sql`(c.email_unsubscribed_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'email' AND s.address = c.email))`
+          : sql`(c.opted_out_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'sms' AND s.address = c.phone))`} AS opted_out,
+        NOT EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'outbound' AND m.is_marketing = 1) AS first_touch
+      FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${chunk}))`);
+    found += rows.length;
+    for (const c of rows) {
+      if (c.opted_out) {
+        skipped.optedOut++;
+        continue;
+      }
+      if (email ? !c.email : !c.sendable) {
+        skipped.notSendable++;
+        continue;
+      }
+      const values = { firstName: c.first_name, lastName: c.last_name, phone: c.phone, email: c.email, company: c.company, address: c.address, city: c.city, state: c.state, zipCode: c.zip_code };
+      const opts = { now: at, timeZone: c.time_zone ?? DEFAULT_RENDER_TIME_ZONE };
+      const body = renderTemplate(input.content, values, opts);
+      const subj = email && input.subject ? renderTemplate(input.subject, values, opts) : null;
+      const missing = [...new Set([...body.missing, ...(subj?.missing ?? [])])];
+      if (missing.length) {
+        skipped.missingVariable++;
+        for (const m of missing) missingByVariable[m] = (missingByVariable[m] ?? 0) + 1;
+        continue;
+      }
+      recipients++;
+      if (c.first_touch) firstTouch++;
+      if (!email) {
+        const seg = smsSegments(body.text);
+        totalSegments += seg.segments;
+        maxSegments = Math.max(maxSegments, seg.segments);
+        if (seg.encoding === "UCS-2" || encoding === null) encoding = seg.encoding;
+        if (!isWithinSendWindow(at, c.time_zone, c.state)) {
+          deferred++;
+          const next = nextAllowedSendTime(at, c.time_zone, c.state).getTime();
+          until = until === null ? next : Math.max(until, next);
+        }
+      }
+    }
+  }
+  skipped.notFound = ids.length - found;
+  skipped.total = skipped.optedOut + skipped.notSendable + skipped.missingVariable + skipped.notFound;
+
+  const sample = renderTemplate(input.content, {}, { now: at });
+  const unknownVariables = [...new Set([...findUnknownVariables(input.content), ...(input.subject ? findUnknownVariables(input.subject) : [])])];
+  const warnings: BroadcastCheck["warnings"] = [];
+  if (unknownVariables.length) warnings.push({ code: "unknown_variable", message: `Unknown variable${unknownVariables.length > 1 ? "s" : ""}: ${unknownVariables.map((u) => `{{${u}}}`).join(", ")}` });
+  if (!email && firstTouch > 0 && !hasOptOutWording(input.content)) {
+    warnings.push({ code: "no_opt_out", message: `${firstTouch.toLocaleString("en-US")} recipient${firstTouch === 1 ? " gets" : "s get"} a first marketing message without opt-out wording: add "Reply STOP to opt out".` });
+  }
+  const shortener = findLinkShortener(`${input.subject ?? ""}\n${input.content}`);
+  if (shortener) warnings.push({ code: "link_shortener", message: `The text holds a public link shortener (${shortener}); carriers filter them. Use a full or branded link.` });
+  return {
+    selected: ids.length,
+    recipients,
+    skipped,
+    missingByVariable,
+    unknownVariables,
+    segments: email ? { perMessage: 0, maxPerMessage: 0, total: 0, encoding: null } : { perMessage: smsSegments(sample.text).segments, maxPerMessage: maxSegments, total: totalSegments, encoding },
+    characters: sample.text.length,
+    quietHours: { deferred, until: until === null ? null : new Date(until).toISOString() },
+    firstTouch,
+    warnings,
+  };
+}

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { listContacts } from "~/contacts/list-contacts.server";
+import type { Db } from "~/db/client.server";
+import { parseId } from "~/lib/ids";
+import { pickTemplate } from "~/templates/pick-template.server";
+import { renderTemplate, DEFAULT_RENDER_TIME_ZONE } from "./render";
+import { smsSegments } from "./segments";
+import { exampleValues } from "./variables";
+
+import { PLAYGROUND_TABS, type PlaygroundTab } from "./playground-tabs";
+
+export const PICKER_PAGE = 25;
+/** Picked ids carried in the URL/form (no-JS selection across searches). */
+export const MAX_PICKED = 500;
+
+export type PickerContact = { id: number; name: string; phone: string; email: string | null };
+
+function pickedIds(url: URL): number[] {
+  const ids = url.searchParams.getAll("pick").map(parseId).filter((x): x is number => x !== null);
+  return [...new Set(ids)].slice(0, MAX_PICKED);
+}
+
+/**
+ * Everything the playground shows for one URL: the tab, send type, the picked template, one page of the contact
+ * checklist (keyset, searchable) with the picked ids kept, and the Variable Testing render. O(one page).
+ */
+export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
+  const p = url.searchParams;
+  const tab: PlaygroundTab = (PLAYGROUND_TABS as readonly string[]).includes(p.get("tab") ?? "") ? (p.get("tab") as PlaygroundTab) : "manual";
+  const type: "sms" | "email" = p.get("type") === "email" ? "email" : "sms";
+  const { templates, picked: template } = await pickTemplate(db, url);
+  const q = (p.get("q") ?? "").slice(0, 200);
+  const after = parseId(p.get("after"));
+  const page = await listContacts(db, { q, after, limit: PICKER_PAGE });
+  const picked = pickedIds(url);
+  const contacts: PickerContact[] = page.contacts.map((c) => ({ id: c.id, name: `${c.firstName} ${c.lastName}`.trim(), phone: c.phone, email: c.email }));
+
+  let variables: null | { content: string; contactId: number | null; contactName: string | null; text: string; unknown: string[]; missing: string[]; characters: number; segments: number; encoding: string } = null;
+  const content = p.get("content") ?? "";
+  if (tab === "variables" && content.trim()) {
+    const contactId = parseId(p.get("contactId"));
+    const c = contactId
+      ? await db.get<{ first_name: string; last_name: string; phone: string; email: string | null; company: string | null; address: string | null; city: string | null; state: string | null; zip_code: string | null; time_zone: string | null }>(
+          sql`SELECT first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone FROM contacts WHERE id = ${contactId}`,
+        )
+      : undefined;
+    const values = c
+      ? { firstName: c.first_name, lastName: c.last_name, phone: c.phone, email: c.email, company: c.company, address: c.address, city: c.city, state: c.state, zipCode: c.zip_code }
+      : exampleValues();
+    const r = renderTemplate(content.slice(0, 5000), values, { now, timeZone: c?.time_zone ?? DEFAULT_RENDER_TIME_ZONE });
+    const seg = smsSegments(r.text);
+    variables = { content, contactId: c ? contactId : null, contactName: c ? `${c.first_name} ${c.last_name}` : null, text: r.text, unknown: r.unknown, missing: r.missing, characters: r.text.length, segments: seg.segments, encoding: seg.encoding };
+  }
+  return { tab, type, templates, template, q, after, contacts, nextCursor: page.nextCursor, picked, variables };
+}
