@@ -21,3 +21,4 @@ export * from "./message-counts";
 export * from "./status-backlog";
 export * from "./contact-totals";
 export * from "./sms-keyword-state";
+export * from "./ai-classifications";
