@@ -30,6 +30,8 @@ export default defineConfig({
           OPENAI_API_KEY: "",
           OPENAI_BASE_URL: "",
           OPENAI_MODEL: "",
+          // Worker-level tests skip the binding (it only throws locally, noisily); the chain tests hand in fake bindings.
+          AI_DISABLE_WORKERS_AI: "1",
         },
       },
     })),
