@@ -24,6 +24,8 @@ export default tseslint.config(
       // `catch {}` is how best-effort cleanup says "ignore"; `a && b()` is idiomatic.
       "no-empty": ["error", { allowEmptyCatch: true }],
       "@typescript-eslint/no-unused-expressions": ["error", { allowShortCircuit: true, allowTernary: true }],
+      // `declare global { namespace Cloudflare { interface Env … } } }` is how bindings are typed.
+      "@typescript-eslint/no-namespace": ["error", { allowDeclarations: true }],
     },
   },
   {

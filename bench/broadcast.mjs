@@ -35,7 +35,7 @@ import {
   statusCounts,
 } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { fdStats, interArrival, parseFlags, socketStates, waitUntil } from "./lib/util.mjs";
+import { fdStats, interArrival, parseFlags, runBench, socketStates, waitUntil } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const COUNT = Number(flags.count ?? 10_000);
@@ -211,7 +211,10 @@ function busiestSecond(times) {
   let over = 0;
   for (let i = 0, j = 0; i < all.length; i++) {
     while (all[i] - all[j] >= 1000) j++;
-    if (i - j + 1 > max) (max = i - j + 1), (at = all[j] - all[0]);
+    if (i - j + 1 > max) {
+      max = i - j + 1;
+      at = all[j] - all[0];
+    }
     if (i - j + 1 > RATE) over++;
   }
   return { max, at, over };
@@ -227,7 +230,10 @@ function pacingVerdict(run, rate) {
   for (let i = 0, j = 0; i < all.length; i++) {
     while (all[i] - all[j] >= 1000) j++;
     if (i - j + 1 > rate) windowsOverN++;
-    if (i - j + 1 > maxInOneSecond) (maxInOneSecond = i - j + 1), (worstAt = all[j] - all[0]);
+    if (i - j + 1 > maxInOneSecond) {
+      maxInOneSecond = i - j + 1;
+      worstAt = all[j] - all[0];
+    }
   }
   const started = busiestSecond(run.startedAts);
   const gaps = all.slice(1).map((t, i) => t - all[i]);
@@ -479,19 +485,4 @@ async function main() {
   return failures.length ? 1 : 0;
 }
 
-// Let the process end by itself: Miniflare deletes its temp directory after dispose() without awaiting it, and an
-// immediate process.exit() would leave it behind. The unref'd timer only fires if something still holds the loop.
-const finish = (code) => {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 10_000).unref();
-};
-main()
-  .then(async (code) => {
-    await cleanup();
-    finish(code);
-  })
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    finish(2);
-  });
+runBench(main, cleanup);

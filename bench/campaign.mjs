@@ -21,7 +21,7 @@ import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
 import { bareConsumer } from "./lib/ceilings.mjs";
 import { bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { parseFlags, sleep, waitUntil } from "./lib/util.mjs";
+import { parseFlags, runBench, sleep, waitUntil } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const COUNT = Number(flags.count ?? 10_000);
@@ -84,7 +84,10 @@ function stdioCapture() {
         stdout.on("data", (d) => {
           buf += d.toString();
           let i;
-          while ((i = buf.indexOf("\n")) >= 0) lines.push(buf.slice(0, i)), (buf = buf.slice(i + 1));
+          while ((i = buf.indexOf("\n")) >= 0) {
+            lines.push(buf.slice(0, i));
+            buf = buf.slice(i + 1);
+          }
         });
         stderr.on("data", (d) => process.stderr.write(d));
       },
@@ -283,17 +286,4 @@ async function main() {
   return failures.length ? 1 : 0;
 }
 
-const finish = (code) => {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 10_000).unref();
-};
-main()
-  .then(async (code) => {
-    await cleanup();
-    finish(code);
-  })
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    finish(2);
-  });
+runBench(main, cleanup);

@@ -5,7 +5,7 @@ import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
+import { createTestUser } from "../../tests/factories";
 import { pipeline } from "../../tests/messaging-harness";
 import { addCampaignContacts } from "./add-campaign-contacts.server";
 import { addCampaignStep } from "./add-campaign-step.server";

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 
 export type Stats = { messagesSent: number; delivered: number; responses: number; contacts: number };

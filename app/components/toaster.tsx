@@ -1,6 +1,6 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { X } from "lucide-react";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { Toast, ToastInput } from "~/toast/toast";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -41,9 +41,13 @@ export function ToastProvider({ initial, children }: { initial: Toast | null; ch
     setOpen(true);
   }, []);
 
-  useEffect(() => {
-    if (initial) show(initial);
-  }, [initial?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  // A server toast (flash or action failure) moves into Radix once hydrated: adjusted while rendering, as React
+  // recommends for state derived from a changed prop, instead of an effect that renders twice.
+  const [shownId, setShownId] = useState<string | null>(null);
+  if (hydrated && initial && initial.id !== shownId) {
+    setShownId(initial.id);
+    show(initial);
+  }
 
   const value = useMemo(() => show, [show]);
 

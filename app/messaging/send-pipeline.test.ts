@@ -8,7 +8,7 @@ import { reconcileMessages } from "./reconcile-messages.server";
 import { receiveInboundSms } from "./receive-inbound.server";
 import { sendBroadcast } from "./create-broadcast.server";
 import { sendManualSmsTest } from "./create-test-send.server";
-import { createTestUser, db } from "../../tests/factories";
+import { createTestUser } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { DAYTIME, messageRow, pipeline, TEST_CONFIG } from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;

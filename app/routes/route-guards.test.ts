@@ -13,7 +13,7 @@ const guardCalls = Object.entries(sources).flatMap(([file, src]) => [...stripCom
 describe("route guards", () => {
   it("reads every route module", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(30);
-    for (const f of ["_app.tsx", "_app.contacts.tsx", "api.contacts.ts", "api.contacts.$id.ts", "api.messages.send-broadcast.ts", "login.tsx"]) expect(sources).toHaveProperty([f]);
+    for (const f of ["_app.tsx", "_app.contacts.tsx", "api.contacts.ts", "api.contacts.$id.ts", "api.messages.$send.ts", "login.tsx"]) expect(sources).toHaveProperty([f]);
   });
 
   it("every loader and action calls the guard itself or is on the short public list", () => {

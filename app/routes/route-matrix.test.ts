@@ -228,29 +228,23 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/api/stats", expect: API },
     { method: "POST", path: "/api/stats", json: {}, expect: API_405 },
   ],
+  "api.messages.$send.ts": [
+    { method: "POST", path: "/api/messages/send", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/messages/send-broadcast", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/messages/send-individual", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/messages/no-such-send", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
+    { method: "GET", path: "/api/messages/send", expect: API_405 },
+    { method: "GET", path: "/api/messages/send-broadcast", expect: API_405 },
+  ],
+  "api.test.$kind.ts": [
+    { method: "POST", path: "/api/test/manual-email", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/test/manual-sms", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/test/no-such-test", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
+    { method: "GET", path: "/api/test/manual-sms", expect: API_405 },
+  ],
   "api.messages.ts": [
     { method: "GET", path: "/api/messages", expect: API },
     { method: "POST", path: "/api/messages", json: {}, expect: PUBLIC(405) },
-  ],
-  "api.messages.send.ts": [
-    { method: "POST", path: "/api/messages/send", json: {}, expect: API_INVALID },
-    { method: "GET", path: "/api/messages/send", expect: API_405 },
-  ],
-  "api.messages.send-broadcast.ts": [
-    { method: "POST", path: "/api/messages/send-broadcast", json: {}, expect: API_INVALID },
-    { method: "GET", path: "/api/messages/send-broadcast", expect: API_405 },
-  ],
-  "api.messages.send-individual.ts": [
-    { method: "POST", path: "/api/messages/send-individual", json: {}, expect: API_INVALID },
-    { method: "GET", path: "/api/messages/send-individual", expect: API_405 },
-  ],
-  "api.test.manual-email.ts": [
-    { method: "POST", path: "/api/test/manual-email", json: {}, expect: API_INVALID },
-    { method: "GET", path: "/api/test/manual-email", expect: API_405 },
-  ],
-  "api.test.manual-sms.ts": [
-    { method: "POST", path: "/api/test/manual-sms", json: {}, expect: API_INVALID },
-    { method: "GET", path: "/api/test/manual-sms", expect: API_405 },
   ],
 };
 

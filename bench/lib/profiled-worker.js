@@ -63,7 +63,11 @@ export default {
       rec.end = now();
       current = null;
       // Relative times keep the payload small.
-      for (const k of ["d1", "fetch"]) for (const e of rec[k]) (e.start -= rec.start), (e.end -= rec.start);
+      for (const k of ["d1", "fetch"])
+        for (const e of rec[k]) {
+          e.start -= rec.start;
+          e.end -= rec.start;
+        }
       rec.end -= rec.start;
       rec.start = Date.now();
       batches.push(rec);

@@ -38,7 +38,10 @@ export function fdStats() {
   const mine = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) mine.add(pid), (grew = true);
+    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) {
+        mine.add(pid);
+        grew = true;
+      }
   }
   let fds = 0;
   for (const pid of mine) {
@@ -79,7 +82,10 @@ export function parseFlags(argv) {
     const key = argv[i].slice(2);
     const next = argv[i + 1];
     if (next === undefined || next.startsWith("--")) out[key] = true;
-    else (out[key] = next), i++;
+    else {
+      out[key] = next;
+      i++;
+    }
   }
   return out;
 }
@@ -102,4 +108,26 @@ export function interArrival(ats) {
     longGapMs: long.reduce((a, b) => a + b, 0),
     spanMs: (sorted.at(-1) ?? 0) - (sorted[0] ?? 0),
   };
+}
+
+/**
+ * Runs a benchmark's main(), then its cleanup, and lets the process end by itself: Miniflare deletes its temp
+ * directory after dispose() without awaiting it, and an immediate process.exit() would leave it behind. The unref'd
+ * timer only fires if something still holds the loop. main() resolves to the exit code; a throw exits 2.
+ */
+export function runBench(main, cleanup) {
+  const finish = (code) => {
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 10_000).unref();
+  };
+  main()
+    .then(async (code) => {
+      await cleanup();
+      finish(code);
+    })
+    .catch(async (err) => {
+      console.error(err);
+      await cleanup();
+      finish(2);
+    });
 }

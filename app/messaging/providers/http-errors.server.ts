@@ -34,8 +34,12 @@ export async function fetchOrRetry(
   }
 }
 
+/** A provider's JSON body: untrusted, so every use reads it field by field with optional chaining and type checks. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one escape hatch for provider bodies, narrowed at each use
+export type ProviderJson = any;
+
 /** Reads the body as JSON, or null; always drains it so the connection can be reused. */
-export async function readJson(res: Response): Promise<any> {
+export async function readJson(res: Response): Promise<ProviderJson> {
   const text = await res.text().catch(() => "");
   if (!text) return null;
   try {

@@ -1,5 +1,5 @@
 // SendGrid v3 Mail Send over plain fetch: one JSON POST per email.
-import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson } from "./http-errors.server";
+import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, type ProviderJson } from "./http-errors.server";
 import { ProviderError, type EmailProvider } from "./provider";
 
 export const SENDGRID_API_BASE = "https://api.sendgrid.com";
@@ -23,7 +23,7 @@ function retryAfterSeconds(res: Response): number | null {
   return Math.max(0, Math.ceil(reset - Date.now() / 1000));
 }
 
-function errorFromResponse(res: Response, json: any): ProviderError {
+function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
   const first = Array.isArray(json?.errors) ? json.errors[0] : null;
   const text = (typeof first?.message === "string" && first.message) || res.statusText || "Request failed.";
   const message = `SendGrid ${res.status}: ${/[.!?]$/.test(text) ? text : text + "."}`;

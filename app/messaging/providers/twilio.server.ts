@@ -1,6 +1,6 @@
 // Twilio Programmable Messaging over plain fetch (docs/decisions/003-twilio-over-fetch.md): the SDK adds ~417 KiB
 // gzipped to the Worker for two REST calls.
-import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson } from "./http-errors.server";
+import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, type ProviderJson } from "./http-errors.server";
 import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
@@ -40,8 +40,6 @@ const KNOWN_CODES: Record<number, string> = {
   30007: "The carrier filtered the message.",
 };
 
-const QUEUED = new Set(["accepted", "queued", "sending", "scheduled"]);
-
 /** Twilio's status right after a create → ours. Anything unexpected counts as queued: the status callback settles it. */
 function normaliseStatus(status: unknown): SendAccepted["status"] {
   if (status === "sent") return "sent";
@@ -50,7 +48,7 @@ function normaliseStatus(status: unknown): SendAccepted["status"] {
 }
 
 /** Non-2xx → ProviderError. 429/408/5xx are retryable; every other 4xx will fail the same way again. */
-function errorFromResponse(res: Response, json: any): ProviderError {
+function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
   const n = Number(json?.code);
   const twilioCode = json?.code != null && Number.isInteger(n) && n > 0 ? n : null;
   const text = (twilioCode !== null && KNOWN_CODES[twilioCode]) || (typeof json?.message === "string" && json.message) || res.statusText || "Request failed.";
@@ -130,7 +128,7 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       );
       const json = await readJson(res);
       if (!res.ok) throw errorFromResponse(res, json);
-      const list: any[] = Array.isArray(json?.messages) ? json.messages : [];
+      const list: ProviderJson[] = Array.isArray(json?.messages) ? json.messages : [];
       const found: ProviderMessage[] = list
         .filter((m) => typeof m?.sid === "string")
         .map((m) => ({

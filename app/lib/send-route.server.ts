@@ -1,0 +1,40 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { z } from "zod";
+import type { SessionUser } from "~/auth/session.server";
+import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
+import { idempotencyKey } from "./api.server";
+import { AppError } from "./app-error";
+import { apiErrorResponse, postJson } from "./http.server";
+import { clientIp } from "./request.server";
+
+/** One POST+JSON send endpoint: its body schema and the domain function that queues the send. */
+export type SendEndpoint = {
+  schema: z.ZodTypeAny;
+  run: (deps: SendRequestDeps, input: never, actor: Actor, key?: string) => Promise<unknown>;
+};
+
+/** Keeps each endpoint's input type tied to its schema (a table of these is what a send route serves). */
+export function sendEndpoint<S extends z.ZodTypeAny>(
+  schema: S,
+  run: (deps: SendRequestDeps, input: z.infer<S>, actor: Actor, key?: string) => Promise<unknown>,
+): SendEndpoint {
+  return { schema, run: run as SendEndpoint["run"] };
+}
+
+/**
+ * The body of every send route after its guard: picks the endpoint by the URL's last segment, parses the JSON
+ * body, runs the send with the acting user and the client's `Idempotency-Key`, answers 202 with what was queued.
+ */
+export function runSendEndpoint(
+  args: { request: Request; context: AppLoadContext; params: Record<string, string | undefined> },
+  user: SessionUser,
+  endpoints: Record<string, SendEndpoint>,
+  param: string,
+): Promise<Response> {
+  const { request, context } = args;
+  const endpoint = Object.hasOwn(endpoints, args.params[param] ?? "") ? endpoints[args.params[param]!] : undefined;
+  if (!endpoint) return Promise.resolve(apiErrorResponse(new AppError("not_found", "Not found")));
+  const deps: SendRequestDeps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
+  const actor: Actor = { userId: user.id, ipAddress: clientIp(request) };
+  return postJson(request, endpoint.schema, (input) => endpoint.run(deps, input as never, actor, idempotencyKey(request)), { status: 202 });
+}

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireApiUser } from "~/auth/guard.server";
+import { methodNotAllowed } from "~/lib/api.server";
+import { runSendEndpoint, sendEndpoint } from "~/lib/send-route.server";
+import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
+import { individualSchema, sendIndividual } from "~/messaging/create-individual-send.server";
+import { quickSendSchema, sendQuick } from "~/messaging/create-quick-send.server";
+
+/**
+ * The send endpoints (SPEC §7), each POST-only and answering 202 with what was queued; an `Idempotency-Key`
+ * header makes a client's retry safe. Any other /api/messages/:x is a 404.
+ */
+const ENDPOINTS = {
+  /** Quick upload & send: one already-personalised SMS. */
+  send: sendEndpoint(quickSendSchema, sendQuick),
+  /** One message per selected contact, now or at `scheduledAt`. */
+  "send-broadcast": sendEndpoint(broadcastSchema, sendBroadcast),
+  /** One SMS or email to one contact. */
+  "send-individual": sendEndpoint(individualSchema, sendIndividual),
+};
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args); // still 401 without a session, then 405
+  return methodNotAllowed(["POST"]);
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireApiUser(args);
+  return runSendEndpoint(args, user, ENDPOINTS, "send");
+}
