@@ -27,6 +27,11 @@ export default defineConfig({
           SENDGRID_API_KEY: "",
           EMAIL_FROM: "",
           SMS_RATE_PER_SECOND: "1000",
+          OPENAI_API_KEY: "",
+          OPENAI_BASE_URL: "",
+          OPENAI_MODEL: "",
+          // Worker-level tests skip the binding (it only throws locally, noisily); the chain tests hand in fake bindings.
+          AI_DISABLE_WORKERS_AI: "1",
         },
       },
     })),

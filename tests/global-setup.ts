@@ -1,7 +1,8 @@
-// Runs once in Node before the workerd test pool: starts the fake Twilio and SendGrid servers and hands their
+// Runs once in Node before the workerd test pool: starts the fake Twilio, SendGrid and OpenAI-compatible servers and hands their
 // addresses and credentials to the tests (`inject(...)`, see tests/fakes/control.ts). Tests run inside workerd and
 // cannot call these objects, so they drive the fakes over HTTP through each fake's /__control API.
 import type { TestProject } from "vitest/node";
+import { startFakeOpenAi } from "./fakes/fake-openai.mjs";
 import { startFakeSendGrid } from "./fakes/fake-sendgrid.mjs";
 import { startFakeTwilio } from "./fakes/fake-twilio.mjs";
 import "./fakes/provided-context";
@@ -19,7 +20,9 @@ export default async function setup(project: TestProject) {
   project.provide("fakeTwilioAuthToken", AUTH_TOKEN);
   project.provide("fakeSendGridUrl", sendgrid.url);
   project.provide("fakeSendGridApiKey", SENDGRID_KEY);
+  const openai = await startFakeOpenAi();
+  project.provide("fakeOpenAiUrl", openai.url);
   return async () => {
-    await Promise.all([twilio.stop(), sendgrid.stop()]);
+    await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop()]);
   };
 }

@@ -1,14 +1,223 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import { aiDeps } from "~/ai/ai-deps.server";
+import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { Alert, Button, Card, EmptyState, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
+import { formErrorReply } from "~/lib/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Idea Generator — Helio" }];
 
+const QUICK_PROMPTS = [
+  "Write an introduction SMS for new solar leads",
+  "Create a 4-step follow-up campaign for leads who went quiet",
+  "How do I handle the objection that solar is too expensive?",
+  "Give me 5 email subject lines that get opened",
+  "Ideas for a neighborhood referral campaign",
+  "How can I turn replies into booked consultations?",
+] as const;
+
+const TIPS = [
+  "Add context (audience, season, offer) for answers that fit your campaign.",
+  "Ask for a specific format: an SMS under 160 characters, a subject line, a 3-step sequence.",
+  "Click a suggestion to keep the conversation going.",
+  "Drafts never promise savings figures; personalize with {{firstName}} and other platform variables.",
+];
+
+/** Where a reply can be copied to in one click: the Testing screen's Create Template card reads `?template=`. */
+const MAX_PREFILL = 1500;
+const templateLink = (text: string) => `/testing?template=${encodeURIComponent(text.slice(0, MAX_PREFILL))}`;
+
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
+  const user = await requireUser(args);
+  const context = new URL(args.request.url).searchParams.get("context") ?? "";
+  return { thread: await listChatThread(args.context.db, user.id), context: context.slice(0, 2000) };
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Idea Generator" summary="Chat with the AI assistant for sales ideas and message content." />;
+/** `send` asks the assistant (an empty message is ignored), `clear` empties the thread; both redirect back (PRG). */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const form = await args.request.formData();
+  const intent = String(form.get("intent") ?? "send");
+  const context = String(form.get("context") ?? "").slice(0, 2000);
+  const back = context.trim() ? `/idea-generator?context=${encodeURIComponent(context)}` : "/idea-generator";
+  if (intent === "clear") {
+    await clearChat(args.context.db, user.id);
+    return redirect(back);
+  }
+  try {
+    await sendChatMessage({ ...aiDeps(args.context), db: args.context.db }, user.id, { message: String(form.get("message") ?? ""), context }, args.context.clock());
+  } catch (err) {
+    return formErrorReply(err, "Error generating response");
+  }
+  return redirect(`${back}#latest`);
+}
+
+export default function IdeaGenerator() {
+  const { thread, context } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "send";
+  const pendingMessage = sending ? String(navigation.formData?.get("message") ?? "").trim() : "";
+  const formRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const contextRef = useRef<HTMLInputElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (navigation.state === "idle" && inputRef.current) inputRef.current.value = "";
+    endRef.current?.scrollIntoView?.({ block: "end" });
+  }, [navigation.state, thread.length]);
+
+  // With JS: Enter sends, Shift+Enter makes a new line; an empty input is ignored.
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    if (e.currentTarget.value.trim() && !sending) formRef.current?.requestSubmit();
+  };
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Idea Generator"
+        description={<p>Chat with the AI assistant for sales ideas and message content.</p>}
+        actions={
+          <Form method="post">
+            <input type="hidden" name="intent" value="clear" />
+            <input type="hidden" name="context" value={context} />
+            <Button type="submit" variant="outline" icon={Trash2} disabled={thread.length === 0}>
+              Clear Chat
+            </Button>
+          </Form>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
+        <Card title="Chat" description="Ask for campaign ideas, message copy, subject lines or objection handling.">
+          <div className="space-y-4" data-testid="chat-thread" aria-live="polite">
+            {thread.length === 0 && !pendingMessage ? (
+              <EmptyState icon={Bot} title="No messages yet" description="Ask a question or pick a quick prompt to get started." />
+            ) : null}
+            {thread.map((m, i) => (
+              <div key={m.id} id={i === thread.length - 1 ? "latest" : undefined} className={m.role === "user" ? "flex justify-end" : "flex justify-start"}>
+                <div
+                  data-testid={m.role === "user" ? "chat-user-message" : "chat-assistant-message"}
+                  className={
+                    m.role === "user"
+                      ? "max-w-[85%] rounded-lg bg-primary px-4 py-2 text-primary-fg"
+                      : "max-w-[85%] space-y-3 rounded-lg border border-border bg-muted px-4 py-3 text-fg"
+                  }
+                >
+                  <div className="flex items-center gap-2 text-xs opacity-80">
+                    {m.role === "user" ? <User className="size-3" aria-hidden /> : <Bot className="size-3" aria-hidden />}
+                    <span>{m.role === "user" ? "You" : "Assistant"}</span>
+                    <time dateTime={new Date(m.createdAt).toISOString()}>
+                      {new Date(m.createdAt).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" })} UTC
+                    </time>
+                  </div>
+                  <p className="whitespace-pre-wrap text-sm">{m.content}</p>
+                  {m.role === "assistant" ? (
+                    <>
+                      {m.suggestions.length > 0 ? (
+                        <ul className="flex flex-wrap gap-2" aria-label="Suggestions" data-testid="chat-suggestions">
+                          {m.suggestions.slice(0, 3).map((s) => (
+                            <li key={s}>
+                              <Form method="post">
+                                <input type="hidden" name="intent" value="send" />
+                                <input type="hidden" name="message" value={s} />
+                                <input type="hidden" name="context" value={context} />
+                                <Button type="submit" size="sm" variant="secondary" disabled={sending} data-testid="chat-suggestion">
+                                  {s}
+                                </Button>
+                              </Form>
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                      <TextLink to={templateLink(m.content)} className="inline-flex items-center gap-1 text-xs">
+                        <Copy className="size-3" aria-hidden /> Use as template
+                      </TextLink>
+                    </>
+                  ) : null}
+                </div>
+              </div>
+            ))}
+            {pendingMessage ? (
+              <>
+                <div className="flex justify-end">
+                  <p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-primary px-4 py-2 text-sm text-primary-fg">{pendingMessage}</p>
+                </div>
+                <p className="text-sm text-fg-muted" role="status">
+                  Generating...
+                </p>
+              </>
+            ) : null}
+            <div ref={endRef} />
+          </div>
+          {failure && !failure.ok ? (
+            <Alert tone="danger" data-testid="chat-error">
+              <strong>{failure.title ?? "Error generating response"}</strong>: {failure.message}
+            </Alert>
+          ) : null}
+          <Form method="post" ref={formRef} className="mt-4 space-y-3" onSubmit={(e) => {
+            if (!inputRef.current?.value.trim()) e.preventDefault();
+          }}>
+            <input type="hidden" name="intent" value="send" />
+            <div className="space-y-1 text-sm">
+              <label htmlFor="chat-context" className="text-fg-muted">Context (optional)</label>
+              <Input id="chat-context" ref={contextRef} name="context" defaultValue={context} maxLength={2000} placeholder="e.g. homeowners in Phoenix, summer campaign, free assessment offer" />
+            </div>
+            <div className="space-y-1 text-sm">
+              <label htmlFor="chat-input" className="sr-only">Message</label>
+              <Textarea
+                id="chat-input"
+                ref={inputRef}
+                name="message"
+                rows={3}
+                maxLength={2000}
+                placeholder="Ask for ideas or message content... (Enter to send, Shift+Enter for a new line)"
+                onKeyDown={onKeyDown}
+                data-testid="chat-input"
+              />
+            </div>
+            <div className="flex justify-end">
+              <Button type="submit" icon={Send} disabled={sending}>
+                {sending ? "Generating..." : "Send"}
+              </Button>
+            </div>
+          </Form>
+        </Card>
+        <div className="space-y-6">
+          <Card title="Quick Prompts">
+            <ul className="space-y-2">
+              {QUICK_PROMPTS.map((p) => (
+                <li key={p}>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="send" />
+                    <input type="hidden" name="message" value={p} />
+                    <input type="hidden" name="context" value={context} />
+                    <Button type="submit" variant="ghost" size="sm" className="h-auto w-full justify-start whitespace-normal py-2 text-left" disabled={sending} data-testid="quick-prompt">
+                      {p}
+                    </Button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          </Card>
+          <Card title="Tips">
+            <ul className="space-y-2 text-sm text-fg-muted">
+              {TIPS.map((t) => (
+                <li key={t} className="flex gap-2">
+                  <Lightbulb className="mt-0.5 size-4 shrink-0 text-warning-text" aria-hidden />
+                  <span>{t}</span>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
 }

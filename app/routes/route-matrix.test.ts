@@ -95,7 +95,32 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "add" }, expect: SCREEN_FORM_INVALID },
     { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "toggle", stepId: "999999999", isActive: "false" }, expect: { anon: 302, user: 404, superuser: 404 } },
   ],
-  "_app.idea-generator.tsx": placeholder("/idea-generator"),
+  "_app.idea-generator.tsx": [
+    { method: "GET", path: "/idea-generator", expect: SCREEN },
+    // An empty message is ignored: back to the thread.
+    { method: "POST", path: "/idea-generator", form: { intent: "send", message: " " }, expect: PUBLIC(302) },
+    { method: "POST", path: "/idea-generator", form: { intent: "clear" }, expect: PUBLIC(302) },
+  ],
+  "ai.generate-step.ts": [
+    { method: "GET", path: "/ai/generate-step", expect: { anon: 302, user: 405, superuser: 405 } },
+    // Without a campaign: back to the editor with the error in the query.
+    { method: "POST", path: "/ai/generate-step", form: { returnTo: "/campaigns" }, expect: PUBLIC(302) },
+  ],
+  "api.ai.chat.ts": [
+    { method: "GET", path: "/api/ai/chat", expect: API_405 },
+    { method: "POST", path: "/api/ai/chat", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/ai/chat", json: { message: "Ideas for a referral campaign" }, expect: API },
+  ],
+  "api.ai.generate-email.ts": [
+    { method: "GET", path: "/api/ai/generate-email", expect: API_405 },
+    { method: "POST", path: "/api/ai/generate-email", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/ai/generate-email", json: { prompt: "Introduce our summer offer" }, expect: API },
+  ],
+  "api.ai.generate-step-content.ts": [
+    { method: "GET", path: "/api/ai/generate-step-content", expect: API_405 },
+    { method: "POST", path: "/api/ai/generate-step-content", json: {}, expect: API_INVALID },
+    { method: "POST", path: "/api/ai/generate-step-content", json: { campaignName: "Spring", stepNumber: 1, messageType: "sms" }, expect: API },
+  ],
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
   "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),

@@ -168,3 +168,23 @@ export async function newFakeSendGridKey(): Promise<FakeSendGridKey> {
   const { apiKey } = await control<{ apiKey: string }>(url, "/keys", {});
   return new FakeSendGridKey(url, apiKey);
 }
+
+/** The fake OpenAI-compatible server: each key is an isolated account (queued answers, failures, calls). */
+export function newFakeOpenAiKey(): string {
+  return `sk-test-${crypto.randomUUID()}`;
+}
+
+export const fakeOpenAiBase = () => `${inject("fakeOpenAiUrl")}/v1`;
+
+async function openAiControl(path: string, body: Record<string, unknown>) {
+  const res = await fetch(`${inject("fakeOpenAiUrl")}/__control/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`fake OpenAI control ${path}: HTTP ${res.status}`);
+  return res.json();
+}
+
+/** Queue the next completion's message content (optionally answered after `delayMs`). */
+export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number) => openAiControl("answer", { key, content, delayMs });
+/** The next `count` completions fail with `status` (0 = connection dropped). */
+export const failOpenAi = (key: string, count = 1, status = 500) => openAiControl("fail", { key, count, status });
+export const openAiCalls = (key: string) =>
+  openAiControl("calls", { key }) as Promise<Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown }>>;

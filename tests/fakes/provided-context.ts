@@ -6,6 +6,7 @@ declare module "vitest" {
     fakeTwilioAuthToken: string;
     fakeSendGridUrl: string;
     fakeSendGridApiKey: string;
+    fakeOpenAiUrl: string;
   }
 }
 

@@ -24,3 +24,4 @@ export * from "./sms-keyword-state";
 export * from "./system-status";
 export * from "./org-settings";
 export * from "./conversations";
+export * from "./ai-classifications";

@@ -1,0 +1,136 @@
+/**
+ * Rules every AI draft obeys, whatever provider wrote it (applied after generation): GSM-7 SMS, length limits,
+ * opt-out wording on a first touch, a subject on email, only platform variables with a data source, and no
+ * promises a rep could not keep.
+ */
+import { smsSegments } from "~/messaging/segments";
+import { isPlatformVariable } from "~/messaging/variables";
+
+export const OPT_OUT = "Reply STOP to opt out.";
+export const SMS_DEFAULT_MAX = 160;
+export const SMS_HARD_MAX = 320;
+
+/**
+ * Variables the send pipeline fills for every contact (consume-send-batch render + campaign-variables). The others
+ * in PLATFORM_VARIABLES are listed for templates but may render blank (promo code, rep, solar figures), so a draft
+ * never uses them.
+ */
+export const SOURCED_VARIABLES = ["firstName", "lastName", "fullName", "city", "state", "company", "campaignName", "currentYear"] as const;
+const SOURCED = new Set<string>(SOURCED_VARIABLES.filter(isPlatformVariable));
+
+// Spellings models invent for the variables we have.
+const ALIASES: Record<string, string> = {
+  firstname: "firstName", first_name: "firstName", name: "firstName", customername: "firstName", contactname: "firstName",
+  lastname: "lastName", last_name: "lastName", fullname: "fullName", full_name: "fullName",
+  city: "city", state: "state", company: "company", campaign: "campaignName", campaignname: "campaignName",
+};
+
+const GSM_REPLACEMENTS: Array<[RegExp, string]> = [
+  [/[\u2018\u2019\u201A\u201B\u2032`´]/g, "'"],
+  [/[\u201C\u201D\u201E\u201F\u2033]/g, '"'],
+  [/[\u2012\u2013\u2014\u2015\u2212]/g, "-"],
+  [/\u2026/g, "..."],
+  [/[\u00A0\u2000-\u200B\u202F\u205F\u3000]/g, " "],
+  [/[\u2022\u00B7]/g, "-"],
+];
+
+/** Curly quotes, dashes, ellipses and odd spaces → their GSM-7 look-alikes; anything else outside GSM-7 dropped. */
+export function toGsm7(text: string): string {
+  let out = text;
+  for (const [re, to] of GSM_REPLACEMENTS) out = out.replace(re, to);
+  return [...out].filter((c) => c === "\n" || smsSegments(c).encoding === "GSM-7").join("");
+}
+
+export function normalizeTypography(text: string): string {
+  let out = text;
+  for (const [re, to] of GSM_REPLACEMENTS) out = out.replace(re, to);
+  return out;
+}
+
+/** {{tokens}}: sourced ones kept, known spellings mapped, the rest (and [Placeholders]) removed. */
+export function fixVariables(text: string): string {
+  return text
+    .replace(/\{\{\s*([^{}]*?)\s*\}\}|\{\s*([A-Za-z_]+)\s*\}|\[\s*([A-Za-z][A-Za-z _]{1,30})\s*\]/g, (_m, a?: string, b?: string, c?: string) => {
+      const raw = (a ?? b ?? c ?? "").trim();
+      if (SOURCED.has(raw)) return `{{${raw}}}`;
+      const alias = ALIASES[raw.replace(/\s+/g, "").toLowerCase()] ?? ALIASES[raw.replace(/\s+/g, "_").toLowerCase()];
+      return alias ? `{{${alias}}}` : "";
+    })
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/ +([,.!?])/g, "$1")
+    .replace(/(^|\n) +/g, "$1")
+    .replace(/\b(Hi|Hello|Hey),/g, "$1 there,")
+    .replace(/\b(Hi|Hello|Hey) there there\b/g, "$1 there");
+}
+
+const PROMISES: RegExp[] = [
+  /\bguarantee(?:d|s)?\b/i,
+  /\b(?:save|saving|savings of|cut your (?:bill|bills) by|lower your (?:bill|bills) by)\s+(?:up to\s+)?(?:\$\s?\d|\d+\s?%)/i,
+  /\$\s?\d[\d,]*(?:\.\d+)?\s*(?:in savings|saved|off your bill|per month in savings)/i,
+  /\b(?:eliminate|zero out|never pay) (?:your )?(?:electric|power|utility|energy)? ?bills?\b/i,
+  /\b(?:free solar|100% free|no cost to you|risk[- ]free)\b/i,
+];
+
+export function makesPromise(text: string): boolean {
+  return PROMISES.some((re) => re.test(text));
+}
+
+/** Drops each sentence that promises savings a rep could not keep; says something honest instead if nothing is left. */
+export function removePromises(text: string): string {
+  if (!makesPromise(text)) return text;
+  const parts = text.split(/(?<=[.!?])\s+/);
+  const kept = parts.filter((s) => !makesPromise(s));
+  return kept.length > 0 ? kept.join(" ") : "Many homeowners lower their energy costs with solar; we can look at what it could mean for you.";
+}
+
+const hasOptOut = (text: string) => /\breply\s+stop\b/i.test(text);
+
+/** Fits an SMS into `max` GSM units, cutting whole sentences first, then words, and keeps the opt-out line. */
+function fitSms(body: string, max: number, optOut: boolean): string {
+  const suffix = optOut ? ` ${OPT_OUT}` : "";
+  const units = (s: string) => smsSegments(s).units;
+  let text = body.trim();
+  if (units(text + suffix) <= max) return (text + suffix).trim();
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  while (sentences.length > 1 && units(sentences.join(" ") + suffix) > max) sentences.pop();
+  text = sentences.join(" ");
+  if (units(text + suffix) > max) {
+    const words = text.split(/\s+/);
+    while (words.length > 1 && units(words.join(" ") + "..." + suffix) > max) words.pop();
+    text = words.join(" ").replace(/[,;:-]+$/, "") + "...";
+    // One giant "word": hard cut.
+    while (units(text + suffix) > max) text = text.slice(0, -1);
+  }
+  return (text + suffix).trim();
+}
+
+export type DraftRuleOptions = {
+  messageType: "sms" | "email";
+  /** Step 1 of a sequence, or a first message to a contact: SMS carries the opt-out line. */
+  firstTouch: boolean;
+  /** SMS limit; default 160, never above 320. */
+  maxLength?: number;
+  /** Keep characters outside GSM-7 (emoji…) when the user asked for them. */
+  allowUnicode?: boolean;
+  /** Used when an email draft came back without a subject. */
+  fallbackSubject?: string;
+};
+
+export type Draft = { content: string; subject: string | null };
+
+export function enforceDraftRules(draft: { content: string; subject?: string | null }, opts: DraftRuleOptions): Draft {
+  let content = removePromises(fixVariables(normalizeTypography(draft.content))).trim();
+  if (opts.messageType === "sms") {
+    // SMS bodies are one paragraph; strip a model's "STOP" line to place our own wording at the end.
+    content = content.replace(/\s*\n+\s*/g, " ");
+    if (!opts.allowUnicode) content = toGsm7(content);
+    const optOut = opts.firstTouch || hasOptOut(content);
+    content = content.replace(/\s*(?:reply|text)\s+stop\b[^.!?]*[.!?]?/gi, " ").replace(/\s{2,}/g, " ").trim();
+    const max = Math.min(SMS_HARD_MAX, Math.max(40, opts.maxLength ?? SMS_DEFAULT_MAX));
+    return { content: fitSms(content || "Hi {{firstName}}, quick question about solar for your home.", max, optOut), subject: null };
+  }
+  let subject = removePromises(fixVariables(normalizeTypography(draft.subject ?? ""))).replace(/\s+/g, " ").trim();
+  if (!subject) subject = opts.fallbackSubject?.trim() || "A quick note about solar for your home";
+  if (subject.length > 100) subject = subject.slice(0, 97).replace(/\s+\S*$/, "") + "...";
+  return { content: content.replace(/\n{3,}/g, "\n\n"), subject };
+}

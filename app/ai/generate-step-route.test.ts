@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
+import { checkStep } from "~/campaigns/campaign-schema";
+import { createCampaign } from "~/campaigns/create-campaign.server";
+import { call, createTestUser, db, loginAs } from "../../tests/factories";
+
+// "Generate with AI" without JS: a form POST that redirects back to the step editor with the draft in the query.
+describe("POST /ai/generate-step", () => {
+  it("drafts from the campaign and its earlier steps, and comes back to the editor", async () => {
+    const user = await createTestUser();
+    const cookie = await loginAs(user);
+    const c = await createCampaign(db(), { name: "Autumn Roofs", description: "Free roof checks before winter." }, { userId: user.id, ipAddress: null }, new Date());
+    await addCampaignStep(db(), c.id, checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date());
+    const form = new URLSearchParams({ campaignId: String(c.id), stepNumber: "2", messageType: "email", option: "value", returnTo: `/campaigns/${c.id}?step=new` });
+    const res = await call("/ai/generate-step", { method: "POST", cookie, body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    const to = new URL(res.headers.get("Location")!, "https://helio.test");
+    expect(to.pathname).toBe(`/campaigns/${c.id}`);
+    expect(to.searchParams.get("step")).toBe("new");
+    expect(to.searchParams.get("aiOption")).toBe("value");
+    expect(to.searchParams.get("aiSubject")).toBeTruthy();
+    expect(to.searchParams.get("aiContent")).toMatch(/Autumn Roofs/);
+  });
+
+  it("never redirects off-site, and reports errors in the query", async () => {
+    const user = await createTestUser();
+    const cookie = await loginAs(user);
+    const form = new URLSearchParams({ campaignId: "999999", stepNumber: "1", messageType: "sms", option: "introduction", returnTo: "//evil.example/x" });
+    const res = await call("/ai/generate-step", { method: "POST", cookie, body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    const to = new URL(res.headers.get("Location")!, "https://helio.test");
+    expect(to.origin).toBe("https://helio.test");
+    expect(to.pathname).toBe("/campaigns");
+    expect(to.searchParams.get("aiError")).toBe("Campaign not found");
+  });
+});

@@ -1,0 +1,58 @@
+/** The Idea Generator's thread: kept per user in chat_messages, so it survives reloads and works without JS. */
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { chatMessages } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { chatWithAssistant } from "./chat.server";
+import { consumeAiQuota } from "./consume-ai-quota.server";
+import type { AiDeps } from "./run-chain.server";
+
+export const THREAD_LIMIT = 50;
+
+export type ChatEntry = { id: number; role: "user" | "assistant"; content: string; suggestions: string[]; createdAt: Date };
+
+/** The newest THREAD_LIMIT messages of the user's thread, oldest first. */
+export async function listChatThread(db: Db, userId: number, limit = THREAD_LIMIT): Promise<ChatEntry[]> {
+  const rows = await db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.userId, userId))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit);
+  return rows.reverse().map((r) => ({ id: r.id, role: r.role, content: r.content, suggestions: (r.suggestions ?? []).slice(0, 3), createdAt: r.createdAt }));
+}
+
+/**
+ * Asks the assistant and stores the question and the answer together (one batch: never a question without its
+ * answer). An empty message is ignored (null). Provider failures have already fallen through to the offline
+ * composer; anything still failing is "Error generating response".
+ */
+export async function sendChatMessage(
+  deps: AiDeps & { db: Db },
+  userId: number,
+  input: { message: string; context: string },
+  now: Date,
+): Promise<{ response: string; suggestions: string[]; provider: string } | null> {
+  const message = input.message.trim().slice(0, 2000);
+  if (!message) return null;
+  await consumeAiQuota(deps.db, userId, now);
+  const history = (await listChatThread(deps.db, userId, 10)).map((m) => ({ role: m.role, content: m.content }));
+  let answer;
+  try {
+    answer = await chatWithAssistant(deps, { message, context: input.context.trim().slice(0, 2000), chatHistory: history }, history.length);
+  } catch (cause) {
+    throw new AppError("unavailable", "The assistant could not answer just now. Please try again.", { title: "Error generating response", cause });
+  }
+  // The answer is one millisecond later so the thread's order never depends on ids alone.
+  await deps.db.batch([
+    deps.db.insert(chatMessages).values({ userId, role: "user", content: message, suggestions: null, createdAt: now }),
+    deps.db
+      .insert(chatMessages)
+      .values({ userId, role: "assistant", content: answer.response, suggestions: answer.suggestions, createdAt: new Date(now.getTime() + 1) }),
+  ]);
+  return answer;
+}
+
+export async function clearChat(db: Db, userId: number): Promise<void> {
+  await db.delete(chatMessages).where(and(eq(chatMessages.userId, userId)));
+}

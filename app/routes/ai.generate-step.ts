@@ -1,0 +1,73 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { aiDeps } from "~/ai/ai-deps.server";
+import { consumeAiQuota } from "~/ai/consume-ai-quota.server";
+import { generateStepContent } from "~/ai/generate-step-content.server";
+import { AI_QUERY } from "~/ai/generate-step-button";
+import { stepContentInput } from "~/ai/step-content-schema";
+import { requireUser } from "~/auth/guard.server";
+import { getCampaignRow } from "~/campaigns/get-campaign.server";
+import { listCampaignSteps } from "~/campaigns/list-campaign-steps.server";
+import { AppError } from "~/lib/app-error";
+import { methodNotAllowed, parseInput } from "~/lib/api.server";
+import { parseId } from "~/lib/ids";
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return methodNotAllowed(["POST"]);
+}
+
+/** Only our own paths: never an open redirect. */
+function safeReturn(raw: FormDataEntryValue | null): string {
+  const s = typeof raw === "string" ? raw : "";
+  return s.startsWith("/") && !s.startsWith("//") && !s.startsWith("/\\") ? s : "/campaigns";
+}
+
+function withParams(path: string, params: Record<string, string>): string {
+  const url = new URL(path, "http://x");
+  for (const v of Object.values(AI_QUERY)) url.searchParams.delete(v);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * The "Generate with AI" form without JS: drafts the step from the campaign's name, description and earlier steps,
+ * then redirects back to the editor with the draft (or the error) in the query.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { db, clock } = args.context;
+  const form = await args.request.formData();
+  const returnTo = safeReturn(form.get("returnTo"));
+  try {
+    const campaignId = parseId(form.get("campaignId"));
+    if (campaignId === null) throw new AppError("validation", "Choose a campaign first");
+    const campaign = await getCampaignRow(db, campaignId);
+    const stepNumber = Number(form.get("stepNumber"));
+    const steps = await listCampaignSteps(db, campaignId);
+    const input = parseInput(stepContentInput, {
+      campaignName: campaign.name,
+      campaignDescription: campaign.description ?? "",
+      stepNumber,
+      messageType: form.get("messageType"),
+      option: form.get("option") ?? undefined,
+      previousSteps: steps
+        .filter((s) => s.stepNumber < stepNumber)
+        .map((s) => ({ stepNumber: s.stepNumber, messageType: s.messageType, content: s.content, subject: s.subject })),
+    });
+    await consumeAiQuota(db, user.id, clock());
+    const draft = await generateStepContent(aiDeps(args.context), input);
+    return redirect(
+      withParams(returnTo, {
+        [AI_QUERY.content]: draft.content,
+        ...(draft.subject ? { [AI_QUERY.subject]: draft.subject } : {}),
+        [AI_QUERY.option]: input.option ?? "",
+      }),
+    );
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    const message = err instanceof AppError ? err.message : "The assistant could not answer just now. Please try again.";
+    if (!(err instanceof AppError)) console.error("[ai] generate-step failed", err);
+    return redirect(withParams(returnTo, { [AI_QUERY.error]: message }));
+  }
+}

@@ -1,0 +1,79 @@
+// The Idea Generator in a real browser, JS on and off: a quick prompt gets an answer with at most 3 suggestions,
+// a suggestion is sent as the next prompt, typed questions are sent (Enter with JS), and Clear Chat empties the
+// thread (kept on the server, so it survives a reload).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { E2E_USERS } from "./server.mjs";
+
+let browser;
+before(async () => (browser = await launch()));
+after(async () => browser?.close());
+
+async function until(check, what = "condition", ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what} not met in time`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const answers = (page) => page.getByTestId("chat-assistant-message");
+
+async function clearChat(page) {
+  const clear = page.getByRole("button", { name: "Clear Chat" });
+  if (await clear.isEnabled()) await clear.click();
+  await page.getByText("No messages yet").waitFor();
+}
+
+for (const mode of JS_MODES) {
+  describe(`Idea Generator (${mode.name})`, () => {
+    it("answers a quick prompt with at most 3 suggestions, follows a suggestion, and clears the chat", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      try {
+        await page.goto("/idea-generator");
+        await clearChat(page);
+        assert.equal(await page.getByTestId("quick-prompt").count(), 6);
+
+        await page.getByRole("button", { name: "Ideas for a neighborhood referral campaign" }).click();
+        await until(async () => (await answers(page).count()) === 1, "first answer");
+        const first = answers(page).first();
+        assert.match(await first.innerText(), /referral/i);
+        const suggestions = first.getByTestId("chat-suggestion");
+        const n = await suggestions.count();
+        assert.ok(n >= 1 && n <= 3, `${n} suggestions shown`);
+        assert.equal(await page.getByTestId("chat-user-message").first().innerText().then((t) => t.includes("Ideas for a neighborhood referral campaign")), true);
+
+        // A suggestion is sent as the next prompt.
+        const suggestion = (await suggestions.first().innerText()).trim();
+        await suggestions.first().click();
+        await until(async () => (await answers(page).count()) === 2, "answer to the suggestion");
+        assert.ok((await page.getByTestId("chat-user-message").nth(1).innerText()).includes(suggestion));
+
+        // A typed question; with JS Enter sends (and an empty input is ignored), without JS the Send button posts.
+        const input = page.getByTestId("chat-input");
+        if (mode.javaScriptEnabled) {
+          await page.locator("form").filter({ has: input }).waitFor();
+          await input.focus();
+          await page.keyboard.press("Enter"); // empty: ignored
+          await input.fill("How do I handle the HOA objection?");
+          await page.keyboard.press("Enter");
+        } else {
+          await input.fill("How do I handle the HOA objection?");
+          await page.getByRole("button", { name: "Send" }).click();
+        }
+        await until(async () => (await answers(page).count()) === 3, "answer to the typed question");
+        assert.equal(await page.getByTestId("chat-user-message").count(), 3);
+
+        // Kept on the server: a reload shows the same thread.
+        await page.reload();
+        await until(async () => (await answers(page).count()) === 3, "thread after reload");
+
+        await clearChat(page);
+        assert.equal(await answers(page).count(), 0);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,58 @@
+// A fake OpenAI-compatible server (POST /v1/chat/completions) for workerd tests. Each API key is its own account:
+// its queued answers, injected failures/delays and recorded calls. Driven over HTTP through /__control.
+import { createFailureQueue, listen, readBody, sendJson, sleep } from "./fake-http.mjs";
+
+/** @param {{ port?: number }} [opts] */
+export async function startFakeOpenAi(opts = {}) {
+  /** @type {Map<string, { answers: Array<{ content: string, delayMs?: number }>, failures: ReturnType<typeof createFailureQueue>, calls: any[] }>} */
+  const accounts = new Map();
+  const account = (key) => {
+    let a = accounts.get(key);
+    if (!a) accounts.set(key, (a = { answers: [], failures: createFailureQueue(), calls: [] }));
+    return a;
+  };
+
+  const server = await listen(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const body = await readBody(req);
+    if (url.pathname.startsWith("/__control/")) {
+      const input = body ? JSON.parse(body) : {};
+      const a = account(String(input.key ?? ""));
+      if (url.pathname === "/__control/answer") a.answers.push({ content: String(input.content), delayMs: input.delayMs });
+      else if (url.pathname === "/__control/fail") a.failures.add(input.count ?? 1, input.status ?? 500);
+      else if (url.pathname === "/__control/calls") return sendJson(res, 200, a.calls);
+      else return sendJson(res, 404, { error: "unknown control" });
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") {
+      return sendJson(res, 404, { error: { message: "Unknown endpoint", type: "invalid_request_error" } });
+    }
+    const key = (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
+    if (!key) return sendJson(res, 401, { error: { message: "Missing API key", type: "invalid_request_error" } });
+    const a = account(key);
+    let payload = null;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return sendJson(res, 400, { error: { message: "Invalid JSON", type: "invalid_request_error" } });
+    }
+    a.calls.push({ model: payload.model, messages: payload.messages, response_format: payload.response_format, at: Date.now() });
+    const failure = a.failures.take();
+    if (failure) {
+      if (failure.status === 0) return req.socket.destroy();
+      return sendJson(res, failure.status, { error: { message: "Injected failure", type: "server_error" } });
+    }
+    const answer = a.answers.shift() ?? { content: '{"error":"no answer queued"}' };
+    if (answer.delayMs) await sleep(answer.delayMs);
+    if (res.destroyed || req.socket.destroyed) return;
+    return sendJson(res, 200, {
+      id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: payload.model,
+      choices: [{ index: 0, message: { role: "assistant", content: answer.content }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+    });
+  }, opts.port);
+  return { url: server.url, stop: server.stop };
+}
