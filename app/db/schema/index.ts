@@ -21,3 +21,5 @@ export * from "./message-counts";
 export * from "./status-backlog";
 export * from "./contact-totals";
 export * from "./sms-keyword-state";
+export * from "./responder-triggers";
+export * from "./alerts";
