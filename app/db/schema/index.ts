@@ -23,3 +23,4 @@ export * from "./contact-totals";
 export * from "./sms-keyword-state";
 export * from "./responder-triggers";
 export * from "./alerts";
+export * from "./ai-classifications";
