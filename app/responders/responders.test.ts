@@ -11,6 +11,7 @@ import { createResponder, updateResponder } from "./manage-responders.server";
 import { isBusinessHours, matchKeywords, timeAllows } from "./match";
 import { parseResponder, RESPONDER_REQUIRED } from "./responder-schema";
 import type { ReplyDeps } from "./reply-deps";
+import { classifierFor } from "./reply-deps.server";
 
 const MIN = 60_000;
 /** Wednesday 18:30 UTC: 11:30 in Phoenix, daytime across the continental US. */
@@ -39,7 +40,7 @@ async function world(now: Date) {
   const p = await pipeline({ now: () => now });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: null };
+  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
   /** The webhook's work then the inbound job's, as the queue would run them. */
   async function inbound(body: string, at: Date, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
     const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
@@ -180,6 +181,38 @@ describe("the responder engine", () => {
     expect(compliance.every((m) => m.kind === "compliance")).toBe(true);
     expect(compliance.length).toBeGreaterThan(0);
     expect(await db().all(sql`SELECT id FROM responder_triggers WHERE responder_id = ${r.id}`)).toEqual([]);
+  });
+
+  it("never auto-answers an opt-out-like text (the classifier's opt_out_like), even on a keyword", async () => {
+    const w = await world(DAY);
+    const { r, word } = await responder();
+    await w.inbound(`please remove me from your ${word} list`, DAY);
+    expect(await autoRows(w.contact.phone)).toEqual([]);
+    expect(await db().all(sql`SELECT id FROM responder_triggers WHERE responder_id = ${r.id}`)).toEqual([]);
+    const seen = await db().get<{ intent: string }>(sql`SELECT intent FROM ai_classifications WHERE text_preview LIKE ${"%" + word + "%"}`);
+    expect(seen?.intent).toBe("opt_out_like");
+  });
+
+  it("intent detection answers through the classifier; the confidence threshold holds", async () => {
+    const w = await world(DAY);
+    const { word } = await responder({ triggerType: "intent_detection", category: "pricing_request", conditions: { confidence: 50 } });
+    await w.inbound("How much would the panels cost me per month?", DAY);
+    expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "auto_reply").map((m) => m.content)).toEqual([`Thanks! (${word})`]);
+    // The lexicon is at most 95% sure: a responder asking for 100% stays silent.
+    const { r } = await responder({ triggerType: "intent_detection", category: "pricing_request", conditions: { confidence: 100 } });
+    await db().run(sql`UPDATE auto_responders SET is_active = 0 WHERE id <> ${r.id} AND id IN (SELECT value FROM json_each(${JSON.stringify(created)}))`);
+    const w2 = await world(DAY);
+    await w2.inbound("How much would the panels cost me per month?", DAY);
+    expect(await autoRows(w2.contact.phone)).toEqual([]);
+  });
+
+  it("sentiment analysis answers only the chosen sentiment", async () => {
+    const w = await world(DAY);
+    const { word } = await responder({ triggerType: "sentiment_analysis", conditions: { sentiment: "negative", confidence: 0 } });
+    await w.inbound("great, thanks, sounds good", DAY);
+    expect(await autoRows(w.contact.phone)).toEqual([]);
+    await w.inbound("this is a scam and annoying, never", new Date(DAY.getTime() + MIN));
+    expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "auto_reply").map((m) => m.content)).toEqual([`Thanks! (${word})`]);
   });
 
   it("a new inbound from the contact cancels the pending follow-up; so does a person's reply", async () => {
