@@ -65,5 +65,8 @@ export async function markAlert(db: Db, id: number, verdict: "right" | "wrong", 
       acknowledged_by = coalesce(acknowledged_by, ${userId})
     WHERE id = ${id} RETURNING id, classification_id AS classificationId`);
   if (!res.length) throw new AppError("not_found", ALERT_NOT_FOUND);
+  if (res[0].classificationId !== null) {
+    await db.run(sql`UPDATE ai_classifications SET marked_correct = ${verdict === "right" ? 1 : 0} WHERE id = ${res[0].classificationId}`);
+  }
   return res[0];
 }

@@ -31,6 +31,7 @@ export type AlertEvaluation = {
 export function categorize(intent: string | null, bankCategories: string[], priority: string | null): AlertCategory {
   if (intent === "appointment_request" || bankCategories.includes("Scheduling")) return "appointment request";
   if (intent === "objection" || intent === "not_interested" || bankCategories.includes("Objection Handling")) return "objection";
+  if (intent === "pricing_question") return "information request";
   if (intent === "interested" || bankCategories.includes("Lead Qualification") || (priority && PRIORITY_RANK[priority] >= PRIORITY_RANK.high)) {
     return "high-priority lead";
   }
