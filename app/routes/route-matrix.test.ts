@@ -3,6 +3,10 @@ import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
+import { parseBank, parseProfile } from "~/alerts/alert-schema";
+import { createBank, createProfile } from "~/alerts/manage-alert-settings.server";
+import { createResponder } from "~/responders/manage-responders.server";
+import { parseResponder } from "~/responders/responder-schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 
@@ -42,6 +46,11 @@ const freshCampaign = async (ctx: Ctx) =>
   (await createCampaign(db(), { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` }, { userId: ctx.userId, ipAddress: null }, new Date())).id;
 const freshStep = async (ctx: Ctx) =>
   (await addCampaignStep(db(), await freshCampaign(ctx), checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date())).id;
+// Inactive and keyed on a word no test texts: matrix records never answer or alert anyone.
+const freshResponder = async () =>
+  (await createResponder(db(), parseResponder({ name: "Matrix", isActive: false, keywords: [`mx${crypto.randomUUID().slice(0, 8)}`], responses: { primary: "hi" } }), new Date())).id;
+const freshProfile = async () => (await createProfile(db(), parseProfile({ name: "Matrix", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }), new Date())).id;
+const freshBank = async () => (await createBank(db(), parseBank({ category: "Scheduling", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }), new Date())).id;
 let unsubscribe = "";
 
 const placeholder = (path: string): Case[] => [
@@ -198,6 +207,46 @@ const MATRIX: Record<string, Case[]> = {
     { method: "PUT", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: { name: "" }, expect: API_INVALID },
     { method: "DELETE", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
     { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.auto-responders.ts": [
+    { method: "GET", path: "/api/auto-responders", expect: API },
+    { method: "POST", path: "/api/auto-responders", json: { name: "x" }, expect: API_INVALID },
+    { method: "PUT", path: "/api/auto-responders", json: {}, expect: API_405 },
+  ],
+  "api.auto-responders.$id.ts": [
+    { method: "GET", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: API },
+    { method: "PUT", path: async () => `/api/auto-responders/${await freshResponder()}`, json: { isActive: false }, expect: API },
+    { method: "PUT", path: async () => `/api/auto-responders/${await freshResponder()}`, json: { keywords: [] }, expect: API_INVALID },
+    { method: "DELETE", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async () => `/api/auto-responders/${await freshResponder()}`, json: {}, expect: API_405 },
+  ],
+  "api.alert-profiles.ts": [
+    { method: "GET", path: "/api/alert-profiles", expect: API },
+    { method: "POST", path: "/api/alert-profiles", json: { name: "x" }, expect: API_INVALID },
+  ],
+  "api.alert-profiles.$id.ts": [
+    { method: "GET", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: API },
+    { method: "PUT", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: { isActive: false }, expect: API },
+    { method: "DELETE", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: {}, expect: API_405 },
+  ],
+  "api.keyword-banks.ts": [
+    { method: "GET", path: "/api/keyword-banks", expect: API },
+    { method: "POST", path: "/api/keyword-banks", json: { category: "Scheduling" }, expect: API_INVALID },
+  ],
+  "api.keyword-banks.$id.ts": [
+    { method: "GET", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: API },
+    { method: "PUT", path: async () => `/api/keyword-banks/${await freshBank()}`, json: { isActive: false }, expect: API },
+    { method: "DELETE", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async () => `/api/keyword-banks/${await freshBank()}`, json: {}, expect: API_405 },
+  ],
+  "api.test-smart-alert.ts": [
+    { method: "POST", path: "/api/test-smart-alert", json: { message: " " }, expect: API_INVALID },
+    { method: "GET", path: "/api/test-smart-alert", expect: API_405 },
+  ],
+  "api.ai-analytics.ts": [
+    { method: "GET", path: "/api/ai-analytics", expect: API },
+    { method: "POST", path: "/api/ai-analytics", json: {}, expect: API_405 },
   ],
   "api.stats.ts": [
     { method: "GET", path: "/api/stats", expect: API },
