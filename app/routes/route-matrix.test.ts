@@ -208,6 +208,10 @@ const MATRIX: Record<string, Case[]> = {
     { method: "DELETE", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
     { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
   ],
+  "_app.alerts.tsx": [
+    { method: "GET", path: "/alerts", expect: SCREEN },
+    { method: "POST", path: "/alerts", form: { intent: "acknowledge" }, expect: SCREEN_FORM_INVALID },
+  ],
   "api.auto-responders.ts": [
     { method: "GET", path: "/api/auto-responders", expect: API },
     { method: "POST", path: "/api/auto-responders", json: { name: "x" }, expect: API_INVALID },
