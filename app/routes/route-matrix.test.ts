@@ -68,7 +68,23 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: "/no-such-screen", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
   ],
   "_app.analytics.tsx": placeholder("/analytics"),
-  "_app.auto-responder.tsx": placeholder("/auto-responder"),
+  "_app.auto-responder.tsx": [
+    { method: "GET", path: "/auto-responder", expect: SCREEN },
+    { method: "POST", path: "/auto-responder", form: { isActive: "true" }, expect: { anon: 302, user: 404, superuser: 404 } },
+  ],
+  "_app.auto-responder.new.tsx": [
+    { method: "GET", path: "/auto-responder/new", expect: SCREEN },
+    { method: "POST", path: "/auto-responder/new", form: { intent: "tab:ai", name: "x" }, expect: SCREEN },
+    { method: "POST", path: "/auto-responder/new", form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.auto-responder.$id.edit.tsx": [
+    { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/edit`, expect: SCREEN },
+    { method: "POST", path: async () => `/auto-responder/${await freshResponder()}/edit`, form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.auto-responder.$id.delete.tsx": [
+    { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/delete`, expect: SCREEN },
+    { method: "POST", path: async () => `/auto-responder/${await freshResponder()}/delete`, form: {}, expect: PUBLIC(302) },
+  ],
   "_app.campaigns.tsx": placeholder("/campaigns"),
   "_app.idea-generator.tsx": placeholder("/idea-generator"),
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
