@@ -89,7 +89,10 @@ const MATRIX: Record<string, Case[]> = {
   "_app.idea-generator.tsx": placeholder("/idea-generator"),
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
-  "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),
+  "_app.test-smart-alerts.tsx": [
+    { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
+    { method: "POST", path: "/test-smart-alerts", form: { message: "" }, expect: SCREEN_FORM_INVALID },
+  ],
   "_app.testing.tsx": placeholder("/testing"),
   // A placeholder today, open to every signed-in user. When the real screen lands it must be SUPERUSER_SCREEN
   // (anonymous 302, standard user 403, superuser 200): change this line in the same commit.
