@@ -3,6 +3,7 @@ import { runImportJob } from "~/contacts/run-import-job.server";
 import { buildSendDeps } from "~/messaging/build-send-deps.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
+import { replyDepsFor } from "~/responders/reply-deps.server";
 import type { JobOutcomes } from "~/lib/job-queue";
 import type { JobHandlers } from "./handle-job-batch.server";
 
@@ -10,8 +11,8 @@ import type { JobHandlers } from "./handle-job-batch.server";
 export const jobHandlers: JobHandlers = {
   send: (jobs, { db, env, now }) => sendMessages(jobs, buildSendDeps(env, db, now)),
 
-  async inbound(jobs, { db, now }) {
-    await processInboundMessages(db, jobs.map((j) => j.messageId), now());
+  async inbound(jobs, { db, env, now }) {
+    await processInboundMessages(db, jobs.map((j) => j.messageId), now(), replyDepsFor(env, db));
     return new Map() as JobOutcomes;
   },
 

@@ -4,6 +4,8 @@ import { recordStatus } from "~/analytics/system-status.server";
 import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
 import { purgeExpiredSessions } from "~/auth/session.server";
 import type { Db } from "~/db/client.server";
+import { escalateDueAlerts } from "~/alerts/run-alerts.server";
+import { alertConfig } from "~/responders/reply-deps";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
 import { smsProviderFor } from "~/messaging/providers/registry.server";
 import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
@@ -42,6 +44,8 @@ export const defaultTasks: Task[] = [
   },
   // Activity entries past ACTIVITY_RETENTION_DAYS (default 365), a bounded batch per tick.
   ({ db, env, now }) => purgeOldActivity(db, now, activityRetentionDays(env)),
+  // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
+  ({ db, env, now }) => escalateDueAlerts({ db, queue: env.JOBS, now, config: alertConfig(env) }),
   // Uploads that were previewed but never confirmed.
   ({ db, now }) => db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
 ];

@@ -2,10 +2,17 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
+import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { enqueueDueMessages } from "./enqueue-due-messages.server";
 
-/** Kinds that are marketing: they respect quiet hours. Tests and compliance replies do not. */
-export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set(["campaign", "broadcast", "quick", "individual"]);
+/**
+ * Kinds that are marketing: they respect quiet hours. Tests and compliance replies do not, nor an auto-reply (it
+ * answers a text the contact just sent) or a staff alert email; an auto-responder's follow-up, minutes or hours
+ * later, is marketing.
+ */
+export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set(["campaign", "broadcast", "quick", "individual", "auto_followup"]);
+/** Sends by a person: they cancel the contact's pending auto follow-ups (app/responders). */
+const HUMAN_KINDS: ReadonlySet<MessageKind> = new Set(["quick", "individual", "reply"]);
 
 export type OutboundInput = {
   channel: "sms" | "email";
@@ -56,6 +63,9 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
       RETURNING id`);
     created.push(...rows.map((r) => r.id));
   }
+  // A person wrote to the contact: pending auto follow-ups to that number are cancelled (app/responders).
+  const humanPhones = [...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!))];
+  if (created.length && humanPhones.length) await cancelFollowUps(db, humanPhones, now, "Cancelled: a person replied");
   await enqueueDueMessages(db, queue, now, created);
   return created;
 }

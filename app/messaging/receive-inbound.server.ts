@@ -8,6 +8,8 @@ import { classifyInbound, HELP_REPLY, START_CONFIRMATION, STOP_CONFIRMATION, typ
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { stopEnrollmentsOnReply } from "~/campaigns/stop-on-reply.server";
+import { processReplies } from "~/responders/process-replies.server";
+import type { ReplyDeps } from "~/responders/reply-deps";
 
 export type InboundSms = {
   sid: string;
@@ -111,7 +113,7 @@ export async function receiveInboundSms(
  * Reply processors for ordinary inbound messages (auto-responders and smart alerts register here as they
  * land). Today: attribute the reply to the campaign that last texted this number (30 days), once per reply.
  */
-export async function processInboundMessages(db: Db, messageIds: number[], now: Date) {
+export async function processInboundMessages(db: Db, messageIds: number[], now: Date, replies?: Omit<ReplyDeps, "db" | "now">) {
   const since = now.getTime() - 30 * 24 * 3600_000;
   const ids = JSON.stringify(messageIds);
   const lastCampaign = sql`(SELECT o.campaign_id FROM messages o
@@ -132,4 +134,6 @@ export async function processInboundMessages(db: Db, messageIds: number[], now: 
   ]);
   // Campaigns: a reply stops the contact's sequences that have stop-on-reply on (app/campaigns).
   await stopEnrollmentsOnReply(db, messageIds, now);
+  // Auto-responders and smart alerts (app/responders, app/alerts).
+  if (replies) await processReplies({ ...replies, db, now }, messageIds);
 }

@@ -1,14 +1,115 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { Bot, Clock, MessageSquareReply, Pencil, Plus, Siren, Trash2 } from "lucide-react";
+import { formatMs, getAiAnalytics } from "~/alerts/get-ai-analytics.server";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, Th, THead } from "~/components/ui";
+import { AppError } from "~/lib/app-error";
+import { formErrorReply } from "~/lib/http.server";
+import { parseId } from "~/lib/ids";
+import { listResponders, updateResponder } from "~/responders/manage-responders.server";
+import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
+import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Auto-Responder — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return null;
+  const [responders, figures] = await Promise.all([listResponders(args.context.db), getAiAnalytics(args.context.db, args.context.clock())]);
+  return {
+    responders: responders.map((r) => ({
+      id: r.id,
+      name: r.name,
+      triggerType: r.triggerType,
+      category: r.category,
+      keywords: r.keywords,
+      isActive: r.isActive,
+      responseCount: r.responseCount,
+      primary: String((r.responses as { primary?: string } | null)?.primary ?? ""),
+    })),
+    figures,
+  };
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Auto-Responder" summary="Keyword-driven automatic replies." />;
+/** The active switch (a form post without JS): `isActive=<new value>` for responder `id`. */
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const fd = await request.formData();
+  try {
+    const id = parseId(fd.get("id"));
+    if (id === null) throw new AppError("not_found", RESPONDER_NOT_FOUND);
+    await updateResponder(context.db, id, { isActive: fd.get("isActive") === "true" }, context.clock());
+  } catch (err) {
+    return formErrorReply(err, RESPONDER_TOASTS.update);
+  }
+  return redirectWithToast(context, "/auto-responder", { title: fd.get("isActive") === "true" ? "Auto-responder activated" : "Auto-responder paused" });
+}
+
+/** The SPEC cuts the response preview at 50 characters. */
+const preview = (s: string) => (s.length > 50 ? `${s.slice(0, 50)}…` : s);
+
+export default function AutoResponder() {
+  const { responders, figures } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Auto-Responder"
+        description="Answer replies automatically, and hand the right ones to a person."
+        actions={
+          <Button to="/auto-responder/new" preventScrollReset icon={Plus}>
+            Create Responder
+          </Button>
+        }
+      />
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="responder-stats">
+        <StatCard label="Active Responders" value={figures.activeResponders} icon={Bot} />
+        <StatCard label="Replies Sent Today" value={figures.repliesToday} icon={MessageSquareReply} />
+        <StatCard label="Avg Response Time" value={formatMs(figures.averageAutoResponseMs)} icon={Clock} />
+        <StatCard label="Escalations (30 days)" value={figures.escalations} icon={Siren} />
+      </div>
+      <Card title="Responders">
+        {responders.length === 0 ? (
+          <EmptyState icon={Bot} title="No auto-responders yet" description="Create one to answer replies by keyword, intent, sentiment or time." />
+        ) : (
+          <Table data-testid="responders-table">
+            <THead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Trigger</Th>
+                <Th>Keywords</Th>
+                <Th>Response</Th>
+                <Th>Replies</Th>
+                <Th>Active</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </THead>
+            <TBody>
+              {responders.map((r) => (
+                <tr key={r.id} data-testid="responder-row">
+                  <Td className="font-medium">{r.name}</Td>
+                  <Td>
+                    <Badge tone="info">{r.triggerType.replace(/_/g, " ")}</Badge>
+                  </Td>
+                  <Td>{r.keywords.join(", ")}</Td>
+                  <Td className="text-fg-muted">{preview(r.primary)}</Td>
+                  <Td>{r.responseCount.toLocaleString("en-US")}</Td>
+                  <Td>
+                    <Switch name="isActive" checked={r.isActive} label={`Active: ${r.name}`} fields={{ id: String(r.id) }} />
+                  </Td>
+                  <Td className="whitespace-nowrap text-right">
+                    <Button to={`/auto-responder/${r.id}/edit`} preventScrollReset variant="ghost" size="icon" icon={Pencil} aria-label={`Edit ${r.name}`} />
+                    <Button to={`/auto-responder/${r.id}/delete`} preventScrollReset variant="ghost" size="icon" icon={Trash2} aria-label={`Delete ${r.name}`} />
+                  </Td>
+                </tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+      <Outlet />
+    </div>
+  );
 }

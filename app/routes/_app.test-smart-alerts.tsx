@@ -1,14 +1,138 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { sql } from "drizzle-orm";
+import { Send } from "lucide-react";
+import { ALERT_TOASTS } from "~/alerts/alert-schema";
+import { listBanks, listProfiles } from "~/alerts/manage-alert-settings.server";
+import { runTestAlert } from "~/alerts/run-test-alert.server";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { Alert, Badge, Button, Card, Field, PageHeader } from "~/components/ui";
+import { AppError } from "~/lib/app-error";
+import { parseId } from "~/lib/ids";
+import { alertConfig } from "~/responders/reply-deps";
+import { replyDepsFor } from "~/responders/reply-deps.server";
 
 export const meta: MetaFunction = () => [{ title: "Test Alerts — Helio" }];
 
+/** The alert test screen lists 5 active profiles and 5 active banks (SPEC §9). */
+const SHOWN = 5;
+const SAMPLES = [
+  "Hi, I'm very interested in solar panels for my home. Can someone call me today?",
+  "How much would a 10kW system cost with financing?",
+  "Can we schedule a site visit next Tuesday at 3pm?",
+  "I'm worried my roof is too shaded and the HOA won't allow it.",
+];
+
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return null;
+  const db = args.context.db;
+  const [profiles, banks, contacts] = await Promise.all([
+    listProfiles(db),
+    listBanks(db),
+    db.all<{ id: number; name: string; phone: string | null }>(sql`SELECT id, first_name || ' ' || last_name AS name, phone FROM contacts ORDER BY id DESC LIMIT 50`),
+  ]);
+  return {
+    salesEmail: alertConfig(args.context.cloudflare.env).salesAlertEmail,
+    profiles: profiles.filter((p) => p.isActive).slice(0, SHOWN).map((p) => ({ id: p.id, name: p.name, department: p.department, priority: p.priority })),
+    banks: banks.filter((b) => b.isActive).slice(0, SHOWN).map((b) => ({ id: b.id, category: b.category, priority: b.priority, keywords: b.keywords.slice(0, 4) })),
+    contacts,
+  };
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Test Alerts" summary="Try a message against your alert profiles and keyword banks." />;
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const fd = await request.formData();
+  const message = String(fd.get("message") ?? "");
+  try {
+    const result = await runTestAlert(
+      { ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() },
+      { message, contactId: parseId(fd.get("contactId")) },
+    );
+    return data({ ok: true as const, message, result, error: null });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const error = err.code === "validation" ? { title: err.message, message: "Please enter a test message." } : { title: ALERT_TOASTS.testFailed, message: ALERT_TOASTS.testFailedText };
+    return data({ ok: false as const, message, result: null, error }, { status: err.status });
+  }
+}
+
+export default function TestSmartAlerts() {
+  const { salesEmail, profiles, banks, contacts } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const r = reply?.result;
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Test Smart Alerts" description={<>Test alerts are emailed to the sales alert address: <strong data-testid="sales-email">{salesEmail}</strong></>} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title="Test message" className="lg:col-span-2">
+          <Form method="post" className="space-y-3" data-testid="test-alert-form">
+            {reply?.error ? (
+              <Alert tone="danger" role="alert">
+                <strong>{reply.error.title}</strong>: {reply.error.message}
+              </Alert>
+            ) : null}
+            <Field as="textarea" label="Message" name="message" rows={4} defaultValue={reply?.message ?? ""} />
+            <Field as="select" label="Contact (optional)" name="contactId" defaultValue="">
+              <option value="">Test contact</option>
+              {contacts.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} {c.phone ? `· ${c.phone}` : ""}
+                </option>
+              ))}
+            </Field>
+            <Button type="submit" icon={Send}>
+              Run Test
+            </Button>
+          </Form>
+          <div className="mt-4">
+            <p className="mb-2 text-sm font-medium">Quick samples</p>
+            <div className="flex flex-wrap gap-2">
+              {SAMPLES.map((s) => (
+                <Form method="post" key={s}>
+                  <input type="hidden" name="message" value={s} />
+                  <Button type="submit" variant="outline" size="sm">
+                    {s.slice(0, 40)}…
+                  </Button>
+                </Form>
+              ))}
+            </div>
+          </div>
+        </Card>
+        <div className="space-y-4">
+          <Card title="Active alert profiles">
+            <ul className="space-y-1 text-sm">
+              {profiles.length ? profiles.map((p) => <li key={p.id}>{p.name} · {p.department} · <Badge>{p.priority}</Badge></li>) : <li className="text-fg-muted">None active</li>}
+            </ul>
+          </Card>
+          <Card title="Active keyword banks">
+            <ul className="space-y-1 text-sm">
+              {banks.length ? banks.map((b) => <li key={b.id}>{b.category} · <Badge>{b.priority}</Badge> {b.keywords.join(", ")}</li>) : <li className="text-fg-muted">None active</li>}
+            </ul>
+          </Card>
+        </div>
+      </div>
+      {r ? (
+        <Card title="Result" data-testid="test-alert-result">
+          {r.priority ? (
+            <div className="space-y-2 text-sm">
+              <p>
+                Priority <Badge tone="danger">{r.priority}</Badge> · Category <strong>{r.category}</strong>
+              </p>
+              <p>Matched keyword banks: {r.banks.map((b) => `${b.category} (${b.byAi ? "AI" : b.keywords.join(", ")})`).join("; ") || "none"}</p>
+              <p>Matched alert profiles: {r.profiles.map((p) => p.name).join("; ") || "none"}</p>
+              {r.classification ? <p>Classifier: {r.classification.intent}, {r.classification.sentiment}, {r.classification.confidence}% confidence</p> : null}
+              <p>Alert emailed to {r.sentTo}</p>
+              {r.wouldSend ? <pre className="whitespace-pre-wrap rounded bg-muted p-3 text-xs">{`Subject: ${r.wouldSend.subject}\n\n${r.wouldSend.content}`}</pre> : null}
+              {r.wouldSend?.autoResponse ? <p>Auto response to the contact: {r.wouldSend.autoResponse}</p> : null}
+            </div>
+          ) : (
+            <p className="text-sm">
+              No keyword bank or alert profile matched.{r.classification ? ` Classifier: ${r.classification.intent}, ${r.classification.confidence}% confidence.` : ""}
+            </p>
+          )}
+        </Card>
+      ) : null}
+    </div>
+  );
 }

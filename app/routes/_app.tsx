@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
 import { useState, type MouseEvent } from "react";
+import { countUnacknowledged, BELL_COUNT_CAP } from "~/alerts/manage-alerts.server";
 import { publicUser, requireUser } from "~/auth/guard.server";
 import { headerTitle, isActive, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
@@ -9,11 +10,12 @@ import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
 export async function loader(args: LoaderFunctionArgs) {
   // The server decides: no session → the login screen, whatever the path; a one-time password → change it first.
   const user = await requireUser(args);
-  return { user: publicUser(user) };
+  // The bell: unacknowledged smart alerts, an indexed read of at most BELL_COUNT_CAP + 1 rows (app/alerts).
+  return { user: publicUser(user), unacknowledged: await countUnacknowledged(args.context.db) };
 }
 
 export default function AppLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, unacknowledged } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
   // Open "at" a path: any navigation closes the menu, no effect needed.
@@ -109,9 +111,14 @@ export default function AppLayout() {
                 {headerTitle(location.pathname)}
               </h1>
             </div>
-            <Link to="/test-smart-alerts" className={cx("relative rounded-full p-2 text-fg-muted hover:bg-muted", focusRing)} aria-label="Notifications">
+            <Link
+              to="/alerts"
+              className={cx("relative rounded-full p-2 text-fg-muted hover:bg-muted", focusRing)}
+              aria-label={unacknowledged ? `Notifications: ${unacknowledged > BELL_COUNT_CAP ? `${BELL_COUNT_CAP}+` : unacknowledged} unacknowledged alerts` : "Notifications"}
+              data-testid="bell"
+            >
               <Bell aria-hidden="true" className="size-5" />
-              <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-danger" />
+              {unacknowledged ? <span data-testid="bell-dot" className="absolute top-1.5 right-1.5 size-2 rounded-full bg-danger" /> : null}
             </Link>
           </header>
           <main id="content" className="relative flex-1 p-4 lg:p-8">

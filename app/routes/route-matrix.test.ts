@@ -4,6 +4,10 @@ import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { createTemplate } from "~/templates/manage-templates.server";
+import { parseBank, parseProfile } from "~/alerts/alert-schema";
+import { createBank, createProfile } from "~/alerts/manage-alert-settings.server";
+import { createResponder } from "~/responders/manage-responders.server";
+import { parseResponder } from "~/responders/responder-schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 
 const SUPER_API: Statuses = { anon: 401, user: 403, superuser: 200 };
@@ -50,6 +54,11 @@ const freshCampaign = async (ctx: Ctx) =>
 const freshStep = async (ctx: Ctx) =>
   (await addCampaignStep(db(), await freshCampaign(ctx), checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date())).id;
 const freshTemplate = async (ctx: Ctx) => (await createTemplate(db(), { name: "Matrix", type: "sms", content: "Hi {{firstName}}" }, ctx.userId, new Date())).id;
+// Inactive and keyed on a word no test texts: matrix records never answer or alert anyone.
+const freshResponder = async () =>
+  (await createResponder(db(), parseResponder({ name: "Matrix", isActive: false, keywords: [`mx${crypto.randomUUID().slice(0, 8)}`], responses: { primary: "hi" } }), new Date())).id;
+const freshProfile = async () => (await createProfile(db(), parseProfile({ name: "Matrix", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }), new Date())).id;
+const freshBank = async () => (await createBank(db(), parseBank({ category: "Scheduling", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }), new Date())).id;
 let unsubscribe = "";
 
 const placeholder = (path: string): Case[] => [
@@ -67,7 +76,23 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: "/no-such-screen", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
   ],
   "_app.analytics.tsx": placeholder("/analytics"),
-  "_app.auto-responder.tsx": placeholder("/auto-responder"),
+  "_app.auto-responder.tsx": [
+    { method: "GET", path: "/auto-responder", expect: SCREEN },
+    { method: "POST", path: "/auto-responder", form: { isActive: "true" }, expect: { anon: 302, user: 404, superuser: 404 } },
+  ],
+  "_app.auto-responder.new.tsx": [
+    { method: "GET", path: "/auto-responder/new", expect: SCREEN },
+    { method: "POST", path: "/auto-responder/new", form: { intent: "tab:ai", name: "x" }, expect: SCREEN },
+    { method: "POST", path: "/auto-responder/new", form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.auto-responder.$id.edit.tsx": [
+    { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/edit`, expect: SCREEN },
+    { method: "POST", path: async () => `/auto-responder/${await freshResponder()}/edit`, form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.auto-responder.$id.delete.tsx": [
+    { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/delete`, expect: SCREEN },
+    { method: "POST", path: async () => `/auto-responder/${await freshResponder()}/delete`, form: {}, expect: PUBLIC(302) },
+  ],
   "_app.campaigns.tsx": [
     { method: "GET", path: "/campaigns", expect: SCREEN },
     { method: "POST", path: "/campaigns", form: {}, expect: SCREEN_FORM_INVALID },
@@ -123,7 +148,6 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
-  "_app.test-smart-alerts.tsx": placeholder("/test-smart-alerts"),
   "_app.testing.tsx": [
     { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
     { method: "POST", path: "/testing", form: { intent: "manual" }, expect: SCREEN_FORM_INVALID },
@@ -157,6 +181,10 @@ const MATRIX: Record<string, Case[]> = {
   "_app.account_.password.tsx": [
     { method: "GET", path: "/account/password", expect: SCREEN },
     { method: "POST", path: "/account/password", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.test-smart-alerts.tsx": [
+    { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
+    { method: "POST", path: "/test-smart-alerts", form: { message: "" }, expect: SCREEN_FORM_INVALID },
   ],
   "_app.contacts.tsx": placeholder("/contacts"),
   "_app.contacts.new.tsx": [
@@ -335,6 +363,50 @@ const MATRIX: Record<string, Case[]> = {
     { method: "PUT", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: { name: "" }, expect: API_INVALID },
     { method: "DELETE", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
     { method: "PATCH", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: {}, expect: API_405 },
+  ],
+  "_app.alerts.tsx": [
+    { method: "GET", path: "/alerts", expect: SCREEN },
+    { method: "POST", path: "/alerts", form: { intent: "acknowledge" }, expect: SCREEN_FORM_INVALID },
+  ],
+  "api.auto-responders.ts": [
+    { method: "GET", path: "/api/auto-responders", expect: API },
+    { method: "POST", path: "/api/auto-responders", json: { name: "x" }, expect: API_INVALID },
+    { method: "PUT", path: "/api/auto-responders", json: {}, expect: API_405 },
+  ],
+  "api.auto-responders.$id.ts": [
+    { method: "GET", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: API },
+    { method: "PUT", path: async () => `/api/auto-responders/${await freshResponder()}`, json: { isActive: false }, expect: API },
+    { method: "PUT", path: async () => `/api/auto-responders/${await freshResponder()}`, json: { keywords: [] }, expect: API_INVALID },
+    { method: "DELETE", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async () => `/api/auto-responders/${await freshResponder()}`, json: {}, expect: API_405 },
+  ],
+  "api.alert-profiles.ts": [
+    { method: "GET", path: "/api/alert-profiles", expect: API },
+    { method: "POST", path: "/api/alert-profiles", json: { name: "x" }, expect: API_INVALID },
+  ],
+  "api.alert-profiles.$id.ts": [
+    { method: "GET", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: API },
+    { method: "PUT", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: { isActive: false }, expect: API },
+    { method: "DELETE", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: {}, expect: API_405 },
+  ],
+  "api.keyword-banks.ts": [
+    { method: "GET", path: "/api/keyword-banks", expect: API },
+    { method: "POST", path: "/api/keyword-banks", json: { category: "Scheduling" }, expect: API_INVALID },
+  ],
+  "api.keyword-banks.$id.ts": [
+    { method: "GET", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: API },
+    { method: "PUT", path: async () => `/api/keyword-banks/${await freshBank()}`, json: { isActive: false }, expect: API },
+    { method: "DELETE", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    { method: "POST", path: async () => `/api/keyword-banks/${await freshBank()}`, json: {}, expect: API_405 },
+  ],
+  "api.test-smart-alert.ts": [
+    { method: "POST", path: "/api/test-smart-alert", json: { message: " " }, expect: API_INVALID },
+    { method: "GET", path: "/api/test-smart-alert", expect: API_405 },
+  ],
+  "api.ai-analytics.ts": [
+    { method: "GET", path: "/api/ai-analytics", expect: API },
+    { method: "POST", path: "/api/ai-analytics", json: {}, expect: API_405 },
   ],
   "api.stats.ts": [
     { method: "GET", path: "/api/stats", expect: API },

@@ -24,4 +24,6 @@ export * from "./sms-keyword-state";
 export * from "./system-status";
 export * from "./org-settings";
 export * from "./conversations";
+export * from "./responder-triggers";
+export * from "./alerts";
 export * from "./ai-classifications";

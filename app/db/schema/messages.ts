@@ -28,7 +28,7 @@ export const MESSAGE_STATUSES = [
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Why a message exists: decides quiet hours (marketing kinds), suppression exemptions and Message Center labels. */
-export const MESSAGE_KINDS = ["campaign", "broadcast", "quick", "individual", "test", "compliance", "reply", "inbound"] as const;
+export const MESSAGE_KINDS = ["campaign", "broadcast", "quick", "individual", "test", "compliance", "reply", "inbound", "auto_reply", "auto_followup", "alert"] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const messages = sqliteTable(

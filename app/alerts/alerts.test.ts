@@ -1,0 +1,151 @@
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { sendMessages } from "~/messaging/consume-send-batch.server";
+import { classifierFor } from "~/responders/reply-deps.server";
+import type { ReplyDeps } from "~/responders/reply-deps";
+import { createTestContact, uniqueTag } from "../../tests/contact-factory";
+import { createTestUser, db } from "../../tests/factories";
+import { pipeline } from "../../tests/messaging-harness";
+import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
+import { acknowledgeAlert, countUnacknowledged, listAlerts, markAlert } from "./manage-alerts.server";
+import { createBank, createProfile } from "./manage-alert-settings.server";
+import { categorize, escalateDueAlerts } from "./run-alerts.server";
+
+const MIN = 60_000;
+const DAY = new Date("2026-11-18T18:30:00Z");
+const made: { profiles: number[]; banks: number[] } = { profiles: [], banks: [] };
+afterEach(async () => {
+  // Test files may share one D1: this file's rules go quiet after each test.
+  await db().run(sql`UPDATE alert_profiles SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.profiles.splice(0))}))`);
+  await db().run(sql`UPDATE keyword_banks SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.banks.splice(0))}))`);
+});
+
+async function world() {
+  const p = await pipeline({ now: () => DAY });
+  const user = await createTestUser();
+  const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
+  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  async function inbound(body: string, at = DAY, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
+    const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
+    p.queue.sent.splice(0);
+    if (res.messageId) await processInboundMessages(p.deps.db, [res.messageId], at, replies);
+    return { ...res, sid };
+  }
+  return { ...p, user, contact, inbound, replies };
+}
+
+async function rules(opts: { bankPriority?: string; profilePriority?: string; autoResponse?: string; category?: string } = {}) {
+  const word = uniqueTag("kw");
+  const email = `${uniqueTag("staff")}@helio.test`;
+  const profile = await createProfile(db(), parseProfile({ name: `Closers ${word}`, keywords: `${uniqueTag("pk")}, ${uniqueTag("pk")}`, email, priority: opts.profilePriority ?? "medium", escalationTime: 20 }), DAY);
+  const bank = await createBank(
+    db(),
+    parseBank({ category: opts.category ?? "Pricing Concerns", keywords: ` ${word} , price `, priority: opts.bankPriority ?? "high", alertProfileId: profile.id, autoResponse: opts.autoResponse ?? "" }),
+    DAY,
+  );
+  made.profiles.push(profile.id);
+  made.banks.push(bank.id);
+  return { word, email, profile, bank };
+}
+
+const alertOf = (inboundId: number) => db().get<Record<string, any>>(sql`SELECT * FROM alerts WHERE inbound_message_id = ${inboundId}`);
+
+describe("alert profiles and keyword banks", () => {
+  it("split keywords on commas, trim, apply the SPEC defaults, and refuse missing information", () => {
+    const p = parseProfile({ name: "Closers", keywords: " price, cost ,, price", email: "a@b.co" });
+    expect(p).toMatchObject({ department: "Solar Sales", priority: "medium", escalationTime: 15, keywords: ["price", "cost"] });
+    expect(JSON.parse(p.contactInfo)).toEqual({ email: "a@b.co", phone: "+1-555-0100" });
+    expect(() => parseProfile({ name: "", keywords: "x" })).toThrow(MISSING_INFORMATION);
+    expect(() => parseBank({ category: "Scheduling", keywords: " , " })).toThrow(MISSING_INFORMATION);
+    expect(() => parseBank({ keywords: "x" })).toThrow(MISSING_INFORMATION);
+    expect(parseBank({ category: "Scheduling", keywords: "book, call me" })).toMatchObject({ priority: "medium", alertProfileId: null, useAi: false, keywords: ["book", "call me"] });
+  });
+
+  it("categorizes by intent, then bank category, then priority", () => {
+    expect(categorize("appointment_request", [], "low")).toBe("appointment request");
+    expect(categorize(null, ["Objection Handling"], "low")).toBe("objection");
+    expect(categorize("other", [], "critical")).toBe("high-priority lead");
+    expect(categorize("pricing_question", ["Pricing Concerns"], "medium")).toBe("information request");
+  });
+});
+
+describe("the alert engine", () => {
+  it("classifies a matching reply, emails the profile's staff through SendGrid with the text escaped, counts the bank, once per inbound", async () => {
+    const w = await world();
+    const { word, email, bank, profile } = await rules({ bankPriority: "high", profilePriority: "low" });
+    const body = `What is the <b>price</b> for ${word}? & when`;
+    const first = await w.inbound(body);
+    const alert = await alertOf(first.messageId!);
+    expect(alert).toMatchObject({ priority: "high", category: "information request", status: "unacknowledged", profile_id: profile.id, contact_id: w.contact.id });
+    expect(alert!.intent).toBe("pricing_question");
+    expect(alert!.escalation_due_at).toBe(DAY.getTime() + 20 * MIN);
+    // Redelivered job: nothing new.
+    await processInboundMessages(w.deps.db, [first.messageId!], DAY, w.replies);
+    expect((await db().get<{ n: number }>(sql`SELECT trigger_count AS n FROM keyword_banks WHERE id = ${bank.id}`))!.n).toBe(1);
+
+    await sendMessages(w.queue.takeSendJobs(), w.deps);
+    const mails = (await w.sendgrid.calls()).filter((c) => c.to.includes(email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toContain("high");
+    expect(mails[0].text).toContain(body);
+    expect(mails[0].text).toContain(`https://helio.test/contacts/${w.contact.id}`);
+    expect(mails[0].text).toContain("Rosa Diaz");
+    expect(mails[0].html).toContain("&lt;b&gt;price&lt;/b&gt;");
+    expect(mails[0].html).not.toContain("<b>price</b>");
+  });
+
+  it("sends the bank's autoResponse when set, and nothing for a reply that matches no rule", async () => {
+    const w = await world();
+    const { word } = await rules({ autoResponse: "A specialist will text you the numbers shortly." });
+    const hit = await w.inbound(`${word}?`);
+    const sms = await db().all<{ content: string; kind: string }>(sql`SELECT content, kind FROM messages WHERE phone = ${w.contact.phone} AND direction = 'outbound'`);
+    expect(sms).toEqual([{ content: "A specialist will text you the numbers shortly.", kind: "auto_reply" }]);
+    expect(await alertOf(hit.messageId!)).toBeTruthy();
+    const miss = await w.inbound(`nothing to see ${uniqueTag("zz")}`);
+    expect(await alertOf(miss.messageId!)).toBeUndefined();
+  });
+
+  it("re-alerts the escalation address when nobody acknowledges within escalationTime; an acknowledged alert stays quiet", async () => {
+    const w = await world();
+    const { word } = await rules();
+    const a = await w.inbound(`${word} now`);
+    const b = await w.inbound(`${word} later`);
+    const alertA = (await alertOf(a.messageId!))!;
+    const alertB = (await alertOf(b.messageId!))!;
+    await acknowledgeAlert(db(), alertB.id, w.user.id, new Date(DAY.getTime() + MIN));
+    const deps = { db: db(), queue: w.queue, config: w.replies.config };
+    w.queue.sent.splice(0);
+    await escalateDueAlerts({ ...deps, now: new Date(DAY.getTime() + 19 * MIN) });
+    expect((await db().get<Record<string, any>>(sql`SELECT escalated_at FROM alerts WHERE id = ${alertA.id}`))!.escalated_at).toBeNull();
+    await escalateDueAlerts({ ...deps, now: new Date(DAY.getTime() + 20 * MIN) });
+    await escalateDueAlerts({ ...deps, now: new Date(DAY.getTime() + 21 * MIN) }); // the next tick: not again
+    const rows = await db().all<{ email: string; idempotency_key: string }>(sql`SELECT email, idempotency_key FROM messages WHERE idempotency_key IN (${"alert-escalation:" + alertA.id}, ${"alert-escalation:" + alertB.id})`);
+    expect(rows).toEqual([{ email: "sales@helio.test", idempotency_key: `alert-escalation:${alertA.id}` }]);
+    await sendMessages(w.queue.takeSendJobs(), w.deps);
+    // Other tests' due alerts escalate in the same tick (one shared database): find this one's.
+    const mails = (await w.sendgrid.calls()).filter((c) => c.to.includes("sales@helio.test") && c.subject?.startsWith("Escalated") && c.text?.includes(word));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain(`${word} now`);
+  });
+
+  it("the bell counts unacknowledged alerts; acknowledging and marking right/wrong take them off", async () => {
+    const w = await world();
+    const { word } = await rules();
+    const before = await countUnacknowledged(db());
+    const a = await w.inbound(`${word} one`);
+    const b = await w.inbound(`${word} two`);
+    expect(await countUnacknowledged(db())).toBe(before + 2);
+    const alertA = (await alertOf(a.messageId!))!;
+    const alertB = (await alertOf(b.messageId!))!;
+    await acknowledgeAlert(db(), alertA.id, w.user.id, DAY);
+    expect(await countUnacknowledged(db())).toBe(before + 1);
+    const marked = await markAlert(db(), alertB.id, "wrong", w.user.id, DAY);
+    expect(await countUnacknowledged(db())).toBe(before);
+    expect(marked.classificationId).toBeTruthy();
+    const cls = await db().get<{ marked_correct: number }>(sql`SELECT marked_correct FROM ai_classifications WHERE id = ${marked.classificationId}`);
+    expect(cls!.marked_correct).toBe(0);
+    const page = await listAlerts(db(), { limit: 100 });
+    expect(page.alerts.find((x) => x.id === alertB.id)).toMatchObject({ verdict: "wrong", status: "acknowledged" });
+  });
+});

@@ -1,0 +1,179 @@
+import { sql } from "drizzle-orm";
+import type { AlertCategory } from "~/db/schema";
+import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
+import { matchKeywords } from "~/responders/match";
+import { quoteText, type ReplyClassification, type ReplyDeps } from "~/responders/reply-deps";
+import { parseContactInfo, PRIORITY_RANK } from "./alert-schema";
+
+type ProfileRule = { id: number; name: string; department: string; keywords: string[]; contactInfo: string | null; priority: string; escalationTime: number; responseTemplate: string | null };
+type BankRule = { id: number; category: string; keywords: string[]; priority: string; alertProfileId: number | null; autoResponse: string | null; useAi: boolean; aiPrompt: string | null };
+
+/** The classifier intents (app/ai) a keyword bank with useAI stands for, by its category. */
+const BANK_INTENTS: Record<string, string[]> = {
+  "Lead Qualification": ["interested"],
+  "Pricing Concerns": ["pricing_question"],
+  "Installation Questions": [],
+  "Savings Inquiry": ["pricing_question"],
+  "Objection Handling": ["objection", "not_interested"],
+  Scheduling: ["appointment_request"],
+};
+const MAX_RULES = 200;
+
+export type AlertEvaluation = {
+  banks: Array<{ id: number; category: string; priority: string; keywords: string[]; byAi: boolean; autoResponse: string | null }>;
+  profiles: Array<{ id: number; name: string; department: string; priority: string; keywords: string[]; email: string | null; escalationTime: number }>;
+  priority: string | null;
+  category: AlertCategory | null;
+  classification: ReplyClassification | null;
+};
+
+/** The category of an alert: the classifier's intent first, then the banks' categories, then the priority. */
+export function categorize(intent: string | null, bankCategories: string[], priority: string | null): AlertCategory {
+  if (intent === "appointment_request" || bankCategories.includes("Scheduling")) return "appointment request";
+  if (intent === "objection" || intent === "not_interested" || bankCategories.includes("Objection Handling")) return "objection";
+  if (intent === "pricing_question") return "information request";
+  if (intent === "interested" || bankCategories.includes("Lead Qualification") || (priority && PRIORITY_RANK[priority] >= PRIORITY_RANK.high)) {
+    return "high-priority lead";
+  }
+  return "information request";
+}
+
+const json = <T>(v: unknown, fallback: T): T => (typeof v === "string" ? (JSON.parse(v) as T) : ((v as T) ?? fallback));
+
+/** Which active banks and profiles a text matches (keywords as whole words; useAI banks also by intent). */
+export async function evaluateAlert(deps: Pick<ReplyDeps, "db">, text: string, classify: () => Promise<ReplyClassification> | null): Promise<AlertEvaluation> {
+  const { db } = deps;
+  const [banks, profiles] = await Promise.all([
+    db.all<Record<string, unknown>>(sql`
+      SELECT id, category, keywords, priority, alert_profile_id AS alertProfileId, auto_response AS autoResponse, use_ai AS useAi, ai_prompt AS aiPrompt
+      FROM keyword_banks WHERE is_active = 1 ORDER BY id LIMIT ${MAX_RULES}`),
+    db.all<Record<string, unknown>>(sql`
+      SELECT id, name, department, keywords, contact_info AS contactInfo, priority, escalation_time AS escalationTime, response_template AS responseTemplate
+      FROM alert_profiles WHERE is_active = 1 ORDER BY id LIMIT ${MAX_RULES}`),
+  ]);
+  const bankRules = banks.map((b) => ({ ...b, keywords: json<string[]>(b.keywords, []), useAi: !!b.useAi }) as BankRule);
+  const profileRules = profiles.map((p) => ({ ...p, keywords: json<string[]>(p.keywords, []) }) as ProfileRule);
+  const ai = bankRules.length + profileRules.length > 0 ? ((await classify()) ?? null) : null;
+
+  const matchedBanks: AlertEvaluation["banks"] = [];
+  for (const b of bankRules) {
+    const hits = matchKeywords(text, b.keywords);
+    const byAi = hits.length === 0 && b.useAi && !!ai && (BANK_INTENTS[b.category] ?? []).includes(ai.intent);
+    if (hits.length || byAi) matchedBanks.push({ id: b.id, category: b.category, priority: b.priority, keywords: hits, byAi, autoResponse: b.autoResponse });
+  }
+  const linked = new Set(matchedBanks.map((b) => bankRules.find((r) => r.id === b.id)!.alertProfileId).filter((id): id is number => id !== null));
+  const matchedProfiles: AlertEvaluation["profiles"] = [];
+  for (const p of profileRules) {
+    const hits = matchKeywords(text, p.keywords);
+    if (!hits.length && !linked.has(p.id)) continue;
+    let email: string | null = null;
+    try {
+      email = parseContactInfo(p.contactInfo).email;
+    } catch {
+      email = null; // a stored address the form would refuse today: no email to it, the sales address gets the alert
+    }
+    matchedProfiles.push({ id: p.id, name: p.name, department: p.department, priority: p.priority, keywords: hits, email, escalationTime: p.escalationTime });
+  }
+  const all = [...matchedBanks.map((b) => b.priority), ...matchedProfiles.map((p) => p.priority)];
+  const priority = all.length ? all.reduce((a, b) => ((PRIORITY_RANK[b] ?? 0) > (PRIORITY_RANK[a] ?? 0) ? b : a)) : null;
+  const category = all.length ? categorize(ai?.intent ?? null, matchedBanks.map((b) => b.category), priority) : null;
+  const byRank = <T extends { priority: string }>(xs: T[]) => [...xs].sort((a, b) => (PRIORITY_RANK[b.priority] ?? 0) - (PRIORITY_RANK[a.priority] ?? 0));
+  return { banks: byRank(matchedBanks), profiles: byRank(matchedProfiles), priority, category, classification: ai };
+}
+
+export type AlertSource = { inboundId: number | null; contactId: number | null; phone: string | null; content: string; name: string | null; isTest?: boolean };
+
+/** The alert email's text: the reply (escaped when rendered as HTML by the email pipeline), who sent it, a link. */
+export function alertEmail(deps: Pick<ReplyDeps, "config">, src: AlertSource, ev: AlertEvaluation) {
+  const who = src.name || src.phone || "Test contact";
+  const link = src.contactId ? `${deps.config.publicBaseUrl}/contacts/${src.contactId}` : `${deps.config.publicBaseUrl}/messages`;
+  const subject = `${src.isTest ? "[Test] " : ""}Smart alert (${ev.priority}): ${ev.category} from ${who}`;
+  const lines = [
+    `${who}${src.phone && src.name ? ` (${src.phone})` : ""} wrote:`,
+    "",
+    quoteText(src.content),
+    "",
+    `Priority: ${ev.priority}`,
+    `Category: ${ev.category}`,
+    ev.banks.length ? `Keyword banks: ${ev.banks.map((b) => `${b.category}${b.byAi ? " (AI)" : ` (${b.keywords.join(", ")})`}`).join("; ")}` : null,
+    ev.profiles.length ? `Alert profiles: ${ev.profiles.map((p) => `${p.name} — ${p.department}`).join("; ")}` : null,
+    ev.classification ? `Classifier: ${ev.classification.intent}, ${ev.classification.sentiment}, ${ev.classification.confidence}% confidence` : null,
+    "",
+    `Open the conversation: ${link}`,
+  ];
+  return { subject, content: lines.filter((l) => l !== null).join("\n") };
+}
+
+export type AlertOutcome = { alertId: number; emails: string[]; autoResponse: string | null; created: number[] } | null;
+
+/**
+ * Smart alerts for one new inbound reply: matched banks and profiles, the highest priority and a category, one
+ * alert row (unique per inbound message: a redelivery alerts nobody twice), the profiles' staff emailed, the
+ * bank's autoResponse sent unless an auto-responder already answered.
+ */
+export async function runAlerts(
+  deps: ReplyDeps,
+  src: AlertSource & { inboundId: number },
+  classify: () => Promise<ReplyClassification> | null,
+  opts: { answered: boolean },
+): Promise<AlertOutcome> {
+  const ev = await evaluateAlert(deps, src.content, classify);
+  if (!ev.priority || !ev.category) return null;
+  if (ev.classification?.intent === "opt_out_like") opts = { answered: true }; // alert staff, never auto-answer
+  return recordAlert(deps, src, ev, opts);
+}
+
+export async function recordAlert(deps: ReplyDeps, src: AlertSource, ev: AlertEvaluation, opts: { answered: boolean; to?: string[] }): Promise<AlertOutcome> {
+  const { db, now, queue } = deps;
+  const t = now.getTime();
+  const escalationMinutes = ev.profiles.length ? Math.min(...ev.profiles.map((p) => p.escalationTime)) : 15;
+  const ai = ev.classification;
+  const inserted = await db.all<{ id: number }>(sql`
+    INSERT INTO alerts (inbound_message_id, contact_id, phone, content, profile_id, bank_ids, profile_ids, priority, category,
+      intent, sentiment, confidence, analysis_ms, classification_id, status, escalation_due_at, is_test, created_at)
+    VALUES (${src.inboundId}, ${src.contactId}, ${src.phone}, ${src.content}, ${ev.profiles[0]?.id ?? null},
+      ${JSON.stringify(ev.banks.map((b) => b.id))}, ${JSON.stringify(ev.profiles.map((p) => p.id))}, ${ev.priority}, ${ev.category},
+      ${ai?.intent ?? null}, ${ai?.sentiment ?? null}, ${ai?.confidence ?? null}, ${ai?.analysisMs ?? null}, ${ai?.id ?? null},
+      'unacknowledged', ${src.isTest ? null : t + escalationMinutes * 60_000}, ${src.isTest ? 1 : 0}, ${t})
+    ON CONFLICT(inbound_message_id) DO NOTHING RETURNING id`);
+  const alertId = inserted[0]?.id;
+  if (!alertId) return null; // replay: this inbound already alerted
+  if (ev.banks.length) {
+    await db.run(sql`UPDATE keyword_banks SET trigger_count = trigger_count + 1 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ev.banks.map((b) => b.id))}))`);
+  }
+  const profileEmails = ev.profiles.map((p) => p.email).filter((e): e is string => !!e);
+  const to = [...new Set((opts.to ?? (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])).map((e) => e.toLowerCase()))];
+  const { subject, content } = alertEmail(deps, src, ev);
+  const outputs: OutboundInput[] = to.map((email) => ({ channel: "email", kind: "alert", email, subject, content, idempotencyKey: `alert:${alertId}:${email}` }));
+  const autoResponse = !opts.answered && src.phone ? (ev.banks.find((b) => b.autoResponse)?.autoResponse ?? null) : null;
+  if (autoResponse && src.inboundId) {
+    outputs.push({ channel: "sms", kind: "auto_reply", phone: src.phone, contactId: src.contactId, content: autoResponse, idempotencyKey: `alert-auto:${src.inboundId}` });
+  }
+  const created = outputs.length ? await createOutboundMessages(db, queue, outputs, now) : [];
+  return { alertId, emails: to, autoResponse, created };
+}
+
+/** Cron task: unacknowledged alerts past their profile's escalationTime go again to the escalation address. */
+export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit = 100) {
+  const { db, now, queue } = deps;
+  const due = await db.all<{ id: number; content: string; phone: string | null; contactId: number | null; priority: string; category: string; createdAt: number }>(sql`
+    SELECT id, content, phone, contact_id AS contactId, priority, category, created_at AS createdAt FROM alerts
+    WHERE status = 'unacknowledged' AND escalated_at IS NULL AND escalation_due_at <= ${now.getTime()}
+    ORDER BY escalation_due_at LIMIT ${limit}`);
+  const to = deps.config.salesAlertEmail;
+  if (!due.length || !to) return { escalated: 0 };
+  const outputs: OutboundInput[] = due.map((a) => {
+    const link = a.contactId ? `${deps.config.publicBaseUrl}/contacts/${a.contactId}` : `${deps.config.publicBaseUrl}/alerts`;
+    return {
+      channel: "email",
+      kind: "alert",
+      email: to,
+      subject: `Escalated: unacknowledged ${a.priority} alert (${a.category})`,
+      content: `Nobody has acknowledged this alert since ${new Date(a.createdAt).toISOString()}.\n\n${a.phone ?? "A contact"} wrote:\n\n${quoteText(a.content)}\n\nOpen the conversation: ${link}\nAcknowledge it: ${deps.config.publicBaseUrl}/alerts`,
+      idempotencyKey: `alert-escalation:${a.id}`,
+    };
+  });
+  await createOutboundMessages(db, queue, outputs, now);
+  await db.run(sql`UPDATE alerts SET escalated_at = ${now.getTime()} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(due.map((a) => a.id))}))`);
+  return { escalated: due.length };
+}

@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { AppError } from "~/lib/app-error";
+import type { ReplyDeps } from "~/responders/reply-deps";
+import { ALERT_TOASTS, MESSAGE_REQUIRED } from "./alert-schema";
+import { alertEmail, evaluateAlert, recordAlert, type AlertEvaluation } from "./run-alerts.server";
+
+export type TestAlertResult = AlertEvaluation & {
+  alertId: number | null;
+  sentTo: string | null;
+  wouldSend: { subject: string; content: string; autoResponse: string | null } | null;
+};
+
+/**
+ * A test smart alert: the message evaluated like an inbound reply (banks, profiles, priority, category, the
+ * classifier), and — when anything matched — an alert recorded and emailed to the sales alert address.
+ * Nothing is texted to the contact.
+ */
+export async function runTestAlert(deps: ReplyDeps, input: { message: string; contactId?: number | null }): Promise<TestAlertResult> {
+  const message = input.message.trim();
+  if (!message) throw new AppError("validation", MESSAGE_REQUIRED, { title: MESSAGE_REQUIRED, field: "message" });
+  let contact: { id: number; phone: string | null; name: string | null } | null = null;
+  if (input.contactId) {
+    const row = await deps.db.get<{ id: number; phone: string | null; firstName: string | null; lastName: string | null }>(sql`
+      SELECT id, phone, first_name AS firstName, last_name AS lastName FROM contacts WHERE id = ${input.contactId}`);
+    if (!row) throw new AppError("validation", "Contact not found", { field: "contactId" });
+    contact = { id: row.id, phone: row.phone, name: [row.firstName, row.lastName].filter(Boolean).join(" ") || null };
+  }
+  const classify = deps.classify;
+  const ev = await evaluateAlert(deps, message, () => (classify ? classify(message, null) : null));
+  const src = { inboundId: null, contactId: contact?.id ?? null, phone: contact?.phone ?? null, content: message, name: contact?.name ?? "Test contact", isTest: true };
+  if (!ev.priority) return { ...ev, alertId: null, sentTo: null, wouldSend: null };
+  const to = deps.config.salesAlertEmail;
+  if (!to) throw new AppError("unavailable", ALERT_TOASTS.testFailedText, { title: ALERT_TOASTS.testFailed });
+  const email = alertEmail(deps, src, ev);
+  let outcome;
+  try {
+    outcome = await recordAlert(deps, src, ev, { answered: true, to: [to] });
+  } catch (err) {
+    throw new AppError("unavailable", ALERT_TOASTS.testFailedText, { title: ALERT_TOASTS.testFailed, cause: err });
+  }
+  return {
+    ...ev,
+    alertId: outcome?.alertId ?? null,
+    sentTo: to,
+    wouldSend: { ...email, autoResponse: ev.banks.find((b) => b.autoResponse)?.autoResponse ?? null },
+  };
+}

@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+import { runAlerts } from "~/alerts/run-alerts.server";
+import { classifyInbound } from "~/messaging/keywords";
+import { onceClassifier, type ReplyDeps } from "./reply-deps";
+import { runResponders, type InboundRow } from "./run-responders.server";
+
+/**
+ * The reply processors of issue 13, once per new inbound message: auto-responders answer, smart alerts tell the
+ * right person. STOP/START/HELP never reach an auto-answer (the pipeline owns them); each step is idempotent on
+ * the inbound message, so a redelivered job changes nothing.
+ */
+export async function processReplies(deps: ReplyDeps, messageIds: number[]) {
+  if (!messageIds.length) return [];
+  const rows = await deps.db.all<InboundRow>(sql`
+    SELECT m.id, m.phone, m.contact_id AS contactId, m.content, m.created_at AS createdAt, c.first_name AS firstName, c.last_name AS lastName
+    FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id
+    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify(messageIds)})) AND m.direction = 'inbound' AND m.phone IS NOT NULL
+    ORDER BY m.id`);
+  const classifyOnce = onceClassifier(deps.classify);
+  const results = [];
+  for (const msg of rows) {
+    if (classifyInbound(msg.content)) continue; // a compliance keyword, or a START/YES from a lead: never auto-answered
+    const classify = () => classifyOnce(msg.content, msg.id);
+    const responder = await runResponders(deps, msg, classify);
+    const name = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || null;
+    const alert = await runAlerts(
+      deps,
+      { inboundId: msg.id, contactId: msg.contactId, phone: msg.phone, content: msg.content, name },
+      classify,
+      { answered: responder !== null },
+    );
+    results.push({ messageId: msg.id, responder, alert });
+  }
+  return results;
+}

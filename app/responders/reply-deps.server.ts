@@ -1,0 +1,19 @@
+import { classifyReply } from "~/ai/classify-reply.server";
+import { aiProvidersFor, type AiEnv } from "~/ai/registry.server";
+import type { Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
+import { alertConfig, type Classify, type ReplyDeps } from "./reply-deps";
+
+/** The AI classifier (app/ai) as the reply processors call it: one recorded classification per message. */
+export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Date()): Classify {
+  const providers = aiProvidersFor(env);
+  return (text, messageId) => classifyReply({ providers, db, now }, text, { messageId });
+}
+
+/**
+ * The reply processors' providers from the environment: queue, alert addresses, the AI classifier. The AI module
+ * has no reply-drafting function yet, so `useAI` responders send their written response (draft: null).
+ */
+export function replyDepsFor(env: Env, db: Db, queue: JobQueue = env.JOBS): Omit<ReplyDeps, "db" | "now"> {
+  return { queue, config: alertConfig(env), classify: classifierFor(env as AiEnv, db), draft: null };
+}

@@ -1,0 +1,50 @@
+import type { Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
+
+/** What the AI classifier (app/ai) says about a reply; `id` is its ai_classifications row. */
+export type ReplyClassification = { intent: string; sentiment: string; confidence: number; analysisMs: number; id: number | null };
+export type Classify = (text: string, messageId: number | null) => Promise<ReplyClassification>;
+/** Drafts a reply in a style and length (app/ai), when the AI module offers one. */
+export type DraftReply = (input: { inbound: string; written: string; style: string; maxLength: number; firstName: string | null }) => Promise<string>;
+
+export type AlertConfig = {
+  publicBaseUrl: string;
+  /** SALES_ALERT_EMAIL: test alerts, escalations, and alerts whose profile has no email. */
+  salesAlertEmail: string | null;
+};
+
+/** Dependencies of the reply processors (auto-responders and smart alerts). */
+export type ReplyDeps = {
+  db: Db;
+  queue: JobQueue;
+  now: Date;
+  config: AlertConfig;
+  /** null: no classifier wired — AI triggers and AI banks do not match (keyword rules still do). */
+  classify: Classify | null;
+  draft?: DraftReply | null;
+};
+
+export const DEFAULT_SALES_ALERT_EMAIL = "sales-alerts@helio.local";
+
+export function alertConfig(env: { PUBLIC_BASE_URL?: string; SALES_ALERT_EMAIL?: string }): AlertConfig {
+  return {
+    publicBaseUrl: (env.PUBLIC_BASE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""),
+    salesAlertEmail: env.SALES_ALERT_EMAIL?.trim() || DEFAULT_SALES_ALERT_EMAIL,
+  };
+}
+
+/** Memoises one classification per message for both engines. */
+export function onceClassifier(classify: Classify | null) {
+  const memo = new Map<number, Promise<ReplyClassification>>();
+  return (text: string, messageId: number): Promise<ReplyClassification> | null => {
+    if (!classify) return null;
+    let p = memo.get(messageId);
+    if (!p) memo.set(messageId, (p = classify(text, messageId)));
+    return p;
+  };
+}
+
+/** Quoted user text inside a templated message: template tokens neutralised so they go out literally. */
+export function quoteText(s: string) {
+  return s.replace(/\{\{/g, "{ {").replace(/#([A-Z_]+)#/g, "# $1 #");
+}

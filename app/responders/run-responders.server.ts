@@ -1,0 +1,235 @@
+import { sql } from "drizzle-orm";
+import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
+import type { Responder } from "./manage-responders.server";
+import { matchKeywords, isBusinessHours, timeAllows } from "./match";
+import { DEFAULT_RESPONDER, type ResponderInput } from "./responder-schema";
+import { quoteText, type ReplyClassification, type ReplyDeps } from "./reply-deps";
+
+export type InboundRow = {
+  id: number;
+  phone: string;
+  contactId: number | null;
+  content: string;
+  createdAt: number;
+  firstName: string | null;
+  lastName: string | null;
+};
+
+/** The intent (app/ai) each responder category answers, for intent_detection and smart_matching. */
+const CATEGORY_INTENT: Record<string, string> = {
+  solar_inquiry: "interested",
+  pricing_request: "pricing_question",
+  appointment_booking: "appointment_request",
+  support_ticket: "other",
+  general_inquiry: "other",
+};
+const AI_TRIGGERS = new Set(["sentiment_analysis", "intent_detection", "smart_matching"]);
+const MAX_ACTIVE = 200;
+
+/** The stored responder with the SPEC §9 defaults under anything missing. */
+export function settingsOf(r: Responder): ResponderInput {
+  const d = DEFAULT_RESPONDER;
+  const s = (r.scheduling ?? {}) as Partial<ResponderInput["scheduling"]>;
+  return {
+    ...d,
+    name: r.name,
+    category: r.category as ResponderInput["category"],
+    triggerType: r.triggerType as ResponderInput["triggerType"],
+    keywords: r.keywords,
+    isActive: r.isActive,
+    conditions: { ...d.conditions, ...(r.conditions as object) },
+    aiSettings: { ...d.aiSettings, ...(r.aiSettings as object) },
+    responses: { ...d.responses, ...(r.responses as object) },
+    escalation: { ...d.escalation, ...(r.escalation as object) },
+    scheduling: { ...d.scheduling, ...s, delays: { ...d.scheduling.delays, ...(s.delays ?? {}) } },
+    analytics: { ...d.analytics, ...(r.analytics as object) },
+  };
+}
+
+export type Candidate = { responder: Responder; settings: ResponderInput; score: number };
+
+/**
+ * Does responder `r` answer this text? Pure apart from the inputs: `ai` is the classification (null when no
+ * classifier), `hasHistory` whether the number wrote before. Returns a score (higher wins) or null.
+ */
+export function scoreResponder(
+  s: ResponderInput,
+  input: { text: string; at: Date; ai: ReplyClassification | null; hasHistory: boolean },
+): number | null {
+  const tz = s.scheduling.timezone;
+  if (s.scheduling.businessHours && !isBusinessHours(input.at, tz)) return null;
+  if (!timeAllows(s.conditions.timeOfDay, input.at, tz)) return null;
+  if (s.conditions.previousInteractions === "first_contact" && input.hasHistory) return null;
+  if (s.conditions.previousInteractions === "returning" && !input.hasHistory) return null;
+  const ai = input.ai;
+  if (s.conditions.sentiment !== "any" && (!ai || ai.sentiment !== s.conditions.sentiment)) return null;
+  const confident = !!ai && ai.confidence >= s.conditions.confidence;
+  const keywordHits = matchKeywords(input.text, s.keywords).length;
+  const intentHit = confident && ai!.intent === CATEGORY_INTENT[s.category];
+  switch (s.triggerType) {
+    case "keyword_match":
+      return keywordHits > 0 ? 3000 + keywordHits : null;
+    case "smart_matching":
+      return keywordHits > 0 || intentHit ? 2000 + keywordHits * 10 + (ai?.confidence ?? 0) : null;
+    case "intent_detection":
+      return intentHit ? 1000 + ai!.confidence : null;
+    case "sentiment_analysis":
+      // The sentiment condition (checked above) is the trigger; "any" answers any confident classification.
+      return confident ? 1000 + ai!.confidence : null;
+    case "time_based":
+      return 500; // the time conditions above are the trigger
+    default:
+      return null;
+  }
+}
+
+export type ResponderOutcome = { responderId: number; created: number[]; escalated: boolean } | null;
+
+/**
+ * Auto-responders for one new inbound message: the best matching active responder answers with its primary
+ * response after the immediate delay and queues its follow-up (marketing: quiet hours hold it). Idempotency keys
+ * derive from the inbound message, so a replayed webhook or a redelivered job never answers twice.
+ */
+export async function runResponders(
+  deps: ReplyDeps,
+  msg: InboundRow,
+  classify: () => Promise<ReplyClassification> | null,
+): Promise<ResponderOutcome> {
+  const { db, now } = deps;
+  // The contact wrote again: earlier inbound messages' pending follow-ups give way.
+  await db.run(sql`
+    UPDATE messages SET status = 'skipped', error_message = 'Cancelled: the contact wrote again', updated_at = ${now.getTime()}
+    WHERE idempotency_key IN (
+      SELECT 'auto:' || t.inbound_message_id || ':' || t.responder_id || ':followup' FROM responder_triggers t
+      WHERE t.phone = ${msg.phone} AND t.inbound_message_id < ${msg.id})
+      AND status = 'pending' AND kind = 'auto_followup'`);
+
+  const responders = await db.all<Record<string, unknown>>(sql`
+    SELECT id, name, keyword, category, trigger_type AS triggerType, keywords, is_active AS isActive, response_count AS responseCount,
+      conditions, ai_settings AS aiSettings, responses, escalation, scheduling, analytics
+    FROM auto_responders WHERE is_active = 1 ORDER BY id LIMIT ${MAX_ACTIVE}`);
+  if (!responders.length) return null;
+  const parsed = responders.map((r) => {
+    const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+    const row = {
+      ...r,
+      keywords: json(r.keywords) ?? [],
+      conditions: json(r.conditions),
+      aiSettings: json(r.aiSettings),
+      responses: json(r.responses),
+      escalation: json(r.escalation),
+      scheduling: json(r.scheduling),
+      analytics: json(r.analytics),
+    } as unknown as Responder;
+    return { responder: row, settings: settingsOf(row) };
+  });
+
+  const at = new Date(msg.createdAt);
+  const needsAi = true; // the opt-out-like check needs the classifier whenever one is wired
+  const ai = needsAi ? ((await classify()) ?? null) : null;
+  if (ai?.intent === "opt_out_like") return null; // never auto-answer someone asking to be left alone
+  const history = await db.get<{ n: number }>(sql`
+    SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE phone = ${msg.phone} AND direction = 'inbound' AND id < ${msg.id} LIMIT 1)`);
+  const hasHistory = (history?.n ?? 0) > 0;
+
+  let best: Candidate | null = null;
+  for (const c of parsed) {
+    if (AI_TRIGGERS.has(c.settings.triggerType) && !ai) continue;
+    const score = scoreResponder(c.settings, { text: msg.content, at, ai, hasHistory });
+    if (score !== null && (!best || score > best.score)) best = { ...c, score };
+  }
+  if (!best) return null;
+  return answer(deps, msg, best, ai);
+}
+
+async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: ReplyClassification | null): Promise<ResponderOutcome> {
+  const { db, now, queue } = deps;
+  const r = best.responder;
+  const s = best.settings;
+  const t = now.getTime();
+  const inserted = await db.all<{ id: number }>(sql`
+    INSERT INTO responder_triggers (responder_id, inbound_message_id, phone, inbound_at, escalated, created_at)
+    VALUES (${r.id}, ${msg.id}, ${msg.phone}, ${msg.createdAt}, 0, ${t})
+    ON CONFLICT(inbound_message_id, responder_id) DO NOTHING RETURNING id`);
+  const triggerId = inserted[0]?.id ?? null;
+
+  // Escalation: this number has triggered the responder `threshold` times since the last person's reply (and
+  // since the last escalation) — the alert addresses are emailed after `delay` minutes.
+  let escalated = false;
+  if (triggerId !== null && s.escalation.enabled) {
+    const row = await db.get<{ n: number }>(sql`
+      SELECT count(*) AS n FROM responder_triggers t
+      WHERE t.responder_id = ${r.id} AND t.phone = ${msg.phone}
+        AND t.id > coalesce((SELECT max(e.id) FROM responder_triggers e WHERE e.responder_id = ${r.id} AND e.phone = ${msg.phone} AND e.escalated = 1), 0)
+        AND t.inbound_at > coalesce((SELECT max(h.created_at) FROM messages h
+          WHERE h.phone = ${msg.phone} AND h.kind IN ('individual', 'quick', 'reply') AND h.direction = 'outbound'), 0)`);
+    if ((row?.n ?? 0) >= s.escalation.threshold) {
+      escalated = true;
+      await db.run(sql`UPDATE responder_triggers SET escalated = 1 WHERE id = ${triggerId}`);
+    }
+  }
+
+  const firstName = msg.firstName;
+  let primary = s.responses.primary;
+  if (escalated && s.responses.escalation) primary = s.responses.escalation;
+  if (s.aiSettings.useAI && deps.draft) {
+    try {
+      const drafted = (await deps.draft({ inbound: msg.content, written: primary, style: s.aiSettings.responseStyle, maxLength: s.aiSettings.maxLength, firstName })).trim();
+      if (drafted) primary = drafted.slice(0, s.aiSettings.maxLength);
+    } catch (err) {
+      console.warn("auto-responder draft failed; the written response is used", err);
+    }
+  }
+  const base = `auto:${msg.id}:${r.id}`;
+  const outputs: OutboundInput[] = [];
+  if (primary) {
+    outputs.push({
+      channel: "sms",
+      kind: "auto_reply",
+      phone: msg.phone,
+      contactId: msg.contactId,
+      content: primary,
+      idempotencyKey: `${base}:primary`,
+      scheduledAt: new Date(t + s.scheduling.delays.immediate * 1000),
+    });
+  }
+  if (s.responses.followUp && !escalated) {
+    outputs.push({
+      channel: "sms",
+      kind: "auto_followup",
+      phone: msg.phone,
+      contactId: msg.contactId,
+      content: s.responses.followUp,
+      idempotencyKey: `${base}:followup`,
+      scheduledAt: new Date(t + s.scheduling.delays.followUp * 60_000),
+    });
+  }
+  if (escalated) {
+    const to = s.escalation.alertEmails.length ? s.escalation.alertEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [];
+    const who = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || msg.phone;
+    const link = msg.contactId ? `${deps.config.publicBaseUrl}/contacts/${msg.contactId}` : `${deps.config.publicBaseUrl}/messages`;
+    for (const email of to) {
+      outputs.push({
+        channel: "email",
+        kind: "alert",
+        email,
+        subject: `Auto-responder escalation: ${r.name}`,
+        content:
+          `${who} (${msg.phone}) has triggered the auto-responder "${r.name}" ${s.escalation.threshold} time(s) without a reply from the team.\n\n` +
+          `Latest message:\n${quoteText(msg.content)}\n\n` +
+          (ai ? `Classifier: ${ai.intent}, ${ai.sentiment}, ${ai.confidence}% confidence\n\n` : "") +
+          `Open the conversation: ${link}`,
+        idempotencyKey: `${base}:escalation:${email.toLowerCase()}`,
+        scheduledAt: new Date(t + s.escalation.delay * 60_000),
+      });
+    }
+  }
+  const created = outputs.length ? await createOutboundMessages(db, queue, outputs, now) : [];
+  // responseCount counts replies actually created for the contact (never twice for a replayed message).
+  const createdPrimary = await db.get<{ n: number }>(sql`
+    SELECT count(*) AS n FROM messages WHERE idempotency_key = ${`${base}:primary`} AND id IN (SELECT value FROM json_each(${JSON.stringify(created)}))`);
+  if ((createdPrimary?.n ?? 0) > 0) {
+    await db.run(sql`UPDATE auto_responders SET response_count = response_count + 1 WHERE id = ${r.id}`);
+  }
+  return { responderId: r.id, created, escalated };
+}

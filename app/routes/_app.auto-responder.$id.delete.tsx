@@ -1,0 +1,40 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/guard.server";
+import { ConfirmDialog } from "~/components/ui";
+import { AppError } from "~/lib/app-error";
+import { routeId, throwAsResponse } from "~/lib/http.server";
+import { deleteResponder, getResponder } from "~/responders/manage-responders.server";
+import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Delete Auto-Responder — Helio" }];
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const r = await getResponder(args.context.db, routeId(args.params.id, RESPONDER_NOT_FOUND)).catch(throwAsResponse);
+  return { name: r.name };
+}
+
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  try {
+    await deleteResponder(args.context.db, routeId(args.params.id, RESPONDER_NOT_FOUND));
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return data({ failure: { title: RESPONDER_TOASTS.delete, description: err.message } }, { status: err.status });
+  }
+  return redirectWithToast(args.context, "/auto-responder", { title: "Auto-responder deleted" });
+}
+
+export default function DeleteResponder() {
+  const { name } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <ConfirmDialog title="Delete auto-responder" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={actionData?.failure}>
+      <p>
+        Delete <span className="font-medium">{name}</span>? It stops answering at once.
+      </p>
+    </ConfirmDialog>
+  );
+}

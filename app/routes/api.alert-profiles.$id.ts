@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { PROFILE_NOT_FOUND } from "~/alerts/alert-schema";
+import { deleteProfile, getProfile, updateProfile } from "~/alerts/manage-alert-settings.server";
+import { requireApiUser } from "~/auth/guard.server";
+import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { apiRoute } from "~/lib/http.server";
+import { requireId } from "~/lib/ids";
+
+/** GET /api/alert-profiles/:id. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args);
+  return apiRoute(async () => Response.json(await getProfile(args.context.db, requireId(args.params.id, PROFILE_NOT_FOUND))));
+}
+
+/** PUT /api/alert-profiles/:id — a partial (e.g. `{ "isActive": false }`) merged and validated whole → 200; DELETE → 204. */
+export async function action(args: ActionFunctionArgs) {
+  await requireApiUser(args);
+  const { request, context } = args;
+  if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(["GET", "PUT", "DELETE"]);
+  return apiRoute(async () => {
+    const id = requireId(args.params.id, PROFILE_NOT_FOUND);
+    if (request.method === "DELETE") {
+      await deleteProfile(context.db, id);
+      return new Response(null, { status: 204 });
+    }
+    return Response.json(await updateProfile(context.db, id, await readJson(request), context.clock()));
+  });
+}

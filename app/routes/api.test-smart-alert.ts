@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { ALERT_TOASTS } from "~/alerts/alert-schema";
+import { runTestAlert } from "~/alerts/run-test-alert.server";
+import { requireApiUser } from "~/auth/guard.server";
+import { methodNotAllowed } from "~/lib/api.server";
+import { postJson } from "~/lib/http.server";
+import { zodId } from "~/lib/ids";
+import { replyDepsFor } from "~/responders/reply-deps.server";
+
+const body = z.object({ message: z.string({ invalid_type_error: "message must be text" }).default(""), contactId: zodId().nullish() });
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireApiUser(args); // still 401 without a session, then 405
+  return methodNotAllowed(["POST"]);
+}
+
+/** POST /api/test-smart-alert `{message, contactId?}` → what matched and what was sent; 400 "Message Required". */
+export async function action(args: ActionFunctionArgs) {
+  await requireApiUser(args);
+  const { request, context } = args;
+  return postJson(
+    request,
+    body,
+    (input) => runTestAlert({ ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() }, { message: input.message, contactId: input.contactId ?? null }),
+    { fallback: ALERT_TOASTS.testFailedText },
+  );
+}
