@@ -35,13 +35,13 @@ export default function KnowledgeBase() {
           <p>Helio helps solar sales teams reach leads by SMS and email, run drip campaigns and keep every contact's consent in order.</p>
           <ul>
             <li>
-              <strong>AI content</strong> — not built yet: no AI writing tools are available today.
+              <strong>AI content</strong> — the Idea Generator chat and "Generate with AI" for campaign steps. With Workers AI or an OpenAI-compatible endpoint configured they use it; without one, a built-in offline composer writes the drafts.
             </li>
             <li>
               <strong>Smart campaigns</strong> — multi-step SMS/email sequences with delays, send windows and stop-on-reply.
             </li>
             <li>
-              <strong>Testing</strong> — test sends to one number or address through the same pipeline as real sends.
+              <strong>Testing</strong> — test sends, broadcasts with a pre-send check, and variable testing, through the same pipeline as real sends.
             </li>
             <li>
               <strong>Analytics</strong> — counts kept as messages are created and change status, a messages-per-day chart and system health.
@@ -49,11 +49,19 @@ export default function KnowledgeBase() {
           </ul>
         </Section>
 
-        <Section title="AI tools" status="not-built">
-          <p>The Idea Generator and "Generate with AI" for campaign steps are not available yet; their screens are placeholders. Write message content yourself for now.</p>
+        <Section title="AI tools">
+          <ul>
+            <li>Idea Generator: a chat with an optional context, six quick prompts and up to three follow-up suggestions per answer; the conversation is kept until you clear it.</li>
+            <li>
+              "Generate with AI" in the step editor (introduction, follow-up, value, urgency) drafts a step from the campaign's name, description and earlier steps, and from the
+              step's position and type (SMS or email).
+            </li>
+            <li>Every draft is checked before you see it: SMS within 160 characters, plain characters only, "Reply STOP to opt out" on a first text, no invented variables and no promised savings.</li>
+            <li>Incoming replies are classified (interested, appointment request, pricing question, objection, not interested…) for auto-responders and smart alerts.</li>
+          </ul>
         </Section>
 
-        <Section title="Campaign management" status="api-only">
+        <Section title="Campaign management">
           <ul>
             <li>A campaign has a name, description and an ordered list of steps (SMS or email), each with a delay in days and hours.</li>
             <li>Steps are numbered 1…n automatically; deleting one renumbers the rest. A step can be made inactive and is then skipped.</li>
@@ -62,13 +70,14 @@ export default function KnowledgeBase() {
               Content can use variables such as {"{{firstName}}"}, {"{{lastName}}"}, {"{{company}}"} and {"{{salesRep}}"} (your profile's name, email and phone).
             </li>
             <li>A reply stops the sequence for that contact when stop-on-reply is on; an opt-out always stops it.</li>
-            <li>Today campaigns are created, started and paused through the API (/api/campaigns); the Campaigns screen is being built.</li>
+            <li>Create a campaign, pick its contacts (or every contact matching a search), add steps, then start, pause and resume it on the Campaigns screen.</li>
           </ul>
         </Section>
 
         <Section title="Testing and CSV">
           <ul>
-            <li>Test sends: the API (/api/test/manual-sms, /api/test/manual-email) sends one message through the real pipeline; the Testing screen is a placeholder.</li>
+            <li>The Testing screen sends a manual SMS or email test, a broadcast to picked contacts after a pre-send check (skips, segments, quiet-hour deferrals, warnings), and renders any message for a contact to show unknown tokens and segments. Saved templates can be reused.</li>
+            <li>Not built yet: Quick Upload &amp; Send (a spreadsheet sent straight to its rows).</li>
             <li>
               Contact CSVs are uploaded on the Contacts screen, previewed, then imported; the template's header is <code>firstName,lastName,email,phone</code> plus optional company and
               address columns.
@@ -80,7 +89,7 @@ export default function KnowledgeBase() {
           <ul>
             <li>Add, edit, delete and search contacts; phones are normalised and numbers that cannot receive texts are refused with the reason.</li>
             <li>CSV import with a preview: duplicate phones are skipped or updated, as you choose; export as CSV, JSON or text.</li>
-            <li>Search the Message Center by phone number to see a contact's messages.</li>
+            <li>Each contact has a page with their profile, consent and opt-out state, campaigns and the whole conversation, with a reply box.</li>
             <li>Not built: tags and segments, duplicate-merge suggestions, lead scoring.</li>
           </ul>
         </Section>
@@ -94,11 +103,13 @@ export default function KnowledgeBase() {
           </ul>
         </Section>
 
-        <Section title="Smart alert categories" status="not-built">
-          <p>
-            Alerts for high-priority leads, appointment requests, objections and information requests, sentiment detection, lead scoring, suggested responses and priority routing
-            are not built yet. Inbound STOP, START and HELP keywords are handled automatically.
-          </p>
+        <Section title="Smart alert categories">
+          <ul>
+            <li>Incoming replies are matched against keyword banks and alert profiles and get a category: high-priority lead, appointment request, objection or information request.</li>
+            <li>The profile's staff are emailed; an alert nobody acknowledges in time is sent again to the sales alert address. The bell shows unacknowledged alerts.</li>
+            <li>Auto-responders answer matching replies by keyword, sentiment or intent; STOP, START and HELP are always handled by Helio itself and never auto-answered.</li>
+            <li>Not built: lead scoring.</li>
+          </ul>
         </Section>
 
         <Section title="Best practices">
@@ -114,7 +125,8 @@ export default function KnowledgeBase() {
             <li>Dashboard — stats and shortcuts. Messages — every message, searchable, with incoming/outgoing/failed tabs.</li>
             <li>Contacts — manage, import and export. Analytics — figures, chart and health.</li>
             <li>User Analytics (superusers) — users, sign-ins, activity, and user management. Your name in the sidebar opens your profile and password.</li>
-            <li>Campaigns, Testing, Idea Generator, Auto-Responder, Smart Alerts and Test Alerts are placeholders today.</li>
+            <li>Campaigns — sequences and their steps. Testing — tests, broadcasts and templates. Idea Generator — AI chat.</li>
+            <li>Auto-Responder, Smart Alerts and Test Alerts — answer and route incoming replies.</li>
           </ul>
         </Section>
 
@@ -136,7 +148,7 @@ export default function KnowledgeBase() {
           <ul>
             <li>Text only people who gave explicit consent, and identify your company.</li>
             <li>Replies such as STOP opt the contact out at once; Helio refuses further marketing texts to them on every path, and START opts them back in.</li>
-            <li>Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time; outside that window they are deferred, never dropped.</li>
+            <li>Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time (8 p.m. in some states); outside that window they are deferred, never dropped.</li>
           </ul>
           <p className="font-medium text-fg">Email (CAN-SPAM)</p>
           <ul>
