@@ -82,7 +82,7 @@ for (const mode of JS_MODES) {
 // JS the assistant's own form posts to /ai/generate-step, which redirects back with the draft as the form's defaults.
 for (const mode of JS_MODES) {
   describe(`Generate with AI in the step editor (${mode.name})`, () => {
-    it("fills the add form's content from an option and saves the step", async () => {
+    it("fills the add form's content from an option and saves the step; rewrites a step in the inline edit form", async () => {
       const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
       try {
         const name = `AI drip ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now().toString(36)}`;
@@ -120,6 +120,21 @@ for (const mode of JS_MODES) {
         await saved.waitFor();
         assert.equal((await saved.getByTestId("step-content").innerText()).trim(), content.trim());
         assert.equal(await add.getByLabel("Content").inputValue(), "");
+
+        // The inline edit form has its own assistant: it rewrites step 1 in place.
+        await dialog.getByRole("link", { name: "Edit step 1" }).press("Enter");
+        await until(async () => /\?edit=\d+$/.test(page.url()), "edit form open");
+        const editRow = dialog.getByTestId("step-row").filter({ hasText: "Editing step 1" });
+        const original = await editRow.getByLabel("Content").inputValue();
+        await editRow.getByTestId("generate-with-ai").getByRole("button", { name: "Introduction" }).press("Enter");
+        await until(async () => (await editRow.getByLabel("Content").inputValue()) !== original, "regenerated step 1");
+        const rewritten = await editRow.getByLabel("Content").inputValue();
+        assert.ok(rewritten.trim().length >= 20, rewritten);
+        if (!mode.javaScriptEnabled) assert.match(page.url(), /[?&]edit=\d+.*aiOption=introduction/);
+        await editRow.getByRole("button", { name: "Save" }).press("Enter");
+        await until(async () => page.url() === stepsUrl, "back on the step list after editing");
+        const step1 = dialog.getByTestId("step-row").filter({ hasText: "Intro" }).first();
+        await until(async () => (await step1.getByTestId("step-content").innerText()).trim() === rewritten.trim(), "step 1 saved with the draft");
 
         if (mode.javaScriptEnabled) {
           // An email step gets a subject too: the request follows the type chosen in the add form.
