@@ -29,7 +29,20 @@ export function segmentLabel(text: string): string {
  * a select inserts `{{name}}` at the cursor and the SMS segment count follows the typing; without JS a reference
  * list shows them (and the saved step shows its count).
  */
-export function StepFields({ idPrefix, defaults, variables, errors }: { idPrefix: string; defaults: StepDefaults; variables: string[]; errors?: { field?: string; message: string } | null }) {
+export function StepFields({
+  idPrefix,
+  defaults,
+  variables,
+  errors,
+  onTypeChange,
+}: {
+  idPrefix: string;
+  defaults: StepDefaults;
+  variables: string[];
+  errors?: { field?: string; message: string } | null;
+  /** Lets the screen follow the chosen type (the "Generate with AI" request asks for an SMS or an email draft). */
+  onTypeChange?: (type: string) => void;
+}) {
   const hydrated = useHydrated();
   const content = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState(defaults.content);
@@ -53,7 +66,11 @@ export function StepFields({ idPrefix, defaults, variables, errors }: { idPrefix
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <Field label="Step name" id={`${idPrefix}-name`} name="name" defaultValue={defaults.name} errors={err("name")} />
-      <Field as="select" label="Type" id={`${idPrefix}-type`} name="messageType" defaultValue={defaults.messageType} onChange={(e) => setType(e.currentTarget.value)}>
+      <Field as="select" label="Type" id={`${idPrefix}-type`} name="messageType" defaultValue={defaults.messageType} onChange={(e) => {
+          setType(e.currentTarget.value);
+          onTypeChange?.(e.currentTarget.value);
+        }}
+      >
         <option value="sms">SMS</option>
         <option value="email">Email</option>
       </Field>

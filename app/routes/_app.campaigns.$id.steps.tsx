@@ -1,15 +1,16 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
+import { AI_QUERY, GenerateStepButton } from "~/ai/generate-step-button";
 import { requireUser } from "~/auth/guard.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { addStepSchema, CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, STEP_VARIABLES, stepSchema, TOASTS, type ValidStep } from "~/campaigns/campaign-schema";
 import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaignSteps, type PublicStep } from "~/campaigns/list-campaign-steps.server";
-import { EMPTY_STEP, segmentLabel, StepFields } from "~/campaigns/step-form";
+import { EMPTY_STEP, segmentLabel, StepFields, type StepDefaults } from "~/campaigns/step-form";
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
 import { useToast } from "~/components/toaster";
 import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
@@ -83,7 +84,8 @@ export default function CampaignSteps() {
   const { campaign, steps, editId, deleteId, variables } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const toast = useToast();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   useEffect(() => {
@@ -111,9 +113,30 @@ export default function CampaignSteps() {
   }
 
   const addFailure = failure && failure.intent === "add" ? failure : null;
-  const addDefaults = addFailure?.fields
-    ? { ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.fields).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.fields.windowWeekdays === "true" } as typeof EMPTY_STEP
-    : EMPTY_STEP;
+  // Without JS, "Generate with AI" comes back here with its draft in the query: it fills the form it was asked from
+  // (the step being edited when there is one, else the add form).
+  const aiContent = searchParams.get(AI_QUERY.content);
+  const aiSubject = searchParams.get(AI_QUERY.subject);
+  const aiError = searchParams.get(AI_QUERY.error);
+  const aiDraft = aiContent !== null ? { content: aiContent, ...(aiSubject !== null ? { subject: aiSubject, messageType: "email" } : {}) } : null;
+  const editing = editId !== null && steps.some((s) => s.id === editId);
+  const addDefaults: StepDefaults = addFailure?.fields
+    ? ({ ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.fields).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.fields.windowWeekdays === "true" } as StepDefaults)
+    : aiDraft && !editing
+      ? { ...EMPTY_STEP, ...aiDraft }
+      : EMPTY_STEP;
+  const nextNumber = steps.length ? Math.max(...steps.map((s) => s.stepNumber)) + 1 : 1;
+  const returnTo = `${pathname}${search}`;
+  const ai = {
+    campaignId: campaign.id,
+    campaignName: campaign.name,
+    campaignDescription: campaign.description,
+    returnTo,
+    previousSteps: (before: number) =>
+      steps
+        .filter((s) => s.stepNumber < before)
+        .map((s) => ({ stepNumber: s.stepNumber, messageType: asType(s.messageType), content: s.content, subject: s.subject })),
+  };
 
   return (
     <Dialog
@@ -130,13 +153,30 @@ export default function CampaignSteps() {
         {steps.length === 0 ? <li className="text-sm text-fg-subtle">No steps yet. Add the first one below.</li> : null}
         {steps.map((s) =>
           s.id === editId ? (
-            <li key={s.id} className="rounded-md border border-primary p-3" data-testid="step-row">
+            <li key={s.id} className="space-y-3 rounded-md border border-primary p-3" data-testid="step-row">
+              {/* Outside the edit <Form>: the assistant posts its own form (forms cannot nest). */}
+              <GenerateStepButton
+                campaignId={ai.campaignId}
+                campaignName={ai.campaignName}
+                campaignDescription={ai.campaignDescription}
+                stepNumber={s.stepNumber}
+                messageType={asType(s.messageType)}
+                previousSteps={ai.previousSteps(s.stepNumber)}
+                contentFieldId={`edit-${s.id}-content`}
+                subjectFieldId={`edit-${s.id}-subject`}
+                returnTo={returnTo}
+                error={aiError}
+              />
               <Form method="post" action={pathname} preventScrollReset className="space-y-3" noValidate>
                 <input type="hidden" name="intent" value="update" />
                 <input type="hidden" name="stepId" value={s.id} />
                 <p className="text-sm font-semibold">Editing step {s.stepNumber}</p>
                 {failure && failure.intent === "update" && !failure.field ? <Alert tone="danger">{failure.message}</Alert> : null}
-                <StepFields idPrefix={`edit-${s.id}`} defaults={s} variables={variables} errors={failure && failure.intent === "update" && failure.field ? { field: failure.field, message: failure.message } : null} />
+                <StepFields
+                  key={aiContent ?? "saved"}
+                  idPrefix={`edit-${s.id}`}
+                  defaults={aiDraft ? { ...s, ...aiDraft } : s}
+                  variables={variables} errors={failure && failure.intent === "update" && failure.field ? { field: failure.field, message: failure.message } : null} />
                 <div className="flex justify-end gap-2">
                   <Button to={pathname} variant="secondary" preventScrollReset>
                     Cancel
@@ -153,18 +193,70 @@ export default function CampaignSteps() {
         )}
       </ol>
 
-      <Form method="post" action={pathname} preventScrollReset className="mt-6 space-y-3 border-t border-border pt-4" noValidate data-testid="add-step-form">
+      <AddStep
+        key={addFailure ? "retry" : `add-${steps.length}-${editing ? "" : (aiContent ?? "")}`}
+        action={pathname}
+        stepNumber={nextNumber}
+        defaults={addDefaults}
+        variables={variables}
+        pending={pending}
+        failure={addFailure}
+        assistant={(messageType) => (
+          <GenerateStepButton
+            campaignId={ai.campaignId}
+            campaignName={ai.campaignName}
+            campaignDescription={ai.campaignDescription}
+            stepNumber={nextNumber}
+            messageType={messageType}
+            previousSteps={ai.previousSteps(nextNumber)}
+            contentFieldId="add-content"
+            subjectFieldId="add-subject"
+            returnTo={pathname}
+            error={editing ? null : aiError}
+          />
+        )}
+      />
+    </Dialog>
+  );
+}
+
+function asType(t: string): "sms" | "email" {
+  return t === "email" ? "email" : "sms";
+}
+
+/** The add form, with "Generate with AI" above it asking for the type the form currently has. */
+function AddStep({
+  action,
+  stepNumber,
+  defaults,
+  variables,
+  pending,
+  failure,
+  assistant,
+}: {
+  action: string;
+  stepNumber: number;
+  defaults: StepDefaults;
+  variables: string[];
+  pending: boolean;
+  failure: { field: string | null; message: string } | null;
+  assistant: (messageType: "sms" | "email") => React.ReactNode;
+}) {
+  const [type, setType] = useState(asType(defaults.messageType));
+  return (
+    <section className="mt-6 space-y-3 border-t border-border pt-4">
+      <h4 className="font-semibold">Add step {stepNumber}</h4>
+      {/* Outside the add <Form>: the assistant posts its own form (forms cannot nest). */}
+      <div data-testid="ai-assist-slot">{assistant(type)}</div>
+      <Form method="post" action={action} preventScrollReset className="space-y-3" noValidate data-testid="add-step-form">
         <input type="hidden" name="intent" value="add" />
-        <h4 className="font-semibold">Add step {steps.length ? Math.max(...steps.map((s) => s.stepNumber)) + 1 : 1}</h4>
-        {addFailure && !addFailure.field ? <Alert tone="danger">{addFailure.message}</Alert> : null}
-        {/* Slot for the AI issue's "Generate with AI" content assistant (introduction, follow-up, value, urgency). */}
-        <div data-testid="ai-assist-slot" />
+        {failure && !failure.field ? <Alert tone="danger">{failure.message}</Alert> : null}
         <StepFields
-          key={addFailure ? "retry" : `add-${steps.length}`}
           idPrefix="add"
-          defaults={addDefaults}
+          defaults={defaults}
           variables={variables}
-          errors={addFailure?.field ? { field: addFailure.field, message: addFailure.message } : null}
+          errors={failure?.field ? { field: failure.field, message: failure.message } : null}
+          onTypeChange={(t) => setType(asType(t))}
         />
         <div className="flex justify-end gap-2">
           <DialogClose>Close</DialogClose>
@@ -173,7 +265,7 @@ export default function CampaignSteps() {
           </Button>
         </div>
       </Form>
-    </Dialog>
+    </section>
   );
 }
 

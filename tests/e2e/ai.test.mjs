@@ -3,7 +3,7 @@
 // thread (kept on the server, so it survives a reload).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
@@ -71,6 +71,78 @@ for (const mode of JS_MODES) {
 
         await clearChat(page);
         assert.equal(await answers(page).count(), 0);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}
+
+// "Generate with AI" in the campaign step editor: with JS the draft is written into the add form's fields; without
+// JS the assistant's own form posts to /ai/generate-step, which redirects back with the draft as the form's defaults.
+for (const mode of JS_MODES) {
+  describe(`Generate with AI in the step editor (${mode.name})`, () => {
+    it("fills the add form's content from an option and saves the step; rewrites a step in the inline edit form", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      try {
+        const name = `AI drip ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now().toString(36)}`;
+        const created = await context.request.post(BASE + "/api/campaigns", { data: { name, description: "Solar savings for homeowners in Austin" }, headers: { Origin: BASE } });
+        assert.equal(created.status(), 201, await created.text());
+        const campaign = await created.json();
+        const first = await context.request.post(BASE + "/api/campaign-steps", {
+          data: { campaignId: campaign.id, name: "Intro", messageType: "sms", content: "Hi {{firstName}}, solar for your roof? Reply STOP to opt out", delayDays: 0, delayHours: 0 },
+          headers: { Origin: BASE },
+        });
+        assert.equal(first.status(), 201, await first.text());
+
+        const stepsUrl = `${BASE}/campaigns/${campaign.id}/steps`;
+        await page.goto(stepsUrl);
+        const dialog = page.getByRole("dialog", { name: `Steps — ${name}` });
+        const add = dialog.getByTestId("add-step-form");
+        const assistant = dialog.getByTestId("ai-assist-slot").getByTestId("generate-with-ai");
+        // Hydrated: the segment counter only renders with JS (a click before that would take the no-JS path).
+        if (mode.javaScriptEnabled) await add.getByTestId("add-segments").waitFor();
+        assert.equal(await add.getByLabel("Content").inputValue(), "");
+
+        await assistant.getByRole("button", { name: "Follow-up" }).click();
+        await until(async () => (await add.getByLabel("Content").inputValue()).trim().length > 0, "generated content");
+        const content = await add.getByLabel("Content").inputValue();
+        assert.ok(content.length >= 20 && content.length <= 320, `draft of ${content.length} characters: ${content}`);
+        assert.equal(await dialog.getByTestId("generate-ai-error").count(), 0);
+        // JS fills the field in place; without JS the draft came back in the query.
+        if (mode.javaScriptEnabled) assert.equal(page.url(), stepsUrl);
+        else assert.match(page.url(), /[?&]aiContent=.*&aiOption=follow-up/);
+
+        await add.getByLabel("Step name").fill("AI follow-up");
+        await add.getByRole("button", { name: "Add Step" }).press("Enter");
+        await until(async () => page.url() === stepsUrl, "back on the step list");
+        const saved = dialog.getByTestId("step-row").filter({ hasText: "AI follow-up" });
+        await saved.waitFor();
+        assert.equal((await saved.getByTestId("step-content").innerText()).trim(), content.trim());
+        assert.equal(await add.getByLabel("Content").inputValue(), "");
+
+        // The inline edit form has its own assistant: it rewrites step 1 in place.
+        await dialog.getByRole("link", { name: "Edit step 1" }).press("Enter");
+        await until(async () => /\?edit=\d+$/.test(page.url()), "edit form open");
+        const editRow = dialog.getByTestId("step-row").filter({ hasText: "Editing step 1" });
+        const original = await editRow.getByLabel("Content").inputValue();
+        await editRow.getByTestId("generate-with-ai").getByRole("button", { name: "Introduction" }).press("Enter");
+        await until(async () => (await editRow.getByLabel("Content").inputValue()) !== original, "regenerated step 1");
+        const rewritten = await editRow.getByLabel("Content").inputValue();
+        assert.ok(rewritten.trim().length >= 20, rewritten);
+        if (!mode.javaScriptEnabled) assert.match(page.url(), /[?&]edit=\d+.*aiOption=introduction/);
+        await editRow.getByRole("button", { name: "Save" }).press("Enter");
+        await until(async () => page.url() === stepsUrl, "back on the step list after editing");
+        const step1 = dialog.getByTestId("step-row").filter({ hasText: "Intro" }).first();
+        await until(async () => (await step1.getByTestId("step-content").innerText()).trim() === rewritten.trim(), "step 1 saved with the draft");
+
+        if (mode.javaScriptEnabled) {
+          // An email step gets a subject too: the request follows the type chosen in the add form.
+          await add.getByLabel("Type").selectOption("email");
+          await assistant.getByRole("button", { name: "Value" }).click();
+          await until(async () => (await add.getByLabel("Subject (email steps)").inputValue()).trim().length > 0, "generated subject");
+          assert.ok((await add.getByLabel("Content").inputValue()).trim().length > 0);
+        }
       } finally {
         await context.close();
       }
