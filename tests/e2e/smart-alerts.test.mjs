@@ -66,5 +66,42 @@ for (const mode of JS_MODES) {
       await page.getByTestId("form-error").getByText("Failed to create keyword bank").waitFor();
       await context.close();
     });
+
+    it("edits, deactivates and deletes an alert profile (delete asks first)", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      const name = tag("Edit");
+      const renamed = tag("Renamed");
+      await page.goto("/smart-alerts?tab=profiles");
+      const pform = page.getByTestId("profile-form");
+      await pform.getByLabel("Name").fill(name);
+      await pform.getByLabel("Keywords").fill("roof, shade");
+      await pform.getByRole("button", { name: "Create Profile" }).click();
+      const card = (n) => page.getByTestId("profile-card").filter({ hasText: n });
+      await card(name).waitFor();
+
+      await card(name).getByRole("link", { name: "Edit" }).click();
+      const editForm = page.getByTestId("profile-form-card").filter({ hasText: `Edit ${name}` });
+      await editForm.waitFor();
+      assert.equal(await pform.getByLabel("Keywords").inputValue(), "roof, shade");
+      await pform.getByLabel("Name").fill(renamed);
+      await pform.getByLabel("Priority").selectOption("critical");
+      await pform.getByRole("button", { name: "Save Profile" }).click();
+      await card(renamed).getByText("critical", { exact: true }).waitFor();
+      assert.equal(await card(name).count(), 0);
+
+      const sw = card(renamed).getByRole("switch", { name: `Active: ${renamed}` });
+      assert.equal(await sw.getAttribute("aria-checked"), "true");
+      await sw.click();
+      await card(renamed).getByText("Inactive", { exact: true }).waitFor();
+
+      await card(renamed).getByRole("link", { name: "Delete" }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete alert profile" });
+      await dialog.waitFor();
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      await page.getByTestId("profile-form").waitFor();
+      await dialog.waitFor({ state: "detached" });
+      assert.equal(await card(renamed).count(), 0);
+      await context.close();
+    });
   });
 }
