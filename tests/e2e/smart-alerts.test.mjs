@@ -103,5 +103,34 @@ for (const mode of JS_MODES) {
       assert.equal(await card(renamed).count(), 0);
       await context.close();
     });
+
+    it("AI Monitoring lists what the classifier saw and takes a right/wrong mark", async () => {
+      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
+      // An active rule makes the test alert run the classifier, which records what it saw.
+      await page.goto("/smart-alerts?tab=profiles");
+      const pform = page.getByTestId("profile-form");
+      await pform.getByLabel("Name").fill(tag("Mon"));
+      await pform.getByLabel("Keywords").fill(tag("kw"));
+      await pform.getByRole("button", { name: "Create Profile" }).click();
+      await page.getByText("Alert profile created").first().waitFor();
+
+      const text = `What would panels cost for my house ${tag("q")}?`;
+      await page.goto("/test-smart-alerts");
+      await page.getByTestId("test-alert-form").getByLabel("Message").fill(text);
+      await page.getByTestId("test-alert-form").getByRole("button", { name: "Run Test" }).click();
+      await page.getByTestId("test-alert-result").waitFor();
+
+      await page.goto("/smart-alerts?tab=monitoring");
+      const row = page.getByTestId("classification-row").filter({ hasText: text });
+      await row.waitFor();
+      assert.match(await row.innerText(), /\d+% · \d+ ms/);
+      assert.equal(await row.getByText(/^Marked (right|wrong)$/).count(), 0);
+      await row.getByRole("button", { name: "Wrong" }).click();
+      await row.getByText("Marked wrong", { exact: true }).waitFor();
+      assert.equal(await row.getByRole("button", { name: "Wrong" }).getAttribute("aria-pressed"), "true");
+      await row.getByRole("button", { name: "Right" }).click();
+      await row.getByText("Marked right", { exact: true }).waitFor();
+      await context.close();
+    });
   });
 }
