@@ -1,14 +1,421 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { BellRing, BookText, Brain, Pencil, Plus, Trash2 } from "lucide-react";
+import {
+  ALERT_TOASTS,
+  BANK_CATEGORIES,
+  BANK_NOT_FOUND,
+  BANK_PRIORITIES,
+  DEPARTMENTS,
+  parseBank,
+  parseContactInfo,
+  parseProfile,
+  PLACEHOLDER_PHONE,
+  PROFILE_NOT_FOUND,
+  PROFILE_PRIORITIES,
+} from "~/alerts/alert-schema";
+import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
+import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { requireUser } from "~/auth/guard.server";
-import { PagePlaceholder } from "~/components/page-placeholder";
+import { Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, Switch, Tabs, type Tone } from "~/components/ui";
+import { AppError } from "~/lib/app-error";
+import { parseId } from "~/lib/ids";
+import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Smart Alerts — Helio" }];
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
+const TABS = ["profiles", "banks", "monitoring"] as const;
+type Tab = (typeof TABS)[number];
+const TAB_LABEL: Record<Tab, string> = { profiles: "Alert Profiles", banks: "Keyword Banks", monitoring: "AI Monitoring" };
+const PRIORITY_TONE: Record<string, Tone> = { critical: "danger", high: "warning", medium: "info", low: "neutral" };
+
+function contactOf(info: string | null) {
+  try {
+    const c = parseContactInfo(info);
+    // The placeholder phone is what the SPEC's client stores when none was given: not a real number to show.
+    return { email: c.email, phone: c.phone === PLACEHOLDER_PHONE ? null : c.phone };
+  } catch {
+    return { email: null, phone: null };
+  }
 }
 
-export default function Page() {
-  return <PagePlaceholder title="Smart Alerts" summary="Alert profiles, keyword banks and AI monitoring." />;
+/** `?tab=` picks the panel; `?edit=<id>` fills the tab's form with a record; `?delete=<id>` asks to confirm. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const url = new URL(args.request.url);
+  const tabParam = url.searchParams.get("tab") ?? "";
+  const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : "profiles";
+  const db = args.context.db;
+  const [profiles, banks, recent] = await Promise.all([listProfiles(db), listBanks(db), tab === "monitoring" ? listRecentClassifications(db) : []]);
+  const editId = parseId(url.searchParams.get("edit"));
+  const deleteId = parseId(url.searchParams.get("delete"));
+  return {
+    tab,
+    profiles: profiles.map((p) => ({ ...p, ...contactOf(p.contactInfo) })),
+    banks,
+    recent,
+    editId,
+    deleteId,
+  };
+}
+
+type Intent = "create-profile" | "update-profile" | "toggle-profile" | "delete-profile" | "create-bank" | "update-bank" | "toggle-bank" | "delete-bank" | "mark";
+const FAILURE: Record<Intent, string> = {
+  "create-profile": ALERT_TOASTS.createProfile,
+  "update-profile": ALERT_TOASTS.updateProfile,
+  "toggle-profile": ALERT_TOASTS.updateProfile,
+  "delete-profile": ALERT_TOASTS.deleteProfile,
+  "create-bank": ALERT_TOASTS.createBank,
+  "update-bank": ALERT_TOASTS.updateBank,
+  "toggle-bank": ALERT_TOASTS.updateBank,
+  "delete-bank": ALERT_TOASTS.deleteBank,
+  mark: "Failed to save the mark",
+};
+const SUCCESS: Record<Intent, string> = {
+  "create-profile": "Alert profile created",
+  "update-profile": "Alert profile updated",
+  "toggle-profile": "Alert profile updated",
+  "delete-profile": "Alert profile deleted",
+  "create-bank": "Keyword bank created",
+  "update-bank": "Keyword bank updated",
+  "toggle-bank": "Keyword bank updated",
+  "delete-bank": "Keyword bank deleted",
+  mark: "Mark saved",
+};
+
+function requireRecordId(fd: FormData, notFound: string) {
+  const id = parseId(fd.get("id"));
+  if (id === null) throw new AppError("not_found", notFound);
+  return id;
+}
+
+/** Create, edit, activate/deactivate and delete profiles and banks; mark a classification right or wrong. */
+export async function action(args: ActionFunctionArgs) {
+  await requireUser(args);
+  const { request, context } = args;
+  const fd = await request.formData();
+  const raw = String(fd.get("intent") ?? "");
+  const values = Object.fromEntries([...fd].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  if (!(raw in FAILURE)) {
+    return data({ ok: false as const, intent: raw, title: "Unknown action", message: "Choose an action on the page.", field: undefined, values }, { status: 400 });
+  }
+  const intent = raw as Intent;
+  const db = context.db;
+  const now = context.clock();
+  // An unticked checkbox posts nothing: absent means off.
+  const bankBody = (): Record<string, string> => ({ ...values, useAI: fd.has("useAI") ? "true" : "false" });
+  try {
+    switch (intent) {
+      case "create-profile":
+        await createProfile(db, parseProfile({ ...values, isActive: "true" }), now);
+        break;
+      case "update-profile": {
+        const id = requireRecordId(fd, PROFILE_NOT_FOUND);
+        const { name, department, keywords, priority, responseTemplate, escalationTime, email, phone } = values;
+        await updateProfile(db, id, { name, department, keywords, priority, responseTemplate, escalationTime, contactInfo: JSON.stringify({ email, phone }) }, now);
+        break;
+      }
+      case "toggle-profile":
+        await updateProfile(db, requireRecordId(fd, PROFILE_NOT_FOUND), { isActive: fd.get("isActive") === "true" }, now);
+        break;
+      case "delete-profile":
+        await deleteProfile(db, requireRecordId(fd, PROFILE_NOT_FOUND));
+        break;
+      case "create-bank":
+        await createBank(db, parseBank({ ...bankBody(), isActive: "true" }), now);
+        break;
+      case "update-bank": {
+        const id = requireRecordId(fd, BANK_NOT_FOUND);
+        const { category, keywords, priority, alertProfileId, autoResponse, aiPrompt, useAI } = bankBody();
+        await updateBank(db, id, { category, keywords, priority, alertProfileId: alertProfileId ?? "", autoResponse, aiPrompt, useAI }, now);
+        break;
+      }
+      case "toggle-bank":
+        await updateBank(db, requireRecordId(fd, BANK_NOT_FOUND), { isActive: fd.get("isActive") === "true" }, now);
+        break;
+      case "delete-bank":
+        await deleteBank(db, requireRecordId(fd, BANK_NOT_FOUND));
+        break;
+      case "mark": {
+        const verdict = fd.get("verdict");
+        if (verdict !== "right" && verdict !== "wrong") throw new AppError("validation", "Mark the classification right or wrong", { field: "verdict" });
+        await markClassification(db, requireRecordId(fd, CLASSIFICATION_NOT_FOUND), verdict);
+        break;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return data({ ok: false as const, intent, title: FAILURE[intent], message: err.message, field: err.field, values }, { status: err.status });
+  }
+  const tab = intent.endsWith("bank") ? "banks" : intent === "mark" ? "monitoring" : "profiles";
+  return redirectWithToast(context, `/smart-alerts?tab=${tab}`, { title: SUCCESS[intent] });
+}
+
+function Keywords({ words, shown }: { words: string[]; shown: number }) {
+  return (
+    <p className="flex flex-wrap gap-1" aria-label="Keywords">
+      {words.slice(0, shown).map((k) => (
+        <Badge key={k} tone="accent">
+          {k}
+        </Badge>
+      ))}
+      {words.length > shown ? <span className="text-xs text-fg-muted">+{words.length - shown} more</span> : null}
+    </p>
+  );
+}
+
+export default function SmartAlerts() {
+  const { tab, profiles, banks, recent, editId, deleteId } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const items = TABS.map((t) => ({
+    value: t,
+    label: TAB_LABEL[t],
+    href: `?tab=${t}`,
+    count: t === "profiles" ? profiles.length : t === "banks" ? banks.length : undefined,
+  }));
+  const failed = reply && !reply.ok ? reply : null;
+  // After a failed post the form shows what was sent, so nothing typed is lost (JS or not).
+  const sent = (intent: string) => (failed && failed.intent === intent ? failed.values : null);
+  const errorsFor = (intent: string, name: string) => (failed && failed.intent === intent && failed.field === name ? [failed.message] : undefined);
+
+  const editProfile = tab === "profiles" && editId !== null ? profiles.find((p) => p.id === editId) : undefined;
+  const editBank = tab === "banks" && editId !== null ? banks.find((b) => b.id === editId) : undefined;
+  const delProfile = tab === "profiles" && deleteId !== null ? profiles.find((p) => p.id === deleteId) : undefined;
+  const delBank = tab === "banks" && deleteId !== null ? banks.find((b) => b.id === deleteId) : undefined;
+
+  const profileIntent = editProfile ? "update-profile" : "create-profile";
+  const pv = sent(profileIntent) ?? (editProfile
+    ? { name: editProfile.name, department: editProfile.department, keywords: editProfile.keywords.join(", "), email: editProfile.email ?? "", phone: editProfile.phone ?? "", priority: editProfile.priority, escalationTime: String(editProfile.escalationTime), responseTemplate: editProfile.responseTemplate ?? "" }
+    : {});
+  const bankIntent = editBank ? "update-bank" : "create-bank";
+  const bv = sent(bankIntent) ?? (editBank
+    ? { category: editBank.category, keywords: editBank.keywords.join(", "), priority: editBank.priority, alertProfileId: editBank.alertProfileId ? String(editBank.alertProfileId) : "", autoResponse: editBank.autoResponse ?? "", aiPrompt: editBank.aiPrompt ?? "", useAI: editBank.useAi ? "true" : "" }
+    : {});
+  const formFailure = (intent: string) =>
+    failed && failed.intent === intent ? (
+      <Alert tone="danger" data-testid="form-error">
+        <strong>{failed.title}</strong>: {failed.message}
+      </Alert>
+    ) : null;
+  const listFailure =
+    failed && !["create-profile", "update-profile", "create-bank", "update-bank", "delete-profile", "delete-bank"].includes(failed.intent) ? (
+      <Alert tone="danger" data-testid="action-error">
+        <strong>{failed.title}</strong>: {failed.message}
+      </Alert>
+    ) : null;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Smart Alerts" description="Sort incoming replies by priority and tell the right person by email." />
+      {listFailure}
+      <Tabs label="Smart alert settings" value={tab} items={items}>
+        {tab === "profiles" ? (
+          <div className="grid gap-4 lg:grid-cols-3">
+            <Card title={editProfile ? `Edit ${editProfile.name}` : "New alert profile"} data-testid="profile-form-card">
+              {/* key: switching between create and edit resets the uncontrolled fields */}
+              <Form method="post" action="/smart-alerts?tab=profiles" className="space-y-3" data-testid="profile-form" key={`p-${editProfile?.id ?? "new"}`}>
+                {formFailure(profileIntent)}
+                {editProfile ? <input type="hidden" name="id" value={editProfile.id} /> : null}
+                <Field label="Name" name="name" required defaultValue={pv.name ?? ""} errors={errorsFor(profileIntent, "name")} />
+                <Field as="select" label="Department" name="department" defaultValue={pv.department ?? "Solar Sales"}>
+                  {DEPARTMENTS.map((d) => (
+                    <option key={d}>{d}</option>
+                  ))}
+                </Field>
+                <Field label="Keywords" name="keywords" required defaultValue={pv.keywords ?? ""} hint="Separate with commas." errors={errorsFor(profileIntent, "keywords")} />
+                <Field label="Email" name="email" type="email" defaultValue={pv.email ?? ""} errors={errorsFor(profileIntent, "email")} />
+                <Field label="Phone" name="phone" type="tel" defaultValue={pv.phone ?? ""} />
+                <Field as="select" label="Priority" name="priority" defaultValue={pv.priority ?? "medium"}>
+                  {PROFILE_PRIORITIES.map((d) => (
+                    <option key={d}>{d}</option>
+                  ))}
+                </Field>
+                <Field label="Escalation time (minutes)" name="escalationTime" type="number" min={1} max={1440} defaultValue={pv.escalationTime ?? "15"} errors={errorsFor(profileIntent, "escalationTime")} />
+                <Field as="textarea" label="Response template" name="responseTemplate" rows={2} defaultValue={pv.responseTemplate ?? ""} />
+                <div className="flex gap-2">
+                  <Button type="submit" name="intent" value={profileIntent} icon={editProfile ? Pencil : Plus}>
+                    {editProfile ? "Save Profile" : "Create Profile"}
+                  </Button>
+                  {editProfile ? (
+                    <Button to="?tab=profiles" variant="ghost">
+                      Cancel
+                    </Button>
+                  ) : null}
+                </div>
+              </Form>
+            </Card>
+            <div className="grid content-start gap-4 sm:grid-cols-2 lg:col-span-2">
+              {profiles.length === 0 ? <EmptyState icon={BellRing} title="No alert profiles yet" description="Create one to route matching replies to a person." /> : null}
+              {profiles.map((p) => (
+                <Card
+                  key={p.id}
+                  title={p.name}
+                  description={`${p.department} · escalates after ${p.escalationTime} min`}
+                  data-testid="profile-card"
+                  actions={<Switch name="isActive" checked={p.isActive} label={`Active: ${p.name}`} action="/smart-alerts?tab=profiles" fields={{ intent: "toggle-profile", id: String(p.id) }} />}
+                >
+                  <div className="space-y-2 text-sm">
+                    <p className="flex flex-wrap gap-1">
+                      <Badge tone={PRIORITY_TONE[p.priority] ?? "neutral"}>{p.priority}</Badge>
+                      <Badge tone={p.isActive ? "success" : "neutral"}>{p.isActive ? "Active" : "Inactive"}</Badge>
+                    </p>
+                    <Keywords words={p.keywords} shown={3} />
+                    <p className="text-fg-muted">
+                      {p.email ?? "No email"}
+                      {p.phone ? ` · ${p.phone}` : ""}
+                    </p>
+                    <div className="flex gap-2">
+                      <Button to={`?tab=profiles&edit=${p.id}`} size="sm" variant="outline" icon={Pencil} preventScrollReset>
+                        Edit
+                      </Button>
+                      <Button to={`?tab=profiles&delete=${p.id}`} size="sm" variant="ghost" icon={Trash2} preventScrollReset>
+                        Delete
+                      </Button>
+                    </div>
+                  </div>
+                </Card>
+              ))}
+            </div>
+          </div>
+        ) : tab === "banks" ? (
+          <div className="grid gap-4 lg:grid-cols-3">
+            <Card title={editBank ? `Edit ${editBank.category}` : "New keyword bank"} data-testid="bank-form-card">
+              <Form method="post" action="/smart-alerts?tab=banks" className="space-y-3" data-testid="bank-form" key={`b-${editBank?.id ?? "new"}`}>
+                {formFailure(bankIntent)}
+                {editBank ? <input type="hidden" name="id" value={editBank.id} /> : null}
+                <Field as="select" label="Category" name="category" required defaultValue={bv.category ?? ""} errors={errorsFor(bankIntent, "category")}>
+                  <option value="">Choose a category</option>
+                  {BANK_CATEGORIES.map((d) => (
+                    <option key={d}>{d}</option>
+                  ))}
+                </Field>
+                <Field label="Keywords" name="keywords" required defaultValue={bv.keywords ?? ""} hint="Separate with commas." errors={errorsFor(bankIntent, "keywords")} />
+                <Field as="select" label="Priority" name="priority" defaultValue={bv.priority ?? "medium"}>
+                  {BANK_PRIORITIES.map((d) => (
+                    <option key={d}>{d}</option>
+                  ))}
+                </Field>
+                <Field as="select" label="Alert profile" name="alertProfileId" defaultValue={bv.alertProfileId ?? ""} errors={errorsFor(bankIntent, "alertProfileId")}>
+                  <option value="">None</option>
+                  {profiles.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
+                  ))}
+                </Field>
+                <Field as="textarea" label="Auto response" name="autoResponse" rows={2} defaultValue={bv.autoResponse ?? ""} />
+                <label className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="useAI" value="true" defaultChecked={bv.useAI === "true"} className="size-4" /> Use AI
+                </label>
+                <Field as="textarea" label="AI prompt" name="aiPrompt" rows={2} defaultValue={bv.aiPrompt ?? ""} />
+                <div className="flex gap-2">
+                  <Button type="submit" name="intent" value={bankIntent} icon={editBank ? Pencil : Plus}>
+                    {editBank ? "Save Bank" : "Create Bank"}
+                  </Button>
+                  {editBank ? (
+                    <Button to="?tab=banks" variant="ghost">
+                      Cancel
+                    </Button>
+                  ) : null}
+                </div>
+              </Form>
+            </Card>
+            <div className="grid content-start gap-4 sm:grid-cols-2 lg:col-span-2">
+              {banks.length === 0 ? <EmptyState icon={BookText} title="No keyword banks yet" description="Create one to sort replies by category and priority." /> : null}
+              {banks.map((b) => (
+                <Card
+                  key={b.id}
+                  title={b.category}
+                  description={`Triggered ${b.triggerCount} ${b.triggerCount === 1 ? "time" : "times"}`}
+                  data-testid="bank-card"
+                  actions={<Switch name="isActive" checked={b.isActive} label={`Active: ${b.category}`} action="/smart-alerts?tab=banks" fields={{ intent: "toggle-bank", id: String(b.id) }} />}
+                >
+                  <div className="space-y-2 text-sm">
+                    <p className="flex flex-wrap gap-1">
+                      <Badge tone={PRIORITY_TONE[b.priority] ?? "neutral"}>{b.priority}</Badge>
+                      <Badge tone={b.isActive ? "success" : "neutral"}>{b.isActive ? "Active" : "Inactive"}</Badge>
+                      {b.useAi ? <Badge tone="info">AI</Badge> : null}
+                    </p>
+                    <Keywords words={b.keywords} shown={4} />
+                    <div className="flex gap-2">
+                      <Button to={`?tab=banks&edit=${b.id}`} size="sm" variant="outline" icon={Pencil} preventScrollReset>
+                        Edit
+                      </Button>
+                      <Button to={`?tab=banks&delete=${b.id}`} size="sm" variant="ghost" icon={Trash2} preventScrollReset>
+                        Delete
+                      </Button>
+                    </div>
+                  </div>
+                </Card>
+              ))}
+            </div>
+          </div>
+        ) : (
+          <Card title="Recent classifications" description="What the classifier saw, newest first. Marks feed the accuracy figure." data-testid="ai-monitoring">
+            {recent.length === 0 ? (
+              <EmptyState icon={Brain} title="No data yet" description="Classifications appear here as replies come in." />
+            ) : (
+              <ul className="divide-y divide-border text-sm">
+                {recent.map((c) => (
+                  <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid="classification-row">
+                    <span className="min-w-0 flex-1 truncate">{c.textPreview}</span>
+                    <span className="flex flex-wrap gap-1">
+                      <Badge tone="info">{c.intent}</Badge>
+                      <Badge>{c.sentiment}</Badge>
+                      <span className="text-fg-muted">
+                        {c.confidence}% · {c.analysisMs} ms
+                      </span>
+                      {c.markedCorrect === null ? null : <Badge tone={c.markedCorrect ? "success" : "danger"}>{c.markedCorrect ? "Marked right" : "Marked wrong"}</Badge>}
+                    </span>
+                    <Form method="post" action="/smart-alerts?tab=monitoring" className="flex gap-1">
+                      <input type="hidden" name="intent" value="mark" />
+                      <input type="hidden" name="id" value={c.id} />
+                      <Button type="submit" name="verdict" value="right" size="sm" variant="outline" aria-pressed={c.markedCorrect === 1}>
+                        Right
+                      </Button>
+                      <Button type="submit" name="verdict" value="wrong" size="sm" variant="outline" aria-pressed={c.markedCorrect === 0}>
+                        Wrong
+                      </Button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        )}
+      </Tabs>
+      {delProfile ? (
+        <ConfirmDialog
+          title="Delete alert profile"
+          confirmLabel="Delete"
+          pendingLabel="Deleting..."
+          destructive
+          action="/smart-alerts?tab=profiles"
+          closeTo="?tab=profiles"
+          fields={{ intent: "delete-profile", id: String(delProfile.id) }}
+          error={failed && failed.intent === "delete-profile" ? { title: failed.title, description: failed.message } : null}
+        >
+          <p>
+            Delete <span className="font-medium">{delProfile.name}</span>? Its keyword banks stay, with no profile.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      {delBank ? (
+        <ConfirmDialog
+          title="Delete keyword bank"
+          confirmLabel="Delete"
+          pendingLabel="Deleting..."
+          destructive
+          action="/smart-alerts?tab=banks"
+          closeTo="?tab=banks"
+          fields={{ intent: "delete-bank", id: String(delBank.id) }}
+          error={failed && failed.intent === "delete-bank" ? { title: failed.title, description: failed.message } : null}
+        >
+          <p>
+            Delete the <span className="font-medium">{delBank.category}</span> bank? It stops matching replies at once.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
 }

@@ -30,7 +30,8 @@ type Case = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** A path, or one built per caller (fresh records for destructive calls). */
   path: string | ((ctx: Ctx) => Promise<string>);
-  form?: Record<string, string>;
+  /** A form body, or one built per caller (ids of fresh records posted as fields). */
+  form?: Record<string, string> | ((ctx: Ctx) => Promise<Record<string, string>>);
   json?: unknown;
   multipart?: boolean;
   expect: Statuses;
@@ -147,7 +148,27 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: "/api/ai/generate-step-content", json: { campaignName: "Spring", stepNumber: 1, messageType: "sms" }, expect: API },
   ],
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
-  "_app.smart-alerts.tsx": placeholder("/smart-alerts"),
+  "_app.smart-alerts.tsx": [
+    { method: "GET", path: "/smart-alerts", expect: SCREEN },
+    { method: "GET", path: "/smart-alerts?tab=banks", expect: SCREEN },
+    { method: "GET", path: "/smart-alerts?tab=monitoring", expect: SCREEN },
+    { method: "GET", path: async () => `/smart-alerts?tab=profiles&edit=${await freshProfile()}`, expect: SCREEN },
+    { method: "GET", path: async () => `/smart-alerts?tab=banks&delete=${await freshBank()}`, expect: SCREEN },
+    { method: "POST", path: "/smart-alerts", form: {}, expect: SCREEN_FORM_INVALID },
+    // "Missing information": name/category and keywords are required.
+    { method: "POST", path: "/smart-alerts", form: { intent: "create-profile" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/smart-alerts", form: { intent: "create-bank" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "update-profile", id: String(await freshProfile()), name: "" }), expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "update-bank", id: String(await freshBank()), category: "" }), expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/smart-alerts", form: { intent: "toggle-profile", id: "999999999", isActive: "true" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "toggle-profile", id: String(await freshProfile()), isActive: "false" }), expect: PUBLIC(302) },
+    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "toggle-bank", id: String(await freshBank()), isActive: "false" }), expect: PUBLIC(302) },
+    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "delete-profile", id: String(await freshProfile()) }), expect: PUBLIC(302) },
+    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "delete-bank", id: String(await freshBank()) }), expect: PUBLIC(302) },
+    { method: "POST", path: "/smart-alerts", form: { intent: "delete-bank", id: "999999999" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/smart-alerts", form: { intent: "mark", id: "999999999" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/smart-alerts", form: { intent: "mark", id: "999999999", verdict: "right" }, expect: { anon: 302, user: 404, superuser: 404 } },
+  ],
   "_app.testing.tsx": [
     { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
     { method: "POST", path: "/testing", form: { intent: "manual" }, expect: SCREEN_FORM_INVALID },
@@ -464,7 +485,7 @@ describe("route × role matrix", () => {
     const cookie = c.freshSession ? await s.login() : s.cookie;
     const path = typeof c.path === "string" ? c.path : await c.path({ who, userId: s.userId });
     let body: BodyInit | undefined;
-    if (c.form) body = new URLSearchParams(c.form);
+    if (c.form) body = new URLSearchParams(typeof c.form === "function" ? await c.form({ who, userId: s.userId }) : c.form);
     if (c.multipart) body = new FormData();
     const res = await call(path, { method: c.method, cookie: cookie || undefined, body, json: c.json });
     await res.arrayBuffer();
