@@ -343,14 +343,15 @@ describe("compliance in the pipeline", () => {
 });
 
 describe("pacing and scheduling", () => {
-  it("never exceeds the per-sender rate, and holds the daily cap", async () => {
+  // The spacing itself (never more than N in any second, never before its slot) is pinned with a fixed clock in
+  // pacing.test.ts and measured on the wire by bench/broadcast.mjs; wall-clock gaps here only flaked under load.
+  it("holds the daily cap: sends beyond it wait in D1 with the reason", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 10, smsDailyCap: 6 } });
     const msgs = Array.from({ length: 8 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `paced ${i}`, idempotencyKey: `pace:${crypto.randomUUID()}` }));
     const ids = await createOutboundMessages(deps.db, queue, msgs, new Date());
     await sendMessages(queue.takeSendJobs(), deps);
     const at = (await twilio.calls()).map((c) => c.at).sort((a, b) => a - b);
     expect(at).toHaveLength(6);
-    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(90); // 10/s, a few ms of clock jitter
     const capped = await deps.db.all<{ status: string; error_message: string }>(
       sql`SELECT status, error_message FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status = 'pending'`,
     );
