@@ -11,6 +11,7 @@ import { smsProviderFor } from "~/messaging/providers/registry.server";
 import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 export type TickDeps = { db: Db; env: Env; now: Date };
 type Task = (d: TickDeps) => Promise<unknown>;
@@ -28,11 +29,11 @@ export async function runScheduledTick(deps: TickDeps, tasks: Task[] = defaultTa
 export const defaultTasks: Task[] = [
   ({ db, now }) => purgeExpiredSessions(db, now),
   // Scheduled sends and quiet-hours deferrals whose time has come.
-  ({ db, env, now }) => dispatchDueMessages(db, env.JOBS, now),
+  ({ db, env, now }) => dispatchDueMessages(db, jobQueue(env), now),
   // Campaign steps that have come due (app/campaigns): creates their messages through the same pipeline.
   // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
-  async ({ db, env, now }) => console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, env.JOBS, now))),
-  ({ db, env, now }) => reconcileMessages(db, env.JOBS, smsProviderFor(env, db, () => now), now),
+  async ({ db, env, now }) => console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, jobQueue(env), now))),
+  ({ db, env, now }) => reconcileMessages(db, jobQueue(env), smsProviderFor(env, db, () => now), now),
   // Local outbox: simulate the provider's delivery reports.
   async ({ db, now }) => {
     const changed = await advanceOutboxStatuses(db, now);
@@ -45,7 +46,7 @@ export const defaultTasks: Task[] = [
   // Activity entries past ACTIVITY_RETENTION_DAYS (default 365), a bounded batch per tick.
   ({ db, env, now }) => purgeOldActivity(db, now, activityRetentionDays(env)),
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
-  ({ db, env, now }) => escalateDueAlerts({ db, queue: env.JOBS, now, config: alertConfig(env) }),
+  ({ db, env, now }) => escalateDueAlerts({ db, queue: jobQueue(env), now, config: alertConfig(env) }),
   // Uploads that were previewed but never confirmed.
   ({ db, now }) => db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
 ];

@@ -6,6 +6,7 @@ import { idempotencyKey } from "./api.server";
 import { AppError } from "./app-error";
 import { apiErrorResponse, postJson } from "./http.server";
 import { clientIp } from "./request.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 /** One POST+JSON send endpoint: its body schema and the domain function that queues the send. */
 export type SendEndpoint = {
@@ -34,7 +35,7 @@ export function runSendEndpoint(
   const { request, context } = args;
   const endpoint = Object.hasOwn(endpoints, args.params[param] ?? "") ? endpoints[args.params[param]!] : undefined;
   if (!endpoint) return Promise.resolve(apiErrorResponse(new AppError("not_found", "Not found")));
-  const deps: SendRequestDeps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
+  const deps: SendRequestDeps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
   const actor: Actor = { userId: user.id, ipAddress: clientIp(request) };
   return postJson(request, endpoint.schema, (input) => endpoint.run(deps, input as never, actor, idempotencyKey(request)), { status: 202 });
 }

@@ -3,6 +3,7 @@ import { aiProvidersFor, type AiEnv } from "~/ai/registry.server";
 import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
 import { alertConfig, type Classify, type ReplyDeps } from "./reply-deps";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 /** The AI classifier (app/ai) as the reply processors call it: one recorded classification per message. */
 export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Date()): Classify {
@@ -14,6 +15,6 @@ export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Da
  * The reply processors' providers from the environment: queue, alert addresses, the AI classifier. The AI module
  * has no reply-drafting function yet, so `useAI` responders send their written response (draft: null).
  */
-export function replyDepsFor(env: Env, db: Db, queue: JobQueue = env.JOBS): Omit<ReplyDeps, "db" | "now"> {
+export function replyDepsFor(env: Env, db: Db, queue: JobQueue = jobQueue(env)): Omit<ReplyDeps, "db" | "now"> {
   return { queue, config: alertConfig(env), classify: classifierFor(env as AiEnv, db), draft: null };
 }

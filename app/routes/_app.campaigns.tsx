@@ -15,6 +15,7 @@ import { routeId } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaign Sequences — Helio" }];
 
@@ -41,7 +42,7 @@ export async function action(args: ActionFunctionArgs) {
   const actor = { userId: user.id, ipAddress: clientIp(request) };
   try {
     if (parsed.data.intent === "start") {
-      const c = await startCampaign(context.db, context.cloudflare.env.JOBS, id, actor, context.clock());
+      const c = await startCampaign(context.db, jobQueue(context.cloudflare.env), id, actor, context.clock());
       return redirectWithToast(context, back, { title: parsed.data.resume ? DONE.resume : DONE.start, description: c.name });
     }
     const c = await pauseCampaign(context.db, id, actor, context.clock());

@@ -16,6 +16,7 @@ import type { ImportContactsJob } from "~/jobs/jobs";
 import { AppError } from "~/lib/app-error";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Import contacts — Helio" }];
 
@@ -23,7 +24,7 @@ const IMPORT_NOT_FOUND = "Import not found";
 
 function enqueuer(context: AppLoadContext) {
   return async (id: number) => {
-    await context.cloudflare.env.JOBS.send({ v: 1, type: "import-contacts", importId: id } satisfies ImportContactsJob);
+    await jobQueue(context.cloudflare.env).send({ v: 1, type: "import-contacts", importId: id } satisfies ImportContactsJob);
   };
 }
 

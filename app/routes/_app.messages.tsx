@@ -17,6 +17,7 @@ import { LocalTime } from "~/components/local-time";
 import { providerMode } from "~/messaging/providers/registry.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { redirectWithToast } from "~/toast/toast.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Message Center — Helio" }];
 
@@ -47,7 +48,7 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await receiveInboundSms(
     args.context.db,
-    env.JOBS,
+    jobQueue(env),
     { sid: "SMsim" + crypto.randomUUID().replace(/-/g, ""), from: submission.value.phone, to: "local-outbox", body: submission.value.body },
     args.context.clock(),
   );

@@ -19,6 +19,7 @@ import { createTemplate } from "~/templates/manage-templates.server";
 import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
 import { redirectWithToast } from "~/toast/toast.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Message Testing Playground — Helio" }];
 
@@ -67,7 +68,7 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const form = await request.formData();
   const intent = str(form, "intent");
-  const deps = { db: context.db, queue: context.cloudflare.env.JOBS, now: context.clock() };
+  const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
   const actor = { userId: user.id, ipAddress: clientIp(request) };
   if (intent === "manual") {
     const email = str(form, "type") === "email";

@@ -6,6 +6,7 @@ import { methodNotAllowed } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 import { requireId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
+import { jobQueue } from "~/jobs/job-queue.server";
 
 /** GET on a POST-only endpoint: 401 without a session, then 405. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -20,6 +21,6 @@ export async function action(args: ActionFunctionArgs) {
   return apiRoute(async () => {
     const { db, clock, cloudflare } = args.context;
     const id = requireId(args.params.id, CAMPAIGN_NOT_FOUND);
-    return Response.json(await startCampaign(db, cloudflare.env.JOBS, id, { userId: user.id, ipAddress: clientIp(args.request) }, clock()));
+    return Response.json(await startCampaign(db, jobQueue(cloudflare.env), id, { userId: user.id, ipAddress: clientIp(args.request) }, clock()));
   });
 }

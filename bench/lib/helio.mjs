@@ -12,8 +12,9 @@ import { firstNameFor, phoneFor } from "./recipients.mjs";
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 const offlineEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_ERROR_REPORTS: "false", NO_UPDATE_NOTIFIER: "1" };
 
-/** The queue as wrangler.toml declares it. */
+/** The queues as wrangler.toml declares them: sends, and every other job (app/jobs/job-queue.server.ts). */
 export const QUEUE = "helio-jobs";
+export const TASK_QUEUE = "helio-tasks";
 export const QUEUE_CONSUMER = { maxBatchSize: 50, maxBatchTimeout: 1, maxRetries: 10, deadLetterQueue: "helio-jobs-dlq" };
 export const MF_BASE = {
   cf: false,
@@ -65,8 +66,8 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, mfO
     modules: [...new Set([scriptPath, join(modulesRoot, "app.js")])].map((path) => ({ type: "ESModule", path })),
     d1Databases: { DB: "helio-bench" },
     d1Persist: persist,
-    queueProducers: { JOBS: { queueName: QUEUE } },
-    queueConsumers: { [QUEUE]: QUEUE_CONSUMER },
+    queueProducers: { JOBS: { queueName: QUEUE }, TASKS: { queueName: TASK_QUEUE } },
+    queueConsumers: { [QUEUE]: QUEUE_CONSUMER, [TASK_QUEUE]: QUEUE_CONSUMER },
     bindings: {
       APP_NAME: "Helio",
       SESSION_SECRET: "bench-session-secret-0123456789abcdef",
