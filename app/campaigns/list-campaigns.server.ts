@@ -1,5 +1,5 @@
-import { desc, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { pageNewestFirst } from "~/db/page-newest-first.server";
 import { campaigns } from "~/db/schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
 
@@ -8,13 +8,6 @@ export const MAX_CAMPAIGN_PAGE = 200;
 
 /** Newest first, keyset-paged on id (the primary key); counters come from the row, never from COUNT. */
 export async function listCampaigns(db: Db, opts: { after?: number | null; limit?: number } = {}): Promise<{ campaigns: PublicCampaign[]; nextCursor: number | null }> {
-  const limit = Math.min(Math.max(opts.limit ?? CAMPAIGN_PAGE, 1), MAX_CAMPAIGN_PAGE);
-  const rows = await db
-    .select()
-    .from(campaigns)
-    .where(opts.after ? lt(campaigns.id, opts.after) : undefined)
-    .orderBy(desc(campaigns.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return { campaigns: page.map(publicCampaign), nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+  const { rows, nextCursor } = await pageNewestFirst(db, campaigns, opts, { page: CAMPAIGN_PAGE, max: MAX_CAMPAIGN_PAGE });
+  return { campaigns: rows.map(publicCampaign), nextCursor };
 }

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { BellRing, BookText, Brain, Pencil, Plus, Trash2 } from "lucide-react";
+import { BellRing, BookText, Brain } from "lucide-react";
 import {
   ALERT_TOASTS,
   BANK_CATEGORIES,
@@ -17,7 +17,7 @@ import {
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, Switch, Tabs, type Tone } from "~/components/ui";
+import { Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, RecordCard, RecordEditor, RecordForm, Tabs, type Tone } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -210,12 +210,17 @@ export default function SmartAlerts() {
       {listFailure}
       <Tabs label="Smart alert settings" value={tab} items={items}>
         {tab === "profiles" ? (
-          <div className="grid gap-4 lg:grid-cols-3">
-            <Card title={editProfile ? `Edit ${editProfile.name}` : "New alert profile"} data-testid="profile-form-card">
-              {/* key: switching between create and edit resets the uncontrolled fields */}
-              <Form method="post" action="/smart-alerts?tab=profiles" className="space-y-3" data-testid="profile-form" key={`p-${editProfile?.id ?? "new"}`}>
-                {formFailure(profileIntent)}
-                {editProfile ? <input type="hidden" name="id" value={editProfile.id} /> : null}
+          <RecordEditor
+            form={
+              <RecordForm
+                noun={{ title: "alert profile", button: "Profile" }}
+                editing={editProfile}
+                action="/smart-alerts?tab=profiles"
+                intent={profileIntent}
+                cancelTo="?tab=profiles"
+                failure={formFailure(profileIntent)}
+                testId="profile-form"
+              >
                 <Field label="Name" name="name" required defaultValue={pv.name ?? ""} errors={errorsFor(profileIntent, "name")} />
                 <Field as="select" label="Department" name="department" defaultValue={pv.department ?? "Solar Sales"}>
                   {DEPARTMENTS.map((d) => (
@@ -232,57 +237,46 @@ export default function SmartAlerts() {
                 </Field>
                 <Field label="Escalation time (minutes)" name="escalationTime" type="number" min={1} max={1440} defaultValue={pv.escalationTime ?? "15"} errors={errorsFor(profileIntent, "escalationTime")} />
                 <Field as="textarea" label="Response template" name="responseTemplate" rows={2} defaultValue={pv.responseTemplate ?? ""} />
-                <div className="flex gap-2">
-                  <Button type="submit" name="intent" value={profileIntent} icon={editProfile ? Pencil : Plus}>
-                    {editProfile ? "Save Profile" : "Create Profile"}
-                  </Button>
-                  {editProfile ? (
-                    <Button to="?tab=profiles" variant="ghost">
-                      Cancel
-                    </Button>
-                  ) : null}
-                </div>
-              </Form>
-            </Card>
-            <div className="grid content-start gap-4 sm:grid-cols-2 lg:col-span-2">
-              {profiles.length === 0 ? <EmptyState icon={BellRing} title="No alert profiles yet" description="Create one to route matching replies to a person." /> : null}
-              {profiles.map((p) => (
-                <Card
-                  key={p.id}
-                  title={p.name}
-                  description={`${p.department} · escalates after ${p.escalationTime} min`}
-                  data-testid="profile-card"
-                  actions={<Switch name="isActive" checked={p.isActive} label={`Active: ${p.name}`} action="/smart-alerts?tab=profiles" fields={{ intent: "toggle-profile", id: String(p.id) }} />}
-                >
-                  <div className="space-y-2 text-sm">
-                    <p className="flex flex-wrap gap-1">
-                      <Badge tone={PRIORITY_TONE[p.priority] ?? "neutral"}>{p.priority}</Badge>
-                      <Badge tone={p.isActive ? "success" : "neutral"}>{p.isActive ? "Active" : "Inactive"}</Badge>
-                    </p>
-                    <Keywords words={p.keywords} shown={3} />
-                    <p className="text-fg-muted">
-                      {p.email ?? "No email"}
-                      {p.phone ? ` · ${p.phone}` : ""}
-                    </p>
-                    <div className="flex gap-2">
-                      <Button to={`?tab=profiles&edit=${p.id}`} size="sm" variant="outline" icon={Pencil} preventScrollReset>
-                        Edit
-                      </Button>
-                      <Button to={`?tab=profiles&delete=${p.id}`} size="sm" variant="ghost" icon={Trash2} preventScrollReset>
-                        Delete
-                      </Button>
-                    </div>
-                  </div>
-                </Card>
-              ))}
-            </div>
-          </div>
+              </RecordForm>
+            }
+            empty={profiles.length === 0 ? <EmptyState icon={BellRing} title="No alert profiles yet" description="Create one to route matching replies to a person." /> : null}
+          >
+            {profiles.map((p) => (
+              <RecordCard
+                key={p.id}
+                id={p.id}
+                name={p.name}
+                description={`${p.department} · escalates after ${p.escalationTime} min`}
+                isActive={p.isActive}
+                action="/smart-alerts?tab=profiles"
+                toggleIntent="toggle-profile"
+                query="tab=profiles"
+                testId="profile-card"
+              >
+                <p className="flex flex-wrap gap-1">
+                  <Badge tone={PRIORITY_TONE[p.priority] ?? "neutral"}>{p.priority}</Badge>
+                  <Badge tone={p.isActive ? "success" : "neutral"}>{p.isActive ? "Active" : "Inactive"}</Badge>
+                </p>
+                <Keywords words={p.keywords} shown={3} />
+                <p className="text-fg-muted">
+                  {p.email ?? "No email"}
+                  {p.phone ? ` · ${p.phone}` : ""}
+                </p>
+              </RecordCard>
+            ))}
+          </RecordEditor>
         ) : tab === "banks" ? (
-          <div className="grid gap-4 lg:grid-cols-3">
-            <Card title={editBank ? `Edit ${editBank.category}` : "New keyword bank"} data-testid="bank-form-card">
-              <Form method="post" action="/smart-alerts?tab=banks" className="space-y-3" data-testid="bank-form" key={`b-${editBank?.id ?? "new"}`}>
-                {formFailure(bankIntent)}
-                {editBank ? <input type="hidden" name="id" value={editBank.id} /> : null}
+          <RecordEditor
+            form={
+              <RecordForm
+                noun={{ title: "keyword bank", button: "Bank" }}
+                editing={editBank ? { id: editBank.id, name: editBank.category } : undefined}
+                action="/smart-alerts?tab=banks"
+                intent={bankIntent}
+                cancelTo="?tab=banks"
+                failure={formFailure(bankIntent)}
+                testId="bank-form"
+              >
                 <Field as="select" label="Category" name="category" required defaultValue={bv.category ?? ""} errors={errorsFor(bankIntent, "category")}>
                   <option value="">Choose a category</option>
                   {BANK_CATEGORIES.map((d) => (
@@ -308,48 +302,31 @@ export default function SmartAlerts() {
                   <input type="checkbox" name="useAI" value="true" defaultChecked={bv.useAI === "true"} className="size-4" /> Use AI
                 </label>
                 <Field as="textarea" label="AI prompt" name="aiPrompt" rows={2} defaultValue={bv.aiPrompt ?? ""} />
-                <div className="flex gap-2">
-                  <Button type="submit" name="intent" value={bankIntent} icon={editBank ? Pencil : Plus}>
-                    {editBank ? "Save Bank" : "Create Bank"}
-                  </Button>
-                  {editBank ? (
-                    <Button to="?tab=banks" variant="ghost">
-                      Cancel
-                    </Button>
-                  ) : null}
-                </div>
-              </Form>
-            </Card>
-            <div className="grid content-start gap-4 sm:grid-cols-2 lg:col-span-2">
-              {banks.length === 0 ? <EmptyState icon={BookText} title="No keyword banks yet" description="Create one to sort replies by category and priority." /> : null}
-              {banks.map((b) => (
-                <Card
-                  key={b.id}
-                  title={b.category}
-                  description={`Triggered ${b.triggerCount} ${b.triggerCount === 1 ? "time" : "times"}`}
-                  data-testid="bank-card"
-                  actions={<Switch name="isActive" checked={b.isActive} label={`Active: ${b.category}`} action="/smart-alerts?tab=banks" fields={{ intent: "toggle-bank", id: String(b.id) }} />}
-                >
-                  <div className="space-y-2 text-sm">
-                    <p className="flex flex-wrap gap-1">
-                      <Badge tone={PRIORITY_TONE[b.priority] ?? "neutral"}>{b.priority}</Badge>
-                      <Badge tone={b.isActive ? "success" : "neutral"}>{b.isActive ? "Active" : "Inactive"}</Badge>
-                      {b.useAi ? <Badge tone="info">AI</Badge> : null}
-                    </p>
-                    <Keywords words={b.keywords} shown={4} />
-                    <div className="flex gap-2">
-                      <Button to={`?tab=banks&edit=${b.id}`} size="sm" variant="outline" icon={Pencil} preventScrollReset>
-                        Edit
-                      </Button>
-                      <Button to={`?tab=banks&delete=${b.id}`} size="sm" variant="ghost" icon={Trash2} preventScrollReset>
-                        Delete
-                      </Button>
-                    </div>
-                  </div>
-                </Card>
-              ))}
-            </div>
-          </div>
+              </RecordForm>
+            }
+            empty={banks.length === 0 ? <EmptyState icon={BookText} title="No keyword banks yet" description="Create one to sort replies by category and priority." /> : null}
+          >
+            {banks.map((b) => (
+              <RecordCard
+                key={b.id}
+                id={b.id}
+                name={b.category}
+                description={`Triggered ${b.triggerCount} ${b.triggerCount === 1 ? "time" : "times"}`}
+                isActive={b.isActive}
+                action="/smart-alerts?tab=banks"
+                toggleIntent="toggle-bank"
+                query="tab=banks"
+                testId="bank-card"
+              >
+                <p className="flex flex-wrap gap-1">
+                  <Badge tone={PRIORITY_TONE[b.priority] ?? "neutral"}>{b.priority}</Badge>
+                  <Badge tone={b.isActive ? "success" : "neutral"}>{b.isActive ? "Active" : "Inactive"}</Badge>
+                  {b.useAi ? <Badge tone="info">AI</Badge> : null}
+                </p>
+                <Keywords words={b.keywords} shown={4} />
+              </RecordCard>
+            ))}
+          </RecordEditor>
         ) : (
           <Card title="Recent classifications" description="What the classifier saw, newest first. Marks feed the accuracy figure." data-testid="ai-monitoring">
             {recent.length === 0 ? (

@@ -329,19 +329,16 @@ const MATRIX: Record<string, Case[]> = {
     { method: "DELETE", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
     { method: "PATCH", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
   ],
-  "api.campaigns.$id.start.ts": [
+  "api.campaigns.$id.$command.ts": [
     // A draft without steps or contacts cannot start: 409 with a message.
     { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, json: {}, expect: { anon: 401, user: 409, superuser: 409 } },
     { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, expect: API_405 },
-  ],
-  "api.campaigns.$id.pause.ts": [
     // Pausing a draft is an invalid transition.
     { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`, json: {}, expect: { anon: 401, user: 409, superuser: 409 } },
-    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`, expect: API_405 },
-  ],
-  "api.campaigns.$id.contacts.ts": [
     { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, json: {}, expect: API_INVALID },
     { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, expect: API_405 },
+    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`, json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
+    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`, expect: { anon: 401, user: 404, superuser: 404 } },
   ],
   "api.campaign-steps.ts": [
     { method: "POST", path: "/api/campaign-steps", json: {}, expect: API_INVALID },

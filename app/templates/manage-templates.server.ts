@@ -1,5 +1,6 @@
-import { desc, eq, lt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { pageNewestFirst } from "~/db/page-newest-first.server";
 import { templates } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { extractVariables } from "~/messaging/render";
@@ -36,15 +37,8 @@ export function publicTemplate(t: Template): PublicTemplate {
 
 /** Newest first, keyset-paged on the primary key. Templates are shared by the team. */
 export async function listTemplates(db: Db, opts: { after?: number | null; limit?: number } = {}): Promise<{ templates: PublicTemplate[]; nextCursor: number | null }> {
-  const limit = Math.min(Math.max(opts.limit ?? TEMPLATE_PAGE, 1), MAX_TEMPLATE_PAGE);
-  const rows = await db
-    .select()
-    .from(templates)
-    .where(opts.after ? lt(templates.id, opts.after) : undefined)
-    .orderBy(desc(templates.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return { templates: page.map(publicTemplate), nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+  const { rows, nextCursor } = await pageNewestFirst(db, templates, opts, { page: TEMPLATE_PAGE, max: MAX_TEMPLATE_PAGE });
+  return { templates: rows.map(publicTemplate), nextCursor };
 }
 
 export async function getTemplate(db: Db, id: number): Promise<PublicTemplate> {

@@ -2,7 +2,8 @@
 // workerd, over their HTTP /__control API. Each test should take its own account/key (`newFakeTwilioAccount()`,
 // `newFakeSendGridKey()`): test files run in parallel against the same servers, and an account isolates calls,
 // messages and injected failures.
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
+import { ProviderError } from "~/messaging/providers/provider";
 import "./provided-context";
 
 export type FakeTwilioCall = {
@@ -50,22 +51,17 @@ async function control<T = unknown>(base: string, path: string, body?: unknown):
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export class FakeTwilioAccount {
-  constructor(
-    readonly url: string,
-    readonly accountSid: string,
-    readonly authToken: string,
-  ) {}
+/**
+ * What both provider fakes offer per isolated account or key: injected failures and delays, the calls recorded,
+ * connection stats. `scope` is the query that selects the account (`account=…` / `key=…`).
+ */
+abstract class FakeProviderScope<Call> {
+  constructor(readonly url: string) {}
+  protected abstract scope(): string;
 
-  private q(path: string) {
-    return `${path}${path.includes("?") ? "&" : "?"}account=${encodeURIComponent(this.accountSid)}`;
+  protected q(path: string) {
+    return `${path}${path.includes("?") ? "&" : "?"}${this.scope()}`;
   }
-
-  /** Config for createTwilioSms pointing at the fake. */
-  config(extra: { from?: string; messagingServiceSid?: string } = { from: "+15005550006" }) {
-    return { accountSid: this.accountSid, authToken: this.authToken, apiBase: this.url, ...extra };
-  }
-
   /** The next n API requests fail with `status` (0 = the connection is dropped). */
   failNext(n: number, status = 429, opts: FailNextOptions = {}) {
     return control(this.url, this.q("/fail-next"), { n, status, ...opts });
@@ -76,8 +72,29 @@ export class FakeTwilioAccount {
   reset() {
     return control(this.url, this.q("/reset"), {});
   }
-  async calls(): Promise<FakeTwilioCall[]> {
-    return (await control<{ calls: FakeTwilioCall[] }>(this.url, this.q("/calls"))).calls;
+  async calls(): Promise<Call[]> {
+    return (await control<{ calls: Call[] }>(this.url, this.q("/calls"))).calls;
+  }
+  stats() {
+    return control<{ requests: number; connections: { open: number; total: number } }>(this.url, this.q("/stats"));
+  }
+}
+
+export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
+  constructor(
+    url: string,
+    readonly accountSid: string,
+    readonly authToken: string,
+  ) {
+    super(url);
+  }
+  protected scope() {
+    return `account=${encodeURIComponent(this.accountSid)}`;
+  }
+
+  /** Config for createTwilioSms pointing at the fake. */
+  config(extra: { from?: string; messagingServiceSid?: string } = { from: "+15005550006" }) {
+    return { accountSid: this.accountSid, authToken: this.authToken, apiBase: this.url, ...extra };
   }
   async messages(): Promise<Array<Record<string, any>>> {
     return (await control<{ messages: Array<Record<string, any>> }>(this.url, this.q("/messages"))).messages;
@@ -107,43 +124,25 @@ export class FakeTwilioAccount {
   async sink(prefix = "/__sink/"): Promise<Array<{ path: string; headers: Record<string, string>; body: string; params: Record<string, string> }>> {
     return (await control<{ requests: any[] }>(this.url, `/sink?prefix=${encodeURIComponent(prefix)}`)).requests;
   }
-  stats() {
-    return control<{ requests: number; connections: { open: number; total: number } }>(this.url, this.q("/stats"));
-  }
 }
 
-export class FakeSendGridKey {
+export class FakeSendGridKey extends FakeProviderScope<FakeSendGridCall> {
   constructor(
-    readonly url: string,
+    url: string,
     readonly apiKey: string,
-  ) {}
-
-  private q(path: string) {
-    return `${path}?key=${encodeURIComponent(this.apiKey)}`;
+  ) {
+    super(url);
+  }
+  protected scope() {
+    return `key=${encodeURIComponent(this.apiKey)}`;
   }
 
   /** Config for createSendGridEmail pointing at the fake. */
   config(extra: { from?: string; fromName?: string } = {}) {
     return { apiKey: this.apiKey, apiBase: this.url, from: "news@helio.test", ...extra };
   }
-
-  failNext(n: number, status = 429, opts: FailNextOptions = {}) {
-    return control(this.url, this.q("/fail-next"), { n, status, ...opts });
-  }
-  setDelay(ms: number) {
-    return control(this.url, this.q("/delay"), { ms });
-  }
-  reset() {
-    return control(this.url, this.q("/reset"), {});
-  }
-  async calls(): Promise<FakeSendGridCall[]> {
-    return (await control<{ calls: FakeSendGridCall[] }>(this.url, this.q("/calls"))).calls;
-  }
   addInvalid(to: string) {
     return control(this.url, this.q("/invalid"), { to });
-  }
-  stats() {
-    return control<{ requests: number; connections: { open: number; total: number } }>(this.url, this.q("/stats"));
   }
 }
 
@@ -188,3 +187,13 @@ export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number
 export const failOpenAi = (key: string, count = 1, status = 500) => openAiControl("fail", { key, count, status });
 export const openAiCalls = (key: string) =>
   openAiControl("calls", { key }) as Promise<Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown }>>;
+
+/** The ProviderError a provider call rejected with (the test fails if it resolved or threw something else). */
+export async function providerError(p: Promise<unknown>): Promise<ProviderError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}

@@ -8,6 +8,7 @@ export { ConfirmDialog } from "./confirm-dialog";
 export { cx, focusRing } from "./cx";
 export { Dialog, DialogClose, DialogFooter } from "./dialog";
 export { Field, Input, Select, Textarea, type FieldProps } from "./field";
+export { RecordCard, RecordEditor, RecordForm } from "./record-editor";
 export { ProgressBar, type ProgressPart } from "./progress";
 export { SearchBox } from "./search-box";
 export { Skeleton, Spinner } from "./skeleton";

@@ -1,7 +1,6 @@
 // Runs in workerd against the fake SendGrid server (tests/fakes/fake-sendgrid.mjs, started by tests/global-setup.ts).
 import { beforeEach, describe, expect, it } from "vitest";
-import { newFakeSendGridKey, type FakeSendGridKey } from "../../../tests/fakes/control";
-import { ProviderError } from "./provider";
+import { newFakeSendGridKey, providerError, type FakeSendGridKey } from "../../../tests/fakes/control";
 import { createSendGridEmail } from "./sendgrid.server";
 
 const UNSUB = "https://helio.test/unsubscribe/e/abc123";
@@ -20,15 +19,6 @@ const email = (overrides: Partial<{ to: string; subject: string; text: string; h
   messageId: 42,
   ...overrides,
 });
-
-async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("createSendGridEmail", () => {
   it("POSTs the v3 mail/send JSON with one-click unsubscribe headers and returns X-Message-Id", async () => {

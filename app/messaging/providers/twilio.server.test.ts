@@ -1,8 +1,7 @@
 // Runs in workerd against the fake Twilio server (tests/fakes/fake-twilio.mjs, started by tests/global-setup.ts).
 import { beforeEach, describe, expect, it } from "vitest";
-import { newFakeTwilioAccount, type FakeTwilioAccount } from "../../../tests/fakes/control";
+import { newFakeTwilioAccount, providerError, type FakeTwilioAccount } from "../../../tests/fakes/control";
 import { validateTwilioSignature } from "../twilio-signature";
-import { ProviderError } from "./provider";
 import { createTwilioSms } from "./twilio.server";
 
 const FROM = "+15005550006";
@@ -21,15 +20,6 @@ const sms = (overrides: Partial<{ to: string; body: string; statusCallback: stri
   messageId: 1,
   ...overrides,
 });
-
-async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("createTwilioSms send", () => {
   it("POSTs the form fields with Basic auth and returns Twilio's sid", async () => {
