@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { useToast } from "~/components/toaster";
-import { Alert, Button, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { Alert, DialogActions, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 import { PLATFORM_VARIABLES } from "~/messaging/variables";
@@ -104,12 +104,7 @@ export function ContactForm({
         </div>
       </details>
       <p className="text-xs text-fg-subtle">US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.</p>
-      <DialogFooter>
-        <DialogClose>Cancel</DialogClose>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving..." : submitLabel}
-        </Button>
-      </DialogFooter>
+      <DialogActions label={submitLabel} pendingLabel="Saving..." pending={pending} />
     </Form>
   );
 }

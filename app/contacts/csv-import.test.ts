@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ADA } from "../../tests/contact-fixtures";
 import {
   CONTACTS_TEMPLATE_CSV,
   CONTACTS_TEMPLATE_FILENAME,
@@ -46,20 +47,7 @@ describe("header aliases", () => {
     const result = parseContactsCsv(csv);
     expect(result.fatal).toBeNull();
     expect(result.errors).toEqual([]);
-    expect(result.rows).toEqual([
-      {
-        rowNumber: 2,
-        firstName: "Ada",
-        lastName: "Lovelace",
-        phone: "+12125554567",
-        email: "ada@example.com",
-        company: "Analytical Ltd",
-        address: "1 Main St",
-        city: "Albany",
-        state: "NY",
-        zipCode: "12207",
-      },
-    ]);
+    expect(result.rows).toEqual([{ rowNumber: 2, ...ADA }]);
   });
 });
 

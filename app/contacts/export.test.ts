@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ADA } from "../../tests/contact-fixtures";
 import { parseContactsCsv } from "./csv-import";
 import {
   contactsToCsv,
@@ -13,17 +14,7 @@ import {
 
 const HEADER = '"firstName","lastName","phone","email","company","address","city","state","zipCode"\r\n';
 
-const ada: ExportContact = {
-  firstName: "Ada",
-  lastName: "Lovelace",
-  phone: "+12125554567",
-  email: "ada@example.com",
-  company: "Analytical Ltd",
-  address: "1 Main St",
-  city: "Albany",
-  state: "NY",
-  zipCode: "12207",
-};
+const ada: ExportContact = ADA;
 const bare: ExportContact = {
   firstName: "Bob",
   lastName: "Ray",
@@ -92,17 +83,7 @@ describe("JSON export", () => {
     expect(json).toContain('\n  {\n    "firstName": "Ada"');
     const parsed = JSON.parse(json);
     expect(parsed).toEqual([ada, bare]);
-    expect(Object.keys(parsed[1])).toEqual([
-      "firstName",
-      "lastName",
-      "phone",
-      "email",
-      "company",
-      "address",
-      "city",
-      "state",
-      "zipCode",
-    ]);
+    expect(Object.keys(parsed[1])).toEqual(HEADER.trim().split(",").map((h) => JSON.parse(h)));
     expect(contactsToJson([])).toBe("[]");
   });
 });

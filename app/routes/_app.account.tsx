@@ -2,11 +2,12 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
+import { Button, Card, PageHeader } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { getUserDetails, updateProfile } from "~/users/manage-users.server";
+import { PersonFields } from "~/users/person-fields";
 import { fieldErrors, profileSchema } from "~/users/user-schema";
 
 export const meta: MetaFunction = () => [{ title: "My Profile — Helio" }];
@@ -53,13 +54,7 @@ export default function Account() {
       />
       <Card>
         <Form method="post" className="space-y-3" data-testid="profile-form">
-          {errors.form ? <Alert tone="danger">{errors.form.join(" ")}</Alert> : null}
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field label="First Name" name="firstName" required defaultValue={v.firstName} errors={errors.firstName} autoComplete="given-name" />
-            <Field label="Last Name" name="lastName" required defaultValue={v.lastName} errors={errors.lastName} autoComplete="family-name" />
-          </div>
-          <Field label="Email" name="email" type="email" required defaultValue={v.email} errors={errors.email} autoComplete="email" />
-          <Field label="Phone" name="phone" type="tel" defaultValue={v.phone} errors={errors.phone} autoComplete="tel" />
+          <PersonFields values={v} errors={errors} autoComplete />
           <Button type="submit" disabled={pending}>
             {pending ? "Saving..." : "Save Profile"}
           </Button>

@@ -8,7 +8,7 @@ import { ContactPicker } from "~/campaigns/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
 import { useToast } from "~/components/toaster";
-import { Alert, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { Alert, Dialog, DialogActions } from "~/components/ui";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
 
@@ -52,12 +52,7 @@ export default function AddCampaignContacts() {
       <Form method="post" className="space-y-4">
         {failure && !failure.ok ? <Alert tone="danger">{failure.message}</Alert> : null}
         <ContactPicker data={picker} picked={picked} />
-        <DialogFooter>
-          <DialogClose>Cancel</DialogClose>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Adding..." : "Add Contacts"}
-          </Button>
-        </DialogFooter>
+        <DialogActions label="Add Contacts" pendingLabel="Adding..." pending={pending} />
       </Form>
     </Dialog>
   );

@@ -6,7 +6,7 @@ import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaign
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
 import { useToast } from "~/components/toaster";
-import { Alert, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
 
@@ -66,12 +66,7 @@ export default function EditCampaign() {
           <input type="checkbox" name="stopOnReply" value="true" defaultChecked={c.stopOnReply} className="size-4 accent-primary" />
           Stop a contact&apos;s sequence when they reply
         </label>
-        <DialogFooter>
-          <DialogClose>Cancel</DialogClose>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving..." : "Save Changes"}
-          </Button>
-        </DialogFooter>
+        <DialogActions label="Save Changes" pendingLabel="Saving..." pending={pending} />
       </Form>
     </Dialog>
   );

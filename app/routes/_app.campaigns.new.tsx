@@ -9,7 +9,7 @@ import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.
 import { localToUtc } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useToast } from "~/components/toaster";
-import { Alert, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formErrorReply } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
@@ -88,12 +88,7 @@ export default function NewCampaign() {
           <p className="mb-1 text-sm font-medium">Contacts</p>
           <ContactPicker data={picker} picked={picked} selectAll={{ checked: form.selectAll }} />
         </div>
-        <DialogFooter>
-          <DialogClose>Cancel</DialogClose>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Creating..." : "Create Campaign"}
-          </Button>
-        </DialogFooter>
+        <DialogActions label="Create Campaign" pendingLabel="Creating..." pending={pending} />
       </Form>
     </Dialog>
   );

@@ -1,12 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { Dialog, DialogActions, DialogClose, DialogFooter, Field } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
 import { createUser } from "~/users/manage-users.server";
 import { fieldErrors, newUserSchema } from "~/users/user-schema";
 import { OneTimePassword } from "~/users/one-time-password";
+import { PersonFields } from "~/users/person-fields";
 
 export const meta: MetaFunction = () => [{ title: "Add User — Helio" }];
 
@@ -50,23 +51,12 @@ export default function NewUser() {
   return (
     <Dialog title="Add User" description="The account gets a one-time password, shown once, which must be changed at first sign-in.">
       <Form method="post" className="space-y-3" data-testid="new-user-form">
-        {errors.form ? <Alert tone="danger">{errors.form.join(" ")}</Alert> : null}
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="First Name" name="firstName" required defaultValue={values.firstName} errors={errors.firstName} autoComplete="off" />
-          <Field label="Last Name" name="lastName" required defaultValue={values.lastName} errors={errors.lastName} autoComplete="off" />
-        </div>
-        <Field label="Email" name="email" type="email" required defaultValue={values.email} errors={errors.email} autoComplete="off" />
-        <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} errors={errors.phone} autoComplete="off" />
+        <PersonFields values={values} errors={errors} autoComplete={false} />
         <Field label="Role" name="role" as="select" defaultValue={values.role ?? "user"} errors={errors.role}>
           <option value="user">User</option>
           <option value="superuser">Superuser</option>
         </Field>
-        <DialogFooter>
-          <DialogClose>Cancel</DialogClose>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Creating..." : "Create User"}
-          </Button>
-        </DialogFooter>
+        <DialogActions label="Create User" pendingLabel="Creating..." pending={pending} />
       </Form>
     </Dialog>
   );

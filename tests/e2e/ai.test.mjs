@@ -4,19 +4,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-async function until(check, what = "condition", ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what} not met in time`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const answers = (page) => page.getByTestId("chat-assistant-message");
 

@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
-// Polls from Node, so it works with JavaScript disabled in the page.
-async function until(check, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 

@@ -1,36 +1,20 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { atUrl, phone, tag, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-const tag = (prefix) => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
-const AREA_CODES = ["212", "213", "305", "312", "404", "415", "503", "602", "617", "702", "713", "801", "919"];
-function phone() {
-  const n = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1));
-  for (;;) {
-    const p = `${AREA_CODES[n(0, AREA_CODES.length - 1)]}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
-    if (!/^\d{3}55501/.test(p)) return p;
-  }
-}
 
-// Polls from Node (works with JS off); page.waitForURL waits for a `load` that client-side navigations never fire.
-async function until(check, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 // The toast sits fixed at the bottom right, over the dialog's buttons while it shows (and it never leaves without
 // JS): activate controls from the keyboard, as a user can.
 const press = (locator) => locator.press("Enter");
 async function clickTo(page, locator, url) {
   await press(locator);
-  await until(() => (typeof url === "string" ? page.url() === url : url.test(page.url())));
+  await atUrl(page, url);
 }
 const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 const stepRow = (dialog, n) => dialog.getByTestId("step-row").filter({ has: dialog.page().locator("span", { hasText: new RegExp(`^${n}$`) }) });

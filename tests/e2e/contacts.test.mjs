@@ -2,39 +2,20 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { atUrl, phone, tag } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-// Letters only, so every term is searchable and never collides between modes or runs.
-const tag = (prefix) => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
-// A sendable US number: an area code in service (assessPhone refuses the others), then NXX-XXXX with N = 2–9,
-// never 555-01XX.
-const AREA_CODES = ["212", "213", "305", "312", "404", "415", "503", "602", "617", "702", "713", "801", "919"];
-function phone() {
-  const n = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1));
-  for (;;) {
-    const p = `${AREA_CODES[n(0, AREA_CODES.length - 1)]}${n(2, 9)}${n(2, 9)}${n(2, 9)}${String(n(0, 9999)).padStart(4, "0")}`;
-    if (!/^\d{3}55501/.test(p)) return p; // 555-01XX is fictional
-  }
-}
 const e164 = (digits) => `+1${digits}`;
 const pretty = (d) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
 
-// Polls from Node (works with JS off); page.waitForURL waits for a `load` that client-side navigations never fire.
-async function until(check, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 /** Clicks and waits until the address bar matches (a full URL string or a RegExp). */
 async function clickTo(page, locator, url) {
   await locator.click();
-  await until(() => (typeof url === "string" ? page.url() === url : url.test(page.url())));
+  await atUrl(page, url);
 }
 
 const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();

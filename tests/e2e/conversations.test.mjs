@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { randomPhone } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-const randomPhone = () => `+1602${String(2000000 + Math.floor(Math.random() * 7999999))}`;
 
 for (const mode of JS_MODES) {
   describe(`Conversations (${mode.name})`, () => {

@@ -1,22 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { randomPhone, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-const randomPhone = () => `+1602${String(2000000 + Math.floor(Math.random() * 7999999))}`;
 
-async function until(check, ms = 20_000, what = "condition") {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`${what} not met in time`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 for (const mode of JS_MODES) {
   describe(`Message Center in local outbox mode (${mode.name})`, () => {
@@ -33,7 +25,7 @@ for (const mode of JS_MODES) {
         const list = await (await context.request.get(BASE + "/api/messages?tab=outgoing&limit=50")).json();
         row = list.find((m) => m.id === id);
         return row && row.twilioSid;
-      }, 30_000, "the queue consumer to send the message");
+      }, "the queue consumer to send the message", 30_000);
       assert.match(row.twilioSid, /^OB[0-9a-f]{32}$/);
       await page.goto("/messages?tab=outgoing");
       await page.getByText(text).waitFor();

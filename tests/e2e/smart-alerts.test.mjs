@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { tag } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
@@ -8,7 +9,6 @@ before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
 // Letters only, so names never collide between modes or runs.
-const tag = (prefix) => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
 
 for (const mode of JS_MODES) {
   describe(`smart alerts (${mode.name})`, () => {

@@ -3,21 +3,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { atUrl, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-// Polls from Node (works with JS off); client-side navigations never fire the `load` page.waitForURL waits for.
-async function until(check, what = "condition", ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what} not met in time`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const atUrl = (page, url) => until(() => page.url() === url, `url ${url}`);
 
 /** Where keyboard focus is: inside the open dialog, and a short description of the element. */
 const focusInfo = (page) =>

@@ -1,8 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Alert } from "./alert";
-import { Button } from "./button";
-import { Dialog, DialogClose, DialogFooter } from "./dialog";
+import { Dialog, DialogActions } from "./dialog";
 
 /**
  * A route dialog asking to confirm one action: the message, then a POST form (to this route's action unless
@@ -48,12 +47,7 @@ export function ConfirmDialog({
         {Object.entries(fields ?? {}).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <DialogFooter>
-          <DialogClose>Cancel</DialogClose>
-          <Button type="submit" variant={destructive ? "destructive" : "primary"} disabled={pending}>
-            {pending && pendingLabel ? pendingLabel : confirmLabel}
-          </Button>
-        </DialogFooter>
+        <DialogActions label={confirmLabel} pendingLabel={pendingLabel} pending={pending} variant={destructive ? "destructive" : "primary"} />
       </Form>
     </Dialog>
   );

@@ -3,7 +3,7 @@ import { Link, useLocation, useMatches, useNavigate } from "@remix-run/react";
 import { X } from "lucide-react";
 import { createContext, useCallback, useContext, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
-import { Button, type ButtonSize, type ButtonVariant } from "./button";
+import { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from "./button";
 import { cx, focusRing } from "./cx";
 
 type DialogState = { closeTo: string; close: (() => void) | null };
@@ -138,4 +138,24 @@ export function DialogClose({ children, variant = "secondary", size = "md" }: { 
 /** Right-aligned row of dialog actions. */
 export function DialogFooter({ children, className }: { children: ReactNode; className?: string }) {
   return <div className={cx("flex flex-wrap items-center justify-end gap-2", className)}>{children}</div>;
+}
+
+/**
+ * The footer of a dialog's form: Cancel (closes, a link without JS) and the submit button, which shows
+ * `pendingLabel` and is disabled while the form posts.
+ */
+export function DialogActions({
+  label,
+  pendingLabel,
+  pending = false,
+  ...button
+}: { label: ReactNode; pendingLabel?: ReactNode; pending?: boolean } & Pick<ButtonProps, "icon" | "variant" | "name" | "value">) {
+  return (
+    <DialogFooter>
+      <DialogClose>Cancel</DialogClose>
+      <Button type="submit" disabled={pending} {...button}>
+        {pending && pendingLabel ? pendingLabel : label}
+      </Button>
+    </DialogFooter>
+  );
 }

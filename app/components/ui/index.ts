@@ -6,7 +6,7 @@ export { Card, EmptyState, PageHeader, StatCard } from "./card";
 export { CheckboxList, type CheckboxItem } from "./checkbox-list";
 export { ConfirmDialog } from "./confirm-dialog";
 export { cx, focusRing } from "./cx";
-export { Dialog, DialogClose, DialogFooter } from "./dialog";
+export { Dialog, DialogActions, DialogClose, DialogFooter } from "./dialog";
 export { Field, Input, Select, Textarea, type FieldProps } from "./field";
 export { RecordCard, RecordEditor, RecordForm } from "./record-editor";
 export { ProgressBar, type ProgressPart } from "./progress";
