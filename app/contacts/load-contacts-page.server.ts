@@ -1,23 +1,15 @@
 import type { Db } from "~/db/client.server";
 import type { Contact } from "~/db/schema";
 import { countContacts, listContacts, PAGE_SIZE } from "./list-contacts.server";
+import { publicContact } from "./manage-contacts.server";
 
 export type ContactListQuery = { q?: string; after?: number; before?: number };
 
 function listRow(c: Contact) {
+  const { id, firstName, lastName, phone, email, company, sendable, unsendableReason, optedOut } = publicContact(c);
   const stateZip = [c.state, c.zipCode].filter(Boolean).join(" ");
-  return {
-    id: c.id,
-    firstName: c.firstName,
-    lastName: c.lastName,
-    phone: c.phone,
-    email: c.email,
-    company: c.company,
-    location: [c.city, stateZip].filter(Boolean).join(", ") || c.address || "",
-    sendable: c.sendable,
-    unsendableReason: c.unsendableReason,
-    optedOut: c.optedOutAt !== null,
-  };
+  const location = [c.city, stateZip].filter(Boolean).join(", ") || c.address || "";
+  return { id, firstName, lastName, phone, email, company, location, sendable, unsendableReason, optedOut };
 }
 
 /** The Contacts screen: one page of the (searched) list as table rows; the total is counted only without a search, where it is one cheap COUNT. */

@@ -15,6 +15,9 @@ export type ThreadMessage = {
   createdAt: string;
 };
 
+/** The row as SQLite returns it (snake_case, epoch milliseconds). */
+type ThreadRow = Omit<ThreadMessage, "errorMessage" | "createdAt"> & { error_message: string | null; created_at: number };
+
 /**
  * One conversation's messages, oldest → newest on screen, keyset-paged by id: the first page is the newest
  * THREAD_PAGE messages, `before` (the oldest id shown) fetches the earlier ones. A contact's thread walks
@@ -23,17 +26,7 @@ export type ThreadMessage = {
 export async function getThread(db: Db, who: { contactId: number } | { phone: string }, opts: { before?: number | null; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? THREAD_PAGE, 1), 200);
   const where = "contactId" in who ? sql`contact_id = ${who.contactId}` : sql`phone = ${who.phone} AND contact_id IS NULL`;
-  const rows = await db.all<{
-    id: number;
-    channel: "sms" | "email";
-    direction: "inbound" | "outbound";
-    kind: string;
-    status: string;
-    subject: string | null;
-    content: string;
-    error_message: string | null;
-    created_at: number;
-  }>(sql`SELECT id, channel, direction, kind, status, subject, content, error_message, created_at FROM messages
+  const rows = await db.all<ThreadRow>(sql`SELECT id, channel, direction, kind, status, subject, content, error_message, created_at FROM messages
          WHERE ${where} ${opts.before ? sql`AND id < ${opts.before}` : sql``} ORDER BY id DESC LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit).reverse();
   return {

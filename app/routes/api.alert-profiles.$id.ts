@@ -2,27 +2,24 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { PROFILE_NOT_FOUND } from "~/alerts/alert-schema";
 import { deleteProfile, getProfile, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
-import { requireId } from "~/lib/ids";
+import { changeRecord, getRecord, type RecordEndpoint } from "~/lib/record-route.server";
+
+/** PUT takes a partial (e.g. `{ "isActive": false }`), merged and validated whole. */
+const PROFILE: RecordEndpoint = {
+  notFound: PROFILE_NOT_FOUND,
+  get: ({ context }, id) => getProfile(context.db, id),
+  update: ({ context }, id, body) => updateProfile(context.db, id, body, context.clock()),
+  remove: ({ context }, id) => deleteProfile(context.db, id),
+};
 
 /** GET /api/alert-profiles/:id. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
-  return apiRoute(async () => Response.json(await getProfile(args.context.db, requireId(args.params.id, PROFILE_NOT_FOUND))));
+  return getRecord(args, PROFILE);
 }
 
-/** PUT /api/alert-profiles/:id — a partial (e.g. `{ "isActive": false }`) merged and validated whole → 200; DELETE → 204. */
+/** PUT /api/alert-profiles/:id → 200; DELETE → 204. */
 export async function action(args: ActionFunctionArgs) {
   await requireApiUser(args);
-  const { request, context } = args;
-  if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(["GET", "PUT", "DELETE"]);
-  return apiRoute(async () => {
-    const id = requireId(args.params.id, PROFILE_NOT_FOUND);
-    if (request.method === "DELETE") {
-      await deleteProfile(context.db, id);
-      return new Response(null, { status: 204 });
-    }
-    return Response.json(await updateProfile(context.db, id, await readJson(request), context.clock()));
-  });
+  return changeRecord(args, PROFILE);
 }

@@ -1,35 +1,36 @@
-import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { recordActivity } from "~/activity/log-activity.server";
 import { requireApiUser } from "~/auth/guard.server";
 import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
 import { deleteCampaign } from "~/campaigns/delete-campaign.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
-import { requireId } from "~/lib/ids";
+import { changeRecord, getRecord, type RecordEndpoint } from "~/lib/record-route.server";
+
+/** PUT takes (name, description, promoCode, offerExpiration, stopOnReply); DELETE is for drafts only (else 409). */
+const campaignRecord = (userId: number): RecordEndpoint => ({
+  notFound: CAMPAIGN_NOT_FOUND,
+  get: ({ context }, id) => getCampaign(context.db, id),
+  update: async (args, id, body) => {
+    const input = parseInput(updateCampaignSchema, body);
+    const updated = await updateCampaign(args.context.db, id, input, args.context.clock());
+    await recordActivity(args, userId, "update_campaign", { campaignId: id, fields: Object.keys(input) });
+    return updated;
+  },
+  remove: async (args, id) => {
+    await deleteCampaign(args.context.db, id);
+    await recordActivity(args, userId, "delete_campaign", { campaignId: id });
+  },
+});
 
 /** GET /api/campaigns/:id. */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
-  return apiRoute(async () => Response.json(await getCampaign(args.context.db, requireId(args.params.id, CAMPAIGN_NOT_FOUND))));
+  const user = await requireApiUser(args);
+  return getRecord(args, campaignRecord(user.id));
 }
 
-/** PUT /api/campaigns/:id (name, description, promoCode, offerExpiration, stopOnReply); DELETE (draft only → else 409). */
+/** PUT /api/campaigns/:id → 200; DELETE → 204. */
 export async function action(args: ActionFunctionArgs) {
   const user = await requireApiUser(args);
-  const { request, context } = args;
-  if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(["GET", "PUT", "DELETE"]);
-  return apiRoute(async () => {
-    const id = requireId(args.params.id, CAMPAIGN_NOT_FOUND);
-    if (request.method === "DELETE") {
-      await deleteCampaign(context.db, id);
-      await recordActivity(args, user.id, "delete_campaign", { campaignId: id });
-      return new Response(null, { status: 204 });
-    }
-    const input = parseInput(updateCampaignSchema, await readJson(request));
-    const updated = await updateCampaign(context.db, id, input, context.clock());
-    await recordActivity(args, user.id, "update_campaign", { campaignId: id, fields: Object.keys(input) });
-    return Response.json(updated);
-  });
+  return changeRecord(args, campaignRecord(user.id));
 }

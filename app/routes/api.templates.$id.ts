@@ -1,29 +1,26 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, parseInput, readJson } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
-import { requireId } from "~/lib/ids";
+import { parseInput } from "~/lib/api.server";
+import { changeRecord, getRecord, type RecordEndpoint } from "~/lib/record-route.server";
 import { deleteTemplate, getTemplate, updateTemplate } from "~/templates/manage-templates.server";
 import { TEMPLATE_NOT_FOUND, updateTemplateSchema } from "~/templates/template-schema";
+
+/** PUT takes {name?, type?, subject?, content?}; `variables` is recomputed from the content. */
+const TEMPLATE: RecordEndpoint = {
+  notFound: TEMPLATE_NOT_FOUND,
+  get: ({ context }, id) => getTemplate(context.db, id),
+  update: ({ context }, id, body) => updateTemplate(context.db, id, parseInput(updateTemplateSchema, body ?? {}), context.clock()),
+  remove: ({ context }, id) => deleteTemplate(context.db, id),
+};
 
 /** GET /api/templates/:id. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
-  return apiRoute(async () => Response.json(await getTemplate(args.context.db, requireId(args.params.id, TEMPLATE_NOT_FOUND))));
+  return getRecord(args, TEMPLATE);
 }
 
-/** PUT /api/templates/:id {name?, type?, subject?, content?}; DELETE → 204. */
+/** PUT /api/templates/:id → 200; DELETE → 204. */
 export async function action(args: ActionFunctionArgs) {
   await requireApiUser(args);
-  const { request, context } = args;
-  if (request.method !== "PUT" && request.method !== "DELETE") return methodNotAllowed(["GET", "PUT", "DELETE"]);
-  return apiRoute(async () => {
-    const id = requireId(args.params.id, TEMPLATE_NOT_FOUND);
-    if (request.method === "DELETE") {
-      await deleteTemplate(context.db, id);
-      return new Response(null, { status: 204 });
-    }
-    const input = parseInput(updateTemplateSchema, (await readJson(request)) ?? {});
-    return Response.json(await updateTemplate(context.db, id, input, context.clock()));
-  });
+  return changeRecord(args, TEMPLATE);
 }

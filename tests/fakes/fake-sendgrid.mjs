@@ -8,7 +8,7 @@
 //   POST /__control/delay { ms }, GET /__control/calls → { calls }, POST /__control/invalid { to } (address rejected),
 //   GET  /__control/stats → { requests, connections: { open, total } }
 import { randomBytes } from "node:crypto";
-import { createFailureQueue, listen, readBody, sendJson, sleep } from "./fake-http.mjs";
+import { answerScopeControl, createFailureQueue, listen, readBody, sendJson, sleep } from "./fake-http.mjs";
 
 const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
 const HELP = "http://sendgrid.com/docs/API_Reference/Web_API_v3/Mail/errors.html";
@@ -214,15 +214,7 @@ export async function startFakeSendGrid(options) {
     const name = url.searchParams.get("key");
     const key = name ? keys.get(name) : main;
     if (!key) return sendJson(res, 404, { message: "fake SendGrid: unknown key" });
-    if (path === "/reset" && post) return key.reset(), sendJson(res, 200, { ok: true });
-    if (path === "/fail-next" && post) {
-      key.failNext(json.n ?? 1, json.status ?? 429, json);
-      return sendJson(res, 200, { ok: true, pending: key.pendingFailures });
-    }
-    if (path === "/delay" && post) return key.setDelay(json.ms ?? 0), sendJson(res, 200, { ok: true });
-    if (path === "/calls") return sendJson(res, 200, { calls: key.calls });
-    if (path === "/invalid" && post) return key.addInvalid(json.to), sendJson(res, 200, { ok: true });
-    if (path === "/stats") return sendJson(res, 200, { requests: key.requests, connections: srv.connectionStats() });
+    if (answerScopeControl(res, { path, post, json, scope: key, srv })) return;
     return sendJson(res, 404, { message: `unknown control endpoint ${req.method} ${url.pathname}` });
   }
 

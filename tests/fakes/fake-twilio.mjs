@@ -20,7 +20,7 @@
 //   GET  /__control/sink?prefix=/__sink/x       → { requests } POSTed to /__sink/* (a callback target on this server)
 //   GET  /__control/stats                       → { requests, connections: { open, total } }
 import { createHmac } from "node:crypto";
-import { createFailureQueue, listen, randomHex, readBody, rfc2822, sendJson, sleep } from "./fake-http.mjs";
+import { answerScopeControl, createFailureQueue, listen, randomHex, readBody, rfc2822, sendJson, sleep } from "./fake-http.mjs";
 
 const API = "/2010-04-01";
 
@@ -428,23 +428,13 @@ export async function startFakeTwilio(options) {
     const sid = url.searchParams.get("account");
     const account = sid ? bySid.get(sid) : main;
     if (!account) return sendJson(res, 404, { message: `fake Twilio: unknown account ${sid}` });
-    if (path === "/reset" && post) {
-      account.reset();
-      if (account === main) sink.length = 0;
-      return sendJson(res, 200, { ok: true });
-    }
-    if (path === "/fail-next" && post) {
-      account.failNext(json.n ?? 1, json.status ?? 429, json);
-      return sendJson(res, 200, { ok: true, pending: account.pendingFailures });
-    }
-    if (path === "/delay" && post) return account.setDelay(json.ms ?? 0), sendJson(res, 200, { ok: true });
-    if (path === "/calls") return sendJson(res, 200, { calls: account.calls });
+    if (path === "/reset" && post && account === main) sink.length = 0;
+    if (answerScopeControl(res, { path, post, json, scope: account, srv })) return;
     if (path === "/messages") return sendJson(res, 200, { messages: [...account.messages.values()] });
     if (path.startsWith("/messages/")) {
       const m = account.messages.get(path.slice("/messages/".length));
       return m ? sendJson(res, 200, m) : sendJson(res, 404, { message: "no such message" });
     }
-    if (path === "/invalid" && post) return account.addInvalid(json.to), sendJson(res, 200, { ok: true });
     if (path === "/unsubscribed" && post) return account.addUnsubscribed(json.to), sendJson(res, 200, { ok: true });
     if (path === "/number-error" && post) {
       account.setNumberError(json.to, json.code, { message: json.message, status: json.status });
@@ -457,7 +447,6 @@ export async function startFakeTwilio(options) {
         return sendJson(res, 400, { message: String(err?.message ?? err) });
       }
     }
-    if (path === "/stats") return sendJson(res, 200, { requests: account.requests, connections: srv.connectionStats() });
     return sendJson(res, 404, { message: `unknown control endpoint ${req.method} ${url.pathname}` });
   }
 
