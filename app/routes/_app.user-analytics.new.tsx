@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
-import { Dialog, DialogActions, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { Dialog, DialogActions, Field } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
 import { createUser } from "~/users/manage-users.server";
 import { fieldErrors, newUserSchema } from "~/users/user-schema";
-import { OneTimePassword } from "~/users/one-time-password";
+import { OneTimePasswordDialog } from "~/users/one-time-password";
 import { PersonFields } from "~/users/person-fields";
 
 export const meta: MetaFunction = () => [{ title: "Add User — Helio" }];
@@ -37,14 +37,7 @@ export default function NewUser() {
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   if (reply?.ok) {
-    return (
-      <Dialog title="User created">
-        <OneTimePassword email={reply.email} password={reply.password} />
-        <DialogFooter>
-          <DialogClose>Done</DialogClose>
-        </DialogFooter>
-      </Dialog>
-    );
+    return <OneTimePasswordDialog title="User created" email={reply.email} password={reply.password} />;
   }
   const errors = reply && !reply.ok ? reply.errors : {};
   const values = reply && !reply.ok ? reply.values : {};

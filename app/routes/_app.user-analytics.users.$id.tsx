@@ -9,7 +9,7 @@ import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { displayName } from "~/users/display";
 import { getUserDetails, updateUser, USER_NOT_FOUND, type UserChange } from "~/users/manage-users.server";
-import { OneTimePassword } from "~/users/one-time-password";
+import { OneTimePasswordDialog } from "~/users/one-time-password";
 
 export const meta: MetaFunction = () => [{ title: "Manage User — Helio" }];
 
@@ -62,14 +62,7 @@ export default function ManageUser() {
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   if (reply?.ok) {
-    return (
-      <Dialog title="Password reset">
-        <OneTimePassword email={reply.email} password={reply.password} />
-        <DialogFooter>
-          <DialogClose>Done</DialogClose>
-        </DialogFooter>
-      </Dialog>
-    );
+    return <OneTimePasswordDialog title="Password reset" email={reply.email} password={reply.password} />;
   }
   const act = (intent: string, label: string, variant: "outline" | "destructive" = "outline") => (
     <Form method="post">

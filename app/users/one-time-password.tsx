@@ -1,4 +1,4 @@
-import { Alert } from "~/components/ui";
+import { Alert, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 
 /** The one-time password, shown in the response that created it and nowhere else. */
 export function OneTimePassword({ email, password }: { email: string; password: string }) {
@@ -17,5 +17,17 @@ export function OneTimePassword({ email, password }: { email: string; password: 
         </code>
       </p>
     </div>
+  );
+}
+
+/** The dialog that answers a create or reset: the password once, then Done back to the list. */
+export function OneTimePasswordDialog({ title, email, password }: { title: string; email: string; password: string }) {
+  return (
+    <Dialog title={title}>
+      <OneTimePassword email={email} password={password} />
+      <DialogFooter>
+        <DialogClose>Done</DialogClose>
+      </DialogFooter>
+    </Dialog>
   );
 }
