@@ -1,4 +1,4 @@
-import { integer } from "drizzle-orm/sqlite-core";
+import { integer, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Every timestamp is UTC epoch milliseconds: unambiguous, sortable, cheap to index.
 export const utc = (name: string) => integer(name, { mode: "timestamp_ms" });
@@ -11,3 +11,5 @@ export const updatedAt = () =>
     .notNull()
     .$defaultFn(() => new Date());
 export const bool = (name: string) => integer(name, { mode: "boolean" });
+/** A required reference to the parent row, deleted with it (ON DELETE CASCADE). */
+export const parentId = (name: string, parent: () => AnySQLiteColumn) => integer(name).notNull().references(parent, { onDelete: "cascade" });

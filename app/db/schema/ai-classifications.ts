@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, primaryKey } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, utc } from "./_columns";
+import { bool, createdAt, parentId, utc } from "./_columns";
 import { messages } from "./messages";
 import { users } from "./users";
 
@@ -26,9 +26,7 @@ export const aiClassifications = sqliteTable(
 export const aiUsage = sqliteTable(
   "ai_usage",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parentId("user_id", () => users.id),
     windowStart: utc("window_start").notNull(),
     calls: integer("calls").notNull().default(0),
   },

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt, utc } from "./_columns";
+import { createdAt, parentId, updatedAt, utc } from "./_columns";
 import { campaigns } from "./campaigns";
 import { contacts } from "./contacts";
 
@@ -11,12 +11,8 @@ export const campaignEnrollments = sqliteTable(
   "campaign_enrollments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    contactId: integer("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    campaignId: parentId("campaign_id", () => campaigns.id),
+    contactId: parentId("contact_id", () => contacts.id),
     status: text("status", { enum: ENROLLMENT_STATUSES }).notNull().default("active"),
     nextStepNumber: integer("next_step_number").notNull().default(1),
     nextRunAt: utc("next_run_at"),

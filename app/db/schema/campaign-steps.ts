@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt } from "./_columns";
+import { bool, createdAt, parentId, updatedAt } from "./_columns";
 import { campaigns } from "./campaigns";
 
 export const MESSAGE_TYPES = ["sms", "email"] as const;
@@ -9,9 +9,7 @@ export const campaignSteps = sqliteTable(
   "campaign_steps",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: parentId("campaign_id", () => campaigns.id),
     stepNumber: integer("step_number").notNull(),
     name: text("name").notNull(),
     messageType: text("message_type", { enum: MESSAGE_TYPES }).notNull().default("sms"),

@@ -1,14 +1,12 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt } from "./_columns";
+import { createdAt, parentId } from "./_columns";
 import { users } from "./users";
 
 export const chatMessages = sqliteTable(
   "chat_messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parentId("user_id", () => users.id),
     role: text("role", { enum: ["user", "assistant"] }).notNull(),
     content: text("content").notNull(),
     suggestions: text("suggestions", { mode: "json" }).$type<string[]>(),

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt, utc } from "./_columns";
+import { createdAt, parentId, updatedAt, utc } from "./_columns";
 import { users } from "./users";
 
 export const IMPORT_STATUSES = ["staged", "importing", "completed", "failed", "cancelled"] as const;
@@ -42,9 +42,7 @@ export const contactImportRows = sqliteTable(
   "contact_import_rows",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    importId: integer("import_id")
-      .notNull()
-      .references(() => contactImports.id, { onDelete: "cascade" }),
+    importId: parentId("import_id", () => contactImports.id),
     rowNumber: integer("row_number").notNull(),
     data: text("data").notNull(), // JSON of the parsed, normalised row
   },

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, utc } from "./_columns";
+import { createdAt, parentId, utc } from "./_columns";
 import { users } from "./users";
 
 // The cookie carries a random token; only its SHA-256 lives here, so a leaked table cannot be replayed.
@@ -7,9 +7,7 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(), // hex SHA-256 of the cookie token
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parentId("user_id", () => users.id),
     createdAt: createdAt(),
     lastSeenAt: utc("last_seen_at").notNull(),
     expiresAt: utc("expires_at").notNull(), // absolute expiry
