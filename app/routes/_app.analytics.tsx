@@ -6,7 +6,7 @@ import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Badge, Card, cx, EmptyState, focusRing, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, Th, THead } from "~/components/ui";
+import { Badge, Card, cx, EmptyState, focusRing, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
@@ -56,16 +56,7 @@ export default function Analytics() {
           <EmptyState title="No campaigns yet" />
         ) : (
           <Table data-testid="campaign-performance">
-            <THead>
-              <Th>Campaign</Th>
-              <Th>Enrolled</Th>
-              <Th>Sent</Th>
-              <Th>Delivered</Th>
-              <Th>Replied</Th>
-              <Th>Opted out</Th>
-              <Th>Delivery rate</Th>
-              <Th>Response rate</Th>
-            </THead>
+            <THead columns={["Campaign", "Enrolled", "Sent", "Delivered", "Replied", "Opted out", "Delivery rate", "Response rate"]} />
             <TBody>
               {data.campaigns.map((c) => (
                 <tr key={c.id}>

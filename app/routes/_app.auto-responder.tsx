@@ -3,7 +3,7 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { Bot, Clock, MessageSquareReply, Pencil, Plus, Siren, Trash2 } from "lucide-react";
 import { formatMs, getAiAnalytics } from "~/alerts/get-ai-analytics.server";
 import { requireUser } from "~/auth/guard.server";
-import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, Th, THead } from "~/components/ui";
+import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, THead } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formErrorReply } from "~/lib/http.server";
 import { parseId } from "~/lib/ids";
@@ -73,19 +73,7 @@ export default function AutoResponder() {
           <EmptyState icon={Bot} title="No auto-responders yet" description="Create one to answer replies by keyword, intent, sentiment or time." />
         ) : (
           <Table data-testid="responders-table">
-            <THead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Trigger</Th>
-                <Th>Keywords</Th>
-                <Th>Response</Th>
-                <Th>Replies</Th>
-                <Th>Active</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </THead>
+            <THead columns={["Name", "Trigger", "Keywords", "Response", "Replies", "Active"]} actions />
             <TBody>
               {responders.map((r) => (
                 <tr key={r.id} data-testid="responder-row">

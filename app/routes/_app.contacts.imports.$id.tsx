@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Table, TBody, Td, Th, THead } from "~/components/ui";
+import { Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Table, TBody, Td, THead } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
@@ -120,14 +120,7 @@ export default function ImportPreview() {
 
           {rows.length ? (
             <Table className="mb-4" data-testid="import-preview" caption={`Preview (first ${rows.length} valid rows)`}>
-              <THead>
-                <Th>Row</Th>
-                <Th>First Name</Th>
-                <Th>Last Name</Th>
-                <Th>Phone</Th>
-                <Th>Email</Th>
-                <Th>Company</Th>
-              </THead>
+              <THead columns={["Row", "First Name", "Last Name", "Phone", "Email", "Company"]} />
               <TBody>
                 {rows.map((r) => (
                   <tr key={r.rowNumber}>

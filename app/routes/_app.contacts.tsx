@@ -6,7 +6,7 @@ import { z } from "zod";
 import { loadContactsPage } from "~/contacts/load-contacts-page.server";
 import { searchParamsOf } from "~/lib/api.server";
 import { zodId } from "~/lib/ids";
-import { Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Table, TBody, Td, TextLink, Th, THead } from "~/components/ui";
+import { Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Table, TBody, Td, TextLink, THead } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Contacts — Helio" }];
 
@@ -83,16 +83,7 @@ export default function Contacts() {
         </Card>
       ) : (
         <Table data-testid="contacts-table">
-          <THead>
-            <Th>Name</Th>
-            <Th>Phone</Th>
-            <Th>Email</Th>
-            <Th>Company</Th>
-            <Th>Location</Th>
-            <Th className="text-right">
-              <span className="sr-only">Actions</span>
-            </Th>
-          </THead>
+          <THead columns={["Name", "Phone", "Email", "Company", "Location"]} actions />
           <TBody>
             {contacts.map((c) => (
               <tr key={c.id} data-testid="contact-row">

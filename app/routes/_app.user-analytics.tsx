@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRo
 import { Activity, Clock, ShieldAlert, UserPlus, Users } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Alert, Badge, Button, Card, EmptyState, PageHeader, Skeleton, StatCard, Table, TBody, Td, Th, THead, Tabs } from "~/components/ui";
+import { Alert, Badge, Button, Card, EmptyState, PageHeader, Skeleton, StatCard, Table, TBody, Td, THead, Tabs } from "~/components/ui";
 import { parseId } from "~/lib/ids";
 import { isAppError } from "~/lib/app-error";
 import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
@@ -96,17 +96,7 @@ function Overview() {
   const { users, meId } = useLoaderData<typeof loader>();
   return (
     <Table data-testid="users-table" caption="Users">
-      <THead>
-        <Th>User</Th>
-        <Th>Role</Th>
-        <Th>Status</Th>
-        <Th>Last Login</Th>
-        <Th>Logins</Th>
-        <Th>Activities</Th>
-        <Th>
-          <span className="sr-only">Actions</span>
-        </Th>
-      </THead>
+      <THead columns={["User", "Role", "Status", "Last Login", "Logins", "Activities"]} actions />
       <TBody>
         {users.map((u) => (
           <tr key={u.id} data-testid="user-row">
@@ -166,13 +156,7 @@ function Logs() {
   return (
     <div className="max-h-[32rem] overflow-y-auto">
       <Table data-testid="logs-table" caption="The 50 most recent entries">
-        <THead>
-          <Th>Time</Th>
-          <Th>User</Th>
-          <Th>Action</Th>
-          <Th>IP Address</Th>
-          <Th>Details</Th>
-        </THead>
+        <THead columns={["Time", "User", "Action", "IP Address", "Details"]} />
         <LogRows entries={recent} showUser />
       </Table>
     </div>
@@ -228,11 +212,7 @@ function Details() {
           <p className="text-sm text-fg-muted">No sign-ins yet</p>
         ) : (
           <Table>
-            <THead>
-              <Th>Date</Th>
-              <Th>Time</Th>
-              <Th>IP Address</Th>
-            </THead>
+            <THead columns={["Date", "Time", "IP Address"]} />
             <TBody>
               {logins.map((l, i) => (
                 <tr key={i}>

@@ -14,10 +14,24 @@ export function Table({ children, className, caption, ...rest }: { children: Rea
   );
 }
 
-export function THead({ children }: { children: ReactNode }) {
+/**
+ * The header row: `columns` names each column (or pass `<Th>` children for anything richer); `actions` adds a last
+ * column for row buttons, labelled for screen readers only.
+ */
+export function THead({ columns, actions, children }: { columns?: readonly string[]; actions?: boolean; children?: ReactNode }) {
   return (
     <thead className="bg-canvas text-left text-xs font-semibold tracking-wide text-fg-muted uppercase">
-      <tr>{children}</tr>
+      <tr>
+        {columns?.map((c) => (
+          <Th key={c}>{c}</Th>
+        ))}
+        {children}
+        {actions ? (
+          <Th className="text-right">
+            <span className="sr-only">Actions</span>
+          </Th>
+        ) : null}
+      </tr>
     </thead>
   );
 }
