@@ -1,6 +1,7 @@
 // Runs once in Node before the workerd test pool: starts the fake Twilio, SendGrid and OpenAI-compatible servers and hands their
 // addresses and credentials to the tests (`inject(...)`, see tests/fakes/control.ts). Tests run inside workerd and
 // cannot call these objects, so they drive the fakes over HTTP through each fake's /__control API.
+import { readdirSync, readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { startFakeOpenAi } from "./fakes/fake-openai.mjs";
 import { startFakeSendGrid } from "./fakes/fake-sendgrid.mjs";
@@ -22,6 +23,12 @@ export default async function setup(project: TestProject) {
   project.provide("fakeSendGridApiKey", SENDGRID_KEY);
   const openai = await startFakeOpenAi();
   project.provide("fakeOpenAiUrl", openai.url);
+  // workerd has no file system: the committed fixture files go to the tests as base64 (see tests/fixtures.ts).
+  const dir = new URL("./fixtures/", import.meta.url);
+  project.provide(
+    "fixtures",
+    Object.fromEntries(readdirSync(dir).filter((f) => !f.endsWith(".mjs")).map((f) => [f, readFileSync(new URL(f, dir)).toString("base64")])),
+  );
   return async () => {
     await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop()]);
   };

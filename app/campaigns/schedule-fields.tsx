@@ -7,7 +7,21 @@ import { SCHEDULE_ZONES } from "./local-time";
  * zone: without JS a select of the US zones and UTC (default America/New_York, the send windows' default); once
  * hydrated the browser's own zone is added and selected. The server converts the pair to UTC (localToUtc).
  */
-export function ScheduleFields({ schedule, startAt, tz, errors }: { schedule: "now" | "later"; startAt: string; tz: string; errors?: string[] | null }) {
+const CAMPAIGN_LABELS = { now: "Start when I press Start", later: "Start at a date and time", field: "Start date and time" };
+
+export function ScheduleFields({
+  schedule,
+  startAt,
+  tz,
+  errors,
+  labels = CAMPAIGN_LABELS,
+}: {
+  schedule: "now" | "later";
+  startAt: string;
+  tz: string;
+  errors?: string[] | null;
+  labels?: { now: string; later: string; field: string };
+}) {
   const hydrated = useHydrated();
   const browserZone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
   const zones = [...new Set([...(browserZone ? [browserZone] : []), ...(tz ? [tz] : []), ...SCHEDULE_ZONES])];
@@ -17,14 +31,14 @@ export function ScheduleFields({ schedule, startAt, tz, errors }: { schedule: "n
       <legend className="text-sm font-medium">Scheduling</legend>
       <div className="flex flex-wrap gap-4 text-sm">
         <label className="flex items-center gap-2">
-          <input type="radio" name="schedule" value="now" defaultChecked={schedule !== "later"} className="accent-primary" /> Start when I press Start
+          <input type="radio" name="schedule" value="now" defaultChecked={schedule !== "later"} className="accent-primary" /> {labels.now}
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" name="schedule" value="later" defaultChecked={schedule === "later"} className="accent-primary" /> Start at a date and time
+          <input type="radio" name="schedule" value="later" defaultChecked={schedule === "later"} className="accent-primary" /> {labels.later}
         </label>
       </div>
       <div className="flex flex-wrap items-end gap-3">
-        <Field label="Start date and time" name="startAt" type="datetime-local" defaultValue={startAt} errors={errors} />
+        <Field label={labels.field} name="startAt" type="datetime-local" defaultValue={startAt} errors={errors} />
         <div>
           <label htmlFor="schedule-tz" className="mb-1 block text-sm font-medium">
             Time zone

@@ -105,9 +105,11 @@ const hasRequiredColumn = (columns: Partial<Record<Field, number[]>>) =>
 /**
  * Parses an uploaded contacts CSV. Never throws: anything unreadable comes back as `fatal`.
  * Rows with errors are dropped and reported as "Row N: …" where N is the spreadsheet row (header = row 1;
- * blank lines are skipped but keep their number, so N matches what Excel or Sheets shows).
+ * blank lines are skipped but keep their number, so N matches what Excel or Sheets shows). `requireLastName: false`
+ * is the quick upload's rule (SPEC §5: a phone and a first name); such a contact is saved with an empty last name.
  */
-export function parseContactsCsv(text: string): ParseContactsResult {
+export function parseContactsCsv(text: string, opts: { requireLastName?: boolean } = {}): ParseContactsResult {
+  const requireLastName = opts.requireLastName ?? true;
   try {
     if (typeof text !== "string") return failed();
     // Papa keeps a leading BOM in the first header cell, which would hide the first column's alias.
@@ -166,13 +168,15 @@ export function parseContactsCsv(text: string): ParseContactsResult {
       const rawEmail = cell(record, "email");
       const rowErrors: string[] = [];
       if (!firstName) rowErrors.push(`Row ${rowNumber}: First name is required`);
-      if (!lastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
+      if (!lastName && requireLastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
       if (!rawPhone) rowErrors.push(`Row ${rowNumber}: Phone number is required`);
       if (rawEmail && !EMAIL_RE.test(rawEmail)) rowErrors.push(`Row ${rowNumber}: Invalid email address`);
       if (rowErrors.length === 0) {
         // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
         const checked = contactSchema.safeParse(
-          Object.fromEntries((Object.keys(FIELD_LABELS) as Field[]).map((f) => [f, f === "phone" ? rawPhone : cell(record, f)])),
+          Object.fromEntries(
+            (Object.keys(FIELD_LABELS) as Field[]).map((f) => [f, f === "phone" ? rawPhone : f === "lastName" && !lastName ? "-" : cell(record, f)]),
+          ),
         );
         if (!checked.success) {
           for (const issue of checked.error.issues) {

@@ -85,6 +85,7 @@ async function finish(db: Db, imp: ContactImport, now: Date, guard: SQL) {
       .update(contactImports)
       .set({ status: "completed", completedAt: now, updatedAt: now })
       .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "importing"))),
-    db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), guard)),
+    // A quick send still needs the rows to find its recipients; it deletes them when it sends.
+    ...(imp.purpose === "quick_send" ? [] : [db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), guard))]),
   ]);
 }

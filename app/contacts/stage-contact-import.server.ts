@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { contactImports, type ContactImport } from "~/db/schema";
+import { contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { CSV_PARSE_FAILED, parseContactsCsv, type ImportRow } from "./csv-import";
+import { CSV_PARSE_FAILED, parseContactsCsv, type ImportRow, type ParseContactsResult } from "./csv-import";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
 
 // A Worker has 128 MB: the file, its parsed rows and their JSON must fit together (100k rows ≈ 9 MB).
@@ -28,13 +28,24 @@ export async function stageContactImport(
   if (!/\.csv$/i.test(file.name)) throw new AppError("validation", "Please upload a .csv file");
   const parsed = parseContactsCsv(file.text);
   if (parsed.fatal) throw new AppError("validation", parsed.fatal ?? CSV_PARSE_FAILED);
+  return stageParsedRows(db, { fileName: file.name, parsed }, actor, now);
+}
+
+/** Stages parsed rows (and what a quick send adds: its purpose, message and time) as one import. */
+export async function stageParsedRows(
+  db: Db,
+  input: { fileName: string; parsed: ParseContactsResult; extra?: Pick<NewContactImport, "purpose" | "message" | "scheduledAt"> },
+  actor: { userId: number },
+  now: Date,
+): Promise<ContactImport> {
+  const { parsed } = input;
   const { unique, repeats } = dropInFileDuplicates(parsed.rows);
 
   const [created] = await db
     .insert(contactImports)
     .values({
       createdBy: actor.userId,
-      fileName: file.name.slice(0, 200),
+      fileName: input.fileName.slice(0, 200),
       status: "staged",
       totalRows: parsed.totalRows,
       validRows: unique.length,
@@ -42,6 +53,7 @@ export async function stageContactImport(
       rejectedRows: parsed.totalRows - parsed.rows.length,
       fileDuplicates: repeats,
       errors: parsed.errors.slice(0, KEEP_ERRORS),
+      ...input.extra,
       createdAt: now,
       updatedAt: now,
     })

@@ -28,6 +28,7 @@ export async function viewContactImport(
       processedRows: imp.processedRows,
       errorCount: imp.errorCount,
       failureMessage: imp.failureMessage,
+      purpose: imp.purpose,
     },
     rows: rows.map((r) => {
       const a = assessPhone(r.phone);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
-import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderTemplate } from "./render";
+import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 
 /** Carriers filter public link shorteners in A2P traffic: a branded or full link is delivered, these often are not. */
@@ -100,7 +100,8 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
       recipients++;
       if (c.first_touch) firstTouch++;
       if (!email) {
-        const seg = smsSegments(body.text);
+        // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#.
+        const seg = smsSegments(renderQuickSend(body.text, { firstName: c.first_name, lastName: c.last_name, company: c.company, address: c.address }));
         totalSegments += seg.segments;
         maxSegments = Math.max(maxSegments, seg.segments);
         if (seg.encoding === "UCS-2" || encoding === null) encoding = seg.encoding;

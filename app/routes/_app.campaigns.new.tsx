@@ -6,11 +6,10 @@ import { createCampaignSchema, parseInput, TOASTS } from "~/campaigns/campaign-s
 import { ContactPicker } from "~/campaigns/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
-import { localToUtc } from "~/campaigns/local-time";
+import { scheduleFromForm } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
-import { AppError } from "~/lib/app-error";
 import { formErrorReply } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -31,20 +30,12 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-/** "Start at" in the browser's zone → the UTC instant stored as scheduledAt and startDate. */
-function scheduleFrom(form: FormData): Date | undefined {
-  if (form.get("schedule") !== "later") return undefined;
-  const at = localToUtc(String(form.get("startAt") ?? ""), String(form.get("tz") ?? "UTC"));
-  if (!at) throw new AppError("validation", "Please enter a valid date and time", { field: "startAt", title: TOASTS.create });
-  return at;
-}
-
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
   const form = await request.formData();
   try {
-    const at = scheduleFrom(form);
+    const at = scheduleFromForm(form, TOASTS.create);
     const all = form.get("selectAll") === "1";
     const input = parseInput(
       createCampaignSchema,

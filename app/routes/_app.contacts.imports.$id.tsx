@@ -1,5 +1,5 @@
 import { recordActivity } from "~/activity/log-activity.server";
-import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
@@ -12,28 +12,21 @@ import { listSearch } from "~/contacts/list-search";
 import { startContactImport } from "~/contacts/start-contact-import.server";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
-import type { ImportContactsJob } from "~/jobs/jobs";
 import { AppError } from "~/lib/app-error";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
-import { jobQueue } from "~/jobs/job-queue.server";
+import { importEnqueuer } from "~/jobs/enqueue-import.server";
 
 export const meta: MetaFunction = () => [{ title: "Import contacts — Helio" }];
 
 const IMPORT_NOT_FOUND = "Import not found";
-
-function enqueuer(context: AppLoadContext) {
-  return async (id: number) => {
-    await jobQueue(context.cloudflare.env).send({ v: 1, type: "import-contacts", importId: id } satisfies ImportContactsJob);
-  };
-}
 
 /** The preview / progress / result page of one staged import (someone else's import is a 404 like a missing one). */
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
   const id = routeId(args.params.id, IMPORT_NOT_FOUND);
-  return viewContactImport(context.db, { id, userId: user.id, now: context.clock(), enqueue: enqueuer(context) }).catch(throwAsResponse);
+  return viewContactImport(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.cloudflare.env) }).catch(throwAsResponse);
 }
 
 const intentSchema = z.discriminatedUnion("intent", [
@@ -52,7 +45,7 @@ export async function action(args: ActionFunctionArgs) {
     if (!parsed.success) throw new AppError("validation", "Unknown action");
     switch (parsed.data.intent) {
       case "confirm":
-        await startContactImport(context.db, { id, userId: user.id, mode: parsed.data.duplicateMode, now: context.clock, enqueue: enqueuer(context) });
+        await startContactImport(context.db, { id, userId: user.id, mode: parsed.data.duplicateMode, now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
         // Post/redirect/get: the page then shows the result, or progress while the queue finishes the rest.
         return redirect(new URL(request.url).pathname + listSearch(request));
       case "cancel":

@@ -37,7 +37,7 @@ export default function Contacts() {
         }
         actions={
           <>
-            <Button to="/testing" variant="secondary" size="md" icon={Send}>
+            <Button to={`/contacts/quick-send${search}`} preventScrollReset variant="secondary" size="md" icon={Send}>
               Quick Upload &amp; Send
             </Button>
             <Button to={`/contacts/upload${search}`} preventScrollReset variant="secondary" icon={Upload}>

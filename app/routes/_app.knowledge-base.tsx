@@ -77,7 +77,7 @@ export default function KnowledgeBase() {
         <Section title="Testing and CSV">
           <ul>
             <li>The Testing screen sends a manual SMS or email test, a broadcast to picked contacts after a pre-send check (skips, segments, quiet-hour deferrals, warnings), and renders any message for a contact to show unknown tokens and segments. Saved templates can be reused.</li>
-            <li>Not built yet: Quick Upload &amp; Send (a spreadsheet sent straight to its rows).</li>
+            <li>Quick Upload &amp; Send (on Contacts): a .csv, .xlsx or .xls file and one message using #FIRST_NAME#, #LAST_NAME#, #COMPANY# and #ADDRESS#. The rows are previewed, saved as contacts (numbers already saved keep their record), checked like a broadcast, then sent through the same pipeline, with a progress page.</li>
             <li>
               Contact CSVs are uploaded on the Contacts screen, previewed, then imported; the template's header is <code>firstName,lastName,email,phone</code> plus optional company and
               address columns.

@@ -11,6 +11,7 @@ import { clientIp } from "~/lib/request.server";
 import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
 import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
 import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
+import { PreSendSummary } from "~/messaging/presend-summary";
 import { loadTestingPlayground, MAX_PICKED } from "~/messaging/load-testing-playground.server";
 import { PLAYGROUND_TABS, type PlaygroundTab } from "~/messaging/playground-tabs";
 import { variablesByCategory } from "~/messaging/variables";
@@ -219,35 +220,7 @@ function CheckPanel({ reply }: { reply: Extract<PlaygroundReply, { ok: true }> }
   const n = (x: number) => x.toLocaleString("en-US");
   return (
     <Card title="Pre-send check" description="Review before anything is sent." data-testid="presend-check">
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">
-        <dt className="text-fg-muted">Recipients</dt>
-        <dd data-testid="check-recipients">{n(check.recipients)}</dd>
-        <dt className="text-fg-muted">Skipped</dt>
-        <dd data-testid="check-skipped">
-          {n(check.skipped.total)} (opted out {n(check.skipped.optedOut)}, not sendable {n(check.skipped.notSendable)}, missing variable {n(check.skipped.missingVariable)}
-          {check.skipped.notFound ? `, not found ${n(check.skipped.notFound)}` : ""})
-        </dd>
-        {input.type === "sms" ? (
-          <>
-            <dt className="text-fg-muted">Segments</dt>
-            <dd data-testid="check-segments">
-              {check.segments.perMessage} per message ({check.segments.encoding ?? "GSM-7"}), {n(check.segments.total)} in total
-            </dd>
-            <dt className="text-fg-muted">Quiet hours</dt>
-            <dd data-testid="check-quiet">
-              {check.quietHours.deferred ? `${n(check.quietHours.deferred)} deferred until ${check.quietHours.until?.replace("T", " ").slice(0, 16)} UTC` : "none deferred"}
-            </dd>
-          </>
-        ) : null}
-      </dl>
-      {Object.keys(check.missingByVariable).length ? (
-        <p className="mt-2 text-sm text-fg-muted">Missing values: {Object.entries(check.missingByVariable).map(([k, v]) => `{{${k}}} for ${n(v)}`).join(", ")}</p>
-      ) : null}
-      {check.warnings.map((w) => (
-        <Alert key={w.code} tone="warning" data-testid="check-warning">
-          {w.message}
-        </Alert>
-      ))}
+      <PreSendSummary check={check} channel={input.type} />
       <Form method="post" className="mt-3 flex gap-2">
         <input type="hidden" name="intent" value="send" />
         <input type="hidden" name="nonce" value={nonce} />

@@ -229,6 +229,15 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
+  "_app.contacts.quick-send.tsx": [
+    { method: "GET", path: "/contacts/quick-send", expect: SCREEN },
+    { method: "POST", path: "/contacts/quick-send", multipart: true, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.contacts.quick-send_.$id.tsx": [
+    { method: "GET", path: "/contacts/quick-send/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/contacts/quick-send/999999999", form: { intent: "send" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "POST", path: "/contacts/quick-send/999999999", form: { intent: "nonsense" }, expect: { anon: 302, user: 400, superuser: 400 } },
+  ],
   "_app.organisation.tsx": [
     { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
     { method: "POST", path: "/organisation", form: { website: "not a url" }, expect: { anon: 302, user: 403, superuser: 400 } },

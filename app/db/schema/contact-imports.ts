@@ -1,9 +1,12 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { createdAt, parentId, updatedAt, utc } from "./_columns";
+import { broadcasts } from "./broadcasts";
 import { users } from "./users";
 
 export const IMPORT_STATUSES = ["staged", "importing", "completed", "failed", "cancelled"] as const;
 export const DUPLICATE_MODES = ["skip", "update"] as const;
+/** contacts: the Upload CSV dialog; quick_send: Quick Upload & Send (the contacts are saved, then texted). */
+export const IMPORT_PURPOSES = ["contacts", "quick_send"] as const;
 export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
 
 /**
@@ -31,6 +34,11 @@ export const contactImports = sqliteTable(
     updatedCount: integer("updated_count").notNull().default(0),
     duplicateCount: integer("duplicate_count").notNull().default(0), // skipped because they already exist
     failureMessage: text("failure_message"),
+    purpose: text("purpose", { enum: IMPORT_PURPOSES }).notNull().default("contacts"),
+    // Quick send: the SMS with its #PLACEHOLDERS#, when to send it, and the broadcast once sent.
+    message: text("message"),
+    scheduledAt: utc("scheduled_at"),
+    broadcastId: integer("broadcast_id").references(() => broadcasts.id, { onDelete: "set null" }),
     completedAt: utc("completed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -50,3 +58,4 @@ export const contactImportRows = sqliteTable(
 );
 
 export type ContactImport = typeof contactImports.$inferSelect;
+export type NewContactImport = typeof contactImports.$inferInsert;

@@ -1,0 +1,32 @@
+import type { Db } from "~/db/client.server";
+import type { ContactImport } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { MAX_CONTENT } from "~/messaging/check-send-request.server";
+import { CSV_PARSE_FAILED, parseContactsCsv } from "./csv-import";
+import { contactsFileAsCsv } from "./read-contacts-file.server";
+import { stageParsedRows } from "./stage-contact-import.server";
+
+// SPEC §5 / §8 texts.
+export const NO_VALID_CONTACTS_FOUND = "No valid contacts found";
+export const MESSAGE_REQUIRED = "Message required";
+
+export type QuickSendInput = { file: File | null; message: string; scheduledAt: Date | null };
+
+/**
+ * Step 1 of Quick Upload & Send: checks the message, reads the .csv/.xlsx/.xls on the server with the contacts
+ * import's rules (a phone and a first name per row) and stages the rows with the message, so the preview, the
+ * duplicate-aware import and the send all use the same data. Nothing is saved when the file has no valid row.
+ */
+export async function stageQuickSend(db: Db, input: QuickSendInput, actor: { userId: number }, now: Date): Promise<ContactImport> {
+  const message = input.message.trim();
+  if (!message) throw new AppError("validation", MESSAGE_REQUIRED, { field: "message" });
+  if (message.length > MAX_CONTENT) throw new AppError("validation", `Message must be at most ${MAX_CONTENT} characters`, { field: "message" });
+  if (input.scheduledAt && Number.isNaN(input.scheduledAt.getTime())) throw new AppError("validation", "Please enter a valid date and time", { field: "scheduledAt" });
+  const { file } = input;
+  if (!file || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a file to upload", { field: "file" });
+  const parsed = parseContactsCsv(await contactsFileAsCsv(file), { requireLastName: false });
+  if (parsed.fatal) throw new AppError("validation", parsed.fatal ?? CSV_PARSE_FAILED, { field: "file" });
+  if (parsed.rows.length === 0) throw new AppError("validation", NO_VALID_CONTACTS_FOUND, { field: "file" });
+  const scheduledAt = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : null;
+  return stageParsedRows(db, { fileName: file.name, parsed, extra: { purpose: "quick_send", message, scheduledAt } }, actor, now);
+}

@@ -1,0 +1,96 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { requireUser } from "~/auth/guard.server";
+import { scheduleFromForm } from "~/campaigns/local-time";
+import { ScheduleFields } from "~/campaigns/schedule-fields";
+import { useToast } from "~/components/toaster";
+import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
+import { listSearch } from "~/contacts/list-search";
+import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
+import { stageQuickSend } from "~/contacts/stage-quick-send.server";
+import { isAppError } from "~/lib/app-error";
+import { readFormDataLimited } from "~/lib/read-body.server";
+
+export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
+
+type Values = { message: string; schedule: "now" | "later"; startAt: string; tz: string };
+type Reply = { ok: false; message: string; field: string | null; values: Values };
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return null;
+}
+
+/** Step 1: the file and the message are checked and staged; the next page previews them before anything is saved. */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { request, context } = args;
+  let values: Values = { message: "", schedule: "now", startAt: "", tz: "" };
+  try {
+    const form = await readFormDataLimited(request, MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE);
+    const text = (k: string) => String(form.get(k) ?? "");
+    values = { message: text("message"), schedule: text("schedule") === "later" ? "later" : "now", startAt: text("startAt"), tz: text("tz") };
+    const file = form.get("file");
+    const staged = await stageQuickSend(
+      context.db,
+      { file: file instanceof File ? file : null, message: values.message, scheduledAt: scheduleFromForm(form) ?? null },
+      { userId: user.id },
+      context.clock(),
+    );
+    return redirect(`/contacts/quick-send/${staged.id}${listSearch(request)}`);
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return data<Reply>({ ok: false, message: err.message, field: err.field ?? null, values }, { status: err.status });
+  }
+}
+
+export default function QuickUploadAndSend() {
+  const reply = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  const toast = useToast();
+  useEffect(() => {
+    if (reply?.message) toast({ title: "Upload failed", description: "Please check your file format and try again.", variant: "destructive" });
+  }, [reply, toast]);
+  const v = reply?.values;
+  const errorOn = (field: string) => (reply?.field === field ? [reply.message] : undefined);
+  return (
+    <Dialog title="Quick Upload & Send" description="Text everyone in a spreadsheet: they are saved as contacts, then sent your message." size="lg">
+      <Form method="post" encType="multipart/form-data" className="space-y-4" data-testid="quick-send-form">
+        {reply?.message && !["file", "message", "startAt"].includes(reply.field ?? "") ? (
+          <Alert tone="danger" data-testid="quick-send-error">
+            {reply.message}
+          </Alert>
+        ) : null}
+        <Field
+          label="File"
+          id="quick-file"
+          type="file"
+          name="file"
+          accept=".csv,.xlsx,.xls"
+          required
+          hint=".csv, .xlsx or .xls. Each row needs a phone and a first name; last name, company and address are used when present."
+          errors={errorOn("file")}
+        />
+        <Field
+          as="textarea"
+          label="Message"
+          name="message"
+          rows={4}
+          defaultValue={v?.message ?? ""}
+          hint="#FIRST_NAME#, #LAST_NAME#, #COMPANY# and #ADDRESS# are replaced for each contact (left empty when the file has no value)."
+          errors={errorOn("message")}
+        />
+        <ScheduleFields
+          schedule={v?.schedule ?? "now"}
+          startAt={v?.startAt ?? ""}
+          tz={v?.tz ?? ""}
+          errors={errorOn("startAt")}
+          labels={{ now: "Send as soon as the contacts are saved", later: "Send at a date and time", field: "Send date and time" }}
+        />
+        <p className="text-xs text-fg-subtle">Nothing is saved or sent yet: the next step shows the contacts and the message as the first of them will get it.</p>
+        <DialogActions label="Upload and preview" pendingLabel="Uploading..." pending={pending} />
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,217 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Send } from "lucide-react";
+import { useEffect } from "react";
+import { z } from "zod";
+import { requireUser } from "~/auth/guard.server";
+import { LocalTime } from "~/components/local-time";
+import { useToast } from "~/components/toaster";
+import { Alert, Badge, Button, Card, Dialog, DialogClose, DialogFooter, ProgressBar, Table, TBody, Td, THead } from "~/components/ui";
+import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
+import { ContactNotFound } from "~/contacts/contact-not-found";
+import { listSearch } from "~/contacts/list-search";
+import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/contacts/send-quick-upload.server";
+import { startContactImport } from "~/contacts/start-contact-import.server";
+import { viewQuickSend } from "~/contacts/view-quick-send.server";
+import { importEnqueuer } from "~/jobs/enqueue-import.server";
+import { jobQueue } from "~/jobs/job-queue.server";
+import { AppError } from "~/lib/app-error";
+import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { clientIp } from "~/lib/request.server";
+import { PreSendSummary } from "~/messaging/presend-summary";
+import { redirectWithToast } from "~/toast/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
+
+/** Preview → contacts saved (progress) → pre-send check → sent (the broadcast's progress page). */
+export async function loader(args: LoaderFunctionArgs) {
+  const user = await requireUser(args);
+  const { context } = args;
+  const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
+  const view = await viewQuickSend(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.cloudflare.env) }).catch(throwAsResponse);
+  if (view.quick.broadcastId) throw redirect(`/testing/sends/${view.quick.broadcastId}`);
+  return view;
+}
+
+const intentSchema = z.object({ intent: z.enum(["import", "cancel", "send"]) });
+
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  const { request, context } = args;
+  const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
+  const back = `/contacts${listSearch(request)}`;
+  try {
+    const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+    if (!parsed.success) throw new AppError("validation", "Unknown action");
+    switch (parsed.data.intent) {
+      case "import":
+        // Duplicate-aware: a number that is already a contact keeps its record and still gets the message.
+        await startContactImport(context.db, { id, userId: user.id, mode: "skip", now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
+        return redirect(new URL(request.url).pathname + listSearch(request));
+      case "cancel":
+        await cancelContactImport(context.db, id, user.id);
+        return redirectWithToast(context, back, { title: "Quick send cancelled" });
+      case "send": {
+        const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+        const { broadcastId } = await sendQuickUpload(deps, id, { userId: user.id, ipAddress: clientIp(request) });
+        return redirect(`/testing/sends/${broadcastId}`);
+      }
+    }
+  } catch (err) {
+    return formErrorReply(err, "Failed to send messages");
+  }
+}
+
+export default function QuickSendPreview() {
+  const { import: imp, rows, errors, summary, quick, check } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const revalidator = useRevalidator();
+  const toast = useToast();
+  const importing = imp.status === "importing";
+  useEffect(() => {
+    if (reply && !reply.ok) toast({ title: "Failed to send messages", description: "There was an error sending the bulk messages. Please try again.", variant: "destructive" });
+  }, [reply, toast]);
+  // With JS: poll while the contacts are saved; without JS the <noscript> refresh does the same.
+  useEffect(() => {
+    if (!importing) return;
+    const t = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 1500);
+    return () => clearInterval(t);
+  }, [importing, revalidator]);
+  const n = (x: number) => x.toLocaleString("en-US");
+  const title = imp.status === "staged" ? "Preview quick send" : importing ? "Saving contacts" : "Review and send";
+
+  return (
+    <Dialog title={title} size="lg">
+      <div className="space-y-4">
+        <p className="text-sm text-fg-muted">
+          File: <span className="font-medium text-fg">{imp.fileName}</span>
+          {quick.scheduledAt ? (
+            <>
+              {" "}
+              · to be sent <LocalTime iso={quick.scheduledAt} />
+            </>
+          ) : null}
+        </p>
+        {reply && !reply.ok ? (
+          <Alert tone="danger" data-testid="quick-send-error">
+            {reply.message}
+          </Alert>
+        ) : null}
+
+        <Card title={quick.previewName ? `The message as ${quick.previewName} gets it` : "Message preview"} data-testid="quick-preview">
+          <p className="text-sm whitespace-pre-wrap">{quick.preview}</p>
+          <p className="mt-2 text-xs text-fg-subtle">
+            {quick.preview.length} characters · {quick.previewSegments.segments} SMS {quick.previewSegments.segments === 1 ? "segment" : "segments"} ({quick.previewSegments.encoding})
+          </p>
+        </Card>
+
+        {imp.status === "staged" ? (
+          <>
+            <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="import-counts">
+              <li>
+                <strong>{n(imp.totalRows)}</strong> rows in file
+              </li>
+              <li>
+                <strong>{n(imp.validRows)}</strong> valid contacts
+              </li>
+              <li>
+                <strong>{n(imp.rejectedRows)}</strong> rows with errors
+              </li>
+            </ul>
+            {rows.length ? (
+              <Table data-testid="import-preview" caption={`Preview (first ${rows.length} valid rows)`}>
+                <THead columns={["Row", "First Name", "Last Name", "Phone", "Company", "Address"]} />
+                <TBody>
+                  {rows.map((r) => (
+                    <tr key={r.rowNumber}>
+                      <Td className="text-fg-subtle">{r.rowNumber}</Td>
+                      <Td>{r.firstName}</Td>
+                      <Td>{r.lastName}</Td>
+                      <Td className="font-mono">
+                        {r.phone}
+                        {r.unsendableReason ? (
+                          <span className="ml-2 font-sans" title={r.unsendableReason}>
+                            <Badge tone="danger">Not sendable</Badge>
+                          </span>
+                        ) : null}
+                      </Td>
+                      <Td>{r.company}</Td>
+                      <Td>{r.address}</Td>
+                    </tr>
+                  ))}
+                </TBody>
+              </Table>
+            ) : null}
+            {errors.length ? (
+              <Alert tone="danger" role="status" data-testid="import-errors">
+                <p className="mb-1 font-semibold">Errors ({imp.errorCount})</p>
+                <ul className="list-inside list-disc space-y-0.5">
+                  {errors.map((e) => (
+                    <li key={e}>{e}</li>
+                  ))}
+                </ul>
+              </Alert>
+            ) : null}
+            <Form method="post">
+              <DialogFooter>
+                <Button type="submit" name="intent" value="cancel" variant="secondary" disabled={busy}>
+                  Cancel
+                </Button>
+                <Button type="submit" name="intent" value="import" disabled={busy}>
+                  {busy ? "Saving..." : `Save ${n(imp.validRows)} ${imp.validRows === 1 ? "contact" : "contacts"} and review`}
+                </Button>
+              </DialogFooter>
+            </Form>
+          </>
+        ) : null}
+
+        {importing ? (
+          <div className="space-y-2" data-testid="import-progress">
+            <noscript>
+              <meta httpEquiv="refresh" content="2" />
+            </noscript>
+            <p className="text-sm">
+              Saved {n(imp.processedRows)} of {n(imp.validRows)} contacts…
+            </p>
+            <ProgressBar label="Saving contacts" parts={[{ value: imp.processedRows, tone: "primary", label: "saved" }]} total={imp.validRows} />
+          </div>
+        ) : null}
+
+        {imp.status === "completed" ? (
+          <>
+            {summary ? (
+              <Alert tone="success" role="status" data-testid="import-result">
+                {summary}
+              </Alert>
+            ) : null}
+            {check ? (
+              <Card title="Pre-send check" description="Review before anything is sent." data-testid="presend-check">
+                <PreSendSummary check={check} channel="sms" />
+              </Card>
+            ) : null}
+            <Form method="post">
+              <DialogFooter>
+                <DialogClose>Not now</DialogClose>
+                <Button type="submit" name="intent" value="send" icon={Send} disabled={busy || !check || check.recipients === 0} data-testid="confirm-send">
+                  {!check || check.recipients === 0 ? "No contacts" : `${quick.scheduledAt ? "Schedule" : "Send"} to ${n(check.recipients)}`}
+                </Button>
+              </DialogFooter>
+            </Form>
+          </>
+        ) : null}
+
+        {imp.status === "failed" || imp.status === "cancelled" ? (
+          <div className="space-y-4">
+            <p role="alert" className="text-sm text-danger-text">
+              {imp.status === "failed" ? (imp.failureMessage ?? "Saving the contacts failed.") : "This quick send was cancelled."}
+            </p>
+            <DialogClose>Back to contacts</DialogClose>
+          </div>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}
+
+export const ErrorBoundary = ContactNotFound;
