@@ -1,3 +1,4 @@
+import { TemplatePicker, type PickableTemplate } from "~/templates/template-picker";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Alert, Badge, Button, TextLink, messageStatusTone } from "~/components/ui";
@@ -45,9 +46,23 @@ export type ReplyActionData = { ok: false; message: string; text?: string } | { 
  * (in place with JS; without JS a submit that re-renders the form with the replaced text), refused up front
  * when the recipient opted out.
  */
-export function ReplyBox({ nonce, optedOut, actionData, initial = "" }: { nonce: string; optedOut: string | null; actionData: ReplyActionData; initial?: string }) {
+export function ReplyBox({
+  nonce,
+  optedOut,
+  actionData,
+  templates = [],
+  picked = null,
+}: {
+  nonce: string;
+  optedOut: string | null;
+  actionData: ReplyActionData;
+  /** SMS templates offered above the box; `picked` (`?template=<id>`, the no-JS path) pre-fills it. */
+  templates?: PickableTemplate[];
+  picked?: PickableTemplate | null;
+}) {
   const navigation = useNavigation();
-  const serverText = actionData?.ok === true ? actionData.replaced : actionData?.ok === false ? (actionData.text ?? initial) : initial;
+  const initial = picked?.type === "sms" ? picked.content : "";
+  const serverText = actionData?.ok === true ? actionData.replaced : actionData?.ok === false ? actionData.text ?? initial : initial;
   const [text, setText] = useState(serverText);
   const [shown, setShown] = useState(serverText);
   if (serverText !== shown) {
@@ -66,56 +81,60 @@ export function ReplyBox({ nonce, optedOut, actionData, initial = "" }: { nonce:
     );
   }
   return (
-    <Form method="post" className="space-y-2" data-testid="reply-form">
-      <input type="hidden" name="nonce" value={nonce} />
-      {actionData?.ok === false ? (
-        <Alert tone="danger" data-testid="reply-error">
-          {actionData.message}
-        </Alert>
-      ) : null}
-      <label htmlFor="reply-message" className="block text-sm font-medium">
-        Reply
-      </label>
-      <textarea
-        id="reply-message"
-        name="message"
-        required
-        maxLength={1600}
-        rows={3}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        className="w-full rounded-md border border-border bg-surface p-2 text-sm"
-      />
-      {hydrated ? (
-        <p className="text-xs text-fg-muted" aria-live="polite" data-testid="reply-count">
-          {seg.units} characters · {seg.segments} segment{seg.segments === 1 ? "" : "s"} ({seg.encoding})
-        </p>
-      ) : null}
-      {/* Without JS nobody can tell while typing: the note and its button are always there until hydration. */}
-      {hasReplaceableChars(text) || !hydrated ? (
-        <Alert tone="warning" data-testid="ucs2-note">
-          {hydrated ? "Curly quotes, dashes or similar characters make this text go as UCS-2" : "Curly quotes, em dashes and similar characters make a text go as UCS-2"}: a segment holds 70
-          characters instead of 160.{" "}
-          <Button
-            type="submit"
-            name="intent"
-            value="replace"
-            variant="secondary"
-            size="sm"
-            formNoValidate
-            onClick={(e) => {
-              // With JS: replace in place, no round trip.
-              e.preventDefault();
-              setText(toPlainGsm(text));
-            }}
-          >
-            Replace them
-          </Button>
-        </Alert>
-      ) : null}
-      <Button type="submit" name="intent" value="reply" disabled={pending}>
-        {pending ? "Sending..." : "Send reply"}
-      </Button>
-    </Form>
+    <div className="space-y-2">
+      {templates.length ? <TemplatePicker templates={templates} type="sms" selectedId={picked?.id} onPick={(t) => setText(t.content)} label="Reply with a template" /> : null}
+      <Form method="post" className="space-y-2" data-testid="reply-form">
+        <input type="hidden" name="nonce" value={nonce} />
+        {actionData?.ok === false ? (
+          <Alert tone="danger" data-testid="reply-error">
+            {actionData.message}
+          </Alert>
+        ) : null}
+        <label htmlFor="reply-message" className="block text-sm font-medium">
+          Reply
+        </label>
+        <textarea
+          id="reply-message"
+          name="message"
+          required
+          maxLength={1600}
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          className="w-full rounded-md border border-border bg-surface p-2 text-sm"
+        />
+        {hydrated ? (
+          <p className="text-xs text-fg-muted" aria-live="polite" data-testid="reply-count">
+            {seg.units} characters · {seg.segments} segment
+            {seg.segments === 1 ? "" : "s"} ({seg.encoding})
+          </p>
+        ) : null}
+        {/* Without JS nobody can tell while typing: the note and its button are always there until hydration. */}
+        {hasReplaceableChars(text) || !hydrated ? (
+          <Alert tone="warning" data-testid="ucs2-note">
+            {hydrated ? "Curly quotes, dashes or similar characters make this text go as UCS-2" : "Curly quotes, em dashes and similar characters make a text go as UCS-2"}: a
+            segment holds 70 characters instead of 160.{" "}
+            <Button
+              type="submit"
+              name="intent"
+              value="replace"
+              variant="secondary"
+              size="sm"
+              formNoValidate
+              onClick={(e) => {
+                // With JS: replace in place, no round trip.
+                e.preventDefault();
+                setText(toPlainGsm(text));
+              }}
+            >
+              Replace them
+            </Button>
+          </Alert>
+        ) : null}
+        <Button type="submit" name="intent" value="reply" disabled={pending}>
+          {pending ? "Sending..." : "Send reply"}
+        </Button>
+      </Form>
+    </div>
   );
 }

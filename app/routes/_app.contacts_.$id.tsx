@@ -7,6 +7,7 @@ import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { CONTACT_NOT_FOUND, getContact } from "~/contacts/manage-contacts.server";
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
+import { pickTemplate } from "~/templates/pick-template.server";
 import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
 import { replyAction } from "~/conversations/reply-action.server";
 import { parseId } from "~/lib/ids";
@@ -21,7 +22,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns] = await Promise.all([getThread(db, { contactId: contact.id }, { before }), contactCampaigns(db, contact.id)]);
+  const [thread, campaigns, templates] = await Promise.all([getThread(db, { contactId: contact.id }, { before }), contactCampaigns(db, contact.id), pickTemplate(db, new URL(args.request.url))]);
   return {
     contact: {
       id: contact.id,
@@ -43,6 +44,7 @@ export async function loader(args: LoaderFunctionArgs) {
     customFields: parseCustomFields(contact.customFields),
     campaigns,
     thread,
+    templates,
     nonce: crypto.randomUUID(),
   };
 }
@@ -54,7 +56,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ContactDetail() {
-  const { contact, customFields, campaigns, thread, nonce } = useLoaderData<typeof loader>();
+  const { contact, customFields, campaigns, thread, templates, nonce } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const optedOut = contact.optedOutAt ? "This contact opted out of texts (STOP): replies are refused until they text START." : !contact.sendable ? (contact.unsendableReason ?? "This number cannot receive texts.") : null;
   const label = (name: string) => PLATFORM_VARIABLES.find((v) => v.name === name)?.description ?? name;
@@ -124,7 +126,7 @@ export default function ContactDetail() {
           <div className="space-y-4">
             <Thread messages={thread.messages} earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null} />
             <div id="reply">
-              <ReplyBox nonce={nonce} optedOut={optedOut} actionData={actionData} />
+              <ReplyBox nonce={nonce} optedOut={optedOut} actionData={actionData} templates={templates.templates} picked={templates.picked} />
             </div>
           </div>
         </Card>

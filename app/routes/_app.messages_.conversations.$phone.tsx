@@ -4,6 +4,7 @@ import { requireUser } from "~/auth/guard.server";
 import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
 import { contactIdByPhone } from "~/messaging/check-send-request.server";
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
+import { pickTemplate } from "~/templates/pick-template.server";
 import { getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
 import { replyAction } from "~/conversations/reply-action.server";
 import { normalizePhone } from "~/contacts/phone";
@@ -25,8 +26,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const contactId = await contactIdByPhone(db, phone);
   if (contactId) throw redirect(`/contacts/${contactId}`);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, optedOut] = await Promise.all([getThread(db, { phone }, { before }), phoneOptedOut(db, phone)]);
-  return { phone, thread, optedOut, nonce: crypto.randomUUID() };
+  const [thread, optedOut, templates] = await Promise.all([getThread(db, { phone }, { before }), phoneOptedOut(db, phone), pickTemplate(db, new URL(args.request.url))]);
+  return { phone, thread, optedOut, templates, nonce: crypto.randomUUID() };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -36,7 +37,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function PhoneConversation() {
-  const { phone, thread, optedOut, nonce } = useLoaderData<typeof loader>();
+  const { phone, thread, optedOut, templates, nonce } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="space-y-6">
@@ -53,7 +54,7 @@ export default function PhoneConversation() {
         <div className="space-y-4">
           <Thread messages={thread.messages} earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null} />
           <div id="reply">
-            <ReplyBox nonce={nonce} optedOut={optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null} actionData={actionData} />
+            <ReplyBox nonce={nonce} optedOut={optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null} actionData={actionData} templates={templates.templates} picked={templates.picked} />
           </div>
         </div>
       </Card>

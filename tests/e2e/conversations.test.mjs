@@ -8,7 +8,6 @@ let browser;
 before(async () => (browser = await launch()));
 after(async () => browser?.close());
 
-
 for (const mode of JS_MODES) {
   describe(`Conversations (${mode.name})`, () => {
     it("an inbound message marks the conversation 'needs reply'; replying from the contact's page shows in the thread", async () => {
@@ -37,7 +36,7 @@ for (const mode of JS_MODES) {
       await page.getByTestId("consent").getByText("Subscribed").first().waitFor();
 
       // Curly quotes make the text UCS-2: the note offers to replace them (in place with JS, a re-render without).
-      await page.getByLabel("Reply").fill("It\u2019s worth it \u2014 call me");
+      await page.getByLabel("Reply", { exact: true }).fill("It\u2019s worth it \u2014 call me");
       await page.getByTestId("ucs2-note").waitFor();
       await page.getByRole("button", { name: "Replace them" }).click();
       await page.waitForFunction(() => document.querySelector("#reply-message")?.value === "It's worth it - call me");
@@ -45,17 +44,29 @@ for (const mode of JS_MODES) {
       if (mode.javaScriptEnabled) assert.equal(await page.getByTestId("ucs2-note").count(), 0);
 
       const reply = `Yes it is ${mode.name} ${Date.now()}`;
-      await page.getByLabel("Reply").fill(reply);
+      await page.getByLabel("Reply", { exact: true }).fill(reply);
       if (mode.javaScriptEnabled) await page.getByTestId("reply-count").getByText(`${reply.length} characters`).waitFor();
       await page.getByRole("button", { name: "Send reply" }).click();
       await page.getByTestId("thread").getByText(reply).waitFor();
       const outbound = page.getByTestId("thread-message").filter({ hasText: reply });
       assert.equal(await outbound.getAttribute("data-direction"), "outbound");
 
+      // A template fills the reply box: at once with JS; without JS "Use template" reloads the page with it.
+      const templateText = `Template reply ${mode.name} ${Date.now()}, call us any time`;
+      const created = await context.request.post(BASE + "/api/templates", { data: { name: `Reply ${Date.now()}`, type: "sms", content: templateText }, headers: { Origin: BASE } });
+      assert.equal(created.status(), 201);
+      const template = await created.json();
+      await page.goto(`/contacts/${contact.id}`);
+      await page.getByLabel("Reply with a template").selectOption(String(template.id));
+      if (!mode.javaScriptEnabled) await Promise.all([page.waitForURL(/template=/), page.getByTestId("template-apply").click()]);
+      await page.waitForFunction((t) => document.querySelector("#reply-message")?.value === t, templateText);
+      await page.getByRole("button", { name: "Send reply" }).click();
+      await page.getByTestId("thread").getByText(templateText).waitFor();
+
       // Answered: no longer waiting for a reply.
       await page.goto("/messages/conversations");
       const answered = page.getByTestId("conversation-row").filter({ hasText: `Rosa ${last}` });
-      await answered.getByText(reply).waitFor();
+      await answered.getByText(templateText).waitFor();
       assert.equal(await answered.getAttribute("data-needs-reply"), "0");
       await context.close();
     });
