@@ -11,6 +11,7 @@ import { loadOrgSettings } from "./org-settings.server";
 import { CUSTOM_FIELD_VARIABLES, variableSource, variableValues } from "./variable-values";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
+import { createOutboundMessages } from "./create-outbound-messages.server";
 
 // The checks and bookkeeping every send request shares (the routes parse the body with each request's schema).
 
@@ -134,4 +135,25 @@ export async function messageByKey(db: Db, idempotencyKey: string) {
   return db.get<{ id: number; status: string; phone: string | null; email: string | null }>(
     sql`SELECT id, status, phone, email FROM messages WHERE idempotency_key = ${idempotencyKey}`,
   );
+}
+
+/**
+ * One SMS to one number (a quick send's row, a manual test): variables known and filled for whoever the number
+ * belongs to, then one pipeline message keyed `{kind}:{user}:{key}` (a client's retry returns the same one) and
+ * the activity entry. Returns the message with its segment figures.
+ */
+export async function sendOneSms(
+  { db, queue, now }: SendRequestDeps,
+  input: { to: string; message: string; kind: "quick" | "test"; logType: string },
+  actor: Actor,
+  key: string,
+) {
+  assertKnownVariables(input.message);
+  const phone = sendablePhone(input.to);
+  const contactId = await contactIdByPhone(db, phone);
+  await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
+  const idempotencyKey = `${input.kind}:${actor.userId}:${key}`;
+  const [id] = await createOutboundMessages(db, queue, [{ channel: "sms", kind: input.kind, phone, contactId, content: input.message, idempotencyKey, createdBy: actor.userId }], now);
+  await logSend(db, actor, now, { type: input.logType, to: phone, messageId: id });
+  return { ...(await messageByKey(db, idempotencyKey)), ...smsInfo(input.message) };
 }

@@ -4,12 +4,10 @@ import { createOutboundMessages } from "./create-outbound-messages.server";
 import {
   assertKnownVariables,
   assertVariablesFilled,
-  contactIdByPhone,
   logSend,
   MAX_CONTENT,
   messageByKey,
-  sendablePhone,
-  smsInfo,
+  sendOneSms,
   text,
   type Actor,
   type SendRequestDeps,
@@ -24,19 +22,8 @@ export const manualSmsSchema = z.object(
 );
 
 /** Manual one-to-one test: exempt from quiet hours (and marked as a test), never from opt-outs. */
-export async function sendManualSmsTest({ db, queue, now }: SendRequestDeps, input: z.infer<typeof manualSmsSchema>, actor: Actor, key: string = crypto.randomUUID()) {
-  assertKnownVariables(input.message);
-  const phone = sendablePhone(input.phone);
-  const contactId = await contactIdByPhone(db, phone);
-  await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
-  const [id] = await createOutboundMessages(
-    db,
-    queue,
-    [{ channel: "sms", kind: "test", phone, contactId, content: input.message, idempotencyKey: `test:${actor.userId}:${key}`, createdBy: actor.userId }],
-    now,
-  );
-  await logSend(db, actor, now, { type: "manual-sms", to: phone, messageId: id });
-  return { ...(await messageByKey(db, `test:${actor.userId}:${key}`)), ...smsInfo(input.message) };
+export function sendManualSmsTest(deps: SendRequestDeps, input: z.infer<typeof manualSmsSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+  return sendOneSms(deps, { to: input.phone, message: input.message, kind: "test", logType: "manual-sms" }, actor, key);
 }
 
 export const manualEmailSchema = z.object(
