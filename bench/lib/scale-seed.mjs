@@ -1,0 +1,81 @@
+// The data a sales team has after a year on Helio (issue 15 "bench/seed"): 100,000 contacts, 1,000,000 messages
+// and 200 campaigns, written straight into D1 with INSERT … SELECT over a recursive counter (no row crosses the
+// process boundary), so it takes seconds, and every value derives from the row number and `seed`, so two runs
+// with the same seed hold the same data. The triggers keep every counter, search index and conversation row as
+// the app would.
+const FIRST = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivan", "Jade", "Kai", "Lena", "Milo", "Nia", "Omar", "Pia"];
+const LAST = ["Lee", "Diaz", "Khan", "Ng", "Smith", "Brown", "Garcia", "Patel", "Kim", "Lopez", "Young", "Hill"];
+// Inbound and outbound texts a solar team sees; the search benchmark looks for words in them.
+const TEXTS = [
+  "Hi {n}, your solar quote is ready. Reply STOP to opt out",
+  "Thanks! What would the panels cost for my roof?",
+  "Following up on your battery storage question",
+  "Can we move the site survey to Friday?",
+  "Your installation is scheduled, our crew arrives at 9",
+  "Is the federal tax credit still available this year?",
+  "Great news: your system passed inspection",
+  "Not interested right now, maybe next spring",
+];
+const STATUSES = ["delivered", "delivered", "delivered", "sent", "failed", "undelivered", "skipped", "delivered"];
+const quote = (x) => `'${x.replaceAll("'", "''")}'`;
+/** One of `list` chosen by the SQL expression `expr`: a CASE, so no per-row subquery. */
+const pick = (list, expr) => `CASE (${expr}) % ${list.length} ${list.map((x, k) => `WHEN ${k} THEN ${quote(x)}`).join(" ")} END`;
+
+function counter(n) {
+  return `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
+}
+
+/**
+ * @param {D1Database} db  a migrated Helio D1 (Miniflare's binding)
+ * @param {{ contacts?: number, messages?: number, campaigns?: number, seed?: number, userId: number, now?: number }} o
+ * @returns the figures of what was written and the seconds it took
+ */
+export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, seed = 1, userId, now = Date.now() }) {
+  const started = Date.now();
+  const year = 365 * 86_400_000;
+  // Contacts in chunks of 20,000 rows per statement (one statement is one D1 transaction).
+  for (let at = 0; at < contacts; at += 20_000) {
+    const n = Math.min(20_000, contacts - at);
+    await db
+      .prepare(
+        `${counter(n)} INSERT INTO contacts (first_name, last_name, phone, email, company, state, time_zone, sendable, consent_source, consent_at, created_by, created_at, updated_at)
+         SELECT ${pick(FIRST, `i + ${at} + ${seed}`)}, ${pick(LAST, `(i + ${at}) / 7 + ${seed}`)},
+           '+1' || (212 + ((i + ${at}) % 7) * 100) || printf('%07d', 2000000 + i + ${at}),
+           CASE WHEN (i + ${at}) % 3 = 0 THEN 'lead' || (i + ${at}) || '@example.com' END,
+           CASE WHEN (i + ${at}) % 4 = 0 THEN 'Roof Co ' || ((i + ${at}) % 97) END, 'NY', 'America/New_York', 1, 'seed', ?1, ?2, ?1 - ${year} + (i + ${at}) * 300, ?1
+         FROM n`,
+      )
+      .bind(now, userId)
+      .run();
+  }
+  const first = (await db.prepare("SELECT min(id) AS lo, max(id) AS hi FROM contacts").first());
+  const span = first.hi - first.lo + 1;
+  await db
+    .prepare(
+      `${counter(campaigns)} INSERT INTO campaigns (name, description, status, created_by, created_at, updated_at)
+       SELECT 'Campaign ' || (i + 1), 'Seeded sequence ' || (i + 1), ${pick(["running", "paused", "completed", "draft"], "i")}, ?2, ?1 - ${year} + i * 86400000, ?1 FROM n`,
+    )
+    .bind(now, userId)
+    .run();
+  const camps = await db.prepare("SELECT min(id) AS lo FROM campaigns").first();
+  // Messages in chunks of 100,000: a year of traffic, one in five inbound, statuses as a real mix, a campaign on most.
+  for (let at = 0; at < messages; at += 100_000) {
+    const n = Math.min(100_000, messages - at);
+    await db
+      .prepare(
+        `${counter(n)} INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, phone, content, idempotency_key, is_marketing, created_by, created_at, updated_at)
+         SELECT 'sms', CASE WHEN (i + ${at}) % 5 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN (i + ${at}) % 5 = 0 THEN 'inbound' ELSE 'campaign' END,
+           CASE WHEN (i + ${at}) % 5 = 0 THEN 'received' ELSE ${pick(STATUSES, `i + ${at} + ${seed}`)} END,
+           ${first.lo} + ((i + ${at}) * 7919 + ${seed}) % ${span},
+           CASE WHEN (i + ${at}) % 5 = 0 THEN NULL ELSE ${camps.lo} + (i + ${at}) % ${campaigns} END,
+           (SELECT phone FROM contacts WHERE id = ${first.lo} + ((i + ${at}) * 7919 + ${seed}) % ${span}),
+           replace(${pick(TEXTS, `(i + ${at}) / 3 + ${seed}`)}, '{n}', 'friend ' || ((i + ${at}) % 1000)),
+           'seed:${seed}:' || (i + ${at}), 1, ?2, ?1 - ${year} + (i + ${at}) * ${Math.floor(year / messages)}, ?1
+         FROM n`,
+      )
+      .bind(now, userId)
+      .run();
+  }
+  const counts = await db.prepare("SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM campaigns) AS campaigns, (SELECT count(*) FROM conversations) AS conversations").first();
+  return { ...counts, seconds: (Date.now() - started) / 1000 };
+}

@@ -1,0 +1,129 @@
+// Screens and APIs at scale (issue 15; issue 11's 1,000,000-message figures): the real Worker in Miniflare over a
+// D1 holding 100,000 contacts, 1,000,000 messages and 200 campaigns (bench/lib/scale-seed.mjs). Each route's
+// latency (p50/p95/p99 over --requests requests, --concurrency in flight) sits beside two floors measured in the
+// same run: a minimal Worker answering a body of the same size, and the bare SQL of the route's main query
+// through the same D1 binding. Budgets: p95 ≤ 2 × (minimal Worker p95 + bare SQL p95); the Message Center and
+// conversation searches ≤ 100 ms p95 at 1M messages. Exit 1 when a budget fails.
+//   node bench/screens.mjs [--requests 60] [--concurrency 4] [--contacts 100000] [--messages 1000000] [--json out.json]
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir, loadavg, cpus } from "node:os";
+import { join } from "node:path";
+import { Miniflare } from "miniflare";
+import { hashPassword } from "../app/auth/password-hash.js";
+import { BENCH_USER, bundleWorker, login, MF_BASE, migrate, startHelio } from "./lib/helio.mjs";
+import { seedAtScale } from "./lib/scale-seed.mjs";
+import { parseFlags, runBench } from "./lib/util.mjs";
+
+const flags = parseFlags(process.argv.slice(2));
+const REQUESTS = Number(flags.requests ?? 60);
+const CONCURRENCY = Number(flags.concurrency ?? 4);
+const SEARCH_BUDGET_MS = 100;
+const cleanups = [];
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+async function measure(run) {
+  await run(); // warm: first-hit compilation and page cache are not what a user waits for at steady state
+  const times = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) {
+        next++;
+        const t = performance.now();
+        await run();
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99) };
+}
+
+async function main() {
+  const out = mkdtempSync(join(tmpdir(), "helio-screens-"));
+  cleanups.push(async () => rmSync(out, { recursive: true, force: true }));
+  const scriptPath = bundleWorker(out);
+  const { mf, db } = await startHelio({
+    scriptPath,
+    twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "0".repeat(32) },
+    from: "+15005550006",
+    rate: 20,
+    cleanups,
+  });
+  await migrate(db);
+  const t = Date.now();
+  await db
+    .prepare(`INSERT INTO users (email, password_hash, first_name, last_name, role, is_active, login_count, created_at, updated_at) VALUES (?, ?, 'Bench', 'Runner', 'superuser', 1, 0, ?, ?)`)
+    .bind(BENCH_USER.email, await hashPassword(BENCH_USER.password, 1000), t, t)
+    .run();
+  const user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(BENCH_USER.email).first();
+  const seeded = await seedAtScale(db, { contacts: Number(flags.contacts ?? 100_000), messages: Number(flags.messages ?? 1_000_000), userId: user.id });
+  console.log(`seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.campaigns} campaigns, ${seeded.conversations.toLocaleString("en-US")} conversations in ${seeded.seconds.toFixed(1)} s`);
+  await db.exec("PRAGMA optimize");
+  const cookie = await login(mf);
+  const busy = await db.prepare("SELECT contact_id AS id, count(*) AS n FROM messages WHERE contact_id = (SELECT contact_id FROM messages ORDER BY id DESC LIMIT 1)").first();
+
+  // A minimal Worker: answers any path with a body of ?bytes= bytes, so transport and response size match.
+  const minimal = new Miniflare({
+    ...MF_BASE,
+    modules: true,
+    script: `export default { fetch(req) { const n = Number(new URL(req.url).searchParams.get("bytes")) || 0; return new Response("x".repeat(n), { headers: { "Content-Type": "text/html" } }); } };`,
+  });
+  cleanups.push(() => minimal.dispose());
+
+  const get = async (path) => {
+    const res = await mf.dispatchFetch(`http://127.0.0.1${path}`, { headers: { Cookie: cookie, Accept: "text/html" } });
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path} → ${res.status}`);
+    return body.byteLength;
+  };
+  const sql = (text) => () => db.prepare(text).all();
+  const term = "battery";
+  const routes = [
+    { name: "Dashboard /", path: "/", sql: "SELECT * FROM campaigns ORDER BY id DESC LIMIT 5" },
+    { name: "Contacts /contacts", path: "/contacts", sql: "SELECT * FROM contacts ORDER BY id DESC LIMIT 51" },
+    { name: "Contacts search", path: "/contacts?q=Roof", sql: "SELECT c.* FROM contacts_fts f JOIN contacts c ON c.id = f.rowid WHERE contacts_fts MATCH '\"Roof\"' ORDER BY f.rowid DESC LIMIT 51" },
+    { name: "Message Center /messages", path: "/messages", sql: "SELECT m.* FROM messages m ORDER BY m.id DESC LIMIT 51" },
+    {
+      name: "Message Center search",
+      path: `/messages?q=${term}`,
+      search: true,
+      sql: `SELECT m.* FROM messages m JOIN messages_fts f ON f.rowid = m.id WHERE messages_fts MATCH '"${term}"' ORDER BY f.rowid DESC LIMIT 51`,
+    },
+    { name: "Conversations list", path: "/messages/conversations", search: true, sql: "SELECT * FROM conversations ORDER BY last_message_at DESC, id DESC LIMIT 26" },
+    { name: "One conversation /contacts/:id", path: `/contacts/${busy.id}`, search: true, sql: `SELECT * FROM messages WHERE contact_id = ${busy.id} ORDER BY id DESC LIMIT 31` },
+    { name: "Campaigns /campaigns", path: "/campaigns", sql: "SELECT * FROM campaigns ORDER BY id DESC LIMIT 51" },
+    { name: "Analytics /analytics", path: "/analytics", sql: "SELECT * FROM message_daily_counts ORDER BY day DESC LIMIT 300" },
+    { name: "API /api/messages", path: "/api/messages?limit=50", sql: "SELECT m.* FROM messages m ORDER BY m.id DESC LIMIT 51" },
+    { name: "API /api/contacts", path: "/api/contacts?limit=50", sql: "SELECT * FROM contacts ORDER BY id DESC LIMIT 51" },
+  ];
+  const rows = [];
+  let failed = 0;
+  for (const r of routes) {
+    const bytes = await get(r.path);
+    const route = await measure(() => get(r.path));
+    const floorWorker = await measure(async () => (await minimal.dispatchFetch(`http://127.0.0.1/?bytes=${bytes}`)).arrayBuffer());
+    const floorSql = await measure(sql(r.sql));
+    const budget = 2 * (floorWorker.p95 + floorSql.p95);
+    const ok = route.p95 <= budget && (!r.search || route.p95 <= SEARCH_BUDGET_MS);
+    if (!ok) failed++;
+    rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok });
+    console.log(`${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)}${r.search ? ` and ≤ ${SEARCH_BUDGET_MS}` : ""} ms ${ok ? "OK" : "FAIL"}`);
+  }
+  const report = {
+    when: new Date().toISOString(),
+    machine: `${cpus().length} cores`,
+    load: loadavg().map((x) => x.toFixed(2)).join(" "),
+    seeded,
+    requests: REQUESTS,
+    concurrency: CONCURRENCY,
+    rows: rows.map(({ name, path, bytes, route, floorWorker, floorSql, budget, ok, search }) => ({ name, path, bytes, route, floorWorker, floorSql, budget, ok, search: Boolean(search) })),
+  };
+  if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2));
+  console.log(`${failed ? `${failed} budget(s) failed` : "every budget holds"} (load ${report.load})`);
+  return failed ? 1 : 0;
+}
+
+runBench(main, async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+});
