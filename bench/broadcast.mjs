@@ -44,6 +44,9 @@ const PACED_COUNT = Number(flags["paced-count"] ?? RATE * 30);
 const TIMEOUT_MS = Number(flags.timeout ?? 600) * 1000;
 const FROM = "+15017122661";
 const GOAL = 0.8;
+// Issue 15's budgets: dispatch ≥ 150% of the bare consumer and ≥ 50% of the plain Node loop at 6 in flight.
+const BUDGET_VS_BARE = 1.5;
+const BUDGET_VS_LOOP6 = 0.5;
 for (const [name, v, max] of [
   ["count", COUNT, 100_000],
   ["rate", RATE, 10_000],
@@ -481,6 +484,11 @@ async function main() {
   if (bare && (bare.duplicates || bare6.duplicates || bare.sids !== COUNT || bare6.sids !== COUNT))
     failures.push("bare consumer duplicates/lost");
   if (paced && (paced.check.duplicates || paced.check.lost || paced.check.rowProblems || !paced.verdict.ok)) failures.push("pacing");
+  if (bare && helio.rate / bare.rate < BUDGET_VS_BARE)
+    failures.push(`budget: ${fmt((100 * helio.rate) / bare.rate, 0)}% of the bare consumer, budget ≥ ${100 * BUDGET_VS_BARE}% (short by ${fmt(100 * (BUDGET_VS_BARE - helio.rate / bare.rate), 0)} points)`);
+  const loop6 = loops.find((l) => l.concurrency === 6);
+  if (loop6 && helio.rate / loop6.rate < BUDGET_VS_LOOP6)
+    failures.push(`budget: ${fmt((100 * helio.rate) / loop6.rate, 0)}% of the Node loop at 6 in flight, budget ≥ ${100 * BUDGET_VS_LOOP6}% (short by ${fmt(100 * (BUDGET_VS_LOOP6 - helio.rate / loop6.rate), 0)} points)`);
   if (failures.length) console.log(`FAILED: ${failures.join(", ")}`);
   return failures.length ? 1 : 0;
 }

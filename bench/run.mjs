@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark in one run (issue 15). Each prints its figures beside the ceilings it measures in
+// the same run and exits non-zero when one of its budgets fails; this adds the bytes a deploy ships, then writes
+// bench/RESULTS.md (figures, machine, load average, commit) and exits 1 when any budget failed, saying which and by
+// how much. Each benchmark also runs alone (npm run bench:screens, bench:broadcast, bench:campaign, bench:contacts).
+//   node bench/run.mjs [--only screens,broadcast,…] [--quick]   (--quick: smaller runs, for trying the suite out)
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { routeJsBytes, workerBundleBytes } from "./lib/bytes.mjs";
+import { bundleWorker, root } from "./lib/helio.mjs";
+import { parseFlags } from "./lib/util.mjs";
+
+const flags = parseFlags(process.argv.slice(2));
+const quick = Boolean(flags.quick);
+const BENCHES = {
+  screens: ["bench/screens.mjs", ...(quick ? ["--contacts", "20000", "--messages", "200000", "--requests", "30"] : [])],
+  broadcast: ["bench/broadcast.mjs", ...(quick ? ["--count", "2000", "--paced-count", "200"] : [])],
+  campaign: ["bench/campaign.mjs", ...(quick ? ["--count", "2000", "--big", "20000"] : [])],
+  contacts: ["bench/contacts-import.mjs"],
+};
+const only = flags.only ? String(flags.only).split(",") : Object.keys(BENCHES);
+const KB = 1024;
+const BUDGETS = { workerGzip: 1024 * KB, loginJsGzip: 100 * KB };
+
+function run(name, args) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...(quick && name === "contacts" ? { ROWS: "20000", SAMPLES: "50" } : {}) } });
+    let output = "";
+    const take = (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    };
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
+    child.on("close", (code) => resolve({ name, code: code ?? 2, output, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const loadAtStart = loadavg();
+const results = [];
+const failures = [];
+
+// Bytes: the bundle wrangler would upload, and what the browser loads for a first visit to each route.
+const out = mkdtempSync(join(tmpdir(), "helio-bytes-"));
+try {
+  execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "ignore" });
+  bundleWorker(out);
+  const worker = workerBundleBytes(out);
+  const routes = routeJsBytes(root);
+  const login = routes["routes/login"];
+  const heaviest = Object.entries(routes).sort((a, b) => b[1] - a[1]).slice(0, 3);
+  const lines = [
+    `Worker bundle: ${(worker / KB).toFixed(1)} KB gzipped (budget ≤ ${BUDGETS.workerGzip / KB} KB): ${worker <= BUDGETS.workerGzip ? "OK" : "FAIL"}`,
+    `JavaScript for the login route: ${(login / KB).toFixed(1)} KB gzipped, manifest included (budget ≤ ${BUDGETS.loginJsGzip / KB} KB): ${login <= BUDGETS.loginJsGzip ? "OK" : `FAIL, over by ${((login - BUDGETS.loginJsGzip) / KB).toFixed(1)} KB`}`,
+    `Heaviest routes: ${heaviest.map(([id, b]) => `${id} ${(b / KB).toFixed(1)} KB`).join(", ")}`,
+  ];
+  console.log(lines.join("\n"));
+  if (worker > BUDGETS.workerGzip) failures.push(`bytes: Worker bundle over by ${((worker - BUDGETS.workerGzip) / KB).toFixed(1)} KB`);
+  if (login > BUDGETS.loginJsGzip) failures.push(`bytes: login route JavaScript over by ${((login - BUDGETS.loginJsGzip) / KB).toFixed(1)} KB`);
+  results.push({ name: "bytes", code: worker <= BUDGETS.workerGzip && login <= BUDGETS.loginJsGzip ? 0 : 1, output: lines.join("\n"), seconds: 0 });
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+for (const name of only) {
+  if (!BENCHES[name]) continue;
+  console.log(`\n=== ${name} ===`);
+  const r = await run(name, BENCHES[name]);
+  results.push(r);
+  if (r.code !== 0) {
+    const said = r.output.split("\n").filter((l) => /FAIL|LOST|budget/i.test(l)).slice(-3).join(" / ");
+    failures.push(`${name}: exit ${r.code}${said ? ` (${said.trim()})` : ""}`);
+  }
+}
+
+let commit = "";
+try {
+  commit = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim();
+} catch {}
+const md = [
+  "# Benchmark results (`npm run bench`)",
+  "",
+  `- When: ${new Date().toISOString()}${quick ? " (--quick: smaller runs)" : ""}`,
+  `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
+  `- Load average: ${loadAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${loadavg().map((l) => l.toFixed(2)).join(" ")} at end`,
+  `- Commit: ${commit}`,
+  "",
+  "Every figure sits beside a ceiling measured in the same run; compare within a run, not across runs.",
+  "",
+  "| benchmark | result | seconds |",
+  "| --- | --- | ---: |",
+  ...results.map((r) => `| ${r.name} | ${r.code === 0 ? "every budget holds" : `FAILED (exit ${r.code})`} | ${r.seconds.toFixed(0)} |`),
+  "",
+  failures.length ? `**Budgets failed:** ${failures.join("; ")}` : "**Every budget holds.**",
+  "",
+  ...results.flatMap((r) => [`## ${r.name}`, "", "```", r.output.replace(/\u001b\[[0-9;]*m/g, "").trim(), "```", ""]),
+].join("\n");
+writeFileSync(join(root, "bench/RESULTS.md"), md);
+console.log(`\nbench/RESULTS.md written. ${failures.length ? `Budgets failed: ${failures.join("; ")}` : "Every budget holds."}`);
+process.exitCode = failures.length ? 1 : 0;
