@@ -1,5 +1,5 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
-import { X } from "lucide-react";
+import X from "lucide-react/icons/x";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { Toast, ToastInput } from "~/toast/toast";
 import { useHydrated } from "~/lib/use-hydrated";

@@ -6,11 +6,9 @@ import { gzipSync } from "node:zlib";
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 
-/** Gzipped bytes of every .js file in a wrangler --dry-run output directory. */
+/** Gzipped bytes of the Worker bundle bundleWorker() wrote (`app.js`: wrangler --dry-run's single output). */
 export function workerBundleBytes(outDir) {
-  return readdirSync(outDir)
-    .filter((f) => f.endsWith(".js") && f !== "app.js" && f !== "profiled.js")
-    .reduce((sum, f) => sum + gz(join(outDir, f)), 0);
+  return gz(join(outDir, "app.js"));
 }
 
 /** For each route id: the gzipped bytes of the JavaScript a first visit to it downloads (each file once). */
