@@ -65,8 +65,4 @@ export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
   };
 }
 
-/** "1.2s", "297ms" or the SPEC's honest fallback. */
-export function formatMs(ms: number | null): string {
-  if (ms === null) return "No data yet";
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)}s` : `${ms}ms`;
-}
+export { formatMs } from "./format-ms";

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { AppError } from "~/lib/app-error";
 import { ALERT_NOT_FOUND } from "./alert-schema";
+import { BELL_COUNT_CAP } from "./bell";
 
 export type AlertListItem = {
   id: number;
@@ -24,7 +25,7 @@ export type AlertListItem = {
 };
 
 /** The bell shows "99+" past this: the count reads at most this many index entries. */
-export const BELL_COUNT_CAP = 99;
+export { BELL_COUNT_CAP };
 
 /** Unacknowledged alerts, bounded: an indexed read of at most BELL_COUNT_CAP + 1 rows. */
 export async function countUnacknowledged(db: Db): Promise<number> {

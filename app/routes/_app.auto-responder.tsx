@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Bot, Clock, MessageSquareReply, Pencil, Plus, Siren, Trash2 } from "lucide-react";
-import { formatMs, getAiAnalytics } from "~/alerts/get-ai-analytics.server";
+import { formatMs } from "~/alerts/format-ms";
+import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
 import { requireUser } from "~/auth/guard.server";
 import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, THead } from "~/components/ui";
 import { AppError } from "~/lib/app-error";

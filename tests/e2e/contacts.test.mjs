@@ -47,7 +47,7 @@ for (const mode of JS_MODES) {
       await page.goto("/contacts");
       await page.getByRole("heading", { name: "Contacts", exact: true }).first().waitFor();
       for (const label of ["Quick Upload & Send", "Upload CSV", "Add Contact"]) await page.getByRole("link", { name: label }).waitFor();
-      assert.equal(await page.getByRole("link", { name: "Quick Upload & Send" }).getAttribute("href"), "/testing");
+      assert.equal(await page.getByRole("link", { name: "Quick Upload & Send" }).getAttribute("href"), "/contacts/quick-send");
 
       await clickTo(page, page.getByRole("link", { name: "Add Contact" }), BASE + "/contacts/new");
       const dialog = page.getByRole("dialog", { name: "Add Contact" });
