@@ -1,4 +1,5 @@
 import { classifyReply } from "~/ai/classify-reply.server";
+import { draftReply } from "~/ai/draft-reply.server";
 import { aiProvidersFor, type AiEnv } from "~/ai/registry.server";
 import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
@@ -12,9 +13,15 @@ export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Da
 }
 
 /**
- * The reply processors' providers from the environment: queue, alert addresses, the AI classifier. The AI module
- * has no reply-drafting function yet, so `useAI` responders send their written response (draft: null).
+ * The reply processors' providers from the environment: queue, alert addresses, the AI classifier, and the reply
+ * drafter `useAI` responders use (app/ai/draft-reply.server.ts; the offline composer closes its chain).
  */
 export function replyDepsFor(env: Env, db: Db, queue: JobQueue = jobQueue(env)): Omit<ReplyDeps, "db" | "now"> {
-  return { queue, config: alertConfig(env), classify: classifierFor(env as AiEnv, db), draft: null };
+  const providers = aiProvidersFor(env as AiEnv);
+  return {
+    queue,
+    config: alertConfig(env),
+    classify: classifierFor(env as AiEnv, db),
+    draft: async (input) => (await draftReply({ providers }, input)).text,
+  };
 }
