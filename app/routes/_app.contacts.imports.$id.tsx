@@ -4,10 +4,11 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Table, TBody, Td, THead } from "~/components/ui";
+import { Alert, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { ImportProgress, StagedImportPreview } from "~/contacts/import-preview";
 import { listSearch } from "~/contacts/list-search";
 import { startContactImport } from "~/contacts/start-contact-import.server";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
@@ -79,8 +80,6 @@ export default function ImportPreview() {
     return () => clearInterval(t);
   }, [importing, revalidator]);
 
-  const percent = imp.validRows ? Math.min(100, Math.round((imp.processedRows / imp.validRows) * 100)) : 0;
-
   return (
     <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} size="lg">
       <p className="mb-3 text-sm text-fg-muted">
@@ -94,58 +93,7 @@ export default function ImportPreview() {
 
       {imp.status === "staged" ? (
         <>
-          <ul className="mb-4 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="import-counts">
-            <li>
-              <strong>{imp.totalRows}</strong> rows in file
-            </li>
-            <li>
-              <strong>{imp.validRows}</strong> valid contacts
-            </li>
-            <li>
-              <strong>{imp.rejectedRows}</strong> rows with errors
-            </li>
-            {imp.fileDuplicates ? (
-              <li>
-                <strong>{imp.fileDuplicates}</strong> repeated in the file (skipped)
-              </li>
-            ) : null}
-          </ul>
-
-          {rows.length ? (
-            <Table className="mb-4" data-testid="import-preview" caption={`Preview (first ${rows.length} valid rows)`}>
-              <THead columns={["Row", "First Name", "Last Name", "Phone", "Email", "Company"]} />
-              <TBody>
-                {rows.map((r) => (
-                  <tr key={r.rowNumber}>
-                    <Td className="text-fg-subtle">{r.rowNumber}</Td>
-                    <Td>{r.firstName}</Td>
-                    <Td>{r.lastName}</Td>
-                    <Td className="font-mono">
-                      {r.phone}
-                      {r.unsendableReason ? (
-                        <span className="ml-2 font-sans" title={r.unsendableReason}>
-                          <Badge tone="danger">Not sendable</Badge>
-                        </span>
-                      ) : null}
-                    </Td>
-                    <Td>{r.email}</Td>
-                    <Td>{r.company}</Td>
-                  </tr>
-                ))}
-              </TBody>
-            </Table>
-          ) : null}
-
-          {errors.length ? (
-            <Alert tone="danger" role="status" className="mb-4" data-testid="import-errors">
-              <p className="mb-1 font-semibold">Errors ({imp.errorCount})</p>
-              <ul className="list-inside list-disc space-y-0.5">
-                {errors.map((e) => (
-                  <li key={e}>{e}</li>
-                ))}
-              </ul>
-            </Alert>
-          ) : null}
+          <StagedImportPreview counts={imp} rows={rows} errors={errors} errorCount={imp.errorCount} />
 
           <Form method="post" className="space-y-4">
             <fieldset className="text-sm">
@@ -170,18 +118,7 @@ export default function ImportPreview() {
       ) : null}
 
       {importing ? (
-        <div className="space-y-2" data-testid="import-progress">
-          <noscript>
-            <meta httpEquiv="refresh" content="2" />
-          </noscript>
-          <p className="text-sm">
-            Imported {imp.processedRows.toLocaleString("en-US")} of {imp.validRows.toLocaleString("en-US")} contacts…
-          </p>
-          <div className="h-2 w-full overflow-hidden rounded bg-muted" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
-            <div className="h-full bg-primary" style={{ width: `${percent}%` }} />
-          </div>
-          <p className="text-xs text-fg-subtle">You can close this dialog; the import continues in the background.</p>
-        </div>
+        <ImportProgress processed={imp.processedRows} total={imp.validRows} />
       ) : null}
 
       {imp.status === "completed" && summary ? (

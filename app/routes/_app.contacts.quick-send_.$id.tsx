@@ -6,9 +6,10 @@ import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { useToast } from "~/components/toaster";
-import { Alert, Badge, Button, Card, Dialog, DialogClose, DialogFooter, ProgressBar, Table, TBody, Td, THead } from "~/components/ui";
+import { Alert, Button, Card, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { ImportProgress, StagedImportPreview } from "~/contacts/import-preview";
 import { listSearch } from "~/contacts/list-search";
 import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/contacts/send-quick-upload.server";
 import { startContactImport } from "~/contacts/start-contact-import.server";
@@ -108,51 +109,7 @@ export default function QuickSendPreview() {
 
         {imp.status === "staged" ? (
           <>
-            <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="import-counts">
-              <li>
-                <strong>{n(imp.totalRows)}</strong> rows in file
-              </li>
-              <li>
-                <strong>{n(imp.validRows)}</strong> valid contacts
-              </li>
-              <li>
-                <strong>{n(imp.rejectedRows)}</strong> rows with errors
-              </li>
-            </ul>
-            {rows.length ? (
-              <Table data-testid="import-preview" caption={`Preview (first ${rows.length} valid rows)`}>
-                <THead columns={["Row", "First Name", "Last Name", "Phone", "Company", "Address"]} />
-                <TBody>
-                  {rows.map((r) => (
-                    <tr key={r.rowNumber}>
-                      <Td className="text-fg-subtle">{r.rowNumber}</Td>
-                      <Td>{r.firstName}</Td>
-                      <Td>{r.lastName}</Td>
-                      <Td className="font-mono">
-                        {r.phone}
-                        {r.unsendableReason ? (
-                          <span className="ml-2 font-sans" title={r.unsendableReason}>
-                            <Badge tone="danger">Not sendable</Badge>
-                          </span>
-                        ) : null}
-                      </Td>
-                      <Td>{r.company}</Td>
-                      <Td>{r.address}</Td>
-                    </tr>
-                  ))}
-                </TBody>
-              </Table>
-            ) : null}
-            {errors.length ? (
-              <Alert tone="danger" role="status" data-testid="import-errors">
-                <p className="mb-1 font-semibold">Errors ({imp.errorCount})</p>
-                <ul className="list-inside list-disc space-y-0.5">
-                  {errors.map((e) => (
-                    <li key={e}>{e}</li>
-                  ))}
-                </ul>
-              </Alert>
-            ) : null}
+            <StagedImportPreview counts={imp} rows={rows} errors={errors} errorCount={imp.errorCount} extra={["company", "address"]} />
             <Form method="post">
               <DialogFooter>
                 <Button type="submit" name="intent" value="cancel" variant="secondary" disabled={busy}>
@@ -167,15 +124,7 @@ export default function QuickSendPreview() {
         ) : null}
 
         {importing ? (
-          <div className="space-y-2" data-testid="import-progress">
-            <noscript>
-              <meta httpEquiv="refresh" content="2" />
-            </noscript>
-            <p className="text-sm">
-              Saved {n(imp.processedRows)} of {n(imp.validRows)} contacts…
-            </p>
-            <ProgressBar label="Saving contacts" parts={[{ value: imp.processedRows, tone: "primary", label: "saved" }]} total={imp.validRows} />
-          </div>
+          <ImportProgress processed={imp.processedRows} total={imp.validRows} verb="Saved" />
         ) : null}
 
         {imp.status === "completed" ? (

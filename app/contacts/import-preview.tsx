@@ -1,0 +1,108 @@
+import { Alert, Badge, Table, TBody, Td, THead } from "~/components/ui";
+
+type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number };
+type PreviewRow = {
+  rowNumber: number;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email?: string | null;
+  company?: string | null;
+  address?: string | null;
+  unsendableReason: string | null;
+};
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/**
+ * A staged upload before anything is saved (the Upload CSV import and Quick Upload & Send): the counts, the first
+ * valid rows (a not-sendable number flagged) and the first errors. `columns` picks the last two columns.
+ */
+export function StagedImportPreview({
+  counts,
+  rows,
+  errors,
+  errorCount,
+  extra = ["email", "company"],
+}: {
+  counts: Counts;
+  rows: PreviewRow[];
+  errors: string[];
+  errorCount: number;
+  extra?: readonly ["email" | "company" | "address", "email" | "company" | "address"];
+}) {
+  const label = { email: "Email", company: "Company", address: "Address" } as const;
+  return (
+    <>
+      <ul className="mb-4 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="import-counts">
+        <li>
+          <strong>{n(counts.totalRows)}</strong> rows in file
+        </li>
+        <li>
+          <strong>{n(counts.validRows)}</strong> valid contacts
+        </li>
+        <li>
+          <strong>{n(counts.rejectedRows)}</strong> rows with errors
+        </li>
+        {counts.fileDuplicates ? (
+          <li>
+            <strong>{n(counts.fileDuplicates)}</strong> repeated in the file (skipped)
+          </li>
+        ) : null}
+      </ul>
+      {rows.length ? (
+        <Table className="mb-4" data-testid="import-preview" caption={`Preview (first ${rows.length} valid rows)`}>
+          <THead columns={["Row", "First Name", "Last Name", "Phone", label[extra[0]], label[extra[1]]]} />
+          <TBody>
+            {rows.map((r) => (
+              <tr key={r.rowNumber}>
+                <Td className="text-fg-subtle">{r.rowNumber}</Td>
+                <Td>{r.firstName}</Td>
+                <Td>{r.lastName}</Td>
+                <Td className="font-mono">
+                  {r.phone}
+                  {r.unsendableReason ? (
+                    <span className="ml-2 font-sans" title={r.unsendableReason}>
+                      <Badge tone="danger">Not sendable</Badge>
+                    </span>
+                  ) : null}
+                </Td>
+                <Td>{r[extra[0]]}</Td>
+                <Td>{r[extra[1]]}</Td>
+              </tr>
+            ))}
+          </TBody>
+        </Table>
+      ) : null}
+      {errors.length ? (
+        <Alert tone="danger" role="status" className="mb-4" data-testid="import-errors">
+          <p className="mb-1 font-semibold">Errors ({errorCount})</p>
+          <ul className="list-inside list-disc space-y-0.5">
+            {errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+/** Progress while the queue saves the rows: a bar, and a refresh every 2 s without JS (the page polls with JS). */
+export function ImportProgress({ processed, total, verb = "Imported" }: { processed: number; total: number; verb?: string }) {
+  const percent = total ? Math.min(100, Math.round((processed / total) * 100)) : 0;
+  return (
+    <div className="space-y-2" data-testid="import-progress">
+      <noscript>
+        <meta httpEquiv="refresh" content="2" />
+      </noscript>
+      <p className="text-sm">
+        {verb} {n(processed)} of {n(total)} contacts…
+      </p>
+      <div className="h-2 w-full overflow-hidden rounded bg-muted" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <div className="h-full bg-primary" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="text-xs text-fg-subtle">You can close this dialog; the work continues in the background.</p>
+    </div>
+  );
+}
