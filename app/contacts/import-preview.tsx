@@ -1,16 +1,8 @@
 import { Alert, Badge, Table, TBody, Td, THead } from "~/components/ui";
+import type { ContactFields } from "./contact-fields";
 
 type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number };
-type PreviewRow = {
-  rowNumber: number;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  email?: string | null;
-  company?: string | null;
-  address?: string | null;
-  unsendableReason: string | null;
-};
+type PreviewRow = Pick<ContactFields, "firstName" | "lastName" | "phone" | "email" | "company" | "address"> & { rowNumber: number; unsendableReason: string | null };
 
 const n = (x: number) => x.toLocaleString("en-US");
 
