@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { CheckCircle2, MessageSquare, Send, TrendingUp } from "lucide-react";
+import { CheckCircle2, MessageSquare, Send, ShieldCheck, TrendingUp } from "lucide-react";
 import { getAnalytics } from "~/analytics/get-analytics.server";
 import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Badge, Card, cx, EmptyState, focusRing, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import { Badge, Button, Card, cx, EmptyState, focusRing, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
@@ -21,7 +21,15 @@ export default function Analytics() {
   const { stats, health } = data;
   return (
     <div className="space-y-6">
-      <PageHeader title="Analytics" description="Figures from counters kept as messages are created and change status." />
+      <PageHeader
+        title="Analytics"
+        description="Figures from counters kept as messages are created and change status."
+        actions={
+          <Button to="/compliance" variant="secondary" icon={ShieldCheck}>
+            Compliance report
+          </Button>
+        }
+      />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="analytics-stats">
         <StatCard label="Messages Sent" value={stats.messagesSent} icon={Send} />
         <StatCard label="Delivery Rate" value={stats.deliveryRate} icon={CheckCircle2} hint={`${stats.delivered.toLocaleString("en-US")} delivered`} />

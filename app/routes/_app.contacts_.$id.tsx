@@ -86,7 +86,14 @@ export default function ContactDetail() {
               ))}
             </dl>
           </Card>
-          <Card title="Consent">
+          <Card
+            title="Consent"
+            actions={
+              <TextLink href={`/compliance/evidence.csv?contact=${contact.id}`} download className="text-sm">
+                Consent evidence
+              </TextLink>
+            }
+          >
             <ul className="space-y-1 text-sm" data-testid="consent">
               <li>
                 SMS:{" "}

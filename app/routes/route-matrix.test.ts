@@ -229,6 +229,11 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
+  "_app.compliance.tsx": [
+    { method: "GET", path: "/compliance", expect: SCREEN },
+    { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SCREEN },
+    { method: "POST", path: "/compliance", form: {}, expect: SCREEN_NO_ACTION },
+  ],
   "_app.contacts.quick-send.tsx": [
     { method: "GET", path: "/contacts/quick-send", expect: SCREEN },
     { method: "POST", path: "/contacts/quick-send", multipart: true, expect: SCREEN_FORM_INVALID },
@@ -267,6 +272,11 @@ const MATRIX: Record<string, Case[]> = {
   "logout.tsx": [
     { method: "GET", path: "/logout", expect: PUBLIC(302) },
     { method: "POST", path: "/logout", form: {}, expect: PUBLIC(302), freshSession: true },
+  ],
+  "compliance.evidence[.]csv.ts": [
+    { method: "GET", path: "/compliance/evidence.csv", expect: SCREEN },
+    { method: "GET", path: "/compliance/evidence.csv?contact=1", expect: SCREEN },
+    { method: "POST", path: "/compliance/evidence.csv", form: {}, expect: SCREEN_NO_ACTION },
   ],
   "contacts.download.ts": [
     { method: "GET", path: "/contacts/download?format=csv", expect: SCREEN },

@@ -27,3 +27,4 @@ export * from "./conversations";
 export * from "./responder-triggers";
 export * from "./alerts";
 export * from "./ai-classifications";
+export * from "./compliance-events";

@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import type { ComplianceEventKind } from "~/db/schema";
+
+export const MAX_REPORT_DAYS = 366;
+
+export type ComplianceReport = {
+  from: string;
+  to: string;
+  totals: Record<ComplianceEventKind, number>;
+  /** Per UTC day, each kind's count (days without events are left out). */
+  days: { day: string; optOut: number; optIn: number; refused: number; quietHours: number }[];
+  /** Why: opt-outs and opt-ins by source and channel; refused and held sends by reason. */
+  reasons: { kind: ComplianceEventKind; channel: string; why: string; count: number }[];
+};
+
+/**
+ * The compliance report for the UTC days `from`…`to` (inclusive): read from compliance_events through its
+ * (day, kind) index — the events of those days, never the message table.
+ */
+export async function getComplianceReport(db: Db, range: { from: string; to: string }): Promise<ComplianceReport> {
+  const byDay = await db.all<{ day: string; kind: ComplianceEventKind; n: number }>(sql`
+    SELECT day, kind, count(*) AS n FROM compliance_events WHERE day BETWEEN ${range.from} AND ${range.to} GROUP BY day, kind ORDER BY day`);
+  const reasons = await db.all<{ kind: ComplianceEventKind; channel: string; why: string; count: number }>(sql`
+    SELECT kind, channel, coalesce(source, 'Unknown') AS why, count(*) AS count FROM compliance_events
+    WHERE day BETWEEN ${range.from} AND ${range.to} GROUP BY kind, channel, why ORDER BY count DESC LIMIT 50`);
+  const totals: Record<ComplianceEventKind, number> = { opt_out: 0, opt_in: 0, refused: 0, quiet_hours: 0 };
+  const days = new Map<string, ComplianceReport["days"][number]>();
+  const field = { opt_out: "optOut", opt_in: "optIn", refused: "refused", quiet_hours: "quietHours" } as const;
+  for (const r of byDay) {
+    totals[r.kind] += r.n;
+    const d = days.get(r.day) ?? { day: r.day, optOut: 0, optIn: 0, refused: 0, quietHours: 0 };
+    d[field[r.kind]] += r.n;
+    days.set(r.day, d);
+  }
+  return { from: range.from, to: range.to, totals, days: [...days.values()], reasons };
+}

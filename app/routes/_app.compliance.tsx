@@ -1,0 +1,103 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { Download, ShieldCheck } from "lucide-react";
+import { z } from "zod";
+import { getComplianceReport, MAX_REPORT_DAYS } from "~/analytics/get-compliance-report.server";
+import { requireUser } from "~/auth/guard.server";
+import { Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+
+export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
+
+const DAY = 86_400_000;
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+const dayParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)));
+
+/** `?from=&to=` (UTC days, default the last 30); a wrong or too long range falls back to the default. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  const url = new URL(args.request.url);
+  const today = isoDay(args.context.clock().getTime());
+  let from = dayParam.safeParse(url.searchParams.get("from")).data ?? isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
+  let to = dayParam.safeParse(url.searchParams.get("to")).data ?? today;
+  if (from > to || (Date.parse(to) - Date.parse(from)) / DAY >= MAX_REPORT_DAYS) {
+    from = isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
+    to = today;
+  }
+  return getComplianceReport(args.context.db, { from, to });
+}
+
+const KIND_LABEL = { opt_out: "Opt-out", opt_in: "Opt-in", refused: "Refused send", quiet_hours: "Held for quiet hours" } as const;
+
+export default function ComplianceReport() {
+  const r = useLoaderData<typeof loader>();
+  const n = (x: number) => x.toLocaleString("en-US");
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Compliance report"
+        description="Consent changes and refused or held sends, recorded on every path (keyword, unsubscribe link, carrier error, manual, import)."
+        actions={
+          <Button to="/compliance/evidence.csv" reloadDocument variant="secondary" icon={Download}>
+            Download consent evidence (CSV)
+          </Button>
+        }
+      />
+      <Form method="get" className="flex flex-wrap items-end gap-3" data-testid="compliance-range">
+        <Field label="From (UTC)" name="from" type="date" defaultValue={r.from} />
+        <Field label="To (UTC)" name="to" type="date" defaultValue={r.to} />
+        <Button type="submit" variant="outline">
+          Show
+        </Button>
+      </Form>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="compliance-totals">
+        <StatCard label="Opt-outs" value={n(r.totals.opt_out)} />
+        <StatCard label="Opt-ins" value={n(r.totals.opt_in)} />
+        <StatCard label="Refused sends" value={n(r.totals.refused)} />
+        <StatCard label="Held for quiet hours" value={n(r.totals.quiet_hours)} />
+      </div>
+      <Card title="Why" description="Opt-outs and opt-ins by source; refused and held sends by reason.">
+        {r.reasons.length === 0 ? (
+          <EmptyState icon={ShieldCheck} title="Nothing recorded in this range" />
+        ) : (
+          <Table data-testid="compliance-reasons">
+            <THead columns={["Event", "Channel", "Source or reason", "Count"]} />
+            <TBody>
+              {r.reasons.map((x) => (
+                <tr key={`${x.kind}:${x.channel}:${x.why}`}>
+                  <Td>{KIND_LABEL[x.kind]}</Td>
+                  <Td>{x.channel === "sms" ? "SMS" : "Email"}</Td>
+                  <Td>{x.why}</Td>
+                  <Td>{n(x.count)}</Td>
+                </tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+      {r.days.length ? (
+        <Card title="Per day (UTC)">
+          <Table data-testid="compliance-days">
+            <THead columns={["Day", "Opt-outs", "Opt-ins", "Refused", "Held for quiet hours"]} />
+            <TBody>
+              {r.days.map((d) => (
+                <tr key={d.day}>
+                  <Td>{d.day}</Td>
+                  <Td>{n(d.optOut)}</Td>
+                  <Td>{n(d.optIn)}</Td>
+                  <Td>{n(d.refused)}</Td>
+                  <Td>{n(d.quietHours)}</Td>
+                </tr>
+              ))}
+            </TBody>
+          </Table>
+        </Card>
+      ) : null}
+      <p className="text-sm text-fg-muted">
+        One contact&apos;s evidence is on their page (Contacts → the contact → &quot;Consent evidence&quot;). Unsubscribe requests are honoured at once on every path.
+      </p>
+    </div>
+  );
+}
