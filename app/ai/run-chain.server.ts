@@ -1,6 +1,9 @@
+import { recordStatus } from "~/analytics/system-status.server";
+import type { Db } from "~/db/client.server";
 import type { AiProvider, AiProviderName, AiTask } from "./provider";
 
-export type AiLog = (event: { kind: string; provider: AiProviderName; error: string }) => void;
+/** Told of each provider that failed; may return a promise (e.g. recording the error), which the chain awaits. */
+export type AiLog = (event: { kind: string; provider: AiProviderName; error: string }) => unknown;
 
 export type AiDeps = {
   providers: readonly AiProvider[];
@@ -10,7 +13,15 @@ export type AiDeps = {
 
 export type ChainResult<T> = { value: T; provider: AiProviderName };
 
-const defaultLog: AiLog = (e) => console.warn(`[ai] ${e.kind}: ${e.provider} failed, trying the next provider: ${e.error}`);
+export const defaultLog: AiLog = (e) => console.warn(`[ai] ${e.kind}: ${e.provider} failed, trying the next provider: ${e.error}`);
+
+/** The log the app uses: the console, and `provider_error:ai` in system_status (the Analytics health card). */
+export function recordingLog(db: Db, now: () => Date): AiLog {
+  return async (e) => {
+    defaultLog(e);
+    await recordStatus(db, "provider_error:ai", { provider: e.provider, task: e.kind, message: e.error.slice(0, 300) }, now());
+  };
+}
 
 /** Runs `fn` with an AbortSignal that fires after `ms`; rejects at the deadline even if `fn` ignores the signal. */
 async function withTimeout<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -45,7 +56,10 @@ export async function runChain<T>(deps: AiDeps, task: AiTask<T>): Promise<ChainR
       return { value, provider: provider.name };
     } catch (error) {
       lastError = error;
-      log({ kind: task.kind, provider: provider.name, error: error instanceof Error ? error.message : String(error) });
+      // A log that fails (e.g. its D1 write) must not stop the chain.
+      await Promise.resolve()
+        .then(() => log({ kind: task.kind, provider: provider.name, error: error instanceof Error ? error.message : String(error) }))
+        .catch(() => undefined);
     }
   }
   throw lastError;

@@ -1,5 +1,6 @@
 import { classifyReply } from "~/ai/classify-reply.server";
 import { draftReply } from "~/ai/draft-reply.server";
+import { recordingLog } from "~/ai/run-chain.server";
 import { aiProvidersFor, type AiEnv } from "~/ai/registry.server";
 import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
@@ -9,7 +10,7 @@ import { jobQueue } from "~/jobs/job-queue.server";
 /** The AI classifier (app/ai) as the reply processors call it: one recorded classification per message. */
 export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Date()): Classify {
   const providers = aiProvidersFor(env);
-  return (text, messageId) => classifyReply({ providers, db, now }, text, { messageId });
+  return (text, messageId) => classifyReply({ providers, db, now, log: recordingLog(db, now) }, text, { messageId });
 }
 
 /**
@@ -22,6 +23,6 @@ export function replyDepsFor(env: Env, db: Db, queue: JobQueue = jobQueue(env)):
     queue,
     config: alertConfig(env),
     classify: classifierFor(env as AiEnv, db),
-    draft: async (input) => (await draftReply({ providers }, input)).text,
+    draft: async (input) => (await draftReply({ providers, log: recordingLog(db, () => new Date()) }, input)).text,
   };
 }

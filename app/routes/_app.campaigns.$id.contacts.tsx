@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
@@ -25,13 +26,14 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Picked contacts join the campaign at step 1 (already enrolled ones are left alone). */
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const form = await request.formData();
   try {
     const { contactIds } = parseInput(addContactsSchema, { contactIds: form.getAll("contactIds") }, FAILED);
     const { added, campaign } = await addCampaignContacts(context.db, id, contactIds, context.clock());
+    await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id, added });
     return redirectWithToast(context, "/campaigns", { title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`, description: campaign.name });
   } catch (err) {
     return formErrorReply(err, FAILED);

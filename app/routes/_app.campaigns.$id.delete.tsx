@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
@@ -21,10 +22,12 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Only a draft can be deleted (the domain refuses the others with 409). */
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   try {
-    await deleteCampaign(context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND));
+    const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+    await deleteCampaign(context.db, id);
+    await recordActivity(args, user.id, "delete_campaign", { campaignId: id });
   } catch (err) {
     return formErrorReply(err, FAILED);
   }

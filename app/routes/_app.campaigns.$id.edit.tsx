@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
@@ -19,7 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const form = await request.formData();
@@ -37,6 +38,7 @@ export async function action(args: ActionFunctionArgs) {
       FAILED,
     );
     const c = await updateCampaign(context.db, id, input, context.clock());
+    await recordActivity(args, user.id, "update_campaign", { campaignId: id, fields: Object.keys(input) });
     return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign updated", description: c.name });
   } catch (err) {
     return formErrorReply(err, FAILED);

@@ -1,3 +1,4 @@
+import { recordActivity } from "~/activity/log-activity.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
@@ -43,7 +44,7 @@ async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: FormDat
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const form = await request.formData();
@@ -55,9 +56,12 @@ export async function action(args: ActionFunctionArgs) {
   try {
     if (intent === "add") {
       const { campaignId, ...input } = parseInput(addStepSchema, { ...fields, campaignId: id }, TOASTS.addStep);
-      await addCampaignStep(context.db, campaignId, checkStep(input), now);
+      const step = await addCampaignStep(context.db, campaignId, checkStep(input), now);
+      await recordActivity(args, user.id, "create_campaign_step", { campaignId, stepId: step.id });
     } else if (intent === "delete") {
-      await deleteCampaignStep(context.db, (await stepOf(args, id, form.get("stepId"))).id, now);
+      const stepId = (await stepOf(args, id, form.get("stepId"))).id;
+      await deleteCampaignStep(context.db, stepId, now);
+      await recordActivity(args, user.id, "delete_campaign_step", { campaignId: id, stepId });
     } else {
       const current = await stepOf(args, id, form.get("stepId"));
       let next: ValidStep;
@@ -69,6 +73,7 @@ export async function action(args: ActionFunctionArgs) {
         next = checkStep(parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep), current.isActive);
       }
       await updateCampaignStep(context.db, current.id, next, now);
+      await recordActivity(args, user.id, "update_campaign_step", { campaignId: id, stepId: current.id, ...(intent === "toggle" ? { isActive: next.isActive } : {}) });
     }
   } catch (err) {
     if (err instanceof Response || !isAppError(err)) throw err;
