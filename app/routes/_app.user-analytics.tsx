@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { Activity, Clock, ShieldAlert, UserPlus, Users } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Alert, Badge, Button, Card, EmptyState, PageHeader, Skeleton, StatCard, Table, TBody, Td, THead, Tabs } from "~/components/ui";
+import { Alert, Badge, Button, Card, EmptyState, PageHeader, Pager, Skeleton, StatCard, Table, TBody, Td, THead, Tabs } from "~/components/ui";
 import { parseId } from "~/lib/ids";
 import { isAppError } from "~/lib/app-error";
 import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
-import { activityTotal, getUserDetails, listActivity, listUsers } from "~/users/manage-users.server";
+import { activityTotal, getUserDetails, listActivity, listUsers, userTotals } from "~/users/manage-users.server";
 
 export const meta: MetaFunction = () => [{ title: "User Analytics — Helio" }];
 
@@ -20,18 +20,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const tab: UserTab = (USER_TABS as readonly string[]).includes(url.searchParams.get("tab") ?? "") ? (url.searchParams.get("tab") as UserTab) : "overview";
   const rawUser = url.searchParams.get("user");
   const userId = rawUser === null ? null : parseId(rawUser);
-  const [users, totalActivity, recent] = await Promise.all([listUsers(db), activityTotal(db), listActivity(db, { limit: RECENT_ACTIVITY })]);
+  const after = parseId(url.searchParams.get("after"));
+  const [page, totals, totalActivity, recent] = await Promise.all([listUsers(db, { after }), userTotals(db), activityTotal(db), listActivity(db, { limit: RECENT_ACTIVITY })]);
   let selected: Awaited<ReturnType<typeof getUserDetails>> | "missing" | null = null;
   if (rawUser !== null) {
     selected = userId === null ? "missing" : await getUserDetails(db, userId).catch((e) => (isAppError(e) && e.code === "not_found" ? ("missing" as const) : Promise.reject(e)));
   }
-  const superusers = users.filter((u) => u.role === "superuser").length;
   return {
     meId: me.id,
     tab,
     selectedParam: rawUser,
-    users,
-    stats: { total: users.length, superusers, normal: users.length - superusers, active: users.filter((u) => u.isActive).length, totalActivity, recent: recent.length },
+    users: page.users,
+    nextCursor: page.nextCursor,
+    stats: { total: totals.total, superusers: totals.superusers, normal: totals.total - totals.superusers, active: totals.active, totalActivity, recent: recent.length },
     recent,
     selected,
   };
@@ -93,40 +94,45 @@ export default function UserAnalytics() {
 }
 
 function Overview() {
-  const { users, meId } = useLoaderData<typeof loader>();
+  const { users, meId, nextCursor } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
   return (
-    <Table data-testid="users-table" caption="Users">
-      <THead columns={["User", "Role", "Status", "Last Login", "Logins", "Activities"]} actions />
-      <TBody>
-        {users.map((u) => (
-          <tr key={u.id} data-testid="user-row">
-            <Td>
-              <div className="font-medium">{displayName(u)}</div>
-              <div className="text-xs text-fg-muted">{u.email}</div>
-            </Td>
-            <Td>
-              <Badge tone={u.role === "superuser" ? "accent" : "neutral"}>{u.role}</Badge>
-            </Td>
-            <Td>
-              <Badge tone={u.isActive ? "success" : "danger"}>{u.isActive ? "Active" : "Inactive"}</Badge>
-            </Td>
-            <Td>{u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never"}</Td>
-            <Td>{u.loginCount.toLocaleString("en-US")}</Td>
-            <Td>{u.totalActivities.toLocaleString("en-US")}</Td>
-            <Td className="text-right whitespace-nowrap">
-              <Button to={href("details", String(u.id))} variant="outline" size="sm">
-                View Details
-              </Button>{" "}
-              {u.id !== meId ? (
-                <Button to={`/user-analytics/users/${u.id}?tab=overview`} variant="ghost" size="sm" aria-label={`Manage ${displayName(u)}`}>
-                  Manage
-                </Button>
-              ) : null}
-            </Td>
-          </tr>
-        ))}
-      </TBody>
-    </Table>
+    <>
+      <Table data-testid="users-table" caption="Users">
+        <THead columns={["User", "Role", "Status", "Last Login", "Logins", "Activities"]} actions />
+        <TBody>
+          {users.map((u) => (
+            <tr key={u.id} data-testid="user-row">
+              <Td>
+                <div className="font-medium">{displayName(u)}</div>
+                <div className="text-xs text-fg-muted">{u.email}</div>
+              </Td>
+              <Td>
+                <Badge tone={u.role === "superuser" ? "accent" : "neutral"}>{u.role}</Badge>
+              </Td>
+              <Td>
+                <Badge tone={u.isActive ? "success" : "danger"}>{u.isActive ? "Active" : "Inactive"}</Badge>
+              </Td>
+              <Td>{u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never"}</Td>
+              <Td>{u.loginCount.toLocaleString("en-US")}</Td>
+              <Td>{u.totalActivities.toLocaleString("en-US")}</Td>
+              <Td className="text-right whitespace-nowrap">
+                <Button to={href("details", String(u.id))} variant="outline" size="sm">
+                  View Details
+                </Button>{" "}
+                {u.id !== meId ? (
+                  <Button to={`/user-analytics/users/${u.id}?tab=overview`} variant="ghost" size="sm" aria-label={`Manage ${displayName(u)}`}>
+                    Manage
+                  </Button>
+                ) : null}
+              </Td>
+            </tr>
+          ))}
+        </TBody>
+      </Table>
+      {/* Oldest first, forward only: "Next" pages on; the tab link starts over. */}
+      <Pager search={search} prev={null} next={nextCursor} />
+    </>
   );
 }
 

@@ -1,27 +1,30 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
 import { methodNotAllowed } from "~/lib/api.server";
-import { listUsers } from "~/users/manage-users.server";
+import { apiRoute } from "~/lib/http.server";
+import { usersPageFrom } from "~/users/users-page.server";
 
-/** GET /api/analytics/users — SPEC §3 user analytics fields (superusers only). */
+/** GET /api/analytics/users?after&limit — SPEC §3 user analytics fields (superusers only), paged like /api/users. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
-  const users = await listUsers(args.context.db);
-  return Response.json(
-    users.map((u) => ({
-      id: u.id,
-      email: u.email,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      role: u.role,
-      isActive: u.isActive,
-      lastLoginAt: u.lastLoginAt,
-      loginCount: u.loginCount,
-      createdAt: u.createdAt,
-      totalActivities: u.totalActivities,
-    })),
-    { headers: { "Cache-Control": "no-store" } },
-  );
+  return apiRoute(async () => {
+    const { users, headers } = await usersPageFrom(args.context.db, new URL(args.request.url));
+    return Response.json(
+      users.map((u) => ({
+        id: u.id,
+        email: u.email,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        role: u.role,
+        isActive: u.isActive,
+        lastLoginAt: u.lastLoginAt,
+        loginCount: u.loginCount,
+        createdAt: u.createdAt,
+        totalActivities: u.totalActivities,
+      })),
+      { headers }
+    );
+  });
 }
 
 export async function action(args: ActionFunctionArgs) {

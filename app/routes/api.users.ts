@@ -1,14 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { postJson } from "~/lib/http.server";
+import { apiRoute, postJson } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
-import { createUser, listUsers } from "~/users/manage-users.server";
+import { createUser } from "~/users/manage-users.server";
+import { usersPageFrom } from "~/users/users-page.server";
 import { newUserSchema } from "~/users/user-schema";
 
-/** GET /api/users — every account (superusers only). */
+/** GET /api/users?after&limit — accounts oldest first (superusers only); `X-Next-Cursor` when there is more. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
-  return Response.json(await listUsers(args.context.db), { headers: { "Cache-Control": "no-store" } });
+  return apiRoute(async () => {
+    const { users, headers } = await usersPageFrom(args.context.db, new URL(args.request.url));
+    return Response.json(users, { headers });
+  });
 }
 
 /** POST /api/users → 201 `{ user, password }`: the one-time password appears in this response only. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { hashPassword, verifyPassword } from "~/auth/password-hash.js";
 import { runBatch, type Db } from "~/db/client.server";
@@ -52,11 +52,28 @@ export function publicUserRow(u: User): PublicUserRow {
   };
 }
 
-/** Accounts are issued by an administrator, so the team is small: one bounded read, oldest first. */
-export const MAX_USERS_LISTED = 1000;
-export async function listUsers(db: Db) {
-  const rows = await db.select().from(users).orderBy(users.id).limit(MAX_USERS_LISTED);
-  return rows.map(publicUserRow);
+export const USERS_PAGE = 100;
+export const MAX_USERS_PAGE = 500;
+
+/** Oldest first, keyset-paged on id (`after` = the last id seen): every page costs the same, however big the team. */
+export async function listUsers(db: Db, opts: { after?: number | null; limit?: number } = {}) {
+  const limit = Math.min(Math.max(opts.limit ?? USERS_PAGE, 1), MAX_USERS_PAGE);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(opts.after ? gt(users.id, opts.after) : undefined)
+    .orderBy(users.id)
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { users: page.map(publicUserRow), nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+}
+
+/** The team's figures for the stat cards: one aggregate over the users table (a team, not the contact list). */
+export async function userTotals(db: Db): Promise<{ total: number; superusers: number; active: number }> {
+  const row = await db.get<{ total: number; superusers: number | null; active: number | null }>(
+    sql`SELECT count(*) AS total, sum(role = 'superuser') AS superusers, sum(is_active) AS active FROM users`,
+  );
+  return { total: row?.total ?? 0, superusers: row?.superusers ?? 0, active: row?.active ?? 0 };
 }
 
 export async function activityTotal(db: Db): Promise<number> {

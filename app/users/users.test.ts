@@ -169,3 +169,32 @@ describe("activity counters and the analytics API", () => {
     expect(detailsText(null)).toBe("");
   });
 });
+
+describe("the user list pages by id (no 1,000-row cap)", () => {
+  it("walks every user oldest first through keyset pages, over the API too", async () => {
+    const { listUsers, userTotals } = await import("./manage-users.server");
+    const admin = await createTestUser({ role: "superuser" });
+    const made = [await createTestUser(), await createTestUser(), await createTestUser()];
+    const seen: number[] = [];
+    for (let after: number | null = made[0].id - 1; ; ) {
+      const page = await listUsers(db(), { after, limit: 2 });
+      seen.push(...page.users.map((u) => u.id));
+      if (page.nextCursor === null || seen.length > 10_000) break;
+      after = page.nextCursor;
+    }
+    for (const u of made) expect(seen).toContain(u.id);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(new Set(seen).size).toBe(seen.length);
+    const totals = await userTotals(db());
+    expect(totals.total).toBeGreaterThanOrEqual(4);
+    expect(totals.superusers).toBeGreaterThanOrEqual(1);
+
+    const cookie = await loginAs(admin);
+    const first = await call(`/api/users?limit=1&after=${made[0].id - 1}`, { cookie });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { id: number }[]).map((u) => u.id)).toEqual([made[0].id]);
+    expect(first.headers.get("X-Next-Cursor")).toBe(String(made[0].id));
+    expect((await call("/api/users?limit=0", { cookie })).status).toBe(400);
+    expect((await call("/api/analytics/users?after=abc", { cookie })).status).toBe(400);
+  });
+});
