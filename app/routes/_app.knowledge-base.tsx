@@ -99,6 +99,10 @@ export default function KnowledgeBase() {
             <li>Messages sent, delivered and responses, with delivery rate (delivered ÷ sent) and response rate (responses ÷ sent).</li>
             <li>A messages-per-day chart (sent, delivered, failed, received) over 7, 30 or 90 days, and a per-campaign funnel: enrolled → sent → delivered → replied → opted out.</li>
             <li>System health measured live: database round trip, send backlog, last scheduled run, provider configuration and last errors.</li>
+            <li>
+              The compliance report (Analytics → Compliance report): opt-outs and opt-ins per day with their source, sends refused and why, sends held for quiet hours, and the consent
+              evidence as CSV — for everyone, or one contact from their page — with the text that opted them out.
+            </li>
             <li>Not built: email open and click rates, A/B test results, revenue attribution and ROI.</li>
           </ul>
         </Section>
