@@ -5,6 +5,7 @@ import { chatMessages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { chatWithAssistant } from "./chat.server";
 import { consumeAiQuota } from "./consume-ai-quota.server";
+import { streamChat } from "./stream-chat.server";
 import type { AiDeps } from "./run-chain.server";
 
 export const THREAD_LIMIT = 50;
@@ -43,13 +44,47 @@ export async function sendChatMessage(
   } catch (cause) {
     throw new AppError("unavailable", "The assistant could not answer just now. Please try again.", { title: "Error generating response", cause });
   }
-  // The answer is one millisecond later so the thread's order never depends on ids alone.
-  await deps.db.batch([
-    deps.db.insert(chatMessages).values({ userId, role: "user", content: message, suggestions: null, createdAt: now }),
-    deps.db
-      .insert(chatMessages)
-      .values({ userId, role: "assistant", content: answer.response, suggestions: answer.suggestions, createdAt: new Date(now.getTime() + 1) }),
+  await saveChatTurn(deps.db, userId, message, answer, now);
+  return answer;
+}
+
+/** The question and its answer, together (one batch); the answer 1 ms later so order never depends on ids alone. */
+async function saveChatTurn(db: Db, userId: number, message: string, answer: { response: string; suggestions: string[] }, now: Date) {
+  await db.batch([
+    db.insert(chatMessages).values({ userId, role: "user", content: message, suggestions: null, createdAt: now }),
+    db.insert(chatMessages).values({ userId, role: "assistant", content: answer.response, suggestions: answer.suggestions, createdAt: new Date(now.getTime() + 1) }),
   ]);
+}
+
+/**
+ * The same, streamed (with JS): `onText` gets the answer as it is written; the turn is stored once it is complete.
+ * An empty message is ignored (null). A failure before any text is "Error generating response" (503).
+ */
+export async function streamChatMessage(
+  deps: AiDeps & { db: Db },
+  userId: number,
+  input: { message: string; context: string },
+  now: Date,
+  onText: (text: string) => void,
+): Promise<{ response: string; suggestions: string[]; provider: string } | null> {
+  const message = input.message.trim().slice(0, 2000);
+  if (!message) return null;
+  await consumeAiQuota(deps.db, userId, now);
+  const history = (await listChatThread(deps.db, userId, 10)).map((m) => ({ role: m.role, content: m.content }));
+  let started = false;
+  let answer;
+  try {
+    answer = await streamChat(deps, { message, context: input.context.trim().slice(0, 2000), chatHistory: history }, history.length, (t) => {
+      started = true;
+      onText(t);
+    });
+  } catch (cause) {
+    throw new AppError("unavailable", started ? "The answer was cut off. Please try again." : "The assistant could not answer just now. Please try again.", {
+      title: "Error generating response",
+      cause,
+    });
+  }
+  await saveChatTurn(deps.db, userId, message, answer, now);
   return answer;
 }
 

@@ -24,6 +24,40 @@ export interface AiProvider {
   /** Per-attempt limit; the chain aborts the attempt and moves on after it. */
   readonly timeoutMs: number;
   run<T>(task: AiTask<T>, signal: AbortSignal): Promise<T>;
+  /** Plain text as the model writes it, piece by piece (the Idea Generator streams its answer with JS). */
+  stream?(prompt: AiPrompt, signal: AbortSignal): AsyncIterable<string>;
+}
+
+/** The text pieces of a server-sent-events body whose events carry JSON; `pick` takes the text out of one event. */
+export async function* sseText(body: ReadableStream<Uint8Array>, pick: (event: unknown) => string | null | undefined): AsyncIterable<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 1);
+        if (!line.startsWith("data:")) continue;
+        const data = line.slice(5).trim();
+        if (data === "[DONE]") return;
+        let event: unknown;
+        try {
+          event = JSON.parse(data);
+        } catch {
+          throw new MalformedAiOutput("a stream event that is not JSON");
+        }
+        const text = pick(event);
+        if (text) yield text;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /** A provider answered something the task's schema refuses (or not JSON at all). */

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
-import { useEffect, useRef, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useToast } from "~/components/toaster";
 import { aiDeps } from "~/ai/ai-deps.server";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/auth/guard.server";
@@ -62,6 +63,44 @@ export default function IdeaGenerator() {
   const navigation = useNavigation();
   const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "send";
   const pendingMessage = sending ? String(navigation.formData?.get("message") ?? "").trim() : "";
+  const revalidator = useRevalidator();
+  const toast = useToast();
+  // With JS the answer streams in (POST /idea-generator/stream); `done` waits for the reloaded thread to show it.
+  const [live, setLive] = useState<{ message: string; text: string; done: boolean } | null>(null);
+  // Finished and the thread reloaded (the saved answer is in it): the live bubble goes.
+  const shownLive = live && !(live.done && revalidator.state === "idle") ? live : null;
+  const streamSubmit = (e: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(e.currentTarget);
+    const message = String(data.get("message") ?? "").trim();
+    e.preventDefault();
+    if (!message || shownLive) return;
+    setLive({ message, text: "", done: false });
+    if (inputRef.current && e.currentTarget === formRef.current) inputRef.current.value = "";
+    void (async () => {
+      try {
+        const res = await fetch("/idea-generator/stream", { method: "POST", body: data, headers: { Accept: "text/plain" } });
+        if (res.status === 204) return setLive(null);
+        if (!res.ok || !res.body) {
+          const body = (await res.json().catch(() => null)) as { message?: string } | null;
+          throw new Error(body?.message ?? `HTTP ${res.status}`);
+        }
+        const reader = res.body.getReader();
+        const decoder = new TextDecoder();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          const text = decoder.decode(value, { stream: true });
+          setLive((l) => (l ? { ...l, text: l.text + text } : l));
+        }
+        setLive((l) => (l ? { ...l, done: true } : l));
+        revalidator.revalidate();
+      } catch (err) {
+        setLive(null);
+        if (inputRef.current && !inputRef.current.value) inputRef.current.value = message;
+        toast({ title: "Error generating response", description: err instanceof Error ? err.message : "Please try again.", variant: "destructive" });
+      }
+    })();
+  };
   const formRef = useRef<HTMLFormElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const contextRef = useRef<HTMLInputElement>(null);
@@ -124,7 +163,7 @@ export default function IdeaGenerator() {
                         <ul className="flex flex-wrap gap-2" aria-label="Suggestions" data-testid="chat-suggestions">
                           {m.suggestions.slice(0, 3).map((s) => (
                             <li key={s}>
-                              <Form method="post">
+                              <Form method="post" onSubmit={streamSubmit}>
                                 <input type="hidden" name="intent" value="send" />
                                 <input type="hidden" name="message" value={s} />
                                 <input type="hidden" name="context" value={context} />
@@ -154,6 +193,21 @@ export default function IdeaGenerator() {
                 </p>
               </>
             ) : null}
+            {shownLive ? (
+              <>
+                <div className="flex justify-end">
+                  <p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-primary px-4 py-2 text-sm text-primary-fg">{shownLive.message}</p>
+                </div>
+                <div className="flex justify-start">
+                  <div className="max-w-[85%] space-y-2 rounded-lg border border-border bg-muted px-4 py-3 text-fg" data-testid="chat-streaming">
+                    <div className="flex items-center gap-2 text-xs opacity-80">
+                      <Bot className="size-3" aria-hidden /> <span>Assistant</span>
+                    </div>
+                    <p className="whitespace-pre-wrap text-sm">{shownLive.text || "Generating..."}</p>
+                  </div>
+                </div>
+              </>
+            ) : null}
             <div ref={endRef} />
           </div>
           {failure && !failure.ok ? (
@@ -161,9 +215,7 @@ export default function IdeaGenerator() {
               <strong>{failure.title ?? "Error generating response"}</strong>: {failure.message}
             </Alert>
           ) : null}
-          <Form method="post" ref={formRef} className="mt-4 space-y-3" onSubmit={(e) => {
-            if (!inputRef.current?.value.trim()) e.preventDefault();
-          }}>
+          <Form method="post" ref={formRef} className="mt-4 space-y-3" onSubmit={streamSubmit}>
             <input type="hidden" name="intent" value="send" />
             <div className="space-y-1 text-sm">
               <label htmlFor="chat-context" className="text-fg-muted">Context (optional)</label>
@@ -194,7 +246,7 @@ export default function IdeaGenerator() {
             <ul className="space-y-2">
               {QUICK_PROMPTS.map((p) => (
                 <li key={p}>
-                  <Form method="post">
+                  <Form method="post" onSubmit={streamSubmit}>
                     <input type="hidden" name="intent" value="send" />
                     <input type="hidden" name="message" value={p} />
                     <input type="hidden" name="context" value={context} />

@@ -121,6 +121,11 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "add" }, expect: SCREEN_FORM_INVALID },
     { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "toggle", stepId: "999999999", isActive: "false" }, expect: { anon: 302, user: 404, superuser: 404 } },
   ],
+  "idea-generator.stream.ts": [
+    { method: "GET", path: "/idea-generator/stream", expect: { anon: 302, user: 405, superuser: 405 } },
+    // An empty message is ignored: 204, nothing streamed or stored.
+    { method: "POST", path: "/idea-generator/stream", form: { message: " " }, expect: { anon: 302, user: 204, superuser: 204 } },
+  ],
   "_app.idea-generator.tsx": [
     { method: "GET", path: "/idea-generator", expect: SCREEN },
     // An empty message is ignored: back to the thread.

@@ -29,8 +29,12 @@ for (const mode of JS_MODES) {
         await clearChat(page);
         assert.equal(await page.getByTestId("quick-prompt").count(), 6);
 
+        // With JS the answer streams in from /idea-generator/stream; without JS the form posts to the page.
+        const streamed = [];
+        page.on("request", (r) => r.url().endsWith("/idea-generator/stream") && streamed.push(r.method()));
         await page.getByRole("button", { name: "Ideas for a neighborhood referral campaign" }).click();
         await until(async () => (await answers(page).count()) === 1, "first answer");
+        assert.deepEqual(streamed, mode.javaScriptEnabled ? ["POST"] : []);
         const first = answers(page).first();
         assert.match(await first.innerText(), /referral/i);
         const suggestions = first.getByTestId("chat-suggestion");

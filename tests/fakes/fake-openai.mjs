@@ -45,6 +45,17 @@ export async function startFakeOpenAi(opts = {}) {
     const answer = a.answers.shift() ?? { content: '{"error":"no answer queued"}' };
     if (answer.delayMs) await sleep(answer.delayMs);
     if (res.destroyed || req.socket.destroyed) return;
+    if (payload.stream) {
+      // Server-sent events as the real API streams them: one delta per few characters, then [DONE].
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+      const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+      for (let i = 0; i < answer.content.length; i += 8) {
+        const delta = { id, object: "chat.completion.chunk", model: payload.model, choices: [{ index: 0, delta: { content: answer.content.slice(i, i + 8) }, finish_reason: null }] };
+        res.write(`data: ${JSON.stringify(delta)}\n\n`);
+      }
+      res.end("data: [DONE]\n\n");
+      return;
+    }
     return sendJson(res, 200, {
       id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
       object: "chat.completion",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseModelJson } from "../parse-json";
-import { MalformedAiOutput, type AiProvider, type AiTask } from "../provider";
+import { MalformedAiOutput, sseText, type AiPrompt, type AiProvider, type AiTask } from "../provider";
 
 export type OpenAiConfig = {
   /** May be empty for a self-hosted server without auth (then OPENAI_BASE_URL must be set). */
@@ -51,6 +51,30 @@ export function createOpenAi(config: OpenAiConfig): AiProvider {
       const content = body.data.choices[0].message.content;
       if (!content) throw new MalformedAiOutput("empty completion");
       return parseModelJson(content, task.schema);
+    },
+    async *stream(prompt: AiPrompt, signal: AbortSignal): AsyncIterable<string> {
+      const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "text/event-stream" };
+      if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+      const res = await fetch(url, {
+        method: "POST",
+        headers,
+        signal,
+        body: JSON.stringify({
+          model: config.model,
+          messages: [
+            { role: "system", content: prompt.system },
+            { role: "user", content: prompt.user },
+          ],
+          max_tokens: prompt.maxTokens,
+          temperature: 0.7,
+          stream: true,
+        }),
+      });
+      if (!res.ok || !res.body) {
+        await res.body?.cancel();
+        throw new Error(`OpenAI-compatible endpoint answered HTTP ${res.status}`);
+      }
+      yield* sseText(res.body, (e) => (e as { choices?: { delta?: { content?: string | null } }[] }).choices?.[0]?.delta?.content);
     },
   };
 }

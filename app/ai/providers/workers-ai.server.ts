@@ -1,5 +1,5 @@
 import { parseModelJson } from "../parse-json";
-import { MalformedAiOutput, type AiProvider, type AiTask } from "../provider";
+import { MalformedAiOutput, sseText, type AiPrompt, type AiProvider, type AiTask } from "../provider";
 
 /** The part of the `env.AI` binding we use (kept structural so tests can hand in a fake binding). */
 export type AiBinding = { run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown> };
@@ -31,6 +31,23 @@ export function createWorkersAi(binding: AiBinding, opts: { model?: string; time
       // JSON mode models answer an object already.
       if (response && typeof response === "object") return parseModelJson(JSON.stringify(response), task.schema);
       throw new MalformedAiOutput("Workers AI answered without a response");
+    },
+    async *stream(prompt: AiPrompt, signal: AbortSignal): AsyncIterable<string> {
+      const out = await binding.run(
+        model,
+        {
+          messages: [
+            { role: "system", content: prompt.system },
+            { role: "user", content: prompt.user },
+          ],
+          max_tokens: prompt.maxTokens,
+          temperature: 0.7,
+          stream: true,
+        },
+        { signal },
+      );
+      if (!(out instanceof ReadableStream)) throw new MalformedAiOutput("Workers AI did not stream");
+      yield* sseText(out as ReadableStream<Uint8Array>, (e) => (e as { response?: string }).response);
     },
   };
 }

@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { aiDeps } from "~/ai/ai-deps.server";
+import { streamChatMessage } from "~/ai/idea-chat.server";
+import { requireUser } from "~/auth/guard.server";
+import { methodNotAllowed } from "~/lib/api.server";
+import { apiErrorResponse } from "~/lib/http.server";
+
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return methodNotAllowed(["POST"]);
+}
+
+/**
+ * POST /idea-generator/stream (the Idea Generator's form, sent by fetch once hydrated): the answer as plain text,
+ * written to the response as the model writes it; the turn is stored when complete, and the page then reloads the
+ * thread. Answers only once the first words exist, so a failure before them is a clean `{ message }` 503 (or the
+ * quota's 429) rather than a broken stream. Without JS the same form posts to the page's action instead.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args);
+  if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
+  const { context } = args;
+  const form = await args.request.formData();
+  const input = { message: String(form.get("message") ?? ""), context: String(form.get("context") ?? "").slice(0, 2000) };
+  const encoder = new TextEncoder();
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  let opened: (value: unknown) => void = () => {};
+  const firstWords = new Promise((resolve) => (opened = resolve));
+  const run = streamChatMessage({ ...aiDeps(context), db: context.db }, user.id, input, context.clock(), (text) => {
+    opened(true);
+    void writer.write(encoder.encode(text));
+  }).then(
+    async (answer) => {
+      opened(answer ? true : null);
+      await writer.close();
+    },
+    async (err: unknown) => {
+      opened(err);
+      await writer.abort(err).catch(() => undefined);
+    },
+  );
+  context.cloudflare.ctx?.waitUntil?.(run);
+  const first = await firstWords;
+  if (first === null) return new Response(null, { status: 204 }); // an empty message is ignored
+  if (first !== true) return apiErrorResponse(first);
+  return new Response(readable, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+}
