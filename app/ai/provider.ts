@@ -28,6 +28,14 @@ export interface AiProvider {
   stream?(prompt: AiPrompt, signal: AbortSignal): AsyncIterable<string>;
 }
 
+/** A prompt as chat messages (both language-model providers take this shape). */
+export function chatMessages(prompt: AiPrompt) {
+  return [
+    { role: "system", content: prompt.system },
+    { role: "user", content: prompt.user },
+  ];
+}
+
 /** The text pieces of a server-sent-events body whose events carry JSON; `pick` takes the text out of one event. */
 export async function* sseText(body: ReadableStream<Uint8Array>, pick: (event: unknown) => string | null | undefined): AsyncIterable<string> {
   const reader = body.getReader();

@@ -1,5 +1,5 @@
 import { parseModelJson } from "../parse-json";
-import { MalformedAiOutput, sseText, type AiPrompt, type AiProvider, type AiTask } from "../provider";
+import { chatMessages, MalformedAiOutput, sseText, type AiPrompt, type AiProvider, type AiTask } from "../provider";
 
 /** The part of the `env.AI` binding we use (kept structural so tests can hand in a fake binding). */
 export type AiBinding = { run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown> };
@@ -17,10 +17,7 @@ export function createWorkersAi(binding: AiBinding, opts: { model?: string; time
       const out = await binding.run(
         model,
         {
-          messages: [
-            { role: "system", content: task.prompt.system },
-            { role: "user", content: task.prompt.user },
-          ],
+          messages: chatMessages(task.prompt),
           max_tokens: task.prompt.maxTokens,
           temperature: 0.7,
         },
@@ -36,10 +33,7 @@ export function createWorkersAi(binding: AiBinding, opts: { model?: string; time
       const out = await binding.run(
         model,
         {
-          messages: [
-            { role: "system", content: prompt.system },
-            { role: "user", content: prompt.user },
-          ],
+          messages: chatMessages(prompt),
           max_tokens: prompt.maxTokens,
           temperature: 0.7,
           stream: true,
