@@ -51,5 +51,7 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
     const seg = smsSegments(r.text);
     variables = { content, contactId: c ? contactId : null, contactName: c ? `${c.first_name} ${c.last_name}` : null, text: r.text, unknown: r.unknown, missing: r.missing, characters: r.text.length, segments: seg.segments, encoding: seg.encoding };
   }
-  return { tab, type, templates, template, q, after, contacts, nextCursor: page.nextCursor, picked, variables };
+  // `?draft=<text>` (the Idea Generator's "Use as template") pre-fills the Create Template card.
+  const draft = (p.get("draft") ?? "").slice(0, 5000);
+  return { tab, type, templates, template, draft, q, after, contacts, nextCursor: page.nextCursor, picked, variables };
 }

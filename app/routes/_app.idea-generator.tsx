@@ -28,9 +28,9 @@ const TIPS = [
   "Drafts never promise savings figures; personalize with {{firstName}} and other platform variables.",
 ];
 
-/** Where a reply can be copied to in one click: the Testing screen's Create Template card reads `?template=`. */
+/** Where a reply can be copied to in one click: the Testing screen's Create Template card reads `?draft=`. */
 const MAX_PREFILL = 1500;
-const templateLink = (text: string) => `/testing?template=${encodeURIComponent(text.slice(0, MAX_PREFILL))}`;
+const templateLink = (text: string) => `/testing?draft=${encodeURIComponent(text.slice(0, MAX_PREFILL))}`;
 
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);

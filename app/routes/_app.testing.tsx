@@ -344,9 +344,9 @@ function VariablesTab({ d }: { d: Data }) {
   );
 }
 
-function CreateTemplateCard({ reply, type }: { reply?: PlaygroundReply; type: "sms" | "email" }) {
+function CreateTemplateCard({ reply, type, draft }: { reply?: PlaygroundReply; type: "sms" | "email"; draft: string }) {
   return (
-    <Card title="Create Template" description="Save a message to reuse; its {{variables}} are found for you.">
+    <Card title="Create Template" description="Save a message to reuse; its {{variables}} are found for you." data-testid="create-template">
       <Form method="post" className="space-y-3" data-testid="template-form">
         <input type="hidden" name="intent" value="template" />
         <Field label="Template name" name="name" />
@@ -355,7 +355,7 @@ function CreateTemplateCard({ reply, type }: { reply?: PlaygroundReply; type: "s
           <option value="email">Email</option>
         </Field>
         <Field label="Subject (email)" name="templateSubject" />
-        <Field label="Template content" name="templateContent" as="textarea" rows={3} />
+        <Field label="Template content" name="templateContent" as="textarea" rows={3} defaultValue={draft} key={draft} />
         <ErrorAlert reply={reply} intent="template" />
         <Button type="submit" variant="secondary">
           Save Template
@@ -383,7 +383,7 @@ export default function TestingPlayground() {
         <Tabs label="Playground tabs" value={d.tab} items={PLAYGROUND_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: href(t) }))}>
           {d.tab === "manual" ? <ManualTab d={d} reply={reply} busy={busy} /> : d.tab === "broadcast" ? <BroadcastTab d={d} reply={reply} busy={busy} /> : <VariablesTab d={d} />}
         </Tabs>
-        <CreateTemplateCard reply={reply} type={d.type} />
+        <CreateTemplateCard reply={reply} type={d.type} draft={d.draft} />
       </div>
     </div>
   );

@@ -42,6 +42,15 @@ for (const mode of JS_MODES) {
         assert.ok(n >= 1 && n <= 3, `${n} suggestions shown`);
         assert.equal(await page.getByTestId("chat-user-message").first().innerText().then((t) => t.includes("Ideas for a neighborhood referral campaign")), true);
 
+        // "Use as template" copies the answer into the Testing screen's Create Template card.
+        const answerText = (await first.locator("p.whitespace-pre-wrap").innerText()).trim();
+        await first.getByRole("link", { name: "Use as template" }).click();
+        await until(async () => /\/testing\?draft=/.test(page.url()), "on the Testing screen");
+        const content = page.getByTestId("create-template").getByLabel("Template content");
+        await until(async () => (await content.inputValue()).trim() === answerText.slice(0, 1500).trim(), "the answer in the template form");
+        await page.goBack();
+        await until(async () => (await answers(page).count()) === 1, "back on the thread");
+
         // A suggestion is sent as the next prompt.
         const suggestion = (await suggestions.first().innerText()).trim();
         await suggestions.first().click();
