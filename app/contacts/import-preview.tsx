@@ -1,4 +1,4 @@
-import { Alert, Badge, Table, TBody, Td, THead } from "~/components/ui";
+import { Alert, Badge, DialogClose, LiveRefresh, Table, TBody, Td, THead } from "~/components/ui";
 import type { ContactFields } from "./contact-fields";
 
 type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number };
@@ -80,14 +80,12 @@ export function StagedImportPreview({
   );
 }
 
-/** Progress while the queue saves the rows: a bar, and a refresh every 2 s without JS (the page polls with JS). */
+/** Progress while the queue saves the rows: a bar, and the page kept fresh (polling with JS, a refresh without). */
 export function ImportProgress({ processed, total, verb = "Imported" }: { processed: number; total: number; verb?: string }) {
   const percent = total ? Math.min(100, Math.round((processed / total) * 100)) : 0;
   return (
     <div className="space-y-2" data-testid="import-progress">
-      <noscript>
-        <meta httpEquiv="refresh" content="2" />
-      </noscript>
+      <LiveRefresh active seconds={1.5} />
       <p className="text-sm">
         {verb} {n(processed)} of {n(total)} contacts…
       </p>
@@ -95,6 +93,19 @@ export function ImportProgress({ processed, total, verb = "Imported" }: { proces
         <div className="h-full bg-primary" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-xs text-fg-subtle">You can close this dialog; the work continues in the background.</p>
+    </div>
+  );
+}
+
+/** The end of an import that did not complete: why, and the way back. */
+export function ImportStopped({ status, failureMessage, failed, cancelled }: { status: string; failureMessage: string | null; failed: string; cancelled: string }) {
+  if (status !== "failed" && status !== "cancelled") return null;
+  return (
+    <div className="space-y-4">
+      <p role="alert" className="text-sm text-danger-text">
+        {status === "failed" ? (failureMessage ?? failed) : cancelled}
+      </p>
+      <DialogClose>Back to contacts</DialogClose>
     </div>
   );
 }

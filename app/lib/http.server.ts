@@ -47,6 +47,17 @@ export function throwAsResponse(err: unknown): never {
   throw err;
 }
 
+/**
+ * Screens: the posted form read with `schema` (a union keyed by `intent`, usually): a form no button of the page could
+ * have sent is a 400 "Unknown action" Response, not a 500. Returns the parsed intent and the raw form.
+ */
+export async function formIntent<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<{ input: z.infer<S>; form: FormData }> {
+  const form = await request.formData();
+  const parsed = schema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
+  return { input: parsed.data, form };
+}
+
 /** Screens: a route param id (ids.ts rules), or the 404 Response the route's ErrorBoundary shows. */
 export function routeId(raw: unknown, what = "Not found"): number {
   const id = parseId(raw);

@@ -9,10 +9,8 @@ import { DEFAULT_RESPONDER } from "~/responders/responder-schema";
 
 export const meta: MetaFunction = () => [{ title: "New Auto-Responder — Helio" }];
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
-}
+// Nothing to load: only the session is checked.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 export async function action(args: ActionFunctionArgs) {
   await requireUser(args);

@@ -11,7 +11,7 @@ import { startCampaign } from "~/campaigns/start-campaign.server";
 import { Badge, Button, Card, campaignStatusTone, EmptyState, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
 import { searchParamsOf } from "~/lib/api.server";
 import { isAppError } from "~/lib/app-error";
-import { routeId } from "~/lib/http.server";
+import { formIntent, routeId } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -35,22 +35,21 @@ const DONE = { start: "Campaign started", resume: "Campaign resumed", pause: "Ca
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
-  const parsed = intent.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
-  const id = routeId(parsed.data.id, CAMPAIGN_NOT_FOUND);
+  const { input } = await formIntent(request, intent);
+  const id = routeId(input.id, CAMPAIGN_NOT_FOUND);
   const back = `/campaigns${new URL(request.url).search}`;
   const actor = { userId: user.id, ipAddress: clientIp(request) };
   try {
-    if (parsed.data.intent === "start") {
+    if (input.intent === "start") {
       const c = await startCampaign(context.db, jobQueue(context.cloudflare.env), id, actor, context.clock());
-      return redirectWithToast(context, back, { title: parsed.data.resume ? DONE.resume : DONE.start, description: c.name });
+      return redirectWithToast(context, back, { title: input.resume ? DONE.resume : DONE.start, description: c.name });
     }
     const c = await pauseCampaign(context.db, id, actor, context.clock());
     return redirectWithToast(context, back, { title: DONE.pause, description: c.name });
   } catch (err) {
     if (!isAppError(err)) throw err;
     // SPEC §8: the destructive toast shows the server's message; a redirect carries it, so it shows without JS too.
-    return redirectWithToast(context, back, { title: TOASTS[parsed.data.intent], description: `${err.status}: ${err.message}`, variant: "destructive" });
+    return redirectWithToast(context, back, { title: TOASTS[input.intent], description: `${err.status}: ${err.message}`, variant: "destructive" });
   }
 }
 

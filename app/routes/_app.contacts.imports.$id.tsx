@@ -1,20 +1,19 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { Alert, Button, Dialog, DialogFooter } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
-import { ImportProgress, StagedImportPreview } from "~/contacts/import-preview";
+import { ImportProgress, ImportStopped, StagedImportPreview } from "~/contacts/import-preview";
 import { listSearch } from "~/contacts/list-search";
 import { startContactImport } from "~/contacts/start-contact-import.server";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
-import { AppError } from "~/lib/app-error";
-import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 
@@ -41,12 +40,11 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const id = routeId(args.params.id, IMPORT_NOT_FOUND);
   const back = `/contacts${listSearch(request)}`;
+  const { input } = await formIntent(request, intentSchema);
   try {
-    const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-    if (!parsed.success) throw new AppError("validation", "Unknown action");
-    switch (parsed.data.intent) {
+    switch (input.intent) {
       case "confirm":
-        await startContactImport(context.db, { id, userId: user.id, mode: parsed.data.duplicateMode, now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
+        await startContactImport(context.db, { id, userId: user.id, mode: input.duplicateMode, now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
         // Post/redirect/get: the page then shows the result, or progress while the queue finishes the rest.
         return redirect(new URL(request.url).pathname + listSearch(request));
       case "cancel":
@@ -65,7 +63,6 @@ export default function ImportPreview() {
   const { import: imp, rows, errors, summary } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const revalidator = useRevalidator();
   const toast = useToast();
   const importing = imp.status === "importing";
   const busy = navigation.state !== "idle";
@@ -73,12 +70,6 @@ export default function ImportPreview() {
   useEffect(() => {
     if (actionData?.message) toast({ title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again.", variant: "destructive" });
   }, [actionData, toast]);
-  // With JS: poll while the queue works; without JS the <noscript> refresh below does the same.
-  useEffect(() => {
-    if (!importing) return;
-    const t = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 1500);
-    return () => clearInterval(t);
-  }, [importing, revalidator]);
 
   return (
     <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} size="lg">
@@ -143,14 +134,7 @@ export default function ImportPreview() {
         </div>
       ) : null}
 
-      {imp.status === "failed" || imp.status === "cancelled" ? (
-        <div className="space-y-4">
-          <p role="alert" className="text-sm text-danger-text">
-            {imp.status === "failed" ? (imp.failureMessage ?? "The import failed.") : "This import was cancelled."}
-          </p>
-          <DialogClose>Back to contacts</DialogClose>
-        </div>
-      ) : null}
+      <ImportStopped status={imp.status} failureMessage={imp.failureMessage} failed="The import failed." cancelled="This import was cancelled." />
     </Dialog>
   );
 }

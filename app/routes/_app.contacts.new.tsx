@@ -13,10 +13,8 @@ import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Contact — Helio" }];
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
-}
+// Nothing to load: only the session is checked.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 /** Add: validate (zod + conform), create, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {

@@ -17,10 +17,8 @@ export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio
 type Values = { message: string; schedule: "now" | "later"; startAt: string; tz: string };
 type Reply = { ok: false; message: string; field: string | null; values: Values };
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
-}
+// Nothing to load: only the session is checked.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 /** Step 1: the file and the message are checked and staged; the next page previews them before anything is saved. */
 export async function action(args: ActionFunctionArgs) {

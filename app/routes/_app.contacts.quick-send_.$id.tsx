@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Send } from "lucide-react";
 import { useEffect } from "react";
 import { z } from "zod";
@@ -9,15 +9,14 @@ import { useToast } from "~/components/toaster";
 import { Alert, Button, Card, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
-import { ImportProgress, StagedImportPreview } from "~/contacts/import-preview";
+import { ImportProgress, ImportStopped, StagedImportPreview } from "~/contacts/import-preview";
 import { listSearch } from "~/contacts/list-search";
 import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/contacts/send-quick-upload.server";
 import { startContactImport } from "~/contacts/start-contact-import.server";
 import { viewQuickSend } from "~/contacts/view-quick-send.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 import { jobQueue } from "~/jobs/job-queue.server";
-import { AppError } from "~/lib/app-error";
-import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
+import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -41,10 +40,9 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
   const back = `/contacts${listSearch(request)}`;
+  const { input } = await formIntent(request, intentSchema);
   try {
-    const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-    if (!parsed.success) throw new AppError("validation", "Unknown action");
-    switch (parsed.data.intent) {
+    switch (input.intent) {
       case "import":
         // Duplicate-aware: a number that is already a contact keeps its record and still gets the message.
         await startContactImport(context.db, { id, userId: user.id, mode: "skip", now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
@@ -67,18 +65,11 @@ export default function QuickSendPreview() {
   const { import: imp, rows, errors, summary, quick, check } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const revalidator = useRevalidator();
   const toast = useToast();
   const importing = imp.status === "importing";
   useEffect(() => {
     if (reply && !reply.ok) toast({ title: "Failed to send messages", description: "There was an error sending the bulk messages. Please try again.", variant: "destructive" });
   }, [reply, toast]);
-  // With JS: poll while the contacts are saved; without JS the <noscript> refresh does the same.
-  useEffect(() => {
-    if (!importing) return;
-    const t = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 1500);
-    return () => clearInterval(t);
-  }, [importing, revalidator]);
   const n = (x: number) => x.toLocaleString("en-US");
   const title = imp.status === "staged" ? "Preview quick send" : importing ? "Saving contacts" : "Review and send";
 
@@ -150,14 +141,7 @@ export default function QuickSendPreview() {
           </>
         ) : null}
 
-        {imp.status === "failed" || imp.status === "cancelled" ? (
-          <div className="space-y-4">
-            <p role="alert" className="text-sm text-danger-text">
-              {imp.status === "failed" ? (imp.failureMessage ?? "Saving the contacts failed.") : "This quick send was cancelled."}
-            </p>
-            <DialogClose>Back to contacts</DialogClose>
-          </div>
-        ) : null}
+        <ImportStopped status={imp.status} failureMessage={imp.failureMessage} failed="Saving the contacts failed." cancelled="This quick send was cancelled." />
       </div>
     </Dialog>
   );

@@ -13,10 +13,8 @@ import { readFormDataLimited } from "~/lib/read-body.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
-}
+// Nothing to load: only the session is checked.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);

@@ -5,10 +5,8 @@ import { Badge, Card, PageHeader } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Knowledge Base — Helio" }];
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return null;
-}
+// Nothing to load: only the session is checked.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 /**
  * Static documentation. Every sentence describes Helio as built; features the original brief promised but that are

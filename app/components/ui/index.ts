@@ -9,6 +9,7 @@ export { cx, focusRing } from "./cx";
 export { Dialog, DialogActions, DialogClose, DialogFooter } from "./dialog";
 export { Field, Input, Select, Textarea, type FieldProps } from "./field";
 export { RecordCard, RecordEditor, RecordForm } from "./record-editor";
+export { LiveRefresh } from "./live-refresh";
 export { ProgressBar, type ProgressPart } from "./progress";
 export { SearchBox } from "./search-box";
 export { Skeleton, Spinner } from "./skeleton";
