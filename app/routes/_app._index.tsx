@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { BarChart3, CheckCheck, FlaskConical, Megaphone, MessageSquareReply, Plus, Send, Users, Zap } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { getDashboard } from "~/campaigns/get-dashboard.server";
-import { Badge, Button, Card, campaignStatusTone, cx, EmptyState, focusRing, StatCard } from "~/components/ui";
+import { ActiveBadge, Badge, Button, campaignStatusTone, Card, cx, EmptyState, focusRing, ItemList, StatCard } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard — Helio" }];
 
@@ -43,12 +43,15 @@ export default function Dashboard() {
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Active Campaign Sequences" data-testid="dashboard-campaigns">
-          {campaigns.length === 0 ? (
-            <EmptyState icon={Megaphone} title="No campaign sequences yet" action={<Button to="/campaigns/new">Create Your First Sequence</Button>} />
-          ) : (
-            <ul className="divide-y divide-border">
-              {campaigns.map((c) => (
-                <li key={c.id} className="flex items-start justify-between gap-3 py-3" data-testid="dashboard-campaign">
+          <ItemList
+            items={campaigns}
+            empty={<EmptyState icon={Megaphone} title="No campaign sequences yet" action={<Button to="/campaigns/new">Create Your First Sequence</Button>} />}
+            className="divide-y divide-border"
+            itemClassName="flex items-start justify-between gap-3 py-3"
+            itemTestId="dashboard-campaign"
+          >
+            {(c) => (
+              <>
                   <div className="min-w-0">
                     <p className="flex items-center gap-2 font-medium">
                       {c.status === "running" ? (
@@ -65,28 +68,28 @@ export default function Dashboard() {
                     </p>
                   </div>
                   <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>
-                </li>
-              ))}
-            </ul>
-          )}
+              </>
+            )}
+          </ItemList>
         </Card>
 
         <Card title="Smart Auto-Responders" data-testid="dashboard-responders">
-          {autoResponders.length === 0 ? (
-            <EmptyState icon={Zap} title="No auto-responders configured" action={<Button to="/auto-responder">Setup Auto-Responders</Button>} />
-          ) : (
-            <ul className="divide-y divide-border">
-              {autoResponders.map((r) => (
-                <li key={r.id} className="flex items-start justify-between gap-3 py-3">
-                  <div className="min-w-0">
-                    <p className="font-medium">{r.keyword}</p>
-                    <p className="text-sm text-fg-muted">{r.responsePreview}</p>
-                  </div>
-                  <Badge tone={r.isActive ? "success" : "neutral"}>{r.isActive ? "Active" : "Inactive"}</Badge>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList
+            items={autoResponders}
+            empty={<EmptyState icon={Zap} title="No auto-responders configured" action={<Button to="/auto-responder">Setup Auto-Responders</Button>} />}
+            className="divide-y divide-border"
+            itemClassName="flex items-start justify-between gap-3 py-3"
+          >
+            {(r) => (
+              <>
+                <div className="min-w-0">
+                  <p className="font-medium">{r.keyword}</p>
+                  <p className="text-sm text-fg-muted">{r.responsePreview}</p>
+                </div>
+                <ActiveBadge active={r.isActive} />
+              </>
+            )}
+          </ItemList>
         </Card>
       </div>
 

@@ -6,7 +6,7 @@ import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Badge, Button, Card, cx, EmptyState, focusRing, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import { ActiveBadge, Badge, Button, Card, cx, EmptyState, focusRing, ItemList, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
@@ -85,39 +85,31 @@ export default function Analytics() {
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Auto-Responder Activity">
-          {data.responders.length === 0 ? (
-            <p className="text-sm text-fg-muted">No auto-responders configured</p>
-          ) : (
-            <ul className="space-y-2 text-sm">
-              {data.responders.map((r) => (
-                <li key={r.id} className="flex items-center justify-between gap-2">
-                  <span>{r.name}</span>
-                  <span className="flex items-center gap-2">
-                    <Badge tone={r.isActive ? "success" : "neutral"}>{r.isActive ? "Active" : "Inactive"}</Badge>
-                    <span className="text-fg-muted">{r.responseCount} responses</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList items={data.responders} empty="No auto-responders configured" className="space-y-2 text-sm" itemClassName="flex items-center justify-between gap-2">
+            {(r) => (
+              <>
+                <span>{r.name}</span>
+                <span className="flex items-center gap-2">
+                  <ActiveBadge active={r.isActive} />
+                  <span className="text-fg-muted">{r.responseCount} responses</span>
+                </span>
+              </>
+            )}
+          </ItemList>
         </Card>
         <Card title="Recent Message Activity">
-          {data.recent.length === 0 ? (
-            <p className="text-sm text-fg-muted">No messages yet</p>
-          ) : (
-            <ul className="space-y-2 text-sm" data-testid="recent-messages">
-              {data.recent.map((m) => (
-                <li key={m.id} className="flex flex-wrap items-center gap-2">
-                  <Badge tone={messageStatusTone(m.direction === "inbound" ? "received" : m.status)}>{m.direction === "inbound" ? "Received" : m.status}</Badge>
-                  <span className="font-medium">{m.to}</span>
-                  <span className="truncate text-fg-muted">{m.preview}</span>
-                  <span className="ml-auto text-xs text-fg-subtle">
-                    <LocalTime iso={m.createdAt} pattern="MMM d, HH:mm" />
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList items={data.recent} empty="No messages yet" className="space-y-2 text-sm" itemClassName="flex flex-wrap items-center gap-2" data-testid="recent-messages">
+            {(m) => (
+              <>
+                <Badge tone={messageStatusTone(m.direction === "inbound" ? "received" : m.status)}>{m.direction === "inbound" ? "Received" : m.status}</Badge>
+                <span className="font-medium">{m.to}</span>
+                <span className="truncate text-fg-muted">{m.preview}</span>
+                <span className="ml-auto text-xs text-fg-subtle">
+                  <LocalTime iso={m.createdAt} pattern="MMM d, HH:mm" />
+                </span>
+              </>
+            )}
+          </ItemList>
         </Card>
       </div>
 

@@ -17,7 +17,7 @@ import {
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, RecordCard, RecordEditor, RecordForm, Tabs, type Tone } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, RecordCard, RecordEditor, RecordForm, Tabs, type Tone } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -255,7 +255,7 @@ export default function SmartAlerts() {
               >
                 <p className="flex flex-wrap gap-1">
                   <Badge tone={PRIORITY_TONE[p.priority] ?? "neutral"}>{p.priority}</Badge>
-                  <Badge tone={p.isActive ? "success" : "neutral"}>{p.isActive ? "Active" : "Inactive"}</Badge>
+                  <ActiveBadge active={p.isActive} />
                 </p>
                 <Keywords words={p.keywords} shown={3} />
                 <p className="text-fg-muted">
@@ -320,7 +320,7 @@ export default function SmartAlerts() {
               >
                 <p className="flex flex-wrap gap-1">
                   <Badge tone={PRIORITY_TONE[b.priority] ?? "neutral"}>{b.priority}</Badge>
-                  <Badge tone={b.isActive ? "success" : "neutral"}>{b.isActive ? "Active" : "Inactive"}</Badge>
+                  <ActiveBadge active={b.isActive} />
                   {b.useAi ? <Badge tone="info">AI</Badge> : null}
                 </p>
                 <Keywords words={b.keywords} shown={4} />

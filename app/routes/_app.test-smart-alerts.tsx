@@ -6,7 +6,7 @@ import { ALERT_TOASTS } from "~/alerts/alert-schema";
 import { listBanks, listProfiles } from "~/alerts/manage-alert-settings.server";
 import { runTestAlert } from "~/alerts/run-test-alert.server";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Card, Field, PageHeader } from "~/components/ui";
+import { Alert, Badge, Button, Card, Field, ItemList, PageHeader } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { alertConfig } from "~/responders/reply-deps";
@@ -101,14 +101,22 @@ export default function TestSmartAlerts() {
         </Card>
         <div className="space-y-4">
           <Card title="Active alert profiles">
-            <ul className="space-y-1 text-sm">
-              {profiles.length ? profiles.map((p) => <li key={p.id}>{p.name} · {p.department} · <Badge>{p.priority}</Badge></li>) : <li className="text-fg-muted">None active</li>}
-            </ul>
+            <ItemList items={profiles} empty="None active" className="space-y-1 text-sm">
+              {(p) => (
+                <>
+                  {p.name} · {p.department} · <Badge>{p.priority}</Badge>
+                </>
+              )}
+            </ItemList>
           </Card>
           <Card title="Active keyword banks">
-            <ul className="space-y-1 text-sm">
-              {banks.length ? banks.map((b) => <li key={b.id}>{b.category} · <Badge>{b.priority}</Badge> {b.keywords.join(", ")}</li>) : <li className="text-fg-muted">None active</li>}
-            </ul>
+            <ItemList items={banks} empty="None active" className="space-y-1 text-sm">
+              {(b) => (
+                <>
+                  {b.category} · <Badge>{b.priority}</Badge> {b.keywords.join(", ")}
+                </>
+              )}
+            </ItemList>
           </Card>
         </div>
       </div>

@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Card, PageHeader, StatCard, TextLink } from "~/components/ui";
+import { Card, LiveRefresh, PageHeader, StatCard, TextLink } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/lib/http.server";
 import { getSendProgress, SEND_NOT_FOUND } from "~/messaging/get-send-progress.server";
 
@@ -21,21 +20,10 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function SendProgressPage() {
   const p = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  // With JS: poll while messages are still on their way; without JS the <noscript> refresh does the same.
-  useEffect(() => {
-    if (p.done) return;
-    const t = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 2000);
-    return () => clearInterval(t);
-  }, [p.done, revalidator]);
   const c = p.counts;
   return (
     <div className="space-y-4" data-testid="send-progress">
-      {p.done ? null : (
-        <noscript>
-          <meta httpEquiv="refresh" content="3" />
-        </noscript>
-      )}
+      <LiveRefresh active={!p.done} seconds={2} />
       <PageHeader
         title={`Broadcast #${p.id}`}
         description={

@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useNavi
 import { Activity, Clock, ShieldAlert, UserPlus, Users } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Alert, Badge, Button, Card, EmptyState, PageHeader, Pager, Skeleton, StatCard, Table, TBody, Td, THead, Tabs } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Card, EmptyState, PageHeader, Pager, Skeleton, StatCard, Table, Tabs, TBody, Td, THead } from "~/components/ui";
 import { parseId } from "~/lib/ids";
 import { isAppError } from "~/lib/app-error";
 import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
@@ -111,7 +111,7 @@ function Overview() {
                 <Badge tone={u.role === "superuser" ? "accent" : "neutral"}>{u.role}</Badge>
               </Td>
               <Td>
-                <Badge tone={u.isActive ? "success" : "danger"}>{u.isActive ? "Active" : "Inactive"}</Badge>
+                <ActiveBadge active={u.isActive} inactiveTone="danger" />
               </Td>
               <Td>{u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never"}</Td>
               <Td>{u.loginCount.toLocaleString("en-US")}</Td>
@@ -188,7 +188,7 @@ function Details() {
           </dd>
           <dt className="text-fg-muted">Status</dt>
           <dd>
-            <Badge tone={user.isActive ? "success" : "danger"}>{user.isActive ? "Active" : "Inactive"}</Badge>
+            <ActiveBadge active={user.isActive} inactiveTone="danger" />
           </dd>
           <dt className="text-fg-muted">Last Login</dt>
           <dd>{user.lastLoginAt ? <LocalTime iso={user.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never logged in"}</dd>

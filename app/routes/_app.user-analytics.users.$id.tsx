@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { routeId, throwAsResponse } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
@@ -81,7 +81,7 @@ export default function ManageUser() {
       ) : null}
       <p className="mb-4 flex gap-2 text-sm">
         <Badge tone={user.role === "superuser" ? "accent" : "neutral"}>{user.role}</Badge>
-        <Badge tone={user.isActive ? "success" : "danger"}>{user.isActive ? "Active" : "Inactive"}</Badge>
+        <ActiveBadge active={user.isActive} inactiveTone="danger" />
       </p>
       <div className="grid gap-2 sm:grid-cols-2">
         {user.role === "superuser" ? act("make-user", "Make standard user") : act("make-superuser", "Make superuser")}

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { aiDeps } from "~/ai/ai-deps.server";
-import { consumeAiQuota } from "~/ai/consume-ai-quota.server";
+import { chargedAiCall } from "~/ai/ai-deps.server";
 import { generateStepContent } from "~/ai/generate-step-content.server";
 import { AI_QUERY } from "~/ai/generate-step-button";
 import { stepContentInput } from "~/ai/step-content-schema";
@@ -12,10 +11,8 @@ import { AppError } from "~/lib/app-error";
 import { methodNotAllowed, parseInput } from "~/lib/api.server";
 import { parseId } from "~/lib/ids";
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };
 
 /** Only our own paths: never an open redirect. */
 function safeReturn(raw: FormDataEntryValue | null): string {
@@ -36,7 +33,7 @@ function withParams(path: string, params: Record<string, string>): string {
  */
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
-  const { db, clock } = args.context;
+  const { db } = args.context;
   const form = await args.request.formData();
   const returnTo = safeReturn(form.get("returnTo"));
   try {
@@ -55,8 +52,7 @@ export async function action(args: ActionFunctionArgs) {
         .filter((s) => s.stepNumber < stepNumber)
         .map((s) => ({ stepNumber: s.stepNumber, messageType: s.messageType, content: s.content, subject: s.subject })),
     });
-    await consumeAiQuota(db, user.id, clock());
-    const draft = await generateStepContent(aiDeps(args.context), input);
+    const draft = await chargedAiCall(args.context, user.id, (ai) => generateStepContent(ai, input));
     return redirect(
       withParams(returnTo, {
         [AI_QUERY.content]: draft.content,

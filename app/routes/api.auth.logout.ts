@@ -5,10 +5,8 @@ import { serializeSessionCookie } from "~/auth/session.server";
 import { methodNotAllowed } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
 export async function action(args: ActionFunctionArgs) {
   await requireApiUser(args);

@@ -6,10 +6,8 @@ import { addStepSchema, checkStep, parseInput, TOASTS } from "~/campaigns/campai
 import { methodNotAllowed, readJson } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
 /**
  * POST /api/campaign-steps {campaignId, name, messageType, subject, content, delayDays, delayHours, isActive, window…}

@@ -9,10 +9,8 @@ import { MAX_BULK_JSON_BYTES } from "~/lib/read-body.server";
 import { apiRoute } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
 const bulkMode = z.enum(DUPLICATE_MODES);
 

@@ -19,10 +19,8 @@ const ENDPOINTS = {
   "send-individual": sendEndpoint(individualSchema, sendIndividual),
 };
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args); // still 401 without a session, then 405
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
 export async function action(args: ActionFunctionArgs) {
   const user = await requireApiUser(args);

@@ -10,10 +10,8 @@ import { replyDepsFor } from "~/responders/reply-deps.server";
 
 const body = z.object({ message: z.string({ invalid_type_error: "message must be text" }).default(""), contactId: zodId().nullish() });
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args); // still 401 without a session, then 405
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
 /** POST /api/test-smart-alert `{message, contactId?}` → what matched and what was sent; 400 "Message Required". */
 export async function action(args: ActionFunctionArgs) {

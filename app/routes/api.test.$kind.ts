@@ -12,10 +12,8 @@ const ENDPOINTS = {
   "manual-email": sendEndpoint(manualEmailSchema, sendManualEmailTest),
 };
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args); // still 401 without a session, then 405
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
 export async function action(args: ActionFunctionArgs) {
   const user = await requireApiUser(args);

@@ -5,10 +5,8 @@ import { requireUser } from "~/auth/guard.server";
 import { methodNotAllowed } from "~/lib/api.server";
 import { apiErrorResponse } from "~/lib/http.server";
 
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return methodNotAllowed(["POST"]);
-}
+// POST only: 401 without a session, then 405.
+export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };
 
 /**
  * POST /idea-generator/stream (the Idea Generator's form, sent by fetch once hydrated): the answer as plain text,

@@ -24,6 +24,11 @@ export function Badge({ tone = "neutral", icon: Icon, className, children }: { t
 }
 
 /** SPEC §4 badge colours: draft grey, running green, paused yellow, completed blue (anything else grey). */
+/** "Active" (green) or "Inactive" — grey for a paused rule, red for a deactivated user (`inactiveTone`). */
+export function ActiveBadge({ active, inactiveTone = "neutral" }: { active: boolean; inactiveTone?: Tone }) {
+  return <Badge tone={active ? "success" : inactiveTone}>{active ? "Active" : "Inactive"}</Badge>;
+}
+
 export function campaignStatusTone(status: string): Tone {
   switch (status) {
     case "running":

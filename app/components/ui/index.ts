@@ -1,6 +1,6 @@
 // The UI kit: every screen is assembled from these parts (docs/ui.md shows each with its no-JS / JS behaviour).
 export { Alert, type Tone } from "./alert";
-export { Badge, campaignStatusTone, messageStatusTone } from "./badge";
+export { ActiveBadge, Badge, campaignStatusTone, messageStatusTone } from "./badge";
 export { Button, buttonClass, TextLink, type ButtonProps, type ButtonLinkProps, type ButtonSize, type ButtonVariant } from "./button";
 export { Card, EmptyState, PageHeader, StatCard } from "./card";
 export { CheckboxList, type CheckboxItem } from "./checkbox-list";
@@ -9,6 +9,7 @@ export { cx, focusRing } from "./cx";
 export { Dialog, DialogActions, DialogClose, DialogFooter } from "./dialog";
 export { Field, Input, Select, Textarea, type FieldProps } from "./field";
 export { RecordCard, RecordEditor, RecordForm } from "./record-editor";
+export { ItemList } from "./item-list";
 export { LiveRefresh } from "./live-refresh";
 export { ProgressBar, type ProgressPart } from "./progress";
 export { SearchBox } from "./search-box";
