@@ -1,5 +1,6 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "./app-error";
+import { zodId } from "./ids";
 import { isJsonContentType, MAX_JSON_BYTES, readBodyLimited } from "./read-body.server";
 
 /**
@@ -42,4 +43,21 @@ export function idempotencyKey(request: Request): string | undefined {
 /** 405 with `Allow`; a route answers it after its guard, so an anonymous caller still gets 401 first. */
 export function methodNotAllowed(allowed: string[]): Response {
   return Response.json({ message: "Method not allowed" }, { status: 405, headers: { Allow: allowed.join(", ") } });
+}
+
+/** `?limit&after` of a keyset-paged list API: limit 1…`max` (absent: the list's default), after an id; else 400. */
+export function pageQuery(request: Request, max: number, item: string): { limit?: number; after?: number } {
+  const schema = z.object({
+    limit: z.coerce.number().int("limit must be an integer").min(1, "limit must be at least 1").max(max, `limit must be at most ${max}`).optional(),
+    after: zodId(`after must be ${item} id`).optional(),
+  });
+  return parseInput(schema, searchParamsOf(request));
+}
+
+/** One page of a list API as JSON, never cached; `X-Next-Cursor` / `X-Prev-Cursor` when there is more that way. */
+export function pageResponse(items: unknown, cursors: { nextCursor: number | null; prevCursor?: number | null }): Response {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (cursors.nextCursor !== null) headers.set("X-Next-Cursor", String(cursors.nextCursor));
+  if (cursors.prevCursor != null) headers.set("X-Prev-Cursor", String(cursors.prevCursor));
+  return Response.json(items, { headers });
 }

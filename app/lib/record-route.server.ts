@@ -47,3 +47,21 @@ export function recordRoute<R>(args: LoaderFunctionArgs | ActionFunctionArgs, en
     return Response.json(present(await endpoint.get(db, id)));
   });
 }
+
+/** A bounded /api/<things> collection (GET lists it, POST creates one), described by its domain functions. */
+export type CollectionEndpoint<I, R> = {
+  list: (db: Db) => Promise<R[]>;
+  /** Turns the JSON body into the create input, or throws the 400 AppError that names what is wrong. */
+  parse: (body: unknown) => I;
+  create: (db: Db, input: I, now: Date) => Promise<R>;
+  present?: (record: R) => unknown;
+};
+
+/** GET → 200 with the list; POST → 201 with the new record; anything else 405. Call after the route's guard. */
+export function collectionRoute<I, R>(args: LoaderFunctionArgs | ActionFunctionArgs, endpoint: CollectionEndpoint<I, R>): Promise<Response> {
+  const { request, context } = args;
+  const present = endpoint.present ?? ((r: R) => r);
+  if (request.method === "GET" || request.method === "HEAD") return apiRoute(async () => Response.json((await endpoint.list(context.db)).map(present)));
+  if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
+  return apiRoute(async () => Response.json(present(await endpoint.create(context.db, endpoint.parse(await readJson(request)), context.clock())), { status: 201 }));
+}

@@ -5,7 +5,7 @@ import { parseContact } from "~/contacts/contact-schema";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { createContact, publicContact } from "~/contacts/manage-contacts.server";
 import { AppError } from "~/lib/app-error";
-import { methodNotAllowed, readJson, searchParamsOf } from "~/lib/api.server";
+import { methodNotAllowed, pageResponse, readJson, searchParamsOf } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
@@ -30,10 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
     const { q, after, before } = parsed.data;
     const limit = Math.min(parsed.data.limit ?? API_PAGE, MAX_PAGE_SIZE);
     const page = await listContacts(args.context.db, { q, after, before, limit });
-    const headers = new Headers({ "Cache-Control": "no-store" });
-    if (page.nextCursor !== null) headers.set("X-Next-Cursor", String(page.nextCursor));
-    if (page.prevCursor !== null) headers.set("X-Prev-Cursor", String(page.prevCursor));
-    return Response.json(page.contacts.map(publicContact), { headers });
+    return pageResponse(page.contacts.map(publicContact), page);
   });
 }
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { requireApiUser } from "~/auth/guard.server";
-import { parseInput, searchParamsOf } from "~/lib/api.server";
+import { pageResponse, parseInput, searchParamsOf } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
 import { listMessages } from "~/messaging/list-messages.server";
@@ -19,6 +19,6 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
   return apiRoute(async () => {
     const { messages, nextCursor } = await listMessages(args.context.db, parseInput(query, searchParamsOf(args.request), "Invalid query"));
-    return Response.json(messages, { headers: nextCursor ? { "X-Next-Cursor": String(nextCursor) } : {} });
+    return pageResponse(messages, { nextCursor: nextCursor ?? null });
   });
 }

@@ -3,15 +3,14 @@ import { requireApiUser } from "~/auth/guard.server";
 import { apiRoute, postJson } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
 import { createUser } from "~/users/manage-users.server";
-import { usersPageFrom } from "~/users/users-page.server";
+import { usersPage } from "~/users/users-page.server";
 import { newUserSchema } from "~/users/user-schema";
 
 /** GET /api/users?after&limit — accounts oldest first (superusers only); `X-Next-Cursor` when there is more. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
   return apiRoute(async () => {
-    const { users, headers } = await usersPageFrom(args.context.db, new URL(args.request.url));
-    return Response.json(users, { headers });
+    return usersPage(args.context.db, args.request);
   });
 }
 
