@@ -29,10 +29,10 @@ export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
-  const form = await request.formData();
+  const contactIds = (await request.formData()).getAll("contactIds");
   try {
-    const { contactIds } = parseInput(addContactsSchema, { contactIds: form.getAll("contactIds") }, FAILED);
-    const { added, campaign } = await addCampaignContacts(context.db, id, contactIds, context.clock());
+    const input = parseInput(addContactsSchema, { contactIds }, FAILED);
+    const { added, campaign } = await addCampaignContacts(context.db, id, input.contactIds, context.clock());
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id, added });
     return redirectWithToast(context, "/campaigns", { title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`, description: campaign.name });
   } catch (err) {

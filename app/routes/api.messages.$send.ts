@@ -22,7 +22,4 @@ const ENDPOINTS = {
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
 
-export async function action(args: ActionFunctionArgs) {
-  const user = await requireApiUser(args);
-  return runSendEndpoint(args, user, ENDPOINTS, "send");
-}
+export const action = async (args: ActionFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "send");

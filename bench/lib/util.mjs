@@ -75,20 +75,8 @@ export function socketStates(port) {
   return out;
 }
 
-export function parseFlags(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith("--")) continue;
-    const key = argv[i].slice(2);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith("--")) out[key] = true;
-    else {
-      out[key] = next;
-      i++;
-    }
-  }
-  return out;
-}
+/** `--key value` / `--flag` arguments (the same parser as the scripts'). */
+export { parseArgs as parseFlags } from "../../scripts/lib/d1.mjs";
 
 /** Gaps between consecutive provider calls: in-batch spacing vs the pauses between batches. */
 export function interArrival(ats) {

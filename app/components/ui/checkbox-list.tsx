@@ -40,24 +40,24 @@ export function CheckboxList({
       <ul className={cx("divide-y divide-border overflow-y-auto", maxHeightClass)}>
         {items.length === 0 ? <li className="p-4 text-center text-sm text-fg-subtle">{empty ?? "Nothing to show"}</li> : null}
         {items.map((it) => (
-          <li key={it.value}>
-            <label className="flex cursor-pointer items-start gap-3 px-3 py-2 hover:bg-muted">
-              <input
-                type="checkbox"
-                name={name}
-                value={it.value}
-                defaultChecked={checked.has(it.value)}
-                className={cx("mt-0.5 size-4 shrink-0 rounded border-input accent-primary", focusRing)}
-              />
-              <span className="min-w-0 text-sm">
-                <span className="block font-medium">{it.label}</span>
-                {it.detail ? <span className="block truncate text-xs text-fg-muted">{it.detail}</span> : null}
-              </span>
-            </label>
-          </li>
+          <CheckboxRow key={it.value} name={name} item={it} checked={checked.has(it.value)} />
         ))}
       </ul>
       {footer ? <div className="border-t border-border px-3 py-2 text-sm">{footer}</div> : null}
     </fieldset>
+  );
+}
+
+function CheckboxRow({ name, item, checked }: { name: string; item: CheckboxItem; checked: boolean }) {
+  return (
+    <li>
+      <label className="flex cursor-pointer items-start gap-3 px-3 py-2 hover:bg-muted">
+        <input type="checkbox" name={name} value={item.value} defaultChecked={checked} className={cx("mt-0.5 size-4 shrink-0 rounded border-input accent-primary", focusRing)} />
+        <span className="min-w-0 text-sm">
+          <span className="block font-medium">{item.label}</span>
+          {item.detail ? <span className="block truncate text-xs text-fg-muted">{item.detail}</span> : null}
+        </span>
+      </label>
+    </li>
   );
 }
