@@ -1,4 +1,3 @@
-import { getFormProps, useForm } from "@conform-to/react";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import Sun from "lucide-react/icons/sun";
@@ -32,13 +31,10 @@ export default function Login() {
   const toast = useToast();
   const pending = navigation.state !== "idle" && navigation.formAction === "/login";
   // Checked on the server with loginSchema; in the browser the two required fields are all there is to check
-  // (onSubmit below), so zod stays out of the page's JavaScript.
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: { email: { required: true }, password: { required: true } },
-    shouldValidate: "onSubmit",
-  });
-  const formProps = getFormProps(form);
+  // (onSubmit below), so neither zod nor conform's form state is in this page's JavaScript (issue 15's byte budget).
+  // The server's conform reply still drives the fields: their errors, and the email typed (never the password).
+  const result = actionData?.result;
+  const fieldErrors = (name: string) => result?.error?.[name] ?? null;
 
   useEffect(() => {
     if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
@@ -61,21 +57,28 @@ export default function Login() {
         <Form
           method="post"
           action="/login"
-          {...formProps}
+          noValidate
           onSubmit={(event) => {
             // SPEC §5: empty fields → a destructive toast and no call.
             const fd = new FormData(event.currentTarget);
             if (!String(fd.get("email") ?? "").trim() || !fd.get("password")) {
               event.preventDefault();
               toast({ ...MISSING_CREDENTIALS, variant: "destructive" });
-              return;
             }
-            formProps.onSubmit(event);
           }}
           className="space-y-4"
         >
-          <Field label="Email" meta={fields.email} type="email" placeholder="Enter your email" autoComplete="username" />
-          <Field label="Password" meta={fields.password} type="password" placeholder="Enter your password" autoComplete="current-password" />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            required
+            defaultValue={typeof result?.initialValue?.email === "string" ? result.initialValue.email : undefined}
+            errors={fieldErrors("email")}
+            placeholder="Enter your email"
+            autoComplete="username"
+          />
+          <Field label="Password" name="password" type="password" required errors={fieldErrors("password")} placeholder="Enter your password" autoComplete="current-password" />
           <Button type="submit" disabled={pending} className="w-full">
             {pending ? "Signing in..." : "Sign In"}
           </Button>

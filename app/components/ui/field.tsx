@@ -1,5 +1,4 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { cx, focusRing } from "./cx";
 
@@ -38,7 +37,7 @@ type Common = {
   inline?: boolean;
   hint?: ReactNode;
   /** conform field metadata: name, id, required, default value, errors and aria wiring come from it. */
-  meta?: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+  meta?: Meta;
   /** Errors for a plain (non-conform) field. */
   errors?: string[] | null;
   className?: string;
@@ -48,14 +47,33 @@ type SelectFieldProps = Common & { as: "select" } & Omit<SelectHTMLAttributes<HT
 type TextareaFieldProps = Common & { as: "textarea" } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "className">;
 export type FieldProps = InputFieldProps | SelectFieldProps | TextareaFieldProps;
 
-type InputType = Parameters<typeof getInputProps>[1]["type"];
+type Meta = FieldMetadata<unknown, Record<string, unknown>, string[]>;
 
-// conform's props carry a React key (never spread a key) and our own props carry `as`.
-function withoutKey<T extends { key?: unknown }>(props: T): Omit<T, "key"> {
-  const copy = { ...props };
-  delete copy.key;
-  return copy;
+/**
+ * What conform's getInputProps / getSelectProps / getTextareaProps (v1) give a control, minus the aria attributes
+ * (Field sets those) and the key. Written out here because importing them pulls conform's whole form runtime into
+ * every page that shows a Field, the login screen included, even where no conform form is used (issue 15's bytes).
+ */
+function conformProps(meta: Meta, as: "input" | "select" | "textarea", type?: string): Record<string, unknown> {
+  const props: Record<string, unknown> = { id: meta.id, name: meta.name, form: meta.formId, required: meta.required || undefined };
+  const initial = meta.initialValue;
+  if (as === "select") {
+    props.multiple = meta.multiple;
+    props.defaultValue = Array.isArray(initial) ? initial.map((item) => `${item ?? ""}`) : initial?.toString();
+  } else if (as === "textarea") {
+    Object.assign(props, { minLength: meta.minLength, maxLength: meta.maxLength, defaultValue: initial?.toString() });
+  } else {
+    const { minLength, maxLength, min, max, step, pattern, multiple, accept } = meta as Meta & { accept?: string };
+    Object.assign(props, { type, minLength, maxLength, min, max, step, pattern, multiple, accept });
+    if (type === "checkbox" || type === "radio") {
+      props.value = "on";
+      props.defaultChecked = Array.isArray(initial) ? initial.includes(undefined) : initial === "on";
+    } else if (typeof initial === "string") props.defaultValue = initial;
+  }
+  for (const k of Object.keys(props)) if (props[k] === undefined) delete props[k];
+  return props;
 }
+
 function withoutAs<T extends { as?: unknown }>(props: T): Omit<T, "as"> {
   const copy = { ...props };
   delete copy.as;
@@ -81,13 +99,13 @@ export function Field(props: FieldProps) {
   const aria = { id, "aria-invalid": invalid || undefined, "aria-describedby": describedBy };
   let controlEl: ReactNode;
   if (rest.as === "select") {
-    const conform = meta ? withoutKey(getSelectProps(meta, { ariaAttributes: false })) : {};
+    const conform = meta ? conformProps(meta, "select") : {};
     controlEl = <Select {...conform} {...withoutAs(rest)} {...aria} />;
   } else if (rest.as === "textarea") {
-    const conform = meta ? withoutKey(getTextareaProps(meta, { ariaAttributes: false })) : {};
+    const conform = meta ? conformProps(meta, "textarea") : {};
     controlEl = <Textarea {...conform} {...withoutAs(rest)} {...aria} />;
   } else {
-    const conform = meta ? withoutKey(getInputProps(meta, { type: (rest.type ?? "text") as InputType, ariaAttributes: false })) : {};
+    const conform = meta ? conformProps(meta, "input", rest.type ?? "text") : {};
     controlEl = <Input {...conform} {...withoutAs(rest)} {...aria} />;
   }
 
