@@ -16,7 +16,7 @@ import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
-import { applyStatusBacklog } from "./record-status.server";
+import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { holdsCampaignMessages } from "~/campaigns/campaign-variables";
 import { loadOrgSettings } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
@@ -258,7 +258,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const ids = [...new Set(jobs.map((j) => j.messageId))];
   const retry = (id: number, seconds: number) => outcomes.set(id, { retryAfterSeconds: Math.ceil(seconds) });
 
-  const rows: Row[] = await selectQueuedForSend(db, ids);
+  // Both reads at once: the organisation's settings fill {{company…}} variables of whatever is sent.
+  const [rows, org]: [Row[], OrgSettings] = await Promise.all([selectQueuedForSend(db, ids), loadOrgSettings(db)]);
 
   // 1. Decide: compliance outcomes now, the rest wants sending.
   const decided: Outcome[] = [];
@@ -307,7 +308,6 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const sending = toSend.filter((r) => slotOf.has(r.id));
 
   // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write.
-  const org = sending.length ? await loadOrgSettings(db) : {};
   const rendered = new Map(sending.map((r) => [r.id, render(r, now, org)]));
   const claimRows: ClaimRow[] = [
     ...sending.map((r): ClaimRow => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
@@ -352,14 +352,16 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         sentByCampaign.set(campaignId, (sentByCampaign.get(campaignId) ?? 0) + 1);
       }
     }
-    await runBatch(db, [
+    const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
+    const written = await runBatch(db, [
       db.run(recordOutcomesSql(results, Date.now())),
       ...[...sentByCampaign].map(([id, n]) => db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`)),
       ...suppressions,
       ...(gate.resumeAt === null ? [] : [carryLateness(db, deps.sms.sender, gate.resumeAt)]),
+      // Last, in the same round trip: statuses Twilio reported before these sids were written.
+      ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
     ]);
-    const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
-    if (sids.length) await applyStatusBacklog(db, deps.now(), sids);
+    if (sids.length) await applyBacklogRows(db, deps.now(), written.at(-1) as Parameters<typeof applyBacklogRows>[2]);
   }
   return outcomes;
 }

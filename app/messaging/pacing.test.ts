@@ -46,6 +46,28 @@ describe("send slot reservation (fixed clock)", () => {
     expect(res.slots[0]).toBeLessThan(T + 100);
   });
 
+  it("the lead never exceeds what the batch's own slots span: at a very high rate there is no idle wait", async () => {
+    const paced = await reserveSendSlots(db(), sender(), 50, { now: T, ratePerSecond: 20, ...big });
+    expect(paced.slots[0] - T).toBe(30); // 50 slots at 20/s span 2.6 s: the whole lead
+    const fast = await reserveSendSlots(db(), sender(), 50, { now: T, ratePerSecond: 100_000, ...big });
+    expect(fast.slots[0] - T).toBeLessThanOrEqual(1); // 50 slots at 100,000/s span 0.5 ms
+    expect(fast.slots).toHaveLength(50);
+  });
+
+  it("at a rate where the lead is shortened, sends up to 30 ms late still keep every one-second window at N or under", async () => {
+    const from = sender();
+    const N = 5000; // 50 slots span ~10 ms: the lead is 10 ms, not 30
+    const slots: number[] = [];
+    for (let b = 0; b < 150; b++) slots.push(...(await reserveSendSlots(db(), from, 50, { now: T + b * 5, ratePerSecond: N, ...big })).slots);
+    expect(slots.length).toBe(7500);
+    expect(maxInOneSecond(slots)).toBeLessThanOrEqual(N);
+    // Everything up to some send is 30 ms late (a slow claim), everything after it on time (another consumer).
+    for (let k = 0; k < slots.length; k += 250) {
+      const arrivals = slots.map((s, i) => (i <= k ? s + 30 : s));
+      expect(maxInOneSecond(arrivals)).toBeLessThanOrEqual(N);
+    }
+  });
+
   it("a batch's late last send moves the sender's line: the next batch starts one interval after it", async () => {
     const from = sender();
     const first = await reserveSendSlots(db(), from, 5, { now: T, ratePerSecond: 10, ...big });

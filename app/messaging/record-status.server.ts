@@ -75,17 +75,31 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
 }
 
 /** Applies backlogged callbacks whose sids are now recorded (all such, or only those in `sids`). */
-export async function applyStatusBacklog(db: Db, now: Date, sids?: string[]) {
-  const rows = await db.all<{ sid: string; status: string; error_code: string | null; error_message: string | null }>(
+type BacklogRow = { sid: string; status: string; error_code: string | null; error_message: string | null };
+
+/**
+ * Statuses that arrived before their send was recorded, for these sids (or any, up to 500): a statement that can
+ * end the batch that records the sends, so the join sees their sids without another round trip.
+ */
+export function selectStatusBacklog(db: Db, sids?: string[]) {
+  return db.all<BacklogRow>(
     sids
       ? sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b JOIN messages m ON m.twilio_sid = b.sid WHERE b.sid IN (SELECT value FROM json_each(${JSON.stringify(sids)}))`
       : sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b JOIN messages m ON m.twilio_sid = b.sid LIMIT 500`,
   );
+}
+
+/** Applies backlog rows read by selectStatusBacklog to their messages and clears them. */
+export async function applyBacklogRows(db: Db, now: Date, rows: readonly BacklogRow[]) {
   if (rows.length) {
     await recordStatusUpdates(db, rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.error_code, errorMessage: r.error_message })), now);
     await db.run(sql`DELETE FROM status_backlog WHERE sid IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.sid))}))`);
   }
   return rows.length;
+}
+
+export async function applyStatusBacklog(db: Db, now: Date, sids?: string[]) {
+  return applyBacklogRows(db, now, await selectStatusBacklog(db, sids));
 }
 
 export async function pruneStatusBacklog(db: Db, now: Date) {

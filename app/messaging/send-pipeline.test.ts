@@ -40,6 +40,22 @@ describe("send pipeline: exactly one provider call per message", () => {
     expect(row).toMatchObject({ status: "sent", twilio_sid: calls[0].sid, content: "Hi Rosa, solar?", attempts: 1, provider: "twilio", segments: 1 });
   });
 
+  it("a delivery report that reaches us before the send is recorded is applied by the same batch", async () => {
+    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const { recordStatusUpdates } = await import("./record-status.server");
+    // Twilio's callback wins the race: the webhook finds no message with this sid yet and keeps it in the backlog.
+    const sms = { ...deps.sms, send: async (m: Parameters<typeof deps.sms.send>[0]) => {
+      const accepted = await deps.sms.send(m);
+      await recordStatusUpdates(deps.db, [{ sid: accepted.sid, status: "delivered" }], DAYTIME);
+      return accepted;
+    } };
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "race the callback", idempotencyKey: `cb:${crypto.randomUUID()}` }], DAYTIME);
+    await sendMessages(queue.takeSendJobs(), { ...deps, sms });
+    const row = await messageRow(id);
+    expect(row).toMatchObject({ status: "delivered" });
+    expect(await deps.db.get(sql`SELECT 1 AS x FROM status_backlog WHERE sid = ${row.twilio_sid}`)).toBeUndefined();
+  });
+
   it("refuses a second row for the same idempotency key", async () => {
     const { deps, queue } = await pipeline();
     const key = `t:${crypto.randomUUID()}`;

@@ -15,7 +15,20 @@ const offlineEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANG
 /** The queues as wrangler.toml declares them: sends, and every other job (app/jobs/job-queue.server.ts). */
 export const QUEUE = "helio-jobs";
 export const TASK_QUEUE = "helio-tasks";
-export const QUEUE_CONSUMER = { maxBatchSize: 50, maxBatchTimeout: 1, maxRetries: 10, deadLetterQueue: "helio-jobs-dlq" };
+/** A queue's consumer settings as wrangler.toml declares them, so the bench delivers batches the way the app is configured. */
+function consumerConfig(queue) {
+  const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
+  const block = toml
+    .split("[[queues.consumers]]")
+    .slice(1)
+    .map((b) => b.split(/^\[/m)[0])
+    .find((b) => new RegExp(`^queue\\s*=\\s*"${queue}"`, "m").test(b));
+  if (!block) throw new Error(`wrangler.toml has no consumer for ${queue}`);
+  const num = (key) => Number(new RegExp(`^${key}\\s*=\\s*(\\d+)`, "m").exec(block)?.[1]);
+  return { maxBatchSize: num("max_batch_size"), maxBatchTimeout: num("max_batch_timeout"), maxRetries: num("max_retries"), deadLetterQueue: /^dead_letter_queue\s*=\s*"([^"]+)"/m.exec(block)?.[1] };
+}
+export const QUEUE_CONSUMER = consumerConfig(QUEUE);
+export const TASK_QUEUE_CONSUMER = consumerConfig(TASK_QUEUE);
 export const MF_BASE = {
   cf: false,
   compatibilityDate: "2026-04-26",
@@ -67,7 +80,7 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, mfO
     d1Databases: { DB: "helio-bench" },
     d1Persist: persist,
     queueProducers: { JOBS: { queueName: QUEUE }, TASKS: { queueName: TASK_QUEUE } },
-    queueConsumers: { [QUEUE]: QUEUE_CONSUMER, [TASK_QUEUE]: QUEUE_CONSUMER },
+    queueConsumers: { [QUEUE]: QUEUE_CONSUMER, [TASK_QUEUE]: TASK_QUEUE_CONSUMER },
     bindings: {
       APP_NAME: "Helio",
       SESSION_SECRET: "bench-session-secret-0123456789abcdef",
