@@ -43,6 +43,13 @@ export async function readBodyLimited(request: Request, maxBytes: number, messag
 
 /** `request.formData()` that stops reading past `maxBytes` (the multipart framing counts towards it). */
 export async function readFormDataLimited(request: Request, maxBytes: number, message: string): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  // Anything but a form (a script posting JSON, or no type at all) is the client's mistake, not a 500.
+  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw new AppError("unsupported_media_type", "The upload must be sent as a form (multipart/form-data)");
   const body = await readBodyLimited(request, maxBytes, message);
-  return new Request(request.url, { method: "POST", headers: request.headers, body }).formData();
+  try {
+    return await new Request(request.url, { method: "POST", headers: request.headers, body }).formData();
+  } catch {
+    throw new AppError("validation", "The form could not be read; please choose the file again");
+  }
 }

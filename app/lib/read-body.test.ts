@@ -51,6 +51,19 @@ describe("JSON bodies (issue 9 #8)", () => {
 });
 
 describe("CSV uploads stop reading at 15 MB (issue 9 #8)", () => {
+  it("an upload that is not a form is a 4xx with a message, not a 500", async () => {
+    const cookie = await loginAs(await createTestUser());
+    for (const path of ["/contacts/upload", "/contacts/quick-send"]) {
+      const json = await call(path, { method: "POST", cookie, body: JSON.stringify({ file: "x" }), headers: { "Content-Type": "application/json" } });
+      expect(json.status, path).toBe(415);
+      const none = await call(path, { method: "POST", cookie, body: "first,last" });
+      expect(none.status, path).toBeGreaterThanOrEqual(400);
+      expect(none.status, path).toBeLessThan(500);
+      const torn = await call(path, { method: "POST", cookie, body: "--b\r\nContent-Disposition: form-data; name=\"file\"", headers: { "Content-Type": "multipart/form-data; boundary=b" } });
+      expect(torn.status, path).toBe(400);
+    }
+  });
+
   it("answers 413 with the size message for a streamed 40 MB upload", async () => {
     const cookie = await loginAs(await createTestUser());
     const boundary = "----helio-test-boundary";

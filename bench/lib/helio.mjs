@@ -137,7 +137,7 @@ export async function seed(db, count, timeZone) {
     for (let j = i; j < Math.min(i + 1000, count); j++) rows.push({ f: firstNameFor(j), p: phoneFor(j) });
     statements.push(db.prepare(insert).bind(timeZone, t, t, JSON.stringify(rows)));
   }
-  await db.batch(statements);
+  if (statements.length) await db.batch(statements);
   const { results } = await db.prepare("SELECT id, phone FROM contacts ORDER BY id").all();
   if (results.length !== count) throw new Error(`seeded ${results.length} contacts, wanted ${count}`);
   return results;
