@@ -223,7 +223,7 @@ async function main() {
     ["Ceiling: bare batched insert, same rows", `${fmt(b.bareSeconds, 2)} s (${fmt(b.bareRows / b.bareSeconds, 0)} rows/s; 1,000-row JSON statements, 10 per batch, same columns and indexes, no triggers)`],
     ["Import total / bare insert", `${fmt(ratio, 2)}× (import alone ${fmt(b.importSeconds / b.bareSeconds, 2)}×) (goal ≤ 2×: ${ratio <= 2 ? "MET" : "NOT MET"})`],
     ["Stored / expected", `${b.created.toLocaleString("en-US")} / ${csv.unique.toLocaleString("en-US")}${b.created === csv.unique ? "" : " LOST ROWS"}`],
-    ["workerd memory (process RSS: runtime and local D1 included)", `${fmt(b.rssBeforeMb, 0)} MB before, ${fmt(b.rssPeakMb, 0)} MB peak while importing (sampled every 100 ms; high-water mark ${fmt(b.hwmMb, 0)} MB)`],
+    ["workerd memory (process RSS: runtime and local D1 included)", `${fmt(b.rssBeforeMb, 0)} MB before, ${fmt(b.rssStagePeakMb, 0)} MB peak by the end of staging, ${fmt(b.rssPeakMb, 0)} MB peak to the end of the import (sampled every 100 ms; high-water mark ${fmt(b.hwmMb, 0)} MB)`],
   ];
   const bw = Math.max(...budget.map((r) => r[0].length));
   for (const [k, v] of budget) console.log(`  ${k.padEnd(bw)}  ${v}`);

@@ -55,7 +55,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Imports `csvText` through the app, then inserts the rows it stored into a copy of `contacts` (same columns and
  * indexes, no triggers) in batches of 1,000-row JSON statements — what a bare import would do.
  * @returns {Promise<{ importSeconds: number, stageSeconds: number, created: number, bareSeconds: number, bareRows: number,
- *   rssBeforeMb: number, rssPeakMb: number, hwmMb: number }>}
+ *   rssBeforeMb: number, rssStagePeakMb: number, rssPeakMb: number, hwmMb: number }>}
  */
 export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } = {}) {
   const cleanups = [];
@@ -94,6 +94,7 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
     await staged.arrayBuffer();
     if (staged.status !== 302 || !location?.startsWith("/contacts/imports/")) throw new Error(`upload failed: ${staged.status}`);
     const stageSeconds = (performance.now() - t0) / 1000;
+    const stagedPeak = Math.max(peak, workerdMemory().rss);
     const importId = Number(/\/contacts\/imports\/(\d+)/.exec(location)[1]);
     const t1 = performance.now();
     const confirm = await post(location, new URLSearchParams({ intent: "confirm", duplicateMode: "skip" }));
@@ -138,6 +139,7 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
       bareRows,
       rssBeforeMb: before.rss / 1024,
       rssPeakMb: Math.max(peak, after.rss) / 1024,
+      rssStagePeakMb: stagedPeak / 1024,
       hwmMb: after.hwm / 1024,
     };
   } finally {
