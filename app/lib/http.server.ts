@@ -49,13 +49,12 @@ export function throwAsResponse(err: unknown): never {
 
 /**
  * Screens: the posted form read with `schema` (a union keyed by `intent`, usually): a form no button of the page could
- * have sent is a 400 "Unknown action" Response, not a 500. Returns the parsed intent and the raw form.
+ * have sent is a 400 "Unknown action" Response, not a 500.
  */
-export async function formIntent<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<{ input: z.infer<S>; form: FormData }> {
-  const form = await request.formData();
-  const parsed = schema.safeParse(Object.fromEntries(form));
+export async function formIntent<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw new Response("Unknown action", { status: 400 });
-  return { input: parsed.data, form };
+  return parsed.data;
 }
 
 /** Screens: a route param id (ids.ts rules), or the 404 Response the route's ErrorBoundary shows. */

@@ -35,7 +35,7 @@ const DONE = { start: "Campaign started", resume: "Campaign resumed", pause: "Ca
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
-  const { input } = await formIntent(request, intent);
+  const input = await formIntent(request, intent);
   const id = routeId(input.id, CAMPAIGN_NOT_FOUND);
   const back = `/campaigns${new URL(request.url).search}`;
   const actor = { userId: user.id, ipAddress: clientIp(request) };

@@ -40,7 +40,7 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
   const back = `/contacts${listSearch(request)}`;
-  const { input } = await formIntent(request, intentSchema);
+  const input = await formIntent(request, intentSchema);
   try {
     switch (input.intent) {
       case "import":

@@ -1,17 +1,16 @@
-import type {
-  ActionFunctionArgs,
-  LoaderFunctionArgs,
-} from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed, pageQuery, pageResponse } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
-import { usersPage } from "~/users/users-page.server";
+import { listUsers, MAX_USERS_PAGE } from "~/users/manage-users.server";
 
 /** GET /api/analytics/users?after&limit — SPEC §3 user analytics fields (superusers only), paged like /api/users. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
   return apiRoute(async () => {
-    return usersPage(args.context.db, args.request, (u) => ({
+    const { after, limit } = pageQuery(args.request, MAX_USERS_PAGE, "a user");
+    const page = await listUsers(args.context.db, { after: after ?? null, limit });
+    const users = page.users.map((u) => ({
       id: u.id,
       email: u.email,
       firstName: u.firstName,
@@ -23,6 +22,7 @@ export async function loader(args: LoaderFunctionArgs) {
       createdAt: u.createdAt,
       totalActivities: u.totalActivities,
     }));
+    return pageResponse(users, page);
   });
 }
 

@@ -1,16 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
+import { pageQuery, pageResponse } from "~/lib/api.server";
 import { apiRoute, postJson } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
-import { createUser } from "~/users/manage-users.server";
-import { usersPage } from "~/users/users-page.server";
+import { createUser, listUsers, MAX_USERS_PAGE } from "~/users/manage-users.server";
 import { newUserSchema } from "~/users/user-schema";
 
 /** GET /api/users?after&limit — accounts oldest first (superusers only); `X-Next-Cursor` when there is more. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
   return apiRoute(async () => {
-    return usersPage(args.context.db, args.request);
+    const { after, limit } = pageQuery(args.request, MAX_USERS_PAGE, "a user");
+    const page = await listUsers(args.context.db, { after: after ?? null, limit });
+    return pageResponse(page.users, page);
   });
 }
 
