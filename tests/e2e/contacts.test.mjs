@@ -165,22 +165,27 @@ for (const mode of JS_MODES) {
     it("imports a file bigger than one chunk through the queue, the page following progress by itself", async () => {
       const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
       const last = tag("Big");
-      // 2,500 numbers from one 10,000-number block no other run of this test uses: random numbers would meet
-      // earlier ones now and then (birthday odds near 10% across both modes) and be skipped as duplicates.
-      const block = freshBlock();
-      const rows = Array.from({ length: 2500 }, (_, i) => `R${i},${last},${block}${String(i).padStart(4, "0")}`);
+      // 20,000 rows: the first 1,000 run inline and the queue takes 19 chunks, long enough (about a second here,
+      // more on a loaded machine) that the page after the redirect still sees the import running. With 2,500 rows
+      // the queue once finished the last 1,500 before a loaded CI machine's browser fetched that page.
+      // Numbers come from two 10,000-number blocks no other run of this test uses: random numbers would meet
+      // earlier ones now and then and be skipped as duplicates.
+      const blocks = [freshBlock(), freshBlock()];
+      const rows = Array.from({ length: 20_000 }, (_, i) => `R${i},${last},${blocks[i % 2]}${String(i >> 1).padStart(4, "0")}`);
       await page.goto("/contacts/upload");
       const dialog = page.getByRole("dialog", { name: "Upload CSV" });
       await dialog.locator('input[type="file"]').setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(["firstName,lastName,phone", ...rows].join("\n")) });
       await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
       const url = page.url();
-      await page.getByRole("button", { name: "Import 2500 contacts" }).click();
-      // The first chunk runs inline and the queue takes the rest, so progress shows first. No reload from the
-      // test: a <noscript> meta refresh without JS, revalidation polling with it.
-      await page.getByTestId("import-progress").getByText(/Imported [\d,]+ of 2,500 contacts/).waitFor();
+      await page.getByRole("button", { name: "Import 20000 contacts" }).click();
+      // Progress shows first, then the result with no reload from the test: a <noscript> meta refresh without JS,
+      // revalidation polling with it. Waiting for either says which came first when this fails.
+      const progress = page.getByTestId("import-progress").getByText(/Imported [\d,]+ of 20,000 contacts/);
       const result = page.getByTestId("import-result");
+      await progress.or(result).first().waitFor({ timeout: 60_000 });
+      assert.ok(await progress.isVisible(), `no progress before the result: ${await page.getByRole("dialog").innerText()}`);
       await result.waitFor({ timeout: 60_000 });
-      assert.match(await result.innerText(), /Created 2500, updated 0, skipped 0 duplicates, rejected 0 rows/);
+      assert.match(await result.innerText(), /Created 20000, updated 0, skipped 0 duplicates, rejected 0 rows/);
       assert.equal(page.url(), url);
       await context.close();
     });
