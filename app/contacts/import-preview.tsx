@@ -1,4 +1,6 @@
-import { Alert, Badge, DialogClose, LiveRefresh, Table, TBody, Td, THead } from "~/components/ui";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Alert, Badge, Button, DialogClose, DialogFooter, LiveRefresh, Table, TBody, Td, THead } from "~/components/ui";
 import type { ContactFields } from "./contact-fields";
 
 type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number };
@@ -80,8 +82,29 @@ export function StagedImportPreview({
   );
 }
 
-/** Progress while the queue saves the rows: a bar, and the page kept fresh (polling with JS, a refresh without). */
-export function ImportProgress({ processed, total, verb = "Imported" }: { processed: number; total: number; verb?: string }) {
+/**
+ * The staged preview's form: what it asks first (`children`), then Cancel (`intent=cancel`) and the button that
+ * starts the import (`intent`), both off while a submission is under way.
+ */
+export function StagedImportForm({ intent, label, busy, disabled, children }: { intent: string; label: string; busy: boolean; disabled?: boolean; children?: ReactNode }) {
+  return (
+    <Form method="post" className="space-y-4">
+      {children}
+      <DialogFooter>
+        <Button type="submit" name="intent" value="cancel" formNoValidate variant="secondary" disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" name="intent" value={intent} disabled={busy || disabled}>
+          {label}
+        </Button>
+      </DialogFooter>
+    </Form>
+  );
+}
+
+/** Progress while the queue saves the rows (only while `status` is "importing"): a bar, and the page kept fresh (polling with JS, a refresh without). */
+export function ImportProgress({ status, processed, total, verb = "Imported" }: { status: string; processed: number; total: number; verb?: string }) {
+  if (status !== "importing") return null;
   const percent = total ? Math.min(100, Math.round((processed / total) * 100)) : 0;
   return (
     <div className="space-y-2" data-testid="import-progress">

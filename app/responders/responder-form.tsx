@@ -25,7 +25,7 @@ export type ResponderTab = (typeof RESPONDER_TABS)[number]["value"];
 export type ResponderValues = Record<string, string>;
 
 const label = (v: string) => v.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
-const options = (xs: readonly string[], names?: Record<string, string>) => xs.map((x) => <option key={x} value={x}>{names?.[x] ?? label(x)}</option>);
+const choices = (xs: readonly string[], names?: Record<string, string>) => xs.map((x) => ({ value: x, label: names?.[x] ?? label(x) }));
 
 function Check({ name, values, children }: { name: string; values: ResponderValues; children: ReactNode }) {
   return (
@@ -72,28 +72,16 @@ export function ResponderForm({ values, tab, error, submitLabel }: { values: Res
       <div {...panel("basic")} className="space-y-3">
         <Field label="Name" name="name" defaultValue={v("name")} required={tab === "basic"} />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field as="select" label="Category" name="category" defaultValue={v("category")}>
-            {options(RESPONDER_CATEGORIES)}
-          </Field>
-          <Field as="select" label="Trigger type" name="triggerType" defaultValue={v("triggerType")}>
-            {options(TRIGGER_TYPES)}
-          </Field>
+          <Field as="select" label="Category" name="category" defaultValue={v("category")} options={choices(RESPONDER_CATEGORIES)} />
+          <Field as="select" label="Trigger type" name="triggerType" defaultValue={v("triggerType")} options={choices(TRIGGER_TYPES)} />
         </div>
         <Field label="Keywords" name="keywords" defaultValue={v("keywords")} hint="Separate with commas; matched as whole words, any case." />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field as="select" label="Sentiment" name="conditions.sentiment" defaultValue={v("conditions.sentiment")}>
-            {options(SENTIMENTS)}
-          </Field>
+          <Field as="select" label="Sentiment" name="conditions.sentiment" defaultValue={v("conditions.sentiment")} options={choices(SENTIMENTS)} />
           <Field label="Confidence threshold (0–100)" name="conditions.confidence" type="number" min={0} max={100} defaultValue={v("conditions.confidence")} />
-          <Field as="select" label="Time of day" name="conditions.timeOfDay" defaultValue={v("conditions.timeOfDay")}>
-            {options(TIME_RESTRICTIONS)}
-          </Field>
-          <Field as="select" label="Previous interactions" name="conditions.previousInteractions" defaultValue={v("conditions.previousInteractions")}>
-            {options(PREVIOUS_INTERACTIONS)}
-          </Field>
-          <Field as="select" label="Time zone" name="scheduling.timezone" defaultValue={v("scheduling.timezone")}>
-            {options(TIMEZONES, TIMEZONE_LABELS)}
-          </Field>
+          <Field as="select" label="Time of day" name="conditions.timeOfDay" defaultValue={v("conditions.timeOfDay")} options={choices(TIME_RESTRICTIONS)} />
+          <Field as="select" label="Previous interactions" name="conditions.previousInteractions" defaultValue={v("conditions.previousInteractions")} options={choices(PREVIOUS_INTERACTIONS)} />
+          <Field as="select" label="Time zone" name="scheduling.timezone" defaultValue={v("scheduling.timezone")} options={choices(TIMEZONES, TIMEZONE_LABELS)} />
         </div>
         <Check name="scheduling.businessHours" values={values}>
           Only during business hours (Mon–Fri 9:00–17:00)
@@ -107,9 +95,7 @@ export function ResponderForm({ values, tab, error, submitLabel }: { values: Res
           Draft replies with AI (falls back to the written response)
         </Check>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field as="select" label="Response style" name="aiSettings.responseStyle" defaultValue={v("aiSettings.responseStyle")}>
-            {options(RESPONSE_STYLES)}
-          </Field>
+          <Field as="select" label="Response style" name="aiSettings.responseStyle" defaultValue={v("aiSettings.responseStyle")} options={choices(RESPONSE_STYLES)} />
           <Field label="Max length (50–500)" name="aiSettings.maxLength" type="number" min={50} max={500} defaultValue={v("aiSettings.maxLength")} />
         </div>
         <Check name="aiSettings.personalization" values={values}>

@@ -1,19 +1,17 @@
 import { recordActivity } from "~/activity/log-activity.server";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Alert, Button, Dialog, DialogFooter } from "~/components/ui";
 import { useToast } from "~/components/toaster";
-import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
-import { ImportProgress, ImportStopped, StagedImportPreview } from "~/contacts/import-preview";
-import { listSearch } from "~/contacts/list-search";
-import { startContactImport } from "~/contacts/start-contact-import.server";
+import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/lib/http.server";
+import { stagedImportIntents } from "~/lib/import-route.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 
@@ -37,23 +35,15 @@ const intentSchema = z.discriminatedUnion("intent", [
 
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
-  const { request, context } = args;
   const id = routeId(args.params.id, IMPORT_NOT_FOUND);
-  const back = `/contacts${listSearch(request)}`;
-  const input = await formIntent(request, intentSchema);
+  const input = await formIntent(args.request, intentSchema);
+  const staged = stagedImportIntents(args, user.id, id);
   try {
-    switch (input.intent) {
-      case "confirm":
-        await startContactImport(context.db, { id, userId: user.id, mode: input.duplicateMode, now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
-        // Post/redirect/get: the page then shows the result, or progress while the queue finishes the rest.
-        return redirect(new URL(request.url).pathname + listSearch(request));
-      case "cancel":
-        await cancelContactImport(context.db, id, user.id);
-        await recordActivity(args, user.id, "cancel_contact_import", { importId: id });
-        return redirectWithToast(context, back, { title: "Import cancelled" });
-      case "done":
-        return redirectWithToast(context, back, await contactImportDoneToast(context.db, id, user.id).catch(throwAsResponse));
-    }
+    if (input.intent === "confirm") return await staged.start(input.duplicateMode);
+    if (input.intent === "done") return redirectWithToast(args.context, staged.back, await contactImportDoneToast(args.context.db, id, user.id).catch(throwAsResponse));
+    const cancelled = await staged.cancel("Import cancelled");
+    await recordActivity(args, user.id, "cancel_contact_import", { importId: id });
+    return cancelled;
   } catch (err) {
     return formErrorReply(err);
   }
@@ -64,7 +54,6 @@ export default function ImportPreview() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const toast = useToast();
-  const importing = imp.status === "importing";
   const busy = navigation.state !== "idle";
 
   useEffect(() => {
@@ -86,7 +75,12 @@ export default function ImportPreview() {
         <>
           <StagedImportPreview counts={imp} rows={rows} errors={errors} errorCount={imp.errorCount} />
 
-          <Form method="post" className="space-y-4">
+          <StagedImportForm
+            intent="confirm"
+            busy={busy}
+            disabled={imp.validRows === 0}
+            label={imp.validRows === 0 ? "No valid contacts" : busy ? "Importing..." : `Import ${imp.validRows} ${imp.validRows === 1 ? "contact" : "contacts"}`}
+          >
             <fieldset className="text-sm">
               <legend className="mb-1 font-medium">Existing contacts (same phone or email)</legend>
               <label className="mr-6 inline-flex items-center gap-2">
@@ -96,21 +90,11 @@ export default function ImportPreview() {
                 <input type="radio" name="duplicateMode" value="update" defaultChecked={imp.duplicateMode === "update"} /> Update
               </label>
             </fieldset>
-            <DialogFooter>
-              <Button type="submit" name="intent" value="cancel" formNoValidate variant="secondary" disabled={busy}>
-                Cancel
-              </Button>
-              <Button type="submit" name="intent" value="confirm" disabled={busy || imp.validRows === 0}>
-                {imp.validRows === 0 ? "No valid contacts" : busy ? "Importing..." : `Import ${imp.validRows} ${imp.validRows === 1 ? "contact" : "contacts"}`}
-              </Button>
-            </DialogFooter>
-          </Form>
+          </StagedImportForm>
         </>
       ) : null}
 
-      {importing ? (
-        <ImportProgress processed={imp.processedRows} total={imp.validRows} />
-      ) : null}
+      <ImportProgress status={imp.status} processed={imp.processedRows} total={imp.validRows} />
 
       {imp.status === "completed" && summary ? (
         <div className="space-y-4">

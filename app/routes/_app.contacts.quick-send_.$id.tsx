@@ -7,19 +7,16 @@ import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { useToast } from "~/components/toaster";
 import { Alert, Button, Card, Dialog, DialogClose, DialogFooter } from "~/components/ui";
-import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
-import { ImportProgress, ImportStopped, StagedImportPreview } from "~/contacts/import-preview";
-import { listSearch } from "~/contacts/list-search";
+import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
 import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/contacts/send-quick-upload.server";
-import { startContactImport } from "~/contacts/start-contact-import.server";
 import { viewQuickSend } from "~/contacts/view-quick-send.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 import { jobQueue } from "~/jobs/job-queue.server";
 import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/lib/http.server";
+import { stagedImportIntents } from "~/lib/import-route.server";
 import { clientIp } from "~/lib/request.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
-import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
 
@@ -39,23 +36,15 @@ export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
   const { request, context } = args;
   const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
-  const back = `/contacts${listSearch(request)}`;
   const input = await formIntent(request, intentSchema);
+  const staged = stagedImportIntents(args, user.id, id);
   try {
-    switch (input.intent) {
-      case "import":
-        // Duplicate-aware: a number that is already a contact keeps its record and still gets the message.
-        await startContactImport(context.db, { id, userId: user.id, mode: "skip", now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
-        return redirect(new URL(request.url).pathname + listSearch(request));
-      case "cancel":
-        await cancelContactImport(context.db, id, user.id);
-        return redirectWithToast(context, back, { title: "Quick send cancelled" });
-      case "send": {
-        const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
-        const { broadcastId } = await sendQuickUpload(deps, id, { userId: user.id, ipAddress: clientIp(request) });
-        return redirect(`/testing/sends/${broadcastId}`);
-      }
-    }
+    // Duplicate-aware ("skip"): a number that is already a contact keeps its record and still gets the message.
+    if (input.intent === "import") return await staged.start("skip");
+    if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
+    const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+    const { broadcastId } = await sendQuickUpload(deps, id, { userId: user.id, ipAddress: clientIp(request) });
+    return redirect(`/testing/sends/${broadcastId}`);
   } catch (err) {
     return formErrorReply(err, "Failed to send messages");
   }
@@ -101,22 +90,11 @@ export default function QuickSendPreview() {
         {imp.status === "staged" ? (
           <>
             <StagedImportPreview counts={imp} rows={rows} errors={errors} errorCount={imp.errorCount} extra={["company", "address"]} />
-            <Form method="post">
-              <DialogFooter>
-                <Button type="submit" name="intent" value="cancel" variant="secondary" disabled={busy}>
-                  Cancel
-                </Button>
-                <Button type="submit" name="intent" value="import" disabled={busy}>
-                  {busy ? "Saving..." : `Save ${n(imp.validRows)} ${imp.validRows === 1 ? "contact" : "contacts"} and review`}
-                </Button>
-              </DialogFooter>
-            </Form>
+            <StagedImportForm intent="import" busy={busy} label={busy ? "Saving..." : `Save ${n(imp.validRows)} ${imp.validRows === 1 ? "contact" : "contacts"} and review`} />
           </>
         ) : null}
 
-        {importing ? (
-          <ImportProgress processed={imp.processedRows} total={imp.validRows} verb="Saved" />
-        ) : null}
+        <ImportProgress status={imp.status} processed={imp.processedRows} total={imp.validRows} verb="Saved" />
 
         {imp.status === "completed" ? (
           <>

@@ -8,6 +8,12 @@ import { searchParamsOf } from "~/lib/api.server";
 import { zodId } from "~/lib/ids";
 import { Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Table, TBody, Td, TextLink, THead } from "~/components/ui";
 
+const DOWNLOAD_FORMATS = [
+  { value: "json", label: "JSON" },
+  { value: "csv", label: "CSV" },
+  { value: "txt", label: "TXT" },
+];
+
 export const meta: MetaFunction = () => [{ title: "Contacts — Helio" }];
 
 // The list's URL state (?q, ?after, ?before); anything malformed is ignored rather than an error.
@@ -62,11 +68,7 @@ export default function Contacts() {
         {/* A plain document GET: the browser saves the file (or follows the "No contacts to download" redirect). */}
         <Form method="get" action="/contacts/download" reloadDocument className="flex items-center gap-2">
           {q ? <input type="hidden" name="q" value={q} /> : null}
-          <Field as="select" inline label="Format" id="download-format" name="format" defaultValue="csv">
-            <option value="json">JSON</option>
-            <option value="csv">CSV</option>
-            <option value="txt">TXT</option>
-          </Field>
+          <Field as="select" inline label="Format" id="download-format" name="format" defaultValue="csv" options={DOWNLOAD_FORMATS} />
           <Button type="submit" variant="secondary" icon={Download}>
             Download
           </Button>

@@ -222,19 +222,11 @@ export default function SmartAlerts() {
                 testId="profile-form"
               >
                 <Field label="Name" name="name" required defaultValue={pv.name ?? ""} errors={errorsFor(profileIntent, "name")} />
-                <Field as="select" label="Department" name="department" defaultValue={pv.department ?? "Solar Sales"}>
-                  {DEPARTMENTS.map((d) => (
-                    <option key={d}>{d}</option>
-                  ))}
-                </Field>
+                <Field as="select" label="Department" name="department" defaultValue={pv.department ?? "Solar Sales"} options={DEPARTMENTS} />
                 <Field label="Keywords" name="keywords" required defaultValue={pv.keywords ?? ""} hint="Separate with commas." errors={errorsFor(profileIntent, "keywords")} />
                 <Field label="Email" name="email" type="email" defaultValue={pv.email ?? ""} errors={errorsFor(profileIntent, "email")} />
                 <Field label="Phone" name="phone" type="tel" defaultValue={pv.phone ?? ""} />
-                <Field as="select" label="Priority" name="priority" defaultValue={pv.priority ?? "medium"}>
-                  {PROFILE_PRIORITIES.map((d) => (
-                    <option key={d}>{d}</option>
-                  ))}
-                </Field>
+                <Field as="select" label="Priority" name="priority" defaultValue={pv.priority ?? "medium"} options={PROFILE_PRIORITIES} />
                 <Field label="Escalation time (minutes)" name="escalationTime" type="number" min={1} max={1440} defaultValue={pv.escalationTime ?? "15"} errors={errorsFor(profileIntent, "escalationTime")} />
                 <Field as="textarea" label="Response template" name="responseTemplate" rows={2} defaultValue={pv.responseTemplate ?? ""} />
               </RecordForm>
@@ -277,26 +269,10 @@ export default function SmartAlerts() {
                 failure={formFailure(bankIntent)}
                 testId="bank-form"
               >
-                <Field as="select" label="Category" name="category" required defaultValue={bv.category ?? ""} errors={errorsFor(bankIntent, "category")}>
-                  <option value="">Choose a category</option>
-                  {BANK_CATEGORIES.map((d) => (
-                    <option key={d}>{d}</option>
-                  ))}
-                </Field>
+                <Field as="select" label="Category" name="category" required defaultValue={bv.category ?? ""} errors={errorsFor(bankIntent, "category")} placeholder="Choose a category" options={BANK_CATEGORIES} />
                 <Field label="Keywords" name="keywords" required defaultValue={bv.keywords ?? ""} hint="Separate with commas." errors={errorsFor(bankIntent, "keywords")} />
-                <Field as="select" label="Priority" name="priority" defaultValue={bv.priority ?? "medium"}>
-                  {BANK_PRIORITIES.map((d) => (
-                    <option key={d}>{d}</option>
-                  ))}
-                </Field>
-                <Field as="select" label="Alert profile" name="alertProfileId" defaultValue={bv.alertProfileId ?? ""} errors={errorsFor(bankIntent, "alertProfileId")}>
-                  <option value="">None</option>
-                  {profiles.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.name}
-                    </option>
-                  ))}
-                </Field>
+                <Field as="select" label="Priority" name="priority" defaultValue={bv.priority ?? "medium"} options={BANK_PRIORITIES} />
+                <Field as="select" label="Alert profile" name="alertProfileId" defaultValue={bv.alertProfileId ?? ""} errors={errorsFor(bankIntent, "alertProfileId")} placeholder="None" options={profiles.map((p) => ({ value: p.id, label: p.name }))} />
                 <Field as="textarea" label="Auto response" name="autoResponse" rows={2} defaultValue={bv.autoResponse ?? ""} />
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="useAI" value="true" defaultChecked={bv.useAI === "true"} className="size-4" /> Use AI

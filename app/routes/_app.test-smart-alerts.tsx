@@ -73,14 +73,7 @@ export default function TestSmartAlerts() {
               </Alert>
             ) : null}
             <Field as="textarea" label="Message" name="message" rows={4} defaultValue={reply?.message ?? ""} />
-            <Field as="select" label="Contact (optional)" name="contactId" defaultValue="">
-              <option value="">Test contact</option>
-              {contacts.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} {c.phone ? `· ${c.phone}` : ""}
-                </option>
-              ))}
-            </Field>
+            <Field as="select" label="Contact (optional)" name="contactId" defaultValue="" placeholder="Test contact" options={contacts.map((c) => ({ value: c.id, label: c.phone ? `${c.name} · ${c.phone}` : c.name }))} />
             <Button type="submit" icon={Send}>
               Run Test
             </Button>

@@ -22,6 +22,11 @@ import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/templat
 import { redirectWithToast } from "~/toast/toast.server";
 import { jobQueue } from "~/jobs/job-queue.server";
 
+const CHANNEL_OPTIONS = [
+  { value: "sms", label: "SMS" },
+  { value: "email", label: "Email" },
+];
+
 export const meta: MetaFunction = () => [{ title: "Message Testing Playground — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -314,14 +319,7 @@ function VariablesTab({ d }: { d: Data }) {
       <Form method="get" className="space-y-3" data-testid="variables-form">
         <input type="hidden" name="tab" value="variables" />
         <Field label="Message" name="content" as="textarea" rows={4} defaultValue={v?.content ?? "Hi {{firstName}}, this is {{company}}."} />
-        <Field as="select" label="Contact" name="contactId" defaultValue={v?.contactId ? String(v.contactId) : ""}>
-          <option value="">Sample data</option>
-          {d.contacts.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </Field>
+        <Field as="select" label="Contact" name="contactId" defaultValue={v?.contactId ? String(v.contactId) : ""} placeholder="Sample data" options={d.contacts.map((c) => ({ value: c.id, label: c.name }))} />
         <Button type="submit">Render</Button>
       </Form>
       {v ? (
@@ -350,10 +348,7 @@ function CreateTemplateCard({ reply, type, draft }: { reply?: PlaygroundReply; t
       <Form method="post" className="space-y-3" data-testid="template-form">
         <input type="hidden" name="intent" value="template" />
         <Field label="Template name" name="name" />
-        <Field as="select" label="Type" name="templateType" defaultValue={type}>
-          <option value="sms">SMS</option>
-          <option value="email">Email</option>
-        </Field>
+        <Field as="select" label="Type" name="templateType" defaultValue={type} options={CHANNEL_OPTIONS} />
         <Field label="Subject (email)" name="templateSubject" />
         <Field label="Template content" name="templateContent" as="textarea" rows={3} defaultValue={draft} key={draft} />
         <ErrorAlert reply={reply} intent="template" />

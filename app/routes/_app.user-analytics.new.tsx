@@ -9,6 +9,11 @@ import { fieldErrors, newUserSchema } from "~/users/user-schema";
 import { OneTimePasswordDialog } from "~/users/one-time-password";
 import { PersonFields } from "~/users/person-fields";
 
+const ROLE_OPTIONS = [
+  { value: "user", label: "User" },
+  { value: "superuser", label: "Superuser" },
+];
+
 export const meta: MetaFunction = () => [{ title: "Add User — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -45,10 +50,7 @@ export default function NewUser() {
     <Dialog title="Add User" description="The account gets a one-time password, shown once, which must be changed at first sign-in.">
       <Form method="post" className="space-y-3" data-testid="new-user-form">
         <PersonFields values={values} errors={errors} autoComplete={false} />
-        <Field label="Role" name="role" as="select" defaultValue={values.role ?? "user"} errors={errors.role}>
-          <option value="user">User</option>
-          <option value="superuser">Superuser</option>
-        </Field>
+        <Field label="Role" name="role" as="select" defaultValue={values.role ?? "user"} errors={errors.role} options={ROLE_OPTIONS} />
         <DialogActions label="Create User" pendingLabel="Creating..." pending={pending} />
       </Form>
     </Dialog>

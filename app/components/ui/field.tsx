@@ -43,7 +43,15 @@ type Common = {
   className?: string;
 };
 type InputFieldProps = Common & { as?: "input" } & Omit<InputHTMLAttributes<HTMLInputElement>, "className">;
-type SelectFieldProps = Common & { as: "select" } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "className">;
+/** A select's choices: a value that is its own label, or a value and its label. */
+export type SelectOption = string | { value: string | number; label: ReactNode };
+type SelectFieldProps = Common & {
+  as: "select";
+  /** Rendered as `<option>`s (after `placeholder`, before any children). */
+  options?: readonly SelectOption[];
+  /** A first option with the empty value ("Choose…", "None"). */
+  placeholder?: string;
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, "className">;
 type TextareaFieldProps = Common & { as: "textarea" } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "className">;
 export type FieldProps = InputFieldProps | SelectFieldProps | TextareaFieldProps;
 
@@ -100,7 +108,14 @@ export function Field(props: FieldProps) {
   let controlEl: ReactNode;
   if (rest.as === "select") {
     const conform = meta ? conformProps(meta, "select") : {};
-    controlEl = <Select {...conform} {...withoutAs(rest)} {...aria} />;
+    const { options, placeholder, children, ...select } = withoutAs(rest);
+    controlEl = (
+      <Select {...conform} {...select} {...aria}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options?.map((o) => (typeof o === "string" ? <option key={o}>{o}</option> : <option key={o.value} value={o.value}>{o.label}</option>))}
+        {children}
+      </Select>
+    );
   } else if (rest.as === "textarea") {
     const conform = meta ? conformProps(meta, "textarea") : {};
     controlEl = <Textarea {...conform} {...withoutAs(rest)} {...aria} />;
