@@ -55,35 +55,36 @@ describe("the provider chain", () => {
     expect(call.messages[1].content).toContain("Spring Solar");
   });
 
-  it("a binding that times out, then malformed JSON from the endpoint, end at the offline composer", async () => {
+  // Every way both remote providers can fail ends at the offline composer, each failure logged in order.
+  it.each([
+    {
+      name: "a binding that times out, then malformed JSON from the endpoint",
+      binding: hanging,
+      arrange: (key: string) => queueOpenAiAnswer(key, "Sure! Here is your SMS: Hi there {not json"),
+      expected: [/^workers-ai: timed out/, /^openai: /],
+    },
+    {
+      name: "malformed binding output, then an HTTP 500",
+      binding: answering('{"text":"wrong field"}'),
+      arrange: (key: string) => failOpenAi(key, 1, 500),
+      expected: [/^workers-ai: answer does not match the schema/, /^openai: OpenAI-compatible endpoint answered HTTP 500$/],
+    },
+    {
+      name: "a throwing binding, then an endpoint slower than its timeout",
+      binding: throwing,
+      arrange: (key: string) => queueOpenAiAnswer(key, '{"content":"too late"}', 3_000),
+      openAiTimeoutMs: 200,
+      expected: [/^workers-ai: Binding AI needs to be run remotely$/, /^openai: timed out/],
+    },
+  ])("$name: the offline composer answers", async ({ binding, arrange, openAiTimeoutMs, expected }) => {
     const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(key, "Sure! Here is your SMS: Hi there {not json");
-    const { deps, logs } = chain(hanging, key);
+    await arrange(key);
+    const { deps, logs } = chain(binding, key, { openAiTimeoutMs });
     const r = await generateStepContent(deps, input);
     expect(r.provider).toBe("offline");
     expect(r.content).toMatch(/Reply STOP to opt out\.$/);
-    expect(logs).toHaveLength(2);
-    expect(logs[0]).toMatch(/^workers-ai: timed out/);
-    expect(logs[1]).toMatch(/^openai: /);
-  });
-
-  it("malformed binding output, then an HTTP 500, end at the offline composer", async () => {
-    const key = newFakeOpenAiKey();
-    await failOpenAi(key, 1, 500);
-    const { deps, logs } = chain(answering('{"text":"wrong field"}'), key);
-    const r = await generateStepContent(deps, input);
-    expect(r.provider).toBe("offline");
-    expect(logs[0]).toMatch(/^workers-ai: answer does not match the schema/);
-    expect(logs[1]).toBe("openai: OpenAI-compatible endpoint answered HTTP 500");
-  });
-
-  it("an endpoint slower than its timeout is abandoned for the offline composer", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(key, '{"content":"too late"}', 3_000);
-    const { deps, logs } = chain(throwing, key, { openAiTimeoutMs: 200 });
-    const r = await generateStepContent(deps, input);
-    expect(r.provider).toBe("offline");
-    expect(logs[1]).toMatch(/^openai: timed out/);
+    expect(logs).toHaveLength(expected.length);
+    expected.forEach((pattern, i) => expect(logs[i]).toMatch(pattern));
   });
 
   it("the registry builds the chain from configuration, offline always last", () => {

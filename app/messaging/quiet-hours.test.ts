@@ -54,38 +54,28 @@ describe("nextAllowedSendTime — explicit cases", () => {
     expect(next("2026-07-01T08:00:00Z", "Pacific/Honolulu")).toBe("2026-07-01T18:00:00.000Z"); // 22:00 HST Jun 30
   });
 
-  describe("America/New_York spring forward (2026-03-08, 02:00 EST → 03:00 EDT at 07:00Z)", () => {
-    it("defers from the evening before to 08:00 EDT the next morning", () => {
-      expect(next("2026-03-08T02:30:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // Sat 21:30 EST
-      expect(next("2026-03-08T02:00:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // Sat 21:00 EST
-      expect(next("2026-03-08T01:59:00Z", "America/New_York")).toBe("2026-03-08T01:59:00.000Z"); // Sat 20:59 EST
-    });
-    it("handles instants around the 02:00 gap", () => {
-      expect(next("2026-03-08T06:30:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 01:30 EST
-      expect(next("2026-03-08T06:59:59Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 01:59:59 EST
-      expect(next("2026-03-08T07:00:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 03:00 EDT
-      expect(next("2026-03-08T11:59:00Z", "America/New_York")).toBe("2026-03-08T12:00:00.000Z"); // 07:59 EDT
-    });
-    it("uses the new offset for the 21:00 end that evening", () => {
-      expect(next("2026-03-09T00:59:00Z", "America/New_York")).toBe("2026-03-09T00:59:00.000Z"); // 20:59 EDT
-      expect(next("2026-03-09T01:00:00Z", "America/New_York")).toBe("2026-03-09T12:00:00.000Z"); // 21:00 EDT
-    });
-  });
-
-  describe("America/New_York fall back (2026-11-01, 02:00 EDT → 01:00 EST at 06:00Z)", () => {
-    it("defers from the evening before to 08:00 EST", () => {
-      expect(next("2026-11-01T01:00:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // Sat 21:00 EDT
-      expect(next("2026-11-01T00:59:00Z", "America/New_York")).toBe("2026-11-01T00:59:00.000Z"); // Sat 20:59 EDT
-    });
-    it("handles both occurrences of 01:30", () => {
-      expect(next("2026-11-01T05:30:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // 01:30 EDT
-      expect(next("2026-11-01T06:30:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // 01:30 EST
-      expect(next("2026-11-01T07:00:00Z", "America/New_York")).toBe("2026-11-01T13:00:00.000Z"); // 02:00 EST
-    });
-    it("ends at 21:00 EST that evening", () => {
-      expect(next("2026-11-02T01:59:00Z", "America/New_York")).toBe("2026-11-02T01:59:00.000Z"); // 20:59 EST
-      expect(next("2026-11-02T02:00:00Z", "America/New_York")).toBe("2026-11-02T13:00:00.000Z"); // 21:00 EST
-    });
+  // America/New_York: spring forward 2026-03-08 (02:00 EST → 03:00 EDT at 07:00Z), fall back 2026-11-01 (02:00 EDT →
+  // 01:00 EST at 06:00Z). The night before defers to 08:00 on the new offset, the gap and the repeated hour defer to
+  // 08:00 too, and that evening ends at 21:00 on the new offset.
+  it.each([
+    ["2026-03-08T02:30:00Z", "2026-03-08T12:00:00.000Z", "Sat 21:30 EST"],
+    ["2026-03-08T02:00:00Z", "2026-03-08T12:00:00.000Z", "Sat 21:00 EST"],
+    ["2026-03-08T01:59:00Z", "2026-03-08T01:59:00.000Z", "Sat 20:59 EST"],
+    ["2026-03-08T06:30:00Z", "2026-03-08T12:00:00.000Z", "01:30 EST"],
+    ["2026-03-08T06:59:59Z", "2026-03-08T12:00:00.000Z", "01:59:59 EST"],
+    ["2026-03-08T07:00:00Z", "2026-03-08T12:00:00.000Z", "03:00 EDT"],
+    ["2026-03-08T11:59:00Z", "2026-03-08T12:00:00.000Z", "07:59 EDT"],
+    ["2026-03-09T00:59:00Z", "2026-03-09T00:59:00.000Z", "20:59 EDT"],
+    ["2026-03-09T01:00:00Z", "2026-03-09T12:00:00.000Z", "21:00 EDT"],
+    ["2026-11-01T01:00:00Z", "2026-11-01T13:00:00.000Z", "Sat 21:00 EDT"],
+    ["2026-11-01T00:59:00Z", "2026-11-01T00:59:00.000Z", "Sat 20:59 EDT"],
+    ["2026-11-01T05:30:00Z", "2026-11-01T13:00:00.000Z", "01:30 EDT"],
+    ["2026-11-01T06:30:00Z", "2026-11-01T13:00:00.000Z", "01:30 EST"],
+    ["2026-11-01T07:00:00Z", "2026-11-01T13:00:00.000Z", "02:00 EST"],
+    ["2026-11-02T01:59:00Z", "2026-11-02T01:59:00.000Z", "20:59 EST"],
+    ["2026-11-02T02:00:00Z", "2026-11-02T13:00:00.000Z", "21:00 EST"],
+  ])("New York around DST: %s → %s (%s)", (now, expected) => {
+    expect(next(now, "America/New_York")).toBe(expected);
   });
 
   it("handles Europe/London's 01:00 UTC transitions", () => {

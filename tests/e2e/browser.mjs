@@ -1,4 +1,5 @@
 // playwright-core driving Debian's Chromium (never a downloaded browser).
+import { after, before, describe } from "node:test";
 import { chromium } from "playwright-core";
 
 export const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8799";
@@ -24,4 +25,17 @@ export async function signedInPage(browser, mode, user, contextOptions = {}) {
   await page.fill('input[name="password"]', user.password);
   await Promise.all([page.waitForURL(BASE + "/"), page.click('button[type="submit"]')]);
   return { context, page };
+}
+
+/** One browser for the whole test file: launched before its first test, closed after its last; call the result to get it. */
+export function sharedBrowser() {
+  let browser;
+  before(async () => (browser = await launch()));
+  after(async () => browser?.close());
+  return () => browser;
+}
+
+/** The suite twice, `describe("<title> (JS on)")` and `(JS off)`, each run given its mode. */
+export function describeEachMode(title, body) {
+  for (const mode of JS_MODES) describe(`${title} (${mode.name})`, () => body(mode));
 }

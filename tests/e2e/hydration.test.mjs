@@ -1,13 +1,11 @@
 // Every screen hydrates with JavaScript on: no uncaught error and no error boundary. (The Auto-Responder screen once
 // imported a formatter from a .server module: fine on the server, "formatMs is not a function" in the browser.)
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { describe, it } from "node:test";
+import { JS_MODES, sharedBrowser, signedInPage } from "./browser.mjs";
 import { E2E_USERS } from "./server.mjs";
 
-let browser;
-before(async () => (browser = await launch()));
-after(async () => browser?.close());
+const browser = sharedBrowser();
 
 const SCREENS = [
   "/",
@@ -37,7 +35,7 @@ const SCREENS = [
 
 describe("hydration (JS on)", () => {
   it("every screen hydrates without an uncaught error or an error page", async () => {
-    const { context, page } = await signedInPage(browser, JS_MODES[0], E2E_USERS.admin);
+    const { context, page } = await signedInPage(browser(), JS_MODES[0], E2E_USERS.admin);
     const errors = [];
     page.on("pageerror", (err) => errors.push(`${page.url()}: ${err.message}`));
     for (const path of SCREENS) {

@@ -1,57 +1,53 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { it } from "node:test";
+import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { randomPhone, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
-let browser;
-before(async () => (browser = await launch()));
-after(async () => browser?.close());
+const browser = sharedBrowser();
 
 
 
-for (const mode of JS_MODES) {
-  describe(`Message Center in local outbox mode (${mode.name})`, () => {
-    it("a manual SMS test goes through the real queue to the outbox and shows with its provider id", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      const phone = randomPhone();
-      const text = `E2E manual test ${mode.name} ${Date.now()}`;
-      // The Testing screen arrives with its own issue; the API call is what that screen makes.
-      const res = await context.request.post(BASE + "/api/test/manual-sms", { data: { phone, message: text }, headers: { Origin: BASE } });
-      assert.equal(res.status(), 202);
-      const { id } = await res.json();
-      let row;
-      await until(async () => {
-        const list = await (await context.request.get(BASE + "/api/messages?tab=outgoing&limit=50")).json();
-        row = list.find((m) => m.id === id);
-        return row && row.twilioSid;
-      }, "the queue consumer to send the message", 30_000);
-      assert.match(row.twilioSid, /^OB[0-9a-f]{32}$/);
-      await page.goto("/messages?tab=outgoing");
-      await page.getByText(text).waitFor();
-      await page.getByText(`ID …${row.twilioSid.slice(-8)}`).first().waitFor();
-      await context.close();
-    });
-
-    it("simulates an inbound reply and finds it under Incoming and by search", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/messages");
-      const phone = randomPhone();
-      const reply = `Sounds good ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now()}`;
-      await page.getByLabel("From phone").fill(phone);
-      await page.getByLabel("Reply text").fill(reply);
-      await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
-      await page.getByText(reply).waitFor();
-      await page.getByText("Received").first().waitFor();
-
-      await page.getByPlaceholder("Search messages or phone numbers...").fill(phone.slice(-7));
-      await Promise.all([page.waitForURL(/q=/), page.getByRole("button", { name: "Search" }).click()]);
-      await page.getByText(reply).waitFor();
-      await page.getByPlaceholder("Search messages or phone numbers...").fill("no-such-message-anywhere");
-      await Promise.all([page.waitForURL(/no-such-message/), page.getByRole("button", { name: "Search" }).click()]);
-      await page.getByText("No messages found").waitFor();
-      await page.getByText("Try adjusting your search criteria").waitFor();
-      await context.close();
-    });
+describeEachMode("Message Center in local outbox mode", (mode) => {
+  it("a manual SMS test goes through the real queue to the outbox and shows with its provider id", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const phone = randomPhone();
+    const text = `E2E manual test ${mode.name} ${Date.now()}`;
+    // The Testing screen arrives with its own issue; the API call is what that screen makes.
+    const res = await context.request.post(BASE + "/api/test/manual-sms", { data: { phone, message: text }, headers: { Origin: BASE } });
+    assert.equal(res.status(), 202);
+    const { id } = await res.json();
+    let row;
+    await until(async () => {
+      const list = await (await context.request.get(BASE + "/api/messages?tab=outgoing&limit=50")).json();
+      row = list.find((m) => m.id === id);
+      return row && row.twilioSid;
+    }, "the queue consumer to send the message", 30_000);
+    assert.match(row.twilioSid, /^OB[0-9a-f]{32}$/);
+    await page.goto("/messages?tab=outgoing");
+    await page.getByText(text).waitFor();
+    await page.getByText(`ID …${row.twilioSid.slice(-8)}`).first().waitFor();
+    await context.close();
   });
-}
+
+  it("simulates an inbound reply and finds it under Incoming and by search", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/messages");
+    const phone = randomPhone();
+    const reply = `Sounds good ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now()}`;
+    await page.getByLabel("From phone").fill(phone);
+    await page.getByLabel("Reply text").fill(reply);
+    await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+    await page.getByText(reply).waitFor();
+    await page.getByText("Received").first().waitFor();
+
+    await page.getByPlaceholder("Search messages or phone numbers...").fill(phone.slice(-7));
+    await Promise.all([page.waitForURL(/q=/), page.getByRole("button", { name: "Search" }).click()]);
+    await page.getByText(reply).waitFor();
+    await page.getByPlaceholder("Search messages or phone numbers...").fill("no-such-message-anywhere");
+    await Promise.all([page.waitForURL(/no-such-message/), page.getByRole("button", { name: "Search" }).click()]);
+    await page.getByText("No messages found").waitFor();
+    await page.getByText("Try adjusting your search criteria").waitFor();
+    await context.close();
+  });
+});

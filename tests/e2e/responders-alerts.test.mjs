@@ -1,81 +1,77 @@
 // Auto-responders and smart alerts in a real browser, JS on and off (issue 13): a responder created through all five
 // tabs, switched off and deleted; a test alert that matches a keyword bank; that alert acknowledged from the bell.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { it } from "node:test";
+import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { atUrl, tag, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
-let browser;
-before(async () => (browser = await launch()));
-after(async () => browser?.close());
+const browser = sharedBrowser();
 
-for (const mode of JS_MODES) {
-  describe(`Auto-responders and alerts (${mode.name})`, () => {
-    it("creates a responder through all five tabs, switches it off and deletes it", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      const name = tag("Resp");
-      const keyword = tag("kw");
-      await page.goto("/auto-responder");
-      await page.getByRole("link", { name: "Create Responder" }).click();
-      const dialog = page.getByRole("dialog", { name: "Create Auto-Responder" });
-      await dialog.getByLabel("Name").fill(name);
-      await dialog.getByLabel("Keywords").fill(`${keyword}, solar quote`);
-      // Every tab, in order: without JS each is a round trip that keeps what was typed.
-      for (const [tab, field] of [
-        ["AI Settings", "Max length (50–500)"],
-        ["Responses", "Primary response"],
-        ["Escalation", "Threshold (1–10)"],
-        ["Analytics", null],
-      ]) {
-        await dialog.getByRole("tab", { name: tab }).click();
-        await until(async () => (await dialog.getByRole("tab", { name: tab }).getAttribute("aria-selected")) === "true", `${tab} selected`);
-        if (field) await dialog.getByLabel(field).waitFor();
-        if (tab === "Responses") await dialog.getByLabel("Primary response").fill(`Thanks! A rep will call you about ${keyword}.`);
-      }
-      await dialog.getByRole("tab", { name: "Basic" }).click();
-      await until(async () => (await dialog.getByLabel("Name").inputValue()) === name, "the name kept across tabs");
-      await dialog.getByRole("button", { name: "Create Responder" }).click();
-      await atUrl(page, `${BASE}/auto-responder`);
-      const row = page.getByTestId("responder-row").filter({ hasText: name });
-      await row.waitFor();
+describeEachMode("Auto-responders and alerts", (mode) => {
+  it("creates a responder through all five tabs, switches it off and deletes it", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const name = tag("Resp");
+    const keyword = tag("kw");
+    await page.goto("/auto-responder");
+    await page.getByRole("link", { name: "Create Responder" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create Auto-Responder" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Keywords").fill(`${keyword}, solar quote`);
+    // Every tab, in order: without JS each is a round trip that keeps what was typed.
+    for (const [tab, field] of [
+      ["AI Settings", "Max length (50–500)"],
+      ["Responses", "Primary response"],
+      ["Escalation", "Threshold (1–10)"],
+      ["Analytics", null],
+    ]) {
+      await dialog.getByRole("tab", { name: tab }).click();
+      await until(async () => (await dialog.getByRole("tab", { name: tab }).getAttribute("aria-selected")) === "true", `${tab} selected`);
+      if (field) await dialog.getByLabel(field).waitFor();
+      if (tab === "Responses") await dialog.getByLabel("Primary response").fill(`Thanks! A rep will call you about ${keyword}.`);
+    }
+    await dialog.getByRole("tab", { name: "Basic" }).click();
+    await until(async () => (await dialog.getByLabel("Name").inputValue()) === name, "the name kept across tabs");
+    await dialog.getByRole("button", { name: "Create Responder" }).click();
+    await atUrl(page, `${BASE}/auto-responder`);
+    const row = page.getByTestId("responder-row").filter({ hasText: name });
+    await row.waitFor();
 
-      const toggle = row.getByRole("switch", { name: `Active: ${name}` });
-      assert.equal(await toggle.getAttribute("aria-checked"), "true");
-      await toggle.click();
-      await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).getByRole("switch").getAttribute("aria-checked")) === "false", "switched off");
+    const toggle = row.getByRole("switch", { name: `Active: ${name}` });
+    assert.equal(await toggle.getAttribute("aria-checked"), "true");
+    await toggle.click();
+    await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).getByRole("switch").getAttribute("aria-checked")) === "false", "switched off");
 
-      await page.getByRole("link", { name: `Delete ${name}` }).click();
-      await page.getByRole("dialog", { name: "Delete auto-responder" }).getByRole("button", { name: "Delete" }).click();
-      await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).count()) === 0, "the row gone");
-      await context.close();
-    });
-
-    it("a test alert matches a keyword bank, and its alert is acknowledged from the bell", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      const keyword = tag("zap");
-      const bank = await context.request.post(BASE + "/api/keyword-banks", {
-        data: { category: "Pricing Concerns", keywords: [keyword], priority: "high", alertProfileId: null },
-        headers: { Origin: BASE },
-      });
-      assert.equal(bank.status(), 201);
-
-      const text = `How much is the ${keyword} package? ${tag()}`;
-      await page.goto("/test-smart-alerts");
-      await page.getByTestId("test-alert-form").getByLabel("Message").fill(text);
-      await page.getByRole("button", { name: "Run Test" }).click();
-      const result = page.getByTestId("test-alert-result");
-      await result.getByText(`Pricing Concerns (${keyword})`).first().waitFor();
-
-      await page.getByTestId("bell").click();
-      await atUrl(page, /\/alerts/);
-      const item = page.getByTestId("alert-item").filter({ hasText: text });
-      await item.waitFor();
-      await item.getByRole("button", { name: "Acknowledge" }).click();
-      await until(async () => (await page.getByTestId("alert-item").filter({ hasText: text }).count()) === 0, "gone from Unacknowledged");
-      await page.goto("/alerts?status=acknowledged");
-      await page.getByTestId("alert-item").filter({ hasText: text }).waitFor();
-      await context.close();
-    });
+    await page.getByRole("link", { name: `Delete ${name}` }).click();
+    await page.getByRole("dialog", { name: "Delete auto-responder" }).getByRole("button", { name: "Delete" }).click();
+    await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).count()) === 0, "the row gone");
+    await context.close();
   });
-}
+
+  it("a test alert matches a keyword bank, and its alert is acknowledged from the bell", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const keyword = tag("zap");
+    const bank = await context.request.post(BASE + "/api/keyword-banks", {
+      data: { category: "Pricing Concerns", keywords: [keyword], priority: "high", alertProfileId: null },
+      headers: { Origin: BASE },
+    });
+    assert.equal(bank.status(), 201);
+
+    const text = `How much is the ${keyword} package? ${tag()}`;
+    await page.goto("/test-smart-alerts");
+    await page.getByTestId("test-alert-form").getByLabel("Message").fill(text);
+    await page.getByRole("button", { name: "Run Test" }).click();
+    const result = page.getByTestId("test-alert-result");
+    await result.getByText(`Pricing Concerns (${keyword})`).first().waitFor();
+
+    await page.getByTestId("bell").click();
+    await atUrl(page, /\/alerts/);
+    const item = page.getByTestId("alert-item").filter({ hasText: text });
+    await item.waitFor();
+    await item.getByRole("button", { name: "Acknowledge" }).click();
+    await until(async () => (await page.getByTestId("alert-item").filter({ hasText: text }).count()) === 0, "gone from Unacknowledged");
+    await page.goto("/alerts?status=acknowledged");
+    await page.getByTestId("alert-item").filter({ hasText: text }).waitFor();
+    await context.close();
+  });
+});

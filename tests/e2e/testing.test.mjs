@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { it } from "node:test";
+import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { E2E_USERS } from "./server.mjs";
 
-let browser;
-before(async () => (browser = await launch()));
-after(async () => browser?.close());
+const browser = sharedBrowser();
 
 // 602 with an exchange that is never N11 or 555 (numbers Helio refuses as unsendable).
 const randomPhone = () => {
@@ -35,113 +33,126 @@ async function outgoing(context, text) {
   return undefined;
 }
 
-for (const mode of JS_MODES) {
-  describe(`Message Testing Playground (${mode.name})`, () => {
-    it("the variables reference lists all 31 variables, grouped by category", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/testing");
-      await page.getByTestId("page-title").getByText("Message Testing Playground").waitFor();
-      await page.getByText("Show all variables").click();
-      assert.equal(await page.getByTestId("variable-item").count(), 31);
-      assert.equal(await page.getByTestId("variable-category").count(), 6);
-      await page.getByText("{{firstName}}").first().waitFor();
-      await context.close();
-    });
-
-    it("a manual SMS test: refused without fields, then queued", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/testing?tab=manual");
-      await page.getByRole("button", { name: "Send Test SMS" }).click();
-      await page.getByTestId("form-error").getByText("Please enter phone number and message").waitFor();
-      const text = `E2E playground sms ${mode.name} ${tag()}`;
-      await page.getByLabel("Phone number").fill(randomPhone());
-      await page.getByLabel("Message", { exact: true }).fill(text);
-      await Promise.all([page.waitForURL(/\/testing\?tab=manual$/), page.getByRole("button", { name: "Send Test SMS" }).click()]);
-      assert.ok(await outgoing(context, text), "the test SMS was written");
-      await context.close();
-    });
-
-    it("a manual email test: refused without fields, then queued", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/testing?tab=manual&type=email");
-      await page.getByLabel("Email", { exact: true }).fill("someone@example.com");
-      await page.getByRole("button", { name: "Send Test Email" }).click();
-      await page.getByTestId("form-error").getByText("Please enter email, subject, and content").waitFor();
-      const text = `E2E playground email ${mode.name} ${tag()}`;
-      await page.getByLabel("Email", { exact: true }).fill(`e2e-${tag()}@example.com`);
-      await page.getByLabel("Subject", { exact: true }).fill("Hello");
-      await page.getByLabel("Content", { exact: true }).fill(text);
-      await Promise.all([page.waitForURL(/type=email$/), page.getByRole("button", { name: "Send Test Email" }).click()]);
-      assert.ok(await outgoing(context, text), "the test email was written");
-      await context.close();
-    });
-
-    it("creates a template and uses it", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/testing?tab=manual");
-      await page.getByRole("button", { name: "Save Template" }).click();
-      await page.getByTestId("form-error").getByText("Please fill in template name and content").waitFor();
-      const name = `Tpl ${tag()}`;
-      const content = `Hi {{firstName}}, ${name}. Reply STOP to opt out`;
-      await page.getByLabel("Template name").fill(name);
-      await page.getByLabel("Template content").fill(content);
-      // Saving opens the manual test pre-filled with the new template (?template=<id>).
-      await Promise.all([page.waitForURL(/template=\d+/), page.getByRole("button", { name: "Save Template" }).click()]);
-      await hasValue(page.getByLabel("Message", { exact: true }), content);
-      const list = await (await context.request.get(BASE + "/api/templates")).json();
-      assert.deepEqual(list.find((t) => t.name === name)?.variables, ["firstName"]);
-
-      // Using it on another tab: the picker (a select with JS, a GET form without).
-      await page.goto("/testing?tab=broadcast");
-      await page.getByLabel("Use a template").first().selectOption({ label: name });
-      if (!mode.javaScriptEnabled) await Promise.all([page.waitForURL(/template=\d+/), page.getByTestId("template-apply").first().click()]);
-      await hasValue(page.locator("#broadcast-content"), content);
-      await context.close();
-    });
-
-    it("a broadcast to picked contacts through the pre-send check, then its progress page", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      const last = `Bcast${tag()}`;
-      for (const first of ["Ann", "Bob"]) {
-        const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: randomPhone() }, headers: { Origin: BASE } });
-        assert.equal(res.status(), 201, await res.text());
-      }
-      await page.goto("/testing?tab=broadcast");
-      await page.getByRole("button", { name: "Review and send" }).click();
-      await page.getByTestId("form-error").getByText("Please enter message content").waitFor();
-      await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}}, solar savings inside: https://bit.ly/x");
-      // Search: the typed message travels with the GET (no JS: the same form submitted by GET).
-      await page.getByLabel("Search contacts").fill(last);
-      await Promise.all([page.waitForURL(/q=/), page.getByTestId("picker-search").click()]);
-      await page.getByTestId("contact-checklist").getByText(`Ann ${last}`).waitFor();
-      await page.getByRole("button", { name: "Review and send" }).click();
-      await page.getByTestId("form-error").getByText("Please select at least one contact").waitFor();
-      await page.getByLabel(`Ann ${last}`).check();
-      await page.getByLabel(`Bob ${last}`).check();
-      await page.getByRole("button", { name: "Review and send" }).click();
-      const check = page.getByTestId("presend-check");
-      await check.waitFor();
-      assert.equal(await page.getByTestId("check-recipients").textContent(), "2");
-      assert.match(await page.getByTestId("check-segments").textContent(), /1 per message .*2 in total/);
-      const warnings = await page.getByTestId("check-warning").allTextContents();
-      assert.ok(warnings.some((w) => w.includes("opt-out wording")), warnings.join("|"));
-      assert.ok(warnings.some((w) => w.includes("bit.ly")), warnings.join("|"));
-      await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);
-      await page.getByTestId("send-progress").waitFor();
-      await page.getByText("SMS to 2 recipients").waitFor();
-      await page.getByTestId("progress-counts").getByText("Delivered").waitFor();
-      await context.close();
-    });
-
-    it("Variable Testing renders a message with sample data: unknown tokens, characters, segments", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/testing?tab=variables");
-      await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}} from {{company}} {{nope}}");
-      await Promise.all([page.waitForURL(/content=/), page.getByRole("button", { name: "Render" }).click()]);
-      await page.getByTestId("rendered-text").getByText("Hi John from").waitFor();
-      await page.getByText("Unknown: {{nope}}").waitFor();
-      await page.getByText("1 SMS segment (GSM-7)").waitFor();
-      await context.close();
-    });
+describeEachMode("Message Testing Playground", (mode) => {
+  it("the variables reference lists all 31 variables, grouped by category", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/testing");
+    await page.getByTestId("page-title").getByText("Message Testing Playground").waitFor();
+    await page.getByText("Show all variables").click();
+    assert.equal(await page.getByTestId("variable-item").count(), 31);
+    assert.equal(await page.getByTestId("variable-category").count(), 6);
+    await page.getByText("{{firstName}}").first().waitFor();
+    await context.close();
   });
-}
+
+  // Each channel's form: refused with SPEC's message while a field is missing, then written to the outbox.
+  const MANUAL = [
+    {
+      channel: "SMS",
+      path: "/testing?tab=manual",
+      button: "Send Test SMS",
+      incomplete: async () => {},
+      error: "Please enter phone number and message",
+      fill: async (page, text) => {
+        await page.getByLabel("Phone number").fill(randomPhone());
+        await page.getByLabel("Message", { exact: true }).fill(text);
+      },
+      sentUrl: /\/testing\?tab=manual$/,
+    },
+    {
+      channel: "email",
+      path: "/testing?tab=manual&type=email",
+      button: "Send Test Email",
+      incomplete: (page) => page.getByLabel("Email", { exact: true }).fill("someone@example.com"),
+      error: "Please enter email, subject, and content",
+      fill: async (page, text) => {
+        await page.getByLabel("Email", { exact: true }).fill(`e2e-${tag()}@example.com`);
+        await page.getByLabel("Subject", { exact: true }).fill("Hello");
+        await page.getByLabel("Content", { exact: true }).fill(text);
+      },
+      sentUrl: /type=email$/,
+    },
+  ];
+  for (const t of MANUAL) {
+    it(`a manual ${t.channel} test: refused without fields, then queued`, async () => {
+      const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+      await page.goto(t.path);
+      await t.incomplete(page);
+      await page.getByRole("button", { name: t.button }).click();
+      await page.getByTestId("form-error").getByText(t.error).waitFor();
+      const text = `E2E playground ${t.channel.toLowerCase()} ${mode.name} ${tag()}`;
+      await t.fill(page, text);
+      await Promise.all([page.waitForURL(t.sentUrl), page.getByRole("button", { name: t.button }).click()]);
+      assert.ok(await outgoing(context, text), `the test ${t.channel} was written`);
+      await context.close();
+    });
+  }
+
+  it("creates a template and uses it", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/testing?tab=manual");
+    await page.getByRole("button", { name: "Save Template" }).click();
+    await page.getByTestId("form-error").getByText("Please fill in template name and content").waitFor();
+    const name = `Tpl ${tag()}`;
+    const content = `Hi {{firstName}}, ${name}. Reply STOP to opt out`;
+    await page.getByLabel("Template name").fill(name);
+    await page.getByLabel("Template content").fill(content);
+    // Saving opens the manual test pre-filled with the new template (?template=<id>).
+    await Promise.all([page.waitForURL(/template=\d+/), page.getByRole("button", { name: "Save Template" }).click()]);
+    await hasValue(page.getByLabel("Message", { exact: true }), content);
+    const list = await (await context.request.get(BASE + "/api/templates")).json();
+    assert.deepEqual(list.find((t) => t.name === name)?.variables, ["firstName"]);
+
+    // Using it on another tab: the picker (a select with JS, a GET form without).
+    await page.goto("/testing?tab=broadcast");
+    await page.getByLabel("Use a template").first().selectOption({ label: name });
+    if (!mode.javaScriptEnabled) await Promise.all([page.waitForURL(/template=\d+/), page.getByTestId("template-apply").first().click()]);
+    await hasValue(page.locator("#broadcast-content"), content);
+    await context.close();
+  });
+
+  it("a broadcast to picked contacts through the pre-send check, then its progress page", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const last = `Bcast${tag()}`;
+    for (const first of ["Ann", "Bob"]) {
+      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: randomPhone() }, headers: { Origin: BASE } });
+      assert.equal(res.status(), 201, await res.text());
+    }
+    await page.goto("/testing?tab=broadcast");
+    await page.getByRole("button", { name: "Review and send" }).click();
+    await page.getByTestId("form-error").getByText("Please enter message content").waitFor();
+    await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}}, solar savings inside: https://bit.ly/x");
+    // Search: the typed message travels with the GET (no JS: the same form submitted by GET).
+    await page.getByLabel("Search contacts").fill(last);
+    await Promise.all([page.waitForURL(/q=/), page.getByTestId("picker-search").click()]);
+    await page.getByTestId("contact-checklist").getByText(`Ann ${last}`).waitFor();
+    await page.getByRole("button", { name: "Review and send" }).click();
+    await page.getByTestId("form-error").getByText("Please select at least one contact").waitFor();
+    await page.getByLabel(`Ann ${last}`).check();
+    await page.getByLabel(`Bob ${last}`).check();
+    await page.getByRole("button", { name: "Review and send" }).click();
+    const check = page.getByTestId("presend-check");
+    await check.waitFor();
+    assert.equal(await page.getByTestId("check-recipients").textContent(), "2");
+    assert.match(await page.getByTestId("check-segments").textContent(), /1 per message .*2 in total/);
+    const warnings = await page.getByTestId("check-warning").allTextContents();
+    assert.ok(warnings.some((w) => w.includes("opt-out wording")), warnings.join("|"));
+    assert.ok(warnings.some((w) => w.includes("bit.ly")), warnings.join("|"));
+    await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);
+    await page.getByTestId("send-progress").waitFor();
+    await page.getByText("SMS to 2 recipients").waitFor();
+    await page.getByTestId("progress-counts").getByText("Delivered").waitFor();
+    await context.close();
+  });
+
+  it("Variable Testing renders a message with sample data: unknown tokens, characters, segments", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/testing?tab=variables");
+    await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}} from {{company}} {{nope}}");
+    await Promise.all([page.waitForURL(/content=/), page.getByRole("button", { name: "Render" }).click()]);
+    await page.getByTestId("rendered-text").getByText("Hi John from").waitFor();
+    await page.getByText("Unknown: {{nope}}").waitFor();
+    await page.getByText("1 SMS segment (GSM-7)").waitFor();
+    await context.close();
+  });
+});

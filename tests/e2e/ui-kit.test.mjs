@@ -1,15 +1,12 @@
 // The UI kit's behaviour in a real browser: route dialogs (focus trap, Escape, focus return; links without JS)
 // and URL tabs (links without JS; a Radix tablist with arrow keys with JS).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { BASE, JS_MODES, launch, signedInPage } from "./browser.mjs";
+import { describe, it } from "node:test";
+import { BASE, describeEachMode, JS_MODES, sharedBrowser, signedInPage } from "./browser.mjs";
 import { atUrl, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
-let browser;
-before(async () => (browser = await launch()));
-after(async () => browser?.close());
-
+const browser = sharedBrowser();
 
 /** Where keyboard focus is: inside the open dialog, and a short description of the element. */
 const focusInfo = (page) =>
@@ -25,7 +22,7 @@ const focusInfo = (page) =>
 
 describe("route dialog (JS on)", () => {
   it("keeps Tab inside, closes on Escape and gives focus back to the link that opened it", async () => {
-    const { context, page } = await signedInPage(browser, JS_MODES[0], E2E_USERS.user);
+    const { context, page } = await signedInPage(browser(), JS_MODES[0], E2E_USERS.user);
     // Start where hydration shows (the Message Center's tablist exists only with JS), then go on client-side.
     await page.goto("/messages");
     await page.getByRole("tablist", { name: "Message tabs" }).waitFor();
@@ -76,75 +73,73 @@ describe("route dialog (JS on)", () => {
   });
 });
 
-for (const mode of JS_MODES) {
-  describe(`route dialog close links (${mode.name})`, () => {
-    it("closes to the parent route with the list's query, by Cancel and by the × link", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/contacts?q=nobodyatall");
-      await page.getByRole("link", { name: "Upload CSV" }).click();
-      await atUrl(page, BASE + "/contacts/upload?q=nobodyatall");
-      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-      await dialog.waitFor();
-      assert.equal(await dialog.getByRole("link", { name: "Close", exact: true }).getAttribute("href"), "/contacts?q=nobodyatall");
-      await dialog.getByRole("link", { name: "Cancel" }).click();
-      await atUrl(page, BASE + "/contacts?q=nobodyatall");
-      await dialog.waitFor({ state: "detached" });
+describeEachMode("route dialog close links", (mode) => {
+  it("closes to the parent route with the list's query, by Cancel and by the × link", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/contacts?q=nobodyatall");
+    await page.getByRole("link", { name: "Upload CSV" }).click();
+    await atUrl(page, BASE + "/contacts/upload?q=nobodyatall");
+    const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+    await dialog.waitFor();
+    assert.equal(await dialog.getByRole("link", { name: "Close", exact: true }).getAttribute("href"), "/contacts?q=nobodyatall");
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await atUrl(page, BASE + "/contacts?q=nobodyatall");
+    await dialog.waitFor({ state: "detached" });
 
-      // Loaded directly (server markup first): the × link closes it.
-      await page.goto("/contacts/new?q=nobodyatall");
-      const add = page.getByRole("dialog", { name: "Add Contact" });
-      await add.waitFor();
-      await add.getByRole("link", { name: "Close", exact: true }).click();
-      await atUrl(page, BASE + "/contacts?q=nobodyatall");
-      await add.waitFor({ state: "detached" });
-      await page.getByText("No contacts match").waitFor();
-      await context.close();
-    });
+    // Loaded directly (server markup first): the × link closes it.
+    await page.goto("/contacts/new?q=nobodyatall");
+    const add = page.getByRole("dialog", { name: "Add Contact" });
+    await add.waitFor();
+    await add.getByRole("link", { name: "Close", exact: true }).click();
+    await atUrl(page, BASE + "/contacts?q=nobodyatall");
+    await add.waitFor({ state: "detached" });
+    await page.getByText("No contacts match").waitFor();
+    await context.close();
   });
+});
 
-  describe(`URL tabs (${mode.name})`, () => {
-    it("switches Message Center tabs through the URL", async () => {
-      const { context, page } = await signedInPage(browser, mode, E2E_USERS.user);
-      await page.goto("/messages");
-      if (mode.javaScriptEnabled) {
-        const list = page.getByRole("tablist", { name: "Message tabs" });
-        await list.waitFor();
-        const all = list.getByRole("tab", { name: /^All/ });
-        assert.equal(await all.getAttribute("aria-selected"), "true");
-        assert.equal(await page.getByRole("tabpanel").getAttribute("aria-labelledby"), await all.getAttribute("id"));
-        // Arrow keys move between tabs (focus only); Enter opens the focused one.
-        await all.focus();
-        // (Radix moves focus a tick after the key press.)
-        const focusOn = (re) => until(async () => re.test((await focusInfo(page)).text), `focus on ${re}`);
-        await page.keyboard.press("ArrowRight");
-        await focusOn(/^Incoming/);
-        await page.keyboard.press("ArrowRight");
-        await focusOn(/^Outgoing/);
-        await page.keyboard.press("ArrowLeft");
-        await focusOn(/^Incoming/);
-        assert.equal(page.url(), BASE + "/messages");
-        await page.keyboard.press("Enter");
-        await atUrl(page, BASE + "/messages?tab=incoming");
-        await until(async () => (await list.getByRole("tab", { name: /^Incoming/ }).getAttribute("aria-selected")) === "true", "Incoming selected");
-        assert.equal(await all.getAttribute("aria-selected"), "false");
-        // A click follows the link too.
-        await list.getByRole("tab", { name: /^Failed/ }).click();
-        await atUrl(page, BASE + "/messages?tab=failed");
-        await until(async () => (await list.getByRole("tab", { name: /^Failed/ }).getAttribute("aria-selected")) === "true", "Failed selected");
-      } else {
-        const nav = page.getByRole("navigation", { name: "Message tabs" });
-        assert.equal(await nav.getByRole("link", { name: /^All/ }).getAttribute("aria-current"), "page");
-        await nav.getByRole("link", { name: /^Failed/ }).click();
-        await atUrl(page, BASE + "/messages?tab=failed");
-        assert.equal(await nav.getByRole("link", { name: /^Failed/ }).getAttribute("aria-current"), "page");
-        assert.equal(await nav.getByRole("link", { name: /^All/ }).getAttribute("aria-current"), null);
-        // The search keeps the tab.
-        await page.getByPlaceholder("Search messages or phone numbers...").fill("nothing-here");
-        await page.getByRole("button", { name: "Search" }).click();
-        await atUrl(page, BASE + "/messages?tab=failed&q=nothing-here");
-        await page.getByText("No messages found").waitFor();
-      }
-      await context.close();
-    });
+describeEachMode("URL tabs", (mode) => {
+  it("switches Message Center tabs through the URL", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/messages");
+    if (mode.javaScriptEnabled) {
+      const list = page.getByRole("tablist", { name: "Message tabs" });
+      await list.waitFor();
+      const all = list.getByRole("tab", { name: /^All/ });
+      assert.equal(await all.getAttribute("aria-selected"), "true");
+      assert.equal(await page.getByRole("tabpanel").getAttribute("aria-labelledby"), await all.getAttribute("id"));
+      // Arrow keys move between tabs (focus only); Enter opens the focused one.
+      await all.focus();
+      // (Radix moves focus a tick after the key press.)
+      const focusOn = (re) => until(async () => re.test((await focusInfo(page)).text), `focus on ${re}`);
+      await page.keyboard.press("ArrowRight");
+      await focusOn(/^Incoming/);
+      await page.keyboard.press("ArrowRight");
+      await focusOn(/^Outgoing/);
+      await page.keyboard.press("ArrowLeft");
+      await focusOn(/^Incoming/);
+      assert.equal(page.url(), BASE + "/messages");
+      await page.keyboard.press("Enter");
+      await atUrl(page, BASE + "/messages?tab=incoming");
+      await until(async () => (await list.getByRole("tab", { name: /^Incoming/ }).getAttribute("aria-selected")) === "true", "Incoming selected");
+      assert.equal(await all.getAttribute("aria-selected"), "false");
+      // A click follows the link too.
+      await list.getByRole("tab", { name: /^Failed/ }).click();
+      await atUrl(page, BASE + "/messages?tab=failed");
+      await until(async () => (await list.getByRole("tab", { name: /^Failed/ }).getAttribute("aria-selected")) === "true", "Failed selected");
+    } else {
+      const nav = page.getByRole("navigation", { name: "Message tabs" });
+      assert.equal(await nav.getByRole("link", { name: /^All/ }).getAttribute("aria-current"), "page");
+      await nav.getByRole("link", { name: /^Failed/ }).click();
+      await atUrl(page, BASE + "/messages?tab=failed");
+      assert.equal(await nav.getByRole("link", { name: /^Failed/ }).getAttribute("aria-current"), "page");
+      assert.equal(await nav.getByRole("link", { name: /^All/ }).getAttribute("aria-current"), null);
+      // The search keeps the tab.
+      await page.getByPlaceholder("Search messages or phone numbers...").fill("nothing-here");
+      await page.getByRole("button", { name: "Search" }).click();
+      await atUrl(page, BASE + "/messages?tab=failed&q=nothing-here");
+      await page.getByText("No messages found").waitFor();
+    }
+    await context.close();
   });
-}
+});
