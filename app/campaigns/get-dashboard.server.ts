@@ -21,7 +21,7 @@ export async function getDashboard(db: Db): Promise<Dashboard> {
   ]);
   return {
     stats,
-    campaigns: page.campaigns,
+    campaigns: page.items,
     autoResponders: responders.map((r) => {
       const primary = typeof r.responses?.primary === "string" ? r.responses.primary : "";
       return { id: r.id, name: r.name, keyword: r.keyword, isActive: r.isActive, responsePreview: primary.slice(0, RESPONSE_PREVIEW) };

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import type { Db } from "~/db/client.server";
-import { methodNotAllowed, parseInput, readJson } from "./api.server";
+import { methodNotAllowed, pageQuery, pageResponse, parseInput, readJson } from "./api.server";
 import { apiRoute } from "./http.server";
 import { requireId } from "./ids";
+import { clientIp } from "./request.server";
 
 /**
  * One record's /api/<things>/:id endpoint (GET, PUT, DELETE), described by its domain functions — which share the
@@ -64,4 +65,36 @@ export function collectionRoute<I, R>(args: LoaderFunctionArgs | ActionFunctionA
   if (request.method === "GET" || request.method === "HEAD") return apiRoute(async () => Response.json((await endpoint.list(context.db)).map(present)));
   if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
   return apiRoute(async () => Response.json(present(await endpoint.create(context.db, endpoint.parse(await readJson(request)), context.clock())), { status: 201 }));
+}
+
+/** Who creates a record through a paged collection (for its owner column and the activity log). */
+export type CollectionActor = { userId: number; ipAddress: string | null };
+
+/** A keyset-paged /api/<things> collection (campaigns, templates): one page per GET, POST creates one. */
+export type PagedCollectionEndpoint<I, R> = {
+  /** The largest `limit`, and the noun the 400 for a bad `after` names ("a campaign"). */
+  max: number;
+  item: string;
+  list: (db: Db, page: { limit?: number; after?: number }) => Promise<{ items: R[]; nextCursor: number | null }>;
+  parse: (body: unknown) => I;
+  create: (db: Db, input: I, actor: CollectionActor, now: Date) => Promise<R>;
+};
+
+/**
+ * GET → 200 with one page, newest first, `X-Next-Cursor` when there is more; POST → 201 with the new record;
+ * anything else 405. Call after the route's guard, with the user it returned.
+ */
+export function pagedCollectionRoute<I, R>(args: LoaderFunctionArgs | ActionFunctionArgs, endpoint: PagedCollectionEndpoint<I, R>, userId: number): Promise<Response> {
+  const { request, context } = args;
+  if (request.method === "GET" || request.method === "HEAD") {
+    return apiRoute(async () => {
+      const page = await endpoint.list(context.db, pageQuery(request, endpoint.max, endpoint.item));
+      return pageResponse(page.items, page);
+    });
+  }
+  if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
+  return apiRoute(async () => {
+    const input = endpoint.parse(await readJson(request));
+    return Response.json(await endpoint.create(context.db, input, { userId, ipAddress: clientIp(request) }, context.clock()), { status: 201 });
+  });
 }

@@ -25,7 +25,7 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const { after } = listQuery.parse(searchParamsOf(args.request));
   const page = await listCampaigns(args.context.db, { after, limit: 24 });
-  return { campaigns: page.campaigns, nextCursor: page.nextCursor, after: after ?? null };
+  return { campaigns: page.items, nextCursor: page.nextCursor, after: after ?? null };
 }
 
 const intent = z.object({ intent: z.enum(["start", "pause"]), id: z.string(), resume: z.string().optional() });

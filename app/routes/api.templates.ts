@@ -1,25 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, pageQuery, pageResponse, parseInput, readJson } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { parseInput } from "~/lib/api.server";
+import type { Db } from "~/db/client.server";
+import { pagedCollectionRoute, type CollectionActor } from "~/lib/record-route.server";
 import { createTemplate, listTemplates, MAX_TEMPLATE_PAGE } from "~/templates/manage-templates.server";
-import { createTemplateSchema } from "~/templates/template-schema";
+import { createTemplateSchema, type CreateTemplateInput } from "~/templates/template-schema";
 
-/** GET /api/templates?limit&after — newest first; `X-Next-Cursor` when there is more. */
-export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
-  return apiRoute(async () => {
-    const page = await listTemplates(args.context.db, pageQuery(args.request, MAX_TEMPLATE_PAGE, "a template"));
-    return pageResponse(page.templates, page);
-  });
-}
+const TEMPLATES = {
+  max: MAX_TEMPLATE_PAGE,
+  item: "a template",
+  list: listTemplates,
+  parse: (body: unknown) => parseInput(createTemplateSchema, body ?? {}),
+  create: (db: Db, input: CreateTemplateInput, actor: CollectionActor, now: Date) => createTemplate(db, input, actor.userId, now),
+};
 
-/** POST /api/templates {name, type, subject, content} → 201; `variables` computed from the content. */
-export async function action(args: ActionFunctionArgs) {
-  const user = await requireApiUser(args);
-  if (args.request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
-  return apiRoute(async () => {
-    const input = parseInput(createTemplateSchema, (await readJson(args.request)) ?? {});
-    return Response.json(await createTemplate(args.context.db, input, user.id, args.context.clock()), { status: 201 });
-  });
-}
+/** GET /api/templates?limit&after — newest first, `X-Next-Cursor` when there is more; POST {name, type, subject, content} → 201, `variables` computed from the content. */
+export const loader = async (args: LoaderFunctionArgs) => pagedCollectionRoute(args, TEMPLATES, (await requireApiUser(args)).id);
+export const action = async (args: ActionFunctionArgs) => pagedCollectionRoute(args, TEMPLATES, (await requireApiUser(args)).id);

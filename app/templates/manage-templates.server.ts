@@ -36,9 +36,9 @@ export function publicTemplate(t: Template): PublicTemplate {
 }
 
 /** Newest first, keyset-paged on the primary key. Templates are shared by the team. */
-export async function listTemplates(db: Db, opts: { after?: number | null; limit?: number } = {}): Promise<{ templates: PublicTemplate[]; nextCursor: number | null }> {
+export async function listTemplates(db: Db, opts: { after?: number | null; limit?: number } = {}): Promise<{ items: PublicTemplate[]; nextCursor: number | null }> {
   const { rows, nextCursor } = await pageNewestFirst(db, templates, opts, { page: TEMPLATE_PAGE, max: MAX_TEMPLATE_PAGE });
-  return { templates: rows.map(publicTemplate), nextCursor };
+  return { items: rows.map(publicTemplate), nextCursor };
 }
 
 export async function getTemplate(db: Db, id: number): Promise<PublicTemplate> {

@@ -12,7 +12,7 @@ export const PICKER_TEMPLATES = 100;
  * picker), that template to pre-fill the compose form with. An unknown id picks nothing.
  */
 export async function pickTemplate(db: Db, url: URL): Promise<{ templates: PublicTemplate[]; picked: PublicTemplate | null }> {
-  const { templates } = await listTemplates(db, { limit: PICKER_TEMPLATES });
+  const { items: templates } = await listTemplates(db, { limit: PICKER_TEMPLATES });
   const id = parseId(url.searchParams.get(TEMPLATE_PARAM));
   if (id === null) return { templates, picked: null };
   const inList = templates.find((t) => t.id === id);
