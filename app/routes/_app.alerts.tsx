@@ -4,7 +4,7 @@ import { BellOff, Check, ThumbsDown, ThumbsUp } from "lucide-react";
 import { z } from "zod";
 import { acknowledgeAlert, listAlerts, markAlert } from "~/alerts/manage-alerts.server";
 import { requireUser } from "~/auth/guard.server";
-import { Badge, Button, Card, EmptyState, PageHeader, Pager, TextLink } from "~/components/ui";
+import { Badge, Button, Card, EmptyState, PageHeader, Pager, PriorityBadge, TextLink } from "~/components/ui";
 import { parseInput } from "~/lib/api.server";
 import { formErrorReply } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
@@ -39,8 +39,6 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
-const PRIORITY_TONE = { critical: "danger", high: "danger", medium: "warning", low: "neutral" } as const;
-
 export default function Alerts() {
   const { alerts, nextCursor, status } = useLoaderData<typeof loader>();
   const tab = (s: string, label: string) => (
@@ -72,7 +70,7 @@ export default function Alerts() {
                 <Card
                   title={
                     <span className="flex flex-wrap items-center gap-2">
-                      <Badge tone={PRIORITY_TONE[a.priority as keyof typeof PRIORITY_TONE] ?? "neutral"}>{a.priority}</Badge>
+                      <PriorityBadge priority={a.priority} />
                       <span>{a.category}</span>
                       {a.isTest ? <Badge tone="neutral">test</Badge> : null}
                       {a.escalatedAt ? <Badge tone="warning">escalated</Badge> : null}

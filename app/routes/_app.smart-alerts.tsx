@@ -17,7 +17,7 @@ import {
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { requireUser } from "~/auth/guard.server";
-import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, RecordCard, RecordEditor, RecordForm, Tabs, type Tone } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -27,7 +27,6 @@ export const meta: MetaFunction = () => [{ title: "Smart Alerts — Helio" }];
 const TABS = ["profiles", "banks", "monitoring"] as const;
 type Tab = (typeof TABS)[number];
 const TAB_LABEL: Record<Tab, string> = { profiles: "Alert Profiles", banks: "Keyword Banks", monitoring: "AI Monitoring" };
-const PRIORITY_TONE: Record<string, Tone> = { critical: "danger", high: "warning", medium: "info", low: "neutral" };
 
 function contactOf(info: string | null) {
   try {
@@ -215,9 +214,8 @@ export default function SmartAlerts() {
               <RecordForm
                 noun={{ title: "alert profile", button: "Profile" }}
                 editing={editProfile}
-                action="/smart-alerts?tab=profiles"
                 intent={profileIntent}
-                cancelTo="?tab=profiles"
+                query="tab=profiles"
                 failure={formFailure(profileIntent)}
                 testId="profile-form"
               >
@@ -240,13 +238,12 @@ export default function SmartAlerts() {
                 name={p.name}
                 description={`${p.department} · escalates after ${p.escalationTime} min`}
                 isActive={p.isActive}
-                action="/smart-alerts?tab=profiles"
                 toggleIntent="toggle-profile"
                 query="tab=profiles"
                 testId="profile-card"
               >
                 <p className="flex flex-wrap gap-1">
-                  <Badge tone={PRIORITY_TONE[p.priority] ?? "neutral"}>{p.priority}</Badge>
+                  <PriorityBadge priority={p.priority} />
                   <ActiveBadge active={p.isActive} />
                 </p>
                 <Keywords words={p.keywords} shown={3} />
@@ -263,9 +260,8 @@ export default function SmartAlerts() {
               <RecordForm
                 noun={{ title: "keyword bank", button: "Bank" }}
                 editing={editBank ? { id: editBank.id, name: editBank.category } : undefined}
-                action="/smart-alerts?tab=banks"
                 intent={bankIntent}
-                cancelTo="?tab=banks"
+                query="tab=banks"
                 failure={formFailure(bankIntent)}
                 testId="bank-form"
               >
@@ -289,13 +285,12 @@ export default function SmartAlerts() {
                 name={b.category}
                 description={`Triggered ${b.triggerCount} ${b.triggerCount === 1 ? "time" : "times"}`}
                 isActive={b.isActive}
-                action="/smart-alerts?tab=banks"
                 toggleIntent="toggle-bank"
                 query="tab=banks"
                 testId="bank-card"
               >
                 <p className="flex flex-wrap gap-1">
-                  <Badge tone={PRIORITY_TONE[b.priority] ?? "neutral"}>{b.priority}</Badge>
+                  <PriorityBadge priority={b.priority} />
                   <ActiveBadge active={b.isActive} />
                   {b.useAi ? <Badge tone="info">AI</Badge> : null}
                 </p>

@@ -6,7 +6,7 @@ import { ALERT_TOASTS } from "~/alerts/alert-schema";
 import { listBanks, listProfiles } from "~/alerts/manage-alert-settings.server";
 import { runTestAlert } from "~/alerts/run-test-alert.server";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Badge, Button, Card, Field, ItemList, PageHeader } from "~/components/ui";
+import { Alert, Button, Card, Field, ItemList, PageHeader, PriorityBadge } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { alertConfig } from "~/responders/reply-deps";
@@ -97,7 +97,7 @@ export default function TestSmartAlerts() {
             <ItemList items={profiles} empty="None active" className="space-y-1 text-sm">
               {(p) => (
                 <>
-                  {p.name} · {p.department} · <Badge>{p.priority}</Badge>
+                  {p.name} · {p.department} · <PriorityBadge priority={p.priority} />
                 </>
               )}
             </ItemList>
@@ -106,7 +106,7 @@ export default function TestSmartAlerts() {
             <ItemList items={banks} empty="None active" className="space-y-1 text-sm">
               {(b) => (
                 <>
-                  {b.category} · <Badge>{b.priority}</Badge> {b.keywords.join(", ")}
+                  {b.category} · <PriorityBadge priority={b.priority} /> {b.keywords.join(", ")}
                 </>
               )}
             </ItemList>
@@ -118,7 +118,7 @@ export default function TestSmartAlerts() {
           {r.priority ? (
             <div className="space-y-2 text-sm">
               <p>
-                Priority <Badge tone="danger">{r.priority}</Badge> · Category <strong>{r.category}</strong>
+                Priority <PriorityBadge priority={r.priority} /> · Category <strong>{r.category}</strong>
               </p>
               <p>Matched keyword banks: {r.banks.map((b) => `${b.category} (${b.byAi ? "AI" : b.keywords.join(", ")})`).join("; ") || "none"}</p>
               <p>Matched alert profiles: {r.profiles.map((p) => p.name).join("; ") || "none"}</p>

@@ -23,12 +23,19 @@ export function Badge({ tone = "neutral", icon: Icon, className, children }: { t
   );
 }
 
-/** SPEC §4 badge colours: draft grey, running green, paused yellow, completed blue (anything else grey). */
 /** "Active" (green) or "Inactive" — grey for a paused rule, red for a deactivated user (`inactiveTone`). */
 export function ActiveBadge({ active, inactiveTone = "neutral" }: { active: boolean; inactiveTone?: Tone }) {
   return <Badge tone={active ? "success" : inactiveTone}>{active ? "Active" : "Inactive"}</Badge>;
 }
 
+const PRIORITY_TONE: Record<string, Tone> = { critical: "danger", high: "warning", medium: "info", low: "neutral" };
+
+/** An alert, alert profile or keyword bank priority: critical red, high yellow, medium blue, low grey. */
+export function PriorityBadge({ priority }: { priority: string }) {
+  return <Badge tone={PRIORITY_TONE[priority] ?? "neutral"}>{priority}</Badge>;
+}
+
+/** SPEC §4 badge colours: draft grey, running green, paused yellow, completed blue (anything else grey). */
 export function campaignStatusTone(status: string): Tone {
   switch (status) {
     case "running":

@@ -23,16 +23,15 @@ export function RecordEditor({ form, empty, children }: { form: ReactNode; empty
 }
 
 /**
- * The form card of a RecordEditor. `editing` (the record's id and name) turns "New …" into "Edit …", posts the id
- * and offers Cancel back to `cancelTo`; the submit button carries `intent`. `key` resets uncontrolled fields when
- * switching between create and edit.
+ * The form card of a RecordEditor, posting to this page at `?<query>`. `editing` (the record's id and name) turns
+ * "New …" into "Edit …", posts the id and offers Cancel back to `?<query>`; the submit button carries `intent`.
+ * `key` resets uncontrolled fields when switching between create and edit.
  */
 export function RecordForm({
   noun,
   editing,
-  action,
+  query,
   intent,
-  cancelTo,
   failure,
   testId,
   children,
@@ -40,16 +39,16 @@ export function RecordForm({
   /** `title` heads a new record ("New alert profile"); `button` names it on the submit ("Create Profile", "Save Profile"). */
   noun: { title: string; button: string };
   editing?: { id: number; name: string };
-  action: string;
+  /** The tab's query string without `?`, e.g. "tab=profiles". */
+  query: string;
   intent: string;
-  cancelTo: string;
   failure?: ReactNode;
   testId: string;
   children: ReactNode;
 }) {
   return (
     <Card title={editing ? `Edit ${editing.name}` : `New ${noun.title}`} data-testid={`${testId}-card`}>
-      <Form method="post" action={action} className="space-y-3" data-testid={testId} key={`${testId}-${editing?.id ?? "new"}`}>
+      <Form method="post" action={`?${query}`} className="space-y-3" data-testid={testId} key={`${testId}-${editing?.id ?? "new"}`}>
         {failure}
         {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
         {children}
@@ -58,7 +57,7 @@ export function RecordForm({
             {editing ? `Save ${noun.button}` : `Create ${noun.button}`}
           </Button>
           {editing ? (
-            <Button to={cancelTo} variant="ghost">
+            <Button to={`?${query}`} variant="ghost">
               Cancel
             </Button>
           ) : null}
@@ -69,15 +68,14 @@ export function RecordForm({
 }
 
 /**
- * One record of a RecordEditor: an Active switch posting `toggleIntent` to `action`, the body, then Edit and Delete
- * links (`?<tabQuery>&edit=<id>` / `&delete=<id>`).
+ * One record of a RecordEditor: an Active switch posting `toggleIntent` to this page at `?<query>`, the body, then
+ * Edit and Delete links (`?<query>&edit=<id>` / `&delete=<id>`).
  */
 export function RecordCard({
   id,
   name,
   description,
   isActive,
-  action,
   toggleIntent,
   query,
   testId,
@@ -87,7 +85,6 @@ export function RecordCard({
   name: string;
   description?: ReactNode;
   isActive: boolean;
-  action: string;
   toggleIntent: string;
   /** The tab's query string without `?`, e.g. "tab=profiles". */
   query: string;
@@ -99,7 +96,7 @@ export function RecordCard({
       title={name}
       description={description}
       data-testid={testId}
-      actions={<Switch name="isActive" checked={isActive} label={`Active: ${name}`} action={action} fields={{ intent: toggleIntent, id: String(id) }} />}
+      actions={<Switch name="isActive" checked={isActive} label={`Active: ${name}`} action={`?${query}`} fields={{ intent: toggleIntent, id: String(id) }} />}
     >
       <div className="space-y-2 text-sm">
         {children}
