@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { Toast, ToastInput } from "~/toast/toast";
 import { useHydrated } from "~/lib/use-hydrated";
 import { variantClass } from "./toast-style";
@@ -10,6 +10,22 @@ const ToastRegion = lazy(() => import("./toast-region"));
 type ToastFn = (t: ToastInput) => void;
 const ToastContext = createContext<ToastFn>(() => {});
 export const useToast = () => useContext(ToastContext);
+
+/**
+ * After hydration, shows `failure` as a destructive toast each time a new action reply arrives with one (the same
+ * error twice in a row is two replies, so two toasts). Without JS the action's page shows the error itself.
+ */
+export function useFailureToast(reply: unknown, failure: Omit<ToastInput, "variant"> | null | undefined) {
+  const toast = useToast();
+  // The latest failure, read when `reply` changes: `failure` is a fresh object on every render.
+  const latest = useRef(failure);
+  useEffect(() => {
+    latest.current = failure;
+  });
+  useEffect(() => {
+    if (reply && latest.current) toast({ ...latest.current, variant: "destructive" });
+  }, [reply, toast]);
+}
 
 
 function ToastBody({ toast }: { toast: Toast }) {

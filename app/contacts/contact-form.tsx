@@ -1,8 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
-import { useToast } from "~/components/toaster";
+import { useFailureToast, useToast } from "~/components/toaster";
 import { Alert, DialogActions, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
@@ -54,9 +53,7 @@ export function ContactForm({
   const formProps = getFormProps(form);
   const custom = fields.customFields.getFieldset();
 
-  useEffect(() => {
-    if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
-  }, [actionData, toast]);
+  useFailureToast(actionData, actionData?.failure);
 
   const failure = !hydrated ? actionData?.failure : null;
   const formErrors = form.errors ?? [];

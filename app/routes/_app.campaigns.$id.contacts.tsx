@@ -1,14 +1,13 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
 import { ContactPicker } from "~/campaigns/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -45,10 +44,7 @@ export default function AddCampaignContacts() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const toast = useToast();
-  useEffect(() => {
-    if (failure && !failure.ok) toast({ title: failure.title ?? FAILED, description: failure.message, variant: "destructive" });
-  }, [failure, toast]);
+  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null);
   return (
     <Dialog title={`Add contacts — ${campaign.name}`} description={`${campaign.contactCount.toLocaleString("en-US")} enrolled. New contacts start at step 1.`} size="lg" closeTo="/campaigns">
       <Form method="post" className="space-y-4">

@@ -1,12 +1,11 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
 import { deleteCampaign } from "~/campaigns/delete-campaign.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { ConfirmDialog } from "~/components/ui";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -37,10 +36,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function DeleteCampaign() {
   const { campaign } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  const toast = useToast();
-  useEffect(() => {
-    if (failure && !failure.ok) toast({ title: failure.title ?? FAILED, description: failure.message, variant: "destructive" });
-  }, [failure, toast]);
+  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null);
   return (
     <ConfirmDialog
       title="Delete campaign"

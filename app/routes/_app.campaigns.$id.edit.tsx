@@ -1,12 +1,11 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -49,10 +48,7 @@ export default function EditCampaign() {
   const { campaign: c } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const toast = useToast();
-  useEffect(() => {
-    if (failure && !failure.ok) toast({ title: failure.title ?? FAILED, description: failure.message, variant: "destructive" });
-  }, [failure, toast]);
+  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null);
   const err = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   return (
     <Dialog title="Edit Campaign">

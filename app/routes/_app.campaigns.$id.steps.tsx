@@ -2,7 +2,7 @@ import { recordActivity } from "~/activity/log-activity.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { z } from "zod";
 import { AI_QUERY, GenerateStepButton } from "~/ai/generate-step-button";
 import { requireUser } from "~/auth/guard.server";
@@ -13,7 +13,7 @@ import { getCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaignSteps, type PublicStep } from "~/campaigns/list-campaign-steps.server";
 import { EMPTY_STEP, segmentLabel, StepFields, type StepDefaults } from "~/campaigns/step-form";
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { routeId, throwAsResponse } from "~/lib/http.server";
@@ -88,14 +88,11 @@ export async function action(args: ActionFunctionArgs) {
 export default function CampaignSteps() {
   const { campaign, steps, editId, deleteId, variables } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  const toast = useToast();
   const { pathname, search } = useLocation();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
-  useEffect(() => {
-    if (failure && !failure.ok) toast({ title: failure.title, description: failure.message, variant: "destructive" });
-  }, [failure, toast]);
+  useFailureToast(failure, failure && !failure.ok ? { title: failure.title, description: failure.message } : null);
 
   const toDelete = deleteId !== null ? steps.find((s) => s.id === deleteId) : undefined;
   if (toDelete) {

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { createCampaignSchema, parseInput, TOASTS } from "~/campaigns/campaign-schema";
 import { ContactPicker } from "~/campaigns/contact-picker";
@@ -8,7 +7,7 @@ import { createCampaign } from "~/campaigns/create-campaign.server";
 import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
 import { scheduleFromForm } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { formErrorReply } from "~/lib/http.server";
 import { clientIp } from "~/lib/request.server";
@@ -61,10 +60,7 @@ export default function NewCampaign() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const toast = useToast();
-  useEffect(() => {
-    if (failure && !failure.ok) toast({ title: failure.title ?? TOASTS.create, description: failure.message, variant: "destructive" });
-  }, [failure, toast]);
+  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? TOASTS.create, description: failure.message } : null);
   const fieldError = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   const other = failure && !failure.ok && !["name", "startAt"].includes(failure.field ?? "") ? failure.message : null;
 

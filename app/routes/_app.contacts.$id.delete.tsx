@@ -1,9 +1,8 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { CONTACT_DONE, failedDeleteReply } from "~/contacts/contact-form-reply.server";
 import { listSearch } from "~/contacts/list-search";
 import { CONTACT_NOT_FOUND, deleteContact, getContact } from "~/contacts/manage-contacts.server";
@@ -38,10 +37,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function DeleteContact() {
   const { contact } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const toast = useToast();
-  useEffect(() => {
-    if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
-  }, [actionData, toast]);
+  useFailureToast(actionData, actionData?.failure);
 
   return (
     <ConfirmDialog title="Delete contact" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={actionData?.failure}>

@@ -1,11 +1,10 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Alert, Button, Dialog, DialogFooter } from "~/components/ui";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
@@ -53,12 +52,9 @@ export default function ImportPreview() {
   const { import: imp, rows, errors, summary } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const toast = useToast();
   const busy = navigation.state !== "idle";
 
-  useEffect(() => {
-    if (actionData?.message) toast({ title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again.", variant: "destructive" });
-  }, [actionData, toast]);
+  useFailureToast(actionData, actionData?.message ? { title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again." } : null);
 
   return (
     <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} size="lg">

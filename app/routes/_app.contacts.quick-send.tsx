@@ -1,10 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
 import { scheduleFromForm } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
@@ -46,10 +45,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function QuickUploadAndSend() {
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const toast = useToast();
-  useEffect(() => {
-    if (reply?.message) toast({ title: "Upload failed", description: "Please check your file format and try again.", variant: "destructive" });
-  }, [reply, toast]);
+  useFailureToast(reply, reply?.message ? { title: "Upload failed", description: "Please check your file format and try again." } : null);
   const v = reply?.values;
   const errorOn = (field: string) => (reply?.field === field ? [reply.message] : undefined);
   return (

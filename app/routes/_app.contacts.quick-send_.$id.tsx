@@ -1,11 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Send } from "lucide-react";
-import { useEffect } from "react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Button, Card, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
@@ -54,11 +53,8 @@ export default function QuickSendPreview() {
   const { import: imp, rows, errors, summary, quick, check } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
-  const toast = useToast();
   const importing = imp.status === "importing";
-  useEffect(() => {
-    if (reply && !reply.ok) toast({ title: "Failed to send messages", description: "There was an error sending the bulk messages. Please try again.", variant: "destructive" });
-  }, [reply, toast]);
+  useFailureToast(reply, reply && !reply.ok ? { title: "Failed to send messages", description: "There was an error sending the bulk messages. Please try again." } : null);
   const n = (x: number) => x.toLocaleString("en-US");
   const title = imp.status === "staged" ? "Preview quick send" : importing ? "Saving contacts" : "Review and send";
 

@@ -1,9 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Upload } from "lucide-react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Button, Dialog, DialogClose, DialogFooter, Field, TextLink } from "~/components/ui";
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 import { listSearch } from "~/contacts/list-search";
@@ -33,11 +32,8 @@ export async function action(args: ActionFunctionArgs) {
 export default function UploadCsv() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const toast = useToast();
   const pending = navigation.state === "submitting";
-  useEffect(() => {
-    if (actionData?.message) toast({ title: "Upload failed", description: "Please check your file format and try again.", variant: "destructive" });
-  }, [actionData, toast]);
+  useFailureToast(actionData, actionData?.message ? { title: "Upload failed", description: "Please check your file format and try again." } : null);
 
   return (
     <Dialog title="Upload CSV">

@@ -1,9 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { BookOpen, Send } from "lucide-react";
-import { useEffect } from "react";
 import { requireUser } from "~/auth/guard.server";
-import { useToast } from "~/components/toaster";
+import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, Card, Field, PageHeader, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
@@ -364,11 +363,8 @@ export default function TestingPlayground() {
   const d = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as PlaygroundReply | undefined;
   const navigation = useNavigation();
-  const toast = useToast();
   const busy = navigation.state === "submitting";
-  useEffect(() => {
-    if (reply && !reply.ok) toast({ title: reply.title ?? "Error", description: reply.message, variant: "destructive" });
-  }, [reply, toast]);
+  useFailureToast(reply, reply && !reply.ok ? { title: reply.title ?? "Error", description: reply.message } : null);
   const href = (t: PlaygroundTab) => `/testing?tab=${t}${d.type === "email" ? "&type=email" : ""}`;
   return (
     <div className="space-y-4">

@@ -1,11 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import Sun from "lucide-react/icons/sun";
-import { useEffect } from "react";
 import { getOptionalUser } from "~/auth/guard.server";
 import { loginAction } from "~/auth/login-action.server";
 import { MISSING_CREDENTIALS } from "~/auth/login-texts";
-import { useToast } from "~/components/toaster";
+import { useFailureToast, useToast } from "~/components/toaster";
 // Straight from the parts, not the kit's index: the sign-in page should not download every dialog and tab.
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -36,9 +35,7 @@ export default function Login() {
   const result = actionData?.result;
   const fieldErrors = (name: string) => result?.error?.[name] ?? null;
 
-  useEffect(() => {
-    if (actionData?.failure) toast({ ...actionData.failure, variant: "destructive" });
-  }, [actionData, toast]);
+  useFailureToast(actionData, actionData?.failure);
 
   return (
     <main className="flex min-h-full items-center justify-center bg-gradient-to-br from-primary-soft to-muted p-4">
