@@ -1,6 +1,8 @@
 import { desc, eq, gt } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { activityLog } from "~/db/schema";
+import { activityLog, users } from "~/db/schema";
+import { activityTotal } from "~/users/manage-users.server";
+import { activityRetentionDays, purgeOldActivity } from "./purge-old-activity.server";
 import { call, createTestUser, db, sessionCookieFrom } from "../../tests/factories";
 import { uniquePhone } from "../../tests/contact-factory";
 
@@ -86,9 +88,6 @@ describe("activity logging across the product", () => {
 
 describe("activity retention", () => {
   it("removes only entries older than the retention, in bounded batches, keeping the counters right", async () => {
-    const { purgeOldActivity, activityRetentionDays } = await import("./purge-old-activity.server");
-    const { activityTotal } = await import("~/users/manage-users.server");
-    const { users } = await import("~/db/schema");
     const u = await createTestUser();
     const now = new Date("2031-01-01T00:00:00Z");
     const old = new Date(now.getTime() - 400 * 86_400_000);

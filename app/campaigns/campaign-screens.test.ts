@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createTestUser, db } from "../../tests/factories";
+import { sql } from "drizzle-orm";
+import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { createCampaign } from "./create-campaign.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { countContacts } from "~/contacts/list-contacts.server";
 import { countMatchingContacts } from "./count-matching-contacts.server";
@@ -32,9 +34,6 @@ describe("countMatchingContacts (select all N matching)", () => {
 
 describe("the campaign screens' actions are in the activity log (issue 14)", () => {
   it("edit, add contacts, add / edit / switch / delete a step, delete: one entry each, by the acting user", async () => {
-    const { call, loginAs } = await import("../../tests/factories");
-    const { createCampaign } = await import("./create-campaign.server");
-    const { sql } = await import("drizzle-orm");
     const user = await createTestUser();
     const cookie = await loginAs(user);
     const c = await createCampaign(db(), { name: `Logged ${uniqueTag("c")}` }, { userId: user.id, ipAddress: null }, new Date());
