@@ -9,7 +9,7 @@
  */
 import { Sparkles } from "lucide-react";
 import { useRef, useState, type MouseEvent } from "react";
-import { Alert, Button } from "~/components/ui";
+import { Alert, Button, HiddenFields } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { GENERATE_OPTIONS } from "./step-content-schema";
 
@@ -95,10 +95,7 @@ export function GenerateStepButton(props: GenerateStepButtonProps) {
 
   return (
     <form method="post" action="/ai/generate-step" className="space-y-2 rounded-md border border-border bg-muted p-3" data-testid="generate-with-ai">
-      <input type="hidden" name="campaignId" value={props.campaignId} />
-      <input type="hidden" name="stepNumber" value={props.stepNumber} />
-      <input type="hidden" name="messageType" value={props.messageType} />
-      <input type="hidden" name="returnTo" value={props.returnTo} />
+      <HiddenFields fields={{ campaignId: props.campaignId, stepNumber: props.stepNumber, messageType: props.messageType, returnTo: props.returnTo }} />
       <p className="flex items-center gap-2 text-sm font-medium text-fg">
         <Sparkles className="size-4 text-primary-text" aria-hidden /> Generate with AI
       </p>

@@ -8,7 +8,7 @@ import type { PublicCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaigns } from "~/campaigns/list-campaigns.server";
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
-import { Badge, Button, Card, campaignStatusTone, EmptyState, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
+import { Badge, Button, Card, campaignStatusTone, EmptyState, HiddenFields, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
 import { searchParamsOf } from "~/lib/api.server";
 import { isAppError } from "~/lib/app-error";
 import { formIntent, routeId } from "~/lib/http.server";
@@ -141,9 +141,7 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
         {action ? (
           <Form method="post" action={`/campaigns${search}`} preventScrollReset>
-            <input type="hidden" name="id" value={c.id} />
-            <input type="hidden" name="intent" value={action === "Pause" ? "pause" : "start"} />
-            {action === "Resume" ? <input type="hidden" name="resume" value="1" /> : null}
+            <HiddenFields fields={{ id: c.id, intent: action === "Pause" ? "pause" : "start", resume: action === "Resume" ? "1" : null }} />
             <Button type="submit" size="sm" variant={action === "Pause" ? "secondary" : "primary"} icon={action === "Pause" ? Pause : Play} disabled={busy} aria-label={`${action} ${c.name}`}>
               {action}
             </Button>

@@ -7,7 +7,7 @@ import { useToast } from "~/components/toaster";
 import { aiDeps } from "~/ai/ai-deps.server";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/auth/guard.server";
-import { Alert, Button, Card, EmptyState, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
+import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
 import { formErrorReply } from "~/lib/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Idea Generator — Helio" }];
@@ -125,8 +125,7 @@ export default function IdeaGenerator() {
         description={<p>Chat with the AI assistant for sales ideas and message content.</p>}
         actions={
           <Form method="post">
-            <input type="hidden" name="intent" value="clear" />
-            <input type="hidden" name="context" value={context} />
+            <HiddenFields fields={{ intent: "clear", context }} />
             <Button type="submit" variant="outline" icon={Trash2} disabled={thread.length === 0}>
               Clear Chat
             </Button>
@@ -164,9 +163,7 @@ export default function IdeaGenerator() {
                           {m.suggestions.slice(0, 3).map((s) => (
                             <li key={s}>
                               <Form method="post" onSubmit={streamSubmit}>
-                                <input type="hidden" name="intent" value="send" />
-                                <input type="hidden" name="message" value={s} />
-                                <input type="hidden" name="context" value={context} />
+                                <HiddenFields fields={{ intent: "send", message: s, context }} />
                                 <Button type="submit" size="sm" variant="secondary" disabled={sending} data-testid="chat-suggestion">
                                   {s}
                                 </Button>
@@ -247,9 +244,7 @@ export default function IdeaGenerator() {
               {QUICK_PROMPTS.map((p) => (
                 <li key={p}>
                   <Form method="post" onSubmit={streamSubmit}>
-                    <input type="hidden" name="intent" value="send" />
-                    <input type="hidden" name="message" value={p} />
-                    <input type="hidden" name="context" value={context} />
+                    <HiddenFields fields={{ intent: "send", message: p, context }} />
                     <Button type="submit" variant="ghost" size="sm" className="h-auto w-full justify-start whitespace-normal py-2 text-left" disabled={sending} data-testid="quick-prompt">
                       {p}
                     </Button>

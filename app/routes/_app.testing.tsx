@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { BookOpen, Send } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { useFailureToast } from "~/components/toaster";
-import { Alert, Badge, Button, Card, Field, PageHeader, Tabs } from "~/components/ui";
+import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
@@ -195,8 +195,7 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
       <div className="space-y-3">
         <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId={email ? "manual-content" : "manual-message"} subjectTargetId="manual-subject" />
         <Form method="post" className="space-y-3" key={`${d.type}-${pre?.id ?? ""}`} data-testid="manual-form">
-          <input type="hidden" name="intent" value="manual" />
-          <input type="hidden" name="type" value={d.type} />
+          <HiddenFields fields={{ intent: "manual", type: d.type }} />
           {email ? (
             <>
               <Field label="Email" name="email" type="email" placeholder="test@example.com" />
@@ -226,15 +225,9 @@ function CheckPanel({ reply }: { reply: Extract<PlaygroundReply, { ok: true }> }
     <Card title="Pre-send check" description="Review before anything is sent." data-testid="presend-check">
       <PreSendSummary check={check} channel={input.type} />
       <Form method="post" className="mt-3 flex gap-2">
-        <input type="hidden" name="intent" value="send" />
-        <input type="hidden" name="nonce" value={nonce} />
-        <input type="hidden" name="type" value={input.type} />
-        <input type="hidden" name="subject" value={input.subject ?? ""} />
-        <input type="hidden" name="content" value={input.content} />
-        <input type="hidden" name="scheduledAt" value={input.scheduledAt ?? ""} />
-        {input.contactIds.map((id) => (
-          <input key={id} type="hidden" name="pick" value={id} />
-        ))}
+        <HiddenFields
+          fields={{ intent: "send", nonce, type: input.type, subject: input.subject ?? "", content: input.content, scheduledAt: input.scheduledAt ?? "", pick: input.contactIds }}
+        />
         <Button type="submit" icon={Send} disabled={check.recipients === 0} data-testid="confirm-send">
           Confirm and send to {n(check.recipients)}
         </Button>
@@ -256,8 +249,7 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
       <div className="space-y-3">
         <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId="broadcast-content" subjectTargetId="broadcast-subject" />
         <Form method="post" className="space-y-3" data-testid="broadcast-form">
-          <input type="hidden" name="tab" value="broadcast" />
-          <input type="hidden" name="type" value={d.type} />
+          <HiddenFields fields={{ tab: "broadcast", type: d.type }} />
           {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={sp.get("subject") ?? pre?.subject ?? ""} /> : null}
           <Field label="Message" name="content" id="broadcast-content" as="textarea" rows={4} defaultValue={sp.get("content") ?? pre?.content ?? ""} />
           <Field label="Scheduled time (optional)" name="scheduledAt" type="datetime-local" hint="Leave empty to send now. Without JavaScript the time is read as UTC." defaultValue={sp.get("scheduledAt") ?? ""} />
@@ -286,9 +278,7 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
               ))}
               {d.contacts.length === 0 ? <li className="text-sm text-fg-muted">No contacts found</li> : null}
             </ul>
-            {d.picked.filter((id) => !onPage.has(id)).map((id) => (
-              <input key={id} type="hidden" name="pick" value={id} />
-            ))}
+            <HiddenFields fields={{ pick: d.picked.filter((id) => !onPage.has(id)) }} />
             {d.nextCursor ? (
               <Button type="submit" size="sm" variant="ghost" formMethod="get" formAction="/testing" name="after" value={String(d.nextCursor)} className="mt-2">
                 More contacts

@@ -6,6 +6,7 @@ export { Card, EmptyState, PageHeader, StatCard } from "./card";
 export { CheckboxList, type CheckboxItem } from "./checkbox-list";
 export { ConfirmDialog } from "./confirm-dialog";
 export { cx, focusRing } from "./cx";
+export { HiddenFields } from "./hidden-fields";
 export { Dialog, DialogActions, DialogClose, DialogFooter } from "./dialog";
 export { Field, Input, Select, Textarea, type FieldProps } from "./field";
 export { RecordCard, RecordEditor, RecordForm } from "./record-editor";

@@ -3,6 +3,7 @@ import { useFetcher } from "@remix-run/react";
 import { useId } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { cx, focusRing } from "./cx";
+import { HiddenFields } from "./hidden-fields";
 
 const track = (on: boolean) =>
   cx("relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60", focusRing, on ? "bg-primary" : "bg-input");
@@ -38,10 +39,7 @@ export function Switch({
 
   return (
     <fetcher.Form method="post" action={action} className="inline-flex items-center gap-2">
-      {Object.entries(fields ?? {}).map(([k, v]) => (
-        <input key={k} type="hidden" name={k} value={v} />
-      ))}
-      <input type="hidden" name={name} value={String(!on)} />
+      <HiddenFields fields={{ ...fields, [name]: String(!on) }} />
       <span id={labelId} className="sr-only">
         {label}
       </span>
