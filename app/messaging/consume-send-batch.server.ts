@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assessPhone } from "~/contacts/phone";
 import { bulkUpdateSql } from "~/db/bulk-update.server";
@@ -8,7 +8,7 @@ import type { SendJob } from "~/jobs/jobs";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
-import { carryLateness, createSendGate, nextUtcDay, projectSlots, reserveSendSlots } from "./pacing.server";
+import { carryLateness, createSendGate, nextUtcDay, projectSlots, reserveSendSlots, selectPacingState, type PacingState } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
@@ -18,7 +18,7 @@ import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { holdsCampaignMessages } from "~/campaigns/campaign-variables";
-import { loadOrgSettings } from "./org-settings.server";
+import { orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
@@ -71,6 +71,14 @@ export type SendRow = Pick<
 type Row = SendRow;
 
 /**
+ * A joined column under a name of its own. D1's batch() returns rows as objects, so two columns of one name (the
+ * message's and the contact's `phone`) would collapse into one; drizzle then maps the remaining values by position.
+ */
+function aliased<C extends AnyColumn>(column: C, alias: string) {
+  return sql<C["_"]["data"] | null>`${column}`.mapWith(column).as(alias);
+}
+
+/**
  * The batch read: queued rows by id, with contact, campaign and the suppression check. `+status` keeps SQLite
  * on the primary key (see the comment above and query-plans.test.ts).
  */
@@ -92,8 +100,8 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       campaignId: messages.campaignId,
       firstName: contacts.firstName,
       lastName: contacts.lastName,
-      contactPhone: contacts.phone,
-      contactEmail: contacts.email,
+      contactPhone: aliased(contacts.phone, "contact_phone"),
+      contactEmail: aliased(contacts.email, "contact_email"),
       company: contacts.company,
       address: contacts.address,
       city: contacts.city,
@@ -106,13 +114,13 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       optedOutAt: contacts.optedOutAt,
       emailUnsubscribedAt: contacts.emailUnsubscribedAt,
       campaignName: campaigns.name,
-      campaignStatus: campaigns.status,
+      campaignStatus: aliased(campaigns.status, "campaign_status"),
       promoCode: campaigns.promoCode,
       offerExpiration: campaigns.offerExpiration,
-      senderFirstName: users.firstName,
-      senderLastName: users.lastName,
-      senderEmail: users.email,
-      senderPhone: users.phone,
+      senderFirstName: aliased(users.firstName, "sender_first_name"),
+      senderLastName: aliased(users.lastName, "sender_last_name"),
+      senderEmail: aliased(users.email, "sender_email"),
+      senderPhone: aliased(users.phone, "sender_phone"),
       suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
         (v) => Boolean(v),
@@ -258,8 +266,14 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const ids = [...new Set(jobs.map((j) => j.messageId))];
   const retry = (id: number, seconds: number) => outcomes.set(id, { retryAfterSeconds: Math.ceil(seconds) });
 
-  // Both reads at once: the organisation's settings fill {{company…}} variables of whatever is sent.
-  const [rows, org]: [Row[], OrgSettings] = await Promise.all([selectQueuedForSend(db, ids), loadOrgSettings(db)]);
+  // Every read in one round trip: the rows, the organisation's settings ({{company…}} variables) and the sending
+  // number's pacing state (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
+  const [rows, orgRows, pacing] = (await runBatch(db, [selectQueuedForSend(db, ids), selectOrgSettings(db), selectPacingState(db, deps.sms.sender)])) as [
+    Row[],
+    OrgSettingRow[],
+    PacingState[],
+  ];
+  const org = orgSettingsFrom(orgRows);
 
   // 1. Decide: compliance outcomes now, the rest wants sending.
   const decided: Outcome[] = [];
@@ -289,7 +303,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       ratePerSecond: config.smsRatePerSecond,
       dailyCap: config.smsDailyCap,
       windowMs: config.pacingWindowMs,
-    });
+    }, pacing);
     const deferred = smsRows.slice(res.slots.length, res.slots.length + res.deferred);
     // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
     // message pushed back by other traffic keeps its turn instead of going to the end again.

@@ -4,7 +4,17 @@ import { ORG_SETTING_KEYS, type OrgSettings } from "./variable-values";
 
 /** The organisation settings that feed {{company}}, {{companyPhone}} and {{website}} (a handful of rows). */
 export async function loadOrgSettings(db: Db): Promise<OrgSettings> {
-  const rows = await db.all<{ key: string; value: string }>(sql`SELECT key, value FROM org_settings`);
+  return orgSettingsFrom(await selectOrgSettings(db));
+}
+
+export type OrgSettingRow = { key: string; value: string };
+
+/** The settings read alone, to ride in a D1 batch with other reads (the send consumer's first round trip). */
+export function selectOrgSettings(db: Db) {
+  return db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings`);
+}
+
+export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
   const out: OrgSettings = {};
   for (const r of rows) if ((ORG_SETTING_KEYS as readonly string[]).includes(r.key) && r.value.trim()) out[r.key as keyof OrgSettings] = r.value.trim();
   return out;

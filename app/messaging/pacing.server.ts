@@ -61,14 +61,16 @@ export async function reserveSendSlots(
   sender: string,
   count: number,
   opts: { now: number; ratePerSecond: number; dailyCap: number; windowMs?: number; leadMs?: number },
+  /** The sender's row as `selectPacingState` read it in the caller's own batch (else read here first). */
+  state?: readonly PacingState[],
 ): Promise<SlotReservation> {
   const interval = slotIntervalMs(opts.ratePerSecond);
   const windowMs = opts.windowMs ?? PACING_WINDOW_MS;
   const earliest = opts.now + (opts.leadMs ?? leadFor(count, opts.ratePerSecond));
   const day = dayOf(opts.now);
-  const current = await db.get<{ next_slot_ms: number; day: string; day_count: number }>(
-    sql`SELECT next_slot_ms, day, day_count FROM sender_pacing WHERE sender = ${sender}`,
-  );
+  // A state read a moment earlier is as good as one read now: the upsert below moves next_slot_ms with max(), so a
+  // reservation another consumer made in between only pushes these slots later.
+  const [current] = state ?? (await selectPacingState(db, sender));
   const usedToday = current && current.day === day ? current.day_count : 0;
   const capLeft = Math.max(0, opts.dailyCap - usedToday);
   const start = Math.max(current?.next_slot_ms ?? 0, earliest);
@@ -93,6 +95,13 @@ export async function reserveSendSlots(
     nextFreeMs: first + want * interval,
     overCap,
   };
+}
+
+export type PacingState = { next_slot_ms: number; day: string; day_count: number };
+
+/** The sender's pacing row (none before its first send), to ride in a D1 batch with the consumer's other reads. */
+export function selectPacingState(db: Db, sender: string) {
+  return db.all<PacingState>(sql`SELECT next_slot_ms, day, day_count FROM sender_pacing WHERE sender = ${sender}`);
 }
 
 /**

@@ -78,14 +78,15 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("a crash after the provider accepted never causes a second call: the row is reconciled from the provider", async () => {
     const { deps, twilio, queue } = await pipeline();
-    // The D1 write that records the outcome fails once, as if the worker died right after Twilio said yes.
-    let failRecording = true;
+    // The D1 write that records the outcome fails once, as if the worker died right after Twilio said yes. It is the
+    // consumer's second batch: its first is the reads (the claim is a single statement).
+    let batches = 0;
     const client = new Proxy(deps.db.$client, {
       get(target, prop) {
-        if (prop === "batch" && failRecording) {
-          return async () => {
-            failRecording = false;
-            throw new Error("worker died");
+        if (prop === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            if (++batches === 2) throw new Error("worker died");
+            return target.batch(statements);
           };
         }
         const v = Reflect.get(target, prop);

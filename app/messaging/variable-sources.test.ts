@@ -65,20 +65,22 @@ describe("variableValues: every source", () => {
 describe("sends render variables from their sources", () => {
   it("an individual SMS carries the sender, organisation and custom-field values", async () => {
     const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
-    const user = await createTestUser({ firstName: "Sarah", lastName: "Miller" });
+    // The contact's and the sender's phone, email and names share column names in the consumer's joined read: each
+    // must still reach its own variable.
+    const user = await createTestUser({ firstName: "Sarah", lastName: "Miller", email: `sarah.${crypto.randomUUID().slice(0, 8)}@helio.example` });
     await setPhone(user.id, "+15555550123");
     await saveOrgSettings(deps.db, { companyPhone: "+15559876543", website: "https://helio.example" }, DAYTIME);
-    const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
+    const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Lopez", email: "rosa@example.com", state: "AZ" });
     await setCustom(contact.id, { systemSize: "7.2 kW", meetingLink: "https://meet.example.com/x" });
     await sendIndividual(
       { db: deps.db, queue, now: DAYTIME },
-      { contactId: contact.id, type: "sms", message: "Hi {{firstName}}, {{salesRep}} ({{salesRepPhone}}) here: {{systemSize}} at {{meetingLink}}. {{companyPhone}} {{website}} {{promoCode|no code}}" },
+      { contactId: contact.id, type: "sms", message: "Hi {{firstName}} {{lastName}} ({{phone}}, {{email}}), {{salesRep}} ({{salesRepPhone}}, {{salesRepEmail}}) here: {{systemSize}} at {{meetingLink}}. {{companyPhone}} {{website}} {{promoCode|no code}}" },
       { userId: user.id, ipAddress: null },
     );
     await sendMessages(queue.takeSendJobs(), deps);
     const calls = await twilio.calls();
     expect(calls.map((c) => c.body)).toEqual([
-      "Hi Rosa, Sarah Miller (+15555550123) here: 7.2 kW at https://meet.example.com/x. +15559876543 https://helio.example no code",
+      `Hi Rosa Lopez (${contact.phone}, rosa@example.com), Sarah Miller (+15555550123, ${user.email}) here: 7.2 kW at https://meet.example.com/x. +15559876543 https://helio.example no code`,
     ]);
   });
 });
