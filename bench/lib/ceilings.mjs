@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 import { MF_BASE, QUEUE, QUEUE_CONSUMER } from "./helio.mjs";
 import { phoneFor, renderedFor } from "./recipients.mjs";
-import { waitUntil } from "./util.mjs";
+import { waitUntil, workerdCpuMs } from "./util.mjs";
 
 /** Ceiling 1: `count` form-encoded POSTs from plain Node, keep-alive, `concurrency` requests in flight. */
 export async function nodeLoop({ twilio, account, from, count, concurrency }) {
@@ -82,6 +82,7 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
     ]);
     const sent = async () => (await db.prepare("SELECT count(*) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
     const start = Date.now();
+    const cpuBefore = workerdCpuMs();
     const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
     if (!res.ok) throw new Error(`bare consumer enqueue: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
@@ -95,10 +96,25 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
         onProgress?.(`bare consumer: ${await sent()}/${count} sent, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
     });
     const seconds = (done - start) / 1000;
+    const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
     const sids = (await db.prepare("SELECT count(DISTINCT sid) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
-    return { seconds, rate: count / seconds, sids, calls: account.calls.length };
+    return { seconds, rate: count / seconds, sids, calls: account.calls.length, cpuMsPerMessage };
   } finally {
     await mf?.dispose();
     rmSync(persist, { recursive: true, force: true });
   }
+}
+
+/** Issue 15's dispatch budgets: ≥ 150% of the bare consumer and ≥ 50% of the plain Node loop at 6 in flight. */
+export const DISPATCH_BUDGETS = { vsBare: 1.5, vsLoop6: 0.5 };
+
+/** What a dispatch run (msgs/s) misses of those budgets, beside the ceilings measured in the same run. */
+export function dispatchBudgetFailures(rate, { bare, loop6 }) {
+  const pct = (x) => Math.round(100 * x);
+  const out = [];
+  if (bare && rate / bare.rate < DISPATCH_BUDGETS.vsBare)
+    out.push(`budget: ${pct(rate / bare.rate)}% of the bare consumer, budget ≥ ${pct(DISPATCH_BUDGETS.vsBare)}% (short by ${pct(DISPATCH_BUDGETS.vsBare - rate / bare.rate)} points)`);
+  if (loop6 && rate / loop6.rate < DISPATCH_BUDGETS.vsLoop6)
+    out.push(`budget: ${pct(rate / loop6.rate)}% of the Node loop at 6 in flight, budget ≥ ${pct(DISPATCH_BUDGETS.vsLoop6)}% (short by ${pct(DISPATCH_BUDGETS.vsLoop6 - rate / loop6.rate)} points)`);
+  return out;
 }

@@ -27,29 +27,47 @@ export async function waitUntil({ start, timeoutMs, providerCalls, expected, che
 }
 
 /** Open fds of this process and every process it started (workerd), to catch leaks such as CLOSE_WAIT piles. */
-export function fdStats() {
-  const parent = new Map();
+/** This process and every process below it, from /proc (pid → its stat fields after the command name, and its name). */
+function descendants() {
+  const procs = new Map();
   for (const p of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-      parent.set(Number(p), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      procs.set(Number(p), { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") });
     } catch {}
   }
   const mine = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parent) if (mine.has(ppid) && !mine.has(pid)) {
+    for (const [pid, p] of procs) if (mine.has(Number(p.fields[1])) && !mine.has(pid)) {
         mine.add(pid);
         grew = true;
       }
   }
+  return [...mine].flatMap((pid) => (procs.has(pid) ? [{ pid, ...procs.get(pid) }] : []));
+}
+
+/**
+ * CPU milliseconds (user + system) the workerd processes below this one have used so far. The difference across a
+ * run is what Miniflare's runtime spent on it: the Worker's JavaScript, and also local D1's SQLite and the runtime's
+ * own I/O, which production does not bill to the Worker — so it is an upper bound on billed CPU.
+ */
+export function workerdCpuMs() {
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  return descendants()
+    .filter((p) => p.name.startsWith("workerd"))
+    .reduce((sum, p) => sum + (Number(p.fields[11]) + Number(p.fields[12])) * tick, 0);
+}
+
+export function fdStats() {
+  const mine = descendants();
   let fds = 0;
-  for (const pid of mine) {
+  for (const { pid } of mine) {
     try {
       fds += readdirSync(`/proc/${pid}/fd`).length;
     } catch {}
   }
-  return { processes: mine.size, fds };
+  return { processes: mine.length, fds };
 }
 
 /** TCP sockets touching `port` on loopback, by state (from /proc/net/tcp{,6}). */
