@@ -74,11 +74,14 @@ for (const name of only) {
   const r = await run(name, BENCHES[name]);
   results.push(r);
   // A budget is missed when the benchmark exits non-zero or prints a goal as NOT MET / FAIL.
-  const missed = r.output
+  const flagged = r.output
     .replace(ANSI, "")
     .split("\n")
     .filter((l) => /NOT MET|FAIL|LOST ROWS/.test(l))
     .map((l) => l.trim().replace(/\s+/g, " ").slice(0, 200));
+  // A benchmark's own FAILED summary already names each budget its NOT MET lines name.
+  const summary = flagged.filter((l) => l.startsWith("FAILED:"));
+  const missed = summary.length ? summary : flagged;
   if (r.code !== 0 || missed.length) {
     r.code = r.code || 1;
     failures.push(`${name}: ${missed.length ? missed.join(" / ") : `exit ${r.code}`}`);
