@@ -26,7 +26,6 @@ export async function waitUntil({ start, timeoutMs, providerCalls, expected, che
   }
 }
 
-/** Open fds of this process and every process it started (workerd), to catch leaks such as CLOSE_WAIT piles. */
 /** This process and every process below it, from /proc (pid → its stat fields after the command name, and its name). */
 function descendants() {
   const procs = new Map();
@@ -59,6 +58,7 @@ export function workerdCpuMs() {
     .reduce((sum, p) => sum + (Number(p.fields[11]) + Number(p.fields[12])) * tick, 0);
 }
 
+/** Open fds of this process and every process it started (workerd), to catch leaks such as CLOSE_WAIT piles. */
 export function fdStats() {
   const mine = descendants();
   let fds = 0;
