@@ -8,7 +8,7 @@ import type { SendJob } from "~/jobs/jobs";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
-import { carryLateness, createSendGate, nextUtcDay, projectSlots, reserveSendSlots, selectPacingState, type PacingState } from "./pacing.server";
+import { carryLateness, createSendGate, nextUtcDay, planReservation, projectSlots, reservationFrom, reserveStatement, selectPacingState, type PacingState } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
@@ -247,8 +247,9 @@ function complianceOutcome(row: Row, now: Date): Outcome | null {
 }
 
 /**
- * The queue consumer for `send` jobs, batch-aware: one read, one claim, one pacing reservation and one
- * result write per batch; provider calls run concurrently (≤ 6) at their paced slots.
+ * The queue consumer for `send` jobs, batch-aware: three D1 round trips per batch — the reads, the claim with the
+ * pacing reservation, the result write (two more only when the sender's rate makes some messages wait) — and
+ * provider calls concurrently (≤ 6) at their paced slots.
  *
  * Exactly-once towards the provider: a row is sent only by the consumer whose conditional
  * `queued → sending` claim returned it. A redelivered job finds the row no longer `queued` and does nothing;
@@ -297,23 +298,32 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const smsRows = toSend.filter((r) => r.channel === "sms");
   const emailRows = toSend.filter((r) => r.channel === "email");
   const slotOf = new Map<number, number>();
-  if (smsRows.length) {
-    const res = await reserveSendSlots(db, deps.sms.sender, smsRows.length, {
-      now: t,
-      ratePerSecond: config.smsRatePerSecond,
-      dailyCap: config.smsDailyCap,
-      windowMs: config.pacingWindowMs,
-    }, pacing);
-    const deferred = smsRows.slice(res.slots.length, res.slots.length + res.deferred);
-    // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
-    // message pushed back by other traffic keeps its turn instead of going to the end again.
-    const firstTime = deferred.filter((r) => r.pacingDeferrals === 0);
-    const times = await projectSlots(db, deps.sms.sender, firstTime.length, { now: t, ratePerSecond: config.smsRatePerSecond, after: res.nextFreeMs });
-    const timeOf = new Map(firstTime.map((r, i) => [r.id, times[i]]));
+  const sender = deps.sms.sender;
+  const pacingOpts = { now: t, ratePerSecond: config.smsRatePerSecond, dailyCap: config.smsDailyCap, windowMs: config.pacingWindowMs };
+  const plan = smsRows.length ? planReservation(pacing[0], smsRows.length, pacingOpts) : null;
+  // Usually every SMS of the batch gets a slot: then the reservation rides in the claim's own batch (step 3), one
+  // round trip fewer and never a claimed row without a slot. When some must wait, their place in line is worked
+  // out from the reservation's answer first.
+  const reserveWithClaim = plan !== null && plan.want > 0 && plan.deferred === 0;
+  if (plan) {
+    let timeOf = new Map<number, number>();
+    let nextFreeMs = plan.start;
+    if (!reserveWithClaim) {
+      const res = plan.want > 0 ? reservationFrom(plan, (await reserveStatement(db, sender, plan))[0]) : null;
+      res?.slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
+      nextFreeMs = res?.nextFreeMs ?? plan.start;
+      // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
+      // message pushed back by other traffic keeps its turn instead of going to the end again.
+      const firstTime = smsRows.slice(plan.want, plan.want + plan.deferred).filter((r) => r.pacingDeferrals === 0);
+      const times = await projectSlots(db, sender, firstTime.length, { now: t, ratePerSecond: config.smsRatePerSecond, after: nextFreeMs });
+      timeOf = new Map(firstTime.map((r, i) => [r.id, times[i]]));
+    }
     smsRows.forEach((r, i) => {
-      if (i < res.slots.length) slotOf.set(r.id, res.slots[i]);
-      else if (i < res.slots.length + res.deferred) {
-        const expected = timeOf.get(r.id) ?? res.nextFreeMs;
+      // With the claim: a place-holder until the claim's batch returns the slots.
+      if (i < plan.want) {
+        if (reserveWithClaim) slotOf.set(r.id, t);
+      } else if (i < plan.want + plan.deferred) {
+        const expected = timeOf.get(r.id) ?? nextFreeMs;
         decided.push({ id: r.id, status: "pending", scheduledAt: Math.max(t, expected - PACING_LEAD_MS), errorMessage: PACING_NOTE, paced: 1 });
       } else decided.push({ id: r.id, status: "pending", scheduledAt: nextUtcDay(t), errorMessage: DAILY_CAP_NOTE });
     });
@@ -321,13 +331,22 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   emailRows.forEach((r) => slotOf.set(r.id, t));
   const sending = toSend.filter((r) => slotOf.has(r.id));
 
-  // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write.
+  // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write (with the
+  // pacing reservation when it rides along).
   const rendered = new Map(sending.map((r) => [r.id, render(r, now, org)]));
   const claimRows: ClaimRow[] = [
     ...sending.map((r): ClaimRow => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
     ...decided.map((o): ClaimRow => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),
   ];
-  const claimed = claimRows.length === 0 ? [] : await db.all<{ id: number; status: string }>(claimSql(claimRows, t));
+  let claimed: { id: number; status: string }[] = [];
+  if (reserveWithClaim) {
+    const [reserved, rows] = (await runBatch(db, [reserveStatement(db, sender, plan), db.all<{ id: number; status: string }>(claimSql(claimRows, t))])) as [
+      { next_slot_ms: number }[],
+      { id: number; status: string }[],
+    ];
+    reservationFrom(plan, reserved[0]).slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
+    claimed = rows;
+  } else if (claimRows.length) claimed = await db.all<{ id: number; status: string }>(claimSql(claimRows, t));
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
   // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.

@@ -60,40 +60,73 @@ export async function reserveSendSlots(
   db: Db,
   sender: string,
   count: number,
-  opts: { now: number; ratePerSecond: number; dailyCap: number; windowMs?: number; leadMs?: number },
+  opts: ReservationOptions,
   /** The sender's row as `selectPacingState` read it in the caller's own batch (else read here first). */
   state?: readonly PacingState[],
 ): Promise<SlotReservation> {
+  // A state read a moment earlier is as good as one read now: the upsert moves next_slot_ms with max(), so a
+  // reservation another consumer made in between only pushes these slots later.
+  const [current] = state ?? (await selectPacingState(db, sender));
+  const plan = planReservation(current, count, opts);
+  if (plan.want === 0) return { slots: [], deferred: plan.deferred, nextFreeMs: plan.start, overCap: plan.overCap };
+  const [row] = await reserveStatement(db, sender, plan);
+  return reservationFrom(plan, row);
+}
+
+export type ReservationOptions = { now: number; ratePerSecond: number; dailyCap: number; windowMs?: number; leadMs?: number };
+
+/** What a reservation of `count` slots takes, decided from the sender's row as read (undefined: never sent). */
+export type ReservationPlan = {
+  /** Slots it takes now; the rest are `deferred` (outside the window) or `overCap` (over today's cap). */
+  want: number;
+  deferred: number;
+  overCap: number;
+  /** The sender's next free slot as read, no earlier than now + the lead. */
+  start: number;
+  earliest: number;
+  interval: number;
+  day: string;
+};
+
+export function planReservation(current: PacingState | undefined, count: number, opts: ReservationOptions): ReservationPlan {
   const interval = slotIntervalMs(opts.ratePerSecond);
   const windowMs = opts.windowMs ?? PACING_WINDOW_MS;
   const earliest = opts.now + (opts.leadMs ?? leadFor(count, opts.ratePerSecond));
   const day = dayOf(opts.now);
-  // A state read a moment earlier is as good as one read now: the upsert below moves next_slot_ms with max(), so a
-  // reservation another consumer made in between only pushes these slots later.
-  const [current] = state ?? (await selectPacingState(db, sender));
   const usedToday = current && current.day === day ? current.day_count : 0;
   const capLeft = Math.max(0, opts.dailyCap - usedToday);
   const start = Math.max(current?.next_slot_ms ?? 0, earliest);
   const fitsWindow = Math.max(0, Math.floor((opts.now + windowMs - start) / interval));
   const want = Math.min(count, capLeft, fitsWindow);
   const overCap = Math.max(0, count - capLeft);
-  if (want === 0) {
-    return { slots: [], deferred: count - overCap, nextFreeMs: start, overCap };
-  }
-  const row = await db.get<{ next_slot_ms: number }>(sql`
+  return { want, deferred: count - want - overCap, overCap, start, earliest, interval, day };
+}
+
+/**
+ * Takes a plan's slots (`want` > 0) in one statement, so it can ride in a D1 batch (the send consumer's claim);
+ * returns the sender's next free slot after them.
+ */
+export function reserveStatement(db: Db, sender: string, plan: ReservationPlan) {
+  const { want, earliest, interval, day } = plan;
+  return db.all<{ next_slot_ms: number }>(sql`
     INSERT INTO sender_pacing (sender, next_slot_ms, day, day_count) VALUES (${sender}, ${earliest + want * interval}, ${day}, ${want})
     ON CONFLICT(sender) DO UPDATE SET
       next_slot_ms = max(next_slot_ms, ${earliest}) + ${want * interval},
       day_count = CASE WHEN day = ${day} THEN day_count + ${want} ELSE ${want} END,
       day = ${day}
     RETURNING next_slot_ms`);
+}
+
+/** The slots a plan got, from the row `reserveStatement` returned. */
+export function reservationFrom(plan: ReservationPlan, row: { next_slot_ms: number } | undefined): SlotReservation {
+  const { want, earliest, interval } = plan;
   const first = (row?.next_slot_ms ?? earliest + want * interval) - want * interval;
   return {
     // Rounded up: a slot never moves earlier, so N + 1 of them never span less than the spacing promises.
     slots: Array.from({ length: want }, (_, i) => Math.ceil(first + i * interval)),
-    deferred: count - want - overCap,
+    deferred: plan.deferred,
     nextFreeMs: first + want * interval,
-    overCap,
+    overCap: plan.overCap,
   };
 }
 

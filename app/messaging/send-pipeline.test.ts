@@ -78,14 +78,18 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("a crash after the provider accepted never causes a second call: the row is reconciled from the provider", async () => {
     const { deps, twilio, queue } = await pipeline();
-    // The D1 write that records the outcome fails once, as if the worker died right after Twilio said yes. It is the
-    // consumer's second batch: its first is the reads (the claim is a single statement).
-    let batches = 0;
+    // The D1 write that records the outcome (the batch that writes the provider's sid) fails once, as if the worker
+    // died right after Twilio said yes. workerd's prepared statements carry their SQL as `statement`.
+    let failRecording = true;
     const client = new Proxy(deps.db.$client, {
       get(target, prop) {
         if (prop === "batch") {
           return async (statements: D1PreparedStatement[]) => {
-            if (++batches === 2) throw new Error("worker died");
+            const writesSid = statements.some((st) => /"twilio_sid"\s*=/.test((st as unknown as { statement: string }).statement));
+            if (failRecording && writesSid) {
+              failRecording = false;
+              throw new Error("worker died");
+            }
             return target.batch(statements);
           };
         }
