@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { migrate, offlineEnv } from "./lib/d1.mjs";
-import { createUser } from "./lib/users.mjs";
+import { ADMIN, createUser } from "./lib/users.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const PORT = Number(process.env.PORT ?? 8787);
@@ -15,8 +15,6 @@ const HOST = "127.0.0.1";
 const CRON = "* * * * *";
 const bin = (p) => fileURLToPath(new URL(`../node_modules/${p}`, import.meta.url));
 
-export const ADMIN_EMAIL = process.env.HELIO_ADMIN_EMAIL || "admin@helio.local";
-export const ADMIN_PASSWORD = process.env.HELIO_ADMIN_PASSWORD || "helio-admin";
 
 // 1. Local secrets: .dev.vars from the example, with a fresh random SESSION_SECRET.
 const devVars = new URL("../.dev.vars", import.meta.url);
@@ -33,10 +31,7 @@ execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { c
 migrate();
 
 // 4. A superuser to sign in with.
-const { created } = await createUser(
-  { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "superuser", first: "Helio", last: "Admin" },
-  { onConflict: "ignore" },
-);
+const { created } = await createUser(ADMIN, { onConflict: "ignore" });
 
 // 5. Serve.
 const wrangler = spawn(
@@ -61,7 +56,7 @@ for (let i = 0; i < 120; i++) {
 }
 console.log(`
   Helio is running on ${base}
-  Superuser: ${ADMIN_EMAIL} / ${ADMIN_PASSWORD}${created ? "" : "  (account already existed: its password was left as it was)"}
+  Superuser: ${ADMIN.email} / ${ADMIN.password}${created ? "" : "  (account already existed: its password was left as it was)"}
   Cron: ticking the scheduled handler every minute (${CRON}).
 `);
 const tick = async () => {

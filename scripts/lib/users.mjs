@@ -3,6 +3,15 @@ import { d1, q } from "./d1.mjs";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The superuser `npm start` makes sure exists (and `npm run bench:seed` owns its rows by). */
+export const ADMIN = {
+  email: process.env.HELIO_ADMIN_EMAIL || "admin@helio.local",
+  password: process.env.HELIO_ADMIN_PASSWORD || "helio-admin",
+  role: "superuser",
+  first: "Helio",
+  last: "Admin",
+};
+
 export function validateUserInput({ email, password, role, first, last }) {
   const errors = [];
   if (!email || !EMAIL.test(email)) errors.push("--email must be a valid email address");
