@@ -54,3 +54,16 @@ export const isTransientStatus = (status: number) => status === 429 || status ==
 
 /** The `fetch` to use: the given one, or the global called as a plain function (workerd rejects a foreign `this`). */
 export const fetchFrom = (given?: typeof fetch): typeof fetch => given ?? ((input, init) => fetch(input, init));
+
+/** How an HTTP provider reaches its API (tests point `apiBase` at a fake on loopback). */
+export type HttpTransport = {
+  apiBase?: string;
+  fetch?: typeof fetch;
+  /** Per request; a timeout is treated like a network error (retry). */
+  timeoutMs?: number;
+};
+
+/** The transport's settings resolved: the API base without a trailing slash, the fetch, the timeout (20 s). */
+export function transportOf(config: HttpTransport, defaultBase: string) {
+  return { base: (config.apiBase?.trim() || defaultBase).replace(/\/+$/, ""), doFetch: fetchFrom(config.fetch), timeoutMs: config.timeoutMs ?? 20_000 };
+}

@@ -1,17 +1,13 @@
 // SendGrid v3 Mail Send over plain fetch: one JSON POST per email.
-import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, type ProviderJson } from "./http-errors.server";
+import { fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, transportOf, type HttpTransport, type ProviderJson } from "./http-errors.server";
 import { ProviderError, type EmailProvider } from "./provider";
 
 export const SENDGRID_API_BASE = "https://api.sendgrid.com";
 
-export type SendGridConfig = {
+export type SendGridConfig = HttpTransport & {
   apiKey: string;
   from: string;
   fromName?: string;
-  apiBase?: string;
-  fetch?: typeof fetch;
-  /** Per request; a timeout is treated like a network error (retry). */
-  timeoutMs?: number;
 };
 
 /** Seconds to wait after a 429/5xx: Retry-After when sent, else SendGrid's X-RateLimit-Reset (epoch seconds). */
@@ -35,10 +31,9 @@ function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
 export function createSendGridEmail(config: SendGridConfig): EmailProvider {
   const from = config.from.trim();
   if (!config.apiKey || !from) throw new Error("SendGrid needs an API key and a From address.");
-  const url = `${(config.apiBase?.trim() || SENDGRID_API_BASE).replace(/\/+$/, "")}/v3/mail/send`;
+  const { base, doFetch, timeoutMs } = transportOf(config, SENDGRID_API_BASE);
+  const url = `${base}/v3/mail/send`;
   const sender = config.fromName ? { email: from, name: config.fromName } : { email: from };
-  const doFetch = fetchFrom(config.fetch);
-  const timeoutMs = config.timeoutMs ?? 20_000;
 
   return {
     name: "sendgrid",

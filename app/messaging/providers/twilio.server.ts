@@ -1,21 +1,17 @@
 // Twilio Programmable Messaging over plain fetch (docs/decisions/003-twilio-over-fetch.md): the SDK adds ~417 KiB
 // gzipped to the Worker for two REST calls.
-import { fetchFrom, fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, type ProviderJson } from "./http-errors.server";
+import { fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, transportOf, type HttpTransport, type ProviderJson } from "./http-errors.server";
 import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
 
-export type TwilioConfig = {
+export type TwilioConfig = HttpTransport & {
   accountSid: string;
   authToken: string;
   /** E.164 sending number; ignored when messagingServiceSid is set. */
   from?: string;
   /** MG…; preferred over `from` when both are set (Twilio then picks the sender and applies its own pacing). */
   messagingServiceSid?: string;
-  apiBase?: string;
-  fetch?: typeof fetch;
-  /** Per request; a timeout is treated like a network error (retry). */
-  timeoutMs?: number;
 };
 
 // Our wording for the codes people will see; anything else shows Twilio's own message.
@@ -75,11 +71,9 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
   if (!accountSid || !config.authToken) throw new Error("Twilio needs an account SID and an auth token.");
   if (!from && !messagingServiceSid) throw new Error("Twilio needs a From number or a Messaging Service SID.");
 
-  const base = (config.apiBase?.trim() || TWILIO_API_BASE).replace(/\/+$/, "");
+  const { base, doFetch, timeoutMs } = transportOf(config, TWILIO_API_BASE);
   const messagesUrl = `${base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
   const authorization = "Basic " + btoa(`${accountSid}:${config.authToken}`);
-  const doFetch = fetchFrom(config.fetch);
-  const timeoutMs = config.timeoutMs ?? 20_000;
 
   return {
     name: "twilio",
