@@ -255,6 +255,17 @@ describe("field limits: one schema with the API (issue 9 #5)", () => {
     expect(result.errors).toEqual(["Row 3: First name: Must be at most 100 characters", "Row 4: Company: Must be at most 200 characters"]);
   });
 
+  it("a value that repeats gets the same verdict on every row (fields are checked once per distinct value)", () => {
+    const tooLong = "c".repeat(201);
+    const rows = [1, 2, 3].map((i) => `Jo${i},Bloggs,713555482${i},${tooLong}`).concat(["Al,Bloggs,7135554829,Sun Co", "Bo,Bloggs,7135554828,Sun Co"]);
+    const result = parseContactsCsv(`firstName,lastName,phone,company\n${rows.join("\n")}\n`);
+    expect(result.errors).toEqual([2, 3, 4].map((n) => `Row ${n}: Company: Must be at most 200 characters`));
+    expect(result.rows.map((r) => [r.firstName, r.company])).toEqual([
+      ["Al", "Sun Co"],
+      ["Bo", "Sun Co"],
+    ]);
+  });
+
   it("accepts exactly what the API's contactSchema accepts for lengths (property)", async () => {
     const { contactSchema } = await import("./contact-schema");
     fc.assert(
