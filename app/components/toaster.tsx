@@ -27,7 +27,6 @@ export function useFailureToast(reply: unknown, failure: Omit<ToastInput, "varia
   }, [reply, toast]);
 }
 
-
 function ToastBody({ toast }: { toast: Toast }) {
   return (
     <>

@@ -8,7 +8,18 @@ import type { SendJob } from "~/jobs/jobs";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
-import { carryLateness, createSendGate, nextUtcDay, planReservation, projectSlots, reservationFrom, reserveStatement, selectPacingState, type PacingState } from "./pacing.server";
+import {
+  carryLateness,
+  createSendGate,
+  nextUtcDay,
+  planReservation,
+  projectSlots,
+  reservationFrom,
+  reserveSendSlots,
+  reserveStatement,
+  selectPacingState,
+  type PacingState,
+} from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
@@ -309,9 +320,9 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     let timeOf = new Map<number, number>();
     let nextFreeMs = plan.start;
     if (!reserveWithClaim) {
-      const res = plan.want > 0 ? reservationFrom(plan, (await reserveStatement(db, sender, plan))[0]) : null;
-      res?.slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
-      nextFreeMs = res?.nextFreeMs ?? plan.start;
+      const res = await reserveSendSlots(db, sender, smsRows.length, pacingOpts, pacing);
+      res.slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
+      nextFreeMs = res.nextFreeMs;
       // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
       // message pushed back by other traffic keeps its turn instead of going to the end again.
       const firstTime = smsRows.slice(plan.want, plan.want + plan.deferred).filter((r) => r.pacingDeferrals === 0);

@@ -74,7 +74,6 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
   return changed.length;
 }
 
-/** Applies backlogged callbacks whose sids are now recorded (all such, or only those in `sids`). */
 type BacklogRow = { sid: string; status: string; error_code: string | null; error_message: string | null };
 
 /**
@@ -98,6 +97,7 @@ export async function applyBacklogRows(db: Db, now: Date, rows: readonly Backlog
   return rows.length;
 }
 
+/** Applies backlogged callbacks whose sids are now recorded (all such, or only those in `sids`). */
 export async function applyStatusBacklog(db: Db, now: Date, sids?: string[]) {
   return applyBacklogRows(db, now, await selectStatusBacklog(db, sids));
 }
