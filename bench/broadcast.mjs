@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
-import { bareConsumer, dispatchBudgetFailures, nodeLoop } from "./lib/ceilings.mjs";
+import { bareConsumer, dispatchBudgetFailures, dispatchShares, nodeLoop, queueOnly, workerPostLoop } from "./lib/ceilings.mjs";
 import {
   bundleWorker,
   login,
@@ -82,8 +82,14 @@ function verify(account, count, rows) {
   };
 }
 
+/** The decomposition run has no fake calls to check: every row sent, each with a sid of its own. */
+function verifyInProcess(count, rows) {
+  const sids = new Set(rows.filter((r) => r.status === "sent" && r.twilio_sid).map((r) => r.twilio_sid));
+  return { calls: 0, rejected: 0, duplicates: 0, lost: count - sids.size, unexpected: 0, rows: rows.length, rowProblems: rows.length - sids.size };
+}
+
 /** One Helio run on a fresh D1: seed, log in, broadcast, one cron tick, wait until every row is final. */
-async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profile }) {
+async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profile, inProcessTwilio = false }) {
   const account = fake.createAccount();
   const depth = cleanups.length;
   const h = await startHelio({
@@ -92,6 +98,7 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
     from: FROM,
     rate,
     cleanups,
+    bindings: inProcessTwilio ? { BENCH_IN_PROCESS_TWILIO: "1" } : {},
   });
   await migrate(h.db);
   const contacts = await seed(h.db, count, timeZone);
@@ -140,7 +147,7 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
     secondsToLastRecord: (lastUpdate - start) / 1000,
     providerSpan: (max(ats) - min(ats)) / 1000,
     firstCallAfter: (min(ats) - start) / 1000,
-    check: verify(account, count, rows),
+    check: inProcessTwilio ? verifyInProcess(count, rows) : verify(account, count, rows),
     statuses: await statusCounts(h.db, b.broadcastId),
     cron: cronResult?.outcome,
     connections: fake.connectionStats().total - connsBefore,
@@ -149,6 +156,8 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
     // The Worker's clock when each send started (sendOne stamps sent_at right after the pacing gate lets it go).
     startedAts: rows.map((r) => r.sent_at).filter((t) => t != null),
   };
+  // Without provider calls the poll above only looks every 2 s; the consumer's own last stamp is the end instead.
+  if (inProcessTwilio) result.seconds = result.secondsToLastRecord;
   result.rate = result.seconds ? count / result.seconds : 0;
   if (profile) {
     const res = await h.mf.dispatchFetch("http://127.0.0.1/__bench/profile");
@@ -269,7 +278,9 @@ async function main() {
   cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
   log("bundling the Worker (wrangler deploy --dry-run)…");
   const appDir = flags["app-dir"] ? resolve(String(flags["app-dir"])) : root;
-  const scriptPath = bundleWorker(join(tmp, "bundle"), { profile: Boolean(flags.profile), appDir });
+  // Bundled with the --profile wrapper beside it: the decomposition run below needs the wrapper either way.
+  const profiledPath = bundleWorker(join(tmp, "bundle"), { profile: true, appDir });
+  const scriptPath = flags.profile ? profiledPath : join(tmp, "bundle", "app.js");
   if (appDir !== root) log(`measuring the app in ${appDir}`);
 
   const fake = await startFakeTwilio({ accountSid: "AC" + randomBytes(16).toString("hex"), authToken: randomBytes(16).toString("hex") });
@@ -290,6 +301,9 @@ async function main() {
 
   let bare = null;
   let bare6 = null;
+  let workerLoop = null;
+  let noNetwork = null;
+  let queue = null;
   const loops = [];
   if (!flags["skip-ceilings"]) {
     for (const concurrency of [6, 32]) {
@@ -297,6 +311,13 @@ async function main() {
       loops.push({ concurrency, ...r });
       log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
     }
+    workerLoop = await workerPostLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
+    log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
+    queue = await queueOnly({ count: COUNT });
+    log(`the queue alone: ${queue.rate.toFixed(0)} msgs/s`);
+    // The same Helio run with Twilio's create call answered inside the Worker: what everything but the network costs.
+    noNetwork = await helioRun({ scriptPath: profiledPath, fake, count: COUNT, rate: 100_000, timeZone: tz.zone, label: "no network", inProcessTwilio: true });
+    log(`Helio without the network: ${noNetwork.rate.toFixed(0)} msgs/s`);
     const runBare = async (maxInFlight) => {
       const account = fake.createAccount();
       const connsBefore = fake.connectionStats().total;
@@ -382,6 +403,19 @@ async function main() {
       out.push(
         row(`Ceiling: plain Node loop, ${l.concurrency} in flight (keep-alive)`, fmt(COUNT), fmt(l.seconds, 2), fmt(l.rate), vsBare(l.rate))
       );
+    out.push(
+      row(
+        `Ceiling: minimal Worker, the Node loop's POSTs, 6 in flight, ${workerLoop.perInvocation} per invocation (no queue, no D1)`,
+        fmt(COUNT),
+        fmt(workerLoop.seconds, 2),
+        fmt(workerLoop.rate),
+        vsBare(workerLoop.rate)
+      )
+    );
+    out.push(row(`Ceiling: the queue alone (enqueue 100 per sendBatch, a consumer that only acks)`, fmt(COUNT), fmt(queue.seconds, 2), fmt(queue.rate), vsBare(queue.rate)));
+    out.push(
+      row("Diagnosis: Helio with Twilio's create answered inside the Worker (all but the network; to the last row recorded)", fmt(COUNT), fmt(noNetwork.seconds, 2), fmt(noNetwork.rate), vsBare(noNetwork.rate))
+    );
   }
   if (paced) {
     const v = paced.verdict;
@@ -420,9 +454,11 @@ async function main() {
     out.push(`Helio / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * GOAL}%: ${ratio >= GOAL ? "MET" : "NOT MET"})`);
     out.push(`Helio / bare consumer capped at 6 in flight: ${fmt((100 * helio.rate) / bare6.rate, 1)}%`);
     out.push(
-      `CPU in workerd per message: Helio ${fmt(helio.cpuMsPerMessage, 3)} ms, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms, capped ${fmt(bare6.cpuMsPerMessage, 3)} ms ` +
-        "(user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)"
+      `CPU in workerd per message: Helio ${fmt(helio.cpuMsPerMessage, 3)} ms, Helio without the network ${fmt(noNetwork.cpuMsPerMessage, 3)} ms, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms, capped ${fmt(bare6.cpuMsPerMessage, 3)} ms ` +
+        "(user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU); " +
+        `workerd was busy ${fmt((helio.cpuMsPerMessage * helio.rate) / 10)}% of one core through the Helio run`
     );
+    out.push(dispatchShares(helio.rate, { loop6: loops.find((l) => l.concurrency === 6), workerLoop, noNetwork, queue }));
     out.push(
       `Bare consumer: ${bare.calls} calls, ${bare.duplicates} duplicate recipients, ${bare.sids} distinct sids in D1 (capped: ${bare6.calls}, ${bare6.duplicates}, ${bare6.sids})`
     );

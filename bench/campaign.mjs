@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
-import { bareConsumer, DISPATCH_BUDGETS, dispatchBudgetFailures, nodeLoop } from "./lib/ceilings.mjs";
+import { bareConsumer, DISPATCH_BUDGETS, dispatchBudgetFailures, dispatchShares, nodeLoop, workerPostLoop } from "./lib/ceilings.mjs";
 import { bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
 import { parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
@@ -245,11 +245,14 @@ async function main() {
   log(`Helio: ${helio.rate.toFixed(0)} msgs/s; ${JSON.stringify(helio.check)}`);
   let bare = null;
   let loop6 = null;
+  let workerLoop = null;
   if (!flags["skip-ceilings"]) {
     bare = await bareConsumer({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, timeoutMs: TIMEOUT_MS, onProgress: log });
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
     loop6 = await nodeLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
     log(`Node loop, 6 in flight: ${loop6.rate.toFixed(0)} msgs/s`);
+    workerLoop = await workerPostLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
+    log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
   }
   log(`2./3. ${BIG}-contact campaign start and cron reads…`);
   const big = await bigRun(scriptPath, fake, tz);
@@ -267,13 +270,15 @@ async function main() {
     row("Helio: campaign step, cron → queue → fake Twilio (2 overlapping ticks to all sent)", fmt(COUNT), fmt(helio.seconds, 2), `${fmt(helio.rate)} msgs/s`, bare ? `${fmt(100 * ratio, 1)}%` : "—"),
     row("Ceiling: bare Worker consumer (1 POST + 1 UPDATE per message)", fmt(COUNT), bare ? fmt(bare.seconds, 2) : "—", bare ? `${fmt(bare.rate)} msgs/s` : "—", "100%"),
     row("Ceiling: plain Node loop to the same fake, 6 in flight (keep-alive)", fmt(COUNT), loop6 ? fmt(loop6.seconds, 2) : "—", loop6 ? `${fmt(loop6.rate)} msgs/s` : "—", bare && loop6 ? `${fmt((100 * loop6.rate) / bare.rate, 1)}%` : "—"),
+    row(`Ceiling: minimal Worker, the Node loop's POSTs, 6 in flight, ${workerLoop?.perInvocation ?? "—"} per invocation (no queue, no D1)`, fmt(COUNT), workerLoop ? fmt(workerLoop.seconds, 2) : "—", workerLoop ? `${fmt(workerLoop.rate)} msgs/s` : "—", bare && workerLoop ? `${fmt((100 * workerLoop.rate) / bare.rate, 1)}%` : "—"),
     row("Helio: start → every contact enrolled (queue chunks of 5,000)", fmt(big.enrolled), fmt(big.enrolSeconds, 2), `${fmt(big.enrolled / big.enrolSeconds)} rows/s`, `${fmt(enrolRatio, 2)}×`),
     row(`Reference: bare batched INSERT … SELECT of 5,000-row chunks, same rows and indexes (mean of ${fmt(big.bareBefore, 2)} s before and ${fmt(big.bareAfter, 2)} s after)`, fmt(big.bareRows), fmt(big.bareSeconds, 2), `${fmt(big.bareRows / big.bareSeconds)} rows/s`, "1×"),
     "",
     `Duplicates: ${helio.check.duplicates}   lost: ${helio.check.lost}   (fake: ${helio.check.calls} calls; D1: ${helio.check.rows} step messages, ${helio.check.duplicateKeys} duplicate keys, ${helio.check.rowProblems} not sent or with a sid the fake does not know); campaign row ${JSON.stringify(helio.campaign)}`,
     bare ? `Campaign send / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsBare}%: ${ratio >= DISPATCH_BUDGETS.vsBare ? "MET" : "NOT MET"})` : "",
     loop6 ? `Campaign send / plain Node loop at 6 in flight: ${fmt((100 * helio.rate) / loop6.rate, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsLoop6}%: ${helio.rate / loop6.rate >= DISPATCH_BUDGETS.vsLoop6 ? "MET" : "NOT MET"})` : "",
-    `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
+    loop6 && workerLoop ? dispatchShares(helio.rate, { loop6, workerLoop }) : "",
+    `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""}${workerLoop ? `, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
     `Start 100k / bare insert: ${fmt(enrolRatio, 2)}× (goal ≤ 2×: ${enrolRatio <= 2 ? "MET" : "NOT MET"})`,
     `Cron tick, ${fmt(big.notDue)} enrolments not yet due: nothing due → dispatcher read ${big.idle.rowsRead} rows (${JSON.stringify(big.idle)}); ` +
       `${big.busy.due} due → due scan read ${big.busy.dueScanRowsRead} rows, all reads ${big.busy.rowsRead} (due scan + campaign/step/contact lookups; ${JSON.stringify(big.busy)}); ` +

@@ -105,6 +105,82 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
   }
 }
 
+/**
+ * Ceiling 3: the Node loop's POSTs (same recipients, same bytes) made by a Worker that does nothing else
+ * (bench/worker-post-loop.js), `perInvocation` recipients per invocation — a queue batch's worth — invoked one after
+ * another as Miniflare delivers queue batches, ≤ `concurrency` in flight. Wall clock over all invocations; workerd's
+ * CPU per message over the same span.
+ */
+export async function workerPostLoop({ twilio, account, from, count, concurrency = 6, perInvocation = QUEUE_CONSUMER.maxBatchSize }) {
+  let mf = null;
+  try {
+    mf = new Miniflare({
+      ...MF_BASE,
+      modules: true,
+      scriptPath: fileURLToPath(new URL("../worker-post-loop.js", import.meta.url)),
+      bindings: {
+        MAX_IN_FLIGHT: String(concurrency),
+        TWILIO_ACCOUNT_SID: account.accountSid,
+        TWILIO_AUTH_TOKEN: account.authToken,
+        TWILIO_FROM_NUMBER: from,
+        TWILIO_API_BASE: twilio.url,
+      },
+    });
+    await mf.ready;
+    const batches = [];
+    for (let i = 0; i < count; i += perInvocation)
+      batches.push(JSON.stringify(Array.from({ length: Math.min(perInvocation, count - i) }, (_, k) => ({ to: phoneFor(i + k), body: renderedFor(i + k) }))));
+    const cpuBefore = workerdCpuMs();
+    const start = performance.now();
+    let insideMs = 0;
+    for (const body of batches) {
+      const res = await mf.dispatchFetch("http://127.0.0.1/", { method: "POST", body });
+      if (!res.ok) throw new Error(`worker POST loop: ${res.status} ${await res.text()}`);
+      insideMs += (await res.json()).ms;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
+    if (account.calls.length !== count) throw new Error(`worker POST loop: fake recorded ${account.calls.length} calls, sent ${count}`);
+    return { seconds, rate: count / seconds, insideRate: count / (insideMs / 1000), cpuMsPerMessage, concurrency, perInvocation };
+  } finally {
+    await mf?.dispose();
+  }
+}
+
+/**
+ * Ceiling 4: the queue alone (bench/queue-only.js): `count` send-shaped jobs enqueued 100 per sendBatch and acked
+ * by a consumer that does nothing else, with Helio's batch settings. From the enqueue request to the last ack.
+ */
+export async function queueOnly({ count }) {
+  let mf = null;
+  try {
+    mf = new Miniflare({
+      ...MF_BASE,
+      modules: true,
+      scriptPath: fileURLToPath(new URL("../queue-only.js", import.meta.url)),
+      queueProducers: { JOBS: { queueName: QUEUE } },
+      queueConsumers: { [QUEUE]: QUEUE_CONSUMER },
+    });
+    await mf.ready;
+    const cpuBefore = workerdCpuMs();
+    const start = Date.now();
+    const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
+    if (!res.ok) throw new Error(`queue only: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    let stats = { acked: 0, lastAckAt: 0 };
+    const deadline = start + 120_000;
+    while (stats.acked < count) {
+      if (Date.now() > deadline) throw new Error(`queue only: ${stats.acked}/${count} acked after 120 s`);
+      await new Promise((r) => setTimeout(r, 20));
+      stats = await (await mf.dispatchFetch("http://127.0.0.1/stats")).json();
+    }
+    const seconds = (stats.lastAckAt - start) / 1000;
+    return { seconds, rate: count / seconds, cpuMsPerMessage: (workerdCpuMs() - cpuBefore) / count };
+  } finally {
+    await mf?.dispose();
+  }
+}
+
 /** Issue 15's dispatch budgets: ≥ 150% of the bare consumer and ≥ 50% of the plain Node loop at 6 in flight. */
 export const DISPATCH_BUDGETS = { vsBare: 1.5, vsLoop6: 0.5 };
 
@@ -117,4 +193,30 @@ export function dispatchBudgetFailures(rate, { bare, loop6 }) {
   if (loop6 && rate / loop6.rate < DISPATCH_BUDGETS.vsLoop6)
     out.push(`budget: ${pct(rate / loop6.rate)}% of the Node loop at 6 in flight, budget ≥ ${pct(DISPATCH_BUDGETS.vsLoop6)}% (short by ${pct(DISPATCH_BUDGETS.vsLoop6 - rate / loop6.rate)} points)`);
   return out;
+}
+
+/**
+ * Where a dispatch rate stands against the Node loop and the minimal Worker, and what the rest of the consumer would
+ * have to cost for the ≥ 50% budget. Locally one workerd thread runs the Worker's JavaScript, D1's SQLite and the
+ * runtime's I/O, and dispatch keeps it busy, so the costs per message add: 1/rate ≈ 1/noNetwork + 1/workerLoop.
+ */
+export function dispatchShares(rate, { loop6, workerLoop, noNetwork, queue }) {
+  const pct = (x) => `${(100 * x).toFixed(0)}%`;
+  const n = (x) => Math.round(x).toLocaleString("en-US");
+  const lines = [`Share of the Node loop at 6 in flight: Helio ${pct(rate / loop6.rate)}, minimal Worker ${pct(workerLoop.rate / loop6.rate)}; Helio / minimal Worker ${pct(rate / workerLoop.rate)}`];
+  if (noNetwork) {
+    const predicted = 1 / (1 / noNetwork.rate + 1 / workerLoop.rate);
+    const target = DISPATCH_BUDGETS.vsLoop6 * loop6.rate;
+    const room = 1 / target - 1 / workerLoop.rate;
+    lines.push(
+      `Costs add on one thread: 1 / (1/${n(noNetwork.rate)} + 1/${n(workerLoop.rate)}) = ${n(predicted)} msgs/s predicted, ${n(rate)} measured. ` +
+        (room > 0
+          ? `${pct(DISPATCH_BUDGETS.vsLoop6)} of the loop (${n(target)} msgs/s) needs everything but the POSTs at ≥ ${n(1 / room)} msgs/s, ${(1 / room / noNetwork.rate).toFixed(1)}× today's ${n(noNetwork.rate)}` +
+            (queue
+              ? `; the queue alone runs at ${n(queue.rate)} msgs/s, which leaves ${(100 * (room - 1 / queue.rate) * 1000).toFixed(1)} ms per 100-message batch for D1 and the consumer's JavaScript (today ${(100 * (1 / noNetwork.rate - 1 / queue.rate) * 1000).toFixed(1)} ms).`
+              : ".")
+          : `${pct(DISPATCH_BUDGETS.vsLoop6)} of the loop (${n(target)} msgs/s) is above the minimal Worker itself: no consumer can reach it here.`)
+    );
+  }
+  return lines.join("\n");
 }

@@ -65,9 +65,10 @@ export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
  * A fresh Helio: its own D1 directory, the queue as in wrangler.toml, Twilio pointed at one fake account. Pushes
  * its own cleanups (dispose, then remove the D1 directory) onto `cleanups`, which run last-in first-out.
  * @param {{ scriptPath: string, twilio: { url: string, accountSid: string, authToken: string }, from: string, rate: number,
- *   cleanups: Array<() => Promise<unknown>>, mfOptions?: object }} o  (mfOptions: extra Miniflare options, e.g. handleRuntimeStdio)
+ *   cleanups: Array<() => Promise<unknown>>, bindings?: object, mfOptions?: object }} o  (bindings: extra vars, e.g. the
+ *   profiling wrapper's BENCH_IN_PROCESS_TWILIO; mfOptions: extra Miniflare options, e.g. handleRuntimeStdio)
  */
-export async function startHelio({ scriptPath, twilio, from, rate, cleanups, mfOptions = {} }) {
+export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bindings = {}, mfOptions = {} }) {
   const persist = mkdtempSync(join(tmpdir(), "helio-bench-d1-"));
   cleanups.push(async () => rmSync(persist, { recursive: true, force: true }));
   const modulesRoot = join(scriptPath, "..");
@@ -92,6 +93,7 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, mfO
       TWILIO_API_BASE: twilio.url,
       SMS_RATE_PER_SECOND: String(rate),
       SMS_DAILY_CAP: "100000000",
+      ...bindings,
     },
     ...mfOptions,
   });

@@ -44,7 +44,16 @@ function wrapDb(db) {
 }
 
 const realFetch = globalThis.fetch;
-globalThis.fetch = (input, init) => timed("fetch", "fetch", realFetch(input, init));
+// BENCH_IN_PROCESS_TWILIO=1: Twilio's create call is answered here, without the network, so the run shows what the
+// consumer costs besides its POSTs (the diagnosis in docs/decisions/015).
+let sidCounter = 0;
+const inProcess = () => {
+  const sid = "SM" + (++sidCounter).toString(16).padStart(32, "0");
+  return new Response(JSON.stringify({ sid, status: "queued" }), { status: 201, headers: { "Content-Type": "application/json" } });
+};
+let stubTwilio = false;
+globalThis.fetch = (input, init) =>
+  timed("fetch", "fetch", stubTwilio && String(input.url ?? input).endsWith("/Messages.json") ? Promise.resolve(inProcess()) : realFetch(input, init));
 
 export default {
   fetch(request, env, ctx) {
@@ -55,6 +64,7 @@ export default {
     return app.scheduled(controller, env, ctx);
   },
   async queue(batch, env, ctx) {
+    stubTwilio = env.BENCH_IN_PROCESS_TWILIO === "1";
     const rec = { size: batch.messages.length, start: now(), end: 0, d1: [], fetch: [] };
     current = rec;
     try {

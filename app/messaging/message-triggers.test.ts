@@ -1,0 +1,37 @@
+// The messages table's UPDATE triggers do their work only when the columns they copy really changed: the send
+// consumer's claim writes `content` for every row of a batch (the rendered text, or the same text back for a row it
+// only decides on), and the search index and conversation preview must not be rewritten when nothing changed.
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "../../tests/factories";
+import { uniquePhone } from "../../tests/contact-factory";
+import { DAYTIME, pipeline } from "../../tests/messaging-harness";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import { listMessages } from "./list-messages.server";
+
+async function rowsWritten(statement: ReturnType<typeof sql>) {
+  const result = (await db().run(statement)) as unknown as { meta: { rows_written: number } };
+  return result.meta.rows_written;
+}
+
+describe("message triggers", () => {
+  it("an UPDATE that leaves the content as it was writes the row alone; a new text reindexes search and the preview", async () => {
+    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const phone = uniquePhone();
+    const marker = `tri${crypto.randomUUID().slice(0, 8)}`;
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "individual", phone, content: `Hello ${marker} old`, idempotencyKey: `trig:${marker}` }], DAYTIME);
+
+    // Same content: as many rows written as an UPDATE of a column no trigger or index watches (7 before 0040).
+    const baseline = await rowsWritten(sql`UPDATE messages SET updated_at = updated_at WHERE id = ${id}`);
+    expect(await rowsWritten(sql`UPDATE messages SET content = content WHERE id = ${id}`)).toBe(baseline);
+    expect(await rowsWritten(sql`UPDATE messages SET content = coalesce(NULL, content) WHERE id = ${id}`)).toBe(baseline);
+
+    // A new text: the index and the conversation preview follow it.
+    expect(await rowsWritten(sql`UPDATE messages SET content = ${`Hello ${marker} new`} WHERE id = ${id}`)).toBeGreaterThan(baseline);
+    const found = await listMessages(deps.db, { q: `${marker} new`, limit: 10 });
+    expect(found.messages.map((m) => m.id)).toEqual([id]);
+    expect((await listMessages(deps.db, { q: `${marker} old`, limit: 10 })).messages).toEqual([]);
+    const preview = await deps.db.get<{ last_preview: string }>(sql`SELECT last_preview FROM conversations WHERE key = ${`p:${phone}`}`);
+    expect(preview?.last_preview).toBe(`Hello ${marker} new`);
+  });
+});

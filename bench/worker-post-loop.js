@@ -1,0 +1,29 @@
+// Ceiling 3 of bench/broadcast.mjs and bench/campaign.mjs: the plain Node loop's POSTs made from inside workerd by a
+// Worker that does nothing else — no queue, no D1. Each invocation gets a batch's worth of recipients (as a queue
+// consumer would) and POSTs them with at most MAX_IN_FLIGHT requests open, like Helio's consumer. Its rate is the
+// most any Worker can dispatch through this runtime on this machine; Helio's share of the Node loop is bounded by it.
+
+export default {
+  /** POST / [{ to, body }, …] → { ms }: the batch's POSTs, timed inside the Worker. */
+  async fetch(request, env) {
+    const recipients = await request.json();
+    const url = `${env.TWILIO_API_BASE}/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Messages.json`;
+    const authorization = "Basic " + btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`);
+    const start = performance.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < recipients.length) {
+        const { to, body } = recipients[next++];
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+          body: new URLSearchParams({ To: to, From: env.TWILIO_FROM_NUMBER, Body: body }).toString(),
+        });
+        const json = await res.json();
+        if (res.status !== 201 || typeof json.sid !== "string") throw new Error(`HTTP ${res.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(Number(env.MAX_IN_FLIGHT), recipients.length) }, worker));
+    return Response.json({ ms: performance.now() - start });
+  },
+};
