@@ -47,60 +47,70 @@ export async function nodeLoop({ twilio, account, from, count, concurrency }) {
   return { seconds, rate: count / seconds };
 }
 
+/** A ceiling's own Worker (a file beside bench/*.mjs) in its own Miniflare, disposed after `use` settles. */
+async function withWorker(file, options, use) {
+  const mf = new Miniflare({ ...MF_BASE, modules: true, scriptPath: fileURLToPath(new URL(`../${file}`, import.meta.url)), ...options });
+  try {
+    await mf.ready;
+    return await use(mf);
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/** The bindings bench/bare-consumer.js and bench/worker-post-loop.js read to reach the fake Twilio account. */
+const twilioBindings = ({ twilio, account, from }) => ({
+  TWILIO_ACCOUNT_SID: account.accountSid,
+  TWILIO_AUTH_TOKEN: account.authToken,
+  TWILIO_FROM_NUMBER: from,
+  TWILIO_API_BASE: twilio.url,
+});
+
 /**
  * Ceiling 2: bench/bare-consumer.js in its own Miniflare with the same queue settings; clock from the first enqueue
  * to the moment D1 shows every row sent.
  */
 export async function bareConsumer({ twilio, account, from, count, timeoutMs, onProgress, maxInFlight = 0 }) {
   const persist = mkdtempSync(join(tmpdir(), "helio-bench-bare-"));
-  let mf = null;
+  const options = {
+    d1Databases: { DB: "bare-bench" },
+    d1Persist: persist,
+    queueProducers: { JOBS: { queueName: QUEUE } },
+    queueConsumers: { [QUEUE]: QUEUE_CONSUMER },
+    bindings: { MAX_IN_FLIGHT: String(maxInFlight), ...twilioBindings({ twilio, account, from }) },
+  };
   try {
-    mf = new Miniflare({
-      ...MF_BASE,
-      modules: true,
-      scriptPath: fileURLToPath(new URL("../bare-consumer.js", import.meta.url)),
-      d1Databases: { DB: "bare-bench" },
-      d1Persist: persist,
-      queueProducers: { JOBS: { queueName: QUEUE } },
-      queueConsumers: { [QUEUE]: QUEUE_CONSUMER },
-      bindings: {
-        MAX_IN_FLIGHT: String(maxInFlight),
-        TWILIO_ACCOUNT_SID: account.accountSid,
-        TWILIO_AUTH_TOKEN: account.authToken,
-        TWILIO_FROM_NUMBER: from,
-        TWILIO_API_BASE: twilio.url,
-      },
+    return await withWorker("bare-consumer.js", options, async (mf) => {
+      const db = await mf.getD1Database("DB");
+      await db.batch([
+        db.prepare("CREATE TABLE m (id INTEGER PRIMARY KEY, status TEXT, sid TEXT)"),
+        db
+          .prepare(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO m (id, status) SELECT i, 'pending' FROM n"
+          )
+          .bind(count),
+      ]);
+      const sent = async () => (await db.prepare("SELECT count(*) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
+      const start = Date.now();
+      const cpuBefore = workerdCpuMs();
+      const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
+      if (!res.ok) throw new Error(`bare consumer enqueue: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      const done = await waitUntil({
+        start,
+        timeoutMs,
+        providerCalls: () => account.calls.length,
+        expected: count,
+        check: async () => ({ finished: (await sent()) === count }),
+        onProgress: async (s) =>
+          onProgress?.(`bare consumer: ${await sent()}/${count} sent, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
+      });
+      const seconds = (done - start) / 1000;
+      const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
+      const sids = (await db.prepare("SELECT count(DISTINCT sid) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
+      return { seconds, rate: count / seconds, sids, calls: account.calls.length, cpuMsPerMessage };
     });
-    const db = await mf.getD1Database("DB");
-    await db.batch([
-      db.prepare("CREATE TABLE m (id INTEGER PRIMARY KEY, status TEXT, sid TEXT)"),
-      db
-        .prepare(
-          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO m (id, status) SELECT i, 'pending' FROM n"
-        )
-        .bind(count),
-    ]);
-    const sent = async () => (await db.prepare("SELECT count(*) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
-    const start = Date.now();
-    const cpuBefore = workerdCpuMs();
-    const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
-    if (!res.ok) throw new Error(`bare consumer enqueue: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
-    const done = await waitUntil({
-      start,
-      timeoutMs,
-      providerCalls: () => account.calls.length,
-      expected: count,
-      check: async () => ({ finished: (await sent()) === count }),
-      onProgress: async (s) =>
-        onProgress?.(`bare consumer: ${await sent()}/${count} sent, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
-    });
-    const seconds = (done - start) / 1000;
-    const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
-    const sids = (await db.prepare("SELECT count(DISTINCT sid) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
-    return { seconds, rate: count / seconds, sids, calls: account.calls.length, cpuMsPerMessage };
   } finally {
-    await mf?.dispose();
     rmSync(persist, { recursive: true, force: true });
   }
 }
@@ -112,21 +122,8 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
  * CPU per message over the same span.
  */
 export async function workerPostLoop({ twilio, account, from, count, concurrency = 6, perInvocation = QUEUE_CONSUMER.maxBatchSize }) {
-  let mf = null;
-  try {
-    mf = new Miniflare({
-      ...MF_BASE,
-      modules: true,
-      scriptPath: fileURLToPath(new URL("../worker-post-loop.js", import.meta.url)),
-      bindings: {
-        MAX_IN_FLIGHT: String(concurrency),
-        TWILIO_ACCOUNT_SID: account.accountSid,
-        TWILIO_AUTH_TOKEN: account.authToken,
-        TWILIO_FROM_NUMBER: from,
-        TWILIO_API_BASE: twilio.url,
-      },
-    });
-    await mf.ready;
+  const bindings = { MAX_IN_FLIGHT: String(concurrency), ...twilioBindings({ twilio, account, from }) };
+  return withWorker("worker-post-loop.js", { bindings }, async (mf) => {
     const batches = [];
     for (let i = 0; i < count; i += perInvocation)
       batches.push(JSON.stringify(Array.from({ length: Math.min(perInvocation, count - i) }, (_, k) => ({ to: phoneFor(i + k), body: renderedFor(i + k) }))));
@@ -142,9 +139,7 @@ export async function workerPostLoop({ twilio, account, from, count, concurrency
     const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
     if (account.calls.length !== count) throw new Error(`worker POST loop: fake recorded ${account.calls.length} calls, sent ${count}`);
     return { seconds, rate: count / seconds, insideRate: count / (insideMs / 1000), cpuMsPerMessage, concurrency, perInvocation };
-  } finally {
-    await mf?.dispose();
-  }
+  });
 }
 
 /**
@@ -152,16 +147,8 @@ export async function workerPostLoop({ twilio, account, from, count, concurrency
  * by a consumer that does nothing else, with Helio's batch settings. From the enqueue request to the last ack.
  */
 export async function queueOnly({ count }) {
-  let mf = null;
-  try {
-    mf = new Miniflare({
-      ...MF_BASE,
-      modules: true,
-      scriptPath: fileURLToPath(new URL("../queue-only.js", import.meta.url)),
-      queueProducers: { JOBS: { queueName: QUEUE } },
-      queueConsumers: { [QUEUE]: QUEUE_CONSUMER },
-    });
-    await mf.ready;
+  const options = { queueProducers: { JOBS: { queueName: QUEUE } }, queueConsumers: { [QUEUE]: QUEUE_CONSUMER } };
+  return withWorker("queue-only.js", options, async (mf) => {
     const cpuBefore = workerdCpuMs();
     const start = Date.now();
     const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
@@ -176,9 +163,7 @@ export async function queueOnly({ count }) {
     }
     const seconds = (stats.lastAckAt - start) / 1000;
     return { seconds, rate: count / seconds, cpuMsPerMessage: (workerdCpuMs() - cpuBefore) / count };
-  } finally {
-    await mf?.dispose();
-  }
+  });
 }
 
 /** Issue 15's dispatch budgets: ≥ 150% of the bare consumer and ≥ 50% of the plain Node loop at 6 in flight. */
