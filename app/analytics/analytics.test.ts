@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
-import { getDailyCounts, getSystemHealth } from "./get-analytics.server";
+import { getStats } from "~/campaigns/get-stats.server";
+import { campaigns, autoResponders } from "~/db/schema";
+import { getAnalytics, getDailyCounts, getSystemHealth } from "./get-analytics.server";
 import { dayKeys, parseRange, rate } from "./rates";
 import { recordStatus } from "./system-status.server";
 
@@ -74,6 +76,29 @@ describe("analytics", () => {
     expect(after.queue.oldestPendingAt).toBe(oldest.toISOString());
     expect(after.cron).toEqual({ lastTickAt: now.toISOString(), failed: 1 });
     expect(after.providers.sms.configured).toBe(true);
+  });
+
+  it("the screen's one batch gives every part what its own read gives: stats, days, campaigns, responders, recent, health", async () => {
+    const now = new Date("2026-06-01T12:00:00Z");
+    const far = new Date("2099-01-01T00:00:00Z"); // newest, so first in the newest-first lists
+    const marker = crypto.randomUUID().slice(0, 8);
+    await db().insert(campaigns).values({ name: `Funnel ${marker}`, contactCount: 40, sentCount: 20, deliveredCount: 15, responseCount: 5, createdAt: far, updatedAt: far });
+    await db().insert(autoResponders).values({ name: `Responder ${marker}`, keyword: marker, responseCount: 1_000_000 });
+    const id = await insertMessage("inbound", "received", far);
+    await insertMessage("outbound", "failed", new Date("2026-05-31T08:00:00Z"));
+    await recordStatus(db(), "cron_tick", { ran: 2, failed: 0 }, now);
+    const env = { TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM_NUMBER: "+15125550100" };
+
+    const a = await getAnalytics(db(), env, now, 7);
+    expect(a.stats).toMatchObject(await getStats(db()));
+    expect(a.daily).toEqual(await getDailyCounts(db(), now, 7));
+    expect(a.daily.at(-2)).toMatchObject({ day: "2026-05-31", failed: 1 });
+    expect(a.campaigns[0]).toMatchObject({ name: `Funnel ${marker}`, enrolled: 40, sent: 20, delivered: 15, replied: 5, deliveryRate: "75.0%", responseRate: "25.0%" });
+    expect(a.responders[0]).toMatchObject({ name: `Responder ${marker}`, responseCount: 1_000_000, isActive: true });
+    expect(a.recent[0]).toMatchObject({ id, direction: "inbound", preview: "hello" });
+    const { d1, checkedAt, ...health } = await getSystemHealth(db(), env, now);
+    expect(a.health).toMatchObject({ ...health, checkedAt, d1: { ok: d1.ok, error: null } });
+    expect(a.health.cron).toEqual({ lastTickAt: now.toISOString(), failed: 0 });
   });
 
   it("the screen renders the chart as server SVG with its values as text, for every signed-in user", async () => {

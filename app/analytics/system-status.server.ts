@@ -9,9 +9,18 @@ export function recordStatus(db: Db, key: StatusKey, value: Record<string, unkno
     ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
 }
 
-export async function readStatuses(db: Db): Promise<Record<string, { value: Record<string, unknown>; updatedAt: string }>> {
-  const rows = await db.all<{ key: string; value: string; updated_at: number }>(sql`SELECT key, value, updated_at FROM system_status`);
-  const out: Record<string, { value: Record<string, unknown>; updatedAt: string }> = {};
+export type Statuses = Record<string, { value: Record<string, unknown>; updatedAt: string }>;
+type StatusRow = { key: string; value: string; updated_at: number };
+
+export async function readStatuses(db: Db): Promise<Statuses> {
+  return statusesFrom(await selectStatuses(db));
+}
+
+/** The read behind readStatuses, for a caller that batches it with its own. */
+export const selectStatuses = (db: Db) => db.all<StatusRow>(sql`SELECT key, value, updated_at FROM system_status`);
+
+export function statusesFrom(rows: StatusRow[]): Statuses {
+  const out: Statuses = {};
   for (const r of rows) {
     let value: Record<string, unknown> = {};
     try {

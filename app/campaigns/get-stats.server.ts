@@ -1,4 +1,5 @@
-import type { Db } from "~/db/client.server";
+import { sql } from "drizzle-orm";
+import { runBatch, type Db } from "~/db/client.server";
 
 export type Stats = { messagesSent: number; delivered: number; responses: number; contacts: number };
 
@@ -8,17 +9,25 @@ export type Stats = { messagesSent: number; delivered: number; responses: number
  * delivered = outbound delivered; responses = inbound messages received; contacts = all contacts.
  */
 export async function getStats(db: Db): Promise<Stats> {
-  const [counts, totals] = await db.$client.batch([
-    db.$client.prepare(`SELECT direction, status, n FROM message_counts`),
-    db.$client.prepare(`SELECT n FROM contact_totals WHERE id = 1`),
-  ]);
-  const rows = counts.results as { direction: string; status: string; n: number }[];
+  const [counts, totals] = (await runBatch(db, statsStatements(db))) as [CountRow[], TotalRow[]];
+  return statsFrom(counts, totals);
+}
+
+type CountRow = { direction: string; status: string; n: number };
+type TotalRow = { n: number };
+
+/** The two reads behind getStats, for a caller that batches them with its own (one D1 round trip). */
+export function statsStatements(db: Db) {
+  return [db.all<CountRow>(sql`SELECT direction, status, n FROM message_counts`), db.all<TotalRow>(sql`SELECT n FROM contact_totals WHERE id = 1`)] as const;
+}
+
+export function statsFrom(counts: CountRow[], totals: TotalRow[]): Stats {
   const sum = (direction: string, statuses: string[]) =>
-    rows.filter((r) => r.direction === direction && statuses.includes(r.status)).reduce((a, r) => a + r.n, 0);
+    counts.filter((r) => r.direction === direction && statuses.includes(r.status)).reduce((a, r) => a + r.n, 0);
   return {
     messagesSent: sum("outbound", ["sent", "delivered", "undelivered"]),
     delivered: sum("outbound", ["delivered"]),
     responses: sum("inbound", ["received"]),
-    contacts: (totals.results[0] as { n: number } | undefined)?.n ?? 0,
+    contacts: totals[0]?.n ?? 0,
   };
 }
