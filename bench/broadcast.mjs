@@ -6,9 +6,11 @@
 // message, or when pacing is out of bounds.
 //
 //   node bench/broadcast.mjs [--count 10000] [--rate 20] [--paced-count 600] [--skip-pacing] [--skip-ceilings]
-//                            [--profile] [--timeout 600] [--app-dir <copy of the project>] [--dump <file.json>]
+//                            [--profile] [--cpu-profile] [--timeout 600] [--app-dir <copy of the project>] [--dump <file.json>]
 //
 // --profile times every D1 call and POST of each consumer batch (bench/lib/profiled-worker.js wraps the bundle).
+// --cpu-profile samples the Worker's isolate through the inspector during the main Helio run and prints the functions
+// with the most self time (bench/lib/cpu-profile.mjs).
 // --app-dir bundles another copy of the project (e.g. a scratch copy with a proposed change; node_modules symlinked).
 // --dump writes the fake's call timestamps (and the profile) as JSON for a closer look.
 //
@@ -21,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
+import { startCpuProfile } from "./lib/cpu-profile.mjs";
 import { bareConsumer, dispatchBudgetFailures, dispatchShares, nodeLoop, queueOnly, workerPostLoop } from "./lib/ceilings.mjs";
 import {
   bundleWorker,
@@ -89,7 +92,7 @@ function verifyInProcess(count, rows) {
 }
 
 /** One Helio run on a fresh D1: seed, log in, broadcast, one cron tick, wait until every row is final. */
-async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profile, inProcessTwilio = false }) {
+async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profile, inProcessTwilio = false, cpuProfile = false }) {
   const account = fake.createAccount();
   const depth = cleanups.length;
   const h = await startHelio({
@@ -99,6 +102,8 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
     rate,
     cleanups,
     bindings: inProcessTwilio ? { BENCH_IN_PROCESS_TWILIO: "1" } : {},
+    // Port 0: workerd picks a free one; getInspectorURL() says which.
+    mfOptions: cpuProfile ? { inspectorPort: 0 } : {},
   });
   await migrate(h.db);
   const contacts = await seed(h.db, count, timeZone);
@@ -107,6 +112,7 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
   log(`${label}: broadcast ${b.broadcastId} with ${b.recipients} recipients (${b.queued} queued at once); cron tick…`);
   const connsBefore = fake.connectionStats().total;
 
+  const sampler = cpuProfile ? await startCpuProfile({ port: Number((await h.mf.getInspectorURL()).port) }) : null;
   const start = Date.now();
   const cpuBefore = workerdCpuMs();
   const cron = runCron(h.mf);
@@ -129,6 +135,7 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
   });
   const cronResult = await cron;
   const cpuMs = workerdCpuMs() - cpuBefore;
+  const cpuProfileText = sampler ? await sampler.stop({ bundlePath: join(scriptPath, "..", "app.js") }) : null;
   const { results: rows } = await h.db
     .prepare("SELECT status, twilio_sid, phone, updated_at, sent_at FROM messages WHERE broadcast_id = ?")
     .bind(b.broadcastId)
@@ -155,6 +162,7 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
     ats,
     // The Worker's clock when each send started (sendOne stamps sent_at right after the pacing gate lets it go).
     startedAts: rows.map((r) => r.sent_at).filter((t) => t != null),
+    cpuProfileText,
   };
   // Without provider calls the poll above only looks every 2 s; the consumer's own last stamp is the end instead.
   if (inProcessTwilio) result.seconds = result.secondsToLastRecord;
@@ -296,6 +304,7 @@ async function main() {
     timeZone: tz.zone,
     label: "helio",
     profile: Boolean(flags.profile),
+    cpuProfile: Boolean(flags["cpu-profile"]),
   });
   log(`Helio: ${helio.rate.toFixed(0)} msgs/s; ${JSON.stringify(helio.check)}`);
 
@@ -497,6 +506,7 @@ async function main() {
       )}; fds (this process + children) ${JSON.stringify(fdStats())}`
   );
   if (helio.profile) out.push("Profile (Helio consumer, --profile):\n" + summariseProfile(helio.profile));
+  if (helio.cpuProfileText) out.push(helio.cpuProfileText);
   let git = "";
   try {
     git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);

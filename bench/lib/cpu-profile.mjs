@@ -1,0 +1,59 @@
+// `--cpu-profile`: V8's sampling profiler on the Helio Worker's isolate through workerd's inspector (Miniflare's
+// `inspectorPort`), summarised as the functions with the most self time. Names in the bundle are minified, so each
+// line carries the start of the function's source from the bundle to tell them apart.
+import { readFileSync } from "node:fs";
+import WebSocket from "ws";
+
+/** Starts sampling the isolate whose inspector title contains `title` ("core:user:" is the user Worker). */
+export async function startCpuProfile({ port, title = "core:user:", intervalUs = 100 }) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  const target = targets.find((t) => String(t.title).includes(title));
+  if (!target) throw new Error(`cpu profile: no inspector target "${title}" (${targets.map((t) => t.title).join(", ")})`);
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+  let id = 0;
+  const pending = new Map();
+  ws.on("message", (m) => {
+    const d = JSON.parse(String(m));
+    if (!d.id || !pending.has(d.id)) return;
+    pending.get(d.id)(d.result);
+    pending.delete(d.id);
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: intervalUs });
+  await send("Profiler.start");
+  return {
+    /** Stops sampling; the `top` functions by self time, with their share of the sampled time that was not idle. */
+    async stop({ bundlePath, top = 25 }) {
+      const { profile } = await send("Profiler.stop");
+      ws.close();
+      const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+      const self = new Map();
+      let busy = 0;
+      profile.samples.forEach((nodeId, i) => {
+        const f = nodes.get(nodeId).callFrame;
+        const us = profile.timeDeltas[i] ?? 0;
+        if (f.functionName === "(idle)") return;
+        const key = `${f.url.split("/").pop() || "(native)"}:${f.lineNumber}:${f.columnNumber}\t${f.functionName || "(anonymous)"}`;
+        self.set(key, (self.get(key) ?? 0) + us);
+        busy += us;
+      });
+      const lines = readFileSync(bundlePath, "utf8").split("\n");
+      const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
+      return [
+        `CPU profile of the Worker's isolate: ${(busy / 1000).toFixed(0)} ms sampled outside idle; top ${rows.length} by self time`,
+        ...rows.map(([key, us]) => {
+          const [where, name] = key.split("\t");
+          const m = /^app\.js:(\d+):(\d+)$/.exec(where);
+          const source = m ? ` «${lines[Number(m[1])]?.slice(Number(m[2]), Number(m[2]) + 90).replace(/\s+/g, " ")}»` : "";
+          return `${(us / 1000).toFixed(1).padStart(8)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name} ${where}${source}`;
+        }),
+      ].join("\n");
+    },
+  };
+}
