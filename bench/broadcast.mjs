@@ -463,7 +463,7 @@ async function main() {
     out.push(`Helio / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * GOAL}%: ${ratio >= GOAL ? "MET" : "NOT MET"})`);
     out.push(`Helio / bare consumer capped at 6 in flight: ${fmt((100 * helio.rate) / bare6.rate, 1)}%`);
     out.push(
-      `CPU in workerd per message: Helio ${fmt(helio.cpuMsPerMessage, 3)} ms, Helio without the network ${fmt(noNetwork.cpuMsPerMessage, 3)} ms, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms, capped ${fmt(bare6.cpuMsPerMessage, 3)} ms ` +
+      `CPU in workerd per message: Helio ${fmt(helio.cpuMsPerMessage, 3)} ms, Helio without the network ${fmt(noNetwork.cpuMsPerMessage, 3)} ms, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms, the queue alone ${fmt(queue.cpuMsPerMessage, 3)} ms, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms, capped ${fmt(bare6.cpuMsPerMessage, 3)} ms ` +
         "(user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU); " +
         `workerd was busy ${fmt((helio.cpuMsPerMessage * helio.rate) / 10)}% of one core through the Helio run`
     );

@@ -4,8 +4,8 @@
 // same run: a minimal Worker answering a body of the same size, and the bare SQL of the route's main query
 // through the same D1 binding. The three are measured in turn, --repeats times, and each percentile is the median
 // of its repetitions: a p95 of 60 requests is its 3 slowest, so a moment of other load on a shared machine would
-// otherwise land on one of the three and not the others. Budgets: p95 ≤ 2 × (minimal Worker p95 + bare SQL p95); the Message Center and
-// conversation searches ≤ 100 ms p95 at 1M messages. Exit 1 when a budget fails.
+// otherwise land on one of the three and not the others. Budgets: p95 ≤ 2 × (minimal Worker p95 + bare SQL p95);
+// the Message Center and conversation searches ≤ 100 ms p95 at 1M messages. Exit 1 when a budget fails.
 //   node bench/screens.mjs [--requests 60] [--concurrency 4] [--repeats 3] [--contacts 100000] [--messages 1000000] [--json out.json]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";

@@ -181,6 +181,6 @@ export async function getAnalytics(db: Db, env: HealthEnv, now: Date, range: Ran
     campaigns: funnelsFrom(funnels),
     responders: respondersFrom(responders),
     recent: recentFrom(recent),
-    health: healthFrom(d1, health as unknown as HealthRows, env, now),
+    health: healthFrom(d1, health, env, now),
   };
 }

@@ -6,8 +6,6 @@ import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
 
-// Letters only, so names never collide between modes or runs.
-
 describeEachMode("smart alerts", (mode) => {
   it("creates an alert profile (after \"Missing information\") and a keyword bank, and shows their cards", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
