@@ -19,7 +19,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
 import { bareConsumer, DISPATCH_BUDGETS, dispatchBudgetFailures, dispatchShares, nodeLoop, workerPostLoop } from "./lib/ceilings.mjs";
-import { bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
+import { api, bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
 import { parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
 
@@ -42,17 +42,6 @@ const cleanup = async () => {
   while (cleanups.length) await cleanups.pop()().catch((e) => console.error("cleanup:", e?.message ?? e));
 };
 process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
-
-async function api(mf, cookie, method, path, body) {
-  const res = await mf.dispatchFetch(`http://127.0.0.1${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", Accept: "application/json", Cookie: cookie },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => null);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 /** A campaign with one SMS step ready to start (audience: every contact, or picked ids). */
 async function campaignWithStep(mf, cookie, body) {

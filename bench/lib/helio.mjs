@@ -40,7 +40,7 @@ export const MF_BASE = {
  * remix build (only when missing) + wrangler's dry-run bundle: one self-contained ESM file. Returns its path.
  * `appDir` may be a scratch copy of the project (node_modules symlinked) to measure a change without touching it.
  */
-export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
+export function bundleWorker(outDir, { profile = false, wrapper = profile ? "profiled" : null, appDir = root } = {}) {
   if (!existsSync(join(appDir, "build/server/index.js"))) {
     execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       cwd: appDir,
@@ -56,9 +56,10 @@ export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
   const js = readdirSync(outDir).filter((f) => f.endsWith(".js"));
   if (js.length !== 1) throw new Error(`expected one bundled .js in ${outDir}, found ${js.join(", ") || "none"}`);
   if (js[0] !== "app.js") copyFileSync(join(outDir, js[0]), join(outDir, "app.js"));
-  if (!profile) return join(outDir, "app.js");
-  copyFileSync(fileURLToPath(new URL("./profiled-worker.js", import.meta.url)), join(outDir, "profiled.js"));
-  return join(outDir, "profiled.js");
+  if (!wrapper) return join(outDir, "app.js");
+  // A wrapper entry (bench/lib/<wrapper>-worker.js) that imports ./app.js: profiling or D1 metering.
+  copyFileSync(fileURLToPath(new URL(`./${wrapper}-worker.js`, import.meta.url)), join(outDir, `${wrapper}.js`));
+  return join(outDir, `${wrapper}.js`);
 }
 
 /**
@@ -143,6 +144,18 @@ export async function seed(db, count, timeZone) {
   const { results } = await db.prepare("SELECT id, phone FROM contacts ORDER BY id").all();
   if (results.length !== count) throw new Error(`seeded ${results.length} contacts, wanted ${count}`);
   return results;
+}
+
+/** One JSON /api call with the session cookie; throws on a status ≥ 300. */
+export async function api(mf, cookie, method, path, body) {
+  const res = await mf.dispatchFetch(`http://127.0.0.1${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", Accept: "application/json", Cookie: cookie },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => null);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
 }
 
 /** Logs in through the API and returns the Cookie header value. */

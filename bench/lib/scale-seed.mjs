@@ -30,7 +30,7 @@ function counter(n) {
  * @param {{ contacts?: number, messages?: number, campaigns?: number, seed?: number, userId: number, now?: number }} o
  * @returns the figures of what was written and the seconds it took
  */
-export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, seed = 1, userId, now = Date.now() }) {
+export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, enrollments = 0, seed = 1, userId, now = Date.now() }) {
   const started = Date.now();
   const year = 365 * 86_400_000;
   // Contacts in chunks of 20,000 rows per statement (one statement is one D1 transaction).
@@ -71,14 +71,14 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
       const n = Math.min(100_000, messages - at);
       await db
         .prepare(
-          `${counter(n)} INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, phone, content, idempotency_key, is_marketing, created_by, created_at, updated_at)
+          `${counter(n)} INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, phone, content, idempotency_key, twilio_sid, is_marketing, created_by, created_at, updated_at)
            SELECT 'sms', CASE WHEN (i + ${at}) % 5 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN (i + ${at}) % 5 = 0 THEN 'inbound' ELSE 'campaign' END,
              CASE WHEN (i + ${at}) % 5 = 0 THEN 'received' ELSE ${pick(STATUSES, `i + ${at} + ${seed}`)} END,
              ${first.lo} + ((i + ${at}) * 7919 + ${seed}) % ${span},
              CASE WHEN (i + ${at}) % 5 = 0 THEN NULL ELSE ${camps.lo} + (i + ${at}) % ${campaigns} END,
              (SELECT phone FROM contacts WHERE id = ${first.lo} + ((i + ${at}) * 7919 + ${seed}) % ${span}),
              replace(${pick(TEXTS, `(i + ${at}) / 3 + ${seed}`)}, '{n}', 'friend ' || ((i + ${at}) % 1000)),
-             'seed:${seed}:' || (i + ${at}), 1, ?2, ?1 - ${year} + (i + ${at}) * ${Math.floor(year / messages)}, ?1
+             'seed:${seed}:' || (i + ${at}), CASE WHEN (i + ${at}) % 5 <> 0 AND ${pick(STATUSES, `i + ${at} + ${seed}`)} = 'skipped' THEN NULL ELSE 'SMseed${seed}x' || (i + ${at}) END, 1, ?2, ?1 - ${year} + (i + ${at}) * ${Math.floor(year / messages)}, ?1
            FROM n`,
         )
         .bind(now, userId)
@@ -87,6 +87,19 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
   } finally {
     for (const { sql } of indexes) await db.prepare(sql).run();
   }
-  const counts = await db.prepare("SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM campaigns) AS campaigns, (SELECT count(*) FROM conversations) AS conversations").first();
+  // Enrolments waiting for a later step (due in a month): the cron tick must not read them until they are due.
+  for (let at = 0; at < enrollments; at += 50_000) {
+    const n = Math.min(50_000, enrollments - at);
+    await db
+      .prepare(
+        `${counter(n)} INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
+         SELECT ${camps.lo} + (i + ${at}) % ${campaigns}, ${first.lo} + ((i + ${at}) / ${campaigns}) % ${span}, 'active', 2,
+           ?1 + 30 * 86400000 + (i + ${at}) * 1000, ?1 - 86400000, ?1, ?1
+         FROM n WHERE true ON CONFLICT DO NOTHING`,
+      )
+      .bind(now)
+      .run();
+  }
+  const counts = await db.prepare("SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM campaigns) AS campaigns, (SELECT count(*) FROM conversations) AS conversations, (SELECT count(*) FROM campaign_enrollments) AS enrollments").first();
   return { ...counts, seconds: (Date.now() - started) / 1000 };
 }
