@@ -116,9 +116,13 @@ async function scaleRun(scriptPath, fake, messages) {
   const statementsOf = {};
   const keep = (name, m) => {
     samples[name].push(m);
-    if (VERBOSE && !statementsOf[name]) statementsOf[name] = m.byStatement.slice(0, 8);
+    if (VERBOSE && !statementsOf[name]) statementsOf[name] = m.byStatement.slice(0, 40);
   };
   const pick = () => busy.shift();
+
+  // Idle cron ticks first, while nothing at all is due (100,000 enrolments waiting for a later step).
+  await runCron(mf);
+  for (let i = 0; i < REPEAT; i++) keep("idleCron", await tally(() => runCron(mf)));
 
   // One SMS, created → delivered: the API call, the queue, the provider, then Twilio's "sent" and "delivered".
   for (let i = 0; i < REPEAT; i++) {
@@ -136,7 +140,7 @@ async function scaleRun(scriptPath, fake, messages) {
     samples.sendRead.push(send.read);
     samples.smsWritten.push(send.written + sent.written + delivered.written);
     samples.smsRead.push(send.read + sent.read + delivered.read);
-    if (VERBOSE && i === 0) statementsOf.send = send.byStatement.slice(0, 10);
+    if (VERBOSE && i === 0) statementsOf.send = send.byStatement.slice(0, 40);
   }
 
   // Inbound replies: plain, one that matches an auto-responder keyword (its answer is sent), and STOP.
@@ -153,10 +157,8 @@ async function scaleRun(scriptPath, fake, messages) {
   const step = await tally(() => runCron(mf));
   const stepSent = await db.prepare("SELECT count(*) AS n FROM messages WHERE campaign_id = ? AND status = 'sent'").bind(c.id).first("n");
   if (stepSent !== CAMPAIGN_RECIPIENTS) throw new Error(`campaign step: ${stepSent} of ${CAMPAIGN_RECIPIENTS} sent`);
-  if (VERBOSE) statementsOf.campaignStep = step.byStatement.slice(0, 10);
+  if (VERBOSE) statementsOf.campaignStep = step.byStatement.slice(0, 40);
 
-  // Idle cron ticks: nothing due, 100,000 enrolments waiting.
-  for (let i = 0; i < REPEAT; i++) keep("idleCron", await tally(() => runCron(mf)));
 
   // Floors: the bare statements each event cannot do without, on the same database.
   const meta = async (...stmts) => {

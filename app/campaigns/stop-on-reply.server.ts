@@ -15,12 +15,15 @@ export async function stopEnrollmentsOnReply(db: Db, inboundMessageIds: number[]
   const t = now.getTime();
   const contacts = sql`(SELECT contact_id FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(inboundMessageIds)}))
                           AND direction = 'inbound' AND contact_id IS NOT NULL)`;
-  const stopOnReply = sql`(SELECT id FROM campaigns WHERE stop_on_reply = 1)`;
+  // Per row, by primary key: `campaign_id IN (SELECT … WHERE stop_on_reply = 1)` read every campaign each time.
+  const stopOnReply = (table: string) => sql`EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ${sql.raw(table)}.campaign_id AND c.stop_on_reply = 1)`;
+  // The unary + keeps both statements on the contact's index: on status, SQLite walked every waiting enrolment
+  // (issue 22).
   await runBatch(db, [
     db.run(sql`UPDATE campaign_enrollments SET status = 'stopped', stop_reason = ${REPLIED_REASON}, next_run_at = NULL, updated_at = ${t}
-               WHERE contact_id IN ${contacts} AND status IN ('active', 'paused') AND campaign_id IN ${stopOnReply}`),
+               WHERE contact_id IN ${contacts} AND +status IN ('active', 'paused') AND ${stopOnReply("campaign_enrollments")}`),
     db.run(sql`UPDATE messages SET status = 'skipped', error_message = 'Contact replied: the sequence stopped', updated_at = ${t}
                WHERE contact_id IN ${contacts} AND +status IN ('pending', 'queued', 'held') AND direction = 'outbound'
-                 AND enrollment_id IS NOT NULL AND campaign_id IN ${stopOnReply}`),
+                 AND enrollment_id IS NOT NULL AND ${stopOnReply("messages")}`),
   ]);
 }

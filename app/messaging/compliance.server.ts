@@ -39,9 +39,10 @@ export function suppressStatements(
     s.channel === "sms"
       ? db.run(sql`UPDATE contacts SET opted_out_at = coalesce(opted_out_at, ${t}), opted_out_source = coalesce(opted_out_source, ${s.reason}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`)
       : db.run(sql`UPDATE contacts SET email_unsubscribed_at = coalesce(email_unsubscribed_at, ${t}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`),
+    // By the contact (its index), not the status index over every waiting enrolment: the unary + (issue 22).
     db.run(
       sql`UPDATE campaign_enrollments SET status = 'stopped', stop_reason = ${s.channel === "sms" ? "opted_out" : "unsubscribed"}, updated_at = ${t}
-          WHERE status IN ('active', 'paused') AND contact_id IN (SELECT id FROM contacts WHERE ${contactMatch}) AND ${when}`,
+          WHERE +status IN ('active', 'paused') AND contact_id IN (SELECT id FROM contacts WHERE ${contactMatch}) AND ${when}`,
     ),
     db.run(
       sql`UPDATE messages SET status = 'skipped', error_message = ${skippedReason}, updated_at = ${t}

@@ -42,7 +42,7 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
     .map((u) => ({ sid: u.sid, status: u.mapped, rank: rankOf(u.mapped), errorCode: u.errorCode ?? null, errorMessage: u.errorMessage ?? null }));
   if (mapped.length === 0) return 0;
   const t = now.getTime();
-  const changed = await db.all<{ id: number; campaign_id: number | null; status: string }>(
+  const changed = await db.all<{ id: number; sid: string; campaign_id: number | null; status: string }>(
     bulkUpdateSql(messages, mapped, (j) => ({
       set: {
         status: j.status,
@@ -51,15 +51,24 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
         deliveredAt: sql`CASE WHEN ${j.status} = 'delivered' THEN ${t} ELSE ${messages.deliveredAt} END`,
         updatedAt: t,
       },
-      where: sql`${messages.twilioSid} = ${j.sid} AND ${messages.direction} = 'outbound' AND ${RANK} < ${j.rank}`,
-      returning: sql`${messages.id} AS id, ${messages.campaignId} AS campaign_id, ${messages.status} AS status`,
+      // Found by its sid (the unique index) and nothing else: the unary + keeps SQLite off the direction index,
+      // which would walk every outbound message of history for each callback (issue 22).
+      where: sql`${messages.twilioSid} = ${j.sid} AND +${messages.direction} = 'outbound' AND ${RANK} < ${j.rank}`,
+      returning: sql`${messages.id} AS id, ${messages.twilioSid} AS sid, ${messages.campaignId} AS campaign_id, ${messages.status} AS status`,
     })),
   );
-  // Callbacks for sids we have not recorded yet wait in the backlog (see status-backlog.ts).
-  const known = await db.all<{ sid: string }>(
-    sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid IN (SELECT json_extract(value,'$.sid') FROM json_each(${JSON.stringify(mapped)}))`,
-  );
-  const knownSids = new Set(known.map((k) => k.sid));
+  // Callbacks for sids we have not recorded yet wait in the backlog (see status-backlog.ts). Only the sids that
+  // changed nothing need looking up: a replay, a late "sent" after "delivered", or a send not recorded yet.
+  const changedSids = new Set(changed.map((c) => c.sid));
+  const unchanged = [...new Set(mapped.map((u) => u.sid).filter((sid) => !changedSids.has(sid)))];
+  const known = unchanged.length
+    ? await db.all<{ sid: string }>(
+        unchanged.length === 1
+          ? sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid = ${unchanged[0]}`
+          : sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid IN (SELECT value FROM json_each(${JSON.stringify(unchanged)}))`,
+      )
+    : [];
+  const knownSids = new Set([...changedSids, ...known.map((k) => k.sid)]);
   const unknown = updates.filter((u) => !knownSids.has(u.sid));
   if (unknown.length) {
     await db.run(sql`
@@ -83,8 +92,11 @@ type BacklogRow = { sid: string; status: string; error_code: string | null; erro
 export function selectStatusBacklog(db: Db, sids?: string[]) {
   return db.all<BacklogRow>(
     sids
-      ? sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b JOIN messages m ON m.twilio_sid = b.sid WHERE b.sid IN (SELECT value FROM json_each(${JSON.stringify(sids)}))`
-      : sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b JOIN messages m ON m.twilio_sid = b.sid LIMIT 500`,
+      ? sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b
+            WHERE b.sid IN (SELECT value FROM json_each(${JSON.stringify(sids)})) AND EXISTS (SELECT 1 FROM messages m WHERE m.twilio_sid = b.sid)`
+      : // The backlog drives (EXISTS, not a join): as a join SQLite walked every message's sid to probe an empty backlog.
+        sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b
+            WHERE EXISTS (SELECT 1 FROM messages m WHERE m.twilio_sid = b.sid) LIMIT 500`,
   );
 }
 

@@ -87,13 +87,14 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
   } finally {
     for (const { sql } of indexes) await db.prepare(sql).run();
   }
-  // Enrolments waiting for a later step (due in a month): the cron tick must not read them until they are due.
+  // Enrolments waiting for a later step (due in a month), one campaign per contact while they last: the cron tick
+  // must not read them until they are due.
   for (let at = 0; at < enrollments; at += 50_000) {
     const n = Math.min(50_000, enrollments - at);
     await db
       .prepare(
         `${counter(n)} INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
-         SELECT ${camps.lo} + (i + ${at}) % ${campaigns}, ${first.lo} + ((i + ${at}) / ${campaigns}) % ${span}, 'active', 2,
+         SELECT ${camps.lo} + ((i + ${at}) * 7 + (i + ${at}) / ${span}) % ${campaigns}, ${first.lo} + (i + ${at}) % ${span}, 'active', 2,
            ?1 + 30 * 86400000 + (i + ${at}) * 1000, ?1 - 86400000, ?1, ?1
          FROM n WHERE true ON CONFLICT DO NOTHING`,
       )
