@@ -534,7 +534,7 @@ async function main() {
   if (bare && (bare.duplicates || bare6.duplicates || bare.sids !== COUNT || bare6.sids !== COUNT))
     failures.push("bare consumer duplicates/lost");
   if (paced && (paced.check.duplicates || paced.check.lost || paced.check.rowProblems || !paced.verdict.ok)) failures.push("pacing");
-  failures.push(...dispatchBudgetFailures(helio.rate, { bare, loop6: loops.find((l) => l.concurrency === 6) }));
+  failures.push(...dispatchBudgetFailures(helio.rate, { bare, workerLoop }));
   if (failures.length) console.log(`FAILED: ${failures.join(", ")}`);
   return failures.length ? 1 : 0;
 }

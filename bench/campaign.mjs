@@ -265,7 +265,8 @@ async function main() {
     "",
     `Duplicates: ${helio.check.duplicates}   lost: ${helio.check.lost}   (fake: ${helio.check.calls} calls; D1: ${helio.check.rows} step messages, ${helio.check.duplicateKeys} duplicate keys, ${helio.check.rowProblems} not sent or with a sid the fake does not know); campaign row ${JSON.stringify(helio.campaign)}`,
     bare ? `Campaign send / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsBare}%: ${ratio >= DISPATCH_BUDGETS.vsBare ? "MET" : "NOT MET"})` : "",
-    loop6 ? `Campaign send / plain Node loop at 6 in flight: ${fmt((100 * helio.rate) / loop6.rate, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsLoop6}%: ${helio.rate / loop6.rate >= DISPATCH_BUDGETS.vsLoop6 ? "MET" : "NOT MET"})` : "",
+    loop6 ? `Campaign send / plain Node loop at 6 in flight: ${fmt((100 * helio.rate) / loop6.rate, 1)}% (printed for comparison; the budget is against the minimal Worker)` : "",
+    workerLoop ? `Campaign send / minimal Worker making the same POSTs: ${fmt((100 * helio.rate) / workerLoop.rate, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsWorker}%: ${helio.rate / workerLoop.rate >= DISPATCH_BUDGETS.vsWorker ? "MET" : "NOT MET"})` : "",
     loop6 && workerLoop ? dispatchShares(helio.rate, { loop6, workerLoop }) : "",
     `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""}${workerLoop ? `, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
     `Start 100k / bare insert: ${fmt(enrolRatio, 2)}× (goal ≤ 2×: ${enrolRatio <= 2 ? "MET" : "NOT MET"})`,
@@ -285,7 +286,7 @@ async function main() {
   if (helio.check.duplicates || helio.check.lost || helio.check.rowProblems || helio.check.duplicateKeys) failures.push("duplicates/lost");
   if (big.enrolled !== BIG) failures.push("enrolment count");
   if (enrolRatio > 2) failures.push(`budget: 100k start ${fmt(enrolRatio, 2)}× the bare insert, budget ≤ 2×`);
-  failures.push(...dispatchBudgetFailures(helio.rate, { bare, loop6 }));
+  failures.push(...dispatchBudgetFailures(helio.rate, { bare, workerLoop }));
   if (failures.length) console.log(`FAILED: ${failures.join(", ")}`);
   return failures.length ? 1 : 0;
 }

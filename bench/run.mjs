@@ -15,10 +15,11 @@ import { parseFlags } from "./lib/util.mjs";
 const flags = parseFlags(process.argv.slice(2));
 const quick = Boolean(flags.quick);
 const BENCHES = {
-  screens: ["bench/screens.mjs", ...(quick ? ["--contacts", "20000", "--messages", "200000", "--requests", "30"] : [])],
+  screens: ["bench/screens.mjs", ...(quick ? ["--contacts", "20000", "--scales", "200000,400000", "--requests", "30"] : [])],
   broadcast: ["bench/broadcast.mjs", ...(quick ? ["--count", "2000", "--paced-count", "200"] : [])],
   campaign: ["bench/campaign.mjs", ...(quick ? ["--count", "2000", "--big", "20000"] : [])],
   contacts: ["bench/contacts-import.mjs"],
+  events: ["bench/events.mjs", ...(quick ? ["--scales", "10000,200000", "--repeat", "3"] : [])],
 };
 const only = flags.only ? String(flags.only).split(",") : Object.keys(BENCHES);
 const KB = 1024;

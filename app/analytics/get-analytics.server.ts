@@ -4,6 +4,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
 import { dayKeys, rate, type Range } from "./rates";
 import { selectStatuses, statusesFrom } from "./system-status.server";
+import { backlogCountsSql } from "~/messaging/list-messages.server";
 
 // Each part of the screen is a read and the function that shapes its rows, so getAnalytics can send every read in one
 // D1 batch: one round trip instead of ten (locally D1 runs one statement at a time, so ten concurrent reads from four
@@ -82,7 +83,7 @@ const respondersFrom = (rows: ResponderRow[]) => rows.map((r) => ({ id: r.id, na
 type RecentRow = { id: number; direction: string; status: string; channel: string; phone: string | null; email: string | null; content: string; created_at: number };
 const selectRecentMessages = (db: Db, limit = 10) =>
   db.all<RecentRow>(
-    sql`SELECT id, direction, status, channel, phone, email, substr(content, 1, 80) AS content, created_at FROM messages ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+    sql`SELECT id, direction, status, channel, phone, email, substr(content, 1, 80) AS content, created_at FROM messages ORDER BY id DESC LIMIT ${limit}`,
   );
 const recentFrom = (rows: RecentRow[]) =>
   rows.map((r) => ({ id: r.id, direction: r.direction, status: r.status, channel: r.channel, to: r.phone ?? r.email ?? "", preview: r.content, createdAt: new Date(r.created_at).toISOString() }));
@@ -93,16 +94,16 @@ type FailureRow = { channel: string; error_message: string | null; error_code: s
 type HealthRows = [BacklogRow[], { created_at: number | null }[], Parameters<typeof statusesFrom>[0], FailureRow[]];
 
 /** The reads behind the health card (all index seeks or tiny tables). */
-function healthStatements(db: Db) {
+function healthStatements(db: Db, now: Date) {
   return [
-    db.all<BacklogRow>(sql`SELECT status, n FROM message_counts WHERE direction = 'outbound' AND status IN ('pending', 'queued', 'sending')`),
-    // Two index seeks (messages_status_created_at_idx), not a scan.
-    db.all<{ created_at: number | null }>(sql`SELECT min(created_at) AS created_at FROM (
-      SELECT created_at FROM (SELECT created_at FROM messages WHERE status = 'pending' ORDER BY created_at LIMIT 1)
-      UNION ALL SELECT created_at FROM (SELECT created_at FROM messages WHERE status = 'queued' ORDER BY created_at LIMIT 1))`),
+    db.all<BacklogRow>(backlogCountsSql),
+    // Two index seeks (messages_due_idx), not a scan: the oldest message due and still waiting, by when it fell due.
+    db.all<{ created_at: number | null }>(sql`SELECT min(at) AS created_at FROM (
+      SELECT at FROM (SELECT scheduled_at AS at FROM messages WHERE status = 'pending' AND scheduled_at <= ${now.getTime()} ORDER BY scheduled_at LIMIT 1)
+      UNION ALL SELECT at FROM (SELECT scheduled_at AS at FROM messages WHERE status = 'queued' ORDER BY scheduled_at LIMIT 1))`),
     selectStatuses(db),
     db.all<FailureRow>(
-      sql`SELECT channel, error_message, error_code, updated_at FROM (SELECT channel, error_message, error_code, updated_at FROM messages WHERE status = 'failed' ORDER BY created_at DESC LIMIT 20)`,
+      sql`SELECT channel, error_message, error_code, updated_at FROM (SELECT channel, error_message, error_code, updated_at FROM messages WHERE status = 'failed' ORDER BY id DESC LIMIT 20)`,
     ),
   ] as const;
 }
@@ -149,7 +150,7 @@ function healthFrom(d1: Awaited<ReturnType<typeof pingD1>>, [backlog, oldest, st
 /** System health from real checks: D1 round trip, queue backlog, oldest waiting send, last tick, providers. */
 export async function getSystemHealth(db: Db, env: HealthEnv, now: Date) {
   const d1 = await pingD1(db);
-  return healthFrom(d1, (await runBatch(db, healthStatements(db))) as HealthRows, env, now);
+  return healthFrom(d1, (await runBatch(db, healthStatements(db, now))) as HealthRows, env, now);
 }
 
 /** The Analytics screen: the D1 ping, then every other read in one batch. */
@@ -162,7 +163,7 @@ export async function getAnalytics(db: Db, env: HealthEnv, now: Date, range: Ran
     selectCampaignFunnels(db),
     selectResponderActivity(db),
     selectRecentMessages(db),
-    ...healthStatements(db),
+    ...healthStatements(db, now),
   ]);
   const [counts, totals, daily, funnels, responders, recent, ...health] = results as [
     Parameters<typeof statsFrom>[0],

@@ -46,8 +46,8 @@ export function suppressStatements(
     ),
     db.run(
       sql`UPDATE messages SET status = 'skipped', error_message = ${skippedReason}, updated_at = ${t}
-          WHERE +status IN ('pending', 'queued') AND direction = 'outbound' AND channel = ${s.channel}
-            AND kind <> 'compliance' AND ${s.channel === "sms" ? sql`phone = ${s.address}` : sql`email = ${s.address}`} AND ${when}`,
+          WHERE +status IN ('pending', 'queued') AND direction = 'outbound' AND kind <> 'compliance'
+            AND ${s.channel === "sms" ? sql`channel = 'sms' AND phone = ${s.address}` : sql`channel = 'email' AND email = ${s.address}`} AND ${when}`,
     ),
   ];
 }

@@ -32,7 +32,8 @@ const TAB_FILTER: Record<MessageTab, SQL> = {
   all: sql`1`,
   incoming: sql`m.direction = 'inbound'`,
   outgoing: sql`m.direction = 'outbound'`,
-  failed: sql`m.status IN ('failed', 'undelivered')`,
+  // Written as the partial index messages_failed_idx is (an IN list would not match it).
+  failed: sql`(m.status = 'failed' OR m.status = 'undelivered')`,
 };
 
 /**
@@ -93,14 +94,22 @@ export async function messageTabCounts(db: Db): Promise<Record<MessageTab, numbe
 }
 
 /**
+ * Outbound messages waiting, by step: the counters keep pending, queued and sending as one bucket (the pipeline's own
+ * steps write no counter rows, migration 0041), so these are counted on messages_due_idx, which holds only them.
+ * Each count stops at 100,000 so a screen never reads more than that.
+ */
+export const backlogCountsSql = sql`
+  SELECT 'pending' AS status, count(*) AS n FROM (SELECT 1 FROM messages WHERE status = 'pending' LIMIT 100000)
+  UNION ALL SELECT 'queued', count(*) FROM (SELECT 1 FROM messages WHERE status = 'queued' LIMIT 100000)
+  UNION ALL SELECT 'sending', count(*) FROM (SELECT 1 FROM messages WHERE status = 'sending' LIMIT 100000)`;
+
+/**
  * What is waiting to go out and how fast it can: outbound pending (scheduled or deferred by quiet hours /
  * daily cap), queued and in-flight counts, plus each sender's pacing state. All small reads.
  */
 export async function sendingBacklog(db: Db, now: Date) {
   const [counts, senders, nextDue] = await Promise.all([
-    db.all<{ status: string; n: number }>(
-      sql`SELECT status, n FROM message_counts WHERE direction = 'outbound' AND status IN ('pending', 'queued', 'sending')`,
-    ),
+    db.all<{ status: string; n: number }>(backlogCountsSql),
     db.all<{ sender: string; next_slot_ms: number; day: string; day_count: number }>(
       sql`SELECT sender, next_slot_ms, day, day_count FROM sender_pacing ORDER BY sender LIMIT 20`,
     ),

@@ -118,7 +118,7 @@ export async function processInboundMessages(db: Db, messageIds: number[], now: 
   const ids = JSON.stringify(messageIds);
   const lastCampaign = sql`(SELECT o.campaign_id FROM messages o
       WHERE o.phone = i.phone AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
-      ORDER BY o.created_at DESC LIMIT 1)`;
+      ORDER BY o.id DESC LIMIT 1)`;
   // One transaction: count, then stamp campaign_id, so a redelivered job (campaign_id already set) counts nothing.
   await runBatch(db, [
     db.run(sql`

@@ -43,7 +43,7 @@ export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvide
   }
   const lost = await db.all<{ id: number }>(sql`
     UPDATE messages SET updated_at = ${t}
-    WHERE id IN (SELECT id FROM messages WHERE status = 'queued' AND updated_at < ${t - STUCK_QUEUED_MS} LIMIT 1000)
+    WHERE id IN (SELECT id FROM messages WHERE status = 'queued' AND scheduled_at < ${t - STUCK_QUEUED_MS} AND updated_at < ${t - STUCK_QUEUED_MS} LIMIT 1000)
     RETURNING id`);
   await sendJobs(queue, lost.map((l) => l.id));
   return { recovered, requeued: requeued + lost.length };

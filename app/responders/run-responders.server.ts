@@ -102,7 +102,7 @@ export async function runResponders(
     WHERE idempotency_key IN (
       SELECT 'auto:' || t.inbound_message_id || ':' || t.responder_id || ':followup' FROM responder_triggers t
       WHERE t.phone = ${msg.phone} AND t.inbound_message_id < ${msg.id})
-      AND status = 'pending' AND kind = 'auto_followup'`);
+      AND +status = 'pending' AND kind = 'auto_followup'`);
 
   const responders = await db.all<Record<string, unknown>>(sql`
     SELECT id, name, keyword, category, trigger_type AS triggerType, keywords, is_active AS isActive, response_count AS responseCount,
@@ -161,8 +161,8 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
       SELECT count(*) AS n FROM responder_triggers t
       WHERE t.responder_id = ${r.id} AND t.phone = ${msg.phone}
         AND t.id > coalesce((SELECT max(e.id) FROM responder_triggers e WHERE e.responder_id = ${r.id} AND e.phone = ${msg.phone} AND e.escalated = 1), 0)
-        AND t.inbound_at > coalesce((SELECT max(h.created_at) FROM messages h
-          WHERE h.phone = ${msg.phone} AND h.kind IN ('individual', 'quick', 'reply') AND h.direction = 'outbound'), 0)`);
+        AND t.inbound_at > coalesce((SELECT h.created_at FROM messages h
+          WHERE h.phone = ${msg.phone} AND h.kind IN ('individual', 'quick', 'reply') AND h.direction = 'outbound' ORDER BY h.id DESC LIMIT 1), 0)`);
     if ((row?.n ?? 0) >= s.escalation.threshold) {
       escalated = true;
       await db.run(sql`UPDATE responder_triggers SET escalated = 1 WHERE id = ${triggerId}`);

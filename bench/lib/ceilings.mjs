@@ -166,16 +166,18 @@ export async function queueOnly({ count }) {
 }
 
 /** Issue 15's dispatch budgets: ≥ 150% of the bare consumer and ≥ 50% of the plain Node loop at 6 in flight. */
-export const DISPATCH_BUDGETS = { vsBare: 1.5, vsLoop6: 0.5 };
+// Issue 22: dispatch is held against the minimal Worker making the same POSTs in the same run (a ceiling inside the
+// same runtime); the plain Node loop measures Node, not Helio, and is still printed beside it (dispatchShares).
+export const DISPATCH_BUDGETS = { vsBare: 1.5, vsWorker: 0.5, vsLoop6: 0.5 };
 
 /** What a dispatch run (msgs/s) misses of those budgets, beside the ceilings measured in the same run. */
-export function dispatchBudgetFailures(rate, { bare, loop6 }) {
+export function dispatchBudgetFailures(rate, { bare, workerLoop }) {
   const pct = (x) => Math.round(100 * x);
   const out = [];
   if (bare && rate / bare.rate < DISPATCH_BUDGETS.vsBare)
     out.push(`budget: ${pct(rate / bare.rate)}% of the bare consumer, budget ≥ ${pct(DISPATCH_BUDGETS.vsBare)}% (short by ${pct(DISPATCH_BUDGETS.vsBare - rate / bare.rate)} points)`);
-  if (loop6 && rate / loop6.rate < DISPATCH_BUDGETS.vsLoop6)
-    out.push(`budget: ${pct(rate / loop6.rate)}% of the Node loop at 6 in flight, budget ≥ ${pct(DISPATCH_BUDGETS.vsLoop6)}% (short by ${pct(DISPATCH_BUDGETS.vsLoop6 - rate / loop6.rate)} points)`);
+  if (workerLoop && rate / workerLoop.rate < DISPATCH_BUDGETS.vsWorker)
+    out.push(`budget: ${pct(rate / workerLoop.rate)}% of the minimal Worker making the same POSTs, budget ≥ ${pct(DISPATCH_BUDGETS.vsWorker)}% (short by ${pct(DISPATCH_BUDGETS.vsWorker - rate / workerLoop.rate)} points)`);
   return out;
 }
 

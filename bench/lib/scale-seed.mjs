@@ -30,11 +30,11 @@ function counter(n) {
  * @param {{ contacts?: number, messages?: number, campaigns?: number, seed?: number, userId: number, now?: number }} o
  * @returns the figures of what was written and the seconds it took
  */
-export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, enrollments = 0, seed = 1, userId, now = Date.now() }) {
+export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, enrollments = 0, seed = 1, userId, now = Date.now(), append = false }) {
   const started = Date.now();
   const year = 365 * 86_400_000;
   // Contacts in chunks of 20,000 rows per statement (one statement is one D1 transaction).
-  for (let at = 0; at < contacts; at += 20_000) {
+  for (let at = 0; !append && at < contacts; at += 20_000) {
     const n = Math.min(20_000, contacts - at);
     await db
       .prepare(
@@ -50,6 +50,8 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
   }
   const first = (await db.prepare("SELECT min(id) AS lo, max(id) AS hi FROM contacts").first());
   const span = first.hi - first.lo + 1;
+  // append: more messages for the contacts and campaigns already there (bench:screens' next scale).
+  if (!append)
   await db
     .prepare(
       `${counter(campaigns)} INSERT INTO campaigns (name, description, status, created_by, created_at, updated_at)
@@ -58,6 +60,7 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
     .bind(now, userId)
     .run();
   const camps = await db.prepare("SELECT min(id) AS lo FROM campaigns").first();
+  if (append) campaigns = (await db.prepare("SELECT count(*) AS n FROM campaigns").first()).n;
   // The messages table's 14 indexes are dropped for the load and built again from their stored definitions: sorting
   // a million rows once per index takes ~5 s, where a million random inserts into each took ~30 s (23 s instead of
   // 53 s for the whole seed). The triggers stay on, so counters, search and conversations are kept as the app would.

@@ -1,8 +1,9 @@
 import { sqliteTable, integer, text, primaryKey } from "drizzle-orm/sqlite-core";
 
 /**
- * Live counts of messages by direction and status, kept by triggers (migration 0005), so tab counts and
- * dashboard stats are one indexed read instead of a COUNT over a million rows.
+ * Counts of messages by direction and status: since migration 0041 a VIEW summing message_daily_counts (kept by
+ * triggers; pending, queued and sending share the `pending` bucket), so tab counts and dashboard stats read a few
+ * hundred small rows instead of a COUNT over millions. Read only.
  */
 export const messageCounts = sqliteTable(
   "message_counts",

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { bool, createdAt, updatedAt, utc } from "./_columns";
 import { campaigns } from "./campaigns";
@@ -69,18 +70,22 @@ export const messages = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  // Every index is paid for on every write (issue 22; each is argued against the queries it serves in decision 016).
+  // The status-dependent ones are partial: a message leaving pending/queued/sending leaves the index for free.
+  // Partial indexes are used only when a query repeats their WHERE literally (status = 'x', not IN or a parameter).
   (t) => [
     uniqueIndex("messages_idempotency_key_uq").on(t.idempotencyKey),
-    uniqueIndex("messages_twilio_sid_uq").on(t.twilioSid),
+    uniqueIndex("messages_twilio_sid_uq").on(t.twilioSid).where(sql`twilio_sid IS NOT NULL`),
     index("messages_created_at_idx").on(t.createdAt, t.id),
-    index("messages_direction_created_at_idx").on(t.direction, t.createdAt, t.id),
-    index("messages_status_created_at_idx").on(t.status, t.createdAt, t.id),
-    index("messages_due_idx").on(t.status, t.scheduledAt),
-    index("messages_phone_created_at_idx").on(t.phone, t.createdAt),
-    index("messages_email_created_at_idx").on(t.email, t.createdAt),
-    index("messages_contact_id_idx").on(t.contactId, t.createdAt),
-    index("messages_campaign_id_idx").on(t.campaignId, t.createdAt),
-    index("messages_broadcast_status_idx").on(t.broadcastId, t.status),
+    index("messages_due_idx").on(t.status, t.scheduledAt).where(sql`status = 'pending' OR status = 'queued' OR status = 'sending'`),
+    index("messages_held_idx").on(t.campaignId).where(sql`status = 'held'`),
+    index("messages_contact_thread_idx").on(t.contactId, t.id),
+    index("messages_phone_thread_idx").on(t.phone, t.id),
+    index("messages_campaign_idx").on(t.campaignId).where(sql`campaign_id IS NOT NULL`),
+    index("messages_broadcast_status_idx").on(t.broadcastId, t.status).where(sql`broadcast_id IS NOT NULL`),
+    index("messages_email_idx").on(t.email).where(sql`channel = 'email'`),
+    index("messages_inbound_idx").on(t.id).where(sql`direction = 'inbound'`),
+    index("messages_failed_idx").on(t.id).where(sql`status = 'failed' OR status = 'undelivered'`),
   ],
 );
 

@@ -1,0 +1,191 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import worker from "../../workers/app";
+import { seedAtScale } from "../../bench/lib/scale-seed.mjs";
+import { computeTwilioSignature } from "~/messaging/twilio-signature";
+import { call, createTestUser, db, loginAs } from "../../tests/factories";
+
+// Every event path — a status callback, an inbound reply (plain, keyword, STOP) with its task, the send consumer, a
+// cron tick — run through the real Worker over a database with a year's shape and real statistics (ANALYZE), with
+// every statement the app sends to D1 recorded from the binding itself. Two checks (issue 22):
+//   1. no statement's query plan scans messages, contacts, conversations or campaign_enrollments;
+//   2. each event reads (D1's own meta.rows_read, triggers included) within its budget, far below the table sizes.
+// A statement shaped to walk history (a join driven from messages, a status index over every waiting enrolment)
+// fails both.
+
+const BASE = "https://helio.test";
+const TOKEN = "test-twilio-auth-token";
+const BIG = ["messages", "contacts", "conversations", "campaign_enrollments"] as const;
+const MESSAGES = 30_000;
+
+type Recorded = { sql: string; params: unknown[]; read: number; written: number };
+let recorded: Recorded[] = [];
+let recording = false;
+
+/** Wraps the D1 binding's fetcher (every prepare/batch goes through it) to keep each statement and its meta. */
+function recordD1(d1: D1Database) {
+  const holders = [d1, (d1 as any).alwaysPrimarySession].filter((h) => h?.fetcher);
+  const originals = holders.map((h) => h.fetcher);
+  holders.forEach((h, i) => {
+    const inner = originals[i];
+    h.fetcher = {
+      async fetch(input: RequestInfo, init?: RequestInit) {
+        const res: Response = await inner.fetch(input, init);
+        if (!recording) return res;
+        const sent = JSON.parse(typeof init?.body === "string" ? init.body : "null");
+        const queries: { sql: string; params?: unknown[] }[] = Array.isArray(sent) ? sent : [sent];
+        const body = await res.clone().json().catch(() => null);
+        const results: any[] = Array.isArray(body) ? body : [body];
+        results.forEach((r, k) => {
+          const q = queries[k] ?? queries[0];
+          if (q?.sql) recorded.push({ sql: q.sql, params: q.params ?? [], read: r?.meta?.rows_read ?? 0, written: r?.meta?.rows_written ?? 0 });
+        });
+        return res;
+      },
+    };
+  });
+  return () => holders.forEach((h, i) => (h.fetcher = originals[i]));
+}
+
+/** Names a plan calls the big tables by: the table itself or its alias in this statement. */
+function bigNames(text: string) {
+  const names = new Map<string, string>();
+  const re = /(?:FROM|JOIN|UPDATE|INTO)\s+"?(messages|contacts|conversations|campaign_enrollments)"?(?:\s+(?:AS\s+)?"?([A-Za-z_]\w*)"?)?/gi;
+  const keywords = /^(WHERE|SET|ON|JOIN|LEFT|INNER|CROSS|USING|GROUP|ORDER|LIMIT|VALUES|WHEN|AND|OR|FROM|SELECT|RETURNING|INDEXED|NOT|DEFAULT)$/i;
+  for (const m of text.matchAll(re)) {
+    names.set(m[1], m[1]);
+    if (m[2] && !keywords.test(m[2])) names.set(m[2], m[1]);
+  }
+  return names;
+}
+
+async function fullScans(q: Recorded) {
+  if (!/^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)/i.test(q.sql)) return [];
+  const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+    .bind(...q.params)
+    .all<{ detail: string }>();
+  const names = bigNames(q.sql);
+  return plan.results
+    .map((r) => r.detail)
+    .filter((d) => {
+      const m = /^SCAN "?([A-Za-z_]\w*)"?(?! USING (?:COVERING )?INDEX \w+ \()/.exec(d);
+      return m && names.has(m[1]);
+    });
+}
+
+/** Runs one event with recording on; returns its statements and their total rows read/written. */
+async function event(e: Event) {
+  const arg = (await e.prepare?.()) ?? "";
+  recorded = [];
+  recording = true;
+  try {
+    await e.run(arg);
+  } finally {
+    recording = false;
+  }
+  const statements = recorded;
+  return { statements, read: statements.reduce((a, s) => a + s.read, 0), written: statements.reduce((a, s) => a + s.written, 0) };
+}
+
+const signedPost = async (path: string, params: Record<string, string>) => {
+  const signature = await computeTwilioSignature(TOKEN, BASE + path, params);
+  const res = await call(path, {
+    method: "POST",
+    body: new URLSearchParams(params),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature, Origin: "" },
+  });
+  expect(res.status, path).toBeLessThan(300);
+  await res.arrayBuffer();
+};
+
+async function runJobs(queue: string, bodies: unknown[]) {
+  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `e${Date.now()}-${i}`, timestamp: new Date(), attempts: 1, body })));
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env as never);
+  return getQueueResult(batch, ctx);
+}
+
+const tick = () => worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: new Date() }), env as never);
+const newSid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
+
+let restore: () => void;
+let busyContacts: { id: number; phone: string }[] = [];
+
+beforeAll(async () => {
+  const user = await createTestUser();
+  await seedAtScale(env.DB, { contacts: 3_000, messages: MESSAGES, campaigns: 20, enrollments: 3_000, userId: user.id });
+  // Real statistics, as a database a year old that ran `PRAGMA optimize` has: plans change with them.
+  await env.DB.exec("ANALYZE");
+  busyContacts = await db().all<{ id: number; phone: string }>(
+    sql`SELECT c.id, c.phone FROM contacts c WHERE c.id IN (SELECT contact_id FROM messages ORDER BY id DESC LIMIT 200) LIMIT 20`,
+  );
+  restore = recordD1(env.DB);
+}, 120_000);
+
+afterAll(() => restore?.());
+
+// `prepare` finds the event's rows before recording starts; `run` is the event itself.
+type Event = { name: string; budget: number; prepare?: () => Promise<string>; run: (arg: string) => Promise<unknown> };
+const events: Event[] = [
+  { name: "an idle cron tick", budget: 30, run: tick },
+  {
+    name: 'a "delivered" status callback',
+    budget: 10,
+    prepare: async () => (await db().get<{ sid: string }>(sql`SELECT twilio_sid AS sid FROM messages WHERE status = 'sent' AND twilio_sid IS NOT NULL ORDER BY id DESC LIMIT 1`))!.sid,
+    run: (sid) => signedPost("/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "delivered" }),
+  },
+  {
+    name: "a status callback for a sid not recorded yet (backlog)",
+    budget: 10,
+    run: () => signedPost("/webhooks/twilio/status", { MessageSid: newSid(), MessageStatus: "delivered" }),
+  },
+  ...(["Sounds good, what time works?", "STOP", "What's the pricing on 7 kW?"] as const).map((body, k) => ({
+    name: `an inbound reply "${body}" and its task`,
+    budget: 300,
+    run: async () => {
+      const contact = busyContacts[k];
+      const sid = newSid();
+      await signedPost("/webhooks/twilio/sms", { MessageSid: sid, From: contact.phone, To: "+15005550006", Body: body });
+      if (body === "STOP") return; // a command: no task
+      const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
+      await runJobs("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
+    },
+  })),
+  {
+    name: "the send consumer with one individual SMS",
+    budget: 300,
+    prepare: async () => {
+      const contact = busyContacts[5];
+      const t = Date.now();
+      await db().run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, created_at, updated_at)
+        VALUES ('sms', 'outbound', 'individual', 'queued', ${contact.id}, ${contact.phone}, 'Hi from Helio Solar', ${"ev:" + t}, 0, ${t}, ${t})`);
+      return String((await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"ev:" + t}`))!.id);
+    },
+    run: async (id) => {
+      await runJobs("helio-jobs", [{ v: 1, type: "send", messageId: Number(id) }]);
+      expect((await db().get<{ status: string }>(sql`SELECT status FROM messages WHERE id = ${Number(id)}`))?.status).toBe("sent");
+    },
+  },
+];
+
+describe("event paths at scale: plans and rows read (issue 22)", () => {
+  beforeAll(async () => {
+    // An auto-responder so the keyword reply runs the responder engine end to end.
+    const cookie = await loginAs(await createTestUser({ role: "superuser" }));
+    const res = await call("/api/auto-responders", { method: "POST", cookie, json: { name: "Pricing", keywords: ["pricing"], responses: { primary: "Thanks! A rep will text you the numbers today." } } });
+    expect(res.status).toBe(201);
+  });
+
+  for (const e of events) {
+    it(`${e.name}: no full scan of ${BIG.join(", ")}; ≤ ${e.budget} rows read`, async () => {
+      const { statements, read } = await event(e);
+      expect(statements.length).toBeGreaterThan(0);
+      const scans: string[] = [];
+      for (const s of statements) for (const d of await fullScans(s)) scans.push(`${d} ← ${s.sql.replace(/\s+/g, " ").slice(0, 160)}`);
+      expect(scans).toEqual([]);
+      const costly = [...statements].sort((a, b) => b.read - a.read).slice(0, 3).map((s) => `${s.read} ${s.sql.replace(/\s+/g, " ").slice(0, 100)}`);
+      expect(read, costly.join("\n")).toBeLessThanOrEqual(e.budget);
+    });
+  }
+});
