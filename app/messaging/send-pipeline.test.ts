@@ -491,6 +491,26 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
     for (const call of calls) expect(call.text!.startsWith(content.replace("{{firstName}}", byTo.get(call.to[0])!))).toBe(true);
   });
 
+  it("a message its variables make too long to store (over 1 MB) fails alone, with the reason; the rest of the batch goes", async () => {
+    const { deps, sendgrid, queue } = await pipeline({ now: () => DAYTIME });
+    const actor = await actorFor();
+    const long = await createTestContact(actor.userId, { address: "☀".repeat(300), email: `long.${uniqueTag()}@example.com` });
+    const plain = await createTestContact(actor.userId, { address: "1 Sun Way", email: `plain.${uniqueTag()}@example.com` });
+    // 50,000 characters of {{address}}: 4,545 tokens of 300 three-byte characters each, 4 MB once rendered (before,
+    // the claim of the whole batch failed with SQLITE_TOOBIG and the batch went to the dead-letter queue).
+    const content = "{{address}}".repeat(4545);
+    const ids = await createOutboundMessages(
+      deps.db,
+      queue,
+      [long, plain].map((c) => ({ channel: "email" as const, kind: "individual" as const, contactId: c.id, email: c.email, subject: "Hi", content, idempotencyKey: `big:${crypto.randomUUID()}` })),
+      DAYTIME,
+    );
+    expect(await sendMessages(queue.takeSendJobs(), deps)).toEqual(new Map());
+    expect(await messageRow(ids[0])).toMatchObject({ status: "failed", content, error_message: "Too long once its variables are filled in (over 1 MB); shorten the message" });
+    expect(await messageRow(ids[1])).toMatchObject({ status: "sent", content: "1 Sun Way".repeat(4545) });
+    expect((await sendgrid.calls()).map((c) => c.to)).toEqual([[plain.email]]);
+  });
+
   it("the same 50,000-character email to 100 recipients is sent to each (the claim need not carry 100 copies)", async () => {
     const content = longText(50_000, "Bonjour à tous 👋\n");
     const { rows, calls } = await broadcastAndConsume(content, 100);
