@@ -386,6 +386,7 @@ describe("campaign batches sized by bytes (D1 refuses a bound value over 2 MB)",
       expect(call.text!.startsWith(content.replace("{{firstName}}", byTo.get(call.to[0])!))).toBe(true);
     }
     expect(measured.seen.maxValueBytes).toBeLessThanOrEqual(1_000_000);
+    expect(measured.seen.maxValueBytes).toBeGreaterThan(500_000); // the INSERTs and claims were split, not tiny
     expect(measured.seen.maxSqlBytes).toBeLessThan(20_000);
   });
 });

@@ -475,13 +475,14 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
     expect(calls).toHaveLength(recipients);
     expect(measured.seen.maxValueBytes).toBeLessThanOrEqual(1_000_000);
     expect(measured.seen.maxSqlBytes).toBeLessThan(20_000);
-    return { people, rows, calls };
+    return { people, rows, calls, seen: measured.seen };
   }
 
   it("a personalised 50,000-character email to 120 recipients: every copy claimed, sent and stored as rendered", async () => {
     const content = longText(50_000, "Bonjour {{firstName}} 👋\n");
     expect(content).toHaveLength(50_000);
-    const { people, rows, calls } = await broadcastAndConsume(content, 120);
+    const { people, rows, calls, seen } = await broadcastAndConsume(content, 120);
+    expect(seen.maxValueBytes).toBeGreaterThan(500_000); // the claims did carry ~1 MB of rendered copies each
     const nameOf = new Map(people.map((p) => [p.id, p.firstName]));
     for (const r of rows) {
       expect(r.content).toBe(content.replace("{{firstName}}", nameOf.get(r.contact_id)!));
@@ -513,7 +514,8 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
 
   it("the same 50,000-character email to 100 recipients is sent to each (the claim need not carry 100 copies)", async () => {
     const content = longText(50_000, "Bonjour à tous 👋\n");
-    const { rows, calls } = await broadcastAndConsume(content, 100);
+    const { rows, calls, seen } = await broadcastAndConsume(content, 100);
+    expect(seen.maxValueBytes).toBeLessThan(200_000); // the body, bound once by the broadcast's INSERT; no claim carries it
     expect(rows.every((r) => r.content === content)).toBe(true);
     expect(calls.every((c) => c.text!.startsWith(content))).toBe(true);
   });
