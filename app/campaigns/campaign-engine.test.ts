@@ -1,10 +1,13 @@
+import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { createDb, type Db } from "~/db/client.server";
 import type { EnrollCampaignJob, SendJob } from "~/jobs/jobs";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import { createTestContact, uniqueTag } from "../../tests/contact-factory";
+import { longText, measuringD1 } from "../../tests/bound-values";
+import { createTestContact, seedContacts, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
 import { pipeline } from "../../tests/messaging-harness";
 import { addCampaignContacts } from "./add-campaign-contacts.server";
@@ -41,10 +44,10 @@ function azPhone() {
 
 const step = (fields: Record<string, unknown>) => checkStep(stepSchema.parse({ name: "Step", content: "Hi", ...fields }));
 
-async function world(start: number) {
+async function world(start: number, opts: { dbOverride?: Db } = {}) {
   const clock = { t: start };
   const now = () => new Date(clock.t);
-  const { deps, twilio, queue } = await pipeline({ now });
+  const { deps, twilio, sendgrid, queue } = await pipeline({ now, dbOverride: opts.dbOverride });
   const user = await createTestUser();
   const actor = { userId: user.id, ipAddress: null };
   const contact = (fields: Record<string, unknown> = {}) => createTestContact(user.id, { firstName: "Ana", lastName: uniqueTag("Sol"), phone: azPhone(), state: "AZ", ...fields });
@@ -80,7 +83,7 @@ async function world(start: number) {
     deps.db.get<{ id: number; status: string; next_run_at: number | null; stop_reason: string | null; next_step_number: number }>(
       sql`SELECT id, status, next_run_at, stop_reason, next_step_number FROM campaign_enrollments WHERE campaign_id = ${campaignId} AND contact_id = ${contactId}`,
     );
-  return { clock, now, deps, twilio, queue, actor, contact, runQueue, tick, at, sent, enrollment };
+  return { clock, now, deps, twilio, sendgrid, queue, actor, contact, runQueue, tick, at, sent, enrollment };
 }
 
 describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
@@ -343,5 +346,47 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     expect((await getCampaign(w.deps.db, c.id)).progress.enrolling).toBe(false);
     await w.tick(c.id);
     expect((await w.twilio.calls()).map((x) => x.to).sort()).toEqual(people.map((p) => p.phone).sort());
+  });
+});
+
+describe("campaign batches sized by bytes (D1 refuses a bound value over 2 MB)", () => {
+  it("a 5,000-character email step goes out to 500 enrolled recipients on one cron tick, no bound value near the limit", async () => {
+    const T0 = nextEra();
+    const measured = measuringD1(env.DB);
+    const w = await world(T0, { dbOverride: createDb(measured.d1) });
+    const tag = uniqueTag("bytes");
+    const people = await seedContacts(500, (i) => ({ firstName: `Zoë${i}`, phone: azPhone(), state: "AZ", email: `z${i}.${tag}@example.com` }), w.actor.userId);
+    const c = await createCampaign(w.deps.db, { name: "Long read", contactIds: people.map((p) => p.id) }, w.actor, w.now());
+    // 5,000 characters (the schema's maximum), most of them 3–4 bytes in UTF-8: ~11 KB a message, 5.5 MB for 500.
+    const content = longText(5000, "Bonjour {{firstName}} 👋\n");
+    expect(content).toHaveLength(5000);
+    await addCampaignStep(w.deps.db, c.id, step({ messageType: "email", subject: "Votre étude solaire, {{firstName}} ☀", content }), w.now());
+    await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
+    await w.runQueue(); // the enrolment job activates all 500
+
+    const tick = await dispatchDueSteps(w.deps.db, w.queue, w.now());
+    expect(tick).toMatchObject({ due: 500, created: 500 });
+    const jobs = w.queue.takeSendJobs();
+    expect(jobs).toHaveLength(500);
+    const counts = await w.deps.db.all<{ status: string; n: number }>(sql`SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${c.id} GROUP BY status`);
+    expect(counts).toEqual([{ status: "queued", n: 500 }]);
+
+    // The queue hands the consumer 100 at a time (max_batch_size): every batch is claimed and sent, none retried.
+    for (let i = 0; i < jobs.length; i += 100) expect(await sendMessages(jobs.slice(i, i + 100), w.deps)).toEqual(new Map());
+    const rows = await w.sent(c.id);
+    expect(rows).toHaveLength(500);
+    expect(rows.every((r) => r.status === "sent")).toBe(true);
+    const nameOf = new Map(people.map((p) => [p.id, p.firstName]));
+    for (const r of rows) expect(r.content).toBe(content.replace("{{firstName}}", nameOf.get(r.contact_id)!));
+    const calls = await w.sendgrid.calls();
+    expect(calls).toHaveLength(500);
+    const byTo = new Map(people.map((p) => [p.email, p.firstName]));
+    for (const call of calls) {
+      expect(call.subject).toBe(`Votre étude solaire, ${byTo.get(call.to[0])} ☀`);
+      expect(call.text!.startsWith(content.replace("{{firstName}}", byTo.get(call.to[0])!))).toBe(true);
+    }
+    expect(measured.seen.maxValueBytes).toBeLessThanOrEqual(1_000_000);
+    expect(measured.seen.maxValueBytes).toBeGreaterThan(500_000); // the INSERTs and claims were split, not tiny
+    expect(measured.seen.maxSqlBytes).toBeLessThan(20_000);
   });
 });

@@ -3,7 +3,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog, contactImportRows, contacts } from "~/db/schema";
 import worker from "../../workers/app";
+import { createDb } from "~/db/client.server";
+import { measuringD1 } from "../../tests/bound-values";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
+import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 import { createTestUser, db } from "../../tests/factories";
 import { bulkItems, bulkUpsertContacts, TOO_MANY_CONTACTS } from "./bulk-contacts.server";
 import { AppError } from "~/lib/app-error";
@@ -369,6 +372,32 @@ describe("staged CSV import", () => {
     const imp = await stage(owner.id, csv([`A,B,${uniquePhone()},,`]));
     await expect(getContactImport(db(), imp.id, other.id)).rejects.toMatchObject({ status: 404 });
     await expect(confirmContactImport(db(), imp.id, other.id, "skip", now())).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("a file of long rows (every field at its maximum, 3 bytes a character) stages, imports and updates: no bound value near D1's 2 MB", async () => {
+    const u = await createTestUser();
+    const measured = measuringD1(env.DB);
+    const mdb = createDb(measured.d1);
+    const custom = CUSTOM_FIELD_VARIABLES.filter((n) => !n.startsWith("appointment"));
+    const wide = (n: number) => "☀".repeat(n);
+    const phones = Array.from({ length: 400 }, uniquePhone);
+    const file = (first: string) =>
+      [
+        ["firstName", "lastName", "phone", "company", "address", "city", ...custom].join(","),
+        ...phones.map((ph) => [first + wide(99), wide(100), ph, wide(200), wide(300), wide(100), ...custom.map(() => wide(200))].join(",")),
+      ].join("\n");
+    // ~8 KB of JSON a row: 3.2 MB for the 400 staged rows, and again for the chunk the import writes.
+    const imp = await stageContactImport(mdb, { name: "long.csv", text: file("A") }, { userId: u.id }, now());
+    expect(imp).toMatchObject({ validRows: 400, errorCount: 0 });
+    expect(await startContactImport(mdb, { id: imp.id, userId: u.id, mode: "skip", now, enqueue: async () => {} })).toMatchObject({ status: "completed", createdCount: 400 });
+    const again = await stageContactImport(mdb, { name: "long.csv", text: file("B") }, { userId: u.id }, now());
+    expect(await startContactImport(mdb, { id: again.id, userId: u.id, mode: "update", now, enqueue: async () => {} })).toMatchObject({ status: "completed", updatedCount: 400 });
+    const stored = await db().all<{ first_name: string; address: string }>(
+      sql`SELECT first_name, address FROM contacts WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)}))`,
+    );
+    expect(stored).toHaveLength(400);
+    expect(stored.every((c) => c.first_name === "B" + wide(99) && c.address === wide(300))).toBe(true);
+    expect(measured.seen.maxValueBytes).toBeLessThanOrEqual(1_000_000);
   });
 
   it("the queue handler finishes an import bigger than one chunk", async () => {

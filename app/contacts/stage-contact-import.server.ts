@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
@@ -13,7 +14,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_TOO_LARGE = `The file is too large (maximum ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Please split it into smaller files.`;
 /** The multipart request may exceed the file by its framing; reading stops past this (read-body.server.ts). */
 export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
-const STAGE_CHUNK = 2000; // rows per staging INSERT (one JSON parameter)
+const STAGE_CHUNK = 2000; // rows per staging INSERT at most (one JSON parameter of at most D1_VALUE_BUDGET bytes)
 const KEEP_ERRORS = 100;
 
 export type StagedRow = Omit<ImportRow, "rowNumber">;
@@ -66,26 +67,26 @@ export async function stageParsedRows(
       updatedAt: now,
     })
     .returning();
-  const statements = [];
-  const validRows = unique.length;
-  for (let i = 0; i < validRows; i += STAGE_CHUNK) {
-    const chunk = unique.slice(i, i + STAGE_CHUNK);
-    unique.fill(undefined as never, i, i + STAGE_CHUNK);
-    const json = JSON.stringify(chunk.map(({ rowNumber, ...data }) => ({ n: rowNumber, d: JSON.stringify(data) })));
-    statements.push(
+  // Each row leaves `unique` as its staging JSON is made; chunks are split by bytes (1,000 rows of long fields are
+  // megabytes, and D1 refuses a bound value over 2 MB), all in the one batch.
+  const staged = function* () {
+    for (let i = 0; i < unique.length; i++) {
+      const { rowNumber, ...data } = unique[i];
+      unique[i] = undefined as never;
+      yield { n: rowNumber, d: JSON.stringify(data) };
+    }
+  };
+  try {
+    const statements = Array.from(chunkByBytes(staged(), { maxRows: STAGE_CHUNK }), ({ json }) =>
       db.run(
         sql`INSERT INTO contact_import_rows (import_id, row_number, data)
             SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
       ),
     );
-  }
-  if (statements.length) {
-    try {
-      await runBatch(db, statements);
-    } catch (err) {
-      await db.delete(contactImports).where(eq(contactImports.id, created.id));
-      throw err;
-    }
+    if (statements.length) await runBatch(db, statements);
+  } catch (err) {
+    await db.delete(contactImports).where(eq(contactImports.id, created.id));
+    throw err;
   }
   return created;
 }

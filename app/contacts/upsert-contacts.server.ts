@@ -1,12 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { bulkUpdateSql } from "~/db/bulk-update.server";
+import { bulkUpdateStatements } from "~/db/bulk-update.server";
+import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contacts, type DuplicateMode } from "~/db/schema";
 import { isUniquePhoneViolation, type ContactValues } from "./contact-row.server";
 
-// Rows travel as ONE bound JSON parameter per statement (json_each), so a chunk of any size stays far
-// inside D1's 100-bound-parameter limit; the chunk size keeps each parameter well under D1's 2 MB cap.
+// Rows travel as one bound JSON parameter per statement (json_each), so a chunk of any size stays far inside D1's
+// 100-bound-parameter limit; a chunk whose rows are long (1,000 rows of up to ~3,000 characters each) becomes
+// several statements of at most ~1 MB each (chunkByBytes; D1 refuses a value over 2 MB) in the same batch.
 export const UPSERT_CHUNK = 1000;
 
 export type UpsertCounts = { created: number; updated: number; duplicates: number };
@@ -94,43 +96,36 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
   const now = opts.now.getTime();
   const statements: BatchItem<"sqlite">[] = [];
   if (toInsert.length) {
-    const json = JSON.stringify(
-      toInsert.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0, createdBy: opts.userId, consentSource: opts.consentSource ?? null, now })),
-    );
-    statements.push(
-      db.run(
-        sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json})
-            WHERE ${guard}`,
-      ),
-      // A number or address that opted out before it became a contact shows as opted out at once.
-      ...optOutFlagStatements(db, toInsert),
-    );
+    const inserts = toInsert.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0, createdBy: opts.userId, consentSource: opts.consentSource ?? null, now }));
+    for (const { json } of chunkByBytes(inserts)) {
+      statements.push(db.run(sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json}) WHERE ${guard}`));
+    }
+    // A number or address that opted out before it became a contact shows as opted out at once.
+    statements.push(...optOutFlagStatements(db, toInsert));
   }
   if (toUpdate.length) {
     const updates = toUpdate.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0 }));
     statements.push(
-      db.run(
-        bulkUpdateSql(contacts, updates, (j) => ({
-          // Imported fields win when present; empty ones keep what the contact has.
-          set: {
-            firstName: j.firstName,
-            lastName: j.lastName,
-            email: sql`coalesce(${j.email}, ${contacts.email})`,
-            company: sql`coalesce(${j.company}, ${contacts.company})`,
-            address: sql`coalesce(${j.address}, ${contacts.address})`,
-            city: sql`coalesce(${j.city}, ${contacts.city})`,
-            state: sql`coalesce(${j.state}, ${contacts.state})`,
-            zipCode: sql`coalesce(${j.zipCode}, ${contacts.zipCode})`,
-            timeZone: sql`coalesce(${j.timeZone}, ${contacts.timeZone})`,
-            sendable: j.sendable,
-            unsendableReason: j.unsendableReason,
-            // Imported custom fields are merged into the contact's (a column left empty keeps its value).
-            customFields: sql`CASE WHEN ${j.customFields} IS NULL THEN ${contacts.customFields} ELSE json_patch(coalesce(${contacts.customFields}, '{}'), ${j.customFields}) END`,
-            updatedAt: now,
-          },
-          where: sql`${contacts.id} = ${j.id} AND ${guard}`,
-        })),
-      ),
+      ...bulkUpdateStatements(contacts, updates, (j) => ({
+        // Imported fields win when present; empty ones keep what the contact has.
+        set: {
+          firstName: j.firstName,
+          lastName: j.lastName,
+          email: sql`coalesce(${j.email}, ${contacts.email})`,
+          company: sql`coalesce(${j.company}, ${contacts.company})`,
+          address: sql`coalesce(${j.address}, ${contacts.address})`,
+          city: sql`coalesce(${j.city}, ${contacts.city})`,
+          state: sql`coalesce(${j.state}, ${contacts.state})`,
+          zipCode: sql`coalesce(${j.zipCode}, ${contacts.zipCode})`,
+          timeZone: sql`coalesce(${j.timeZone}, ${contacts.timeZone})`,
+          sendable: j.sendable,
+          unsendableReason: j.unsendableReason,
+          // Imported custom fields are merged into the contact's (a column left empty keeps its value).
+          customFields: sql`CASE WHEN ${j.customFields} IS NULL THEN ${contacts.customFields} ELSE json_patch(coalesce(${contacts.customFields}, '{}'), ${j.customFields}) END`,
+          updatedAt: now,
+        },
+        where: sql`${contacts.id} = ${j.id} AND ${guard}`,
+      })).map((q) => db.run(q)),
     );
   }
   const counts = { created: toInsert.length, updated: toUpdate.length, duplicates };

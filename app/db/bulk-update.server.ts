@@ -1,13 +1,17 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { AppError } from "~/lib/app-error";
+import { chunkByBytes, D1_VALUE_BUDGET } from "./chunk-by-bytes.server";
 
 // Many rows, each with its own new values, in ONE statement with ONE bound parameter: the rows travel as a
-// JSON array read with json_each (D1 caps bound parameters at 100; a JSON parameter may be up to ~2 MB).
+// JSON array read with json_each (D1 caps bound parameters at 100, and a bound value at 2 MB).
 //
 //   UPDATE <table> SET <col> = <expr>, … FROM json_each(?) AS j WHERE <where> [RETURNING …]
 //
 // `build` receives one SQL expression per field of the row type (`json_extract(j.value,'$.<field>')`) and
 // returns the SET list keyed by the table's own (camelCase) column names, so a misspelt column is a type error.
+// Rows whose size depends on their content go through `bulkUpdateStatements`: one statement per ~1 MB of rows
+// (chunkByBytes), to run in the same batch().
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -21,11 +25,31 @@ export type BulkUpdate<T extends SQLiteTable> = {
   returning?: SQL;
 };
 
+/** One statement for all `rows`; a payload_too_large AppError if their JSON is over D1_VALUE_BUDGET bytes. */
 export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
   table: T,
   rows: readonly R[],
   build: (j: JsonFields<R>) => BulkUpdate<T>,
 ): SQL {
+  const chunks = chunkByBytes(rows);
+  const first = chunks.next();
+  if (!first.done && !chunks.next().done) {
+    throw new AppError("payload_too_large", `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`);
+  }
+  return bulkUpdateFromJson(table, first.done ? "[]" : first.value.json, build);
+}
+
+/** The same UPDATE once per chunk of `rows` whose JSON fits the budget (chunkByBytes): run them in one batch(). */
+export function bulkUpdateStatements<T extends SQLiteTable, R extends object>(
+  table: T,
+  rows: readonly R[],
+  build: (j: JsonFields<R>) => BulkUpdate<T>,
+  opts: { maxBytes?: number; maxRows?: number } = {},
+): SQL[] {
+  return Array.from(chunkByBytes(rows, opts), (chunk) => bulkUpdateFromJson(table, chunk.json, build));
+}
+
+function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(table: T, json: string, build: (j: JsonFields<R>) => BulkUpdate<T>): SQL {
   const j = new Proxy({} as JsonFields<R>, {
     get(_, field) {
       if (typeof field !== "string" || !FIELD.test(field)) throw new Error(`bulkUpdateSql: bad field ${String(field)}`);
@@ -39,7 +63,7 @@ export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
     if (!column) throw new Error(`bulkUpdateSql: ${key} is not a column`);
     return sql`${sql.identifier(column.name)} = ${value}`;
   });
-  return sql`UPDATE ${table} SET ${sql.join(assignments, sql`, `)} FROM json_each(${JSON.stringify(rows)}) AS j WHERE ${where}${
+  return sql`UPDATE ${table} SET ${sql.join(assignments, sql`, `)} FROM json_each(${json}) AS j WHERE ${where}${
     returning ? sql` RETURNING ${returning}` : sql``
   }`;
 }

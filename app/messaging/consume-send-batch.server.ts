@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assessPhone } from "~/contacts/phone";
-import { bulkUpdateSql } from "~/db/bulk-update.server";
+import { bulkUpdateStatements } from "~/db/bulk-update.server";
+import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { campaigns, contacts, messages, users, type Campaign, type Contact, type Message } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
@@ -61,6 +62,8 @@ const PACING_NOTE = "Waiting for a send slot (sender rate limit)";
 /** Deferred messages come back through the cron this long before their expected slot (cron runs each minute). */
 const PACING_LEAD_MS = 60_000;
 const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
+/** Variables can multiply a long body (a 50,000-character email of {{address}} tokens); D1 cannot store it then. */
+const RENDERED_TOO_LONG = `Too long once its variables are filled in (over ${D1_VALUE_BUDGET / 1_000_000} MB); shorten the message`;
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
 
 type OrNull<T> = { [K in keyof T]: T[K] | null };
@@ -150,6 +153,7 @@ type ClaimRow = {
   status: Outcome["status"];
   /** 1: claimed by this consumer (rendered text, one more attempt); 0: decided without sending. */
   claim: 0 | 1;
+  /** The rendered text, only when rendering changed it (absent: the stored text is what goes out). */
   content?: string;
   subject?: string | null;
   errorMessage?: string | null;
@@ -157,9 +161,12 @@ type ClaimRow = {
   paced?: number;
 };
 
-/** queued → sending (claimed: the rendered text, an attempt) or → the decided outcome, only while still `queued`. */
-export function claimSql(rows: readonly ClaimRow[], t: number) {
-  return bulkUpdateSql(messages, rows, (j) => ({
+/**
+ * queued → sending (claimed: the rendered text, an attempt) or → the decided outcome, only while still `queued`.
+ * One statement per ~1 MB of rows (rendered emails can be 50,000 characters each): run them in one batch().
+ */
+export function claimStatements(rows: readonly ClaimRow[], t: number) {
+  return bulkUpdateStatements(messages, rows, (j) => ({
     set: {
       status: j.status,
       content: sql`coalesce(${j.content}, ${messages.content})`,
@@ -176,9 +183,9 @@ export function claimSql(rows: readonly ClaimRow[], t: number) {
   }));
 }
 
-/** The provider outcomes of a batch, only onto rows this consumer claimed (still `sending`). */
-export function recordOutcomesSql(results: readonly Outcome[], t: number) {
-  return bulkUpdateSql(messages, results, (j) => ({
+/** The provider outcomes of a batch, only onto rows this consumer claimed (still `sending`); one batch() for them all. */
+export function recordOutcomeStatements(results: readonly Outcome[], t: number) {
+  return bulkUpdateStatements(messages, results, (j) => ({
     set: {
       status: j.status,
       twilioSid: sql`coalesce(${j.sid}, ${messages.twilioSid})`,
@@ -340,24 +347,32 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     });
   }
   emailRows.forEach((r) => slotOf.set(r.id, t));
-  const sending = toSend.filter((r) => slotOf.has(r.id));
+  const slotted = toSend.filter((r) => slotOf.has(r.id));
 
   // 3. Claim (queued → sending, with the rendered text) and apply the compliance outcomes, in one write (with the
-  // pacing reservation when it rides along).
-  const rendered = new Map(sending.map((r) => [r.id, render(r, now, org)]));
+  // pacing reservation when it rides along). The claim carries a message's text only where rendering changed it,
+  // so a long body the same for everyone is not bound once per recipient; what it does carry is split into
+  // statements of ~1 MB each (D1 refuses a bound value over 2 MB), all in the same batch: one round trip.
+  const rendered = new Map(slotted.map((r) => [r.id, render(r, now, org)]));
+  const sending: Row[] = [];
+  for (const r of slotted) {
+    if (storable(rendered.get(r.id)!)) sending.push(r);
+    else decided.push({ id: r.id, status: "failed", errorMessage: RENDERED_TOO_LONG });
+  }
   const claimRows: ClaimRow[] = [
-    ...sending.map((r): ClaimRow => ({ id: r.id, status: "sending", content: rendered.get(r.id)!.text, subject: rendered.get(r.id)!.subject, claim: 1 })),
+    ...sending.map((r): ClaimRow => {
+      const { text, subject } = rendered.get(r.id)!;
+      return { id: r.id, status: "sending", content: text === r.content ? undefined : text, subject: subject === r.subject ? undefined : subject, claim: 1 };
+    }),
     ...decided.map((o): ClaimRow => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),
   ];
+  const claims = claimRows.length ? claimStatements(claimRows, t).map((q) => db.all<{ id: number; status: string }>(q)) : [];
   let claimed: { id: number; status: string }[] = [];
   if (reserveWithClaim) {
-    const [reserved, rows] = (await runBatch(db, [reserveStatement(db, sender, plan), db.all<{ id: number; status: string }>(claimSql(claimRows, t))])) as [
-      { next_slot_ms: number }[],
-      { id: number; status: string }[],
-    ];
+    const [reserved, ...rows] = (await runBatch(db, [reserveStatement(db, sender, plan), ...claims])) as [{ next_slot_ms: number }[], ...{ id: number; status: string }[][]];
     reservationFrom(plan, reserved[0]).slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
-    claimed = rows;
-  } else if (claimRows.length) claimed = await db.all<{ id: number; status: string }>(claimSql(claimRows, t));
+    claimed = rows.flat();
+  } else if (claims.length) claimed = ((await runBatch(db, claims)) as { id: number; status: string }[][]).flat();
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
   // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.
@@ -398,7 +413,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     }
     const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
     const written = await runBatch(db, [
-      db.run(recordOutcomesSql(results, Date.now())),
+      ...recordOutcomeStatements(results, Date.now()).map((q) => db.run(q)),
       ...[...sentByCampaign].map(([id, n]) => db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`)),
       ...suppressions,
       ...(gate.resumeAt === null ? [] : [carryLateness(db, deps.sms.sender, gate.resumeAt)]),
@@ -408,6 +423,15 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     if (sids.length) await applyBacklogRows(db, deps.now(), written.at(-1) as Parameters<typeof applyBacklogRows>[2]);
   }
   return outcomes;
+}
+
+/**
+ * Whether the claim can store this rendered text: its claim row must fit one bound value. Measured only when the
+ * length could be near that (JSON takes at most 6 bytes per UTF-16 unit, for an escaped control character).
+ */
+function storable({ text, subject }: { text: string; subject: string | null }) {
+  const units = text.length + (subject?.length ?? 0);
+  return units * 6 + 200 < D1_VALUE_BUDGET || jsonBytes({ id: Number.MAX_SAFE_INTEGER, status: "sending", content: text, subject, claim: 1 }) + 2 <= D1_VALUE_BUDGET;
 }
 
 async function suppressedNow(db: Db, row: Row) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import { chunkByBytes } from "~/db/chunk-by-bytes.server";
+import { runBatch, type Db } from "~/db/client.server";
 import type { MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
@@ -31,26 +32,26 @@ export type OutboundInput = {
   createdBy?: number | null;
 };
 
+/** Rows per INSERT at most; fewer when their text makes the JSON parameter bigger than D1_VALUE_BUDGET. */
 const INSERT_CHUNK = 500;
 
 /**
  * The producer side of the send pipeline. Writes outbound messages as `pending` rows first (the durable record), each with a unique idempotency
  * key: inserting the same logical send twice is a no-op. Due rows are then queued. Returns the ids of
  * rows this call created, and the ids of all rows for the given keys (created now or before).
+ * The rows go as one JSON parameter per statement, split by bytes (500 campaign steps of 5,000 characters are
+ * several MB; D1 refuses a bound value over 2 MB), every statement in one batch: one round trip, one transaction.
  */
 export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: OutboundInput[], now: Date) {
   const t = now.getTime();
-  const created: number[] = [];
-  for (let i = 0; i < inputs.length; i += INSERT_CHUNK) {
-    const json = JSON.stringify(
-      inputs.slice(i, i + INSERT_CHUNK).map((m) => ({
-        ...m,
-        isMarketing: MARKETING_KINDS.has(m.kind) ? 1 : 0,
-        isTest: m.kind === "test" ? 1 : 0,
-        scheduledAt: Math.max(m.scheduledAt?.getTime() ?? t, 0),
-      })),
-    );
-    const rows = await db.all<{ id: number }>(sql`
+  const rows = inputs.map((m) => ({
+    ...m,
+    isMarketing: MARKETING_KINDS.has(m.kind) ? 1 : 0,
+    isTest: m.kind === "test" ? 1 : 0,
+    scheduledAt: Math.max(m.scheduledAt?.getTime() ?? t, 0),
+  }));
+  const inserts = Array.from(chunkByBytes(rows, { maxRows: INSERT_CHUNK }), ({ json }) =>
+    db.all<{ id: number }>(sql`
       INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, step_id, enrollment_id, broadcast_id,
         phone, email, subject, content, idempotency_key, is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
       SELECT json_extract(value,'$.channel'), 'outbound', json_extract(value,'$.kind'), 'pending', json_extract(value,'$.contactId'),
@@ -60,9 +61,9 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
         json_extract(value,'$.scheduledAt'), 0, json_extract(value,'$.createdBy'), ${t}, ${t}
       FROM json_each(${json}) WHERE true
       ON CONFLICT(idempotency_key) DO NOTHING
-      RETURNING id`);
-    created.push(...rows.map((r) => r.id));
-  }
+      RETURNING id`),
+  );
+  const created = ((await runBatch(db, inserts)) as { id: number }[][]).flatMap((r) => r.map((x) => x.id));
   // A person wrote to the contact: pending auto follow-ups to that number are cancelled (app/responders).
   const humanPhones = [...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!))];
   if (created.length && humanPhones.length) await cancelFollowUps(db, humanPhones, now, "Cancelled: a person replied");

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
-import { claimSql, recordOutcomesSql, selectQueuedForSend } from "./consume-send-batch.server";
+import { claimStatements, recordOutcomeStatements, selectQueuedForSend } from "./consume-send-batch.server";
 import { markQueuedSql } from "./enqueue-due-messages.server";
 
 // The pipeline's per-batch statements find rows by id and then check their status. SQLite would rather
@@ -15,8 +15,8 @@ describe("query plans of the send pipeline's batch statements", () => {
   it("the consumer's read, claim and record and the enqueuer's pending → queued use the primary key, not the status index", async () => {
     const statements: [string, SQL][] = [
       ["read", selectQueuedForSend(db(), [1, 2, 3]).getSQL()],
-      ["claim", claimSql([{ id: 1, status: "sending", claim: 1, content: "x", subject: null }], 0)],
-      ["record", recordOutcomesSql([{ id: 1, status: "sent", sid: "SM1" }], 0)],
+      ["claim", claimStatements([{ id: 1, status: "sending", claim: 1, content: "x", subject: null }], 0)[0]],
+      ["record", recordOutcomeStatements([{ id: 1, status: "sent", sid: "SM1" }], 0)[0]],
       ["enqueue", markQueuedSql("[1,2,3]", 0)],
     ];
     for (const [name, q] of statements) {

@@ -1,15 +1,18 @@
+import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createDb } from "~/db/client.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { dispatchDueMessages } from "./enqueue-due-messages.server";
 import { sendMessages, MAX_ATTEMPTS } from "./consume-send-batch.server";
 import { reconcileMessages } from "./reconcile-messages.server";
 import { receiveInboundSms } from "./receive-inbound.server";
-import { sendBroadcast } from "./create-broadcast.server";
+import { broadcastSchema, sendBroadcast } from "./create-broadcast.server";
 import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser } from "../../tests/factories";
-import { createTestContact, uniquePhone } from "../../tests/contact-factory";
+import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
+import { longText, measuringD1 } from "../../tests/bound-values";
 import { DAYTIME, messageRow, pipeline, TEST_CONFIG } from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
@@ -445,5 +448,75 @@ describe("email", () => {
     await sendMessages(queue.takeSendJobs(), deps);
     expect(await sendgrid.calls()).toHaveLength(1);
     expect(await messageRow(again!.id)).toMatchObject({ status: "skipped" });
+  });
+});
+
+describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)", () => {
+  // 50,000 characters is the broadcast schema's maximum; most of this text is 3–4 bytes a character in UTF-8, so one
+  // rendered copy is ~115 KB and a claim of 100 of them would be ~11 MB in one JSON parameter.
+  async function broadcastAndConsume(content: string, recipients: number) {
+    const measured = measuringD1(env.DB);
+    const { deps, sendgrid, queue } = await pipeline({ now: () => DAYTIME, dbOverride: createDb(measured.d1) });
+    const actor = await actorFor();
+    const tag = uniqueTag("bc");
+    const people = await seedContacts(recipients, (i) => ({ firstName: `Zoë${i}`, email: `bc${i}.${tag}@example.com` }), actor.userId);
+    const input = broadcastSchema.parse({ type: "email", subject: "Votre étude solaire, {{firstName|ami}} ☀", content, contactIds: people.map((p) => p.id) });
+    const res = await sendBroadcast({ db: deps.db, queue, now: DAYTIME }, input, actor);
+    expect(res).toMatchObject({ recipients, queued: recipients });
+    const jobs = queue.takeSendJobs();
+    // The queue hands the consumer 100 at a time (max_batch_size): each batch is claimed and sent, none retried.
+    for (let i = 0; i < jobs.length; i += 100) expect(await sendMessages(jobs.slice(i, i + 100), deps)).toEqual(new Map());
+    const rows = await deps.db.all<{ contact_id: number; status: string; content: string; subject: string }>(
+      sql`SELECT contact_id, status, content, subject FROM messages WHERE broadcast_id = ${res.broadcastId}`,
+    );
+    expect(rows).toHaveLength(recipients);
+    expect(rows.filter((r) => r.status !== "sent")).toEqual([]);
+    const calls = await sendgrid.calls();
+    expect(calls).toHaveLength(recipients);
+    expect(measured.seen.maxValueBytes).toBeLessThanOrEqual(1_000_000);
+    expect(measured.seen.maxSqlBytes).toBeLessThan(20_000);
+    return { people, rows, calls, seen: measured.seen };
+  }
+
+  it("a personalised 50,000-character email to 120 recipients: every copy claimed, sent and stored as rendered", async () => {
+    const content = longText(50_000, "Bonjour {{firstName}} 👋\n");
+    expect(content).toHaveLength(50_000);
+    const { people, rows, calls, seen } = await broadcastAndConsume(content, 120);
+    expect(seen.maxValueBytes).toBeGreaterThan(500_000); // the claims did carry ~1 MB of rendered copies each
+    const nameOf = new Map(people.map((p) => [p.id, p.firstName]));
+    for (const r of rows) {
+      expect(r.content).toBe(content.replace("{{firstName}}", nameOf.get(r.contact_id)!));
+      expect(r.subject).toBe(`Votre étude solaire, ${nameOf.get(r.contact_id)} ☀`);
+    }
+    const byTo = new Map(people.map((p) => [p.email, p.firstName]));
+    for (const call of calls) expect(call.text!.startsWith(content.replace("{{firstName}}", byTo.get(call.to[0])!))).toBe(true);
+  });
+
+  it("a message its variables make too long to store (over 1 MB) fails alone, with the reason; the rest of the batch goes", async () => {
+    const { deps, sendgrid, queue } = await pipeline({ now: () => DAYTIME });
+    const actor = await actorFor();
+    const long = await createTestContact(actor.userId, { address: "☀".repeat(300), email: `long.${uniqueTag()}@example.com` });
+    const plain = await createTestContact(actor.userId, { address: "1 Sun Way", email: `plain.${uniqueTag()}@example.com` });
+    // 50,000 characters of {{address}}: 4,545 tokens of 300 three-byte characters each, 4 MB once rendered (before,
+    // the claim of the whole batch failed with SQLITE_TOOBIG and the batch went to the dead-letter queue).
+    const content = "{{address}}".repeat(4545);
+    const ids = await createOutboundMessages(
+      deps.db,
+      queue,
+      [long, plain].map((c) => ({ channel: "email" as const, kind: "individual" as const, contactId: c.id, email: c.email, subject: "Hi", content, idempotencyKey: `big:${crypto.randomUUID()}` })),
+      DAYTIME,
+    );
+    expect(await sendMessages(queue.takeSendJobs(), deps)).toEqual(new Map());
+    expect(await messageRow(ids[0])).toMatchObject({ status: "failed", content, error_message: "Too long once its variables are filled in (over 1 MB); shorten the message" });
+    expect(await messageRow(ids[1])).toMatchObject({ status: "sent", content: "1 Sun Way".repeat(4545) });
+    expect((await sendgrid.calls()).map((c) => c.to)).toEqual([[plain.email]]);
+  });
+
+  it("the same 50,000-character email to 100 recipients is sent to each (the claim need not carry 100 copies)", async () => {
+    const content = longText(50_000, "Bonjour à tous 👋\n");
+    const { rows, calls, seen } = await broadcastAndConsume(content, 100);
+    expect(seen.maxValueBytes).toBeLessThan(200_000); // the body, bound once by the broadcast's INSERT; no claim carries it
+    expect(rows.every((r) => r.content === content)).toBe(true);
+    expect(calls.every((c) => c.text!.startsWith(content))).toBe(true);
   });
 });
