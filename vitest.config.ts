@@ -16,7 +16,10 @@ export default defineConfig({
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(here("./migrations")),
           SESSION_SECRET: "test-session-secret",
+          // wrangler.toml carries neither (decision 018). An https, non-private origin: with the Twilio token below,
+          // a loopback one would make every send and webhook refuse (check-public-url.server.ts).
           PUBLIC_BASE_URL: "https://helio.test",
+          SALES_ALERT_EMAIL: "sales-alerts@helio.test",
           // Webhook signatures are checked with this token; without an account SID the Worker itself still
           // uses the local outbox. Everything else is blank so a developer's .dev.vars never leaks in.
           TWILIO_AUTH_TOKEN: "test-twilio-auth-token",

@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     name: "node",
     environment: "node",
-    include: ["app/**/*.node.test.ts"],
+    // workers/: wrangler.toml read by wrangler's own parser.
+    include: ["app/**/*.node.test.ts", "workers/**/*.node.test.ts"],
     testTimeout: 30_000,
   },
 });

@@ -24,6 +24,14 @@ if (!existsSync(devVars)) {
   console.log("Created .dev.vars (local settings; no provider credentials → local outbox).");
 }
 
+// Settings wrangler.toml does not carry (they belong to one deployment, decision 018): a .dev.vars written before
+// they existed does not have them either, so npm start supplies the local values unless .dev.vars sets its own.
+const localVars = { PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`, SALES_ALERT_EMAIL: "sales-alerts@helio.local" };
+const devVarsText = readFileSync(devVars, "utf8");
+const varArgs = Object.entries(localVars)
+  .filter(([name]) => !new RegExp(`^${name}=\\S`, "m").test(devVarsText))
+  .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+
 // 2. Build with the classic Remix compiler.
 execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
 
@@ -36,7 +44,7 @@ const { created } = await createUser(ADMIN, { onConflict: "ignore" });
 // 5. Serve.
 const wrangler = spawn(
   process.execPath,
-  [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", HOST, "--port", String(PORT), "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false"],
+  [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", HOST, "--port", String(PORT), "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
   { cwd: root, stdio: "inherit", env: offlineEnv },
 );
 const stop = () => wrangler.kill("SIGINT");

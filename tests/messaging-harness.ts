@@ -30,6 +30,7 @@ export function recordingQueue() {
 
 export const TEST_CONFIG: MessagingConfig = {
   publicBaseUrl: "https://helio.test",
+  publicUrlProblem: null,
   smsRatePerSecond: 1000,
   smsDailyCap: 1_000_000,
   companyAddress: "Helio Solar, 1 Sun Way, Phoenix AZ 85001",

@@ -20,10 +20,10 @@ describe("smart alert and auto-responder API", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, any>;
     expect(body.banks.map((b: { id: number }) => b.id)).toEqual([bankBody.id]);
-    expect(body).toMatchObject({ priority: "high", category: "appointment request", sentTo: "sales-alerts@helio.local" });
+    expect(body).toMatchObject({ priority: "high", category: "appointment request", sentTo: "sales-alerts@helio.test" });
     expect(body.classification.intent).toBeTypeOf("string");
-    const mail = await db().get<{ email: string; kind: string }>(sql`SELECT email, kind FROM messages WHERE idempotency_key = ${`alert:${body.alertId}:sales-alerts@helio.local`}`);
-    expect(mail).toEqual({ email: "sales-alerts@helio.local", kind: "alert" });
+    const mail = await db().get<{ email: string; kind: string }>(sql`SELECT email, kind FROM messages WHERE idempotency_key = ${`alert:${body.alertId}:sales-alerts@helio.test`}`);
+    expect(mail).toEqual({ email: "sales-alerts@helio.test", kind: "alert" });
     await call(`/api/keyword-banks/${bankBody.id}`, { method: "PUT", cookie, json: { isActive: false } });
   });
 

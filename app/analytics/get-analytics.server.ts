@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { statsFrom, statsStatements } from "~/campaigns/get-stats.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { PUBLIC_URL_HOW, publicBaseUrlOf, publicUrlProblem } from "~/messaging/check-public-url.server";
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
 import { dayKeys, rate, type Range } from "./rates";
 import { selectStatuses, statusesFrom } from "./system-status.server";
@@ -88,7 +89,7 @@ const selectRecentMessages = (db: Db, limit = 10) =>
 const recentFrom = (rows: RecentRow[]) =>
   rows.map((r) => ({ id: r.id, direction: r.direction, status: r.status, channel: r.channel, to: r.phone ?? r.email ?? "", preview: r.content, createdAt: new Date(r.created_at).toISOString() }));
 
-type HealthEnv = ProviderEnv & Record<string, unknown>;
+type HealthEnv = ProviderEnv & { PUBLIC_BASE_URL?: string } & Record<string, unknown>;
 type BacklogRow = { status: string; n: number };
 type FailureRow = { channel: string; error_message: string | null; error_code: string | null; updated_at: number };
 type HealthRows = [BacklogRow[], { created_at: number | null }[], Parameters<typeof statusesFrom>[0], FailureRow[]];
@@ -130,8 +131,17 @@ function healthFrom(d1: Awaited<ReturnType<typeof pingD1>>, [backlog, oldest, st
   const aiError = statuses["provider_error:ai"];
   const tick = statuses.cron_tick;
   const oldestAt = oldest[0]?.created_at ?? null;
+  const refused = statuses["refused:public_url"];
+  const problem = publicUrlProblem(env);
   return {
     checkedAt: now.toISOString(),
+    // The configuration that makes sends and Twilio webhooks refuse (decision 018), with the last refusal recorded.
+    publicUrl: {
+      value: publicBaseUrlOf(env) || null,
+      problem,
+      how: problem ? PUBLIC_URL_HOW : null,
+      lastRefusal: problem && refused ? { what: String(refused.value.what ?? ""), at: refused.updatedAt } : null,
+    },
     d1,
     queue: {
       backlog: backlog.reduce((a, r) => a + r.n, 0),

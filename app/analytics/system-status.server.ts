@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 
-export type StatusKey = "cron_tick" | `provider_error:${"sms" | "email" | "ai"}`;
+/** refused:public_url — the last send or webhook refused because PUBLIC_BASE_URL is unusable (check-public-url). */
+export type StatusKey = "cron_tick" | `provider_error:${"sms" | "email" | "ai"}` | "refused:public_url";
 
 /** Upserts one status fact (tiny table, one row per key). */
 export function recordStatus(db: Db, key: StatusKey, value: Record<string, unknown>, now: Date) {

@@ -7,6 +7,7 @@ import { AppError } from "./app-error";
 import { apiErrorResponse, postJson } from "./http.server";
 import { clientIp } from "./request.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 /** One POST+JSON send endpoint: its body schema and the domain function that queues the send. */
 export type SendEndpoint = {
@@ -24,7 +25,8 @@ export function sendEndpoint<S extends z.ZodTypeAny>(
 
 /**
  * The body of every send route after its guard: picks the endpoint by the URL's last segment, parses the JSON
- * body, runs the send with the acting user and the client's `Idempotency-Key`, answers 202 with what was queued.
+ * body, runs the send with the acting user and the client's `Idempotency-Key`, answers 202 with what was queued —
+ * or 503 before anything is written while PUBLIC_BASE_URL cannot be this app's public address (check-public-url).
  */
 export function runSendEndpoint(
   args: { request: Request; context: AppLoadContext; params: Record<string, string | undefined> },
@@ -37,5 +39,13 @@ export function runSendEndpoint(
   if (!endpoint) return Promise.resolve(apiErrorResponse(new AppError("not_found", "Not found")));
   const deps: SendRequestDeps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
   const actor: Actor = { userId: user.id, ipAddress: clientIp(request) };
-  return postJson(request, endpoint.schema, (input) => endpoint.run(deps, input as never, actor, idempotencyKey(request)), { status: 202 });
+  return postJson(
+    request,
+    endpoint.schema,
+    (input) => {
+      requirePublicUrl(context.cloudflare.env);
+      return endpoint.run(deps, input as never, actor, idempotencyKey(request));
+    },
+    { status: 202 },
+  );
 }

@@ -1,8 +1,12 @@
+import { publicBaseUrlOf, publicUrlProblem } from "./check-public-url.server";
 import { providerMode } from "./providers/registry.server";
 
 /** Sending configuration from the environment, with safe defaults (US long code: 1 msg/s). */
 export type MessagingConfig = {
+  /** PUBLIC_BASE_URL without trailing slashes; "" when unset (outbox links are then relative). */
   publicBaseUrl: string;
+  /** Set when real credentials are present but PUBLIC_BASE_URL cannot be this app's public https address: the consumer holds sends (check-public-url). */
+  publicUrlProblem: string | null;
   smsRatePerSecond: number;
   smsDailyCap: number;
   /** How far ahead a consumer holds send slots (default PACING_WINDOW_MS); tests shorten it. */
@@ -20,7 +24,8 @@ const positive = (v: string | undefined, fallback: number) => {
 
 export function messagingConfig(env: Env): MessagingConfig {
   return {
-    publicBaseUrl: (env.PUBLIC_BASE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""),
+    publicBaseUrl: publicBaseUrlOf(env),
+    publicUrlProblem: publicUrlProblem(env),
     smsRatePerSecond: positive(env.SMS_RATE_PER_SECOND, 1),
     smsDailyCap: Math.floor(positive(env.SMS_DAILY_CAP, 2000)),
     companyAddress: env.COMPANY_ADDRESS || null,

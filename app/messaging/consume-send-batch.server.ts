@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { recordStatus } from "~/analytics/system-status.server";
 import { assessPhone } from "~/contacts/phone";
 import { bulkUpdateStatements } from "~/db/bulk-update.server";
 import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";
@@ -284,6 +285,10 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const outcomes: JobOutcomes = new Map();
   const ids = [...new Set(jobs.map((j) => j.messageId))];
   const retry = (id: number, seconds: number) => outcomes.set(id, { retryAfterSeconds: Math.ceil(seconds) });
+  if (config.publicUrlProblem) {
+    await holdForPublicUrl(db, ids, config.publicUrlProblem, t);
+    return outcomes;
+  }
 
   // Every read in one round trip: the rows, the organisation's settings ({{company…}} variables) and the sending
   // number's pacing state (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
@@ -432,6 +437,22 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
 function storable({ text, subject }: { text: string; subject: string | null }) {
   const units = text.length + (subject?.length ?? 0);
   return units * 6 + 200 < D1_VALUE_BUDGET || jsonBytes({ id: Number.MAX_SAFE_INTEGER, status: "sending", content: text, subject, claim: 1 }) + 2 <= D1_VALUE_BUDGET;
+}
+
+/** Held messages come back through the cron this long after (cron runs each minute; each round is one UPDATE per batch). */
+export const PUBLIC_URL_HOLD_MS = 5 * 60_000;
+
+/**
+ * PUBLIC_BASE_URL cannot be this app's public address while real credentials are present (check-public-url): a send
+ * now would carry a status callback Twilio cannot reach and unsubscribe links nobody can open. The batch's queued rows
+ * go back to `pending` with the reason, no attempt counted, and return through the cron's dispatch every
+ * PUBLIC_URL_HOLD_MS, so they go once the URL is fixed. Queue retries would run out and dead-letter them as failed.
+ */
+async function holdForPublicUrl(db: Db, ids: readonly number[], problem: string, t: number) {
+  const held = await db.all<{ id: number }>(sql`UPDATE messages SET status = 'pending', scheduled_at = ${t + PUBLIC_URL_HOLD_MS}, error_message = ${problem}, updated_at = ${t}
+    WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND +status = 'queued' RETURNING id`);
+  console.error(`send batch held (${held.length} of ${ids.length} messages back to pending): ${problem}`);
+  await recordStatus(db, "refused:public_url", { what: "send", held: held.length, message: problem }, new Date(t)).catch((e) => console.error("recording the refusal failed", e));
 }
 
 async function suppressedNow(db: Db, row: Row) {

@@ -24,12 +24,15 @@ export type ReplyDeps = {
   draft?: DraftReply | null;
 };
 
-export const DEFAULT_SALES_ALERT_EMAIL = "sales-alerts@helio.local";
-
+/**
+ * No defaults: a made-up address would swallow alerts, a loopback origin would put dead links in them. Unset
+ * SALES_ALERT_EMAIL = alerts go only to their profile's emails (test alerts say it is missing); unset PUBLIC_BASE_URL =
+ * relative links (the local outbox shows them inside the app).
+ */
 export function alertConfig(env: { PUBLIC_BASE_URL?: string; SALES_ALERT_EMAIL?: string }): AlertConfig {
   return {
-    publicBaseUrl: (env.PUBLIC_BASE_URL || "http://127.0.0.1:8787").replace(/\/+$/, ""),
-    salesAlertEmail: env.SALES_ALERT_EMAIL?.trim() || DEFAULT_SALES_ALERT_EMAIL,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? "").trim().replace(/\/+$/, ""),
+    salesAlertEmail: env.SALES_ALERT_EMAIL?.trim() || null,
   };
 }
 

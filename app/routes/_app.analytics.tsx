@@ -6,7 +6,7 @@ import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
 import { requireUser } from "~/auth/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { ActiveBadge, Badge, Button, Card, cx, EmptyState, focusRing, ItemList, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Card, cx, EmptyState, focusRing, ItemList, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
@@ -30,6 +30,11 @@ export default function Analytics() {
           </Button>
         }
       />
+      {health.publicUrl.problem ? (
+        <Alert tone="danger" data-testid="public-url-banner">
+          <strong>Sending is refused:</strong> {health.publicUrl.problem} See System Health below.
+        </Alert>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="analytics-stats">
         <StatCard label="Messages Sent" value={stats.messagesSent} icon={Send} />
         <StatCard label="Delivery Rate" value={stats.deliveryRate} icon={CheckCircle2} hint={`${stats.delivered.toLocaleString("en-US")} delivered`} />
@@ -114,7 +119,34 @@ export default function Analytics() {
       </div>
 
       <Card title="System Health" description="Measured when this page loaded." data-testid="system-health">
+        {health.publicUrl.problem ? (
+          <Alert tone="danger" className="mb-4" data-testid="public-url-problem">
+            <p className="font-semibold">Sending and Twilio webhooks are refused</p>
+            <p>{health.publicUrl.problem}</p>
+            <p className="mt-1 text-fg-muted">
+              Now: {health.publicUrl.value ? <code>{health.publicUrl.value}</code> : "not set"}. Set it with {health.publicUrl.how}. Messages wait as pending
+              and go once it is set; Twilio retries refused callbacks.
+              {health.publicUrl.lastRefusal ? (
+                <>
+                  {" "}
+                  Last refused {health.publicUrl.lastRefusal.what === "webhook" ? "webhook" : "send"}:{" "}
+                  <LocalTime iso={health.publicUrl.lastRefusal.at} pattern="MMM d, HH:mm:ss" />.
+                </>
+              ) : null}
+            </p>
+          </Alert>
+        ) : null}
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          <dt className="text-fg-muted">Public URL</dt>
+          <dd>
+            {health.publicUrl.value ? <code>{health.publicUrl.value}</code> : "Not set"}
+            {health.publicUrl.problem ? (
+              <>
+                {" "}
+                <Badge tone="danger">Unusable</Badge>
+              </>
+            ) : null}
+          </dd>
           <dt className="text-fg-muted">Database (D1)</dt>
           <dd>
             <Badge tone={health.d1.ok ? "success" : "danger"}>{health.d1.ok ? "Reachable" : "Unreachable"}</Badge> {health.d1.latencyMs} ms for SELECT 1

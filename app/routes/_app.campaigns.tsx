@@ -16,6 +16,7 @@ import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaign Sequences — Helio" }];
 
@@ -41,6 +42,7 @@ export async function action(args: ActionFunctionArgs) {
   const actor = { userId: user.id, ipAddress: clientIp(request) };
   try {
     if (input.intent === "start") {
+      requirePublicUrl(context.cloudflare.env);
       const c = await startCampaign(context.db, jobQueue(context.cloudflare.env), id, actor, context.clock());
       return redirectWithToast(context, back, { title: input.resume ? DONE.resume : DONE.start, description: c.name });
     }

@@ -12,6 +12,7 @@ import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/contacts/send-quick-upl
 import { viewQuickSend } from "~/contacts/view-quick-send.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/lib/http.server";
 import { stagedImportIntents } from "~/lib/import-route.server";
 import { clientIp } from "~/lib/request.server";
@@ -41,6 +42,7 @@ export async function action(args: ActionFunctionArgs) {
     // Duplicate-aware ("skip"): a number that is already a contact keeps its record and still gets the message.
     if (input.intent === "import") return await staged.start("skip");
     if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
+    requirePublicUrl(context.cloudflare.env);
     const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
     const { broadcastId } = await sendQuickUpload(deps, id, { userId: user.id, ipAddress: clientIp(request) });
     return redirect(`/testing/sends/${broadcastId}`);

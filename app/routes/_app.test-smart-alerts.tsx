@@ -63,7 +63,20 @@ export default function TestSmartAlerts() {
   const r = reply?.result;
   return (
     <div className="space-y-6">
-      <PageHeader title="Test Smart Alerts" description={<>Test alerts are emailed to the sales alert address: <strong data-testid="sales-email">{salesEmail}</strong></>} />
+      <PageHeader
+        title="Test Smart Alerts"
+        description={
+          salesEmail ? (
+            <>
+              Test alerts are emailed to the sales alert address: <strong data-testid="sales-email">{salesEmail}</strong>
+            </>
+          ) : (
+            <>
+              No sales alert address is set: <strong data-testid="sales-email">set SALES_ALERT_EMAIL with wrangler</strong> so test alerts and escalations have somewhere to go.
+            </>
+          )
+        }
+      />
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Test message" className="lg:col-span-2">
           <Form method="post" className="space-y-3" data-testid="test-alert-form">

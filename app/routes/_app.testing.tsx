@@ -20,6 +20,7 @@ import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
 import { redirectWithToast } from "~/toast/toast.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 const CHANNEL_OPTIONS = [
   { value: "sms", label: "SMS" },
@@ -78,6 +79,7 @@ export async function action(args: ActionFunctionArgs) {
   if (intent === "manual") {
     const email = str(form, "type") === "email";
     try {
+      requirePublicUrl(context.cloudflare.env);
       if (email) {
         const input = parseInput(manualEmailSchema, { email: str(form, "email"), subject: str(form, "subject"), content: str(form, "content") });
         await sendManualEmailTest(deps, input, actor, str(form, "nonce") || undefined);
@@ -112,6 +114,7 @@ export async function action(args: ActionFunctionArgs) {
       const input = broadcastInput(form);
       const nonce = str(form, "nonce");
       if (!nonce) throw new AppError("validation", "Please review the pre-send check first");
+      requirePublicUrl(context.cloudflare.env);
       const result = await sendBroadcast(deps, input, actor, `playground:${nonce}`);
       return redirect(`/testing/sends/${result.broadcastId}`);
     } catch (err) {

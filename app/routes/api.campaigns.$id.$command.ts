@@ -7,6 +7,7 @@ import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/c
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { methodNotAllowed, readJson } from "~/lib/api.server";
 import { AppError } from "~/lib/app-error";
 import { apiRoute } from "~/lib/http.server";
@@ -18,8 +19,10 @@ type Command = (args: ActionFunctionArgs, user: SessionUser, campaignId: number)
 /** The POST-only commands on one campaign (SPEC §7), each answering 200 with its result; any other is a 404. */
 const COMMANDS: Record<string, Command> = {
   /** POST /api/campaigns/:id/start — start a draft or resume a paused campaign → the updated campaign. */
-  start: ({ request, context }, user, id) =>
-    startCampaign(context.db, jobQueue(context.cloudflare.env), id, { userId: user.id, ipAddress: clientIp(request) }, context.clock()),
+  start: ({ request, context }, user, id) => {
+    requirePublicUrl(context.cloudflare.env);
+    return startCampaign(context.db, jobQueue(context.cloudflare.env), id, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+  },
   /** POST /api/campaigns/:id/pause — running → paused → the updated campaign. */
   pause: ({ request, context }, user, id) => pauseCampaign(context.db, id, { userId: user.id, ipAddress: clientIp(request) }, context.clock()),
   /** POST /api/campaigns/:id/contacts {contactIds} — add contacts later; they start at step 1 → {added, campaign}. */

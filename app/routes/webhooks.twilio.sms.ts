@@ -1,23 +1,23 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
-import { readSignedTwilioForm, twiml } from "~/messaging/twilio-webhook.server";
+import { handleTwilioWebhook, twiml } from "~/messaging/twilio-webhook.server";
 import { jobQueue } from "~/jobs/job-queue.server";
 
-/** Twilio inbound SMS webhook: no session; authenticated by X-Twilio-Signature. */
+/** Twilio inbound SMS webhook: no session; authenticated by X-Twilio-Signature. 503 while PUBLIC_BASE_URL is unusable. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
-  const form = await readSignedTwilioForm(request, env);
-  if (!form) return new Response("Invalid signature", { status: 403 });
-  const sid = form.get("MessageSid") ?? form.get("SmsSid");
-  const from = form.get("From");
-  if (!sid || !from) return new Response("Missing MessageSid or From", { status: 400 });
-  await receiveInboundSms(
-    context.db,
-    jobQueue(env),
-    { sid, from, to: form.get("To") ?? "", body: form.get("Body") ?? "", optOutType: form.get("OptOutType") },
-    context.clock(),
-  );
-  return twiml();
+  return handleTwilioWebhook(request, env, { db: context.db, now: context.clock() }, async (form) => {
+    const sid = form.get("MessageSid") ?? form.get("SmsSid");
+    const from = form.get("From");
+    if (!sid || !from) return new Response("Missing MessageSid or From", { status: 400 });
+    await receiveInboundSms(
+      context.db,
+      jobQueue(env),
+      { sid, from, to: form.get("To") ?? "", body: form.get("Body") ?? "", optOutType: form.get("OptOutType") },
+      context.clock(),
+    );
+    return twiml();
+  });
 }
 
 export function loader() {

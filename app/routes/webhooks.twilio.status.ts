@@ -1,20 +1,20 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { recordStatusUpdates } from "~/messaging/record-status.server";
-import { readSignedTwilioForm } from "~/messaging/twilio-webhook.server";
+import { handleTwilioWebhook } from "~/messaging/twilio-webhook.server";
 
-/** Twilio status callback: forward-only status changes, idempotent. */
+/** Twilio status callback: forward-only status changes, idempotent. 503 while PUBLIC_BASE_URL is unusable, 403 unsigned. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readSignedTwilioForm(request, context.cloudflare.env);
-  if (!form) return new Response("Invalid signature", { status: 403 });
-  const sid = form.get("MessageSid") ?? form.get("SmsSid");
-  const status = form.get("MessageStatus") ?? form.get("SmsStatus");
-  if (!sid || !status) return new Response("Missing MessageSid or MessageStatus", { status: 400 });
-  await recordStatusUpdates(
-    context.db,
-    [{ sid, status, errorCode: form.get("ErrorCode"), errorMessage: form.get("ErrorMessage") }],
-    context.clock(),
-  );
-  return new Response(null, { status: 204 });
+  return handleTwilioWebhook(request, context.cloudflare.env, { db: context.db, now: context.clock() }, async (form) => {
+    const sid = form.get("MessageSid") ?? form.get("SmsSid");
+    const status = form.get("MessageStatus") ?? form.get("SmsStatus");
+    if (!sid || !status) return new Response("Missing MessageSid or MessageStatus", { status: 400 });
+    await recordStatusUpdates(
+      context.db,
+      [{ sid, status, errorCode: form.get("ErrorCode"), errorMessage: form.get("ErrorMessage") }],
+      context.clock(),
+    );
+    return new Response(null, { status: 204 });
+  });
 }
 
 export function loader() {

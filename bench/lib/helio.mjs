@@ -86,8 +86,9 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
     bindings: {
       APP_NAME: "Helio",
       SESSION_SECRET: "bench-session-secret-0123456789abcdef",
-      // Nothing listens there: status callbacks are not part of this benchmark.
-      PUBLIC_BASE_URL: "http://127.0.0.1:1",
+      // Nothing listens there: status callbacks are not part of this benchmark. A public https origin all the same:
+      // with Twilio credentials a loopback one holds every send (decision 018).
+      PUBLIC_BASE_URL: "https://helio-bench.example.com",
       TWILIO_ACCOUNT_SID: twilio.accountSid,
       TWILIO_AUTH_TOKEN: twilio.authToken,
       TWILIO_FROM_NUMBER: from,

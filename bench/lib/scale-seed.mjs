@@ -27,7 +27,7 @@ function counter(n) {
 
 /**
  * @param {D1Database} db  a migrated Helio D1 (Miniflare's binding)
- * @param {{ contacts?: number, messages?: number, campaigns?: number, seed?: number, userId: number, now?: number }} o
+ * @param {{ contacts?: number, messages?: number, campaigns?: number, enrollments?: number, seed?: number, userId: number, now?: number, append?: boolean }} o
  * @returns the figures of what was written and the seconds it took
  */
 export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, enrollments = 0, seed = 1, userId, now = Date.now(), append = false }) {

@@ -38,7 +38,9 @@ export async function startServer({
   const base = `http://127.0.0.1:${port}`;
   const allVars = {
     SESSION_SECRET: "e2e-session-secret",
+    // wrangler.toml carries neither (decision 018): loopback is right here, the local outbox sends nothing.
     PUBLIC_BASE_URL: base,
+    SALES_ALERT_EMAIL: "sales-alerts@helio.local",
     // Never let a developer's .dev.vars credentials leak into tests: local outbox unless a test says otherwise.
     TWILIO_ACCOUNT_SID: "",
     TWILIO_AUTH_TOKEN: "",
