@@ -12,17 +12,21 @@ export const D1_VALUE_BUDGET = 1_000_000;
 export type JsonChunk<T> = {
   /** The rows of this chunk, in their input order. */
   rows: T[];
-  /** `JSON.stringify(rows)`, the value to bind. */
+  /** `JSON.stringify(rows)`, the value to bind: at most `maxBytes` in UTF-8. */
   json: string;
-  /** UTF-8 bytes of `json`. */
-  bytes: number;
 };
 
 const NON_ASCII = /[\u0080-\uffff]/;
+const encoder = new TextEncoder();
+/** Strings up to this many UTF-16 units are measured by encoding them into one reused buffer (≤ 3 bytes a unit). */
+const SCRATCH_UNITS = 350_000;
+let scratch: Uint8Array | undefined;
 
-/** UTF-8 bytes of `s` (what D1 measures), counted without encoding it; an unpaired surrogate counts as U+FFFD. */
+/** UTF-8 bytes of `s` (what D1 measures); an unpaired surrogate counts as U+FFFD, as TextEncoder writes it. */
 export function utf8Length(s: string): number {
   if (!NON_ASCII.test(s)) return s.length;
+  // encodeInto a reused buffer is native and allocates nothing: ~9× the speed of the loop below.
+  if (s.length <= SCRATCH_UNITS) return encoder.encodeInto(s, (scratch ??= new Uint8Array(SCRATCH_UNITS * 3))).written;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -50,6 +54,15 @@ export function jsonBytes(value: unknown): number {
 export function* chunkByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; maxRows?: number } = {}): Generator<JsonChunk<T>> {
   const maxBytes = opts.maxBytes ?? D1_VALUE_BUDGET;
   const maxRows = opts.maxRows ?? Infinity;
+  // The usual case (a batch of SMS, a page of contacts) is one chunk: one JSON.stringify, and no byte count at all
+  // when even 3 bytes a UTF-16 unit would fit.
+  if (Array.isArray(rows) && rows.length <= maxRows) {
+    const json = JSON.stringify(rows);
+    if (json.length * 3 <= maxBytes || (json.length <= maxBytes && utf8Length(json) <= maxBytes)) {
+      if (rows.length > 0) yield { rows: [...(rows as T[])], json };
+      return;
+    }
+  }
   let parts: string[] = [];
   let chunk: T[] = [];
   let bytes = 2; // "[" and "]"
@@ -61,7 +74,7 @@ export function* chunkByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; m
       throw new AppError("payload_too_large", `One row is ${size.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} bytes one database value may hold`);
     }
     if (parts.length > 0 && (bytes + 1 + size > maxBytes || parts.length >= maxRows)) {
-      yield { rows: chunk, json: `[${parts.join(",")}]`, bytes };
+      yield { rows: chunk, json: `[${parts.join(",")}]` };
       parts = [];
       chunk = [];
       bytes = 2;
@@ -70,7 +83,7 @@ export function* chunkByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; m
     parts.push(json);
     chunk.push(row);
   }
-  if (parts.length > 0) yield { rows: chunk, json: `[${parts.join(",")}]`, bytes };
+  if (parts.length > 0) yield { rows: chunk, json: `[${parts.join(",")}]` };
 }
 
 /** Every chunk of `rows` at once (see chunkByBytes). */
