@@ -37,9 +37,7 @@ export async function describeTables(d1) {
   const virtual = objects.filter((o) => /^CREATE VIRTUAL TABLE/i.test(o.sql ?? "")).map((o) => o.name);
   const internal = (name) => /^(sqlite_|_cf_|d1_)/.test(name) || virtual.some((v) => name.startsWith(`${v}_`)) || virtual.includes(name);
   const real = objects.filter((o) => !internal(o.name));
-  const info = await d1.batch(
-    real.flatMap((o) => [`SELECT name, type, pk FROM pragma_table_info(${q(o.name)}) ORDER BY cid`, `SELECT DISTINCT "table" AS parent FROM pragma_foreign_key_list(${q(o.name)})`]),
-  );
+  const info = await d1.batch(real.flatMap((o) => [`PRAGMA table_info(${ident(o.name)})`, `PRAGMA foreign_key_list(${ident(o.name)})`]));
   const tables = real.map((o, i) => {
     const columns = info[2 * i];
     const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
@@ -47,7 +45,7 @@ export async function describeTables(d1) {
     // The order rows are read and re-inserted in: the INTEGER PRIMARY KEY (the rowid itself), else the hidden rowid
     // (kept too, so the copy is exact), else — WITHOUT ROWID — the primary key.
     const key = withoutRowid ? pk.map((c) => c.name) : pk.length === 1 && pk[0].type.toUpperCase() === "INTEGER" ? [pk[0].name] : ["rowid"];
-    return { name: o.name, columns: [...(key[0] === "rowid" ? ["rowid"] : []), ...columns.map((c) => c.name)], key, parents: info[2 * i + 1].map((r) => r.parent) };
+    return { name: o.name, columns: [...(key[0] === "rowid" ? ["rowid"] : []), ...columns.map((c) => c.name)], key, parents: info[2 * i + 1].map((r) => r.table) };
   });
   return { tables: parentsFirst(tables), fts: virtual, migrations: migrations.map((m) => m.name), sequences: Object.fromEntries(sequences.map((s) => [s.name, s.seq])) };
 }
@@ -301,18 +299,19 @@ export async function restoreDatabase(d1, file, { log = () => {} } = {}) {
     }
     await run();
 
-    // 6. Search indexes from the restored rows, the triggers back, the sequences as they were.
+    // 6. Search indexes from the restored rows and the triggers back; then the AUTOINCREMENT sequences as they were
+    //    (the inserts already moved each to its table's highest id; this only matters where the newest rows had been
+    //    deleted, so a refusal is a warning, not a failed restore).
     log("Rebuilding the search indexes and putting the triggers back...");
-    await d1.execute(
-      [
-        ...header.fts.map((f) => `INSERT INTO ${ident(f)}(${ident(f)}) VALUES ('rebuild');`),
-        ...triggers.map((t) => `${t.sql};`),
-        ...Object.entries(header.sequences).flatMap(([name, seq]) => [
-          `UPDATE sqlite_sequence SET seq = ${Number(seq)} WHERE name = ${q(name)};`,
-          `INSERT INTO sqlite_sequence (name, seq) SELECT ${q(name)}, ${Number(seq)} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ${q(name)});`,
+    await d1.execute([...header.fts.map((f) => `INSERT INTO ${ident(f)}(${ident(f)}) VALUES ('rebuild')`), ...triggers.map((t) => t.sql)]);
+    await d1
+      .execute(
+        Object.entries(header.sequences).flatMap(([name, seq]) => [
+          `UPDATE sqlite_sequence SET seq = ${Number(seq)} WHERE name = ${q(name)}`,
+          `INSERT INTO sqlite_sequence (name, seq) SELECT ${q(name)}, ${Number(seq)} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ${q(name)})`,
         ]),
-      ].join("\n"),
-    );
+      )
+      .catch((err) => log(`Warning: the AUTOINCREMENT sequences were not restored (${err.message}); new ids continue after the highest restored ones.`));
 
     // 7. Every row is there.
     const counted = await d1.batch(header.tables.map((t) => `SELECT count(*) AS n FROM ${ident(t.name)}`));
