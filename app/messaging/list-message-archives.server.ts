@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { loadRetentionMonths } from "./org-settings.server";
 
-/** Parts streamed by one download at most: each is one R2 read, and a Worker request makes 1,000 subrequests at most. */
+/** Parts streamed by one download at most: each is one R2 read, a subrequest, of which a request may make ~1,000 (Paid plan). */
 export const PARTS_PER_DOWNLOAD = 500;
 
 export type ArchiveMonth = { month: string; parts: number; messages: number; bytes: number; updatedAt: string; files: number };

@@ -47,7 +47,8 @@ export async function describeTables(d1) {
     const key = withoutRowid ? pk.map((c) => c.name) : pk.length === 1 && pk[0].type.toUpperCase() === "INTEGER" ? [pk[0].name] : ["rowid"];
     return { name: o.name, columns: [...(key[0] === "rowid" ? ["rowid"] : []), ...columns.map((c) => c.name)], key, parents: info[2 * i + 1].map((r) => r.table) };
   });
-  return { tables: parentsFirst(tables), fts: virtual, migrations: migrations.map((m) => m.name), sequences: Object.fromEntries(sequences.map((s) => [s.name, s.seq])) };
+  const fts = objects.filter((o) => virtual.includes(o.name) && /USING\s+fts5/i.test(o.sql)).map((o) => o.name);
+  return { tables: parentsFirst(tables), fts, migrations: migrations.map((m) => m.name), sequences: Object.fromEntries(sequences.map((s) => [s.name, s.seq])) };
 }
 
 /** Tables ordered so that every table comes after the tables its foreign keys point to (cycles, if any, by name). */
