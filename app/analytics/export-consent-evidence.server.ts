@@ -13,10 +13,32 @@ type Row = {
 
 const iso = (ms: number | null) => (ms == null ? "" : new Date(ms).toISOString());
 
+/** The evidence of consent event `e`: the contact's latest inbound message at that moment (5 s of clock skew allowed). */
+const EVIDENCE_MESSAGE_ID = `(SELECT id FROM messages WHERE contact_id = e.contact_id AND direction = 'inbound' AND created_at <= e.at + 5000 ORDER BY id DESC LIMIT 1)`;
+
+/**
+ * Before the messages in `idsJson` (a JSON array of ids) are archived (app/messaging/archive-old-messages.server.ts),
+ * copies onto each opt-out and opt-in event the evidence message the export would show, when it is one of them, so the
+ * export shows the same text after they leave D1. Reads only the events of the contacts those inbound messages came from.
+ */
+export function keepConsentEvidence(d1: D1Database, idsJson: string): D1PreparedStatement {
+  return d1
+    .prepare(
+      `UPDATE compliance_events SET inbound_content = m.content, inbound_at = m.created_at, inbound_to = m.from_address
+       FROM (SELECT e.id AS eid, ${EVIDENCE_MESSAGE_ID} AS mid FROM compliance_events e
+             WHERE e.contact_id IN (SELECT contact_id FROM messages WHERE id IN (SELECT value FROM json_each(?1)) AND direction = 'inbound')
+               AND e.kind IN ('opt_out', 'opt_in') AND e.inbound_at IS NULL) AS x
+       JOIN messages m ON m.id = x.mid
+       WHERE compliance_events.id = x.eid AND x.mid IN (SELECT value FROM json_each(?1))`,
+    )
+    .bind(idsJson);
+}
+
 /**
  * The consent evidence as CSV (issue 14): every opt-out and opt-in — for one contact or for all — with who, when,
  * the source, the contact's recorded consent, and the text they sent that did it (the latest inbound message at that
- * moment) with the number it reached. Streamed in pages of 1,000 by event id, cells made spreadsheet-safe.
+ * moment, or the copy kept on the event when that message was archived) with the number it reached. Streamed in pages
+ * of 1,000 by event id, cells made spreadsheet-safe.
  */
 export function exportConsentEvidence(db: Db, opts: { contactId?: number | null }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -31,11 +53,10 @@ export function exportConsentEvidence(db: Db, opts: { contactId?: number | null 
       }
       const rows = await db.all<Row>(sql`
         SELECT e.id, e.at, e.kind, e.channel, e.source, e.contact_id, c.first_name, c.last_name, e.address, c.phone, c.email, c.consent_source, c.consent_at,
-          m.content AS inbound, m.created_at AS inbound_at, m.from_address AS our_number
+          coalesce(e.inbound_content, m.content) AS inbound, coalesce(e.inbound_at, m.created_at) AS inbound_at, coalesce(e.inbound_to, m.from_address) AS our_number
         FROM compliance_events e
         LEFT JOIN contacts c ON c.id = e.contact_id
-        LEFT JOIN messages m ON m.id = (
-          SELECT id FROM messages WHERE contact_id = e.contact_id AND direction = 'inbound' AND created_at <= e.at + 5000 ORDER BY id DESC LIMIT 1)
+        LEFT JOIN messages m ON e.inbound_at IS NULL AND m.id = ${sql.raw(EVIDENCE_MESSAGE_ID)}
         WHERE e.kind IN ('opt_out', 'opt_in') AND e.id > ${after} ${opts.contactId ? sql`AND e.contact_id = ${opts.contactId}` : sql``}
         ORDER BY e.id LIMIT ${PAGE}`);
       if (rows.length === 0) {

@@ -6,6 +6,7 @@ import { purgeExpiredSessions } from "~/auth/session.server";
 import type { Db } from "~/db/client.server";
 import { escalateDueAlerts } from "~/alerts/run-alerts.server";
 import { alertConfig } from "~/responders/reply-deps";
+import { archiveOldMessages } from "~/messaging/archive-old-messages.server";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
 import { smsProviderFor } from "~/messaging/providers/registry.server";
 import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
@@ -47,6 +48,11 @@ export const defaultTasks: Task[] = [
   ({ db, env, now }) => purgeOldActivity(db, now, activityRetentionDays(env)),
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
   ({ db, env, now }) => escalateDueAlerts({ db, queue: jobQueue(env), now, config: alertConfig(env) }),
+  // Messages older than the retention (org setting, default 18 months) → R2, a bounded chunk per tick (decision 017).
+  async ({ db, env, now }) => {
+    const r = await archiveOldMessages(db, env.ARCHIVE, now);
+    if (r.archived || r.busy) console.log("message-archive", JSON.stringify(r));
+  },
   // Uploads that were previewed but never confirmed.
   ({ db, now }) => db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
 ];

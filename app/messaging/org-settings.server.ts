@@ -20,10 +20,36 @@ export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
   return out;
 }
 
-/** Writes the given settings in one batch; a blank value removes the setting. */
-export async function saveOrgSettings(db: Db, values: OrgSettings, now: Date) {
+/** How long messages stay in D1 before the archive task moves them to R2 (migration 0042, decision 017). */
+export const RETENTION_KEY = "messageRetentionMonths";
+export const DEFAULT_RETENTION_MONTHS = 18;
+export const MIN_RETENTION_MONTHS = 3;
+export const MAX_RETENTION_MONTHS = 120;
+
+/** The stored retention in whole months, or the default when it is missing or out of range. */
+export function retentionMonthsFrom(rows: readonly OrgSettingRow[]): number {
+  const raw = rows.find((r) => r.key === RETENTION_KEY)?.value.trim() ?? "";
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  return n >= MIN_RETENTION_MONTHS && n <= MAX_RETENTION_MONTHS ? n : DEFAULT_RETENTION_MONTHS;
+}
+
+export async function loadRetentionMonths(db: Db): Promise<number> {
+  return retentionMonthsFrom(await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key = ${RETENTION_KEY}`));
+}
+
+/** The Organisation screen: the variable values and the message retention, from one read. */
+export async function loadOrganisationSettings(db: Db) {
+  const rows = await selectOrgSettings(db);
+  return { settings: orgSettingsFrom(rows), messageRetentionMonths: retentionMonthsFrom(rows) };
+}
+
+/** Writes the given settings in one batch; a blank value removes the setting. The retention is written when given. */
+export async function saveOrgSettings(db: Db, values: OrgSettings & { messageRetentionMonths?: number }, now: Date) {
   const t = now.getTime();
-  const json = JSON.stringify(ORG_SETTING_KEYS.map((key) => ({ key, value: values[key]?.trim() ?? "" })));
+  const json = JSON.stringify([
+    ...ORG_SETTING_KEYS.map((key) => ({ key, value: values[key]?.trim() ?? "" })),
+    ...(values.messageRetentionMonths === undefined ? [] : [{ key: RETENTION_KEY, value: String(values.messageRetentionMonths) }]),
+  ]);
   await runBatch(db, [
     db.run(sql`DELETE FROM org_settings WHERE key IN (SELECT json_extract(value,'$.key') FROM json_each(${json}) WHERE json_extract(value,'$.value') = '')`),
     db.run(sql`INSERT INTO org_settings (key, value, updated_at)

@@ -75,7 +75,7 @@ function StatusIcon({ m }: { m: MessageListItem }) {
 }
 
 export default function MessageCenter() {
-  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser } = useLoaderData<typeof loader>();
+  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser, retentionMonths } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { search } = useLocation();
   const lastResult = useActionData<typeof action>();
@@ -160,6 +160,10 @@ export default function MessageCenter() {
         <div className="mt-4">
           <Pager search={search} prev={null} next={nextCursor} prevParam="after" nextParam="before" nextLabel="Older messages" />
         </div>
+        <p className="mt-3 text-sm text-fg-muted" data-testid="retention-note">
+          Messages older than {retentionMonths} months are archived.{" "}
+          {isSuperuser ? <TextLink to="/messages/archives">Download archives</TextLink> : null}
+        </p>
       </Tabs>
 
       {localMode ? (

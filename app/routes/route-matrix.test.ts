@@ -257,6 +257,10 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/contacts/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
     { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}`, form: { intent: "reply", message: "" }, expect: SCREEN_FORM_INVALID },
   ],
+  "_app.messages_.archives.tsx": [
+    { method: "GET", path: "/messages/archives", expect: SUPERUSER_SCREEN },
+    { method: "POST", path: "/messages/archives", form: {}, expect: SCREEN_NO_ACTION },
+  ],
   "_app.messages_.conversations.tsx": [
     { method: "GET", path: "/messages/conversations", expect: SCREEN },
     { method: "POST", path: "/messages/conversations", form: {}, expect: SCREEN_NO_ACTION },
@@ -282,6 +286,12 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/compliance/evidence.csv", expect: SCREEN },
     { method: "GET", path: "/compliance/evidence.csv?contact=1", expect: SCREEN },
     { method: "POST", path: "/compliance/evidence.csv", form: {}, expect: SCREEN_NO_ACTION },
+  ],
+  // A month with nothing archived is a 404 for a superuser (downloads themselves: archive-old-messages.test.ts).
+  "messages.archives.$month.ts": [
+    { method: "GET", path: "/messages/archives/1999-01", expect: { anon: 302, user: 403, superuser: 404 } },
+    { method: "GET", path: "/messages/archives/not-a-month?file=2", expect: { anon: 302, user: 403, superuser: 404 } },
+    { method: "POST", path: "/messages/archives/1999-01", form: {}, expect: SCREEN_NO_ACTION },
   ],
   "contacts.download.ts": [
     { method: "GET", path: "/contacts/download?format=csv", expect: SCREEN },

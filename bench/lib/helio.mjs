@@ -81,6 +81,8 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
     modules: [...new Set([scriptPath, join(modulesRoot, "app.js")])].map((path) => ({ type: "ESModule", path })),
     d1Databases: { DB: "helio-bench" },
     d1Persist: persist,
+    // The message archive's bucket (wrangler.toml), in memory: the cron tick's archive task finds nothing that old.
+    r2Buckets: { ARCHIVE: "helio-archive" },
     queueProducers: { JOBS: { queueName: QUEUE }, TASKS: { queueName: TASK_QUEUE } },
     queueConsumers: { [QUEUE]: QUEUE_CONSUMER, [TASK_QUEUE]: TASK_QUEUE_CONSUMER },
     bindings: {

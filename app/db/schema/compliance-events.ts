@@ -20,6 +20,11 @@ export const complianceEvents = sqliteTable(
     // Opt-outs: the source (STOP keyword, unsubscribe link, carrier 21610, manual…); sends: the reason.
     source: text("source"),
     messageId: integer("message_id"),
+    // Opt-outs and opt-ins: the contact's inbound text that caused it, copied here before that message is archived
+    // (migration 0042); until then the evidence export reads it from messages.
+    inboundContent: text("inbound_content"),
+    inboundAt: integer("inbound_at"),
+    inboundTo: text("inbound_to"),
   },
   (t) => [
     index("compliance_events_day_kind_idx").on(t.day, t.kind),

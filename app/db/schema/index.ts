@@ -28,3 +28,5 @@ export * from "./responder-triggers";
 export * from "./alerts";
 export * from "./ai-classifications";
 export * from "./compliance-events";
+export * from "./message-archives";
+export * from "./message-archive-state";
