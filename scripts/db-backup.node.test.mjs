@@ -97,7 +97,7 @@ describe("db:backup and db:restore", () => {
     const filled = Object.entries(before.tables)
       .filter(([, t]) => t.count > 0)
       .map(([name]) => name);
-    expect(filled).toEqual(expect.arrayContaining(["users", "sessions", "contacts", "campaigns", "campaign_enrollments", "messages", "conversations", "message_counts", "message_daily_counts", "compliance_events", "org_settings", "message_archives", "templates"]));
+    expect(filled).toEqual(expect.arrayContaining(["users", "sessions", "contacts", "campaigns", "campaign_enrollments", "messages", "conversations", "message_daily_counts", "compliance_events", "org_settings", "message_archives", "templates"]));
     expect(before.tables.messages.count).toBe(2500);
     expect((await search(src)).messages).toHaveLength(1);
   });
