@@ -159,6 +159,7 @@ async function scaleRun(scriptPath, fake, messages) {
         written += m.written;
       }
     samples.broadcastSms = [{ read: read / CAMPAIGN_RECIPIENTS, written: written / CAMPAIGN_RECIPIENTS }];
+    if (VERBOSE) statementsOf.broadcast = b.byStatement.slice(0, 40);
   }
 
   // Inbound replies: plain, one that matches an auto-responder keyword (its answer is sent), and STOP.

@@ -6,6 +6,7 @@ import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { assertKnownVariables, assertVariablesFilled, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
 import { enqueueDueMessages } from "./enqueue-due-messages.server";
+import { NOT_IN_FLIGHT } from "./get-send-progress.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
@@ -65,7 +66,7 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
         ON CONFLICT(idempotency_key) DO NOTHING`),
     );
   }
-  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM messages WHERE broadcast_id = ${bid}) WHERE id = ${bid}`));
+  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM messages WHERE broadcast_id = ${bid} AND ${NOT_IN_FLIGHT}) WHERE id = ${bid}`));
   try {
     await runBatch(db, statements);
   } catch (err) {
@@ -81,7 +82,7 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
   // only make so many queue sends).
   let queued = 0;
   if (at <= t && b.recipient_count <= IMMEDIATE_BROADCAST_LIMIT) {
-    const rows = await db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${b.id}`);
+    const rows = await db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${b.id} AND ${NOT_IN_FLIGHT}`);
     queued = await enqueueDueMessages(db, queue, now, rows.map((r) => r.id));
   }
   await logSend(db, actor, now, { type: "broadcast", broadcastId: b.id, channel: input.type, recipients: b.recipient_count, scheduledAt: scheduledAt?.toISOString() ?? null });

@@ -34,4 +34,29 @@ describe("message triggers", () => {
     const preview = await deps.db.get<{ last_preview: string }>(sql`SELECT last_preview FROM conversations WHERE key = ${`p:${phone}`}`);
     expect(preview?.last_preview).toBe(`Hello ${marker} new`);
   });
+
+  it("a campaign or broadcast row is searchable by what was sent: its template is not indexed, its rendered text is, once", async () => {
+    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const marker = `bulk${crypto.randomUUID().slice(0, 8)}`;
+    const [templated, plain] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        { channel: "sms", kind: "broadcast", phone: uniquePhone(), content: `Hi {{firstName}}, ${marker} savings`, idempotencyKey: `trig:${marker}:1` },
+        { channel: "sms", kind: "broadcast", phone: uniquePhone(), content: `Hello, ${marker} savings`, idempotencyKey: `trig:${marker}:2` },
+      ],
+      DAYTIME,
+    );
+    const search = async (q: string) => (await listMessages(deps.db, { q, limit: 10 })).messages.map((m) => m.id).sort();
+    // The template is not what anybody received: only the row without variables is found.
+    expect(await search(`${marker} savings`)).toEqual([plain]);
+    // The consumer writes the rendered text: the row is indexed then (an insert, no delete of a template entry).
+    await deps.db.run(sql`UPDATE messages SET content = ${`Hi Rosa, ${marker} savings`} WHERE id = ${templated}`);
+    expect(await search(`${marker} savings`)).toEqual([templated, plain].sort((a, b) => a - b));
+    expect(await search(`Rosa, ${marker}`)).toEqual([templated]);
+    // Deleting either keeps the external-content index consistent.
+    await deps.db.run(sql`DELETE FROM messages WHERE id IN (${templated}, ${plain})`);
+    expect(await search(`${marker} savings`)).toEqual([]);
+    await deps.db.run(sql`INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)`);
+  });
 });

@@ -72,6 +72,7 @@ export const messages = sqliteTable(
   },
   // Every index is paid for on every write (issue 22; each is argued against the queries it serves in decision 016).
   // The status-dependent ones are partial: a message leaving pending/queued/sending leaves the index for free.
+  // messages_fts (FTS5, migrations 0005/0044) indexes what was sent: a bulk row once its template is rendered.
   // Partial indexes are used only when a query repeats their WHERE literally (status = 'x', not IN or a parameter).
   (t) => [
     uniqueIndex("messages_idempotency_key_uq").on(t.idempotencyKey),
@@ -82,7 +83,7 @@ export const messages = sqliteTable(
     index("messages_contact_thread_idx").on(t.contactId, t.id),
     index("messages_phone_thread_idx").on(t.phone, t.id),
     index("messages_campaign_idx").on(t.campaignId).where(sql`campaign_id IS NOT NULL`),
-    index("messages_broadcast_status_idx").on(t.broadcastId, t.status).where(sql`broadcast_id IS NOT NULL`),
+    index("messages_broadcast_status_idx").on(t.broadcastId, t.status).where(sql`broadcast_id IS NOT NULL AND status NOT IN ('queued', 'sending')`),
     index("messages_email_idx").on(t.email).where(sql`channel = 'email'`),
     index("messages_inbound_idx").on(t.id).where(sql`direction = 'inbound'`),
     index("messages_failed_idx").on(t.id).where(sql`status = 'failed' OR status = 'undelivered'`),
