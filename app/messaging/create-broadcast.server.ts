@@ -1,12 +1,11 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { runBatch } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { assertKnownVariables, assertVariablesFilled, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
-import { enqueueDueMessages } from "./enqueue-due-messages.server";
-import { NOT_IN_FLIGHT } from "./get-send-progress.server";
+import { sendJobs } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
@@ -50,6 +49,14 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
   const ids = [...new Set(input.contactIds)];
   const subject = input.type === "email" ? (input.subject ?? null) : null;
   const bid = sql`(SELECT id FROM broadcasts WHERE idempotency_key = ${idempotencyKey})`;
+  // Small broadcasts due now start at once: their rows are written `queued` (no pending → queued write, issue 22)
+  // and queued after the commit; big ones wait `pending` for the cron's chunks (a request may only make so many
+  // queue sends), as do scheduled ones.
+  const immediate = at <= t && ids.length <= IMMEDIATE_BROADCAST_LIMIT;
+  // The rows by their idempotency keys (the unique index): the broadcast index leaves out queued rows.
+  // (A bound JS number reaches SQLite as a REAL, which would spell the key `bcast:1.0:…`: the id goes as text.)
+  const rowsOf = (b: SQL | number) =>
+    sql`messages WHERE idempotency_key IN (SELECT 'bcast:' || ${typeof b === "number" ? String(b) : b} || ':' || value FROM json_each(${JSON.stringify(ids)}))`;
   const statements = [
     db.run(sql`INSERT INTO broadcasts (type, subject, content, recipient_count, scheduled_at, created_by, idempotency_key, created_at)
                VALUES (${input.type}, ${subject}, ${input.content}, 0, ${scheduledAt?.getTime() ?? null}, ${actor.userId}, ${idempotencyKey}, ${t})`),
@@ -59,14 +66,14 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
       db.run(sql`
         INSERT INTO messages (channel, direction, kind, status, contact_id, broadcast_id, phone, email, subject, content, idempotency_key,
           is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
-        SELECT ${input.type}, 'outbound', 'broadcast', 'pending', c.id, ${bid}, c.phone, c.email, ${subject}, ${input.content},
+        SELECT ${input.type}, 'outbound', 'broadcast', ${immediate ? "queued" : "pending"}, c.id, ${bid}, c.phone, c.email, ${subject}, ${input.content},
           'bcast:' || ${bid} || ':' || c.id, 1, 0, ${at}, 0, ${actor.userId}, ${t}, ${t}
         FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 5000))}))
           ${input.type === "email" ? sql`AND c.email IS NOT NULL` : sql``}
         ON CONFLICT(idempotency_key) DO NOTHING`),
     );
   }
-  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM messages WHERE broadcast_id = ${bid} AND ${NOT_IN_FLIGHT}) WHERE id = ${bid}`));
+  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM ${rowsOf(bid)}) WHERE id = ${bid}`));
   try {
     await runBatch(db, statements);
   } catch (err) {
@@ -78,12 +85,11 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
     await db.run(sql`DELETE FROM broadcasts WHERE id = ${b.id}`);
     throw new AppError("validation", input.type === "email" ? "None of the selected contacts has an email address" : "None of the selected contacts exists");
   }
-  // Small broadcasts start at once; big ones are picked up by the next cron tick in chunks (a request may
-  // only make so many queue sends).
   let queued = 0;
-  if (at <= t && b.recipient_count <= IMMEDIATE_BROADCAST_LIMIT) {
-    const rows = await db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${b.id} AND ${NOT_IN_FLIGHT}`);
-    queued = await enqueueDueMessages(db, queue, now, rows.map((r) => r.id));
+  if (immediate) {
+    const rows = await db.all<{ id: number }>(sql`SELECT id FROM ${rowsOf(b.id)} AND +status = 'queued'`);
+    await sendJobs(queue, rows.map((r) => r.id));
+    queued = rows.length;
   }
   await logSend(db, actor, now, { type: "broadcast", broadcastId: b.id, channel: input.type, recipients: b.recipient_count, scheduledAt: scheduledAt?.toISOString() ?? null });
   return {

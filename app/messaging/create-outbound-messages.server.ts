@@ -4,7 +4,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import type { MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
-import { enqueueDueMessages } from "./enqueue-due-messages.server";
+import { sendJobs } from "./enqueue-due-messages.server";
 
 /**
  * Kinds that are marketing: they respect quiet hours. Tests and compliance replies do not, nor an auto-reply (it
@@ -36,8 +36,9 @@ export type OutboundInput = {
 const INSERT_CHUNK = 500;
 
 /**
- * The producer side of the send pipeline. Writes outbound messages as `pending` rows first (the durable record), each with a unique idempotency
- * key: inserting the same logical send twice is a no-op. Due rows are then queued. Returns the ids of
+ * The producer side of the send pipeline. Writes outbound messages first (the durable record), each with a unique idempotency
+ * key: inserting the same logical send twice is a no-op. Rows due now are written `queued` and get their queue
+ * messages after the commit; later ones wait `pending` for the cron. Returns the ids of
  * rows this call created, and the ids of all rows for the given keys (created now or before).
  * The rows go as one JSON parameter per statement, split by bytes (500 campaign steps of 5,000 characters are
  * several MB; D1 refuses a bound value over 2 MB), every statement in one batch: one round trip, one transaction.
@@ -49,24 +50,29 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
     isMarketing: MARKETING_KINDS.has(m.kind) ? 1 : 0,
     isTest: m.kind === "test" ? 1 : 0,
     scheduledAt: Math.max(m.scheduledAt?.getTime() ?? t, 0),
+    // Due rows are written `queued`, and their queue messages sent right after the commit: the pending → queued
+    // UPDATE cost two rows written per message (issue 22). A queue send that fails leaves them queued, which the
+    // reconciler re-enqueues (reconcile-messages), as it did when the mark came first.
+    status: Math.max(m.scheduledAt?.getTime() ?? t, 0) <= t ? "queued" : "pending",
   }));
   const inserts = Array.from(chunkByBytes(rows, { maxRows: INSERT_CHUNK }), ({ json }) =>
     db.all<{ id: number }>(sql`
       INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, step_id, enrollment_id, broadcast_id,
         phone, email, subject, content, idempotency_key, is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
-      SELECT json_extract(value,'$.channel'), 'outbound', json_extract(value,'$.kind'), 'pending', json_extract(value,'$.contactId'),
+      SELECT json_extract(value,'$.channel'), 'outbound', json_extract(value,'$.kind'), json_extract(value,'$.status'), json_extract(value,'$.contactId'),
         json_extract(value,'$.campaignId'), json_extract(value,'$.stepId'), json_extract(value,'$.enrollmentId'), json_extract(value,'$.broadcastId'),
         json_extract(value,'$.phone'), json_extract(value,'$.email'), json_extract(value,'$.subject'), json_extract(value,'$.content'),
         json_extract(value,'$.idempotencyKey'), json_extract(value,'$.isMarketing'), json_extract(value,'$.isTest'),
         json_extract(value,'$.scheduledAt'), 0, json_extract(value,'$.createdBy'), ${t}, ${t}
       FROM json_each(${json}) WHERE true
       ON CONFLICT(idempotency_key) DO NOTHING
-      RETURNING id`),
+      RETURNING id, status`),
   );
-  const created = ((await runBatch(db, inserts)) as { id: number }[][]).flatMap((r) => r.map((x) => x.id));
+  const inserted = ((await runBatch(db, inserts)) as { id: number; status: string }[][]).flat();
+  const created = inserted.map((r) => r.id);
   // A person wrote to the contact: pending auto follow-ups to that number are cancelled (app/responders).
   const humanPhones = [...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!))];
   if (created.length && humanPhones.length) await cancelFollowUps(db, humanPhones, now, "Cancelled: a person replied");
-  await enqueueDueMessages(db, queue, now, created);
+  await sendJobs(queue, inserted.filter((r) => r.status === "queued").map((r) => r.id));
   return created;
 }

@@ -124,6 +124,22 @@ describe("send pipeline: exactly one provider call per message", () => {
     expect(await twilio.calls()).toHaveLength(1);
   });
 
+  it("a message due now is written queued; when its queue message never gets out, the reconciler sends it, once", async () => {
+    const { deps, twilio, queue } = await pipeline();
+    const down = { ...queue, sendBatch: async () => Promise.reject(new Error("queue unavailable")), send: async () => Promise.reject(new Error("queue unavailable")) };
+    const key = `q:${crypto.randomUUID()}`;
+    await expect(createOutboundMessages(deps.db, down, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "queued at once", idempotencyKey: key }], new Date())).rejects.toThrow();
+    const row = await deps.db.get<{ id: number; status: string }>(sql`SELECT id, status FROM messages WHERE idempotency_key = ${key}`);
+    expect(row?.status).toBe("queued"); // stored, not lost: no pending → queued step to pay for
+    await reconcileMessages(deps.db, queue, deps.sms, new Date(Date.now() + 16 * 60_000));
+    const jobs = queue.takeSendJobs();
+    expect(jobs.map((j) => j.messageId)).toEqual([row!.id]);
+    await sendMessages(jobs, deps);
+    await sendMessages(jobs, deps); // a duplicate delivery of the job changes nothing
+    expect(await twilio.calls()).toHaveLength(1);
+    expect((await messageRow(row!.id))?.status).toBe("sent");
+  });
+
   it("a row stuck in sending that the provider never got is queued again and sent once", async () => {
     const { deps, twilio, queue } = await pipeline();
     const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "never sent", idempotencyKey: `n:${crypto.randomUUID()}` }], new Date());
