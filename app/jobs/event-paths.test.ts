@@ -153,6 +153,33 @@ const events: Event[] = [
     },
   })),
   {
+    name: "a cron tick with a campaign step due for 5 contacts (dispatch, then the sends)",
+    budget: 5 * 100, // ~40 a recipient in a batch of 20 (bench:events), plus the tick's fixed reads
+    prepare: async () => {
+      const cookie = await loginAs(await createTestUser({ role: "superuser" }));
+      const post = async (path: string, json: unknown) => {
+        const res = await call(path, { method: "POST", cookie, json });
+        expect(res.status, path).toBeLessThan(300);
+        return (await res.json()) as { id: number };
+      };
+      const c = await post("/api/campaigns", { name: "Due step" });
+      await post("/api/campaign-steps", { campaignId: c.id, name: "Intro", messageType: "sms", content: "Hi {{firstName}}, a quick solar question", delayDays: 0, delayHours: 0 });
+      const t = Date.now();
+      const due = JSON.stringify(busyContacts.slice(10, 15).map((x) => x.id));
+      await db().run(sql`UPDATE campaigns SET status = 'running' WHERE id = ${c.id}`);
+      await db().run(sql`UPDATE contacts SET time_zone = 'UTC' WHERE id IN (SELECT value FROM json_each(${due}))`);
+      await db().run(sql`INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
+        SELECT ${c.id}, value, 'active', 1, ${t - 1000}, ${t - 1000}, ${t}, ${t} FROM json_each(${due})`);
+      return String(c.id);
+    },
+    run: async (id) => {
+      await tick();
+      const rows = await db().all<{ id: number }>(sql`SELECT id FROM messages WHERE campaign_id = ${Number(id)}`);
+      expect(rows).toHaveLength(5);
+      await runJobs("helio-jobs", rows.map((r) => ({ v: 1, type: "send", messageId: r.id })));
+    },
+  },
+  {
     name: "the send consumer with one individual SMS",
     budget: 300,
     prepare: async () => {
