@@ -22,8 +22,9 @@ export async function stopEnrollmentsOnReply(db: Db, inboundMessageIds: number[]
   await runBatch(db, [
     db.run(sql`UPDATE campaign_enrollments SET status = 'stopped', stop_reason = ${REPLIED_REASON}, next_run_at = NULL, updated_at = ${t}
                WHERE contact_id IN ${contacts} AND +status IN ('active', 'paused') AND ${stopOnReply("campaign_enrollments")}`),
+    // The contact's unsent step messages, through messages_unsent_phone_idx (its numbers' unsent rows, migration 0045).
     db.run(sql`UPDATE messages SET status = 'skipped', error_message = 'Contact replied: the sequence stopped', updated_at = ${t}
-               WHERE contact_id IN ${contacts} AND +status IN ('pending', 'queued', 'held') AND direction = 'outbound'
-                 AND enrollment_id IS NOT NULL AND ${stopOnReply("messages")}`),
+               WHERE phone IN (SELECT phone FROM contacts WHERE id IN ${contacts}) AND status IN ('pending', 'queued', 'held')
+                 AND contact_id IN ${contacts} AND direction = 'outbound' AND enrollment_id IS NOT NULL AND ${stopOnReply("messages")}`),
   ]);
 }

@@ -45,8 +45,10 @@ export function suppressStatements(
           WHERE +status IN ('active', 'paused') AND contact_id IN (SELECT id FROM contacts WHERE ${contactMatch}) AND ${when}`,
     ),
     db.run(
+      // Not yet handed to the provider, held ones included (a paused campaign's): messages_unsent_phone_idx holds just
+      // those, and the WHERE repeats its condition so SQLite uses it (migration 0045).
       sql`UPDATE messages SET status = 'skipped', error_message = ${skippedReason}, updated_at = ${t}
-          WHERE +status IN ('pending', 'queued') AND direction = 'outbound' AND kind <> 'compliance'
+          WHERE status IN ('pending', 'queued', 'held') AND direction = 'outbound' AND kind <> 'compliance'
             AND ${s.channel === "sms" ? sql`channel = 'sms' AND phone = ${s.address}` : sql`channel = 'email' AND email = ${s.address}`} AND ${when}`,
     ),
   ];

@@ -132,8 +132,9 @@ describe("send pipeline: exactly one provider call per message", () => {
     const row = await deps.db.get<{ id: number; status: string }>(sql`SELECT id, status FROM messages WHERE idempotency_key = ${key}`);
     expect(row?.status).toBe("queued"); // stored, not lost: no pending → queued step to pay for
     await reconcileMessages(deps.db, queue, deps.sms, new Date(Date.now() + 16 * 60_000));
-    const jobs = queue.takeSendJobs();
-    expect(jobs.map((j) => j.messageId)).toEqual([row!.id]);
+    // (Other tests' rows in this database may be re-enqueued too: only this one is sent here.)
+    const jobs = queue.takeSendJobs().filter((j) => j.messageId === row!.id);
+    expect(jobs).toHaveLength(1);
     await sendMessages(jobs, deps);
     await sendMessages(jobs, deps); // a duplicate delivery of the job changes nothing
     expect(await twilio.calls()).toHaveLength(1);

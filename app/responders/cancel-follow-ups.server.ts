@@ -9,6 +9,6 @@ export async function cancelFollowUps(db: Db, phones: string[], now: Date, reaso
   if (!phones.length) return;
   await db.run(sql`
     UPDATE messages SET status = 'skipped', error_message = ${reason}, updated_at = ${now.getTime()}
-    WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)})) AND kind = 'auto_followup' AND +status = 'pending'`);
-  // +status: by the number's index, never the backlog's (messages_due_idx), which a big broadcast fills.
+    WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)})) AND status IN ('pending', 'queued', 'held') AND kind = 'auto_followup'`);
+  // The number's unsent messages only (messages_unsent_phone_idx, migration 0045), not its whole history.
 }

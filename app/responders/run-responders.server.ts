@@ -129,7 +129,7 @@ export async function runResponders(
   const ai = needsAi ? ((await classify()) ?? null) : null;
   if (ai?.intent === "opt_out_like") return null; // never auto-answer someone asking to be left alone
   const history = await db.get<{ n: number }>(sql`
-    SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE phone = ${msg.phone} AND direction = 'inbound' AND id < ${msg.id} LIMIT 1)`);
+    SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE phone = ${msg.phone} AND direction = 'inbound' AND id < ${msg.id} ORDER BY id DESC LIMIT 1)`);
   const hasHistory = (history?.n ?? 0) > 0;
 
   let best: Candidate | null = null;

@@ -87,6 +87,8 @@ export const messages = sqliteTable(
     index("messages_email_idx").on(t.email).where(sql`channel = 'email'`),
     index("messages_inbound_idx").on(t.id).where(sql`direction = 'inbound'`),
     index("messages_failed_idx").on(t.id).where(sql`status = 'failed' OR status = 'undelivered'`),
+    index("messages_unsent_phone_idx").on(t.phone).where(sql`status IN ('pending', 'queued', 'held')`),
+    index("messages_phone_conversation_idx").on(t.phone, t.id).where(sql`direction = 'inbound' OR kind IN ('individual', 'quick', 'reply')`),
   ],
 );
 
