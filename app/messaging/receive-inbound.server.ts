@@ -116,8 +116,12 @@ export async function receiveInboundSms(
 export async function processInboundMessages(db: Db, messageIds: number[], now: Date, replies?: Omit<ReplyDeps, "db" | "now">) {
   const since = now.getTime() - 30 * 24 * 3600_000;
   const ids = JSON.stringify(messageIds);
+  // The number's last 30 days only: ids grow with time, so the first id of the window (one probe of
+  // messages_created_at_idx) bounds the walk back through the number's messages, which otherwise went through all of
+  // its history whenever no campaign had texted it lately (issue 22).
+  const windowStart = sql`coalesce((SELECT id FROM messages WHERE created_at >= ${since} ORDER BY created_at, id LIMIT 1), 0)`;
   const lastCampaign = sql`(SELECT o.campaign_id FROM messages o
-      WHERE o.phone = i.phone AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
+      WHERE o.phone = i.phone AND o.id >= ${windowStart} AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
       ORDER BY o.id DESC LIMIT 1)`;
   // One transaction: count, then stamp campaign_id, so a redelivered job (campaign_id already set) counts nothing.
   await runBatch(db, [
