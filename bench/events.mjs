@@ -71,10 +71,14 @@ async function scaleRun(scriptPath, fake, messages) {
   log(`${messages.toLocaleString("en-US")} messages: seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.enrollments.toLocaleString("en-US")} enrolments in ${seeded.seconds.toFixed(1)} s`);
   const cookie = await login(mf);
 
-  // The contacts events happen to: the ones with the most history, moved into a zone where it is daytime now.
+  // The contacts events happen to: active leads, the ones texted most recently (so at every scale a reply has a
+  // campaign to be attributed to, and the figures compare the same work), moved into a zone where it is daytime now.
   const busy = (
     await db
-      .prepare(`SELECT contact_id AS id FROM messages WHERE id > (SELECT max(id) FROM messages) - 20000 AND contact_id IS NOT NULL GROUP BY contact_id LIMIT ${REPEAT * 4 + CAMPAIGN_RECIPIENTS}`)
+      .prepare(
+        `SELECT contact_id AS id FROM messages WHERE id > (SELECT max(id) FROM messages) - 20000 AND contact_id IS NOT NULL
+         GROUP BY contact_id ORDER BY max(id) DESC LIMIT ${REPEAT * 4 + CAMPAIGN_RECIPIENTS}`,
+      )
       .all()
   ).results.map((r) => r.id);
   await db.prepare(`UPDATE contacts SET time_zone = ? WHERE id IN (SELECT value FROM json_each(?))`).bind(tz.zone, JSON.stringify(busy)).run();
@@ -114,9 +118,16 @@ async function scaleRun(scriptPath, fake, messages) {
 
   const samples = { callbackSent: [], callbackDelivered: [], sendWritten: [], sendRead: [], smsWritten: [], smsRead: [], inboundPlain: [], inboundKeyword: [], inboundStop: [], idleCron: [], broadcastSms: [] };
   const statementsOf = {};
+  // --verbose: each event's statements summed over its samples, costliest first.
   const keep = (name, m) => {
     samples[name].push(m);
-    if (VERBOSE && !statementsOf[name]) statementsOf[name] = m.byStatement.slice(0, 40);
+    if (!VERBOSE) return;
+    const all = new Map((statementsOf[name] ?? []).map((x) => [x.sql, { ...x }]));
+    for (const x of m.byStatement) {
+      const y = all.get(x.sql) ?? { sql: x.sql, read: 0, written: 0, n: 0 };
+      all.set(x.sql, { sql: x.sql, read: y.read + x.read, written: y.written + x.written, n: y.n + x.n });
+    }
+    statementsOf[name] = [...all.values()].sort((a, b) => b.read + b.written - (a.read + a.written)).slice(0, 40);
   };
   const pick = () => busy.shift();
 
