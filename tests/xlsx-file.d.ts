@@ -1,7 +1,7 @@
 type PartText = string | Iterable<string> | AsyncIterable<string>;
 
 /** A zip of `parts` (path → text or text chunks), each deflated unless `store`. */
-export function zipParts(parts: Record<string, PartText>, opts?: { store?: boolean }): Promise<Uint8Array>;
+export function zipParts(parts: Record<string, PartText>, opts?: { store?: boolean }): Promise<Uint8Array<ArrayBuffer>>;
 
 /** XML text escaping, as Excel writes it. */
 export function esc(s: string | number): string;

@@ -8,6 +8,7 @@ import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { fixtureFile } from "../../tests/fixtures";
 import { parseContactsCsv, readContactRows, type ImportRow } from "./csv-import";
 import { readContactsFile, SPREADSHEET_PARSE_FAILED } from "./read-contacts-file.server";
+import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "./upload-limits";
 import { NO_CONTACTS, sendQuickUpload, STILL_SAVING } from "./send-quick-upload.server";
 import { MESSAGE_REQUIRED, NO_VALID_CONTACTS_FOUND, stageQuickSend } from "./stage-quick-send.server";
 import { startContactImport } from "./start-contact-import.server";
@@ -43,6 +44,15 @@ describe("reading a quick-upload file", () => {
     const brokenXls = new File([new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(600).fill(7)])], "broken.xls");
     await expect(parseFile(brokenXls)).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
     await expect(readContactsFile(new File(["x"], "leads.pdf"))).rejects.toMatchObject({ status: 400, message: "Please upload a .csv, .xlsx or .xls file" });
+  });
+
+  it("size caps before anything is read: 10 MB for .csv and .xlsx (streamed), 1 MB for .xls (SheetJS holds it whole)", async () => {
+    const big = (bytes: number, name: string) => new File([new Uint8Array(bytes)], name);
+    await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "old.xls"))).rejects.toMatchObject({ code: "payload_too_large", status: 413, message: XLS_TOO_LARGE });
+    await expect(readContactsFile(big(MAX_UPLOAD_BYTES + 1, "big.xlsx"))).rejects.toMatchObject({ status: 413, message: UPLOAD_TOO_LARGE });
+    // An .xlsx under the limit is not read up front: its rows stream when staged.
+    await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "fine.xlsx"))).resolves.toMatchObject({ kind: "sheet" });
+    expect(XLS_TOO_LARGE).toBe(".xls files can be at most 1 MB. Please save the sheet as .xlsx or CSV (up to 10 MB), or split it.");
   });
 
   it("the Upload CSV rule still wants a last name", () => {

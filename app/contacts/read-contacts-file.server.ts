@@ -1,17 +1,10 @@
 import { read, utils } from "@e965/xlsx";
 import { AppError } from "~/lib/app-error";
 import { readXlsxRows, SPREADSHEET_PARSE_FAILED, type SheetRow } from "./read-xlsx-rows.server";
-import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./stage-contact-import.server";
+import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "./upload-limits";
 
-export { SPREADSHEET_PARSE_FAILED };
+export { MAX_XLS_BYTES, SPREADSHEET_PARSE_FAILED, XLS_TOO_LARGE };
 
-/**
- * .xls (the binary Excel 97–2003 format) is still read whole by SheetJS, which holds several times the file in memory
- * (bench: `npm run bench:spreadsheet`); 2 MB (~20,000 rows) keeps that inside a Worker. Newer Excel files (.xlsx) are
- * streamed and take the full upload limit (decision 019).
- */
-export const MAX_XLS_BYTES = 2 * 1024 * 1024;
-export const XLS_TOO_LARGE = `.xls files can be at most ${MAX_XLS_BYTES / 1024 / 1024} MB. Please save the sheet as .xlsx or CSV (up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB), or split it.`;
 export const UNSUPPORTED_FILE = "Please upload a .csv, .xlsx or .xls file";
 
 export type ContactsFile = { kind: "csv"; text: string } | { kind: "sheet"; rows: AsyncIterable<SheetRow> };

@@ -148,8 +148,15 @@ function attrOf(tag: string, name: string): string | undefined {
     const end = tag.indexOf(q === 34 ? '"' : "'", i + key.length + 1);
     return end < 0 ? undefined : tag.slice(i + key.length + 1, end);
   }
-  return tag.indexOf(name) >= 0 ? attrsOf(tag)[name] : undefined;
+  // `name = "…"` (spaces around `=`, legal XML that no spreadsheet writer produces): the general parse.
+  return spacedAttr(name).test(tag) ? attrsOf(tag)[name] : undefined;
 }
+const spacedAttrs = new Map<string, RegExp>();
+const spacedAttr = (name: string) => {
+  let re = spacedAttrs.get(name);
+  if (!re) spacedAttrs.set(name, (re = new RegExp(`(?:^|\\s)${name}\\s+=|(?:^|\\s)${name}=\\s`)));
+  return re;
+};
 
 const ATTR_RE = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 function attrsOf(tag: string): Record<string, string> {

@@ -3,14 +3,10 @@ import { runBatch, type Db } from "~/db/client.server";
 import { contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
+import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./upload-limits";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
 
-// A Worker has 128 MB for everything: the request, the file's text, its parsed rows and the staging JSON. Measured in
-// Node: a 14 MB file (170,000 rows) peaked at 121 MB of heap with the rows and the JSON alive together, 78 MB with
-// each chunk's rows let go as its JSON is built; a 10 MB file (~115,000 contacts, above the 100k a team is sized for)
-// peaks at 57 MB, which leaves room for the request itself.
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const UPLOAD_TOO_LARGE = `The file is too large (maximum ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Please split it into smaller files.`;
+export { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE };
 /** The multipart request may exceed the file by its framing; reading stops past this (read-body.server.ts). */
 export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 const STAGE_CHUNK = 2000; // rows per staging INSERT (one JSON parameter)

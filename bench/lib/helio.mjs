@@ -40,7 +40,7 @@ export const MF_BASE = {
  * remix build (only when missing) + wrangler's dry-run bundle: one self-contained ESM file. Returns its path.
  * `appDir` may be a scratch copy of the project (node_modules symlinked) to measure a change without touching it.
  */
-export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
+export function bundleWorker(outDir, { profile = false, wrapper = profile ? "profiled-worker.js" : null, appDir = root } = {}) {
   if (!existsSync(join(appDir, "build/server/index.js"))) {
     execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       cwd: appDir,
@@ -56,9 +56,10 @@ export function bundleWorker(outDir, { profile = false, appDir = root } = {}) {
   const js = readdirSync(outDir).filter((f) => f.endsWith(".js"));
   if (js.length !== 1) throw new Error(`expected one bundled .js in ${outDir}, found ${js.join(", ") || "none"}`);
   if (js[0] !== "app.js") copyFileSync(join(outDir, js[0]), join(outDir, "app.js"));
-  if (!profile) return join(outDir, "app.js");
-  copyFileSync(fileURLToPath(new URL("./profiled-worker.js", import.meta.url)), join(outDir, "profiled.js"));
-  return join(outDir, "profiled.js");
+  if (!wrapper) return join(outDir, "app.js");
+  // A bench-only entry that imports ./app.js (profiled-worker.js, heap-probe-worker.js).
+  copyFileSync(fileURLToPath(new URL(`./${wrapper}`, import.meta.url)), join(outDir, "entry.js"));
+  return join(outDir, "entry.js");
 }
 
 /**

@@ -99,16 +99,13 @@ export async function contactsXlsx(rows) {
   return { bytes, rows, sharedStrings: strings.length };
 }
 
-/** The largest whole number of rows whose .xlsx stays at or under `targetBytes` (two sizing passes, then exact). */
+/** An .xlsx of as many rows as fit in `targetBytes` (sized from a small one, then trimmed until it fits). */
 export async function contactsXlsxOfSize(targetBytes) {
-  let rows = 50_000;
+  const probe = await contactsXlsx(20_000);
+  let rows = Math.floor((20_000 * targetBytes) / probe.bytes.length);
   let file = await contactsXlsx(rows);
-  for (let i = 0; i < 3; i++) {
-    rows = Math.floor((rows * targetBytes) / file.bytes.length);
-    file = await contactsXlsx(rows);
-  }
   while (file.bytes.length > targetBytes) {
-    rows = Math.floor(rows * 0.995);
+    rows = Math.floor(((rows * targetBytes) / file.bytes.length) * 0.999);
     file = await contactsXlsx(rows);
   }
   return file;
