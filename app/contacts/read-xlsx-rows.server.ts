@@ -236,10 +236,11 @@ async function* xmlElements(
         stop = opts.stopAt ? opts.stopAt(prefix) : "\u0000";
       }
       let pos = 0;
+      // Once per chunk: searched per element, a marker that is not there would rescan the whole buffer each time.
+      const stopIndex = buf.indexOf(stop);
       for (;;) {
         let s = buf.indexOf(open, pos);
         while (s >= 0 && s + open.length < buf.length && !elementAt(buf, s, open)) s = buf.indexOf(open, s + 1);
-        const stopIndex = buf.indexOf(stop, pos);
         if (stopIndex >= 0 && (s < 0 || stopIndex < s)) return;
         if (s < 0 || s + open.length >= buf.length) {
           // Keep a tail long enough to hold a split opening tag or the stop marker.
@@ -318,9 +319,10 @@ class SharedStrings {
     return this.decoder.decode(this.bytes.subarray(start, end));
   }
 
-  /** Bytes held (for the bench). */
-  get heldBytes() {
-    return this.bytes.byteLength + this.ends.byteLength;
+  /** Once all are read: drop the growth headroom (up to half the buffer) for the rest of the sheet. */
+  seal() {
+    this.bytes = this.bytes.slice(0, this.used);
+    this.ends = this.ends.slice(0, this.count);
   }
 }
 
@@ -447,6 +449,7 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
       for await (const si of xmlElements(await entryText(file, sst, limits.partBytes), (p) => `${p}si`, { root: "sst" })) {
         strings.add(si.content === null ? "" : richText(si.content, si.prefix));
       }
+      strings.seal();
     }
   } catch (err) {
     throw err instanceof AppError ? err : parseFailed(err);

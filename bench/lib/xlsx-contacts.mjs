@@ -1,6 +1,7 @@
 // A contacts workbook as Excel writes one (text in the shared strings, ZIP codes and dates as numbers with styles,
 // each row's `spans`), of a given size: the spreadsheet benchmark's input. The columns are a CRM export's: the eight
 // the import maps plus the ones it ignores (lead source, status, owner, created date, notes).
+import { utils, write } from "@e965/xlsx";
 import { colName, esc, workbookParts, zipParts } from "../../tests/xlsx-file.js";
 
 const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "Maria", "Daniel", "Susan", "Anthony", "Karen"];
@@ -96,7 +97,10 @@ export async function contactsXlsx(rows) {
     cellXfs: '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>',
   });
   const bytes = await zipParts(parts);
-  return { bytes, rows, sharedStrings: strings.length };
+  const encoder = new TextEncoder();
+  // What the reader holds for them (read-xlsx-rows: UTF-8 bytes plus a 4-byte end offset each, trimmed once read).
+  const sharedStringBytes = strings.reduce((a, s) => a + encoder.encode(s).length, 0) + 4 * strings.length;
+  return { bytes, rows, sharedStrings: strings.length, sharedStringBytes };
 }
 
 /** An .xlsx of as many rows as fit in `targetBytes` (sized from a small one, then trimmed until it fits). */
@@ -107,6 +111,25 @@ export async function contactsXlsxOfSize(targetBytes) {
   while (file.bytes.length > targetBytes) {
     rows = Math.floor(((rows * targetBytes) / file.bytes.length) * 0.999);
     file = await contactsXlsx(rows);
+  }
+  return file;
+}
+
+/** The same contacts as an .xls (Excel 97–2003, written by SheetJS with a shared string table) of at most `targetBytes`. */
+export async function contactsXlsOfSize(targetBytes) {
+  const xls = (rows) => {
+    const aoa = [HEADER];
+    for (let r = 0; r < rows; r++) aoa.push(contactRow(r));
+    const book = utils.book_new();
+    utils.book_append_sheet(book, utils.aoa_to_sheet(aoa), "Contacts");
+    return { bytes: new Uint8Array(write(book, { type: "array", bookType: "biff8", bookSST: true })), rows };
+  };
+  let file = xls(1000);
+  let rows = Math.floor((1000 * targetBytes) / file.bytes.length);
+  file = xls(rows);
+  while (file.bytes.length > targetBytes) {
+    rows = Math.floor(((rows * targetBytes) / file.bytes.length) * 0.999);
+    file = xls(rows);
   }
   return file;
 }
