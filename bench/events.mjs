@@ -239,7 +239,7 @@ async function scaleRun(scriptPath, fake, messages) {
 async function main() {
   const out = mkdtempSync(join(tmpdir(), "helio-events-"));
   cleanups.push(async () => rmSync(out, { recursive: true, force: true }));
-  const scriptPath = bundleWorker(out, { wrapper: "metered" });
+  const scriptPath = bundleWorker(out, { wrapper: "metered-worker.js" });
   const fake = await startFakeTwilio({});
   cleanups.push(() => fake.stop());
   const runs = [];

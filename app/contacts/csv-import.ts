@@ -131,6 +131,121 @@ function mapHeader(header: readonly string[]): Partial<Record<Field, number[]>> 
 const hasRequiredColumn = (columns: Partial<Record<Field, number[]>>) =>
   Boolean(columns.firstName || columns.lastName || columns.phone);
 
+/** One data record read against the header: the normalised row, or its "Row N: …" errors. */
+export type ContactRowReader = (record: readonly string[], rowNumber: number) => { row: ImportRow } | { errors: string[] };
+
+/**
+ * The import's rules for one record, given the file's header (SPEC §5): header aliases, required fields, the API's
+ * field limits, normalisation. Null when the header maps none of first name, last name and phone. Shared by the CSV
+ * parser below and the streamed spreadsheet rows (`readContactRows`).
+ */
+export function contactRowReader(header: readonly string[], opts: { requireLastName?: boolean } = {}): ContactRowReader | null {
+  const requireLastName = opts.requireLastName ?? true;
+  const columns = mapHeader(header);
+  if (!hasRequiredColumn(columns)) return null;
+
+  const cell = (record: readonly string[], field: Field): string => {
+    // First non-blank value among the columns mapped to this field.
+    for (const index of columns[field] ?? []) {
+      const value = String(record[index] ?? "").trim();
+      if (value) return value;
+    }
+    return "";
+  };
+  const optional = (record: readonly string[], field: Field) => cell(record, field) || null;
+  // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
+  const customColumns = CUSTOM_FIELD_VARIABLES.flatMap((name) => {
+    const index = header.findIndex((h) => headerKey(String(h ?? "")) === headerKey(name));
+    return index >= 0 ? [[name, index] as const] : [];
+  });
+  const customFieldsOf = (record: readonly string[]) => {
+    const values = Object.fromEntries(customColumns.map(([name, i]) => [name, String(record[i] ?? "").trim().slice(0, 200)]).filter(([, v]) => v));
+    return Object.keys(values).length ? { customFields: values } : {};
+  };
+  const check = fieldChecker();
+
+  return (record, rowNumber) => {
+    const firstName = cell(record, "firstName");
+    const lastName = cell(record, "lastName");
+    const rawPhone = cell(record, "phone");
+    const rawEmail = cell(record, "email");
+    const rowErrors: string[] = [];
+    if (!firstName) rowErrors.push(`Row ${rowNumber}: First name is required`);
+    if (!lastName && requireLastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
+    if (!rawPhone) rowErrors.push(`Row ${rowNumber}: Phone number is required`);
+    if (rawEmail && !EMAIL_RE.test(rawEmail)) rowErrors.push(`Row ${rowNumber}: Invalid email address`);
+    if (rowErrors.length === 0) {
+      // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
+      for (const f of FIELDS) {
+        const value = f === "phone" ? rawPhone : f === "lastName" && !lastName ? "-" : cell(record, f);
+        for (const message of check(f, value)) rowErrors.push(`Row ${rowNumber}: ${FIELD_LABELS[f]}: ${message}`);
+      }
+    }
+    if (rowErrors.length > 0) return { errors: rowErrors };
+
+    const rawState = optional(record, "state");
+    return {
+      row: {
+        rowNumber,
+        firstName,
+        lastName,
+        phone: normalizePhone(rawPhone),
+        email: rawEmail ? rawEmail.toLowerCase() : null,
+        company: optional(record, "company"),
+        address: optional(record, "address"),
+        city: optional(record, "city"),
+        // Keep an unrecognised state as typed rather than losing it (e.g. a foreign province).
+        state: rawState ? (normalizeState(rawState) ?? rawState) : null,
+        zipCode: optional(record, "zipCode"),
+        ...customFieldsOf(record),
+      },
+    };
+  };
+}
+
+/** A spreadsheet row as a streaming reader gives it: its number in the sheet and its cells from column A. */
+export type SheetRecord = { row: number; cells: string[] };
+
+/**
+ * The contacts of streamed spreadsheet rows, one at a time to `onRow`, with the CSV path's rules: the first non-blank
+ * row is the header, data rows are numbered from it (header = row 1, so with the header on the sheet's first row the
+ * numbers are the spreadsheet's own, blank rows included), blank rows are skipped. Keeps at most `keepErrors` error
+ * lines (and counts them all). Never throws for the file's content: an unusable header or no data row is `fatal`.
+ */
+export async function readContactRows(
+  records: AsyncIterable<SheetRecord>,
+  opts: { requireLastName?: boolean; keepErrors?: number },
+  onRow: (row: ImportRow) => void | Promise<void>,
+): Promise<{ totalRows: number; validRows: number; errors: string[]; errorCount: number; fatal: string | null }> {
+  const keep = opts.keepErrors ?? Infinity;
+  let reader: ContactRowReader | null = null;
+  let headerRow = 0;
+  let totalRows = 0;
+  let validRows = 0;
+  let errorCount = 0;
+  const errors: string[] = [];
+  for await (const record of records) {
+    if (isBlankRecord(record.cells)) continue;
+    if (!reader) {
+      reader = contactRowReader(record.cells, opts);
+      if (!reader) return { totalRows: 0, validRows: 0, errors: [], errorCount: 0, fatal: CSV_PARSE_FAILED };
+      headerRow = record.row;
+      continue;
+    }
+    totalRows++;
+    const result = reader(record.cells, record.row - headerRow + 1);
+    if ("errors" in result) {
+      errorCount += result.errors.length;
+      for (const e of result.errors) if (errors.length < keep) errors.push(e);
+    } else {
+      validRows++;
+      await onRow(result.row);
+    }
+  }
+  if (totalRows === 0) return { totalRows: 0, validRows: 0, errors: [], errorCount: 0, fatal: CSV_PARSE_FAILED };
+  return { totalRows, validRows, errors, errorCount, fatal: null };
+}
+
 /**
  * Parses an uploaded contacts CSV. Never throws: anything unreadable comes back as `fatal`.
  * Rows with errors are dropped and reported as "Row N: …" where N is the spreadsheet row (header = row 1;
@@ -159,75 +274,20 @@ export function parseContactsCsv(text: string, opts: { requireLastName?: boolean
     // An unterminated quote swallows the rest of the file, so no row after it can be trusted.
     if (parsed.errors.some((e) => e.code === "MissingQuotes")) return failed();
 
-    const columns = mapHeader(located.header);
-    if (!hasRequiredColumn(columns)) return failed();
-
-    const cell = (record: readonly string[], field: Field): string => {
-      // First non-blank value among the columns mapped to this field.
-      for (const index of columns[field] ?? []) {
-        const value = String(record[index] ?? "").trim();
-        if (value) return value;
-      }
-      return "";
-    };
-    const optional = (record: readonly string[], field: Field) => cell(record, field) || null;
-    // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
-    const customColumns = CUSTOM_FIELD_VARIABLES.flatMap((name) => {
-      const index = located.header.findIndex((h) => headerKey(String(h ?? "")) === headerKey(name));
-      return index >= 0 ? [[name, index] as const] : [];
-    });
-    const customFieldsOf = (record: readonly string[]) => {
-      const values = Object.fromEntries(customColumns.map(([name, i]) => [name, String(record[i] ?? "").trim().slice(0, 200)]).filter(([, v]) => v));
-      return Object.keys(values).length ? { customFields: values } : {};
-    };
+    const reader = contactRowReader(located.header, { requireLastName });
+    if (!reader) return failed();
 
     const rows: ImportRow[] = [];
     const errors: string[] = [];
     let totalRows = 0;
-    const check = fieldChecker();
 
     parsed.data.slice(located.index + 1).forEach((raw, dataIndex) => {
       const record = Array.isArray(raw) ? raw.map((c) => String(c ?? "")) : [];
       if (isBlankRecord(record)) return;
       totalRows++;
-      const rowNumber = dataIndex + 2;
-
-      const firstName = cell(record, "firstName");
-      const lastName = cell(record, "lastName");
-      const rawPhone = cell(record, "phone");
-      const rawEmail = cell(record, "email");
-      const rowErrors: string[] = [];
-      if (!firstName) rowErrors.push(`Row ${rowNumber}: First name is required`);
-      if (!lastName && requireLastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
-      if (!rawPhone) rowErrors.push(`Row ${rowNumber}: Phone number is required`);
-      if (rawEmail && !EMAIL_RE.test(rawEmail)) rowErrors.push(`Row ${rowNumber}: Invalid email address`);
-      if (rowErrors.length === 0) {
-        // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
-        for (const f of FIELDS) {
-          const value = f === "phone" ? rawPhone : f === "lastName" && !lastName ? "-" : cell(record, f);
-          for (const message of check(f, value)) rowErrors.push(`Row ${rowNumber}: ${FIELD_LABELS[f]}: ${message}`);
-        }
-      }
-      if (rowErrors.length > 0) {
-        errors.push(...rowErrors);
-        return;
-      }
-
-      const rawState = optional(record, "state");
-      rows.push({
-        rowNumber,
-        firstName,
-        lastName,
-        phone: normalizePhone(rawPhone),
-        email: rawEmail ? rawEmail.toLowerCase() : null,
-        company: optional(record, "company"),
-        address: optional(record, "address"),
-        city: optional(record, "city"),
-        // Keep an unrecognised state as typed rather than losing it (e.g. a foreign province).
-        state: rawState ? (normalizeState(rawState) ?? rawState) : null,
-        zipCode: optional(record, "zipCode"),
-        ...customFieldsOf(record),
-      });
+      const result = reader(record, dataIndex + 2);
+      if ("errors" in result) errors.push(...result.errors);
+      else rows.push(result.row);
     });
 
     if (totalRows === 0) return failed(); // a header with no data line

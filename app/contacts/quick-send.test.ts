@@ -6,8 +6,9 @@ import { broadcasts, contactImports, messages } from "~/db/schema";
 import { uniquePhone, createTestContact } from "../../tests/contact-factory";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { fixtureFile } from "../../tests/fixtures";
-import { parseContactsCsv } from "./csv-import";
-import { contactsFileAsCsv, SPREADSHEET_PARSE_FAILED } from "./read-contacts-file.server";
+import { parseContactsCsv, readContactRows, type ImportRow } from "./csv-import";
+import { readContactsFile, SPREADSHEET_PARSE_FAILED } from "./read-contacts-file.server";
+import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "./upload-limits";
 import { NO_CONTACTS, sendQuickUpload, STILL_SAVING } from "./send-quick-upload.server";
 import { MESSAGE_REQUIRED, NO_VALID_CONTACTS_FOUND, stageQuickSend } from "./stage-quick-send.server";
 import { startContactImport } from "./start-contact-import.server";
@@ -16,11 +17,19 @@ import { viewQuickSend } from "./view-quick-send.server";
 const queue = { send: async () => {}, sendBatch: async () => {} } as any;
 const noEnqueue = async () => {};
 const csvFile = (lines: string[]) => new File([lines.join("\n")], "leads.csv", { type: "text/csv" });
+/** A file read the way stageQuickSend reads it: a CSV parsed whole, a spreadsheet's rows streamed. */
+async function parseFile(file: File) {
+  const contents = await readContactsFile(file);
+  if (contents.kind === "csv") return parseContactsCsv(contents.text, { requireLastName: false });
+  const rows: ImportRow[] = [];
+  const r = await readContactRows(contents.rows, { requireLastName: false }, (row) => void rows.push(row));
+  return { rows, errors: r.errors, totalRows: r.totalRows, fatal: r.fatal };
+}
 const importsOf = async (userId: number) => (await db().select({ id: contactImports.id }).from(contactImports).where(eq(contactImports.createdBy, userId))).length;
 
 describe("reading a quick-upload file", () => {
   it.each(["quick-send.csv", "quick-send.xlsx", "quick-send.xls"])("%s: a phone and a first name per row; the same rows from every format", async (name) => {
-    const parsed = parseContactsCsv(await contactsFileAsCsv(fixtureFile(name)), { requireLastName: false });
+    const parsed = await parseFile(fixtureFile(name));
     expect(parsed.fatal).toBeNull();
     expect(parsed.rows.map((r) => [r.rowNumber, r.firstName, r.lastName, r.phone, r.company, r.address])).toEqual([
       [2, "Ana", "Lee", "+12128675301", "Sun Co", "1 Elm St"],
@@ -31,8 +40,19 @@ describe("reading a quick-upload file", () => {
   });
 
   it("a malformed workbook is a clean validation error, and so is another file type", async () => {
-    await expect(contactsFileAsCsv(fixtureFile("malformed.xlsx"))).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
-    await expect(contactsFileAsCsv(new File(["x"], "leads.pdf"))).rejects.toMatchObject({ status: 400, message: "Please upload a .csv, .xlsx or .xls file" });
+    await expect(parseFile(fixtureFile("malformed.xlsx"))).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
+    const brokenXls = new File([new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(600).fill(7)])], "broken.xls");
+    await expect(parseFile(brokenXls)).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
+    await expect(readContactsFile(new File(["x"], "leads.pdf"))).rejects.toMatchObject({ status: 400, message: "Please upload a .csv, .xlsx or .xls file" });
+  });
+
+  it("size caps before anything is read: 10 MB for .csv and .xlsx (streamed), 1 MB for .xls (SheetJS holds it whole)", async () => {
+    const big = (bytes: number, name: string) => new File([new Uint8Array(bytes)], name);
+    await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "old.xls"))).rejects.toMatchObject({ code: "payload_too_large", status: 413, message: XLS_TOO_LARGE });
+    await expect(readContactsFile(big(MAX_UPLOAD_BYTES + 1, "big.xlsx"))).rejects.toMatchObject({ status: 413, message: UPLOAD_TOO_LARGE });
+    // An .xlsx under the limit is not read up front: its rows stream when staged.
+    await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "fine.xlsx"))).resolves.toMatchObject({ kind: "sheet" });
+    expect(XLS_TOO_LARGE).toBe(".xls files can be at most 1 MB. Please save the sheet as .xlsx or CSV (up to 10 MB), or split it.");
   });
 
   it("the Upload CSV rule still wants a last name", () => {

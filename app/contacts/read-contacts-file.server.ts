@@ -1,25 +1,41 @@
 import { read, utils } from "@e965/xlsx";
 import { AppError } from "~/lib/app-error";
-import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./stage-contact-import.server";
+import { readXlsxRows, SPREADSHEET_PARSE_FAILED, type SheetRow } from "./read-xlsx-rows.server";
+import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "./upload-limits";
 
-export const SPREADSHEET_PARSE_FAILED = "Failed to read the spreadsheet. Please check the file and try again.";
-const SPREADSHEET_RE = /\.(xlsx|xls)$/i;
+export { MAX_XLS_BYTES, SPREADSHEET_PARSE_FAILED, XLS_TOO_LARGE };
+
+export const UNSUPPORTED_FILE = "Please upload a .csv, .xlsx or .xls file";
+
+export type ContactsFile = { kind: "csv"; text: string } | { kind: "sheet"; rows: AsyncIterable<SheetRow> };
 
 /**
- * An uploaded contacts file as CSV text: a .csv as it is, an .xlsx or .xls workbook's first sheet converted on the
- * server (SheetJS, never shipped to the browser), so one CSV parser applies the same rules to every format.
+ * An uploaded contacts file, checked for type and size before anything is read: a .csv as its text (one CSV parser
+ * applies the import's rules), an .xlsx as its first sheet's rows streamed (read-xlsx-rows), an .xls's first sheet
+ * converted by SheetJS (server only, never shipped to the browser) and streamed from that.
  */
-export async function contactsFileAsCsv(file: File): Promise<string> {
-  if (!/\.(csv|xlsx|xls)$/i.test(file.name)) throw new AppError("validation", "Please upload a .csv, .xlsx or .xls file");
+export async function readContactsFile(file: File): Promise<ContactsFile> {
+  const type = /\.(csv|xlsx|xls)$/i.exec(file.name)?.[1]?.toLowerCase();
+  if (!type) throw new AppError("validation", UNSUPPORTED_FILE);
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("payload_too_large", UPLOAD_TOO_LARGE);
-  if (!SPREADSHEET_RE.test(file.name)) return file.text();
+  if (type === "csv") return { kind: "csv", text: await file.text() };
+  if (type === "xlsx") return { kind: "sheet", rows: readXlsxRows(file) };
+  if (file.size > MAX_XLS_BYTES) throw new AppError("payload_too_large", XLS_TOO_LARGE);
+  return { kind: "sheet", rows: xlsRows(new Uint8Array(await file.arrayBuffer())) };
+}
+
+/** An .xls's first sheet through SheetJS: formatted text, as the cell shows it (a phone typed as a number keeps its digits). */
+async function* xlsRows(bytes: Uint8Array): AsyncGenerator<SheetRow> {
+  let aoa: unknown[][];
+  let firstRow = 0;
   try {
-    const book = read(new Uint8Array(await file.arrayBuffer()), { type: "array", dense: true, cellFormula: false, cellHTML: false });
-    const first = book.SheetNames[0];
-    if (!first) throw new Error("no sheet");
-    // Formatted text, as the cell shows it: a phone typed as a number keeps its digits (no 2.12e9).
-    return utils.sheet_to_csv(book.Sheets[first], { blankrows: false });
+    const book = read(bytes, { type: "array", dense: true, cellFormula: false, cellHTML: false });
+    const sheet = book.Sheets[book.SheetNames[0]];
+    if (!sheet) throw new Error("no sheet");
+    firstRow = sheet["!ref"] ? utils.decode_range(sheet["!ref"]).s.r : 0;
+    aoa = utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, blankrows: true, defval: "" });
   } catch {
     throw new AppError("validation", SPREADSHEET_PARSE_FAILED);
   }
+  for (let i = 0; i < aoa.length; i++) yield { row: firstRow + i + 1, cells: aoa[i].map((c) => String(c ?? "")) };
 }

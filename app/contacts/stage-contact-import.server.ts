@@ -3,15 +3,11 @@ import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { CSV_PARSE_FAILED, parseContactsCsv, type ImportRow, type ParseContactsResult } from "./csv-import";
+import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
+import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./upload-limits";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
 
-// A Worker has 128 MB for everything: the request, the file's text, its parsed rows and the staging JSON. Measured in
-// Node: a 14 MB file (170,000 rows) peaked at 121 MB of heap with the rows and the JSON alive together, 78 MB with
-// each chunk's rows let go as its JSON is built; a 10 MB file (~115,000 contacts, above the 100k a team is sized for)
-// peaks at 57 MB, which leaves room for the request itself.
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const UPLOAD_TOO_LARGE = `The file is too large (maximum ${MAX_UPLOAD_BYTES / 1024 / 1024} MB). Please split it into smaller files.`;
+export { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE };
 /** The multipart request may exceed the file by its framing; reading stops past this (read-body.server.ts). */
 export const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 const STAGE_CHUNK = 2000; // rows per staging INSERT at most (one JSON parameter of at most D1_VALUE_BUDGET bytes)
@@ -89,6 +85,102 @@ export async function stageParsedRows(
     throw err;
   }
   return created;
+}
+
+/** What a streamed import was interrupted by, until it finishes (a Worker stopped mid-file leaves it failed, not half staged). */
+const STAGING_INTERRUPTED = "The upload stopped before the whole file was read. Please upload it again.";
+
+/**
+ * Stages rows as they stream in (a spreadsheet read row by row, decision 019), with the same rules and outcome as
+ * stageParsedRows: every STAGE_CHUNK unique valid rows go to D1 as they are reached, so neither the file's rows nor
+ * their JSON are ever all in memory — only the phones and emails seen (in-file de-duplication keeps the first) and
+ * the first KEEP_ERRORS error lines. The import row is written with the first chunk, marked failed until the end so
+ * a Worker stopped mid-file leaves nothing that looks staged; any error removes it and its rows. Throws
+ * `validation` with `fatal` (header unusable, no data row) or `noValidRows` (no valid row) before anything is saved.
+ */
+export async function stageStreamedRows(
+  db: Db,
+  input: {
+    fileName: string;
+    rows: AsyncIterable<SheetRecord>;
+    requireLastName?: boolean;
+    field?: string;
+    noValidRows?: string;
+    extra?: Pick<NewContactImport, "purpose" | "message" | "scheduledAt">;
+  },
+  actor: { userId: number },
+  now: Date,
+): Promise<ContactImport> {
+  const phones = new Set<string>();
+  const emails = new Set<string>();
+  let repeats = 0;
+  let staged = 0;
+  let chunk: { n: number; d: string }[] = [];
+  let created: ContactImport | null = null;
+  const base = { createdBy: actor.userId, fileName: input.fileName.slice(0, 200), ...input.extra, createdAt: now, updatedAt: now };
+
+  const flush = async () => {
+    if (!chunk.length) return;
+    const json = JSON.stringify(chunk);
+    chunk = [];
+    if (!created) [created] = await db.insert(contactImports).values({ ...base, status: "failed", failureMessage: STAGING_INTERRUPTED }).returning();
+    await db.run(
+      sql`INSERT INTO contact_import_rows (import_id, row_number, data)
+          SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
+    );
+  };
+
+  try {
+    const result = await readContactRows(input.rows, { requireLastName: input.requireLastName, keepErrors: KEEP_ERRORS }, async (row) => {
+      if (phones.has(row.phone) || (row.email && emails.has(row.email))) {
+        repeats++;
+        return;
+      }
+      phones.add(row.phone);
+      if (row.email) emails.add(row.email);
+      const { rowNumber, ...data } = row;
+      chunk.push({ n: rowNumber, d: JSON.stringify(data) });
+      staged++;
+      if (chunk.length >= STAGE_CHUNK) await flush();
+    });
+    if (result.fatal) throw new AppError("validation", result.fatal, { field: input.field });
+    if (result.validRows === 0 && input.noValidRows) throw new AppError("validation", input.noValidRows, { field: input.field });
+    const counts = {
+      status: "staged" as const,
+      failureMessage: null,
+      totalRows: result.totalRows,
+      validRows: staged,
+      errorCount: result.errorCount,
+      rejectedRows: result.totalRows - result.validRows,
+      fileDuplicates: repeats,
+      errors: result.errors,
+      updatedAt: now,
+    };
+    // A small file (one chunk or none): the import and its rows in one batch, as stageParsedRows writes them.
+    if (!created) {
+      const json = JSON.stringify(chunk);
+      const [row] = await db.insert(contactImports).values({ ...base, ...counts }).returning();
+      created = row;
+      if (chunk.length) {
+        try {
+          await db.run(
+            sql`INSERT INTO contact_import_rows (import_id, row_number, data)
+                SELECT ${row.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
+          );
+        } catch (err) {
+          await db.delete(contactImports).where(eq(contactImports.id, row.id));
+          throw err;
+        }
+      }
+      return row;
+    }
+    await flush();
+    const [done] = await db.update(contactImports).set(counts).where(eq(contactImports.id, (created as ContactImport).id)).returning();
+    return done;
+  } catch (err) {
+    if (created) await db.delete(contactImports).where(eq(contactImports.id, (created as ContactImport).id)).catch(() => {});
+    throw err;
+  }
 }
 
 /** The upload dialog's form: one file field named `file`. */

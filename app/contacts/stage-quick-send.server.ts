@@ -3,8 +3,8 @@ import type { ContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { MAX_CONTENT } from "~/messaging/check-send-request.server";
 import { CSV_PARSE_FAILED, parseContactsCsv } from "./csv-import";
-import { contactsFileAsCsv } from "./read-contacts-file.server";
-import { stageParsedRows } from "./stage-contact-import.server";
+import { readContactsFile } from "./read-contacts-file.server";
+import { stageParsedRows, stageStreamedRows } from "./stage-contact-import.server";
 
 // SPEC §5 / §8 texts.
 export const NO_VALID_CONTACTS_FOUND = "No valid contacts found";
@@ -16,6 +16,7 @@ export type QuickSendInput = { file: File | null; message: string; scheduledAt: 
  * Step 1 of Quick Upload & Send: checks the message, reads the .csv/.xlsx/.xls on the server with the contacts
  * import's rules (a phone and a first name per row) and stages the rows with the message, so the preview, the
  * duplicate-aware import and the send all use the same data. Nothing is saved when the file has no valid row.
+ * Spreadsheets are staged as their rows stream in, so a 10 MB .xlsx stays inside a Worker's memory (decision 019).
  */
 export async function stageQuickSend(db: Db, input: QuickSendInput, actor: { userId: number }, now: Date): Promise<ContactImport> {
   const message = input.message.trim();
@@ -24,9 +25,24 @@ export async function stageQuickSend(db: Db, input: QuickSendInput, actor: { use
   if (input.scheduledAt && Number.isNaN(input.scheduledAt.getTime())) throw new AppError("validation", "Please enter a valid date and time", { field: "scheduledAt" });
   const { file } = input;
   if (!file || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a file to upload", { field: "file" });
-  const parsed = parseContactsCsv(await contactsFileAsCsv(file), { requireLastName: false });
+  const scheduledAt = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : null;
+  const extra = { purpose: "quick_send" as const, message, scheduledAt };
+  const contents = await readContactsFile(file).catch((err) => {
+    throw err instanceof AppError ? new AppError(err.code, err.message, { field: "file", cause: err }) : err;
+  });
+  if (contents.kind === "sheet") {
+    // Spreadsheets stream: rows are staged as they are read (decision 019).
+    return stageStreamedRows(
+      db,
+      { fileName: file.name, rows: contents.rows, requireLastName: false, field: "file", noValidRows: NO_VALID_CONTACTS_FOUND, extra },
+      actor,
+      now,
+    ).catch((err) => {
+      throw err instanceof AppError && !err.field ? new AppError(err.code, err.message, { field: "file", cause: err }) : err;
+    });
+  }
+  const parsed = parseContactsCsv(contents.text, { requireLastName: false });
   if (parsed.fatal) throw new AppError("validation", parsed.fatal ?? CSV_PARSE_FAILED, { field: "file" });
   if (parsed.rows.length === 0) throw new AppError("validation", NO_VALID_CONTACTS_FOUND, { field: "file" });
-  const scheduledAt = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : null;
-  return stageParsedRows(db, { fileName: file.name, parsed, extra: { purpose: "quick_send", message, scheduledAt } }, actor, now);
+  return stageParsedRows(db, { fileName: file.name, parsed, extra }, actor, now);
 }

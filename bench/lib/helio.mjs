@@ -40,7 +40,7 @@ export const MF_BASE = {
  * remix build (only when missing) + wrangler's dry-run bundle: one self-contained ESM file. Returns its path.
  * `appDir` may be a scratch copy of the project (node_modules symlinked) to measure a change without touching it.
  */
-export function bundleWorker(outDir, { profile = false, wrapper = profile ? "profiled" : null, appDir = root } = {}) {
+export function bundleWorker(outDir, { profile = false, wrapper = profile ? "profiled-worker.js" : null, appDir = root } = {}) {
   if (!existsSync(join(appDir, "build/server/index.js"))) {
     execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       cwd: appDir,
@@ -57,9 +57,9 @@ export function bundleWorker(outDir, { profile = false, wrapper = profile ? "pro
   if (js.length !== 1) throw new Error(`expected one bundled .js in ${outDir}, found ${js.join(", ") || "none"}`);
   if (js[0] !== "app.js") copyFileSync(join(outDir, js[0]), join(outDir, "app.js"));
   if (!wrapper) return join(outDir, "app.js");
-  // A wrapper entry (bench/lib/<wrapper>-worker.js) that imports ./app.js: profiling or D1 metering.
-  copyFileSync(fileURLToPath(new URL(`./${wrapper}-worker.js`, import.meta.url)), join(outDir, `${wrapper}.js`));
-  return join(outDir, `${wrapper}.js`);
+  // A bench-only entry that imports ./app.js (profiled-worker.js, heap-probe-worker.js).
+  copyFileSync(fileURLToPath(new URL(`./${wrapper}`, import.meta.url)), join(outDir, "entry.js"));
+  return join(outDir, "entry.js");
 }
 
 /**
