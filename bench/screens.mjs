@@ -22,7 +22,10 @@ const REQUESTS = Number(flags.requests ?? 60);
 const CONCURRENCY = Number(flags.concurrency ?? 4);
 const REPEATS = Number(flags.repeats ?? 3);
 // Each scale appends messages to the same database; at every scale each route's p95 ≤ 2 × its floors, and at the
-// later scales ≤ GROWTH_BUDGET × its p95 at the first (issue 22: 5M against 1M).
+// later scales ≤ GROWTH_BUDGET × its p95 at the first (issue 22: 5M against 1M), each p95 taken in units of the
+// minimal Worker's p95 measured beside it: the phases run minutes apart, and a shared machine's load moves every
+// figure between them (in one run /api/contacts, whose table does not grow, came out 1.67× slower in raw ms while
+// its minimal Worker was 1.7× slower too). The raw ratio is printed beside it.
 const SCALES = String(flags.scales ?? flags.messages ?? "1000000,5000000").split(",").map(Number);
 const CONTACTS = Number(flags.contacts ?? 100_000);
 const GROWTH_BUDGET = 1.2;
@@ -133,11 +136,12 @@ async function main() {
     const ok = route.p95 <= budget;
     if (!ok) failed++;
     const atFirst = scales[0]?.rows.find((x) => x.name === r.name);
-    const grew = atFirst ? route.p95 / atFirst.route.p95 : null;
+    const rawGrowth = atFirst ? route.p95 / atFirst.route.p95 : null;
+    const grew = atFirst ? route.p95 / floorWorker.p95 / (atFirst.route.p95 / atFirst.floorWorker.p95) : null;
     const grewOk = grew === null || grew <= GROWTH_BUDGET;
     if (!grewOk) failed++;
-    rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok: ok && grewOk, grew });
-    console.log(`${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}${grew === null ? "" : ` | p95 ${grew.toFixed(2)}× its p95 at ${SCALES[0].toLocaleString("en-US")} (budget ≤ ${GROWTH_BUDGET}×) ${grewOk ? "OK" : "FAIL"}`}`);
+    rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok: ok && grewOk, grew, rawGrowth });
+    console.log(`${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}${grew === null ? "" : ` | p95 ${grew.toFixed(2)}× its p95 at ${SCALES[0].toLocaleString("en-US")} in minimal-Worker units (raw ${rawGrowth.toFixed(2)}×; budget ≤ ${GROWTH_BUDGET}×) ${grewOk ? "OK" : "FAIL"}`}`);
   }
   scales.push({ messages: target, seeded, rows });
   }
@@ -145,7 +149,7 @@ async function main() {
     when: new Date().toISOString(),
     machine: `${cpus().length} cores`,
     load: loadavg().map((x) => x.toFixed(2)).join(" "),
-    scales: scales.map((x) => ({ messages: x.messages, seeded: x.seeded, rows: x.rows.map(({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew }) => ({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew })) })),
+    scales: scales.map((x) => ({ messages: x.messages, seeded: x.seeded, rows: x.rows.map(({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew, rawGrowth }) => ({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew, rawGrowth })) })),
     requests: REQUESTS,
     concurrency: CONCURRENCY,
     repeats: REPEATS,
