@@ -17,10 +17,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
-import { api, BENCH_USER, bundleWorker, login, migrate, runCron, startHelio } from "./lib/helio.mjs";
+import { api, bundleWorker, createBenchUser, login, migrate, runCron, startHelio } from "./lib/helio.mjs";
 import { daytimeZone } from "./lib/recipients.mjs";
 import { seedAtScale } from "./lib/scale-seed.mjs";
-import { hashPassword } from "../app/auth/password-hash.js";
 import { parseFlags, runBench, sleep } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
@@ -60,12 +59,7 @@ async function scaleRun(scriptPath, fake, messages) {
   });
   const { mf, db } = h;
   await migrate(db);
-  const t = Date.now();
-  await db
-    .prepare(`INSERT INTO users (email, password_hash, first_name, last_name, role, is_active, login_count, created_at, updated_at) VALUES (?, ?, 'Bench', 'Runner', 'superuser', 1, 0, ?, ?)`)
-    .bind(BENCH_USER.email, await hashPassword(BENCH_USER.password, 1000), t, t)
-    .run();
-  const user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(BENCH_USER.email).first();
+  const user = { id: await createBenchUser(db) };
   const seeded = await seedAtScale(db, { contacts: 100_000, messages, enrollments: 100_000, userId: user.id });
   await db.exec("PRAGMA optimize");
   log(`${messages.toLocaleString("en-US")} messages: seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.enrollments.toLocaleString("en-US")} enrolments in ${seeded.seconds.toFixed(1)} s`);

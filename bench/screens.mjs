@@ -12,8 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";
 import { join } from "node:path";
 import { Miniflare } from "miniflare";
-import { hashPassword } from "../app/auth/password-hash.js";
-import { BENCH_USER, bundleWorker, login, MF_BASE, migrate, startHelio } from "./lib/helio.mjs";
+import { bundleWorker, createBenchUser, login, MF_BASE, migrate, startHelio } from "./lib/helio.mjs";
 import { seedAtScale } from "./lib/scale-seed.mjs";
 import { parseFlags, runBench } from "./lib/util.mjs";
 
@@ -70,12 +69,7 @@ async function main() {
     cleanups,
   });
   await migrate(db);
-  const t = Date.now();
-  await db
-    .prepare(`INSERT INTO users (email, password_hash, first_name, last_name, role, is_active, login_count, created_at, updated_at) VALUES (?, ?, 'Bench', 'Runner', 'superuser', 1, 0, ?, ?)`)
-    .bind(BENCH_USER.email, await hashPassword(BENCH_USER.password, 1000), t, t)
-    .run();
-  const user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(BENCH_USER.email).first();
+  const user = { id: await createBenchUser(db) };
   const cookie = await login(mf);
 
   // A minimal Worker: answers any path with a body of ?bytes= bytes, so transport and response size match.

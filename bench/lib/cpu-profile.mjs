@@ -2,28 +2,11 @@
 // `inspectorPort`), summarised as the functions with the most self time. Names in the bundle are minified, so each
 // line carries the start of the function's source from the bundle to tell them apart.
 import { readFileSync } from "node:fs";
-import WebSocket from "ws";
+import { connectInspector } from "./inspector.mjs";
 
 /** Starts sampling the isolate whose inspector title contains `title` ("core:user:" is the user Worker). */
 export async function startCpuProfile({ port, title = "core:user:", intervalUs = 100 }) {
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((t) => String(t.title).includes(title));
-  if (!target) throw new Error(`cpu profile: no inspector target "${title}" (${targets.map((t) => t.title).join(", ")})`);
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-  let id = 0;
-  const pending = new Map();
-  ws.on("message", (m) => {
-    const d = JSON.parse(String(m));
-    if (!d.id || !pending.has(d.id)) return;
-    pending.get(d.id)(d.result);
-    pending.delete(d.id);
-  });
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
+  const { send, close } = await connectInspector({ port, title });
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: intervalUs });
   await send("Profiler.start");
@@ -31,7 +14,7 @@ export async function startCpuProfile({ port, title = "core:user:", intervalUs =
     /** Stops sampling; the `top` functions by self time, with their share of the sampled time that was not idle. */
     async stop({ bundlePath, top = 25 }) {
       const { profile } = await send("Profiler.stop");
-      ws.close();
+      close();
       const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
       const self = new Map();
       let busy = 0;

@@ -3,30 +3,10 @@
 // I/O (a timer; not a local D1 round trip, hence bench/lib/heap-probe-worker.js) — never in the middle of synchronous
 // work, so these are samples at those moments. workerd never answers HeapProfiler.collectGarbage, but a heap snapshot
 // starts with a full collection: the usage read right after one is the live heap, what the Worker must hold.
-import WebSocket from "ws";
+import { connectInspector } from "./inspector.mjs";
 
-/** Connects to the isolate whose inspector title contains `title` ("core:user:" is the user Worker). */
-export async function connectInspector({ port, title = "core:user:" }) {
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((t) => String(t.title).includes(title));
-  if (!target) throw new Error(`heap sampler: no inspector target "${title}" (${targets.map((t) => t.title).join(", ")})`);
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-  let id = 0;
-  const pending = new Map();
-  ws.on("message", (m) => {
-    const d = JSON.parse(String(m));
-    if (!d.id || !pending.has(d.id)) return;
-    pending.get(d.id)(d.result);
-    pending.delete(d.id);
-  });
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => ws.close() };
-}
+export { connectInspector };
+
 
 /** Used heap right after a full collection (forced by taking a heap snapshot, whose chunks are dropped). */
 export async function liveHeapMb(inspector) {

@@ -123,8 +123,8 @@ export async function migrate(db) {
 
 export const BENCH_USER = { email: "bench@helio.test", password: "bench-password-1" };
 
-/** A superuser (cheap PBKDF2: the stored hash carries its iteration count) and `count` contacts in `timeZone`. */
-export async function seed(db, count, timeZone) {
+/** The bench's superuser (cheap PBKDF2: the stored hash carries its iteration count); returns its id. */
+export async function createBenchUser(db) {
   const t = Date.now();
   const hash = await hashPassword(BENCH_USER.password, 1000);
   await db
@@ -134,6 +134,13 @@ export async function seed(db, count, timeZone) {
     )
     .bind(BENCH_USER.email, hash, t, t)
     .run();
+  return (await db.prepare("SELECT id FROM users WHERE email = ?").bind(BENCH_USER.email).first("id"));
+}
+
+/** The bench's superuser and `count` contacts in `timeZone`. */
+export async function seed(db, count, timeZone) {
+  const t = Date.now();
+  await createBenchUser(db);
   // One JSON parameter per 1,000 contacts (D1 allows 100 bound parameters per statement).
   const insert = `INSERT INTO contacts (first_name, last_name, phone, time_zone, sendable, created_at, updated_at)
     SELECT json_extract(value, '$.f'), 'Bench', json_extract(value, '$.p'), ?, 1, ?, ? FROM json_each(?)`;
