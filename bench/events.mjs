@@ -8,8 +8,9 @@
 // on the same database in the same run.
 //
 // Budgets (exit 1 when one fails): rows read per status callback ≤ 10 and the same at every scale; rows read per
-// inbound reply ≤ 300 and within ±10% of the smallest scale; rows written per SMS from created to delivered ≤ 25;
-// rows read per idle cron tick ≤ 30 at the largest scale.
+// inbound reply ≤ 300 and within ±10% of the smallest scale; rows written per broadcast SMS from created to
+// delivered ≤ 25 (the volume path: an individual send adds its activity-log row and its own pacing row, printed
+// beside it); rows read per idle cron tick ≤ 30 at the largest scale.
 //
 //   node bench/events.mjs [--scales 10000,1000000,5000000] [--repeat 5] [--verbose] [--json out.json]
 import { createHmac, randomBytes } from "node:crypto";

@@ -26,7 +26,7 @@ export interface SendProgress {
  * the recipients minus every other status. Each query repeats the index's condition so SQLite can use it.
  */
 /** messages_broadcast_status_idx's condition, written as the index is (migration 0044). */
-export const NOT_IN_FLIGHT = sql`status NOT IN ('queued', 'sending')`;
+const NOT_IN_FLIGHT = sql`status NOT IN ('queued', 'sending')`;
 
 export async function getSendProgress(db: Db, id: number): Promise<SendProgress> {
   const b = await db.get<{ id: number; type: "sms" | "email"; subject: string | null; content: string; recipient_count: number; scheduled_at: number | null; created_at: number }>(

@@ -51,14 +51,15 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
   const first = (await db.prepare("SELECT min(id) AS lo, max(id) AS hi FROM contacts").first());
   const span = first.hi - first.lo + 1;
   // append: more messages for the contacts and campaigns already there (bench:screens' next scale).
-  if (!append)
-  await db
-    .prepare(
-      `${counter(campaigns)} INSERT INTO campaigns (name, description, status, created_by, created_at, updated_at)
-       SELECT 'Campaign ' || (i + 1), 'Seeded sequence ' || (i + 1), ${pick(["running", "paused", "completed", "draft"], "i")}, ?2, ?1 - ${year} + i * 86400000, ?1 FROM n`,
-    )
-    .bind(now, userId)
-    .run();
+  if (!append) {
+    await db
+      .prepare(
+        `${counter(campaigns)} INSERT INTO campaigns (name, description, status, created_by, created_at, updated_at)
+         SELECT 'Campaign ' || (i + 1), 'Seeded sequence ' || (i + 1), ${pick(["running", "paused", "completed", "draft"], "i")}, ?2, ?1 - ${year} + i * 86400000, ?1 FROM n`,
+      )
+      .bind(now, userId)
+      .run();
+  }
   const camps = await db.prepare("SELECT min(id) AS lo FROM campaigns").first();
   if (append) campaigns = (await db.prepare("SELECT count(*) AS n FROM campaigns").first()).n;
   // The messages table's 14 indexes are dropped for the load and built again from their stored definitions: sorting
