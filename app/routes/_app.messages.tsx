@@ -94,7 +94,7 @@ export default function MessageCenter() {
         title="Message Center"
         description={localMode ? <p>Local outbox mode: nothing leaves this machine.</p> : undefined}
         actions={
-          <div className="flex flex-wrap items-center gap-2">
+          <div className="flex max-w-full flex-wrap items-center gap-2">
             <TextLink to="/messages/conversations">Conversations</TextLink>
             {isSuperuser ? <TextLink to="/organisation">Organisation</TextLink> : null}
             <SearchBox
