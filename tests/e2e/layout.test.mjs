@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { randomPhone, tag } from "./lib.mjs";
+import { randomPhone, tag, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -158,5 +158,32 @@ describeEachMode("layout", (mode) => {
     assert.ok(m.dialog.titleTop >= 0, `preview title ${m.dialog.titleTop}`);
     await preview.getByRole("button", { name: "Import 40 contacts" }).waitFor();
     await context.close();
+  });
+});
+
+describeEachMode("navigation", (mode) => {
+  it("reaches the contact page from the list, and every screen from the sidebar", async () => {
+    await seed();
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
+    await page.goto(`/contacts?q=Maximiliana`);
+    await page.getByTestId("contact-row").first().locator("td:first-child a").click();
+    await until(() => /\/contacts\/\d+$/.test(new URL(page.url()).pathname), "the contact page");
+    const sidebar = page.locator("#sidebar nav");
+    for (const [label, path] of [["Conversations", "/messages/conversations"], ["Alerts", "/alerts"], ["Compliance", "/compliance"], ["Organisation", "/organisation"], ["Account", "/account"]]) {
+      assert.equal(await sidebar.getByRole("link", { name: label, exact: true }).getAttribute("href"), path);
+    }
+    await sidebar.getByRole("link", { name: "Conversations", exact: true }).click();
+    await until(() => new URL(page.url()).pathname === "/messages/conversations", "conversations");
+    assert.equal(await sidebar.getByRole("link", { name: "Conversations", exact: true }).getAttribute("aria-current"), "page");
+    assert.equal(await sidebar.getByRole("link", { name: "Messages", exact: true }).getAttribute("aria-current"), null);
+    await context.close();
+
+    // A rep sees the team screens but not the organisation-wide ones.
+    const rep = await signedInPage(browser(), mode, E2E_USERS.user);
+    const repNav = rep.page.locator("#sidebar nav");
+    await repNav.getByRole("link", { name: "Alerts", exact: true }).waitFor();
+    assert.equal(await repNav.getByRole("link", { name: "Organisation", exact: true }).count(), 0);
+    assert.equal(await repNav.getByRole("link", { name: "Compliance", exact: true }).count(), 0);
+    await rep.context.close();
   });
 });
