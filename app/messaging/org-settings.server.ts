@@ -20,6 +20,13 @@ export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
   return out;
 }
 
+/** The business named in STOP/START/HELP answers: two primary-key reads, only when such an answer is sent. */
+export async function loadKeywordBrand(db: Db): Promise<{ company?: string; companyPhone?: string }> {
+  const rows = await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key IN ('company', 'companyPhone')`);
+  const { company, companyPhone } = orgSettingsFrom(rows);
+  return { company, companyPhone };
+}
+
 /** How long messages stay in D1 before the archive task moves them to R2 (migration 0042, decision 017). */
 export const RETENTION_KEY = "messageRetentionMonths";
 export const DEFAULT_RETENTION_MONTHS = 18;
