@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { BookOpen, Send } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { useFailureToast } from "~/components/toaster";
-import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs } from "~/components/ui";
+import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs, useResetOnSuccess } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
@@ -335,9 +335,10 @@ function VariablesTab({ d }: { d: Data }) {
 }
 
 function CreateTemplateCard({ reply, type, draft }: { reply?: PlaygroundReply; type: "sms" | "email"; draft: string }) {
+  const resetting = useResetOnSuccess(reply?.ok === false && reply.intent === "template");
   return (
     <Card title="Create Template" description="Save a message to reuse; its {{variables}} are found for you." data-testid="create-template">
-      <Form method="post" className="space-y-3" data-testid="template-form">
+      <Form method="post" className="space-y-3" data-testid="template-form" {...resetting}>
         <input type="hidden" name="intent" value="template" />
         <Field label="Template name" name="name" />
         <Field as="select" label="Type" name="templateType" defaultValue={type} options={CHANNEL_OPTIONS} />
