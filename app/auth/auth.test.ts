@@ -84,7 +84,7 @@ describe("POST /api/auth/login", () => {
     for (let i = 0; i < 5; i++) await expect(logIn(db(), input, t0)).rejects.toMatchObject({ status: 401 });
     await expect(logIn(db(), { ...input, password: u.password }, new Date(t0.getTime() + 10_000))).rejects.toMatchObject({ status: 429 });
     const ok = await logIn(db(), { ...input, password: u.password }, new Date(t0.getTime() + 31_000));
-    expect(ok.user.id).toBe(u.id);
+    expect(ok.user!.id).toBe(u.id);
     await expect(logIn(db(), input, new Date(t0.getTime() + 32_000))).rejects.toMatchObject({ status: 401 });
   });
 
