@@ -1,11 +1,12 @@
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, recoveryCodes, sessions, users } from "~/db/schema";
+import { activityLog, orgSettings, recoveryCodes, sessions, users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { sha256Hex } from "~/lib/crypto.server";
 import { verifyPassword } from "./password-hash.js";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from "./totp";
+import { REQUIRE_SUPERUSER_2FA_KEY } from "./two-factor-settings";
 import { normaliseRecoveryCode } from "./verify-second-factor.server";
 
 export type Actor = { userId: number; ipAddress: string | null };
@@ -98,6 +99,33 @@ export async function resetTwoFactor(db: Db, targetUserId: number, actor: Actor,
     db.delete(sessions).where(eq(sessions.userId, targetUserId)),
     db.insert(activityLog).values(
       activityRow("reset_two_factor", { userId: actor.userId, ipAddress: actor.ipAddress, now, details: { targetUserId, wasOn: Boolean(res) } }),
+    ),
+  ]);
+}
+
+/** "Require two-factor for superusers" (org_settings; read on every request inside the session lookup). */
+export async function getTwoFactorPolicy(db: Db): Promise<{ requireForSuperusers: boolean }> {
+  const row = await db.select({ value: orgSettings.value }).from(orgSettings).where(eq(orgSettings.key, REQUIRE_SUPERUSER_2FA_KEY)).get();
+  return { requireForSuperusers: row?.value === "1" };
+}
+
+/**
+ * Turns the requirement on or off (logged). Turning it on needs the superuser's own two-factor on first, so the
+ * person who sets the rule is not the first one stopped by it.
+ */
+export async function setTwoFactorPolicy(db: Db, requireForSuperusers: boolean, actor: Actor & { twoFactorEnabled: boolean }, now: Date) {
+  if (requireForSuperusers && !actor.twoFactorEnabled) {
+    throw new AppError("conflict", "Turn on two-factor for your own account first (My Profile → Two-factor authentication).");
+  }
+  await runBatch(db, [
+    requireForSuperusers
+      ? db
+          .insert(orgSettings)
+          .values({ key: REQUIRE_SUPERUSER_2FA_KEY, value: "1", updatedAt: now })
+          .onConflictDoUpdate({ target: orgSettings.key, set: { value: "1", updatedAt: now } })
+      : db.delete(orgSettings).where(eq(orgSettings.key, REQUIRE_SUPERUSER_2FA_KEY)),
+    db.insert(activityLog).values(
+      activityRow("set_two_factor_policy", { userId: actor.userId, ipAddress: actor.ipAddress, now, details: { requireForSuperusers } }),
     ),
   ]);
 }

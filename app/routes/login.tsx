@@ -65,7 +65,6 @@ export default function Login() {
                 label="Authentication code"
                 name="code"
                 required
-                autoFocus
                 autoComplete="one-time-code"
                 inputMode="text"
                 maxLength={32}
