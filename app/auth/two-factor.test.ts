@@ -72,6 +72,9 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     const codePage = await (await call("/login", { cookie: pending })).text();
     expect(codePage).toContain('data-testid="two-factor-form"');
     expect(codePage).toContain("Authentication code");
+    // "Use a different account" drops the pending sign-in.
+    const cancel = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "cancel" }) });
+    expect(cancel.headers.getSetCookie().find((c) => c.includes("helio_2fa="))).toMatch(/Max-Age=0/);
 
     const bad = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "code", code: "123456" }) });
     expect(bad.status).toBe(401);
