@@ -191,6 +191,17 @@ export async function completeTwoFactorSignIn(db: Db, input: SecondFactorInput, 
     await db.update(loginHistory).set({ userId: user.id, failureReason: "invalid_code" }).where(eq(loginHistory.id, attempt.id));
     throw new AppError("unauthorized", INVALID_CODE, { field: "code" });
   }
+  // The pending cookie is single-use: claim its password attempt (still open) before starting the session, so a
+  // copied cookie cannot open a second session with a later code.
+  const claimed = await db
+    .update(loginHistory)
+    .set({ failureReason: "second_factor_claimed" })
+    .where(and(eq(loginHistory.id, input.pending.attemptId), eq(loginHistory.userId, user.id), eq(loginHistory.failureReason, "second_factor")))
+    .returning({ id: loginHistory.id });
+  if (!claimed.length) {
+    await db.update(loginHistory).set({ userId: user.id, failureReason: "expired_second_factor" }).where(eq(loginHistory.id, attempt.id));
+    throw new AppError("unauthorized", "Your sign-in expired. Please sign in again.");
+  }
   // The password attempt (named by the signed cookie) becomes the sign-in's history entry; the code's reservation
   // has done its job (it was counted while the code was checked) and goes.
   const signedIn = await startSession(db, user, input.pending.attemptId, input, now, [db.delete(loginHistory).where(eq(loginHistory.id, attempt.id))]);

@@ -90,6 +90,11 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     expect(ok.headers.getSetCookie().find((c) => c.includes("helio_2fa="))).toMatch(/Max-Age=0/);
     expect(cookieNamed(ok, "helio_device")).not.toBeNull();
 
+    // The pending cookie is single-use: a copy of it with a later code opens nothing.
+    const copy = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "code", code: await codeAt(u.secret, Date.now(), 1) }) });
+    expect(copy.status).toBe(401);
+    expect(cookieNamed(copy, "helio_session")).toBeNull();
+
     // Replay: the same code (same 30 s step) is refused on the next sign-in.
     const again = await call("/login", { method: "POST", body: form({ email: u.email, password: u.password }) });
     const replay = await call("/login", { method: "POST", cookie: cookieNamed(again, "helio_2fa")!, body: form({ intent: "code", code }) });
