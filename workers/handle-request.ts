@@ -3,6 +3,7 @@ import { isCrossOriginUnsafe, trustedOriginsFrom, withoutOriginOnTokenPaths } fr
 import { AppError } from "~/lib/app-error";
 import { apiErrorResponse } from "~/lib/http.server";
 import { isApiPath } from "~/lib/request.server";
+import { readSessionToken } from "~/auth/session.server";
 
 /** Edge concerns around Remix: CSRF by Origin, security headers, a per-request CSP nonce. */
 export async function handleRequest(
@@ -20,6 +21,6 @@ export async function handleRequest(
   const response = await remix(withoutOriginOnTokenPaths(request), nonce);
   const headers = new Headers(response.headers);
   const isDocument = (headers.get("Content-Type") ?? "").includes("text/html");
-  applySecurityHeaders(headers, nonce, isDocument, url.protocol === "https:");
+  applySecurityHeaders(headers, nonce, isDocument, url.protocol === "https:", readSessionToken(request) !== null);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
