@@ -115,6 +115,27 @@ export async function assertVariablesFilled(db: Db, senderId: number, target: Va
   throw new AppError("validation", message, { details: { missing: Object.fromEntries(lacking.map((l) => [l.variable, l.recipients])), recipients: total } });
 }
 
+/**
+ * The picked contacts that have a value for every contact-held {{variable}} the text uses without a fallback — the
+ * pre-send check's rule for "skipped: missing variable", applied when its Confirm sends (issue 24: Confirm must
+ * send what the check promised, not refuse over a recipient the check already left out). Sender and organisation
+ * variables are not per contact: assertVariablesFilled still refuses those.
+ */
+export async function contactsWithVariables(db: Db, contactIds: readonly number[], ...parts: (string | null | undefined)[]): Promise<number[]> {
+  const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
+  const org = required.includes("company") ? await loadOrgSettings(db) : {};
+  const perContact = required.filter((n) => {
+    const src = variableSource(n);
+    return (src === "contact" || src === "custom") && !(n === "company" && org.company?.trim());
+  });
+  if (!perContact.length) return [...new Set(contactIds)];
+  const lacking = perContact.map((n) => `trim(coalesce(CAST(${CONTACT_SQL[n]} AS TEXT), '')) = ''`).join(" OR ");
+  const reads = Array.from(chunkByBytes(new Set(contactIds)), ({ json }) =>
+    db.all<{ id: number }>(sql`SELECT c.id FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${json})) AND NOT (${sql.raw(lacking)})`),
+  );
+  return ((await runBatch(db, reads)) as { id: number }[][]).flat().map((r) => r.id);
+}
+
 /** A number we would refuse to text is refused here, with the reason, before anything is written. */
 export function sendablePhone(input: string) {
   const phone = normalizePhone(input);
