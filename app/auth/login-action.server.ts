@@ -4,7 +4,7 @@ import { isAppError } from "~/lib/app-error";
 import { redirectWithToast } from "~/toast/toast.server";
 import { createAuthenticator } from "./authenticator.server";
 import { issueDeviceCookie } from "./device-cookie.server";
-import { loginSchema, MISSING_CREDENTIALS } from "./login-schema";
+import { EMAIL_TOO_LONG, loginSchema, MISSING_CREDENTIALS, PASSWORD_TOO_LONG } from "./login-schema";
 import { serializeSessionCookie } from "./session.server";
 
 /**
@@ -16,7 +16,9 @@ export async function loginAction({ request, context }: ActionFunctionArgs) {
   const form = await request.clone().formData();
   const submission = parseWithZod(form, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), failure: MISSING_CREDENTIALS }, { status: 400 });
+    // An over-long field says so (loginSchema's bounds); anything else is a missing field.
+    const tooLong = [EMAIL_TOO_LONG, PASSWORD_TOO_LONG].find((m) => Object.values(submission.error ?? {}).some((errs) => errs?.includes(m)));
+    return data({ result: submission.reply(), failure: tooLong ? { title: "Login failed", description: tooLong } : MISSING_CREDENTIALS }, { status: 400 });
   }
   try {
     const secret = context.cloudflare.env.SESSION_SECRET;

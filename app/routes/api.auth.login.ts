@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { issueDeviceCookie, readDeviceId } from "~/auth/device-cookie.server";
 import { publicUser } from "~/auth/guard.server";
+import { EMAIL_MAX, EMAIL_TOO_LONG, PASSWORD_MAX, PASSWORD_TOO_LONG } from "~/auth/login-schema";
 import { logIn } from "~/auth/login.server";
 import { serializeSessionCookie } from "~/auth/session.server";
 import { methodNotAllowed, parseJsonBody } from "~/lib/api.server";
@@ -19,7 +20,10 @@ const credentials = z
     const b = (raw ?? {}) as { email?: unknown; password?: unknown };
     return { email: typeof b.email === "string" ? b.email : "", password: typeof b.password === "string" ? b.password : "" };
   })
-  .refine((c) => c.email.trim() !== "" && c.password !== "", "Please enter both email and password");
+  .refine((c) => c.email.trim() !== "" && c.password !== "", "Please enter both email and password")
+  // The same bounds as the sign-in form: nothing longer is hashed or stored in login_history (issue 23).
+  .refine((c) => c.email.trim().length <= EMAIL_MAX, EMAIL_TOO_LONG)
+  .refine((c) => c.password.length <= PASSWORD_MAX, PASSWORD_TOO_LONG);
 
 /** POST /api/auth/login `{ email, password }` → `{ user }` and the session cookie. */
 export async function action({ request, context }: ActionFunctionArgs) {
