@@ -19,7 +19,7 @@ function cp1252(text: string) {
   return Uint8Array.from([...text].map((c) => high[c] ?? c.charCodeAt(0)));
 }
 
-async function importedRow(bytes: Uint8Array) {
+async function importedRow(bytes: Uint8Array<ArrayBuffer>) {
   const file = await readContactsFile(new File([bytes], "contacts.csv"));
   if (file.kind !== "csv") throw new Error("not csv");
   const parsed = parseContactsCsv(file.text);
@@ -30,7 +30,7 @@ async function importedRow(bytes: Uint8Array) {
 describe("CSV uploads in any common encoding (issue 23)", () => {
   it("decodes UTF-8 (with or without BOM), UTF-16 LE/BE with a BOM and without one, and windows-1252", () => {
     const utf8 = new TextEncoder().encode(CSV);
-    const cases: [string, Uint8Array][] = [
+    const cases: [string, Uint8Array<ArrayBuffer>][] = [
       ["utf-8", utf8],
       ["utf-8 with BOM", Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8])],
       ["utf-16le BOM", utf16(CSV, true, true)],
