@@ -7,6 +7,7 @@
 // numbers and dates), so both readers produce the same rows (read-xlsx-rows.test.ts compares them).
 import { SSF } from "@e965/xlsx";
 import { AppError } from "~/lib/app-error";
+import { MAX_SHEET_ROWS } from "./upload-limits";
 
 export const SPREADSHEET_PARSE_FAILED = "Failed to read the spreadsheet. Please check the file and try again.";
 export const SPREADSHEET_ENCRYPTED =
@@ -43,7 +44,7 @@ const INFLATE_STEP = 4 * 1024;
  * contacts are ~30–50 MB of sheet XML, so a part over 64 MB, or one packed over 100:1 (Excel's sheets pack ~5–20:1), is
  * a zip bomb or not a contact list (issue 23: a 205 KB file inflating to 200 MB took the local Worker to 2.26 GB).
  */
-export const XLSX_LIMITS: XlsxLimits = { sharedStringBytes: 24 * 1024 * 1024, sharedStrings: 2_000_000, partBytes: 64 * 1024 * 1024, ratio: 100, rows: 100_000 };
+export const XLSX_LIMITS: XlsxLimits = { sharedStringBytes: 24 * 1024 * 1024, sharedStrings: 2_000_000, partBytes: 64 * 1024 * 1024, ratio: 100, rows: MAX_SHEET_ROWS };
 export const TOO_MUCH_TEXT = `This spreadsheet has more distinct text than can be read here (over ${XLSX_LIMITS.sharedStringBytes / 1024 / 1024} MB). Please split it, or save it as CSV.`;
 
 export const TOO_BIG_UNPACKED = "The spreadsheet is too large to read here once unpacked. Please split it, or save it as CSV.";
