@@ -20,9 +20,14 @@ export type Actor = { userId: number; ipAddress: string | null };
 /** What every send request needs: the database, the queue and the request's time. */
 export type SendRequestDeps = { db: Db; queue: JobQueue; now: Date };
 
+/** Any text field's outer bound (the fields' own, smaller limits follow in their `.pipe`): nothing longer is parsed. */
+export const MAX_TEXT_FIELD = 50_000;
 /** A required, trimmed text field whose every failure reads `message`. */
 export const text = (message: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: message, invalid_type_error: message }).min(1, message));
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ required_error: message, invalid_type_error: message }).min(1, message).max(MAX_TEXT_FIELD, `Must be at most ${MAX_TEXT_FIELD.toLocaleString("en-US")} characters`),
+  );
 export const MAX_CONTENT = 5000;
 
 /** Unknown {{tokens}} are refused before anything is written or sent. */

@@ -9,12 +9,13 @@ import { sendJobs } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
+import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 
 export const MAX_BROADCAST_CONTACTS = 100_000;
 const IMMEDIATE_BROADCAST_LIMIT = 1000;
 export const broadcastSchema = z.object({
   type: z.enum(["sms", "email"], { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
-  subject: z.string().trim().max(300).optional().nullable(),
+  subject: z.string().trim().max(300).optional().nullable().refine(isOneLine, SUBJECT_CONTROL_CHARS),
   content: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
   contactIds: z
     .array(zodId("contactIds must be positive integers"), { required_error: "Please select at least one contact", invalid_type_error: "Please select at least one contact" })
