@@ -167,6 +167,33 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
     await saveOrgSettings(db(), { company: "", companyPhone: "", website: "" }, new Date());
   });
 
+  it("honours an opt-out in plain words at once: suppressed, one confirmation, listed for review and undoable with a note", async () => {
+    const { listPlainWordsOptOuts, undoPlainWordsOptOut } = await import("~/messaging/review-plain-opt-outs.server");
+    const { createTestUser } = await import("../../tests/factories");
+    const phone = uniquePhone();
+    await inbound(phone, sid(), "Can you stop by on Tuesday?");
+    expect(await suppressed(phone)).toBe(false);
+    const words = sid();
+    expect((await inbound(phone, words, "Please stop texting me, I rent")).status).toBe(200);
+    expect(await suppressed(phone)).toBe(true);
+    expect(await db().get(sql`SELECT reason, source FROM suppressions WHERE channel = 'sms' AND address = ${phone}`)).toEqual({ reason: "plain words", source: words });
+    const confirmations = await db().all<{ content: string }>(sql`SELECT content FROM messages WHERE phone = ${phone} AND kind = 'compliance'`);
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0].content).toMatch(/unsubscribed/);
+    const listed = (await listPlainWordsOptOuts(db())).find((o) => o.phone === phone)!;
+    expect(listed.words).toBe("Please stop texting me, I rent");
+
+    const admin = await createTestUser({ role: "superuser" });
+    await undoPlainWordsOptOut(db(), listed.id, "She meant stop calling, texts are fine", { userId: admin.id, ipAddress: null }, new Date());
+    expect(await suppressed(phone)).toBe(false);
+    const log = await db().get<{ details: string }>(sql`SELECT details FROM activity_log WHERE action = 'undo_opt_out' AND user_id = ${admin.id}`);
+    expect(JSON.parse(log!.details)).toMatchObject({ phone, note: "She meant stop calling, texts are fine", inboundSid: words });
+    // A STOP keyword is the homeowner's explicit word: not undoable here.
+    await inbound(phone, sid(), "STOP");
+    const stopRow = await db().get<{ id: number }>(sql`SELECT id FROM suppressions WHERE channel = 'sms' AND address = ${phone}`);
+    await expect(undoPlainWordsOptOut(db(), stopRow!.id, "no", { userId: admin.id, ipAddress: null }, new Date())).rejects.toThrow(/no longer on the list/);
+  });
+
   it("STOP (A), START (B), then STOP A replayed: stays opted in; a new STOP still opts out", async () => {
     const phone = uniquePhone();
     const a = sid();
