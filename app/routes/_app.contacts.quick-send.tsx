@@ -46,7 +46,12 @@ export async function action(args: ActionFunctionArgs) {
 export default function QuickUploadAndSend() {
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  useFailureToast(reply, reply?.message ? { title: "Upload failed", description: "Please check your file format and try again." } : null);
+  // SPEC's "Upload failed" toast is about the file; a refused message or time says what to fix instead (issue 24).
+  const aboutFile = !reply?.field || reply.field === "file";
+  useFailureToast(
+    reply,
+    reply?.message ? (aboutFile ? { title: "Upload failed", description: "Please check your file format and try again." } : { title: "Please check the form", description: reply.message }) : null,
+  );
   const v = reply?.values;
   const errorOn = (field: string) => (reply?.field === field ? [reply.message] : undefined);
   return (

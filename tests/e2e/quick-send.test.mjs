@@ -24,6 +24,11 @@ describeEachMode("Quick Upload & Send", (mode) => {
       await dialog.locator('input[type="file"]').setInputFiles(fixture(file));
       await dialog.getByRole("button", { name: "Upload and preview" }).click();
       await page.getByText("Message required").first().waitFor();
+      // Not blamed on the file (issue 24): the toast (JS) names what to fix.
+      if (mode.javaScriptEnabled) {
+        await page.getByTestId("toast").getByText("Please check the form", { exact: true }).first().waitFor();
+        assert.equal(await page.getByTestId("toast").getByText("Please check your file format and try again.").count(), 0);
+      }
 
       const marker = tag("q");
       await page.locator('input[type="file"]').setInputFiles(fixture(file));
