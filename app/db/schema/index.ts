@@ -30,3 +30,4 @@ export * from "./ai-classifications";
 export * from "./compliance-events";
 export * from "./message-archives";
 export * from "./message-archive-state";
+export * from "./cap-counters";

@@ -1,0 +1,14 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+
+/** Windows removed per tick at most, oldest first: a burst of numbers never makes one tick long. */
+export const CAP_PURGE_BATCH = 500;
+
+/** Cron task: deletes counter windows that have ended (tallies a week after their day), through the expires_at index. */
+export async function purgeOldCapWindows(db: Db, now: Date, batch = CAP_PURGE_BATCH): Promise<number> {
+  const rows = await db.all<{ n: number }>(sql`
+    DELETE FROM cap_counters WHERE rowid IN (
+      SELECT rowid FROM cap_counters WHERE expires_at <= ${now.getTime()} ORDER BY expires_at LIMIT ${batch}
+    ) RETURNING 1 AS n`);
+  return rows.length;
+}
