@@ -17,6 +17,7 @@ import {
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { requireUser } from "~/auth/guard.server";
+import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
@@ -45,7 +46,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const tabParam = url.searchParams.get("tab") ?? "";
   const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : "profiles";
   const db = args.context.db;
-  const [profiles, banks, recent] = await Promise.all([listProfiles(db), listBanks(db), tab === "monitoring" ? listRecentClassifications(db) : []]);
+  const [profiles, banks, recent, caps] = await Promise.all([
+    listProfiles(db),
+    listBanks(db),
+    tab === "monitoring" ? listRecentClassifications(db) : [],
+    readCapCounters(db, args.context.clock()),
+  ]);
   const editId = parseId(url.searchParams.get("edit"));
   const deleteId = parseId(url.searchParams.get("delete"));
   return {
@@ -55,6 +61,8 @@ export async function loader(args: LoaderFunctionArgs) {
     recent,
     editId,
     deleteId,
+    heldEmails: caps.held.alert_email,
+    emailCap: caps.limits.alertEmailPerConversation,
   };
 }
 
@@ -164,7 +172,7 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
 }
 
 export default function SmartAlerts() {
-  const { tab, profiles, banks, recent, editId, deleteId } = useLoaderData<typeof loader>();
+  const { tab, profiles, banks, recent, editId, deleteId, heldEmails, emailCap } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const items = TABS.map((t) => ({
     value: t,
@@ -206,6 +214,11 @@ export default function SmartAlerts() {
   return (
     <div className="space-y-6">
       <PageHeader title="Smart Alerts" description="Sort incoming replies by priority and tell the right person by email." />
+      {/* The per-conversation email cap (decision 021): held emails still leave their alert in the bell. */}
+      <p className="text-sm text-fg-muted" data-testid="held-alert-emails">
+        <strong>{heldEmails.toLocaleString("en-US")}</strong> alert {heldEmails === 1 ? "email" : "emails"} held today (at most {emailCap} per conversation per hour; the alerts
+        stay in the bell)
+      </p>
       {listFailure}
       <Tabs label="Smart alert settings" value={tab} items={items}>
         {tab === "profiles" ? (
