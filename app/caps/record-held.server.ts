@@ -27,7 +27,7 @@ export async function recordHeld(
   const entry = JSON.stringify({ subject, ...details });
   await runBatch(db, [
     upsert("org"),
-    upsert(subject),
+    ...(subject === "org" ? [] : [upsert(subject)]),
     db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
                SELECT ${userId}, ${heldAction(what)}, ${entry}, NULL, ${now.getTime()}
                WHERE (SELECT hits FROM cap_counters WHERE channel = ${channel} AND subject = ${subject} AND window_start = ${day}) = 1`),

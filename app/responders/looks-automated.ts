@@ -9,7 +9,7 @@ const AUTOMATED: RegExp[] = [
   /\bthis is an? (?:automated|automatic|auto[- ]?generated)\b/i,
   /\b(?:please )?do ?n[o']t reply\b|\bdo not respond\b|\bno[- ]?reply\b|\breplies (?:to this (?:number|message) )?(?:are|is) not (?:monitored|read)\b/i,
   /\bi'?m driving\b|\bi am driving\b|\bwhile driving\b|\bdriving (?:mode|focus)\b|\bdo not disturb\b/i,
-  /\bout of (?:the )?office\b|\baway from (?:my|the) (?:phone|desk|office)\b|\bi(?:'m| am) (?:currently )?away\b|\bon (?:vacation|holiday|leave) until\b/i,
+  /\bout of (?:the )?office\b|\baway from (?:my|the) (?:phone|desk|office)\b|\bi(?:'m| am) (?:currently )?away (?:from|until|right now|at the moment)\b|\bon (?:vacation|holiday|leave) until\b/i,
   /\b(?:thank you|thanks) for (?:your|the) (?:message|text|sms)[,.!]? (?:we|i) (?:will|'ll) (?:get back|respond|reply)\b/i,
   /\bmsg ?(?:&|and) ?data rates may apply\b|\breply stop to (?:opt[- ]?out|unsubscribe|cancel|end)\b|\btext stop to\b/i,
 ];
