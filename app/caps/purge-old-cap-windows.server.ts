@@ -6,9 +6,13 @@ export const CAP_PURGE_BATCH = 500;
 
 /** Cron task: deletes counter windows that have ended (tallies a week after their day), through the expires_at index. */
 export async function purgeOldCapWindows(db: Db, now: Date, batch = CAP_PURGE_BATCH): Promise<number> {
-  const rows = await db.all<{ n: number }>(sql`
-    DELETE FROM cap_counters WHERE rowid IN (
-      SELECT rowid FROM cap_counters WHERE expires_at <= ${now.getTime()} ORDER BY expires_at LIMIT ${batch}
-    ) RETURNING 1 AS n`);
+  const rows = await db.all<{ n: number }>(purgeCapWindowsSql(now, batch));
   return rows.length;
+}
+
+/** Oldest ended windows first, through cap_counters_expires_at_idx (checked in caps.test.ts). */
+export function purgeCapWindowsSql(now: Date, batch = CAP_PURGE_BATCH) {
+  return sql`DELETE FROM cap_counters WHERE rowid IN (
+      SELECT rowid FROM cap_counters WHERE expires_at <= ${now.getTime()} ORDER BY expires_at LIMIT ${batch}
+    ) RETURNING 1 AS n`;
 }

@@ -34,12 +34,16 @@ export async function recordHeld(
   ]);
 }
 
+/** The tallies' read: one primary-key search per kind (checked in caps.test.ts). */
+export function heldTodaySql(kinds: readonly HeldKind[], now: Date) {
+  const day = windowStart(now.getTime(), DAY);
+  return sql`SELECT channel, hits FROM cap_counters
+    WHERE channel IN (SELECT 'held:' || value FROM json_each(${JSON.stringify(kinds)})) AND subject = 'org' AND window_start = ${day}`;
+}
+
 /** Today's (UTC) organisation tallies of held events, by kind: one primary-key read per kind. */
 export async function readHeldToday<K extends HeldKind>(db: Db, kinds: readonly K[], now: Date): Promise<Record<K, number>> {
-  const day = windowStart(now.getTime(), DAY);
-  const rows = await db.all<{ channel: string; hits: number }>(sql`
-    SELECT channel, hits FROM cap_counters
-    WHERE channel IN (SELECT 'held:' || value FROM json_each(${JSON.stringify(kinds)})) AND subject = 'org' AND window_start = ${day}`);
+  const rows = await db.all<{ channel: string; hits: number }>(heldTodaySql(kinds, now));
   const out = Object.fromEntries(kinds.map((k) => [k, 0])) as Record<K, number>;
   for (const r of rows) out[r.channel.slice(5) as K] = Number(r.hits);
   return out;

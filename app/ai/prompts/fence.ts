@@ -24,5 +24,6 @@ export function neutralise(text: string): string {
   return text
     .replace(/[<>\u2039\u203A\u00AB\u00BB\uFF1C\uFF1E\u3008\u3009]{2,}/g, " ")
     .replace(/\b(?:END[-_ ]?)?DATA-[A-Za-z0-9]+/gi, " ")
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "");
+    // Control characters (other than tab and newlines) have no place in a text message and can hide markers.
+    .replace(/\p{Cc}/gu, (c) => (c === "\n" || c === "\r" || c === "\t" ? c : ""));
 }
