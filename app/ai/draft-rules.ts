@@ -128,8 +128,8 @@ export type Draft = { content: string; subject: string | null; foreign?: string[
 // Contact details a draft could smuggle to a homeowner. Emails first (their domain would read as a URL), then URLs
 // and bare domains, then phone-number-shaped digit runs (7–15 digits, spaces, dots, dashes, brackets between).
 const EMAIL_RE = /[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
-const URL_RE =
-  /\b(?:https?:\/\/|www\.)[^\s<>"']+|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|net|org|info|biz|io|co|us|uk|xyz|ly|me|app|link|site|online|top|click|gg|to|tv|ai|sh|cc|ru|cn|tk|live|shop|store|win|bid|loan|vip|club)\b(?:\/[^\s<>"']*)?/gi;
+// Any dotted name ending in 2+ letters counts as a domain: a false alarm only costs the written answer.
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"']+|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,24}\b(?:\/[^\s<>"']*)?/gi;
 const PHONE_RE = /\+?\d[\d\s().-]{5,}\d/g;
 
 const hostOf = (url: string) =>
