@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { migrate, offlineEnv } from "./lib/d1.mjs";
+import { resolveLocalVars } from "./lib/local-vars.mjs";
 import { ADMIN, createUser } from "./lib/users.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -24,13 +25,10 @@ if (!existsSync(devVars)) {
   console.log("Created .dev.vars (local settings; no provider credentials → local outbox).");
 }
 
-// Settings wrangler.toml does not carry (they belong to one deployment, decision 018): a .dev.vars written before
-// they existed does not have them either, so npm start supplies the local values unless .dev.vars sets its own.
-const localVars = { PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`, SALES_ALERT_EMAIL: "sales-alerts@helio.local" };
-const devVarsText = readFileSync(devVars, "utf8");
-const varArgs = Object.entries(localVars)
-  .filter(([name]) => !new RegExp(`^${name}=\\S`, "m").test(devVarsText))
-  .flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+// Settings wrangler.toml does not carry (decision 018), resolved by scripts/lib/local-vars.mjs: the environment,
+// then a public URL in .dev.vars, then this server's own address. `--var` beats .dev.vars.
+const { vars: localVars, publicBaseUrl, loopback } = resolveLocalVars({ env: process.env, devVarsText: readFileSync(devVars, "utf8"), host: HOST, port: PORT });
+const varArgs = Object.entries(localVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 
 // 2. Build with the classic Remix compiler.
 execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
@@ -45,8 +43,21 @@ const { created } = await createUser(ADMIN, { onConflict: "ignore" });
 const wrangler = spawn(
   process.execPath,
   [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", HOST, "--port", String(PORT), "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
-  { cwd: root, stdio: "inherit", env: offlineEnv },
+  { cwd: root, stdio: ["inherit", "pipe", "pipe"], env: offlineEnv },
 );
+// Wrangler warns that the AI binding "may incur usage charges": under --local it never reaches Cloudflare (the
+// assistant falls back to OPENAI_BASE_URL or the offline composer), so the warning would only alarm a newcomer.
+const AI_WARNING = /AI bindings always access remote resources/;
+for (const [from, to] of [[wrangler.stdout, process.stdout], [wrangler.stderr, process.stderr]]) {
+  let buffered = "";
+  from.on("data", (chunk) => {
+    buffered += chunk.toString();
+    const lines = buffered.split("\n");
+    buffered = lines.pop();
+    for (const line of lines) if (!AI_WARNING.test(line)) to.write(line + "\n");
+  });
+  from.on("end", () => buffered && !AI_WARNING.test(buffered) && to.write(buffered));
+}
 const stop = () => wrangler.kill("SIGINT");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
@@ -63,7 +74,9 @@ for (let i = 0; i < 120; i++) {
   }
 }
 console.log(`
-  Helio is running on ${base}
+  Helio is running on ${base}   (PORT=… npm start for another port)
+  Links in messages and Twilio callbacks use ${publicBaseUrl}${loopback ? " (PUBLIC_BASE_URL=https://… npm start for a tunnel)" : ""}
+  AI: Workers AI does not run offline; the Idea Generator uses OPENAI_BASE_URL if set, else the offline composer.
   Superuser: ${ADMIN.email} / ${ADMIN.password}${created ? "" : "  (account already existed: its password was left as it was)"}
   Cron: ticking the scheduled handler every minute (${CRON}).
 `);

@@ -1,9 +1,14 @@
 import {
+  Bell,
   BellRing,
   BookOpen,
   Bot,
   ChartColumn,
+  Building2,
+  CircleUser,
   FlaskConical,
+  MessagesSquare,
+  ShieldCheck,
   LayoutDashboard,
   Lightbulb,
   MessageSquare,
@@ -30,6 +35,18 @@ export const NAV_ITEMS: readonly { to: string; label: string; icon: LucideIcon }
   { to: "/knowledge-base", label: "Knowledge Base", icon: BookOpen },
 ];
 
+/**
+ * Below SPEC §2's twelve, a second group for the screens people otherwise reach only by URL (issue 24): the
+ * conversation inbox, the alerts list, and the account; compliance and organisation settings for superusers.
+ */
+export const MORE_NAV_ITEMS: readonly { to: string; label: string; icon: LucideIcon; superuserOnly?: boolean }[] = [
+  { to: "/messages/conversations", label: "Conversations", icon: MessagesSquare },
+  { to: "/alerts", label: "Alerts", icon: Bell },
+  { to: "/compliance", label: "Compliance", icon: ShieldCheck, superuserOnly: true },
+  { to: "/organisation", label: "Organisation", icon: Building2, superuserOnly: true },
+  { to: "/account", label: "Account", icon: CircleUser },
+];
+
 const TITLES: Record<string, string> = {
   "/": "Dashboard",
   "/compose": "Compose Message",
@@ -48,5 +65,7 @@ export function headerTitle(pathname: string): string {
 }
 
 export function isActive(itemTo: string, pathname: string) {
+  // A screen with its own entry (Conversations under /messages) lights that one, not its parent's.
+  if (MORE_NAV_ITEMS.some((m) => m.to !== itemTo && m.to.startsWith(itemTo + "/") && (pathname === m.to || pathname.startsWith(m.to + "/")))) return false;
   return itemTo === "/" ? pathname === "/" : pathname === itemTo || pathname.startsWith(itemTo + "/");
 }

@@ -23,7 +23,7 @@ import {
   type PacingState,
 } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
-import { nextAllowedSendTime } from "./quiet-hours";
+import { nextAllowedSendTime, QUIET_HOURS_NOTE } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -31,7 +31,7 @@ import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { holdsCampaignMessages } from "~/campaigns/campaign-variables";
-import { orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
+import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
@@ -62,7 +62,6 @@ const LOCAL_ADDRESS_PLACEHOLDER = "Your company's postal address (set COMPANY_AD
 const PACING_NOTE = "Waiting for a send slot (sender rate limit)";
 /** Deferred messages come back through the cron this long before their expected slot (cron runs each minute). */
 const PACING_LEAD_MS = 60_000;
-const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
 /** Variables can multiply a long body (a 50,000-character email of {{address}} tokens); D1 cannot store it then. */
 const RENDERED_TOO_LONG = `Too long once its variables are filled in (over ${D1_VALUE_BUDGET / 1_000_000} MB); shorten the message`;
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
@@ -241,7 +240,7 @@ function render(row: Row, now: Date, org: OrgSettings) {
 }
 
 /** Compliance before anything leaves: opt-outs, unsendable numbers, quiet hours. null = send. */
-function complianceOutcome(row: Row, now: Date): Outcome | null {
+function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outcome | null {
   const exempt = row.kind === "compliance";
   if (row.channel === "sms") {
     if (!exempt && (row.suppressed || row.optedOutAt)) return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
@@ -254,7 +253,7 @@ function complianceOutcome(row: Row, now: Date): Outcome | null {
     if (!exempt && (row.suppressed || row.emailUnsubscribedAt)) return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };
     if (!(row.contactEmail ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
   }
-  if (row.isMarketing) {
+  if (row.isMarketing && !ignoreQuietHours) {
     // A state that cannot be told (none given, none from the ZIP) gets the strictest state window (08:00–20:00).
     const state = normalizeState(row.state) ?? stateForZip(row.zipCode) ?? STRICTEST_STATE;
     const allowed = nextAllowedSendTime(now, row.timeZone, state);
@@ -298,6 +297,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     PacingState[],
   ];
   const org = orgSettingsFrom(orgRows);
+  // The local-outbox switch (Message Center): never honoured when a real SMS provider is configured.
+  const ignoreQuietHours = deps.sms.name === "outbox" && localIgnoresQuietHours(orgRows);
 
   // 1. Decide: compliance outcomes now, the rest wants sending.
   const decided: Outcome[] = [];
@@ -312,7 +313,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       decided.push({ id: row.id, status: "held", errorMessage: "Held: the campaign is paused" });
       continue;
     }
-    const c = complianceOutcome(row, now);
+    const c = complianceOutcome(row, now, ignoreQuietHours);
     if (c) decided.push(c);
     else toSend.push(row);
   }

@@ -2,12 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   classifyInbound,
+  keywordReply,
   HELP_KEYWORDS,
-  HELP_REPLY,
   OPT_IN_KEYWORDS,
   OPT_OUT_KEYWORDS,
-  START_CONFIRMATION,
-  STOP_CONFIRMATION,
 } from "./keywords.js";
 
 const ALL_KEYWORDS = [...OPT_OUT_KEYWORDS, ...OPT_IN_KEYWORDS, ...HELP_KEYWORDS];
@@ -113,11 +111,14 @@ describe("classifyInbound", () => {
 });
 
 describe("reply texts", () => {
-  it("confirm opt-out and opt-in and explain HELP", () => {
-    expect(STOP_CONFIRMATION).toMatch(/unsubscribed/i);
-    expect(STOP_CONFIRMATION).toMatch(/START/);
-    expect(START_CONFIRMATION).toMatch(/STOP/);
-    expect(HELP_REPLY).toMatch(/STOP/);
-    expect(HELP_REPLY).toMatch(/rates may apply/i);
+  it("confirm opt-out and opt-in and explain HELP, in the organisation's name (CTIA: the brand the homeowner knows)", () => {
+    const brand = { company: "Sunny Solar Co", companyPhone: "(415) 555-0199" };
+    expect(keywordReply("stop", brand)).toBe("You have been unsubscribed and will receive no more messages from Sunny Solar Co. Reply START to resubscribe.");
+    expect(keywordReply("start", brand)).toMatch(/resubscribed to messages from Sunny Solar Co\. .*STOP/);
+    expect(keywordReply("help", brand)).toBe("Sunny Solar Co: solar sales updates. Help: (415) 555-0199. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.");
+    for (const k of ["stop", "start", "help"] as const) expect(keywordReply(k, brand)).not.toMatch(/Helio/);
+    // Nothing set yet: whole sentences, still no platform name.
+    expect(keywordReply("stop", {})).toBe("You have been unsubscribed and will receive no more messages from us. Reply START to resubscribe.");
+    expect(keywordReply("help", {})).toMatch(/^Solar sales updates\. Reply STOP/);
   });
 });

@@ -19,12 +19,21 @@ export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
 
 export type InboundKeyword = "stop" | "start" | "help";
 
-export const STOP_CONFIRMATION =
-  "You have been unsubscribed and will receive no more messages from Helio. Reply START to resubscribe.";
-export const START_CONFIRMATION =
-  "You have been resubscribed to messages from Helio. Reply HELP for help or STOP to opt out.";
-export const HELP_REPLY =
-  "Helio: solar sales updates. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.";
+/** Who the homeowner hears from: the business set in Organisation, as CTIA wants the brand they know. */
+export type KeywordBrand = { company?: string; companyPhone?: string };
+
+/**
+ * The one automatic answer to STOP, START and HELP. It names the organisation's business (never "Helio", which
+ * the homeowner has never heard of) and, for HELP, its phone; without them it still reads as a whole sentence.
+ */
+export function keywordReply(keyword: InboundKeyword, brand: KeywordBrand): string {
+  const company = brand.company?.trim();
+  const from = company || "us";
+  if (keyword === "stop") return `You have been unsubscribed and will receive no more messages from ${from}. Reply START to resubscribe.`;
+  if (keyword === "start") return `You have been resubscribed to messages from ${from}. Reply HELP for help or STOP to opt out.`;
+  const phone = brand.companyPhone?.trim();
+  return `${company ? `${company}: solar` : "Solar"} sales updates.${phone ? ` Help: ${phone}.` : ""} Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.`;
+}
 
 // Letters and digits only: punctuation and spacing never change the meaning, digits do ("stop 2" is not STOP).
 const lettersOnly = (s: string) => s.replace(/[^A-Z0-9]/g, "");

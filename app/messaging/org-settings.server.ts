@@ -21,6 +21,38 @@ export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
   return out;
 }
 
+/** The business named in STOP/START/HELP answers: two primary-key reads, only when such an answer is sent. */
+export async function loadKeywordBrand(db: Db): Promise<{ company?: string; companyPhone?: string }> {
+  const rows = await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key IN ('company', 'companyPhone')`);
+  const { company, companyPhone } = orgSettingsFrom(rows);
+  return { company, companyPhone };
+}
+
+/**
+ * Local outbox only: marketing texts skip quiet hours, so a developer trying Helio at night sees them go out. Read by
+ * the send consumer only when the SMS provider is the outbox — with Twilio configured it has no effect at all.
+ */
+export const LOCAL_IGNORE_QUIET_HOURS_KEY = "localIgnoreQuietHours";
+
+export function localIgnoresQuietHours(rows: readonly OrgSettingRow[]): boolean {
+  return rows.some((r) => r.key === LOCAL_IGNORE_QUIET_HOURS_KEY && r.value === "1");
+}
+
+/**
+ * Turns the local switch on or off. On, the marketing messages quiet hours deferred are due again at once (the
+ * next cron tick sends them): pending rows only, through the partial due index.
+ */
+export async function setLocalIgnoreQuietHours(db: Db, on: boolean, deferredNote: string, now: Date) {
+  const t = now.getTime();
+  await runBatch(db, [
+    on
+      ? db.run(sql`INSERT INTO org_settings (key, value, updated_at) VALUES (${LOCAL_IGNORE_QUIET_HOURS_KEY}, '1', ${t})
+                   ON CONFLICT(key) DO UPDATE SET value = '1', updated_at = excluded.updated_at`)
+      : db.run(sql`DELETE FROM org_settings WHERE key = ${LOCAL_IGNORE_QUIET_HOURS_KEY}`),
+    ...(on ? [db.run(sql`UPDATE messages SET scheduled_at = ${t}, updated_at = ${t} WHERE status = 'pending' AND scheduled_at > ${t} AND error_message = ${deferredNote}`)] : []),
+  ]);
+}
+
 /** How long messages stay in D1 before the archive task moves them to R2 (migration 0042, decision 017). */
 export const RETENTION_KEY = "messageRetentionMonths";
 export const DEFAULT_RETENTION_MONTHS = 18;
@@ -36,6 +68,12 @@ export function retentionMonthsFrom(rows: readonly OrgSettingRow[]): number {
 
 export async function loadRetentionMonths(db: Db): Promise<number> {
   return retentionMonthsFrom(await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key = ${RETENTION_KEY}`));
+}
+
+/** The Message Center's settings: the retention and the local quiet-hours switch, from one read. */
+export async function loadMessageCenterSettings(db: Db) {
+  const rows = await selectOrgSettings(db);
+  return { retentionMonths: retentionMonthsFrom(rows), localIgnoreQuietHours: localIgnoresQuietHours(rows) };
 }
 
 /** The Organisation screen: the variable values, the message retention and the automatic channels' caps, from one read. */

@@ -165,3 +165,24 @@ export function nextAllowedSendTime(now: Date, timeZone: string | null, state: s
   }
   throw new Error("nextAllowedSendTime: no common send window found"); // unreachable for FALLBACK_TIME_ZONES
 }
+
+/** The note on a marketing message that quiet hours deferred (the Message Center explains and, locally, releases it). */
+export const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
+
+const US_MAINLAND = [
+  { zone: "America/New_York", label: "New York" },
+  { zone: "America/Chicago", label: "Chicago" },
+  { zone: "America/Denver", label: "Denver" },
+  { zone: "America/Los_Angeles", label: "Los Angeles" },
+] as const;
+
+/**
+ * Where in the mainland US it is quiet hours now (the default 08:00–21:00 window), with the local time: the
+ * Message Center's explanation of why marketing texts are waiting. Empty when it is daytime everywhere.
+ */
+export function quietZonesNow(now: Date): { label: string; localTime: string }[] {
+  return US_MAINLAND.filter((z) => !isWithinSendWindow(now, z.zone, null)).map((z) => ({
+    label: z.label,
+    localTime: new Intl.DateTimeFormat("en-US", { timeZone: z.zone, hour: "numeric", minute: "2-digit" }).format(now),
+  }));
+}

@@ -4,9 +4,10 @@ import { normalizePhone } from "~/contacts/phone";
 import { runBatch, type Db } from "~/db/client.server";
 import type { InboundJob } from "~/jobs/jobs";
 import { suppressStatements, unsuppressStatements } from "./compliance.server";
-import { classifyInbound, HELP_REPLY, START_CONFIRMATION, STOP_CONFIRMATION, type InboundKeyword } from "./keywords";
+import { classifyInbound, keywordReply, type InboundKeyword } from "./keywords";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
+import { loadKeywordBrand } from "./org-settings.server";
 import { stopEnrollmentsOnReply } from "~/campaigns/stop-on-reply.server";
 import { processReplies } from "~/responders/process-replies.server";
 import type { ReplyDeps } from "~/responders/reply-deps";
@@ -81,16 +82,9 @@ export async function receiveInboundSms(
   const row = await db.get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"in:" + msg.sid}`);
   const messageId = row!.id;
 
-  const reply =
-    msg.optOutType
-      ? null // Twilio already replied
-      : keyword === "stop" && stateChanged
-        ? STOP_CONFIRMATION
-        : keyword === "start" && stateChanged
-          ? START_CONFIRMATION
-          : keyword === "help"
-            ? HELP_REPLY
-            : null;
+  // Twilio already replied to its own keywords; otherwise one answer per change of state (and every HELP).
+  const answers = !msg.optOutType && (keyword === "help" || ((keyword === "stop" || keyword === "start") && stateChanged));
+  const reply = answers && keyword ? keywordReply(keyword, await loadKeywordBrand(db)) : null;
   if (reply) {
     await createOutboundMessages(
       db,

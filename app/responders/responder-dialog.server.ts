@@ -19,7 +19,8 @@ export async function responderDialogAction(args: ActionFunctionArgs, id: number
     else await updateResponder(context.db, id, object, context.clock());
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    return data({ values, tab, error: { title, message: err.message } }, { status: err.status });
+    // A validation message is shown as the SPEC words it, alone; other failures say what failed first.
+    return data({ values, tab, error: { title: err.code === "validation" ? undefined : title, message: err.message } }, { status: err.status });
   }
   return redirectWithToast(context, "/auto-responder", { title: id === null ? "Auto-responder created" : "Auto-responder updated" });
 }

@@ -70,7 +70,8 @@ export function ResponderForm({ values, tab, error, submitLabel }: { values: Res
         </Alert>
       ) : null}
       <div {...panel("basic")} className="space-y-3">
-        <Field label="Name" name="name" defaultValue={v("name")} required={tab === "basic"} />
+        {/* Not `required`: the browser's bubble would pre-empt SPEC §8's one message for name, keywords and response. */}
+        <Field label="Name" name="name" defaultValue={v("name")} />
         <div className="grid gap-3 sm:grid-cols-2">
           <Field as="select" label="Category" name="category" defaultValue={v("category")} options={choices(RESPONDER_CATEGORIES)} />
           <Field as="select" label="Trigger type" name="triggerType" defaultValue={v("triggerType")} options={choices(TRIGGER_TYPES)} />

@@ -62,7 +62,14 @@ export const responderSchema = z.object({
       sentiment: z.enum(SENTIMENTS).default("any"),
       confidence: int(0, 100, "Confidence").default(70),
       timeOfDay: z.enum(TIME_RESTRICTIONS).default("any"),
-      previousInteractions: z.enum(PREVIOUS_INTERACTIONS).default("any"),
+      // SPEC §3 leaves the type open and API clients send a count: 0 means no condition, 1 or more "returning".
+      previousInteractions: z.preprocess(
+        (v) => {
+          const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+          return Number.isInteger(n) && n >= 0 ? (n >= 1 ? "returning" : "any") : v;
+        },
+        z.enum(PREVIOUS_INTERACTIONS),
+      ).default("any"),
     })
     .default({}),
   aiSettings: z

@@ -99,6 +99,12 @@ describe("responder validation", () => {
   it("requires name, keywords and primary response; trims and de-duplicates; enforces the limits", () => {
     expect(() => parseResponder({ name: "x", keywords: [], responses: { primary: "hi" } })).toThrow(RESPONDER_REQUIRED);
     expect(() => parseResponder({ name: "x", keywords: ["a"], responses: { primary: " " } })).toThrow(RESPONDER_REQUIRED);
+    // API clients send previousInteractions as a count (issue 24): 0 = no condition, 1 or more = returning texters.
+    const counted = { name: "x", keywords: ["a"], responses: { primary: "hi" } };
+    expect(parseResponder({ ...counted, conditions: { previousInteractions: 0 } }).conditions.previousInteractions).toBe("any");
+    expect(parseResponder({ ...counted, conditions: { previousInteractions: 3 } }).conditions.previousInteractions).toBe("returning");
+    expect(parseResponder({ ...counted, conditions: { previousInteractions: "first_contact" } }).conditions.previousInteractions).toBe("first_contact");
+    expect(() => parseResponder({ ...counted, conditions: { previousInteractions: -1 } })).toThrow();
     const r = parseResponder({ name: " x ", keywords: [" solar ", "Solar", "", "price"], responses: { primary: "hi" }, escalation: { alertEmails: [" a@b.co ", "a@b.co"] } });
     expect(r.keywords).toEqual(["solar", "price"]);
     expect(r.escalation.alertEmails).toEqual(["a@b.co"]);

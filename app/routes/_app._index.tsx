@@ -60,7 +60,7 @@ export default function Dashboard() {
                           <span className="relative inline-flex size-2.5 rounded-full bg-success-text" />
                         </span>
                       ) : null}
-                      <span className="truncate">{c.name}</span>
+                      <span className="min-w-0 truncate">{c.name}</span>
                     </p>
                     {c.description ? <p className="truncate text-sm text-fg-muted">{c.description}</p> : null}
                     <p className="text-xs text-fg-subtle">

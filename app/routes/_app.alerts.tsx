@@ -85,7 +85,7 @@ export default function Alerts() {
                     {a.contactId ? (
                       <>
                         {" · "}
-                        <TextLink to={`/contacts/${a.contactId}/edit`}>Open contact</TextLink>
+                        <TextLink to={`/contacts/${a.contactId}`}>Open contact</TextLink>
                       </>
                     ) : null}
                   </p>

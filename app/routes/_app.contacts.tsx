@@ -90,7 +90,9 @@ export default function Contacts() {
             {contacts.map((c) => (
               <tr key={c.id} data-testid="contact-row">
                 <Td className="font-medium whitespace-nowrap">
-                  {c.firstName} {c.lastName}
+                  <TextLink to={`/contacts/${c.id}`}>
+                    {c.firstName} {c.lastName}
+                  </TextLink>
                 </Td>
                 <Td className="whitespace-nowrap">
                   <span className="font-mono">{c.phone}</span>

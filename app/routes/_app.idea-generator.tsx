@@ -245,7 +245,7 @@ export default function IdeaGenerator() {
                 <li key={p}>
                   <Form method="post" onSubmit={streamSubmit}>
                     <HiddenFields fields={{ intent: "send", message: p, context }} />
-                    <Button type="submit" variant="ghost" size="sm" className="h-auto w-full justify-start whitespace-normal py-2 text-left" disabled={sending} data-testid="quick-prompt">
+                    <Button type="submit" variant="ghost" size="sm" wrap className="h-auto w-full justify-start py-2" disabled={sending} data-testid="quick-prompt">
                       {p}
                     </Button>
                   </Form>

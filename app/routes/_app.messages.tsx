@@ -17,6 +17,8 @@ import { LocalTime } from "~/components/local-time";
 import { providerMode } from "~/messaging/providers/registry.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { redirectWithToast } from "~/toast/toast.server";
+import { setLocalIgnoreQuietHours } from "~/messaging/org-settings.server";
+import { QUIET_HOURS_NOTE } from "~/messaging/quiet-hours";
 import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Message Center — Helio" }];
@@ -39,12 +41,25 @@ export const simulateSchema = z.object({
   body: z.string({ required_error: "Message is required" }).trim().min(1, "Message is required").max(1600),
 });
 
-/** Local mode only: pretend a contact texted back, through the same path as Twilio's inbound webhook. */
+/**
+ * Local mode only: pretend a contact texted back, through the same path as Twilio's inbound webhook; or (superusers)
+ * switch quiet hours off for the local outbox, so a newcomer trying Helio at night sees texts go out.
+ */
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const env = args.context.cloudflare.env;
-  if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies exist only with the local outbox"));
-  const submission = parseWithZod(await args.request.formData(), { schema: simulateSchema });
+  if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies and the quiet-hours switch exist only with the local outbox"));
+  const formData = await args.request.formData();
+  if (formData.get("intent") === "local-quiet-hours") {
+    if (user.role !== "superuser") throwAsResponse(new AppError("forbidden", "Only a superuser can change how the local outbox sends"));
+    const on = formData.get("value") === "on";
+    await setLocalIgnoreQuietHours(args.context.db, on, QUIET_HOURS_NOTE, args.context.clock());
+    return redirectWithToast(args.context, "/messages", {
+      title: on ? "Quiet hours ignored locally" : "Quiet hours respected again",
+      description: on ? "Waiting marketing texts go out at the next cron tick (local outbox only)." : undefined,
+    });
+  }
+  const submission = parseWithZod(formData, { schema: simulateSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await receiveInboundSms(
     args.context.db,
@@ -75,7 +90,7 @@ function StatusIcon({ m }: { m: MessageListItem }) {
 }
 
 export default function MessageCenter() {
-  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser, retentionMonths } = useLoaderData<typeof loader>();
+  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser, retentionMonths, quietZones, localIgnoreQuietHours } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { search } = useLocation();
   const lastResult = useActionData<typeof action>();
@@ -94,7 +109,7 @@ export default function MessageCenter() {
         title="Message Center"
         description={localMode ? <p>Local outbox mode: nothing leaves this machine.</p> : undefined}
         actions={
-          <div className="flex flex-wrap items-center gap-2">
+          <div className="flex max-w-full flex-wrap items-center gap-2">
             <TextLink to="/messages/conversations">Conversations</TextLink>
             {isSuperuser ? <TextLink to="/organisation">Organisation</TextLink> : null}
             <SearchBox
@@ -117,6 +132,12 @@ export default function MessageCenter() {
               {" "}
               · next at <LocalTime iso={backlog.nextScheduledAt} />
             </>
+          ) : null}
+          {backlog.pending > 0 && quietZones.length > 0 && !(localMode && localIgnoreQuietHours) ? (
+            <span className="mt-1 block" data-testid="quiet-hours-explained">
+              It is {quietZones.map((z) => `${z.localTime} in ${z.label}`).join(", ")}: marketing texts wait for 8 AM–9 PM in each contact&apos;s
+              own time zone (8 PM in FL, OK, MD and WA), and go out by themselves when it opens.
+            </span>
           ) : null}
           <span className="block text-xs text-fg-muted">
             Pacing: {pacing.smsRatePerSecond}/s and {pacing.smsDailyCap.toLocaleString("en-US")}/day per sending number
@@ -173,6 +194,26 @@ export default function MessageCenter() {
             <Field label="Reply text" hideLabel meta={fields.body} as="textarea" rows={1} placeholder="Reply text" />
             <Button type="submit" className="h-fit">
               Simulate reply
+            </Button>
+          </Form>
+        </Card>
+      ) : null}
+
+      {localMode && isSuperuser ? (
+        <Card
+          title="Quiet hours in local mode"
+          description={
+            localIgnoreQuietHours
+              ? "Ignored: marketing texts go to the local outbox at any hour. With Twilio configured this switch has no effect."
+              : "Respected, as in production: marketing texts wait for 8 AM–9 PM in each contact's time zone. Nothing leaves this machine, so you may turn them off to try sending at night."
+          }
+          data-testid="local-quiet-hours"
+        >
+          <Form method="post">
+            <input type="hidden" name="intent" value="local-quiet-hours" />
+            <input type="hidden" name="value" value={localIgnoreQuietHours ? "off" : "on"} />
+            <Button type="submit" variant="secondary" size="sm">
+              {localIgnoreQuietHours ? "Respect quiet hours again" : "Ignore quiet hours (local outbox only)"}
             </Button>
           </Form>
         </Card>

@@ -5,7 +5,7 @@ import { useState, type MouseEvent } from "react";
 import { BELL_COUNT_CAP } from "~/alerts/bell";
 import { countUnacknowledged } from "~/alerts/manage-alerts.server";
 import { publicUser, requireUser } from "~/auth/guard.server";
-import { headerTitle, isActive, NAV_ITEMS } from "~/components/nav";
+import { headerTitle, isActive, MORE_NAV_ITEMS, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -53,30 +53,9 @@ export default function AppLayout() {
             </a>
           </div>
           <nav className="flex-1 overflow-y-auto px-3">
-            <ul className="space-y-1">
-              {NAV_ITEMS.map((item) => {
-                const active = isActive(item.to, location.pathname);
-                return (
-                  <li key={item.to}>
-                    <Link
-                      to={item.to}
-                      prefetch="intent"
-                      aria-current={active ? "page" : undefined}
-                      className={cx(
-                        "flex items-center gap-3 rounded-md px-3 py-2 text-sm",
-                        focusRing,
-                        active ? "bg-primary font-semibold text-primary-fg" : "text-sidebar-fg hover:bg-sidebar-hover",
-                      )}
-                    >
-                      <span aria-hidden="true" className="flex w-4 justify-center">
-                        <item.icon className="size-4" />
-                      </span>
-                      {item.label}
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
+            <NavList items={NAV_ITEMS} pathname={location.pathname} />
+            <p className="mt-4 mb-1 px-3 text-xs font-semibold tracking-wide text-sidebar-muted uppercase">More</p>
+            <NavList items={MORE_NAV_ITEMS.filter((i) => !i.superuserOnly || user.role === "superuser")} pathname={location.pathname} />
           </nav>
           <div className="border-t border-sidebar-border px-5 py-4">
             <Link to="/account" className={cx("block truncate rounded text-sm font-medium hover:underline", focusRing)} data-testid="user-name">
@@ -136,5 +115,34 @@ export default function AppLayout() {
         </div>
       </div>
     </TooltipProvider>
+  );
+}
+
+function NavList({ items, pathname }: { items: readonly { to: string; label: string; icon: (typeof NAV_ITEMS)[number]["icon"] }[]; pathname: string }) {
+  return (
+    <ul className="space-y-1">
+      {items.map((item) => {
+        const active = isActive(item.to, pathname);
+        return (
+          <li key={item.to}>
+            <Link
+              to={item.to}
+              prefetch="intent"
+              aria-current={active ? "page" : undefined}
+              className={cx(
+                "flex items-center gap-3 rounded-md px-3 py-2 text-sm",
+                focusRing,
+                active ? "bg-primary font-semibold text-primary-fg" : "text-sidebar-fg hover:bg-sidebar-hover",
+              )}
+            >
+              <span aria-hidden="true" className="flex w-4 justify-center">
+                <item.icon className="size-4" />
+              </span>
+              {item.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

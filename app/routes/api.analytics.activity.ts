@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, parseInput, searchParamsOf } from "~/lib/api.server";
+import { methodNotAllowed, pageResponse, parseInput, searchParamsOf } from "~/lib/api.server";
 import { apiRoute } from "~/lib/http.server";
 import { zodId } from "~/lib/ids";
 import { activityTotal, listActivity } from "~/users/manage-users.server";
@@ -12,14 +12,28 @@ const query = z.object({
   userId: zodId().optional(),
 });
 
-/** GET /api/analytics/activity?limit&before&userId — latest first; `total` from the maintained counter. */
+/**
+ * GET /api/analytics/activity?limit&before&userId — SPEC §3/§7: a list of activity entries, latest first, each with
+ * an optional `user {firstName, lastName, email}`. The total (the maintained counter) travels in X-Total-Count and
+ * the next page's cursor in X-Next-Cursor, as on every paged list.
+ */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
   return apiRoute(async () => {
     const q = parseInput(query, searchParamsOf(args.request));
     const [entries, total] = await Promise.all([listActivity(args.context.db, q), activityTotal(args.context.db)]);
     const next = entries.length === q.limit && !q.userId ? entries[entries.length - 1].id : null;
-    return Response.json({ total, entries, nextCursor: next }, { headers: { "Cache-Control": "no-store" } });
+    const list = entries.map((e) => ({
+      id: e.id,
+      action: e.action,
+      createdAt: e.createdAt,
+      ipAddress: e.ipAddress ?? undefined,
+      details: e.details ?? undefined,
+      user: e.user ?? undefined,
+    }));
+    const res = pageResponse(list, { nextCursor: next });
+    res.headers.set("X-Total-Count", String(total));
+    return res;
   });
 }
 

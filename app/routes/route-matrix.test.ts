@@ -272,6 +272,8 @@ const MATRIX: Record<string, Case[]> = {
   "_app.messages.tsx": [
     { method: "GET", path: "/messages", expect: SCREEN },
     { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },
+    // The local outbox's quiet-hours switch is an organisation setting: superusers only.
+    { method: "POST", path: "/messages", form: { intent: "local-quiet-hours", value: "off" }, expect: { anon: 302, user: 403, superuser: 302 } },
   ],
   "login.tsx": [
     { method: "GET", path: "/login", expect: { anon: 200, user: 302, superuser: 302 } },

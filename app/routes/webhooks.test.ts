@@ -145,6 +145,20 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
     expect(after.every((r) => r.status === "skipped")).toBe(true);
   });
 
+  it("answers STOP and HELP in the organisation's name, never the platform's (issue 24)", async () => {
+    const { saveOrgSettings } = await import("~/messaging/org-settings.server");
+    await saveOrgSettings(db(), { company: "Sunny Solar Co", companyPhone: "(415) 555-0199", website: "" }, new Date());
+    const phone = uniquePhone();
+    await inbound(phone, sid(), "HELP");
+    await inbound(phone, sid(), "STOP");
+    const replies = await db().all<{ content: string }>(sql`SELECT content FROM messages WHERE phone = ${phone} AND kind = 'compliance' ORDER BY id`);
+    expect(replies.map((r) => r.content)).toEqual([
+      "Sunny Solar Co: solar sales updates. Help: (415) 555-0199. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.",
+      "You have been unsubscribed and will receive no more messages from Sunny Solar Co. Reply START to resubscribe.",
+    ]);
+    await saveOrgSettings(db(), { company: "", companyPhone: "", website: "" }, new Date());
+  });
+
   it("STOP (A), START (B), then STOP A replayed: stays opted in; a new STOP still opts out", async () => {
     const phone = uniquePhone();
     const a = sid();

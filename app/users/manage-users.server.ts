@@ -86,6 +86,8 @@ export type ActivityEntry = {
   userId: number | null;
   userName: string | null;
   userEmail: string | null;
+  /** SPEC §3: the acting user, absent for anonymous entries (a failed login, a webhook). */
+  user: { firstName: string; lastName: string; email: string } | null;
   action: string;
   details: Record<string, unknown> | null;
   ipAddress: string | null;
@@ -117,6 +119,7 @@ export async function listActivity(db: Db, opts: { limit: number; before?: numbe
     userId: r.userId,
     userName: r.email ? `${r.firstName ?? ""} ${r.lastName ?? ""}`.trim() || r.email.split("@")[0] : null,
     userEmail: r.email,
+    user: r.email ? { firstName: r.firstName ?? "", lastName: r.lastName ?? "", email: r.email } : null,
     action: r.action,
     details: r.details ?? null,
     ipAddress: r.ipAddress,

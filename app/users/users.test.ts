@@ -148,16 +148,26 @@ describe("activity counters and the analytics API", () => {
     const counted = await db().select().from(activityLog).where(eq(activityLog.userId, admin.id)).all();
     expect(row!.activityCount).toBe(counted.length);
 
+    // SPEC §3/§7: a list of entries, each with an optional user {firstName, lastName, email}; the total in a header.
     const res = await call("/api/analytics/activity?limit=2", { cookie });
-    const body = (await res.json()) as { total: number; entries: { id: number; action: string }[] };
+    const entries = (await res.json()) as { id: number; action: string; user?: { firstName: string; lastName: string; email: string } }[];
     const total = await db().select().from(activityTotals).get();
-    expect(body.total).toBe(total!.total);
-    expect(body.entries[0].id).toBeGreaterThan(body.entries[1].id);
-    expect(body.entries[0].action).toBe("create_user");
+    expect(Array.isArray(entries)).toBe(true);
+    expect(res.headers.get("X-Total-Count")).toBe(String(total!.total));
+    expect(res.headers.get("X-Next-Cursor")).toBe(String(entries[1].id));
+    expect(entries[0].id).toBeGreaterThan(entries[1].id);
+    expect(entries[0].action).toBe("create_user");
+    expect(entries[0].user).toEqual({ firstName: admin.firstName, lastName: admin.lastName, email: admin.email });
+    expect(entries[0]).not.toHaveProperty("userName");
 
     const usersRes = await call("/api/analytics/users", { cookie });
-    const list = (await usersRes.json()) as { id: number; totalActivities: number; loginCount: number; lastLoginAt: string | null }[];
-    expect(list.find((u) => u.id === admin.id)).toMatchObject({ totalActivities: counted.length, loginCount: 1 });
+    type Listed = { id: number; totalActivities: number; loginCount: number; recentActivities: { id: number; action: string; createdAt: string }[]; loginHistory: { id: number; createdAt: string; ipAddress: string | null }[] };
+    const list = (await usersRes.json()) as Listed[];
+    const me = list.find((u) => u.id === admin.id)!;
+    expect(me).toMatchObject({ totalActivities: counted.length, loginCount: 1 });
+    expect(me.recentActivities.map((a) => a.action)).toEqual(["create_user", "login"]);
+    expect(me.loginHistory).toHaveLength(1);
+    expect(me.loginHistory[0]).toMatchObject({ id: expect.any(Number), createdAt: expect.stringMatching(/^\d{4}-/) });
   });
 
   it("display rules: name or the part of the email before @, details cut to 50 characters plus …", () => {

@@ -54,3 +54,25 @@ describeEachMode("Message Center in local outbox mode", (mode) => {
     await context.close();
   });
 });
+
+describeEachMode("quiet hours in local mode", (mode) => {
+  it("a superuser switches quiet hours off for the local outbox and back on; a rep does not see the switch", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
+    await page.goto("/messages");
+    const card = page.getByTestId("local-quiet-hours");
+    await card.getByText("Respected, as in production").waitFor();
+    await card.getByRole("button", { name: "Ignore quiet hours (local outbox only)" }).click();
+    await page.getByTestId("toast").getByText("Quiet hours ignored locally", { exact: true }).first().waitFor();
+    await card.getByText("Ignored: marketing texts go to the local outbox at any hour").waitFor();
+    await card.getByRole("button", { name: "Respect quiet hours again" }).click();
+    await page.getByTestId("toast").getByText("Quiet hours respected again", { exact: true }).first().waitFor();
+    await card.getByText("Respected, as in production").waitFor();
+    await context.close();
+
+    const rep = await signedInPage(browser(), mode, E2E_USERS.user);
+    await rep.page.goto("/messages");
+    await rep.page.getByRole("heading", { name: "Message Center" }).waitFor();
+    assert.equal(await rep.page.getByTestId("local-quiet-hours").count(), 0);
+    await rep.context.close();
+  });
+});

@@ -16,6 +16,11 @@ describeEachMode("Auto-responders and alerts", (mode) => {
     await page.goto("/auto-responder");
     await page.getByRole("link", { name: "Create Responder" }).click();
     const dialog = page.getByRole("dialog", { name: "Create Auto-Responder" });
+    // Submitted empty: SPEC §8's one message, as worded (no browser bubble first, no title before it).
+    await dialog.getByRole("button", { name: "Create Responder" }).click();
+    const alert = dialog.getByRole("alert");
+    await alert.waitFor();
+    assert.equal((await alert.innerText()).trim(), "Please fill in name, keywords, and primary response.");
     await dialog.getByLabel("Name").fill(name);
     await dialog.getByLabel("Keywords").fill(`${keyword}, solar quote`);
     // Every tab, in order: without JS each is a round trip that keeps what was typed.

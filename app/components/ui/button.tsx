@@ -21,9 +21,11 @@ const SIZE: Record<ButtonSize, string> = {
 };
 
 /** The classes of a button, for the rare element that must look like one but is neither <button> nor a link. */
-export function buttonClass({ variant = "primary", size = "md", className }: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}) {
+export function buttonClass({ variant = "primary", size = "md", wrap = false, className }: { variant?: ButtonVariant; size?: ButtonSize; wrap?: boolean; className?: string } = {}) {
   return cx(
-    "inline-flex items-center justify-center rounded-md whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:pointer-events-none aria-disabled:opacity-60",
+    // cx does not merge classes, so a wrapping button must not also carry whitespace-nowrap (the later rule wins).
+    wrap ? "whitespace-normal text-left" : "whitespace-nowrap",
+    "inline-flex items-center justify-center rounded-md transition-colors disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:pointer-events-none aria-disabled:opacity-60",
     focusRing,
     VARIANT[variant],
     SIZE[size],
@@ -36,6 +38,8 @@ type Own = {
   size?: ButtonSize;
   /** A lucide icon shown before the label (decorative: the label or aria-label names the button). */
   icon?: LucideIcon;
+  /** A long label (a prompt, a list entry) wraps onto more lines instead of widening the screen. */
+  wrap?: boolean;
   children?: ReactNode;
 };
 export type ButtonProps = Own & ButtonHTMLAttributes<HTMLButtonElement> & { to?: undefined };
@@ -46,8 +50,8 @@ export type ButtonLinkProps = Own & Omit<LinkProps, "children"> & { to: LinkProp
  * opens in a new tab). `type` defaults to "button" so only an explicit `type="submit"` submits a form.
  */
 export const Button = forwardRef<HTMLButtonElement | HTMLAnchorElement, ButtonProps | ButtonLinkProps>(function Button(props, ref) {
-  const { variant, size, icon: Icon, className, children, ...rest } = props;
-  const classes = buttonClass({ variant, size, className });
+  const { variant, size, wrap, icon: Icon, className, children, ...rest } = props;
+  const classes = buttonClass({ variant, size, wrap, className });
   const content = (
     <>
       {Icon ? <Icon aria-hidden="true" className={size === "sm" ? "size-3.5" : "size-4"} /> : null}

@@ -2,7 +2,11 @@ import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { cx } from "./cx";
 
-/** A white panel with a border; `title` adds a heading row (with optional `actions` on the right). */
+/**
+ * A white panel with a border; `title` adds a heading row (with optional `actions` on the right). `min-w-0` and
+ * `wrap-anywhere`: a card is usually a grid or flex item, and one long word (an email, a URL) in it must wrap
+ * instead of widening the page on a phone.
+ */
 export function Card({
   title,
   description,
@@ -12,10 +16,10 @@ export function Card({
   ...rest
 }: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; className?: string; children?: ReactNode; "data-testid"?: string }) {
   return (
-    <section className={cx("rounded-lg border border-border bg-surface p-4 text-fg", className)} {...rest}>
+    <section className={cx("min-w-0 rounded-lg border border-border bg-surface p-4 text-fg wrap-anywhere", className)} {...rest}>
       {title || actions ? (
         <div className="mb-3 flex flex-wrap items-start justify-between gap-2">
-          <div>
+          <div className="min-w-0">
             {title ? <h3 className="font-semibold">{title}</h3> : null}
             {description ? <p className="text-sm text-fg-muted">{description}</p> : null}
           </div>
@@ -37,7 +41,7 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
         </h2>
         {description ? <div className="text-sm text-fg-muted">{description}</div> : null}
       </div>
-      {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
+      {actions ? <div className="flex max-w-full flex-wrap gap-2">{actions}</div> : null}
     </div>
   );
 }

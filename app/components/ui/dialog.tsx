@@ -66,7 +66,7 @@ export function Dialog({
   return (
     <DialogContext.Provider value={state}>
       <DialogPrimitive.Root open={open} onOpenChange={(next) => (next ? undefined : close())}>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-overlay p-4 sm:items-center">
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-overlay p-4">
           {/* Without JS a click beside the panel follows this link; with JS Radix handles the outside click. */}
           <DialogCloseLink tabIndex={-1} aria-label="Close dialog" className="fixed inset-0 cursor-default" />
           <DialogPrimitive.Content
@@ -74,11 +74,13 @@ export function Dialog({
             // Radix wires these only after its effects run; the server markup needs them too.
             aria-labelledby={titleId}
             aria-describedby={description ? descriptionId : undefined}
+            // `my-auto` centres a short panel and top-aligns a tall one (auto margins never push it above the
+            // overlay's scroll origin, as `items-center` did: a five-step dialog's title sat 350 px out of reach).
             onCloseAutoFocus={(event) => {
               event.preventDefault();
               if (opener?.isConnected) opener.focus();
             }}
-            className={cx("relative w-full rounded-xl bg-surface p-6 text-fg shadow-xl outline-none", size === "lg" ? "max-w-4xl" : "max-w-lg")}
+            className={cx("relative my-auto w-full min-w-0 rounded-xl bg-surface p-4 sm:p-6 text-fg shadow-xl outline-none", size === "lg" ? "max-w-4xl" : "max-w-lg")}
           >
             <div className="mb-4 flex items-start justify-between gap-4">
               <div>

@@ -51,12 +51,12 @@ export function SearchBox({
   }, [value]);
 
   return (
-    <Form method="get" action={action} role="search" className={cx("flex min-w-64 flex-1 gap-2", className)} onSubmit={() => clearTimeout(timer.current)}>
+    <Form method="get" action={action} role="search" className={cx("flex max-w-full min-w-0 flex-1 gap-2 sm:min-w-64", className)} onSubmit={() => clearTimeout(timer.current)}>
       {Object.entries(hidden ?? {}).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       <label htmlFor={inputId} className="sr-only">
         {label}
       </label>
-      <div className="relative flex-1">
+      <div className="relative min-w-0 flex-1">
         <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-subtle" />
         <Input
           id={inputId}

@@ -5,7 +5,7 @@ import { cx } from "./cx";
 /** A bordered, horizontally scrolling table. Compose with THead/Th/Td; rows are plain <tr>. */
 export function Table({ children, className, caption, ...rest }: { children: ReactNode; className?: string; caption?: ReactNode; "data-testid"?: string }) {
   return (
-    <div className={cx("overflow-x-auto rounded-lg border border-border bg-surface", className)}>
+    <div className={cx("relative overflow-x-auto rounded-lg border border-border bg-surface", className)}>
       <table className="min-w-full divide-y divide-border text-sm" {...rest}>
         {caption ? <caption className="bg-canvas px-3 py-2 text-left text-xs font-semibold text-fg-muted">{caption}</caption> : null}
         {children}

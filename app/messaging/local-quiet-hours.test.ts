@@ -1,0 +1,56 @@
+// The local outbox's quiet-hours switch (issue 24, item 15): a newcomer trying Helio at night can let marketing texts
+// go to the local outbox; with a real SMS provider the switch changes nothing, and the Message Center explains why
+// texts wait.
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestUser, db } from "../../tests/factories";
+import { createTestContact } from "../../tests/contact-factory";
+import { messageRow, pipeline } from "../../tests/messaging-harness";
+import { sendMessages } from "./consume-send-batch.server";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import { setLocalIgnoreQuietHours } from "./org-settings.server";
+import { createOutboxSms } from "./providers/outbox.server";
+import { QUIET_HOURS_NOTE, quietZonesNow } from "./quiet-hours";
+
+// 23:30 in New York, 21:30 in Denver, 20:30 in Los Angeles.
+const NIGHT_NY = new Date("2026-11-25T04:30:00Z");
+
+async function nightBroadcast(deps: Awaited<ReturnType<typeof pipeline>>["deps"], queue: Awaited<ReturnType<typeof pipeline>>["queue"]) {
+  const user = await createTestUser();
+  const c = await createTestContact(user.id, { zipCode: "10001", state: "NY" });
+  const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "broadcast", contactId: c.id, phone: c.phone, content: "Solar savings!", idempotencyKey: `q:${crypto.randomUUID()}` }], NIGHT_NY);
+  return id;
+}
+
+describe("quiet hours in local mode", () => {
+  afterEach(() => setLocalIgnoreQuietHours(db(), false, QUIET_HOURS_NOTE, new Date()));
+
+  it("defers a marketing text at night, and sends it locally once the switch is on (the deferred one is due at once)", async () => {
+    const { deps, queue } = await pipeline({ now: () => NIGHT_NY });
+    const local = { ...deps, sms: createOutboxSms(deps.db, { now: () => NIGHT_NY }) };
+    const id = await nightBroadcast(local, queue);
+    await sendMessages(queue.takeSendJobs(), local);
+    expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: QUIET_HOURS_NOTE });
+
+    await setLocalIgnoreQuietHours(db(), true, QUIET_HOURS_NOTE, NIGHT_NY);
+    expect((await messageRow(id))?.scheduled_at).toBe(NIGHT_NY.getTime());
+    await db().run(sql`UPDATE messages SET status = 'queued' WHERE id = ${id}`); // what the cron tick's dispatch does
+    await sendMessages([{ v: 1, type: "send", messageId: id }], local);
+    expect((await messageRow(id))?.status).toBe("sent");
+  });
+
+  it("changes nothing with a real SMS provider (Twilio)", async () => {
+    const { deps, queue, twilio } = await pipeline({ now: () => NIGHT_NY });
+    await setLocalIgnoreQuietHours(db(), true, QUIET_HOURS_NOTE, NIGHT_NY);
+    const id = await nightBroadcast(deps, queue);
+    await sendMessages(queue.takeSendJobs(), deps);
+    expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: QUIET_HOURS_NOTE });
+    expect(await twilio.calls()).toHaveLength(0);
+  });
+
+  it("says where in the US it is quiet hours now", () => {
+    expect(quietZonesNow(NIGHT_NY).map((z) => z.label)).toEqual(["New York", "Chicago", "Denver"]); // 21:30 in Denver, 20:30 in Los Angeles
+    expect(quietZonesNow(NIGHT_NY)[0].localTime).toBe("11:30 PM");
+    expect(quietZonesNow(new Date("2026-11-18T18:30:00Z"))).toEqual([]);
+  });
+});
