@@ -60,8 +60,9 @@ export function sessionCookieFrom(res: Response): string {
   return set.split(";")[0];
 }
 
-export async function loginAs(user: { email: string; password: string }) {
-  const res = await call("/api/auth/login", { method: "POST", json: { email: user.email, password: user.password } });
+/** `code`: the TOTP or recovery code of an account with two-factor on (sent with the password, as the API takes it). */
+export async function loginAs(user: { email: string; password: string; code?: string }) {
+  const res = await call("/api/auth/login", { method: "POST", json: { email: user.email, password: user.password, code: user.code } });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return sessionCookieFrom(res);
 }

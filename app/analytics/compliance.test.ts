@@ -71,8 +71,8 @@ describe("compliance events and report", () => {
     expect(await text(exportConsentEvidence(db(), {}))).toContain(bare.slice(1));
   });
 
-  it("serves the report and the evidence over HTTP to a signed-in user", async () => {
-    const u = await createTestUser();
+  it("serves the report and the evidence over HTTP to a superuser", async () => {
+    const u = await createTestUser({ role: "superuser" });
     const cookie = await loginAs(u);
     const page = await call(`/compliance?from=${DAY}&to=${DAY}`, { cookie });
     expect(page.status).toBe(200);
@@ -82,5 +82,25 @@ describe("compliance events and report", () => {
     expect(file.headers.get("Content-Type")).toMatch(/^text\/csv/);
     expect(file.headers.get("Content-Disposition")).toMatch(/attachment; filename="consent-evidence-\d{4}-\d{2}-\d{2}\.csv"/);
     expect((await file.text()).split("\r\n")[0]).toContain('"event_id"');
+  });
+
+  // Issue 23 (decision 023): organisation-wide reporting is superuser work (SPEC §6); a rep still gets the evidence
+  // of a contact they can open (every contact: they are shared), from that contact's page.
+  it("a standard user gets neither the report nor the all-contacts file, but does get one contact's evidence", async () => {
+    const u = await createTestUser();
+    const cookie = await loginAs(u);
+    expect((await call(`/compliance?from=${DAY}&to=${DAY}`, { cookie })).status).toBe(403);
+    const all = await call("/compliance/evidence.csv", { cookie });
+    expect(all.status).toBe(403);
+    expect(await all.text()).toContain("for superusers");
+    const contact = await createTestContact(u.id);
+    const one = await call(`/compliance/evidence.csv?contact=${contact.id}`, { cookie });
+    expect(one.status).toBe(200);
+    expect(one.headers.get("Content-Disposition")).toContain(`consent-evidence-contact-${contact.id}-`);
+    expect((await one.text()).split("\r\n")[0]).toContain('"event_id"');
+    expect((await call("/compliance/evidence.csv?contact=999999999", { cookie })).status).toBe(404);
+    // The links follow: no report button on Analytics, the evidence link stays on the contact's page.
+    expect(await (await call("/analytics", { cookie })).text()).not.toContain('href="/compliance"');
+    expect(await (await call(`/contacts/${contact.id}`, { cookie })).text()).toContain(`/compliance/evidence.csv?contact=${contact.id}`);
   });
 });

@@ -4,10 +4,9 @@ import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
 import { clientIp, userAgent } from "~/lib/request.server";
 import { readDeviceId } from "./device-cookie.server";
-import { logIn } from "./login.server";
-import type { SessionUser } from "./session.server";
+import { logIn, type LogInResult } from "./login.server";
 
-export type Authenticated = { user: SessionUser; token: string };
+export type Authenticated = LogInResult;
 
 /**
  * remix-auth v4 only verifies; storing the session (a D1 row) is ours, done inside logIn. `secret` checks the

@@ -7,12 +7,19 @@ import type { Db } from "~/db/client.server";
  * them is recorded (D1 runs one statement at a time). The row becomes the attempt's history entry afterwards.
  *
  * Two budgets (docs/decisions/002-sessions-and-auth.md, OWASP device cookies):
- * - unknown clients (no valid device cookie for the account): ≤ 100 failures/hour per account and per IP, and
- *   exponential back-off after 5 consecutive failures;
+ * - unknown clients (no valid device cookie for the account): ≤ 100 failures/hour per account, and exponential
+ *   back-off after 5 consecutive failures;
  * - a client with a valid device cookie: its own ≤ 5 failures/hour per device; past that it is an unknown client.
+ *
+ * The network (IP) budget never locks a network out (decision 023): once an IP has 100 unknown-client failures in
+ * the hour it is a "busy network", and from it each account may fail only BUSY_NETWORK_FAILURES_PER_ACCOUNT times
+ * per hour (instead of the account's 5-then-back-off). An account's first attempts from a busy network are still
+ * verified, so a colleague's right password is not refused because someone else on the same NAT guessed wrong,
+ * while guessing from that IP is bounded by the number of accounts × 3 per hour, not by the attacker's speed.
  */
 export const MAX_FAILURES_PER_HOUR_ACCOUNT = 100;
 export const MAX_FAILURES_PER_HOUR_IP = 100;
+export const BUSY_NETWORK_FAILURES_PER_ACCOUNT = 3;
 export const BACKOFF_AFTER_FAILURES = 5;
 export const DEVICE_MAX_FAILURES_PER_HOUR = 5;
 export const BACKOFF_BASE_MS = 30_000;
@@ -21,6 +28,10 @@ export const HOUR_MS = 60 * 60_000;
 
 export type AttemptInput = { email: string; ipAddress: string | null; userAgent: string | null; deviceId: string | null };
 export type Reservation = { id: number; deviceId: string | null };
+
+/** The IP's unknown-client failures in the hour, counted up to the budget only (an attack does not make it slower). */
+export const ipFailures = (ip: string, since: number) =>
+  sql`(SELECT count(*) FROM (SELECT 1 FROM login_history WHERE ip_address = ${ip} AND success = 0 AND device_id IS NULL AND created_at >= ${since} LIMIT ${MAX_FAILURES_PER_HOUR_IP}))`;
 
 export async function reserveLoginAttempt(db: Db, a: AttemptInput, now: Date): Promise<Reservation | null> {
   const t = now.getTime();
@@ -39,7 +50,8 @@ export async function reserveLoginAttempt(db: Db, a: AttemptInput, now: Date): P
   const lastOk = sql`(SELECT max(created_at) + 1 FROM login_history WHERE email = ${a.email} AND success = 1 AND created_at >= ${hourAgo})`;
   const row = await db.get<{ id: number }>(sql`${insert(null)}
     WHERE (SELECT count(*) FROM login_history WHERE email = ${a.email} AND success = 0 AND device_id IS NULL AND created_at >= ${hourAgo}) < ${MAX_FAILURES_PER_HOUR_ACCOUNT}
-      AND (${a.ipAddress} IS NULL OR (SELECT count(*) FROM login_history WHERE ip_address = ${a.ipAddress} AND success = 0 AND device_id IS NULL AND created_at >= ${hourAgo}) < ${MAX_FAILURES_PER_HOUR_IP})
+      AND (${a.ipAddress} IS NULL OR ${ipFailures(a.ipAddress ?? "", hourAgo)} < ${MAX_FAILURES_PER_HOUR_IP}
+           OR (SELECT count(*) FROM login_history WHERE email = ${a.email} AND ip_address = ${a.ipAddress} AND success = 0 AND device_id IS NULL AND created_at >= ${hourAgo}) < ${BUSY_NETWORK_FAILURES_PER_ACCOUNT})
       AND (SELECT CASE WHEN f.n < ${BACKOFF_AFTER_FAILURES} THEN 1
                   ELSE f.last + min(${BACKOFF_BASE_MS} << min(f.n - ${BACKOFF_AFTER_FAILURES}, 5), ${BACKOFF_MAX_MS}) <= ${t} END
            FROM (SELECT count(*) AS n, max(created_at) AS last FROM login_history

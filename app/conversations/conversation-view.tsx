@@ -1,7 +1,7 @@
 import { TemplatePicker, type PickableTemplate } from "~/templates/template-picker";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { Alert, Badge, Button, TextLink, messageStatusTone } from "~/components/ui";
+import { Alert, Badge, Button, TextLink, messageStatusTone, useResetOnSuccess } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { useHydrated } from "~/lib/use-hydrated";
 import { smsSegments } from "~/messaging/segments";
@@ -70,6 +70,8 @@ export function ReplyBox({
     setShown(serverText);
     setText(serverText);
   }
+  // A sent reply empties the box; a refusal or "Replace them" (both answer with data) keeps the text.
+  const resetting = useResetOnSuccess(actionData !== undefined, () => setText(""));
   const hydrated = useHydrated();
   const seg = smsSegments(text);
   const pending = navigation.state === "submitting";
@@ -83,7 +85,7 @@ export function ReplyBox({
   return (
     <div className="space-y-2">
       {templates.length ? <TemplatePicker templates={templates} type="sms" selectedId={picked?.id} onPick={(t) => setText(t.content)} label="Reply with a template" /> : null}
-      <Form method="post" className="space-y-2" data-testid="reply-form">
+      <Form method="post" className="space-y-2" data-testid="reply-form" {...resetting}>
         <input type="hidden" name="nonce" value={nonce} />
         {actionData?.ok === false ? (
           <Alert tone="danger" data-testid="reply-error">

@@ -14,6 +14,7 @@ import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 
 export type TickDeps = { db: Db; env: Env; now: Date };
 type Task = (d: TickDeps) => Promise<unknown>;
@@ -47,6 +48,11 @@ export const defaultTasks: Task[] = [
   },
   // Activity entries past ACTIVITY_RETENTION_DAYS (default 365), a bounded batch per tick.
   ({ db, env, now }) => purgeOldActivity(db, now, activityRetentionDays(env)),
+  // login_history, chat_messages, alerts, ai_classifications past their retention (decision 022), a chunk each per tick.
+  async ({ db, now }) => {
+    const removed = await purgeOldRows(db, now);
+    if (Object.keys(removed).length) console.log("retention-purge", JSON.stringify(removed));
+  },
   // Cap counter windows that have ended (decision 021), a bounded chunk per tick through their expires_at index.
   ({ db, now }) => purgeOldCapWindows(db, now),
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.

@@ -21,6 +21,15 @@ export type InboundSms = {
   optOutType?: string | null;
 };
 
+/** Twilio's longest inbound message (a concatenated SMS of 10 segments); a longer Body is not an SMS (issue 23). */
+export const MAX_INBOUND_BODY = 1600;
+export const TRUNCATED_MARK = " […]";
+
+/** The Body as stored: at most MAX_INBOUND_BODY characters, a longer one cut with a visible mark. */
+export function capInboundBody(body: string): string {
+  return body.length > MAX_INBOUND_BODY ? body.slice(0, MAX_INBOUND_BODY) + TRUNCATED_MARK : body;
+}
+
 export type InboundResult = { messageId: number | null; duplicate: boolean; keyword: InboundKeyword | null };
 
 /**
@@ -35,6 +44,8 @@ export async function receiveInboundSms(
   now: Date,
 ): Promise<InboundResult> {
   const t = now.getTime();
+  // Every field bounded before it is stored: a signed request can still carry anything (Twilio SIDs are 34 characters).
+  msg = { ...msg, body: capInboundBody(msg.body), from: msg.from.slice(0, 32), to: msg.to.slice(0, 32), sid: msg.sid.slice(0, 64) };
   const phone = normalizePhone(msg.from);
   const keyword = classifyInbound(msg.body, msg.optOutType);
   const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE phone = ${phone}`);

@@ -1,8 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { KeyRound } from "lucide-react";
+import { KeyRound, ShieldCheck } from "lucide-react";
+import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
-import { Button, Card, PageHeader } from "~/components/ui";
+import { listSessions, revokeOtherSessions, revokeSession } from "~/auth/manage-sessions.server";
+import { Badge, Button, Card, PageHeader, Table, TBody, Td, THead } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -14,16 +16,49 @@ export const meta: MetaFunction = () => [{ title: "My Profile — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
-  const { user } = await getUserDetails(args.context.db, me.id);
-  return { user: { firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone ?? "", role: user.role } };
+  const [{ user }, sessions] = await Promise.all([
+    getUserDetails(args.context.db, me.id),
+    listSessions(args.context.db, me.id, me.sessionId, args.context.clock()),
+  ]);
+  return {
+    user: { firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone ?? "", role: user.role },
+    twoFactorEnabled: me.twoFactorEnabled,
+    sessions,
+  };
 }
 
 type Reply = { errors: Record<string, string[]>; values: Record<string, string> };
 
-/** Every user edits their own name, email and phone (the {{salesRep…}} variables of their messages). */
+const sessionIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("revoke-session"), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
+  z.object({ intent: z.literal("revoke-others") }),
+]);
+
+/**
+ * Every user edits their own name, email and phone (the {{salesRep…}} variables of their messages), and signs out
+ * their other sessions ("Your sessions": one, or all but this one).
+ */
 export async function action(args: ActionFunctionArgs) {
   const me = await requireUser(args);
   const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
+  if (form.intent) {
+    const parsed = sessionIntent.safeParse(form);
+    if (!parsed.success) return data<Reply>({ errors: { form: ["Unknown action"] }, values: {} }, { status: 400 });
+    const actor = { userId: me.id, ipAddress: clientIp(args.request) };
+    const now = args.context.clock();
+    if (parsed.data.intent === "revoke-others") {
+      const n = await revokeOtherSessions(args.context.db, me.id, me.sessionId, actor, now);
+      return redirectWithToast(args.context, "/account", { title: n === 1 ? "1 other session signed out" : `${n} other sessions signed out` });
+    }
+    try {
+      await revokeSession(args.context.db, me.id, parsed.data.sessionId, actor, now);
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      return data<Reply>({ errors: { form: [err.message] }, values: {} }, { status: err.status });
+    }
+    // Revoking this very session is signing out: the next request goes to the login screen.
+    return redirectWithToast(args.context, parsed.data.sessionId === me.sessionId ? "/login" : "/account", { title: "Session signed out" });
+  }
   const parsed = profileSchema.safeParse(form);
   if (!parsed.success) return data<Reply>({ errors: fieldErrors(parsed.error), values: form }, { status: 400 });
   try {
@@ -35,8 +70,10 @@ export async function action(args: ActionFunctionArgs) {
   return redirectWithToast(args.context, "/account", { title: "Profile updated" });
 }
 
+const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+
 export default function Account() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, twoFactorEnabled, sessions } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const errors = reply?.errors ?? {};
@@ -59,6 +96,54 @@ export default function Account() {
             {pending ? "Saving..." : "Save Profile"}
           </Button>
         </Form>
+      </Card>
+      <Card
+        title="Two-factor authentication"
+        description="A 6-digit code from an authenticator app (Google Authenticator, 1Password, Authy…) after your password."
+        actions={
+          <Button to="/account/two-factor" variant="outline" icon={ShieldCheck}>
+            {twoFactorEnabled ? "Manage" : "Set up"}
+          </Button>
+        }
+      >
+        <p className="text-sm" data-testid="two-factor-status">
+          {twoFactorEnabled ? <Badge tone="success">On</Badge> : <Badge tone="neutral">Off</Badge>}
+        </p>
+      </Card>
+      <Card title="Your sessions" description="Where you are signed in. Sessions end after 30 minutes without activity and 12 hours after sign-in.">
+        {errors.form ? <p className="mb-2 text-sm text-danger">{errors.form.join(" ")}</p> : null}
+        <Table data-testid="sessions">
+          <THead columns={["Device", "IP address", "Signed in", "Last seen", ""]} />
+          <TBody>
+            {sessions.map((s) => (
+              <tr key={s.id} data-testid={s.current ? "session-current" : "session"}>
+                <Td>
+                  {s.device} {s.current ? <Badge tone="info">This device</Badge> : null}
+                </Td>
+                <Td>{s.ipAddress ?? "—"}</Td>
+                <Td>{when(s.createdAt)}</Td>
+                <Td>{when(s.lastSeenAt)}</Td>
+                <Td>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="revoke-session" />
+                    <input type="hidden" name="sessionId" value={s.id} />
+                    <Button type="submit" size="sm" variant="outline">
+                      {s.current ? "Sign out" : "Revoke"}
+                    </Button>
+                  </Form>
+                </Td>
+              </tr>
+            ))}
+          </TBody>
+        </Table>
+        {sessions.length > 1 ? (
+          <Form method="post" className="mt-3">
+            <input type="hidden" name="intent" value="revoke-others" />
+            <Button type="submit" variant="outline" data-testid="revoke-others">
+              Sign out all other sessions
+            </Button>
+          </Form>
+        ) : null}
       </Card>
     </div>
   );

@@ -11,9 +11,11 @@ import { ActiveBadge, Alert, Badge, Button, Card, cx, EmptyState, focusRing, Ite
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const me = await requireUser(args);
   const range = parseRange(new URL(args.request.url).searchParams.get("range"));
-  return getAnalytics(args.context.db, args.context.cloudflare.env as unknown as Parameters<typeof getAnalytics>[1], args.context.clock(), range);
+  const analytics = await getAnalytics(args.context.db, args.context.cloudflare.env as unknown as Parameters<typeof getAnalytics>[1], args.context.clock(), range);
+  // The compliance report is superuser work (decision 023): the link is shown to those who can open it.
+  return { ...analytics, canSeeCompliance: me.role === "superuser" };
 }
 
 export default function Analytics() {
@@ -25,9 +27,11 @@ export default function Analytics() {
         title="Analytics"
         description="Figures from counters kept as messages are created and change status."
         actions={
-          <Button to="/compliance" variant="secondary" icon={ShieldCheck}>
-            Compliance report
-          </Button>
+          data.canSeeCompliance ? (
+            <Button to="/compliance" variant="secondary" icon={ShieldCheck}>
+              Compliance report
+            </Button>
+          ) : null
         }
       />
       {health.publicUrl.problem ? (

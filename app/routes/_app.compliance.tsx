@@ -15,9 +15,12 @@ const dayParam = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)));
 
-/** `?from=&to=` (UTC days, default the last 30); a wrong or too long range falls back to the default. */
+/**
+ * `?from=&to=` (UTC days, default the last 30); a wrong or too long range falls back to the default. Superusers
+ * only (decision 023): organisation-wide reporting (SPEC §6); a rep downloads one contact's evidence from its page.
+ */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  await requireUser(args, { role: "superuser" });
   const url = new URL(args.request.url);
   const today = isoDay(args.context.clock().getTime());
   let from = dayParam.safeParse(url.searchParams.get("from")).data ?? isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);

@@ -4,6 +4,9 @@ import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { CAP_NAMES, CAPS, type CapName } from "~/caps/caps";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
+import { getTwoFactorPolicy, setTwoFactorPolicy } from "~/auth/manage-two-factor.server";
+import { isAppError } from "~/lib/app-error";
+import { clientIp } from "~/lib/request.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { loadOrganisationSettings, MAX_RETENTION_MONTHS, MIN_RETENTION_MONTHS, saveOrgSettings } from "~/messaging/org-settings.server";
 import { redirectWithToast } from "~/toast/toast.server";
@@ -37,13 +40,28 @@ const capSchema = z.object(
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
-  const [settings, counters] = await Promise.all([loadOrganisationSettings(args.context.db), readCapCounters(args.context.db, args.context.clock())]);
-  return { ...settings, held: counters.held, aiBudget: counters.aiBudget };
+  const [settings, twoFactor, counters] = await Promise.all([
+    loadOrganisationSettings(args.context.db),
+    getTwoFactorPolicy(args.context.db),
+    readCapCounters(args.context.db, args.context.clock()),
+  ]);
+  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget };
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args, { role: "superuser" });
+  const me = await requireUser(args, { role: "superuser" });
   const form = await args.request.formData();
+  if (form.get("intent") === "two-factor-policy") {
+    // A checkbox: present = on. Its own form, so saving it never touches the message settings (and vice versa).
+    const on = form.get("requireSuperuserTwoFactor") === "on";
+    try {
+      await setTwoFactorPolicy(args.context.db, on, { userId: me.id, ipAddress: clientIp(args.request), twoFactorEnabled: me.twoFactorEnabled }, args.context.clock());
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      return data({ message: err.message }, { status: err.status });
+    }
+    return redirectWithToast(args.context, "/organisation", { title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers" });
+  }
   const parsed = schema.safeParse(Object.fromEntries(FIELDS.map((k) => [k, form.get(k) ?? ""])));
   if (!parsed.success) return data({ message: parsed.error.issues[0].message }, { status: 400 });
   // A form without a cap's field (an older page, a script) leaves that cap as it is.
@@ -54,7 +72,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Organisation() {
-  const { settings, messageRetentionMonths, capLimits, held, aiBudget } = useLoaderData<typeof loader>();
+  const { settings, messageRetentionMonths, twoFactor, capLimits, held, aiBudget } = useLoaderData<typeof loader>();
   const n = (x: number) => x.toLocaleString("en-US");
   const actionData = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
@@ -89,6 +107,19 @@ export default function Organisation() {
           </fieldset>
           <Button type="submit" disabled={pending}>
             {pending ? "Saving..." : "Save"}
+          </Button>
+        </Form>
+      </Card>
+      <Card title="Security" description="Superusers manage users and see every report: a stolen password should not be enough.">
+        <Form method="post" className="space-y-3" data-testid="two-factor-policy">
+          <input type="hidden" name="intent" value="two-factor-policy" />
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="requireSuperuserTwoFactor" defaultChecked={twoFactor.requireForSuperusers} className="size-4" />
+            Require two-factor authentication for superusers
+          </label>
+          <p className="text-xs text-fg-muted">A superuser without it is sent to set it up before using the app.</p>
+          <Button type="submit" variant="outline" disabled={pending}>
+            Save security settings
           </Button>
         </Form>
       </Card>

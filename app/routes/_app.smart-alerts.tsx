@@ -16,8 +16,10 @@ import {
 } from "~/alerts/alert-schema";
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
+import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/alerts/staff-suppressions.server";
 import { requireUser } from "~/auth/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
+import { alertConfig } from "~/responders/reply-deps";
 import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
@@ -46,10 +48,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const tabParam = url.searchParams.get("tab") ?? "";
   const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : "profiles";
   const db = args.context.db;
-  const [profiles, banks, recent, caps] = await Promise.all([
+  const salesAlertEmail = alertConfig(args.context.cloudflare.env).salesAlertEmail;
+  const [profiles, banks, recent, suppressedStaff, caps] = await Promise.all([
     listProfiles(db),
     listBanks(db),
     tab === "monitoring" ? listRecentClassifications(db) : [],
+    tab === "profiles" ? listSuppressedStaffAddresses(db, salesAlertEmail) : [],
     readCapCounters(db, args.context.clock()),
   ]);
   const editId = parseId(url.searchParams.get("edit"));
@@ -59,6 +63,7 @@ export async function loader(args: LoaderFunctionArgs) {
     profiles: profiles.map((p) => ({ ...p, ...contactOf(p.contactInfo) })),
     banks,
     recent,
+    suppressedStaff,
     editId,
     deleteId,
     heldEmails: caps.held.alert_email,
@@ -66,7 +71,7 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-type Intent = "create-profile" | "update-profile" | "toggle-profile" | "delete-profile" | "create-bank" | "update-bank" | "toggle-bank" | "delete-bank" | "mark";
+type Intent = "create-profile" | "update-profile" | "toggle-profile" | "delete-profile" | "create-bank" | "update-bank" | "toggle-bank" | "delete-bank" | "mark" | "clear-suppression";
 const FAILURE: Record<Intent, string> = {
   "create-profile": ALERT_TOASTS.createProfile,
   "update-profile": ALERT_TOASTS.updateProfile,
@@ -77,6 +82,7 @@ const FAILURE: Record<Intent, string> = {
   "toggle-bank": ALERT_TOASTS.updateBank,
   "delete-bank": ALERT_TOASTS.deleteBank,
   mark: "Failed to save the mark",
+  "clear-suppression": "Failed to clear the unsubscribe",
 };
 const SUCCESS: Record<Intent, string> = {
   "create-profile": "Alert profile created",
@@ -88,6 +94,7 @@ const SUCCESS: Record<Intent, string> = {
   "toggle-bank": "Keyword bank updated",
   "delete-bank": "Keyword bank deleted",
   mark: "Mark saved",
+  "clear-suppression": "Unsubscribe cleared",
 };
 
 function requireRecordId(fd: FormData, notFound: string) {
@@ -149,6 +156,9 @@ export async function action(args: ActionFunctionArgs) {
         await markClassification(db, requireRecordId(fd, CLASSIFICATION_NOT_FOUND), verdict);
         break;
       }
+      case "clear-suppression":
+        await clearStaffSuppression(db, String(fd.get("address") ?? "").slice(0, 254), alertConfig(context.cloudflare.env).salesAlertEmail);
+        break;
     }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -172,7 +182,7 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
 }
 
 export default function SmartAlerts() {
-  const { tab, profiles, banks, recent, editId, deleteId, heldEmails, emailCap } = useLoaderData<typeof loader>();
+  const { tab, profiles, banks, recent, suppressedStaff, editId, deleteId, heldEmails, emailCap } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const items = TABS.map((t) => ({
     value: t,
@@ -220,6 +230,28 @@ export default function SmartAlerts() {
         stay in the bell)
       </p>
       {listFailure}
+      {suppressedStaff.length ? (
+        <Alert tone="warning" data-testid="suppressed-staff">
+          <p>
+            <strong>Unsubscribed staff addresses</strong>: these addresses clicked unsubscribe in a marketing email. Alerts and escalations still reach them;
+            clear it if the click was a mistake.
+          </p>
+          <ul className="mt-2 space-y-1">
+            {suppressedStaff.map((s) => (
+              <li key={s.address} className="flex flex-wrap items-center justify-between gap-2">
+                <span className="min-w-0 break-all">{s.address}</span>
+                <Form method="post" action="/smart-alerts?tab=profiles">
+                  <input type="hidden" name="intent" value="clear-suppression" />
+                  <input type="hidden" name="address" value={s.address} />
+                  <Button type="submit" size="sm" variant="outline">
+                    Clear
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
       <Tabs label="Smart alert settings" value={tab} items={items}>
         {tab === "profiles" ? (
           <RecordEditor

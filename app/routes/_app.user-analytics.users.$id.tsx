@@ -14,18 +14,19 @@ import { OneTimePasswordDialog } from "~/users/one-time-password";
 export const meta: MetaFunction = () => [{ title: "Manage User — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args, { role: "superuser" });
+  const me = await requireUser(args, { role: "superuser" });
   const { user } = await getUserDetails(args.context.db, routeId(args.params.id, USER_NOT_FOUND)).catch(throwAsResponse);
-  return { user };
+  return { user, me: me.id };
 }
 
-const intentSchema = z.enum(["make-superuser", "make-user", "deactivate", "reactivate", "reset-password"]);
+const intentSchema = z.enum(["make-superuser", "make-user", "deactivate", "reactivate", "reset-password", "reset-two-factor"]);
 const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   "make-superuser": { role: "superuser" },
   "make-user": { role: "user" },
   deactivate: { isActive: false },
   reactivate: { isActive: true },
   "reset-password": { resetPassword: true },
+  "reset-two-factor": { resetTwoFactor: true },
 };
 const DONE: Record<z.infer<typeof intentSchema>, string> = {
   "make-superuser": "Role changed to superuser",
@@ -33,6 +34,7 @@ const DONE: Record<z.infer<typeof intentSchema>, string> = {
   deactivate: "User deactivated",
   reactivate: "User reactivated",
   "reset-password": "Password reset",
+  "reset-two-factor": "Two-factor authentication reset",
 };
 
 type Reply = { ok: true; email: string; password: string } | { ok: false; message: string };
@@ -58,7 +60,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ManageUser() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, me } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   if (reply?.ok) {
@@ -82,13 +84,17 @@ export default function ManageUser() {
       <p className="mb-4 flex gap-2 text-sm">
         <Badge tone={user.role === "superuser" ? "accent" : "neutral"}>{user.role}</Badge>
         <ActiveBadge active={user.isActive} inactiveTone="danger" />
+        {user.twoFactorEnabled ? <Badge tone="success">2FA on</Badge> : null}
       </p>
       <div className="grid gap-2 sm:grid-cols-2">
         {user.role === "superuser" ? act("make-user", "Make standard user") : act("make-superuser", "Make superuser")}
         {user.isActive ? act("deactivate", "Deactivate", "destructive") : act("reactivate", "Reactivate")}
         {act("reset-password", "Reset password")}
+        {user.twoFactorEnabled && user.id !== me ? act("reset-two-factor", "Reset two-factor") : null}
       </div>
-      <p className="mt-3 text-xs text-fg-muted">Deactivating or resetting a password signs the user out everywhere at once.</p>
+      <p className="mt-3 text-xs text-fg-muted">
+        Deactivating, resetting a password or resetting two-factor (a lost phone) signs the user out everywhere at once.
+      </p>
       <DialogFooter>
         <DialogClose>Close</DialogClose>
       </DialogFooter>

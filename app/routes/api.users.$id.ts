@@ -15,7 +15,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /**
- * PUT /api/users/:id `{ role?, isActive?, resetPassword? }` → `{ user, password }` (password only on reset).
+ * PUT /api/users/:id `{ role?, isActive?, resetPassword?, resetTwoFactor? }` → `{ user, password }` (password only on
+ * reset; resetTwoFactor turns the user's two-factor off and ends their sessions, logged).
  * 409 when the change would leave no active superuser, or when a superuser changes their own role or status.
  */
 export async function action(args: ActionFunctionArgs) {
@@ -24,8 +25,9 @@ export async function action(args: ActionFunctionArgs) {
   return apiRoute(async () => {
     const id = requireId(args.params.id, USER_NOT_FOUND);
     const change = await parseJsonBody(args.request, userChangeSchema);
-    if (id === me.id && (change.role !== undefined || change.isActive !== undefined)) {
-      throw new AppError("conflict", "Another superuser must change your own role or status");
+    // Your own two-factor is turned off from the Account screen, with your password.
+    if (id === me.id && (change.role !== undefined || change.isActive !== undefined || change.resetTwoFactor)) {
+      throw new AppError("conflict", "Another superuser must change your own role, status or two-factor");
     }
     const result = await updateUser(args.context.db, id, change, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
     return Response.json(result, { headers: { "Cache-Control": "no-store" } });

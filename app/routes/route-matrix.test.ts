@@ -203,10 +203,20 @@ const MATRIX: Record<string, Case[]> = {
   "_app.account.tsx": [
     { method: "GET", path: "/account", expect: SCREEN },
     { method: "POST", path: "/account", form: {}, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/account", form: { intent: "revoke-session", sessionId: "nope" }, expect: SCREEN_FORM_INVALID },
+    // Only one's own sessions: an unknown (or someone else's) id is a 404.
+    { method: "POST", path: "/account", form: { intent: "revoke-session", sessionId: "0".repeat(64) }, expect: { anon: 302, user: 404, superuser: 404 } },
   ],
   "_app.account_.password.tsx": [
     { method: "GET", path: "/account/password", expect: SCREEN },
     { method: "POST", path: "/account/password", form: {}, expect: SCREEN_FORM_INVALID },
+  ],
+  "_app.account_.two-factor.tsx": [
+    { method: "GET", path: "/account/two-factor", expect: SCREEN },
+    { method: "POST", path: "/account/two-factor", form: {}, expect: SCREEN_FORM_INVALID },
+    // Confirming before starting: nothing to confirm.
+    { method: "POST", path: "/account/two-factor", form: { intent: "confirm", code: "000000" }, expect: SCREEN_FORM_INVALID },
+    { method: "POST", path: "/account/two-factor", form: { intent: "disable", password: "not the password" }, expect: SCREEN_FORM_INVALID },
   ],
   "_app.test-smart-alerts.tsx": [
     { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
@@ -234,9 +244,10 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
+  // Organisation-wide reporting is superuser work (SPEC §6, decision 023).
   "_app.compliance.tsx": [
-    { method: "GET", path: "/compliance", expect: SCREEN },
-    { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SCREEN },
+    { method: "GET", path: "/compliance", expect: SUPERUSER_SCREEN },
+    { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SUPERUSER_SCREEN },
     { method: "POST", path: "/compliance", form: {}, expect: SCREEN_NO_ACTION },
   ],
   "_app.contacts.quick-send.tsx": [
@@ -251,6 +262,9 @@ const MATRIX: Record<string, Case[]> = {
   "_app.organisation.tsx": [
     { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
     { method: "POST", path: "/organisation", form: { website: "not a url" }, expect: { anon: 302, user: 403, superuser: 400 } },
+    // "Require two-factor for superusers": off is always allowed; on needs the superuser's own two-factor first.
+    { method: "POST", path: "/organisation", form: { intent: "two-factor-policy" }, expect: { anon: 302, user: 403, superuser: 302 } },
+    { method: "POST", path: "/organisation", form: { intent: "two-factor-policy", requireSuperuserTwoFactor: "on" }, expect: { anon: 302, user: 403, superuser: 409 } },
   ],
   "_app.contacts_.$id.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}`, expect: SCREEN },
@@ -279,14 +293,19 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/login", expect: { anon: 200, user: 302, superuser: 302 } },
     // Signed in already: the action answers 400, then the loader sends the user home.
     { method: "POST", path: "/login", form: {}, expect: { anon: 400, user: 302, superuser: 302 } },
+    // The two-factor step without a pending sign-in: back to the start.
+    { method: "POST", path: "/login", form: { intent: "code", code: "123456" }, expect: PUBLIC(302) },
   ],
   "logout.tsx": [
     { method: "GET", path: "/logout", expect: PUBLIC(302) },
     { method: "POST", path: "/logout", form: {}, expect: PUBLIC(302), freshSession: true },
   ],
+  // All contacts' evidence: superusers (decision 023); one contact's: anyone who can open the contact (everyone).
   "compliance.evidence[.]csv.ts": [
-    { method: "GET", path: "/compliance/evidence.csv", expect: SCREEN },
-    { method: "GET", path: "/compliance/evidence.csv?contact=1", expect: SCREEN },
+    { method: "GET", path: "/compliance/evidence.csv", expect: SUPERUSER_SCREEN },
+    { method: "GET", path: async (c) => `/compliance/evidence.csv?contact=${await freshContact(c)}`, expect: SCREEN },
+    { method: "GET", path: "/compliance/evidence.csv?contact=999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    { method: "GET", path: "/compliance/evidence.csv?contact=0x6", expect: { anon: 302, user: 404, superuser: 404 } },
     { method: "POST", path: "/compliance/evidence.csv", form: {}, expect: SCREEN_NO_ACTION },
   ],
   // A month with nothing archived is a 404 for a superuser (downloads themselves: archive-old-messages.test.ts).

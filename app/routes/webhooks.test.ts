@@ -41,6 +41,14 @@ describe("POST /webhooks/twilio/sms (inbound)", () => {
     expect(rows).toEqual([{ direction: "inbound", status: "received", content: "Is this still available?" }]);
   });
 
+  it("a signed Body longer than Twilio's 1,600 characters is stored cut to 1,600 with a mark (issue 23)", async () => {
+    const from = uniquePhone();
+    const res = await signedPost("/webhooks/twilio/sms", { MessageSid: sid(), AccountSid: "AC1", From: from, To: "+15005550006", Body: "b".repeat(20_000) });
+    expect(res.status).toBe(200);
+    const row = await db().get<{ content: string }>(sql`SELECT content FROM messages WHERE phone = ${from}`);
+    expect(row!.content).toBe("b".repeat(1600) + " […]");
+  });
+
   it("answers 403 to unsigned, wrongly signed and tampered requests, and stores nothing", async () => {
     const from = uniquePhone();
     const params = { MessageSid: sid(), From: from, To: "+15005550006", Body: "hi" };

@@ -1,5 +1,12 @@
-/** Security headers for every response; documents also get a nonce-based CSP. */
-export function applySecurityHeaders(headers: Headers, nonce: string, isDocument: boolean, isHttps = false) {
+/**
+ * Security headers for every response; documents also get a nonce-based CSP. Caching (ASVS 5 V14.3): every
+ * response to a request that carries a session cookie — documents, `?_data` loader data, /api JSON, downloads — is
+ * `no-store`, whatever the route set, so no browser or proxy keeps signed-in data; any other response without a
+ * Cache-Control of its own is `no-store` too (the Worker only answers dynamic requests: static files are served by
+ * the assets layer before it).
+ */
+export function applySecurityHeaders(headers: Headers, nonce: string, isDocument: boolean, isHttps = false, authenticated = false) {
+  if (authenticated || !headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   if (isHttps) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -1,16 +1,19 @@
 import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
+import { resetTwoFactor } from "~/auth/manage-two-factor.server";
 import { hashPassword, verifyPassword } from "~/auth/password-hash.js";
+import { MIN_PASSWORD_LENGTH, passwordProblem } from "~/auth/password-rules.js";
 import { runBatch, type Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { activityLog, activityTotals, loginHistory, sessions, users, type Role, type User } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
+import { LAST_SUPERUSER } from "./superuser-rules.js";
 
 export type Actor = { userId: number; ipAddress: string | null };
 
-export const LAST_SUPERUSER = "At least one active superuser must remain: promote another user first.";
+export { LAST_SUPERUSER };
 export const USER_NOT_FOUND = "User not found";
-export const MIN_PASSWORD = 10;
+export const MIN_PASSWORD = MIN_PASSWORD_LENGTH;
 
 /** A readable one-time password (no look-alike characters), 16 characters ≈ 90 bits. */
 export function randomPassword(length = 16): string {
@@ -33,6 +36,7 @@ export type PublicUserRow = {
   totalActivities: number;
   createdAt: string;
   mustChangePassword: boolean;
+  twoFactorEnabled: boolean;
 };
 
 export function publicUserRow(u: User): PublicUserRow {
@@ -49,6 +53,7 @@ export function publicUserRow(u: User): PublicUserRow {
     totalActivities: u.activityCount,
     createdAt: u.createdAt.toISOString(),
     mustChangePassword: u.mustChangePassword,
+    twoFactorEnabled: u.totpEnabledAt !== null,
   };
 }
 
@@ -197,7 +202,7 @@ async function mustExist(db: Db, id: number) {
   return user;
 }
 
-export type UserChange = { role?: Role; isActive?: boolean; resetPassword?: boolean };
+export type UserChange = { role?: Role; isActive?: boolean; resetPassword?: boolean; resetTwoFactor?: boolean };
 
 /** Role, active flag and password reset (superusers only; the route checks). Returns the one-time password on reset. */
 export async function updateUser(db: Db, id: number, change: UserChange, actor: Actor, now: Date, opts: { iterations?: number } = {}) {
@@ -231,6 +236,7 @@ export async function updateUser(db: Db, id: number, change: UserChange, actor: 
       log("reset_user_password", {}),
     ]);
   }
+  if (change.resetTwoFactor) await resetTwoFactor(db, id, actor, now);
   const after = await mustExist(db, id);
   return { user: publicUserRow(after), password };
 }
@@ -247,7 +253,8 @@ export async function changeOwnPassword(
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     throw new AppError("validation", "Current password is incorrect", { field: "currentPassword" });
   }
-  if (input.newPassword.length < MIN_PASSWORD) throw new AppError("validation", `Use at least ${MIN_PASSWORD} characters`, { field: "newPassword" });
+  const problem = passwordProblem(input.newPassword);
+  if (problem) throw new AppError("validation", problem, { field: "newPassword" });
   if (input.newPassword === input.currentPassword) throw new AppError("validation", "Choose a password different from the current one", { field: "newPassword" });
   const passwordHash = await hashPassword(input.newPassword);
   await runBatch(db, [

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "~/auth/password-rules.js";
 import { ROLES } from "~/db/schema/users";
 
 const name = (label: string) => z.string({ required_error: `${label} is required` }).trim().min(1, `${label} is required`).max(100, `${label} is too long`);
@@ -23,16 +24,19 @@ export const userChangeSchema = z
     role: z.enum(ROLES, { errorMap: () => ({ message: "Role must be user or superuser" }) }).optional(),
     isActive: z.boolean({ invalid_type_error: "isActive must be true or false" }).optional(),
     resetPassword: z.boolean({ invalid_type_error: "resetPassword must be true or false" }).optional(),
+    resetTwoFactor: z.boolean({ invalid_type_error: "resetTwoFactor must be true or false" }).optional(),
   })
   .strict()
-  .refine((v) => v.role !== undefined || v.isActive !== undefined || v.resetPassword, { message: "Nothing to change: send role, isActive or resetPassword" });
+  .refine((v) => v.role !== undefined || v.isActive !== undefined || v.resetPassword || v.resetTwoFactor, {
+    message: "Nothing to change: send role, isActive, resetPassword or resetTwoFactor",
+  });
 
 export const profileSchema = z.object({ firstName: name("First name"), lastName: name("Last name"), email, phone });
 
 export const passwordSchema = z
   .object({
     currentPassword: z.string({ required_error: "Current password is required" }).min(1, "Current password is required").max(200),
-    newPassword: z.string({ required_error: "New password is required" }).min(10, "Use at least 10 characters").max(200),
+    newPassword: z.string({ required_error: "New password is required" }).min(MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT).max(200),
     confirmPassword: z.string({ required_error: "Confirm the new password" }).max(200),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match", path: ["confirmPassword"] });

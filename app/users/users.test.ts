@@ -106,6 +106,29 @@ describe("user management", () => {
     expect(left.filter((u) => u.isActive).length).toBe(1);
   });
 
+  // Issue 23: no path leaves the organisation without an active superuser, and each says why (the CLI:
+  // scripts/users.node.test.mjs). The last one can only be reached by themselves, which both paths refuse.
+  it("the last active superuser: the API, the Users screen and the domain all refuse, with a clear message", async () => {
+    await onlySuperuser(admin.id);
+    const cookie = await loginAs(admin);
+    for (const json of [{ role: "user" }, { isActive: false }]) {
+      const res = await call(`/api/users/${admin.id}`, { method: "PUT", cookie, json });
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { message: string }).message).toBe("Another superuser must change your own role, status or two-factor");
+    }
+    for (const intent of ["make-user", "deactivate"]) {
+      const res = await call(`/user-analytics/users/${admin.id}`, { method: "POST", cookie, body: new URLSearchParams({ intent }) });
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain("another superuser can change your role or status");
+    }
+    const rep = await createTestUser();
+    await expect(updateUser(db(), admin.id, { isActive: false }, actor(rep.id), new Date())).rejects.toThrow(LAST_SUPERUSER);
+    await expect(updateUser(db(), admin.id, { role: "user" }, actor(rep.id), new Date())).rejects.toThrow(LAST_SUPERUSER);
+    expect(await db().select().from(users).where(eq(users.id, admin.id)).get()).toMatchObject({ role: "superuser", isActive: true });
+    // There is no delete: DELETE is not a method of the users API.
+    expect((await call(`/api/users/${admin.id}`, { method: "DELETE", cookie })).status).toBe(405);
+  });
+
   it("a superuser cannot change their own role or status through the API", async () => {
     const res = await call(`/api/users/${admin.id}`, { method: "PUT", cookie: await loginAs(admin), json: { isActive: false } });
     expect(res.status).toBe(409);

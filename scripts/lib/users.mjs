@@ -1,4 +1,6 @@
 import { hashPassword } from "../../app/auth/password-hash.js";
+import { passwordProblem } from "../../app/auth/password-rules.js";
+import { LAST_SUPERUSER } from "../../app/users/superuser-rules.js";
 import { d1, q } from "./d1.mjs";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -15,7 +17,9 @@ export const ADMIN = {
 export function validateUserInput({ email, password, role, first, last }) {
   const errors = [];
   if (!email || !EMAIL.test(email)) errors.push("--email must be a valid email address");
-  if (!password || String(password).length < 8) errors.push("--password must be at least 8 characters");
+  // The app's own rule (app/auth/password-rules.js), not a copy of it.
+  const problem = passwordProblem(password === undefined || password === true ? undefined : String(password));
+  if (problem) errors.push(`--password: ${problem}`);
   if (!["user", "superuser"].includes(role)) errors.push("--role must be user or superuser");
   if (!first) errors.push("--first is required");
   if (!last) errors.push("--last is required");
@@ -44,12 +48,27 @@ export async function createUser({ email, password, role, first, last }, { onCon
   return { created: true, id: row.id };
 }
 
-/** Activates or deactivates; deactivating also ends the user's sessions at once. */
+
+/**
+ * Activates or deactivates; deactivating also ends the user's sessions at once. The last active superuser cannot be
+ * deactivated: the UPDATE itself carries the condition (as the app's updateUser does), so no check-then-write race.
+ */
 export function setUserActive(email, active, opts = {}) {
   const mail = String(email).trim().toLowerCase();
-  const rows = d1(`SELECT id FROM users WHERE email = ${q(mail)}`, opts);
+  const rows = d1(`SELECT id, role, is_active FROM users WHERE email = ${q(mail)}`, opts);
   if (!rows.length) throw new Error(`No user with email ${mail}`);
-  d1(`UPDATE users SET is_active = ${active ? 1 : 0}, updated_at = ${Date.now()} WHERE id = ${rows[0].id}`, opts);
-  if (!active) d1(`DELETE FROM sessions WHERE user_id = ${rows[0].id}`, opts);
-  return rows[0].id;
+  const id = Number(rows[0].id);
+  if (active) {
+    d1(`UPDATE users SET is_active = 1, updated_at = ${Date.now()} WHERE id = ${id}`, opts);
+    return id;
+  }
+  const changed = d1(
+    `UPDATE users SET is_active = 0, updated_at = ${Date.now()} WHERE id = ${id}
+       AND (role <> 'superuser' OR is_active = 0 OR EXISTS (SELECT 1 FROM users o WHERE o.role = 'superuser' AND o.is_active = 1 AND o.id <> ${id}))
+     RETURNING id`,
+    opts,
+  );
+  if (!changed.length) throw new Error(LAST_SUPERUSER);
+  d1(`DELETE FROM sessions WHERE user_id = ${id}`, opts);
+  return id;
 }

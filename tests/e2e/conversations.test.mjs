@@ -45,6 +45,8 @@ describeEachMode("Conversations", (mode) => {
     if (mode.javaScriptEnabled) await page.getByTestId("reply-count").getByText(`${reply.length} characters`).waitFor();
     await page.getByRole("button", { name: "Send reply" }).click();
     await page.getByTestId("thread").getByText(reply).waitFor();
+    // Sent: the box is empty again, with JS too (issue 24: a kept text invites a double send).
+    await page.waitForFunction(() => document.querySelector("#reply-message")?.value === "");
     const outbound = page.getByTestId("thread-message").filter({ hasText: reply });
     assert.equal(await outbound.getAttribute("data-direction"), "outbound");
 

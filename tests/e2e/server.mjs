@@ -14,6 +14,9 @@ export const E2E_USERS = {
   admin: { email: "admin@e2e.test", password: "admin-password-1", role: "superuser", first: "Avery", last: "Admin" },
   user: { email: "rep@e2e.test", password: "rep-password-1", role: "user", first: "Riley", last: "Rep" },
   inactive: { email: "gone@e2e.test", password: "gone-password-1", role: "user", first: "Gone", last: "Away" },
+  // two-factor.test.mjs enrols these, one per JS mode (enrolment changes the account for good).
+  twoFactorJsOn: { email: "tfa-on@e2e.test", password: "tfa-on-password", role: "user", first: "Tia", last: "On" },
+  twoFactorJsOff: { email: "tfa-off@e2e.test", password: "tfa-off-password", role: "user", first: "Tom", last: "Off" },
 };
 
 // E2E_PORT / E2E_INSPECTOR_PORT let two checkouts run their browser tests side by side.
@@ -32,7 +35,7 @@ export async function startServer({
     execFileSync(process.execPath, [join(root, "scripts", script), ...args, "--persist-to", persistTo], { cwd: root, env: offlineEnv, stdio: "pipe" });
   const rep = E2E_USERS.user;
   cli("user-create.mjs", ["--email", rep.email, "--password", rep.password, "--role", rep.role, "--first", rep.first, "--last", rep.last]);
-  for (const u of [E2E_USERS.admin, E2E_USERS.inactive]) await createUser(u, { persistTo });
+  for (const u of [E2E_USERS.admin, E2E_USERS.inactive, E2E_USERS.twoFactorJsOn, E2E_USERS.twoFactorJsOff]) await createUser(u, { persistTo });
   cli("user-set-active.mjs", ["deactivate", "--email", E2E_USERS.inactive.email]);
 
   const base = `http://127.0.0.1:${port}`;

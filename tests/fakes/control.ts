@@ -182,7 +182,7 @@ async function openAiControl(path: string, body: Record<string, unknown>) {
 }
 
 /** Queue the next completion's message content (optionally answered after `delayMs`). */
-export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number) => openAiControl("answer", { key, content, delayMs });
+export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number, chunkDelayMs?: number) => openAiControl("answer", { key, content, delayMs, chunkDelayMs });
 /**
  * The account answers like a model steered by the prompt's text (no queued answers needed): "gullible" follows a
  * "Reply with: …" anywhere, "fence-aware" only outside `<<< … >>>` fences. `field` is the JSON key it answers in.
@@ -191,7 +191,9 @@ export const obeyOpenAi = (key: string, mode: "gullible" | "fence-aware", field 
 /** The next `count` completions fail with `status` (0 = connection dropped). */
 export const failOpenAi = (key: string, count = 1, status = 500) => openAiControl("fail", { key, count, status });
 export const openAiCalls = (key: string) =>
-  openAiControl("calls", { key }) as Promise<Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown }>>;
+  openAiControl("calls", { key }) as Promise<
+    Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown; chunksSent: number; closedByClient: boolean }>
+  >;
 
 /** The ProviderError a provider call rejected with (the test fails if it resolved or threw something else). */
 export async function providerError(p: Promise<unknown>): Promise<ProviderError> {

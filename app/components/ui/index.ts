@@ -19,3 +19,4 @@ export { Switch } from "./switch";
 export { Pager, Table, TBody, Td, Th, THead } from "./table";
 export { Tabs, type TabItem } from "./tabs";
 export { Tooltip, TooltipProvider, TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "./tooltip";
+export { useResetOnSuccess } from "./use-reset-on-success";

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Button } from "./button";
 import { Card } from "./card";
 import { Switch } from "./switch";
+import { useResetOnSuccess } from "./use-reset-on-success";
 
 /**
  * A settings tab that edits a list of records in place: the create/edit form on the left, the records as cards on
@@ -46,9 +47,10 @@ export function RecordForm({
   testId: string;
   children: ReactNode;
 }) {
+  const resetting = useResetOnSuccess(Boolean(failure));
   return (
     <Card title={editing ? `Edit ${editing.name}` : `New ${noun.title}`} data-testid={`${testId}-card`}>
-      <Form method="post" action={`?${query}`} className="space-y-3" data-testid={testId} key={`${testId}-${editing?.id ?? "new"}`}>
+      <Form method="post" action={`?${query}`} className="space-y-3" data-testid={testId} key={`${testId}-${editing?.id ?? "new"}`} {...resetting}>
         {failure}
         {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
         {children}

@@ -30,4 +30,5 @@ export * from "./ai-classifications";
 export * from "./compliance-events";
 export * from "./message-archives";
 export * from "./message-archive-state";
+export * from "./recovery-codes";
 export * from "./cap-counters";

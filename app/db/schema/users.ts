@@ -23,6 +23,11 @@ export const users = sqliteTable(
     mustChangePassword: bool("must_change_password").notNull().default(false),
     // Kept by triggers on activity_log (migration 0028).
     activityCount: integer("activity_count").notNull().default(0),
+    // TOTP two-factor (migration 0048, decision 023): the base32 secret from the start of enrolment; on once
+    // totp_enabled_at is set; totp_last_step is the last 30 s step accepted (a code is never accepted twice).
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: utc("totp_enabled_at"),
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

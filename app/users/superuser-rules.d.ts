@@ -1,0 +1,1 @@
+export declare const LAST_SUPERUSER: string;
