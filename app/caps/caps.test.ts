@@ -66,5 +66,7 @@ describe("cap counters", () => {
   it("plans: the tallies read by primary key, the purge through the expires_at index", async () => {
     expect(await plan(heldTodaySql(["auto_reply", "alert_email"], AT))).toMatch(/SEARCH cap_counters USING (?:PRIMARY KEY|INDEX sqlite_autoindex_cap_counters_1) \(channel=\? AND subject=\? AND window_start=\?\)/);
     expect(await plan(purgeCapWindowsSql(AT))).toMatch(/SEARCH cap_counters USING (?:COVERING )?INDEX cap_counters_expires_at_idx \(expires_at<\?\)/);
+    // The idle tick's probe: the index's first entry.
+    expect(await plan(sql`SELECT min(expires_at) AS next FROM cap_counters`)).toMatch(/SEARCH cap_counters USING COVERING INDEX cap_counters_expires_at_idx/);
   });
 });
