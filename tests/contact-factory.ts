@@ -3,17 +3,19 @@ import { toContactValues, type ContactFields } from "~/contacts/contact-row.serv
 import { createContact } from "~/contacts/manage-contacts.server";
 import { US_AREA_CODES } from "~/contacts/phone";
 import { upsertContactChunk, UPSERT_CHUNK } from "~/contacts/upsert-contacts.server";
+import { deriveTimeZone } from "~/contacts/us-geo";
 import { contacts } from "~/db/schema";
+import { isWithinSendWindow } from "~/messaging/quiet-hours";
 import { db } from "./factories";
 
 // Test files may share one D1, so every generated phone and tag is unique to this run.
 const used = new Set<string>();
 const AREA_CODES = [...US_AREA_CODES];
 /** A random, sendable US number (+1NXXNXXXXXX, never N11, never 555-01XX). */
-export function uniquePhone(): string {
+export function uniquePhone(areaCodes: readonly string[] = AREA_CODES): string {
   for (;;) {
     const n = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
-    const area = AREA_CODES[n(0, AREA_CODES.length - 1)]; // assessPhone refuses area codes not in service
+    const area = areaCodes[n(0, areaCodes.length - 1)]; // assessPhone refuses area codes not in service
     const exchange = `${n(2, 9)}${n(0, 9)}${n(2, 9)}`;
     const phone = `+1${area}${exchange}${String(n(0, 9999)).padStart(4, "0")}`;
     if (!/^\+1(800|833|844|855|866|877|888|900)/.test(phone) && !used.has(phone)) {
@@ -21,6 +23,18 @@ export function uniquePhone(): string {
       return phone;
     }
   }
+}
+
+/**
+ * A unique number whose area code's time zone is inside its calling hours at `now` (test texts are refused in the
+ * recipient's quiet hours), or null in the one hour a day (~11:00 UTC) when no US zone is.
+ */
+export function phoneInCallingHours(now: Date = new Date()): string | null {
+  const open = AREA_CODES.filter((a) => {
+    const zone = deriveTimeZone({ phone: `+1${a}2345678` });
+    return zone !== null && isWithinSendWindow(now, zone, null);
+  });
+  return open.length ? uniquePhone(open) : null;
 }
 
 /** A random lowercase tag of letters, handy as a searchable, collision-free surname or company. */

@@ -114,11 +114,62 @@ export type DraftRuleOptions = {
   allowUnicode?: boolean;
   /** Used when an email draft came back without a subject. */
   fallbackSubject?: string;
+  /**
+   * Texts a contact detail may come from (the responder's written answer, the organisation's settings, the user's
+   * own brief). Any URL, email address or phone number in the draft that none of them contains is reported in
+   * `foreign`, and the caller must not send the draft (issue 23: AI output is data, never instructions).
+   */
+  allowedSources?: readonly (string | null | undefined)[];
 };
 
-export type Draft = { content: string; subject: string | null };
+/** `foreign`: contact details the draft invented (empty or absent = none; only checked with `allowedSources`). */
+export type Draft = { content: string; subject: string | null; foreign?: string[] };
+
+// Contact details a draft could smuggle to a homeowner. Emails first (their domain would read as a URL), then URLs
+// and bare domains, then phone-number-shaped digit runs (7–15 digits, spaces, dots, dashes, brackets between).
+const EMAIL_RE = /[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
+// Any dotted name ending in 2+ letters counts as a domain: a false alarm only costs the written answer.
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"']+|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,24}\b(?:\/[^\s<>"']*)?/gi;
+const PHONE_RE = /\+?\d[\d\s().-]{5,}\d/g;
+
+const hostOf = (url: string) =>
+  url
+    .toLowerCase()
+    .replace(/^https?:\/\//, "")
+    .replace(/^www\./, "")
+    .replace(/[/?#:].*$/, "")
+    .replace(/[.,;!)]+$/, "");
+
+/** The URLs (by host), email addresses and phone numbers (by their last 10 digits) in a text. */
+export function contactDetails(text: string): { urls: string[]; emails: string[]; phones: string[] } {
+  const emails = [...text.matchAll(EMAIL_RE)].map((m) => m[0].toLowerCase().replace(/[.]+$/, ""));
+  const rest = text.replace(EMAIL_RE, " ");
+  const urls = [...rest.matchAll(URL_RE)].map((m) => hostOf(m[0])).filter(Boolean);
+  const phones = [...rest.replace(URL_RE, " ").matchAll(PHONE_RE)]
+    .map((m) => m[0].replace(/\D/g, ""))
+    .filter((d) => d.length >= 7 && d.length <= 15)
+    .map((d) => d.slice(-10));
+  return { urls, emails, phones };
+}
+
+/** Contact details in `draft` that none of `allowed` contains: what a model was told by someone else. */
+export function foreignContactDetails(draft: string, allowed: readonly (string | null | undefined)[]): string[] {
+  const ok = contactDetails(allowed.filter(Boolean).join("\n"));
+  const found = contactDetails(draft);
+  return [
+    ...found.urls.filter((u) => !ok.urls.includes(u)),
+    ...found.emails.filter((e) => !ok.emails.includes(e)),
+    ...found.phones.filter((p) => !ok.phones.includes(p)),
+  ];
+}
 
 export function enforceDraftRules(draft: { content: string; subject?: string | null }, opts: DraftRuleOptions): Draft {
+  const ruled = applyDraftRules(draft, opts);
+  if (!opts.allowedSources) return ruled;
+  return { ...ruled, foreign: [...new Set(foreignContactDetails(`${ruled.subject ?? ""}\n${ruled.content}`, opts.allowedSources))] };
+}
+
+function applyDraftRules(draft: { content: string; subject?: string | null }, opts: DraftRuleOptions): Draft {
   let content = removePromises(fixVariables(normalizeTypography(draft.content))).trim();
   if (opts.messageType === "sms") {
     // SMS bodies are one paragraph; strip a model's "STOP" line to place our own wording at the end.

@@ -5,10 +5,15 @@ import type { AiProvider, AiProviderName, AiTask } from "./provider";
 /** Told of each provider that failed; may return a promise (e.g. recording the error), which the chain awaits. */
 export type AiLog = (event: { kind: string; provider: AiProviderName; error: string }) => unknown;
 
+/** Says whether one more model call fits the organisation's daily budget (counting it); false = offline only. */
+export type AiBudget = (kind: string) => Promise<boolean>;
+
 export type AiDeps = {
   providers: readonly AiProvider[];
   /** Where fall-throughs are reported; console.warn by default. */
   log?: AiLog;
+  /** The organisation's daily AI budget (org-ai-budget.server.ts); none = unmetered (unit tests of one provider). */
+  budget?: AiBudget;
   /** The caller's request: when it aborts (the client left), the provider call is aborted and no other is asked. */
   signal?: AbortSignal;
 };
@@ -23,6 +28,20 @@ export function recordingLog(db: Db, now: () => Date): AiLog {
     defaultLog(e);
     await recordStatus(db, "provider_error:ai", { provider: e.provider, task: e.kind, message: e.error.slice(0, 300) }, now());
   };
+}
+
+/**
+ * The chain this call may use: all of it while the organisation's daily budget lasts (one call counted), only the
+ * offline composer once it is spent (issue 23). A chain with no model costs nothing and is not counted; a budget
+ * that cannot be read (D1 failing) answers offline rather than spend unmetered.
+ */
+export async function providersWithinBudget(deps: AiDeps, kind: string): Promise<readonly AiProvider[]> {
+  if (!deps.budget || deps.providers.every((p) => p.name === "offline")) return deps.providers;
+  const allowed = await deps.budget(kind).catch((error) => {
+    console.error("[ai] the daily budget could not be checked; answering offline", error);
+    return false;
+  });
+  return allowed ? deps.providers : deps.providers.filter((p) => p.name === "offline");
 }
 
 /** Runs `fn` with an AbortSignal that fires after `ms`; rejects at the deadline even if `fn` ignores the signal. */
@@ -53,7 +72,7 @@ async function withTimeout<T>(ms: number, fn: (signal: AbortSignal) => Promise<T
 export async function runChain<T>(deps: AiDeps, task: AiTask<T>): Promise<ChainResult<T>> {
   const log = deps.log ?? defaultLog;
   let lastError: unknown = new Error("no AI provider configured");
-  for (const provider of deps.providers) {
+  for (const provider of await providersWithinBudget(deps, task.kind)) {
     deps.signal?.throwIfAborted();
     try {
       const raw = await withTimeout(provider.timeoutMs, (signal) => provider.run(task, signal), deps.signal);

@@ -3,7 +3,7 @@ import { normalizeTypography, removePromises } from "./draft-rules";
 import { composeChatAnswer } from "./offline-chat";
 import { chatPrompt } from "./prompts/chat";
 import { MalformedAiOutput, type AiPrompt } from "./provider";
-import { defaultLog, type AiDeps } from "./run-chain.server";
+import { defaultLog, providersWithinBudget, type AiDeps } from "./run-chain.server";
 
 /** Streamed answers are plain text; the follow-up questions come after this line. */
 export const SUGGESTIONS_MARKER = "SUGGESTIONS:";
@@ -69,7 +69,7 @@ export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, o
   const log = deps.log ?? defaultLog;
   const prompt = chatStreamPrompt(input);
   let lastError: unknown = new Error("no AI provider configured");
-  for (const provider of deps.providers) {
+  for (const provider of await providersWithinBudget(deps, "chat-stream")) {
     const offline = provider.name === "offline";
     if (!provider.stream && !offline) continue;
     signal?.throwIfAborted();

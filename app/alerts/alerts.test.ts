@@ -159,7 +159,8 @@ describe("the alert engine", () => {
     const token = await unsubscribeToken("test-session-secret", email);
     expect((await call(`/unsubscribe/${token}/one-click`, { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) })).status).toBe(200);
     expect(await db().get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'email' AND address = ${email}`)).toBeTruthy();
-    await w.inbound(`${word} second`);
+    // An hour later: one conversation emails each recipient at most once an hour (decision 021).
+    await w.inbound(`${word} second`, new Date(DAY.getTime() + 61 * MIN));
     await sendMessages([...firstJobs, ...w.queue.takeSendJobs()], w.deps);
     const rows = await db().all<{ status: string }>(sql`SELECT status FROM messages WHERE email = ${email} AND kind = 'alert' ORDER BY id`);
     expect(rows.map((r) => r.status)).toEqual(["sent", "sent"]);

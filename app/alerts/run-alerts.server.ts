@@ -1,4 +1,8 @@
 import { sql } from "drizzle-orm";
+import { HELD, type CapLimits } from "~/caps/caps";
+import { hitNamedCap } from "~/caps/hit-cap.server";
+import { loadCapLimits } from "~/caps/load-cap-limits.server";
+import { recordHeld } from "~/caps/record-held.server";
 import type { AlertCategory } from "~/db/schema";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { matchKeywords } from "~/responders/match";
@@ -115,15 +119,43 @@ export async function runAlerts(
   deps: ReplyDeps,
   src: AlertSource & { inboundId: number },
   classify: () => Promise<ReplyClassification> | null,
-  opts: { answered: boolean },
+  opts: { answered: boolean; limits?: CapLimits },
 ): Promise<AlertOutcome> {
   const ev = await evaluateAlert(deps, src.content, classify);
   if (!ev.priority || !ev.category) return null;
-  if (ev.classification?.intent === "opt_out_like") opts = { answered: true }; // alert staff, never auto-answer
+  if (ev.classification?.intent === "opt_out_like") opts = { ...opts, answered: true }; // alert staff, never auto-answer
   return recordAlert(deps, src, ev, opts);
 }
 
-export async function recordAlert(deps: ReplyDeps, src: AlertSource, ev: AlertEvaluation, opts: { answered: boolean; to?: string[] }): Promise<AlertOutcome> {
+/**
+ * The caps on what an inbound alert sends (decision 021): each recipient gets at most `alertEmailPerConversation`
+ * emails about one conversation an hour, and the bank's auto-response counts against the number's daily auto-reply
+ * cap. Held ones are tallied for Smart Alerts and the Auto Responder screen; the alert row itself is always kept.
+ */
+async function capAlertOutputs(deps: ReplyDeps, src: AlertSource, alertId: number, to: string[], autoResponse: string | null, limits: CapLimits) {
+  const conversation = src.phone ?? `contact:${src.contactId ?? "none"}`;
+  const emails: string[] = [];
+  for (const email of to) {
+    const cap = await hitNamedCap(deps.db, "alertEmailPerConversation", `${conversation}:${email}`, limits, deps.now);
+    if (cap.allowed) emails.push(email);
+    else await recordHeld(deps.db, HELD.alertEmail, conversation, deps.now, { alertId, email, kind: "alert" });
+  }
+  if (autoResponse && src.phone) {
+    const cap = await hitNamedCap(deps.db, "autoReplyPerNumberDay", src.phone, limits, deps.now);
+    if (!cap.allowed) {
+      await recordHeld(deps.db, HELD.autoReply, src.phone, deps.now, { alertId, reason: `over ${limits.autoReplyPerNumberDay} auto-replies today` });
+      autoResponse = null;
+    }
+  }
+  return { emails, autoResponse };
+}
+
+export async function recordAlert(
+  deps: ReplyDeps,
+  src: AlertSource,
+  ev: AlertEvaluation,
+  opts: { answered: boolean; to?: string[]; limits?: CapLimits },
+): Promise<AlertOutcome> {
   const { db, now, queue } = deps;
   const t = now.getTime();
   const escalationMinutes = ev.profiles.length ? Math.min(...ev.profiles.map((p) => p.escalationTime)) : 15;
@@ -142,10 +174,12 @@ export async function recordAlert(deps: ReplyDeps, src: AlertSource, ev: AlertEv
     await db.run(sql`UPDATE keyword_banks SET trigger_count = trigger_count + 1 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ev.banks.map((b) => b.id))}))`);
   }
   const profileEmails = ev.profiles.map((p) => p.email).filter((e): e is string => !!e);
-  const to = [...new Set((opts.to ?? (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])).map((e) => e.toLowerCase()))];
+  let to = [...new Set((opts.to ?? (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])).map((e) => e.toLowerCase()))];
+  let autoResponse = !opts.answered && src.phone ? (ev.banks.find((b) => b.autoResponse)?.autoResponse ?? null) : null;
+  // Test alerts are capped per user before they get here (run-test-alert).
+  if (opts.limits && !src.isTest) ({ emails: to, autoResponse } = await capAlertOutputs(deps, src, alertId, to, autoResponse, opts.limits));
   const { subject, content } = alertEmail(deps, src, ev);
   const outputs: OutboundInput[] = to.map((email) => ({ channel: "email", kind: "alert", email, subject, content, idempotencyKey: `alert:${alertId}:${email}` }));
-  const autoResponse = !opts.answered && src.phone ? (ev.banks.find((b) => b.autoResponse)?.autoResponse ?? null) : null;
   if (autoResponse && src.inboundId) {
     outputs.push({ channel: "sms", kind: "auto_reply", phone: src.phone, contactId: src.contactId, content: autoResponse, idempotencyKey: `alert-auto:${src.inboundId}` });
   }
@@ -153,7 +187,10 @@ export async function recordAlert(deps: ReplyDeps, src: AlertSource, ev: AlertEv
   return { alertId, emails: to, autoResponse, created };
 }
 
-/** Cron task: unacknowledged alerts past their profile's escalationTime go again to the escalation address. */
+/**
+ * Cron task: unacknowledged alerts past their profile's escalationTime go again to the escalation address — at most
+ * `alertEmailPerConversation` an hour per conversation (a loop's thirty alerts are one escalation email).
+ */
 export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit = 100) {
   const { db, now, queue } = deps;
   const due = await db.all<{ id: number; content: string; phone: string | null; contactId: number | null; priority: string; category: string; createdAt: number }>(sql`
@@ -162,7 +199,15 @@ export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit
     ORDER BY escalation_due_at LIMIT ${limit}`);
   const to = deps.config.salesAlertEmail;
   if (!due.length || !to) return { escalated: 0 };
-  const outputs: OutboundInput[] = due.map((a) => {
+  const limits = await (deps.capLimits ?? (() => loadCapLimits(db)))();
+  const sendable: typeof due = [];
+  for (const a of due) {
+    const conversation = a.phone ?? `contact:${a.contactId ?? "none"}`;
+    const cap = await hitNamedCap(db, "alertEmailPerConversation", `${conversation}:escalation`, limits, now);
+    if (cap.allowed) sendable.push(a);
+    else await recordHeld(db, HELD.alertEmail, conversation, now, { alertId: a.id, kind: "escalation" });
+  }
+  const outputs: OutboundInput[] = sendable.map((a) => {
     const link = a.contactId ? `${deps.config.publicBaseUrl}/contacts/${a.contactId}` : `${deps.config.publicBaseUrl}/alerts`;
     return {
       channel: "email",
@@ -173,7 +218,7 @@ export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit
       idempotencyKey: `alert-escalation:${a.id}`,
     };
   });
-  await createOutboundMessages(db, queue, outputs, now);
+  if (outputs.length) await createOutboundMessages(db, queue, outputs, now);
   await db.run(sql`UPDATE alerts SET escalated_at = ${now.getTime()} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(due.map((a) => a.id))}))`);
-  return { escalated: due.length };
+  return { escalated: sendable.length, held: due.length - sendable.length };
 }

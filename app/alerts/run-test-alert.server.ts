@@ -1,8 +1,14 @@
 import { sql } from "drizzle-orm";
+import { HELD } from "~/caps/caps";
+import { hitNamedCap } from "~/caps/hit-cap.server";
+import { loadCapLimits } from "~/caps/load-cap-limits.server";
+import { recordHeld } from "~/caps/record-held.server";
 import { AppError } from "~/lib/app-error";
 import type { ReplyDeps } from "~/responders/reply-deps";
 import { ALERT_TOASTS, MESSAGE_REQUIRED } from "./alert-schema";
 import { alertEmail, evaluateAlert, recordAlert, type AlertEvaluation } from "./run-alerts.server";
+
+export const TEST_ALERT_LIMIT = "Too many test alerts";
 
 export type TestAlertResult = AlertEvaluation & {
   alertId: number | null;
@@ -13,11 +19,22 @@ export type TestAlertResult = AlertEvaluation & {
 /**
  * A test smart alert: the message evaluated like an inbound reply (banks, profiles, priority, category, the
  * classifier), and — when anything matched — an alert recorded and emailed to the sales alert address.
- * Nothing is texted to the contact.
+ * Nothing is texted to the contact. Each user runs at most `testAlertPerUser` an hour (decision 021): a test may
+ * call the AI classifier and always emails the sales address.
  */
-export async function runTestAlert(deps: ReplyDeps, input: { message: string; contactId?: number | null }): Promise<TestAlertResult> {
+export async function runTestAlert(deps: ReplyDeps, input: { message: string; contactId?: number | null }, userId: number): Promise<TestAlertResult> {
   const message = input.message.trim();
   if (!message) throw new AppError("validation", MESSAGE_REQUIRED, { title: MESSAGE_REQUIRED, field: "message" });
+  const limits = await (deps.capLimits ?? (() => loadCapLimits(deps.db)))();
+  const cap = await hitNamedCap(deps.db, "testAlertPerUser", String(userId), limits, deps.now);
+  if (!cap.allowed) {
+    await recordHeld(deps.db, HELD.testAlert, `user:${userId}`, deps.now, { limit: cap.limit }, userId);
+    const retryAfter = Math.max(1, Math.ceil((cap.resetAt - deps.now.getTime()) / 1000));
+    throw new AppError("rate_limited", `Test alert limit reached (${cap.limit} per hour). Try again in ${Math.ceil(retryAfter / 60)} minutes.`, {
+      retryAfter,
+      title: TEST_ALERT_LIMIT,
+    });
+  }
   let contact: { id: number; phone: string | null; name: string | null } | null = null;
   if (input.contactId) {
     const row = await deps.db.get<{ id: number; phone: string | null; firstName: string | null; lastName: string | null }>(sql`

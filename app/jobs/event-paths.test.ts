@@ -158,6 +158,21 @@ const events: Event[] = [
     },
   })),
   {
+    // The loop guard (decision 021): the same keyword text again from the same number is held — its counters and the
+    // one-a-day activity entry are primary-key rows, never a read of the number's history.
+    name: "the same keyword reply again (held by the loop guard) and its task",
+    budget: 300,
+    run: async () => {
+      const contact = busyContacts[2];
+      const sid = newSid();
+      await signedPost("/webhooks/twilio/sms", { MessageSid: sid, From: contact.phone, To: "+15005550006", Body: "What's the pricing on 7 kW?" });
+      const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
+      await runJobs("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
+      const held = await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages WHERE phone = ${contact.phone} AND kind = 'auto_reply'`);
+      expect(held?.n).toBe(1); // the first one's answer only
+    },
+  },
+  {
     name: "a cron tick with a campaign step due for 5 contacts (dispatch, then the sends)",
     budget: 5 * 100, // ~40 a recipient in a batch of 20 (bench:events), plus the tick's fixed reads
     prepare: async () => {

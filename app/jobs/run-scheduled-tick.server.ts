@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { activityRetentionDays, purgeOldActivity } from "~/activity/purge-old-activity.server";
 import { recordStatus } from "~/analytics/system-status.server";
+import { purgeOldCapWindows } from "~/caps/purge-old-cap-windows.server";
 import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
 import { purgeExpiredSessions } from "~/auth/session.server";
 import type { Db } from "~/db/client.server";
@@ -52,6 +53,8 @@ export const defaultTasks: Task[] = [
     const removed = await purgeOldRows(db, now);
     if (Object.keys(removed).length) console.log("retention-purge", JSON.stringify(removed));
   },
+  // Cap counter windows that have ended (decision 021), a bounded chunk per tick through their expires_at index.
+  ({ db, now }) => purgeOldCapWindows(db, now),
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
   ({ db, env, now }) => escalateDueAlerts({ db, queue: jobQueue(env), now, config: alertConfig(env) }),
   // Messages older than the retention (org setting, default 18 months) → R2, a bounded chunk per tick (decision 017).

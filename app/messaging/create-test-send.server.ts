@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { createOutboundMessages } from "./create-outbound-messages.server";
+import { checkTestRecipient } from "./check-test-recipient.server";
 import {
   assertKnownVariables,
   assertVariablesFilled,
   logSend,
   MAX_CONTENT,
   messageByKey,
+  sendablePhone,
   sendOneSms,
   text,
   type Actor,
@@ -22,8 +24,13 @@ export const manualSmsSchema = z.object(
   { invalid_type_error: "Invalid data format for manual test" },
 );
 
-/** Manual one-to-one test: exempt from quiet hours (and marked as a test), never from opt-outs. */
-export function sendManualSmsTest(deps: SendRequestDeps, input: z.infer<typeof manualSmsSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+/**
+ * Manual one-to-one test (marked as a test, never exempt from opt-outs): only to a team member's number, inside the
+ * number's calling hours, within the user's hourly test allowance (check-test-recipient, issue 23).
+ */
+export async function sendManualSmsTest(deps: SendRequestDeps, input: z.infer<typeof manualSmsSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+  // A client's retry with the same key returns the first send without counting again.
+  if (!(await messageByKey(deps.db, `test:${actor.userId}:${key}`))) await checkTestRecipient(deps.db, actor, { phone: sendablePhone(input.phone) }, deps.now);
   return sendOneSms(deps, { to: input.phone, message: input.message, kind: "test", logType: "manual-sms" }, actor, key);
 }
 
@@ -39,6 +46,7 @@ export const manualEmailSchema = z.object(
 export async function sendManualEmailTest({ db, queue, now }: SendRequestDeps, input: z.infer<typeof manualEmailSchema>, actor: Actor, key: string = crypto.randomUUID()) {
   assertKnownVariables(input.subject, input.content);
   const email = input.email.toLowerCase();
+  if (!(await messageByKey(db, `test:${actor.userId}:${key}`))) await checkTestRecipient(db, actor, { email }, now);
   const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE email = ${email} LIMIT 1`);
   await assertVariablesFilled(db, actor.userId, contact ? { channel: "email", contactIds: [contact.id] } : { channel: "email", bare: { email } }, input.subject, input.content);
   const [id] = await createOutboundMessages(

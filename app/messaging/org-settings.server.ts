@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { CAP_NAMES, capLimitsFrom, capSettingKey, type CapLimits } from "~/caps/caps";
 import { runBatch, type Db } from "~/db/client.server";
 import { ORG_SETTING_KEYS, type OrgSettings } from "./variable-values";
 
@@ -75,18 +76,23 @@ export async function loadMessageCenterSettings(db: Db) {
   return { retentionMonths: retentionMonthsFrom(rows), localIgnoreQuietHours: localIgnoresQuietHours(rows) };
 }
 
-/** The Organisation screen: the variable values and the message retention, from one read. */
+/** The Organisation screen: the variable values, the message retention and the automatic channels' caps, from one read. */
 export async function loadOrganisationSettings(db: Db) {
   const rows = await selectOrgSettings(db);
-  return { settings: orgSettingsFrom(rows), messageRetentionMonths: retentionMonthsFrom(rows) };
+  return { settings: orgSettingsFrom(rows), messageRetentionMonths: retentionMonthsFrom(rows), capLimits: capLimitsFrom(rows) };
 }
 
-/** Writes the given settings in one batch; a blank value removes the setting. The retention is written when given. */
-export async function saveOrgSettings(db: Db, values: OrgSettings & { messageRetentionMonths?: number }, now: Date) {
+/**
+ * Writes the given settings in one batch; a blank value removes the setting. The retention and each cap limit
+ * (decision 021) are written when given.
+ */
+export async function saveOrgSettings(db: Db, values: OrgSettings & { messageRetentionMonths?: number; caps?: Partial<CapLimits> }, now: Date) {
   const t = now.getTime();
+  const caps = values.caps ?? {};
   const json = JSON.stringify([
     ...ORG_SETTING_KEYS.map((key) => ({ key, value: values[key]?.trim() ?? "" })),
     ...(values.messageRetentionMonths === undefined ? [] : [{ key: RETENTION_KEY, value: String(values.messageRetentionMonths) }]),
+    ...CAP_NAMES.filter((n) => caps[n] !== undefined).map((n) => ({ key: capSettingKey(n), value: String(caps[n]) })),
   ]);
   await runBatch(db, [
     db.run(sql`DELETE FROM org_settings WHERE key IN (SELECT json_extract(value,'$.key') FROM json_each(${json}) WHERE json_extract(value,'$.value') = '')`),

@@ -325,7 +325,7 @@ describe("compliance in the pipeline", () => {
     expect(queue.takeSendJobs()).toHaveLength(1);
   });
 
-  it("defers marketing outside 08:00–21:00 local time to the next allowed minute, never drops it; tests are exempt but marked", async () => {
+  it("defers marketing outside 08:00–21:00 local time to the next allowed minute, never drops it; a test text in quiet hours is refused", async () => {
     // 02:30 UTC = 21:30 in New York (EST).
     const late = new Date("2026-11-19T02:30:00Z");
     const { deps, twilio, queue } = await pipeline({ now: () => late });
@@ -338,16 +338,23 @@ describe("compliance in the pipeline", () => {
     expect(new Date(row!.scheduled_at).toISOString()).toBe("2026-11-19T13:00:00.000Z"); // 08:00 EST
     expect(await twilio.calls()).toHaveLength(0);
 
-    const test = await sendManualSmsTest({ db: deps.db, queue, now: late }, { phone: contact.phone, message: "test ping" }, actor);
-    await sendMessages(queue.takeSendJobs(), deps);
-    expect(await messageRow(test!.id)).toMatchObject({ status: "sent", is_test: 1, kind: "test" });
+    // Issue 23: a test text goes only to a team member, and never in the recipient's quiet hours (a 212 number: New York).
+    const teamPhone = uniquePhone(["212"]);
+    await deps.db.run(sql`UPDATE users SET phone = ${teamPhone} WHERE id = ${actor.userId}`);
+    await expect(sendManualSmsTest({ db: deps.db, queue, now: late }, { phone: teamPhone, message: "test ping" }, actor)).rejects.toMatchObject({
+      code: "validation",
+      message: "Quiet hours for this number: test texts can be sent from 8:00 AM EST",
+    });
+    const test = await sendManualSmsTest({ db: deps.db, queue, now: new Date("2026-11-19T13:00:00Z") }, { phone: teamPhone, message: "test ping" }, actor);
+    expect(await messageRow(test!.id)).toMatchObject({ status: "queued", is_test: 1, kind: "test" });
+    queue.takeSendJobs();
 
     // The cron picks the deferred one up when its time comes.
     expect(await dispatchDueMessages(deps.db, queue, new Date("2026-11-19T12:59:00Z"))).toBe(0);
     await dispatchDueMessages(deps.db, queue, new Date("2026-11-19T13:00:00Z"));
     const morning = await pipeline({ now: () => new Date("2026-11-19T13:00:30Z") });
     await sendMessages(queue.takeSendJobs(), { ...morning.deps, sms: deps.sms });
-    expect((await twilio.calls()).map((c) => c.body)).toEqual(["test ping", "Evening offer"]);
+    expect((await twilio.calls()).map((c) => c.body)).toEqual(["Evening offer"]);
   });
 
   it("without a known state the strictest state window applies (ends 20:00 local)", async () => {
@@ -447,7 +454,7 @@ describe("email", () => {
     const actor = await actorFor();
     const { sendManualEmailTest } = await import("./create-test-send.server");
     const { suppress } = await import("./compliance.server");
-    const to = `e${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const to = (await createTestUser()).email; // test emails go only to team members (issue 23)
     const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     const [call] = await sendgrid.calls();

@@ -120,7 +120,11 @@ describe("a send that would leave a token unfilled is refused before anything is
     const user = await createTestUser();
     await setPhone(user.id, null);
     const before = await messageCount();
-    const send = (message: string) => sendManualSmsTest({ db: deps.db, queue, now: DAYTIME }, { phone: uniquePhone(), message }, { userId: user.id, ipAddress: null });
+    // Test texts go only to team members (issue 23): a teammate's number, which no contact has.
+    const teammate = await createTestUser();
+    const to = uniquePhone(["602"]);
+    await setPhone(teammate.id, to);
+    const send = (message: string) => sendManualSmsTest({ db: deps.db, queue, now: DAYTIME }, { phone: to, message }, { userId: user.id, ipAddress: null });
     await expect(send("Hi {{firstName}}")).rejects.toMatchObject({ details: { missing: { firstName: 1 } } });
     await expect(send("Call {{salesRepPhone}}")).rejects.toMatchObject({ message: expect.stringContaining("{{salesRepPhone}} has no value for 1 of 1 recipient") });
     expect(await messageCount()).toBe(before);

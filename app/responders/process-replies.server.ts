@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { runAlerts } from "~/alerts/run-alerts.server";
+import { capLimitsLoader } from "~/caps/load-cap-limits.server";
 import { classifyInbound } from "~/messaging/keywords";
+import { checkLoopGuard } from "./check-loop-guard.server";
 import { onceClassifier, type ReplyDeps } from "./reply-deps";
 import { runResponders, type InboundRow } from "./run-responders.server";
 
@@ -17,17 +19,19 @@ export async function processReplies(deps: ReplyDeps, messageIds: number[]) {
     WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify(messageIds)})) AND m.direction = 'inbound' AND m.phone IS NOT NULL
     ORDER BY m.id`);
   const classifyOnce = onceClassifier(deps.classify);
+  const limits = await (deps.capLimits ?? capLimitsLoader(deps.db))();
   const results = [];
   for (const msg of rows) {
     if (classifyInbound(msg.content)) continue; // a compliance keyword, or a START/YES from a lead: never auto-answered
-    const classify = () => classifyOnce(msg.content, msg.id);
-    const responder = await runResponders(deps, msg, classify);
+    const classify = () => classifyOnce(msg.content, msg.id, msg.phone);
+    const loop = await checkLoopGuard(deps.db, msg, deps.now);
+    const responder = await runResponders(deps, msg, classify, { limits, loop });
     const name = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || null;
     const alert = await runAlerts(
       deps,
       { inboundId: msg.id, contactId: msg.contactId, phone: msg.phone, content: msg.content, name },
       classify,
-      { answered: responder !== null },
+      { answered: responder !== null || loop !== null, limits },
     );
     results.push({ messageId: msg.id, responder, alert });
   }

@@ -1,11 +1,16 @@
+import type { CapLimits } from "~/caps/caps";
 import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
 
 /** What the AI classifier (app/ai) says about a reply; `id` is its ai_classifications row. */
 export type ReplyClassification = { intent: string; sentiment: string; confidence: number; analysisMs: number; id: number | null };
-export type Classify = (text: string, messageId: number | null) => Promise<ReplyClassification>;
-/** Drafts a reply in a style and length (app/ai), when the AI module offers one. */
-export type DraftReply = (input: { inbound: string; written: string; style: string; maxLength: number; firstName: string | null }) => Promise<string>;
+/** `phone`: whose text it is, for the per-number AI allowance (null: a test, counted per user elsewhere). */
+export type Classify = (text: string, messageId: number | null, phone?: string | null) => Promise<ReplyClassification>;
+/**
+ * Drafts a reply in a style and length (app/ai), when the AI module offers one. `refused`: contact details the
+ * model added that nobody wrote — the text is then the written answer (issue 23).
+ */
+export type DraftReply = (input: { inbound: string; written: string; style: string; maxLength: number; firstName: string | null }) => Promise<{ text: string; refused: string[] }>;
 
 export type AlertConfig = {
   publicBaseUrl: string;
@@ -22,6 +27,8 @@ export type ReplyDeps = {
   /** null: no classifier wired — AI triggers and AI banks do not match (keyword rules still do). */
   classify: Classify | null;
   draft?: DraftReply | null;
+  /** The organisation's cap limits (app/caps), loaded once per batch; the org_settings rows when absent. */
+  capLimits?: () => Promise<CapLimits>;
 };
 
 /**
@@ -39,10 +46,10 @@ export function alertConfig(env: { PUBLIC_BASE_URL?: string; SALES_ALERT_EMAIL?:
 /** Memoises one classification per message for both engines. */
 export function onceClassifier(classify: Classify | null) {
   const memo = new Map<number, Promise<ReplyClassification>>();
-  return (text: string, messageId: number): Promise<ReplyClassification> | null => {
+  return (text: string, messageId: number, phone: string | null = null): Promise<ReplyClassification> | null => {
     if (!classify) return null;
     let p = memo.get(messageId);
-    if (!p) memo.set(messageId, (p = classify(text, messageId)));
+    if (!p) memo.set(messageId, (p = classify(text, messageId, phone)));
     return p;
   };
 }

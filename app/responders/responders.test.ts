@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
@@ -40,7 +41,13 @@ async function world(now: Date) {
   const p = await pipeline({ now: () => now });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  const replies: Omit<ReplyDeps, "db" | "now"> = {
+    queue: p.queue,
+    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
+    classify: classifierFor({}, db()),
+    // These tests are about the engine's own rules; the caps (1 reply per 12 h…) have their own tests (caps.test.ts).
+    capLimits: async () => ({ ...DEFAULT_CAP_LIMITS, autoReplyPerResponder: 50, autoReplyPerNumberDay: 100, alertEmailPerConversation: 60 }),
+  };
   /** The webhook's work then the inbound job's, as the queue would run them. */
   async function inbound(body: string, at: Date, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
     const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
@@ -242,8 +249,9 @@ describe("the responder engine", () => {
       ["auto_reply", "queued", null],
       ["auto_followup", "skipped", "Cancelled: the contact wrote again"],
     ]);
-    // The next matching text gets a fresh follow-up; a person's reply then cancels it.
-    await w.inbound(`${word}!`, new Date(DAY.getTime() + 2 * MIN));
+    // The next matching text gets a fresh follow-up; a person's reply then cancels it. (A different text: the same
+    // one again within minutes reads as a machine to the loop guard.)
+    await w.inbound(`${word}, still keen`, new Date(DAY.getTime() + 2 * MIN));
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => m.status)).toEqual(["skipped", "pending"]);
     await createOutboundMessages(

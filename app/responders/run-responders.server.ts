@@ -1,5 +1,9 @@
 import { sql } from "drizzle-orm";
+import { HELD, type CapLimits } from "~/caps/caps";
+import { hitNamedCap } from "~/caps/hit-cap.server";
+import { recordHeld } from "~/caps/record-held.server";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
+import type { LoopReason } from "./check-loop-guard.server";
 import type { Responder } from "./manage-responders.server";
 import { matchKeywords, isBusinessHours, timeAllows } from "./match";
 import { DEFAULT_RESPONDER, type ResponderInput } from "./responder-schema";
@@ -83,17 +87,23 @@ export function scoreResponder(
   }
 }
 
-export type ResponderOutcome = { responderId: number; created: number[]; escalated: boolean } | null;
+/** `held`: why the loop guard kept the SMS back (a cap, or a text that reads like an auto-reply); null = answered. */
+export type ResponderOutcome = { responderId: number; created: number[]; escalated: boolean; held: string | null } | null;
+
+/** The loop guard's inputs for one inbound text (issue 23): the organisation's caps and the text's own verdict. */
+export type ReplyGuard = { limits: CapLimits; loop: LoopReason | null };
 
 /**
  * Auto-responders for one new inbound message: the best matching active responder answers with its primary
  * response after the immediate delay and queues its follow-up (marketing: quiet hours hold it). Idempotency keys
- * derive from the inbound message, so a replayed webhook or a redelivered job never answers twice.
+ * derive from the inbound message, so a replayed webhook or a redelivered job never answers twice. The loop guard
+ * holds the SMS when the text reads like an auto-reply or the number's caps are spent (decision 021).
  */
 export async function runResponders(
   deps: ReplyDeps,
   msg: InboundRow,
   classify: () => Promise<ReplyClassification> | null,
+  guard: ReplyGuard,
 ): Promise<ResponderOutcome> {
   const { db, now } = deps;
   // The contact wrote again: earlier inbound messages' pending follow-ups give way.
@@ -125,8 +135,9 @@ export async function runResponders(
   });
 
   const at = new Date(msg.createdAt);
-  const needsAi = true; // the opt-out-like check needs the classifier whenever one is wired
-  const ai = needsAi ? ((await classify()) ?? null) : null;
+  // The opt-out-like check needs the classifier whenever one is wired; a text the loop guard refuses is never
+  // answered, so it costs no model call here (keyword and time responders still say whether one was held).
+  const ai = guard.loop ? null : ((await classify()) ?? null);
   if (ai?.intent === "opt_out_like") return null; // never auto-answer someone asking to be left alone
   const history = await db.get<{ n: number }>(sql`
     SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE phone = ${msg.phone} AND direction = 'inbound' AND id < ${msg.id} ORDER BY id DESC LIMIT 1)`);
@@ -139,10 +150,22 @@ export async function runResponders(
     if (score !== null && (!best || score > best.score)) best = { ...c, score };
   }
   if (!best) return null;
-  return answer(deps, msg, best, ai);
+  if (guard.loop) {
+    await recordHeld(deps.db, HELD.autoReply, msg.phone, deps.now, { responderId: best.responder.id, inboundId: msg.id, reason: guard.loop });
+    return { responderId: best.responder.id, created: [], escalated: false, held: guard.loop };
+  }
+  return answer(deps, msg, best, ai, guard.limits);
 }
 
-async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: ReplyClassification | null): Promise<ResponderOutcome> {
+/** Why this number may not get another auto-reply now (a spent cap), or null; counts the answer when it may. */
+async function autoReplyCap(deps: ReplyDeps, responderId: number, phone: string, limits: CapLimits): Promise<string | null> {
+  const perResponder = await hitNamedCap(deps.db, "autoReplyPerResponder", `${responderId}:${phone}`, limits, deps.now);
+  if (!perResponder.allowed) return `over ${limits.autoReplyPerResponder} per 12 hours from this responder`;
+  const perDay = await hitNamedCap(deps.db, "autoReplyPerNumberDay", phone, limits, deps.now);
+  return perDay.allowed ? null : `over ${limits.autoReplyPerNumberDay} auto-replies today`;
+}
+
+async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: ReplyClassification | null, limits: CapLimits): Promise<ResponderOutcome> {
   const { db, now, queue } = deps;
   const r = best.responder;
   const s = best.settings;
@@ -152,11 +175,13 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
     VALUES (${r.id}, ${msg.id}, ${msg.phone}, ${msg.createdAt}, 0, ${t})
     ON CONFLICT(inbound_message_id, responder_id) DO NOTHING RETURNING id`);
   const triggerId = inserted[0]?.id ?? null;
+  // A replayed message: its first run answered (or held) it; the caps are not counted twice.
+  if (triggerId === null) return { responderId: r.id, created: [], escalated: false, held: null };
 
   // Escalation: this number has triggered the responder `threshold` times since the last person's reply (and
   // since the last escalation) — the alert addresses are emailed after `delay` minutes.
   let escalated = false;
-  if (triggerId !== null && s.escalation.enabled) {
+  if (s.escalation.enabled) {
     const row = await db.get<{ n: number }>(sql`
       SELECT count(*) AS n FROM responder_triggers t
       WHERE t.responder_id = ${r.id} AND t.phone = ${msg.phone}
@@ -169,13 +194,19 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
     }
   }
 
+  const held = await autoReplyCap(deps, r.id, msg.phone, limits);
+  if (held) await recordHeld(db, HELD.autoReply, msg.phone, now, { responderId: r.id, inboundId: msg.id, reason: held });
+
   const firstName = msg.firstName;
-  let primary = s.responses.primary;
-  if (escalated && s.responses.escalation) primary = s.responses.escalation;
-  if (s.aiSettings.useAI && deps.draft) {
+  let primary = held ? "" : s.responses.primary;
+  if (primary && escalated && s.responses.escalation) primary = s.responses.escalation;
+  if (primary && s.aiSettings.useAI && deps.draft) {
     try {
-      const drafted = (await deps.draft({ inbound: msg.content, written: primary, style: s.aiSettings.responseStyle, maxLength: s.aiSettings.maxLength, firstName })).trim();
-      if (drafted) primary = drafted.slice(0, s.aiSettings.maxLength);
+      const drafted = await deps.draft({ inbound: msg.content, written: primary, style: s.aiSettings.responseStyle, maxLength: s.aiSettings.maxLength, firstName });
+      if (drafted.text.trim()) primary = drafted.text.trim().slice(0, s.aiSettings.maxLength);
+      if (drafted.refused.length) {
+        await recordHeld(db, HELD.aiDraft, msg.phone, now, { responderId: r.id, inboundId: msg.id, refused: drafted.refused.slice(0, 5) });
+      }
     } catch (err) {
       console.warn("auto-responder draft failed; the written response is used", err);
     }
@@ -193,7 +224,7 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
       scheduledAt: new Date(t + s.scheduling.delays.immediate * 1000),
     });
   }
-  if (s.responses.followUp && !escalated) {
+  if (s.responses.followUp && !escalated && !held) {
     outputs.push({
       channel: "sms",
       kind: "auto_followup",
@@ -204,7 +235,16 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
       scheduledAt: new Date(t + s.scheduling.delays.followUp * 60_000),
     });
   }
+  let emailsHeld = false;
   if (escalated) {
+    // One escalation email per conversation per responder per hour at most (a loop escalates every few texts).
+    const cap = await hitNamedCap(db, "alertEmailPerConversation", `${msg.phone}:responder:${r.id}`, limits, now);
+    if (!cap.allowed) {
+      emailsHeld = true;
+      await recordHeld(db, HELD.alertEmail, msg.phone, now, { responderId: r.id, inboundId: msg.id, kind: "escalation" });
+    }
+  }
+  if (escalated && !emailsHeld) {
     const to = s.escalation.alertEmails.length ? s.escalation.alertEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [];
     const who = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || msg.phone;
     const link = msg.contactId ? `${deps.config.publicBaseUrl}/contacts/${msg.contactId}` : `${deps.config.publicBaseUrl}/messages`;
@@ -231,5 +271,5 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
   if ((createdPrimary?.n ?? 0) > 0) {
     await db.run(sql`UPDATE auto_responders SET response_count = response_count + 1 WHERE id = ${r.id}`);
   }
-  return { responderId: r.id, created, escalated };
+  return { responderId: r.id, created, escalated, held };
 }

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { Bot, Clock, MessageSquareReply, Pencil, Plus, Siren, Trash2 } from "lucide-react";
+import { Bot, Clock, MessageSquareReply, Pencil, Plus, ShieldAlert, Siren, Trash2 } from "lucide-react";
 import { formatMs } from "~/alerts/format-ms";
 import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
 import { requireUser } from "~/auth/guard.server";
+import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, THead } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formErrorReply } from "~/lib/http.server";
@@ -16,7 +17,8 @@ export const meta: MetaFunction = () => [{ title: "Auto-Responder — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  const [responders, figures] = await Promise.all([listResponders(args.context.db), getAiAnalytics(args.context.db, args.context.clock())]);
+  const now = args.context.clock();
+  const [responders, figures, caps] = await Promise.all([listResponders(args.context.db), getAiAnalytics(args.context.db, now), readCapCounters(args.context.db, now)]);
   return {
     responders: responders.map((r) => ({
       id: r.id,
@@ -29,6 +31,7 @@ export async function loader(args: LoaderFunctionArgs) {
       primary: String((r.responses as { primary?: string } | null)?.primary ?? ""),
     })),
     figures,
+    guard: { held: caps.held.auto_reply, draftsRefused: caps.held.ai_draft, aiBudget: caps.aiBudget },
   };
 }
 
@@ -51,7 +54,7 @@ export async function action(args: ActionFunctionArgs) {
 const preview = (s: string) => (s.length > 50 ? `${s.slice(0, 50)}…` : s);
 
 export default function AutoResponder() {
-  const { responders, figures } = useLoaderData<typeof loader>();
+  const { responders, figures, guard } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-6">
       <PageHeader
@@ -69,6 +72,13 @@ export default function AutoResponder() {
         <StatCard label="Avg Response Time" value={formatMs(figures.averageAutoResponseMs)} icon={Clock} />
         <StatCard label="Escalations (30 days)" value={figures.escalations} icon={Siren} />
       </div>
+      {/* The loop guard (decision 021): what it held today, so a quiet responder is explained, not mysterious. */}
+      <p className="text-sm text-fg-muted" data-testid="loop-guard-held">
+        <ShieldAlert aria-hidden="true" className="mr-1 inline size-4" />
+        <strong>{guard.held.toLocaleString("en-US")}</strong> {guard.held === 1 ? "reply" : "replies"} held by the loop guard today
+        {guard.draftsRefused ? ` · ${guard.draftsRefused.toLocaleString("en-US")} AI drafts refused for contact details nobody wrote` : ""} · AI budget{" "}
+        {guard.aiBudget.used.toLocaleString("en-US")} of {guard.aiBudget.limit.toLocaleString("en-US")} model calls used today
+      </p>
       <Card title="Responders">
         {responders.length === 0 ? (
           <EmptyState icon={Bot} title="No auto-responders yet" description="Create one to answer replies by keyword, intent, sentiment or time." />

@@ -2,6 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
+import { CAP_NAMES, CAPS, type CapName } from "~/caps/caps";
+import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { getTwoFactorPolicy, setTwoFactorPolicy } from "~/auth/manage-two-factor.server";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
@@ -26,11 +28,24 @@ const schema = z.object({
   messageRetentionMonths: z.coerce.number({ invalid_type_error: retentionMessage }).int(retentionMessage).min(MIN_RETENTION_MONTHS, retentionMessage).max(MAX_RETENTION_MONTHS, retentionMessage),
 });
 const FIELDS = ["company", "companyPhone", "website", "messageRetentionMonths"] as const;
+// The automatic channels' caps (decision 021): whole numbers, 0 switches the channel off.
+const capSchema = z.object(
+  Object.fromEntries(
+    CAP_NAMES.map((n) => {
+      const message = `${CAPS[n].label}: enter a whole number from 0 to ${CAPS[n].max.toLocaleString("en-US")}`;
+      return [n, z.coerce.number({ invalid_type_error: message }).int(message).min(0, message).max(CAPS[n].max, message)];
+    }),
+  ) as Record<CapName, z.ZodNumber>,
+);
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
-  const [settings, twoFactor] = await Promise.all([loadOrganisationSettings(args.context.db), getTwoFactorPolicy(args.context.db)]);
-  return { ...settings, twoFactor };
+  const [settings, twoFactor, counters] = await Promise.all([
+    loadOrganisationSettings(args.context.db),
+    getTwoFactorPolicy(args.context.db),
+    readCapCounters(args.context.db, args.context.clock()),
+  ]);
+  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -49,17 +64,21 @@ export async function action(args: ActionFunctionArgs) {
   }
   const parsed = schema.safeParse(Object.fromEntries(FIELDS.map((k) => [k, form.get(k) ?? ""])));
   if (!parsed.success) return data({ message: parsed.error.issues[0].message }, { status: 400 });
-  await saveOrgSettings(args.context.db, parsed.data, args.context.clock());
+  // A form without a cap's field (an older page, a script) leaves that cap as it is.
+  const caps = capSchema.partial().safeParse(Object.fromEntries(CAP_NAMES.filter((n) => form.has(n)).map((n) => [n, form.get(n)])));
+  if (!caps.success) return data({ message: caps.error.issues[0].message }, { status: 400 });
+  await saveOrgSettings(args.context.db, { ...parsed.data, caps: caps.data }, args.context.clock());
   return redirectWithToast(args.context, "/organisation", { title: "Organisation settings saved" });
 }
 
 export default function Organisation() {
-  const { settings, messageRetentionMonths, twoFactor } = useLoaderData<typeof loader>();
+  const { settings, messageRetentionMonths, twoFactor, capLimits, held, aiBudget } = useLoaderData<typeof loader>();
+  const n = (x: number) => x.toLocaleString("en-US");
   const actionData = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   return (
     <div className="space-y-6">
-      <PageHeader title="Organisation" description="Values for {{company}}, {{companyPhone}} and {{website}} in every message, and how long messages are kept." />
+      <PageHeader title="Organisation" description="Values for {{company}}, {{companyPhone}} and {{website}} in every message, how long messages are kept, and the limits on automatic messages." />
       <Card>
         <Form method="post" className="max-w-lg space-y-4">
           {actionData?.message ? <Alert tone="danger">{actionData.message}</Alert> : null}
@@ -76,6 +95,16 @@ export default function Organisation() {
             hint="Older messages move to monthly archive files that superusers download from the Message Center; counts and analytics keep them"
             defaultValue={String(messageRetentionMonths)}
           />
+          <fieldset className="space-y-4 rounded-md border border-border p-3" data-testid="cap-settings">
+            <legend className="px-1 text-sm font-semibold">Limits on automatic messages and AI</legend>
+            <p className="text-sm text-fg-muted" data-testid="ai-budget-used">
+              AI today: {n(aiBudget.used)} of {n(aiBudget.limit)} model calls used; {n(held.ai_budget)} answered offline past the budget,{" "}
+              {n(held.ai_classify)} replies classified offline past a number&apos;s hourly allowance
+            </p>
+            {CAP_NAMES.map((name) => (
+              <Field key={name} name={name} label={CAPS[name].label} type="number" min={0} max={CAPS[name].max} required hint={CAPS[name].hint} defaultValue={String(capLimits[name])} />
+            ))}
+          </fieldset>
           <Button type="submit" disabled={pending}>
             {pending ? "Saving..." : "Save"}
           </Button>

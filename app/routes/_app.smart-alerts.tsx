@@ -18,6 +18,7 @@ import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/alerts/staff-suppressions.server";
 import { requireUser } from "~/auth/guard.server";
+import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { alertConfig } from "~/responders/reply-deps";
 import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
@@ -48,11 +49,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : "profiles";
   const db = args.context.db;
   const salesAlertEmail = alertConfig(args.context.cloudflare.env).salesAlertEmail;
-  const [profiles, banks, recent, suppressedStaff] = await Promise.all([
+  const [profiles, banks, recent, suppressedStaff, caps] = await Promise.all([
     listProfiles(db),
     listBanks(db),
     tab === "monitoring" ? listRecentClassifications(db) : [],
     tab === "profiles" ? listSuppressedStaffAddresses(db, salesAlertEmail) : [],
+    readCapCounters(db, args.context.clock()),
   ]);
   const editId = parseId(url.searchParams.get("edit"));
   const deleteId = parseId(url.searchParams.get("delete"));
@@ -64,6 +66,8 @@ export async function loader(args: LoaderFunctionArgs) {
     suppressedStaff,
     editId,
     deleteId,
+    heldEmails: caps.held.alert_email,
+    emailCap: caps.limits.alertEmailPerConversation,
   };
 }
 
@@ -178,7 +182,7 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
 }
 
 export default function SmartAlerts() {
-  const { tab, profiles, banks, recent, suppressedStaff, editId, deleteId } = useLoaderData<typeof loader>();
+  const { tab, profiles, banks, recent, suppressedStaff, editId, deleteId, heldEmails, emailCap } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const items = TABS.map((t) => ({
     value: t,
@@ -220,6 +224,11 @@ export default function SmartAlerts() {
   return (
     <div className="space-y-6">
       <PageHeader title="Smart Alerts" description="Sort incoming replies by priority and tell the right person by email." />
+      {/* The per-conversation email cap (decision 021): held emails still leave their alert in the bell. */}
+      <p className="text-sm text-fg-muted" data-testid="held-alert-emails">
+        <strong>{heldEmails.toLocaleString("en-US")}</strong> alert {heldEmails === 1 ? "email" : "emails"} held today (at most {emailCap} per conversation per hour; the alerts
+        stay in the bell)
+      </p>
       {listFailure}
       {suppressedStaff.length ? (
         <Alert tone="warning" data-testid="suppressed-staff">

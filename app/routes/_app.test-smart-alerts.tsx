@@ -6,6 +6,7 @@ import { ALERT_TOASTS } from "~/alerts/alert-schema";
 import { listBanks, listProfiles } from "~/alerts/manage-alert-settings.server";
 import { runTestAlert } from "~/alerts/run-test-alert.server";
 import { requireUser } from "~/auth/guard.server";
+import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Alert, Button, Card, Field, ItemList, PageHeader, PriorityBadge } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
@@ -24,23 +25,25 @@ const SAMPLES = [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const db = args.context.db;
-  const [profiles, banks, contacts] = await Promise.all([
+  const [profiles, banks, contacts, caps] = await Promise.all([
     listProfiles(db),
     listBanks(db),
     db.all<{ id: number; name: string; phone: string | null }>(sql`SELECT id, first_name || ' ' || last_name AS name, phone FROM contacts ORDER BY id DESC LIMIT 50`),
+    readCapCounters(db, args.context.clock(), user.id),
   ]);
   return {
     salesEmail: alertConfig(args.context.cloudflare.env).salesAlertEmail,
     profiles: profiles.filter((p) => p.isActive).slice(0, SHOWN).map((p) => ({ id: p.id, name: p.name, department: p.department, priority: p.priority })),
     banks: banks.filter((b) => b.isActive).slice(0, SHOWN).map((b) => ({ id: b.id, category: b.category, priority: b.priority, keywords: b.keywords.slice(0, 4) })),
     contacts,
+    testAlerts: caps.testAlerts!,
   };
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const { request, context } = args;
   const fd = await request.formData();
   const message = String(fd.get("message") ?? "");
@@ -48,17 +51,23 @@ export async function action(args: ActionFunctionArgs) {
     const result = await runTestAlert(
       { ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() },
       { message, contactId: parseId(fd.get("contactId")) },
+      user.id,
     );
     return data({ ok: true as const, message, result, error: null });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    const error = err.code === "validation" ? { title: err.message, message: "Please enter a test message." } : { title: ALERT_TOASTS.testFailed, message: ALERT_TOASTS.testFailedText };
+    const error =
+      err.code === "validation"
+        ? { title: err.message, message: "Please enter a test message." }
+        : err.code === "rate_limited"
+          ? { title: err.title ?? "Too many test alerts", message: err.message }
+          : { title: ALERT_TOASTS.testFailed, message: ALERT_TOASTS.testFailedText };
     return data({ ok: false as const, message, result: null, error }, { status: err.status });
   }
 }
 
 export default function TestSmartAlerts() {
-  const { salesEmail, profiles, banks, contacts } = useLoaderData<typeof loader>();
+  const { salesEmail, profiles, banks, contacts, testAlerts } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const r = reply?.result;
   return (
@@ -87,6 +96,9 @@ export default function TestSmartAlerts() {
             ) : null}
             <Field as="textarea" label="Message" name="message" rows={4} defaultValue={reply?.message ?? ""} />
             <Field as="select" label="Contact (optional)" name="contactId" defaultValue="" placeholder="Test contact" options={contacts.map((c) => ({ value: c.id, label: c.phone ? `${c.name} · ${c.phone}` : c.name }))} />
+            <p className="text-sm text-fg-muted" data-testid="test-alerts-left">
+              {testAlerts.remaining} of {testAlerts.limit} test alerts left this hour
+            </p>
             <Button type="submit" icon={Send}>
               Run Test
             </Button>

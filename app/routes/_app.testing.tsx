@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { useEffect, useRef, useState } from "react";
 import { BookOpen, Send } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
+import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs, useResetOnSuccess } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
@@ -31,8 +32,10 @@ const CHANNEL_OPTIONS = [
 export const meta: MetaFunction = () => [{ title: "Message Testing Playground — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return loadTestingPlayground(args.context.db, new URL(args.request.url), args.context.clock());
+  const user = await requireUser(args);
+  const now = args.context.clock();
+  const [playground, caps] = await Promise.all([loadTestingPlayground(args.context.db, new URL(args.request.url), now), readCapCounters(args.context.db, now, user.id)]);
+  return { ...playground, testSends: caps.testSends! };
 }
 
 const TAB_LABEL: Record<PlaygroundTab, string> = { manual: "Manual Test", broadcast: "Broadcast", variables: "Variable Testing" };
@@ -204,7 +207,14 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
   const email = d.type === "email";
   const pre = d.template && d.template.type === d.type ? d.template : null;
   return (
-    <Card title="Manual Test" description={email ? "Send one test email to any address." : "Send one test SMS to any number (quiet hours do not apply; opt-outs do)."}>
+    <Card
+      title="Manual Test"
+      description={
+        email
+          ? "Send one test email to your own address or a team member's (their sign-in email)."
+          : "Send one test SMS to your own number or a team member's (the phone on their profile), inside that number's calling hours; opt-outs apply."
+      }
+    >
       <div className="space-y-3">
         <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId={email ? "manual-content" : "manual-message"} subjectTargetId="manual-subject" />
         <Form method="post" className="space-y-3" key={`${d.type}-${pre?.id ?? ""}`} data-testid="manual-form">
@@ -222,6 +232,9 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
             </>
           )}
           <ErrorAlert reply={reply} intent="manual" />
+          <p className="text-sm text-fg-muted" data-testid="test-sends-left">
+            {d.testSends.remaining} of {d.testSends.limit} test sends left this hour
+          </p>
           <Button type="submit" icon={Send} disabled={busy}>
             {busy ? "Sending..." : email ? "Send Test Email" : "Send Test SMS"}
           </Button>

@@ -15,12 +15,12 @@ export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser
 
 /** POST /api/test-smart-alert `{message, contactId?}` → what matched and what was sent; 400 "Message Required". */
 export async function action(args: ActionFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   const { request, context } = args;
   return postJson(
     request,
     body,
-    (input) => runTestAlert({ ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() }, { message: input.message, contactId: input.contactId ?? null }),
+    (input) => runTestAlert({ ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() }, { message: input.message, contactId: input.contactId ?? null }, user.id),
     { fallback: ALERT_TOASTS.testFailedText },
   );
 }

@@ -4,11 +4,14 @@ import { methodNotAllowed } from "~/lib/api.server";
 import { runSendEndpoint, sendEndpoint } from "~/lib/send-route.server";
 import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
 
-/** Manual tests (SPEC §7): exempt from quiet hours, never from opt-outs; 202 with what was queued. */
+/**
+ * Manual tests (SPEC §7, capped by decision 021): only to team members, a text only inside the recipient's calling
+ * hours, N per user per hour (429 past it), never exempt from opt-outs; 202 with what was queued.
+ */
 const ENDPOINTS = {
-  /** A test SMS to any number. */
+  /** A test SMS to a team member's number (400 otherwise). */
   "manual-sms": sendEndpoint(manualSmsSchema, sendManualSmsTest),
-  /** A test email to any address. */
+  /** A test email to a team member's sign-in address (400 otherwise). */
   "manual-email": sendEndpoint(manualEmailSchema, sendManualEmailTest),
 };
 

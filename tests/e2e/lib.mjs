@@ -30,3 +30,36 @@ export function phone() {
 }
 /** The same as E.164 (+1…). */
 export const randomPhone = () => `+1${phone()}`;
+
+// Test texts go only to team members, inside the recipient's calling hours (decision 021). One area code per zone,
+// each wholly in it; the strict 08:00–20:00 window is used so a test never sits on the edge.
+const ZONE_AREA_CODES = [
+  ["787", "America/Puerto_Rico"],
+  ["212", "America/New_York"],
+  ["312", "America/Chicago"],
+  ["303", "America/Denver"],
+  ["602", "America/Phoenix"],
+  ["213", "America/Los_Angeles"],
+  ["907", "America/Anchorage"],
+  ["808", "Pacific/Honolulu"],
+  ["671", "Pacific/Guam"],
+];
+const localHour = (zone, at) => Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(at));
+/** A number (E.164) in a zone where it is 08:00–19:59 now, or null in the hour a day when no US zone is. */
+export function phoneInCallingHours(at = new Date()) {
+  const open = ZONE_AREA_CODES.filter(([, zone]) => localHour(zone, at) >= 8 && localHour(zone, at) < 20);
+  if (!open.length) return null;
+  const [area] = open[Math.floor(Math.random() * open.length)];
+  return `+1${area}${phone().slice(3)}`;
+}
+
+/** Sets the signed-in user's own phone on their profile (the /account form, as the screen posts it). */
+export async function setOwnPhone(context, user, phoneNumber) {
+  const res = await context.request.post(BASE_URL() + "/account", {
+    form: { firstName: user.first, lastName: user.last, email: user.email, phone: phoneNumber },
+    headers: { Origin: BASE_URL() },
+    maxRedirects: 0,
+  });
+  if (res.status() !== 302) throw new Error(`setting the profile phone failed: ${res.status()} ${await res.text()}`);
+}
+const BASE_URL = () => process.env.E2E_BASE_URL ?? "http://127.0.0.1:8799";

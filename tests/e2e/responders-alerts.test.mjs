@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, tag, until } from "./lib.mjs";
+import { atUrl, randomPhone, tag, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -50,6 +50,36 @@ describeEachMode("Auto-responders and alerts", (mode) => {
     await page.getByRole("link", { name: `Delete ${name}` }).click();
     await page.getByRole("dialog", { name: "Delete auto-responder" }).getByRole("button", { name: "Delete" }).click();
     await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).count()) === 0, "the row gone");
+    await context.close();
+  });
+
+  it("the loop guard holds a second auto-reply to the same number and the Auto Responder screen counts it (decision 021)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const keyword = tag("loop");
+    const created = await context.request.post(BASE + "/api/auto-responders", {
+      data: { name: tag("Loop"), keywords: [keyword], responses: { primary: `Thanks! (${keyword})` }, escalation: { enabled: false } },
+      headers: { Origin: BASE },
+    });
+    assert.equal(created.status(), 201);
+    const { id } = await created.json();
+    const held = async () => Number((/^(\d+)/.exec(await page.getByTestId("loop-guard-held").innerText()) ?? [])[1] ?? NaN);
+    await page.goto("/auto-responder");
+    const before = await held();
+    // Two texts from one number through the webhook's code path (the Message Center's simulated reply), as a bot
+    // answering the auto-reply with the keyword would send them.
+    const from = randomPhone();
+    for (const body of [`${keyword} please`, `${keyword} please`]) {
+      await page.goto("/messages");
+      await page.getByLabel("From phone").fill(from);
+      await page.getByLabel("Reply text").fill(body);
+      await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+    }
+    await until(async () => {
+      await page.goto("/auto-responder");
+      return (await held()) >= before + 1;
+    }, "the held reply counted on the Auto Responder screen", 30_000);
+    assert.match(await page.getByTestId("loop-guard-held").innerText(), /repl(y|ies) held by the loop guard today/);
+    await context.request.put(`${BASE}/api/auto-responders/${id}`, { data: { isActive: false }, headers: { Origin: BASE } });
     await context.close();
   });
 

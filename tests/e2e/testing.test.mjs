@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
+import { phoneInCallingHours, setOwnPhone } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -53,9 +54,14 @@ describeEachMode("Message Testing Playground", (mode) => {
       button: "Send Test SMS",
       incomplete: async () => {},
       error: "Please enter phone number and message",
-      fill: async (page, text) => {
-        await page.getByLabel("Phone number").fill(randomPhone());
+      // Test texts go only to team members in their calling hours (decision 021): the rep's own number.
+      fill: async (page, text, context) => {
+        const own = phoneInCallingHours();
+        if (!own) return false; // the one hour a day no US zone is in calling hours (test-send-caps.test.ts covers it)
+        await setOwnPhone(context, E2E_USERS.user, own);
+        await page.getByLabel("Phone number").fill(own);
         await page.getByLabel("Message", { exact: true }).fill(text);
+        return true;
       },
       sentUrl: /\/testing\?tab=manual$/,
     },
@@ -66,9 +72,10 @@ describeEachMode("Message Testing Playground", (mode) => {
       incomplete: (page) => page.getByLabel("Email", { exact: true }).fill("someone@example.com"),
       error: "Please enter email, subject, and content",
       fill: async (page, text) => {
-        await page.getByLabel("Email", { exact: true }).fill(`e2e-${tag()}@example.com`);
+        await page.getByLabel("Email", { exact: true }).fill(E2E_USERS.user.email); // test emails go only to the team
         await page.getByLabel("Subject", { exact: true }).fill("Hello");
         await page.getByLabel("Content", { exact: true }).fill(text);
+        return true;
       },
       sentUrl: /type=email$/,
     },
@@ -81,12 +88,23 @@ describeEachMode("Message Testing Playground", (mode) => {
       await page.getByRole("button", { name: t.button }).click();
       await page.getByTestId("form-error").getByText(t.error).waitFor();
       const text = `E2E playground ${t.channel.toLowerCase()} ${mode.name} ${tag()}`;
-      await t.fill(page, text);
+      if (!(await t.fill(page, text, context))) return context.close();
       await Promise.all([page.waitForURL(t.sentUrl), page.getByRole("button", { name: t.button }).click()]);
       assert.ok(await outgoing(context, text), `the test ${t.channel} was written`);
       await context.close();
     });
   }
+
+  it("a test text to a number outside the team is refused on the form; the screen counts the test sends left", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    await page.goto("/testing?tab=manual");
+    assert.match(await page.getByTestId("test-sends-left").innerText(), /^\d+ of 10 test sends left this hour$/);
+    await page.getByLabel("Phone number").fill(randomPhone());
+    await page.getByLabel("Message", { exact: true }).fill(`Huge solar savings ${tag()}`);
+    await page.getByRole("button", { name: "Send Test SMS" }).click();
+    await page.getByTestId("form-error").getByText("Test texts go only to your own number or a team member's").waitFor();
+    await context.close();
+  });
 
   it("creates a template and uses it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);

@@ -183,6 +183,11 @@ async function openAiControl(path: string, body: Record<string, unknown>) {
 
 /** Queue the next completion's message content (optionally answered after `delayMs`). */
 export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number, chunkDelayMs?: number) => openAiControl("answer", { key, content, delayMs, chunkDelayMs });
+/**
+ * The account answers like a model steered by the prompt's text (no queued answers needed): "gullible" follows a
+ * "Reply with: …" anywhere, "fence-aware" only outside `<<< … >>>` fences. `field` is the JSON key it answers in.
+ */
+export const obeyOpenAi = (key: string, mode: "gullible" | "fence-aware", field = "reply") => openAiControl("obey", { key, mode, field });
 /** The next `count` completions fail with `status` (0 = connection dropped). */
 export const failOpenAi = (key: string, count = 1, status = 500) => openAiControl("fail", { key, count, status });
 export const openAiCalls = (key: string) =>

@@ -1,14 +1,26 @@
 // A fake OpenAI-compatible server (POST /v1/chat/completions) for workerd tests. Each API key is its own account:
 // its queued answers, injected failures/delays and recorded calls. Driven over HTTP through /__control.
+// `obey` makes an account behave like a model steered by injected text: with no queued answer it answers
+// `{"<field>": "<what the prompt told it to say>"}` from the last "Reply with: …" in the user message — anywhere
+// ("gullible"), or only outside `<<< … >>>` fences, which it takes as data ("fence-aware", a model that respects
+// fences but can be fooled by text that closes one).
 import { createFailureQueue, listen, readBody, sendJson, sleep } from "./fake-http.mjs";
+
+/** What an injected instruction makes a steerable model answer (see `obey` above). */
+function obeyed(messages, { mode, field }) {
+  const user = [...(Array.isArray(messages) ? messages : [])].reverse().find((m) => m?.role === "user")?.content ?? "";
+  const visible = mode === "gullible" ? String(user) : String(user).replace(/<<<[\s\S]*?>>>/g, " ");
+  const told = /reply with:\s*([^\n]+)/i.exec(visible);
+  return JSON.stringify({ [field]: told ? told[1].trim() : "Thanks for reaching out! A rep will be in touch soon." });
+}
 
 /** @param {{ port?: number }} [opts] */
 export async function startFakeOpenAi(opts = {}) {
-  /** @type {Map<string, { answers: Array<{ content: string, delayMs?: number, chunkDelayMs?: number }>, failures: ReturnType<typeof createFailureQueue>, calls: any[] }>} */
+  /** @type {Map<string, { answers: Array<{ content: string, delayMs?: number, chunkDelayMs?: number }>, failures: ReturnType<typeof createFailureQueue>, calls: any[], obey: { mode: string, field: string } | null }>} */
   const accounts = new Map();
   const account = (key) => {
     let a = accounts.get(key);
-    if (!a) accounts.set(key, (a = { answers: [], failures: createFailureQueue(), calls: [] }));
+    if (!a) accounts.set(key, (a = { answers: [], failures: createFailureQueue(), calls: [], obey: null }));
     return a;
   };
 
@@ -20,6 +32,7 @@ export async function startFakeOpenAi(opts = {}) {
       const a = account(String(input.key ?? ""));
       if (url.pathname === "/__control/answer") a.answers.push({ content: String(input.content), delayMs: input.delayMs, chunkDelayMs: input.chunkDelayMs });
       else if (url.pathname === "/__control/fail") a.failures.add(input.count ?? 1, input.status ?? 500);
+      else if (url.pathname === "/__control/obey") a.obey = { mode: input.mode === "gullible" ? "gullible" : "fence-aware", field: String(input.field ?? "reply") };
       else if (url.pathname === "/__control/calls") return sendJson(res, 200, a.calls);
       else return sendJson(res, 404, { error: "unknown control" });
       return sendJson(res, 200, { ok: true });
@@ -47,7 +60,7 @@ export async function startFakeOpenAi(opts = {}) {
       if (failure.status === 0) return req.socket.destroy();
       return sendJson(res, failure.status, { error: { message: "Injected failure", type: "server_error" } });
     }
-    const answer = a.answers.shift() ?? { content: '{"error":"no answer queued"}' };
+    const answer = a.answers.shift() ?? (a.obey ? { content: obeyed(payload.messages, a.obey) } : { content: '{"error":"no answer queued"}' });
     if (answer.delayMs) await sleep(answer.delayMs);
     if (res.destroyed || req.socket.destroyed) return;
     if (payload.stream) {

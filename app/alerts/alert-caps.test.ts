@@ -1,0 +1,64 @@
+// Smart alerts under the caps (issue 23, decision 021): every matching reply still records its alert (the bell), but
+// one conversation emails each recipient at most once an hour — as it arrives and when the cron escalates it — and a
+// keyword bank's auto-response counts against the number's daily auto-reply cap.
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { classifierFor } from "~/responders/reply-deps.server";
+import type { ReplyDeps } from "~/responders/reply-deps";
+import { createTestContact, uniqueTag } from "../../tests/contact-factory";
+import { createTestUser, db } from "../../tests/factories";
+import { pipeline } from "../../tests/messaging-harness";
+import { parseBank, parseProfile } from "./alert-schema";
+import { createBank, createProfile } from "./manage-alert-settings.server";
+import { escalateDueAlerts } from "./run-alerts.server";
+
+const MIN = 60_000;
+const DAY = new Date("2026-11-18T18:30:00Z");
+const made: { profiles: number[]; banks: number[] } = { profiles: [], banks: [] };
+afterEach(async () => {
+  await db().run(sql`UPDATE alert_profiles SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.profiles.splice(0))}))`);
+  await db().run(sql`UPDATE keyword_banks SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.banks.splice(0))}))`);
+});
+
+async function world() {
+  const p = await pipeline({ now: () => DAY });
+  const user = await createTestUser();
+  const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
+  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  const word = uniqueTag("kw");
+  const email = `${uniqueTag("staff")}@helio.test`;
+  const profile = await createProfile(db(), parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 15 }), DAY);
+  const bank = await createBank(db(), parseBank({ category: "Pricing Concerns", keywords: word, priority: "high", alertProfileId: profile.id, autoResponse: `We got it (${word})` }), DAY);
+  made.profiles.push(profile.id);
+  made.banks.push(bank.id);
+  async function inbound(body: string, at: Date) {
+    const res = await receiveInboundSms(db(), p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body }, at);
+    p.queue.sent.splice(0);
+    await processInboundMessages(db(), [res.messageId!], at, replies);
+  }
+  return { ...p, contact, word, email, inbound, replies };
+}
+
+describe("smart alerts under the caps", () => {
+  it("five matching replies in an hour: five alerts, one email to the profile, three bank auto-responses (the daily cap)", async () => {
+    const w = await world();
+    for (let i = 0; i < 5; i++) await w.inbound(`${w.word} question ${i}`, new Date(DAY.getTime() + i * MIN));
+    const alerts = await db().all(sql`SELECT id FROM alerts WHERE phone = ${w.contact.phone}`);
+    expect(alerts).toHaveLength(5);
+    expect(await db().all(sql`SELECT id FROM messages WHERE kind = 'alert' AND email = ${w.email}`)).toHaveLength(1);
+    expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${w.contact.phone} AND kind = 'auto_reply'`)).toHaveLength(3);
+    expect(await db().get(sql`SELECT hits FROM cap_counters WHERE channel = 'held:alert_email' AND subject = ${w.contact.phone}`)).toEqual({ hits: 4 });
+    // An hour later the next one emails again.
+    await w.inbound(`${w.word} later`, new Date(DAY.getTime() + 61 * MIN));
+    expect(await db().all(sql`SELECT id FROM messages WHERE kind = 'alert' AND email = ${w.email}`)).toHaveLength(2);
+
+    // Nobody acknowledged them: the cron escalates the conversation once an hour, not once per alert.
+    const escalationDue = new Date(DAY.getTime() + 62 * MIN);
+    const before = (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE 'alert-escalation:%' AND content LIKE ${`%${w.contact.phone}%`}`))!.n;
+    await escalateDueAlerts({ db: db(), queue: w.queue, now: escalationDue, config: w.replies.config }, 1000);
+    const after = (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE 'alert-escalation:%' AND content LIKE ${`%${w.contact.phone}%`}`))!.n;
+    expect(after - before).toBe(1);
+    expect(await db().all(sql`SELECT id FROM alerts WHERE phone = ${w.contact.phone} AND escalated_at IS NULL AND escalation_due_at <= ${escalationDue.getTime()}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { CAPS, DAY, windowStart, type CapLimits, type CapName } from "./caps";
+
+export type CapCheck = { allowed: boolean; hits: number; limit: number; resetAt: number };
+export type CapWindow = { windowMs: number; limit: number };
+
+/**
+ * Counts one event of `channel` for `subject` in the current fixed window and says whether it is within `limit`.
+ * One UPSERT … RETURNING on the primary key: atomic in D1 (two racing events get different counts) and reads only
+ * the row it touches. An event over the limit is still counted, so the count says how many were tried.
+ */
+export async function hitCap(db: Db, channel: string, subject: string, { windowMs, limit }: CapWindow, now: Date): Promise<CapCheck> {
+  const start = windowStart(now.getTime(), windowMs);
+  const row = await db.get<{ hits: number }>(sql`
+    INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, ${subject}, ${start}, 1, ${start + windowMs})
+    ON CONFLICT (channel, subject, window_start) DO UPDATE SET hits = hits + 1 RETURNING hits`);
+  const hits = Number(row?.hits ?? 1);
+  return { allowed: hits <= limit, hits, limit, resetAt: start + windowMs };
+}
+
+/** `hitCap` for one of the configurable caps (caps.ts), with the organisation's limit. */
+export function hitNamedCap(db: Db, name: CapName, subject: string, limits: CapLimits, now: Date): Promise<CapCheck> {
+  return hitCap(db, name, subject, { windowMs: CAPS[name].windowMs, limit: limits[name] }, now);
+}
+
+/** How many events `subject` has used of a configurable cap in the current window (a screen's "N of M"). */
+export async function readCapUse(db: Db, name: CapName, subject: string, limits: CapLimits, now: Date) {
+  const { windowMs } = CAPS[name];
+  const start = windowStart(now.getTime(), windowMs);
+  const row = await db.get<{ hits: number }>(sql`
+    SELECT hits FROM cap_counters WHERE channel = ${name} AND subject = ${subject} AND window_start = ${start}`);
+  const used = Math.min(Number(row?.hits ?? 0), limits[name]);
+  return { used, limit: limits[name], remaining: Math.max(0, limits[name] - used), resetAt: start + windowMs };
+}
+
+/** Tallies screens show keep a week of days (the purge removes them after). */
+export const TALLY_KEEP_MS = 8 * DAY;

@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { HELD } from "~/caps/caps";
+import { hitNamedCap } from "~/caps/hit-cap.server";
+import { loadCapLimits } from "~/caps/load-cap-limits.server";
+import { recordHeld } from "~/caps/record-held.server";
+import { normalizePhone } from "~/contacts/phone";
+import { deriveTimeZone } from "~/contacts/us-geo";
+import type { Db } from "~/db/client.server";
+import { AppError } from "~/lib/app-error";
+import type { Actor } from "./check-send-request.server";
+import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
+
+export const NOT_TEAM_PHONE = "Test texts go only to your own number or a team member's (the phone on their profile)";
+export const NOT_TEAM_EMAIL = "Test emails go only to your own address or a team member's (their sign-in email)";
+/** Team members read for the phone match: a team, not a contact list. */
+const MAX_TEAM = 1000;
+
+/**
+ * The checks on a manual test before anything is written (issue 23): the recipient is on the team (a user's phone
+ * or sign-in email, active accounts only), a test text is inside the recipient's calling hours (the number's time
+ * zone; the strictest window when unknown), and the user has test sends left this hour (`testSendPerUser`).
+ */
+export async function checkTestRecipient(db: Db, actor: Actor, to: { phone: string } | { email: string }, now: Date) {
+  if ("email" in to) {
+    const user = await db.get<{ id: number }>(sql`SELECT id FROM users WHERE email = ${to.email.toLowerCase()} AND is_active = 1`);
+    if (!user) throw new AppError("validation", NOT_TEAM_EMAIL, { field: "email" });
+  } else {
+    const team = await db.all<{ phone: string }>(sql`SELECT phone FROM users WHERE phone IS NOT NULL AND is_active = 1 LIMIT ${MAX_TEAM}`);
+    if (!team.some((u) => normalizePhone(u.phone) === to.phone)) throw new AppError("validation", NOT_TEAM_PHONE, { field: "phone" });
+    const zone = deriveTimeZone({ phone: to.phone });
+    if (!isWithinSendWindow(now, zone, null)) {
+      const next = nextAllowedSendTime(now, zone, null);
+      const at = new Intl.DateTimeFormat("en-US", { timeZone: zone ?? "UTC", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(next);
+      throw new AppError("validation", `Quiet hours for this number: test texts can be sent from ${at}`, { field: "phone", title: "Quiet hours" });
+    }
+  }
+  const limits = await loadCapLimits(db);
+  const cap = await hitNamedCap(db, "testSendPerUser", String(actor.userId), limits, now);
+  if (!cap.allowed) {
+    await recordHeld(db, HELD.testSend, `user:${actor.userId}`, now, { limit: cap.limit }, actor.userId);
+    const retryAfter = Math.max(1, Math.ceil((cap.resetAt - now.getTime()) / 1000));
+    throw new AppError("rate_limited", `Test send limit reached (${cap.limit} per hour). Try again in ${Math.ceil(retryAfter / 60)} minutes.`, {
+      retryAfter,
+      title: "Too many test sends",
+    });
+  }
+}
