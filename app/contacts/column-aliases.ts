@@ -126,7 +126,7 @@ export function rankOfType(type: string): number | null {
 export const TARGET_LABELS: Record<ColumnTarget, string> = {
   firstName: "First name",
   lastName: "Last name",
-  fullName: "Full name (split into first and last)",
+  fullName: "Full name (split)",
   phone: "Phone",
   email: "Email",
   company: "Company",

@@ -31,3 +31,4 @@ export * from "./compliance-events";
 export * from "./message-archives";
 export * from "./message-archive-state";
 export * from "./recovery-codes";
+export * from "./import-column-maps";
