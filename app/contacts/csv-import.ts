@@ -116,9 +116,6 @@ function mapHeader(header: readonly string[], columns: ColumnMap = guessColumns(
 const hasRequiredColumn = (columns: Partial<Record<ColumnTarget, Source[]>>) =>
   Boolean(columns.firstName || columns.lastName || columns.phone || columns.fullName);
 
-/** Whether the automatic guess finds a usable header (a name or a phone column). */
-export const headerIsUsable = (header: readonly string[]) => hasRequiredColumn(mapHeader(header));
-
 /**
  * "Ada Lovelace" → Ada / Lovelace; "Lovelace, Ada" → Ada / Lovelace; "Cher" → Cher / "". The last word is the last
  * name: "Mary Ann Smith" is Mary Ann / Smith, which is right far more often than not for US leads.

@@ -157,6 +157,9 @@ describeEachMode("layout", (mode) => {
     const mm = await measure(page, PHONE.width);
     assert.ok(mm.scrollWidth <= PHONE.width, `match columns is ${mm.scrollWidth} px wide: ${mm.sticking.join(", ")}`);
     assert.ok(mm.dialog.titleTop >= 0, `match columns title ${mm.dialog.titleTop}`);
+    // The column table itself fits: no sideways scrolling inside its wrapper either.
+    const [inner, outer] = await match.getByTestId("column-match").evaluate((t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]);
+    assert.ok(inner <= outer, `the column table is ${inner} px wide in ${outer} px`);
     await match.getByRole("button", { name: "Continue to preview" }).click();
     const preview = page.getByRole("dialog", { name: "Preview import" });
     await preview.waitFor();
