@@ -140,9 +140,9 @@ describe("parseContactsCsv rows", () => {
     expect(rows[0].firstName).toBe("A");
   });
 
-  it("takes the first non-blank value when two columns map to one field", () => {
-    const { rows } = parseContactsCsv("firstName,lastName,Phone,Mobile\nA,B,,3105552368\nC,D,2125554567,3105552368\n");
-    expect(rows.map((r) => r.phone)).toEqual(["+13105552368", "+12125554567"]);
+  it("takes the first non-blank value when two columns map to one field, a mobile column first", () => {
+    const { rows } = parseContactsCsv("firstName,lastName,Phone,Mobile\nA,B,,3105552368\nC,D,2125554567,3105552369\nE,F,2125554568,\n");
+    expect(rows.map((r) => r.phone)).toEqual(["+13105552368", "+13105552369", "+12125554568"]);
   });
 
   it("accepts a semicolon-separated export", () => {

@@ -6,6 +6,7 @@ import { withoutControlChars } from "./decode-text";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
 import { normalizeState } from "./us-geo";
+import { columnRank, guessColumn, guessColumns, rankOfType, typeColumnOf, type ColumnMap, type ColumnTarget } from "./column-aliases";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 
 export type ImportRow = {
@@ -35,20 +36,6 @@ export type ParseContactsResult = {
 export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the format.";
 
 type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
-
-// Header aliases per field. Matching ignores case and every character that is not a letter or digit, so
-// "First Name", "first_name", "first-name" and "FIRSTNAME" are one alias.
-const HEADER_ALIASES: Record<Field, readonly string[]> = {
-  firstName: ["firstName", "first_name", "First Name", "first", "fname", "given name"],
-  lastName: ["lastName", "last_name", "Last Name", "last", "lname", "surname", "family name"],
-  phone: ["phone", "phone_number", "Phone Number", "mobile", "cell", "telephone"],
-  email: ["email", "e-mail", "email_address", "Email Address"],
-  company: ["company", "organization", "organisation", "business"],
-  address: ["address", "street", "location", "address1", "street address"],
-  city: ["city", "town"],
-  state: ["state", "province", "region", "st"],
-  zipCode: ["zip", "zipCode", "zip_code", "postal code", "postcode", "zip code"],
-};
 
 const FIELD_LABELS: Record<Field, string> = {
   firstName: "First name",
@@ -91,17 +78,9 @@ function fieldChecker() {
   };
 }
 
-const headerKey = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-const ALIAS_TO_FIELD: Map<string, Field> = new Map(
-  (Object.entries(HEADER_ALIASES) as [Field, readonly string[]][]).flatMap(([field, aliases]) =>
-    aliases.map((a) => [headerKey(a), field] as const),
-  ),
-);
-
-/** Which field a header cell maps to, or null. Exported for the upload dialog's column hints. */
-export function fieldForHeader(header: string): Field | null {
-  return ALIAS_TO_FIELD.get(headerKey(header)) ?? null;
+/** Which field a header cell maps to by the alias table (column-aliases.ts), or null. */
+export function fieldForHeader(header: string): ColumnTarget | null {
+  return guessColumn(header)?.target ?? null;
 }
 
 // Deliberately loose: one @, something on each side, a dot in the domain. The provider does the real check.
@@ -119,18 +98,36 @@ function parseRecords(text: string, delimiter: string | undefined): ParseResult<
   return Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, delimiter, dynamicTyping: false });
 }
 
-/** Column index lists per field, in header order (a file may have both "Phone" and "Mobile"). */
-function mapHeader(header: readonly string[]): Partial<Record<Field, number[]>> {
-  const columns: Partial<Record<Field, number[]>> = {};
+/** A column read for one target: its index, its rank among several (phones, emails) and its row-by-row type column. */
+type Source = { index: number; rank: number; typeIndex: number | null };
+
+/** The columns per target, in order of precedence (rank, then left to right), from a mapping or the automatic guess. */
+function mapHeader(header: readonly string[], columns: ColumnMap = guessColumns(header)): Partial<Record<ColumnTarget, Source[]>> {
+  const out: Partial<Record<ColumnTarget, Source[]>> = {};
   header.forEach((cell, index) => {
-    const field = fieldForHeader(String(cell ?? ""));
-    if (field) (columns[field] ??= []).push(index);
+    const target = columns[index];
+    if (!target) return;
+    const h = String(cell ?? "");
+    (out[target] ??= []).push({ index, rank: columnRank(h, target), typeIndex: target === "phone" || target === "email" ? typeColumnOf(header, index) : null });
   });
-  return columns;
+  for (const list of Object.values(out)) list.sort((a, b) => a.rank - b.rank || a.index - b.index);
+  return out;
 }
 
-const hasRequiredColumn = (columns: Partial<Record<Field, number[]>>) =>
-  Boolean(columns.firstName || columns.lastName || columns.phone);
+const hasRequiredColumn = (columns: Partial<Record<ColumnTarget, Source[]>>) =>
+  Boolean(columns.firstName || columns.lastName || columns.phone || columns.fullName);
+
+/**
+ * "Ada Lovelace" → Ada / Lovelace; "Lovelace, Ada" → Ada / Lovelace; "Cher" → Cher / "". The last word is the last
+ * name: "Mary Ann Smith" is Mary Ann / Smith, which is right far more often than not for US leads.
+ */
+export function splitFullName(full: string): { firstName: string; lastName: string } {
+  const name = full.trim().replace(/\s+/g, " ");
+  const comma = name.indexOf(",");
+  if (comma > 0) return { firstName: name.slice(comma + 1).trim(), lastName: name.slice(0, comma).trim() };
+  const space = name.lastIndexOf(" ");
+  return space > 0 ? { firstName: name.slice(0, space), lastName: name.slice(space + 1) } : { firstName: name, lastName: "" };
+}
 
 /** One data record read against the header: the normalised row, or its "Row N: …" errors. */
 export type ContactRowReader = (record: readonly string[], rowNumber: number) => { row: ImportRow } | { errors: string[] };
@@ -140,14 +137,26 @@ export type ContactRowReader = (record: readonly string[], rowNumber: number) =>
  * field limits, normalisation. Null when the header maps none of first name, last name and phone. Shared by the CSV
  * parser below and the streamed spreadsheet rows (`readContactRows`).
  */
-export function contactRowReader(header: readonly string[], opts: { requireLastName?: boolean } = {}): ContactRowReader | null {
+export function contactRowReader(
+  header: readonly string[],
+  opts: { requireLastName?: boolean; columns?: ColumnMap } = {},
+): ContactRowReader | null {
   const requireLastName = opts.requireLastName ?? true;
-  const columns = mapHeader(header);
+  const columns = mapHeader(header, opts.columns);
   if (!hasRequiredColumn(columns)) return null;
 
-  const cell = (record: readonly string[], field: Field): string => {
-    // First non-blank value among the columns mapped to this field.
-    for (const index of columns[field] ?? []) {
+  const cell = (record: readonly string[], target: ColumnTarget): string => {
+    const sources = columns[target];
+    if (!sources) return "";
+    // A Google Contacts "Phone N - Value" takes its rank from the row's "Phone N - Type": a mobile in "Phone 2"
+    // beats a home number in "Phone 1".
+    const ordered = sources.some((s) => s.typeIndex !== null)
+      ? sources
+          .map((s) => ({ ...s, rank: s.typeIndex === null ? s.rank : (rankOfType(String(record[s.typeIndex] ?? "")) ?? s.rank) }))
+          .sort((a, b) => a.rank - b.rank || a.index - b.index)
+      : sources;
+    // The first non-blank value in order of precedence.
+    for (const { index } of ordered) {
       // Control characters (a NUL from a binary-ish export, an _x0007_ in a sheet) never reach a contact (issue 23).
       const value = withoutControlChars(String(record[index] ?? "")).trim();
       if (value) return value;
@@ -155,20 +164,17 @@ export function contactRowReader(header: readonly string[], opts: { requireLastN
     return "";
   };
   const optional = (record: readonly string[], field: Field) => cell(record, field) || null;
-  // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
-  const customColumns = CUSTOM_FIELD_VARIABLES.flatMap((name) => {
-    const index = header.findIndex((h) => headerKey(String(h ?? "")) === headerKey(name));
-    return index >= 0 ? [[name, index] as const] : [];
-  });
+  const customColumns = CUSTOM_FIELD_VARIABLES.filter((name) => columns[name]);
   const customFieldsOf = (record: readonly string[]) => {
-    const values = Object.fromEntries(customColumns.map(([name, i]) => [name, withoutControlChars(String(record[i] ?? "")).trim().slice(0, 200)]).filter(([, v]) => v));
+    const values = Object.fromEntries(customColumns.map((name) => [name, cell(record, name).slice(0, 200)]).filter(([, v]) => v));
     return Object.keys(values).length ? { customFields: values } : {};
   };
   const check = fieldChecker();
 
   return (record, rowNumber) => {
-    const firstName = cell(record, "firstName");
-    const lastName = cell(record, "lastName");
+    let firstName = cell(record, "firstName");
+    let lastName = cell(record, "lastName");
+    if (!firstName && !lastName && columns.fullName) ({ firstName, lastName } = splitFullName(cell(record, "fullName")));
     const rawPhone = cell(record, "phone");
     const rawEmail = cell(record, "email");
     const rowErrors: string[] = [];
@@ -179,7 +185,7 @@ export function contactRowReader(header: readonly string[], opts: { requireLastN
     if (rowErrors.length === 0) {
       // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
       for (const f of FIELDS) {
-        const value = f === "phone" ? rawPhone : f === "lastName" && !lastName ? "-" : cell(record, f);
+        const value = f === "phone" ? rawPhone : f === "firstName" ? firstName : f === "lastName" ? lastName || "-" : cell(record, f);
         for (const message of check(f, value)) rowErrors.push(`Row ${rowNumber}: ${FIELD_LABELS[f]}: ${message}`);
       }
     }
@@ -216,7 +222,7 @@ export type SheetRecord = { row: number; cells: string[] };
  */
 export async function readContactRows(
   records: AsyncIterable<SheetRecord>,
-  opts: { requireLastName?: boolean; keepErrors?: number },
+  opts: { requireLastName?: boolean; keepErrors?: number; columns?: ColumnMap },
   onRow: (row: ImportRow) => void | Promise<void>,
 ): Promise<{ totalRows: number; validRows: number; errors: string[]; errorCount: number; fatal: string | null }> {
   const keep = opts.keepErrors ?? Infinity;
@@ -254,49 +260,62 @@ export async function readContactRows(
  * blank lines are skipped but keep their number, so N matches what Excel or Sheets shows). `requireLastName: false`
  * is the quick upload's rule (SPEC §5: a phone and a first name); such a contact is saved with an empty last name.
  */
-export function parseContactsCsv(text: string, opts: { requireLastName?: boolean } = {}): ParseContactsResult {
+export function parseContactsCsv(text: string, opts: { requireLastName?: boolean; columns?: ColumnMap } = {}): ParseContactsResult {
   const requireLastName = opts.requireLastName ?? true;
   try {
-    if (typeof text !== "string") return failed();
-    // Papa keeps a leading BOM in the first header cell, which would hide the first column's alias.
-    const input = text.replace(/^\uFEFF/, "");
-
-    // Comma first (the documented format); fall back to Papa's delimiter guess for semicolon/tab exports.
-    let parsed = parseRecords(input, ",");
-    let located = locateHeader(parsed.data);
-    if (!located || !hasRequiredColumn(mapHeader(located.header))) {
-      const guessed = parseRecords(input, undefined);
-      const guessedHeader = locateHeader(guessed.data);
-      if (guessedHeader && hasRequiredColumn(mapHeader(guessedHeader.header))) {
-        parsed = guessed;
-        located = guessedHeader;
-      }
-    }
-    if (!located) return failed();
-    // An unterminated quote swallows the rest of the file, so no row after it can be trusted.
-    if (parsed.errors.some((e) => e.code === "MissingQuotes")) return failed();
-
-    const reader = contactRowReader(located.header, { requireLastName });
+    const csv = readCsvRecords(text);
+    if (!csv) return failed();
+    const reader = contactRowReader(csv.header, { requireLastName, columns: opts.columns });
     if (!reader) return failed();
 
     const rows: ImportRow[] = [];
     const errors: string[] = [];
     let totalRows = 0;
-
-    parsed.data.slice(located.index + 1).forEach((raw, dataIndex) => {
-      const record = Array.isArray(raw) ? raw.map((c) => String(c ?? "")) : [];
-      if (isBlankRecord(record)) return;
+    for (const record of csv.records) {
       totalRows++;
-      const result = reader(record, dataIndex + 2);
+      const result = reader(record.cells, record.row);
       if ("errors" in result) errors.push(...result.errors);
       else rows.push(result.row);
-    });
+    }
 
     if (totalRows === 0) return failed(); // a header with no data line
     return { rows, errors, totalRows, fatal: null };
   } catch {
     return failed();
   }
+}
+
+/**
+ * A CSV's header and non-blank data records, numbered as the spreadsheet shows them (header = row 1), before any
+ * column is mapped; null when unreadable. Comma first (the documented format), then Papa's delimiter guess for
+ * semicolon/tab exports when that finds a usable header (or more columns) and the comma did not.
+ */
+export function readCsvRecords(text: string): { header: string[]; records: SheetRecord[] } | null {
+  if (typeof text !== "string") return null;
+  // Papa keeps a leading BOM in the first header cell, which would hide the first column's alias.
+  const input = text.replace(/^\uFEFF/, "");
+  let parsed = parseRecords(input, ",");
+  let located = locateHeader(parsed.data);
+  if (!located || !hasRequiredColumn(mapHeader(located.header))) {
+    const guessed = parseRecords(input, undefined);
+    const guessedHeader = locateHeader(guessed.data);
+    const better =
+      guessedHeader &&
+      (hasRequiredColumn(mapHeader(guessedHeader.header)) || (located && located.header.length === 1 && guessedHeader.header.length > 1));
+    if (better) {
+      parsed = guessed;
+      located = guessedHeader;
+    }
+  }
+  if (!located) return null;
+  // An unterminated quote swallows the rest of the file, so no row after it can be trusted.
+  if (parsed.errors.some((e) => e.code === "MissingQuotes")) return null;
+  const records: SheetRecord[] = [];
+  parsed.data.slice(located.index + 1).forEach((raw, dataIndex) => {
+    const cells = Array.isArray(raw) ? raw.map((c) => String(c ?? "")) : [];
+    if (!isBlankRecord(cells)) records.push({ row: dataIndex + 2, cells });
+  });
+  return { header: located.header, records };
 }
 
 /** The header is the first non-blank record; data rows are numbered from it. */

@@ -3,7 +3,7 @@ import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
+import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, readCsvRecords, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
 import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./upload-limits";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
 import { decodeText } from "./decode-text";
@@ -184,7 +184,43 @@ export async function stageStreamedRows(
   }
 }
 
-/** The upload dialog's form: one file field named `file`. */
+/**
+ * The Upload CSV dialog's first step (decision 024): the file's header and non-blank records staged as they are
+ * (row 1 = the header, each row's cells as a JSON array) with the import "mapping", for the Match columns step,
+ * which turns them into contacts (matchImportColumns). All in one D1 batch: a failure leaves nothing behind.
+ */
+export async function stageCsvForMatching(db: Db, file: { name: string; text: string }, actor: { userId: number }, now: Date): Promise<ContactImport> {
+  const csv = readCsvRecords(file.text);
+  if (!csv || csv.records.length === 0) throw new AppError("validation", CSV_PARSE_FAILED);
+  const [created] = await db
+    .insert(contactImports)
+    .values({ createdBy: actor.userId, fileName: file.name.slice(0, 200), status: "mapping", totalRows: csv.records.length, createdAt: now, updatedAt: now })
+    .returning();
+  const records = csv.records;
+  const raw = function* () {
+    yield { n: 1, d: JSON.stringify(csv.header) };
+    for (let i = 0; i < records.length; i++) {
+      const { row, cells } = records[i];
+      records[i] = undefined as never;
+      yield { n: row, d: JSON.stringify(cells) };
+    }
+  };
+  try {
+    const statements = Array.from(chunkByBytes(raw(), { maxRows: STAGE_CHUNK }), ({ json }) =>
+      db.run(
+        sql`INSERT INTO contact_import_rows (import_id, row_number, data)
+            SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
+      ),
+    );
+    await runBatch(db, statements);
+  } catch (err) {
+    await db.delete(contactImports).where(eq(contactImports.id, created.id));
+    throw err;
+  }
+  return created;
+}
+
+/** The upload dialog's form: one file field named `file`; the rows wait for the Match columns step. */
 export async function stageUploadedCsv(db: Db, form: FormData, actor: { userId: number }, now: Date): Promise<ContactImport> {
   const file = form.get("file");
   if (!(file instanceof File) || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a .csv file to upload");
@@ -192,5 +228,5 @@ export async function stageUploadedCsv(db: Db, form: FormData, actor: { userId: 
   if (file.size > MAX_UPLOAD_BYTES) {
     throw new AppError("payload_too_large", UPLOAD_TOO_LARGE);
   }
-  return stageContactImport(db, { name: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer())) }, actor, now);
+  return stageCsvForMatching(db, { name: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer())) }, actor, now);
 }

@@ -1,11 +1,12 @@
 import type { Db } from "~/db/client.server";
 import { importErrorPreview, importResultSummary } from "./contact-import-summary";
 import { getContactImport, previewRows } from "./get-contact-import.server";
+import { loadColumnMatch } from "./match-import-columns.server";
 import { assessPhone } from "./phone";
 import { resumeIfStalled } from "./resume-stalled-import.server";
 
 /**
- * What the preview / progress / result page of one staged import shows. Viewing also re-enqueues an import
+ * What the Match columns / preview / progress / result page of one staged import shows. Viewing also re-enqueues an import
  * that has stalled (its queue message lost), so a user watching the page never waits forever.
  */
 export async function viewContactImport(
@@ -15,6 +16,8 @@ export async function viewContactImport(
   const imp = await getContactImport(db, opts.id, opts.userId);
   await resumeIfStalled(db, imp, opts.now, opts.enqueue);
   const rows = imp.status === "staged" ? await previewRows(db, imp.id) : [];
+  // Before the preview, the Match columns step (decision 024).
+  const match = imp.status === "mapping" ? await loadColumnMatch(db, imp.id) : null;
   return {
     import: {
       id: imp.id,
@@ -34,6 +37,7 @@ export async function viewContactImport(
       const a = assessPhone(r.phone);
       return { ...r, unsendableReason: a.sendable ? null : a.reason };
     }),
+    match,
     errors: importErrorPreview(imp),
     summary: imp.status === "completed" ? importResultSummary(imp) : null,
   };

@@ -1,11 +1,13 @@
 import { recordActivity } from "~/activity/log-activity.server";
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import { Alert, Button, Dialog, DialogFooter } from "~/components/ui";
 import { useFailureToast } from "~/components/toaster";
+import { ColumnMatchForm } from "~/contacts/column-match";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { matchImportColumns } from "~/contacts/match-import-columns.server";
 import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
@@ -28,6 +30,8 @@ export async function loader(args: LoaderFunctionArgs) {
 
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("confirm"), duplicateMode: z.enum(DUPLICATE_MODES).catch("skip") }),
+  // Match columns: one `col<i>` per column of the file ("" = ignore).
+  z.object({ intent: z.literal("match") }).catchall(z.string()),
   z.object({ intent: z.literal("cancel") }),
   z.object({ intent: z.literal("done") }),
 ]);
@@ -39,6 +43,10 @@ export async function action(args: ActionFunctionArgs) {
   const staged = stagedImportIntents(args, user.id, id);
   try {
     if (input.intent === "confirm") return await staged.start(input.duplicateMode);
+    if (input.intent === "match") {
+      await matchImportColumns(args.context.db, { id, userId: user.id, columns: postedColumns(input) }, args.context.clock());
+      return redirect(new URL(args.request.url).pathname + new URL(args.request.url).search);
+    }
     if (input.intent === "done") return redirectWithToast(args.context, staged.back, await contactImportDoneToast(args.context.db, id, user.id).catch(throwAsResponse));
     const cancelled = await staged.cancel("Import cancelled");
     await recordActivity(args, user.id, "cancel_contact_import", { importId: id });
@@ -48,13 +56,39 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+/** The Match columns form's `col0`, `col1`, … as one list by column (a missing one is ignored). */
+function postedColumns(form: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(form)) {
+    const i = /^col(\d{1,4})$/.exec(key)?.[1];
+    if (i !== undefined) out[Number(i)] = value;
+  }
+  return Array.from(out, (v) => v ?? "");
+}
+
 export default function ImportPreview() {
-  const { import: imp, rows, errors, summary } = useLoaderData<typeof loader>();
+  const { import: imp, rows, errors, summary, match } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
 
   useFailureToast(actionData, actionData?.message ? { title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again." } : null);
+
+  if (imp.status === "mapping" && match) {
+    return (
+      <Dialog title="Match columns" size="lg">
+        <p className="mb-3 text-sm text-fg-muted">
+          File: <span className="font-medium text-fg">{imp.fileName}</span> ({imp.totalRows} {imp.totalRows === 1 ? "row" : "rows"})
+        </p>
+        {actionData?.message ? (
+          <Alert tone="danger" className="mb-4" data-testid="match-error">
+            {actionData.message}
+          </Alert>
+        ) : null}
+        <ColumnMatchForm match={match} busy={busy} />
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} size="lg">

@@ -46,10 +46,10 @@ export default function UploadCsv() {
         <Field label="CSV file" id="csv-file" type="file" name="file" accept=".csv" required />
         <Alert className="border-0 text-xs">
           <p>
-            Required columns: <strong>firstName</strong>, <strong>lastName</strong> and <strong>phone</strong> (aliases such as “First Name”, “first_name”,
-            “Phone Number” or “mobile” work too). Optional: email, company, address, city, state, zip.
+            Our template, or an export from your CRM (HubSpot, Google Contacts, Salesforce, Zoho, Pipedrive, GoHighLevel) or lead vendor: each contact needs a
+            first name, a last name (or a full name) and a phone. Where a file has several phone columns, the mobile is used.
           </p>
-          <p className="mt-1">You will see a preview of the first 10 valid rows and any errors before anything is imported.</p>
+          <p className="mt-1">Next you match the file's columns to contact fields, then see a preview of the first 10 valid rows and any errors before anything is imported.</p>
         </Alert>
         <div className="flex items-center justify-between gap-2">
           <TextLink href="/contacts/template.csv" download={CONTACTS_TEMPLATE_FILENAME} className="text-sm">

@@ -265,6 +265,16 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     return call("/contacts/upload", { method: "POST", cookie, body: form });
   }
 
+  /** The Match columns step as a browser without JS posts it: each select's pre-selected option, then `change`. */
+  async function matchColumns(location: string, cookie: string, change: Record<string, string> = {}) {
+    const page = await (await call(location, { cookie })).text();
+    expect(page).toContain("Match columns");
+    const form = new URLSearchParams({ intent: "match" });
+    for (const m of page.matchAll(/<select[^>]*name="(col\d+)"[^>]*>([\s\S]*?)<\/select>/g)) form.set(m[1], /<option value="([^"]*)" selected=""/.exec(m[2])?.[1] ?? "");
+    for (const [k, v] of Object.entries(change)) form.set(k, v);
+    return { page, form, res: await call(location, { method: "POST", cookie, body: form }) };
+  }
+
   it("stages the file, shows the preview and errors, imports on confirm and reports the counts", async () => {
     const { user, cookie } = await signedIn();
     const existing = await createTestContact(user.id);
@@ -283,6 +293,7 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     expect(res.status).toBe(302);
     const location = res.headers.get("Location")!;
     expect(location).toMatch(/^\/contacts\/imports\/\d+$/);
+    expect((await matchColumns(location, cookie)).res.status).toBe(302);
 
     const preview = await (await call(location, { cookie })).text();
     expect(preview).toContain("Row 3: Phone number is required");
@@ -320,11 +331,47 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     expect(await broken.text()).toContain("Failed to parse CSV file. Please check the format.");
 
     const none = await upload(cookie, "firstName,lastName,phone\nA,,\n");
+    await matchColumns(none.headers.get("Location")!, cookie);
     const page = await (await call(none.headers.get("Location")!, { cookie })).text();
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*>No valid contacts<\/button>/);
     const confirm = await call(none.headers.get("Location")!, { method: "POST", cookie, body: new URLSearchParams({ intent: "confirm" }) });
     expect(confirm.status).toBe(400);
     expect(await confirm.text()).toContain("No valid contacts");
+  });
+
+  it("a Google Contacts export: the Match columns step with the guesses, a column ignored, the phone refused when unmatched, the choice remembered for the same headers", async () => {
+    const { user, cookie } = await signedIn();
+    const tag = uniqueTag("Gc");
+    const [mobile, home] = [uniquePhone(), uniquePhone()];
+    const header = "Name,Given Name,Family Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Phone 2 - Type,Phone 2 - Value,Address 1 - City,Address 1 - Region,Address 1 - Postal Code,Notes";
+    const text = `${header}\nAna ${tag},Ana,${tag},* Home,ana@example.com,Home,${home},Mobile,${mobile},Albany,NY,12207,VIP\n`;
+    const location = (await upload(cookie, text, "contacts.csv")).headers.get("Location")!;
+    // The guesses are pre-selected; nothing is staged as contacts yet.
+    const first = await call(location, { cookie });
+    const html = await first.text();
+    expect(html).toMatch(/name="col1"[^>]*>[\s\S]*?<option value="firstName" selected=""/);
+    expect(html).toMatch(/name="col8"[^>]*>[\s\S]*?<option value="phone" selected=""/);
+    expect(html).toMatch(/name="col12"[^>]*>[\s\S]*?<option value="" selected=""/); // Notes: ignored
+    expect(html).not.toContain("columns-remembered");
+
+    // Every phone column set to Ignore: refused, with the reason, and still waiting for its columns.
+    const noPhone = await matchColumns(location, cookie, { col6: "", col8: "" });
+    expect(noPhone.res.status).toBe(400);
+    expect(await noPhone.res.text()).toContain("No column is matched to Phone");
+
+    // The city column ignored: imported without it; the mobile (Phone 2) chosen over the home number (Phone 1).
+    expect((await matchColumns(location, cookie, { col9: "" })).res.status).toBe(302);
+    const preview = await (await call(location, { cookie })).text();
+    expect(preview).toContain("Import 1 contact");
+    await call(location, { method: "POST", cookie, body: new URLSearchParams({ intent: "confirm", duplicateMode: "skip" }) });
+    const [saved] = await db().select().from(contacts).where(and(eq(contacts.lastName, tag), eq(contacts.createdBy, user.id)));
+    expect(saved).toMatchObject({ firstName: "Ana", phone: mobile, email: "ana@example.com", city: null, state: "NY", zipCode: "12207" });
+
+    // The same headers again: the choice made last time (city ignored) is pre-selected.
+    const again = (await upload(cookie, `${header}\nBo Diaz,Bo,Diaz,,,,,Mobile,${uniquePhone()},Troy,NY,12180,\n`, "more.csv")).headers.get("Location")!;
+    const second = await (await call(again, { cookie })).text();
+    expect(second).toContain("columns-remembered");
+    expect(second).toMatch(/name="col9"[^>]*>[\s\S]*?<option value="" selected=""/);
   });
 
   it("cancel drops the staged rows", async () => {

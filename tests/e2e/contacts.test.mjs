@@ -24,6 +24,13 @@ async function clickTo(page, locator, url) {
   await atUrl(page, url);
 }
 
+/** The Match columns step with its guesses kept: Continue to the preview (the same address, now the preview). */
+async function continueMatch(page) {
+  const match = page.getByRole("dialog", { name: "Match columns" });
+  await match.getByRole("button", { name: "Continue to preview" }).click();
+  await page.getByRole("dialog", { name: "Preview import" }).waitFor();
+}
+
 const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 // A row whose name cell has the text: matching the whole row would also find words such as "cannot".
 const rowOf = (page, text) => page.getByTestId("contact-row").filter({ has: page.locator("td:first-child", { hasText: text }) });
@@ -130,6 +137,7 @@ describeEachMode("contacts", (mode) => {
     assert.equal(await dialog.locator('input[type="file"]').getAttribute("accept"), ".csv");
     await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+    await continueMatch(page);
 
     const preview = page.getByRole("dialog", { name: "Preview import" });
     await preview.getByText("Row 3: Phone number is required").waitFor();
@@ -159,6 +167,48 @@ describeEachMode("contacts", (mode) => {
     await context.close();
   });
 
+  it("matches a Google Contacts export's columns (one set to Ignore), imports the mobile, and remembers the choice for the same headers", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const last = tag("Gc");
+    const [home, mobile] = [phone(), phone()];
+    // Google's columns, plus a label column named for this run so the header set is new to the server.
+    const header = `Name,Given Name,Family Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Phone 2 - Type,Phone 2 - Value,Address 1 - City,Address 1 - Region,Address 1 - Postal Code,Labels ${last}`;
+    const file = [header, `Gia ${last},Gia,${last},* Home,gia.${last.toLowerCase()}@example.com,Home,${pretty(home)},Mobile,${pretty(mobile)},Albany,NY,12207,myContacts`].join("\n");
+    const uploadFile = async (name, text) => {
+      await page.goto("/contacts/upload");
+      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+      await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+      return page.getByRole("dialog", { name: "Match columns" });
+    };
+    const select = (match, column) => match.getByLabel(`Contact field for ${column}`, { exact: true });
+
+    const match = await uploadFile("contacts.csv", file);
+    assert.equal(await select(match, "Given Name").inputValue(), "firstName");
+    assert.equal(await select(match, "Family Name").inputValue(), "lastName");
+    assert.equal(await select(match, "Phone 2 - Value").inputValue(), "phone");
+    assert.equal(await select(match, "E-mail 1 - Value").inputValue(), "email");
+    assert.equal(await select(match, "Address 1 - City").inputValue(), "city");
+    assert.equal(await select(match, `Labels ${last}`).inputValue(), "");
+    assert.equal(await match.getByTestId("columns-remembered").count(), 0);
+    await select(match, "Address 1 - City").selectOption({ label: "Ignore" });
+    await continueMatch(page);
+
+    const preview = page.getByRole("dialog", { name: "Preview import" });
+    await preview.getByTestId("import-preview").getByText(e164(mobile)).waitFor();
+    assert.equal(await preview.getByTestId("import-preview").getByText("Albany").count(), 0);
+    await preview.getByRole("button", { name: "Import 1 contact" }).click();
+    await page.getByTestId("import-result").getByText("Created 1, updated 0, skipped 0 duplicates, rejected 0 rows").waitFor();
+
+    const again = await uploadFile("more.csv", [header, `Hal ${last},Hal,${last},,,,,Mobile,${pretty(phone())},Troy,NY,12180,`].join("\n"));
+    await again.getByTestId("columns-remembered").waitFor();
+    assert.equal(await select(again, "Address 1 - City").inputValue(), "");
+    assert.equal(await select(again, "Phone 2 - Value").inputValue(), "phone");
+    await continueMatch(page);
+    await page.getByRole("dialog", { name: "Preview import" }).getByRole("button", { name: "Import 1 contact" }).waitFor();
+    await context.close();
+  });
+
   it("imports a file bigger than one chunk through the queue, the page following progress by itself", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = tag("Big");
@@ -173,6 +223,7 @@ describeEachMode("contacts", (mode) => {
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
     await dialog.locator('input[type="file"]').setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(["firstName,lastName,phone", ...rows].join("\n")) });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+    await continueMatch(page);
     const url = page.url();
     await page.getByRole("button", { name: "Import 20000 contacts" }).click();
     // Progress shows first, then the result with no reload from the test: a <noscript> meta refresh without JS,
@@ -197,6 +248,7 @@ describeEachMode("contacts", (mode) => {
 
     await dialog.locator('input[type="file"]').setInputFiles({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.from("firstName,lastName,phone\nNo,,\n") });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+    await continueMatch(page);
     const button = page.getByRole("button", { name: "No valid contacts" });
     await button.waitFor();
     assert.equal(await button.isDisabled(), true);

@@ -144,13 +144,23 @@ describeEachMode("layout", (mode) => {
     await context.close();
   });
 
-  it("shows the CSV preview's counts on a phone", async () => {
+  it("shows the Match columns step and the CSV preview's counts on a phone", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, { viewport: PHONE });
     const rows = Array.from({ length: 40 }, (_, i) => `Lee${i},Longsurname-${tag()},${randomPhone()},lee${i}.${tag()}@an-extremely-long-example-domain.example.com`);
     await page.goto("/contacts/upload");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
     await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(["firstName,lastName,phone,email", ...rows].join("\n")) });
     await dialog.getByRole("button", { name: "Upload and preview" }).click();
+    // The Match columns step first (issue 24): it fits too, and can be scrolled to its title.
+    const match = page.getByRole("dialog", { name: "Match columns" });
+    await match.waitFor();
+    const mm = await measure(page, PHONE.width);
+    assert.ok(mm.scrollWidth <= PHONE.width, `match columns is ${mm.scrollWidth} px wide: ${mm.sticking.join(", ")}`);
+    assert.ok(mm.dialog.titleTop >= 0, `match columns title ${mm.dialog.titleTop}`);
+    // The column table itself fits: no sideways scrolling inside its wrapper either.
+    const [inner, outer] = await match.getByTestId("column-match").evaluate((t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]);
+    assert.ok(inner <= outer, `the column table is ${inner} px wide in ${outer} px`);
+    await match.getByRole("button", { name: "Continue to preview" }).click();
     const preview = page.getByRole("dialog", { name: "Preview import" });
     await preview.waitFor();
     const m = await measure(page, PHONE.width);

@@ -3,7 +3,8 @@ import { createdAt, parentId, updatedAt, utc } from "./_columns";
 import { broadcasts } from "./broadcasts";
 import { users } from "./users";
 
-export const IMPORT_STATUSES = ["staged", "importing", "completed", "failed", "cancelled"] as const;
+/** mapping: the file's raw cells are staged (row 1 = its header) until the Match columns step (decision 024). */
+export const IMPORT_STATUSES = ["mapping", "staged", "importing", "completed", "failed", "cancelled"] as const;
 export const DUPLICATE_MODES = ["skip", "update"] as const;
 /** contacts: the Upload CSV dialog; quick_send: Quick Upload & Send (the contacts are saved, then texted). */
 export const IMPORT_PURPOSES = ["contacts", "quick_send"] as const;

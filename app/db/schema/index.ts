@@ -32,3 +32,4 @@ export * from "./message-archives";
 export * from "./message-archive-state";
 export * from "./recovery-codes";
 export * from "./cap-counters";
+export * from "./import-column-maps";
