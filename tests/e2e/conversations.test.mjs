@@ -22,7 +22,7 @@ describeEachMode("Conversations", (mode) => {
     await page.getByLabel("Reply text").fill(inbound);
     await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
 
-    await page.getByRole("link", { name: "Conversations" }).click();
+    await page.locator("#content").getByRole("link", { name: "Conversations" }).click();
     await page.waitForURL(/\/messages\/conversations/);
     const row = page.getByTestId("conversation-row").filter({ hasText: `Rosa ${last}` });
     await row.getByText("Needs reply").waitFor();

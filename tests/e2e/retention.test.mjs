@@ -19,7 +19,7 @@ describeEachMode("Message retention", (mode) => {
     await atUrl(page, `${BASE}/messages/archives`);
     await page.getByText("Nothing archived yet").waitFor();
 
-    await page.getByRole("link", { name: "Organisation" }).click();
+    await page.locator("#content").getByRole("link", { name: "Organisation" }).click();
     await atUrl(page, `${BASE}/organisation`);
     const months = page.getByLabel("Keep messages for (months)");
     assert.equal(await months.inputValue(), "18");
