@@ -6,7 +6,7 @@ import { withoutControlChars } from "./decode-text";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
 import { normalizeState } from "./us-geo";
-import { columnRank, guessColumn, guessColumns, rankOfType, typeColumnOf, type ColumnMap, type ColumnTarget } from "./column-aliases";
+import { columnRank, guessColumn, guessColumns, rankOfType, TARGET_LABELS, typeColumnOf, type ColumnMap, type ColumnTarget } from "./column-aliases";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 
 export type ImportRow = {
@@ -37,20 +37,10 @@ export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the form
 
 type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
 
-const FIELD_LABELS: Record<Field, string> = {
-  firstName: "First name",
-  lastName: "Last name",
-  phone: "Phone",
-  email: "Email",
-  company: "Company",
-  address: "Address",
-  city: "City",
-  state: "State",
-  zipCode: "ZIP code",
-};
+const FIELDS: readonly Field[] = ["firstName", "lastName", "phone", "email", "company", "address", "city", "state", "zipCode"];
+// The Match columns step's labels, so an error names a field as the person saw it there.
+const FIELD_LABELS = Object.fromEntries(FIELDS.map((f) => [f, TARGET_LABELS[f]])) as Record<Field, string>;
 
-const FIELDS = Object.keys(FIELD_LABELS) as Field[];
-/** Unique per row in any real file: remembering their verdicts would only cost memory. */
 const UNIQUE_FIELDS: ReadonlySet<Field> = new Set(["phone", "email"]);
 const MEMO_LIMIT = 20_000;
 

@@ -64,8 +64,7 @@ export async function stageParsedRows(
       updatedAt: now,
     })
     .returning();
-  // Each row leaves `unique` as its staging JSON is made; chunks are split by bytes (1,000 rows of long fields are
-  // megabytes, and D1 refuses a bound value over 2 MB), all in the one batch.
+  // Each row leaves `unique` as its staging JSON is made.
   const staged = function* () {
     for (let i = 0; i < unique.length; i++) {
       const { rowNumber, ...data } = unique[i];
@@ -73,19 +72,28 @@ export async function stageParsedRows(
       yield { n: rowNumber, d: JSON.stringify(data) };
     }
   };
+  await insertStagedRows(db, created.id, staged());
+  return created;
+}
+
+/**
+ * The staged rows of a new import, `{ n: row number, d: JSON }` as they are made, chunked by bytes (1,000 rows of
+ * long fields are megabytes, and D1 refuses a bound value over 2 MB), all in one batch; on any failure the import
+ * row goes too, so nothing half staged is left.
+ */
+async function insertStagedRows(db: Db, importId: number, rows: Iterable<{ n: number; d: string }>) {
   try {
-    const statements = Array.from(chunkByBytes(staged(), { maxRows: STAGE_CHUNK }), ({ json }) =>
+    const statements = Array.from(chunkByBytes(rows, { maxRows: STAGE_CHUNK }), ({ json }) =>
       db.run(
         sql`INSERT INTO contact_import_rows (import_id, row_number, data)
-            SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
+            SELECT ${importId}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
       ),
     );
     if (statements.length) await runBatch(db, statements);
   } catch (err) {
-    await db.delete(contactImports).where(eq(contactImports.id, created.id));
+    await db.delete(contactImports).where(eq(contactImports.id, importId));
     throw err;
   }
-  return created;
 }
 
 /** What a streamed import was interrupted by, until it finishes (a Worker stopped mid-file leaves it failed, not half staged). */
@@ -205,18 +213,7 @@ export async function stageCsvForMatching(db: Db, file: { name: string; text: st
       yield { n: row, d: JSON.stringify(cells) };
     }
   };
-  try {
-    const statements = Array.from(chunkByBytes(raw(), { maxRows: STAGE_CHUNK }), ({ json }) =>
-      db.run(
-        sql`INSERT INTO contact_import_rows (import_id, row_number, data)
-            SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
-      ),
-    );
-    await runBatch(db, statements);
-  } catch (err) {
-    await db.delete(contactImports).where(eq(contactImports.id, created.id));
-    throw err;
-  }
+  await insertStagedRows(db, created.id, raw());
   return created;
 }
 
