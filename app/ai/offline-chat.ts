@@ -675,3 +675,13 @@ export function composeCopy(b: Brief): { response: string; suggestions: string[]
   ];
   return { response: [intro, "", list, ...(notes.length ? ["", ...notes] : [])].join("\n"), suggestions };
 }
+
+/** The copy for a campaign step whose description names a topic (the step composer's brief), or null. */
+export function stepTopicCopy(brief: string, audienceText: string): { sms: string[]; email: string[]; subjects: string[] } | null {
+  const topic = readTopic(brief);
+  // Reminders need appointment fields a campaign step does not have.
+  if (!topic || topic === "intro" || topic === "appointment") return null;
+  const a = AUDIENCES[readAudience(`${audienceText} ${brief}`) ?? "homeowners"];
+  const t = TOPIC_COPY[topic];
+  return { sms: t.sms(a), email: t.email(a), subjects: t.subjects(a).filter((s) => !/\{\{appointment/.test(s)) };
+}
