@@ -105,12 +105,16 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       // Hydrated: the segment counter only renders with JS (a click before that would take the no-JS path).
       if (mode.javaScriptEnabled) await add.getByTestId("add-segments").waitFor();
       assert.equal(await add.getByLabel("Content").inputValue(), "");
+      assert.equal(await add.getByLabel("Step name").inputValue(), "");
 
       await assistant.getByRole("button", { name: "Follow-up" }).click();
       await until(async () => (await add.getByLabel("Content").inputValue()).trim().length > 0, "generated content");
       const content = await add.getByLabel("Content").inputValue();
       assert.ok(content.length >= 20 && content.length <= 320, `draft of ${content.length} characters: ${content}`);
       assert.equal(await dialog.getByTestId("generate-ai-error").count(), 0);
+      // The campaign name is internal (decision 025); the empty name field is filled.
+      assert.doesNotMatch(content, /AI drip/i);
+      await until(async () => (await add.getByLabel("Step name").inputValue()) === "Follow-up text", "generated step name");
       // JS fills the field in place; without JS the draft came back in the query.
       if (mode.javaScriptEnabled) assert.equal(page.url(), stepsUrl);
       else assert.match(page.url(), /[?&]aiContent=.*&aiOption=follow-up/);
@@ -132,6 +136,9 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       await until(async () => (await editRow.getByLabel("Content").inputValue()) !== original, "regenerated step 1");
       const rewritten = await editRow.getByLabel("Content").inputValue();
       assert.ok(rewritten.trim().length >= 20, rewritten);
+      assert.doesNotMatch(rewritten, /AI drip/i);
+      // A step's own name is never replaced.
+      assert.equal(await editRow.getByLabel("Step name").inputValue(), "Intro");
       if (!mode.javaScriptEnabled) assert.match(page.url(), /[?&]edit=\d+.*aiOption=introduction/);
       await editRow.getByRole("button", { name: "Save" }).press("Enter");
       await until(async () => page.url() === stepsUrl, "back on the step list after editing");
