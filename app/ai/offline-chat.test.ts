@@ -72,6 +72,23 @@ describe("offline Idea Generator: requests", () => {
   });
 });
 
+describe("offline Idea Generator: sequences", () => {
+  it("a 4-step follow-up campaign: four numbered steps in day order, opt-out on the first text only", () => {
+    const answer = ask("Create a 4-step follow-up campaign for leads who went quiet");
+    wellFormed(answer);
+    const steps = items(answer);
+    expect(steps).toHaveLength(4);
+    const days = steps.map((s) => Number(/^Day (\d+)/.exec(s)?.[1]));
+    expect(days).toEqual([...days].sort((x, y) => x - y));
+    expect(new Set(days).size).toBe(4);
+    expect(steps.filter((s) => /Reply STOP to opt out/.test(s))).toHaveLength(1);
+    expect(steps[0]).toMatch(/Reply STOP to opt out\."$/);
+    expect(steps.some((s) => /email\. Subject: \S/.test(s))).toBe(true);
+    for (const s of steps.filter((x) => /text/.test(x))) expect(/"(.*)"$/.exec(s)![1].length).toBeLessThanOrEqual(160);
+    expect(items(ask("Build a 3-step battery storage drip for seniors"))).toHaveLength(3);
+  });
+});
+
 describe("offline Idea Generator: follow-ups transform the previous answer", () => {
   const first = "Write three texts for renters about battery storage";
   const history = (...turns: string[]): ChatTurn[] => turns.flatMap((t) => [{ role: "user" as const, content: t }, { role: "assistant" as const, content: ask(t) }]);

@@ -8,7 +8,7 @@
 import { hash } from "./offline-composer";
 import type { ChatTurn } from "./prompts/chat";
 
-type Topic = { match: RegExp; intro: string; ideas: string[]; suggestions: string[] };
+type Topic = { match: RegExp; intro: string; ideas: string[]; suggestions: string[]; /** A sequence: shown in order, never rotated. */ ordered?: boolean };
 
 const TOPICS: Topic[] = [
   {
@@ -25,6 +25,7 @@ const TOPICS: Topic[] = [
   {
     match: /\bfollow[- ]?up|no (?:reply|response)|ghost|didn'?t (?:reply|respond)|check(?:ing)? in\b/i,
     intro: "Follow-ups work best when each one adds something new. Try this rhythm:",
+    ordered: true,
     ideas: [
       "Day 2 SMS: \"Hi {{firstName}}, just checking you saw my note about a free solar assessment. Any questions?\"",
       "Day 5 email: a short story of a local homeowner's install (no savings figures, just the experience).",
@@ -93,11 +94,13 @@ const GENERAL: Topic = {
 };
 
 export function composeChatAnswer(message: string, context: string, seed = 0, history: readonly ChatTurn[] = []): { response: string; suggestions: string[] } {
+  const sequence = sequenceLength(message);
+  if (sequence) return composeSequence(readBrief(message, context), sequence);
   const brief = briefFor(message, context, history);
   if (brief) return composeCopy(brief);
   const text = `${message} ${context}`;
   const topic = TOPICS.find((t) => t.match.test(message)) ?? TOPICS.find((t) => t.match.test(text)) ?? GENERAL;
-  const start = hash(`${seed}|${message}`) % topic.ideas.length;
+  const start = topic.ordered ? 0 : hash(`${seed}|${message}`) % topic.ideas.length;
   const count = Math.min(topic.ideas.length, /\bideas?|tips?\b/i.test(message) ? (readCount(message) ?? 4) : 4);
   const ideas = [...topic.ideas.slice(start), ...topic.ideas.slice(0, start)].slice(0, count);
   const about = context.trim() ? `\n\nWith your context in mind (${context.trim().slice(0, 120)}), adapt the wording to your audience.` : "";
@@ -684,4 +687,40 @@ export function stepTopicCopy(brief: string, audienceText: string): { sms: strin
   const a = AUDIENCES[readAudience(`${audienceText} ${brief}`) ?? "homeowners"];
   const t = TOPIC_COPY[topic];
   return { sms: t.sms(a), email: t.email(a), subjects: t.subjects(a).filter((s) => !/\{\{appointment/.test(s)) };
+}
+
+/** "Create a 4-step follow-up campaign", "a drip sequence": how many steps, or null when it is not such a request. */
+export function sequenceLength(message: string): number | null {
+  if (!/\b(?:create|write|build|draft|give me|plan|make|set up)\b/i.test(message)) return null;
+  const m = /\b(\d{1,2}|two|three|four|five|six|seven|eight)[- ](?:step|touch|message|part)\b/i.exec(message);
+  if (m) return Math.min(8, Math.max(2, /^\d+$/.test(m[1]) ? Number(m[1]) : NUMBER_WORDS[m[1].toLowerCase()]));
+  return /\b(?:sequence|drip|cadence)\b/i.test(message) ? 4 : null;
+}
+
+const SEQUENCE_DAYS = [0, 2, 5, 10, 20, 30, 45, 60];
+
+/** A multi-step campaign: numbered steps, day offsets, texts and emails alternating, each one adding something new. */
+export function composeSequence(b: Brief, steps: number): { response: string; suggestions: string[] } {
+  const topic = b.topic === "intro" && /\bfollow[- ]?up|quiet|ghost|cold\b/i.test(b.seed) ? "reengage" : b.topic;
+  const t = TOPIC_COPY[topic];
+  const a = AUDIENCES[b.audience];
+  const sms = smsItems({ ...b, kind: "sms", topic, count: steps, counted: true });
+  const subjects = t.subjects(a);
+  const start = hash(b.seed) % subjects.length;
+  const lines = Array.from({ length: steps }, (_, i) => {
+    const day = SEQUENCE_DAYS[i];
+    if (i === steps - 1 && steps >= 3)
+      return `${i + 1}. Day ${day}, text (a polite last message): "Hi {{firstName}}, I do not want to keep messaging if the timing is not right. Should I close your file?"`;
+    if (i % 2 === 1) return `${i + 1}. Day ${day}, email. Subject: ${at(subjects, start + i)}\n   ${t.email(a)[Math.floor(i / 2) % 2]}`;
+    const text = sms[i] ?? sms[0];
+    return `${i + 1}. Day ${day}, text: "${i === 0 ? text : text.replace(/ Reply STOP to opt out\.$/, "")}"`;
+  });
+  const response = [
+    `A ${steps}-step ${t.label} sequence for ${a.label} (${b.tone}); each step adds something new and stops as soon as the contact replies:`,
+    "",
+    ...lines,
+    "",
+    "Only the first text carries the opt-out wording (the others go to the same contact); texts stay within 160 characters.",
+  ].join("\n");
+  return { response, suggestions: ["Write the emails in full", "Make the texts more casual", "Write 3 break-up texts for leads who went quiet"] };
 }
