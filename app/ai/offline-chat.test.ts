@@ -1,6 +1,7 @@
 // The offline Idea Generator answers the request it was given (issue 24): kind, count, length, tone, audience,
 // topic, and follow-ups that transform the previous answer. Pure: no network.
 import { describe, expect, it } from "vitest";
+import { makesPromise } from "./draft-rules";
 import { composeChatAnswer } from "./offline-chat";
 import type { ChatTurn } from "./prompts/chat";
 
@@ -12,6 +13,8 @@ const DOCUMENTED = new Set(["firstName", "salesRep", "appointmentDate", "appoint
 
 function wellFormed(answer: string) {
   expect(answer).not.toMatch(/30\s?%|tax credit/i);
+  // The chat drops any sentence the draft rules call a promise: the composer never writes one.
+  expect(makesPromise(answer)).toBe(false);
   expect(answer).not.toMatch(/\[[A-Za-z ]+\]|\{[^{}]*\}(?!\})|undefined|null|NaN/);
   for (const [, name] of answer.matchAll(SMS_TOKEN)) expect(DOCUMENTED.has(name), name).toBe(true);
 }
@@ -47,6 +50,7 @@ describe("offline Idea Generator: requests", () => {
 
   it("different requests get different answers, and the same request the same answer", () => {
     const answers = table.map((r) => ask(r.ask));
+    for (const q of ["Write 3 appointment reminder texts", "Give me 10 subject lines for new leads", "Create a 4-step follow-up sequence"]) wellFormed(ask(q));
     expect(new Set(answers).size).toBe(table.length);
     expect(ask(table[1].ask)).toBe(answers[1]);
   });
