@@ -4,6 +4,7 @@ import { AppError } from "~/lib/app-error";
 import { apiErrorResponse } from "~/lib/http.server";
 import { isApiPath } from "~/lib/request.server";
 import { readSessionToken } from "~/auth/session.server";
+import { limitRequestBody, requestBodyLimit } from "~/lib/read-body.server";
 
 /** Edge concerns around Remix: CSRF by Origin, security headers, a per-request CSP nonce. */
 export async function handleRequest(
@@ -17,10 +18,27 @@ export async function handleRequest(
       ? apiErrorResponse(new AppError("forbidden", "Cross-origin request refused"))
       : new Response("Cross-origin request refused", { status: 403, headers: { "Content-Type": "text/plain" } });
   }
+  // Every body is capped before any route reads it (uploads, bulk JSON and webhooks by their own limits).
+  const bodyLimit = requestBodyLimit(url.pathname);
+  let limited: ReturnType<typeof limitRequestBody>;
+  try {
+    limited = limitRequestBody(request, bodyLimit);
+  } catch (err) {
+    return tooLarge(url.pathname, err as AppError);
+  }
   const nonce = crypto.randomUUID().replace(/-/g, "");
-  const response = await remix(withoutOriginOnTokenPaths(request), nonce);
+  let response = await remix(withoutOriginOnTokenPaths(limited.request), nonce);
+  // A streamed body that passed the cap broke the route's read: whatever the route answered, the answer is the 413.
+  if (limited.tripped() && response.status !== 413) {
+    await response.body?.cancel().catch(() => {});
+    response = tooLarge(url.pathname, new AppError("payload_too_large", bodyLimit.message));
+  }
   const headers = new Headers(response.headers);
   const isDocument = (headers.get("Content-Type") ?? "").includes("text/html");
   applySecurityHeaders(headers, nonce, isDocument, url.protocol === "https:", readSessionToken(request) !== null);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function tooLarge(pathname: string, err: AppError): Response {
+  return isApiPath(pathname) ? apiErrorResponse(err) : new Response(err.message, { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

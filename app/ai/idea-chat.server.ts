@@ -66,6 +66,8 @@ export async function streamChatMessage(
   input: { message: string; context: string },
   now: Date,
   onText: (text: string) => void,
+  /** Aborts when the reader has gone: the model is stopped and nothing is stored. */
+  signal?: AbortSignal,
 ): Promise<{ response: string; suggestions: string[]; provider: string } | null> {
   const message = input.message.trim().slice(0, 2000);
   if (!message) return null;
@@ -77,7 +79,7 @@ export async function streamChatMessage(
     answer = await streamChat(deps, { message, context: input.context.trim().slice(0, 2000), chatHistory: history }, history.length, (t) => {
       started = true;
       onText(t);
-    });
+    }, signal);
   } catch (cause) {
     throw new AppError("unavailable", started ? "The answer was cut off. Please try again." : "The assistant could not answer just now. Please try again.", {
       title: "Error generating response",

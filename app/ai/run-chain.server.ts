@@ -9,6 +9,8 @@ export type AiDeps = {
   providers: readonly AiProvider[];
   /** Where fall-throughs are reported; console.warn by default. */
   log?: AiLog;
+  /** The caller's request: when it aborts (the client left), the provider call is aborted and no other is asked. */
+  signal?: AbortSignal;
 };
 
 export type ChainResult<T> = { value: T; provider: AiProviderName };
@@ -24,8 +26,10 @@ export function recordingLog(db: Db, now: () => Date): AiLog {
 }
 
 /** Runs `fn` with an AbortSignal that fires after `ms`; rejects at the deadline even if `fn` ignores the signal. */
-async function withTimeout<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeout<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
   const controller = new AbortController();
+  const stop = () => controller.abort(outer?.reason);
+  outer?.addEventListener("abort", stop);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -37,6 +41,7 @@ async function withTimeout<T>(ms: number, fn: (signal: AbortSignal) => Promise<T
     return await Promise.race([fn(controller.signal), deadline]);
   } finally {
     clearTimeout(timer);
+    outer?.removeEventListener("abort", stop);
   }
 }
 
@@ -49,13 +54,15 @@ export async function runChain<T>(deps: AiDeps, task: AiTask<T>): Promise<ChainR
   const log = deps.log ?? defaultLog;
   let lastError: unknown = new Error("no AI provider configured");
   for (const provider of deps.providers) {
+    deps.signal?.throwIfAborted();
     try {
-      const raw = await withTimeout(provider.timeoutMs, (signal) => provider.run(task, signal));
+      const raw = await withTimeout(provider.timeoutMs, (signal) => provider.run(task, signal), deps.signal);
       // Providers validate, but a provider that forgot must not leak an unchecked shape.
       const value = task.schema.parse(raw);
       return { value, provider: provider.name };
     } catch (error) {
       lastError = error;
+      if (deps.signal?.aborted) throw error;
       // A log that fails (e.g. its D1 write) must not stop the chain.
       await Promise.resolve()
         .then(() => log({ kind: task.kind, provider: provider.name, error: error instanceof Error ? error.message : String(error) }))

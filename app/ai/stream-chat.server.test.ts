@@ -6,7 +6,7 @@ import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { listChatThread } from "./idea-chat.server";
 import { createOfflineComposer } from "./providers/offline.server";
 import { createOpenAi } from "./providers/openai.server";
-import { splitAnswer, streamChat, SUGGESTIONS_MARKER, visibleAnswer } from "./stream-chat.server";
+import { MAX_ANSWER_CHARS, splitAnswer, streamChat, SUGGESTIONS_MARKER, TRUNCATED_ANSWER, visibleAnswer } from "./stream-chat.server";
 
 const input = { message: "Ideas for a referral campaign", context: "", chatHistory: [] };
 const chain = (key: string) => ({ providers: [createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }), createOfflineComposer()], log: () => {} });
@@ -35,6 +35,37 @@ describe("streamChat", () => {
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join("").trim()).toBe(answer.response);
     expect(answer.suggestions.length).toBeGreaterThan(0);
+  });
+
+  it("stops the model when the reader goes away: the endpoint sees its connection closed midway (issue 23)", async () => {
+    const key = newFakeOpenAiKey();
+    // 200 deltas, one every 25 ms: ~5 s if nobody stops it.
+    await queueOpenAiAnswer(key, "Solar referral idea. ".repeat(80), undefined, 25);
+    const reader = new AbortController();
+    const pieces: string[] = [];
+    const run = streamChat(chain(key), input, 0, (t) => {
+      pieces.push(t);
+      if (pieces.length === 3) reader.abort(new Error("the client disconnected"));
+    }, reader.signal);
+    await expect(run).rejects.toThrow();
+    let call;
+    for (let i = 0; i < 40; i++) {
+      [call] = await openAiCalls(key);
+      if (call?.closedByClient) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(call!.closedByClient).toBe(true);
+    expect(call!.chunksSent).toBeLessThan(50);
+  });
+
+  it("caps the answer at 8,000 characters with a mark, and stops the model there (issue 23)", async () => {
+    const key = newFakeOpenAiKey();
+    await queueOpenAiAnswer(key, "Knock on doors. ".repeat(20_000)); // 320,000 characters
+    const pieces: string[] = [];
+    const answer = await streamChat(chain(key), input, 0, (t) => pieces.push(t));
+    expect(answer.response.endsWith(TRUNCATED_ANSWER.trim())).toBe(true);
+    expect(answer.response.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length);
+    expect(pieces.join("").length).toBeLessThanOrEqual(MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length);
   });
 
   it("never shows a marker that is still arriving", () => {

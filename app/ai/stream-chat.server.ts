@@ -8,6 +8,13 @@ import { defaultLog, type AiDeps } from "./run-chain.server";
 /** Streamed answers are plain text; the follow-up questions come after this line. */
 export const SUGGESTIONS_MARKER = "SUGGESTIONS:";
 
+/**
+ * The longest answer shown and stored (issue 23: a model that ignored max_tokens wrote 2 MB into chat_messages). At
+ * this length the model is stopped and the answer ends with TRUNCATED_ANSWER.
+ */
+export const MAX_ANSWER_CHARS = 8000;
+export const TRUNCATED_ANSWER = "\n\n[Answer cut off at 8,000 characters]";
+
 /** The chat prompt asking for plain text (so it can be shown as it is written) instead of JSON. */
 export function chatStreamPrompt(input: ChatInput): AiPrompt {
   const base = chatPrompt(input.message, input.context, input.chatHistory);
@@ -39,15 +46,18 @@ export function splitAnswer(full: string): { response: string; suggestions: stri
       ? full
           .slice(at + SUGGESTIONS_MARKER.length)
           .split("\n")
-          .map((l) => normalizeTypography(l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "")).trim())
+          .map((l) => normalizeTypography(l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "")).trim().slice(0, 300))
           .filter(Boolean)
           .slice(0, 3)
       : [];
   return { response, suggestions };
 }
 
-async function* words(text: string): AsyncIterable<string> {
-  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) yield piece;
+async function* words(text: string, signal: AbortSignal): AsyncIterable<string> {
+  for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
+    signal.throwIfAborted();
+    yield piece;
+  }
 }
 
 /**
@@ -55,39 +65,58 @@ async function* words(text: string): AsyncIterable<string> {
  * before writing anything is logged and the next is asked (the offline composer closes the chain, writing its
  * answer word by word); one that fails midway ends the answer with an error, since its words are already shown.
  */
-export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, onText: (text: string) => void): Promise<ChatAnswer> {
+export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, onText: (text: string) => void, signal?: AbortSignal): Promise<ChatAnswer> {
   const log = deps.log ?? defaultLog;
   const prompt = chatStreamPrompt(input);
   let lastError: unknown = new Error("no AI provider configured");
   for (const provider of deps.providers) {
     const offline = provider.name === "offline";
     if (!provider.stream && !offline) continue;
+    signal?.throwIfAborted();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), provider.timeoutMs * 3);
+    // The reader went away (`signal`): stop the model, not just the relay (issue 23).
+    const stop = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", stop);
     let full = "";
     let shown = 0;
     try {
       const answer = offline ? composeChatAnswer(input.message, input.context, seed, input.chatHistory) : null;
-      const pieces = answer ? words(`${answer.response}\n${SUGGESTIONS_MARKER}\n${answer.suggestions.map((s) => `- ${s}`).join("\n")}`) : provider.stream!(prompt, controller.signal);
+      const pieces = answer
+        ? words(`${answer.response}\n${SUGGESTIONS_MARKER}\n${answer.suggestions.map((s) => `- ${s}`).join("\n")}`, controller.signal)
+        : provider.stream!(prompt, controller.signal);
+      let cut = false;
       for await (const piece of pieces) {
         full += piece;
-        const visible = visibleAnswer(full);
+        let visible = visibleAnswer(full);
+        if (visible.length > MAX_ANSWER_CHARS && full.indexOf(SUGGESTIONS_MARKER) < 0) {
+          // Long enough: stop the model and end the answer here, with a mark (leaving the loop cancels the stream).
+          visible = visible.slice(0, MAX_ANSWER_CHARS) + TRUNCATED_ANSWER;
+          full = visible;
+          cut = true;
+        }
         if (visible.length > shown) {
           onText(visible.slice(shown));
           shown = visible.length;
         }
+        // Past the cap with the suggestions still coming (or never ending): enough, stop the model.
+        if (cut || full.length > 2 * MAX_ANSWER_CHARS) {
+          controller.abort();
+          break;
+        }
       }
       const { response, suggestions } = splitAnswer(full);
       if (!response) throw new MalformedAiOutput("an empty answer");
-      return { response, suggestions, provider: provider.name };
+      return { response: response.length > MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length ? response.slice(0, MAX_ANSWER_CHARS) + TRUNCATED_ANSWER : response, suggestions, provider: provider.name };
     } catch (error) {
       lastError = error;
       await Promise.resolve()
         .then(() => log({ kind: "chat-stream", provider: provider.name, error: error instanceof Error ? error.message : String(error) }))
         .catch(() => undefined);
-      if (shown > 0) throw error;
+      if (shown > 0 || signal?.aborted) throw error;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
     }
   }
   throw lastError;

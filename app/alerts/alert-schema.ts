@@ -54,7 +54,7 @@ export function parseContactInfo(v: unknown): { email: string | null; phone: str
   }
   const o = (obj && typeof obj === "object" ? obj : {}) as Record<string, unknown>;
   const email = typeof o.email === "string" && o.email.trim() ? o.email.trim() : null;
-  if (email && !z.string().email().safeParse(email).success) throw new AppError("validation", "Please enter a valid email address", { field: "email" });
+  if (email && !z.string().max(254).email().safeParse(email).success) throw new AppError("validation", "Please enter a valid email address", { field: "email" });
   const phone = typeof o.phone === "string" && o.phone.trim() ? o.phone.trim().slice(0, 40) : null;
   return { email, phone };
 }
@@ -64,8 +64,8 @@ const profileSchema = z.object({
   department: z.enum(DEPARTMENTS).default("Solar Sales"),
   keywords: keywords.default([]),
   contactInfo: z.unknown().optional(),
-  email: z.string().optional(),
-  phone: z.string().optional(),
+  email: z.string().max(254, "Please enter a valid email address").optional(),
+  phone: z.string().max(40, "Phone must be at most 40 characters").optional(),
   priority: z.enum(PROFILE_PRIORITIES).default("medium"),
   responseTemplate: optText(1600),
   escalationTime: z.coerce.number().int("Escalation time must be a whole number").min(1, "Escalation time must be between 1 and 1440 minutes").max(1440, "Escalation time must be between 1 and 1440 minutes").default(15),

@@ -5,7 +5,8 @@ import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { classifierFor } from "~/responders/reply-deps.server";
 import type { ReplyDeps } from "~/responders/reply-deps";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
+import { call, createTestUser, db } from "../../tests/factories";
+import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { pipeline } from "../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
 import { acknowledgeAlert, countUnacknowledged, listAlerts, markAlert } from "./manage-alerts.server";
@@ -147,5 +148,27 @@ describe("the alert engine", () => {
     expect(cls!.marked_correct).toBe(0);
     const page = await listAlerts(db(), { limit: 100 });
     expect(page.alerts.find((x) => x.id === alertB.id)).toMatchObject({ verdict: "wrong", status: "acknowledged" });
+  });
+
+  it("staff mail is not marketing: no List-Unsubscribe, and a one-click unsubscribe of the staff address skips no alert (issue 23)", async () => {
+    const w = await world();
+    const { word, email } = await rules();
+    await w.inbound(`${word} first`);
+    const firstJobs = w.queue.takeSendJobs();
+    // The alert to `email` is queued; its recipient (or a mail client's link scanner) one-clicks an unsubscribe.
+    const token = await unsubscribeToken("test-session-secret", email);
+    expect((await call(`/unsubscribe/${token}/one-click`, { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) })).status).toBe(200);
+    expect(await db().get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'email' AND address = ${email}`)).toBeTruthy();
+    await w.inbound(`${word} second`);
+    await sendMessages([...firstJobs, ...w.queue.takeSendJobs()], w.deps);
+    const rows = await db().all<{ status: string }>(sql`SELECT status FROM messages WHERE email = ${email} AND kind = 'alert' ORDER BY id`);
+    expect(rows.map((r) => r.status)).toEqual(["sent", "sent"]);
+    const mails = (await w.sendgrid.calls()).filter((c) => c.to.includes(email));
+    expect(mails).toHaveLength(2);
+    for (const m of mails) {
+      expect(Object.keys(m.headers).map((h) => h.toLowerCase())).not.toContain("list-unsubscribe");
+      expect(m.text).not.toContain("Unsubscribe");
+      expect(m.html).not.toContain("unsubscribe");
+    }
   });
 });

@@ -7,7 +7,7 @@ import { redirectWithToast } from "~/toast/toast.server";
 import { createAuthenticator } from "./authenticator.server";
 import { issueDeviceCookie, readDeviceId } from "./device-cookie.server";
 import { completeTwoFactorSignIn } from "./login.server";
-import { loginSchema, MISSING_CREDENTIALS } from "./login-schema";
+import { EMAIL_TOO_LONG, loginSchema, MISSING_CREDENTIALS, PASSWORD_TOO_LONG } from "./login-schema";
 import { PENDING_SIGN_IN_MS, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server";
 import { serializeSessionCookie, type SessionUser } from "./session.server";
 
@@ -60,7 +60,9 @@ export async function loginAction(args: ActionFunctionArgs) {
   if (form.get("intent") === "code" || form.get("intent") === "cancel") return codeStep(args, form);
   const submission = parseWithZod(form, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), failure: MISSING_CREDENTIALS }, { status: 400 });
+    // An over-long field says so (loginSchema's bounds); anything else is a missing field.
+    const tooLong = [EMAIL_TOO_LONG, PASSWORD_TOO_LONG].find((m) => Object.values(submission.error ?? {}).some((errs) => errs?.includes(m)));
+    return data({ result: submission.reply(), failure: tooLong ? { title: "Login failed", description: tooLong } : MISSING_CREDENTIALS }, { status: 400 });
   }
   try {
     const secret = context.cloudflare.env.SESSION_SECRET;

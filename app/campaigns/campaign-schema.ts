@@ -2,6 +2,7 @@ import { z } from "zod";
 import { extractVariables, findUnknownVariables } from "~/messaging/render";
 import { AppError } from "~/lib/app-error";
 import { parseClock } from "./send-window";
+import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 
 // SPEC §5 / §8 texts.
 export const CAMPAIGN_NAME_REQUIRED = "Please enter a campaign name";
@@ -79,12 +80,12 @@ const delay = (max: number | null, message: string) =>
   }, max === null ? z.number().min(0, message) : z.number().min(0, message).max(max, message));
 
 const required = z.preprocess((v) => (v === null ? undefined : v), z.string({ required_error: STEP_FIELDS_REQUIRED, invalid_type_error: STEP_FIELDS_REQUIRED }).trim().min(1, STEP_FIELDS_REQUIRED));
-const clock = z.preprocess(blankToUndefined, z.string().optional());
+const clock = z.preprocess(blankToUndefined, z.string().max(8, "Use the HH:MM format").optional());
 
 const stepFields = z.object({
   name: required.pipe(z.string().max(200, "Step name must be at most 200 characters")),
   messageType: z.preprocess((v) => v ?? "sms", z.enum(["sms", "email"], { message: 'Message type must be "sms" or "email"' })),
-  subject: optionalText(300),
+  subject: optionalText(300).refine(isOneLine, SUBJECT_CONTROL_CHARS),
   content: required.pipe(z.string().max(MAX_CONTENT, `Content must be at most ${MAX_CONTENT} characters`)),
   delayDays: delay(3650, "Delay days must be at least 0"),
   delayHours: delay(23, "Delay hours must be between 0 and 23"),

@@ -2,6 +2,7 @@
 // Pure: the caller reads the file, and decides what to do with the rows (preview, insert, dedupe).
 
 import Papa, { type ParseResult } from "papaparse";
+import { withoutControlChars } from "./decode-text";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
 import { normalizeState } from "./us-geo";
@@ -147,7 +148,8 @@ export function contactRowReader(header: readonly string[], opts: { requireLastN
   const cell = (record: readonly string[], field: Field): string => {
     // First non-blank value among the columns mapped to this field.
     for (const index of columns[field] ?? []) {
-      const value = String(record[index] ?? "").trim();
+      // Control characters (a NUL from a binary-ish export, an _x0007_ in a sheet) never reach a contact (issue 23).
+      const value = withoutControlChars(String(record[index] ?? "")).trim();
       if (value) return value;
     }
     return "";
@@ -159,7 +161,7 @@ export function contactRowReader(header: readonly string[], opts: { requireLastN
     return index >= 0 ? [[name, index] as const] : [];
   });
   const customFieldsOf = (record: readonly string[]) => {
-    const values = Object.fromEntries(customColumns.map(([name, i]) => [name, String(record[i] ?? "").trim().slice(0, 200)]).filter(([, v]) => v));
+    const values = Object.fromEntries(customColumns.map(([name, i]) => [name, withoutControlChars(String(record[i] ?? "")).trim().slice(0, 200)]).filter(([, v]) => v));
     return Object.keys(values).length ? { customFields: values } : {};
   };
   const check = fieldChecker();

@@ -91,7 +91,7 @@ describe("JSON export", () => {
 describe("TXT export", () => {
   it("writes one readable line per contact, leaving blanks out", () => {
     expect(contactsToTxt([ada, bare])).toBe(
-      "Ada Lovelace | +12125554567 | ada@example.com | Analytical Ltd | 1 Main St, Albany, NY 12207\n" +
+      "Ada Lovelace | '+12125554567 | ada@example.com | Analytical Ltd | 1 Main St, Albany, NY 12207\n" +
         "Bob Ray | 3105552368\n",
     );
   });
@@ -99,6 +99,11 @@ describe("TXT export", () => {
   it("keeps a contact on one line even when a value holds line breaks", () => {
     const txt = contactsToTxt([{ ...bare, company: "Sun\r\nWind" }]);
     expect(txt).toBe("Bob Ray | 3105552368 | Sun Wind\n");
+  });
+
+  it("is formula-safe: a part starting with = + - @ gets a leading apostrophe, as in the CSV (issue 23)", () => {
+    const evil = { ...bare, firstName: "=HYPERLINK(\"http://x\")", lastName: "", email: "@SUM(1)", company: "-2+3", address: "+cmd|' /C calc'!A0" };
+    expect(contactsToTxt([evil])).toBe(`'=HYPERLINK("http://x") | 3105552368 | '@SUM(1) | '-2+3 | '+cmd|' /C calc'!A0\n`);
   });
 
   it("is empty for no contacts", () => {

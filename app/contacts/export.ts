@@ -25,11 +25,15 @@ const CRLF = "\r\n";
 // leading ' which makes it plain text. Note this includes normalised phones ("+1555…" → "'+1555…").
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
 
+/** A value a spreadsheet will not run: a leading ' when it starts with a formula trigger. */
+export function formulaSafe(value: string): string {
+  return FORMULA_TRIGGER.test(value) ? `'${value}` : value;
+}
+
 /** One CSV cell: always quoted, quotes doubled, formula triggers neutralised, null/undefined → empty. */
 export function csvCell(value: string | null | undefined): string {
   if (value === null || value === undefined) return '""';
-  const text = FORMULA_TRIGGER.test(value) ? `'${value}` : value;
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${formulaSafe(value).replace(/"/g, '""')}"`;
 }
 
 /** The header line, CRLF-terminated. */
@@ -55,12 +59,15 @@ export function contactsToJson(rows: readonly ExportContact[]): string {
 // Line breaks inside a value would split one contact over several lines.
 const oneLine = (value: string | null | undefined) => (value ?? "").replace(/\s+/g, " ").trim();
 
-/** One contact per line: "First Last | +15551234567 | email | company | address, city, ST zip" (blanks left out). */
+/**
+ * One contact per line: "First Last | '+15551234567 | email | company | address, city, ST zip" (blanks left out). A
+ * spreadsheet opening the file splits it on "|": each part is formula-safe like a CSV cell (issue 23).
+ */
 export function txtLine(row: ExportContact): string {
   const name = oneLine(`${row.firstName ?? ""} ${row.lastName ?? ""}`);
   const stateZip = [oneLine(row.state), oneLine(row.zipCode)].filter(Boolean).join(" ");
   const place = [oneLine(row.address), oneLine(row.city), stateZip].filter(Boolean).join(", ");
-  return [name, oneLine(row.phone), oneLine(row.email), oneLine(row.company), place].filter(Boolean).join(" | ");
+  return [name, oneLine(row.phone), oneLine(row.email), oneLine(row.company), place].filter(Boolean).map(formulaSafe).join(" | ");
 }
 
 export function contactsToTxt(rows: readonly ExportContact[]): string {

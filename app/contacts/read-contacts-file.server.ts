@@ -1,5 +1,6 @@
 import { read, utils } from "@e965/xlsx";
 import { AppError } from "~/lib/app-error";
+import { decodeText } from "./decode-text";
 import { readXlsxRows, SPREADSHEET_PARSE_FAILED, type SheetRow } from "./read-xlsx-rows.server";
 import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "./upload-limits";
 
@@ -18,7 +19,7 @@ export async function readContactsFile(file: File): Promise<ContactsFile> {
   const type = /\.(csv|xlsx|xls)$/i.exec(file.name)?.[1]?.toLowerCase();
   if (!type) throw new AppError("validation", UNSUPPORTED_FILE);
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("payload_too_large", UPLOAD_TOO_LARGE);
-  if (type === "csv") return { kind: "csv", text: await file.text() };
+  if (type === "csv") return { kind: "csv", text: decodeText(new Uint8Array(await file.arrayBuffer())) };
   if (type === "xlsx") return { kind: "sheet", rows: readXlsxRows(file) };
   if (file.size > MAX_XLS_BYTES) throw new AppError("payload_too_large", XLS_TOO_LARGE);
   return { kind: "sheet", rows: xlsRows(new Uint8Array(await file.arrayBuffer())) };

@@ -7,6 +7,7 @@
 // numbers and dates), so both readers produce the same rows (read-xlsx-rows.test.ts compares them).
 import { SSF } from "@e965/xlsx";
 import { AppError } from "~/lib/app-error";
+import { MAX_SHEET_ROWS } from "./upload-limits";
 
 export const SPREADSHEET_PARSE_FAILED = "Failed to read the spreadsheet. Please check the file and try again.";
 export const SPREADSHEET_ENCRYPTED =
@@ -19,19 +20,36 @@ export type XlsxLimits = {
   /** UTF-8 bytes of all shared strings together (they are held for random access). */
   sharedStringBytes: number;
   sharedStrings: number;
-  /** Inflated bytes of one part: bounds the CPU a small, highly compressed file can cost. */
+  /**
+   * Inflated bytes of one part: bounds the CPU a small, highly compressed file can cost. Checked against the zip's
+   * central directory before anything is inflated, and again on the bytes actually inflated (a directory can lie).
+   */
   partBytes: number;
+  /** Inflated ÷ compressed size of a part over RATIO_FLOOR bytes: a zip bomb's parts are far past it (~1000:1). */
+  ratio: number;
+  /** Rows of the sheet (with a value) at most: the product is sized for 100,000 contacts per file. */
+  rows: number;
 };
+
+/** Parts smaller than this are not ratio-checked: a small part of repeated text can legitimately pack very tightly. */
+const RATIO_FLOOR = 1024 * 1024;
+/** A row (or shared string) of XML longer than this is not a contact: its text would be held whole while it streams. */
+const MAX_ELEMENT_CHARS = 4 * 1024 * 1024;
+/** Compressed bytes fed to the inflater at a time: one step then yields at most ~1 KB × 1032 (deflate's maximum ratio). */
+const INFLATE_STEP = 4 * 1024;
 
 /**
  * 24 MB of distinct text is ~600,000 distinct phone numbers, emails and addresses: far beyond the 100,000 contacts a
- * team imports in a file, and with the reader's own ~20 MB it keeps the upload inside the 64 MB budget. An inflated
- * part over 512 MB (a 10 MB .xlsx inflates to ~80–150 MB of XML) is a zip bomb or not a contact list.
+ * team imports in a file, and with the reader's own ~20 MB it keeps the upload inside the 64 MB budget. 100,000 rows of
+ * contacts are ~30–50 MB of sheet XML, so a part over 64 MB, or one packed over 100:1 (Excel's sheets pack ~5–20:1), is
+ * a zip bomb or not a contact list (issue 23: a 205 KB file inflating to 200 MB took the local Worker to 2.26 GB).
  */
-export const XLSX_LIMITS: XlsxLimits = { sharedStringBytes: 24 * 1024 * 1024, sharedStrings: 2_000_000, partBytes: 512 * 1024 * 1024 };
+export const XLSX_LIMITS: XlsxLimits = { sharedStringBytes: 24 * 1024 * 1024, sharedStrings: 2_000_000, partBytes: 64 * 1024 * 1024, ratio: 100, rows: MAX_SHEET_ROWS };
 export const TOO_MUCH_TEXT = `This spreadsheet has more distinct text than can be read here (over ${XLSX_LIMITS.sharedStringBytes / 1024 / 1024} MB). Please split it, or save it as CSV.`;
 
 export const TOO_BIG_UNPACKED = "The spreadsheet is too large to read here once unpacked. Please split it, or save it as CSV.";
+export const tooManyRows = (rows: number) => `The spreadsheet has more than ${rows.toLocaleString("en-US")} rows. Please split it into smaller files.`;
+export const TOO_MANY_ROWS = tooManyRows(XLSX_LIMITS.rows);
 
 const parseFailed = (cause?: unknown) => new AppError("validation", SPREADSHEET_PARSE_FAILED, { cause });
 
@@ -83,20 +101,44 @@ async function readZipDirectory(file: Blob): Promise<Map<string, ZipEntry>> {
   return entries;
 }
 
-/** An entry's inflated text as a stream of string chunks, failing past `maxBytes`. */
-async function entryText(file: Blob, entry: ZipEntry, maxBytes: number): Promise<ReadableStream<string>> {
+/**
+ * Refuses, from the central directory alone, a part whose declared size passes `maxBytes` or packs tighter than
+ * `ratio` (a zip bomb), before a byte of it is inflated.
+ */
+function checkDeclaredSize(entry: ZipEntry, maxBytes: number, ratio: number) {
+  if (entry.size > maxBytes) throw new AppError("payload_too_large", TOO_BIG_UNPACKED);
+  if (entry.size > RATIO_FLOOR && entry.size > entry.compressedSize * ratio) throw new AppError("payload_too_large", TOO_BIG_UNPACKED);
+}
+
+/** Splits chunks into pieces of at most `size` bytes, so that the inflater's output per step stays small. */
+const rechunk = (size: number) =>
+  new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+    transform(chunk, controller) {
+      for (let i = 0; i < chunk.byteLength; i += size) controller.enqueue(chunk.subarray(i, Math.min(i + size, chunk.byteLength)));
+    },
+  });
+
+/**
+ * An entry's inflated text as a stream of string chunks. Fails before inflating when the directory declares too much
+ * (checkDeclaredSize), and while inflating as soon as the bytes actually produced pass the declared size or
+ * `maxBytes` (a directory that lies about sizes).
+ */
+async function entryText(file: Blob, entry: ZipEntry, maxBytes: number, ratio: number = XLSX_LIMITS.ratio): Promise<ReadableStream<string>> {
   if (entry.flags & 1) throw new AppError("validation", SPREADSHEET_ENCRYPTED);
   if (entry.method !== 0 && entry.method !== 8) throw parseFailed();
+  checkDeclaredSize(entry, maxBytes, ratio);
+  // The central directory's size is exact even when the local header defers it to a data descriptor (flag bit 3).
+  const limit = Math.min(maxBytes, entry.size);
   const local = await bytesOf(file, entry.localOffset, entry.localOffset + 30);
   if (local.byteLength < 30 || u32(local, 0) !== 0x04034b50) throw parseFailed();
   const start = entry.localOffset + 30 + u16(local, 26) + u16(local, 28);
   const raw = file.slice(start, start + entry.compressedSize).stream();
-  const inflated = entry.method === 8 ? raw.pipeThrough(new DecompressionStream("deflate-raw")) : raw;
+  const inflated = entry.method === 8 ? raw.pipeThrough(rechunk(INFLATE_STEP)).pipeThrough(new DecompressionStream("deflate-raw")) : raw;
   let seen = 0;
   const capped = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       seen += chunk.byteLength;
-      if (seen > maxBytes) controller.error(new AppError("payload_too_large", TOO_BIG_UNPACKED));
+      if (seen > limit) controller.error(new AppError("payload_too_large", TOO_BIG_UNPACKED));
       else controller.enqueue(chunk);
     },
   });
@@ -224,6 +266,7 @@ async function* xmlElements(
       const { done, value } = await reader.read();
       if (done) return;
       buf += value;
+      if (buf.length > MAX_ELEMENT_CHARS) throw new AppError("payload_too_large", TOO_BIG_UNPACKED);
       if (prefix === null) {
         const root = new RegExp(`<(\\w+:)?${opts.root}[\\s>/]`).exec(buf);
         if (!root) {
@@ -446,7 +489,7 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
     strings = new SharedStrings(limits);
     const sst = entries.get((relOf("sharedStrings") ?? "xl/sharedStrings.xml").toLowerCase());
     if (sst) {
-      for await (const si of xmlElements(await entryText(file, sst, limits.partBytes), (p) => `${p}si`, { root: "sst" })) {
+      for await (const si of xmlElements(await entryText(file, sst, limits.partBytes, limits.ratio), (p) => `${p}si`, { root: "sst" })) {
         strings.add(si.content === null ? "" : richText(si.content, si.prefix));
       }
       strings.seal();
@@ -494,6 +537,7 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
   };
 
   let rowNumber = 0;
+  let rowsWithValues = 0;
   /** A row's cells (undefined when none has a value), SheetJS's parse_ws_xml_data for one <row>. */
   const rowCells = (content: string, p: string): string[] | undefined => {
     const cells: string[] = [];
@@ -524,12 +568,14 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
   };
 
   try {
-    const stream = await entryText(file, sheet, limits.partBytes);
+    const stream = await entryText(file, sheet, limits.partBytes, limits.ratio);
     for await (const el of xmlElements(stream, (p) => `${p}row`, { root: "worksheet", stopAt: (p) => `</${p}sheetData>` })) {
       const r = attrOf(el.attrs, "r");
       rowNumber = r !== undefined ? parseInt(r, 10) : rowNumber + 1;
       const cells = el.content === null ? undefined : rowCells(el.content, el.prefix);
-      if (cells) yield { row: rowNumber, cells };
+      if (!cells) continue;
+      if (++rowsWithValues > limits.rows) throw new AppError("payload_too_large", tooManyRows(limits.rows));
+      yield { row: rowNumber, cells };
     }
   } catch (err) {
     throw err instanceof AppError ? err : parseFailed(err);

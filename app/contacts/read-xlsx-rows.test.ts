@@ -7,7 +7,7 @@ import { read, utils, write, type CellObject, type WorkBook } from "@e965/xlsx";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { colName, esc, workbookParts, zipParts } from "../../tests/xlsx-file.js";
-import { readXlsxRows, SPREADSHEET_ENCRYPTED, SPREADSHEET_PARSE_FAILED, TOO_BIG_UNPACKED, TOO_MUCH_TEXT, XLSX_LIMITS, type XlsxLimits } from "./read-xlsx-rows.server";
+import { readXlsxRows, SPREADSHEET_ENCRYPTED, SPREADSHEET_PARSE_FAILED, TOO_BIG_UNPACKED, TOO_MANY_ROWS, TOO_MUCH_TEXT, tooManyRows, XLSX_LIMITS, type XlsxLimits } from "./read-xlsx-rows.server";
 
 type Grid = Map<number, string[]>;
 const trimEnd = (cells: string[]) => {
@@ -208,3 +208,80 @@ describe("files that are not readable workbooks fail with a clear 4xx, never a 5
     await sameAsSheetJS(await handWritten({ sheets: [{ name: "Wide", sheetData: `<row r="1">${cells}</row>` }] }));
   });
 });
+
+describe("zip bombs and oversized sheets are refused with a clear 413 (issue 23)", () => {
+  const rowsOf = async (bytes: Uint8Array<ArrayBuffer>, limits?: XlsxLimits) => {
+    let n = 0;
+    for await (const _ of readXlsxRows(new File([bytes], "x.xlsx"), limits)) n++;
+    return n;
+  };
+  /** A sheet of `rows` identical contact rows: packs very tightly, like a bomb. */
+  const repetitive = (rows: number, pad = 0) =>
+    handWritten({
+      sheets: [
+        {
+          name: "Bomb",
+          sheetData: (function* () {
+            yield `<row r="1"><c r="A1" t="inlineStr"><is><t>First Name</t></is></c><c r="B1" t="inlineStr"><is><t>Phone</t></is></c></row>`;
+            // Rows and cells without references (legal, and what packs tightest): the same bytes again and again.
+            const row = `<row><c t="inlineStr"><is><t>Ana${" ".repeat(pad)}</t></is></c><c><v>2128675301</v></c></row>`;
+            for (let i = 2; i <= rows; i++) yield row;
+          })(),
+        },
+      ],
+    });
+  /** The central directory entry of `name` in a zip: its offset (sizes at +20 compressed, +24 uncompressed). */
+  function directoryEntry(zip: Uint8Array<ArrayBuffer>, name: string) {
+    const v = new DataView(zip.buffer);
+    for (let p = zip.length - 22; p >= 0; p--) {
+      if (v.getUint32(p, true) !== 0x02014b50) continue;
+      const len = v.getUint16(p + 28, true);
+      if (new TextDecoder().decode(zip.subarray(p + 46, p + 46 + len)) === name) return { v, p };
+    }
+    throw new Error(`no ${name}`);
+  }
+
+  it("the limits are the product's: sheet XML ≤ 64 MB, packed ≤ 100:1, 100,000 rows", () => {
+    expect(XLSX_LIMITS).toMatchObject({ partBytes: 64 * 1024 * 1024, ratio: 100, rows: 100_000 });
+    expect(TOO_MANY_ROWS).toBe("The spreadsheet has more than 100,000 rows. Please split it into smaller files.");
+  });
+
+  it("a small file whose sheet declares a huge size or a bomb's ratio is refused from the central directory, before inflating", async () => {
+    // ~20,000 rows of padded cells: ~2 MB of XML packed to a few KB (over 100:1).
+    const bomb = await repetitive(20_000, 10);
+    const { v, p } = directoryEntry(bomb, "xl/worksheets/sheet1.xml");
+    expect(v.getUint32(p + 24, true) / v.getUint32(p + 20, true)).toBeGreaterThan(100);
+    await expect(rowsOf(bomb)).rejects.toMatchObject({ code: "payload_too_large", status: 413, message: TOO_BIG_UNPACKED });
+    // The same declared as 200 MB: refused with no inflating at all (the data is never read: corrupt it to show it).
+    const huge = bomb.slice();
+    const at = directoryEntry(huge, "xl/worksheets/sheet1.xml");
+    at.v.setUint32(at.p + 24, 200 * 1024 * 1024, true);
+    const local = at.v.getUint32(at.p + 42, true);
+    for (let i = local + 30 + 30; i < local + 30 + 30 + 64; i++) huge[i] ^= 0x5a;
+    await expect(rowsOf(huge)).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
+    // Under the ratio a sheet reads; over the byte limit it does not.
+    const plain = await repetitive(50);
+    expect(await rowsOf(plain)).toBe(50);
+    await expect(rowsOf(plain, { ...XLSX_LIMITS, partBytes: 1000 })).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
+  });
+
+  it("a central directory that lies about the size: the inflater stops once the bytes it produced pass the declared size", async () => {
+    const bomb = await repetitive(20_000, 10);
+    const { v, p } = directoryEntry(bomb, "xl/worksheets/sheet1.xml");
+    // Declares 4 KB (under the ratio check's floor) for ~2 MB of XML.
+    v.setUint32(p + 24, 4096, true);
+    await expect(rowsOf(bomb)).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
+  });
+
+  it("more rows than the limit: 413 with the row count to split by", async () => {
+    const sheet = await repetitive(12);
+    expect(await rowsOf(sheet, { ...XLSX_LIMITS, rows: 12 })).toBe(12);
+    await expect(rowsOf(sheet, { ...XLSX_LIMITS, rows: 11 })).rejects.toMatchObject({ status: 413, message: tooManyRows(11) });
+  });
+
+  it("a single row too long to be a contact (no closing tag for megabytes) is refused, not buffered", async () => {
+    const wb = await handWritten({ sheets: [{ name: "Long", sheetData: (function* () { yield `<row r="1"><c r="A1" t="inlineStr"><is><t>`; for (let i = 0; i < 600; i++) yield "y".repeat(10_000); })() }] });
+    await expect(rowsOf(wb)).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
+  });
+});
+

@@ -6,6 +6,7 @@ import { AppError } from "~/lib/app-error";
 import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
 import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./upload-limits";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
+import { decodeText } from "./decode-text";
 
 export { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE };
 /** The multipart request may exceed the file by its framing; reading stops past this (read-body.server.ts). */
@@ -191,5 +192,5 @@ export async function stageUploadedCsv(db: Db, form: FormData, actor: { userId: 
   if (file.size > MAX_UPLOAD_BYTES) {
     throw new AppError("payload_too_large", UPLOAD_TOO_LARGE);
   }
-  return stageContactImport(db, { name: file.name, text: await file.text() }, actor, now);
+  return stageContactImport(db, { name: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer())) }, actor, now);
 }

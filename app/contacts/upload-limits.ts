@@ -15,4 +15,7 @@ export const UPLOAD_TOO_LARGE = `The file is too large (maximum ${MAX_UPLOAD_BYT
  * use. Newer Excel files (.xlsx) stream and take the full upload limit.
  */
 export const MAX_XLS_BYTES = 1024 * 1024;
+
+/** Rows of a spreadsheet at most: the product is sized for 100,000 contacts per file (issue 23, decision 022). */
+export const MAX_SHEET_ROWS = 100_000;
 export const XLS_TOO_LARGE = `.xls files can be at most ${MAX_XLS_BYTES / 1024 / 1024} MB. Please save the sheet as .xlsx or CSV (up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB), or split it.`;

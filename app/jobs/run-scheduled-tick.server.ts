@@ -13,6 +13,7 @@ import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
 import { jobQueue } from "~/jobs/job-queue.server";
+import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 
 export type TickDeps = { db: Db; env: Env; now: Date };
 type Task = (d: TickDeps) => Promise<unknown>;
@@ -46,6 +47,11 @@ export const defaultTasks: Task[] = [
   },
   // Activity entries past ACTIVITY_RETENTION_DAYS (default 365), a bounded batch per tick.
   ({ db, env, now }) => purgeOldActivity(db, now, activityRetentionDays(env)),
+  // login_history, chat_messages, alerts, ai_classifications past their retention (decision 022), a chunk each per tick.
+  async ({ db, now }) => {
+    const removed = await purgeOldRows(db, now);
+    if (Object.keys(removed).length) console.log("retention-purge", JSON.stringify(removed));
+  },
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
   ({ db, env, now }) => escalateDueAlerts({ db, queue: jobQueue(env), now, config: alertConfig(env) }),
   // Messages older than the retention (org setting, default 18 months) → R2, a bounded chunk per tick (decision 017).

@@ -1,3 +1,4 @@
+import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/upload-limits";
 import { AppError } from "./app-error";
 
 /** JSON request bodies are small: the largest legitimate one (a 10,000-contact bulk import) gets its own cap. */
@@ -52,4 +53,59 @@ export async function readFormDataLimited(request: Request, maxBytes: number, me
   } catch {
     throw new AppError("validation", "The form could not be read; please choose the file again");
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Every request body, before any route reads it (workers/handle-request.ts): one cap per kind of path (issue 23).
+
+/** Screen actions and /api JSON: the largest legitimate form is a 50,000-character email step (≤ ~450 KB encoded). */
+export const MAX_REQUEST_BYTES = MAX_JSON_BYTES;
+/** Sign-in, unsubscribe: two short fields. */
+export const MAX_SMALL_FORM_BYTES = 16 * 1024;
+/** Twilio's callbacks: a 1,600-character SMS with its parameters is ~10 KB. */
+export const MAX_WEBHOOK_BYTES = 64 * 1024;
+/** The uploads: their routes cap the file at MAX_UPLOAD_BYTES plus the multipart framing; this is the backstop above it. */
+export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 128 * 1024;
+
+const UPLOAD_PATHS = new Set(["/contacts/upload", "/contacts/quick-send"]);
+
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
+export const bodyTooLarge = (maxBytes: number) => `Request body too large (maximum ${sizeText(maxBytes)})`;
+
+export type BodyLimit = { maxBytes: number; message: string };
+const limit = (maxBytes: number, message = bodyTooLarge(maxBytes)): BodyLimit => ({ maxBytes, message });
+
+/** The most bytes a request to `pathname` may send, and what to say past it. */
+export function requestBodyLimit(pathname: string): BodyLimit {
+  if (UPLOAD_PATHS.has(pathname)) return limit(MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE);
+  if (pathname === "/api/contacts/bulk") return limit(MAX_BULK_JSON_BYTES);
+  if (pathname.startsWith("/webhooks/")) return limit(MAX_WEBHOOK_BYTES);
+  if (pathname === "/login" || pathname === "/api/auth/login" || pathname.startsWith("/unsubscribe/")) return limit(MAX_SMALL_FORM_BYTES);
+  return limit(MAX_REQUEST_BYTES);
+}
+
+/**
+ * `request` with its body capped at `maxBytes`: refused at once (an AppError 413) when Content-Length says more, and
+ * otherwise counted as it streams (chunked bodies have no Content-Length), the stream erroring the moment it passes
+ * the cap — nothing is buffered here. `tripped()` tells the caller afterwards that the cap was hit, whatever the
+ * route made of the broken stream.
+ */
+export function limitRequestBody(request: Request, { maxBytes, message }: BodyLimit): { request: Request; tripped: () => boolean } {
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw new AppError("payload_too_large", message);
+  if (!request.body) return { request, tripped: () => false };
+  let seen = 0;
+  let over = false;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) {
+          over = true;
+          controller.error(new AppError("payload_too_large", message));
+        } else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return { request: new Request(request, { body: counted, duplex: "half" } as RequestInit), tripped: () => over };
 }

@@ -20,9 +20,14 @@ export type Actor = { userId: number; ipAddress: string | null };
 /** What every send request needs: the database, the queue and the request's time. */
 export type SendRequestDeps = { db: Db; queue: JobQueue; now: Date };
 
+/** Any text field's outer bound (the fields' own, smaller limits follow in their `.pipe`): nothing longer is parsed. */
+export const MAX_TEXT_FIELD = 50_000;
 /** A required, trimmed text field whose every failure reads `message`. */
 export const text = (message: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ required_error: message, invalid_type_error: message }).min(1, message));
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ required_error: message, invalid_type_error: message }).min(1, message).max(MAX_TEXT_FIELD, `Must be at most ${MAX_TEXT_FIELD.toLocaleString("en-US")} characters`),
+  );
 export const MAX_CONTENT = 5000;
 
 /** Unknown {{tokens}} are refused before anything is written or sent. */
@@ -113,6 +118,27 @@ export async function assertVariablesFilled(db: Db, senderId: number, target: Va
       ? `{{${first}}} has no value for ${of(lacking[0])}${why}; fill it in or add a fallback such as {{${first}|…}}`
       : `No value for ${lacking.map((l) => `{{${l.variable}}} (${of(l)})`).join(", ")}${why}; fill them in or add fallbacks such as {{${first}|…}}`;
   throw new AppError("validation", message, { details: { missing: Object.fromEntries(lacking.map((l) => [l.variable, l.recipients])), recipients: total } });
+}
+
+/**
+ * The picked contacts that have a value for every contact-held {{variable}} the text uses without a fallback — the
+ * pre-send check's rule for "skipped: missing variable", applied when its Confirm sends (issue 24: Confirm must
+ * send what the check promised, not refuse over a recipient the check already left out). Sender and organisation
+ * variables are not per contact: assertVariablesFilled still refuses those.
+ */
+export async function contactsWithVariables(db: Db, contactIds: readonly number[], ...parts: (string | null | undefined)[]): Promise<number[]> {
+  const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
+  const org = required.includes("company") ? await loadOrgSettings(db) : {};
+  const perContact = required.filter((n) => {
+    const src = variableSource(n);
+    return (src === "contact" || src === "custom") && !(n === "company" && org.company?.trim());
+  });
+  if (!perContact.length) return [...new Set(contactIds)];
+  const lacking = perContact.map((n) => `trim(coalesce(CAST(${CONTACT_SQL[n]} AS TEXT), '')) = ''`).join(" OR ");
+  const reads = Array.from(chunkByBytes(new Set(contactIds)), ({ json }) =>
+    db.all<{ id: number }>(sql`SELECT c.id FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${json})) AND NOT (${sql.raw(lacking)})`),
+  );
+  return ((await runBatch(db, reads)) as { id: number }[][]).flat().map((r) => r.id);
 }
 
 /** A number we would refuse to text is refused here, with the reason, before anything is written. */

@@ -7,6 +7,12 @@ export type Channel = "sms" | "email";
 export const OPTED_OUT_REASON = "Recipient opted out";
 export const UNSUBSCRIBED_REASON = "Recipient unsubscribed from email";
 
+/**
+ * Staff mail: alerts and escalations to the team's own addresses. Not marketing: the suppression list (a homeowner's
+ * unsubscribe, STOP) never skips it, and it carries no unsubscribe link (decision 022).
+ */
+export const STAFF_MAIL_KINDS: ReadonlySet<string> = new Set(["alert"]);
+
 /** Which of `addresses` are on the do-not-contact list (one statement, one bound JSON array). */
 export async function suppressedAmong(db: Db, channel: Channel, addresses: string[]): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
@@ -48,7 +54,7 @@ export function suppressStatements(
       // Not yet handed to the provider, held ones included (a paused campaign's): messages_unsent_phone_idx holds just
       // those, and the WHERE repeats its condition so SQLite uses it (migration 0045).
       sql`UPDATE messages SET status = 'skipped', error_message = ${skippedReason}, updated_at = ${t}
-          WHERE status IN ('pending', 'queued', 'held') AND direction = 'outbound' AND kind <> 'compliance'
+          WHERE status IN ('pending', 'queued', 'held') AND direction = 'outbound' AND kind NOT IN ('compliance', 'alert')
             AND ${s.channel === "sms" ? sql`channel = 'sms' AND phone = ${s.address}` : sql`channel = 'email' AND email = ${s.address}`} AND ${when}`,
     ),
   ];

@@ -8,7 +8,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import { campaigns, contacts, messages, users, type Campaign, type Contact, type Message } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
 import type { JobOutcomes } from "~/lib/job-queue";
-import { OPTED_OUT_REASON, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
+import { OPTED_OUT_REASON, STAFF_MAIL_KINDS, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
 import {
   carryLateness,
@@ -28,7 +28,7 @@ import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
-import { renderEmail } from "./render-email";
+import { renderEmail, renderStaffEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { holdsCampaignMessages } from "~/campaigns/campaign-variables";
 import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
@@ -241,7 +241,8 @@ function render(row: Row, now: Date, org: OrgSettings) {
 
 /** Compliance before anything leaves: opt-outs, unsendable numbers, quiet hours. null = send. */
 function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outcome | null {
-  const exempt = row.kind === "compliance";
+  // Compliance replies, and staff mail (an unsubscribe applies to marketing mail to contacts, never to alerts).
+  const exempt = row.kind === "compliance" || STAFF_MAIL_KINDS.has(row.kind);
   if (row.channel === "sms") {
     if (!exempt && (row.suppressed || row.optedOutAt)) return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
     const to = row.contactPhone ?? row.phone;
@@ -396,7 +397,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       const wait = slot - (row.channel === "sms" ? RECHECK_LEAD_MS : 0) - clock();
       if (wait > 0) await sleep(wait);
       // A STOP may have arrived while this message waited for its paced slot: look again before sending.
-      if (Date.now() - claimedAt > RECHECK_AFTER_MS && row.kind !== "compliance" && (await suppressedNow(db, row))) {
+      if (Date.now() - claimedAt > RECHECK_AFTER_MS && row.kind !== "compliance" && !STAFF_MAIL_KINDS.has(row.kind) && (await suppressedNow(db, row))) {
         results.push({ id: row.id, status: "skipped", errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON });
         continue;
       }
@@ -461,6 +462,10 @@ async function suppressedNow(db: Db, row: Row) {
   return Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = ${row.channel} AND address = ${address}`));
 }
 
+function sentOutcome(row: Row, accepted: SendAccepted, provider: string, from: string, segments: number | undefined, now: Date): Outcome {
+  return { id: row.id, status: accepted.status === "delivered" ? "delivered" : "sent", sid: accepted.sid, provider, from, segments, sentAt: now.getTime(), errorCode: null, errorMessage: null };
+}
+
 async function sendOne(
   row: Row,
   content: { text: string; subject: string | null },
@@ -482,6 +487,11 @@ async function sendOne(
       from = deps.sms.sender;
     } else {
       const to = (row.contactEmail ?? row.email)!;
+      if (STAFF_MAIL_KINDS.has(row.kind)) {
+        const body = renderStaffEmail(content.text);
+        accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: null, messageId: row.id });
+        return sentOutcome(row, accepted, deps.email.name, deps.email.sender, undefined, now);
+      }
       const companyAddress = deps.config.companyAddress ?? (deps.email.name === "outbox" ? LOCAL_ADDRESS_PLACEHOLDER : null);
       if (!companyAddress) {
         return { id: row.id, status: "failed", errorCode: "config", errorMessage: "COMPANY_ADDRESS is not configured: marketing email must carry the sender's postal address (CAN-SPAM)" };
@@ -494,17 +504,8 @@ async function sendOne(
       accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: urls.oneClick, messageId: row.id });
       from = deps.email.sender;
     }
-    return {
-      id: row.id,
-      status: accepted.status === "delivered" ? "delivered" : "sent",
-      sid: accepted.sid,
-      provider: row.channel === "sms" ? deps.sms.name : deps.email.name,
-      from,
-      segments: row.channel === "sms" ? smsSegments(content.text).segments : undefined,
-      sentAt: now.getTime(),
-      errorCode: null,
-      errorMessage: null,
-    };
+    const provider = row.channel === "sms" ? deps.sms.name : deps.email.name;
+    return sentOutcome(row, accepted, provider, from, row.channel === "sms" ? smsSegments(content.text).segments : undefined, now);
   } catch (err) {
     const e = err instanceof ProviderError ? err : new ProviderError("retry", String((err as Error)?.message ?? err));
     // A timeout or dropped connection is ambiguous: the provider may have accepted the message. Never retry

@@ -4,17 +4,18 @@ import { runBatch } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
-import { assertKnownVariables, assertVariablesFilled, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { assertKnownVariables, assertVariablesFilled, contactsWithVariables, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
 import { sendJobs } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "./variables";
+import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 
 export const MAX_BROADCAST_CONTACTS = 100_000;
 const IMMEDIATE_BROADCAST_LIMIT = 1000;
 export const broadcastSchema = z.object({
   type: z.enum(["sms", "email"], { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
-  subject: z.string().trim().max(300).optional().nullable(),
+  subject: z.string().trim().max(300).optional().nullable().refine(isOneLine, SUBJECT_CONTROL_CHARS),
   content: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
   contactIds: z
     .array(zodId("contactIds must be positive integers"), { required_error: "Please select at least one contact", invalid_type_error: "Please select at least one contact" })
@@ -32,7 +33,14 @@ export const broadcastSchema = z.object({
  * broadcast instead of texting everyone twice. Rows for a future `scheduledAt` wait in D1 until the cron
  * enqueues them (queue delays cap at 24 h).
  */
-export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: z.infer<typeof broadcastSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+export async function sendBroadcast(
+  { db, queue, now }: SendRequestDeps,
+  input: z.infer<typeof broadcastSchema>,
+  actor: Actor,
+  key: string = crypto.randomUUID(),
+  /** After a pre-send check: leave out the recipients it listed as missing a variable, as it promised. */
+  opts: { skipMissingVariables?: boolean } = {},
+) {
   if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
   assertKnownVariables(input.subject, input.content);
   const idempotencyKey = `${actor.userId}:${key}`;
@@ -42,11 +50,13 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
   if (existing) {
     return { broadcastId: existing.id, recipients: existing.recipient_count, queued: 0, scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null, replayed: true };
   }
-  await assertVariablesFilled(db, actor.userId, { channel: input.type, contactIds: [...new Set(input.contactIds)] }, input.type === "email" ? input.subject : null, input.content);
+  const subjectPart = input.type === "email" ? input.subject : null;
+  const ids = opts.skipMissingVariables ? await contactsWithVariables(db, input.contactIds, subjectPart, input.content) : [...new Set(input.contactIds)];
+  if (ids.length === 0) throw new AppError("validation", "Every selected contact lacks a value the message needs; fill them in or add fallbacks such as {{firstName|there}}");
+  await assertVariablesFilled(db, actor.userId, { channel: input.type, contactIds: ids }, subjectPart, input.content);
   const t = now.getTime();
   const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const at = Math.max(scheduledAt?.getTime() ?? t, t);
-  const ids = [...new Set(input.contactIds)];
   const subject = input.type === "email" ? (input.subject ?? null) : null;
   const bid = sql`(SELECT id FROM broadcasts WHERE idempotency_key = ${idempotencyKey})`;
   // Small broadcasts due now start at once: their rows are written `queued` (no pending → queued write, issue 22)
@@ -77,7 +87,7 @@ export async function sendBroadcast({ db, queue, now }: SendRequestDeps, input: 
   try {
     await runBatch(db, statements);
   } catch (err) {
-    if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast({ db, queue, now }, input, actor, key);
+    if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast({ db, queue, now }, input, actor, key, opts);
     throw err;
   }
   const b = (await db.get<{ id: number; recipient_count: number }>(sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`))!;

@@ -4,11 +4,12 @@ import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { assertKnownVariables, assertVariablesFilled, logSend, messageByKey, smsInfo, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 
 export const individualSchema = z.object({
   contactId: zodId("contactId is required"),
   type: z.enum(["sms", "email"]).default("sms"),
-  subject: z.string().trim().max(300).optional().nullable(),
+  subject: z.string().trim().max(300).optional().nullable().refine(isOneLine, SUBJECT_CONTROL_CHARS),
   message: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
 });
 

@@ -12,6 +12,7 @@ import {
   type Actor,
   type SendRequestDeps,
 } from "./check-send-request.server";
+import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 
 export const manualSmsSchema = z.object(
   {
@@ -28,8 +29,8 @@ export function sendManualSmsTest(deps: SendRequestDeps, input: z.infer<typeof m
 
 export const manualEmailSchema = z.object(
   {
-    email: text("Please enter email, subject, and content").pipe(z.string().email("Please enter a valid email address")),
-    subject: text("Please enter email, subject, and content").pipe(z.string().max(300, "Subject must be at most 300 characters")),
+    email: text("Please enter email, subject, and content").pipe(z.string().max(254, "Please enter a valid email address").email("Please enter a valid email address")),
+    subject: text("Please enter email, subject, and content").pipe(z.string().max(300, "Subject must be at most 300 characters").refine(isOneLine, SUBJECT_CONTROL_CHARS)),
     content: text("Please enter email, subject, and content").pipe(z.string().max(50_000, "Content is too long")),
   },
   { invalid_type_error: "Invalid data format for manual test" },

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   classifyInbound,
+  isPlainWordsOptOut,
   keywordReply,
   HELP_KEYWORDS,
   OPT_IN_KEYWORDS,
@@ -120,5 +121,34 @@ describe("reply texts", () => {
     // Nothing set yet: whole sentences, still no platform name.
     expect(keywordReply("stop", {})).toBe("You have been unsubscribed and will receive no more messages from us. Reply START to resubscribe.");
     expect(keywordReply("help", {})).toMatch(/^Solar sales updates\. Reply STOP/);
+  });
+});
+
+describe("plain-words opt-outs (issue 24: the FCC counts any reasonable way of saying it)", () => {
+  it("reads requests to stop in plain words", () => {
+    for (const body of [
+      "Stop texting me",
+      "remove me from your list please",
+      "Please take me off your list!",
+      "Unsubscribe me",
+      "Do not text me again",
+      "don’t contact me",
+      "No more texts please",
+      "Lose my number",
+      "Stop messaging me, I rent",
+      "leave me alone",
+    ])
+      expect(isPlainWordsOptOut(body), body).toBe(true);
+  });
+  it("leaves ordinary replies alone, negated requests included", () => {
+    for (const body of [
+      "Can you stop by Tuesday?",
+      "Don't stop texting me, I'm interested!",
+      "Yes please text me the quote",
+      "What does it cost to remove the old panels?",
+      "I will not unsubscribe, tell me more",
+      "Stop",
+    ])
+      expect(isPlainWordsOptOut(body), body).toBe(false);
   });
 });

@@ -19,6 +19,32 @@ export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
 
 export type InboundKeyword = "stop" | "start" | "help";
 
+// Plain-word opt-outs (issue 24): since April 2025 the FCC counts any reasonable way of saying it as a revocation.
+// Each rule names a request to stop contact; a negation just before it ("don't stop texting me") is not one.
+const PLAIN_OPT_OUTS: RegExp[] = [
+  /\b(?:stop|quit|cease)\s+(?:texting|txting|messaging|contacting|sending|calling|bothering|spamming)\b/,
+  /\b(?:remove|take|delete|drop)\s+(?:me|my\s+(?:number|phone|info|information|name))\s+(?:from|off)\b/,
+  /\b(?:unsubscribe|opt)\s+me\b/,
+  /\b(?:do\s+not|don'?t|dont|never)\s+(?:text|txt|message|contact|call)\s+(?:me|this\s+number|my\s+number)\b/,
+  /\bno\s+more\s+(?:texts|text\s+messages|messages|txts)\b/,
+  /\blose\s+my\s+number\b/,
+  /\bleave\s+me\s+alone\b/,
+];
+const NEGATED_OPT_OUT = /\b(?:don'?t|dont|do\s+not|never|not)\s+(?:stop|quit|cease|remove|unsubscribe)\b/;
+
+/**
+ * Whether an inbound text asks, in plain words, to stop being texted ("Stop texting me", "remove me from your list
+ * please"). The one-word keywords are classifyInbound's; this reads sentences, conservatively.
+ */
+export function isPlainWordsOptOut(body: string): boolean {
+  const text = ` ${normalizeKeyword(body ?? "").toLowerCase().replace(/[’‘]/g, "'")} `;
+  if (NEGATED_OPT_OUT.test(text)) return false;
+  return PLAIN_OPT_OUTS.some((re) => re.test(text));
+}
+
+/** The suppression reason of an opt-out understood from plain words: listed on /compliance for a superuser's review. */
+export const PLAIN_WORDS_REASON = "plain words";
+
 /** Who the homeowner hears from: the business set in Organisation, as CTIA wants the brand they know. */
 export type KeywordBrand = { company?: string; companyPhone?: string };
 

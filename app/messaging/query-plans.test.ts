@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
 import { claimStatements, recordOutcomeStatements, selectQueuedForSend } from "./consume-send-batch.server";
 import { markQueuedSql } from "./enqueue-due-messages.server";
+import { plainWordsOptOutsSql } from "./review-plain-opt-outs.server";
 
 // The pipeline's per-batch statements find rows by id and then check their status. SQLite would rather
 // use the (status, …) index, which with a 10k backlog scans every queued row per batch (the broadcast
@@ -35,5 +36,12 @@ describe("query plans of the send pipeline's batch statements", () => {
       .map((r) => r.detail)
       .join(" | ");
     expect(p).toMatch(/messages_(due|status_created_at)_idx/);
+  });
+
+  it("the plain-words opt-out review list reads its index and each message by sid, never the tables", async () => {
+    const p = await plan(plainWordsOptOutsSql());
+    expect(p).toMatch(/SEARCH s USING INDEX suppressions_reason_created_at_idx/);
+    expect(p).toMatch(/SEARCH m USING INDEX/);
+    expect(p).not.toMatch(/SCAN (s|m)\b/);
   });
 });

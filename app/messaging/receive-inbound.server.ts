@@ -4,7 +4,7 @@ import { normalizePhone } from "~/contacts/phone";
 import { runBatch, type Db } from "~/db/client.server";
 import type { InboundJob } from "~/jobs/jobs";
 import { suppressStatements, unsuppressStatements } from "./compliance.server";
-import { classifyInbound, keywordReply, type InboundKeyword } from "./keywords";
+import { classifyInbound, isPlainWordsOptOut, keywordReply, PLAIN_WORDS_REASON, type InboundKeyword } from "./keywords";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { loadKeywordBrand } from "./org-settings.server";
@@ -21,6 +21,15 @@ export type InboundSms = {
   optOutType?: string | null;
 };
 
+/** Twilio's longest inbound message (a concatenated SMS of 10 segments); a longer Body is not an SMS (issue 23). */
+export const MAX_INBOUND_BODY = 1600;
+export const TRUNCATED_MARK = " […]";
+
+/** The Body as stored: at most MAX_INBOUND_BODY characters, a longer one cut with a visible mark. */
+export function capInboundBody(body: string): string {
+  return body.length > MAX_INBOUND_BODY ? body.slice(0, MAX_INBOUND_BODY) + TRUNCATED_MARK : body;
+}
+
 export type InboundResult = { messageId: number | null; duplicate: boolean; keyword: InboundKeyword | null };
 
 /**
@@ -35,8 +44,13 @@ export async function receiveInboundSms(
   now: Date,
 ): Promise<InboundResult> {
   const t = now.getTime();
+  // Every field bounded before it is stored: a signed request can still carry anything (Twilio SIDs are 34 characters).
+  msg = { ...msg, body: capInboundBody(msg.body), from: msg.from.slice(0, 32), to: msg.to.slice(0, 32), sid: msg.sid.slice(0, 64) };
   const phone = normalizePhone(msg.from);
-  const keyword = classifyInbound(msg.body, msg.optOutType);
+  // A one-word keyword first; then a plain-words request to stop ("Stop texting me"), honoured the same way at once.
+  const exact = classifyInbound(msg.body, msg.optOutType);
+  const plainWords = exact === null && isPlainWordsOptOut(msg.body);
+  const keyword: InboundKeyword | null = exact ?? (plainWords ? "stop" : null);
   const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE phone = ${phone}`);
 
   const insert = db.run(sql`
@@ -68,7 +82,7 @@ export async function receiveInboundSms(
   const won = sql`EXISTS (SELECT 1 FROM sms_keyword_state WHERE address = ${phone} AND nonce = ${nonce})`;
   const compliance: BatchItem<"sqlite">[] =
     keyword === "stop"
-      ? suppressStatements(db, { channel: "sms", address: phone, reason: "STOP", source: msg.sid }, now, won)
+      ? suppressStatements(db, { channel: "sms", address: phone, reason: plainWords ? PLAIN_WORDS_REASON : "STOP", source: msg.sid }, now, won)
       : keyword === "start"
         ? unsuppressStatements(db, "sms", phone, now, won)
         : [];

@@ -14,3 +14,11 @@ export function renderEmail(content: string, opts: { unsubscribeUrl: string; com
     `<a href="${escapeHtml(opts.unsubscribeUrl)}">Unsubscribe</a></p>`;
   return { text, html };
 }
+
+/**
+ * Staff mail (alerts, escalations): mail to the team about its own work, not marketing — no unsubscribe link (one
+ * click on it would silence every later alert) and no postal footer.
+ */
+export function renderStaffEmail(content: string) {
+  return { text: `${content}\n`, html: `<div style="font-family:sans-serif;font-size:15px;line-height:1.5">${escapeHtml(content).replace(/\r?\n/g, "<br>")}</div>` };
+}

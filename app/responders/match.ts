@@ -15,15 +15,28 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Words that turn the next words around: "not interested", "no longer interested", "don't want". */
+const NEGATIONS = new Set(["not", "no", "never", "dont", "don't", "doesnt", "doesn't", "isnt", "isn't", "arent", "aren't", "wont", "won't", "wouldnt", "wouldn't", "cant", "can't", "nope", "nor", "without"]);
+/** How many words before a keyword a negation still reaches ("not really interested", "no longer interested"). */
+const NEGATION_REACH = 2;
+
 /**
  * The keywords found in `text` as whole words or whole phrases ("solar" matches "Solar!" but not "solaris";
- * "how much" matches "How much?"). Order of `keywords` kept.
+ * "how much" matches "How much?"), unless a negation stands just before it: "not interested, I rent" does not
+ * match "interested" (issue 24: it raised a high-priority hot-lead alert), while a keyword that is itself negative
+ * ("not interested") still matches. Order of `keywords` kept.
  */
 export function matchKeywords(text: string, keywords: readonly string[]): string[] {
-  const padded = ` ${words(text).join(" ")} `;
+  const ws = words(text);
   return keywords.filter((k) => {
-    const phrase = words(k).join(" ");
-    return phrase !== "" && padded.includes(` ${phrase} `);
+    const phrase = words(k);
+    if (!phrase.length) return false;
+    for (let i = 0; i + phrase.length <= ws.length; i++) {
+      if (!phrase.every((w, j) => ws[i + j] === w)) continue;
+      const before = ws.slice(Math.max(0, i - NEGATION_REACH), i);
+      if (!before.some((w) => NEGATIONS.has(w))) return true;
+    }
+    return false;
   });
 }
 

@@ -48,7 +48,7 @@ export function cleanList(v: unknown): string[] {
   return out;
 }
 
-const email = z.string().email("Alert emails must be valid email addresses");
+const email = z.string().max(254, "Alert emails must be valid email addresses").email("Alert emails must be valid email addresses");
 
 export const responderSchema = z.object({
   name: z.string().trim().max(120, "Name must be at most 120 characters"),

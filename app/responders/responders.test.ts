@@ -67,6 +67,17 @@ describe("keyword matching", () => {
     expect(matchKeywords("howmuch", ["how much"])).toEqual([]);
     expect(matchKeywords("anything", [" ", ""])).toEqual([]);
   });
+
+  it("a keyword just after a negation is not a match; a negative keyword still is (issue 24)", () => {
+    expect(matchKeywords("not interested, I rent", ["interested"])).toEqual([]);
+    expect(matchKeywords("Not really interested", ["interested"])).toEqual([]);
+    expect(matchKeywords("I don't want solar", ["want solar"])).toEqual([]);
+    expect(matchKeywords("not interested, I rent", ["not interested", "interested"])).toEqual(["not interested"]);
+    // Out of reach, or a later plain mention: a match.
+    expect(matchKeywords("No worries at all, very interested", ["interested"])).toEqual(["interested"]);
+    expect(matchKeywords("not now, but interested later", ["interested"])).toEqual(["interested"]);
+    expect(matchKeywords("not sure, not interested… actually yes interested", ["interested"])).toEqual(["interested"]);
+  });
 });
 
 describe("business hours in the responder's time zone", () => {

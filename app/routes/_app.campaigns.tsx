@@ -29,7 +29,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return { campaigns: page.items, nextCursor: page.nextCursor, after: after ?? null };
 }
 
-const intent = z.object({ intent: z.enum(["start", "pause"]), id: z.string(), resume: z.string().optional() });
+const intent = z.object({ intent: z.enum(["start", "pause"]), id: z.string().max(20), resume: z.string().max(10).optional() });
 const DONE = { start: "Campaign started", resume: "Campaign resumed", pause: "Campaign paused" } as const;
 
 /** The card's Start/Resume and Pause buttons (plain POST forms): one domain call, then back to the list with a toast. */

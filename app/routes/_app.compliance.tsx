@@ -1,10 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Download, ShieldCheck } from "lucide-react";
 import { z } from "zod";
 import { getComplianceReport, MAX_REPORT_DAYS } from "~/analytics/get-compliance-report.server";
 import { requireUser } from "~/auth/guard.server";
-import { Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import { LocalTime } from "~/components/local-time";
+import { Alert, Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import { isAppError } from "~/lib/app-error";
+import { zodId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
+import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
+import { redirectWithToast } from "~/toast/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
 
@@ -29,13 +35,34 @@ export async function loader(args: LoaderFunctionArgs) {
     from = isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
     to = today;
   }
-  return getComplianceReport(args.context.db, { from, to });
+  const [report, plainWords] = await Promise.all([getComplianceReport(args.context.db, { from, to }), listPlainWordsOptOuts(args.context.db)]);
+  return { ...report, plainWords };
+}
+
+const undoSchema = z.object({
+  id: zodId(),
+  note: z.string().trim().min(1, "Please say why the opt-out is undone").max(500, "The note can be at most 500 characters"),
+});
+
+/** Undo an opt-out understood from plain words, with a note (superusers; kept in the activity log). */
+export async function action(args: ActionFunctionArgs) {
+  const user = await requireUser(args, { role: "superuser" });
+  const parsed = undoSchema.safeParse(Object.fromEntries(await args.request.formData()));
+  if (!parsed.success) return data({ undoError: parsed.error.issues[0].message, id: null as number | null }, { status: 400 });
+  try {
+    await undoPlainWordsOptOut(args.context.db, parsed.data.id, parsed.data.note, { userId: user.id, ipAddress: clientIp(args.request) }, args.context.clock());
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return data({ undoError: err.message, id: parsed.data.id }, { status: err.status });
+  }
+  return redirectWithToast(args.context, "/compliance", { title: "Opt-out undone", description: "The number can be texted again; your note is in the activity log." });
 }
 
 const KIND_LABEL = { opt_out: "Opt-out", opt_in: "Opt-in", refused: "Refused send", quiet_hours: "Held for quiet hours" } as const;
 
 export default function ComplianceReport() {
   const r = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
   const n = (x: number) => x.toLocaleString("en-US");
   return (
     <div className="space-y-6">
@@ -98,6 +125,38 @@ export default function ComplianceReport() {
           </Table>
         </Card>
       ) : null}
+      <Card
+        title="Opt-outs understood from plain words"
+        description="Texts such as “Stop texting me” or “remove me from your list” opt the number out at once, with the one confirmation text. If one was read wrongly, undo it with a note."
+        data-testid="plain-opt-outs"
+      >
+        {failed?.undoError ? (
+          <Alert tone="danger" className="mb-3">
+            {failed.undoError}
+          </Alert>
+        ) : null}
+        {r.plainWords.length === 0 ? (
+          <p className="text-sm text-fg-muted">None yet.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {r.plainWords.map((o) => (
+              <li key={o.id} className="space-y-2 py-3" data-testid="plain-opt-out">
+                <p className="text-sm">
+                  <span className="font-mono">{o.phone}</span> · <LocalTime iso={o.at} pattern="MMM d, HH:mm" />
+                </p>
+                {o.words ? <p className="text-sm whitespace-pre-wrap text-fg-muted">“{o.words}”</p> : null}
+                <Form method="post" className="flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="id" value={o.id} />
+                  <Field label="Note" name="note" required maxLength={500} placeholder="Why this was not an opt-out" />
+                  <Button type="submit" variant="outline" size="sm">
+                    Undo opt-out
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
       <p className="text-sm text-fg-muted">
         One contact&apos;s evidence is on their page (Contacts → the contact → &quot;Consent evidence&quot;). Unsubscribe requests are honoured at once on every path.
       </p>

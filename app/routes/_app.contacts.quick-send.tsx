@@ -7,7 +7,7 @@ import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
-import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES } from "~/contacts/upload-limits";
+import { MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, MAX_XLS_BYTES } from "~/contacts/upload-limits";
 import { stageQuickSend } from "~/contacts/stage-quick-send.server";
 import { isAppError } from "~/lib/app-error";
 import { readFormDataLimited } from "~/lib/read-body.server";
@@ -64,7 +64,7 @@ export default function QuickUploadAndSend() {
           name="file"
           accept=".csv,.xlsx,.xls"
           required
-          hint={`.csv or .xlsx up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, or an older .xls up to ${MAX_XLS_BYTES / 1024 / 1024} MB (save a bigger one as .xlsx or CSV). Each row needs a phone and a first name; last name, company and address are used when present.`}
+          hint={`.csv or .xlsx up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, or an older .xls up to ${MAX_XLS_BYTES / 1024 / 1024} MB (save a bigger one as .xlsx or CSV), at most ${MAX_SHEET_ROWS.toLocaleString("en-US")} rows. Each row needs a phone and a first name; last name, company and address are used when present.`}
           errors={errorOn("file")}
         />
         <Field

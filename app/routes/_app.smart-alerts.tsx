@@ -16,7 +16,9 @@ import {
 } from "~/alerts/alert-schema";
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
+import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/alerts/staff-suppressions.server";
 import { requireUser } from "~/auth/guard.server";
+import { alertConfig } from "~/responders/reply-deps";
 import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
@@ -45,7 +47,13 @@ export async function loader(args: LoaderFunctionArgs) {
   const tabParam = url.searchParams.get("tab") ?? "";
   const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : "profiles";
   const db = args.context.db;
-  const [profiles, banks, recent] = await Promise.all([listProfiles(db), listBanks(db), tab === "monitoring" ? listRecentClassifications(db) : []]);
+  const salesAlertEmail = alertConfig(args.context.cloudflare.env).salesAlertEmail;
+  const [profiles, banks, recent, suppressedStaff] = await Promise.all([
+    listProfiles(db),
+    listBanks(db),
+    tab === "monitoring" ? listRecentClassifications(db) : [],
+    tab === "profiles" ? listSuppressedStaffAddresses(db, salesAlertEmail) : [],
+  ]);
   const editId = parseId(url.searchParams.get("edit"));
   const deleteId = parseId(url.searchParams.get("delete"));
   return {
@@ -53,12 +61,13 @@ export async function loader(args: LoaderFunctionArgs) {
     profiles: profiles.map((p) => ({ ...p, ...contactOf(p.contactInfo) })),
     banks,
     recent,
+    suppressedStaff,
     editId,
     deleteId,
   };
 }
 
-type Intent = "create-profile" | "update-profile" | "toggle-profile" | "delete-profile" | "create-bank" | "update-bank" | "toggle-bank" | "delete-bank" | "mark";
+type Intent = "create-profile" | "update-profile" | "toggle-profile" | "delete-profile" | "create-bank" | "update-bank" | "toggle-bank" | "delete-bank" | "mark" | "clear-suppression";
 const FAILURE: Record<Intent, string> = {
   "create-profile": ALERT_TOASTS.createProfile,
   "update-profile": ALERT_TOASTS.updateProfile,
@@ -69,6 +78,7 @@ const FAILURE: Record<Intent, string> = {
   "toggle-bank": ALERT_TOASTS.updateBank,
   "delete-bank": ALERT_TOASTS.deleteBank,
   mark: "Failed to save the mark",
+  "clear-suppression": "Failed to clear the unsubscribe",
 };
 const SUCCESS: Record<Intent, string> = {
   "create-profile": "Alert profile created",
@@ -80,6 +90,7 @@ const SUCCESS: Record<Intent, string> = {
   "toggle-bank": "Keyword bank updated",
   "delete-bank": "Keyword bank deleted",
   mark: "Mark saved",
+  "clear-suppression": "Unsubscribe cleared",
 };
 
 function requireRecordId(fd: FormData, notFound: string) {
@@ -141,6 +152,9 @@ export async function action(args: ActionFunctionArgs) {
         await markClassification(db, requireRecordId(fd, CLASSIFICATION_NOT_FOUND), verdict);
         break;
       }
+      case "clear-suppression":
+        await clearStaffSuppression(db, String(fd.get("address") ?? "").slice(0, 254), alertConfig(context.cloudflare.env).salesAlertEmail);
+        break;
     }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -164,7 +178,7 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
 }
 
 export default function SmartAlerts() {
-  const { tab, profiles, banks, recent, editId, deleteId } = useLoaderData<typeof loader>();
+  const { tab, profiles, banks, recent, suppressedStaff, editId, deleteId } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const items = TABS.map((t) => ({
     value: t,
@@ -207,6 +221,28 @@ export default function SmartAlerts() {
     <div className="space-y-6">
       <PageHeader title="Smart Alerts" description="Sort incoming replies by priority and tell the right person by email." />
       {listFailure}
+      {suppressedStaff.length ? (
+        <Alert tone="warning" data-testid="suppressed-staff">
+          <p>
+            <strong>Unsubscribed staff addresses</strong>: these addresses clicked unsubscribe in a marketing email. Alerts and escalations still reach them;
+            clear it if the click was a mistake.
+          </p>
+          <ul className="mt-2 space-y-1">
+            {suppressedStaff.map((s) => (
+              <li key={s.address} className="flex flex-wrap items-center justify-between gap-2">
+                <span className="min-w-0 break-all">{s.address}</span>
+                <Form method="post" action="/smart-alerts?tab=profiles">
+                  <input type="hidden" name="intent" value="clear-suppression" />
+                  <input type="hidden" name="address" value={s.address} />
+                  <Button type="submit" size="sm" variant="outline">
+                    Clear
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
       <Tabs label="Smart alert settings" value={tab} items={items}>
         {tab === "profiles" ? (
           <RecordEditor

@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { BookOpen, Send } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { useFailureToast } from "~/components/toaster";
@@ -65,8 +66,15 @@ function broadcastInput(f: FormData) {
   });
 }
 
+/** What a refused broadcast check or send hands back, so the form keeps the message and the picked contacts. */
+type BroadcastDraft = { subject: string; content: string; scheduledAt: string; picks: number[] };
+
+function broadcastDraft(f: FormData): BroadcastDraft {
+  return { subject: str(f, "subject"), content: str(f, "content"), scheduledAt: str(f, "scheduledAt"), picks: [...new Set(f.getAll("pick").map(parseId).filter((x): x is number => x !== null))].slice(0, MAX_PICKED) };
+}
+
 export type PlaygroundReply =
-  | { ok: false; message: string; title?: string; field?: string; intent: string }
+  | { ok: false; message: string; title?: string; field?: string; intent: string; draft?: BroadcastDraft }
   | { ok: true; intent: "check"; check: BroadcastCheck; nonce: string; input: { type: "sms" | "email"; subject: string | null; content: string; contactIds: number[]; scheduledAt: string | null } };
 
 export async function action(args: ActionFunctionArgs) {
@@ -106,7 +114,7 @@ export async function action(args: ActionFunctionArgs) {
       };
       return json(body);
     } catch (err) {
-      return reply(err, BROADCAST_ERROR, intent);
+      return reply(err, BROADCAST_ERROR, intent, broadcastDraft(form));
     }
   }
   if (intent === "send") {
@@ -115,10 +123,12 @@ export async function action(args: ActionFunctionArgs) {
       const nonce = str(form, "nonce");
       if (!nonce) throw new AppError("validation", "Please review the pre-send check first");
       requirePublicUrl(context.cloudflare.env);
-      const result = await sendBroadcast(deps, input, actor, `playground:${nonce}`);
+      // Confirm sends what the check promised: the recipients it listed as missing a variable are left out.
+      const result = await sendBroadcast(deps, input, actor, `playground:${nonce}`, { skipMissingVariables: true });
       return redirect(`/testing/sends/${result.broadcastId}`);
     } catch (err) {
-      return reply(err, BROADCAST_ERROR, intent);
+      // A refusal keeps the draft: the message, the time and the picked contacts come back in the form.
+      return reply(err, BROADCAST_ERROR, intent, broadcastDraft(form));
     }
   }
   if (intent === "template") {
@@ -133,9 +143,9 @@ export async function action(args: ActionFunctionArgs) {
   return json({ ok: false, message: "Unknown action", intent } as PlaygroundReply, { status: 400 });
 }
 
-function reply(err: unknown, title: string, intent: string) {
+function reply(err: unknown, title: string, intent: string, draft?: BroadcastDraft) {
   if (!(err instanceof AppError)) throw err;
-  return json({ ok: false, message: err.message, title: err.title ?? title, field: err.field, intent } as PlaygroundReply, { status: err.status });
+  return json({ ok: false, message: err.message, title: err.title ?? title, field: err.field, intent, draft } as PlaygroundReply, { status: err.status });
 }
 
 function VariablesReference() {
@@ -244,18 +254,28 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
   const { search } = useLocation();
   const sp = new URLSearchParams(search);
   const pre = d.template && d.template.type === d.type ? d.template : null;
-  const onPage = new Set(d.contacts.map((c) => c.id));
-  const pickedSet = new Set(d.picked);
   if (reply?.ok && reply.intent === "check") return <CheckPanel reply={reply} />;
+  const draft = reply && !reply.ok ? reply.draft : undefined;
+  const picked = draft ? draft.picks : d.picked;
+  const onPage = new Set(d.contacts.map((c) => c.id));
+  const pickedSet = new Set(picked);
   return (
     <Card title="Broadcast" description="One message per picked contact, now or at a scheduled time. A pre-send check comes first.">
       <div className="space-y-3">
         <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId="broadcast-content" subjectTargetId="broadcast-subject" />
         <Form method="post" className="space-y-3" data-testid="broadcast-form">
           <HiddenFields fields={{ tab: "broadcast", type: d.type }} />
-          {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={sp.get("subject") ?? pre?.subject ?? ""} /> : null}
-          <Field label="Message" name="content" id="broadcast-content" as="textarea" rows={4} defaultValue={sp.get("content") ?? pre?.content ?? ""} />
-          <Field label="Scheduled time (optional)" name="scheduledAt" type="datetime-local" hint="Leave empty to send now. Without JavaScript the time is read as UTC." defaultValue={sp.get("scheduledAt") ?? ""} />
+          {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={draft?.subject ?? sp.get("subject") ?? pre?.subject ?? ""} /> : null}
+          <Field
+            label="Message"
+            name="content"
+            id="broadcast-content"
+            as="textarea"
+            rows={4}
+            defaultValue={draft?.content ?? sp.get("content") ?? pre?.content ?? ""}
+            hint="{{firstName}} fills in each contact's value; {{firstName|there}} uses “there” when a contact has none."
+          />
+          <Field label="Scheduled time (optional)" name="scheduledAt" type="datetime-local" hint="Leave empty to send now. Without JavaScript the time is read as UTC." defaultValue={draft?.scheduledAt ?? sp.get("scheduledAt") ?? ""} />
           <TzOffset />
           <fieldset className="rounded-md border border-border p-3" data-testid="contact-picker">
             <legend className="px-1 text-sm font-semibold">Select Test Contacts</legend>
@@ -266,9 +286,7 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
                 Search
               </Button>
             </div>
-            <p className="mb-1 text-xs text-fg-muted" data-testid="picked-count">
-              {d.picked.length} selected
-            </p>
+            <PickedCount initial={picked.length} />
             <ul className="max-h-64 space-y-1 overflow-y-auto" data-testid="contact-checklist">
               {d.contacts.map((c) => (
                 <li key={c.id}>
@@ -281,7 +299,7 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
               ))}
               {d.contacts.length === 0 ? <li className="text-sm text-fg-muted">No contacts found</li> : null}
             </ul>
-            <HiddenFields fields={{ pick: d.picked.filter((id) => !onPage.has(id)) }} />
+            <HiddenFields fields={{ pick: picked.filter((id) => !onPage.has(id)) }} />
             {d.nextCursor ? (
               <Button type="submit" size="sm" variant="ghost" formMethod="get" formAction="/testing" name="after" value={String(d.nextCursor)} className="mt-2">
                 More contacts
@@ -296,6 +314,28 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
         </Form>
       </div>
     </Card>
+  );
+}
+
+/**
+ * "N selected": the server's count of the picks in the URL or the refused draft; with JS it follows the checkboxes
+ * (picks kept from other pages travel as hidden fields and count too).
+ */
+function PickedCount({ initial }: { initial: number }) {
+  const [count, setCount] = useState(initial);
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const form = ref.current?.closest("form");
+    if (!form) return;
+    const recount = () => setCount(new FormData(form).getAll("pick").length);
+    recount();
+    form.addEventListener("change", recount);
+    return () => form.removeEventListener("change", recount);
+  }, [initial]);
+  return (
+    <p ref={ref} className="mb-1 text-xs text-fg-muted" data-testid="picked-count" aria-live="polite">
+      {count} selected
+    </p>
   );
 }
 

@@ -14,5 +14,5 @@ export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser
  */
 export async function action(args: ActionFunctionArgs) {
   const user = await requireApiUser(args);
-  return postJson(args.request, chatInput, (input) => chargedAiCall(args.context, user.id, (ai) => chatWithAssistant(ai, input)));
+  return postJson(args.request, chatInput, (input) => chargedAiCall(args.context, user.id, (ai) => chatWithAssistant({ ...ai, signal: args.request.signal }, input)));
 }

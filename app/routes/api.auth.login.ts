@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { issueDeviceCookie, readDeviceId } from "~/auth/device-cookie.server";
 import { publicUser } from "~/auth/guard.server";
+import { EMAIL_MAX, EMAIL_TOO_LONG, PASSWORD_MAX, PASSWORD_TOO_LONG } from "~/auth/login-schema";
 import { logIn, TWO_FACTOR_REQUIRED } from "~/auth/login.server";
 import { serializeSessionCookie } from "~/auth/session.server";
 import { methodNotAllowed, parseJsonBody } from "~/lib/api.server";
@@ -24,7 +25,10 @@ const credentials = z
       code: typeof b.code === "string" ? b.code.slice(0, 32) : null,
     };
   })
-  .refine((c) => c.email.trim() !== "" && c.password !== "", "Please enter both email and password");
+  .refine((c) => c.email.trim() !== "" && c.password !== "", "Please enter both email and password")
+  // The same bounds as the sign-in form: nothing longer is hashed or stored in login_history (issue 23).
+  .refine((c) => c.email.trim().length <= EMAIL_MAX, EMAIL_TOO_LONG)
+  .refine((c) => c.password.length <= PASSWORD_MAX, PASSWORD_TOO_LONG);
 
 /**
  * POST /api/auth/login `{ email, password, code? }` → `{ user }` and the session cookie. An account with two-factor

@@ -373,7 +373,8 @@ describe("download", () => {
 
     const txt = await call(`/contacts/download?format=txt&q=${company}`, { cookie });
     expect(txt.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
-    expect(await txt.text()).toBe(`=HYPERLINK(1) Formula | ${b.phone} | ${company}\nSay "hi" Quote | ${a.phone} | ${company}\n`);
+    // Formula-safe like the CSV (issue 23): a spreadsheet splitting the lines on "|" runs nothing.
+    expect(await txt.text()).toBe(`'=HYPERLINK(1) Formula | '${b.phone} | ${company}\nSay "hi" Quote | '${a.phone} | ${company}\n`);
   });
 
   it("redirects back with 'No contacts to download' when the list is empty", async () => {

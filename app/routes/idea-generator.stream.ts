@@ -23,12 +23,16 @@ export async function action(args: ActionFunctionArgs) {
   const encoder = new TextEncoder();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
+  // The reader hung up (its end of the stream cancelled, or the request aborted): stop the model (issue 23).
+  const gone = new AbortController();
+  writer.closed.catch(() => gone.abort(new Error("the client disconnected")));
+  args.request.signal?.addEventListener("abort", () => gone.abort(new Error("the client disconnected")));
   let opened: (value: unknown) => void = () => {};
   const firstWords = new Promise((resolve) => (opened = resolve));
   const run = streamChatMessage({ ...aiDeps(context), db: context.db }, user.id, input, context.clock(), (text) => {
     opened(true);
-    void writer.write(encoder.encode(text));
-  }).then(
+    writer.write(encoder.encode(text)).catch(() => gone.abort(new Error("the client disconnected")));
+  }, gone.signal).then(
     async (answer) => {
       opened(answer ? true : null);
       await writer.close();

@@ -247,8 +247,10 @@ const MATRIX: Record<string, Case[]> = {
   // Organisation-wide reporting is superuser work (SPEC §6, decision 023).
   "_app.compliance.tsx": [
     { method: "GET", path: "/compliance", expect: SUPERUSER_SCREEN },
+    { method: "POST", path: "/compliance", form: {}, expect: SUPER_FORM_INVALID },
     { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SUPERUSER_SCREEN },
-    { method: "POST", path: "/compliance", form: {}, expect: SCREEN_NO_ACTION },
+    // Undo of a plain-words opt-out: a superuser's, with a note.
+    { method: "POST", path: "/compliance", form: { id: "999999999", note: "x" }, expect: { anon: 302, user: 403, superuser: 404 } },
   ],
   "_app.contacts.quick-send.tsx": [
     { method: "GET", path: "/contacts/quick-send", expect: SCREEN },

@@ -41,6 +41,14 @@ describe("POST /webhooks/twilio/sms (inbound)", () => {
     expect(rows).toEqual([{ direction: "inbound", status: "received", content: "Is this still available?" }]);
   });
 
+  it("a signed Body longer than Twilio's 1,600 characters is stored cut to 1,600 with a mark (issue 23)", async () => {
+    const from = uniquePhone();
+    const res = await signedPost("/webhooks/twilio/sms", { MessageSid: sid(), AccountSid: "AC1", From: from, To: "+15005550006", Body: "b".repeat(20_000) });
+    expect(res.status).toBe(200);
+    const row = await db().get<{ content: string }>(sql`SELECT content FROM messages WHERE phone = ${from}`);
+    expect(row!.content).toBe("b".repeat(1600) + " […]");
+  });
+
   it("answers 403 to unsigned, wrongly signed and tampered requests, and stores nothing", async () => {
     const from = uniquePhone();
     const params = { MessageSid: sid(), From: from, To: "+15005550006", Body: "hi" };
@@ -157,6 +165,33 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
       "You have been unsubscribed and will receive no more messages from Sunny Solar Co. Reply START to resubscribe.",
     ]);
     await saveOrgSettings(db(), { company: "", companyPhone: "", website: "" }, new Date());
+  });
+
+  it("honours an opt-out in plain words at once: suppressed, one confirmation, listed for review and undoable with a note", async () => {
+    const { listPlainWordsOptOuts, undoPlainWordsOptOut } = await import("~/messaging/review-plain-opt-outs.server");
+    const { createTestUser } = await import("../../tests/factories");
+    const phone = uniquePhone();
+    await inbound(phone, sid(), "Can you stop by on Tuesday?");
+    expect(await suppressed(phone)).toBe(false);
+    const words = sid();
+    expect((await inbound(phone, words, "Please stop texting me, I rent")).status).toBe(200);
+    expect(await suppressed(phone)).toBe(true);
+    expect(await db().get(sql`SELECT reason, source FROM suppressions WHERE channel = 'sms' AND address = ${phone}`)).toEqual({ reason: "plain words", source: words });
+    const confirmations = await db().all<{ content: string }>(sql`SELECT content FROM messages WHERE phone = ${phone} AND kind = 'compliance'`);
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0].content).toMatch(/unsubscribed/);
+    const listed = (await listPlainWordsOptOuts(db())).find((o) => o.phone === phone)!;
+    expect(listed.words).toBe("Please stop texting me, I rent");
+
+    const admin = await createTestUser({ role: "superuser" });
+    await undoPlainWordsOptOut(db(), listed.id, "She meant stop calling, texts are fine", { userId: admin.id, ipAddress: null }, new Date());
+    expect(await suppressed(phone)).toBe(false);
+    const log = await db().get<{ details: string }>(sql`SELECT details FROM activity_log WHERE action = 'undo_opt_out' AND user_id = ${admin.id}`);
+    expect(JSON.parse(log!.details)).toMatchObject({ phone, note: "She meant stop calling, texts are fine", inboundSid: words });
+    // A STOP keyword is the homeowner's explicit word: not undoable here.
+    await inbound(phone, sid(), "STOP");
+    const stopRow = await db().get<{ id: number }>(sql`SELECT id FROM suppressions WHERE channel = 'sms' AND address = ${phone}`);
+    await expect(undoPlainWordsOptOut(db(), stopRow!.id, "no", { userId: admin.id, ipAddress: null }, new Date())).rejects.toThrow(/no longer on the list/);
   });
 
   it("STOP (A), START (B), then STOP A replayed: stays opted in; a new STOP still opts out", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MESSAGE_TYPES } from "~/db/schema/campaign-steps";
+import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 
 /** SPEC §5: name and content are required. */
 export const TEMPLATE_REQUIRED = "Please fill in template name and content";
@@ -13,7 +14,7 @@ export const createTemplateSchema = z.object({
   name: required.pipe(z.string().max(200, "Template name is too long (maximum 200 characters)")),
   content: required.pipe(z.string().max(10_000, "Template content is too long (maximum 10,000 characters)")),
   type: z.enum(MESSAGE_TYPES, { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
-  subject: z.string().trim().max(500, "Subject is too long (maximum 500 characters)").nullish(),
+  subject: z.string().trim().max(500, "Subject is too long (maximum 500 characters)").nullish().refine(isOneLine, SUBJECT_CONTROL_CHARS),
 });
 
 export const updateTemplateSchema = createTemplateSchema.partial();

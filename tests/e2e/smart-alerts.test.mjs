@@ -1,12 +1,42 @@
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { it } from "node:test";
-import { describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
+import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { tag } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
 
+/** The signed one-click unsubscribe link the app puts in marketing email (app/messaging/unsubscribe.server.ts). */
+const unsubscribeToken = (email) => {
+  const b64 = (buf) => Buffer.from(buf).toString("base64url");
+  return `${b64(email)}.${b64(createHmac("sha256", "e2e-session-secret").update(`unsubscribe:${email}`).digest())}`;
+};
+
 describeEachMode("smart alerts", (mode) => {
+  it("shows a staff address that clicked unsubscribe on the profiles tab, and clears it (issue 23)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const email = `${tag("staff")}@helio.local`;
+    await page.goto("/smart-alerts?tab=profiles");
+    const pform = page.getByTestId("profile-form");
+    await pform.getByLabel("Name").fill(tag("Closers"));
+    await pform.getByLabel("Keywords").fill(tag("kw"));
+    await pform.getByLabel("Email").fill(email);
+    await pform.getByRole("button", { name: "Create Profile" }).click();
+    await page.getByTestId("profile-card").filter({ hasText: email }).waitFor();
+    // A one-click unsubscribe of that address (as a mail provider would POST it).
+    const res = await fetch(`${BASE}/unsubscribe/${unsubscribeToken(email)}/one-click`, { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) });
+    assert.equal(res.status, 200);
+    await page.goto("/smart-alerts?tab=profiles");
+    const notice = page.getByTestId("suppressed-staff");
+    const row = notice.getByRole("listitem").filter({ hasText: email });
+    await row.waitFor();
+    await row.getByRole("button", { name: "Clear" }).click();
+    await page.getByText("Unsubscribe cleared").first().waitFor();
+    assert.equal(await page.getByTestId("suppressed-staff").getByText(email).count(), 0);
+    await context.close();
+  });
+
   it("creates an alert profile (after \"Missing information\") and a keyword bank, and shows their cards", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const name = tag("Profile");

@@ -145,6 +145,42 @@ describeEachMode("Message Testing Playground", (mode) => {
     await context.close();
   });
 
+  it("Confirm sends to the recipients the check promised; a refused confirm keeps the draft (issue 24)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const last = `Promise${tag()}`;
+    const ids = [];
+    for (const [first, state] of [["Ann", "CA"], ["Bob", "AZ"], ["Cy", ""]]) {
+      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: randomPhone(), state }, headers: { Origin: BASE } });
+      assert.equal(res.status(), 201, await res.text());
+      ids.push((await res.json()).id);
+    }
+    await page.goto(`/testing?tab=broadcast&q=${last}`);
+    await page.getByText("{{firstName|there}} uses").waitFor(); // the fallback syntax, where variables are typed
+    await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}}, solar in {{state}} pays. Reply STOP to opt out");
+    for (const first of ["Ann", "Bob", "Cy"]) await page.getByLabel(`${first} ${last}`).check();
+    if (mode.javaScriptEnabled) await page.getByTestId("picked-count").getByText("3 selected").waitFor();
+    await page.getByRole("button", { name: "Review and send" }).click();
+    await page.getByTestId("presend-check").waitFor();
+    assert.equal(await page.getByTestId("check-recipients").textContent(), "2"); // Cy has no state
+    await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);
+    await page.getByText("SMS to 2 recipients").waitFor();
+
+    // The check passes, then every picked contact is deleted before Confirm: refused, and the draft stays.
+    const text = `Draft ${tag()} for {{firstName}}, reply STOP to opt out`;
+    await page.goto(`/testing?tab=broadcast&q=${last}`);
+    await page.getByLabel("Message", { exact: true }).fill(text);
+    await page.getByLabel(`Ann ${last}`).check();
+    await page.getByRole("button", { name: "Review and send" }).click();
+    await page.getByTestId("presend-check").waitFor();
+    const del = await context.request.delete(BASE + `/api/contacts/${ids[0]}`, { headers: { Origin: BASE } });
+    assert.ok(del.ok(), String(del.status()));
+    await page.getByTestId("confirm-send").click();
+    await page.getByTestId("form-error").waitFor();
+    assert.equal(await page.getByLabel("Message", { exact: true }).inputValue(), text);
+    assert.match(await page.getByTestId("picked-count").textContent(), /^1 selected/);
+    await context.close();
+  });
+
   it("Variable Testing renders a message with sample data: unknown tokens, characters, segments", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     await page.goto("/testing?tab=variables");

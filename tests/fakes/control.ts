@@ -182,11 +182,13 @@ async function openAiControl(path: string, body: Record<string, unknown>) {
 }
 
 /** Queue the next completion's message content (optionally answered after `delayMs`). */
-export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number) => openAiControl("answer", { key, content, delayMs });
+export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number, chunkDelayMs?: number) => openAiControl("answer", { key, content, delayMs, chunkDelayMs });
 /** The next `count` completions fail with `status` (0 = connection dropped). */
 export const failOpenAi = (key: string, count = 1, status = 500) => openAiControl("fail", { key, count, status });
 export const openAiCalls = (key: string) =>
-  openAiControl("calls", { key }) as Promise<Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown }>>;
+  openAiControl("calls", { key }) as Promise<
+    Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown; chunksSent: number; closedByClient: boolean }>
+  >;
 
 /** The ProviderError a provider call rejected with (the test fails if it resolved or threw something else). */
 export async function providerError(p: Promise<unknown>): Promise<ProviderError> {

@@ -4,7 +4,7 @@ import { createFailureQueue, listen, readBody, sendJson, sleep } from "./fake-ht
 
 /** @param {{ port?: number }} [opts] */
 export async function startFakeOpenAi(opts = {}) {
-  /** @type {Map<string, { answers: Array<{ content: string, delayMs?: number }>, failures: ReturnType<typeof createFailureQueue>, calls: any[] }>} */
+  /** @type {Map<string, { answers: Array<{ content: string, delayMs?: number, chunkDelayMs?: number }>, failures: ReturnType<typeof createFailureQueue>, calls: any[] }>} */
   const accounts = new Map();
   const account = (key) => {
     let a = accounts.get(key);
@@ -18,7 +18,7 @@ export async function startFakeOpenAi(opts = {}) {
     if (url.pathname.startsWith("/__control/")) {
       const input = body ? JSON.parse(body) : {};
       const a = account(String(input.key ?? ""));
-      if (url.pathname === "/__control/answer") a.answers.push({ content: String(input.content), delayMs: input.delayMs });
+      if (url.pathname === "/__control/answer") a.answers.push({ content: String(input.content), delayMs: input.delayMs, chunkDelayMs: input.chunkDelayMs });
       else if (url.pathname === "/__control/fail") a.failures.add(input.count ?? 1, input.status ?? 500);
       else if (url.pathname === "/__control/calls") return sendJson(res, 200, a.calls);
       else return sendJson(res, 404, { error: "unknown control" });
@@ -36,7 +36,12 @@ export async function startFakeOpenAi(opts = {}) {
     } catch {
       return sendJson(res, 400, { error: { message: "Invalid JSON", type: "invalid_request_error" } });
     }
-    a.calls.push({ model: payload.model, messages: payload.messages, response_format: payload.response_format, at: Date.now() });
+    const call = { model: payload.model, messages: payload.messages, response_format: payload.response_format, at: Date.now(), chunksSent: 0, closedByClient: false };
+    a.calls.push(call);
+    // The client hung up before the answer was complete (a streamed answer whose reader went away).
+    res.on("close", () => {
+      if (!res.writableEnded) call.closedByClient = true;
+    });
     const failure = a.failures.take();
     if (failure) {
       if (failure.status === 0) return req.socket.destroy();
@@ -50,8 +55,12 @@ export async function startFakeOpenAi(opts = {}) {
       res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
       const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
       for (let i = 0; i < answer.content.length; i += 8) {
+        if (res.destroyed) return;
         const delta = { id, object: "chat.completion.chunk", model: payload.model, choices: [{ index: 0, delta: { content: answer.content.slice(i, i + 8) }, finish_reason: null }] };
         res.write(`data: ${JSON.stringify(delta)}\n\n`);
+        call.chunksSent++;
+        // A slow model: one delta per chunkDelayMs, so a test can hang up midway.
+        if (answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
       }
       res.end("data: [DONE]\n\n");
       return;

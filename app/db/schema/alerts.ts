@@ -41,5 +41,7 @@ export const alerts = sqliteTable(
   (t) => [
     uniqueIndex("alerts_inbound_uq").on(t.inboundMessageId),
     index("alerts_status_idx").on(t.status, t.id),
+    // The retention purge (app/jobs/purge-old-rows.server.ts, decision 022).
+    index("alerts_created_at_idx").on(t.createdAt),
   ],
 );

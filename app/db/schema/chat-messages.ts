@@ -12,5 +12,6 @@ export const chatMessages = sqliteTable(
     suggestions: text("suggestions", { mode: "json" }).$type<string[]>(),
     createdAt: createdAt(),
   },
-  (t) => [index("chat_messages_user_created_at_idx").on(t.userId, t.createdAt)],
+  // created_at: the retention purge (app/jobs/purge-old-rows.server.ts, decision 022).
+  (t) => [index("chat_messages_user_created_at_idx").on(t.userId, t.createdAt), index("chat_messages_created_at_idx").on(t.createdAt)],
 );

@@ -22,5 +22,7 @@ export const loginHistory = sqliteTable(
     index("login_history_email_created_at_idx").on(t.email, t.createdAt),
     index("login_history_ip_created_at_idx").on(t.ipAddress, t.createdAt),
     index("login_history_device_created_at_idx").on(t.deviceId, t.createdAt),
+    // The retention purge (app/jobs/purge-old-rows.server.ts, decision 022).
+    index("login_history_created_at_idx").on(t.createdAt),
   ],
 );

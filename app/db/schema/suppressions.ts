@@ -1,4 +1,4 @@
-import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./_columns";
 
 /**
@@ -15,5 +15,9 @@ export const suppressions = sqliteTable(
     source: text("source"), // inbound message sid, unsubscribe token, user id …
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("suppressions_channel_address_uq").on(t.channel, t.address)],
+  (t) => [
+    uniqueIndex("suppressions_channel_address_uq").on(t.channel, t.address),
+    // The plain-words opt-outs a superuser reviews on /compliance (migration 0050).
+    index("suppressions_reason_created_at_idx").on(t.reason, t.createdAt),
+  ],
 );

@@ -59,8 +59,8 @@ export type EmailSend = {
   subject: string;
   text: string;
   html: string;
-  /** RFC 8058 one-click unsubscribe URL (also in List-Unsubscribe). */
-  unsubscribeUrl: string;
+  /** RFC 8058 one-click unsubscribe URL (also in List-Unsubscribe); null for staff mail, which carries none. */
+  unsubscribeUrl: string | null;
   messageId: number;
 };
 

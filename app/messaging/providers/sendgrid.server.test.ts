@@ -44,6 +44,12 @@ describe("createSendGridEmail", () => {
     });
   });
 
+  it("strips CR, LF, NUL and other control characters from the subject, so no header can be injected (issue 23)", async () => {
+    await createSendGridEmail(fake.config()).send(email({ subject: "Quote\r\nBcc: all@example.com\u0000\u0007 ready" }));
+    const [call] = await fake.calls();
+    expect(call.payload.subject).toBe("Quote Bcc: all@example.com  ready");
+  });
+
   it("omits an empty part and a missing from name", async () => {
     await createSendGridEmail(fake.config()).send(email({ text: "" }));
     const [call] = await fake.calls();

@@ -28,6 +28,16 @@ function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
   return new ProviderError("permanent", message, code);
 }
 
+/**
+ * A header value on one line: CR, LF, NUL and the other C0 controls (and DEL) become spaces. The forms refuse them
+ * already (subject-schema); this is the last line of defence against header injection for text that got in some
+ * other way (a stored template, an alert's sender name).
+ */
+export function headerSafe(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
 export function createSendGridEmail(config: SendGridConfig): EmailProvider {
   const from = config.from.trim();
   if (!config.apiKey || !from) throw new Error("SendGrid needs an API key and a From address.");
@@ -48,10 +58,10 @@ export function createSendGridEmail(config: SendGridConfig): EmailProvider {
       const payload = {
         personalizations: [{ to: [{ email: msg.to }] }],
         from: sender,
-        subject: msg.subject,
+        subject: headerSafe(msg.subject),
         content,
-        // RFC 8058 one-click unsubscribe (required by Gmail/Yahoo for bulk senders).
-        headers: { "List-Unsubscribe": `<${msg.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        // RFC 8058 one-click unsubscribe (required by Gmail/Yahoo for bulk senders); staff mail has none.
+        ...(msg.unsubscribeUrl ? { headers: { "List-Unsubscribe": `<${headerSafe(msg.unsubscribeUrl)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
         // Echoed in SendGrid's event webhook; values must be strings.
         custom_args: { message_id: String(msg.messageId) },
       };

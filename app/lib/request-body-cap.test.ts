@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { call, createTestUser, loginAs } from "../../tests/factories";
+import { unsubscribeToken } from "~/messaging/unsubscribe.server";
+import { MAX_REQUEST_BYTES, MAX_SMALL_FORM_BYTES, MAX_WEBHOOK_BYTES } from "./read-body.server";
+
+/** A body of `total` bytes produced on demand (no Content-Length: chunked), counting how much was pulled. */
+function countingStream(total: number, chunk = 16 * 1024) {
+  const state = { pulled: 0 };
+  const bytes = new Uint8Array(chunk).fill(0x61);
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled >= total) return controller.close();
+      state.pulled += chunk;
+      controller.enqueue(bytes);
+    },
+  });
+  return { stream, state };
+}
+
+const form = { "Content-Type": "application/x-www-form-urlencoded" };
+
+describe("every request body is capped before a route reads it (issue 23)", () => {
+  it("/login, /unsubscribe and the Twilio webhooks refuse an over-limit body with 413, by Content-Length and by streamed bytes", async () => {
+    const token = await unsubscribeToken("test-session-secret", "cap@example.com");
+    const cases: [string, number][] = [
+      ["/login", MAX_SMALL_FORM_BYTES],
+      [`/unsubscribe/${token}`, MAX_SMALL_FORM_BYTES],
+      [`/unsubscribe/${token}/one-click`, MAX_SMALL_FORM_BYTES],
+      ["/webhooks/twilio/sms", MAX_WEBHOOK_BYTES],
+      ["/webhooks/twilio/status", MAX_WEBHOOK_BYTES],
+    ];
+    for (const [path, max] of cases) {
+      const declared = await call(path, { method: "POST", body: "email=a", headers: { ...form, "Content-Length": String(max + 1) } });
+      expect(declared.status, path).toBe(413);
+      expect(await declared.text(), path).toMatch(/^Request body too large \(maximum \d+ KB\)$/);
+      // A chunked body is counted as it is read: the unsubscribe routes never read theirs (the token is the request).
+      if (path.startsWith("/unsubscribe/")) continue;
+      const { stream, state } = countingStream(8 * max);
+      const streamed = await call(path, { method: "POST", body: stream, headers: form, duplex: "half" } as RequestInit);
+      expect(streamed.status, path).toBe(413);
+      expect(state.pulled, path).toBeLessThan(4 * max);
+    }
+  });
+
+  it("a screen action and an /api route refuse a chunked body past 1 MB with 413 (JSON for /api) without reading it all", async () => {
+    const cookie = await loginAs(await createTestUser());
+    const { stream, state } = countingStream(16 * MAX_REQUEST_BYTES, 64 * 1024);
+    const screen = await call("/contacts/new", { method: "POST", cookie, body: stream, headers: form, duplex: "half" } as RequestInit);
+    expect(screen.status).toBe(413);
+    expect(await screen.text()).toBe("Request body too large (maximum 1 MB)");
+    expect(state.pulled).toBeLessThan(4 * MAX_REQUEST_BYTES);
+    const api = countingStream(16 * MAX_REQUEST_BYTES, 64 * 1024);
+    const res = await call("/api/templates", { method: "POST", cookie, body: api.stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: "Request body too large (maximum 1 MB)" });
+  });
+
+  it("bodies under the caps still reach their routes", async () => {
+    const res = await call("/login", { method: "POST", body: new URLSearchParams({ email: "nobody@example.com", password: "x".repeat(100) }), headers: form });
+    expect(res.status).toBe(401);
+  });
+});
