@@ -51,6 +51,8 @@ describe("offline Idea Generator: requests", () => {
   it("different requests get different answers, and the same request the same answer", () => {
     const answers = table.map((r) => ask(r.ask));
     for (const q of ["Write 3 appointment reminder texts", "Give me 10 subject lines for new leads", "Create a 4-step follow-up sequence"]) wellFormed(ask(q));
+    // The chat refuses answers over 8,000 characters.
+    expect(ask("Write 10 professional emails about battery storage for commercial owners").length).toBeLessThan(8000);
     expect(new Set(answers).size).toBe(table.length);
     expect(ask(table[1].ask)).toBe(answers[1]);
   });

@@ -237,7 +237,7 @@ function applyChange(brief: Brief, c: Change): Brief {
   if (c.shorter) next.brevity = Math.min(2, Math.max(0, next.brevity + c.shorter));
   if (c.another) next.offset += brief.count;
   if (c.count) {
-    next.count = c.count;
+    next.count = Math.min(next.kind === "email" ? 5 : 10, c.count);
     next.counted = c.counted ?? next.counted;
   }
   return next;
@@ -263,7 +263,8 @@ export function readBrief(message: string, context = ""): Brief {
     readTopic(message) ?? readTopic(context) ?? (audience === "noShows" ? "appointment" : audience === "pastQuotes" ? "quote" : "intro");
   return {
     kind,
-    count: count ?? (kind === "subject" ? 5 : 1),
+    // Emails are long: at most 5 in one answer keeps it inside the chat's 8,000-character answer.
+    count: Math.min(kind === "email" ? 5 : 10, count ?? (kind === "subject" ? 5 : 1)),
     counted: count !== null,
     maxLength: readLength(text) ?? 160,
     tone: readTone(message) ?? readTone(context) ?? "friendly",
