@@ -79,6 +79,32 @@ describeEachMode("Idea Generator", (mode) => {
       await context.close();
     }
   });
+
+  // Offline (no model in e2e): the composer answers the request it was given, and a follow-up transforms it.
+  it("answers a copy request with what was asked for, and 'Make them shorter' shortens the same texts", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    try {
+      await page.goto("/idea-generator");
+      await clearChat(page);
+      const input = page.getByTestId("chat-input");
+      if (mode.javaScriptEnabled) await page.locator("form").filter({ has: input }).waitFor();
+      await input.fill("Write 3 texts for renters about battery storage");
+      await page.getByRole("button", { name: "Send" }).click();
+      await until(async () => (await answers(page).count()) === 1, "first answer");
+      const texts = async (i) => (await answers(page).nth(i).locator("p.whitespace-pre-wrap").innerText()).split("\n").filter((l) => /^\d+\. /.test(l));
+      const before = await texts(0);
+      assert.equal(before.length, 3, before.join("\n"));
+      for (const t of before) assert.ok(t.replace(/^\d+\. /, "").length <= 160, t);
+      await answers(page).first().getByTestId("chat-suggestion").filter({ hasText: "Make them shorter" }).click();
+      await until(async () => (await answers(page).count()) === 2, "answer to the follow-up");
+      const after = await texts(1);
+      assert.equal(after.length, 3, after.join("\n"));
+      assert.ok(after.join("").length < before.join("").length, `${after.join("")} is not shorter`);
+      await clearChat(page);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 // "Generate with AI" in the campaign step editor: with JS the draft is written into the add form's fields; without
