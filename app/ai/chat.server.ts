@@ -30,7 +30,7 @@ export async function chatWithAssistant(deps: AiDeps, input: ChatInput, seed = 0
     kind: "chat",
     prompt: chatPrompt(input.message, input.context, history),
     schema: answer,
-    offline: () => composeChatAnswer(input.message, input.context, seed),
+    offline: () => composeChatAnswer(input.message, input.context, seed, input.chatHistory),
   });
   return {
     response: removePromises(normalizeTypography(value.response)).trim(),

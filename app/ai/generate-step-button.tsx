@@ -2,8 +2,10 @@
  * "Generate with AI" for the campaign step editor (SPEC §2): the options introduction, follow-up, value and urgency;
  * each one only triggers generation.
  * - no JS: its own POST form to /ai/generate-step, which redirects to `returnTo` with the draft in the query
- *   (`aiContent`, `aiSubject`, `aiOption`, or `aiError`); the editor uses them as its fields' default values.
- * - JS: POST /api/ai/generate-step-content and the draft is written into the editor's fields (by id), firing
+ *   (`aiContent`, `aiSubject`, `aiName`, `aiOption`, or `aiError`); the editor uses them as its fields' default
+ *   values (`aiName` only for an empty name).
+ * - JS: POST /api/ai/generate-step-content and the draft is written into the editor's fields (by id; the name
+ *   only when it is empty), firing
  *   `input` events so controlled fields and conform see the change. A failure toasts "Error generating AI content".
  * It renders a <form>, so mount it OUTSIDE the editor's own <form> (forms cannot nest).
  */
@@ -13,7 +15,7 @@ import { Alert, Button, HiddenFields } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { GENERATE_OPTIONS } from "./step-content-schema";
 
-export const AI_QUERY = { content: "aiContent", subject: "aiSubject", option: "aiOption", error: "aiError" } as const;
+export const AI_QUERY = { content: "aiContent", subject: "aiSubject", name: "aiName", option: "aiOption", error: "aiError" } as const;
 
 const LABEL: Record<(typeof GENERATE_OPTIONS)[number], string> = {
   introduction: "Introduction",
@@ -36,6 +38,8 @@ export type GenerateStepButtonProps = {
   contentFieldId: string;
   /** id of the subject <input> (email steps). */
   subjectFieldId?: string;
+  /** id of the step name <input>: filled only when it is empty. */
+  nameFieldId?: string;
   /** Same-origin path the no-JS form comes back to (the editor's own URL, e.g. `/campaigns/7/steps/new`). */
   returnTo: string;
   /** Rendered without JS after a failed generation (pass the `aiError` query value). */
@@ -80,9 +84,11 @@ export function GenerateStepButton(props: GenerateStepButtonProps) {
           seed: (clicks.current += 1),
         }),
       });
-      const body = (await res.json().catch(() => ({}))) as { content?: string; subject?: string | null; message?: string };
+      const body = (await res.json().catch(() => ({}))) as { content?: string; subject?: string | null; name?: string; message?: string };
       if (!res.ok || !body.content) throw new Error(body.message ?? `The server answered ${res.status}`);
       fillField(props.contentFieldId, body.content);
+      const nameField = props.nameFieldId ? (document.getElementById(props.nameFieldId) as HTMLInputElement | null) : null;
+      if (nameField && !nameField.value.trim()) fillField(props.nameFieldId, body.name);
       if (props.messageType === "email") fillField(props.subjectFieldId, body.subject ?? "");
     } catch (err) {
       const message = err instanceof Error ? err.message : "Please try again.";

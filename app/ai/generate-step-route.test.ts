@@ -2,13 +2,15 @@ import { describe, expect, it } from "vitest";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
+import { saveOrgSettings } from "~/messaging/org-settings.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 
 // "Generate with AI" without JS: a form POST that redirects back to the step editor with the draft in the query.
 describe("POST /ai/generate-step", () => {
-  it("drafts from the campaign and its earlier steps, and comes back to the editor", async () => {
+  it("drafts from the campaign's brief and its earlier steps, and comes back to the editor with a step name", async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
+    await saveOrgSettings(db(), { company: "Bright Roof Solar" }, new Date());
     const c = await createCampaign(db(), { name: "Autumn Roofs", description: "Free roof checks before winter." }, { userId: user.id, ipAddress: null }, new Date());
     await addCampaignStep(db(), c.id, checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date());
     const form = new URLSearchParams({ campaignId: String(c.id), stepNumber: "2", messageType: "email", option: "value", returnTo: `/campaigns/${c.id}?step=new` });
@@ -19,7 +21,11 @@ describe("POST /ai/generate-step", () => {
     expect(to.searchParams.get("step")).toBe("new");
     expect(to.searchParams.get("aiOption")).toBe("value");
     expect(to.searchParams.get("aiSubject")).toBeTruthy();
-    expect(to.searchParams.get("aiContent")).toMatch(/Autumn Roofs/);
+    // The campaign name is internal (decision 025): the homeowner sees the company and the rep, never "Autumn Roofs".
+    expect(to.searchParams.get("aiContent")).not.toMatch(/Autumn Roofs/);
+    expect(to.searchParams.get("aiSubject")).not.toMatch(/Autumn Roofs/);
+    expect(to.searchParams.get("aiContent")).toMatch(/\nBright Roof Solar$/);
+    expect(to.searchParams.get("aiName")).toBe("Value email");
   });
 
   it("never redirects off-site, and reports errors in the query", async () => {

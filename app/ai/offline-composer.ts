@@ -1,8 +1,10 @@
 /**
- * The offline composer's copy: solar sales drafts assembled from the request (step position, channel, campaign name
- * and description, audience, goal, earlier steps, option/tone). Deterministic for a seed, varied across options and
+ * The offline composer's copy: solar sales drafts assembled from the request (step position, channel, campaign
+ * description as the brief, audience, goal, earlier steps, option/tone, the company and the rep). The campaign name
+ * is internal and never written into the copy (decision 025). Deterministic for a seed, varied across options and
  * positions. Pure: no network, no clock.
  */
+import { stepTopicCopy } from "./offline-chat";
 import type { StepContentInput } from "./step-content-schema";
 
 /** FNV-1a: a small stable hash so the same request and seed always pick the same lines. */
@@ -18,13 +20,6 @@ export function hash(text: string): number {
 const pick = <T>(items: readonly T[], seed: string): T => items[hash(seed) % items.length];
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-
-/** The first sentence of a description, short enough to quote. */
-function gist(description: string, max = 90): string {
-  const first = clean(description).split(/(?<=[.!?])\s/)[0] ?? "";
-  if (first.length <= max) return first.replace(/[.!?]+$/, "");
-  return first.slice(0, max).replace(/\s+\S*$/, "");
-}
 
 type Cta = { sms: string[]; email: string };
 
@@ -54,11 +49,8 @@ function callToAction(goal: string): Cta {
 export type ComposeOption = "introduction" | "follow-up" | "value" | "urgency";
 
 const SMS_OPENERS: Record<ComposeOption, string[]> = {
-  introduction: [
-    "Hi {{firstName}}, this is the {{campaignName}} team.",
-    "Hi {{firstName}}! Reaching out from {{campaignName}}.",
-    "Hello {{firstName}}, quick note from our solar team.",
-  ],
+  // {{who}}: "{{salesRep}} with Acme Solar", or just the company (or "our solar team") when no rep signs.
+  introduction: ["Hi {{firstName}}, this is {{who}}.", "Hi {{firstName}}! Reaching out from {{who}}.", "Hello {{firstName}}, a quick note from {{who}}."],
   "follow-up": [
     "Hi {{firstName}}, just following up on my last message.",
     "Hi {{firstName}}, circling back in case my note got buried.",
@@ -71,7 +63,7 @@ const SMS_OPENERS: Record<ComposeOption, string[]> = {
   ],
   urgency: [
     "Hi {{firstName}}, a quick heads-up before this season's install slots fill.",
-    "{{firstName}}, current solar incentives will not last forever.",
+    "{{firstName}}, incentives where available change over time.",
     "Hi {{firstName}}, install calendars are filling up for this season.",
   ],
 };
@@ -88,32 +80,40 @@ export function defaultOption(position: StepContentInput["stepPosition"]): Compo
   return position === "initial" ? "introduction" : position === "follow-up" ? "follow-up" : "value";
 }
 
-export function composeStepDraft(input: StepContentInput, option: ComposeOption, seed = 0): { content: string; subject: string | null } {
-  const key = `${seed}|${option}|${input.stepNumber}|${input.messageType}|${input.campaignName}`;
+/** Who the copy speaks for: the organisation's company name (settings) and whether {{salesRep}} may sign it. */
+export type StepBrand = { company?: string | null; rep?: boolean };
+
+export function composeStepDraft(input: StepContentInput, option: ComposeOption, seed = 0, brand: StepBrand = {}): { content: string; subject: string | null } {
+  const description = clean(input.campaignDescription);
+  const key = `${seed}|${option}|${input.stepNumber}|${input.messageType}|${description}`;
   const cta = callToAction(clean(input.campaignGoal));
-  const name = clean(input.campaignName) || "our solar program";
-  const about = gist(input.campaignDescription ?? "");
+  const company = clean(brand.company);
+  const from = company || "our solar team";
   const audience = clean(input.targetAudience);
   const earlier = input.previousSteps.filter((s) => s.stepNumber < input.stepNumber).length;
+  // The description is the brief: its topic (battery storage, financing, a quote follow-up...) picks the copy.
+  const topic = stepTopicCopy(`${description} ${clean(input.campaignGoal)}`, audience);
+  const who = (text: string) => text.replace("{{who}}", brand.rep ? `{{salesRep}} with ${from}` : from);
 
   if (input.messageType === "sms") {
     // An earlier step already introduced us: later steps never re-introduce, whatever the option.
     const opt: ComposeOption = option === "introduction" && earlier > 0 ? "follow-up" : option;
-    const parts = [pick(SMS_OPENERS[opt], key + "o"), pick(SMS_MIDDLES[opt], key + "m"), pick(cta.sms, key + "c")];
+    const middle = topic ? pick(topic.sms, key + "m") : pick(SMS_MIDDLES[opt], key + "m");
+    const parts = [who(pick(SMS_OPENERS[opt], key + "o")), middle, pick(cta.sms, key + "c")];
     return { content: parts.join(" "), subject: null };
   }
 
   const greeting = pick(["Hi {{firstName}},", "Hello {{firstName}},", "Dear {{firstName}},"], key + "g");
   const intro: Record<ComposeOption, string> = {
-    introduction: `I am reaching out about ${name}${about ? `: ${about.charAt(0).toLowerCase()}${about.slice(1)}` : ""}.`,
-    "follow-up": earlier > 0 ? `I wanted to follow up on my ${earlier === 1 ? "last message" : "recent messages"} about ${name}.` : `I wanted to follow up about ${name}.`,
-    value: `Here is something homeowners often ask us about when looking at ${name}.`,
-    urgency: `A quick heads-up about ${name}: install calendars and current incentives change through the year.`,
+    introduction: brand.rep ? `My name is {{salesRep}}, and I am reaching out from ${from}.` : `I am reaching out from ${from}.`,
+    "follow-up": earlier > 0 ? `I wanted to follow up on my ${earlier === 1 ? "last message" : "recent messages"}.` : "I wanted to follow up with you about solar for your home.",
+    value: "Here is something homeowners often ask us about when they look at solar.",
+    urgency: "A quick heads-up: install calendars and incentives where available change through the year.",
   };
   const body: Record<ComposeOption, string[]> = {
     introduction: [
       `We help ${audience || "homeowners"} find out whether solar is a good fit for their roof, usage and budget. The first step is a free assessment with no obligation.`,
-      `Our team looks at your roof, your recent bills and local incentives, then shows you plainly what solar could and could not do for ${audience || "your home"}.`,
+      `Our team looks at your roof, your recent bills and incentives where available, then shows you plainly what solar could and could not do for ${audience || "your home"}.`,
     ],
     "follow-up": [
       "Many people have questions about financing, roof condition or how long installation takes. I am happy to answer any of them, with no pressure.",
@@ -121,7 +121,7 @@ export function composeStepDraft(input: StepContentInput, option: ComposeOption,
     ],
     value: [
       "Solar can make monthly energy costs more predictable, and a well-designed system may add to a home's value. Results depend on your roof, usage and utility rates, which is why we start with a free assessment.",
-      "Federal and local incentives may lower the cost of a system, depending on eligibility. We walk you through what applies to your situation before you commit to anything.",
+      "Incentives where available may lower the cost of a system, depending on eligibility. We walk you through what applies to your situation before you commit to anything.",
     ],
     urgency: [
       "Incentive programs and utility rates can change, and installation schedules fill up in busy seasons. Starting with an assessment now keeps your options open.",
@@ -129,11 +129,14 @@ export function composeStepDraft(input: StepContentInput, option: ComposeOption,
     ],
   };
   const subjects: Record<ComposeOption, string[]> = {
-    introduction: [`Solar for your home: ${name}`, `{{firstName}}, is solar a fit for your home?`, `An introduction from ${name}`],
-    "follow-up": [`Following up: ${name}`, `{{firstName}}, any questions about solar?`, `Still thinking about solar?`],
+    introduction: [company ? `Solar for your home, from ${company}` : "Solar for your home", `{{firstName}}, is solar a fit for your home?`, "A quick introduction"],
+    "follow-up": ["Following up on solar for your home", `{{firstName}}, any questions about solar?`, `Still thinking about solar?`],
     value: [`What solar could mean for your home`, `{{firstName}}, a few solar facts worth knowing`, `How homeowners use solar to plan energy costs`],
     urgency: [`Assessment slots are filling up`, `{{firstName}}, a timely note about solar`, `Before this season's schedule fills`],
   };
-  const content = [greeting, "", intro[option], "", pick(body[option], key + "b"), "", cta.email, "", "Best regards,", "Your solar team"].join("\n");
-  return { content, subject: pick(subjects[option], key + "s") };
+  const paragraph = topic ? topic.email[hash(key + "b") % topic.email.length] : pick(body[option], key + "b");
+  const signOff = [brand.rep ? "{{salesRep}}" : "Your solar team", ...(company ? [company] : [])];
+  const content = [greeting, "", intro[option], "", paragraph, "", cta.email, "", "Best regards,", ...signOff].join("\n");
+  const subject = topic && option !== "introduction" ? pick(topic.subjects, key + "s") : pick(subjects[option], key + "s");
+  return { content, subject };
 }

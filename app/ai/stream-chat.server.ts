@@ -81,7 +81,7 @@ export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, o
     let full = "";
     let shown = 0;
     try {
-      const answer = offline ? composeChatAnswer(input.message, input.context, seed) : null;
+      const answer = offline ? composeChatAnswer(input.message, input.context, seed, input.chatHistory) : null;
       const pieces = answer
         ? words(`${answer.response}\n${SUGGESTIONS_MARKER}\n${answer.suggestions.map((s) => `- ${s}`).join("\n")}`, controller.signal)
         : provider.stream!(prompt, controller.signal);

@@ -119,13 +119,16 @@ export default function CampaignSteps() {
   // (the step being edited when there is one, else the add form).
   const aiContent = searchParams.get(AI_QUERY.content);
   const aiSubject = searchParams.get(AI_QUERY.subject);
+  const aiName = searchParams.get(AI_QUERY.name);
   const aiError = searchParams.get(AI_QUERY.error);
   const aiDraft = aiContent !== null ? { content: aiContent, ...(aiSubject !== null ? { subject: aiSubject, messageType: "email" } : {}) } : null;
+  // The generated name only fills an empty name: a step's own name is never replaced.
+  const named = <T extends { name: string }>(step: T) => (aiDraft && aiName && !step.name.trim() ? { ...step, name: aiName } : step);
   const editing = editId !== null && steps.some((s) => s.id === editId);
   const addDefaults: StepDefaults = addFailure?.fields
     ? ({ ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.fields).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.fields.windowWeekdays === "true" } as StepDefaults)
     : aiDraft && !editing
-      ? { ...EMPTY_STEP, ...aiDraft }
+      ? named({ ...EMPTY_STEP, ...aiDraft })
       : EMPTY_STEP;
   const nextNumber = steps.length ? Math.max(...steps.map((s) => s.stepNumber)) + 1 : 1;
   const returnTo = `${pathname}${search}`;
@@ -166,6 +169,7 @@ export default function CampaignSteps() {
                 previousSteps={ai.previousSteps(s.stepNumber)}
                 contentFieldId={`edit-${s.id}-content`}
                 subjectFieldId={`edit-${s.id}-subject`}
+                nameFieldId={`edit-${s.id}-name`}
                 returnTo={returnTo}
                 error={aiError}
               />
@@ -177,7 +181,7 @@ export default function CampaignSteps() {
                 <StepFields
                   key={aiContent ?? "saved"}
                   idPrefix={`edit-${s.id}`}
-                  defaults={aiDraft ? { ...s, ...aiDraft } : s}
+                  defaults={aiDraft ? named({ ...s, ...aiDraft }) : s}
                   variables={variables} errors={failure && failure.intent === "update" && failure.field ? { field: failure.field, message: failure.message } : null} />
                 <div className="flex justify-end gap-2">
                   <Button to={pathname} variant="secondary" preventScrollReset>
@@ -213,6 +217,7 @@ export default function CampaignSteps() {
             previousSteps={ai.previousSteps(nextNumber)}
             contentFieldId="add-content"
             subjectFieldId="add-subject"
+            nameFieldId="add-name"
             returnTo={pathname}
             error={editing ? null : aiError}
           />

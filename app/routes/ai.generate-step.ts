@@ -7,6 +7,7 @@ import { stepContentInput } from "~/ai/step-content-schema";
 import { requireUser } from "~/auth/guard.server";
 import { getCampaignRow } from "~/campaigns/get-campaign.server";
 import { listCampaignSteps } from "~/campaigns/list-campaign-steps.server";
+import { loadOrgSettings } from "~/messaging/org-settings.server";
 import { AppError } from "~/lib/app-error";
 import { methodNotAllowed, parseInput } from "~/lib/api.server";
 import { parseId } from "~/lib/ids";
@@ -28,8 +29,9 @@ function withParams(path: string, params: Record<string, string>): string {
 }
 
 /**
- * The "Generate with AI" form without JS: drafts the step from the campaign's name, description and earlier steps,
- * then redirects back to the editor with the draft (or the error) in the query.
+ * The "Generate with AI" form without JS: drafts the step from the campaign's description and earlier steps (the
+ * name is internal, decision 025) and the company, then redirects back to the editor with the draft, a step name
+ * for an empty name field (or the error) in the query.
  */
 export async function action(args: ActionFunctionArgs) {
   const user = await requireUser(args);
@@ -52,10 +54,12 @@ export async function action(args: ActionFunctionArgs) {
         .filter((s) => s.stepNumber < stepNumber)
         .map((s) => ({ stepNumber: s.stepNumber, messageType: s.messageType, content: s.content, subject: s.subject })),
     });
-    const draft = await chargedAiCall(args.context, user.id, (ai) => generateStepContent(ai, input));
+    const { company } = await loadOrgSettings(db);
+    const draft = await chargedAiCall(args.context, user.id, (ai) => generateStepContent(ai, input, { company }));
     return redirect(
       withParams(returnTo, {
         [AI_QUERY.content]: draft.content,
+        [AI_QUERY.name]: draft.name,
         ...(draft.subject ? { [AI_QUERY.subject]: draft.subject } : {}),
         [AI_QUERY.option]: input.option ?? "",
       }),

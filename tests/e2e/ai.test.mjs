@@ -79,6 +79,32 @@ describeEachMode("Idea Generator", (mode) => {
       await context.close();
     }
   });
+
+  // Offline (no model in e2e): the composer answers the request it was given, and a follow-up transforms it.
+  it("answers a copy request with what was asked for, and 'Make them shorter' shortens the same texts", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    try {
+      await page.goto("/idea-generator");
+      await clearChat(page);
+      const input = page.getByTestId("chat-input");
+      if (mode.javaScriptEnabled) await page.locator("form").filter({ has: input }).waitFor();
+      await input.fill("Write 3 texts for renters about battery storage");
+      await page.getByRole("button", { name: "Send" }).click();
+      await until(async () => (await answers(page).count()) === 1, "first answer");
+      const texts = async (i) => (await answers(page).nth(i).locator("p.whitespace-pre-wrap").innerText()).split("\n").filter((l) => /^\d+\. /.test(l));
+      const before = await texts(0);
+      assert.equal(before.length, 3, before.join("\n"));
+      for (const t of before) assert.ok(t.replace(/^\d+\. /, "").length <= 160, t);
+      await answers(page).first().getByTestId("chat-suggestion").filter({ hasText: "Make them shorter" }).click();
+      await until(async () => (await answers(page).count()) === 2, "answer to the follow-up");
+      const after = await texts(1);
+      assert.equal(after.length, 3, after.join("\n"));
+      assert.ok(after.join("").length < before.join("").length, `${after.join("")} is not shorter`);
+      await clearChat(page);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 // "Generate with AI" in the campaign step editor: with JS the draft is written into the add form's fields; without
@@ -105,12 +131,16 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       // Hydrated: the segment counter only renders with JS (a click before that would take the no-JS path).
       if (mode.javaScriptEnabled) await add.getByTestId("add-segments").waitFor();
       assert.equal(await add.getByLabel("Content").inputValue(), "");
+      assert.equal(await add.getByLabel("Step name").inputValue(), "");
 
       await assistant.getByRole("button", { name: "Follow-up" }).click();
       await until(async () => (await add.getByLabel("Content").inputValue()).trim().length > 0, "generated content");
       const content = await add.getByLabel("Content").inputValue();
       assert.ok(content.length >= 20 && content.length <= 320, `draft of ${content.length} characters: ${content}`);
       assert.equal(await dialog.getByTestId("generate-ai-error").count(), 0);
+      // The campaign name is internal (decision 025); the empty name field is filled.
+      assert.doesNotMatch(content, /AI drip/i);
+      await until(async () => (await add.getByLabel("Step name").inputValue()) === "Follow-up text", "generated step name");
       // JS fills the field in place; without JS the draft came back in the query.
       if (mode.javaScriptEnabled) assert.equal(page.url(), stepsUrl);
       else assert.match(page.url(), /[?&]aiContent=.*&aiOption=follow-up/);
@@ -132,6 +162,9 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       await until(async () => (await editRow.getByLabel("Content").inputValue()) !== original, "regenerated step 1");
       const rewritten = await editRow.getByLabel("Content").inputValue();
       assert.ok(rewritten.trim().length >= 20, rewritten);
+      assert.doesNotMatch(rewritten, /AI drip/i);
+      // A step's own name is never replaced.
+      assert.equal(await editRow.getByLabel("Step name").inputValue(), "Intro");
       if (!mode.javaScriptEnabled) assert.match(page.url(), /[?&]edit=\d+.*aiOption=introduction/);
       await editRow.getByRole("button", { name: "Save" }).press("Enter");
       await until(async () => page.url() === stepsUrl, "back on the step list after editing");

@@ -9,7 +9,7 @@ const OPTION_BRIEF = {
   urgency: "Give a truthful, gentle reason to act soon (install schedules, incentive changes) without pressure tactics.",
 } as const;
 
-export function stepContentPrompt(input: StepContentInput, option: keyof typeof OPTION_BRIEF): AiPrompt {
+export function stepContentPrompt(input: StepContentInput, option: keyof typeof OPTION_BRIEF, brand: { company?: string | null; rep?: boolean } = {}): AiPrompt {
   const previous = input.previousSteps
     .filter((s) => s.stepNumber < input.stepNumber)
     .map((s) => `Step ${s.stepNumber} (${s.messageType}): ${s.subject ? `[${s.subject}] ` : ""}${s.content.slice(0, 400)}`)
@@ -17,14 +17,20 @@ export function stepContentPrompt(input: StepContentInput, option: keyof typeof 
   return {
     system: [
       DRAFT_RULES,
+      "The campaign name is an internal label for the sales team: never mention it or {{campaignName}} in the message.",
+      [
+        brand.rep ? "Write as the sales rep: you may also use {{salesRep}} (the rep's name, filled in when sent)." : "Write on behalf of the company; do not name a rep.",
+        brand.company ? `The company is ${brand.company}; name it.` : "Do not invent a company name.",
+      ].join(" "),
       input.messageType === "sms"
         ? 'Answer with JSON only: {"content": "<the SMS text>"}'
         : 'Answer with JSON only: {"subject": "<email subject>", "content": "<plain-text email body with a greeting and sign-off>"}',
     ].join("\n"),
     user: [
       `Write step ${input.stepNumber} (${input.stepPosition} message) of a ${input.messageType === "sms" ? "text message" : "email"} campaign.`,
-      `Campaign: ${input.campaignName || "(unnamed)"}`,
-      input.campaignDescription && `Description: ${input.campaignDescription}`,
+      input.campaignDescription ? `Brief (what this campaign is about): ${input.campaignDescription}` : "Brief: a free, no-obligation solar assessment for the homeowner.",
+      brand.company && `Company: ${brand.company}`,
+      `Internal campaign name (for context only, never in the message): ${input.campaignName || "(unnamed)"}`,
       input.targetAudience && `Audience: ${input.targetAudience}`,
       input.campaignGoal && `Goal: ${input.campaignGoal}`,
       input.tone && `Tone: ${input.tone}`,
