@@ -16,6 +16,8 @@ describe("resolveLocalVars", () => {
     expect(at({ PUBLIC_BASE_URL: "https://env.example" }, "PUBLIC_BASE_URL=https://abc.trycloudflare.com\n")).toBe("https://env.example");
     expect(at({}, "PUBLIC_BASE_URL=\n")).toBe("http://127.0.0.1:9000");
     expect(resolveLocalVars({ env: {}, devVarsText: "", host: "127.0.0.1", port: 1 }).vars.SALES_ALERT_EMAIL).toBe("sales-alerts@helio.local");
+    // Workers AI cannot run locally: out of the chain, so its expected failure is no "Last error" on Analytics.
+    expect(resolveLocalVars({ env: {}, devVarsText: "", host: "127.0.0.1", port: 1 }).vars.AI_DISABLE_WORKERS_AI).toBe("1");
   });
 });
 
