@@ -109,7 +109,14 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
       {c.description ? <p className="mt-1 line-clamp-2 text-sm text-fg-muted">{c.description}</p> : null}
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
         <dt className="text-fg-muted">Contacts</dt>
-        <dd data-testid="campaign-contacts">{c.contactCount.toLocaleString("en-US")}</dd>
+        <dd data-testid="campaign-contacts">
+          {/* "Select all" on a draft is an audience enrolled when it starts: 0 would read as "nobody" (issue 24). */}
+          {c.contactCount === 0 && c.audienceQuery !== null && c.status === "draft"
+            ? c.audienceQuery === ""
+              ? "Every contact, at start"
+              : `Matching “${c.audienceQuery}”, at start`
+            : c.contactCount.toLocaleString("en-US")}
+        </dd>
         <dt className="text-fg-muted">Created</dt>
         <dd>{new Date(c.createdAt).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })}</dd>
         <dt className="text-fg-muted">Sent / delivered</dt>

@@ -143,3 +143,27 @@ describeEachMode("campaigns", (mode) => {
     await context.close();
   });
 });
+
+describeEachMode("a draft campaign's audience", (mode) => {
+  it("'Select all' on a draft shows the audience enrolled at start, not 'Contacts 0' (issue 24)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const last = `Aud${Date.now().toString(36)}${mode.javaScriptEnabled ? "j" : "n"}`;
+    for (const first of ["Ann", "Bob"]) {
+      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: `+1${phone()}` }, headers: { Origin: BASE } });
+      assert.equal(res.status(), 201, await res.text());
+    }
+    const name = `Audience ${last}`;
+    await page.goto("/campaigns/new");
+    const create = page.getByRole("dialog", { name: "Create Campaign" });
+    await create.getByLabel("Name").fill(name);
+    await create.getByLabel("Search contacts to add").fill(last);
+    await create.getByRole("button", { name: "Search" }).press("Enter");
+    await create.getByText(`Select all 2 contacts matching “${last}”`).click();
+    await create.getByRole("button", { name: "Create Campaign" }).click();
+    await page.waitForURL(/\/campaigns\/\d+\/steps$/);
+    await page.goto("/campaigns");
+    const card = page.getByTestId("campaign-card").filter({ hasText: name });
+    assert.equal((await card.getByTestId("campaign-contacts").innerText()).trim(), `Matching “${last}”, at start`);
+    await context.close();
+  });
+});
