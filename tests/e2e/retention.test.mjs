@@ -24,7 +24,7 @@ describeEachMode("Message retention", (mode) => {
     const months = page.getByLabel("Keep messages for (months)");
     assert.equal(await months.inputValue(), "18");
     await months.fill("24");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByTestId("toast-title").getByText("Organisation settings saved").waitFor();
     await page.goto("/messages");
     assert.match(await page.getByTestId("retention-note").innerText(), /Messages older than 24 months are archived\./);
@@ -32,7 +32,7 @@ describeEachMode("Message retention", (mode) => {
     // Back to the default for the other tests.
     await page.goto("/organisation");
     await page.getByLabel("Keep messages for (months)").fill("18");
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByTestId("toast-title").getByText("Organisation settings saved").waitFor();
     await context.close();
   });

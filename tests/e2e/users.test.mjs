@@ -18,7 +18,7 @@ describeEachMode("user analytics and management", (mode) => {
     // View Details selects the user and opens the Details tab (in the URL).
     await Promise.all([page.waitForURL(/tab=details&user=\d+/), rep.getByRole("link", { name: "View Details" }).click()]);
     const details = page.getByTestId("user-details");
-    await details.getByText(E2E_USERS.user.email).waitFor();
+    await details.getByText(E2E_USERS.user.email, { exact: true }).waitFor();
     await details.getByText("Login History").waitFor();
 
     // Activity Logs: the admin's own sign-in is there.
