@@ -2,12 +2,13 @@
 // one conversation emails each recipient at most once an hour — as it arrives and when the cron escalates it — and a
 // keyword bank's auto-response counts against the number's daily auto-reply cap.
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { classifierFor } from "~/responders/reply-deps.server";
 import type { ReplyDeps } from "~/responders/reply-deps";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
+import { alertRulesMadeHere } from "../../tests/alert-rules";
 import { pipeline } from "../../tests/messaging-harness";
 import { parseBank, parseProfile } from "./alert-schema";
 import { createBank, createProfile } from "./manage-alert-settings.server";
@@ -15,11 +16,7 @@ import { escalateDueAlerts } from "./run-alerts.server";
 
 const MIN = 60_000;
 const DAY = new Date("2026-11-18T18:30:00Z");
-const made: { profiles: number[]; banks: number[] } = { profiles: [], banks: [] };
-afterEach(async () => {
-  await db().run(sql`UPDATE alert_profiles SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.profiles.splice(0))}))`);
-  await db().run(sql`UPDATE keyword_banks SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.banks.splice(0))}))`);
-});
+const made = alertRulesMadeHere();
 
 async function world() {
   const p = await pipeline({ now: () => DAY });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { classifierFor } from "~/responders/reply-deps.server";
@@ -7,6 +7,7 @@ import type { ReplyDeps } from "~/responders/reply-deps";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { call, createTestUser, db } from "../../tests/factories";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
+import { alertRulesMadeHere } from "../../tests/alert-rules";
 import { pipeline } from "../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
 import { acknowledgeAlert, countUnacknowledged, listAlerts, markAlert } from "./manage-alerts.server";
@@ -15,12 +16,7 @@ import { categorize, escalateDueAlerts } from "./run-alerts.server";
 
 const MIN = 60_000;
 const DAY = new Date("2026-11-18T18:30:00Z");
-const made: { profiles: number[]; banks: number[] } = { profiles: [], banks: [] };
-afterEach(async () => {
-  // Test files may share one D1: this file's rules go quiet after each test.
-  await db().run(sql`UPDATE alert_profiles SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.profiles.splice(0))}))`);
-  await db().run(sql`UPDATE keyword_banks SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.banks.splice(0))}))`);
-});
+const made = alertRulesMadeHere();
 
 async function world() {
   const p = await pipeline({ now: () => DAY });
