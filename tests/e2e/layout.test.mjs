@@ -184,7 +184,8 @@ describeEachMode("navigation", (mode) => {
     }
     await sidebar.getByRole("link", { name: "Conversations", exact: true }).click();
     await until(() => new URL(page.url()).pathname === "/messages/conversations", "conversations");
-    assert.equal(await sidebar.getByRole("link", { name: "Conversations", exact: true }).getAttribute("aria-current"), "page");
+    // With JS the address bar changes a moment before the sidebar re-renders: wait for the mark.
+    await until(async () => (await sidebar.getByRole("link", { name: "Conversations", exact: true }).getAttribute("aria-current")) === "page", "Conversations marked current");
     assert.equal(await sidebar.getByRole("link", { name: "Messages", exact: true }).getAttribute("aria-current"), null);
     await context.close();
 
