@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call, createTestUser, loginAs } from "../../tests/factories";
+import { countingStream } from "../../tests/counting-stream";
 import { uniquePhone } from "../../tests/contact-factory";
 import { MAX_JSON_BYTES, readBodyLimited } from "./read-body.server";
-
-/** A body of `total` bytes produced on demand, counting how much the reader pulled. */
-function countingStream(total: number, chunk = 64 * 1024) {
-  const state = { pulled: 0 };
-  const bytes = new Uint8Array(chunk).fill(0x61);
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (state.pulled >= total) return controller.close();
-      state.pulled += chunk;
-      controller.enqueue(bytes);
-    },
-  });
-  return { stream, state };
-}
 
 describe("JSON bodies (issue 9 #8)", () => {
   it("accept only application/json (with optional parameters)", async () => {

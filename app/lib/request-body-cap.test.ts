@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call, createTestUser, loginAs } from "../../tests/factories";
+import { countingStream } from "../../tests/counting-stream";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { MAX_REQUEST_BYTES, MAX_SMALL_FORM_BYTES, MAX_WEBHOOK_BYTES } from "./read-body.server";
-
-/** A body of `total` bytes produced on demand (no Content-Length: chunked), counting how much was pulled. */
-function countingStream(total: number, chunk = 16 * 1024) {
-  const state = { pulled: 0 };
-  const bytes = new Uint8Array(chunk).fill(0x61);
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (state.pulled >= total) return controller.close();
-      state.pulled += chunk;
-      controller.enqueue(bytes);
-    },
-  });
-  return { stream, state };
-}
 
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
@@ -35,7 +22,7 @@ describe("every request body is capped before a route reads it (issue 23)", () =
       expect(await declared.text(), path).toMatch(/^Request body too large \(maximum \d+ KB\)$/);
       // A chunked body is counted as it is read: the unsubscribe routes never read theirs (the token is the request).
       if (path.startsWith("/unsubscribe/")) continue;
-      const { stream, state } = countingStream(8 * max);
+      const { stream, state } = countingStream(8 * max, 16 * 1024);
       const streamed = await call(path, { method: "POST", body: stream, headers: form, duplex: "half" } as RequestInit);
       expect(streamed.status, path).toBe(413);
       expect(state.pulled, path).toBeLessThan(4 * max);

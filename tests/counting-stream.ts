@@ -1,0 +1,13 @@
+/** A request body of `total` bytes produced on demand (no Content-Length: chunked), counting how much was pulled. */
+export function countingStream(total: number, chunk = 64 * 1024) {
+  const state = { pulled: 0 };
+  const bytes = new Uint8Array(chunk).fill(0x61);
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled >= total) return controller.close();
+      state.pulled += chunk;
+      controller.enqueue(bytes);
+    },
+  });
+  return { stream, state };
+}
