@@ -63,6 +63,7 @@ function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(table: T, j
     if (!column) throw new Error(`bulkUpdateSql: ${key} is not a column`);
     return sql`${sql.identifier(column.name)} = ${value}`;
   });
+  // raw-sql: typed-helper
   return sql`UPDATE ${table} SET ${sql.join(assignments, sql`, `)} FROM json_each(${json}) AS j WHERE ${where}${
     returning ? sql` RETURNING ${returning}` : sql``
   }`;

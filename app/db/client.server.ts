@@ -34,6 +34,7 @@ export async function runBatch<T extends readonly unknown[]>(db: Db, items: T): 
   const prepared = (items as unknown as Batchable[]).map((q) => q._prepare());
   const statements = prepared.map((p) => {
     const { sql, params } = p.getQuery();
+    // raw-sql: run-batch
     return db.$client.prepare(sql).bind(...params);
   });
   const results = await db.$client.batch(statements);
