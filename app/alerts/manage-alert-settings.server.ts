@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { alertProfiles, keywordBanks } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
@@ -26,7 +26,7 @@ export async function getBank(db: Db, id: number) {
 }
 
 async function refuseOverLimit(db: Db, table: "alert_profiles" | "keyword_banks") {
-  const n = (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)}`))!.n;
+  const n = (await db.select({ n: count() }).from(table === "alert_profiles" ? alertProfiles : keywordBanks).get())!.n;
   if (n >= MAX_ALERT_RULES) throw new AppError("conflict", `At most ${MAX_ALERT_RULES} ${table === "alert_profiles" ? "alert profiles" : "keyword banks"}`);
 }
 

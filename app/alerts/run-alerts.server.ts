@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
+import { alertProfiles, alerts, keywordBanks, type AlertCategory } from "~/db/schema";
 import { HELD, type CapLimits } from "~/caps/caps";
 import { hitNamedCap } from "~/caps/hit-cap.server";
 import { loadCapLimits } from "~/caps/load-cap-limits.server";
 import { recordHeld } from "~/caps/record-held.server";
-import type { AlertCategory } from "~/db/schema";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { matchKeywords } from "~/responders/match";
 import { quoteText, type ReplyClassification, type ReplyDeps } from "~/responders/reply-deps";
@@ -42,21 +43,43 @@ export function categorize(intent: string | null, bankCategories: string[], prio
   return "information request";
 }
 
-const json = <T>(v: unknown, fallback: T): T => (typeof v === "string" ? (JSON.parse(v) as T) : ((v as T) ?? fallback));
-
 /** Which active banks and profiles a text matches (keywords as whole words; useAI banks also by intent). */
 export async function evaluateAlert(deps: Pick<ReplyDeps, "db">, text: string, classify: () => Promise<ReplyClassification> | null): Promise<AlertEvaluation> {
   const { db } = deps;
   const [banks, profiles] = await Promise.all([
-    db.all<Record<string, unknown>>(sql`
-      SELECT id, category, keywords, priority, alert_profile_id AS alertProfileId, auto_response AS autoResponse, use_ai AS useAi, ai_prompt AS aiPrompt
-      FROM keyword_banks WHERE is_active = 1 ORDER BY id LIMIT ${MAX_RULES}`),
-    db.all<Record<string, unknown>>(sql`
-      SELECT id, name, department, keywords, contact_info AS contactInfo, priority, escalation_time AS escalationTime, response_template AS responseTemplate
-      FROM alert_profiles WHERE is_active = 1 ORDER BY id LIMIT ${MAX_RULES}`),
+    db
+      .select({
+        id: keywordBanks.id,
+        category: keywordBanks.category,
+        keywords: keywordBanks.keywords,
+        priority: keywordBanks.priority,
+        alertProfileId: keywordBanks.alertProfileId,
+        autoResponse: keywordBanks.autoResponse,
+        useAi: keywordBanks.useAi,
+        aiPrompt: keywordBanks.aiPrompt,
+      })
+      .from(keywordBanks)
+      .where(eq(keywordBanks.isActive, true))
+      .orderBy(keywordBanks.id)
+      .limit(MAX_RULES),
+    db
+      .select({
+        id: alertProfiles.id,
+        name: alertProfiles.name,
+        department: alertProfiles.department,
+        keywords: alertProfiles.keywords,
+        contactInfo: alertProfiles.contactInfo,
+        priority: alertProfiles.priority,
+        escalationTime: alertProfiles.escalationTime,
+        responseTemplate: alertProfiles.responseTemplate,
+      })
+      .from(alertProfiles)
+      .where(eq(alertProfiles.isActive, true))
+      .orderBy(alertProfiles.id)
+      .limit(MAX_RULES),
   ]);
-  const bankRules = banks.map((b) => ({ ...b, keywords: json<string[]>(b.keywords, []), useAi: !!b.useAi }) as BankRule);
-  const profileRules = profiles.map((p) => ({ ...p, keywords: json<string[]>(p.keywords, []) }) as ProfileRule);
+  const bankRules: BankRule[] = banks.map((b) => ({ ...b, keywords: b.keywords ?? [] }));
+  const profileRules: ProfileRule[] = profiles.map((p) => ({ ...p, keywords: p.keywords ?? [] }));
   const ai = bankRules.length + profileRules.length > 0 ? ((await classify()) ?? null) : null;
 
   const matchedBanks: AlertEvaluation["banks"] = [];
@@ -160,18 +183,39 @@ export async function recordAlert(
   const t = now.getTime();
   const escalationMinutes = ev.profiles.length ? Math.min(...ev.profiles.map((p) => p.escalationTime)) : 15;
   const ai = ev.classification;
-  const inserted = await db.all<{ id: number }>(sql`
-    INSERT INTO alerts (inbound_message_id, contact_id, phone, content, profile_id, bank_ids, profile_ids, priority, category,
-      intent, sentiment, confidence, analysis_ms, classification_id, status, escalation_due_at, is_test, created_at)
-    VALUES (${src.inboundId}, ${src.contactId}, ${src.phone}, ${src.content}, ${ev.profiles[0]?.id ?? null},
-      ${JSON.stringify(ev.banks.map((b) => b.id))}, ${JSON.stringify(ev.profiles.map((p) => p.id))}, ${ev.priority}, ${ev.category},
-      ${ai?.intent ?? null}, ${ai?.sentiment ?? null}, ${ai?.confidence ?? null}, ${ai?.analysisMs ?? null}, ${ai?.id ?? null},
-      'unacknowledged', ${src.isTest ? null : t + escalationMinutes * 60_000}, ${src.isTest ? 1 : 0}, ${t})
-    ON CONFLICT(inbound_message_id) DO NOTHING RETURNING id`);
+  const { priority, category } = ev;
+  if (priority === null || category === null) throw new Error("recordAlert: the evaluation matched nothing"); // callers check first
+  const inserted = await db
+    .insert(alerts)
+    .values({
+      inboundMessageId: src.inboundId,
+      contactId: src.contactId,
+      phone: src.phone,
+      content: src.content,
+      profileId: ev.profiles[0]?.id ?? null,
+      bankIds: ev.banks.map((b) => b.id),
+      profileIds: ev.profiles.map((p) => p.id),
+      priority,
+      category,
+      intent: ai?.intent ?? null,
+      sentiment: ai?.sentiment ?? null,
+      confidence: ai?.confidence ?? null,
+      analysisMs: ai?.analysisMs ?? null,
+      classificationId: ai?.id ?? null,
+      status: "unacknowledged",
+      escalationDueAt: src.isTest ? null : new Date(t + escalationMinutes * 60_000),
+      isTest: !!src.isTest,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: alerts.inboundMessageId })
+    .returning({ id: alerts.id });
   const alertId = inserted[0]?.id;
   if (!alertId) return null; // replay: this inbound already alerted
   if (ev.banks.length) {
-    await db.run(sql`UPDATE keyword_banks SET trigger_count = trigger_count + 1 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ev.banks.map((b) => b.id))}))`);
+    await db
+      .update(keywordBanks)
+      .set({ triggerCount: sql`${keywordBanks.triggerCount} + 1` })
+      .where(inJson(keywordBanks.id, ev.banks.map((b) => b.id)));
   }
   const profileEmails = ev.profiles.map((p) => p.email).filter((e): e is string => !!e);
   let to = [...new Set((opts.to ?? (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])).map((e) => e.toLowerCase()))];
@@ -193,10 +237,21 @@ export async function recordAlert(
  */
 export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit = 100) {
   const { db, now, queue } = deps;
-  const due = await db.all<{ id: number; content: string; phone: string | null; contactId: number | null; priority: string; category: string; createdAt: number }>(sql`
-    SELECT id, content, phone, contact_id AS contactId, priority, category, created_at AS createdAt FROM alerts
-    WHERE status = 'unacknowledged' AND escalated_at IS NULL AND escalation_due_at <= ${now.getTime()}
-    ORDER BY escalation_due_at LIMIT ${limit}`);
+  const due = await db
+    .select({
+      id: alerts.id,
+      content: alerts.content,
+      phone: alerts.phone,
+      contactId: alerts.contactId,
+      priority: alerts.priority,
+      category: alerts.category,
+      createdAt: alerts.createdAt,
+    })
+    .from(alerts)
+    // Literal: alerts_escalation_due_idx is partial on the same WHERE.
+    .where(sql`${alerts.status} = 'unacknowledged' AND ${alerts.escalatedAt} IS NULL AND ${alerts.escalationDueAt} <= ${now.getTime()}`)
+    .orderBy(alerts.escalationDueAt)
+    .limit(limit);
   const to = deps.config.salesAlertEmail;
   if (!due.length || !to) return { escalated: 0 };
   const limits = await (deps.capLimits ?? (() => loadCapLimits(db)))();
@@ -214,11 +269,14 @@ export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit
       kind: "alert",
       email: to,
       subject: `Escalated: unacknowledged ${a.priority} alert (${a.category})`,
-      content: `Nobody has acknowledged this alert since ${new Date(a.createdAt).toISOString()}.\n\n${a.phone ?? "A contact"} wrote:\n\n${quoteText(a.content)}\n\nOpen the conversation: ${link}\nAcknowledge it: ${deps.config.publicBaseUrl}/alerts`,
+      content: `Nobody has acknowledged this alert since ${a.createdAt.toISOString()}.\n\n${a.phone ?? "A contact"} wrote:\n\n${quoteText(a.content)}\n\nOpen the conversation: ${link}\nAcknowledge it: ${deps.config.publicBaseUrl}/alerts`,
       idempotencyKey: `alert-escalation:${a.id}`,
     };
   });
   if (outputs.length) await createOutboundMessages(db, queue, outputs, now);
-  await db.run(sql`UPDATE alerts SET escalated_at = ${now.getTime()} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(due.map((a) => a.id))}))`);
+  await db
+    .update(alerts)
+    .set({ escalatedAt: now })
+    .where(inJson(alerts.id, due.map((a) => a.id)));
   return { escalated: sendable.length, held: due.length - sendable.length };
 }

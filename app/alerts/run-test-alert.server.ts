@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { contacts } from "~/db/schema";
 import { HELD } from "~/caps/caps";
 import { hitNamedCap } from "~/caps/hit-cap.server";
 import { loadCapLimits } from "~/caps/load-cap-limits.server";
@@ -37,8 +38,11 @@ export async function runTestAlert(deps: ReplyDeps, input: { message: string; co
   }
   let contact: { id: number; phone: string | null; name: string | null } | null = null;
   if (input.contactId) {
-    const row = await deps.db.get<{ id: number; phone: string | null; firstName: string | null; lastName: string | null }>(sql`
-      SELECT id, phone, first_name AS firstName, last_name AS lastName FROM contacts WHERE id = ${input.contactId}`);
+    const row = await deps.db
+      .select({ id: contacts.id, phone: contacts.phone, firstName: contacts.firstName, lastName: contacts.lastName })
+      .from(contacts)
+      .where(eq(contacts.id, input.contactId))
+      .get();
     if (!row) throw new AppError("validation", "Contact not found", { field: "contactId" });
     contact = { id: row.id, phone: row.phone, name: [row.firstName, row.lastName].filter(Boolean).join(" ") || null };
   }

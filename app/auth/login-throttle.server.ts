@@ -37,9 +37,11 @@ export async function reserveLoginAttempt(db: Db, a: AttemptInput, now: Date): P
   const t = now.getTime();
   const hourAgo = t - HOUR_MS;
   const insert = (deviceId: string | null) =>
+    // raw-sql: guarded-insert
     sql`INSERT INTO login_history (user_id, email, ip_address, user_agent, success, failure_reason, device_id, created_at)
         SELECT NULL, ${a.email}, ${a.ipAddress}, ${a.userAgent}, 0, 'pending', ${deviceId}, ${t}`;
   if (a.deviceId) {
+    // raw-sql: guarded-insert
     const row = await db.get<{ id: number }>(sql`${insert(a.deviceId)}
       WHERE (SELECT count(*) FROM login_history WHERE device_id = ${a.deviceId} AND success = 0 AND created_at >= ${hourAgo}) < ${DEVICE_MAX_FAILURES_PER_HOUR}
       RETURNING id`);
@@ -48,6 +50,7 @@ export async function reserveLoginAttempt(db: Db, a: AttemptInput, now: Date): P
   // Back-off: consecutive unknown-client failures since the last success within the hour; the wait doubles
   // from 30 s per failure past 5, capped at 15 min (30 s << 5 > 15 min).
   const lastOk = sql`(SELECT max(created_at) + 1 FROM login_history WHERE email = ${a.email} AND success = 1 AND created_at >= ${hourAgo})`;
+  // raw-sql: guarded-insert
   const row = await db.get<{ id: number }>(sql`${insert(null)}
     WHERE (SELECT count(*) FROM login_history WHERE email = ${a.email} AND success = 0 AND device_id IS NULL AND created_at >= ${hourAgo}) < ${MAX_FAILURES_PER_HOUR_ACCOUNT}
       AND (${a.ipAddress} IS NULL OR ${ipFailures(a.ipAddress ?? "", hourAgo)} < ${MAX_FAILURES_PER_HOUR_IP}

@@ -8,7 +8,6 @@ import {
   BACKOFF_MAX_MS,
   BUSY_NETWORK_FAILURES_PER_ACCOUNT,
   HOUR_MS as HOUR,
-  ipFailures,
   MAX_FAILURES_PER_HOUR_ACCOUNT,
   MAX_FAILURES_PER_HOUR_IP,
   reserveLoginAttempt,
@@ -65,7 +64,14 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
   }
   if (ipAddress) {
     // A busy network only limits each account's failures from it (decision 023), never the network as a whole.
-    const busy = (await db.get<{ n: number }>(sql`SELECT ${ipFailures(ipAddress, hourAgo.getTime())} AS n`))!.n >= MAX_FAILURES_PER_HOUR_IP;
+    // The IP's unknown-client failures in the hour, counted up to the budget only (as ipFailures does).
+    const recent = db
+      .select({ one: sql`1` })
+      .from(loginHistory)
+      .where(and(eq(loginHistory.ipAddress, ipAddress), eq(loginHistory.success, false), isNull(loginHistory.deviceId), gte(loginHistory.createdAt, hourAgo)))
+      .limit(MAX_FAILURES_PER_HOUR_IP)
+      .as("recent");
+    const busy = (await db.select({ n: count() }).from(recent).get())!.n >= MAX_FAILURES_PER_HOUR_IP;
     const fromHere = busy
       ? (await db
           .select({ n: count() })

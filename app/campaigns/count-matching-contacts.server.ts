@@ -1,5 +1,7 @@
-import { sql } from "drizzle-orm";
+import { count, or, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { contacts } from "~/db/schema";
 import { countContacts } from "~/contacts/list-contacts.server";
 import { ftsQuery } from "~/lib/fts";
 import { likeContains, searchText } from "~/lib/search-text";
@@ -19,13 +21,19 @@ export async function countMatchingContacts(db: Db, q: string | null | undefined
   const limit = MATCH_COUNT_CAP + 1;
   let row: { n: number } | undefined;
   if (match) {
+    // contacts_fts is an FTS5 table drizzle does not model.
+    // raw-sql: fts-match
     row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match} LIMIT ${limit})`);
   } else {
     const p = likeContains(s);
-    row = await db.get<{ n: number }>(
-      sql`SELECT count(*) AS n FROM (SELECT id FROM contacts WHERE first_name LIKE ${p} ESCAPE '\\' OR last_name LIKE ${p} ESCAPE '\\'
-          OR phone LIKE ${p} ESCAPE '\\' OR email LIKE ${p} ESCAPE '\\' OR company LIKE ${p} ESCAPE '\\' LIMIT ${limit})`,
-    );
+    const like = (column: SQLiteColumn) => sql`${column} LIKE ${p} ESCAPE '\\'`;
+    const found = db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(or(like(contacts.firstName), like(contacts.lastName), like(contacts.phone), like(contacts.email), like(contacts.company)))
+      .limit(limit)
+      .as("found");
+    row = await db.select({ n: count() }).from(found).get();
   }
   const n = row?.n ?? 0;
   return n > MATCH_COUNT_CAP ? { n: MATCH_COUNT_CAP, more: true } : { n, more: false };

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaigns, type Campaign } from "~/db/schema";
+import { activityLog, campaigns, type Campaign } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { TOASTS, type CreateCampaignInput } from "./campaign-schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
@@ -41,11 +41,19 @@ export async function createCampaign(db: Db, input: CreateCampaignInput, actor: 
       INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, created_at, updated_at)
       SELECT ${newId}, c.id, 'paused', 1, ${t}, ${t} FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${ids}))
       ON CONFLICT(campaign_id, contact_id) DO NOTHING`),
-    db.run(sql`
-      INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
-      VALUES (${actor.userId}, 'create_campaign', json_object('campaignId', ${newId}, 'name', ${input.name}), ${actor.ipAddress}, ${t})`),
+    db.insert(activityLog).values({
+      userId: actor.userId,
+      action: "create_campaign",
+      details: sql`json_object('campaignId', ${newId}, 'name', ${input.name})`,
+      ipAddress: actor.ipAddress,
+      createdAt: now,
+    }),
   ])) as [Campaign[], unknown, unknown];
   // The enrolment trigger moved contact_count after the RETURNING snapshot: read the row again.
-  const row = await db.get<{ contact_count: number; waiting_count: number }>(sql`SELECT contact_count, waiting_count FROM campaigns WHERE id = ${created.id}`);
-  return publicCampaign({ ...created, contactCount: row?.contact_count ?? 0, waitingCount: row?.waiting_count ?? 0 });
+  const row = await db
+    .select({ contactCount: campaigns.contactCount, waitingCount: campaigns.waitingCount })
+    .from(campaigns)
+    .where(eq(campaigns.id, created.id))
+    .get();
+  return publicCampaign({ ...created, contactCount: row?.contactCount ?? 0, waitingCount: row?.waitingCount ?? 0 });
 }

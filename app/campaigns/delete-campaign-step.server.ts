@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
+import { campaignSteps } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { STEP_NOT_FOUND } from "./campaign-schema";
 import { rescheduleWaitingStatement } from "./reschedule-waiting.server";
@@ -14,9 +15,15 @@ export async function deleteCampaignStep(db: Db, stepId: number, now: Date): Pro
   const step = await getStepRow(db, stepId);
   const started = step.campaignStatus === "running" || step.campaignStatus === "paused";
   const [deleted] = (await runBatch(db, [
-    db.run(sql`DELETE FROM campaign_steps WHERE id = ${stepId}`),
-    db.run(sql`UPDATE campaign_steps SET step_number = -step_number WHERE campaign_id = ${step.campaignId} AND step_number > ${step.stepNumber}`),
-    db.run(sql`UPDATE campaign_steps SET step_number = -step_number - 1 WHERE campaign_id = ${step.campaignId} AND step_number < 0`),
+    db.delete(campaignSteps).where(eq(campaignSteps.id, stepId)),
+    db
+      .update(campaignSteps)
+      .set({ stepNumber: sql`-${campaignSteps.stepNumber}` })
+      .where(and(eq(campaignSteps.campaignId, step.campaignId), gt(campaignSteps.stepNumber, step.stepNumber))),
+    db
+      .update(campaignSteps)
+      .set({ stepNumber: sql`-${campaignSteps.stepNumber} - 1` })
+      .where(and(eq(campaignSteps.campaignId, step.campaignId), lt(campaignSteps.stepNumber, 0))),
     ...(started ? [rescheduleWaitingStatement(db, step.campaignId, now)] : []),
   ])) as D1Result[];
   if ((deleted.meta.changes ?? 0) === 0) throw new AppError("not_found", STEP_NOT_FOUND);

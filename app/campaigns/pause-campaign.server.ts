@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
+import { campaigns } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { TOASTS } from "./campaign-schema";
 import type { Actor } from "./create-campaign.server";
@@ -17,8 +18,12 @@ export async function pauseCampaign(db: Db, id: number, actor: Actor, now: Date)
   }
   const t = now.getTime();
   const [updated] = (await runBatch(db, [
-    db.run(sql`UPDATE campaigns SET status = 'paused', updated_at = ${t} WHERE id = ${id} AND status = 'running'`),
+    db
+      .update(campaigns)
+      .set({ status: "paused", updatedAt: now })
+      .where(and(eq(campaigns.id, id), eq(campaigns.status, "running"))),
     // Logged only when the transition happened (changes() = the UPDATE just before, same transaction).
+    // raw-sql: guarded-insert
     db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
                SELECT ${actor.userId}, 'pause_campaign', json_object('campaignId', ${id}, 'name', ${c.name}), ${actor.ipAddress}, ${t} WHERE changes() > 0`),
   ])) as D1Result[];

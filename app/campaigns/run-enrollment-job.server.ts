@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { bulkInsertSql } from "~/db/bulk-update.server";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { runBatch, type Db } from "~/db/client.server";
-import type { Campaign } from "~/db/schema";
+import { campaignEnrollments, campaigns, type Campaign } from "~/db/schema";
 import type { EnrollCampaignJob } from "~/jobs/jobs";
 import type { JobQueue } from "~/lib/job-queue";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
@@ -33,7 +34,10 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
   const t = now.getTime();
   if (c.status !== "running") {
     // Paused (or completed) meanwhile: resume sends a fresh job that picks up from the start.
-    await db.run(sql`UPDATE campaigns SET enrolling = 0 WHERE id = ${c.id} AND status <> 'running'`);
+    await db
+      .update(campaigns)
+      .set({ enrolling: false })
+      .where(and(eq(campaigns.id, c.id), ne(campaigns.status, "running")));
     return "stopped";
   }
   const anchor = firstStepAnchor(c, now);
@@ -78,9 +82,12 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
       cursor = next;
       if (Date.now() > budget) return more(cursor);
     }
-    await db.run(sql`UPDATE campaigns SET audience_enrolled = 1 WHERE id = ${c.id}`);
+    await db.update(campaigns).set({ audienceEnrolled: true }).where(eq(campaigns.id, c.id));
   }
-  await db.run(sql`UPDATE campaigns SET enrolling = 0, updated_at = ${t} WHERE id = ${c.id} AND status = 'running'`);
+  await db
+    .update(campaigns)
+    .set({ enrolling: false, updatedAt: now })
+    .where(and(eq(campaigns.id, c.id), eq(campaigns.status, "running")));
   return "done";
 }
 
@@ -103,10 +110,16 @@ async function enrollChunk(db: Db, c: Campaign, cursor: number | null, anchor: n
   // A search: the contacts list's own search (FTS, or its bounded scan for short terms), one page per statement.
   const page = await listContacts(db, { q: c.audienceQuery, after: cursor, limit: Math.min(chunk, MAX_PAGE_SIZE) });
   if (page.contacts.length) {
-    await db.run(sql`
-      INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
-      SELECT ${c.id}, value, 'active', 1, ${anchor}, ${anchor}, ${t}, ${t} FROM json_each(${JSON.stringify(page.contacts.map((x) => x.id))}) WHERE true
-      ON CONFLICT(campaign_id, contact_id) DO NOTHING`);
+    await db.run(
+      bulkInsertSql(
+        campaignEnrollments,
+        page.contacts.map((x) => ({ id: x.id })),
+        (j) => ({
+          values: { campaignId: c.id, contactId: j.id, status: "active", nextStepNumber: 1, nextRunAt: anchor, anchorAt: anchor, createdAt: t, updatedAt: t },
+          onConflict: sql`ON CONFLICT (${campaignEnrollments.campaignId}, ${campaignEnrollments.contactId}) DO NOTHING`,
+        }),
+      ),
+    );
   }
   return page.nextCursor;
 }

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import type { Campaign } from "~/db/schema";
+import { campaigns, campaignSteps, type Campaign } from "~/db/schema";
 import type { EnrollCampaignJob } from "~/jobs/jobs";
 import { AppError } from "~/lib/app-error";
 import type { JobQueue } from "~/lib/job-queue";
@@ -26,13 +26,20 @@ export async function startCampaign(db: Db, queue: JobQueue, id: number, actor: 
   if (c.contactCount === 0 && c.audienceQuery === null) {
     throw new AppError("conflict", "Add contacts before starting the campaign", { title: TOASTS.start });
   }
-  const active = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM campaign_steps WHERE campaign_id = ${id} AND is_active = 1`);
+  const active = await db
+    .select({ n: count() })
+    .from(campaignSteps)
+    .where(and(eq(campaignSteps.campaignId, id), eq(campaignSteps.isActive, true)))
+    .get();
   if (!active?.n) throw new AppError("conflict", "Add at least one active step before starting the campaign", { title: TOASTS.start });
   const t = now.getTime();
   const [updated] = (await runBatch(db, [
-    db.run(sql`UPDATE campaigns SET status = 'running', enrolling = 1, started_at = coalesce(started_at, ${t}), updated_at = ${t}
-               WHERE id = ${id} AND status IN ('draft', 'paused')`),
+    db
+      .update(campaigns)
+      .set({ status: "running", enrolling: true, startedAt: sql`coalesce(${campaigns.startedAt}, ${t})`, updatedAt: now })
+      .where(and(eq(campaigns.id, id), inArray(campaigns.status, ["draft", "paused"]))),
     // Logged only when the transition happened (changes() = the UPDATE just before, same transaction).
+    // raw-sql: guarded-insert
     db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
                SELECT ${actor.userId}, 'start_campaign', json_object('campaignId', ${id}, 'name', ${c.name}, 'resumed', ${c.status === "paused" ? 1 : 0}), ${actor.ipAddress}, ${t} WHERE changes() > 0`),
   ])) as D1Result[];

@@ -1,5 +1,5 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { AppError } from "~/lib/app-error";
 import { chunkByBytes, D1_VALUE_BUDGET } from "./chunk-by-bytes.server";
 
@@ -49,14 +49,17 @@ export function bulkUpdateStatements<T extends SQLiteTable, R extends object>(
   return Array.from(chunkByBytes(rows, opts), (chunk) => bulkUpdateFromJson(table, chunk.json, build));
 }
 
-function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(table: T, json: string, build: (j: JsonFields<R>) => BulkUpdate<T>): SQL {
-  const j = new Proxy({} as JsonFields<R>, {
+function jsonFields<R extends object>(): JsonFields<R> {
+  return new Proxy({} as JsonFields<R>, {
     get(_, field) {
       if (typeof field !== "string" || !FIELD.test(field)) throw new Error(`bulkUpdateSql: bad field ${String(field)}`);
       return sql.raw(`json_extract(j.value,'$.${field}')`);
     },
   });
-  const { set, where, returning } = build(j);
+}
+
+function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(table: T, json: string, build: (j: JsonFields<R>) => BulkUpdate<T>): SQL {
+  const { set, where, returning } = build(jsonFields<R>());
   const columns = getTableColumns(table) as Record<string, { name: string }>;
   const assignments = Object.entries(set).map(([key, value]) => {
     const column = columns[key];
@@ -67,4 +70,58 @@ function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(table: T, j
   return sql`UPDATE ${table} SET ${sql.join(assignments, sql`, `)} FROM json_each(${json}) AS j WHERE ${where}${
     returning ? sql` RETURNING ${returning}` : sql``
   }`;
+}
+
+// The same one-parameter rule for lists and inserts (decision 031): a list of values is one JSON parameter read with
+// json_each, and rows to insert are one JSON array whose fields become the table's columns.
+
+/** `<column> IN (SELECT value FROM json_each(?))`: any number of values in one bound parameter, typed by the column. */
+export function inJson<C extends SQLiteColumn>(column: C, values: readonly C["_"]["data"][]): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
+export type BulkInsert<T extends SQLiteTable> = {
+  /** One SQL expression (usually a field of the JSON row) per column to write, keyed by the table's column names. */
+  values: Partial<Record<keyof T["$inferInsert"] & string, SQL | number | string | null>>;
+  /** Rows to leave out, e.g. `NOT EXISTS (…)`. */
+  where?: SQL;
+  /** e.g. `ON CONFLICT (…) DO NOTHING` or `DO UPDATE SET …`. */
+  onConflict?: SQL;
+  returning?: SQL;
+};
+
+/** INSERT INTO <table> (<cols>) SELECT <exprs> FROM json_each(?) AS j [WHERE …] [ON CONFLICT …] [RETURNING …]. */
+export function bulkInsertSql<T extends SQLiteTable, R extends object>(table: T, rows: readonly R[], build: (j: JsonFields<R>) => BulkInsert<T>): SQL {
+  const chunks = chunkByBytes(rows);
+  const first = chunks.next();
+  if (!first.done && !chunks.next().done) {
+    throw new AppError("payload_too_large", `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`);
+  }
+  return bulkInsertFromJson(table, first.done ? "[]" : first.value.json, build);
+}
+
+/** The same INSERT once per chunk of `rows` whose JSON fits the budget (chunkByBytes): run them in one batch(). */
+export function bulkInsertStatements<T extends SQLiteTable, R extends object>(
+  table: T,
+  rows: readonly R[],
+  build: (j: JsonFields<R>) => BulkInsert<T>,
+  opts: { maxBytes?: number; maxRows?: number } = {},
+): SQL[] {
+  return Array.from(chunkByBytes(rows, opts), (chunk) => bulkInsertFromJson(table, chunk.json, build));
+}
+
+function bulkInsertFromJson<T extends SQLiteTable, R extends object>(table: T, json: string, build: (j: JsonFields<R>) => BulkInsert<T>): SQL {
+  const { values, where, onConflict, returning } = build(jsonFields<R>());
+  const columns = getTableColumns(table) as Record<string, { name: string }>;
+  const entries = Object.entries(values).map(([key, value]) => {
+    const column = columns[key];
+    if (!column) throw new Error(`bulkInsertSql: ${key} is not a column`);
+    return [sql.identifier(column.name), value] as const;
+  });
+  // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT (its documented parsing ambiguity).
+  // raw-sql: typed-helper
+  return sql`INSERT INTO ${table} (${sql.join(entries.map(([c]) => c), sql`, `)}) SELECT ${sql.join(
+    entries.map(([, v]) => sql`${v}`),
+    sql`, `,
+  )} FROM json_each(${json}) AS j WHERE ${where ?? sql`true`}${onConflict ? sql` ${onConflict}` : sql``}${returning ? sql` RETURNING ${returning}` : sql``}`;
 }

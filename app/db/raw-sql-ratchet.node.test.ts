@@ -30,22 +30,30 @@ const ALLOWED: Record<string, Record<string, string>> = {
   // The helpers themselves: they build their SQL from the schema's columns, which is what this rule asks for.
   "db/bulk-update.server.ts": { "typed-helper": "the json_each UPDATE/INSERT the typed helpers build from the table's columns" },
   "db/client.server.ts": { "run-batch": "runBatch re-prepares builder statements on the D1 binding to batch them" },
+  // INSERT … SELECT <values> WHERE <guard> [RETURNING]: one atomic check-and-write; drizzle's insert().select() needs a FROM.
+  "auth/login-throttle.server.ts": { "guarded-insert": "the login attempt is counted only if the throttle allows it, in one statement" },
+  "campaigns/start-campaign.server.ts": { "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)" },
+  "campaigns/pause-campaign.server.ts": { "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)" },
+  // FTS5 virtual tables are not in the drizzle schema (migrations create them by hand).
+  "campaigns/count-matching-contacts.server.ts": { "fts-match": "contacts_fts MATCH" },
+  // A UNION over a JSON array column read as a table (json_each): drizzle's union() cannot select from it.
+  "alerts/staff-suppressions.server.ts": { "staff-addresses": "every staff address: profiles' JSON, responders' escalation lists, users" },
 };
 
 /** Raw statements and hand-typed rows per folder of app/ (test files excluded). Only ever lower these. */
 const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   activity: { raw: 1, typedRows: 1 },
   ai: { raw: 2, typedRows: 0 },
-  alerts: { raw: 28, typedRows: 23 },
+  alerts: { raw: 9, typedRows: 9 },
   analytics: { raw: 14, typedRows: 11 },
-  auth: { raw: 4, typedRows: 3 },
-  campaigns: { raw: 34, typedRows: 9 },
+  auth: { raw: 0, typedRows: 0 },
+  campaigns: { raw: 18, typedRows: 5 },
   caps: { raw: 10, typedRows: 6 },
   contacts: { raw: 19, typedRows: 4 },
   conversations: { raw: 7, typedRows: 5 },
   jobs: { raw: 5, typedRows: 2 },
   messaging: { raw: 94, typedRows: 48 },
-  responders: { raw: 11, typedRows: 7 },
+  responders: { raw: 0, typedRows: 0 },
   routes: { raw: 1, typedRows: 1 },
   users: { raw: 3, typedRows: 1 },
 };

@@ -1,4 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
+import { messages } from "~/db/schema";
 import type { Db } from "~/db/client.server";
 
 /**
@@ -7,8 +9,10 @@ import type { Db } from "~/db/client.server";
  */
 export async function cancelFollowUps(db: Db, phones: string[], now: Date, reason: string) {
   if (!phones.length) return;
-  await db.run(sql`
-    UPDATE messages SET status = 'skipped', error_message = ${reason}, updated_at = ${now.getTime()}
-    WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)})) AND status IN ('pending', 'queued', 'held') AND kind = 'auto_followup'`);
-  // The number's unsent messages only (messages_unsent_phone_idx, migration 0045), not its whole history.
+  await db
+    .update(messages)
+    .set({ status: "skipped", errorMessage: reason, updatedAt: now })
+    .where(and(inJson(messages.phone, phones), sql`${messages.status} IN ('pending', 'queued', 'held')`, sql`${messages.kind} = 'auto_followup'`));
+  // The number's unsent messages only (messages_unsent_phone_idx, migration 0045: its WHERE is written literally so
+  // the partial index applies), not its whole history.
 }

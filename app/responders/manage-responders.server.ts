@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { autoResponders } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
@@ -36,7 +36,7 @@ function columns(r: ResponderInput) {
 }
 
 export async function createResponder(db: Db, input: ResponderInput, now: Date) {
-  if ((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM auto_responders`))!.n >= MAX_RESPONDERS) {
+  if ((await db.select({ n: count() }).from(autoResponders).get())!.n >= MAX_RESPONDERS) {
     throw new AppError("conflict", `At most ${MAX_RESPONDERS} auto-responders`);
   }
   return (await db.insert(autoResponders).values({ ...columns(input), createdAt: now, updatedAt: now }).returning())[0];

@@ -1,4 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
+import { contacts, messages } from "~/db/schema";
 import { runAlerts } from "~/alerts/run-alerts.server";
 import { capLimitsLoader } from "~/caps/load-cap-limits.server";
 import { classifyInbound } from "~/messaging/keywords";
@@ -13,11 +15,20 @@ import { runResponders, type InboundRow } from "./run-responders.server";
  */
 export async function processReplies(deps: ReplyDeps, messageIds: number[]) {
   if (!messageIds.length) return [];
-  const rows = await deps.db.all<InboundRow>(sql`
-    SELECT m.id, m.phone, m.contact_id AS contactId, m.content, m.created_at AS createdAt, c.first_name AS firstName, c.last_name AS lastName
-    FROM messages m LEFT JOIN contacts c ON c.id = m.contact_id
-    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify(messageIds)})) AND m.direction = 'inbound' AND m.phone IS NOT NULL
-    ORDER BY m.id`);
+  const rows: InboundRow[] = await deps.db
+    .select({
+      id: messages.id,
+      phone: sql<string>`${messages.phone}`, // not null: the WHERE below
+      contactId: messages.contactId,
+      content: messages.content,
+      createdAt: sql`${messages.createdAt}`.mapWith(Number),
+      firstName: contacts.firstName,
+      lastName: contacts.lastName,
+    })
+    .from(messages)
+    .leftJoin(contacts, eq(contacts.id, messages.contactId))
+    .where(and(inJson(messages.id, messageIds), sql`${messages.direction} = 'inbound'`, isNotNull(messages.phone)))
+    .orderBy(messages.id);
   const classifyOnce = onceClassifier(deps.classify);
   const limits = await (deps.capLimits ?? capLimitsLoader(deps.db))();
   const results = [];

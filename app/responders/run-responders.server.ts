@@ -1,4 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, max, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { inJson } from "~/db/bulk-update.server";
+import { autoResponders, messages, responderTriggers } from "~/db/schema";
 import { HELD, type CapLimits } from "~/caps/caps";
 import { hitNamedCap } from "~/caps/hit-cap.server";
 import { recordHeld } from "~/caps/record-held.server";
@@ -107,41 +110,40 @@ export async function runResponders(
 ): Promise<ResponderOutcome> {
   const { db, now } = deps;
   // The contact wrote again: earlier inbound messages' pending follow-ups give way.
-  await db.run(sql`
-    UPDATE messages SET status = 'skipped', error_message = 'Cancelled: the contact wrote again', updated_at = ${now.getTime()}
-    WHERE idempotency_key IN (
-      SELECT 'auto:' || t.inbound_message_id || ':' || t.responder_id || ':followup' FROM responder_triggers t
-      WHERE t.phone = ${msg.phone} AND t.inbound_message_id < ${msg.id})
-      AND +status = 'pending' AND kind = 'auto_followup'`);
+  const t = responderTriggers;
+  await db
+    .update(messages)
+    .set({ status: "skipped", errorMessage: "Cancelled: the contact wrote again", updatedAt: now })
+    .where(
+      and(
+        sql`${messages.idempotencyKey} IN ${db
+          .select({ key: sql`'auto:' || ${t.inboundMessageId} || ':' || ${t.responderId} || ':followup'` })
+          .from(t)
+          .where(and(eq(t.phone, msg.phone), lt(t.inboundMessageId, msg.id)))}`,
+        // Unary + keeps the backlog index from driving: the idempotency key's index reads just these rows.
+        sql`+${messages.status} = 'pending'`,
+        sql`${messages.kind} = 'auto_followup'`,
+      ),
+    );
 
-  const responders = await db.all<Record<string, unknown>>(sql`
-    SELECT id, name, keyword, category, trigger_type AS triggerType, keywords, is_active AS isActive, response_count AS responseCount,
-      conditions, ai_settings AS aiSettings, responses, escalation, scheduling, analytics
-    FROM auto_responders WHERE is_active = 1 ORDER BY id LIMIT ${MAX_ACTIVE}`);
+  const responders: Responder[] = await db.select().from(autoResponders).where(eq(autoResponders.isActive, true)).orderBy(autoResponders.id).limit(MAX_ACTIVE);
   if (!responders.length) return null;
-  const parsed = responders.map((r) => {
-    const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
-    const row = {
-      ...r,
-      keywords: json(r.keywords) ?? [],
-      conditions: json(r.conditions),
-      aiSettings: json(r.aiSettings),
-      responses: json(r.responses),
-      escalation: json(r.escalation),
-      scheduling: json(r.scheduling),
-      analytics: json(r.analytics),
-    } as unknown as Responder;
-    return { responder: row, settings: settingsOf(row) };
-  });
+  const parsed = responders.map((row) => ({ responder: { ...row, keywords: row.keywords ?? [] }, settings: settingsOf(row) }));
 
   const at = new Date(msg.createdAt);
   // The opt-out-like check needs the classifier whenever one is wired; a text the loop guard refuses is never
   // answered, so it costs no model call here (keyword and time responders still say whether one was held).
   const ai = guard.loop ? null : ((await classify()) ?? null);
   if (ai?.intent === "opt_out_like") return null; // never auto-answer someone asking to be left alone
-  const history = await db.get<{ n: number }>(sql`
-    SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE phone = ${msg.phone} AND direction = 'inbound' AND id < ${msg.id} ORDER BY id DESC LIMIT 1)`);
-  const hasHistory = (history?.n ?? 0) > 0;
+  // The literal direction matches messages_phone_conversation_idx's WHERE (a bound value could not use the partial index).
+  const earlier = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.phone, msg.phone), sql`${messages.direction} = 'inbound'`, lt(messages.id, msg.id)))
+    .orderBy(desc(messages.id))
+    .limit(1)
+    .get();
+  const hasHistory = earlier !== undefined;
 
   let best: Candidate | null = null;
   for (const c of parsed) {
@@ -170,10 +172,11 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
   const r = best.responder;
   const s = best.settings;
   const t = now.getTime();
-  const inserted = await db.all<{ id: number }>(sql`
-    INSERT INTO responder_triggers (responder_id, inbound_message_id, phone, inbound_at, escalated, created_at)
-    VALUES (${r.id}, ${msg.id}, ${msg.phone}, ${msg.createdAt}, 0, ${t})
-    ON CONFLICT(inbound_message_id, responder_id) DO NOTHING RETURNING id`);
+  const inserted = await db
+    .insert(responderTriggers)
+    .values({ responderId: r.id, inboundMessageId: msg.id, phone: msg.phone, inboundAt: new Date(msg.createdAt), escalated: false, createdAt: now })
+    .onConflictDoNothing({ target: [responderTriggers.inboundMessageId, responderTriggers.responderId] })
+    .returning({ id: responderTriggers.id });
   const triggerId = inserted[0]?.id ?? null;
   // A replayed message: its first run answered (or held) it; the caps are not counted twice.
   if (triggerId === null) return { responderId: r.id, created: [], escalated: false, held: null };
@@ -182,15 +185,34 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
   // since the last escalation) — the alert addresses are emailed after `delay` minutes.
   let escalated = false;
   if (s.escalation.enabled) {
-    const row = await db.get<{ n: number }>(sql`
-      SELECT count(*) AS n FROM responder_triggers t
-      WHERE t.responder_id = ${r.id} AND t.phone = ${msg.phone}
-        AND t.id > coalesce((SELECT max(e.id) FROM responder_triggers e WHERE e.responder_id = ${r.id} AND e.phone = ${msg.phone} AND e.escalated = 1), 0)
-        AND t.inbound_at > coalesce((SELECT h.created_at FROM messages h
-          WHERE h.phone = ${msg.phone} AND h.kind IN ('individual', 'quick', 'reply') AND h.direction = 'outbound' ORDER BY h.id DESC LIMIT 1), 0)`);
+    const tr = responderTriggers;
+    const e = alias(responderTriggers, "e");
+    const lastEscalation = db
+      .select({ id: max(e.id) })
+      .from(e)
+      .where(and(eq(e.responderId, r.id), eq(e.phone, msg.phone), eq(e.escalated, true)));
+    // The kinds are literal so that messages_phone_conversation_idx (partial, on those kinds) serves it.
+    const lastHumanReply = db
+      .select({ at: messages.createdAt })
+      .from(messages)
+      .where(and(eq(messages.phone, msg.phone), sql`${messages.kind} IN ('individual', 'quick', 'reply')`, sql`${messages.direction} = 'outbound'`))
+      .orderBy(desc(messages.id))
+      .limit(1);
+    const row = await db
+      .select({ n: count() })
+      .from(tr)
+      .where(
+        and(
+          eq(tr.responderId, r.id),
+          eq(tr.phone, msg.phone),
+          sql`${tr.id} > coalesce(${lastEscalation}, 0)`,
+          sql`${tr.inboundAt} > coalesce(${lastHumanReply}, 0)`,
+        ),
+      )
+      .get();
     if ((row?.n ?? 0) >= s.escalation.threshold) {
       escalated = true;
-      await db.run(sql`UPDATE responder_triggers SET escalated = 1 WHERE id = ${triggerId}`);
+      await db.update(responderTriggers).set({ escalated: true }).where(eq(responderTriggers.id, triggerId));
     }
   }
 
@@ -266,10 +288,16 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
   }
   const created = outputs.length ? await createOutboundMessages(db, queue, outputs, now) : [];
   // responseCount counts replies actually created for the contact (never twice for a replayed message).
-  const createdPrimary = await db.get<{ n: number }>(sql`
-    SELECT count(*) AS n FROM messages WHERE idempotency_key = ${`${base}:primary`} AND id IN (SELECT value FROM json_each(${JSON.stringify(created)}))`);
+  const createdPrimary = await db
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.idempotencyKey, `${base}:primary`), inJson(messages.id, created)))
+    .get();
   if ((createdPrimary?.n ?? 0) > 0) {
-    await db.run(sql`UPDATE auto_responders SET response_count = response_count + 1 WHERE id = ${r.id}`);
+    await db
+      .update(autoResponders)
+      .set({ responseCount: sql`${autoResponders.responseCount} + 1` })
+      .where(eq(autoResponders.id, r.id));
   }
   return { responderId: r.id, created, escalated, held };
 }
