@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, avg, count, desc, eq, gte, isNotNull, sql, sum } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { aiClassifications, alerts, autoResponders, keywordBanks, messages, responderTriggers } from "~/db/schema";
 import { matchKeywords } from "~/responders/match";
 
 /** Recent windows the figures are read from: bounded reads, newest first (each through an index). */
@@ -25,29 +26,64 @@ export type AiAnalytics = {
 export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
   const dayStart = new Date(now);
   dayStart.setUTCHours(0, 0, 0, 0);
+  // The newest responder triggers, and the primary auto-reply each one created (found by its idempotency key).
+  const recentTriggers = db.select().from(responderTriggers).orderBy(desc(responderTriggers.id)).limit(RECENT).as("t");
+  const t = recentTriggers;
+  const primaryReply = eq(messages.idempotencyKey, sql`'auto:' || ${t.inboundMessageId} || ':' || ${t.responderId} || ':primary'`);
+  const recentClassifications = db
+    .select({ analysisMs: aiClassifications.analysisMs, confidence: aiClassifications.confidence })
+    .from(aiClassifications)
+    .orderBy(desc(aiClassifications.createdAt))
+    .limit(RECENT)
+    .as("c");
+  const recentMarks = db
+    .select({ markedCorrect: aiClassifications.markedCorrect })
+    .from(aiClassifications)
+    .orderBy(desc(aiClassifications.createdAt))
+    .limit(RECENT * 4)
+    .as("k");
+  const created = count(messages.id);
   const [resp, cls, marks, active, today, escal, rates, recentAlerts, bankKeywords] = await Promise.all([
-    db.get<{ avg: number | null }>(sql`
-      SELECT avg(m.sent_at - t.inbound_at) AS avg FROM (SELECT * FROM responder_triggers ORDER BY id DESC LIMIT ${RECENT}) t
-      JOIN messages m ON m.idempotency_key = 'auto:' || t.inbound_message_id || ':' || t.responder_id || ':primary'
-      WHERE m.sent_at IS NOT NULL`),
-    db.get<{ ms: number | null; conf: number | null; n: number }>(sql`
-      SELECT avg(analysis_ms) AS ms, avg(confidence) AS conf, count(*) AS n FROM (SELECT analysis_ms, confidence FROM ai_classifications ORDER BY created_at DESC LIMIT ${RECENT})`),
-    db.get<{ n: number; right: number | null }>(sql`
-      SELECT count(*) AS n, sum(marked_correct) AS right FROM (SELECT marked_correct FROM ai_classifications ORDER BY created_at DESC LIMIT ${RECENT * 4}) WHERE marked_correct IS NOT NULL`),
-    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM auto_responders WHERE is_active = 1`),
-    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM responder_triggers WHERE created_at >= ${dayStart.getTime()}`),
-    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM responder_triggers WHERE created_at >= ${now.getTime() - 30 * 86_400_000} AND escalated = 1`),
-    db.all<{ responderId: number; name: string; sent: number; created: number }>(sql`
-      SELECT t.responder_id AS responderId, r.name, sum(m.status IN ('sent', 'delivered')) AS sent, count(m.id) AS created
-      FROM (SELECT * FROM responder_triggers ORDER BY id DESC LIMIT ${RECENT}) t
-      JOIN auto_responders r ON r.id = t.responder_id
-      JOIN messages m ON m.idempotency_key = 'auto:' || t.inbound_message_id || ':' || t.responder_id || ':primary'
-      GROUP BY t.responder_id ORDER BY created DESC LIMIT 10`),
-    db.all<{ content: string }>(sql`SELECT content FROM alerts ORDER BY id DESC LIMIT 200`),
-    db.all<{ keywords: string }>(sql`SELECT keywords FROM keyword_banks WHERE is_active = 1 LIMIT 200`),
+    db
+      .select({ avg: avg(sql`${messages.sentAt} - ${t.inboundAt}`).mapWith(Number) })
+      .from(t)
+      .innerJoin(messages, primaryReply)
+      .where(isNotNull(messages.sentAt))
+      .get(),
+    db
+      .select({ ms: avg(recentClassifications.analysisMs).mapWith(Number), conf: avg(recentClassifications.confidence).mapWith(Number), n: count() })
+      .from(recentClassifications)
+      .get(),
+    db
+      .select({ n: count(), right: sum(recentMarks.markedCorrect).mapWith(Number) })
+      .from(recentMarks)
+      .where(isNotNull(recentMarks.markedCorrect))
+      .get(),
+    db.select({ n: count() }).from(autoResponders).where(eq(autoResponders.isActive, true)).get(),
+    db.select({ n: count() }).from(responderTriggers).where(gte(responderTriggers.createdAt, dayStart)).get(),
+    db
+      .select({ n: count() })
+      .from(responderTriggers)
+      .where(and(gte(responderTriggers.createdAt, new Date(now.getTime() - 30 * 86_400_000)), eq(responderTriggers.escalated, true)))
+      .get(),
+    db
+      .select({
+        responderId: t.responderId,
+        name: autoResponders.name,
+        sent: sum(sql`${messages.status} IN ('sent', 'delivered')`).mapWith(Number),
+        created,
+      })
+      .from(t)
+      .innerJoin(autoResponders, eq(autoResponders.id, t.responderId))
+      .innerJoin(messages, primaryReply)
+      .groupBy(t.responderId)
+      .orderBy(desc(created))
+      .limit(10),
+    db.select({ content: alerts.content }).from(alerts).orderBy(desc(alerts.id)).limit(200),
+    db.select({ keywords: keywordBanks.keywords }).from(keywordBanks).where(eq(keywordBanks.isActive, true)).limit(200),
   ]);
   const counts = new Map<string, number>();
-  const vocabulary = [...new Set(bankKeywords.flatMap((b) => JSON.parse(b.keywords) as string[]))];
+  const vocabulary = [...new Set(bankKeywords.flatMap((b) => b.keywords))];
   for (const a of recentAlerts) for (const k of matchKeywords(a.content, vocabulary)) counts.set(k, (counts.get(k) ?? 0) + 1);
   const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v));
   return {

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { between, count, desc, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import type { ComplianceEventKind } from "~/db/schema";
+import { complianceEvents, type ComplianceEventKind } from "~/db/schema";
 
 export const MAX_REPORT_DAYS = 366;
 
@@ -19,11 +19,18 @@ export type ComplianceReport = {
  * (day, kind) index — the events of those days, never the message table.
  */
 export async function getComplianceReport(db: Db, range: { from: string; to: string }): Promise<ComplianceReport> {
-  const byDay = await db.all<{ day: string; kind: ComplianceEventKind; n: number }>(sql`
-    SELECT day, kind, count(*) AS n FROM compliance_events WHERE day BETWEEN ${range.from} AND ${range.to} GROUP BY day, kind ORDER BY day`);
-  const reasons = await db.all<{ kind: ComplianceEventKind; channel: string; why: string; count: number }>(sql`
-    SELECT kind, channel, coalesce(source, 'Unknown') AS why, count(*) AS count FROM compliance_events
-    WHERE day BETWEEN ${range.from} AND ${range.to} GROUP BY kind, channel, why ORDER BY count DESC LIMIT 50`);
+  const e = complianceEvents;
+  const inRange = between(e.day, range.from, range.to);
+  const byDay = await db.select({ day: e.day, kind: e.kind, n: count() }).from(e).where(inRange).groupBy(e.day, e.kind).orderBy(e.day);
+  const why = sql<string>`coalesce(${e.source}, 'Unknown')`; // never null: the coalesce
+  const n = count();
+  const reasons = await db
+    .select({ kind: e.kind, channel: e.channel, why, count: n })
+    .from(e)
+    .where(inRange)
+    .groupBy(e.kind, e.channel, why)
+    .orderBy(desc(n))
+    .limit(50);
   const totals: Record<ComplianceEventKind, number> = { opt_out: 0, opt_in: 0, refused: 0, quiet_hours: 0 };
   const days = new Map<string, ComplianceReport["days"][number]>();
   const field = { opt_out: "optOut", opt_in: "optIn", refused: "refused", quiet_hours: "quietHours" } as const;

@@ -1,24 +1,30 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { systemStatus } from "~/db/schema";
+import { epochMs, stored } from "~/db/stored-values.server";
 
 /** refused:public_url — the last send or webhook refused because PUBLIC_BASE_URL is unusable (check-public-url). */
 export type StatusKey = "cron_tick" | `provider_error:${"sms" | "email" | "ai"}` | "refused:public_url";
 
 /** Upserts one status fact (tiny table, one row per key). */
 export function recordStatus(db: Db, key: StatusKey, value: Record<string, unknown>, now: Date) {
-  return db.run(sql`INSERT INTO system_status (key, value, updated_at) VALUES (${key}, ${JSON.stringify(value)}, ${now.getTime()})
-    ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+  return db
+    .insert(systemStatus)
+    .values({ key, value, updatedAt: now })
+    .onConflictDoUpdate({ target: systemStatus.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
 }
 
 export type Statuses = Record<string, { value: Record<string, unknown>; updatedAt: string }>;
-type StatusRow = { key: string; value: string; updated_at: number };
+type StatusRow = Awaited<ReturnType<typeof selectStatuses>>[number];
 
 export async function readStatuses(db: Db): Promise<Statuses> {
   return statusesFrom(await selectStatuses(db));
 }
 
 /** The read behind readStatuses, for a caller that batches it with its own. */
-export const selectStatuses = (db: Db) => db.all<StatusRow>(sql`SELECT key, value, updated_at FROM system_status`);
+// The JSON as stored: statusesFrom parses it leniently (a bad row reads as {}), where the column's mapping would throw.
+export const selectStatuses = (db: Db) =>
+  db.select({ key: systemStatus.key, value: stored(systemStatus.value), updatedAt: epochMs(systemStatus.updatedAt) }).from(systemStatus);
 
 export function statusesFrom(rows: StatusRow[]): Statuses {
   const out: Statuses = {};
@@ -29,7 +35,7 @@ export function statusesFrom(rows: StatusRow[]): Statuses {
     } catch {
       value = {};
     }
-    out[r.key] = { value, updatedAt: new Date(r.updated_at).toISOString() };
+    out[r.key] = { value, updatedAt: new Date(r.updatedAt).toISOString() };
   }
   return out;
 }

@@ -76,6 +76,7 @@ async function finish(db: Db, imp: ContactImport, now: Date, guard: SQL) {
   });
   await runBatch(db, [
     // First, and only while the import is still `importing`: a racing or redelivered finish logs nothing.
+    // raw-sql: guarded-insert
     db.run(
       sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
           SELECT ${entry.userId}, ${entry.action}, ${JSON.stringify(entry.details)}, NULL, ${now.getTime()}

@@ -1,6 +1,6 @@
-import { and, desc, asc, gt, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, desc, asc, eq, gt, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { contacts, type Contact } from "~/db/schema";
+import { contacts, contactTotals, type Contact } from "~/db/schema";
 import { ftsQuery } from "~/lib/fts";
 import { likeContains, searchText } from "~/lib/search-text";
 
@@ -29,6 +29,8 @@ export async function listContacts(
   if (match) {
     // FTS5 walks its index in rowid order, so ORDER BY rowid + LIMIT stops early even for common terms.
     const idCursor = opts.after ? sql`AND rowid < ${opts.after}` : opts.before ? sql`AND rowid > ${opts.before}` : sql``;
+    // contacts_fts is an FTS5 table drizzle does not model.
+    // raw-sql: fts-match
     const ids = await db.all<{ id: number }>(
       sql`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${match} ${idCursor}
           ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
@@ -72,6 +74,6 @@ export async function listContacts(
 /** Total contacts (unfiltered). */
 export async function countContacts(db: Db): Promise<number> {
   // Trigger-maintained (migration 0009): one row read, however many contacts there are.
-  const row = await db.get<{ n: number }>(sql`SELECT n FROM contact_totals WHERE id = 1`);
+  const row = await db.select({ n: contactTotals.n }).from(contactTotals).where(eq(contactTotals.id, 1)).get();
   return row?.n ?? 0;
 }

@@ -2,7 +2,7 @@ import { optOutFlagStatements } from "./upsert-contacts.server";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, contacts, type Contact } from "~/db/schema";
+import { activityLog, contacts, messages, type Contact } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { parseContact } from "./contact-schema";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
@@ -123,8 +123,11 @@ async function optedOutNow(db: Db, c: Contact): Promise<Contact> {
 export async function deleteContact(db: Db, id: number): Promise<void> {
   const t = Date.now();
   const [, deleted] = (await runBatch(db, [
-    db.run(sql`UPDATE messages SET status = 'skipped', error_message = 'Contact deleted', updated_at = ${t}
-               WHERE contact_id = ${id} AND +status IN ('pending', 'queued') AND direction = 'outbound'`),
+    db
+      .update(messages)
+      .set({ status: "skipped", errorMessage: "Contact deleted", updatedAt: new Date(t) })
+      // The contact thread index drives; unary + keeps the backlog index out of it.
+      .where(and(eq(messages.contactId, id), sql`+${messages.status} IN ('pending', 'queued')`, sql`${messages.direction} = 'outbound'`)),
     db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }),
   ])) as [unknown, { id: number }[]];
   if (deleted.length === 0) throw new AppError("not_found", CONTACT_NOT_FOUND);

@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { chunkByBytes } from "~/db/chunk-by-bytes.server";
+import { and, asc, desc, eq, gt, notInArray, sql } from "drizzle-orm";
+import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImportRows, contactImports, importColumnMaps } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
@@ -116,23 +116,31 @@ export async function matchImportColumns(db: Db, input: { id: number; userId: nu
   };
   const validRows = unique.length;
   const hash = await headerHash(header);
-  const t = now.getTime();
   await runBatch(db, [
-    db.run(sql`DELETE FROM contact_import_rows WHERE import_id = ${imp.id} AND ${stillMapping}`),
-    ...Array.from(chunkByBytes(staged(), { maxRows: STAGE_CHUNK }), ({ json }) =>
-      db.run(
-        sql`INSERT INTO contact_import_rows (import_id, row_number, data)
-            SELECT ${imp.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json}) WHERE ${stillMapping}`,
-      ),
-    ),
+    db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), stillMapping)),
+    ...bulkInsertStatements(contactImportRows, staged(), (j) => ({ values: { importId: imp.id, rowNumber: j.n, data: j.d }, where: stillMapping }), {
+      maxRows: STAGE_CHUNK,
+    }).map((q) => db.run(q)),
     db
       .update(contactImports)
       .set({ status: "staged", totalRows, validRows, errorCount, rejectedRows, fileDuplicates: repeats, errors, updatedAt: now })
       .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "mapping"))),
-    db.run(sql`INSERT INTO import_column_maps (header_hash, columns, used_at) VALUES (${hash}, ${JSON.stringify(columns)}, ${t})
-               ON CONFLICT(header_hash) DO UPDATE SET columns = excluded.columns, used_at = excluded.used_at`),
+    db
+      .insert(importColumnMaps)
+      .values({ headerHash: hash, columns, usedAt: now })
+      .onConflictDoUpdate({ target: importColumnMaps.headerHash, set: { columns: sql`excluded.columns`, usedAt: sql`excluded.used_at` } }),
     // Bounded: at most REMEMBERED_HEADER_SETS + 1 rows are ever read here.
-    db.run(sql`DELETE FROM import_column_maps WHERE header_hash NOT IN
-               (SELECT header_hash FROM import_column_maps ORDER BY used_at DESC, header_hash LIMIT ${REMEMBERED_HEADER_SETS})`),
+    db
+      .delete(importColumnMaps)
+      .where(
+        notInArray(
+          importColumnMaps.headerHash,
+          db
+            .select({ headerHash: importColumnMaps.headerHash })
+            .from(importColumnMaps)
+            .orderBy(desc(importColumnMaps.usedAt), importColumnMaps.headerHash)
+            .limit(REMEMBERED_HEADER_SETS),
+        ),
+      ),
   ]);
 }

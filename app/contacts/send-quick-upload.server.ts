@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
+import { contactImportRows, contactImports, contacts } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
 import { sendBroadcast } from "~/messaging/create-broadcast.server";
@@ -15,9 +16,11 @@ export const STILL_SAVING = "The contacts are still being saved. Please wait a m
  * phone index), new or already there. Bounded by the file (≤ 100,000 rows).
  */
 export async function quickSendRecipients(db: Db, importId: number): Promise<number[]> {
-  const rows = await db.all<{ id: number }>(sql`
-    SELECT DISTINCT c.id FROM contact_import_rows r JOIN contacts c ON c.phone = json_extract(r.data, '$.phone')
-    WHERE r.import_id = ${importId}`);
+  const rows = await db
+    .selectDistinct({ id: contacts.id })
+    .from(contactImportRows)
+    .innerJoin(contacts, eq(contacts.phone, sql`json_extract(${contactImportRows.data}, '$.phone')`))
+    .where(eq(contactImportRows.importId, importId));
   return rows.map((r) => r.id);
 }
 
@@ -42,9 +45,9 @@ export async function sendQuickUpload(deps: SendRequestDeps, importId: number, a
     `quick-upload:${imp.id}`,
   );
   await runBatch(db, [
-    db.run(sql`UPDATE contact_imports SET broadcast_id = ${sent.broadcastId}, updated_at = ${deps.now.getTime()} WHERE id = ${imp.id}`),
+    db.update(contactImports).set({ broadcastId: sent.broadcastId, updatedAt: deps.now }).where(eq(contactImports.id, imp.id)),
     // The staged rows have done their job.
-    db.run(sql`DELETE FROM contact_import_rows WHERE import_id = ${imp.id}`),
+    db.delete(contactImportRows).where(eq(contactImportRows.importId, imp.id)),
   ]);
   return { broadcastId: sent.broadcastId };
 }

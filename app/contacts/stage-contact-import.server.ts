@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { chunkByBytes } from "~/db/chunk-by-bytes.server";
+import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
+import { contactImportRows, contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, readCsvRecords, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
 import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./upload-limits";
@@ -83,12 +83,9 @@ export async function stageParsedRows(
  */
 async function insertStagedRows(db: Db, importId: number, rows: Iterable<{ n: number; d: string }>) {
   try {
-    const statements = Array.from(chunkByBytes(rows, { maxRows: STAGE_CHUNK }), ({ json }) =>
-      db.run(
-        sql`INSERT INTO contact_import_rows (import_id, row_number, data)
-            SELECT ${importId}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
-      ),
-    );
+    const statements = bulkInsertStatements(contactImportRows, rows, (j) => ({ values: { importId, rowNumber: j.n, data: j.d } }), {
+      maxRows: STAGE_CHUNK,
+    }).map((q) => db.run(q));
     if (statements.length) await runBatch(db, statements);
   } catch (err) {
     await db.delete(contactImports).where(eq(contactImports.id, importId));

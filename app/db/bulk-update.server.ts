@@ -103,7 +103,7 @@ export function bulkInsertSql<T extends SQLiteTable, R extends object>(table: T,
 /** The same INSERT once per chunk of `rows` whose JSON fits the budget (chunkByBytes): run them in one batch(). */
 export function bulkInsertStatements<T extends SQLiteTable, R extends object>(
   table: T,
-  rows: readonly R[],
+  rows: Iterable<R>,
   build: (j: JsonFields<R>) => BulkInsert<T>,
   opts: { maxBytes?: number; maxRows?: number } = {},
 ): SQL[] {

@@ -1,12 +1,14 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { activityLog, loginHistory } from "~/db/schema";
+import { stored } from "~/db/stored-values.server";
 import { listUsers } from "./manage-users.server";
 
 /** Per user in GET /api/analytics/users (SPEC §3): the latest entries of each list, not the history. */
 export const RECENT_ACTIVITIES = 10;
 export const LOGIN_HISTORY = 10;
 
-type ActivityRow = { user_id: number; id: number; action: string; details: string | null; ip_address: string | null; created_at: number };
-type LoginRow = { user_id: number; id: number; ip_address: string | null; created_at: number };
 
 const parseDetails = (text: string | null): Record<string, unknown> | null => {
   if (!text) return null;
@@ -25,32 +27,43 @@ const parseDetails = (text: string | null): Record<string, unknown> | null => {
 export async function listUserAnalytics(db: Db, opts: { after: number | null; limit?: number }) {
   const page = await listUsers(db, opts);
   const ids = JSON.stringify(page.users.map((u) => u.id));
+  const u = sql`json_each(${ids}) AS u`;
+  const a = alias(activityLog, "a");
+  const h = alias(loginHistory, "h");
+  // Each user's newest N through the (user_id, created_at) indexes: a correlated LIMIT per user.
+  const newestActivity = db
+    .select({ id: activityLog.id })
+    .from(activityLog)
+    .where(eq(activityLog.userId, sql`u.value`))
+    .orderBy(desc(activityLog.createdAt))
+    .limit(RECENT_ACTIVITIES);
+  const newestLogins = db
+    .select({ id: loginHistory.id })
+    .from(loginHistory)
+    .where(and(eq(loginHistory.userId, sql`u.value`), eq(loginHistory.success, true)))
+    .orderBy(desc(loginHistory.createdAt))
+    .limit(LOGIN_HISTORY);
   const [activity, logins] = page.users.length
-    ? await db.$client.batch([
-        db.$client
-          .prepare(
-            `SELECT a.user_id, a.id, a.action, a.details, a.ip_address, a.created_at FROM json_each(?1) AS u
-             JOIN activity_log AS a ON a.id IN (SELECT id FROM activity_log WHERE user_id = u.value ORDER BY created_at DESC LIMIT ?2)
-             ORDER BY a.created_at DESC, a.id DESC`,
-          )
-          .bind(ids, RECENT_ACTIVITIES),
-        db.$client
-          .prepare(
-            `SELECT h.user_id, h.id, h.ip_address, h.created_at FROM json_each(?1) AS u
-             JOIN login_history AS h ON h.id IN (SELECT id FROM login_history WHERE user_id = u.value AND success = 1 ORDER BY created_at DESC LIMIT ?2)
-             ORDER BY h.created_at DESC, h.id DESC`,
-          )
-          .bind(ids, LOGIN_HISTORY),
+    ? await db.batch([
+        db
+          .select({ userId: a.userId, id: a.id, action: a.action, details: stored(a.details), ipAddress: a.ipAddress, createdAt: a.createdAt })
+          .from(u)
+          .innerJoin(a, inArray(a.id, newestActivity))
+          .orderBy(desc(a.createdAt), desc(a.id)),
+        db
+          .select({ userId: h.userId, id: h.id, ipAddress: h.ipAddress, createdAt: h.createdAt })
+          .from(u)
+          .innerJoin(h, inArray(h.id, newestLogins))
+          .orderBy(desc(h.createdAt), desc(h.id)),
       ])
-    : [{ results: [] }, { results: [] }];
-  const group = <T extends { user_id: number }>(rows: T[]) => {
-    const m = new Map<number, T[]>();
-    for (const r of rows) m.set(r.user_id, [...(m.get(r.user_id) ?? []), r]);
+    : [[], []];
+  const group = <T extends { userId: number | null }>(rows: T[]) => {
+    const m = new Map<number | null, T[]>();
+    for (const r of rows) m.set(r.userId, [...(m.get(r.userId) ?? []), r]);
     return m;
   };
-  const activityOf = group(activity.results as ActivityRow[]);
-  const loginsOf = group(logins.results as LoginRow[]);
-  const iso = (ms: number) => new Date(ms).toISOString();
+  const activityOf = group(activity);
+  const loginsOf = group(logins);
   return {
     ...page,
     users: page.users.map((u) => ({
@@ -67,11 +80,11 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
       recentActivities: (activityOf.get(u.id) ?? []).map((a) => ({
         id: a.id,
         action: a.action,
-        createdAt: iso(a.created_at),
-        ipAddress: a.ip_address,
+        createdAt: a.createdAt.toISOString(),
+        ipAddress: a.ipAddress,
         details: parseDetails(a.details),
       })),
-      loginHistory: (loginsOf.get(u.id) ?? []).map((l) => ({ id: l.id, createdAt: iso(l.created_at), ipAddress: l.ip_address })),
+      loginHistory: (loginsOf.get(u.id) ?? []).map((l) => ({ id: l.id, createdAt: l.createdAt.toISOString(), ipAddress: l.ipAddress })),
     })),
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, lt, ne, sql, sum } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { resetTwoFactor } from "~/auth/manage-two-factor.server";
 import { hashPassword, verifyPassword } from "~/auth/password-hash.js";
@@ -75,9 +75,10 @@ export async function listUsers(db: Db, opts: { after?: number | null; limit?: n
 
 /** The team's figures for the stat cards: one aggregate over the users table (a team, not the contact list). */
 export async function userTotals(db: Db): Promise<{ total: number; superusers: number; active: number }> {
-  const row = await db.get<{ total: number; superusers: number | null; active: number | null }>(
-    sql`SELECT count(*) AS total, sum(role = 'superuser') AS superusers, sum(is_active) AS active FROM users`,
-  );
+  const row = await db
+    .select({ total: count(), superusers: sum(sql`${users.role} = 'superuser'`).mapWith(Number), active: sum(users.isActive).mapWith(Number) })
+    .from(users)
+    .get();
   return { total: row?.total ?? 0, superusers: row?.superusers ?? 0, active: row?.active ?? 0 };
 }
 
