@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { bulkInsertSql } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
+import { campaignEnrollments, contacts } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { getCampaignRow, publicCampaign, type PublicCampaign } from "./get-campaign.server";
 import { firstStepAnchor } from "./start-campaign.server";
@@ -15,11 +17,18 @@ export async function addCampaignContacts(db: Db, id: number, contactIds: number
   const running = c.status === "running";
   const anchor = running ? firstStepAnchor(c, now) : null;
   // RETURNING, not meta.changes: D1 counts the rows the counter triggers touch as changes too.
-  const added = await db.all<{ id: number }>(sql`
-    INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
-    SELECT ${id}, c.id, ${running ? "active" : "paused"}, 1, ${anchor}, ${anchor}, ${t}, ${t}
-    FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify([...new Set(contactIds)])}))
-    ON CONFLICT(campaign_id, contact_id) DO NOTHING
-    RETURNING id`);
+  const added = await db.all(
+    bulkInsertSql(
+      campaignEnrollments,
+      [...new Set(contactIds)].map((contactId) => ({ contactId })),
+      (j) => ({
+        values: { campaignId: id, contactId: j.contactId, status: running ? "active" : "paused", nextStepNumber: 1, nextRunAt: anchor, anchorAt: anchor, createdAt: t, updatedAt: t },
+        // Contacts that still exist (a primary-key lookup each).
+        where: sql`EXISTS (SELECT 1 FROM ${contacts} WHERE ${contacts.id} = ${j.contactId})`,
+        onConflict: sql`ON CONFLICT (${campaignEnrollments.campaignId}, ${campaignEnrollments.contactId}) DO NOTHING`,
+        returning: sql`${campaignEnrollments.id}`,
+      }),
+    ),
+  );
   return { added: added.length, campaign: publicCampaign(await getCampaignRow(db, id)) };
 }

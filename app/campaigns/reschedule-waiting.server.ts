@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { campaignEnrollments, campaignSteps } from "~/db/schema";
 
 /**
  * After a step's delay, active flag, addition or deletion in a started campaign: every waiting enrolment's due time
@@ -8,10 +9,16 @@ import type { Db } from "~/db/client.server";
  * One statement over the campaign's waiting rows (campaign/status index).
  */
 export function rescheduleWaitingStatement(db: Db, campaignId: number, now: Date) {
-  return db.run(sql`
-    UPDATE campaign_enrollments SET next_run_at = anchor_at + coalesce((
-        SELECT (s.delay_days * 86400 + s.delay_hours * 3600) * 1000 FROM campaign_steps s
-        WHERE s.campaign_id = campaign_enrollments.campaign_id AND s.position >= campaign_enrollments.next_step_number AND s.is_active = 1
-        ORDER BY s.position LIMIT 1), 0)
-    WHERE campaign_id = ${campaignId} AND status IN ('active', 'paused') AND anchor_at IS NOT NULL AND next_run_at > ${now.getTime()}`);
+  const e = campaignEnrollments;
+  const s = campaignSteps;
+  const nextDelayMs = db
+    .select({ ms: sql`(${s.delayDays} * 86400 + ${s.delayHours} * 3600) * 1000` })
+    .from(s)
+    .where(and(eq(s.campaignId, e.campaignId), gte(s.position, e.nextStepNumber), eq(s.isActive, true)))
+    .orderBy(s.position)
+    .limit(1);
+  return db
+    .update(e)
+    .set({ nextRunAt: sql`${e.anchorAt} + coalesce(${nextDelayMs}, 0)` })
+    .where(and(eq(e.campaignId, campaignId), inArray(e.status, ["active", "paused"]), isNotNull(e.anchorAt), gt(e.nextRunAt, now)));
 }
