@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { scheduleFromForm } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
@@ -10,7 +10,7 @@ import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-con
 import { MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, MAX_XLS_BYTES } from "~/contacts/upload-limits";
 import { stageQuickSend } from "~/contacts/stage-quick-send.server";
 import { isAppError } from "~/lib/app-error";
-import { readFormDataLimited } from "~/lib/read-body.server";
+import { readFormDataLimited } from "~/http/read-body.server";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
 
