@@ -8,7 +8,7 @@ import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
 import { MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, MAX_XLS_BYTES } from "~/contacts/upload-limits";
-import { stageQuickSend } from "~/contacts/stage-quick-send.server";
+import { stageQuickSend } from "~/quick-send/stage-quick-send.server";
 import { isAppError } from "~/lib/app-error";
 import { readFormDataLimited } from "~/http/read-body.server";
 

@@ -12,7 +12,7 @@ import { contactCampaigns, getThread } from "~/conversations/get-conversation.se
 import { replyAction } from "~/http/reply-action.server";
 import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
-import { PLATFORM_VARIABLES } from "~/messaging/variables";
+import { PLATFORM_VARIABLES } from "~/contacts/variables";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` }];
 

@@ -13,9 +13,9 @@ import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.ser
 import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
 import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
-import { loadTestingPlayground, MAX_PICKED } from "~/messaging/load-testing-playground.server";
-import { PLAYGROUND_TABS, type PlaygroundTab } from "~/messaging/playground-tabs";
-import { variablesByCategory } from "~/messaging/variables";
+import { loadTestingPlayground, MAX_PICKED } from "~/playground/load-testing-playground.server";
+import { PLAYGROUND_TABS, type PlaygroundTab } from "~/playground/playground-tabs";
+import { variablesByCategory } from "~/contacts/variables";
 import { parseInput } from "~/http/api.server";
 import { createTemplate } from "~/templates/manage-templates.server";
 import { TemplatePicker } from "~/templates/template-picker";

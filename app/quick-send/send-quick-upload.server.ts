@@ -3,7 +3,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import { AppError } from "~/lib/app-error";
 import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
 import { sendBroadcast } from "~/messaging/create-broadcast.server";
-import { getContactImport } from "./get-contact-import.server";
+import { getContactImport } from "~/contacts/get-contact-import.server";
 
 // SPEC §5.
 export const NO_CONTACTS = "No contacts";
