@@ -14,7 +14,7 @@ import floors from "./eslint/floors.js";
  * hooks and a composition root; the lead empties this list after merging that branch. Nothing else may be added here:
  * each entry is one importing file and the one folder it may still reach, so any other back-edge fails the build.
  */
-const PIPELINE_BACK_EDGES_PENDING_HOOKS = [
+export const PIPELINE_BACK_EDGES_PENDING_HOOKS = [
   { from: "app/messaging/create-outbound-messages.server.ts", to: "responders", why: "a human send cancels follow-ups (a send hook)" },
   { from: "app/messaging/receive-inbound.server.ts", to: "campaigns", why: "a reply stops enrolments (an inbound processor)" },
   { from: "app/messaging/receive-inbound.server.ts", to: "responders", why: "a reply runs the responders (an inbound processor)" },
