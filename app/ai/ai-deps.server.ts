@@ -1,15 +1,19 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
 import { capLimitsLoader } from "~/caps/load-cap-limits.server";
+import type { Db } from "~/db/client.server";
+import type { Clock } from "~/lib/clock";
 import { consumeAiQuota } from "./consume-ai-quota.server";
 import { orgAiBudget } from "./org-ai-budget.server";
 import { aiProvidersFor } from "./registry.server";
 import { recordingLog, type AiDeps } from "./run-chain.server";
 
+/** The part of a request's load context the chain needs (a route passes its `context`); no Remix type in the domain. */
+type AiContext = { db: Db; clock: Clock; cloudflare: { env: Env } };
+
 /**
  * The provider chain for this request's configuration; a provider's failure is recorded for the health card, and
  * each model call counts against the organisation's daily budget.
  */
-export function aiDeps(context: AppLoadContext): AiDeps {
+export function aiDeps(context: AiContext): AiDeps {
   return {
     providers: aiProvidersFor(context.cloudflare.env),
     log: recordingLog(context.db, context.clock),
@@ -18,7 +22,7 @@ export function aiDeps(context: AppLoadContext): AiDeps {
 }
 
 /** One AI call on a user's behalf: their per-minute quota is charged first (429 past it), then `run` gets the chain. */
-export async function chargedAiCall<T>(context: AppLoadContext, userId: number, run: (deps: AiDeps) => Promise<T>): Promise<T> {
+export async function chargedAiCall<T>(context: AiContext, userId: number, run: (deps: AiDeps) => Promise<T>): Promise<T> {
   await consumeAiQuota(context.db, userId, context.clock());
   return run(aiDeps(context));
 }

@@ -11,7 +11,7 @@ import { findUnknownVariables, renderTemplate, requiredVariables } from "./rende
 import { loadOrgSettings } from "./org-settings.server";
 import { CUSTOM_FIELD_VARIABLES, variableSource, variableValues } from "./variable-values";
 import { smsSegments } from "./segments";
-import { exampleValues } from "./variables";
+import { exampleValues } from "~/contacts/variables";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 
 // The checks and bookkeeping every send request shares (the routes parse the body with each request's schema).

@@ -6,9 +6,9 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { useToast } from "~/components/toaster";
 import { aiDeps } from "~/ai/ai-deps.server";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
-import { formErrorReply } from "~/lib/http.server";
+import { formErrorReply } from "~/http/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Idea Generator — Helio" }];
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { aiDeps } from "~/ai/ai-deps.server";
 import { streamChatMessage } from "~/ai/idea-chat.server";
-import { requireUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
-import { apiErrorResponse } from "~/lib/http.server";
+import { requireUser } from "~/http/guard.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { apiErrorResponse } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };

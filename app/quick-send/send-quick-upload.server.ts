@@ -4,7 +4,7 @@ import { contactImportRows, contactImports, contacts } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
 import { sendBroadcast } from "~/messaging/create-broadcast.server";
-import { getContactImport } from "./get-contact-import.server";
+import { getContactImport } from "~/contacts/get-contact-import.server";
 
 // SPEC §5.
 export const NO_CONTACTS = "No contacts";
