@@ -36,6 +36,13 @@ export function localToUtc(local: string, zone: string): Date | null {
 /** The zones offered without JS (the browser's own zone is added and selected after hydration). */
 export const SCHEDULE_ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "UTC"] as const;
 
+/** ScheduleFields' three values → the UTC instant, undefined for "now", null for a malformed time or zone. */
+export function scheduledInstant(f: { schedule?: unknown; startAt?: unknown; tz?: unknown }): Date | undefined | null {
+  if (f.schedule !== "later") return undefined;
+  return localToUtc(typeof f.startAt === "string" ? f.startAt : "", typeof f.tz === "string" && f.tz ? f.tz : "UTC");
+}
+export const INVALID_START_AT = "Please enter a valid date and time";
+
 /** The ScheduleFields a form posted → the UTC instant, or undefined for "now"; a malformed one is a 400 on `startAt`. */
 export function scheduleFromForm(form: FormData, title?: string): Date | undefined {
   if (form.get("schedule") !== "later") return undefined;
