@@ -48,3 +48,14 @@ export function conformResult(reply: unknown): SubmissionResult<string[]> | unde
   if (!isFormFailure(reply)) return undefined;
   return { status: "error", initialValue: reply.values as SubmissionResult["initialValue"], error: { ...reply.fieldErrors, "": reply.field ? [] : [reply.message] } };
 }
+
+/**
+ * The failure as errors by field name with the form-level message under "form" (the shape PersonFields and the
+ * account forms take): a message on no field, or on the `intent` button, belongs to the whole form.
+ */
+export function errorsByField(reply: unknown): Record<string, string[]> {
+  if (!isFormFailure(reply)) return {};
+  const out: Record<string, string[]> = Object.fromEntries(Object.entries(reply.fieldErrors).filter(([k]) => k && k !== "intent"));
+  if (!reply.field || reply.field === "intent") out.form = [reply.message];
+  return out;
+}
