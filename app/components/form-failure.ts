@@ -15,6 +15,8 @@ export type FormFailure = {
   title?: string;
   field?: string;
   fieldErrors: Record<string, string[]>;
+  /** True when the form itself did not parse (zod), false when the domain refused what it asked. */
+  invalid: boolean;
   /** The button the form was sent with (multi-intent forms), so only that form shows the error. */
   intent?: string;
   values: Record<string, unknown>;
@@ -58,4 +60,10 @@ export function errorsByField(reply: unknown): Record<string, string[]> {
   const out: Record<string, string[]> = Object.fromEntries(Object.entries(reply.fieldErrors).filter(([k]) => k && k !== "intent"));
   if (!reply.field || reply.field === "intent") out.form = [reply.message];
   return out;
+}
+
+/** The failure as a toast (useFailureToast, ConfirmDialog's `error`): its title, else `fallbackTitle`, and its message. */
+export function failureToast(reply: unknown, fallbackTitle = "Error"): { title: string; description: string } | null {
+  if (!isFormFailure(reply)) return null;
+  return { title: reply.title ?? fallbackTitle, description: reply.message };
 }

@@ -69,6 +69,7 @@ export function formFailure(err: AppError, form: FormData | null, spec: Pick<Spe
     title: err.title ?? fallback,
     field: err.field,
     fieldErrors: fieldErrors ?? (err.field ? { [err.field]: [err.message] } : {}),
+    invalid: fieldErrors !== undefined,
     intent,
     values: form ? textValues(form, spec.hide) : {},
   };
