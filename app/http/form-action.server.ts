@@ -40,6 +40,11 @@ type Spec<S extends z.ZodTypeAny> = {
    * on a redirect instead of the reply, so it shows without JS too (a form no button could have sent is still the
    * 400 reply). The only other way a failure is answered.
    */
+  /**
+   * A resource route (no screen renders action data): the failure is answered as `Response.json` with the same
+   * shape and status.
+   */
+  resource?: boolean;
   failureRedirect?: (failure: FormFailure) => Promise<Response> | Response;
 };
 
@@ -104,6 +109,7 @@ export async function formAction<S extends z.ZodTypeAny, R>(
     if (err instanceof Response || !(err instanceof AppError)) throw err;
     const failure = formFailure(err, form, spec, (err as AppError & { fieldErrors?: Record<string, string[]> }).fieldErrors);
     if (spec.failureRedirect && parsed) return (await spec.failureRedirect(failure)) as never;
+    if (spec.resource) return Response.json(failure, { status: err.status }) as never;
     return data(failure, { status: err.status });
   }
 }
