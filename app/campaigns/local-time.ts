@@ -42,11 +42,3 @@ export function scheduledInstant(f: { schedule?: unknown; startAt?: unknown; tz?
   return localToUtc(typeof f.startAt === "string" ? f.startAt : "", typeof f.tz === "string" && f.tz ? f.tz : "UTC");
 }
 export const INVALID_START_AT = "Please enter a valid date and time";
-
-/** The ScheduleFields a form posted → the UTC instant, or undefined for "now"; a malformed one is a 400 on `startAt`. */
-export function scheduleFromForm(form: FormData, title?: string): Date | undefined {
-  if (form.get("schedule") !== "later") return undefined;
-  const at = localToUtc(String(form.get("startAt") ?? ""), String(form.get("tz") ?? "UTC"));
-  if (!at) throw new AppError("validation", "Please enter a valid date and time", { field: "startAt", title });
-  return at;
-}
