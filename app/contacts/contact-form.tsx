@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
 import { useFailureToast, useToast } from "~/components/toaster";
 import { Alert, DialogActions, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -64,7 +65,8 @@ export function ContactForm({
   const hydrated = useHydrated();
   const toast = useToast();
   const pending = navigation.state === "submitting";
-  const reply = contactReply(actionData);
+  // One object per reply: conform applies a new lastResult each time it changes.
+  const reply = useMemo(() => contactReply(actionData), [actionData]);
   const [form, fields] = useForm({
     id,
     lastResult: reply?.result,
