@@ -6,7 +6,7 @@ import { routeId, throwAsResponse } from "~/lib/http.server";
 import { getResponder } from "~/responders/manage-responders.server";
 import { responderDialogAction } from "~/responders/responder-dialog.server";
 import { ResponderForm } from "~/responders/responder-form";
-import { valuesOf } from "~/responders/responder-form-values";
+import { postedResponder, valuesOf } from "~/responders/responder-form-values";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";
 import { settingsOf } from "~/responders/run-responders.server";
 
@@ -19,13 +19,12 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
-  return responderDialogAction(args, routeId(args.params.id, RESPONDER_NOT_FOUND));
+  return responderDialogAction(args, () => routeId(args.params.id, RESPONDER_NOT_FOUND));
 }
 
 export default function EditResponder() {
   const { name, values } = useLoaderData<typeof loader>();
-  const posted = useActionData<typeof action>();
+  const posted = postedResponder(useActionData<typeof action>());
   return (
     <Dialog title={`Edit ${name}`} size="lg">
       <ResponderForm values={posted?.values ?? values} tab={posted?.tab ?? "basic"} error={posted?.error} submitLabel="Save Changes" />

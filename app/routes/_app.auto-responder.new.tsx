@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/ui";
 import { responderDialogAction } from "~/responders/responder-dialog.server";
 import { ResponderForm } from "~/responders/responder-form";
-import { valuesOf } from "~/responders/responder-form-values";
+import { postedResponder, valuesOf } from "~/responders/responder-form-values";
 import { DEFAULT_RESPONDER } from "~/responders/responder-schema";
 
 export const meta: MetaFunction = () => [{ title: "New Auto-Responder — Helio" }];
@@ -13,12 +13,11 @@ export const meta: MetaFunction = () => [{ title: "New Auto-Responder — Helio"
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
-  return responderDialogAction(args, null);
+  return responderDialogAction(args, () => null);
 }
 
 export default function NewResponder() {
-  const posted = useActionData<typeof action>();
+  const posted = postedResponder(useActionData<typeof action>());
   return (
     <Dialog title="Create Auto-Responder" size="lg">
       <ResponderForm values={posted?.values ?? valuesOf(DEFAULT_RESPONDER)} tab={posted?.tab ?? "basic"} error={posted?.error} submitLabel="Create Responder" />
