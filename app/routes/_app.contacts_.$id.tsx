@@ -50,9 +50,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
-  return replyAction(args.request, args.context, user.id, { contactId: id }, `/contacts/${id}#reply`);
+  return replyAction(args, () => {
+    const id = routeId(args.params.id, CONTACT_NOT_FOUND);
+    return { to: { contactId: id }, back: `/contacts/${id}#reply` };
+  });
 }
 
 export default function ContactDetail() {

@@ -31,9 +31,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const phone = phoneOf(args.params);
-  return replyAction(args.request, args.context, user.id, { phone }, `/messages/conversations/${encodeURIComponent(phone)}#reply`);
+  return replyAction(args, () => {
+    const phone = phoneOf(args.params);
+    return { to: { phone }, back: `/messages/conversations/${encodeURIComponent(phone)}#reply` };
+  });
 }
 
 export default function PhoneConversation() {
