@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { createCampaignSchema, TOASTS } from "~/campaigns/campaign-schema";
-import { ContactPicker } from "~/campaigns/contact-picker";
+import { ContactPicker } from "~/contacts/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
-import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
+import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
 import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
@@ -21,7 +22,7 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const params = new URL(args.request.url).searchParams;
   const state = pickerState(params);
-  const picker = await loadContactPicker(args.context.db, state);
+  const picker = await loadContactPicker(args.context.db, state, { countMatching: countMatchingContacts });
   const echo = (k: string) => (params.get(k) ?? "").slice(0, 2000);
   return {
     picker,
