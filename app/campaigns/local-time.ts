@@ -1,4 +1,3 @@
-import { AppError } from "~/lib/app-error";
 /**
  * The create dialog's "start at" field is a `datetime-local` value ("YYYY-MM-DDTHH:MM", no zone) typed in the
  * browser's time zone. The form carries the zone as an IANA name (`tz`: a select whose default the browser replaces

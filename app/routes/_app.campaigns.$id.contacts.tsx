@@ -9,7 +9,6 @@ import { z } from "zod";
 import { ContactPicker } from "~/contacts/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
-import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/lib/http.server";
@@ -22,7 +21,7 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const state = pickerState(new URL(args.request.url).searchParams);
-  const [campaign, picker] = await Promise.all([getCampaign(args.context.db, id).catch(throwAsResponse), loadContactPicker(args.context.db, state, { countMatching: countMatchingContacts })]);
+  const [campaign, picker] = await Promise.all([getCampaign(args.context.db, id).catch(throwAsResponse), loadContactPicker(args.context.db, state)]);
   return { campaign: { id: campaign.id, name: campaign.name, contactCount: campaign.contactCount }, picker, picked: state.picked };
 }
 
