@@ -4,7 +4,8 @@ import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/lib/http.server";
 import { getResponder } from "~/responders/manage-responders.server";
-import { responderDialogAction } from "~/responders/responder-dialog.server";
+import { responderDialogForm, saveResponderDialog } from "~/responders/responder-dialog.server";
+import { formAction } from "~/http/form-action.server";
 import { ResponderForm } from "~/responders/responder-form";
 import { postedResponder, valuesOf } from "~/responders/responder-form-values";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";
@@ -19,7 +20,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  return responderDialogAction(args, () => routeId(args.params.id, RESPONDER_NOT_FOUND));
+  const id = () => routeId(args.params.id, RESPONDER_NOT_FOUND);
+  return formAction(args, responderDialogForm(id), (form) => saveResponderDialog(args, id(), form));
 }
 
 export default function EditResponder() {

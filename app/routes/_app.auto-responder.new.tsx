@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { Dialog } from "~/components/ui";
-import { responderDialogAction } from "~/responders/responder-dialog.server";
+import { responderDialogForm, saveResponderDialog } from "~/responders/responder-dialog.server";
+import { formAction } from "~/http/form-action.server";
 import { ResponderForm } from "~/responders/responder-form";
 import { postedResponder, valuesOf } from "~/responders/responder-form-values";
 import { DEFAULT_RESPONDER } from "~/responders/responder-schema";
@@ -13,7 +14,8 @@ export const meta: MetaFunction = () => [{ title: "New Auto-Responder — Helio"
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
 export async function action(args: ActionFunctionArgs) {
-  return responderDialogAction(args, () => null);
+  const id = () => null;
+  return formAction(args, responderDialogForm(id), (form) => saveResponderDialog(args, id(), form));
 }
 
 export default function NewResponder() {
