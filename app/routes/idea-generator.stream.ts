@@ -20,11 +20,11 @@ const chatStreamForm = z.object({ message: z.string().default(""), context: z.st
  * quota's 429) rather than a broken stream. Without JS the same form posts to the page's action instead.
  */
 export async function action(args: ActionFunctionArgs) {
-  if (args.request.method !== "POST") {
-    await requireUser(args);
-    return methodNotAllowed(["POST"]);
-  }
-  return formAction(args, { schema: chatStreamForm, resource: true }, (input, { user }) => streamReply(args, user.id, input));
+  // POST only: the guard first (302), then 405 for other methods.
+  const postOnly = () => {
+    if (args.request.method !== "POST") throw methodNotAllowed(["POST"]);
+  };
+  return formAction(args, { schema: chatStreamForm, resource: true, before: postOnly }, (input, { user }) => streamReply(args, user.id, input));
 }
 
 async function streamReply(args: ActionFunctionArgs, userId: number, input: z.output<typeof chatStreamForm>) {
