@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { withDefaults } from "~/http/form-action.server";
+import { withDefaults } from "~/http/form-schema";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { toPlainGsm } from "./gsm-replace";

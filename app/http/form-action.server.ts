@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { z } from "zod";
+import type { z } from "zod";
 import { requireUser } from "~/auth/guard.server";
 import type { SignedIn } from "~/auth/session.server";
 import type { FormFailure } from "~/components/form-failure";
@@ -9,6 +9,8 @@ import { AppError } from "~/lib/app-error";
 import { bodyTooLarge, MAX_REQUEST_BYTES, readFormDataLimited } from "~/lib/read-body.server";
 
 export type { FormFailure } from "~/components/form-failure";
+// The schema helpers live in a module the browser bundle can load (route modules build their schemas at top level).
+export { asList, intentError, UNKNOWN_ACTION, withDefaults } from "./form-schema";
 
 /** What `run` gets besides the parsed input. */
 export type FormActionContext = { user: SignedIn; form: FormData };
@@ -114,20 +116,3 @@ export async function formAction<S extends z.ZodTypeAny, R>(
   }
 }
 
-/** A repeated field (checkboxes): absent → [], one value → [value], so the list schema sees a list either way. */
-export function asList<S extends z.ZodTypeAny>(schema: S) {
-  return z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), schema);
-}
-
-/**
- * `schema` with absent fields read as `defaults` (a form always posts its text boxes, "" when empty; a script may
- * post nothing, and must get the same "… is required" answer), and `fix` applied after (an unticked box → "false").
- */
-export function withDefaults<S extends z.ZodTypeAny>(defaults: Record<string, unknown>, schema: S, fix: (v: Record<string, unknown>) => Record<string, unknown> = (v) => v) {
-  return z.preprocess((v) => fix({ ...defaults, ...(typeof v === "object" && v !== null ? v : {}) }), schema);
-}
-
-/** What a multi-intent form answers for a button no page has (formIntent's text, kept). */
-export const UNKNOWN_ACTION = "Unknown action";
-/** `z.discriminatedUnion("intent", …)` whose unknown intent is refused as UNKNOWN_ACTION. */
-export const intentError = (message = UNKNOWN_ACTION) => ({ errorMap: () => ({ message }) });

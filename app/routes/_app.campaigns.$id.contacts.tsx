@@ -4,7 +4,8 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { requireUser } from "~/auth/guard.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addContactsSchema, CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
-import { asList, formAction } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+import { asList } from "~/http/form-schema";
 import { z } from "zod";
 import { ContactPicker } from "~/contacts/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";

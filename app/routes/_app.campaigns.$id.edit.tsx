@@ -3,7 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guard.server";
 import { CAMPAIGN_NOT_FOUND, updateCampaignSchema } from "~/campaigns/campaign-schema";
-import { formAction, withDefaults } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+import { withDefaults } from "~/http/form-schema";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
 import { useFailureToast } from "~/components/toaster";

@@ -15,7 +15,8 @@ import { EMPTY_STEP, segmentLabel, StepFields, type StepDefaults } from "~/campa
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
-import { formAction, intentError } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
 import { failureToast } from "~/components/form-failure";
 import { routeId, throwAsResponse } from "~/lib/http.server";
 import { parseId } from "~/lib/ids";
