@@ -1,7 +1,7 @@
 /**
  * Static check that every route module's loader and action call the session guard themselves
- * (`await requireUser(…)` / `await requireApiUser(…)`), unless the handler is on the short public list
- * below. It reads the source text, so a new route cannot forget the guard and still pass `npm test`.
+ * (`await requireUser(…)` / `await requireApiUser(…)`, or `return formAction(…)`, which calls requireUser
+ * first — app/http/form-action.server.ts), unless the handler is on the short public list below. It reads the source text, so a new route cannot forget the guard and still pass `npm test`.
  */
 
 /** Handlers that are public on purpose, each with the reason (key: route file name, value: exports). */
@@ -21,7 +21,7 @@ export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[];
 
 export type GuardFinding = { file: string; handler: "loader" | "action"; problem: string };
 
-const GUARD = /\bawait\s+(requireUser|requireApiUser)\s*\(/;
+const GUARD = /\bawait\s+(requireUser|requireApiUser)\s*\(|\breturn\s+formAction\s*\(/;
 
 /** Source without comments; string and template contents are kept (they cannot hold a call anyway). */
 export function stripComments(src: string): string {

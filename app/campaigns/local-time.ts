@@ -1,4 +1,3 @@
-import { AppError } from "~/lib/app-error";
 /**
  * The create dialog's "start at" field is a `datetime-local` value ("YYYY-MM-DDTHH:MM", no zone) typed in the
  * browser's time zone. The form carries the zone as an IANA name (`tz`: a select whose default the browser replaces
@@ -36,10 +35,9 @@ export function localToUtc(local: string, zone: string): Date | null {
 /** The zones offered without JS (the browser's own zone is added and selected after hydration). */
 export const SCHEDULE_ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "UTC"] as const;
 
-/** The ScheduleFields a form posted → the UTC instant, or undefined for "now"; a malformed one is a 400 on `startAt`. */
-export function scheduleFromForm(form: FormData, title?: string): Date | undefined {
-  if (form.get("schedule") !== "later") return undefined;
-  const at = localToUtc(String(form.get("startAt") ?? ""), String(form.get("tz") ?? "UTC"));
-  if (!at) throw new AppError("validation", "Please enter a valid date and time", { field: "startAt", title });
-  return at;
+/** ScheduleFields' three values → the UTC instant, undefined for "now", null for a malformed time or zone. */
+export function scheduledInstant(f: { schedule?: unknown; startAt?: unknown; tz?: unknown }): Date | undefined | null {
+  if (f.schedule !== "later") return undefined;
+  return localToUtc(typeof f.startAt === "string" ? f.startAt : "", typeof f.tz === "string" && f.tz ? f.tz : "UTC");
 }
+export const INVALID_START_AT = "Please enter a valid date and time";

@@ -1,15 +1,40 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
 import { useFailureToast, useToast } from "~/components/toaster";
 import { Alert, DialogActions, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
-import { PLATFORM_VARIABLES } from "./variables";
-import { contactSchema, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
+import { PLATFORM_VARIABLES } from "~/contacts/variables";
+import { isFormFailure } from "~/components/form-failure";
+import { contactSchema, missingRequiredField, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
 
 type Failure = { title: string; description: string };
-export type ContactFormResult = { result: SubmissionResult<string[]>; failure: Failure | null } | undefined;
+
+// SPEC §8: a failed save's toast ends with a retry sentence.
+const RETRY = "Please try again.";
+
+/**
+ * The action's FormFailure as this form shows it: a form that did not validate shows its field errors (and SPEC §5's
+ * toast and sentence when a required field is missing); a save the domain refused shows its message above the
+ * fields and in the toast, followed by the retry sentence.
+ */
+function contactReply(reply: unknown): { result: SubmissionResult<string[]>; failure: Failure | null } | undefined {
+  if (!isFormFailure(reply)) return undefined;
+  const initialValue = reply.values as SubmissionResult["initialValue"];
+  if (reply.invalid) {
+    const missing = missingRequiredField(reply.fieldErrors);
+    return {
+      result: { status: "error", initialValue, error: { ...reply.fieldErrors, "": missing ? [REQUIRED_FIELDS_MISSING.description] : [] } },
+      failure: missing ? { ...REQUIRED_FIELDS_MISSING } : null,
+    };
+  }
+  return {
+    result: { status: "error", initialValue, error: { "": [reply.message] } },
+    failure: { title: reply.title ?? "Error", description: `${reply.message.replace(/\.$/, "")}. ${RETRY}` },
+  };
+}
 
 const FIELDS: { name: keyof ContactInput; label: string; type?: "email" | "tel"; autoComplete?: string; wide?: boolean }[] = [
   { name: "firstName", label: "First Name", autoComplete: "given-name" },
@@ -31,7 +56,8 @@ export function ContactForm({
   submitLabel,
 }: {
   id: string;
-  actionData: ContactFormResult;
+  /** The action's reply: a FormFailure, or nothing yet. */
+  actionData: unknown;
   defaultValue?: Partial<Record<Exclude<keyof ContactInput, "customFields">, string>> & { customFields?: Record<string, string> };
   submitLabel: string;
 }) {
@@ -39,9 +65,11 @@ export function ContactForm({
   const hydrated = useHydrated();
   const toast = useToast();
   const pending = navigation.state === "submitting";
+  // One object per reply: conform applies a new lastResult each time it changes.
+  const reply = useMemo(() => contactReply(actionData), [actionData]);
   const [form, fields] = useForm({
     id,
-    lastResult: actionData?.result,
+    lastResult: reply?.result,
     defaultValue,
     constraint: getZodConstraint(contactSchema),
     // Without JS the browser's own `required`/`type=email` checks apply; once hydrated conform takes over.
@@ -53,9 +81,9 @@ export function ContactForm({
   const formProps = getFormProps(form);
   const custom = fields.customFields.getFieldset();
 
-  useFailureToast(actionData, actionData?.failure);
+  useFailureToast(actionData, reply?.failure);
 
-  const failure = !hydrated ? actionData?.failure : null;
+  const failure = !hydrated ? reply?.failure : null;
   const formErrors = form.errors ?? [];
 
   return (

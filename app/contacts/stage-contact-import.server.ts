@@ -215,8 +215,7 @@ export async function stageCsvForMatching(db: Db, file: { name: string; text: st
 }
 
 /** The upload dialog's form: one file field named `file`; the rows wait for the Match columns step. */
-export async function stageUploadedCsv(db: Db, form: FormData, actor: { userId: number }, now: Date): Promise<ContactImport> {
-  const file = form.get("file");
+export async function stageUploadedCsv(db: Db, file: unknown, actor: { userId: number }, now: Date): Promise<ContactImport> {
   if (!(file instanceof File) || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a .csv file to upload");
   if (!/\.csv$/i.test(file.name)) throw new AppError("validation", "Please upload a .csv file");
   if (file.size > MAX_UPLOAD_BYTES) {

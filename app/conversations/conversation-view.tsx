@@ -1,3 +1,4 @@
+import { postedValue, type FormFailure } from "~/components/form-failure";
 import { TemplatePicker, type PickableTemplate } from "~/templates/template-picker";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -39,7 +40,7 @@ export function Thread({ messages, earlierHref }: { messages: ThreadMessage[]; e
   );
 }
 
-export type ReplyActionData = { ok: false; message: string; text?: string } | { ok: true; replaced: string } | undefined;
+export type ReplyActionData = FormFailure | { ok: true; replaced: string } | undefined;
 
 /**
  * The reply box: a live character/segment count (JS), a note when the text will go as UCS-2 with "Replace them"
@@ -62,7 +63,7 @@ export function ReplyBox({
 }) {
   const navigation = useNavigation();
   const initial = picked?.type === "sms" ? picked.content : "";
-  const serverText = actionData?.ok === true ? actionData.replaced : actionData?.ok === false ? actionData.text ?? initial : initial;
+  const serverText = actionData?.ok === true ? actionData.replaced : actionData?.ok === false ? postedValue(actionData, "message", initial) : initial;
   const [text, setText] = useState(serverText);
   const [shown, setShown] = useState(serverText);
   if (serverText !== shown) {

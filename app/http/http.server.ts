@@ -1,4 +1,3 @@
-import { json } from "@remix-run/cloudflare";
 import { AppError } from "~/lib/app-error";
 import type { z } from "zod";
 import { methodNotAllowed, parseInput, readJson } from "./api.server";
@@ -27,34 +26,10 @@ export async function apiRoute(run: () => Promise<Response>): Promise<Response> 
   }
 }
 
-/** What a screen's action returns when domain code refused the input: rendered beside the field or as a toast. */
-export type FormErrorReply = { ok: false; message: string; title?: string; field?: string; code: AppError["code"] };
-
-/**
- * Screens: an AppError → `{ ok: false, message, title, field }` with its status (Remix renders the route with it as
- * action data, so the reply shows without JS); anything else is rethrown to the error boundary.
- */
-export function formErrorReply(err: unknown, fallbackTitle?: string) {
-  if (err instanceof Response) throw err;
-  if (!(err instanceof AppError)) throw err;
-  const body: FormErrorReply = { ok: false, message: err.message, title: err.title ?? fallbackTitle, field: err.field, code: err.code };
-  return json(body, { status: err.status });
-}
-
 /** Loaders of screens: a not_found AppError becomes a 404 Response for the route's ErrorBoundary. */
 export function throwAsResponse(err: unknown): never {
   if (err instanceof AppError) throw new Response(err.message, { status: err.status, statusText: err.message });
   throw err;
-}
-
-/**
- * Screens: the posted form read with `schema` (a union keyed by `intent`, usually): a form no button of the page could
- * have sent is a 400 "Unknown action" Response, not a 500.
- */
-export async function formIntent<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<z.infer<S>> {
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
-  return parsed.data;
 }
 
 /** Screens: a route param id (ids.ts rules), or the 404 Response the route's ErrorBoundary shows. */

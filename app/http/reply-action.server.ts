@@ -1,6 +1,6 @@
-import { data } from "@remix-run/cloudflare";
-import type { AppLoadContext } from "@remix-run/cloudflare";
-import { AppError } from "~/lib/app-error";
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { withDefaults } from "~/http/form-schema";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "./toast.server";
 import { toPlainGsm } from "~/conversations/gsm-replace";
@@ -8,20 +8,23 @@ import { replySchema, sendReply } from "~/conversations/send-reply.server";
 import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
-/** The shared action of both conversation screens: intent=replace re-renders the form with plain text (no JS), intent=reply sends. */
-export async function replyAction(request: Request, context: AppLoadContext, userId: number, to: { contactId: number } | { phone: string }, back: string) {
-  const form = await request.formData();
-  const text = String(form.get("message") ?? "");
-  if (form.get("intent") === "replace") return { ok: true as const, replaced: toPlainGsm(text) };
-  const parsed = replySchema.safeParse({ message: text, nonce: form.get("nonce") ?? undefined });
-  if (!parsed.success) return data({ ok: false as const, message: parsed.error.issues[0].message, text }, { status: 400 });
-  try {
-    requirePublicUrl(context.cloudflare.env);
-    await sendReply({ db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() }, to, parsed.data, { userId, ipAddress: clientIp(request) });
-  } catch (err) {
-    if (err instanceof AppError) return data({ ok: false as const, message: err.message, text }, { status: err.status });
-    throw err;
-  }
-  return redirectWithToast(context, back, { title: "Reply sent" });
-}
+// intent=replace (the no-JS "replace special characters" button) only needs the text; a send is replySchema.
+export const replyForm = withDefaults(
+  {},
+  z.discriminatedUnion("intent", [z.object({ intent: z.literal("replace"), message: z.string().default("") }), replySchema.extend({ intent: z.literal("reply") })]),
+  (v) => ({ ...v, intent: v.intent === "replace" ? "replace" : "reply" }),
+);
 
+type ReplyTarget = { to: { contactId: number } | { phone: string }; back: string };
+
+/**
+ * The shared action body of both conversation screens (formAction with replyForm): intent=replace re-renders the
+ * form with plain text (no JS), intent=reply sends and goes back to the thread.
+ */
+export async function replyOrReplace(args: ActionFunctionArgs, target: ReplyTarget, input: z.output<typeof replyForm>, userId: number) {
+  const { request, context } = args;
+  if (input.intent === "replace") return { ok: true as const, replaced: toPlainGsm(input.message) };
+  requirePublicUrl(context.cloudflare.env);
+  await sendReply({ db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() }, target.to, { message: input.message, nonce: input.nonce }, { userId, ipAddress: clientIp(request) });
+  return redirectWithToast(context, target.back, { title: "Reply sent" });
+}

@@ -1,6 +1,6 @@
 /**
  * The one error type of Helio's domain code. Domain modules throw it; route modules map it to HTTP with
- * `apiErrorResponse` (/api: `{ message }` JSON) or `formErrorReply` (screens: a form reply + toast). Nothing
+ * `apiErrorResponse` (/api: `{ message }` JSON) or `formAction` (app/http/form-action.server.ts; screens: the one FormFailure reply + toast). Nothing
  * matches on message strings: callers branch on `code`.
  */
 export type AppErrorCode = "validation" | "not_found" | "conflict" | "forbidden" | "unauthorized" | "rate_limited" | "unavailable" | "payload_too_large" | "unsupported_media_type";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { listContacts } from "~/contacts/list-contacts.server";
+import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import type { Db } from "~/db/client.server";
 import { parseId } from "~/lib/ids";
 import { pickTemplate } from "~/templates/pick-template.server";
@@ -9,31 +9,22 @@ import { exampleValues } from "~/contacts/variables";
 
 import { PLAYGROUND_TABS, type PlaygroundTab } from "./playground-tabs";
 
-export const PICKER_PAGE = 25;
-/** Picked ids carried in the URL/form (no-JS selection across searches). */
+/** Picked ids a broadcast from here takes (the picker carries them in the URL/form: no-JS selection across searches). */
 export const MAX_PICKED = 500;
-
-export type PickerContact = { id: number; name: string; phone: string; email: string | null };
-
-function pickedIds(url: URL): number[] {
-  const ids = url.searchParams.getAll("pick").map(parseId).filter((x): x is number => x !== null);
-  return [...new Set(ids)].slice(0, MAX_PICKED);
-}
 
 /**
  * Everything the playground shows for one URL: the tab, send type, the picked template, one page of the contact
- * checklist (keyset, searchable) with the picked ids kept, and the Variable Testing render. O(one page).
+ * picker (keyset, searchable) with the picked ids kept, and the Variable Testing render. O(one page).
  */
 export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   const p = url.searchParams;
   const tab: PlaygroundTab = (PLAYGROUND_TABS as readonly string[]).includes(p.get("tab") ?? "") ? (p.get("tab") as PlaygroundTab) : "manual";
   const type: "sms" | "email" = p.get("type") === "email" ? "email" : "sms";
   const { templates, picked: template } = await pickTemplate(db, url);
-  const q = (p.get("q") ?? "").slice(0, 200);
-  const after = parseId(p.get("after"));
-  const page = await listContacts(db, { q, after, limit: PICKER_PAGE });
-  const picked = pickedIds(url);
-  const contacts: PickerContact[] = page.contacts.map((c) => ({ id: c.id, name: `${c.firstName} ${c.lastName}`.trim(), phone: c.phone, email: c.email }));
+  // The contact picker (the one campaigns use): one page of the search, the ids picked so far.
+  const state = pickerState(p);
+  const picker = await loadContactPicker(db, state);
+  const picked = state.picked.slice(0, MAX_PICKED);
 
   let variables: null | { content: string; contactId: number | null; contactName: string | null; text: string; unknown: string[]; missing: string[]; characters: number; segments: number; encoding: string } = null;
   const content = p.get("content") ?? "";
@@ -53,5 +44,5 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   }
   // `?draft=<text>` (the Idea Generator's "Use as template") pre-fills the Create Template card.
   const draft = (p.get("draft") ?? "").slice(0, 5000);
-  return { tab, type, templates, template, draft, q, after, contacts, nextCursor: page.nextCursor, picked, variables };
+  return { tab, type, templates, template, draft, picker, picked, variables };
 }

@@ -1,3 +1,4 @@
+import { isFormFailure } from "~/components/form-failure";
 import type { ResponderInput } from "./responder-schema";
 import { RESPONDER_TABS, type ResponderTab, type ResponderValues } from "./responder-form";
 
@@ -47,11 +48,23 @@ export function valuesOf(r: ResponderInput): ResponderValues {
   return out;
 }
 
+/** A posted field by its dotted name: flat (`values` of a FormFailure) or nested (conform's parse of the form). */
+function posted(form: Record<string, unknown>, name: string): unknown {
+  if (name in form) return form[name];
+  let cur: unknown = form;
+  for (const part of name.split(".")) cur = cur && typeof cur === "object" ? (cur as Record<string, unknown>)[part] : undefined;
+  return cur;
+}
+
 /** A posted form → its flat values (what the no-JS tab switch re-renders) and the nested responder object. */
-export function readResponderForm(fd: FormData): { values: ResponderValues; object: Record<string, unknown>; tab: ResponderTab; intent: string } {
+export function readResponderForm(form: Record<string, unknown>): { values: ResponderValues; object: Record<string, unknown>; tab: ResponderTab; intent: string } {
+  const text = (name: string) => {
+    const v = posted(form, name);
+    return typeof v === "string" ? v : "";
+  };
   const values: ResponderValues = {};
-  for (const f of FIELDS) values[f] = String(fd.get(f) ?? "");
-  for (const f of RESPONDER_FLAGS) values[f] = fd.has(f) ? "true" : "false";
+  for (const f of FIELDS) values[f] = text(f);
+  for (const f of RESPONDER_FLAGS) values[f] = posted(form, f) !== undefined ? "true" : "false";
   const object: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) {
     const parts = k.split(".");
@@ -59,8 +72,21 @@ export function readResponderForm(fd: FormData): { values: ResponderValues; obje
     for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
     cur[parts[parts.length - 1]] = v;
   }
-  const intent = String(fd.get("intent") ?? "save");
-  const requested = intent.startsWith("tab:") ? intent.slice(4) : String(fd.get("tab") ?? "basic");
+  const intent = text("intent") || "save";
+  const requested = intent.startsWith("tab:") ? intent.slice(4) : text("tab") || "basic";
   const tab = (RESPONDER_TABS.some((t) => t.value === requested) ? requested : "basic") as ResponderTab;
   return { values, object, tab, intent };
+}
+
+/**
+ * What the dialog shows after its action: the posted values and tab (a no-JS tab switch, or a refused save), and a
+ * refused save's error — a validation message as the SPEC words it, alone; other failures say what failed first.
+ */
+export function postedResponder(reply: unknown): { values: ResponderValues; tab: ResponderTab; error: { title?: string; message: string } | null } | null {
+  if (isFormFailure(reply)) {
+    const { values, tab } = readResponderForm(reply.values);
+    return { values, tab, error: { title: reply.code === "validation" ? undefined : reply.title, message: reply.message } };
+  }
+  if (reply && typeof reply === "object" && "values" in reply && "tab" in reply) return { ...(reply as { values: ResponderValues; tab: ResponderTab }), error: null };
+  return null;
 }

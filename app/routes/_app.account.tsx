@@ -1,16 +1,18 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound, ShieldCheck } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { listSessions, revokeOtherSessions, revokeSession } from "~/auth/manage-sessions.server";
 import { Badge, Button, Card, PageHeader, Table, TBody, Td, THead } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { errorsByField, isFormFailure } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
+import { intentError, UNKNOWN_ACTION, withDefaults } from "~/http/form-schema";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { getUserDetails, updateProfile } from "~/users/manage-users.server";
 import { PersonFields } from "~/users/person-fields";
-import { fieldErrors, profileSchema } from "~/users/user-schema";
+import { profileSchema } from "~/users/user-schema";
 
 export const meta: MetaFunction = () => [{ title: "My Profile — Helio" }];
 
@@ -27,47 +29,41 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-type Reply = { errors: Record<string, string[]>; values: Record<string, string> };
-
-const sessionIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("revoke-session"), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
-  z.object({ intent: z.literal("revoke-others") }),
-]);
+// The profile form posts no intent; the session buttons post theirs.
+const accountForm = withDefaults(
+  { intent: "profile" },
+  z.discriminatedUnion(
+    "intent",
+    [
+      profileSchema.extend({ intent: z.literal("profile") }),
+      z.object({ intent: z.literal("revoke-session"), sessionId: z.string().regex(/^[0-9a-f]{64}$/, UNKNOWN_ACTION) }),
+      z.object({ intent: z.literal("revoke-others") }),
+    ],
+    intentError(),
+  ),
+);
 
 /**
  * Every user edits their own name, email and phone (the {{salesRep…}} variables of their messages), and signs out
  * their other sessions ("Your sessions": one, or all but this one).
  */
 export async function action(args: ActionFunctionArgs) {
-  const me = await requireUser(args);
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  if (form.intent) {
-    const parsed = sessionIntent.safeParse(form);
-    if (!parsed.success) return data<Reply>({ errors: { form: ["Unknown action"] }, values: {} }, { status: 400 });
+  return formAction(args, { schema: accountForm }, async (input, { user: me }) => {
     const actor = { userId: me.id, ipAddress: clientIp(args.request) };
     const now = args.context.clock();
-    if (parsed.data.intent === "revoke-others") {
+    if (input.intent === "revoke-others") {
       const n = await revokeOtherSessions(args.context.db, me.id, me.sessionId, actor, now);
       return redirectWithToast(args.context, "/account", { title: n === 1 ? "1 other session signed out" : `${n} other sessions signed out` });
     }
-    try {
-      await revokeSession(args.context.db, me.id, parsed.data.sessionId, actor, now);
-    } catch (err) {
-      if (!isAppError(err)) throw err;
-      return data<Reply>({ errors: { form: [err.message] }, values: {} }, { status: err.status });
+    if (input.intent === "revoke-session") {
+      await revokeSession(args.context.db, me.id, input.sessionId, actor, now);
+      // Revoking this very session is signing out: the next request goes to the login screen.
+      return redirectWithToast(args.context, input.sessionId === me.sessionId ? "/login" : "/account", { title: "Session signed out" });
     }
-    // Revoking this very session is signing out: the next request goes to the login screen.
-    return redirectWithToast(args.context, parsed.data.sessionId === me.sessionId ? "/login" : "/account", { title: "Session signed out" });
-  }
-  const parsed = profileSchema.safeParse(form);
-  if (!parsed.success) return data<Reply>({ errors: fieldErrors(parsed.error), values: form }, { status: 400 });
-  try {
-    await updateProfile(args.context.db, me.id, parsed.data, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    return data<Reply>({ errors: { [err.field ?? "form"]: [err.message] }, values: form }, { status: err.status });
-  }
-  return redirectWithToast(args.context, "/account", { title: "Profile updated" });
+    const { intent: _profile, ...profile } = input;
+    await updateProfile(args.context.db, me.id, profile, actor, now);
+    return redirectWithToast(args.context, "/account", { title: "Profile updated" });
+  });
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
@@ -76,8 +72,8 @@ export default function Account() {
   const { user, twoFactorEnabled, sessions } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const errors = reply?.errors ?? {};
-  const v = reply?.values ?? user;
+  const errors = errorsByField(reply);
+  const v = isFormFailure(reply) ? (reply.values as Record<string, string | undefined>) : user;
   return (
     <div className="max-w-2xl space-y-6">
       <PageHeader

@@ -1,14 +1,15 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { readSessionToken } from "~/auth/session.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { errorsByField } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
 import { sha256Hex } from "~/lib/crypto.server";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { changeOwnPassword } from "~/users/manage-users.server";
-import { fieldErrors, passwordSchema } from "~/users/user-schema";
+import { passwordSchema } from "~/users/user-schema";
 
 export const meta: MetaFunction = () => [{ title: "Change Password — Helio" }];
 
@@ -17,35 +18,26 @@ export async function loader(args: LoaderFunctionArgs) {
   return { required: me.mustChangePassword };
 }
 
-type Reply = { errors: Record<string, string[]> };
-
 /** The current password is required; other sessions of this user end, this one stays. */
 export async function action(args: ActionFunctionArgs) {
-  const me = await requireUser(args);
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  const parsed = passwordSchema.safeParse(form);
-  if (!parsed.success) return data<Reply>({ errors: fieldErrors(parsed.error) }, { status: 400 });
-  const token = readSessionToken(args.request);
-  try {
+  return formAction(args, { schema: passwordSchema, hide: ["currentPassword", "newPassword", "confirmPassword"] }, async (input, { user: me }) => {
+    const token = readSessionToken(args.request);
     await changeOwnPassword(
       args.context.db,
       me.id,
-      parsed.data,
+      input,
       { ipAddress: clientIp(args.request), keepSessionId: token ? await sha256Hex(token) : null },
       args.context.clock(),
     );
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    return data<Reply>({ errors: { [err.field ?? "form"]: [err.message] } }, { status: err.status });
-  }
-  return redirectWithToast(args.context, me.mustChangePassword ? "/" : "/account", { title: "Password changed" });
+    return redirectWithToast(args.context, me.mustChangePassword ? "/" : "/account", { title: "Password changed" });
+  });
 }
 
 export default function ChangePassword() {
   const { required } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const errors = reply?.errors ?? {};
+  const errors = errorsByField(reply);
   return (
     <div className="max-w-md space-y-6">
       <PageHeader title="Change Password" />

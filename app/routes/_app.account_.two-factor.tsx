@@ -4,7 +4,8 @@ import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { confirmTwoFactor, disableTwoFactor, getTwoFactorState, startTwoFactorEnrolment } from "~/auth/manage-two-factor.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { fieldErrorsOf } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 
@@ -21,43 +22,35 @@ const intents = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("disable"), password: z.string().min(1, "Enter your password").max(200) }),
 ]);
 
-type Reply = { error?: string; field?: string; recoveryCodes?: string[] };
-
 /** Start enrolment (a new secret), confirm it with a first code (→ the recovery codes, shown once), or turn it off. */
 export async function action(args: ActionFunctionArgs) {
-  const me = await requireUser(args);
-  const parsed = intents.safeParse(Object.fromEntries(await args.request.formData()));
-  if (!parsed.success) return data<Reply>({ error: parsed.error.issues[0].message, field: String(parsed.error.issues[0].path[0] ?? "form") }, { status: 400 });
-  const db = args.context.db;
-  const actor = { userId: me.id, ipAddress: clientIp(args.request) };
-  const now = args.context.clock();
-  try {
-    switch (parsed.data.intent) {
+  return formAction(args, { schema: intents, hide: ["code", "password"] }, async (input, { user: me }) => {
+    const db = args.context.db;
+    const actor = { userId: me.id, ipAddress: clientIp(args.request) };
+    const now = args.context.clock();
+    switch (input.intent) {
       case "start":
         await startTwoFactorEnrolment(db, me.id);
         return redirectWithToast(args.context, "/account/two-factor", { title: "Scan the code with your authenticator app" });
       case "confirm": {
-        const recoveryCodes = await confirmTwoFactor(db, me.id, parsed.data.code, actor, now);
+        const recoveryCodes = await confirmTwoFactor(db, me.id, input.code, actor, now);
         // Shown in this response only (no-store, like every signed-in response); only their hashes are kept.
-        return data<Reply>({ recoveryCodes });
+        return data({ ok: true as const, recoveryCodes });
       }
       case "disable":
-        await disableTwoFactor(db, me.id, parsed.data.password, actor, now);
+        await disableTwoFactor(db, me.id, input.password, actor, now);
         return redirectWithToast(args.context, "/account", { title: "Two-factor authentication turned off" });
     }
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    return data<Reply>({ error: err.message, field: err.field ?? "form" }, { status: err.status });
-  }
+  });
 }
 
 export default function TwoFactor() {
   const state = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const err = (field: string) => (reply?.error && reply.field === field ? [reply.error] : null);
+  const err = (field: string) => fieldErrorsOf(reply, field);
 
-  if (reply?.recoveryCodes) {
+  if (reply?.ok && reply.recoveryCodes) {
     return (
       <div className="max-w-xl space-y-6">
         <PageHeader title="Two-factor authentication" />

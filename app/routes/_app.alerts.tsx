@@ -5,8 +5,7 @@ import { z } from "zod";
 import { acknowledgeAlert, listAlerts, markAlert } from "~/alerts/manage-alerts.server";
 import { requireUser } from "~/http/guard.server";
 import { Badge, Button, Card, EmptyState, PageHeader, Pager, PriorityBadge, TextLink } from "~/components/ui";
-import { parseInput } from "~/http/api.server";
-import { formErrorReply } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
 
@@ -26,17 +25,13 @@ const form = z.object({ intent: z.enum(["acknowledge", "right", "wrong"]), id: z
 
 /** Acknowledge an alert, or mark its classification right or wrong (which acknowledges it too). */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  try {
-    const input = parseInput(form, Object.fromEntries(await request.formData()));
+  return formAction(args, { schema: form, title: "Failed to update alert" }, async (input, { user }) => {
     if (input.intent === "acknowledge") await acknowledgeAlert(context.db, input.id, user.id, context.clock());
     else await markAlert(context.db, input.id, input.intent, user.id, context.clock());
     const title = input.intent === "acknowledge" ? "Alert acknowledged" : `Marked ${input.intent}`;
     return redirectWithToast(context, `/alerts${new URL(request.url).search}`, { title });
-  } catch (err) {
-    return formErrorReply(err, "Failed to update alert");
-  }
+  });
 }
 
 export default function Alerts() {

@@ -1,8 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { ConfirmDialog } from "~/components/ui";
-import { AppError } from "~/lib/app-error";
+import { failureToast } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { deleteResponder, getResponder } from "~/responders/manage-responders.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
@@ -17,21 +19,17 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
-  try {
+  return formAction(args, { schema: z.object({}), title: RESPONDER_TOASTS.delete }, async () => {
     await deleteResponder(args.context.db, routeId(args.params.id, RESPONDER_NOT_FOUND));
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    return data({ failure: { title: RESPONDER_TOASTS.delete, description: err.message } }, { status: err.status });
-  }
-  return redirectWithToast(args.context, "/auto-responder", { title: "Auto-responder deleted" });
+    return redirectWithToast(args.context, "/auto-responder", { title: "Auto-responder deleted" });
+  });
 }
 
 export default function DeleteResponder() {
   const { name } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    <ConfirmDialog title="Delete auto-responder" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={actionData?.failure}>
+    <ConfirmDialog title="Delete auto-responder" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={failureToast(actionData, RESPONDER_TOASTS.delete)}>
       <p>
         Delete <span className="font-medium">{name}</span>? It stops answering at once.
       </p>

@@ -4,9 +4,10 @@ import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { getResponder } from "~/responders/manage-responders.server";
-import { responderDialogAction } from "~/http/responder-dialog.server";
+import { responderDialogForm, saveResponderDialog } from "~/http/responder-dialog.server";
+import { formAction } from "~/http/form-action.server";
 import { ResponderForm } from "~/responders/responder-form";
-import { valuesOf } from "~/responders/responder-form-values";
+import { postedResponder, valuesOf } from "~/responders/responder-form-values";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";
 import { settingsOf } from "~/responders/run-responders.server";
 
@@ -19,13 +20,13 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
-  return responderDialogAction(args, routeId(args.params.id, RESPONDER_NOT_FOUND));
+  const id = () => routeId(args.params.id, RESPONDER_NOT_FOUND);
+  return formAction(args, responderDialogForm(id), (form) => saveResponderDialog(args, id(), form));
 }
 
 export default function EditResponder() {
   const { name, values } = useLoaderData<typeof loader>();
-  const posted = useActionData<typeof action>();
+  const posted = postedResponder(useActionData<typeof action>());
   return (
     <Dialog title={`Edit ${name}`} size="lg">
       <ResponderForm values={posted?.values ?? values} tab={posted?.tab ?? "basic"} error={posted?.error} submitLabel="Save Changes" />

@@ -7,7 +7,8 @@ import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, THead } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
-import { formErrorReply } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { listResponders, updateResponder } from "~/responders/manage-responders.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
@@ -35,19 +36,19 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
+// An id that is not one is the responder that cannot be found (404), as for a deleted one.
+const toggleSchema = z.object({ id: z.unknown(), isActive: z.string().optional() });
+
 /** The active switch (a form post without JS): `isActive=<new value>` for responder `id`. */
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
-  const { request, context } = args;
-  const fd = await request.formData();
-  try {
-    const id = parseId(fd.get("id"));
+  const { context } = args;
+  return formAction(args, { schema: toggleSchema, title: RESPONDER_TOASTS.update }, async (input) => {
+    const id = parseId(input.id);
     if (id === null) throw new AppError("not_found", RESPONDER_NOT_FOUND);
-    await updateResponder(context.db, id, { isActive: fd.get("isActive") === "true" }, context.clock());
-  } catch (err) {
-    return formErrorReply(err, RESPONDER_TOASTS.update);
-  }
-  return redirectWithToast(context, "/auto-responder", { title: fd.get("isActive") === "true" ? "Auto-responder activated" : "Auto-responder paused" });
+    const isActive = input.isActive === "true";
+    await updateResponder(context.db, id, { isActive }, context.clock());
+    return redirectWithToast(context, "/auto-responder", { title: isActive ? "Auto-responder activated" : "Auto-responder paused" });
+  });
 }
 
 /** The SPEC cuts the response preview at 50 characters. */

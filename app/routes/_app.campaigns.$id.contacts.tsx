@@ -3,13 +3,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
-import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
-import { ContactPicker } from "~/campaigns/contact-picker";
+import { addContactsSchema, CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
+import { formAction } from "~/http/form-action.server";
+import { asList } from "~/http/form-schema";
+import { z } from "zod";
+import { ContactPicker } from "~/contacts/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";
-import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
+import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
-import { formErrorReply, routeId, throwAsResponse } from "~/http/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Contacts — Helio" }];
@@ -24,19 +27,16 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /** Picked contacts join the campaign at step 1 (already enrolled ones are left alone). */
+const addContactsForm = z.object({ contactIds: asList(addContactsSchema.shape.contactIds) });
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const { request, context } = args;
-  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
-  const contactIds = (await request.formData()).getAll("contactIds");
-  try {
-    const input = parseInput(addContactsSchema, { contactIds }, FAILED);
-    const { added, campaign } = await addCampaignContacts(context.db, id, input.contactIds, context.clock());
-    await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id, added });
+  const { context } = args;
+  const id = () => routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  return formAction(args, { schema: addContactsForm, title: FAILED, before: id }, async (input, { user }) => {
+    const { added, campaign } = await addCampaignContacts(context.db, id(), input.contactIds, context.clock());
+    await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id(), added });
     return redirectWithToast(context, "/campaigns", { title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`, description: campaign.name });
-  } catch (err) {
-    return formErrorReply(err, FAILED);
-  }
+  });
 }
 
 export default function AddCampaignContacts() {

@@ -7,7 +7,9 @@ import { deleteCampaign } from "~/campaigns/delete-campaign.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { useFailureToast } from "~/components/toaster";
 import { ConfirmDialog } from "~/components/ui";
-import { formErrorReply, routeId, throwAsResponse } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete Campaign — Helio" }];
@@ -21,16 +23,13 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Only a draft can be deleted (the domain refuses the others with 409). */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  try {
+  return formAction(args, { schema: z.object({}), title: FAILED }, async (_, { user }) => {
     const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
     await deleteCampaign(context.db, id);
     await recordActivity(args, user.id, "delete_campaign", { campaignId: id });
-  } catch (err) {
-    return formErrorReply(err, FAILED);
-  }
-  return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign deleted" });
+    return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign deleted" });
+  });
 }
 
 export default function DeleteCampaign() {

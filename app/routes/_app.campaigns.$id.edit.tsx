@@ -2,12 +2,14 @@ import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
-import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
+import { CAMPAIGN_NOT_FOUND, updateCampaignSchema } from "~/campaigns/campaign-schema";
+import { formAction } from "~/http/form-action.server";
+import { withDefaults } from "~/http/form-schema";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
-import { formErrorReply, routeId, throwAsResponse } from "~/http/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Campaign — Helio" }];
@@ -18,30 +20,17 @@ export async function loader(args: LoaderFunctionArgs) {
   return { campaign: await getCampaign(args.context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND)).catch(throwAsResponse) };
 }
 
+// An unticked box posts nothing: the setting is sent explicitly.
+const editForm = withDefaults({ name: "", description: "", promoCode: "", offerExpiration: "" }, updateCampaignSchema, (v) => ({ ...v, stopOnReply: v.stopOnReply === "true" ? "true" : "false" }));
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
-  const form = await request.formData();
-  try {
-    const input = parseInput(
-      updateCampaignSchema,
-      {
-        name: form.get("name") ?? "",
-        description: form.get("description") ?? "",
-        promoCode: form.get("promoCode") ?? "",
-        offerExpiration: form.get("offerExpiration") ?? "",
-        // An unchecked box posts nothing: send the setting explicitly.
-        stopOnReply: form.get("stopOnReply") === "true" ? "true" : "false",
-      },
-      FAILED,
-    );
-    const c = await updateCampaign(context.db, id, input, context.clock());
-    await recordActivity(args, user.id, "update_campaign", { campaignId: id, fields: Object.keys(input) });
+  const id = () => routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  return formAction(args, { schema: editForm, title: FAILED, before: id }, async (input, { user }) => {
+    const c = await updateCampaign(context.db, id(), input, context.clock());
+    await recordActivity(args, user.id, "update_campaign", { campaignId: id(), fields: Object.keys(input) });
     return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign updated", description: c.name });
-  } catch (err) {
-    return formErrorReply(err, FAILED);
-  }
+  });
 }
 
 export default function EditCampaign() {

@@ -1,5 +1,5 @@
 import { recordActivity } from "~/activity/log-activity.server";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
@@ -15,7 +15,9 @@ import { EMPTY_STEP, segmentLabel, StepFields, type StepDefaults } from "~/campa
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
+import { failureToast } from "~/components/form-failure";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
@@ -37,52 +39,46 @@ const TOAST_OF: Record<Intent, string> = { add: TOASTS.addStep, update: TOASTS.u
 const DONE: Record<Intent, string> = { add: "Step added", update: "Step updated", toggle: "Step updated", delete: "Step deleted" };
 
 /** A step of this campaign, or 404 (a step id from another campaign is not found here). */
-async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: FormDataEntryValue | null) {
+async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: unknown) {
   const step = await getStepRow(args.context.db, routeId(raw, STEP_NOT_FOUND));
   if (step.campaignId !== campaignId) throw new Response(STEP_NOT_FOUND, { status: 404 });
   return step;
 }
 
+// The add and edit forms post the step's fields (checked by the step schemas below, with their own messages); the
+// switch posts isActive; delete only the step id.
+const stepsForm = z.object({ intent: z.enum(intentSchema.options, intentError()), stepId: z.unknown(), isActive: z.unknown() }).passthrough();
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const { request, context } = args;
-  const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
-  const form = await request.formData();
-  const parsedIntent = intentSchema.safeParse(form.get("intent"));
-  if (!parsedIntent.success) throw new Response("Unknown action", { status: 400 });
-  const intent = parsedIntent.data;
-  const fields = Object.fromEntries(form);
-  const now = context.clock();
-  try {
+  const { context } = args;
+  const id = () => routeId(args.params.id, CAMPAIGN_NOT_FOUND);
+  const title = (intent: string | undefined) => (intent && intent in TOAST_OF ? TOAST_OF[intent as Intent] : undefined);
+  return formAction(args, { schema: stepsForm, title, before: id }, async (form, { user }) => {
+    const { intent, stepId, isActive, ...fields } = form;
+    const now = context.clock();
     if (intent === "add") {
-      const { campaignId, ...input } = parseInput(addStepSchema, { ...fields, campaignId: id }, TOASTS.addStep);
+      const { campaignId, ...input } = parseInput(addStepSchema, { ...fields, campaignId: id() }, TOASTS.addStep);
       const step = await addCampaignStep(context.db, campaignId, checkStep(input), now);
       await recordActivity(args, user.id, "create_campaign_step", { campaignId, stepId: step.id });
     } else if (intent === "delete") {
-      const stepId = (await stepOf(args, id, form.get("stepId"))).id;
-      await deleteCampaignStep(context.db, stepId, now);
-      await recordActivity(args, user.id, "delete_campaign_step", { campaignId: id, stepId });
+      const deleted = (await stepOf(args, id(), stepId)).id;
+      await deleteCampaignStep(context.db, deleted, now);
+      await recordActivity(args, user.id, "delete_campaign_step", { campaignId: id(), stepId: deleted });
     } else {
-      const current = await stepOf(args, id, form.get("stepId"));
+      const current = await stepOf(args, id(), stepId);
       let next: ValidStep;
       if (intent === "toggle") {
         // The switch posts isActive "true"/"false" explicitly; everything else stays as it is.
         const { name, messageType, subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays } = current;
-        next = { name, messageType: messageType as ValidStep["messageType"], subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays, isActive: form.get("isActive") === "true" };
+        next = { name, messageType: messageType as ValidStep["messageType"], subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays, isActive: isActive === "true" };
       } else {
         next = checkStep(parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep), current.isActive);
       }
       await updateCampaignStep(context.db, current.id, next, now);
-      await recordActivity(args, user.id, "update_campaign_step", { campaignId: id, stepId: current.id, ...(intent === "toggle" ? { isActive: next.isActive } : {}) });
+      await recordActivity(args, user.id, "update_campaign_step", { campaignId: id(), stepId: current.id, ...(intent === "toggle" ? { isActive: next.isActive } : {}) });
     }
-  } catch (err) {
-    if (err instanceof Response || !isAppError(err)) throw err;
-    return data(
-      { ok: false as const, intent, stepId: String(form.get("stepId") ?? ""), title: TOAST_OF[intent], message: err.message, field: err.field ?? null, fields: intent === "add" ? fields : null },
-      { status: err.status },
-    );
-  }
-  return redirectWithToast(context, `/campaigns/${id}/steps`, { title: DONE[intent] });
+    return redirectWithToast(context, `/campaigns/${id()}/steps`, { title: DONE[intent] });
+  });
 }
 
 export default function CampaignSteps() {
@@ -92,7 +88,7 @@ export default function CampaignSteps() {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
-  useFailureToast(failure, failure && !failure.ok ? { title: failure.title, description: failure.message } : null);
+  useFailureToast(failure, failureToast(failure));
 
   const toDelete = deleteId !== null ? steps.find((s) => s.id === deleteId) : undefined;
   if (toDelete) {
@@ -104,7 +100,7 @@ export default function CampaignSteps() {
         destructive
         closeTo={pathname}
         fields={{ intent: "delete", stepId: String(toDelete.id) }}
-        error={failure && failure.intent === "delete" ? { title: failure.title, description: failure.message } : null}
+        error={failure?.intent === "delete" ? failureToast(failure) : null}
       >
         <p>Are you sure you want to delete this step?</p>
         <p className="mt-2 text-fg-muted">
@@ -125,8 +121,8 @@ export default function CampaignSteps() {
   // The generated name only fills an empty name: a step's own name is never replaced.
   const named = <T extends { name: string }>(step: T) => (aiDraft && aiName && !step.name.trim() ? { ...step, name: aiName } : step);
   const editing = editId !== null && steps.some((s) => s.id === editId);
-  const addDefaults: StepDefaults = addFailure?.fields
-    ? ({ ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.fields).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.fields.windowWeekdays === "true" } as StepDefaults)
+  const addDefaults: StepDefaults = addFailure
+    ? ({ ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.values).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.values.windowWeekdays === "true" } as StepDefaults)
     : aiDraft && !editing
       ? named({ ...EMPTY_STEP, ...aiDraft })
       : EMPTY_STEP;
@@ -206,7 +202,7 @@ export default function CampaignSteps() {
         defaults={addDefaults}
         variables={variables}
         pending={pending}
-        failure={addFailure}
+        failure={addFailure ? { field: addFailure.field ?? null, message: addFailure.message } : null}
         assistant={(messageType) => (
           <GenerateStepButton
             campaignId={ai.campaignId}

@@ -1,15 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
-import { createCampaignSchema, parseInput, TOASTS } from "~/campaigns/campaign-schema";
-import { ContactPicker } from "~/campaigns/contact-picker";
+import { createCampaignSchema, TOASTS } from "~/campaigns/campaign-schema";
+import { ContactPicker } from "~/contacts/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
-import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
-import { scheduleFromForm } from "~/campaigns/local-time";
+import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
+import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
-import { formErrorReply } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
+import { asList } from "~/http/form-schema";
+import { z } from "zod";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 
@@ -20,7 +23,7 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const params = new URL(args.request.url).searchParams;
   const state = pickerState(params);
-  const picker = await loadContactPicker(args.context.db, state);
+  const picker = await loadContactPicker(args.context.db, state, { countMatching: countMatchingContacts });
   const echo = (k: string) => (params.get(k) ?? "").slice(0, 2000);
   return {
     picker,
@@ -29,30 +32,39 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * The dialog's fields → createCampaign's input: the start time first (ScheduleFields, an IANA zone), then the
+ * campaign (picked contacts, or every contact matching the search when "select all" is ticked).
+ */
+const newCampaignForm = z
+  .object({ schedule: z.unknown(), startAt: z.unknown(), tz: z.unknown(), selectAll: z.unknown(), audienceQ: z.unknown(), contactIds: asList(z.array(z.unknown())), name: z.unknown(), description: z.unknown() })
+  .transform((f, ctx) => {
+    const at = scheduledInstant(f);
+    if (at === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["startAt"], message: INVALID_START_AT });
+      return z.NEVER;
+    }
+    const parsed = createCampaignSchema.safeParse({
+      name: f.name ?? "",
+      description: f.description ?? "",
+      scheduledAt: at,
+      startDate: at,
+      ...(f.selectAll === "1" ? { audienceQuery: String(f.audienceQ ?? "") } : { contactIds: f.contactIds }),
+    });
+    if (!parsed.success) {
+      parsed.error.issues.forEach((issue) => ctx.addIssue(issue));
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const form = await request.formData();
-  try {
-    const at = scheduleFromForm(form, TOASTS.create);
-    const all = form.get("selectAll") === "1";
-    const input = parseInput(
-      createCampaignSchema,
-      {
-        name: form.get("name") ?? "",
-        description: form.get("description") ?? "",
-        scheduledAt: at,
-        startDate: at,
-        ...(all ? { audienceQuery: String(form.get("audienceQ") ?? "") } : { contactIds: form.getAll("contactIds") }),
-      },
-      TOASTS.create,
-    );
+  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { user }) => {
     const c = await createCampaign(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
     // Next: its steps.
     return redirectWithToast(context, `/campaigns/${c.id}/steps`, { title: "Campaign created", description: c.name });
-  } catch (err) {
-    return formErrorReply(err, TOASTS.create);
-  }
+  });
 }
 
 export default function NewCampaign() {

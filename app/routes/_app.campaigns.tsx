@@ -10,8 +10,10 @@ import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
 import { Badge, Button, Card, campaignStatusTone, EmptyState, HiddenFields, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
 import { searchParamsOf } from "~/http/api.server";
-import { isAppError } from "~/lib/app-error";
-import { formIntent, routeId } from "~/http/http.server";
+import { STATUS_BY_CODE } from "~/lib/app-error";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
+import { routeId } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
@@ -29,30 +31,32 @@ export async function loader(args: LoaderFunctionArgs) {
   return { campaigns: page.items, nextCursor: page.nextCursor, after: after ?? null };
 }
 
-const intent = z.object({ intent: z.enum(["start", "pause"]), id: z.string().max(20), resume: z.string().max(10).optional() });
+const intent = z.object({ intent: z.enum(["start", "pause"], intentError()), id: z.string().max(20), resume: z.string().max(10).optional() });
 const DONE = { start: "Campaign started", resume: "Campaign resumed", pause: "Campaign paused" } as const;
 
 /** The card's Start/Resume and Pause buttons (plain POST forms): one domain call, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const input = await formIntent(request, intent);
-  const id = routeId(input.id, CAMPAIGN_NOT_FOUND);
   const back = `/campaigns${new URL(request.url).search}`;
-  const actor = { userId: user.id, ipAddress: clientIp(request) };
-  try {
-    if (input.intent === "start") {
-      requirePublicUrl(context.cloudflare.env);
-      const c = await startCampaign(context.db, jobQueue(context.cloudflare.env), id, actor, context.clock());
-      return redirectWithToast(context, back, { title: input.resume ? DONE.resume : DONE.start, description: c.name });
-    }
-    const c = await pauseCampaign(context.db, id, actor, context.clock());
-    return redirectWithToast(context, back, { title: DONE.pause, description: c.name });
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    // SPEC §8: the destructive toast shows the server's message; a redirect carries it, so it shows without JS too.
-    return redirectWithToast(context, back, { title: TOASTS[input.intent], description: `${err.status}: ${err.message}`, variant: "destructive" });
-  }
+  return formAction(
+    args,
+    {
+      schema: intent,
+      // SPEC §8: the destructive toast shows the server's message; a redirect carries it, so it shows without JS too.
+      failureRedirect: (f) => redirectWithToast(context, back, { title: TOASTS[f.intent === "pause" ? "pause" : "start"], description: `${STATUS_BY_CODE[f.code]}: ${f.message}`, variant: "destructive" }),
+    },
+    async (input, { user }) => {
+      const id = routeId(input.id, CAMPAIGN_NOT_FOUND);
+      const actor = { userId: user.id, ipAddress: clientIp(request) };
+      if (input.intent === "start") {
+        requirePublicUrl(context.cloudflare.env);
+        const c = await startCampaign(context.db, jobQueue(context.cloudflare.env), id, actor, context.clock());
+        return redirectWithToast(context, back, { title: input.resume ? DONE.resume : DONE.start, description: c.name });
+      }
+      const c = await pauseCampaign(context.db, id, actor, context.clock());
+      return redirectWithToast(context, back, { title: DONE.pause, description: c.name });
+    },
+  );
 }
 
 export default function Campaigns() {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Download, ShieldCheck } from "lucide-react";
 import { z } from "zod";
@@ -6,7 +6,7 @@ import { getComplianceReport, MAX_REPORT_DAYS } from "~/analytics/get-compliance
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { Alert, Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
@@ -46,16 +46,10 @@ const undoSchema = z.object({
 
 /** Undo an opt-out understood from plain words, with a note (superusers; kept in the activity log). */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args, { role: "superuser" });
-  const parsed = undoSchema.safeParse(Object.fromEntries(await args.request.formData()));
-  if (!parsed.success) return data({ undoError: parsed.error.issues[0].message, id: null as number | null }, { status: 400 });
-  try {
-    await undoPlainWordsOptOut(args.context.db, parsed.data.id, parsed.data.note, { userId: user.id, ipAddress: clientIp(args.request) }, args.context.clock());
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    return data({ undoError: err.message, id: parsed.data.id }, { status: err.status });
-  }
-  return redirectWithToast(args.context, "/compliance", { title: "Opt-out undone", description: "The number can be texted again; your note is in the activity log." });
+  return formAction(args, { schema: undoSchema, role: "superuser" }, async (input, { user }) => {
+    await undoPlainWordsOptOut(args.context.db, input.id, input.note, { userId: user.id, ipAddress: clientIp(args.request) }, args.context.clock());
+    return redirectWithToast(args.context, "/compliance", { title: "Opt-out undone", description: "The number can be texted again; your note is in the activity log." });
+  });
 }
 
 const KIND_LABEL = { opt_out: "Opt-out", opt_in: "Opt-in", refused: "Refused send", quiet_hours: "Held for quiet hours" } as const;
@@ -130,9 +124,9 @@ export default function ComplianceReport() {
         description="Texts such as “Stop texting me” or “remove me from your list” opt the number out at once, with the one confirmation text. If one was read wrongly, undo it with a note."
         data-testid="plain-opt-outs"
       >
-        {failed?.undoError ? (
+        {failed ? (
           <Alert tone="danger" className="mb-3">
-            {failed.undoError}
+            {failed.message}
           </Alert>
         ) : null}
         {r.plainWords.length === 0 ? (

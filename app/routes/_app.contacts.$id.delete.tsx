@@ -1,9 +1,12 @@
 import { recordActivity } from "~/activity/log-activity.server";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { useFailureToast } from "~/components/toaster";
-import { CONTACT_DONE, failedDeleteReply } from "~/contacts/contact-form-reply.server";
+import { CONTACT_DONE, CONTACT_FAILED } from "~/contacts/contact-toasts";
+import { failureToast } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 import { listSearch } from "~/contacts/list-search";
 import { CONTACT_NOT_FOUND, deleteContact, getContact } from "~/contacts/manage-contacts.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
@@ -21,26 +24,23 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** The delete confirmation: delete, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
-  try {
-    await deleteContact(context.db, id);
-    await recordActivity(args, user.id, "delete_contact", { contactId: id });
-  } catch (err) {
-    const { reply, status } = failedDeleteReply(err);
-    return data(reply, { status });
-  }
-  return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.delete });
+  const id = () => routeId(args.params.id, CONTACT_NOT_FOUND);
+  return formAction(args, { schema: z.object({}), title: CONTACT_FAILED.delete, before: id }, async (_, { user }) => {
+    await deleteContact(context.db, id());
+    await recordActivity(args, user.id, "delete_contact", { contactId: id() });
+    return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.delete });
+  });
 }
 
 export default function DeleteContact() {
   const { contact } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  useFailureToast(actionData, actionData?.failure);
+  const failure = failureToast(actionData, CONTACT_FAILED.delete);
+  useFailureToast(actionData, failure);
 
   return (
-    <ConfirmDialog title="Delete contact" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={actionData?.failure}>
+    <ConfirmDialog title="Delete contact" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={failure}>
       <p>Are you sure you want to delete this contact?</p>
       <p className="mt-2 text-fg-muted">
         <span className="font-medium text-fg">{contact.name}</span> · {contact.phone}

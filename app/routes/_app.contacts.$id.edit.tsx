@@ -1,11 +1,11 @@
 import { recordActivity } from "~/activity/log-activity.server";
-import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
-import { CONTACT_DONE, failedContactReply, invalidContactReply } from "~/contacts/contact-form-reply.server";
+import { CONTACT_DONE, CONTACT_FAILED } from "~/contacts/contact-toasts";
+import { formAction } from "~/http/form-action.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { listSearch } from "~/contacts/list-search";
 import { CONTACT_NOT_FOUND, getContact, updateContact } from "~/contacts/manage-contacts.server";
@@ -26,19 +26,13 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Edit: validate (zod + conform), update, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
-  const submission = parseWithZod(await request.formData(), { schema: contactSchema });
-  if (submission.status !== "success") return data(invalidContactReply(submission), { status: 400 });
-  try {
-    await updateContact(context.db, id, submission.value, context.clock());
-    await recordActivity(args, user.id, "update_contact", { contactId: id });
-  } catch (err) {
-    const { reply, status } = failedContactReply(submission, err, "update");
-    return data(reply, { status });
-  }
-  return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.update });
+  const id = () => routeId(args.params.id, CONTACT_NOT_FOUND);
+  return formAction(args, { schema: contactSchema, coerce: true, title: CONTACT_FAILED.update, before: id }, async (input, { user }) => {
+    await updateContact(context.db, id(), input, context.clock());
+    await recordActivity(args, user.id, "update_contact", { contactId: id() });
+    return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.update });
+  });
 }
 
 export default function EditContact() {

@@ -11,7 +11,9 @@ import { matchImportColumns } from "~/contacts/match-import-columns.server";
 import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
-import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { stagedImportIntents } from "~/http/import-route.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
@@ -34,26 +36,22 @@ const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("match") }).catchall(z.string()),
   z.object({ intent: z.literal("cancel") }),
   z.object({ intent: z.literal("done") }),
-]);
+], intentError());
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const id = routeId(args.params.id, IMPORT_NOT_FOUND);
-  const input = await formIntent(args.request, intentSchema);
-  const staged = stagedImportIntents(args, user.id, id);
-  try {
+  const id = () => routeId(args.params.id, IMPORT_NOT_FOUND);
+  return formAction(args, { schema: intentSchema, before: id }, async (input, { user }) => {
+    const staged = stagedImportIntents(args, user.id, id());
     if (input.intent === "confirm") return await staged.start(input.duplicateMode);
     if (input.intent === "match") {
-      await matchImportColumns(args.context.db, { id, userId: user.id, columns: postedColumns(input) }, args.context.clock());
+      await matchImportColumns(args.context.db, { id: id(), userId: user.id, columns: postedColumns(input) }, args.context.clock());
       return redirect(new URL(args.request.url).pathname + new URL(args.request.url).search);
     }
-    if (input.intent === "done") return redirectWithToast(args.context, staged.back, await contactImportDoneToast(args.context.db, id, user.id).catch(throwAsResponse));
+    if (input.intent === "done") return redirectWithToast(args.context, staged.back, await contactImportDoneToast(args.context.db, id(), user.id).catch(throwAsResponse));
     const cancelled = await staged.cancel("Import cancelled");
-    await recordActivity(args, user.id, "cancel_contact_import", { importId: id });
+    await recordActivity(args, user.id, "cancel_contact_import", { importId: id() });
     return cancelled;
-  } catch (err) {
-    return formErrorReply(err);
-  }
+  });
 }
 
 /** The Match columns form's `col0`, `col1`, … as one list by column (a missing one is ignored). */

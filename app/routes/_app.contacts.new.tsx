@@ -1,10 +1,10 @@
-import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
-import { CONTACT_DONE, failedContactReply, invalidContactReply } from "~/contacts/contact-form-reply.server";
+import { CONTACT_DONE, CONTACT_FAILED } from "~/contacts/contact-toasts";
+import { formAction } from "~/http/form-action.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { listSearch } from "~/contacts/list-search";
 import { createContact } from "~/contacts/manage-contacts.server";
@@ -18,17 +18,11 @@ export const loader = async (args: LoaderFunctionArgs) => { await requireUser(ar
 
 /** Add: validate (zod + conform), create, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const submission = parseWithZod(await request.formData(), { schema: contactSchema });
-  if (submission.status !== "success") return data(invalidContactReply(submission), { status: 400 });
-  try {
-    await createContact(context.db, submission.value, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
-  } catch (err) {
-    const { reply, status } = failedContactReply(submission, err, "create");
-    return data(reply, { status });
-  }
-  return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.create });
+  return formAction(args, { schema: contactSchema, coerce: true, title: CONTACT_FAILED.create }, async (input, { user }) => {
+    await createContact(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.create });
+  });
 }
 
 export default function NewContact() {

@@ -1,7 +1,7 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
-import { scheduleFromForm } from "~/campaigns/local-time";
+import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
@@ -9,38 +9,34 @@ import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
 import { MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, MAX_XLS_BYTES } from "~/contacts/upload-limits";
 import { stageQuickSend } from "~/quick-send/stage-quick-send.server";
-import { isAppError } from "~/lib/app-error";
-import { readFormDataLimited } from "~/http/read-body.server";
+import { fieldErrorsOf, postedValue } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
-
-type Values = { message: string; schedule: "now" | "later"; startAt: string; tz: string };
-type Reply = { ok: false; message: string; field: string | null; values: Values };
 
 // Nothing to load: only the session is checked.
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
+// The file and the message are checked by stageQuickSend (its messages name the field); the time here.
+const quickSendForm = z
+  .object({ file: z.unknown(), message: z.string().default(""), schedule: z.unknown(), startAt: z.unknown(), tz: z.unknown() })
+  .transform((f, ctx) => {
+    const at = scheduledInstant(f);
+    if (at === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["startAt"], message: INVALID_START_AT });
+      return z.NEVER;
+    }
+    return { file: f.file instanceof File ? f.file : null, message: f.message, scheduledAt: at ?? null };
+  });
+
 /** Step 1: the file and the message are checked and staged; the next page previews them before anything is saved. */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  let values: Values = { message: "", schedule: "now", startAt: "", tz: "" };
-  try {
-    const form = await readFormDataLimited(request, MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE);
-    const text = (k: string) => String(form.get(k) ?? "");
-    values = { message: text("message"), schedule: text("schedule") === "later" ? "later" : "now", startAt: text("startAt"), tz: text("tz") };
-    const file = form.get("file");
-    const staged = await stageQuickSend(
-      context.db,
-      { file: file instanceof File ? file : null, message: values.message, scheduledAt: scheduleFromForm(form) ?? null },
-      { userId: user.id },
-      context.clock(),
-    );
+  return formAction(args, { schema: quickSendForm, limit: { maxBytes: MAX_UPLOAD_REQUEST_BYTES, message: UPLOAD_TOO_LARGE } }, async (input, { user }) => {
+    const staged = await stageQuickSend(context.db, input, { userId: user.id }, context.clock());
     return redirect(`/contacts/quick-send/${staged.id}${listSearch(request)}`);
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    return data<Reply>({ ok: false, message: err.message, field: err.field ?? null, values }, { status: err.status });
-  }
+  });
 }
 
 export default function QuickUploadAndSend() {
@@ -52,8 +48,8 @@ export default function QuickUploadAndSend() {
     reply,
     reply?.message ? (aboutFile ? { title: "Upload failed", description: "Please check your file format and try again." } : { title: "Please check the form", description: reply.message }) : null,
   );
-  const v = reply?.values;
-  const errorOn = (field: string) => (reply?.field === field ? [reply.message] : undefined);
+  const v = { message: postedValue(reply, "message"), schedule: postedValue(reply, "schedule") === "later" ? ("later" as const) : ("now" as const), startAt: postedValue(reply, "startAt"), tz: postedValue(reply, "tz") };
+  const errorOn = (field: string) => fieldErrorsOf(reply, field) ?? undefined;
   return (
     <Dialog title="Quick Upload & Send" description="Text everyone in a spreadsheet: they are saved as contacts, then sent your message." size="lg">
       <Form method="post" encType="multipart/form-data" className="space-y-4" data-testid="quick-send-form">
@@ -77,14 +73,14 @@ export default function QuickUploadAndSend() {
           label="Message"
           name="message"
           rows={4}
-          defaultValue={v?.message ?? ""}
+          defaultValue={v.message ?? ""}
           hint="#FIRST_NAME#, #LAST_NAME#, #COMPANY# and #ADDRESS# are replaced for each contact (left empty when the file has no value)."
           errors={errorOn("message")}
         />
         <ScheduleFields
-          schedule={v?.schedule ?? "now"}
-          startAt={v?.startAt ?? ""}
-          tz={v?.tz ?? ""}
+          schedule={v.schedule ?? "now"}
+          startAt={v.startAt ?? ""}
+          tz={v.tz ?? ""}
           errors={errorOn("startAt")}
           labels={{ now: "Send as soon as the contacts are saved", later: "Send at a date and time", field: "Send date and time" }}
         />

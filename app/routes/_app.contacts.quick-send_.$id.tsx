@@ -13,7 +13,9 @@ import { viewQuickSend } from "~/quick-send/view-quick-send.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
-import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { stagedImportIntents } from "~/http/import-route.server";
 import { clientIp } from "~/lib/request.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
@@ -30,25 +32,21 @@ export async function loader(args: LoaderFunctionArgs) {
   return view;
 }
 
-const intentSchema = z.object({ intent: z.enum(["import", "cancel", "send"]) });
+const intentSchema = z.object({ intent: z.enum(["import", "cancel", "send"], intentError()) });
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
-  const input = await formIntent(request, intentSchema);
-  const staged = stagedImportIntents(args, user.id, id);
-  try {
+  const id = () => routeId(args.params.id, QUICK_SEND_NOT_FOUND);
+  return formAction(args, { schema: intentSchema, title: "Failed to send messages", before: id }, async (input, { user }) => {
+    const staged = stagedImportIntents(args, user.id, id());
     // Duplicate-aware ("skip"): a number that is already a contact keeps its record and still gets the message.
     if (input.intent === "import") return await staged.start("skip");
     if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
     requirePublicUrl(context.cloudflare.env);
     const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
-    const { broadcastId } = await sendQuickUpload(deps, id, { userId: user.id, ipAddress: clientIp(request) });
+    const { broadcastId } = await sendQuickUpload(deps, id(), { userId: user.id, ipAddress: clientIp(request) });
     return redirect(`/testing/sends/${broadcastId}`);
-  } catch (err) {
-    return formErrorReply(err, "Failed to send messages");
-  }
+  });
 }
 
 export default function QuickSendPreview() {

@@ -7,26 +7,25 @@ import { Alert, Button, Dialog, DialogClose, DialogFooter, Field, TextLink } fro
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, stageUploadedCsv, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
-import { formErrorReply } from "~/http/http.server";
-import { readFormDataLimited } from "~/http/read-body.server";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 
 // Nothing to load: only the session is checked.
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
 
+// The file is checked by stageUploadedCsv (a .csv, within the size), so a missing one says which.
+const uploadForm = z.object({ file: z.unknown() });
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  try {
-    // Stop reading at the size limit rather than buffering whatever a client sends.
-    const form = await readFormDataLimited(request, MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE);
-    const imp = await stageUploadedCsv(context.db, form, { userId: user.id }, context.clock());
+  // The body stops at the upload's size rather than buffering whatever a client sends.
+  return formAction(args, { schema: uploadForm, limit: { maxBytes: MAX_UPLOAD_REQUEST_BYTES, message: UPLOAD_TOO_LARGE } }, async (input, { user }) => {
+    const imp = await stageUploadedCsv(context.db, input.file, { userId: user.id }, context.clock());
     // Nothing is imported yet: the preview page reads the staged rows back.
     return redirect(`/contacts/imports/${imp.id}${listSearch(request)}`);
-  } catch (err) {
-    return formErrorReply(err);
-  }
+  });
 }
 
 export default function UploadCsv() {

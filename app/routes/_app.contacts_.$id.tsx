@@ -9,7 +9,8 @@ import { CONTACT_NOT_FOUND, getContact } from "~/contacts/manage-contacts.server
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
-import { replyAction } from "~/http/reply-action.server";
+import { replyForm, replyOrReplace } from "~/http/reply-action.server";
+import { formAction } from "~/http/form-action.server";
 import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
@@ -50,9 +51,12 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const id = routeId(args.params.id, CONTACT_NOT_FOUND);
-  return replyAction(args.request, args.context, user.id, { contactId: id }, `/contacts/${id}#reply`);
+  // The thread this page shows (read after the guard: an id that cannot exist is a 404).
+  const target = () => {
+    const id = routeId(args.params.id, CONTACT_NOT_FOUND);
+    return { to: { contactId: id }, back: `/contacts/${id}#reply` };
+  };
+  return formAction(args, { schema: replyForm, before: target }, (input, { user }) => replyOrReplace(args, target(), input, user.id));
 }
 
 export default function ContactDetail() {

@@ -8,7 +8,8 @@ import { aiDeps } from "~/ai/ai-deps.server";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
-import { formErrorReply } from "~/http/http.server";
+import { z } from "zod";
+import { formAction } from "~/http/form-action.server";
 
 export const meta: MetaFunction = () => [{ title: "Idea Generator — Helio" }];
 
@@ -39,22 +40,23 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /** `send` asks the assistant (an empty message is ignored), `clear` empties the thread; both redirect back (PRG). */
+// "send" (the message box) or "clear" (the thread); the context box travels with both, so it survives either.
+const chatForm = z.object({
+  intent: z.string().optional(),
+  message: z.string().default(""),
+  context: z.string().default("").transform((c) => c.slice(0, 2000)),
+});
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const form = await args.request.formData();
-  const intent = String(form.get("intent") ?? "send");
-  const context = String(form.get("context") ?? "").slice(0, 2000);
-  const back = context.trim() ? `/idea-generator?context=${encodeURIComponent(context)}` : "/idea-generator";
-  if (intent === "clear") {
-    await clearChat(args.context.db, user.id);
-    return redirect(back);
-  }
-  try {
-    await sendChatMessage({ ...aiDeps(args.context), db: args.context.db }, user.id, { message: String(form.get("message") ?? ""), context }, args.context.clock());
-  } catch (err) {
-    return formErrorReply(err, "Error generating response");
-  }
-  return redirect(`${back}#latest`);
+  return formAction(args, { schema: chatForm, title: "Error generating response" }, async (input, { user }) => {
+    const back = input.context.trim() ? `/idea-generator?context=${encodeURIComponent(input.context)}` : "/idea-generator";
+    if (input.intent === "clear") {
+      await clearChat(args.context.db, user.id);
+      return redirect(back);
+    }
+    await sendChatMessage({ ...aiDeps(args.context), db: args.context.db }, user.id, { message: input.message, context: input.context }, args.context.clock());
+    return redirect(`${back}#latest`);
+  });
 }
 
 export default function IdeaGenerator() {

@@ -1,7 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useMemo } from "react";
 import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
@@ -9,6 +10,9 @@ import { Alert, Badge, Button, TextLink, Card, EmptyState, Field, PageHeader, Pa
 import { searchParamsOf } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
 import { throwAsResponse } from "~/http/http.server";
+import { conformResult } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
+import { withDefaults } from "~/http/form-schema";
 import { zodId } from "~/lib/ids";
 import type { MessageListItem } from "~/messaging/list-messages.server";
 import { loadMessageCenter } from "~/messaging/load-message-center.server";
@@ -45,31 +49,38 @@ export const simulateSchema = z.object({
  * Local mode only: pretend a contact texted back, through the same path as Twilio's inbound webhook; or (superusers)
  * switch quiet hours off for the local outbox, so a newcomer trying Helio at night sees texts go out.
  */
+// Two forms: the simulated reply (no intent) and, for superusers, the local quiet-hours switch.
+const messagesForm = withDefaults(
+  {},
+  z.discriminatedUnion("intent", [simulateSchema.extend({ intent: z.literal("simulate") }), z.object({ intent: z.literal("local-quiet-hours"), value: z.unknown() })]),
+  (v) => ({ ...v, intent: v.intent === "local-quiet-hours" ? v.intent : "simulate" }),
+);
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const env = args.context.cloudflare.env;
-  if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies and the quiet-hours switch exist only with the local outbox"));
-  const formData = await args.request.formData();
-  if (formData.get("intent") === "local-quiet-hours") {
-    if (user.role !== "superuser") throwAsResponse(new AppError("forbidden", "Only a superuser can change how the local outbox sends"));
-    const on = formData.get("value") === "on";
-    await setLocalIgnoreQuietHours(args.context.db, on, QUIET_HOURS_NOTE, args.context.clock());
-    return redirectWithToast(args.context, "/messages", {
-      title: on ? "Quiet hours ignored locally" : "Quiet hours respected again",
-      description: on ? "Waiting marketing texts go out at the next cron tick (local outbox only)." : undefined,
+  const localOnly = () => {
+    if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies and the quiet-hours switch exist only with the local outbox"));
+  };
+  return formAction(args, { schema: messagesForm, before: localOnly }, async (input, { user }) => {
+    if (input.intent === "local-quiet-hours") {
+      if (user.role !== "superuser") throwAsResponse(new AppError("forbidden", "Only a superuser can change how the local outbox sends"));
+      const on = input.value === "on";
+      await setLocalIgnoreQuietHours(args.context.db, on, QUIET_HOURS_NOTE, args.context.clock());
+      return redirectWithToast(args.context, "/messages", {
+        title: on ? "Quiet hours ignored locally" : "Quiet hours respected again",
+        description: on ? "Waiting marketing texts go out at the next cron tick (local outbox only)." : undefined,
+      });
+    }
+    const result = await receiveInboundSms(
+      args.context.db,
+      jobQueue(env),
+      { sid: "SMsim" + crypto.randomUUID().replace(/-/g, ""), from: input.phone, to: "local-outbox", body: input.body },
+      args.context.clock(),
+    );
+    return redirectWithToast(args.context, "/messages?tab=incoming", {
+      title: "Reply simulated",
+      description: result.keyword ? `Handled as ${result.keyword.toUpperCase()}` : "Recorded as an incoming message",
     });
-  }
-  const submission = parseWithZod(formData, { schema: simulateSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const result = await receiveInboundSms(
-    args.context.db,
-    jobQueue(env),
-    { sid: "SMsim" + crypto.randomUUID().replace(/-/g, ""), from: submission.value.phone, to: "local-outbox", body: submission.value.body },
-    args.context.clock(),
-  );
-  return redirectWithToast(args.context, "/messages?tab=incoming", {
-    title: "Reply simulated",
-    description: result.keyword ? `Handled as ${result.keyword.toUpperCase()}` : "Recorded as an incoming message",
   });
 }
 
@@ -93,7 +104,9 @@ export default function MessageCenter() {
   const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser, retentionMonths, quietZones, localIgnoreQuietHours } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { search } = useLocation();
-  const lastResult = useActionData<typeof action>();
+  const reply = useActionData<typeof action>();
+  // One object per reply: conform applies a new lastResult each time it changes.
+  const lastResult = useMemo(() => conformResult(reply), [reply]);
   const [form, fields] = useForm({
     lastResult,
     constraint: getZodConstraint(simulateSchema),

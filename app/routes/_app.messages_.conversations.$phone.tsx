@@ -6,7 +6,8 @@ import { contactIdByPhone } from "~/messaging/check-send-request.server";
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
-import { replyAction } from "~/http/reply-action.server";
+import { replyForm, replyOrReplace } from "~/http/reply-action.server";
+import { formAction } from "~/http/form-action.server";
 import { normalizePhone } from "~/contacts/phone";
 import { parseId } from "~/lib/ids";
 
@@ -31,9 +32,12 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const phone = phoneOf(args.params);
-  return replyAction(args.request, args.context, user.id, { phone }, `/messages/conversations/${encodeURIComponent(phone)}#reply`);
+  // The thread this page shows (read after the guard: a path that is not a phone number is a 404).
+  const target = () => {
+    const phone = phoneOf(args.params);
+    return { to: { phone }, back: `/messages/conversations/${encodeURIComponent(phone)}#reply` };
+  };
+  return formAction(args, { schema: replyForm, before: target }, (input, { user }) => replyOrReplace(args, target(), input, user.id));
 }
 
 export default function PhoneConversation() {

@@ -1,11 +1,12 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { CAP_NAMES, CAPS, type CapName } from "~/caps/caps";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { getTwoFactorPolicy, setTwoFactorPolicy } from "~/auth/manage-two-factor.server";
-import { isAppError } from "~/lib/app-error";
+import { formAction } from "~/http/form-action.server";
+import { withDefaults } from "~/http/form-schema";
 import { clientIp } from "~/lib/request.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { loadOrganisationSettings, MAX_RETENTION_MONTHS, MIN_RETENTION_MONTHS, saveOrgSettings } from "~/messaging/org-settings.server";
@@ -48,27 +49,29 @@ export async function loader(args: LoaderFunctionArgs) {
   return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget };
 }
 
+// Two forms: the message settings (no intent; a form without a cap's field — an older page, a script — leaves that
+// cap as it is) and the two-factor policy (a checkbox: present = on; its own form, so saving it never touches the
+// message settings, and vice versa).
+const organisationForm = withDefaults(
+  Object.fromEntries(FIELDS.map((k) => [k, ""])),
+  z.discriminatedUnion("intent", [
+    schema.merge(capSchema.partial()).extend({ intent: z.literal("settings") }),
+    z.object({ intent: z.literal("two-factor-policy"), requireSuperuserTwoFactor: z.unknown() }),
+  ]),
+  (v) => ({ ...v, intent: v.intent === "two-factor-policy" ? v.intent : "settings" }),
+);
+
 export async function action(args: ActionFunctionArgs) {
-  const me = await requireUser(args, { role: "superuser" });
-  const form = await args.request.formData();
-  if (form.get("intent") === "two-factor-policy") {
-    // A checkbox: present = on. Its own form, so saving it never touches the message settings (and vice versa).
-    const on = form.get("requireSuperuserTwoFactor") === "on";
-    try {
+  return formAction(args, { schema: organisationForm, role: "superuser" }, async (input, { user: me }) => {
+    if (input.intent === "two-factor-policy") {
+      const on = input.requireSuperuserTwoFactor === "on";
       await setTwoFactorPolicy(args.context.db, on, { userId: me.id, ipAddress: clientIp(args.request), twoFactorEnabled: me.twoFactorEnabled }, args.context.clock());
-    } catch (err) {
-      if (!isAppError(err)) throw err;
-      return data({ message: err.message }, { status: err.status });
+      return redirectWithToast(args.context, "/organisation", { title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers" });
     }
-    return redirectWithToast(args.context, "/organisation", { title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers" });
-  }
-  const parsed = schema.safeParse(Object.fromEntries(FIELDS.map((k) => [k, form.get(k) ?? ""])));
-  if (!parsed.success) return data({ message: parsed.error.issues[0].message }, { status: 400 });
-  // A form without a cap's field (an older page, a script) leaves that cap as it is.
-  const caps = capSchema.partial().safeParse(Object.fromEntries(CAP_NAMES.filter((n) => form.has(n)).map((n) => [n, form.get(n)])));
-  if (!caps.success) return data({ message: caps.error.issues[0].message }, { status: 400 });
-  await saveOrgSettings(args.context.db, { ...parsed.data, caps: caps.data }, args.context.clock());
-  return redirectWithToast(args.context, "/organisation", { title: "Organisation settings saved" });
+    const { intent: _settings, company, companyPhone, website, messageRetentionMonths, ...caps } = input;
+    await saveOrgSettings(args.context.db, { company, companyPhone, website, messageRetentionMonths, caps }, args.context.clock());
+    return redirectWithToast(args.context, "/organisation", { title: "Organisation settings saved" });
+  });
 }
 
 export default function Organisation() {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BellRing, BookText, Brain } from "lucide-react";
 import {
@@ -22,6 +22,10 @@ import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { alertConfig } from "~/responders/reply-deps";
 import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
+import { failureToast } from "~/components/form-failure";
+import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
 
@@ -97,75 +101,71 @@ const SUCCESS: Record<Intent, string> = {
   "clear-suppression": "Unsubscribe cleared",
 };
 
-function requireRecordId(fd: FormData, notFound: string) {
-  const id = parseId(fd.get("id"));
+function requireRecordId(raw: unknown, notFound: string) {
+  const id = parseId(raw);
   if (id === null) throw new AppError("not_found", notFound);
   return id;
 }
 
 /** Create, edit, activate/deactivate and delete profiles and banks; mark a classification right or wrong. */
+const INTENTS = Object.keys(FAILURE) as [Intent, ...Intent[]];
+// Every form of the page posts its intent and its own fields (checked by parseProfile / parseBank and the domain).
+const alertsForm = z.object({ intent: z.enum(INTENTS, intentError("Choose an action on the page.")) }).catchall(z.unknown());
+
 export async function action(args: ActionFunctionArgs) {
-  await requireUser(args);
-  const { request, context } = args;
-  const fd = await request.formData();
-  const raw = String(fd.get("intent") ?? "");
-  const values = Object.fromEntries([...fd].filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  if (!(raw in FAILURE)) {
-    return data({ ok: false as const, intent: raw, title: "Unknown action", message: "Choose an action on the page.", field: undefined, values }, { status: 400 });
-  }
-  const intent = raw as Intent;
-  const db = context.db;
-  const now = context.clock();
-  // An unticked checkbox posts nothing: absent means off.
-  const bankBody = (): Record<string, string> => ({ ...values, useAI: fd.has("useAI") ? "true" : "false" });
-  try {
+  const { context } = args;
+  const title = (intent: string | undefined) => (intent && intent in FAILURE ? FAILURE[intent as Intent] : "Unknown action");
+  return formAction(args, { schema: alertsForm, title }, async (form) => {
+    const { intent } = form;
+    const values = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"));
+    const db = context.db;
+    const now = context.clock();
+    // An unticked checkbox posts nothing: absent means off.
+    const bankBody = (): Record<string, string> => ({ ...values, useAI: "useAI" in form ? "true" : "false" });
     switch (intent) {
-      case "create-profile":
-        await createProfile(db, parseProfile({ ...values, isActive: "true" }), now);
-        break;
-      case "update-profile": {
-        const id = requireRecordId(fd, PROFILE_NOT_FOUND);
-        const { name, department, keywords, priority, responseTemplate, escalationTime, email, phone } = values;
-        await updateProfile(db, id, { name, department, keywords, priority, responseTemplate, escalationTime, contactInfo: JSON.stringify({ email, phone }) }, now);
-        break;
+        case "create-profile":
+          await createProfile(db, parseProfile({ ...values, isActive: "true" }), now);
+          break;
+        case "update-profile": {
+          const id = requireRecordId(form.id, PROFILE_NOT_FOUND);
+          const { name, department, keywords, priority, responseTemplate, escalationTime, email, phone } = values;
+          await updateProfile(db, id, { name, department, keywords, priority, responseTemplate, escalationTime, contactInfo: JSON.stringify({ email, phone }) }, now);
+          break;
+        }
+        case "toggle-profile":
+          await updateProfile(db, requireRecordId(form.id, PROFILE_NOT_FOUND), { isActive: form.isActive === "true" }, now);
+          break;
+        case "delete-profile":
+          await deleteProfile(db, requireRecordId(form.id, PROFILE_NOT_FOUND));
+          break;
+        case "create-bank":
+          await createBank(db, parseBank({ ...bankBody(), isActive: "true" }), now);
+          break;
+        case "update-bank": {
+          const id = requireRecordId(form.id, BANK_NOT_FOUND);
+          const { category, keywords, priority, alertProfileId, autoResponse, aiPrompt, useAI } = bankBody();
+          await updateBank(db, id, { category, keywords, priority, alertProfileId: alertProfileId ?? "", autoResponse, aiPrompt, useAI }, now);
+          break;
+        }
+        case "toggle-bank":
+          await updateBank(db, requireRecordId(form.id, BANK_NOT_FOUND), { isActive: form.isActive === "true" }, now);
+          break;
+        case "delete-bank":
+          await deleteBank(db, requireRecordId(form.id, BANK_NOT_FOUND));
+          break;
+        case "mark": {
+          const verdict = form.verdict;
+          if (verdict !== "right" && verdict !== "wrong") throw new AppError("validation", "Mark the classification right or wrong", { field: "verdict" });
+          await markClassification(db, requireRecordId(form.id, CLASSIFICATION_NOT_FOUND), verdict);
+          break;
+        }
+        case "clear-suppression":
+          await clearStaffSuppression(db, (values.address ?? "").slice(0, 254), alertConfig(context.cloudflare.env).salesAlertEmail);
+          break;
       }
-      case "toggle-profile":
-        await updateProfile(db, requireRecordId(fd, PROFILE_NOT_FOUND), { isActive: fd.get("isActive") === "true" }, now);
-        break;
-      case "delete-profile":
-        await deleteProfile(db, requireRecordId(fd, PROFILE_NOT_FOUND));
-        break;
-      case "create-bank":
-        await createBank(db, parseBank({ ...bankBody(), isActive: "true" }), now);
-        break;
-      case "update-bank": {
-        const id = requireRecordId(fd, BANK_NOT_FOUND);
-        const { category, keywords, priority, alertProfileId, autoResponse, aiPrompt, useAI } = bankBody();
-        await updateBank(db, id, { category, keywords, priority, alertProfileId: alertProfileId ?? "", autoResponse, aiPrompt, useAI }, now);
-        break;
-      }
-      case "toggle-bank":
-        await updateBank(db, requireRecordId(fd, BANK_NOT_FOUND), { isActive: fd.get("isActive") === "true" }, now);
-        break;
-      case "delete-bank":
-        await deleteBank(db, requireRecordId(fd, BANK_NOT_FOUND));
-        break;
-      case "mark": {
-        const verdict = fd.get("verdict");
-        if (verdict !== "right" && verdict !== "wrong") throw new AppError("validation", "Mark the classification right or wrong", { field: "verdict" });
-        await markClassification(db, requireRecordId(fd, CLASSIFICATION_NOT_FOUND), verdict);
-        break;
-      }
-      case "clear-suppression":
-        await clearStaffSuppression(db, String(fd.get("address") ?? "").slice(0, 254), alertConfig(context.cloudflare.env).salesAlertEmail);
-        break;
-    }
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    return data({ ok: false as const, intent, title: FAILURE[intent], message: err.message, field: err.field, values }, { status: err.status });
-  }
-  const tab = intent.endsWith("bank") ? "banks" : intent === "mark" ? "monitoring" : "profiles";
-  return redirectWithToast(context, `/smart-alerts?tab=${tab}`, { title: SUCCESS[intent] });
+    const tab = intent.endsWith("bank") ? "banks" : intent === "mark" ? "monitoring" : "profiles";
+    return redirectWithToast(context, `/smart-alerts?tab=${tab}`, { title: SUCCESS[intent] });
+  });
 }
 
 function Keywords({ words, shown }: { words: string[]; shown: number }) {
@@ -192,7 +192,7 @@ export default function SmartAlerts() {
   }));
   const failed = reply && !reply.ok ? reply : null;
   // After a failed post the form shows what was sent, so nothing typed is lost (JS or not).
-  const sent = (intent: string) => (failed && failed.intent === intent ? failed.values : null);
+  const sent = (intent: string) => (failed && failed.intent === intent ? (failed.values as Record<string, string | undefined>) : null);
   const errorsFor = (intent: string, name: string) => (failed && failed.intent === intent && failed.field === name ? [failed.message] : undefined);
 
   const editProfile = tab === "profiles" && editId !== null ? profiles.find((p) => p.id === editId) : undefined;
@@ -215,7 +215,7 @@ export default function SmartAlerts() {
       </Alert>
     ) : null;
   const listFailure =
-    failed && !["create-profile", "update-profile", "create-bank", "update-bank", "delete-profile", "delete-bank"].includes(failed.intent) ? (
+    failed && !["create-profile", "update-profile", "create-bank", "update-bank", "delete-profile", "delete-bank"].includes(failed.intent ?? "") ? (
       <Alert tone="danger" data-testid="action-error">
         <strong>{failed.title}</strong>: {failed.message}
       </Alert>
@@ -386,7 +386,7 @@ export default function SmartAlerts() {
           action="/smart-alerts?tab=profiles"
           closeTo="?tab=profiles"
           fields={{ intent: "delete-profile", id: String(delProfile.id) }}
-          error={failed && failed.intent === "delete-profile" ? { title: failed.title, description: failed.message } : null}
+          error={failed?.intent === "delete-profile" ? failureToast(failed) : null}
         >
           <p>
             Delete <span className="font-medium">{delProfile.name}</span>? Its keyword banks stay, with no profile.
@@ -402,7 +402,7 @@ export default function SmartAlerts() {
           action="/smart-alerts?tab=banks"
           closeTo="?tab=banks"
           fields={{ intent: "delete-bank", id: String(delBank.id) }}
-          error={failed && failed.intent === "delete-bank" ? { title: failed.title, description: failed.message } : null}
+          error={failed?.intent === "delete-bank" ? failureToast(failed) : null}
         >
           <p>
             Delete the <span className="font-medium">{delBank.category}</span> bank? It stops matching replies at once.

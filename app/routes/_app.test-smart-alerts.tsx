@@ -9,6 +9,9 @@ import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Alert, Button, Card, Field, ItemList, PageHeader, PriorityBadge } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
+import { failureToast, postedValue } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { alertConfig } from "~/responders/reply-deps";
 import { replyDepsFor } from "~/responders/reply-deps.server";
@@ -42,34 +45,36 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
+const testAlertForm = z.object({ message: z.string().default(""), contactId: z.unknown() });
+
+/** SPEC §9's words for a refused test: an empty message, the hourly limit, or anything else as "test failed". */
+function testAlertRefusal(err: AppError): AppError {
+  if (err.code === "validation") return new AppError("validation", "Please enter a test message.", { title: err.message, field: err.field });
+  if (err.code === "rate_limited") return new AppError("rate_limited", err.message, { title: err.title ?? "Too many test alerts", retryAfter: err.retryAfter });
+  return new AppError(err.code, ALERT_TOASTS.testFailedText, { title: ALERT_TOASTS.testFailed });
+}
+
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  const { request, context } = args;
-  const fd = await request.formData();
-  const message = String(fd.get("message") ?? "");
-  try {
-    const result = await runTestAlert(
-      { ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() },
-      { message, contactId: parseId(fd.get("contactId")) },
-      user.id,
-    );
-    return data({ ok: true as const, message, result, error: null });
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const error =
-      err.code === "validation"
-        ? { title: err.message, message: "Please enter a test message." }
-        : err.code === "rate_limited"
-          ? { title: err.title ?? "Too many test alerts", message: err.message }
-          : { title: ALERT_TOASTS.testFailed, message: ALERT_TOASTS.testFailedText };
-    return data({ ok: false as const, message, result: null, error }, { status: err.status });
-  }
+  const { context } = args;
+  return formAction(args, { schema: testAlertForm }, async ({ message, contactId }, { user }) => {
+    try {
+      const result = await runTestAlert(
+        { ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() },
+        { message, contactId: parseId(contactId) },
+        user.id,
+      );
+      return data({ ok: true as const, message, result });
+    } catch (err) {
+      throw err instanceof AppError ? testAlertRefusal(err) : err;
+    }
+  });
 }
 
 export default function TestSmartAlerts() {
   const { salesEmail, profiles, banks, contacts, testAlerts } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
-  const r = reply?.result;
+  const r = reply?.ok ? reply.result : undefined;
+  const failure = failureToast(reply);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -89,12 +94,12 @@ export default function TestSmartAlerts() {
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Test message" className="lg:col-span-2">
           <Form method="post" className="space-y-3" data-testid="test-alert-form">
-            {reply?.error ? (
+            {failure ? (
               <Alert tone="danger" role="alert">
-                <strong>{reply.error.title}</strong>: {reply.error.message}
+                <strong>{failure.title}</strong>: {failure.description}
               </Alert>
             ) : null}
-            <Field as="textarea" label="Message" name="message" rows={4} defaultValue={reply?.message ?? ""} />
+            <Field as="textarea" label="Message" name="message" rows={4} defaultValue={reply?.ok ? reply.message : postedValue(reply, "message")} />
             <Field as="select" label="Contact (optional)" name="contactId" defaultValue="" placeholder="Test contact" options={contacts.map((c) => ({ value: c.id, label: c.phone ? `${c.name} · ${c.phone}` : c.name }))} />
             <p className="text-sm text-fg-muted" data-testid="test-alerts-left">
               {testAlerts.remaining} of {testAlerts.limit} test alerts left this hour

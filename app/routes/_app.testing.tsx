@@ -1,12 +1,18 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
 import { BookOpen, Send } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs, useResetOnSuccess } from "~/components/ui";
+import { z } from "zod";
 import { AppError } from "~/lib/app-error";
+import { localToUtc } from "~/campaigns/local-time";
+import { ZonedDateTimeField } from "~/campaigns/schedule-fields";
+import { failureToast, fieldErrorsOf, isFormFailure, postedValue, type FormFailure } from "~/components/form-failure";
+import { ContactPicker } from "~/contacts/contact-picker";
+import { formAction } from "~/http/form-action.server";
+import { asList, intentError } from "~/http/form-schema";
 import { parseId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
@@ -43,113 +49,92 @@ const SMS_ERROR = "Error sending test message";
 const EMAIL_ERROR = "Error sending manual test";
 const BROADCAST_ERROR = "Error sending broadcast";
 
-const str = (f: FormData, k: string) => {
-  const v = f.get(k);
-  return typeof v === "string" ? v : "";
+const text = z.string().default("");
+// The broadcast form: the message, an optional time (ZonedDateTimeField: a local time and its IANA zone) and the
+// picked contacts (ContactPicker's `contactIds`).
+const broadcastFields = { type: z.unknown(), subject: text, content: text, scheduledAt: text, tz: text, contactIds: asList(z.array(z.unknown())), nonce: text };
+const playgroundForm = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("manual"), type: z.unknown(), email: text, subject: text, content: text, phone: text, message: text, nonce: text }),
+    z.object({ intent: z.literal("check"), ...broadcastFields }),
+    z.object({ intent: z.literal("send"), ...broadcastFields }),
+    z.object({ intent: z.literal("template"), name: text, templateContent: text, templateType: text, templateSubject: text }),
+  ],
+  intentError(),
+);
+type BroadcastForm = z.output<z.ZodObject<typeof broadcastFields>>;
+
+const pickedIds = (raw: unknown[]) => [...new Set(raw.map(parseId).filter((x): x is number => x !== null))].slice(0, MAX_PICKED);
+
+/** The broadcast form → sendBroadcast's input: the time from its zone (a time that does not parse is refused on its field). */
+function broadcastInput(f: BroadcastForm) {
+  let scheduledAt: string | null = null;
+  if (f.scheduledAt.trim()) {
+    const at = localToUtc(f.scheduledAt, f.tz || "UTC");
+    if (!at) throw new AppError("validation", "Please enter a valid scheduled time", { field: "scheduledAt" });
+    scheduledAt = at.toISOString();
+  }
+  return parseInput(broadcastSchema, { type: f.type === "email" ? "email" : "sms", subject: f.subject || null, content: f.content, contactIds: pickedIds(f.contactIds), scheduledAt });
+}
+
+export type PlaygroundCheck = {
+  ok: true;
+  intent: "check";
+  check: BroadcastCheck;
+  nonce: string;
+  /** What Confirm posts again: the message, the picked ids and the time as typed, with its zone. */
+  input: { type: "sms" | "email"; subject: string | null; content: string; contactIds: number[]; scheduledAt: string; tz: string };
 };
-// A datetime-local value has no zone: the browser sends the person's offset in `tzOffset` (minutes, as
-// Date#getTimezoneOffset); without JS we read it as UTC and say so beside the field.
-function scheduledIso(f: FormData): string | null {
-  const raw = str(f, "scheduledAt").trim();
-  if (!raw) return null;
-  const offset = Number(str(f, "tzOffset") || "0");
-  const base = Date.parse(raw.length === 16 ? `${raw}:00Z` : raw.endsWith("Z") ? raw : `${raw}Z`);
-  if (Number.isNaN(base)) throw new AppError("validation", "Please enter a valid scheduled time", { field: "scheduledAt" });
-  return new Date(base + (Number.isFinite(offset) ? offset : 0) * 60_000).toISOString();
-}
-
-function broadcastInput(f: FormData) {
-  const ids = f.getAll("pick").map(parseId).filter((x): x is number => x !== null);
-  return parseInput(broadcastSchema, {
-    type: str(f, "type") === "email" ? "email" : "sms",
-    subject: str(f, "subject") || null,
-    content: str(f, "content"),
-    contactIds: [...new Set(ids)].slice(0, MAX_PICKED),
-    scheduledAt: scheduledIso(f),
-  });
-}
-
-/** What a refused broadcast check or send hands back, so the form keeps the message and the picked contacts. */
-type BroadcastDraft = { subject: string; content: string; scheduledAt: string; picks: number[] };
-
-function broadcastDraft(f: FormData): BroadcastDraft {
-  return { subject: str(f, "subject"), content: str(f, "content"), scheduledAt: str(f, "scheduledAt"), picks: [...new Set(f.getAll("pick").map(parseId).filter((x): x is number => x !== null))].slice(0, MAX_PICKED) };
-}
-
-export type PlaygroundReply =
-  | { ok: false; message: string; title?: string; field?: string; intent: string; draft?: BroadcastDraft }
-  | { ok: true; intent: "check"; check: BroadcastCheck; nonce: string; input: { type: "sms" | "email"; subject: string | null; content: string; contactIds: number[]; scheduledAt: string | null } };
 
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
   const { request, context } = args;
-  const form = await request.formData();
-  const intent = str(form, "intent");
-  const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
-  const actor = { userId: user.id, ipAddress: clientIp(request) };
-  if (intent === "manual") {
-    const email = str(form, "type") === "email";
-    try {
-      requirePublicUrl(context.cloudflare.env);
-      if (email) {
-        const input = parseInput(manualEmailSchema, { email: str(form, "email"), subject: str(form, "subject"), content: str(form, "content") });
-        await sendManualEmailTest(deps, input, actor, str(form, "nonce") || undefined);
-      } else {
-        const input = parseInput(manualSmsSchema, { phone: str(form, "phone"), message: str(form, "message") });
-        await sendManualSmsTest(deps, input, actor, str(form, "nonce") || undefined);
+  const errorTitle = (intent: string | undefined) =>
+    intent === "template" ? TEMPLATE_CREATE_ERROR : intent === "check" || intent === "send" ? BROADCAST_ERROR : undefined;
+  return formAction(args, { schema: playgroundForm, title: errorTitle }, async (form, { user }) => {
+    const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+    const actor = { userId: user.id, ipAddress: clientIp(request) };
+    if (form.intent === "manual") {
+      const email = form.type === "email";
+      try {
+        requirePublicUrl(context.cloudflare.env);
+        if (email) await sendManualEmailTest(deps, parseInput(manualEmailSchema, { email: form.email, subject: form.subject, content: form.content }), actor, form.nonce || undefined);
+        else await sendManualSmsTest(deps, parseInput(manualSmsSchema, { phone: form.phone, message: form.message }), actor, form.nonce || undefined);
+      } catch (err) {
+        // The manual form's toast names the channel (SPEC §8).
+        if (err instanceof AppError && !err.title) throw new AppError(err.code, err.message, { field: err.field, retryAfter: err.retryAfter, title: email ? EMAIL_ERROR : SMS_ERROR });
+        throw err;
       }
-    } catch (err) {
-      return reply(err, email ? EMAIL_ERROR : SMS_ERROR, intent);
+      return redirectWithToast(context, `/testing?tab=manual${email ? "&type=email" : ""}`, { title: "Test message queued", description: email ? "The test email is on its way." : "The test SMS is on its way." });
     }
-    return redirectWithToast(context, `/testing?tab=manual${email ? "&type=email" : ""}`, { title: "Test message queued", description: email ? "The test email is on its way." : "The test SMS is on its way." });
-  }
-  if (intent === "check") {
-    try {
+    if (form.intent === "check") {
       const input = broadcastInput(form);
       if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject", { field: "subject" });
       const check = await checkBroadcast(context.db, { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null }, deps.now);
-      const body: PlaygroundReply = {
+      const reply: PlaygroundCheck = {
         ok: true,
         intent: "check",
         check,
         nonce: crypto.randomUUID(),
-        input: { type: input.type, subject: input.subject ?? null, content: input.content, contactIds: input.contactIds, scheduledAt: input.scheduledAt || null },
+        input: { type: input.type, subject: input.subject ?? null, content: input.content, contactIds: input.contactIds, scheduledAt: input.scheduledAt ? form.scheduledAt : "", tz: form.tz },
       };
-      return json(body);
-    } catch (err) {
-      return reply(err, BROADCAST_ERROR, intent, broadcastDraft(form));
+      return json(reply);
     }
-  }
-  if (intent === "send") {
-    try {
+    if (form.intent === "send") {
       const input = broadcastInput(form);
-      const nonce = str(form, "nonce");
-      if (!nonce) throw new AppError("validation", "Please review the pre-send check first");
+      if (!form.nonce) throw new AppError("validation", "Please review the pre-send check first");
       requirePublicUrl(context.cloudflare.env);
       // Confirm sends what the check promised: the recipients it listed as missing a variable are left out.
-      const result = await sendBroadcast(deps, input, actor, `playground:${nonce}`, { skipMissingVariables: true });
+      const result = await sendBroadcast(deps, input, actor, `playground:${form.nonce}`, { skipMissingVariables: true });
       return redirect(`/testing/sends/${result.broadcastId}`);
-    } catch (err) {
-      // A refusal keeps the draft: the message, the time and the picked contacts come back in the form.
-      return reply(err, BROADCAST_ERROR, intent, broadcastDraft(form));
     }
-  }
-  if (intent === "template") {
-    try {
-      const input = parseInput(createTemplateSchema, { name: str(form, "name"), content: str(form, "templateContent"), type: str(form, "templateType") || "sms", subject: str(form, "templateSubject") || null });
-      const t = await createTemplate(context.db, input, user.id, deps.now);
-      return redirectWithToast(context, `/testing?tab=manual${t.type === "email" ? "&type=email" : ""}&template=${t.id}`, { title: "Template created", description: `"${t.name}" is ready to use.` });
-    } catch (err) {
-      return reply(err, TEMPLATE_CREATE_ERROR, intent);
-    }
-  }
-  return json({ ok: false, message: "Unknown action", intent } as PlaygroundReply, { status: 400 });
+    const input = parseInput(createTemplateSchema, { name: form.name, content: form.templateContent, type: form.templateType || "sms", subject: form.templateSubject || null });
+    const t = await createTemplate(context.db, input, user.id, deps.now);
+    return redirectWithToast(context, `/testing?tab=manual${t.type === "email" ? "&type=email" : ""}&template=${t.id}`, { title: "Template created", description: `"${t.name}" is ready to use.` });
+  });
 }
 
-function reply(err: unknown, title: string, intent: string, draft?: BroadcastDraft) {
-  if (!(err instanceof AppError)) throw err;
-  return json({ ok: false, message: err.message, title: err.title ?? title, field: err.field, intent, draft } as PlaygroundReply, { status: err.status });
-}
+type PlaygroundReply = PlaygroundCheck | FormFailure | undefined;
 
 function VariablesReference() {
   return (
@@ -194,7 +179,7 @@ function TypeSwitch({ type, tab }: { type: "sms" | "email"; tab: PlaygroundTab }
   );
 }
 
-function ErrorAlert({ reply, intent }: { reply: PlaygroundReply | undefined; intent: string }) {
+function ErrorAlert({ reply, intent }: { reply: PlaygroundReply; intent: string }) {
   if (!reply || reply.ok || reply.intent !== intent) return null;
   return (
     <Alert tone="danger" data-testid="form-error">
@@ -244,7 +229,7 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
   );
 }
 
-function CheckPanel({ reply }: { reply: Extract<PlaygroundReply, { ok: true }> }) {
+function CheckPanel({ reply }: { reply: PlaygroundCheck }) {
   const { check, input, nonce } = reply;
   const n = (x: number) => x.toLocaleString("en-US");
   return (
@@ -252,7 +237,7 @@ function CheckPanel({ reply }: { reply: Extract<PlaygroundReply, { ok: true }> }
       <PreSendSummary check={check} channel={input.type} />
       <Form method="post" className="mt-3 flex gap-2">
         <HiddenFields
-          fields={{ intent: "send", nonce, type: input.type, subject: input.subject ?? "", content: input.content, scheduledAt: input.scheduledAt ?? "", pick: input.contactIds }}
+          fields={{ intent: "send", nonce, type: input.type, subject: input.subject ?? "", content: input.content, scheduledAt: input.scheduledAt, tz: input.tz, contactIds: input.contactIds }}
         />
         <Button type="submit" icon={Send} disabled={check.recipients === 0} data-testid="confirm-send">
           Confirm and send to {n(check.recipients)}
@@ -268,56 +253,37 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
   const sp = new URLSearchParams(search);
   const pre = d.template && d.template.type === d.type ? d.template : null;
   if (reply?.ok && reply.intent === "check") return <CheckPanel reply={reply} />;
-  const draft = reply && !reply.ok ? reply.draft : undefined;
-  const picked = draft ? draft.picks : d.picked;
-  const onPage = new Set(d.contacts.map((c) => c.id));
-  const pickedSet = new Set(picked);
+  // A refused check or send keeps the draft: the message, the time and the picked contacts come back in the form.
+  const draft = isFormFailure(reply) && (reply.intent === "check" || reply.intent === "send") ? reply : undefined;
+  const posted = (name: string, fallback: string) => (draft ? postedValue(draft, name) : fallback);
+  const picked = draft ? [draft.values.contactIds ?? []].flat().map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : d.picked;
   return (
     <Card title="Broadcast" description="One message per picked contact, now or at a scheduled time. A pre-send check comes first.">
       <div className="space-y-3">
         <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId="broadcast-content" subjectTargetId="broadcast-subject" />
         <Form method="post" className="space-y-3" data-testid="broadcast-form">
           <HiddenFields fields={{ tab: "broadcast", type: d.type }} />
-          {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={draft?.subject ?? sp.get("subject") ?? pre?.subject ?? ""} /> : null}
+          {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={posted("subject", sp.get("subject") ?? pre?.subject ?? "")} /> : null}
           <Field
             label="Message"
             name="content"
             id="broadcast-content"
             as="textarea"
             rows={4}
-            defaultValue={draft?.content ?? sp.get("content") ?? pre?.content ?? ""}
+            defaultValue={posted("content", sp.get("content") ?? pre?.content ?? "")}
             hint="{{firstName}} fills in each contact's value; {{firstName|there}} uses “there” when a contact has none."
           />
-          <Field label="Scheduled time (optional)" name="scheduledAt" type="datetime-local" hint="Leave empty to send now. Without JavaScript the time is read as UTC." defaultValue={draft?.scheduledAt ?? sp.get("scheduledAt") ?? ""} />
-          <TzOffset />
-          <fieldset className="rounded-md border border-border p-3" data-testid="contact-picker">
-            <legend className="px-1 text-sm font-semibold">Select Test Contacts</legend>
-            <div className="mb-2 flex gap-2">
-              <input aria-label="Search contacts" name="q" defaultValue={d.q} placeholder="Search contacts..." className="w-full rounded-md border border-input bg-surface px-3 py-2 text-sm" />
-              {/* A GET submit of this same form: the picks on this page travel with the search. */}
-              <Button type="submit" variant="outline" formMethod="get" formAction="/testing" data-testid="picker-search">
-                Search
-              </Button>
-            </div>
-            <PickedCount initial={picked.length} />
-            <ul className="max-h-64 space-y-1 overflow-y-auto" data-testid="contact-checklist">
-              {d.contacts.map((c) => (
-                <li key={c.id}>
-                  <label className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" name="pick" value={c.id} defaultChecked={pickedSet.has(c.id)} />
-                    <span>{c.name}</span>
-                    <span className="text-fg-subtle">{email ? (c.email ?? "no email") : c.phone}</span>
-                  </label>
-                </li>
-              ))}
-              {d.contacts.length === 0 ? <li className="text-sm text-fg-muted">No contacts found</li> : null}
-            </ul>
-            <HiddenFields fields={{ pick: picked.filter((id) => !onPage.has(id)) }} />
-            {d.nextCursor ? (
-              <Button type="submit" size="sm" variant="ghost" formMethod="get" formAction="/testing" name="after" value={String(d.nextCursor)} className="mt-2">
-                More contacts
-              </Button>
-            ) : null}
+          <ZonedDateTimeField
+            label="Scheduled time (optional)"
+            name="scheduledAt"
+            value={posted("scheduledAt", sp.get("scheduledAt") ?? "")}
+            tz={posted("tz", sp.get("tz") ?? "")}
+            hint="Leave empty to send now."
+            errors={fieldErrorsOf(draft, "scheduledAt")}
+          />
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-semibold">Select Test Contacts</legend>
+            <ContactPicker data={d.picker} picked={picked} action="/testing" />
           </fieldset>
           <ErrorAlert reply={reply} intent="check" />
           <ErrorAlert reply={reply} intent="send" />
@@ -330,33 +296,6 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
   );
 }
 
-/**
- * "N selected": the server's count of the picks in the URL or the refused draft; with JS it follows the checkboxes
- * (picks kept from other pages travel as hidden fields and count too).
- */
-function PickedCount({ initial }: { initial: number }) {
-  const [count, setCount] = useState(initial);
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    const form = ref.current?.closest("form");
-    if (!form) return;
-    const recount = () => setCount(new FormData(form).getAll("pick").length);
-    recount();
-    form.addEventListener("change", recount);
-    return () => form.removeEventListener("change", recount);
-  }, [initial]);
-  return (
-    <p ref={ref} className="mb-1 text-xs text-fg-muted" data-testid="picked-count" aria-live="polite">
-      {count} selected
-    </p>
-  );
-}
-
-// Sends the browser's UTC offset with a scheduled time (set after hydration; absent without JS → UTC).
-function TzOffset() {
-  return <input type="hidden" name="tzOffset" value="" ref={(el) => { if (el) el.value = String(new Date().getTimezoneOffset()); }} />;
-}
-
 function VariablesTab({ d }: { d: Data }) {
   const v = d.variables;
   return (
@@ -364,7 +303,7 @@ function VariablesTab({ d }: { d: Data }) {
       <Form method="get" className="space-y-3" data-testid="variables-form">
         <input type="hidden" name="tab" value="variables" />
         <Field label="Message" name="content" as="textarea" rows={4} defaultValue={v?.content ?? "Hi {{firstName}}, this is {{company}}."} />
-        <Field as="select" label="Contact" name="contactId" defaultValue={v?.contactId ? String(v.contactId) : ""} placeholder="Sample data" options={d.contacts.map((c) => ({ value: c.id, label: c.name }))} />
+        <Field as="select" label="Contact" name="contactId" defaultValue={v?.contactId ? String(v.contactId) : ""} placeholder="Sample data" options={d.picker.contacts.map((c) => ({ value: c.id, label: c.name }))} />
         <Button type="submit">Render</Button>
       </Form>
       {v ? (
@@ -387,7 +326,7 @@ function VariablesTab({ d }: { d: Data }) {
   );
 }
 
-function CreateTemplateCard({ reply, type, draft }: { reply?: PlaygroundReply; type: "sms" | "email"; draft: string }) {
+function CreateTemplateCard({ reply, type, draft }: { reply: PlaygroundReply; type: "sms" | "email"; draft: string }) {
   const resetting = useResetOnSuccess(reply?.ok === false && reply.intent === "template");
   return (
     <Card title="Create Template" description="Save a message to reuse; its {{variables}} are found for you." data-testid="create-template">
@@ -408,10 +347,10 @@ function CreateTemplateCard({ reply, type, draft }: { reply?: PlaygroundReply; t
 
 export default function TestingPlayground() {
   const d = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as PlaygroundReply | undefined;
+  const reply = useActionData<typeof action>() as PlaygroundReply;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  useFailureToast(reply, reply && !reply.ok ? { title: reply.title ?? "Error", description: reply.message } : null);
+  useFailureToast(reply, failureToast(reply));
   const href = (t: PlaygroundTab) => `/testing?tab=${t}${d.type === "email" ? "&type=email" : ""}`;
   return (
     <div className="space-y-4">

@@ -2,10 +2,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { Dialog, DialogActions, Field } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { errorsByField, isFormFailure } from "~/components/form-failure";
+import { formAction } from "~/http/form-action.server";
 import { clientIp } from "~/lib/request.server";
 import { createUser } from "~/users/manage-users.server";
-import { fieldErrors, newUserSchema } from "~/users/user-schema";
+import { newUserSchema } from "~/users/user-schema";
 import { OneTimePasswordDialog } from "~/users/one-time-password";
 import { PersonFields } from "~/users/person-fields";
 
@@ -21,21 +22,12 @@ export async function loader(args: LoaderFunctionArgs) {
   return null;
 }
 
-type Reply = { ok: true; email: string; password: string } | { ok: false; errors: Record<string, string[]>; values: Record<string, string> };
-
 /** Creates the account and answers with its one-time password — shown in this response only, never stored in clear. */
 export async function action(args: ActionFunctionArgs) {
-  const me = await requireUser(args, { role: "superuser" });
-  const form = Object.fromEntries(await args.request.formData()) as Record<string, string>;
-  const parsed = newUserSchema.safeParse(form);
-  if (!parsed.success) return data<Reply>({ ok: false, errors: fieldErrors(parsed.error), values: form }, { status: 400 });
-  try {
-    const { user, password } = await createUser(args.context.db, parsed.data, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
-    return data<Reply>({ ok: true, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    return data<Reply>({ ok: false, errors: { [err.field ?? "form"]: [err.message] }, values: form }, { status: err.status });
-  }
+  return formAction(args, { schema: newUserSchema, role: "superuser" }, async (input, { user: me }) => {
+    const { user, password } = await createUser(args.context.db, input, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
+    return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
+  });
 }
 
 export default function NewUser() {
@@ -44,8 +36,8 @@ export default function NewUser() {
   if (reply?.ok) {
     return <OneTimePasswordDialog title="User created" email={reply.email} password={reply.password} />;
   }
-  const errors = reply && !reply.ok ? reply.errors : {};
-  const values = reply && !reply.ok ? reply.values : {};
+  const errors = errorsByField(reply);
+  const values = isFormFailure(reply) ? (reply.values as Record<string, string | undefined>) : {};
   return (
     <Dialog title="Add User" description="The account gets a one-time password, shown once, which must be changed at first sign-in.">
       <Form method="post" className="space-y-3" data-testid="new-user-form">

@@ -3,7 +3,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
-import { isAppError } from "~/lib/app-error";
+import { AppError, isAppError } from "~/lib/app-error";
+import { formAction } from "~/http/form-action.server";
+import { intentError } from "~/http/form-schema";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
@@ -37,26 +39,23 @@ const DONE: Record<z.infer<typeof intentSchema>, string> = {
   "reset-two-factor": "Two-factor authentication reset",
 };
 
-type Reply = { ok: true; email: string; password: string } | { ok: false; message: string };
-
 export async function action(args: ActionFunctionArgs) {
-  const me = await requireUser(args, { role: "superuser" });
-  const id = routeId(args.params.id, USER_NOT_FOUND);
-  const intent = intentSchema.safeParse((await args.request.formData()).get("intent"));
-  if (!intent.success) return data<Reply>({ ok: false, message: "Choose an action" }, { status: 400 });
-  if (id === me.id && intent.data !== "reset-password") {
-    return data<Reply>({ ok: false, message: "Change your own account from your profile; another superuser can change your role or status." }, { status: 409 });
-  }
-  try {
-    const { user, password } = await updateUser(args.context.db, id, CHANGE[intent.data], { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
-    if (password) return data<Reply>({ ok: true, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
-  } catch (err) {
-    if (isAppError(err) && err.code === "not_found") throw redirect("/user-analytics");
-    if (!isAppError(err)) throw err;
-    return data<Reply>({ ok: false, message: err.message }, { status: err.status });
-  }
-  const search = new URL(args.request.url).search;
-  return redirectWithToast(args.context, `/user-analytics${search}`, { title: DONE[intent.data] });
+  const id = () => routeId(args.params.id, USER_NOT_FOUND);
+  const schema = z.object({ intent: z.enum(intentSchema.options, intentError("Choose an action")) });
+  return formAction(args, { schema, role: "superuser", before: id }, async ({ intent }, { user: me }) => {
+    if (id() === me.id && intent !== "reset-password") {
+      throw new AppError("conflict", "Change your own account from your profile; another superuser can change your role or status.");
+    }
+    try {
+      const { user, password } = await updateUser(args.context.db, id(), CHANGE[intent], { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
+      if (password) return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
+    } catch (err) {
+      if (isAppError(err) && err.code === "not_found") throw redirect("/user-analytics");
+      throw err;
+    }
+    const search = new URL(args.request.url).search;
+    return redirectWithToast(args.context, `/user-analytics${search}`, { title: DONE[intent] });
+  });
 }
 
 export default function ManageUser() {

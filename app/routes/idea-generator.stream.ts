@@ -4,9 +4,14 @@ import { streamChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { apiErrorResponse } from "~/http/http.server";
+import { formAction } from "~/http/form-action.server";
+import { z } from "zod";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };
+
+// The same two boxes as the Idea Generator's form (idea-chat.server bounds the message).
+const chatStreamForm = z.object({ message: z.string().default(""), context: z.string().default("").transform((c) => c.slice(0, 2000)) });
 
 /**
  * POST /idea-generator/stream (the Idea Generator's form, sent by fetch once hydrated): the answer as plain text,
@@ -15,11 +20,15 @@ export const loader = async (args: LoaderFunctionArgs) => { await requireUser(ar
  * quota's 429) rather than a broken stream. Without JS the same form posts to the page's action instead.
  */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireUser(args);
-  if (args.request.method !== "POST") return methodNotAllowed(["POST"]);
+  // POST only: the guard first (302), then 405 for other methods.
+  const postOnly = () => {
+    if (args.request.method !== "POST") throw methodNotAllowed(["POST"]);
+  };
+  return formAction(args, { schema: chatStreamForm, resource: true, before: postOnly }, (input, { user }) => streamReply(args, user.id, input));
+}
+
+async function streamReply(args: ActionFunctionArgs, userId: number, input: z.output<typeof chatStreamForm>) {
   const { context } = args;
-  const form = await args.request.formData();
-  const input = { message: String(form.get("message") ?? ""), context: String(form.get("context") ?? "").slice(0, 2000) };
   const encoder = new TextEncoder();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
@@ -29,7 +38,7 @@ export async function action(args: ActionFunctionArgs) {
   args.request.signal?.addEventListener("abort", () => gone.abort(new Error("the client disconnected")));
   let opened: (value: unknown) => void = () => {};
   const firstWords = new Promise((resolve) => (opened = resolve));
-  const run = streamChatMessage({ ...aiDeps(context), db: context.db }, user.id, input, context.clock(), (text) => {
+  const run = streamChatMessage({ ...aiDeps(context), db: context.db }, userId, input, context.clock(), (text) => {
     opened(true);
     writer.write(encoder.encode(text)).catch(() => gone.abort(new Error("the client disconnected")));
   }, gone.signal).then(

@@ -5,7 +5,8 @@ import { checkRouteGuards, PUBLIC_HANDLERS, stripComments } from "../../tests/ro
 const modules = import.meta.glob(["./*.ts", "./*.tsx", "!./*.test.ts", "!./*.test.tsx"], { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 const sources = Object.fromEntries(Object.entries(modules).map(([path, src]) => [path.replace(/^\.\//, ""), src]));
 
-const GUARD_CALL = /\b(requireUser|requireApiUser)\s*\(/g;
+// formAction (app/http/form-action.server.ts) guards before it reads the form.
+const GUARD_CALL = /\b(requireUser|requireApiUser|formAction)\s*\(/g;
 
 /** Each guard call of each route module, as [file, nth call]: the check must fail when any single one is removed. */
 const guardCalls = Object.entries(sources).flatMap(([file, src]) => [...stripComments(src).matchAll(GUARD_CALL)].map((_, nth) => [file, nth] as const));

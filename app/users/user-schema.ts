@@ -41,12 +41,3 @@ export const passwordSchema = z
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match", path: ["confirmPassword"] });
 
-/** zod issues → field errors for a plain form (first message per field). */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "form";
-    (out[key] ??= []).push(issue.message);
-  }
-  return out;
-}

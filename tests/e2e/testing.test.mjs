@@ -143,7 +143,7 @@ describeEachMode("Message Testing Playground", (mode) => {
     // Search: the typed message travels with the GET (no JS: the same form submitted by GET).
     await page.getByLabel("Search contacts").fill(last);
     await Promise.all([page.waitForURL(/q=/), page.getByTestId("picker-search").click()]);
-    await page.getByTestId("contact-checklist").getByText(`Ann ${last}`).waitFor();
+    await page.getByTestId("picker-list").getByText(`Ann ${last}`).waitFor();
     await page.getByRole("button", { name: "Review and send" }).click();
     await page.getByTestId("form-error").getByText("Please select at least one contact").waitFor();
     await page.getByLabel(`Ann ${last}`).check();

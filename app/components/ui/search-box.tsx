@@ -1,6 +1,6 @@
 import { Form, useLocation, useNavigation, useResolvedPath, useSubmit } from "@remix-run/react";
 import { Search } from "lucide-react";
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
 import { Input } from "./field";
 import { cx } from "./cx";
@@ -8,7 +8,8 @@ import { cx } from "./cx";
 /**
  * A GET search form (role="search"): without JS the Search button submits it and the loader reads `?q=`. With
  * `debounceMs`, once hydrated the results follow the typing (replacing the history entry). `hidden` keeps other
- * query parameters (e.g. the tab) across searches.
+ * query parameters (e.g. the tab) across searches. `inForm`: the box sits inside a bigger form (a picker in a
+ * dialog) and its button submits that form as a GET, so what else was typed or ticked travels with the search.
  */
 export function SearchBox({
   label,
@@ -20,6 +21,8 @@ export function SearchBox({
   hidden,
   debounceMs,
   className,
+  inForm,
+  buttonTestId,
 }: {
   /** Accessible name of the search field (visually hidden). */
   label: string;
@@ -33,6 +36,8 @@ export function SearchBox({
   hidden?: Record<string, string | undefined>;
   debounceMs?: number;
   className?: string;
+  inForm?: boolean;
+  buttonTestId?: string;
 }) {
   const autoId = useId();
   const inputId = id ?? autoId;
@@ -50,8 +55,9 @@ export function SearchBox({
     if (box.current && document.activeElement !== box.current) box.current.value = value;
   }, [value]);
 
+  const Wrapper = inForm ? InFormSearch : Form;
   return (
-    <Form method="get" action={action} role="search" className={cx("flex max-w-full min-w-0 flex-1 gap-2 sm:min-w-64", className)} onSubmit={() => clearTimeout(timer.current)}>
+    <Wrapper method="get" action={action} role="search" className={cx("flex max-w-full min-w-0 flex-1 gap-2 sm:min-w-64", className)} onSubmit={() => clearTimeout(timer.current)}>
       {Object.entries(hidden ?? {}).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       <label htmlFor={inputId} className="sr-only">
         {label}
@@ -79,9 +85,18 @@ export function SearchBox({
           }
         />
       </div>
-      <Button type="submit" variant="secondary">
+      <Button type="submit" variant="secondary" data-testid={buttonTestId} {...(inForm ? { formMethod: "get", formAction: action, formNoValidate: true } : {})}>
         {searching ? "Searching..." : "Search"}
       </Button>
-    </Form>
+    </Wrapper>
+  );
+}
+
+/** The search row inside another form: no form of its own (forms cannot nest); the button carries the GET. */
+function InFormSearch({ children, className, role }: { children: ReactNode; className?: string; role?: string; method?: string; action?: string; onSubmit?: () => void }) {
+  return (
+    <div role={role} className={className}>
+      {children}
+    </div>
   );
 }
