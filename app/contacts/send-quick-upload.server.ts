@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import { AppError } from "~/lib/app-error";
-import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
+import type { SendRequestDeps } from "~/messaging/check-send-request.server";
 import { sendBroadcast } from "~/messaging/create-broadcast.server";
 import { getContactImport } from "./get-contact-import.server";
+import type { Actor } from "~/lib/actor";
 
 // SPEC §5.
 export const NO_CONTACTS = "No contacts";

@@ -5,7 +5,6 @@ import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { toPlainGsm } from "./gsm-replace";
 import { replySchema, sendReply } from "./send-reply.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 /** The shared action of both conversation screens: intent=replace re-renders the form with plain text (no JS), intent=reply sends. */
@@ -17,7 +16,7 @@ export async function replyAction(request: Request, context: AppLoadContext, use
   if (!parsed.success) return data({ ok: false as const, message: parsed.error.issues[0].message, text }, { status: 400 });
   try {
     requirePublicUrl(context.cloudflare.env);
-    await sendReply({ db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() }, to, parsed.data, { userId, ipAddress: clientIp(request) });
+    await sendReply(context.domain(), to, parsed.data, { userId, ipAddress: clientIp(request) });
   } catch (err) {
     if (err instanceof AppError) return data({ ok: false as const, message: err.message, text }, { status: err.status });
     throw err;

@@ -1,8 +1,15 @@
 import type { Db } from "~/db/client.server";
-import type { JobOutcomes } from "~/lib/job-queue";
+import type { Clock } from "~/lib/clock";
+import type { JobOutcomes, JobQueue } from "~/lib/job-queue";
+import type { SendDeps } from "~/messaging/consume-send-batch.server";
+import type { PipelineHooks } from "~/messaging/pipeline-hooks";
 import { jobKey, jobSchema, type Job } from "./jobs";
 
-export type JobDeps = { db: Db; env: Env; now: () => Date };
+/**
+ * What the job handlers take, built by the composition root (app/wiring/app-deps.server.ts `jobDeps`). A batch can
+ * run for minutes (paced sends, chunked imports), so handlers get the clock and read `now` where they need it.
+ */
+export type JobDeps = { db: Db; clock: Clock; queue: JobQueue; hooks: PipelineHooks; send: () => SendDeps };
 /** Each handler answers with outcomes keyed by `jobKey` (a job without an entry is done: acked). */
 export type JobHandlers = { [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: JobDeps) => Promise<JobOutcomes> };
 

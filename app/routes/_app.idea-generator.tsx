@@ -4,7 +4,6 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useToast } from "~/components/toaster";
-import { aiDeps } from "~/ai/ai-deps.server";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/auth/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
@@ -50,7 +49,7 @@ export async function action(args: ActionFunctionArgs) {
     return redirect(back);
   }
   try {
-    await sendChatMessage({ ...aiDeps(args.context), db: args.context.db }, user.id, { message: String(form.get("message") ?? ""), context }, args.context.clock());
+    await sendChatMessage({ ...args.context.ai(), db: args.context.db }, user.id, { message: String(form.get("message") ?? ""), context }, args.context.clock());
   } catch (err) {
     return formErrorReply(err, "Error generating response");
   }

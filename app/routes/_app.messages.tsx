@@ -19,7 +19,6 @@ import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { redirectWithToast } from "~/toast/toast.server";
 import { setLocalIgnoreQuietHours } from "~/messaging/org-settings.server";
 import { QUIET_HOURS_NOTE } from "~/messaging/quiet-hours";
-import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Message Center — Helio" }];
 
@@ -63,7 +62,7 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await receiveInboundSms(
     args.context.db,
-    jobQueue(env),
+    args.context.queue,
     { sid: "SMsim" + crypto.randomUUID().replace(/-/g, ""), from: submission.value.phone, to: "local-outbox", body: submission.value.body },
     args.context.clock(),
   );

@@ -11,7 +11,6 @@ import { Alert, Button, Card, Field, ItemList, PageHeader, PriorityBadge } from 
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { alertConfig } from "~/responders/reply-deps";
-import { replyDepsFor } from "~/responders/reply-deps.server";
 
 export const meta: MetaFunction = () => [{ title: "Test Alerts — Helio" }];
 
@@ -49,7 +48,7 @@ export async function action(args: ActionFunctionArgs) {
   const message = String(fd.get("message") ?? "");
   try {
     const result = await runTestAlert(
-      { ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() },
+      context.replyDeps(),
       { message, contactId: parseId(fd.get("contactId")) },
       user.id,
     );

@@ -21,7 +21,6 @@ import { createTemplate } from "~/templates/manage-templates.server";
 import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
 import { redirectWithToast } from "~/toast/toast.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 const CHANNEL_OPTIONS = [
@@ -85,7 +84,7 @@ export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const form = await request.formData();
   const intent = str(form, "intent");
-  const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+  const deps = context.domain();
   const actor = { userId: user.id, ipAddress: clientIp(request) };
   if (intent === "manual") {
     const email = str(form, "type") === "email";

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { aiDeps } from "~/ai/ai-deps.server";
 import { streamChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/auth/guard.server";
 import { methodNotAllowed } from "~/lib/api.server";
@@ -29,7 +28,7 @@ export async function action(args: ActionFunctionArgs) {
   args.request.signal?.addEventListener("abort", () => gone.abort(new Error("the client disconnected")));
   let opened: (value: unknown) => void = () => {};
   const firstWords = new Promise((resolve) => (opened = resolve));
-  const run = streamChatMessage({ ...aiDeps(context), db: context.db }, user.id, input, context.clock(), (text) => {
+  const run = streamChatMessage({ ...context.ai(), db: context.db }, user.id, input, context.clock(), (text) => {
     opened(true);
     writer.write(encoder.encode(text)).catch(() => gone.abort(new Error("the client disconnected")));
   }, gone.signal).then(
