@@ -9,8 +9,9 @@ export default defineConfig({
   test: {
     name: "node",
     environment: "node",
-    // workers/: wrangler.toml read by wrangler's own parser; scripts/: the backup/restore round trip.
-    include: ["app/**/*.node.test.ts", "workers/**/*.node.test.ts", "scripts/**/*.node.test.mjs"],
+    // workers/: wrangler.toml read by wrangler's own parser; scripts/: the backup/restore round trip; eslint/: the floors
+    // rule through ESLint's Node API.
+    include: ["app/**/*.node.test.ts", "workers/**/*.node.test.ts", "scripts/**/*.node.test.mjs", "eslint/**/*.node.test.mjs"],
     testTimeout: 30_000,
   },
 });

@@ -10,10 +10,10 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { getOptionalUser, publicUser } from "~/auth/guard.server";
+import { getOptionalUser, publicUser } from "~/http/guard.server";
 import { ToastProvider } from "~/components/toaster";
 import { useNonce } from "~/lib/nonce";
-import { takeToast } from "~/toast/toast.server";
+import { takeToast } from "~/http/toast.server";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [

@@ -1,10 +1,10 @@
 import { applySecurityHeaders } from "~/security/headers.server";
 import { isCrossOriginUnsafe, trustedOriginsFrom, withoutOriginOnTokenPaths } from "~/security/origin.server";
 import { AppError } from "~/lib/app-error";
-import { apiErrorResponse } from "~/lib/http.server";
+import { apiErrorResponse } from "~/http/http.server";
 import { isApiPath } from "~/lib/request.server";
 import { readSessionToken } from "~/auth/session.server";
-import { limitRequestBody, requestBodyLimit } from "~/lib/read-body.server";
+import { limitRequestBody, requestBodyLimit } from "~/http/read-body.server";
 
 /** Edge concerns around Remix: CSRF by Origin, security headers, a per-request CSP nonce. */
 export async function handleRequest(

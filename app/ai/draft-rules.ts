@@ -4,7 +4,7 @@
  * promises a rep could not keep.
  */
 import { smsSegments } from "~/messaging/segments";
-import { isPlatformVariable } from "~/messaging/variables";
+import { isPlatformVariable } from "~/contacts/variables";
 
 export const OPT_OUT = "Reply STOP to opt out.";
 export const SMS_DEFAULT_MAX = 160;

@@ -5,7 +5,7 @@
  * follows; anything else gets sales ideas chosen by topic. Deterministic (picks are seeded from the request text);
  * no network.
  */
-import { hash } from "./offline-composer";
+import { hash } from "./hash";
 import type { ChatTurn } from "./prompts/chat";
 
 type Topic = { match: RegExp; intro: string; ideas: string[]; suggestions: string[]; /** A sequence: shown in order, never rotated. */ ordered?: boolean };

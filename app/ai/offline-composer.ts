@@ -4,18 +4,9 @@
  * is internal and never written into the copy (decision 025). Deterministic for a seed, varied across options and
  * positions. Pure: no network, no clock.
  */
+import { hash } from "./hash";
 import { stepTopicCopy } from "./offline-chat";
 import type { StepContentInput } from "./step-content-schema";
-
-/** FNV-1a: a small stable hash so the same request and seed always pick the same lines. */
-export function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 const pick = <T>(items: readonly T[], seed: string): T => items[hash(seed) % items.length];
 

@@ -1,4 +1,4 @@
-import { recordStatus } from "~/analytics/system-status.server";
+import { recordStatus } from "~/activity/system-status.server";
 import type { Db } from "~/db/client.server";
 import type { AiProvider, AiProviderName, AiTask } from "./provider";
 import type { Clock } from "~/lib/clock";

@@ -5,7 +5,7 @@ import { getStats } from "~/campaigns/get-stats.server";
 import { campaigns, autoResponders } from "~/db/schema";
 import { getAnalytics, getDailyCounts, getSystemHealth } from "./get-analytics.server";
 import { dayKeys, parseRange, rate } from "./rates";
-import { recordStatus } from "./system-status.server";
+import { recordStatus } from "~/activity/system-status.server";
 
 async function insertMessage(direction: "inbound" | "outbound", status: string, createdAt: Date) {
   const t = createdAt.getTime();

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { csvCell } from "~/contacts/export";
 import type { Db } from "~/db/client.server";
+import { EVIDENCE_MESSAGE_ID } from "~/messaging/keep-consent-evidence.server";
 
 const PAGE = 1000;
 const COLUMNS = ["event_id", "at_utc", "event", "channel", "source", "contact_id", "first_name", "last_name", "phone", "email", "consent_source", "consent_at_utc", "their_message", "their_message_at_utc", "our_number"];
@@ -12,27 +13,6 @@ type Row = {
 };
 
 const iso = (ms: number | null) => (ms == null ? "" : new Date(ms).toISOString());
-
-/** The evidence of consent event `e`: the contact's latest inbound message at that moment (5 s of clock skew allowed). */
-const EVIDENCE_MESSAGE_ID = `(SELECT id FROM messages WHERE contact_id = e.contact_id AND direction = 'inbound' AND created_at <= e.at + 5000 ORDER BY id DESC LIMIT 1)`;
-
-/**
- * Before the messages in `idsJson` (a JSON array of ids) are archived (app/messaging/archive-old-messages.server.ts),
- * copies onto each opt-out and opt-in event the evidence message the export would show, when it is one of them, so the
- * export shows the same text after they leave D1. Reads only the events of the contacts those inbound messages came from.
- */
-export function keepConsentEvidence(d1: D1Database, idsJson: string): D1PreparedStatement {
-  return d1
-    .prepare(
-      `UPDATE compliance_events SET inbound_content = m.content, inbound_at = m.created_at, inbound_to = m.from_address
-       FROM (SELECT e.id AS eid, ${EVIDENCE_MESSAGE_ID} AS mid FROM compliance_events e
-             WHERE e.contact_id IN (SELECT contact_id FROM messages WHERE id IN (SELECT value FROM json_each(?1)) AND direction = 'inbound')
-               AND e.kind IN ('opt_out', 'opt_in') AND e.inbound_at IS NULL) AS x
-       JOIN messages m ON m.id = x.mid
-       WHERE compliance_events.id = x.eid AND x.mid IN (SELECT value FROM json_each(?1))`,
-    )
-    .bind(idsJson);
-}
 
 /**
  * The consent evidence as CSV (issue 14): every opt-out and opt-in — for one contact or for all — with who, when,

@@ -4,7 +4,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import { PUBLIC_URL_HOW, publicBaseUrlOf, publicUrlProblem } from "~/messaging/check-public-url.server";
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
 import { dayKeys, rate, type Range } from "./rates";
-import { selectStatuses, statusesFrom } from "./system-status.server";
+import { selectStatuses, statusesFrom } from "~/activity/system-status.server";
 import { backlogCountsSql } from "~/messaging/list-messages.server";
 
 // Each part of the screen is a read and the function that shapes its rows, so getAnalytics can send every read in one

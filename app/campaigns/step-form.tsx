@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { Field, Select, Textarea } from "~/components/ui";
 import { smsSegments } from "~/messaging/segments";
-import { PLATFORM_VARIABLES } from "~/messaging/variables";
+import { PLATFORM_VARIABLES } from "~/contacts/variables";
 import { useHydrated } from "~/lib/use-hydrated";
 
 export type StepDefaults = {

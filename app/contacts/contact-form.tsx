@@ -5,7 +5,7 @@ import { useFailureToast, useToast } from "~/components/toaster";
 import { Alert, DialogActions, Field } from "~/components/ui";
 import { useHydrated } from "~/lib/use-hydrated";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
-import { PLATFORM_VARIABLES } from "~/messaging/variables";
+import { PLATFORM_VARIABLES } from "./variables";
 import { contactSchema, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
 
 type Failure = { title: string; description: string };

@@ -8,7 +8,7 @@ import { contactImports } from "~/db/schema";
 import { createTestUser, db } from "../../tests/factories";
 import { CSV_PARSE_FAILED, type SheetRecord } from "./csv-import";
 import { stageStreamedRows } from "./stage-contact-import.server";
-import { NO_VALID_CONTACTS_FOUND, stageQuickSend } from "./stage-quick-send.server";
+import { NO_VALID_CONTACTS_FOUND, stageQuickSend } from "~/quick-send/stage-quick-send.server";
 
 const HEADER = ["First Name", "Last Name", "Phone", "Email", "Company", "State", "Roof Size"];
 

@@ -3,13 +3,24 @@ import { runImportJob } from "~/contacts/run-import-job.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import type { JobOutcomes } from "~/lib/job-queue";
+import type { Db } from "~/db/client.server";
+import type { Clock } from "~/lib/clock";
+import type { JobQueue } from "~/lib/job-queue";
+import type { SendDeps } from "~/messaging/consume-send-batch.server";
+import type { PipelineHooks } from "~/messaging/pipeline-hooks";
 import type { JobHandlers } from "./handle-job-batch.server";
+
+/**
+ * What the job handlers take, built by the composition root (app/wiring/app-deps.server.ts `jobDeps`). A batch can
+ * run for minutes (paced sends, chunked imports), so handlers get the clock and read `now` where they need it.
+ */
+export type JobDeps = { db: Db; clock: Clock; queue: JobQueue; hooks: PipelineHooks; send: () => SendDeps };
 
 /**
  * The handler for each job type. Each gets the whole batch's jobs of its type, and the dependencies the composition
  * root built (app/wiring): this file dispatches, like a route; it builds nothing.
  */
-export const jobHandlers: JobHandlers = {
+export const jobHandlers: JobHandlers<JobDeps> = {
   send: (jobs, deps) => sendMessages(jobs, deps.send()),
 
   // The pipeline's inbound processors, in their declared order (app/wiring/pipeline-hooks.server.ts).

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { activityRetentionDays, purgeOldActivity } from "~/activity/purge-old-activity.server";
-import { recordStatus } from "~/analytics/system-status.server";
+import { recordStatus } from "~/activity/system-status.server";
 import { purgeOldCapWindows } from "~/caps/purge-old-cap-windows.server";
 import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
 import { purgeExpiredSessions } from "~/auth/session.server";

@@ -1,4 +1,4 @@
-import { keepConsentEvidence } from "~/analytics/export-consent-evidence.server";
+import { keepConsentEvidence } from "./keep-consent-evidence.server";
 import type { Db } from "~/db/client.server";
 import { RETENTION_KEY, retentionMonthsFrom, type OrgSettingRow } from "./org-settings.server";
 

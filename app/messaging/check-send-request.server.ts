@@ -10,7 +10,7 @@ import { findUnknownVariables, renderTemplate, requiredVariables } from "./rende
 import { loadOrgSettings } from "./org-settings.server";
 import { CUSTOM_FIELD_VARIABLES, variableSource, variableValues } from "./variable-values";
 import { smsSegments } from "./segments";
-import { exampleValues } from "./variables";
+import { exampleValues } from "~/contacts/variables";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import type { PipelineContext } from "./pipeline-hooks";
 import type { Actor } from "~/lib/actor";

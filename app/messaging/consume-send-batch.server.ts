@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { recordStatus } from "~/analytics/system-status.server";
+import { recordStatus } from "~/activity/system-status.server";
 import { assessPhone } from "~/contacts/phone";
 import { bulkUpdateStatements } from "~/db/bulk-update.server";
 import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";

@@ -8,7 +8,7 @@ import { assertKnownVariables, assertVariablesFilled, contactsWithVariables, log
 import { sendJobs } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
-import { exampleValues } from "./variables";
+import { exampleValues } from "~/contacts/variables";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 import type { Actor } from "~/lib/actor";
 

@@ -7,7 +7,7 @@ import {
   renderQuickSend,
   renderTemplate,
 } from "./render.js";
-import { exampleValues, PLATFORM_VARIABLES } from "./variables.js";
+import { exampleValues, PLATFORM_VARIABLES } from "~/contacts/variables";
 
 // 2026-11-21 15:05 in Los Angeles (PST, UTC-8).
 const NOW = new Date("2026-11-21T23:05:00Z");

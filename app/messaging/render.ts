@@ -1,5 +1,5 @@
 // Template rendering: {{name}} platform variables (SPEC §3) and the #NAME# quick-send placeholders (SPEC §5).
-import { isPlatformVariable } from "./variables.js";
+import { isPlatformVariable } from "~/contacts/variables";
 
 // A token is "{{", optional spaces, an identifier, optional spaces, an optional "|fallback", "}}". Names are
 // case-sensitive (camelCase as listed in PLATFORM_VARIABLES) so "{{FirstName}}" is reported unknown rather than

@@ -1,4 +1,4 @@
-import { recordStatus } from "~/analytics/system-status.server";
+import { recordStatus } from "~/activity/system-status.server";
 import type { Db } from "~/db/client.server";
 import { publicBaseUrlOf, publicUrlProblem } from "./check-public-url.server";
 import { validateTwilioSignature } from "./twilio-signature";

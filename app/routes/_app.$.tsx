@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { TextLink } from "~/components/ui";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 
 export const meta: MetaFunction = () => [{ title: "404 Page Not Found — Helio" }];
 

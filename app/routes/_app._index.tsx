@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BarChart3, CheckCheck, FlaskConical, Megaphone, MessageSquareReply, Plus, Send, Users, Zap } from "lucide-react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { getDashboard } from "~/campaigns/get-dashboard.server";
 import { ActiveBadge, Badge, Button, campaignStatusTone, Card, cx, EmptyState, focusRing, ItemList, StatCard } from "~/components/ui";
 

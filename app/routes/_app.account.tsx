@@ -2,12 +2,12 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound, ShieldCheck } from "lucide-react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { listSessions, revokeOtherSessions, revokeSession } from "~/auth/manage-sessions.server";
 import { Badge, Button, Card, PageHeader, Table, TBody, Td, THead } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { getUserDetails, updateProfile } from "~/users/manage-users.server";
 import { PersonFields } from "~/users/person-fields";
 import { fieldErrors, profileSchema } from "~/users/user-schema";

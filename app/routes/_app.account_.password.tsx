@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { readSessionToken } from "~/auth/session.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { sha256Hex } from "~/lib/crypto.server";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { changeOwnPassword } from "~/users/manage-users.server";
 import { fieldErrors, passwordSchema } from "~/users/user-schema";
 

@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { confirmTwoFactor, disableTwoFactor, getTwoFactorState, startTwoFactorEnrolment } from "~/auth/manage-two-factor.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication — Helio" }];
 

@@ -3,12 +3,12 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { BellOff, Check, ThumbsDown, ThumbsUp } from "lucide-react";
 import { z } from "zod";
 import { acknowledgeAlert, listAlerts, markAlert } from "~/alerts/manage-alerts.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Badge, Button, Card, EmptyState, PageHeader, Pager, PriorityBadge, TextLink } from "~/components/ui";
-import { parseInput } from "~/lib/api.server";
-import { formErrorReply } from "~/lib/http.server";
+import { parseInput } from "~/http/api.server";
+import { formErrorReply } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Alerts — Helio" }];
 

@@ -4,7 +4,7 @@ import { CheckCircle2, MessageSquare, Send, ShieldCheck, TrendingUp } from "luci
 import { getAnalytics } from "~/analytics/get-analytics.server";
 import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { ActiveBadge, Alert, Badge, Button, Card, cx, EmptyState, focusRing, ItemList, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 

@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { ConfirmDialog } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
-import { routeId, throwAsResponse } from "~/lib/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { deleteResponder, getResponder } from "~/responders/manage-responders.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete Auto-Responder — Helio" }];
 

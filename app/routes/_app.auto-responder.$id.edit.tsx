@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
-import { routeId, throwAsResponse } from "~/lib/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { getResponder } from "~/responders/manage-responders.server";
-import { responderDialogAction } from "~/responders/responder-dialog.server";
+import { responderDialogAction } from "~/http/responder-dialog.server";
 import { ResponderForm } from "~/responders/responder-form";
 import { valuesOf } from "~/responders/responder-form-values";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
-import { responderDialogAction } from "~/responders/responder-dialog.server";
+import { responderDialogAction } from "~/http/responder-dialog.server";
 import { ResponderForm } from "~/responders/responder-form";
 import { valuesOf } from "~/responders/responder-form-values";
 import { DEFAULT_RESPONDER } from "~/responders/responder-schema";

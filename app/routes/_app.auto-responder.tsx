@@ -3,15 +3,15 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { Bot, Clock, MessageSquareReply, Pencil, Plus, ShieldAlert, Siren, Trash2 } from "lucide-react";
 import { formatMs } from "~/alerts/format-ms";
 import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, THead } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
-import { formErrorReply } from "~/lib/http.server";
+import { formErrorReply } from "~/http/http.server";
 import { parseId } from "~/lib/ids";
 import { listResponders, updateResponder } from "~/responders/manage-responders.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Auto-Responder — Helio" }];
 

@@ -1,7 +1,7 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
 import { ContactPicker } from "~/campaigns/contact-picker";
@@ -9,8 +9,8 @@ import { getCampaign } from "~/campaigns/get-campaign.server";
 import { loadContactPicker, pickerState } from "~/campaigns/load-contact-picker.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
-import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { formErrorReply, routeId, throwAsResponse } from "~/http/http.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Contacts — Helio" }];
 const FAILED = "Error adding contacts";

@@ -1,14 +1,14 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
 import { deleteCampaign } from "~/campaigns/delete-campaign.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { useFailureToast } from "~/components/toaster";
 import { ConfirmDialog } from "~/components/ui";
-import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { formErrorReply, routeId, throwAsResponse } from "~/http/http.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete Campaign — Helio" }];
 const FAILED = "Error deleting campaign";

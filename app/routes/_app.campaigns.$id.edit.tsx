@@ -1,14 +1,14 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
-import { formErrorReply, routeId, throwAsResponse } from "~/lib/http.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { formErrorReply, routeId, throwAsResponse } from "~/http/http.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Campaign — Helio" }];
 const FAILED = "Error updating campaign";

@@ -5,7 +5,7 @@ import { Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { z } from "zod";
 import { AI_QUERY, GenerateStepButton } from "~/ai/generate-step-button";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { addStepSchema, CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, STEP_VARIABLES, stepSchema, TOASTS, type ValidStep } from "~/campaigns/campaign-schema";
 import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
@@ -16,9 +16,9 @@ import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
-import { routeId, throwAsResponse } from "~/lib/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { parseId } from "~/lib/ids";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaign Steps — Helio" }];
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { createCampaignSchema, parseInput, TOASTS } from "~/campaigns/campaign-schema";
 import { ContactPicker } from "~/campaigns/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
@@ -9,9 +9,9 @@ import { scheduleFromForm } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
-import { formErrorReply } from "~/lib/http.server";
+import { formErrorReply } from "~/http/http.server";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Campaign — Helio" }];
 

@@ -2,19 +2,19 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ListOrdered, Megaphone, Pause, Pencil, Play, Plus, Trash2, UserPlus } from "lucide-react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND, TOASTS } from "~/campaigns/campaign-schema";
 import type { PublicCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaigns } from "~/campaigns/list-campaigns.server";
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
 import { Badge, Button, Card, campaignStatusTone, EmptyState, HiddenFields, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
-import { searchParamsOf } from "~/lib/api.server";
+import { searchParamsOf } from "~/http/api.server";
 import { isAppError } from "~/lib/app-error";
-import { formIntent, routeId } from "~/lib/http.server";
+import { formIntent, routeId } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaign Sequences — Helio" }];

@@ -3,14 +3,14 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Download, ShieldCheck } from "lucide-react";
 import { z } from "zod";
 import { getComplianceReport, MAX_REPORT_DAYS } from "~/analytics/get-compliance-report.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { Alert, Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
 

@@ -1,13 +1,13 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { useFailureToast } from "~/components/toaster";
 import { CONTACT_DONE, failedDeleteReply } from "~/contacts/contact-form-reply.server";
 import { listSearch } from "~/contacts/list-search";
 import { CONTACT_NOT_FOUND, deleteContact, getContact } from "~/contacts/manage-contacts.server";
-import { routeId, throwAsResponse } from "~/lib/http.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { ConfirmDialog } from "~/components/ui";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 

@@ -2,15 +2,15 @@ import { recordActivity } from "~/activity/log-activity.server";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
 import { CONTACT_DONE, failedContactReply, invalidContactReply } from "~/contacts/contact-form-reply.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { listSearch } from "~/contacts/list-search";
 import { CONTACT_NOT_FOUND, getContact, updateContact } from "~/contacts/manage-contacts.server";
-import { routeId, throwAsResponse } from "~/lib/http.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
 

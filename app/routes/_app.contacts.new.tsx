@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
 import { CONTACT_DONE, failedContactReply, invalidContactReply } from "~/contacts/contact-form-reply.server";
@@ -9,7 +9,7 @@ import { contactSchema } from "~/contacts/contact-schema";
 import { listSearch } from "~/contacts/list-search";
 import { createContact } from "~/contacts/manage-contacts.server";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Contact — Helio" }];
 

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { scheduleFromForm } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
@@ -8,9 +8,9 @@ import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
 import { MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, MAX_XLS_BYTES } from "~/contacts/upload-limits";
-import { stageQuickSend } from "~/contacts/stage-quick-send.server";
+import { stageQuickSend } from "~/quick-send/stage-quick-send.server";
 import { isAppError } from "~/lib/app-error";
-import { readFormDataLimited } from "~/lib/read-body.server";
+import { readFormDataLimited } from "~/http/read-body.server";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
 

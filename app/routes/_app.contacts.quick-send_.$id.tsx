@@ -2,18 +2,18 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Send } from "lucide-react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Button, Card, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
-import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/contacts/send-quick-upload.server";
-import { viewQuickSend } from "~/contacts/view-quick-send.server";
+import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/quick-send/send-quick-upload.server";
+import { viewQuickSend } from "~/quick-send/view-quick-send.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
-import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/lib/http.server";
-import { stagedImportIntents } from "~/lib/import-route.server";
+import { formErrorReply, formIntent, routeId, throwAsResponse } from "~/http/http.server";
+import { stagedImportIntents } from "~/http/import-route.server";
 import { clientIp } from "~/lib/request.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
 

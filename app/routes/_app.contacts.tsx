@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { Download, Plus, Send, Upload, Users } from "lucide-react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { z } from "zod";
 import { loadContactsPage } from "~/contacts/load-contacts-page.server";
-import { searchParamsOf } from "~/lib/api.server";
+import { searchParamsOf } from "~/http/api.server";
 import { zodId } from "~/lib/ids";
 import { Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Table, TBody, Td, TextLink, THead } from "~/components/ui";
 

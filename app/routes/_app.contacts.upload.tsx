@@ -1,14 +1,14 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Upload } from "lucide-react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Button, Dialog, DialogClose, DialogFooter, Field, TextLink } from "~/components/ui";
 import { CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 import { listSearch } from "~/contacts/list-search";
 import { MAX_UPLOAD_REQUEST_BYTES, stageUploadedCsv, UPLOAD_TOO_LARGE } from "~/contacts/stage-contact-import.server";
-import { formErrorReply } from "~/lib/http.server";
-import { readFormDataLimited } from "~/lib/read-body.server";
+import { formErrorReply } from "~/http/http.server";
+import { readFormDataLimited } from "~/http/read-body.server";
 
 export const meta: MetaFunction = () => [{ title: "Upload CSV — Helio" }];
 

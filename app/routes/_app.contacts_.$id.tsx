@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { ContactNotFound } from "~/contacts/contact-not-found";
@@ -9,10 +9,10 @@ import { CONTACT_NOT_FOUND, getContact } from "~/contacts/manage-contacts.server
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
-import { replyAction } from "~/conversations/reply-action.server";
+import { replyAction } from "~/http/reply-action.server";
 import { parseId } from "~/lib/ids";
-import { routeId, throwAsResponse } from "~/lib/http.server";
-import { PLATFORM_VARIABLES } from "~/messaging/variables";
+import { routeId, throwAsResponse } from "~/http/http.server";
+import { PLATFORM_VARIABLES } from "~/contacts/variables";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` }];
 

@@ -5,9 +5,9 @@ import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useToast } from "~/components/toaster";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
-import { formErrorReply } from "~/lib/http.server";
+import { formErrorReply } from "~/http/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Idea Generator — Helio" }];
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import type { ReactNode } from "react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Badge, Card, PageHeader } from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Knowledge Base — Helio" }];

@@ -4,11 +4,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Alert, Badge, Button, TextLink, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Spinner, Tabs, messageStatusTone } from "~/components/ui";
-import { searchParamsOf } from "~/lib/api.server";
+import { searchParamsOf } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
-import { throwAsResponse } from "~/lib/http.server";
+import { throwAsResponse } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import type { MessageListItem } from "~/messaging/list-messages.server";
 import { loadMessageCenter } from "~/messaging/load-message-center.server";
@@ -16,7 +16,7 @@ import { MESSAGE_TABS, type MessageTab } from "~/messaging/message-tabs";
 import { LocalTime } from "~/components/local-time";
 import { providerMode } from "~/messaging/providers/registry.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { setLocalIgnoreQuietHours } from "~/messaging/org-settings.server";
 import { QUIET_HOURS_NOTE } from "~/messaging/quiet-hours";
 

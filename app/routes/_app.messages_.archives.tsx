@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { Archive } from "lucide-react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { EmptyState, PageHeader, Table, TBody, Td, TextLink, THead } from "~/components/ui";
 import { listMessageArchives } from "~/messaging/list-message-archives.server";

@@ -1,12 +1,12 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
 import { contactIdByPhone } from "~/messaging/check-send-request.server";
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
-import { replyAction } from "~/conversations/reply-action.server";
+import { replyAction } from "~/http/reply-action.server";
 import { normalizePhone } from "~/contacts/phone";
 import { parseId } from "~/lib/ids";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Badge, EmptyState, PageHeader, Pager, TextLink } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { listConversations } from "~/conversations/list-conversations.server";

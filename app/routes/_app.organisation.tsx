@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { CAP_NAMES, CAPS, type CapName } from "~/caps/caps";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { getTwoFactorPolicy, setTwoFactorPolicy } from "~/auth/manage-two-factor.server";
@@ -9,7 +9,7 @@ import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { loadOrganisationSettings, MAX_RETENTION_MONTHS, MIN_RETENTION_MONTHS, saveOrgSettings } from "~/messaging/org-settings.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
 

@@ -17,13 +17,13 @@ import {
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
 import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
 import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/alerts/staff-suppressions.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { alertConfig } from "~/responders/reply-deps";
 import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Smart Alerts — Helio" }];
 

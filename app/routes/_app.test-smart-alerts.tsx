@@ -5,7 +5,7 @@ import { Send } from "lucide-react";
 import { ALERT_TOASTS } from "~/alerts/alert-schema";
 import { listBanks, listProfiles } from "~/alerts/manage-alert-settings.server";
 import { runTestAlert } from "~/alerts/run-test-alert.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Alert, Button, Card, Field, ItemList, PageHeader, PriorityBadge } from "~/components/ui";
 import { AppError } from "~/lib/app-error";

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { BookOpen, Send } from "lucide-react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs, useResetOnSuccess } from "~/components/ui";
@@ -13,14 +13,14 @@ import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.ser
 import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
 import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
-import { loadTestingPlayground, MAX_PICKED } from "~/messaging/load-testing-playground.server";
-import { PLAYGROUND_TABS, type PlaygroundTab } from "~/messaging/playground-tabs";
-import { variablesByCategory } from "~/messaging/variables";
-import { parseInput } from "~/lib/api.server";
+import { loadTestingPlayground, MAX_PICKED } from "~/playground/load-testing-playground.server";
+import { PLAYGROUND_TABS, type PlaygroundTab } from "~/playground/playground-tabs";
+import { variablesByCategory } from "~/contacts/variables";
+import { parseInput } from "~/http/api.server";
 import { createTemplate } from "~/templates/manage-templates.server";
 import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 const CHANNEL_OPTIONS = [

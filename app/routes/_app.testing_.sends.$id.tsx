@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { Card, LiveRefresh, PageHeader, StatCard, TextLink } from "~/components/ui";
-import { routeId, throwAsResponse } from "~/lib/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { getSendProgress, SEND_NOT_FOUND } from "~/messaging/get-send-progress.server";
 
 export const meta: MetaFunction = () => [{ title: "Send progress — Helio" }];

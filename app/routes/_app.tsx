@@ -4,7 +4,7 @@ import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { BELL_COUNT_CAP } from "~/alerts/bell";
 import { countUnacknowledged } from "~/alerts/manage-alerts.server";
-import { publicUser, requireUser } from "~/auth/guard.server";
+import { publicUser, requireUser } from "~/http/guard.server";
 import { headerTitle, isActive, MORE_NAV_ITEMS, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
 

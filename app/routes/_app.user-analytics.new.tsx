@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { Dialog, DialogActions, Field } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { Activity, Clock, ShieldAlert, UserPlus, Users } from "lucide-react";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { ActiveBadge, Alert, Badge, Button, Card, EmptyState, PageHeader, Pager, Skeleton, StatCard, Table, Tabs, TBody, Td, THead } from "~/components/ui";
 import { parseId } from "~/lib/ids";

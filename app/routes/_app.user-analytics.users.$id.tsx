@@ -1,12 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
 import { isAppError } from "~/lib/app-error";
-import { routeId, throwAsResponse } from "~/lib/http.server";
+import { routeId, throwAsResponse } from "~/http/http.server";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { displayName } from "~/users/display";
 import { getUserDetails, updateUser, USER_NOT_FOUND, type UserChange } from "~/users/manage-users.server";
 import { OneTimePasswordDialog } from "~/users/one-time-password";

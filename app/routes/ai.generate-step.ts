@@ -4,12 +4,12 @@ import { chargedAiCall } from "~/wiring/ai-chain.server";
 import { generateStepContent } from "~/ai/generate-step-content.server";
 import { AI_QUERY } from "~/ai/generate-step-button";
 import { stepContentInput } from "~/ai/step-content-schema";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { getCampaignRow } from "~/campaigns/get-campaign.server";
 import { listCampaignSteps } from "~/campaigns/list-campaign-steps.server";
 import { loadOrgSettings } from "~/messaging/org-settings.server";
 import { AppError } from "~/lib/app-error";
-import { methodNotAllowed, parseInput } from "~/lib/api.server";
+import { methodNotAllowed, parseInput } from "~/http/api.server";
 import { parseId } from "~/lib/ids";
 
 // POST only: 401 without a session, then 405.

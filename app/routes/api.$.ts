@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { AppError } from "~/lib/app-error";
-import { apiErrorResponse } from "~/lib/http.server";
+import { apiErrorResponse } from "~/http/http.server";
 
 /** Unknown /api paths: 401 without a session, else a 404 `{ message }` (never the HTML 404 page). */
 export async function loader(args: LoaderFunctionArgs) {

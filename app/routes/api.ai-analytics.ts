@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed } from "~/http/api.server";
 import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
-import { requireApiUser } from "~/auth/guard.server";
-import { apiRoute } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { apiRoute } from "~/http/http.server";
 
 /** GET /api/ai-analytics — real figures from recorded data (null where there is no data yet). */
 export async function loader(args: LoaderFunctionArgs) {

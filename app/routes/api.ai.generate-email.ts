@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { chargedAiCall } from "~/wiring/ai-chain.server";
 import { emailInput, generateEmail } from "~/ai/generate-email.server";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
-import { postJson } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { postJson } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };

@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { chargedAiCall } from "~/wiring/ai-chain.server";
 import { generateStepContent } from "~/ai/generate-step-content.server";
 import { stepContentInput } from "~/ai/step-content-schema";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed } from "~/http/api.server";
 import { loadOrgSettings } from "~/messaging/org-settings.server";
-import { postJson } from "~/lib/http.server";
+import { postJson } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { PROFILE_NOT_FOUND } from "~/alerts/alert-schema";
 import { deleteProfile, getProfile, updateProfile } from "~/alerts/manage-alert-settings.server";
-import { requireApiUser } from "~/auth/guard.server";
-import { recordRoute, type RecordEndpoint } from "~/lib/record-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 const PROFILE: RecordEndpoint = { notFound: PROFILE_NOT_FOUND, get: getProfile, update: updateProfile, remove: deleteProfile };
 

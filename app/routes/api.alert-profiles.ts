@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { parseProfile } from "~/alerts/alert-schema";
 import { createProfile, listProfiles } from "~/alerts/manage-alert-settings.server";
-import { requireApiUser } from "~/auth/guard.server";
-import { collectionRoute } from "~/lib/record-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { collectionRoute } from "~/http/record-route.server";
 
 const PROFILES = { list: listProfiles, parse: parseProfile, create: createProfile };
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, pageResponse, parseInput, searchParamsOf } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed, pageResponse, parseInput, searchParamsOf } from "~/http/api.server";
+import { apiRoute } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { activityTotal, listActivity } from "~/users/manage-users.server";
 

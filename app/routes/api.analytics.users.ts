@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, pageQuery, pageResponse } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed, pageQuery, pageResponse } from "~/http/api.server";
+import { apiRoute } from "~/http/http.server";
 import { listUserAnalytics } from "~/users/list-user-analytics.server";
 import { MAX_USERS_PAGE } from "~/users/manage-users.server";
 

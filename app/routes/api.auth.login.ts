@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { issueDeviceCookie, readDeviceId } from "~/auth/device-cookie.server";
-import { publicUser } from "~/auth/guard.server";
+import { publicUser } from "~/http/guard.server";
 import { EMAIL_MAX, EMAIL_TOO_LONG, PASSWORD_MAX, PASSWORD_TOO_LONG } from "~/auth/login-schema";
 import { logIn, TWO_FACTOR_REQUIRED } from "~/auth/login.server";
 import { serializeSessionCookie } from "~/auth/session.server";
-import { methodNotAllowed, parseJsonBody } from "~/lib/api.server";
+import { methodNotAllowed, parseJsonBody } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/http/http.server";
 import { clientIp, userAgent } from "~/lib/request.server";
 
 // Public (no session yet): listed in the route-guard test's allow-list.

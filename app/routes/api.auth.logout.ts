@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { logOut } from "~/auth/logout.server";
 import { serializeSessionCookie } from "~/auth/session.server";
-import { methodNotAllowed } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { apiRoute } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };

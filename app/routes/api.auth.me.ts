@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { publicUser, requireApiUser } from "~/auth/guard.server";
+import { publicUser, requireApiUser } from "~/http/guard.server";
 
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireApiUser(args);

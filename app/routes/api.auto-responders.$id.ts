@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { recordRoute, type RecordEndpoint } from "~/lib/record-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 import { deleteResponder, getResponder, updateResponder } from "~/responders/manage-responders.server";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { collectionRoute } from "~/lib/record-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { collectionRoute } from "~/http/record-route.server";
 import { createResponder, listResponders } from "~/responders/manage-responders.server";
 import { parseResponder } from "~/responders/responder-schema";
 

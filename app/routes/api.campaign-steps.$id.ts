@@ -1,13 +1,13 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, stepSchema, TOASTS } from "~/campaigns/campaign-schema";
 import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
 import { listCampaignSteps, publicStep } from "~/campaigns/list-campaign-steps.server";
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { methodNotAllowed, readJson } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/http/http.server";
 import { requireId } from "~/lib/ids";
 
 // SPEC §7 puts both on one path: GET /api/campaign-steps/{campaignId}; PUT/DELETE /api/campaign-steps/{stepId}.

@@ -1,10 +1,10 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { addStepSchema, checkStep, parseInput, TOASTS } from "~/campaigns/campaign-schema";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { methodNotAllowed, readJson } from "~/http/api.server";
+import { apiRoute } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };

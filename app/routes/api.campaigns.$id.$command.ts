@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { recordActivity } from "~/activity/log-activity.server";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import type { SessionUser } from "~/auth/session.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
+import { methodNotAllowed, readJson } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/http/http.server";
 import { requireId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { recordActivity } from "~/activity/log-activity.server";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND, parseInput, updateCampaignSchema } from "~/campaigns/campaign-schema";
 import { deleteCampaign } from "~/campaigns/delete-campaign.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
-import { recordRoute, type RecordEndpoint } from "~/lib/record-route.server";
+import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 /** PUT takes (name, description, promoCode, offerExpiration, stopOnReply); DELETE is for drafts only (else 409). */
 const campaignRecord = (args: LoaderFunctionArgs, userId: number): RecordEndpoint => ({

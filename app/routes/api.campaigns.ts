@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { createCampaignSchema, parseInput, TOASTS } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { listCampaigns, MAX_CAMPAIGN_PAGE } from "~/campaigns/list-campaigns.server";
-import { pagedCollectionRoute } from "~/lib/record-route.server";
+import { pagedCollectionRoute } from "~/http/record-route.server";
 
 const CAMPAIGNS = {
   max: MAX_CAMPAIGN_PAGE,

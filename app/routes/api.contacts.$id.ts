@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { recordActivity } from "~/activity/log-activity.server";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { CONTACT_NOT_FOUND, deleteContact, getContact, publicContact, updateContactFields } from "~/contacts/manage-contacts.server";
 import { AppError } from "~/lib/app-error";
-import { recordRoute, type RecordEndpoint } from "~/lib/record-route.server";
+import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 /** PUT takes the fields to change (those left out keep their values). */
 const contactRecord = (args: LoaderFunctionArgs, userId: number): RecordEndpoint<Awaited<ReturnType<typeof getContact>>> => ({

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { bulkItems, bulkUpsertContacts } from "~/contacts/bulk-contacts.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { methodNotAllowed, readJson } from "~/lib/api.server";
-import { MAX_BULK_JSON_BYTES } from "~/lib/read-body.server";
-import { apiRoute } from "~/lib/http.server";
+import { methodNotAllowed, readJson } from "~/http/api.server";
+import { MAX_BULK_JSON_BYTES } from "~/http/read-body.server";
+import { apiRoute } from "~/http/http.server";
 import { clientIp } from "~/lib/request.server";
 
 // POST only: 401 without a session, then 405.

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { parseContact } from "~/contacts/contact-schema";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { createContact, publicContact } from "~/contacts/manage-contacts.server";
 import { AppError } from "~/lib/app-error";
-import { methodNotAllowed, pageResponse, readJson, searchParamsOf } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { methodNotAllowed, pageResponse, readJson, searchParamsOf } from "~/http/api.server";
+import { apiRoute } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { BANK_NOT_FOUND } from "~/alerts/alert-schema";
 import { deleteBank, getBank, publicBank, updateBank } from "~/alerts/manage-alert-settings.server";
-import { requireApiUser } from "~/auth/guard.server";
-import { recordRoute, type RecordEndpoint } from "~/lib/record-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 const BANK: RecordEndpoint<Awaited<ReturnType<typeof getBank>>> = { notFound: BANK_NOT_FOUND, get: getBank, update: updateBank, remove: deleteBank, present: publicBank };
 

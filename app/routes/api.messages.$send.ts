@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
-import { runSendEndpoint, sendEndpoint } from "~/lib/send-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { runSendEndpoint, sendEndpoint } from "~/http/send-route.server";
 import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
 import { individualSchema, sendIndividual } from "~/messaging/create-individual-send.server";
 import { quickSendSchema, sendQuick } from "~/messaging/create-quick-send.server";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireApiUser } from "~/auth/guard.server";
-import { pageResponse, parseInput, searchParamsOf } from "~/lib/api.server";
-import { apiRoute } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { pageResponse, parseInput, searchParamsOf } from "~/http/api.server";
+import { apiRoute } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { listMessages } from "~/messaging/list-messages.server";
 import { MESSAGE_TABS } from "~/messaging/message-tabs";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
+import { requireApiUser } from "~/http/guard.server";
 import { getStats } from "~/campaigns/get-stats.server";
-import { methodNotAllowed } from "~/lib/api.server";
+import { methodNotAllowed } from "~/http/api.server";
 
 /** GET /api/stats — messagesSent, delivered, responses, contacts from maintained counters. */
 export async function loader(args: LoaderFunctionArgs) {

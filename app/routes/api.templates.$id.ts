@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { recordRoute, type RecordEndpoint } from "~/lib/record-route.server";
+import { requireApiUser } from "~/http/guard.server";
+import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 import { deleteTemplate, getTemplate, updateTemplate } from "~/templates/manage-templates.server";
 import { TEMPLATE_NOT_FOUND, updateTemplateSchema } from "~/templates/template-schema";
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { parseInput } from "~/lib/api.server";
+import { requireApiUser } from "~/http/guard.server";
+import { parseInput } from "~/http/api.server";
 import type { Db } from "~/db/client.server";
-import { pagedCollectionRoute, type CollectionActor } from "~/lib/record-route.server";
+import { pagedCollectionRoute, type CollectionActor } from "~/http/record-route.server";
 import { createTemplate, listTemplates, MAX_TEMPLATE_PAGE } from "~/templates/manage-templates.server";
 import { createTemplateSchema, type CreateTemplateInput } from "~/templates/template-schema";
 

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { z } from "zod";
 import { ALERT_TOASTS } from "~/alerts/alert-schema";
 import { runTestAlert } from "~/alerts/run-test-alert.server";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
-import { postJson } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { postJson } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 
 const body = z.object({ message: z.string({ invalid_type_error: "message must be text" }).default(""), contactId: zodId().nullish() });

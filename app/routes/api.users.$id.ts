@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { methodNotAllowed, parseJsonBody } from "~/lib/api.server";
+import { requireApiUser } from "~/http/guard.server";
+import { methodNotAllowed, parseJsonBody } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
-import { apiRoute } from "~/lib/http.server";
+import { apiRoute } from "~/http/http.server";
 import { requireId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { getUserDetails, updateUser, USER_NOT_FOUND } from "~/users/manage-users.server";

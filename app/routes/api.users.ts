@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireApiUser } from "~/auth/guard.server";
-import { pageQuery, pageResponse } from "~/lib/api.server";
-import { apiRoute, postJson } from "~/lib/http.server";
+import { requireApiUser } from "~/http/guard.server";
+import { pageQuery, pageResponse } from "~/http/api.server";
+import { apiRoute, postJson } from "~/http/http.server";
 import { clientIp } from "~/lib/request.server";
 import { createUser, listUsers, MAX_USERS_PAGE } from "~/users/manage-users.server";
 import { newUserSchema } from "~/users/user-schema";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { openConsentEvidence } from "~/analytics/open-consent-evidence.server";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { isAppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 

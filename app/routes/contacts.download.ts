@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { EXPORT_FORMATS, exportContacts } from "~/contacts/export-contacts.server";
 import { NO_CONTACTS_TO_DOWNLOAD } from "~/contacts/export";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 const query = z.object({
   format: z.enum(EXPORT_FORMATS).catch("csv"),

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser } from "~/http/guard.server";
 import { CONTACTS_TEMPLATE_CSV, CONTACTS_TEMPLATE_FILENAME } from "~/contacts/contacts-template";
 
 /** GET /contacts/template.csv — the Upload CSV template (SPEC §5: contacts_template.csv, two sample rows). */

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { streamChatMessage } from "~/ai/idea-chat.server";
-import { requireUser } from "~/auth/guard.server";
-import { methodNotAllowed } from "~/lib/api.server";
-import { apiErrorResponse } from "~/lib/http.server";
+import { requireUser } from "~/http/guard.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { apiErrorResponse } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };

@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import Sun from "lucide-react/icons/sun";
-import { getOptionalUser } from "~/auth/guard.server";
-import { loginAction } from "~/auth/login-action.server";
+import { getOptionalUser } from "~/http/guard.server";
+import { loginAction } from "~/http/login-action.server";
 import { readPendingSignIn } from "~/auth/pending-sign-in.server";
 import { MISSING_CREDENTIALS } from "~/auth/login-texts";
 import { useFailureToast, useToast } from "~/components/toaster";

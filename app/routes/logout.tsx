@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { logOut } from "~/auth/logout.server";
 import { serializeSessionCookie } from "~/auth/session.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 
 export async function loader() {
   return redirect("/");

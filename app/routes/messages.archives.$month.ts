@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireUser } from "~/auth/guard.server";
-import { throwAsResponse } from "~/lib/http.server";
+import { requireUser } from "~/http/guard.server";
+import { throwAsResponse } from "~/http/http.server";
 import { parseId } from "~/lib/ids";
 import { downloadMessageArchive } from "~/messaging/download-message-archive.server";
 

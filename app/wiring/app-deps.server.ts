@@ -1,7 +1,7 @@
 import type { AiDeps } from "~/ai/run-chain.server";
 import { createDb, type Db } from "~/db/client.server";
 import { jobQueue } from "~/jobs/job-queue.server";
-import type { JobDeps } from "~/jobs/handle-job-batch.server";
+import type { JobDeps } from "~/jobs/job-handlers.server";
 import type { TickDeps } from "~/jobs/run-scheduled-tick.server";
 import { systemClock, type Clock } from "~/lib/clock";
 import type { JobQueue } from "~/lib/job-queue";

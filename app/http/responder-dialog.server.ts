@@ -1,9 +1,9 @@
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { AppError } from "~/lib/app-error";
-import { redirectWithToast } from "~/toast/toast.server";
-import { createResponder, updateResponder } from "./manage-responders.server";
-import { readResponderForm } from "./responder-form-values";
-import { parseResponder, RESPONDER_TOASTS } from "./responder-schema";
+import { redirectWithToast } from "./toast.server";
+import { createResponder, updateResponder } from "~/responders/manage-responders.server";
+import { readResponderForm } from "~/responders/responder-form-values";
+import { parseResponder, RESPONDER_TOASTS } from "~/responders/responder-schema";
 
 /**
  * The create/edit dialog's action: a tab switch re-renders with the posted values (no JS); a save validates,

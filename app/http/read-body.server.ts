@@ -1,5 +1,5 @@
 import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/upload-limits";
-import { AppError } from "./app-error";
+import { AppError } from "~/lib/app-error";
 
 /** JSON request bodies are small: the largest legitimate one (a 10,000-contact bulk import) gets its own cap. */
 export const MAX_JSON_BYTES = 1024 * 1024;

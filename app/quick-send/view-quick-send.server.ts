@@ -2,9 +2,9 @@ import type { Db } from "~/db/client.server";
 import { checkBroadcast } from "~/messaging/check-broadcast.server";
 import { QUICK_SEND_PREVIEW_DEFAULTS, renderQuickSend } from "~/messaging/render";
 import { smsSegments } from "~/messaging/segments";
-import { getContactImport, previewRows } from "./get-contact-import.server";
+import { getContactImport, previewRows } from "~/contacts/get-contact-import.server";
 import { quickSendRecipients, QUICK_SEND_NOT_FOUND } from "./send-quick-upload.server";
-import { viewContactImport } from "./view-contact-import.server";
+import { viewContactImport } from "~/contacts/view-contact-import.server";
 import { AppError } from "~/lib/app-error";
 
 /**

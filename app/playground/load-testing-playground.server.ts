@@ -3,9 +3,9 @@ import { listContacts } from "~/contacts/list-contacts.server";
 import type { Db } from "~/db/client.server";
 import { parseId } from "~/lib/ids";
 import { pickTemplate } from "~/templates/pick-template.server";
-import { renderTemplate, DEFAULT_RENDER_TIME_ZONE } from "./render";
-import { smsSegments } from "./segments";
-import { exampleValues } from "./variables";
+import { renderTemplate, DEFAULT_RENDER_TIME_ZONE } from "~/messaging/render";
+import { smsSegments } from "~/messaging/segments";
+import { exampleValues } from "~/contacts/variables";
 
 import { PLAYGROUND_TABS, type PlaygroundTab } from "./playground-tabs";
 

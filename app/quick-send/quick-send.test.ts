@@ -6,12 +6,12 @@ import { broadcasts, contactImports, messages } from "~/db/schema";
 import { uniquePhone, createTestContact } from "../../tests/contact-factory";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { fixtureFile } from "../../tests/fixtures";
-import { parseContactsCsv, readContactRows, type ImportRow } from "./csv-import";
-import { readContactsFile, SPREADSHEET_PARSE_FAILED } from "./read-contacts-file.server";
-import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "./upload-limits";
+import { parseContactsCsv, readContactRows, type ImportRow } from "~/contacts/csv-import";
+import { readContactsFile, SPREADSHEET_PARSE_FAILED } from "~/contacts/read-contacts-file.server";
+import { MAX_UPLOAD_BYTES, MAX_XLS_BYTES, UPLOAD_TOO_LARGE, XLS_TOO_LARGE } from "~/contacts/upload-limits";
 import { NO_CONTACTS, sendQuickUpload, STILL_SAVING } from "./send-quick-upload.server";
 import { MESSAGE_REQUIRED, NO_VALID_CONTACTS_FOUND, stageQuickSend } from "./stage-quick-send.server";
-import { startContactImport } from "./start-contact-import.server";
+import { startContactImport } from "~/contacts/start-contact-import.server";
 import { viewQuickSend } from "./view-quick-send.server";
 import { appHooks } from "../../tests/messaging-harness";
 

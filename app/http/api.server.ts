@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AppError } from "./app-error";
-import { zodId } from "./ids";
+import { AppError } from "~/lib/app-error";
+import { zodId } from "~/lib/ids";
 import { isJsonContentType, MAX_JSON_BYTES, readBodyLimited } from "./read-body.server";
 
 /**

@@ -4,7 +4,7 @@ import { listSearch } from "~/contacts/list-search";
 import { startContactImport } from "~/contacts/start-contact-import.server";
 import type { DuplicateMode } from "~/db/schema";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
-import { redirectWithToast } from "~/toast/toast.server";
+import { redirectWithToast } from "./toast.server";
 
 /**
  * The two intents every staged-import page (Upload CSV, Quick Upload & Send) answers, after its own guard:

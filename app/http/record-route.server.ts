@@ -3,8 +3,8 @@ import type { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { methodNotAllowed, pageQuery, pageResponse, parseInput, readJson } from "./api.server";
 import { apiRoute } from "./http.server";
-import { requireId } from "./ids";
-import { clientIp } from "./request.server";
+import { requireId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
 
 /**
  * One record's /api/<things>/:id endpoint (GET, PUT, DELETE), described by its domain functions — which share the

@@ -3,13 +3,13 @@ import { data, redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isAppError } from "~/lib/app-error";
 import { clientIp, userAgent } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
-import { createAuthenticator } from "./authenticator.server";
-import { issueDeviceCookie, readDeviceId } from "./device-cookie.server";
-import { completeTwoFactorSignIn } from "./login.server";
-import { EMAIL_TOO_LONG, loginSchema, MISSING_CREDENTIALS, PASSWORD_TOO_LONG } from "./login-schema";
-import { PENDING_SIGN_IN_MS, pendingSignInCookie, readPendingSignIn } from "./pending-sign-in.server";
-import { serializeSessionCookie, type SessionUser } from "./session.server";
+import { redirectWithToast } from "./toast.server";
+import { createAuthenticator } from "~/auth/authenticator.server";
+import { issueDeviceCookie, readDeviceId } from "~/auth/device-cookie.server";
+import { completeTwoFactorSignIn } from "~/auth/login.server";
+import { EMAIL_TOO_LONG, loginSchema, MISSING_CREDENTIALS, PASSWORD_TOO_LONG } from "~/auth/login-schema";
+import { PENDING_SIGN_IN_MS, pendingSignInCookie, readPendingSignIn } from "~/auth/pending-sign-in.server";
+import { serializeSessionCookie, type SessionUser } from "~/auth/session.server";
 
 // The second step's one field: a 6-digit code or a recovery code (xxxxx-xxxxx), typed by a person.
 const codeSchema = z.object({ code: z.string().trim().min(1, "Enter the code").max(32, "Enter the code") });

@@ -2,9 +2,9 @@ import type { Db } from "~/db/client.server";
 import type { ContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { MAX_CONTENT } from "~/messaging/check-send-request.server";
-import { CSV_PARSE_FAILED, parseContactsCsv } from "./csv-import";
-import { readContactsFile } from "./read-contacts-file.server";
-import { stageParsedRows, stageStreamedRows } from "./stage-contact-import.server";
+import { CSV_PARSE_FAILED, parseContactsCsv } from "~/contacts/csv-import";
+import { readContactsFile } from "~/contacts/read-contacts-file.server";
+import { stageParsedRows, stageStreamedRows } from "~/contacts/stage-contact-import.server";
 
 // SPEC §5 / §8 texts.
 export const NO_VALID_CONTACTS_FOUND = "No valid contacts found";

@@ -1,8 +1,8 @@
 import { json } from "@remix-run/cloudflare";
-import { AppError } from "./app-error";
+import { AppError } from "~/lib/app-error";
 import type { z } from "zod";
 import { methodNotAllowed, parseInput, readJson } from "./api.server";
-import { parseId } from "./ids";
+import { parseId } from "~/lib/ids";
 
 /**
  * /api: maps what a handler threw to a Response. AppError → `{ message, ...details }` with its status (and

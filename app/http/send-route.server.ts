@@ -3,9 +3,9 @@ import type { z } from "zod";
 import type { SessionUser } from "~/auth/session.server";
 import type { SendRequestDeps } from "~/messaging/check-send-request.server";
 import { idempotencyKey } from "./api.server";
-import { AppError } from "./app-error";
+import { AppError } from "~/lib/app-error";
 import { apiErrorResponse, postJson } from "./http.server";
-import { clientIp } from "./request.server";
+import { clientIp } from "~/lib/request.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import type { Actor } from "~/lib/actor";
 

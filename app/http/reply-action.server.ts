@@ -2,9 +2,9 @@ import { data } from "@remix-run/cloudflare";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { AppError } from "~/lib/app-error";
 import { clientIp } from "~/lib/request.server";
-import { redirectWithToast } from "~/toast/toast.server";
-import { toPlainGsm } from "./gsm-replace";
-import { replySchema, sendReply } from "./send-reply.server";
+import { redirectWithToast } from "./toast.server";
+import { toPlainGsm } from "~/conversations/gsm-replace";
+import { replySchema, sendReply } from "~/conversations/send-reply.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 /** The shared action of both conversation screens: intent=replace re-renders the form with plain text (no JS), intent=reply sends. */

@@ -1,8 +1,8 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Role } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { apiErrorResponse } from "~/lib/http.server";
-import { findSessionUser, readSessionToken, type SessionUser, type SignedIn } from "./session.server";
+import { apiErrorResponse } from "./http.server";
+import { findSessionUser, readSessionToken, type SessionUser, type SignedIn } from "~/auth/session.server";
 
 type Args = { request: Request; context: AppLoadContext };
 

@@ -1,5 +1,5 @@
 import { createCookie, redirect, redirectDocument, type AppLoadContext } from "@remix-run/cloudflare";
-import { toastSchema, type Toast, type ToastInput } from "./toast";
+import { toastSchema, type Toast, type ToastInput } from "~/toast/toast";
 
 // A one-shot signed cookie: the toast survives the redirect (so it shows without JS too),
 // then the next document/loader read clears it.
