@@ -10,18 +10,10 @@ import tseslint from "typescript-eslint";
 import floors from "./eslint/floors.js";
 
 /**
- * TEMPORARY (issue 25): the pipeline still calls the features built on it. Engineer h2 is replacing these imports with
- * hooks and a composition root; the lead empties this list after merging that branch. Nothing else may be added here:
- * each entry is one importing file and the one folder it may still reach, so any other back-edge fails the build.
+ * Emptied by h2's hooks (decision 028): the pipeline imports none of the features built on it. Kept, empty, so the
+ * floors test's check of it stays in place; nothing may be added here.
  */
-export const PIPELINE_BACK_EDGES_PENDING_HOOKS = [
-  { from: "app/messaging/create-outbound-messages.server.ts", to: "responders", why: "a human send cancels follow-ups (a send hook)" },
-  { from: "app/messaging/receive-inbound.server.ts", to: "campaigns", why: "a reply stops enrolments (an inbound processor)" },
-  { from: "app/messaging/receive-inbound.server.ts", to: "responders", why: "a reply runs the responders (an inbound processor)" },
-  { from: "app/messaging/consume-send-batch.server.ts", to: "campaigns", why: "campaigns decide whether to hold a send (a held-send hook)" },
-  { from: "app/messaging/variable-values.ts", to: "campaigns", why: "the campaign variables of a rendered message" },
-  { from: "app/responders/process-replies.server.ts", to: "alerts", why: "the responders run the alerts (an inbound processor)" },
-];
+export const PIPELINE_BACK_EDGES_PENDING_HOOKS = [];
 
 export default tseslint.config(
   { ignores: ["build/**", "public/build/**", ".wrangler/**", "node_modules/**", "worker-configuration.d.ts", "bench/out/**", "tests/e2e/artifacts/**"] },

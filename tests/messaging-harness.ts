@@ -5,6 +5,9 @@ import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
 import type { SendDeps } from "~/messaging/consume-send-batch.server";
 import type { SendJob } from "~/jobs/jobs";
+import { processInboundMessages } from "~/messaging/receive-inbound.server";
+import type { ReplyProviders } from "~/wiring/ai-chain.server";
+import { pipelineHooks } from "~/wiring/pipeline-hooks.server";
 import { newFakeSendGridKey, newFakeTwilioAccount } from "./fakes/control";
 import { db } from "./factories";
 
@@ -37,8 +40,23 @@ export const TEST_CONFIG: MessagingConfig = {
   unsubscribeSecret: "test-session-secret",
 };
 
+/**
+ * The pipeline's hooks as the composition root registers them (app/wiring/pipeline-hooks.server.ts), without the
+ * auto-responders and smart alerts (they need their providers: `runInboundJob` with `replies`).
+ */
+export const appHooks = pipelineHooks(null);
+
+/**
+ * The inbound job as the queue runs it (app/jobs/job-handlers.server.ts): the root's inbound processors in their
+ * order; with `replies`, the auto-responders and smart alerts run too.
+ */
+export function runInboundJob(db: Db, messageIds: number[], now: Date, replies?: ReplyProviders) {
+  const hooks = pipelineHooks(replies ? () => replies : null);
+  return processInboundMessages({ db, queue: replies?.queue ?? recordingQueue(), now }, messageIds, hooks.inbound);
+}
+
 /** Pipeline dependencies wired to fresh, isolated accounts on the fake Twilio and SendGrid servers. */
-export async function pipeline(opts: { now?: () => Date; config?: Partial<MessagingConfig>; from?: string; dbOverride?: Db } = {}) {
+export async function pipeline(opts: { clock?: () => Date; config?: Partial<MessagingConfig>; from?: string; dbOverride?: Db } = {}) {
   const twilio = await newFakeTwilioAccount();
   const sendgrid = await newFakeSendGridKey();
   // Each test gets its own sender so pacing rows never interfere across tests.
@@ -48,7 +66,8 @@ export async function pipeline(opts: { now?: () => Date; config?: Partial<Messag
     sms: createTwilioSms(twilio.config({ from })),
     email: createSendGridEmail(sendgrid.config()),
     config: { ...TEST_CONFIG, ...opts.config },
-    now: opts.now ?? (() => new Date()),
+    clock: opts.clock ?? (() => new Date()),
+    hooks: appHooks,
   };
   return { deps, twilio, sendgrid, queue: recordingQueue() };
 }

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DAY, DEFAULT_CAP_LIMITS, HOUR } from "~/caps/caps";
 import { readCapUse } from "~/caps/hit-cap.server";
-import { classifierFor } from "~/responders/reply-deps.server";
+import { classifierFor } from "~/wiring/ai-chain.server";
 import { uniquePhone } from "../../tests/contact-factory";
 import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
 import { db } from "../../tests/factories";

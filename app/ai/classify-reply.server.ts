@@ -9,6 +9,7 @@ import { aiClassifications } from "~/db/schema";
 import { classifyReplyPrompt, INTENTS, SENTIMENTS } from "./prompts/classify-reply";
 import { runChain, type AiDeps } from "./run-chain.server";
 import type { AiProviderName } from "./provider";
+import { systemClock, type Clock } from "~/lib/clock";
 
 export type ReplyIntent = (typeof INTENTS)[number];
 export type ReplySentiment = (typeof SENTIMENTS)[number];
@@ -24,7 +25,7 @@ export type ReplyClassification = {
   id: number | null;
 };
 
-export type ClassifyDeps = AiDeps & { db: Db; now?: () => Date };
+export type ClassifyDeps = AiDeps & { db: Db; clock?: Clock };
 export type ClassifyOptions = { messageId?: number | null; record?: boolean };
 
 const answerSchema = z.object({
@@ -128,7 +129,7 @@ export async function classifyReply(deps: ClassifyDeps, text: string, opts: Clas
         confidence: value.confidence,
         provider,
         analysisMs,
-        createdAt: (deps.now ?? (() => new Date()))(),
+        createdAt: (deps.clock ?? systemClock)(),
       })
       .returning({ id: aiClassifications.id });
     id = row.id;

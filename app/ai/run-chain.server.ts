@@ -1,6 +1,7 @@
 import { recordStatus } from "~/activity/system-status.server";
 import type { Db } from "~/db/client.server";
 import type { AiProvider, AiProviderName, AiTask } from "./provider";
+import type { Clock } from "~/lib/clock";
 
 /** Told of each provider that failed; may return a promise (e.g. recording the error), which the chain awaits. */
 export type AiLog = (event: { kind: string; provider: AiProviderName; error: string }) => unknown;
@@ -23,10 +24,10 @@ export type ChainResult<T> = { value: T; provider: AiProviderName };
 export const defaultLog: AiLog = (e) => console.warn(`[ai] ${e.kind}: ${e.provider} failed, trying the next provider: ${e.error}`);
 
 /** The log the app uses: the console, and `provider_error:ai` in system_status (the Analytics health card). */
-export function recordingLog(db: Db, now: () => Date): AiLog {
+export function recordingLog(db: Db, clock: Clock): AiLog {
   return async (e) => {
     defaultLog(e);
-    await recordStatus(db, "provider_error:ai", { provider: e.provider, task: e.kind, message: e.error.slice(0, 300) }, now());
+    await recordStatus(db, "provider_error:ai", { provider: e.provider, task: e.kind, message: e.error.slice(0, 300) }, clock());
   };
 }
 

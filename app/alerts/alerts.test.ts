@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import { classifierFor } from "~/responders/reply-deps.server";
+import { classifierFor } from "~/wiring/ai-chain.server";
 import type { ReplyDeps } from "~/responders/reply-deps";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { call, createTestUser, db } from "../../tests/factories";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { alertRulesMadeHere } from "../../tests/alert-rules";
-import { pipeline } from "../../tests/messaging-harness";
+import { pipeline, runInboundJob } from "../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
 import { acknowledgeAlert, countUnacknowledged, listAlerts, markAlert } from "./manage-alerts.server";
 import { createBank, createProfile } from "./manage-alert-settings.server";
@@ -19,14 +19,14 @@ const DAY = new Date("2026-11-18T18:30:00Z");
 const made = alertRulesMadeHere();
 
 async function world() {
-  const p = await pipeline({ now: () => DAY });
+  const p = await pipeline({ clock: () => DAY });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
   const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
   async function inbound(body: string, at = DAY, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
     const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
     p.queue.sent.splice(0);
-    if (res.messageId) await processInboundMessages(p.deps.db, [res.messageId], at, replies);
+    if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
     return { ...res, sid };
   }
   return { ...p, user, contact, inbound, replies };
@@ -78,7 +78,7 @@ describe("the alert engine", () => {
     expect(alert!.intent).toBe("pricing_question");
     expect(alert!.escalation_due_at).toBe(DAY.getTime() + 20 * MIN);
     // Redelivered job: nothing new.
-    await processInboundMessages(w.deps.db, [first.messageId!], DAY, w.replies);
+    await runInboundJob(w.deps.db, [first.messageId!], DAY, w.replies);
     expect((await db().get<{ n: number }>(sql`SELECT trigger_count AS n FROM keyword_banks WHERE id = ${bank.id}`))!.n).toBe(1);
 
     await sendMessages(w.queue.takeSendJobs(), w.deps);

@@ -8,6 +8,7 @@ import { runBatch } from "~/db/client.server";
 import { suppressStatements } from "~/messaging/compliance.server";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { appHooks } from "../../tests/messaging-harness";
 import { exportConsentEvidence } from "./export-consent-evidence.server";
 import { getComplianceReport } from "./get-compliance-report.server";
 
@@ -35,6 +36,7 @@ describe("compliance events and report", () => {
         { channel: "sms", kind: "individual", phone: uniquePhone(), contactId: null, content: "b", idempotencyKey: `cmp:${crypto.randomUUID()}`, createdBy: u.id },
       ],
       AT,
+      appHooks,
     );
     const t = AT.getTime();
     await db().run(sql`UPDATE messages SET status = 'skipped', error_message = 'Recipient opted out', updated_at = ${t} WHERE id = ${refusedId}`);

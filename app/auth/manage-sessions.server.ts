@@ -4,8 +4,8 @@ import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, sessions } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { SESSION_IDLE_MS } from "./session.server";
+import type { Actor } from "~/lib/actor";
 
-export type Actor = { userId: number; ipAddress: string | null };
 
 /** A browser name and platform from a User-Agent, for people to recognise their devices (not for any decision). */
 export function describeDevice(ua: string | null): string {

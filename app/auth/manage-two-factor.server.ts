@@ -8,8 +8,8 @@ import { verifyPassword } from "./password-hash.js";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from "./totp";
 import { REQUIRE_SUPERUSER_2FA_KEY } from "./two-factor-settings";
 import { normaliseRecoveryCode } from "./verify-second-factor.server";
+import type { Actor } from "~/lib/actor";
 
-export type Actor = { userId: number; ipAddress: string | null };
 export const RECOVERY_CODE_COUNT = 10;
 
 /** The Account screen's two-factor state. The secret is returned only while enrolment waits for its first code. */

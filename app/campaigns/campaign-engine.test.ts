@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import { createDb, type Db } from "~/db/client.server";
 import type { EnrollCampaignJob, SendJob } from "~/jobs/jobs";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
-import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { longText, measuringD1 } from "../../tests/bound-values";
 import { createTestContact, seedContacts, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
-import { pipeline } from "../../tests/messaging-harness";
+import { pipeline, runInboundJob } from "../../tests/messaging-harness";
 import { addCampaignContacts } from "./add-campaign-contacts.server";
 import { addCampaignStep } from "./add-campaign-step.server";
 import { checkStep, stepSchema } from "./campaign-schema";
@@ -47,7 +47,7 @@ const step = (fields: Record<string, unknown>) => checkStep(stepSchema.parse({ n
 async function world(start: number, opts: { dbOverride?: Db } = {}) {
   const clock = { t: start };
   const now = () => new Date(clock.t);
-  const { deps, twilio, sendgrid, queue } = await pipeline({ now, dbOverride: opts.dbOverride });
+  const { deps, twilio, sendgrid, queue } = await pipeline({ clock: now, dbOverride: opts.dbOverride });
   const user = await createTestUser();
   const actor = { userId: user.id, ipAddress: null };
   const contact = (fields: Record<string, unknown> = {}) => createTestContact(user.id, { firstName: "Ana", lastName: uniqueTag("Sol"), phone: azPhone(), state: "AZ", ...fields });
@@ -239,8 +239,8 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     w.clock.t += 60_000;
     const inbound = await receiveInboundSms(w.deps.db, w.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: a.phone, to: "+16025550100", body: "Sounds good, call me" }, w.now());
     w.queue.sent.splice(0); // the inbound job: run the reply processors directly
-    await processInboundMessages(w.deps.db, [inbound.messageId!], w.now());
-    await processInboundMessages(w.deps.db, [inbound.messageId!], w.now()); // redelivery changes nothing
+    await runInboundJob(w.deps.db, [inbound.messageId!], w.now());
+    await runInboundJob(w.deps.db, [inbound.messageId!], w.now()); // redelivery changes nothing
     expect(await w.enrollment(on.id, a.id)).toMatchObject({ status: "stopped", stop_reason: "replied" });
     expect((await w.enrollment(off.id, a.id))?.status).toBe("active");
     await w.at(T0 + 2 * DAY, on.id);

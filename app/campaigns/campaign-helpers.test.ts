@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestUser, db } from "../../tests/factories";
 import { autoResponders } from "~/db/schema";
-import { formatOfferExpiration } from "./campaign-variables";
+import { formatOfferExpiration } from "~/messaging/variable-values";
 import { createCampaign } from "./create-campaign.server";
 import { delayLabel } from "./delay-label";
 import { getDashboard } from "./get-dashboard.server";

@@ -4,8 +4,8 @@ import { activityLog, campaigns, type Campaign } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { TOASTS, type CreateCampaignInput } from "./campaign-schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
+import type { Actor } from "~/lib/actor";
 
-export type Actor = { userId: number | null; ipAddress: string | null };
 
 /**
  * Creates a draft campaign with its audience in one transaction: picked contacts are enrolled now (held until

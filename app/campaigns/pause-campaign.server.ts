@@ -3,8 +3,8 @@ import { runBatch, type Db } from "~/db/client.server";
 import { campaigns } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { TOASTS } from "./campaign-schema";
-import type { Actor } from "./create-campaign.server";
 import { getCampaignRow, publicCampaign, type PublicCampaign } from "./get-campaign.server";
+import type { Actor } from "~/lib/actor";
 
 /**
  * running → paused, in O(1): nothing is rewritten here. The send consumer holds (status `held`) every message of a

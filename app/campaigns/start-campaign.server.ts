@@ -5,8 +5,8 @@ import type { EnrollCampaignJob } from "~/jobs/jobs";
 import { AppError } from "~/lib/app-error";
 import type { JobQueue } from "~/lib/job-queue";
 import { TOASTS } from "./campaign-schema";
-import type { Actor } from "./create-campaign.server";
 import { getCampaignRow, publicCampaign, type PublicCampaign } from "./get-campaign.server";
+import type { Actor } from "~/lib/actor";
 
 /** The first step counts from the scheduled start (`scheduledAt`, else `startDate`) when it is in the future, else now. */
 export function firstStepAnchor(c: Pick<Campaign, "scheduledAt" | "startDate">, now: Date): number {

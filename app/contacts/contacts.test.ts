@@ -299,7 +299,7 @@ describe("staged CSV import", () => {
     const u = await createTestUser();
     const existing = await createTestContact(u.id, { firstName: "Existing", company: "Before", city: "Reno" });
     const imp = await stage(u.id, csv([`Renamed,Person,${existing.phone},,After`]));
-    const after = await startContactImport(db(), { id: imp.id, userId: u.id, mode: "update", now, enqueue: async () => {} });
+    const after = await startContactImport(db(), { id: imp.id, userId: u.id, mode: "update", clock: now, enqueue: async () => {} });
     expect(after).toMatchObject({ status: "completed", createdCount: 0, updatedCount: 1, duplicateCount: 0 });
     expect(await getContact(db(), existing.id)).toMatchObject({ firstName: "Renamed", company: "After", city: "Reno" });
   });
@@ -389,9 +389,9 @@ describe("staged CSV import", () => {
     // ~8 KB of JSON a row: 3.2 MB for the 400 staged rows, and again for the chunk the import writes.
     const imp = await stageContactImport(mdb, { name: "long.csv", text: file("A") }, { userId: u.id }, now());
     expect(imp).toMatchObject({ validRows: 400, errorCount: 0 });
-    expect(await startContactImport(mdb, { id: imp.id, userId: u.id, mode: "skip", now, enqueue: async () => {} })).toMatchObject({ status: "completed", createdCount: 400 });
+    expect(await startContactImport(mdb, { id: imp.id, userId: u.id, mode: "skip", clock: now, enqueue: async () => {} })).toMatchObject({ status: "completed", createdCount: 400 });
     const again = await stageContactImport(mdb, { name: "long.csv", text: file("B") }, { userId: u.id }, now());
-    expect(await startContactImport(mdb, { id: again.id, userId: u.id, mode: "update", now, enqueue: async () => {} })).toMatchObject({ status: "completed", updatedCount: 400 });
+    expect(await startContactImport(mdb, { id: again.id, userId: u.id, mode: "update", clock: now, enqueue: async () => {} })).toMatchObject({ status: "completed", updatedCount: 400 });
     const stored = await db().all<{ first_name: string; address: string }>(
       sql`SELECT first_name, address FROM contacts WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)}))`,
     );
@@ -406,7 +406,7 @@ describe("staged CSV import", () => {
     const imp = await stage(u.id, csv(phones.map((ph, i) => `Q${i},Queue,${ph},,`)));
     // As the confirm action does: one chunk inline, the rest through the queue.
     const enqueued: number[] = [];
-    const started = await startContactImport(db(), { id: imp.id, userId: u.id, mode: "skip", now, enqueue: async (id) => void enqueued.push(id) });
+    const started = await startContactImport(db(), { id: imp.id, userId: u.id, mode: "skip", clock: now, enqueue: async (id) => void enqueued.push(id) });
     expect(started.status).toBe("importing");
     expect(started.processedRows).toBe(1000);
     expect(enqueued).toEqual([imp.id]);

@@ -4,6 +4,7 @@ import { contactImports, type ContactImport, type DuplicateMode } from "~/db/sch
 import { AppError } from "~/lib/app-error";
 import { getContactImport } from "./get-contact-import.server";
 import { importNextChunk } from "./import-contact-chunk.server";
+import type { Clock } from "~/lib/clock";
 
 export const NO_VALID_CONTACTS = "No valid contacts";
 
@@ -25,11 +26,11 @@ export async function confirmContactImport(db: Db, id: number, userId: number, m
  */
 export async function startContactImport(
   db: Db,
-  opts: { id: number; userId: number; mode: DuplicateMode; now: () => Date; enqueue: (importId: number) => Promise<void> },
+  opts: { id: number; userId: number; mode: DuplicateMode; clock: Clock; enqueue: (importId: number) => Promise<void> },
 ): Promise<ContactImport> {
-  const confirmed = await confirmContactImport(db, opts.id, opts.userId, opts.mode, opts.now());
+  const confirmed = await confirmContactImport(db, opts.id, opts.userId, opts.mode, opts.clock());
   if (confirmed.status === "importing") {
-    const { done } = await importNextChunk(db, opts.id, opts.now());
+    const { done } = await importNextChunk(db, opts.id, opts.clock());
     if (!done) await opts.enqueue(opts.id);
   }
   return getContactImport(db, opts.id, opts.userId);

@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "~/db/client.server";
 import { AppError } from "~/lib/app-error";
-import type { JobQueue } from "~/lib/job-queue";
-import { assertVariablesFilled, logSend, messageByKey, sendablePhone, type Actor } from "~/messaging/check-send-request.server";
+import { assertVariablesFilled, logSend, messageByKey, sendablePhone, type SendRequestDeps } from "~/messaging/check-send-request.server";
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { OPTED_OUT_REASON } from "~/messaging/compliance.server";
+import type { Actor } from "~/lib/actor";
 
 export const REPLY_MAX = 1600;
 export const replySchema = z.object({
@@ -24,12 +23,12 @@ export const CONVERSATIONAL_WINDOW_MS = 24 * 60 * 60 * 1000;
  * which quiet hours defer like any other outreach.
  */
 export async function sendReply(
-  deps: { db: Db; queue: JobQueue; now: Date },
+  deps: SendRequestDeps,
   to: { contactId: number } | { phone: string },
   input: z.infer<typeof replySchema>,
   actor: Actor,
 ) {
-  const { db, queue, now } = deps;
+  const { db, queue, now, hooks } = deps;
   let contactId: number | null = null;
   let phone: string;
   if ("contactId" in to) {
@@ -57,6 +56,7 @@ export async function sendReply(
     queue,
     [{ channel: "sms", kind: conversational ? "reply" : "individual", contactId, phone, content: input.message, idempotencyKey, createdBy: actor.userId }],
     now,
+    hooks,
   );
   const message = await messageByKey(db, idempotencyKey);
   await logSend(db, actor, now, { type: "reply", contactId, to: phone, messageId: message?.id ?? null });

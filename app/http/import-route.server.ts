@@ -15,7 +15,7 @@ export function stagedImportIntents({ request, context }: Pick<ActionFunctionArg
   const search = listSearch(request);
   return {
     async start(mode: DuplicateMode) {
-      await startContactImport(context.db, { id, userId, mode, now: context.clock, enqueue: importEnqueuer(context.cloudflare.env) });
+      await startContactImport(context.db, { id, userId, mode, clock: context.clock, enqueue: importEnqueuer(context.queue) });
       return redirect(new URL(request.url).pathname + search);
     },
     async cancel(title: string) {

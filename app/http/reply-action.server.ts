@@ -5,7 +5,6 @@ import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "./toast.server";
 import { toPlainGsm } from "~/conversations/gsm-replace";
 import { replySchema, sendReply } from "~/conversations/send-reply.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 // intent=replace (the no-JS "replace special characters" button) only needs the text; a send is replySchema.
@@ -25,6 +24,6 @@ export async function replyOrReplace(args: ActionFunctionArgs, target: ReplyTarg
   const { request, context } = args;
   if (input.intent === "replace") return { ok: true as const, replaced: toPlainGsm(input.message) };
   requirePublicUrl(context.cloudflare.env);
-  await sendReply({ db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() }, target.to, { message: input.message, nonce: input.nonce }, { userId, ipAddress: clientIp(request) });
+  await sendReply(context.domain(), target.to, { message: input.message, nonce: input.nonce }, { userId, ipAddress: clientIp(request) });
   return redirectWithToast(context, target.back, { title: "Reply sent" });
 }

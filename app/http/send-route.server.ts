@@ -1,13 +1,13 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import type { SessionUser } from "~/auth/session.server";
-import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
+import type { SendRequestDeps } from "~/messaging/check-send-request.server";
 import { idempotencyKey } from "./api.server";
 import { AppError } from "~/lib/app-error";
 import { apiErrorResponse, postJson } from "./http.server";
 import { clientIp } from "~/lib/request.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
+import type { Actor } from "~/lib/actor";
 
 /** One POST+JSON send endpoint: its body schema and the domain function that queues the send. */
 export type SendEndpoint = {
@@ -37,7 +37,7 @@ export function runSendEndpoint(
   const { request, context } = args;
   const endpoint = Object.hasOwn(endpoints, args.params[param] ?? "") ? endpoints[args.params[param]!] : undefined;
   if (!endpoint) return Promise.resolve(apiErrorResponse(new AppError("not_found", "Not found")));
-  const deps: SendRequestDeps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+  const deps: SendRequestDeps = context.domain();
   const actor: Actor = { userId: user.id, ipAddress: clientIp(request) };
   return postJson(
     request,

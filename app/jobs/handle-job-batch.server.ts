@@ -1,17 +1,18 @@
-import type { Db } from "~/db/client.server";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { jobKey, jobSchema, type Job } from "./jobs";
 
-export type JobDeps = { db: Db; env: Env; now: () => Date };
-/** Each handler answers with outcomes keyed by `jobKey` (a job without an entry is done: acked). */
-export type JobHandlers = { [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: JobDeps) => Promise<JobOutcomes> };
+/**
+ * Each handler answers with outcomes keyed by `jobKey` (a job without an entry is done: acked). `D`: what the
+ * handlers take, built by the composition root (JobDeps in job-handlers.server.ts, `jobDeps` in app/wiring).
+ */
+export type JobHandlers<D> = { [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: D) => Promise<JobOutcomes> };
 
 /**
  * Validates each message, groups them by type and lets each handler work on its group at once
  * (handlers are batch-aware so D1 writes and provider calls happen per batch, not per message).
  * Unknown shapes are acked and logged. A handler's per-message outcome decides ack or retry.
  */
-export async function handleJobBatch(batch: MessageBatch<unknown>, deps: JobDeps, handlers: JobHandlers) {
+export async function handleJobBatch<D>(batch: MessageBatch<unknown>, deps: D, handlers: JobHandlers<D>) {
   const groups = new Map<Job["type"], { job: Job; msg: Message<unknown> }[]>();
   for (const msg of batch.messages) {
     const parsed = jobSchema.safeParse(msg.body);
@@ -26,7 +27,7 @@ export async function handleJobBatch(batch: MessageBatch<unknown>, deps: JobDeps
   }
   await Promise.all(
     [...groups].map(async ([type, items]) => {
-      const handler = handlers[type] as (jobs: Job[], deps: JobDeps) => Promise<JobOutcomes>;
+      const handler = handlers[type] as (jobs: Job[], deps: D) => Promise<JobOutcomes>;
       try {
         const outcomes = await handler(
           items.map((i) => i.job),

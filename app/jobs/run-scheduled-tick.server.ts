@@ -5,18 +5,22 @@ import { purgeOldCapWindows } from "~/caps/purge-old-cap-windows.server";
 import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
 import { purgeExpiredSessions } from "~/auth/session.server";
 import type { Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
+import type { SmsProvider } from "~/messaging/providers/provider";
+import type { AlertConfig } from "~/responders/reply-deps";
 import { escalateDueAlerts } from "~/alerts/run-alerts.server";
-import { alertConfig } from "~/responders/reply-deps";
 import { archiveOldMessages } from "~/messaging/archive-old-messages.server";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
-import { smsProviderFor } from "~/messaging/providers/registry.server";
 import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 
-export type TickDeps = { db: Db; env: Env; now: Date };
+/**
+ * What the tasks take, built by the composition root (app/wiring/app-deps.server.ts `tickDeps`): `now` is the tick's
+ * scheduled time for every task; `env` for the settings tasks read themselves (retention, the archive bucket).
+ */
+export type TickDeps = { db: Db; env: Env; now: Date; queue: JobQueue; sms: () => SmsProvider; alerts: () => AlertConfig };
 type Task = (d: TickDeps) => Promise<unknown>;
 
 /** Everything the per-minute Cron Trigger does. Each task is independent: one failing does not stop the rest. */
@@ -32,11 +36,11 @@ export async function runScheduledTick(deps: TickDeps, tasks: Task[] = defaultTa
 export const defaultTasks: Task[] = [
   ({ db, now }) => purgeExpiredSessions(db, now),
   // Scheduled sends and quiet-hours deferrals whose time has come.
-  ({ db, env, now }) => dispatchDueMessages(db, jobQueue(env), now),
+  ({ db, queue, now }) => dispatchDueMessages(db, queue, now),
   // Campaign steps that have come due (app/campaigns): creates their messages through the same pipeline.
   // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
-  async ({ db, env, now }) => console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, jobQueue(env), now))),
-  ({ db, env, now }) => reconcileMessages(db, jobQueue(env), smsProviderFor(env, db, () => now), now),
+  async ({ db, queue, now }) => console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, queue, now))),
+  ({ db, queue, sms, now }) => reconcileMessages(db, queue, sms(), now),
   // Local outbox: simulate the provider's delivery reports.
   async ({ db, now }) => {
     const changed = await advanceOutboxStatuses(db, now);
@@ -56,7 +60,7 @@ export const defaultTasks: Task[] = [
   // Cap counter windows that have ended (decision 021), a bounded chunk per tick through their expires_at index.
   ({ db, now }) => purgeOldCapWindows(db, now),
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
-  ({ db, env, now }) => escalateDueAlerts({ db, queue: jobQueue(env), now, config: alertConfig(env) }),
+  ({ db, queue, alerts, now }) => escalateDueAlerts({ db, queue, now, config: alerts() }),
   // Messages older than the retention (org setting, default 18 months) → R2, a bounded chunk per tick (decision 017).
   async ({ db, env, now }) => {
     const r = await archiveOldMessages(db, env.ARCHIVE, now);

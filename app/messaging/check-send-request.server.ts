@@ -6,19 +6,19 @@ import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import type { JobQueue } from "~/lib/job-queue";
 import { findUnknownVariables, renderTemplate, requiredVariables } from "./render";
 import { loadOrgSettings } from "./org-settings.server";
 import { CUSTOM_FIELD_VARIABLES, variableSource, variableValues } from "./variable-values";
 import { smsSegments } from "./segments";
 import { exampleValues } from "~/contacts/variables";
 import { createOutboundMessages } from "./create-outbound-messages.server";
+import type { PipelineContext } from "./pipeline-hooks";
+import type { Actor } from "~/lib/actor";
 
 // The checks and bookkeeping every send request shares (the routes parse the body with each request's schema).
 
-export type Actor = { userId: number; ipAddress: string | null };
-/** What every send request needs: the database, the queue and the request's time. */
-export type SendRequestDeps = { db: Db; queue: JobQueue; now: Date };
+/** What every send request needs: the database, the queue, the request's time and the pipeline's hooks (a person's send). */
+export type SendRequestDeps = PipelineContext;
 
 /** Any text field's outer bound (the fields' own, smaller limits follow in their `.pipe`): nothing longer is parsed. */
 export const MAX_TEXT_FIELD = 50_000;
@@ -176,7 +176,7 @@ export async function messageByKey(db: Db, idempotencyKey: string) {
  * the activity entry. Returns the message with its segment figures.
  */
 export async function sendOneSms(
-  { db, queue, now }: SendRequestDeps,
+  { db, queue, now, hooks }: SendRequestDeps,
   input: { to: string; message: string; kind: "quick" | "test"; logType: string },
   actor: Actor,
   key: string,
@@ -186,7 +186,7 @@ export async function sendOneSms(
   const contactId = await contactIdByPhone(db, phone);
   await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
   const idempotencyKey = `${input.kind}:${actor.userId}:${key}`;
-  const [id] = await createOutboundMessages(db, queue, [{ channel: "sms", kind: input.kind, phone, contactId, content: input.message, idempotencyKey, createdBy: actor.userId }], now);
+  const [id] = await createOutboundMessages(db, queue, [{ channel: "sms", kind: input.kind, phone, contactId, content: input.message, idempotencyKey, createdBy: actor.userId }], now, hooks);
   await logSend(db, actor, now, { type: input.logType, to: phone, messageId: id });
   return { ...(await messageByKey(db, idempotencyKey)), ...smsInfo(input.message) };
 }

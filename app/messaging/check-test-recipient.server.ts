@@ -7,8 +7,8 @@ import { normalizePhone } from "~/contacts/phone";
 import { deriveTimeZone } from "~/contacts/us-geo";
 import type { Db } from "~/db/client.server";
 import { AppError } from "~/lib/app-error";
-import type { Actor } from "./check-send-request.server";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
+import type { Actor } from "~/lib/actor";
 
 export const NOT_TEAM_PHONE = "Test texts go only to your own number or a team member's (the phone on their profile)";
 export const NOT_TEAM_EMAIL = "Test emails go only to your own address or a team member's (their sign-in email)";

@@ -7,6 +7,7 @@ import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { campaigns, contacts, messages, users, type Campaign, type Contact, type Message } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
+import type { Clock } from "~/lib/clock";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, STAFF_MAIL_KINDS, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./config.server";
@@ -30,9 +31,9 @@ import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
 import { renderEmail, renderStaffEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
-import { holdsCampaignMessages } from "~/campaigns/campaign-variables";
 import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
+import type { PipelineHooks } from "./pipeline-hooks";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
 const STRICTEST_STATE = "FL";
@@ -42,7 +43,10 @@ export type SendDeps = {
   sms: SmsProvider;
   email: EmailProvider;
   config: MessagingConfig;
-  now: () => Date;
+  /** The consumer's clock: a batch can wait for its paced slots, so it reads the time more than once. */
+  clock: Clock;
+  /** The features' say on each message before it goes (a paused campaign holds its messages). */
+  hooks: Pick<PipelineHooks, "holdSend">;
   sleep?: (ms: number) => Promise<void>;
 };
 
@@ -90,6 +94,15 @@ type Row = SendRow;
  */
 function aliased<C extends AnyColumn>(column: C, alias: string) {
   return sql<C["_"]["data"] | null>`${column}`.mapWith(column).as(alias);
+}
+
+/** The first hold any registered hook gives, or null. */
+function holdReason(holds: PipelineHooks["holdSend"], row: Row): string | null {
+  for (const hold of holds) {
+    const reason = hold(row);
+    if (reason) return reason;
+  }
+  return null;
 }
 
 /**
@@ -277,9 +290,9 @@ function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outc
 export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<JobOutcomes> {
   const { db, config } = deps;
   const sleep = deps.sleep ?? defaultSleep;
-  const now = deps.now();
+  const now = deps.clock();
   const t = now.getTime();
-  // Slots are on the consumer's clock (deps.now, fixed in tests); waiting runs on the real one. 0 in production.
+  // Slots are on the consumer's clock (deps.clock, fixed in tests); waiting runs on the real one. 0 in production.
   const skew = Date.now() - t;
   // Keyed by message id; a message without an entry is done (its job is acked).
   const outcomes: JobOutcomes = new Map();
@@ -309,9 +322,10 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       decided.push({ id: row.id, status: "failed", errorMessage: `Gave up after ${row.attempts} attempts` });
       continue;
     }
-    // A paused campaign's messages are held, not sent; resume releases them (app/campaigns).
-    if (row.campaignId && holdsCampaignMessages(row.campaignStatus)) {
-      decided.push({ id: row.id, status: "held", errorMessage: "Held: the campaign is paused" });
+    // A feature may hold a message instead of sending it (a paused campaign's); whoever holds it releases it.
+    const hold = holdReason(deps.hooks.holdSend, row);
+    if (hold) {
+      decided.push({ id: row.id, status: "held", errorMessage: hold });
       continue;
     }
     const c = complianceOutcome(row, now, ignoreQuietHours);
@@ -427,7 +441,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       // Last, in the same round trip: statuses Twilio reported before these sids were written.
       ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
     ]);
-    if (sids.length) await applyBacklogRows(db, deps.now(), written.at(-1) as Parameters<typeof applyBacklogRows>[2]);
+    if (sids.length) await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2]);
   }
   return outcomes;
 }
@@ -473,7 +487,7 @@ async function sendOne(
   suppressions: BatchItem<"sqlite">[],
   retry: (id: number, seconds: number) => void,
 ): Promise<Outcome> {
-  const now = deps.now();
+  const now = deps.clock();
   try {
     let accepted: SendAccepted;
     let from: string;

@@ -4,12 +4,13 @@ import { runBatch } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
-import { assertKnownVariables, assertVariablesFilled, contactsWithVariables, logSend, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { assertKnownVariables, assertVariablesFilled, contactsWithVariables, logSend, text, type SendRequestDeps } from "./check-send-request.server";
 import { sendJobs } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "~/contacts/variables";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
+import type { Actor } from "~/lib/actor";
 
 export const MAX_BROADCAST_CONTACTS = 100_000;
 const IMMEDIATE_BROADCAST_LIMIT = 1000;
@@ -34,13 +35,14 @@ export const broadcastSchema = z.object({
  * enqueues them (queue delays cap at 24 h).
  */
 export async function sendBroadcast(
-  { db, queue, now }: SendRequestDeps,
+  deps: SendRequestDeps,
   input: z.infer<typeof broadcastSchema>,
   actor: Actor,
   key: string = crypto.randomUUID(),
   /** After a pre-send check: leave out the recipients it listed as missing a variable, as it promised. */
   opts: { skipMissingVariables?: boolean } = {},
 ) {
+  const { db, queue, now } = deps;
   if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
   assertKnownVariables(input.subject, input.content);
   const idempotencyKey = `${actor.userId}:${key}`;
@@ -87,7 +89,7 @@ export async function sendBroadcast(
   try {
     await runBatch(db, statements);
   } catch (err) {
-    if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast({ db, queue, now }, input, actor, key, opts);
+    if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast(deps, input, actor, key, opts);
     throw err;
   }
   const b = (await db.get<{ id: number; recipient_count: number }>(sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`))!;

@@ -3,8 +3,8 @@ import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import type { MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
-import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { sendJobs } from "./enqueue-due-messages.server";
+import type { PipelineHooks } from "./pipeline-hooks";
 
 /**
  * Kinds that are marketing: they respect quiet hours. Tests and compliance replies do not, nor an auto-reply (it
@@ -12,8 +12,8 @@ import { sendJobs } from "./enqueue-due-messages.server";
  * later, is marketing.
  */
 export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set(["campaign", "broadcast", "quick", "individual", "auto_followup"]);
-/** Sends by a person: they cancel the contact's pending auto follow-ups (app/responders). */
-const HUMAN_KINDS: ReadonlySet<MessageKind> = new Set(["quick", "individual", "reply"]);
+/** Sends by a person: the pipeline's human-send hooks hear of them (auto-responders cancel their follow-ups). */
+export const HUMAN_KINDS: ReadonlySet<MessageKind> = new Set(["quick", "individual", "reply"]);
 
 export type OutboundInput = {
   channel: "sms" | "email";
@@ -42,8 +42,10 @@ const INSERT_CHUNK = 500;
  * rows this call created, and the ids of all rows for the given keys (created now or before).
  * The rows go as one JSON parameter per statement, split by bytes (500 campaign steps of 5,000 characters are
  * several MB; D1 refuses a bound value over 2 MB), every statement in one batch: one round trip, one transaction.
+ * A person's SMS (HUMAN_KINDS) must come with the pipeline's hooks, which hear of it once the rows exist: a producer
+ * that forgot them would silently skip what the features do on a human send, so it throws instead.
  */
-export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: OutboundInput[], now: Date) {
+export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: OutboundInput[], now: Date, hooks?: Pick<PipelineHooks, "humanSend">) {
   const t = now.getTime();
   const rows = inputs.map((m) => ({
     ...m,
@@ -55,6 +57,8 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
     // reconciler re-enqueues (reconcile-messages), as it did when the mark came first.
     status: Math.max(m.scheduledAt?.getTime() ?? t, 0) <= t ? "queued" : "pending",
   }));
+  const humanPhones = [...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!))];
+  if (humanPhones.length && !hooks) throw new Error("createOutboundMessages: a person's send needs the pipeline hooks");
   const inserts = Array.from(chunkByBytes(rows, { maxRows: INSERT_CHUNK }), ({ json }) =>
     db.all<{ id: number }>(sql`
       INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, step_id, enrollment_id, broadcast_id,
@@ -70,9 +74,8 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
   );
   const inserted = ((await runBatch(db, inserts)) as { id: number; status: string }[][]).flat();
   const created = inserted.map((r) => r.id);
-  // A person wrote to the contact: pending auto follow-ups to that number are cancelled (app/responders).
-  const humanPhones = [...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!))];
-  if (created.length && humanPhones.length) await cancelFollowUps(db, humanPhones, now, "Cancelled: a person replied");
+  // A person wrote to the contact: the features that care hear of it (app/wiring registers them), in order.
+  if (created.length && humanPhones.length) for (const hook of hooks!.humanSend) await hook({ db, now }, humanPhones);
   await sendJobs(queue, inserted.filter((r) => r.status === "queued").map((r) => r.id));
   return created;
 }

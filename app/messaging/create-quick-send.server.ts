@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAX_CONTENT, sendOneSms, text, type Actor, type SendRequestDeps } from "./check-send-request.server";
+import { MAX_CONTENT, sendOneSms, text, type SendRequestDeps } from "./check-send-request.server";
+import type { Actor } from "~/lib/actor";
 
 export const quickSendSchema = z.object({
   to: text("Phone number (to) is required"),

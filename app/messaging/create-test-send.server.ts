@@ -11,10 +11,10 @@ import {
   sendablePhone,
   sendOneSms,
   text,
-  type Actor,
   type SendRequestDeps,
 } from "./check-send-request.server";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
+import type { Actor } from "~/lib/actor";
 
 export const manualSmsSchema = z.object(
   {

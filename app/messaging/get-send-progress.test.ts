@@ -5,6 +5,7 @@ import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { sendBroadcast } from "./create-broadcast.server";
 import { getSendProgress } from "./get-send-progress.server";
+import { appHooks } from "../../tests/messaging-harness";
 
 const queue = { send: async () => {}, sendBatch: async () => {} } as any;
 
@@ -13,7 +14,7 @@ describe("getSendProgress", () => {
     const u = await createTestUser();
     const cs = [await createTestContact(u.id), await createTestContact(u.id), await createTestContact(u.id)];
     const now = new Date();
-    const r = await sendBroadcast({ db: db(), queue, now }, { type: "sms", content: "Hi {{firstName}}, reply STOP to opt out", contactIds: cs.map((c) => c.id), scheduledAt: new Date(now.getTime() + 86_400_000).toISOString() }, { userId: u.id, ipAddress: null });
+    const r = await sendBroadcast({ db: db(), queue, now, hooks: appHooks }, { type: "sms", content: "Hi {{firstName}}, reply STOP to opt out", contactIds: cs.map((c) => c.id), scheduledAt: new Date(now.getTime() + 86_400_000).toISOString() }, { userId: u.id, ipAddress: null });
     let p = await getSendProgress(db(), r.broadcastId);
     expect(p).toMatchObject({ id: r.broadcastId, recipients: 3, counts: { waiting: 3, queued: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }, reasons: [], done: false });
     const rows = await db().select({ id: messages.id }).from(messages).where(eq(messages.broadcastId, r.broadcastId));

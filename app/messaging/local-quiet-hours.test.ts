@@ -26,8 +26,8 @@ describe("quiet hours in local mode", () => {
   afterEach(() => setLocalIgnoreQuietHours(db(), false, QUIET_HOURS_NOTE, new Date()));
 
   it("defers a marketing text at night, and sends it locally once the switch is on (the deferred one is due at once)", async () => {
-    const { deps, queue } = await pipeline({ now: () => NIGHT_NY });
-    const local = { ...deps, sms: createOutboxSms(deps.db, { now: () => NIGHT_NY }) };
+    const { deps, queue } = await pipeline({ clock: () => NIGHT_NY });
+    const local = { ...deps, sms: createOutboxSms(deps.db, { clock: () => NIGHT_NY }) };
     const id = await nightBroadcast(local, queue);
     await sendMessages(queue.takeSendJobs(), local);
     expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: QUIET_HOURS_NOTE });
@@ -40,7 +40,7 @@ describe("quiet hours in local mode", () => {
   });
 
   it("changes nothing with a real SMS provider (Twilio)", async () => {
-    const { deps, queue, twilio } = await pipeline({ now: () => NIGHT_NY });
+    const { deps, queue, twilio } = await pipeline({ clock: () => NIGHT_NY });
     await setLocalIgnoreQuietHours(db(), true, QUIET_HOURS_NOTE, NIGHT_NY);
     const id = await nightBroadcast(deps, queue);
     await sendMessages(queue.takeSendJobs(), deps);

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
 import { uniquePhone } from "../../tests/contact-factory";
-import { DAYTIME, pipeline } from "../../tests/messaging-harness";
+import { appHooks, DAYTIME, pipeline } from "../../tests/messaging-harness";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { listMessages } from "./list-messages.server";
 
@@ -16,10 +16,10 @@ async function rowsWritten(statement: ReturnType<typeof sql>) {
 
 describe("message triggers", () => {
   it("an UPDATE that leaves the content as it was writes the row alone; a new text reindexes search and the preview", async () => {
-    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const phone = uniquePhone();
     const marker = `tri${crypto.randomUUID().slice(0, 8)}`;
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "individual", phone, content: `Hello ${marker} old`, idempotencyKey: `trig:${marker}` }], DAYTIME);
+    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "individual", phone, content: `Hello ${marker} old`, idempotencyKey: `trig:${marker}` }], DAYTIME, appHooks);
 
     // Same content: as many rows written as an UPDATE of a column no trigger or index watches (7 before 0040).
     const baseline = await rowsWritten(sql`UPDATE messages SET updated_at = updated_at WHERE id = ${id}`);
@@ -36,7 +36,7 @@ describe("message triggers", () => {
   });
 
   it("a campaign or broadcast row is searchable by what was sent: its template is not indexed, its rendered text is, once", async () => {
-    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const marker = `bulk${crypto.randomUUID().slice(0, 8)}`;
     const [templated, plain] = await createOutboundMessages(
       deps.db,

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { deriveTimeZone } from "~/contacts/us-geo";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
-import { pipeline } from "../../tests/messaging-harness";
+import { pipeline, appHooks } from "../../tests/messaging-harness";
 import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, sendWindowFor } from "./quiet-hours.js";
 import { sendMessages } from "./consume-send-batch.server";
 import { broadcastSchema, sendBroadcast } from "./create-broadcast.server";
@@ -223,11 +223,11 @@ describe("Arizona's Navajo Nation keeps daylight saving time", () => {
   });
 
   it("a broadcast at 20:30 Phoenix time goes to Phoenix and waits until 08:00 for Window Rock", async () => {
-    const { deps, twilio, queue } = await pipeline({ now: () => SUMMER_EVENING });
+    const { deps, twilio, queue } = await pipeline({ clock: () => SUMMER_EVENING });
     const actor = { userId: (await createTestUser()).id, ipAddress: null };
     const windowRock = await createTestContact(actor.userId, { state: "AZ", zipCode: "86515", phone: `+1928871${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}` });
     const phoenix = await createTestContact(actor.userId, { state: "AZ", zipCode: "85004" });
-    await sendBroadcast({ db: deps.db, queue, now: SUMMER_EVENING }, broadcastSchema.parse({ type: "sms", content: "Solar offer", contactIds: [windowRock.id, phoenix.id] }), actor);
+    await sendBroadcast({ db: deps.db, queue, now: SUMMER_EVENING, hooks: appHooks }, broadcastSchema.parse({ type: "sms", content: "Solar offer", contactIds: [windowRock.id, phoenix.id] }), actor);
     await sendMessages(queue.takeSendJobs(), deps);
     const row = (id: number) => deps.db.get<{ status: string; scheduled_at: number | null }>(sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${id}`);
     expect(await row(phoenix.id)).toMatchObject({ status: "sent" });

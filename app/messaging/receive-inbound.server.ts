@@ -2,15 +2,14 @@ import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { normalizePhone } from "~/contacts/phone";
 import { runBatch, type Db } from "~/db/client.server";
+import type { DomainContext } from "~/db/domain-context";
 import type { InboundJob } from "~/jobs/jobs";
 import { suppressStatements, unsuppressStatements } from "./compliance.server";
 import { classifyInbound, isPlainWordsOptOut, keywordReply, PLAIN_WORDS_REASON, type InboundKeyword } from "./keywords";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { loadKeywordBrand } from "./org-settings.server";
-import { stopEnrollmentsOnReply } from "~/campaigns/stop-on-reply.server";
-import { processReplies } from "~/responders/process-replies.server";
-import type { ReplyDeps } from "~/responders/reply-deps";
+import type { PipelineHooks } from "./pipeline-hooks";
 
 export type InboundSms = {
   sid: string;
@@ -118,34 +117,11 @@ export async function receiveInboundSms(
 }
 
 /**
- * Reply processors for ordinary inbound messages (auto-responders and smart alerts register here as they
- * land). Today: attribute the reply to the campaign that last texted this number (30 days), once per reply.
+ * The inbound job (one per ordinary reply, batched by the queue): the registered inbound processors, in their
+ * declared order (app/wiring lists them: campaigns attribute the reply and stop sequences, then auto-responders
+ * and smart alerts answer it). The pipeline itself only stored the message; it knows none of them.
  */
-export async function processInboundMessages(db: Db, messageIds: number[], now: Date, replies?: Omit<ReplyDeps, "db" | "now">) {
-  const since = now.getTime() - 30 * 24 * 3600_000;
-  const ids = JSON.stringify(messageIds);
-  // The number's last 30 days only: ids grow with time, so the first id of the window (one probe of
-  // messages_created_at_idx) bounds the walk back through the number's messages, which otherwise went through all of
-  // its history whenever no campaign had texted it lately (issue 22).
-  const windowStart = sql`coalesce((SELECT id FROM messages WHERE created_at >= ${since} ORDER BY created_at, id LIMIT 1), 0)`;
-  const lastCampaign = sql`(SELECT o.campaign_id FROM messages o
-      WHERE o.phone = i.phone AND o.id >= ${windowStart} AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
-      ORDER BY o.id DESC LIMIT 1)`;
-  // One transaction: count, then stamp campaign_id, so a redelivered job (campaign_id already set) counts nothing.
-  await runBatch(db, [
-    db.run(sql`
-      UPDATE campaigns SET response_count = response_count + r.n
-      FROM (SELECT campaign_id, count(*) AS n FROM (
-              SELECT ${lastCampaign} AS campaign_id FROM messages i
-              WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL)
-            WHERE campaign_id IS NOT NULL GROUP BY campaign_id) AS r
-      WHERE campaigns.id = r.campaign_id`),
-    db.run(sql`
-      UPDATE messages AS i SET campaign_id = ${lastCampaign}
-      WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL`),
-  ]);
-  // Campaigns: a reply stops the contact's sequences that have stop-on-reply on (app/campaigns).
-  await stopEnrollmentsOnReply(db, messageIds, now);
-  // Auto-responders and smart alerts (app/responders, app/alerts).
-  if (replies) await processReplies({ ...replies, db, now }, messageIds);
+export async function processInboundMessages(ctx: DomainContext, messageIds: number[], processors: PipelineHooks["inbound"]) {
+  if (!messageIds.length) return;
+  for (const processor of processors) await processor.process(ctx, messageIds);
 }

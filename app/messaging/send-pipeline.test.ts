@@ -13,7 +13,7 @@ import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser } from "../../tests/factories";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { longText, measuringD1 } from "../../tests/bound-values";
-import { DAYTIME, messageRow, pipeline, TEST_CONFIG } from "../../tests/messaging-harness";
+import { DAYTIME, messageRow, pipeline, TEST_CONFIG, appHooks } from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
 import { slotIntervalMs } from "./pacing.server";
@@ -22,7 +22,7 @@ const actorFor = async () => ({ userId: (await createTestUser()).id, ipAddress: 
 
 describe("send pipeline: exactly one provider call per message", () => {
   it("claims, renders, sends and records the sid; a redelivered job does nothing", async () => {
-    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const user = await createTestUser();
     const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
     const [id] = await createOutboundMessages(
@@ -30,6 +30,7 @@ describe("send pipeline: exactly one provider call per message", () => {
       queue,
       [{ channel: "sms", kind: "individual", contactId: contact.id, phone: contact.phone, content: "Hi {{firstName}}, solar?", idempotencyKey: `t:${crypto.randomUUID()}` }],
       DAYTIME,
+      appHooks,
     );
     const jobs = queue.takeSendJobs();
     expect(jobs).toEqual([{ v: 1, type: "send", messageId: id }]);
@@ -44,7 +45,7 @@ describe("send pipeline: exactly one provider call per message", () => {
   });
 
   it("a delivery report that reaches us before the send is recorded is applied by the same batch", async () => {
-    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const { recordStatusUpdates } = await import("./record-status.server");
     // Twilio's callback wins the race: the webhook finds no message with this sid yet and keeps it in the backlog.
     const sms = { ...deps.sms, send: async (m: Parameters<typeof deps.sms.send>[0]) => {
@@ -256,7 +257,7 @@ describe("compliance in the pipeline", () => {
   const variants = ["STOP", "stop", " Stop ", "STOP.", "stop!", "Unsubscribe", "CANCEL", "end", "QUIT", "revoke", "OPTOUT", "opt out", "Opt-Out", "STOPALL"];
 
   it.each(variants)("inbound %j suppresses the number: the next broadcast skips it without a provider call", async (body) => {
-    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { state: "AZ" });
     const r = await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+15005550006", body }, DAYTIME);
@@ -267,7 +268,7 @@ describe("compliance in the pipeline", () => {
     await sendMessages(confirmations, deps);
     expect((await twilio.calls()).map((c) => c.body)).toEqual([expect.stringMatching(/unsubscribed/i)]);
 
-    await sendBroadcast({ db: deps.db, queue, now: DAYTIME }, { type: "sms", content: "Big news", contactIds: [contact.id] }, actor);
+    await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { type: "sms", content: "Big news", contactIds: [contact.id] }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     expect(await twilio.calls()).toHaveLength(1);
     const row = await deps.db.get<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id} AND kind = 'broadcast'`);
@@ -328,10 +329,10 @@ describe("compliance in the pipeline", () => {
   it("defers marketing outside 08:00–21:00 local time to the next allowed minute, never drops it; a test text in quiet hours is refused", async () => {
     // 02:30 UTC = 21:30 in New York (EST).
     const late = new Date("2026-11-19T02:30:00Z");
-    const { deps, twilio, queue } = await pipeline({ now: () => late });
+    const { deps, twilio, queue } = await pipeline({ clock: () => late });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { state: "NY" });
-    await sendBroadcast({ db: deps.db, queue, now: late }, { type: "sms", content: "Evening offer", contactIds: [contact.id] }, actor);
+    await sendBroadcast({ db: deps.db, queue, now: late, hooks: appHooks }, { type: "sms", content: "Evening offer", contactIds: [contact.id] }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     const row = await deps.db.get<{ status: string; scheduled_at: number }>(sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${contact.id}`);
     expect(row?.status).toBe("pending");
@@ -341,18 +342,18 @@ describe("compliance in the pipeline", () => {
     // Issue 23: a test text goes only to a team member, and never in the recipient's quiet hours (a 212 number: New York).
     const teamPhone = uniquePhone(["212"]);
     await deps.db.run(sql`UPDATE users SET phone = ${teamPhone} WHERE id = ${actor.userId}`);
-    await expect(sendManualSmsTest({ db: deps.db, queue, now: late }, { phone: teamPhone, message: "test ping" }, actor)).rejects.toMatchObject({
+    await expect(sendManualSmsTest({ db: deps.db, queue, now: late, hooks: appHooks }, { phone: teamPhone, message: "test ping" }, actor)).rejects.toMatchObject({
       code: "validation",
       message: "Quiet hours for this number: test texts can be sent from 8:00 AM EST",
     });
-    const test = await sendManualSmsTest({ db: deps.db, queue, now: new Date("2026-11-19T13:00:00Z") }, { phone: teamPhone, message: "test ping" }, actor);
+    const test = await sendManualSmsTest({ db: deps.db, queue, now: new Date("2026-11-19T13:00:00Z"), hooks: appHooks }, { phone: teamPhone, message: "test ping" }, actor);
     expect(await messageRow(test!.id)).toMatchObject({ status: "queued", is_test: 1, kind: "test" });
     queue.takeSendJobs();
 
     // The cron picks the deferred one up when its time comes.
     expect(await dispatchDueMessages(deps.db, queue, new Date("2026-11-19T12:59:00Z"))).toBe(0);
     await dispatchDueMessages(deps.db, queue, new Date("2026-11-19T13:00:00Z"));
-    const morning = await pipeline({ now: () => new Date("2026-11-19T13:00:30Z") });
+    const morning = await pipeline({ clock: () => new Date("2026-11-19T13:00:30Z") });
     await sendMessages(queue.takeSendJobs(), { ...morning.deps, sms: deps.sms });
     expect((await twilio.calls()).map((c) => c.body)).toEqual(["Evening offer"]);
   });
@@ -360,12 +361,12 @@ describe("compliance in the pipeline", () => {
   it("without a known state the strictest state window applies (ends 20:00 local)", async () => {
     // 01:30 UTC = 20:30 in New York (EST): allowed in most states until 21:00, not in FL/OK/MD/WA.
     const at = new Date("2026-11-19T01:30:00Z");
-    const { deps, twilio, queue } = await pipeline({ now: () => at });
+    const { deps, twilio, queue } = await pipeline({ clock: () => at });
     const actor = await actorFor();
     const noState = await createTestContact(actor.userId, { phone: `+1305${String(2000000 + Math.floor(Math.random() * 7000000))}` }); // Miami number, no state
     const ny = await createTestContact(actor.userId, { state: "NY" });
     expect(noState.timeZone).toBe("America/New_York");
-    await sendBroadcast({ db: deps.db, queue, now: at }, { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] }, actor);
+    await sendBroadcast({ db: deps.db, queue, now: at, hooks: appHooks }, { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls()).map((c) => c.to)).toEqual([ny.phone]);
   });
@@ -378,10 +379,10 @@ describe("compliance in the pipeline", () => {
   });
 
   it("skips numbers flagged not sendable, with the reason", async () => {
-    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { phone: "+44 20 7946 0958", state: "AZ" });
-    await sendBroadcast({ db: deps.db, queue, now: DAYTIME }, { type: "sms", content: "Hi", contactIds: [contact.id] }, actor);
+    await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { type: "sms", content: "Hi", contactIds: [contact.id] }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     const row = await deps.db.get<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id}`);
     expect(row?.status).toBe("skipped");
@@ -435,7 +436,7 @@ describe("pacing and scheduling", () => {
     const actor = await actorFor();
     const c = await createTestContact(actor.userId);
     const at = new Date(Date.now() + 3 * 24 * 3600_000); // beyond the queue's 24 h delay cap
-    const res = await sendBroadcast({ db: deps.db, queue, now: new Date() }, { type: "sms", content: "Later", contactIds: [c.id], scheduledAt: at.toISOString() }, actor);
+    const res = await sendBroadcast({ db: deps.db, queue, now: new Date(), hooks: appHooks }, { type: "sms", content: "Later", contactIds: [c.id], scheduledAt: at.toISOString() }, actor);
     expect(res).toMatchObject({ recipients: 1, queued: 0, scheduledAt: at.toISOString() });
     const [{ id }] = await deps.db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${res.broadcastId}`);
     // Other tests' deferred rows share this database: look only at this broadcast's message.
@@ -455,7 +456,7 @@ describe("email", () => {
     const { sendManualEmailTest } = await import("./create-test-send.server");
     const { suppress } = await import("./compliance.server");
     const to = (await createTestUser()).email; // test emails go only to team members (issue 23)
-    const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);
+    const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date(), hooks: appHooks }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     const [call] = await sendgrid.calls();
     expect(call.to).toEqual([to]);
@@ -468,7 +469,7 @@ describe("email", () => {
     expect(await messageRow(m!.id)).toMatchObject({ status: "sent", twilio_sid: call.messageId, provider: "sendgrid" });
 
     await suppress(deps.db, { channel: "email", address: to, reason: "email-unsubscribe" }, new Date());
-    const again = await sendManualEmailTest({ db: deps.db, queue, now: new Date() }, { email: to, subject: "Again", content: "Hi" }, actor);
+    const again = await sendManualEmailTest({ db: deps.db, queue, now: new Date(), hooks: appHooks }, { email: to, subject: "Again", content: "Hi" }, actor);
     await sendMessages(queue.takeSendJobs(), deps);
     expect(await sendgrid.calls()).toHaveLength(1);
     expect(await messageRow(again!.id)).toMatchObject({ status: "skipped" });
@@ -480,12 +481,12 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
   // rendered copy is ~115 KB and a claim of 100 of them would be ~11 MB in one JSON parameter.
   async function broadcastAndConsume(content: string, recipients: number) {
     const measured = measuringD1(env.DB);
-    const { deps, sendgrid, queue } = await pipeline({ now: () => DAYTIME, dbOverride: createDb(measured.d1) });
+    const { deps, sendgrid, queue } = await pipeline({ clock: () => DAYTIME, dbOverride: createDb(measured.d1) });
     const actor = await actorFor();
     const tag = uniqueTag("bc");
     const people = await seedContacts(recipients, (i) => ({ firstName: `Zoë${i}`, email: `bc${i}.${tag}@example.com` }), actor.userId);
     const input = broadcastSchema.parse({ type: "email", subject: "Votre étude solaire, {{firstName|ami}} ☀", content, contactIds: people.map((p) => p.id) });
-    const res = await sendBroadcast({ db: deps.db, queue, now: DAYTIME }, input, actor);
+    const res = await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, input, actor);
     expect(res).toMatchObject({ recipients, queued: recipients });
     const jobs = queue.takeSendJobs();
     // The queue hands the consumer 100 at a time (max_batch_size): each batch is claimed and sent, none retried.
@@ -517,7 +518,7 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
   });
 
   it("a message its variables make too long to store (over 1 MB) fails alone, with the reason; the rest of the batch goes", async () => {
-    const { deps, sendgrid, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, sendgrid, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
     const long = await createTestContact(actor.userId, { address: "☀".repeat(300), email: `long.${uniqueTag()}@example.com` });
     const plain = await createTestContact(actor.userId, { address: "1 Sun Way", email: `plain.${uniqueTag()}@example.com` });

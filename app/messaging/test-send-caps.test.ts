@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { recordingQueue } from "../../tests/messaging-harness";
+import { recordingQueue, appHooks } from "../../tests/messaging-harness";
 import { NOT_TEAM_EMAIL, NOT_TEAM_PHONE } from "./check-test-recipient.server";
 import { sendManualEmailTest, sendManualSmsTest } from "./create-test-send.server";
 
@@ -24,7 +24,7 @@ describe("test sends go only to the team", () => {
   it("a text to a contact or a stranger is refused with a clear message; to one's own or a teammate's number it goes", async () => {
     const me = await actor();
     const mate = await actor(uniquePhone(["480"]));
-    const deps = { db: db(), queue: recordingQueue(), now: at(18) };
+    const deps = { db: db(), queue: recordingQueue(), now: at(18), hooks: appHooks };
     const contact = await createTestContact(me.user.id);
     const stranger = uniquePhone(["602"]);
     for (const phone of [contact.phone, stranger]) {
@@ -37,7 +37,7 @@ describe("test sends go only to the team", () => {
 
   it("an email to anyone but a team member's sign-in address is refused", async () => {
     const me = await actor(null);
-    const deps = { db: db(), queue: recordingQueue(), now: at(18) };
+    const deps = { db: db(), queue: recordingQueue(), now: at(18), hooks: appHooks };
     const outsider = `someone-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await expect(sendManualEmailTest(deps, { email: outsider, subject: "Hi", content: "Deal" }, me.actor)).rejects.toMatchObject({ code: "validation", message: NOT_TEAM_EMAIL });
     expect(await messagesTo(outsider)).toBe(0);
@@ -46,7 +46,7 @@ describe("test sends go only to the team", () => {
 
   it("a text in the recipient's quiet hours is refused, saying when it can go (10:55 UTC = 05:55 in New York)", async () => {
     const me = await actor(uniquePhone(["212"]));
-    const deps = { db: db(), queue: recordingQueue(), now: new Date("2026-11-18T10:55:00Z") };
+    const deps = { db: db(), queue: recordingQueue(), now: new Date("2026-11-18T10:55:00Z"), hooks: appHooks };
     await expect(sendManualSmsTest(deps, { phone: me.phone!, message: "test" }, me.actor)).rejects.toMatchObject({
       code: "validation",
       message: "Quiet hours for this number: test texts can be sent from 8:00 AM EST",
@@ -57,7 +57,7 @@ describe("test sends go only to the team", () => {
   it(`at most ${DEFAULT_CAP_LIMITS.testSendPerUser} an hour per user (429 with Retry-After, tallied); a retry with the same key is not counted`, async () => {
     const me = await actor();
     const now = new Date("2026-11-18T19:10:00Z");
-    const deps = { db: db(), queue: recordingQueue(), now };
+    const deps = { db: db(), queue: recordingQueue(), now, hooks: appHooks };
     await sendManualSmsTest(deps, { phone: me.phone!, message: "ping 0" }, me.actor, "same-key");
     await sendManualSmsTest(deps, { phone: me.phone!, message: "ping 0" }, me.actor, "same-key"); // a client's retry
     for (let i = 1; i < DEFAULT_CAP_LIMITS.testSendPerUser; i++) await sendManualSmsTest(deps, { phone: me.phone!, message: `ping ${i}` }, me.actor);

@@ -14,7 +14,7 @@ import { upsertContactChunk } from "~/contacts/upsert-contacts.server";
 import { updateContact } from "~/contacts/manage-contacts.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
-import { DAYTIME, pipeline } from "../../tests/messaging-harness";
+import { DAYTIME, pipeline, appHooks } from "../../tests/messaging-harness";
 
 const setCustom = (id: number, fields: Record<string, string>) => db().run(sql`UPDATE contacts SET custom_fields = ${serializeCustomFields(fields)} WHERE id = ${id}`);
 const setPhone = (userId: number, phone: string | null) => db().run(sql`UPDATE users SET phone = ${phone} WHERE id = ${userId}`);
@@ -64,7 +64,7 @@ describe("variableValues: every source", () => {
 
 describe("sends render variables from their sources", () => {
   it("an individual SMS carries the sender, organisation and custom-field values", async () => {
-    const { deps, twilio, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     // The contact's and the sender's phone, email and names share column names in the consumer's joined read: each
     // must still reach its own variable.
     const user = await createTestUser({ firstName: "Sarah", lastName: "Miller", email: `sarah.${crypto.randomUUID().slice(0, 8)}@helio.example` });
@@ -73,7 +73,7 @@ describe("sends render variables from their sources", () => {
     const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Lopez", email: "rosa@example.com", state: "AZ" });
     await setCustom(contact.id, { systemSize: "7.2 kW", meetingLink: "https://meet.example.com/x" });
     await sendIndividual(
-      { db: deps.db, queue, now: DAYTIME },
+      { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
       { contactId: contact.id, type: "sms", message: "Hi {{firstName}} {{lastName}} ({{phone}}, {{email}}), {{salesRep}} ({{salesRepPhone}}, {{salesRepEmail}}) here: {{systemSize}} at {{meetingLink}}. {{companyPhone}} {{website}} {{promoCode|no code}}" },
       { userId: user.id, ipAddress: null },
     );
@@ -87,7 +87,7 @@ describe("sends render variables from their sources", () => {
 
 describe("a send that would leave a token unfilled is refused before anything is written", () => {
   it("a broadcast names the token and how many recipients lack it; nothing is written", async () => {
-    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const user = await createTestUser();
     const a = await createTestContact(user.id);
     const b = await createTestContact(user.id);
@@ -95,7 +95,7 @@ describe("a send that would leave a token unfilled is refused before anything is
     await setCustom(a.id, { roofSize: "1,800 sq ft" });
     const before = { m: await messageCount(), b: await broadcastCount() };
     const send = (content: string) =>
-      sendBroadcast({ db: deps.db, queue, now: DAYTIME }, { type: "sms", content, contactIds: [a.id, b.id, c.id] }, { userId: user.id, ipAddress: null });
+      sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { type: "sms", content, contactIds: [a.id, b.id, c.id] }, { userId: user.id, ipAddress: null });
 
     await expect(send("Your roof: {{roofSize}}")).rejects.toMatchObject({
       code: "validation",
@@ -116,7 +116,7 @@ describe("a send that would leave a token unfilled is refused before anything is
   });
 
   it("a test SMS to a number without a contact refuses contact variables; sender variables need the profile", async () => {
-    const { deps, queue } = await pipeline({ now: () => DAYTIME });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const user = await createTestUser();
     await setPhone(user.id, null);
     const before = await messageCount();
@@ -124,7 +124,7 @@ describe("a send that would leave a token unfilled is refused before anything is
     const teammate = await createTestUser();
     const to = uniquePhone(["602"]);
     await setPhone(teammate.id, to);
-    const send = (message: string) => sendManualSmsTest({ db: deps.db, queue, now: DAYTIME }, { phone: to, message }, { userId: user.id, ipAddress: null });
+    const send = (message: string) => sendManualSmsTest({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { phone: to, message }, { userId: user.id, ipAddress: null });
     await expect(send("Hi {{firstName}}")).rejects.toMatchObject({ details: { missing: { firstName: 1 } } });
     await expect(send("Call {{salesRepPhone}}")).rejects.toMatchObject({ message: expect.stringContaining("{{salesRepPhone}} has no value for 1 of 1 recipient") });
     expect(await messageCount()).toBe(before);

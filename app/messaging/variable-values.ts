@@ -1,6 +1,5 @@
 // Where each platform variable's value comes from (issue 11), and the one function that assembles the values a
 // message is rendered with. Pure: the callers load the rows (the consumer per batch, the send check per request).
-import { formatOfferExpiration } from "~/campaigns/campaign-variables";
 import { CUSTOM_FIELD_VARIABLES, parseCustomFields } from "~/contacts/custom-fields";
 import type { RenderValues } from "./render";
 
@@ -10,6 +9,17 @@ export { CUSTOM_FIELD_VARIABLES, parseCustomFields, serializeCustomFields, type 
 export const ORG_SETTING_KEYS = ["company", "companyPhone", "website"] as const;
 export type OrgSettingKey = (typeof ORG_SETTING_KEYS)[number];
 export type OrgSettings = Partial<Record<OrgSettingKey, string>>;
+
+const LONG_DATE = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
+
+/** {{offerExpiration}}: "2026-12-31" → "December 31, 2026"; anything else is shown as typed. */
+export function formatOfferExpiration(v: string | null | undefined): string | null {
+  if (!v) return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
+  if (!m) return v;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return Number.isNaN(d.getTime()) ? v : LONG_DATE.format(d);
+}
 
 export type VariableSource = "contact" | "custom" | "sender" | "org" | "campaign" | "clock";
 

@@ -13,6 +13,7 @@ import { NO_CONTACTS, sendQuickUpload, STILL_SAVING } from "./send-quick-upload.
 import { MESSAGE_REQUIRED, NO_VALID_CONTACTS_FOUND, stageQuickSend } from "./stage-quick-send.server";
 import { startContactImport } from "~/contacts/start-contact-import.server";
 import { viewQuickSend } from "./view-quick-send.server";
+import { appHooks } from "../../tests/messaging-harness";
 
 const queue = { send: async () => {}, sendBatch: async () => {} } as any;
 const noEnqueue = async () => {};
@@ -97,9 +98,9 @@ describe("Quick Upload & Send end to end (domain)", () => {
     let view = await viewQuickSend(db(), { id: staged.id, userId: u.id, now, enqueue: noEnqueue });
     expect(view.quick.preview).toBe("Hi Ana from Sun Co! Reply STOP to opt out");
     expect(view.check).toBeNull();
-    await expect(sendQuickUpload({ db: db(), queue, now }, staged.id, { userId: u.id, ipAddress: null })).rejects.toMatchObject({ status: 409, message: STILL_SAVING });
+    await expect(sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null })).rejects.toMatchObject({ status: 409, message: STILL_SAVING });
 
-    await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", now: () => now, enqueue: noEnqueue });
+    await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", clock: () => now, enqueue: noEnqueue });
     view = await viewQuickSend(db(), { id: staged.id, userId: u.id, now, enqueue: noEnqueue });
     expect(view.import.status).toBe("completed");
     expect(view.summary).toMatch(/Created 2, updated 0, skipped 1 duplicates/);
@@ -107,12 +108,12 @@ describe("Quick Upload & Send end to end (domain)", () => {
     const kept = await db().get<{ company: string }>(sql`SELECT company FROM contacts WHERE id = ${existing.id}`);
     expect(kept?.company).toBe("Kept Co");
 
-    const { broadcastId } = await sendQuickUpload({ db: db(), queue, now }, staged.id, { userId: u.id, ipAddress: null });
+    const { broadcastId } = await sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null });
     const sent = await db().select({ phone: messages.phone, content: messages.content, kind: messages.kind }).from(messages).where(eq(messages.broadcastId, broadcastId));
     expect(sent.map((m) => m.phone).sort()).toEqual([p1, p2, p3].sort());
     expect(new Set(sent.map((m) => m.content))).toEqual(new Set([message])); // filled per contact at send time
     // A second confirm (a double click, a resubmitted form) sends nothing more.
-    expect(await sendQuickUpload({ db: db(), queue, now }, staged.id, { userId: u.id, ipAddress: null })).toEqual({ broadcastId });
+    expect(await sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null })).toEqual({ broadcastId });
     expect((await db().select().from(broadcasts).where(eq(broadcasts.id, broadcastId))).length).toBe(1);
     expect((await db().select({ id: messages.id }).from(messages).where(eq(messages.broadcastId, broadcastId))).length).toBe(3);
     const rows = await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM contact_import_rows WHERE import_id = ${staged.id}`);
@@ -124,9 +125,9 @@ describe("Quick Upload & Send end to end (domain)", () => {
     const now = new Date();
     const phone = uniquePhone();
     const staged = await stageQuickSend(db(), { file: csvFile(["First Name,Phone", `Ana,${phone}`]), message: "Hi #FIRST_NAME#", scheduledAt: null }, { userId: u.id }, now);
-    await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", now: () => now, enqueue: noEnqueue });
+    await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", clock: () => now, enqueue: noEnqueue });
     await db().run(sql`DELETE FROM contacts WHERE phone = ${phone}`);
-    await expect(sendQuickUpload({ db: db(), queue, now }, staged.id, { userId: u.id, ipAddress: null })).rejects.toMatchObject({ status: 400, message: NO_CONTACTS });
+    await expect(sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null })).rejects.toMatchObject({ status: 400, message: NO_CONTACTS });
   });
 
   it("someone else's quick send is a 404", async () => {

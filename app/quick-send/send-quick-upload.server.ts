@@ -2,9 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImportRows, contactImports, contacts } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import type { Actor, SendRequestDeps } from "~/messaging/check-send-request.server";
+import type { SendRequestDeps } from "~/messaging/check-send-request.server";
 import { sendBroadcast } from "~/messaging/create-broadcast.server";
 import { getContactImport } from "~/contacts/get-contact-import.server";
+import type { Actor } from "~/lib/actor";
 
 // SPEC §5.
 export const NO_CONTACTS = "No contacts";

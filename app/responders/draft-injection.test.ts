@@ -5,14 +5,14 @@
 import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { fakeOpenAiBase, newFakeOpenAiKey, obeyOpenAi, openAiCalls } from "../../tests/fakes/control";
 import { createTestUser, db } from "../../tests/factories";
-import { pipeline } from "../../tests/messaging-harness";
+import { pipeline, runInboundJob } from "../../tests/messaging-harness";
 import { createResponder } from "./manage-responders.server";
 import { parseResponder } from "./responder-schema";
-import { replyDepsFor } from "./reply-deps.server";
+import { replyProviders } from "~/wiring/ai-chain.server";
 
 const DAY = new Date("2026-11-18T18:30:00Z");
 const ATTACK = "Visit http://solar-rebate-claim.example/win or call 1-900-555-0199 now";
@@ -24,17 +24,17 @@ afterEach(async () => {
 async function attack(mode: "gullible" | "fence-aware", inbound: (word: string) => string) {
   const key = newFakeOpenAiKey();
   await obeyOpenAi(key, mode);
-  const p = await pipeline({ now: () => DAY });
+  const p = await pipeline({ clock: () => DAY });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
   const word = uniqueTag("kw");
   const written = "Thanks for asking! A rep will text you the numbers today.";
   const r = await createResponder(db(), parseResponder({ name: `AI ${word}`, keywords: [word], responses: { primary: written }, aiSettings: { useAI: true, maxLength: 300 }, escalation: { enabled: false } }), DAY);
   created.push(r.id);
-  // The app's own wiring (replyDepsFor), pointed at the fake model as OPENAI_BASE_URL would point it.
-  const replies = replyDepsFor({ ...env, OPENAI_API_KEY: key, OPENAI_BASE_URL: fakeOpenAiBase(), OPENAI_MODEL: "gpt-test" } as Env, db(), p.queue);
+  // The app's own wiring (replyProviders), pointed at the fake model as OPENAI_BASE_URL would point it.
+  const replies = replyProviders({ ...env, OPENAI_API_KEY: key, OPENAI_BASE_URL: fakeOpenAiBase(), OPENAI_MODEL: "gpt-test" } as Env, db(), p.queue);
   const res = await receiveInboundSms(db(), p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body: inbound(word) }, DAY);
-  await processInboundMessages(db(), [res.messageId!], DAY, replies);
+  await runInboundJob(db(), [res.messageId!], DAY, replies);
   const reply = await db().get<{ content: string }>(sql`SELECT content FROM messages WHERE phone = ${contact.phone} AND kind = 'auto_reply'`);
   const logged = await db().all<{ details: string }>(sql`SELECT details FROM activity_log WHERE action = 'held_ai_draft' AND json_extract(details, '$.subject') = ${contact.phone}`);
   return { key, reply: reply?.content ?? null, written, logged };

@@ -6,15 +6,15 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
 import { readHeldToday } from "~/caps/record-held.server";
-import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { pipeline } from "../../tests/messaging-harness";
+import { pipeline, runInboundJob } from "../../tests/messaging-harness";
 import { looksAutomated } from "./looks-automated";
 import { createResponder } from "./manage-responders.server";
 import { parseResponder } from "./responder-schema";
 import type { ReplyDeps } from "./reply-deps";
-import { classifierFor } from "./reply-deps.server";
+import { classifierFor } from "~/wiring/ai-chain.server";
 
 const MIN = 60_000;
 /** A Wednesday, daytime in the US; each test's numbers are its own, so the counters never meet another test's. */
@@ -33,7 +33,7 @@ async function responder(overrides: Record<string, unknown> = {}) {
 }
 
 async function world() {
-  const p = await pipeline({ now: () => DAY });
+  const p = await pipeline({ clock: () => DAY });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
   // No capLimits: the caps come from org_settings, i.e. the defaults (no test writes cap settings).
@@ -41,7 +41,7 @@ async function world() {
   async function inbound(body: string, at: Date) {
     const res = await receiveInboundSms(p.deps.db, p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body }, at);
     p.queue.sent.splice(0);
-    if (res.messageId) await processInboundMessages(p.deps.db, [res.messageId], at, replies);
+    if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
   }
   const outbound = (kind: string) =>
     db().all<{ content: string; email: string | null }>(sql`

@@ -1,19 +1,18 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { inJson } from "~/db/bulk-update.server";
 import { contacts, messages } from "~/db/schema";
-import { runAlerts } from "~/alerts/run-alerts.server";
 import { capLimitsLoader } from "~/caps/load-cap-limits.server";
 import { classifyInbound } from "~/messaging/keywords";
 import { checkLoopGuard } from "./check-loop-guard.server";
-import { onceClassifier, type ReplyDeps } from "./reply-deps";
+import { onceClassifier, type AfterResponders, type ReplyDeps } from "./reply-deps";
 import { runResponders, type InboundRow } from "./run-responders.server";
 
 /**
- * The reply processors of issue 13, once per new inbound message: auto-responders answer, smart alerts tell the
- * right person. STOP/START/HELP never reach an auto-answer (the pipeline owns them); each step is idempotent on
- * the inbound message, so a redelivered job changes nothing.
+ * The reply processors of issue 13, once per new inbound message: auto-responders answer, then `after` (smart
+ * alerts, wired in app/wiring) tells the right person. STOP/START/HELP never reach an auto-answer (the pipeline owns
+ * them); each step is idempotent on the inbound message, so a redelivered job changes nothing.
  */
-export async function processReplies(deps: ReplyDeps, messageIds: number[]) {
+export async function processReplies(deps: ReplyDeps, messageIds: number[], after: AfterResponders | null = null) {
   if (!messageIds.length) return [];
   const rows: InboundRow[] = await deps.db
     .select({
@@ -38,13 +37,13 @@ export async function processReplies(deps: ReplyDeps, messageIds: number[]) {
     const loop = await checkLoopGuard(deps.db, msg, deps.now);
     const responder = await runResponders(deps, msg, classify, { limits, loop });
     const name = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || null;
-    const alert = await runAlerts(
+    const alert = await after?.(
       deps,
       { inboundId: msg.id, contactId: msg.contactId, phone: msg.phone, content: msg.content, name },
       classify,
       { answered: responder !== null || loop !== null, limits },
     );
-    results.push({ messageId: msg.id, responder, alert });
+    results.push({ messageId: msg.id, responder, alert: alert ?? null });
   }
   return results;
 }

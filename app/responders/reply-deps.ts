@@ -18,6 +18,19 @@ export type AlertConfig = {
   salesAlertEmail: string | null;
 };
 
+/** One ordinary reply as the processors see it, for the step after the responders. */
+export type ReplySource = { inboundId: number; contactId: number | null; phone: string; content: string; name: string | null };
+/**
+ * What runs after the auto-responders on each reply (smart alerts, registered in app/wiring): told whether the
+ * responders or the loop guard already dealt with it, and handed the same once-per-message classification.
+ */
+export type AfterResponders = (
+  deps: ReplyDeps,
+  reply: ReplySource,
+  classify: () => Promise<ReplyClassification> | null,
+  opts: { answered: boolean; limits: CapLimits },
+) => Promise<unknown>;
+
 /** Dependencies of the reply processors (auto-responders and smart alerts). */
 export type ReplyDeps = {
   db: Db;

@@ -3,16 +3,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
-import { processInboundMessages, receiveInboundSms } from "~/messaging/receive-inbound.server";
+import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { pipeline } from "../../tests/messaging-harness";
+import { pipeline, runInboundJob, appHooks } from "../../tests/messaging-harness";
 import { createResponder, updateResponder } from "./manage-responders.server";
 import { isBusinessHours, matchKeywords, timeAllows } from "./match";
 import { parseResponder, RESPONDER_REQUIRED } from "./responder-schema";
 import type { ReplyDeps } from "./reply-deps";
-import { classifierFor } from "./reply-deps.server";
+import { classifierFor } from "~/wiring/ai-chain.server";
 
 const MIN = 60_000;
 /** Wednesday 18:30 UTC: 11:30 in Phoenix, daytime across the continental US. */
@@ -38,7 +38,7 @@ async function responder(overrides: Record<string, unknown> = {}) {
 }
 
 async function world(now: Date) {
-  const p = await pipeline({ now: () => now });
+  const p = await pipeline({ clock: () => now });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
   const replies: Omit<ReplyDeps, "db" | "now"> = {
@@ -52,7 +52,7 @@ async function world(now: Date) {
   async function inbound(body: string, at: Date, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
     const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
     p.queue.sent.splice(0);
-    if (res.messageId) await processInboundMessages(p.deps.db, [res.messageId], at, replies);
+    if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
     return { ...res, sid };
   }
   return { ...p, user, contact, inbound, replies };
@@ -152,10 +152,10 @@ describe("the responder engine", () => {
     await enqueueDueMessages(w.deps.db, w.queue, new Date(DAY.getTime() + 20_000), rows.map((m) => m.id));
     const first = w.queue.takeSendJobs();
     expect(first.map((j) => j.messageId)).toEqual([rows[0].id]);
-    await sendMessages(first, { ...w.deps, now: () => new Date(DAY.getTime() + 20_000) });
+    await sendMessages(first, { ...w.deps, clock: () => new Date(DAY.getTime() + 20_000) });
     await enqueueDueMessages(w.deps.db, w.queue, new Date(DAY.getTime() + 10 * MIN), [rows[1].id]);
     const second = w.queue.takeSendJobs();
-    await sendMessages(second, { ...w.deps, now: () => new Date(DAY.getTime() + 10 * MIN) });
+    await sendMessages(second, { ...w.deps, clock: () => new Date(DAY.getTime() + 10 * MIN) });
     expect((await w.twilio.calls()).map((c) => [c.to, c.body])).toEqual([
       [w.contact.phone, `Thanks! (${word})`],
       [w.contact.phone, `Any questions? (${word})`],
@@ -171,7 +171,7 @@ describe("the responder engine", () => {
     const later = new Date(NIGHT.getTime() + MIN);
     const rows = await autoRows(w.contact.phone);
     await enqueueDueMessages(w.deps.db, w.queue, later, rows.map((m) => m.id));
-    await sendMessages(w.queue.takeSendJobs(), { ...w.deps, now: () => later });
+    await sendMessages(w.queue.takeSendJobs(), { ...w.deps, clock: () => later });
     expect((await w.twilio.calls()).map((c) => c.body)).toEqual([`Thanks! (${word})`]);
     const after = await autoRows(w.contact.phone);
     expect(after.map((m) => [m.kind, m.status])).toEqual([
@@ -187,8 +187,8 @@ describe("the responder engine", () => {
     const first = await w.inbound(`${word} please`, DAY);
     const replay = await receiveInboundSms(w.deps.db, w.queue, { sid: first.sid, from: w.contact.phone, to: "+16025550100", body: `${word} please` }, DAY);
     expect(replay.duplicate).toBe(true);
-    await processInboundMessages(w.deps.db, [first.messageId!], DAY, w.replies); // the job delivered twice
-    await processInboundMessages(w.deps.db, [first.messageId!], new Date(DAY.getTime() + MIN), w.replies);
+    await runInboundJob(w.deps.db, [first.messageId!], DAY, w.replies); // the job delivered twice
+    await runInboundJob(w.deps.db, [first.messageId!], new Date(DAY.getTime() + MIN), w.replies);
     const rows = await autoRows(w.contact.phone);
     expect(rows.map((m) => [m.kind, m.status])).toEqual([
       ["auto_reply", "queued"], // no immediate delay: queued at once
@@ -259,6 +259,7 @@ describe("the responder engine", () => {
       w.queue,
       [{ channel: "sms", kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "Hi Rosa, it's Sam", idempotencyKey: `t:${crypto.randomUUID()}` }],
       new Date(DAY.getTime() + 3 * MIN),
+      appHooks,
     );
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => [m.status, m.error_message])).toEqual([
@@ -282,6 +283,7 @@ describe("the responder engine", () => {
       w.queue,
       [{ channel: "sms", kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "On it", idempotencyKey: `t:${crypto.randomUUID()}` }],
       new Date(DAY.getTime() + 2 * MIN),
+      appHooks,
     );
     await w.inbound(`${word} 3`, new Date(DAY.getTime() + 3 * MIN));
     expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "alert")).toHaveLength(1);

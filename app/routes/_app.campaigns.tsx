@@ -17,7 +17,6 @@ import { routeId } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 export const meta: MetaFunction = () => [{ title: "Campaign Sequences — Helio" }];
@@ -50,7 +49,7 @@ export async function action(args: ActionFunctionArgs) {
       const actor = { userId: user.id, ipAddress: clientIp(request) };
       if (input.intent === "start") {
         requirePublicUrl(context.cloudflare.env);
-        const c = await startCampaign(context.db, jobQueue(context.cloudflare.env), id, actor, context.clock());
+        const c = await startCampaign(context.db, context.queue, id, actor, context.clock());
         return redirectWithToast(context, back, { title: input.resume ? DONE.resume : DONE.start, description: c.name });
       }
       const c = await pauseCampaign(context.db, id, actor, context.clock());

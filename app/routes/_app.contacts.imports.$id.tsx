@@ -27,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
   const id = routeId(args.params.id, IMPORT_NOT_FOUND);
-  return viewContactImport(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.cloudflare.env) }).catch(throwAsResponse);
+  return viewContactImport(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.queue) }).catch(throwAsResponse);
 }
 
 const intentSchema = z.discriminatedUnion("intent", [

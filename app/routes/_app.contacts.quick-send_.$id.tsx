@@ -11,7 +11,6 @@ import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } 
 import { QUICK_SEND_NOT_FOUND, sendQuickUpload } from "~/quick-send/send-quick-upload.server";
 import { viewQuickSend } from "~/quick-send/view-quick-send.server";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
@@ -27,7 +26,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
   const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
-  const view = await viewQuickSend(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.cloudflare.env) }).catch(throwAsResponse);
+  const view = await viewQuickSend(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.queue) }).catch(throwAsResponse);
   if (view.quick.broadcastId) throw redirect(`/testing/sends/${view.quick.broadcastId}`);
   return view;
 }
@@ -43,7 +42,7 @@ export async function action(args: ActionFunctionArgs) {
     if (input.intent === "import") return await staged.start("skip");
     if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
     requirePublicUrl(context.cloudflare.env);
-    const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+    const deps = context.domain();
     const { broadcastId } = await sendQuickUpload(deps, id(), { userId: user.id, ipAddress: clientIp(request) });
     return redirect(`/testing/sends/${broadcastId}`);
   });

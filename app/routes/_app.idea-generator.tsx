@@ -4,7 +4,6 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useToast } from "~/components/toaster";
-import { aiDeps } from "~/ai/ai-deps.server";
 import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
@@ -54,7 +53,7 @@ export async function action(args: ActionFunctionArgs) {
       await clearChat(args.context.db, user.id);
       return redirect(back);
     }
-    await sendChatMessage({ ...aiDeps(args.context), db: args.context.db }, user.id, { message: input.message, context: input.context }, args.context.clock());
+    await sendChatMessage({ ...args.context.ai(), db: args.context.db }, user.id, { message: input.message, context: input.context }, args.context.clock());
     return redirect(`${back}#latest`);
   });
 }

@@ -23,7 +23,6 @@ import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { setLocalIgnoreQuietHours } from "~/messaging/org-settings.server";
 import { QUIET_HOURS_NOTE } from "~/messaging/quiet-hours";
-import { jobQueue } from "~/jobs/job-queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Message Center — Helio" }];
 
@@ -73,7 +72,7 @@ export async function action(args: ActionFunctionArgs) {
     }
     const result = await receiveInboundSms(
       args.context.db,
-      jobQueue(env),
+      args.context.queue,
       { sid: "SMsim" + crypto.randomUUID().replace(/-/g, ""), from: input.phone, to: "local-outbox", body: input.body },
       args.context.clock(),
     );

@@ -14,7 +14,6 @@ import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { alertConfig } from "~/responders/reply-deps";
-import { replyDepsFor } from "~/responders/reply-deps.server";
 
 export const meta: MetaFunction = () => [{ title: "Test Alerts — Helio" }];
 
@@ -59,7 +58,7 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: testAlertForm }, async ({ message, contactId }, { user }) => {
     try {
       const result = await runTestAlert(
-        { ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() },
+        context.replyDeps(),
         { message, contactId: parseId(contactId) },
         user.id,
       );

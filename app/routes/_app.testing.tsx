@@ -27,7 +27,6 @@ import { createTemplate } from "~/templates/manage-templates.server";
 import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
 import { redirectWithToast } from "~/http/toast.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
 const CHANNEL_OPTIONS = [
@@ -92,7 +91,7 @@ export async function action(args: ActionFunctionArgs) {
   const errorTitle = (intent: string | undefined) =>
     intent === "template" ? TEMPLATE_CREATE_ERROR : intent === "check" || intent === "send" ? BROADCAST_ERROR : undefined;
   return formAction(args, { schema: playgroundForm, title: errorTitle }, async (form, { user }) => {
-    const deps = { db: context.db, queue: jobQueue(context.cloudflare.env), now: context.clock() };
+    const deps = context.domain();
     const actor = { userId: user.id, ipAddress: clientIp(request) };
     if (form.intent === "manual") {
       const email = form.type === "email";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { chargedAiCall } from "~/ai/ai-deps.server";
+import { chargedAiCall } from "~/wiring/ai-chain.server";
 import { generateStepContent } from "~/ai/generate-step-content.server";
 import { AI_QUERY } from "~/ai/generate-step-button";
 import { stepContentInput } from "~/ai/step-content-schema";

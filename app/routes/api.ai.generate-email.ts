@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { chargedAiCall } from "~/ai/ai-deps.server";
+import { chargedAiCall } from "~/wiring/ai-chain.server";
 import { emailInput, generateEmail } from "~/ai/generate-email.server";
 import { requireApiUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";

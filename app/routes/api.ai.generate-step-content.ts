@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { chargedAiCall } from "~/ai/ai-deps.server";
+import { chargedAiCall } from "~/wiring/ai-chain.server";
 import { generateStepContent } from "~/ai/generate-step-content.server";
 import { stepContentInput } from "~/ai/step-content-schema";
 import { requireApiUser } from "~/http/guard.server";

@@ -6,7 +6,6 @@ import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addContactsSchema, CAMPAIGN_NOT_FOUND, parseInput } from "~/campaigns/campaign-schema";
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { methodNotAllowed, readJson } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
@@ -21,7 +20,7 @@ const COMMANDS: Record<string, Command> = {
   /** POST /api/campaigns/:id/start — start a draft or resume a paused campaign → the updated campaign. */
   start: ({ request, context }, user, id) => {
     requirePublicUrl(context.cloudflare.env);
-    return startCampaign(context.db, jobQueue(context.cloudflare.env), id, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    return startCampaign(context.db, context.queue, id, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
   },
   /** POST /api/campaigns/:id/pause — running → paused → the updated campaign. */
   pause: ({ request, context }, user, id) => pauseCampaign(context.db, id, { userId: user.id, ipAddress: clientIp(request) }, context.clock()),

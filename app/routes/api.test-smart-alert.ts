@@ -6,7 +6,6 @@ import { requireApiUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { postJson } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
-import { replyDepsFor } from "~/responders/reply-deps.server";
 
 const body = z.object({ message: z.string({ invalid_type_error: "message must be text" }).default(""), contactId: zodId().nullish() });
 
@@ -20,7 +19,7 @@ export async function action(args: ActionFunctionArgs) {
   return postJson(
     request,
     body,
-    (input) => runTestAlert({ ...replyDepsFor(context.cloudflare.env, context.db), db: context.db, now: context.clock() }, { message: input.message, contactId: input.contactId ?? null }, user.id),
+    (input) => runTestAlert(context.replyDeps(), { message: input.message, contactId: input.contactId ?? null }, user.id),
     { fallback: ALERT_TOASTS.testFailedText },
   );
 }

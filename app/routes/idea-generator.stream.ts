@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { aiDeps } from "~/ai/ai-deps.server";
 import { streamChatMessage } from "~/ai/idea-chat.server";
 import { requireUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
@@ -38,7 +37,7 @@ async function streamReply(args: ActionFunctionArgs, userId: number, input: z.ou
   args.request.signal?.addEventListener("abort", () => gone.abort(new Error("the client disconnected")));
   let opened: (value: unknown) => void = () => {};
   const firstWords = new Promise((resolve) => (opened = resolve));
-  const run = streamChatMessage({ ...aiDeps(context), db: context.db }, userId, input, context.clock(), (text) => {
+  const run = streamChatMessage({ ...context.ai(), db: context.db }, userId, input, context.clock(), (text) => {
     opened(true);
     writer.write(encoder.encode(text)).catch(() => gone.abort(new Error("the client disconnected")));
   }, gone.signal).then(

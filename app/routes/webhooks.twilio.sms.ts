@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { handleTwilioWebhook, twiml } from "~/messaging/twilio-webhook.server";
-import { jobQueue } from "~/jobs/job-queue.server";
 
 /** Twilio inbound SMS webhook: no session; authenticated by X-Twilio-Signature. 503 while PUBLIC_BASE_URL is unusable. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -12,7 +11,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!sid || !from) return new Response("Missing MessageSid or From", { status: 400 });
     await receiveInboundSms(
       context.db,
-      jobQueue(env),
+      context.queue,
       { sid, from, to: form.get("To") ?? "", body: form.get("Body") ?? "", optOutType: form.get("OptOutType") },
       context.clock(),
     );

@@ -8,8 +8,8 @@ import { isUniqueViolation } from "~/db/unique-violation";
 import { activityLog, activityTotals, loginHistory, sessions, users, type Role, type User } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { LAST_SUPERUSER } from "./superuser-rules.js";
+import type { Actor } from "~/lib/actor";
 
-export type Actor = { userId: number; ipAddress: string | null };
 
 export { LAST_SUPERUSER };
 export const USER_NOT_FOUND = "User not found";

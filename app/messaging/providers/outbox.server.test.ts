@@ -26,7 +26,7 @@ const email = (messageId: number, to = "ana@example.com") => ({
 
 describe("outbox SMS", () => {
   it("writes an outbox row and answers like a provider", async () => {
-    const provider = createOutboxSms(db, { now: () => T0 });
+    const provider = createOutboxSms(db, { clock: () => T0 });
     expect(provider).toMatchObject({ name: "outbox", sender: "+15005550006" });
     const accepted = await provider.send(sms(7, "+14155550100", "Hello there"));
     expect(accepted.status).toBe("sent");
@@ -51,7 +51,7 @@ describe("outbox SMS", () => {
   });
 
   it("is idempotent per messageId: a retry returns the first sid", async () => {
-    const provider = createOutboxSms(db, { sender: "+15550001111", now: () => T0 });
+    const provider = createOutboxSms(db, { sender: "+15550001111", clock: () => T0 });
     const first = await provider.send(sms(1));
     const again = await provider.send(sms(1));
     const other = await provider.send(sms(2));
@@ -64,13 +64,13 @@ describe("outbox SMS", () => {
   });
 
   it("findSent returns this number's messages since a time, newest first", async () => {
-    await createOutboxSms(db, { now: () => at(-10 * 60_000) }).send(sms(1, "+14155550100", "old"));
-    await createOutboxSms(db, { now: () => at(0) }).send(sms(2, "+14155550100", "a"));
-    await createOutboxSms(db, { now: () => at(1000) }).send(sms(3, "+14155550100", "b"));
-    await createOutboxSms(db, { now: () => at(1000) }).send(sms(4, "+14155550101", "someone else"));
-    await createOutboxEmail(db, { now: () => at(1000) }).send(email(5, "+14155550100"));
+    await createOutboxSms(db, { clock: () => at(-10 * 60_000) }).send(sms(1, "+14155550100", "old"));
+    await createOutboxSms(db, { clock: () => at(0) }).send(sms(2, "+14155550100", "a"));
+    await createOutboxSms(db, { clock: () => at(1000) }).send(sms(3, "+14155550100", "b"));
+    await createOutboxSms(db, { clock: () => at(1000) }).send(sms(4, "+14155550101", "someone else"));
+    await createOutboxEmail(db, { clock: () => at(1000) }).send(email(5, "+14155550100"));
 
-    const found = await createOutboxSms(db, { now: () => at(2000) }).findSent("+14155550100", at(-60_000));
+    const found = await createOutboxSms(db, { clock: () => at(2000) }).findSent("+14155550100", at(-60_000));
     expect(found.map((m) => m.body)).toEqual(["b", "a"]);
     expect(found[0]).toMatchObject({ to: "+14155550100", status: "sent", dateCreated: at(1000) });
   });
@@ -78,13 +78,13 @@ describe("outbox SMS", () => {
 
 describe("outbox email", () => {
   it("stores subject and text from helio@localhost, idempotent per messageId and separate from SMS", async () => {
-    const provider = createOutboxEmail(db, { now: () => T0 });
+    const provider = createOutboxEmail(db, { clock: () => T0 });
     expect(provider).toMatchObject({ name: "outbox", sender: "helio@localhost" });
     const a = await provider.send(email(9));
     const b = await provider.send(email(9));
     expect(b.sid).toBe(a.sid);
     // Same messageId on the other channel is another message.
-    await createOutboxSms(db, { now: () => T0 }).send(sms(9));
+    await createOutboxSms(db, { clock: () => T0 }).send(sms(9));
     const rows = await db.select().from(outboxMessages).orderBy(outboxMessages.id);
     expect(rows.map((r) => [r.channel, r.messageId])).toEqual([
       ["email", 9],
@@ -94,7 +94,7 @@ describe("outbox email", () => {
   });
 
   it("keeps the html when there is no text part", async () => {
-    await createOutboxEmail(db, { now: () => T0 }).send({ ...email(1), text: "" });
+    await createOutboxEmail(db, { clock: () => T0 }).send({ ...email(1), text: "" });
     const [row] = await db.select().from(outboxMessages);
     expect(row.body).toBe("<p>Hello</p>");
   });
@@ -102,8 +102,8 @@ describe("outbox email", () => {
 
 describe("advanceOutboxStatuses", () => {
   it("moves rows still 'sent' after olderThanMs to 'delivered' and returns them once", async () => {
-    const a = await createOutboxSms(db, { now: () => at(0) }).send(sms(1));
-    const b = await createOutboxEmail(db, { now: () => at(500) }).send(email(2));
+    const a = await createOutboxSms(db, { clock: () => at(0) }).send(sms(1));
+    const b = await createOutboxEmail(db, { clock: () => at(500) }).send(email(2));
 
     expect(await advanceOutboxStatuses(db, at(1999))).toEqual([]);
     expect(await advanceOutboxStatuses(db, at(2000))).toEqual([{ sid: a.sid, status: "delivered", channel: "sms", messageId: 1 }]);
@@ -114,12 +114,12 @@ describe("advanceOutboxStatuses", () => {
     expect(rows.every((r) => r.status === "delivered")).toBe(true);
     expect(rows.find((r) => r.sid === b.sid)!.updatedAt).toEqual(at(10_000));
     // A retry after delivery still finds the same message.
-    expect(await createOutboxSms(db, { now: () => at(30_000) }).send(sms(1))).toEqual({ sid: a.sid, status: "delivered" });
+    expect(await createOutboxSms(db, { clock: () => at(30_000) }).send(sms(1))).toEqual({ sid: a.sid, status: "delivered" });
   });
 
   it("honours olderThanMs and limit, oldest first", async () => {
     const sids: string[] = [];
-    for (let i = 0; i < 5; i++) sids.push((await createOutboxSms(db, { now: () => at(i) }).send(sms(i + 1))).sid);
+    for (let i = 0; i < 5; i++) sids.push((await createOutboxSms(db, { clock: () => at(i) }).send(sms(i + 1))).sid);
     const first = await advanceOutboxStatuses(db, at(60_000), { olderThanMs: 0, limit: 2 });
     expect(first.map((c) => c.sid)).toEqual(sids.slice(0, 2));
     const rest = await advanceOutboxStatuses(db, at(60_000), { olderThanMs: 0 });
@@ -129,8 +129,8 @@ describe("advanceOutboxStatuses", () => {
 
 describe("listOutbox", () => {
   it("pages newest first by id, optionally by channel", async () => {
-    for (let i = 1; i <= 5; i++) await createOutboxSms(db, { now: () => at(i) }).send(sms(i));
-    await createOutboxEmail(db, { now: () => at(6) }).send(email(6));
+    for (let i = 1; i <= 5; i++) await createOutboxSms(db, { clock: () => at(i) }).send(sms(i));
+    await createOutboxEmail(db, { clock: () => at(6) }).send(email(6));
 
     const page1 = await listOutbox(db, { limit: 4 });
     expect(page1.items.map((r) => r.messageId)).toEqual([6, 5, 4, 3]);

@@ -2,13 +2,14 @@
 // cron tick later reports it delivered, so the whole pipeline (status callbacks included) runs without accounts.
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import type { Clock } from "~/lib/clock";
 import { outboxMessages } from "~/db/schema";
 import type { EmailProvider, ProviderMessage, SendAccepted, SmsProvider } from "./provider";
 
 export const OUTBOX_SMS_SENDER = "+15005550006";
 export const OUTBOX_EMAIL_SENDER = "helio@localhost";
 
-export type OutboxOptions = { sender?: string; now: () => Date };
+export type OutboxOptions = { sender?: string; clock: Clock };
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
 type Channel = "sms" | "email";
 
@@ -57,7 +58,7 @@ export function createOutboxSms(db: Db, options: OutboxOptions): SmsProvider {
     name: "outbox",
     sender,
     send(msg) {
-      return insertOnce(db, { channel: "sms", to: msg.to, from: sender, subject: null, body: msg.body, messageId: msg.messageId }, options.now());
+      return insertOnce(db, { channel: "sms", to: msg.to, from: sender, subject: null, body: msg.body, messageId: msg.messageId }, options.clock());
     },
     async findSent(to, since): Promise<ProviderMessage[]> {
       const rows = await db
@@ -79,7 +80,7 @@ export function createOutboxEmail(db: Db, options: OutboxOptions): EmailProvider
     send(msg) {
       // The debug view shows text; html only when there is no text part.
       const body = msg.text || msg.html;
-      return insertOnce(db, { channel: "email", to: msg.to, from: sender, subject: msg.subject, body, messageId: msg.messageId }, options.now());
+      return insertOnce(db, { channel: "email", to: msg.to, from: sender, subject: msg.subject, body, messageId: msg.messageId }, options.clock());
     },
   };
 }

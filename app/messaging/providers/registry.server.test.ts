@@ -52,7 +52,7 @@ describe("emailProviderFor", () => {
     });
     expect(emailProviderFor({ SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "" }, db, now).name).toBe("outbox");
     expect(emailProviderFor({ EMAIL_FROM: "news@helio.test" }, db, now)).toMatchObject({ name: "outbox", sender: "news@helio.test" });
-    expect(emailProviderFor({}, db, new Date())).toMatchObject({ name: "outbox", sender: "helio@localhost" });
+    expect(emailProviderFor({}, db, () => new Date())).toMatchObject({ name: "outbox", sender: "helio@localhost" });
   });
 
   it("accepts EMAIL_FROM with a display name and SENDGRID_API_BASE", async () => {

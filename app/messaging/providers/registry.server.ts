@@ -4,6 +4,7 @@ import { createOutboxEmail, createOutboxSms } from "./outbox.server";
 import type { EmailProvider, ProviderName, SmsProvider } from "./provider";
 import { createSendGridEmail, type SendGridConfig } from "./sendgrid.server";
 import { createTwilioSms, type TwilioConfig } from "./twilio.server";
+import { systemClock, type Clock } from "~/lib/clock";
 
 /** The settings read here. Env declares them as strings, but wrangler leaves an absent secret undefined. */
 export type ProviderEnv = Partial<
@@ -49,20 +50,19 @@ export function sendGridConfigFrom(env: ProviderEnv): SendGridConfig | null {
   return { apiKey, from: email, fromName: name, apiBase: setting(env.SENDGRID_API_BASE) };
 }
 
-const clock = (now: Date | (() => Date)) => (typeof now === "function" ? now : () => now);
-
-export function smsProviderFor(env: ProviderEnv, db: Db, now: Date | (() => Date) = () => new Date()): SmsProvider {
+/** `clock`: the local outbox stamps its rows with it (the real providers keep their own time). */
+export function smsProviderFor(env: ProviderEnv, db: Db, clock: Clock = systemClock): SmsProvider {
   const twilio = twilioConfigFrom(env);
   if (twilio) return createTwilioSms(twilio);
   // Keep a configured number as the outbox sender so previews show it.
-  return createOutboxSms(db, { sender: setting(env.TWILIO_FROM_NUMBER), now: clock(now) });
+  return createOutboxSms(db, { sender: setting(env.TWILIO_FROM_NUMBER), clock });
 }
 
-export function emailProviderFor(env: ProviderEnv, db: Db, now: Date | (() => Date) = () => new Date()): EmailProvider {
+export function emailProviderFor(env: ProviderEnv, db: Db, clock: Clock = systemClock): EmailProvider {
   const sendgrid = sendGridConfigFrom(env);
   if (sendgrid) return createSendGridEmail(sendgrid);
   const emailFrom = setting(env.EMAIL_FROM);
-  return createOutboxEmail(db, { sender: emailFrom ? parseEmailFrom(emailFrom).email : undefined, now: clock(now) });
+  return createOutboxEmail(db, { sender: emailFrom ? parseEmailFrom(emailFrom).email : undefined, clock });
 }
 
 /** Which provider each channel uses, for the UI's "local outbox" banner. */

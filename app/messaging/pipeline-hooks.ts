@@ -1,0 +1,47 @@
+import type { Db } from "~/db/client.server";
+import type { DomainContext } from "~/db/domain-context";
+import type { MessageKind } from "~/db/schema";
+
+// The send/receive pipeline's extension points (decision 028). The pipeline is a floor: it stores, checks and sends
+// messages and knows nothing of the features built on it (campaigns, auto-responders, smart alerts, AI). Those plug
+// in here, and one module registers them: the composition root, app/wiring/pipeline-hooks.server.ts.
+
+/**
+ * An inbound processor: runs once per batch of ordinary inbound replies (never STOP/HELP, which the pipeline
+ * answers itself), after the messages are stored, in the order the root lists them — a later processor sees what
+ * an earlier one wrote (campaigns attribute a reply before the responders answer it). Each must be idempotent on
+ * the message ids: a redelivered job runs them all again.
+ */
+export type InboundProcessor = {
+  /** For logs and the decision record: which feature this is. */
+  name: string;
+  process: (ctx: DomainContext, messageIds: number[]) => Promise<unknown>;
+};
+
+/**
+ * A person sent an SMS (kinds in HUMAN_KINDS: a quick send, an individual send, a conversation reply) to these
+ * numbers; called once per producer call, after the rows are written and only when it created some.
+ */
+export type HumanSendHook = (ctx: { db: Db; now: Date }, phones: string[]) => Promise<unknown>;
+
+/** What the send consumer knows of a queued message when it asks whether to hold it. */
+export type HeldSendView = { id: number; kind: MessageKind; contactId: number | null; campaignId: number | null; campaignStatus: string | null };
+/**
+ * Asked by the consumer for each queued message before compliance and pacing: a reason to hold it (status `held`,
+ * the reason as its note; whoever released it sets it `queued` again), or null to go on. Pure: it decides from the
+ * row the batch read already has, so a hold costs no extra read.
+ */
+export type SendHold = (row: HeldSendView) => string | null;
+
+/** Everything a feature can plug into the pipeline. */
+export type PipelineHooks = {
+  inbound: readonly InboundProcessor[];
+  humanSend: readonly HumanSendHook[];
+  holdSend: readonly SendHold[];
+};
+
+/** A pipeline with nothing plugged in (tests of the pipeline alone). */
+export const NO_PIPELINE_HOOKS: PipelineHooks = { inbound: [], humanSend: [], holdSend: [] };
+
+/** A domain context with the pipeline's hooks: what every producer that a person drives is handed. */
+export type PipelineContext = DomainContext & { hooks: PipelineHooks };

@@ -1,0 +1,77 @@
+import type { AiDeps } from "~/ai/run-chain.server";
+import { createDb, type Db } from "~/db/client.server";
+import { jobQueue } from "~/jobs/job-queue.server";
+import type { JobDeps } from "~/jobs/job-handlers.server";
+import type { TickDeps } from "~/jobs/run-scheduled-tick.server";
+import { systemClock, type Clock } from "~/lib/clock";
+import type { JobQueue } from "~/lib/job-queue";
+import { messagingConfig } from "~/messaging/config.server";
+import type { SendDeps } from "~/messaging/consume-send-batch.server";
+import type { PipelineContext, PipelineHooks } from "~/messaging/pipeline-hooks";
+import { emailProviderFor, smsProviderFor } from "~/messaging/providers/registry.server";
+import type { SmsProvider } from "~/messaging/providers/provider";
+import { alertConfig, type AlertConfig, type ReplyDeps } from "~/responders/reply-deps";
+import { aiChain, replyProviders, type ReplyProviders } from "./ai-chain.server";
+import { pipelineHooks } from "./pipeline-hooks.server";
+
+/**
+ * The composition root (decision 028): everything the Worker's fetch, queue and scheduled handlers hand down —
+ * built here and nowhere else. Features never build their own dependencies; they take them as arguments.
+ * Everything that reads configuration is built when first asked for, as before, so a request that needs no provider
+ * never reads the provider settings.
+ */
+export type AppDeps = {
+  env: Env;
+  db: Db;
+  /** The one source of time. Handlers read it once per request or event (`now`); long runs keep the clock. */
+  clock: Clock;
+  /** Producers' queue: `send` jobs to helio-jobs, every other job to helio-tasks (decision 009). */
+  queue: JobQueue;
+  /** What campaigns, auto-responders, smart alerts and AI plug into the pipeline. */
+  hooks: PipelineHooks;
+  /** A domain context for one request or event: `now` read once from the clock (or the event's own time). */
+  context: (now?: Date) => PipelineContext;
+  /** The send consumer's providers and configuration. */
+  send: () => SendDeps;
+  sms: () => SmsProvider;
+  /** The AI provider chain (budgeted, failures recorded). */
+  ai: () => AiDeps;
+  /** The reply processors' providers (alert addresses, classifier, drafter, cap limits). */
+  replies: () => ReplyProviders;
+  /** Auto-responders' and smart alerts' dependencies for one request or event. */
+  replyDeps: (now?: Date) => ReplyDeps;
+  alerts: () => AlertConfig;
+};
+
+export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
+  const db = createDb(env.DB);
+  const queue = jobQueue(env);
+  const replies = () => replyProviders(env, db, queue, clock);
+  const hooks = pipelineHooks(replies);
+  const sms = () => smsProviderFor(env, db, clock);
+  return {
+    env,
+    db,
+    clock,
+    queue,
+    hooks,
+    context: (now = clock()) => ({ db, queue, now, hooks }),
+    send: () => ({ db, config: messagingConfig(env), sms: sms(), email: emailProviderFor(env, db, clock), clock, hooks }),
+    sms,
+    ai: () => aiChain(env, db, clock),
+    replies,
+    replyDeps: (now = clock()) => ({ ...replies(), db, now }),
+    alerts: () => alertConfig(env),
+  };
+}
+
+/** The queue consumer's dependencies (app/jobs/job-handlers.server.ts takes what it needs from them). */
+export function jobDeps(env: Env, clock: Clock = systemClock): JobDeps {
+  return buildAppDeps(env, clock);
+}
+
+/** The cron tick's dependencies: `now` is the tick's scheduled time, for every task of the tick. */
+export function tickDeps(env: Env, now: Date): TickDeps {
+  const deps = buildAppDeps(env);
+  return { ...deps, now, sms: () => smsProviderFor(env, deps.db, () => now) };
+}

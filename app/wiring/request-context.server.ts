@@ -1,0 +1,41 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { AiDeps } from "~/ai/run-chain.server";
+import type { Db } from "~/db/client.server";
+import type { Clock } from "~/lib/clock";
+import type { JobQueue } from "~/lib/job-queue";
+import type { PipelineContext } from "~/messaging/pipeline-hooks";
+import type { ReplyDeps } from "~/responders/reply-deps";
+import { buildAppDeps } from "./app-deps.server";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    cloudflare: { env: Env; ctx: ExecutionContext };
+    db: Db;
+    clock: Clock;
+    /** Per-request CSP nonce for Remix's inline scripts. */
+    nonce: string;
+    /** The producers' queue (decision 009). */
+    queue: JobQueue;
+    /** db, queue, the pipeline's hooks and this request's `now`: what a route hands a domain operation. */
+    domain: () => PipelineContext;
+    /** The AI provider chain for a call on a user's behalf (charge their quota first: `chargedAiCall`). */
+    ai: () => AiDeps;
+    /** Auto-responders' and smart alerts' dependencies for this request (test alerts). */
+    replyDeps: () => ReplyDeps;
+  }
+}
+
+/** The Remix load context of one request, from the composition root. */
+export function requestContext(env: Env, ctx: ExecutionContext, nonce: string): AppLoadContext {
+  const deps = buildAppDeps(env);
+  return {
+    cloudflare: { env, ctx },
+    db: deps.db,
+    clock: deps.clock,
+    nonce,
+    queue: deps.queue,
+    domain: () => deps.context(),
+    ai: deps.ai,
+    replyDeps: () => deps.replyDeps(),
+  };
+}
