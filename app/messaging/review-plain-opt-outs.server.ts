@@ -17,7 +17,7 @@ export type PlainWordsOptOut = { id: number; phone: string; at: string; words: s
 export const plainWordsOptOutsSql = () => sql`
     SELECT s.id, s.address, s.created_at, m.content FROM suppressions s
     LEFT JOIN messages m ON m.twilio_sid = s.source AND m.direction = 'inbound'
-    WHERE s.reason = ${PLAIN_WORDS_REASON} ORDER BY s.created_at DESC LIMIT ${PLAIN_OPT_OUTS_SHOWN}`;
+    WHERE s.reason = ${PLAIN_WORDS_REASON} ORDER BY s.created_at DESC, s.id DESC LIMIT ${PLAIN_OPT_OUTS_SHOWN}`;
 
 export async function listPlainWordsOptOuts(db: Db): Promise<PlainWordsOptOut[]> {
   const rows = await db.all<{ id: number; address: string; created_at: number; content: string | null }>(plainWordsOptOutsSql());

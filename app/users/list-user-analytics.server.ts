@@ -30,14 +30,14 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
         db.$client
           .prepare(
             `SELECT a.user_id, a.id, a.action, a.details, a.ip_address, a.created_at FROM json_each(?1) AS u
-             JOIN activity_log AS a ON a.id IN (SELECT id FROM activity_log WHERE user_id = u.value ORDER BY created_at DESC LIMIT ?2)
+             JOIN activity_log AS a ON a.id IN (SELECT id FROM activity_log WHERE user_id = u.value ORDER BY created_at DESC, id DESC LIMIT ?2)
              ORDER BY a.created_at DESC, a.id DESC`,
           )
           .bind(ids, RECENT_ACTIVITIES),
         db.$client
           .prepare(
             `SELECT h.user_id, h.id, h.ip_address, h.created_at FROM json_each(?1) AS u
-             JOIN login_history AS h ON h.id IN (SELECT id FROM login_history WHERE user_id = u.value AND success = 1 ORDER BY created_at DESC LIMIT ?2)
+             JOIN login_history AS h ON h.id IN (SELECT id FROM login_history WHERE user_id = u.value AND success = 1 ORDER BY created_at DESC, id DESC LIMIT ?2)
              ORDER BY h.created_at DESC, h.id DESC`,
           )
           .bind(ids, LOGIN_HISTORY),
