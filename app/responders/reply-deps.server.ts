@@ -23,7 +23,7 @@ export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Da
   const offline = providers.filter((p) => p.name === "offline");
   const hasModel = offline.length < providers.length;
   const deps = { db, now, log: recordingLog(db, now), budget: orgAiBudget(db, now, limits) };
-  return async (text, messageId, phone) => {
+  const classify: Classify = async (text, messageId, phone) => {
     let chain = providers;
     if (hasModel && phone) {
       const check = await hitNamedCap(db, "aiClassifyPerNumber", phone, await limits(), now());
@@ -34,6 +34,7 @@ export function classifierFor(env: AiEnv, db: Db, now: () => Date = () => new Da
     }
     return classifyReply({ ...deps, providers: chain }, text, { messageId });
   };
+  return Object.assign(classify, { hasModel });
 }
 
 /**
