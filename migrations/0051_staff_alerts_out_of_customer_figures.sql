@@ -99,3 +99,10 @@ END;
 DROP INDEX `conversations_recent_idx`;
 --> statement-breakpoint
 CREATE INDEX `conversations_recent_idx` ON `conversations` (`last_message_at`, `last_message_id`);
+--> statement-breakpoint
+-- Issue 24, item 12: a re-import previewed "Import 46" and created 0. The Match columns step now counts, once, the
+-- staged rows that are already contacts (by phone: updated or skipped per the choice; by email only: always skipped),
+-- so the preview says what will happen. NULL: not counted (imports staged before this, Quick Upload & Send).
+ALTER TABLE `contact_imports` ADD `existing_phone_rows` integer;
+--> statement-breakpoint
+ALTER TABLE `contact_imports` ADD `existing_email_rows` integer;
