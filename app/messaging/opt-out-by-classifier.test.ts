@@ -7,7 +7,7 @@ import { classifierFor } from "~/responders/reply-deps.server";
 import type { ReplyDeps } from "~/responders/reply-deps";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
-import { createTestUser, db } from "../../tests/factories";
+import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { DAYTIME, pipeline } from "../../tests/messaging-harness";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { processInboundMessages, receiveInboundSms } from "./receive-inbound.server";
@@ -70,6 +70,22 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
     await undoPlainWordsOptOut(db(), listed!.id, "Venting, not an opt-out", { userId: w.user.id, ipAddress: null }, DAYTIME);
     expect((await w.contactRow())!.opted_out_at).toBeNull();
     expect((await listPlainWordsOptOuts(db())).some((o) => o.phone === w.contact.phone)).toBe(false);
+  });
+
+  it("/compliance shows it as the AI classifier's, and a superuser undoes it with a note through the form (no JS)", async () => {
+    const w = await world();
+    await queueOpenAiAnswer(w.key, answer("opt_out_like", 97));
+    await w.inbound("Please quit bugging me about panels");
+    const admin = await createTestUser({ role: "superuser" });
+    const cookie = await loginAs(admin);
+    const page = await (await call("/compliance", { cookie })).text();
+    const item = page.split('data-testid="plain-opt-out"').find((li) => li.includes(w.contact.phone))!;
+    expect(item).toContain("AI classifier");
+    expect(item).toContain("Please quit bugging me about panels");
+    const id = /name="id" value="(\d+)"/.exec(item)![1];
+    const res = await call("/compliance", { method: "POST", cookie, body: new URLSearchParams({ id, note: "Venting, not an opt-out" }) });
+    expect(res.status).toBe(302);
+    expect((await w.contactRow())!.opted_out_at).toBeNull();
   });
 
   it("an unsure opt_out_like, or another intent, leaves the number subscribed", async () => {
