@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getThread } from "~/conversations/get-conversation.server";
 import { listConversations } from "~/conversations/list-conversations.server";
 import { sendReply } from "~/conversations/send-reply.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
@@ -54,6 +55,8 @@ describe("newest-first message lists (issue 24, item 12)", () => {
     expect(byName[0]).toMatchObject({ status: "pending", contactName: `Zelda ${last}`, content: "Hi Zelda, {{salesRep}} here about your roof." });
     const listed = (await listMessages(db(), { limit: 20 })).messages.find((m) => m.id === id);
     expect(listed?.content).toBe("Hi Zelda, {{salesRep}} here about your roof.");
+    // The contact's page shows it the same way.
+    expect((await getThread(db(), { contactId: contact.id })).messages.map((m) => m.content)).toEqual(["Hi Zelda, {{salesRep}} here about your roof."]);
   });
 
   it("the name search reads the matching contacts' threads by index, never the message table", async () => {
