@@ -9,7 +9,8 @@ import { createOfflineComposer } from "./providers/offline.server";
 import { createWorkersAi } from "./providers/workers-ai.server";
 import { GENERATE_OPTIONS, stepContentInput, stepPositionFor } from "./step-content-schema";
 
-const SOURCED = new Set<string>(SOURCED_VARIABLES);
+// Campaign steps may also name the rep: their messages are sent as the campaign's owner (decision 027).
+const SOURCED = new Set<string>([...SOURCED_VARIABLES, "salesRep"]);
 const offline = { providers: [createOfflineComposer()] };
 
 function expectRules(d: { content: string; subject: string | null }, type: "sms" | "email", firstTouch: boolean) {

@@ -37,10 +37,9 @@ export function withoutCampaignName(text: string, campaignName: string, replacem
 }
 
 /**
- * The rep is named as {{salesRep}} only where a campaign step can fill it. Today campaign messages carry no sender
- * (dispatch-due-steps sets no created_by) and checkStep refuses the token, so drafts sign with the company instead
- * (decision 025); once steps accept it, the draft rules (which keep only always-filled variables) are bypassed for
- * this one token.
+ * The rep is named as {{salesRep}} where a campaign step can fill it: a step's messages are sent as the campaign's
+ * owner (dispatch-due-steps sets created_by, decision 027), so the token renders from the sender like any send's.
+ * The draft rules (which keep only always-filled variables) are bypassed for this one token.
  */
 export const STEP_REP_VARIABLE = STEP_VARIABLES.has("salesRep");
 const REP_HOLD = "HelioSalesRepHold";

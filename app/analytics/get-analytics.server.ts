@@ -84,7 +84,8 @@ const respondersFrom = (rows: ResponderRow[]) => rows.map((r) => ({ id: r.id, na
 type RecentRow = { id: number; direction: string; status: string; channel: string; phone: string | null; email: string | null; content: string; created_at: number };
 const selectRecentMessages = (db: Db, limit = 10) =>
   db.all<RecentRow>(
-    sql`SELECT id, direction, status, channel, phone, email, substr(content, 1, 80) AS content, created_at FROM messages ORDER BY id DESC LIMIT ${limit}`,
+    // Staff alert emails are not customer activity (Smart Alerts lists them).
+    sql`SELECT id, direction, status, channel, phone, email, substr(content, 1, 80) AS content, created_at FROM messages WHERE kind <> 'alert' ORDER BY id DESC LIMIT ${limit}`,
   );
 const recentFrom = (rows: RecentRow[]) =>
   rows.map((r) => ({ id: r.id, direction: r.direction, status: r.status, channel: r.channel, to: r.phone ?? r.email ?? "", preview: r.content, createdAt: new Date(r.created_at).toISOString() }));

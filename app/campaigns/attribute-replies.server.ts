@@ -15,13 +15,22 @@ export async function attributeReplies(db: Db, messageIds: number[], now: Date) 
   const lastCampaign = sql`(SELECT o.campaign_id FROM messages o
       WHERE o.phone = i.phone AND o.id >= ${windowStart} AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
       ORDER BY o.id DESC LIMIT 1)`;
+  // A response is a contact answering a campaign text: five replies to one text are one response (a campaign showed
+  // 500%). So a reply counts only when no earlier reply from the number since that campaign's last text to it was
+  // attributed to the campaign (or is in this same batch) — a walk of messages_phone_thread_idx between the two.
+  const lastCampaignText = sql`(SELECT o.id FROM messages o
+      WHERE o.phone = i.phone AND o.id >= ${windowStart} AND o.direction = 'outbound' AND o.campaign_id IS NOT NULL AND o.created_at >= ${since}
+      ORDER BY o.id DESC LIMIT 1)`;
+  const firstReply = sql`NOT EXISTS (SELECT 1 FROM messages p
+      WHERE p.phone = i.phone AND p.id > ${lastCampaignText} AND p.id < i.id AND p.direction = 'inbound'
+        AND (p.campaign_id = ${lastCampaign} OR p.id IN (SELECT value FROM json_each(${ids}))))`;
   // One transaction: count, then stamp campaign_id, so a redelivered job (campaign_id already set) counts nothing.
   await runBatch(db, [
     db.run(sql`
       UPDATE campaigns SET response_count = response_count + r.n
       FROM (SELECT campaign_id, count(*) AS n FROM (
               SELECT ${lastCampaign} AS campaign_id FROM messages i
-              WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL)
+              WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL AND ${firstReply})
             WHERE campaign_id IS NOT NULL GROUP BY campaign_id) AS r
       WHERE campaigns.id = r.campaign_id`),
     db.run(sql`

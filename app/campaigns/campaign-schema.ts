@@ -99,9 +99,9 @@ export const stepSchema = stepFields;
 export const addStepSchema = stepFields.extend({ campaignId: z.coerce.number().int().positive("campaignId is required") });
 export type StepInput = z.infer<typeof stepFields>;
 
-/** Variables a campaign step can fill: the contact's fields, the campaign's, and date/time. */
+/** Variables a campaign step can fill: the contact's fields, the campaign's, its owner's name (the rep), and date/time. */
 export const STEP_VARIABLES: ReadonlySet<string> = new Set([
-  "firstName", "lastName", "fullName", "email", "phone", "address", "city", "state", "zipCode", "company",
+  "firstName", "lastName", "fullName", "email", "phone", "address", "city", "state", "zipCode", "company", "salesRep",
   "campaignName", "promoCode", "offerExpiration", "currentDate", "currentTime", "currentYear",
 ]);
 

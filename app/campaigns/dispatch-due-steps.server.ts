@@ -64,7 +64,7 @@ export async function dispatchDueSteps(db: Db, queue: JobQueue, now: Date, opts:
 async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now: Date, result: DispatchResult) {
   const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
   const [campaignRes, stepRes, contactRes] = await db.$client.batch([
-    db.$client.prepare(`SELECT id, status FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(campaignIds)),
+    db.$client.prepare(`SELECT id, status, created_by FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(campaignIds)),
     db.$client
       .prepare(
         `SELECT id, campaign_id, position, message_type, subject, content, delay_days, delay_hours, window_start, window_end, window_weekdays
@@ -76,7 +76,10 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
       .bind(JSON.stringify([...new Set(due.map((d) => d.contact_id))])),
   ]);
   result.rowsRead += (campaignRes.meta.rows_read ?? 0) + (stepRes.meta.rows_read ?? 0) + (contactRes.meta.rows_read ?? 0);
-  const running = new Set((campaignRes.results as { id: number; status: string }[]).filter((c) => c.status === "running").map((c) => c.id));
+  const campaignRows = campaignRes.results as { id: number; status: string; created_by: number | null }[];
+  const running = new Set(campaignRows.filter((c) => c.status === "running").map((c) => c.id));
+  // The campaign's owner is the sender of its steps: {{salesRep}} and friends render from them (decision 027).
+  const ownerOf = new Map(campaignRows.map((c) => [c.id, c.created_by]));
   const stepsOf = new Map<number, Step[]>();
   for (const s of stepRes.results as Step[]) stepsOf.set(s.campaign_id, [...(stepsOf.get(s.campaign_id) ?? []), s]);
   const contactOf = new Map((contactRes.results as ContactRow[]).map((c) => [c.id, c]));
@@ -121,6 +124,7 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
       campaignId: d.campaign_id,
       stepId: step.id,
       enrollmentId: d.id,
+      createdBy: ownerOf.get(d.campaign_id) ?? null,
     };
   });
   if (inputs.length) result.created += (await createOutboundMessages(db, queue, inputs, now)).length;

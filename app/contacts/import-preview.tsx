@@ -3,7 +3,26 @@ import type { ReactNode } from "react";
 import { Alert, Badge, Button, DialogClose, DialogFooter, LiveRefresh, Table, TBody, Td, THead } from "~/components/ui";
 import type { ContactFields } from "./contact-fields";
 
-type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number };
+type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number; existingPhoneRows?: number | null; existingEmailRows?: number | null };
+
+/**
+ * What "Import" will do with the valid rows, from the counts taken when the file was staged: new contacts, rows
+ * already in Contacts by phone (updated, or left unchanged when skipped) and by email only (always skipped). Null
+ * when the import was not counted.
+ */
+export function importPlan(c: Counts) {
+  if (c.existingPhoneRows == null || c.existingEmailRows == null) return null;
+  const existing = c.existingPhoneRows + c.existingEmailRows;
+  return { newRows: Math.max(0, c.validRows - existing), byPhone: c.existingPhoneRows, byEmail: c.existingEmailRows, existing };
+}
+
+/** The confirm button: "Import 46 contacts" when all are new, otherwise what happens to each kind ("Import: 0 new, 46 existing"). */
+export function importButtonLabel(c: Counts): string {
+  const plan = importPlan(c);
+  if (c.validRows === 0) return "No valid contacts";
+  if (!plan || plan.existing === 0) return `Import ${c.validRows} ${c.validRows === 1 ? "contact" : "contacts"}`;
+  return `Import: ${plan.newRows} new, ${plan.existing} existing`;
+}
 type PreviewRow = Pick<ContactFields, "firstName" | "lastName" | "phone" | "email" | "company" | "address"> & { rowNumber: number; unsendableReason: string | null };
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -38,6 +57,18 @@ export function StagedImportPreview({
         <li>
           <strong>{n(counts.rejectedRows)}</strong> rows with errors
         </li>
+        {importPlan(counts) ? (
+          <>
+            <li data-testid="import-new">
+              <strong>{n(importPlan(counts)!.newRows)}</strong> new
+            </li>
+            {importPlan(counts)!.existing ? (
+              <li data-testid="import-existing">
+                <strong>{n(importPlan(counts)!.existing)}</strong> already in Contacts
+              </li>
+            ) : null}
+          </>
+        ) : null}
         {counts.fileDuplicates ? (
           <li>
             <strong>{n(counts.fileDuplicates)}</strong> repeated in the file (skipped)

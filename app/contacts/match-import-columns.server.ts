@@ -6,6 +6,7 @@ import { AppError } from "~/lib/app-error";
 import { guessColumns, headerKey, isColumnTarget, NO_PHONE_COLUMN, type ColumnMap } from "./column-aliases";
 import { contactRowReader, type ImportRow } from "./csv-import";
 import { getContactImport } from "./get-contact-import.server";
+import { countExistingContacts } from "./count-existing-contacts.server";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
 
 /** Header sets remembered at most (the most recently used): a team's handful of CRMs, with room to spare. */
@@ -115,6 +116,7 @@ export async function matchImportColumns(db: Db, input: { id: number; userId: nu
     }
   };
   const validRows = unique.length;
+  const existing = await countExistingContacts(db, unique);
   const hash = await headerHash(header);
   await runBatch(db, [
     db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), stillMapping)),
@@ -123,7 +125,7 @@ export async function matchImportColumns(db: Db, input: { id: number; userId: nu
     }).map((q) => db.run(q)),
     db
       .update(contactImports)
-      .set({ status: "staged", totalRows, validRows, errorCount, rejectedRows, fileDuplicates: repeats, errors, updatedAt: now })
+      .set({ status: "staged", totalRows, validRows, errorCount, rejectedRows, fileDuplicates: repeats, errors, ...existing, updatedAt: now })
       .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "mapping"))),
     db
       .insert(importColumnMaps)

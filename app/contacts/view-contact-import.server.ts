@@ -28,6 +28,8 @@ export async function viewContactImport(
       validRows: imp.validRows,
       rejectedRows: imp.rejectedRows,
       fileDuplicates: imp.fileDuplicates,
+      existingPhoneRows: imp.existingPhoneRows,
+      existingEmailRows: imp.existingEmailRows,
       processedRows: imp.processedRows,
       errorCount: imp.errorCount,
       failureMessage: imp.failureMessage,

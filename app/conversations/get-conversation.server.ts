@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { pendingPreview } from "~/messaging/list-messages.server";
 
 export const THREAD_PAGE = 30;
+const WAITING = new Set(["pending", "queued", "sending", "held"]);
 
 export type ThreadMessage = {
   id: number;
@@ -29,6 +31,13 @@ export async function getThread(db: Db, who: { contactId: number } | { phone: st
   const rows = await db.all<ThreadRow>(sql`SELECT id, channel, direction, kind, status, subject, content, error_message, created_at FROM messages
          WHERE ${where} ${opts.before ? sql`AND id < ${opts.before}` : sql``} ORDER BY id DESC LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit).reverse();
+  // A waiting bulk row holds its template until it is sent: show what the contact will read (issue 24, item 12).
+  const waiting = (r: ThreadRow) => WAITING.has(r.status) && r.direction === "outbound" && r.content.includes("{{");
+  if ("contactId" in who && page.some(waiting)) {
+    const contact = await db.get<Record<string, unknown>>(sql`SELECT first_name, last_name, email AS contact_email, phone AS contact_phone, company, address,
+        city, state, zip_code, custom_fields FROM contacts WHERE id = ${who.contactId}`);
+    if (contact) for (const r of page) if (waiting(r)) r.content = pendingPreview(r.content, contact);
+  }
   return {
     messages: page.map(
       (r): ThreadMessage => ({

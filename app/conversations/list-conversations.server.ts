@@ -16,21 +16,23 @@ export type ConversationListItem = {
   optedOut: boolean;
 };
 
-/** "1732456789000-42": the (last_message_at, id) of the last row shown; anything else reads as the first page. */
+/** "1732456789000-42": the (last_message_at, last_message_id) of the last row shown; anything else reads as the first page. */
 export function parseConversationCursor(v: string | null | undefined): { at: number; id: number } | null {
   const m = /^(\d{1,15})-(\d{1,15})$/.exec(v ?? "");
   return m ? { at: Number(m[1]), id: Number(m[2]) } : null;
 }
 
 /**
- * Newest activity first, keyset-paged on (last_message_at, id) through conversations_recent_idx: one index walk
- * of a page, whatever the number of messages. `needsReply` marks a conversation whose latest message is inbound.
+ * Newest activity first, keyset-paged on (last_message_at, last_message_id) through conversations_recent_idx: one
+ * index walk of a page, whatever the number of messages. Ties (a broadcast writes its messages in one millisecond)
+ * go by the newest message, not by the age of the conversation row. `needsReply` marks a conversation whose latest message is inbound.
  */
 export async function listConversations(db: Db, opts: { after?: string | null; needsReply?: boolean; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? CONVERSATIONS_PAGE, 1), 100);
   const cursor = parseConversationCursor(opts.after);
   const rows = await db.all<{
     id: number;
+    last_message_id: number;
     contact_id: number | null;
     first_name: string | null;
     last_name: string | null;
@@ -41,12 +43,12 @@ export async function listConversations(db: Db, opts: { after?: string | null; n
     last_preview: string;
     needs_reply: number;
     opted_out_at: number | null;
-  }>(sql`SELECT v.id, v.contact_id, c.first_name, c.last_name, coalesce(c.phone, v.phone) AS phone, coalesce(c.email, v.email) AS email,
+  }>(sql`SELECT v.id, v.last_message_id, v.contact_id, c.first_name, c.last_name, coalesce(c.phone, v.phone) AS phone, coalesce(c.email, v.email) AS email,
       v.last_message_at, v.last_direction, v.last_preview, v.needs_reply, c.opted_out_at
     FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id
-    WHERE 1 ${cursor ? sql`AND (v.last_message_at < ${cursor.at} OR (v.last_message_at = ${cursor.at} AND v.id < ${cursor.id}))` : sql``}
+    WHERE 1 ${cursor ? sql`AND (v.last_message_at < ${cursor.at} OR (v.last_message_at = ${cursor.at} AND v.last_message_id < ${cursor.id}))` : sql``}
       ${opts.needsReply ? sql`AND v.needs_reply = 1` : sql``}
-    ORDER BY v.last_message_at DESC, v.id DESC LIMIT ${limit + 1}`);
+    ORDER BY v.last_message_at DESC, v.last_message_id DESC LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -64,6 +66,6 @@ export async function listConversations(db: Db, opts: { after?: string | null; n
         optedOut: r.opted_out_at != null,
       }),
     ),
-    nextCursor: rows.length > limit && last ? `${last.last_message_at}-${last.id}` : null,
+    nextCursor: rows.length > limit && last ? `${last.last_message_at}-${last.last_message_id}` : null,
   };
 }

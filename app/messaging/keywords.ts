@@ -44,6 +44,12 @@ export function isPlainWordsOptOut(body: string): boolean {
 
 /** The suppression reason of an opt-out understood from plain words: listed on /compliance for a superuser's review. */
 export const PLAIN_WORDS_REASON = "plain words";
+/** The suppression reason of an opt-out the AI classifier recognised (the second opinion): reviewed the same way. */
+export const CLASSIFIER_REASON = "classifier";
+/** The opt-outs a superuser may review and undo on /compliance (not STOP keywords nor carrier blocks). */
+export const REVIEWABLE_OPT_OUT_REASONS = [PLAIN_WORDS_REASON, CLASSIFIER_REASON] as const;
+/** How sure the model must be (0–100) before its `opt_out_like` suppresses a number. */
+export const CLASSIFIER_OPT_OUT_CONFIDENCE = 90;
 
 /** Who the homeowner hears from: the business set in Organisation, as CTIA wants the brand they know. */
 export type KeywordBrand = { company?: string; companyPhone?: string };

@@ -1,5 +1,9 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, desc, lt, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { contacts, messages } from "~/db/schema";
+import { extractVariables, renderTemplate } from "./render";
+import { variableSource, variableValues } from "./variable-values";
 
 import { MESSAGE_TABS, type MessageTab } from "./message-tabs";
 import { ftsQuery } from "~/lib/fts";
@@ -36,9 +40,124 @@ const TAB_FILTER: Record<MessageTab, SQL> = {
   failed: sql`(m.status = 'failed' OR m.status = 'undelivered')`,
 };
 
+/** Staff alert emails are our own mail to the team (Smart Alerts lists them), never a Message Center row. */
+const CUSTOMER_MESSAGES = sql`m.kind <> 'alert'`;
+/** A name search looks at the messages of at most this many matching contacts (newest contacts first). */
+export const NAME_SEARCH_CONTACTS = 50;
+
+const m = alias(messages, "m");
+const c = alias(contacts, "c");
+// The same columns, under the same names, for the raw FTS walk and the builder's name search.
+const COLUMNS = sql`m.id, m.content, m.phone, m.email, m.subject, m.channel, m.kind, m.direction, m.status, m.created_at,
+      m.twilio_sid, m.campaign_id, m.contact_id, m.error_message, m.is_test, c.first_name, c.last_name, c.email AS contact_email,
+      c.phone AS contact_phone, c.company, c.address, c.city, c.state, c.zip_code, c.custom_fields`;
+type Row = Record<string, unknown>;
+const BUILDER_COLUMNS = {
+  id: m.id,
+  content: m.content,
+  phone: m.phone,
+  email: m.email,
+  subject: m.subject,
+  channel: m.channel,
+  kind: m.kind,
+  direction: m.direction,
+  status: m.status,
+  created_at: m.createdAt,
+  twilio_sid: m.twilioSid,
+  campaign_id: m.campaignId,
+  contact_id: m.contactId,
+  error_message: m.errorMessage,
+  is_test: m.isTest,
+  first_name: c.firstName,
+  last_name: c.lastName,
+  contact_email: c.email,
+  contact_phone: c.phone,
+  company: c.company,
+  address: c.address,
+  city: c.city,
+  state: c.state,
+  zip_code: c.zipCode,
+  custom_fields: c.customFields,
+};
+
+/**
+ * The messages of the contacts whose name (or number, email, company) matches, newest first, through contacts_fts
+ * and messages_contact_thread_idx: a pending bulk row holds its template until it is sent, so the search index
+ * cannot know it is "Rosa's" message, and indexing names into every message would cost a write per SMS.
+ */
+export const nameSearchQuery = (db: Db, match: string, tab: SQL, before: number | null | undefined, limit: number) =>
+  db
+    .select(BUILDER_COLUMNS)
+    .from(m)
+    .leftJoin(c, sql`${c.id} = ${m.contactId}`)
+    .where(
+      and(
+        sql`${m.contactId} IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${NAME_SEARCH_CONTACTS})`,
+        tab,
+        CUSTOMER_MESSAGES,
+        before ? lt(m.id, before) : undefined,
+      ),
+    )
+    .orderBy(desc(m.id))
+    .limit(limit);
+
+const PENDING = new Set(["pending", "queued", "sending", "held"]);
+const CONTACT_SOURCES = new Set(["contact", "custom"]);
+
+/**
+ * What a waiting bulk row will say: its template rendered with the contact's own fields. Tokens from other sources
+ * (the sender, the organisation, the campaign, the clock) are filled at send time and stay as written here.
+ */
+export function pendingPreview(content: string, r: Row): string {
+  if (!content.includes("{{")) return content;
+  const values = variableValues({
+    contact: {
+      firstName: r.first_name as string | null,
+      lastName: r.last_name as string | null,
+      email: r.contact_email as string | null,
+      phone: r.contact_phone as string | null,
+      company: r.company as string | null,
+      address: r.address as string | null,
+      city: r.city as string | null,
+      state: r.state as string | null,
+      zipCode: r.zip_code as string | null,
+      customFields: r.custom_fields as string | null,
+    },
+  });
+  for (const name of extractVariables(content)) {
+    const source = variableSource(name);
+    if (source && !CONTACT_SOURCES.has(source)) values[name] = `{{${name}}}`;
+  }
+  return renderTemplate(content, values).text;
+}
+
+function itemOf(r: Row): MessageListItem {
+  const status = r.status as string;
+  const content = r.content as string;
+  return {
+    id: r.id as number,
+    content: PENDING.has(status) && r.direction === "outbound" && r.first_name != null ? pendingPreview(content, r) : content,
+    phone: (r.phone as string) ?? null,
+    email: (r.email as string) ?? null,
+    subject: (r.subject as string) ?? null,
+    channel: r.channel as "sms" | "email",
+    kind: r.kind as string,
+    direction: r.direction as "inbound" | "outbound",
+    status,
+    createdAt: new Date(r.created_at as number | Date).toISOString(),
+    twilioSid: (r.twilio_sid as string) ?? null,
+    campaignId: (r.campaign_id as number) ?? null,
+    contactId: (r.contact_id as number) ?? null,
+    contactName: r.first_name ? `${r.first_name} ${r.last_name ?? ""}`.trim() : null,
+    errorMessage: (r.error_message as string) ?? null,
+    isTest: Boolean(r.is_test),
+  };
+}
+
 /**
  * Newest first, keyset-paged by id (ids grow with time), one page per call. Search is case-insensitive on
- * content and matches the phone (SPEC §2), through FTS5 for 3+ characters and a bounded scan below that.
+ * content and matches the phone (SPEC §2), through FTS5 for 3+ characters and a bounded scan below that; 3+
+ * characters also find the messages of contacts whose name matches (nameSearchQuery), merged by id.
  */
 export async function listMessages(db: Db, opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {}) {
   const limit = Math.min(Math.max(opts.limit ?? MESSAGES_PAGE, 1), 500);
@@ -46,38 +165,31 @@ export async function listMessages(db: Db, opts: { q?: string | null; tab?: Mess
   const match = q ? ftsQuery(q) : null;
   const tab = TAB_FILTER[opts.tab ?? "all"];
   // The name of the contact, also for messages from a number that became a contact later.
-  const select = sql`SELECT m.id, m.content, m.phone, m.email, m.subject, m.channel, m.kind, m.direction, m.status, m.created_at,
-      m.twilio_sid, m.campaign_id, m.contact_id, m.error_message, m.is_test, c.first_name, c.last_name
+  const select = sql`SELECT ${COLUMNS}
     FROM messages m
     LEFT JOIN contacts c ON c.id = coalesce(m.contact_id, (SELECT id FROM contacts WHERE phone = m.phone))`;
-  const rows = match
-    ? // The FTS index walks rowids newest first; the tab filter and cursor apply inside the same walk.
-      await db.all<Record<string, unknown>>(sql`${select}
+  let rows: Row[];
+  if (match) {
+    // The FTS index walks rowids newest first; the tab filter and cursor apply inside the same walk.
+    const [byText, byName] = await Promise.all([
+      db.all<Row>(sql`${select}
         JOIN messages_fts f ON f.rowid = m.id
-        WHERE messages_fts MATCH ${match} AND ${tab} ${opts.before ? sql`AND f.rowid < ${opts.before}` : sql``}
-        ORDER BY f.rowid DESC LIMIT ${limit + 1}`)
-    : await db.all<Record<string, unknown>>(sql`${select}
-        WHERE ${tab} ${opts.before ? sql`AND m.id < ${opts.before}` : sql``}
+        WHERE messages_fts MATCH ${match} AND ${tab} AND ${CUSTOMER_MESSAGES} ${opts.before ? sql`AND f.rowid < ${opts.before}` : sql``}
+        ORDER BY f.rowid DESC LIMIT ${limit + 1}`),
+      nameSearchQuery(db, match, tab, opts.before, limit + 1) as Promise<Row[]>,
+    ]);
+    const seen = new Set<number>();
+    rows = [...byText, ...byName]
+      .sort((a, b) => (b.id as number) - (a.id as number))
+      .filter((r) => !seen.has(r.id as number) && seen.add(r.id as number))
+      .slice(0, limit + 1);
+  } else {
+    rows = await db.all<Row>(sql`${select}
+        WHERE ${tab} AND ${CUSTOMER_MESSAGES} ${opts.before ? sql`AND m.id < ${opts.before}` : sql``}
           ${q ? sql`AND m.id > (SELECT max(id) FROM messages) - ${SHORT_SEARCH_WINDOW} AND (m.content LIKE ${likeContains(q)} ESCAPE '\\' OR m.phone LIKE ${likeContains(q)} ESCAPE '\\')` : sql``}
         ORDER BY m.id DESC LIMIT ${limit + 1}`);
-  const items: MessageListItem[] = rows.slice(0, limit).map((r) => ({
-    id: r.id as number,
-    content: r.content as string,
-    phone: (r.phone as string) ?? null,
-    email: (r.email as string) ?? null,
-    subject: (r.subject as string) ?? null,
-    channel: r.channel as "sms" | "email",
-    kind: r.kind as string,
-    direction: r.direction as "inbound" | "outbound",
-    status: r.status as string,
-    createdAt: new Date(r.created_at as number).toISOString(),
-    twilioSid: (r.twilio_sid as string) ?? null,
-    campaignId: (r.campaign_id as number) ?? null,
-    contactId: (r.contact_id as number) ?? null,
-    contactName: r.first_name ? `${r.first_name} ${r.last_name ?? ""}`.trim() : null,
-    errorMessage: (r.error_message as string) ?? null,
-    isTest: Boolean(r.is_test),
-  }));
+  }
+  const items = rows.slice(0, limit).map(itemOf);
   return { messages: items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };
 }
 

@@ -4,10 +4,11 @@ import { runBatch, type Db } from "~/db/client.server";
 import { activityLog } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { unsuppressStatements } from "./compliance.server";
-import { PLAIN_WORDS_REASON } from "./keywords";
+import { REVIEWABLE_OPT_OUT_REASONS } from "./keywords";
 
 export const PLAIN_OPT_OUTS_SHOWN = 50;
-export type PlainWordsOptOut = { id: number; phone: string; at: string; words: string | null };
+export type PlainWordsOptOut = { id: number; phone: string; at: string; words: string | null; reason: string };
+const REVIEWABLE = sql.join(REVIEWABLE_OPT_OUT_REASONS.map((r) => sql`${r}`), sql`, `);
 
 /**
  * The opt-outs Helio understood from plain words, newest first, each with the text that caused it: a wrong call
@@ -15,13 +16,13 @@ export type PlainWordsOptOut = { id: number; phone: string; at: string; words: s
  * the inbound message's sid (its unique index).
  */
 export const plainWordsOptOutsSql = () => sql`
-    SELECT s.id, s.address, s.created_at, m.content FROM suppressions s
+    SELECT s.id, s.address, s.created_at, s.reason, m.content FROM suppressions s
     LEFT JOIN messages m ON m.twilio_sid = s.source AND m.direction = 'inbound'
-    WHERE s.reason = ${PLAIN_WORDS_REASON} ORDER BY s.created_at DESC LIMIT ${PLAIN_OPT_OUTS_SHOWN}`;
+    WHERE s.reason IN (${REVIEWABLE}) ORDER BY s.created_at DESC, s.id DESC LIMIT ${PLAIN_OPT_OUTS_SHOWN}`;
 
 export async function listPlainWordsOptOuts(db: Db): Promise<PlainWordsOptOut[]> {
-  const rows = await db.all<{ id: number; address: string; created_at: number; content: string | null }>(plainWordsOptOutsSql());
-  return rows.map((r) => ({ id: r.id, phone: r.address, at: new Date(r.created_at).toISOString(), words: r.content }));
+  const rows = await db.all<{ id: number; address: string; created_at: number; reason: string; content: string | null }>(plainWordsOptOutsSql());
+  return rows.map((r) => ({ id: r.id, phone: r.address, at: new Date(r.created_at).toISOString(), words: r.content, reason: r.reason }));
 }
 
 /**
@@ -31,7 +32,7 @@ export async function listPlainWordsOptOuts(db: Db): Promise<PlainWordsOptOut[]>
  */
 export async function undoPlainWordsOptOut(db: Db, id: number, note: string, actor: { userId: number; ipAddress: string | null }, now: Date) {
   const row = await db.get<{ address: string; source: string | null }>(
-    sql`SELECT address, source FROM suppressions WHERE id = ${id} AND channel = 'sms' AND reason = ${PLAIN_WORDS_REASON}`,
+    sql`SELECT address, source FROM suppressions WHERE id = ${id} AND channel = 'sms' AND reason IN (${REVIEWABLE})`,
   );
   if (!row) throw new AppError("not_found", "That opt-out is no longer on the list");
   await runBatch(db, [

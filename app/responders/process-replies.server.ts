@@ -3,6 +3,7 @@ import { inJson } from "~/db/bulk-update.server";
 import { contacts, messages } from "~/db/schema";
 import { capLimitsLoader } from "~/caps/load-cap-limits.server";
 import { classifyInbound } from "~/messaging/keywords";
+import { isClassifierOptOut, optOutByClassifier } from "~/messaging/opt-out-by-classifier.server";
 import { checkLoopGuard } from "./check-loop-guard.server";
 import { onceClassifier, type AfterResponders, type ReplyDeps } from "./reply-deps";
 import { runResponders, type InboundRow } from "./run-responders.server";
@@ -34,6 +35,11 @@ export async function processReplies(deps: ReplyDeps, messageIds: number[], afte
   for (const msg of rows) {
     if (classifyInbound(msg.content)) continue; // a compliance keyword, or a START/YES from a lead: never auto-answered
     const classify = () => classifyOnce(msg.content, msg.id, msg.phone);
+    // The classifier's second opinion on an opt-out (issue 24): asked of every reply when a model is configured.
+    if (deps.classify?.hasModel && isClassifierOptOut(msg.content, await classify()) && (await optOutByClassifier(deps.db, deps.queue, msg, deps.now)).optedOut) {
+      results.push({ messageId: msg.id, responder: null, alert: null, optedOut: true });
+      continue;
+    }
     const loop = await checkLoopGuard(deps.db, msg, deps.now);
     const responder = await runResponders(deps, msg, classify, { limits, loop });
     const name = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || null;

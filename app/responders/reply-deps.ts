@@ -3,9 +3,12 @@ import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
 
 /** What the AI classifier (app/ai) says about a reply; `id` is its ai_classifications row. */
-export type ReplyClassification = { intent: string; sentiment: string; confidence: number; analysisMs: number; id: number | null };
+export type ReplyClassification = { intent: string; sentiment: string; confidence: number; analysisMs: number; id: number | null; provider?: string };
 /** `phone`: whose text it is, for the per-number AI allowance (null: a test, counted per user elsewhere). */
-export type Classify = (text: string, messageId: number | null, phone?: string | null) => Promise<ReplyClassification>;
+export type Classify = ((text: string, messageId: number | null, phone?: string | null) => Promise<ReplyClassification>) & {
+  /** A model is configured (not only the keyword classifier): its opinion on an opt-out is asked for every reply. */
+  hasModel?: boolean;
+};
 /**
  * Drafts a reply in a style and length (app/ai), when the AI module offers one. `refused`: contact details the
  * model added that nobody wrote — the text is then the written answer (issue 23).

@@ -121,7 +121,7 @@ export default function ComplianceReport() {
       ) : null}
       <Card
         title="Opt-outs understood from plain words"
-        description="Texts such as “Stop texting me” or “remove me from your list” opt the number out at once, with the one confirmation text. If one was read wrongly, undo it with a note."
+        description="Texts such as “Stop texting me” or “remove me from your list” opt the number out at once, with the one confirmation text; so does a reply the AI classifier is confident asks to stop. If one was read wrongly, undo it with a note."
         data-testid="plain-opt-outs"
       >
         {failed ? (
@@ -136,7 +136,8 @@ export default function ComplianceReport() {
             {r.plainWords.map((o) => (
               <li key={o.id} className="space-y-2 py-3" data-testid="plain-opt-out">
                 <p className="text-sm">
-                  <span className="font-mono">{o.phone}</span> · <LocalTime iso={o.at} pattern="MMM d, HH:mm" />
+                  <span className="font-mono">{o.phone}</span> · <LocalTime iso={o.at} pattern="MMM d, HH:mm" /> ·{" "}
+                  <span data-testid="opt-out-reason">{o.reason === "classifier" ? "AI classifier" : "plain words"}</span>
                 </p>
                 {o.words ? <p className="text-sm whitespace-pre-wrap text-fg-muted">“{o.words}”</p> : null}
                 <Form method="post" className="flex flex-wrap items-end gap-2">

@@ -8,7 +8,7 @@ import { useFailureToast } from "~/components/toaster";
 import { ColumnMatchForm } from "~/contacts/column-match";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { matchImportColumns } from "~/contacts/match-import-columns.server";
-import { ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
+import { importButtonLabel, importPlan, ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { formAction } from "~/http/form-action.server";
@@ -66,6 +66,7 @@ function postedColumns(form: Record<string, string>): string[] {
 
 export default function ImportPreview() {
   const { import: imp, rows, errors, summary, match } = useLoaderData<typeof loader>();
+  const plan = importPlan(imp);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -107,10 +108,16 @@ export default function ImportPreview() {
             intent="confirm"
             busy={busy}
             disabled={imp.validRows === 0}
-            label={imp.validRows === 0 ? "No valid contacts" : busy ? "Importing..." : `Import ${imp.validRows} ${imp.validRows === 1 ? "contact" : "contacts"}`}
+            label={busy && imp.validRows > 0 ? "Importing..." : importButtonLabel(imp)}
           >
             <fieldset className="text-sm">
               <legend className="mb-1 font-medium">Existing contacts (same phone or email)</legend>
+              {plan && plan.existing ? (
+                <p className="mb-2 text-fg-muted" data-testid="import-existing-explained">
+                  {plan.byPhone ? `${plan.byPhone} with the same phone: Skip leaves them unchanged, Update fills in this file's values. ` : ""}
+                  {plan.byEmail ? `${plan.byEmail} with the same email but another phone: always skipped.` : ""}
+                </p>
+              ) : null}
               <label className="mr-6 inline-flex items-center gap-2">
                 <input type="radio" name="duplicateMode" value="skip" defaultChecked={imp.duplicateMode !== "update"} /> Skip
               </label>

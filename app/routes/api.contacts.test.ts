@@ -298,7 +298,8 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     const preview = await (await call(location, { cookie })).text();
     expect(preview).toContain("Row 3: Phone number is required");
     expect(preview).toContain("... and 14 more errors"); // 19 error lines, 5 shown
-    expect(preview).toContain("Import 13 contacts");
+    // One of the 13 is already a contact (issue 24, item 12: the preview says what Import will do).
+    expect(preview).toContain("Import: 12 new, 1 existing");
     expect(preview).toContain(">N8<");
     expect(preview).not.toContain(">N9<"); // only the first 10 valid rows
     // Nothing imported yet.
@@ -319,6 +320,35 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     expect(done.headers.get("Location")).toBe("/contacts");
     const list = await (await call("/contacts", { headers: { Cookie: `${cookie}; ${toastCookie(done)}` } })).text();
     expect(list).toContain("Contacts imported");
+  });
+
+  it("a re-import of the same file previews what will really happen (0 new, all existing) and the result matches it (issue 24, item 12)", async () => {
+    const { cookie } = await signedIn();
+    const tag = uniqueTag("Re");
+    const phones = Array.from({ length: 4 }, uniquePhone);
+    const text = ["First Name,Last Name,Phone Number,Email", ...phones.map((p, i) => `R${i},${tag},${p},r${i}.${tag}@example.com`)].join("\r\n");
+    const once = async (duplicateMode: string) => {
+      const location = (await upload(cookie, text)).headers.get("Location")!;
+      await matchColumns(location, cookie);
+      const preview = await (await call(location, { cookie })).text();
+      await call(location, { method: "POST", cookie, body: new URLSearchParams({ intent: "confirm", duplicateMode }) });
+      return { preview, result: await (await call(location, { cookie })).text() };
+    };
+    const first = await once("skip");
+    expect(first.preview).toContain("Import 4 contacts");
+    expect(first.result).toContain("Created 4, updated 0, skipped 0 duplicates");
+
+    const again = await once("skip");
+    expect(again.preview).not.toContain("Import 4 contacts");
+    expect(again.preview).toContain("Import: 0 new, 4 existing");
+    expect(again.preview).toMatch(/data-testid="import-new"><strong>0<\/strong> new/);
+    expect(again.preview).toContain("4 with the same phone: Skip leaves them unchanged, Update fills in this file&#x27;s values.");
+    expect(again.result).toContain("Created 0, updated 0, skipped 4 duplicates");
+
+    const update = await once("update");
+    expect(update.preview).toContain("Import: 0 new, 4 existing");
+    expect(update.result).toContain("Created 0, updated 4, skipped 0 duplicates");
+    expect(await db().select().from(contacts).where(eq(contacts.lastName, tag))).toHaveLength(4);
   });
 
   it("refuses non-.csv files and broken CSV with the spec's messages; a file without valid rows cannot be imported", async () => {

@@ -35,13 +35,13 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
     .select({ id: activityLog.id })
     .from(activityLog)
     .where(eq(activityLog.userId, sql`u.value`))
-    .orderBy(desc(activityLog.createdAt))
+    .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
     .limit(RECENT_ACTIVITIES);
   const newestLogins = db
     .select({ id: loginHistory.id })
     .from(loginHistory)
     .where(and(eq(loginHistory.userId, sql`u.value`), eq(loginHistory.success, true)))
-    .orderBy(desc(loginHistory.createdAt))
+    .orderBy(desc(loginHistory.createdAt), desc(loginHistory.id))
     .limit(LOGIN_HISTORY);
   const [activity, logins] = page.users.length
     ? await db.batch([

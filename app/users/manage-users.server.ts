@@ -118,7 +118,7 @@ export async function listActivity(db: Db, opts: { limit: number; before?: numbe
     .from(activityLog)
     .leftJoin(users, eq(users.id, activityLog.userId))
     .where(where)
-    .orderBy(opts.userId ? desc(activityLog.createdAt) : desc(activityLog.id))
+    .orderBy(...(opts.userId ? [desc(activityLog.createdAt), desc(activityLog.id)] : [desc(activityLog.id)]))
     .limit(opts.limit);
   return rows.map((r) => ({
     id: r.id,
@@ -142,7 +142,7 @@ export async function getUserDetails(db: Db, id: number) {
       .select({ createdAt: loginHistory.createdAt, ipAddress: loginHistory.ipAddress, success: loginHistory.success })
       .from(loginHistory)
       .where(and(eq(loginHistory.userId, id), eq(loginHistory.success, true)))
-      .orderBy(desc(loginHistory.createdAt))
+      .orderBy(desc(loginHistory.createdAt), desc(loginHistory.id))
       .limit(20),
   ]);
   return {

@@ -42,7 +42,7 @@ export function classifierFor(env: AiEnv, db: Db, clock: Clock = systemClock, li
   const offline = providers.filter((p) => p.name === "offline");
   const hasModel = offline.length < providers.length;
   const deps = { db, clock, log, budget };
-  return async (text, messageId, phone) => {
+  const classify: Classify = async (text, messageId, phone) => {
     let chain = providers;
     if (hasModel && phone) {
       const check = await hitNamedCap(db, "aiClassifyPerNumber", phone, await limits(), clock());
@@ -53,6 +53,7 @@ export function classifierFor(env: AiEnv, db: Db, clock: Clock = systemClock, li
     }
     return classifyReply({ ...deps, providers: chain }, text, { messageId });
   };
+  return Object.assign(classify, { hasModel });
 }
 
 /**

@@ -163,6 +163,8 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       const rewritten = await editRow.getByLabel("Content").inputValue();
       assert.ok(rewritten.trim().length >= 20, rewritten);
       assert.doesNotMatch(rewritten, /AI drip/i);
+      // The introduction names the rep (issue 24, item 8): {{salesRep}} renders from the campaign's owner at send time.
+      assert.match(rewritten, /\{\{salesRep\}\}/);
       // A step's own name is never replaced.
       assert.equal(await editRow.getByLabel("Step name").inputValue(), "Intro");
       if (!mode.javaScriptEnabled) assert.match(page.url(), /[?&]edit=\d+.*aiOption=introduction/);

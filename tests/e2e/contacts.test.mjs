@@ -167,6 +167,40 @@ describeEachMode("contacts", (mode) => {
     await context.close();
   });
 
+  it("a re-import of the same file previews 0 new and 2 existing, and the result matches the preview (issue 24, item 12)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const last = tag("Re");
+    const file = ["First Name,Last Name,Phone Number", `Rae,${last},${pretty(phone())}`, `Rob,${last},${pretty(phone())}`].join("\n");
+    const importOnce = async (button, duplicateMode) => {
+      await page.goto("/contacts/upload");
+      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+      await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+      await continueMatch(page);
+      const preview = page.getByRole("dialog", { name: "Preview import" });
+      await preview.getByLabel(duplicateMode).check();
+      await preview.getByRole("button", { name: button }).click();
+      return preview;
+    };
+    await importOnce("Import 2 contacts", "Skip");
+    await page.getByTestId("import-result").getByText("Created 2, updated 0, skipped 0 duplicates, rejected 0 rows").waitFor();
+
+    await page.goto("/contacts/upload");
+    const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+    await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+    await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+    await continueMatch(page);
+    const preview = page.getByRole("dialog", { name: "Preview import" });
+    assert.equal((await preview.getByTestId("import-new").innerText()).trim(), "0 new");
+    assert.equal((await preview.getByTestId("import-existing").innerText()).trim(), "2 already in Contacts");
+    await preview.getByTestId("import-existing-explained").getByText("2 with the same phone").waitFor();
+    assert.equal(await preview.getByRole("button", { name: "Import 2 contacts" }).count(), 0);
+    await preview.getByLabel("Update").check();
+    await preview.getByRole("button", { name: "Import: 0 new, 2 existing" }).click();
+    await page.getByTestId("import-result").getByText("Created 0, updated 2, skipped 0 duplicates, rejected 0 rows").waitFor();
+    await context.close();
+  });
+
   it("matches a Google Contacts export's columns (one set to Ignore), imports the mobile, and remembers the choice for the same headers", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = tag("Gc");

@@ -55,6 +55,31 @@ describeEachMode("Message Center in local outbox mode", (mode) => {
   });
 });
 
+describeEachMode("Message Center: a waiting broadcast row (issue 24, item 12)", (mode) => {
+  it("shows the text the contact will get and is found by the contact's name", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
+    const last = `Zq${Date.now().toString(36)}${mode.javaScriptEnabled ? "j" : "n"}`;
+    const created = await context.request.post(BASE + "/api/contacts", { data: { firstName: "Zelda", lastName: last, phone: randomPhone(), state: "AZ" }, headers: { Origin: BASE } });
+    assert.equal(created.status(), 201);
+    const { id } = await created.json();
+    // Scheduled a week out: the row waits (pending) with its template.
+    const scheduledAt = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+    const sent = await context.request.post(BASE + "/api/messages/send-broadcast", {
+      data: { content: "Hi {{firstName}}, your roof report is ready.", contactIds: [id], scheduledAt },
+      headers: { Origin: BASE },
+    });
+    assert.equal(sent.status(), 202);
+    await page.goto("/messages");
+    await page.getByPlaceholder("Search messages or phone numbers...").fill(`Zelda ${last}`);
+    await Promise.all([page.waitForURL(/q=/), page.getByRole("button", { name: "Search" }).click()]);
+    const row = page.getByTestId("message-row");
+    await row.getByText("Hi Zelda, your roof report is ready.").waitFor();
+    assert.equal(await row.count(), 1);
+    assert.equal(await page.getByText("{{firstName}}").count(), 0);
+    await context.close();
+  });
+});
+
 describeEachMode("quiet hours in local mode", (mode) => {
   it("a superuser switches quiet hours off for the local outbox and back on; a rep does not see the switch", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);

@@ -19,7 +19,9 @@ export function stepContentPrompt(input: StepContentInput, option: keyof typeof 
       DRAFT_RULES,
       "The campaign name is an internal label for the sales team: never mention it or {{campaignName}} in the message.",
       [
-        brand.rep ? "Write as the sales rep: you may also use {{salesRep}} (the rep's name, filled in when sent)." : "Write on behalf of the company; do not name a rep.",
+        brand.rep
+          ? "Write as the sales rep and name them with {{salesRep}} (the rep's name, filled in when sent), e.g. \"{{salesRep}} with <company>\" or as the sign-off; never invent a rep's name."
+          : "Write on behalf of the company; do not name a rep.",
         brand.company ? `The company is ${brand.company}; name it.` : "Do not invent a company name.",
       ].join(" "),
       input.messageType === "sms"

@@ -34,6 +34,10 @@ export const contactImports = sqliteTable(
     createdCount: integer("created_count").notNull().default(0),
     updatedCount: integer("updated_count").notNull().default(0),
     duplicateCount: integer("duplicate_count").notNull().default(0), // skipped because they already exist
+    // Counted when staged (the preview): rows already a contact by phone (updated or skipped per the choice), and by
+    // email only (always skipped: an update merges by phone only). NULL: not counted (migration 0051).
+    existingPhoneRows: integer("existing_phone_rows"),
+    existingEmailRows: integer("existing_email_rows"),
     failureMessage: text("failure_message"),
     purpose: text("purpose", { enum: IMPORT_PURPOSES }).notNull().default("contacts"),
     // Quick send: the SMS with its #PLACEHOLDERS#, when to send it, and the broadcast once sent.

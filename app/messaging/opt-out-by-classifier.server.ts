@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { runBatch, type Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
+import { suppressStatements } from "./compliance.server";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import { CLASSIFIER_OPT_OUT_CONFIDENCE, CLASSIFIER_REASON, isPlainWordsOptOut, keywordReply } from "./keywords";
+import { loadKeywordBrand } from "./org-settings.server";
+
+/** What the pipeline needs of a classification (the responders' classifier gives it; the pipeline imports no feature). */
+export type ClassifierReading = { intent: string; confidence: number; provider?: string | null };
+
+/**
+ * Whether the model's reading of a reply is a confident request to stop: `opt_out_like` at or above
+ * CLASSIFIER_OPT_OUT_CONFIDENCE from a model. The offline answer is the keyword lexicon, which reads "don't stop
+ * texting me" as a stop (the plain-words rules know the negation), so it is never a second opinion.
+ */
+export function isClassifierOptOut(text: string, c: ClassifierReading | null): boolean {
+  if (!c || c.intent !== "opt_out_like" || c.confidence < CLASSIFIER_OPT_OUT_CONFIDENCE) return false;
+  if (!c.provider || c.provider === "offline") return false;
+  return !isPlainWordsOptOut(text); // the rules already honoured it when it arrived
+}
+
+/**
+ * The classifier's second opinion acted on: the number is suppressed exactly as by a STOP — the suppression (reason
+ * `classifier`, the inbound sid as evidence), the contact flagged, campaigns stopped, unsent messages skipped — and
+ * the one confirmation is sent. Like a keyword it applies only when this inbound is newer than the last STOP/START
+ * applied to the number (sms_keyword_state), so a later START is never undone by a late task. Idempotent: a
+ * redelivered task finds the suppression and sends nothing more.
+ */
+export async function optOutByClassifier(db: Db, queue: JobQueue, inbound: { id: number; phone: string; contactId: number | null }, now: Date) {
+  const msg = await db.get<{ sid: string | null }>(sql`SELECT twilio_sid AS sid FROM messages WHERE id = ${inbound.id}`);
+  const sid = msg?.sid ?? `message:${inbound.id}`;
+  const nonce = crypto.randomUUID();
+  const t = now.getTime();
+  const won = sql`EXISTS (SELECT 1 FROM sms_keyword_state WHERE address = ${inbound.phone} AND nonce = ${nonce})`;
+  const [, suppressed] = (await runBatch(db, [
+    db.run(sql`
+      INSERT INTO sms_keyword_state (address, keyword, message_id, message_sid, nonce, applied_at)
+      VALUES (${inbound.phone}, 'stop', ${inbound.id}, ${sid}, ${nonce}, ${t})
+      ON CONFLICT(address) DO UPDATE SET keyword = excluded.keyword, message_id = excluded.message_id,
+        message_sid = excluded.message_sid, nonce = excluded.nonce, applied_at = excluded.applied_at
+      WHERE excluded.message_id > sms_keyword_state.message_id`),
+    ...suppressStatements(db, { channel: "sms", address: inbound.phone, reason: CLASSIFIER_REASON, source: sid }, now, won),
+  ])) as (D1Result | undefined)[];
+  // The suppression insert changed a row: this reply opted the number out (not already suppressed), so it is answered.
+  if ((suppressed?.meta?.changes ?? 0) === 0) return { optedOut: false };
+  await createOutboundMessages(
+    db,
+    queue,
+    [{ channel: "sms", kind: "compliance", phone: inbound.phone, contactId: inbound.contactId, content: keywordReply("stop", await loadKeywordBrand(db)), idempotencyKey: `compliance:stop:${sid}` }],
+    now,
+  );
+  return { optedOut: true };
+}

@@ -1,0 +1,104 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getAnalytics } from "~/analytics/get-analytics.server";
+import { getStats } from "~/campaigns/get-stats.server";
+import { listConversations } from "~/conversations/list-conversations.server";
+import { campaigns } from "~/db/schema";
+import { classifierFor } from "~/wiring/ai-chain.server";
+import type { ReplyDeps } from "~/responders/reply-deps";
+import { createBank, createProfile } from "~/alerts/manage-alert-settings.server";
+import { parseBank, parseProfile } from "~/alerts/alert-schema";
+import { alertRulesMadeHere } from "../../tests/alert-rules";
+import { createTestContact, uniqueTag } from "../../tests/contact-factory";
+import { createTestUser, db } from "../../tests/factories";
+import { DAYTIME, pipeline, runInboundJob } from "../../tests/messaging-harness";
+import { sendMessages } from "./consume-send-batch.server";
+import { createOutboundMessages } from "./create-outbound-messages.server";
+import { listMessages, messageTabCounts } from "./list-messages.server";
+import { receiveInboundSms } from "./receive-inbound.server";
+
+// Issue 24, item 7: staff alert emails (kind 'alert') are our mail to the team. They were Message Center rows,
+// "conversations", Recent Message Activity and "Messages Sent"; Smart Alerts keeps their history (the alerts table).
+const made = alertRulesMadeHere();
+const day = DAYTIME.toISOString().slice(0, 10);
+const dailyOutbound = async () =>
+  (await db().get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM message_daily_counts WHERE day = ${day} AND direction = 'outbound'`))!.n;
+
+async function world() {
+  const p = await pipeline({ clock: () => DAYTIME });
+  const user = await createTestUser();
+  const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
+  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  async function inbound(body: string) {
+    const res = await receiveInboundSms(p.deps.db, p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body }, DAYTIME);
+    p.queue.sent.splice(0);
+    await runInboundJob(p.deps.db, [res.messageId!], DAYTIME, replies);
+    return res.messageId!;
+  }
+  return { ...p, user, contact, inbound };
+}
+
+describe("staff alert emails are not customer messages (issue 24, item 7)", () => {
+  it("an alert email sent to staff is no Message Center row, search hit, conversation, recent activity or Messages Sent", async () => {
+    const w = await world();
+    const word = uniqueTag("kw");
+    const email = `${uniqueTag("staff")}@helio.test`;
+    const profile = await createProfile(db(), parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 20 }), DAYTIME);
+    const bank = await createBank(db(), parseBank({ category: "Pricing Concerns", keywords: word, priority: "high", alertProfileId: profile.id }), DAYTIME);
+    made.profiles.push(profile.id);
+    made.banks.push(bank.id);
+
+    const [statsBefore, tabsBefore, dailyBefore] = [await getStats(db()), await messageTabCounts(db()), await dailyOutbound()];
+    const inboundId = await w.inbound(`What does ${word} cost?`);
+    await sendMessages(w.queue.takeSendJobs(), w.deps);
+    const alertRows = await db().all<{ id: number; status: string }>(sql`SELECT id, status FROM messages WHERE kind = 'alert' AND email = ${email}`);
+    expect(alertRows.map((r) => r.status)).toEqual(["sent"]); // the email went out
+
+    // Figures: the inbound is a response; the staff email is not a message sent.
+    const statsAfter = await getStats(db());
+    expect(statsAfter.messagesSent - statsBefore.messagesSent).toBe(0);
+    expect(statsAfter.responses - statsBefore.responses).toBe(1);
+    expect((await messageTabCounts(db())).outgoing - tabsBefore.outgoing).toBe(0);
+    expect((await dailyOutbound()) - dailyBefore).toBe(0);
+
+    // Views: the Message Center (list and search), conversations and the Analytics screen's recent activity.
+    const listed = (await listMessages(db(), { limit: 500 })).messages;
+    expect(listed.some((m) => m.id === alertRows[0].id)).toBe(false);
+    expect(listed.some((m) => m.id === inboundId)).toBe(true);
+    const found = (await listMessages(db(), { q: word })).messages;
+    expect(found.map((m) => m.id)).toEqual([inboundId]);
+    const conversations = (await listConversations(db(), { limit: 100 })).conversations;
+    expect(conversations.some((c) => c.email === email)).toBe(false);
+    const analytics = await getAnalytics(db(), {}, DAYTIME, 7);
+    expect(analytics.recent.some((r) => r.to === email)).toBe(false);
+    expect(analytics.recent[0].id).toBe(inboundId);
+  });
+
+  it("a campaign's response rate counts a contact answering a text once, however many replies follow (one campaign showed 500%)", async () => {
+    const w = await world();
+    const [campaign] = await db().insert(campaigns).values({ name: `Rate ${uniqueTag("c")}`, status: "running" }).returning();
+    await createOutboundMessages(
+      db(),
+      w.queue,
+      [{ channel: "sms", kind: "campaign", phone: w.contact.phone, contactId: w.contact.id, campaignId: campaign.id, content: "Hi Rosa, still thinking about solar?", idempotencyKey: uniqueTag("c1") }],
+      DAYTIME,
+    );
+    await sendMessages(w.queue.takeSendJobs(), w.deps);
+    const count = async () => (await db().get<{ sent: number; responses: number }>(sql`SELECT sent_count AS sent, response_count AS responses FROM campaigns WHERE id = ${campaign.id}`))!;
+    expect((await count()).sent).toBe(1);
+    for (const body of ["Yes", "How much?", "Call me", "Tomorrow works", "Thanks"]) await w.inbound(body);
+    expect(await count()).toEqual({ sent: 1, responses: 1 });
+
+    // A second campaign text, answered: a second response.
+    await createOutboundMessages(
+      db(),
+      w.queue,
+      [{ channel: "sms", kind: "campaign", phone: w.contact.phone, contactId: w.contact.id, campaignId: campaign.id, content: "Following up, Rosa", idempotencyKey: uniqueTag("c2") }],
+      DAYTIME,
+    );
+    await sendMessages(w.queue.takeSendJobs(), w.deps);
+    await w.inbound("Ok");
+    await w.inbound("And another thing");
+    expect(await count()).toEqual({ sent: 2, responses: 2 });
+  });
+});
