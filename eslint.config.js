@@ -16,7 +16,17 @@ import floors from "./eslint/floors.js";
 export const PIPELINE_BACK_EDGES_PENDING_HOOKS = [];
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", ".wrangler/**", "node_modules/**", "worker-configuration.d.ts", "bench/out/**", "tests/e2e/artifacts/**"] },
+  {
+    ignores: [
+      "build/**",
+      "public/build/**",
+      ".wrangler/**",
+      "node_modules/**",
+      "worker-configuration.d.ts",
+      "bench/out/**",
+      "tests/e2e/artifacts/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,7 +40,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.serviceworker } },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       // `catch {}` is how best-effort cleanup says "ignore"; `a && b()` is idiomatic.
       "no-empty": ["error", { allowEmptyCatch: true }],
       "@typescript-eslint/no-unused-expressions": ["error", { allowShortCircuit: true, allowTernary: true }],

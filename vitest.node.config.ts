@@ -11,7 +11,12 @@ export default defineConfig({
     environment: "node",
     // workers/: wrangler.toml read by wrangler's own parser; scripts/: the backup/restore round trip; eslint/: the floors
     // rule through ESLint's Node API.
-    include: ["app/**/*.node.test.ts", "workers/**/*.node.test.ts", "scripts/**/*.node.test.mjs", "eslint/**/*.node.test.mjs"],
+    include: [
+      "app/**/*.node.test.ts",
+      "workers/**/*.node.test.ts",
+      "scripts/**/*.node.test.mjs",
+      "eslint/**/*.node.test.mjs",
+    ],
     testTimeout: 30_000,
   },
 });

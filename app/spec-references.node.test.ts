@@ -17,7 +17,10 @@ export function specSections(spec: string) {
 }
 
 export function specReferences(text: string) {
-  return [...text.matchAll(/SPEC §(\d+)((?:\/§\d+)*)/g)].flatMap((m) => [m[1], ...[...m[2].matchAll(/§(\d+)/g)].map((n) => n[1])]);
+  return [...text.matchAll(/SPEC §(\d+)((?:\/§\d+)*)/g)].flatMap((m) => [
+    m[1],
+    ...[...m[2].matchAll(/§(\d+)/g)].map((n) => n[1]),
+  ]);
 }
 
 describe("SPEC § references", () => {
@@ -32,7 +35,9 @@ describe("SPEC § references", () => {
   it("every SPEC § reference in the repository names a section of docs/SPEC.md", () => {
     const dangling: string[] = [];
     let count = 0;
-    for (const file of ROOTS.flatMap(files).filter((f) => /\.(ts|tsx|js|mjs|md|sql)$/.test(f) && f !== "docs/SPEC.md" && !f.endsWith("spec-references.node.test.ts"))) {
+    for (const file of ROOTS.flatMap(files).filter(
+      (f) => /\.(ts|tsx|js|mjs|md|sql)$/.test(f) && f !== "docs/SPEC.md" && !f.endsWith("spec-references.node.test.ts"),
+    )) {
       for (const section of specReferences(readFileSync(file, "utf8"))) {
         count++;
         if (!sections.has(section)) dangling.push(`${file}: SPEC §${section}`);

@@ -13,7 +13,8 @@ export default {
     const { count } = await request.json();
     for (let first = 1; first <= count; first += 100) {
       const batch = [];
-      for (let id = first; id < Math.min(first + 100, count + 1); id++) batch.push({ body: { id }, contentType: "json" });
+      for (let id = first; id < Math.min(first + 100, count + 1); id++)
+        batch.push({ body: { id }, contentType: "json" });
       await env.JOBS.sendBatch(batch);
     }
     return Response.json({ enqueued: count });
@@ -28,7 +29,11 @@ export default {
       try {
         const res = await fetch(url, {
           method: "POST",
-          headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+          headers: {
+            Authorization: authorization,
+            "Content-Type": "application/x-www-form-urlencoded",
+            Accept: "application/json",
+          },
           body: new URLSearchParams({
             To: phoneFor(id - 1),
             From: env.TWILIO_FROM_NUMBER,
@@ -51,7 +56,7 @@ export default {
     await Promise.all(
       Array.from({ length: Math.min(limit, batch.messages.length) }, async () => {
         while (next < batch.messages.length) await one(batch.messages[next++]);
-      })
+      }),
     );
   },
 };

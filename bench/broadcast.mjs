@@ -24,7 +24,14 @@ import os from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
 import { startCpuProfile } from "./lib/cpu-profile.mjs";
-import { bareConsumer, dispatchBudgetFailures, dispatchShares, nodeLoop, queueOnly, workerPostLoop } from "./lib/ceilings.mjs";
+import {
+  bareConsumer,
+  dispatchBudgetFailures,
+  dispatchShares,
+  nodeLoop,
+  queueOnly,
+  workerPostLoop,
+} from "./lib/ceilings.mjs";
 import {
   bundleWorker,
   login,
@@ -52,7 +59,8 @@ for (const [name, v, max] of [
   ["rate", RATE, 10_000],
   ["paced-count", PACED_COUNT, 100_000],
 ]) {
-  if (!Number.isInteger(v) || v < 1 || v > Math.min(max, MAX_RECIPIENTS)) throw new Error(`--${name} must be an integer from 1 to ${max}`);
+  if (!Number.isInteger(v) || v < 1 || v > Math.min(max, MAX_RECIPIENTS))
+    throw new Error(`--${name} must be an integer from 1 to ${max}`);
 }
 
 const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
@@ -73,7 +81,9 @@ function verify(account, count, rows) {
   const accepted = account.calls.filter((c) => c.httpStatus === 201);
   const recipients = new Set(accepted.map((c) => c.to));
   const rightText = new Set(accepted.filter((c) => expected.get(c.to) === c.body).map((c) => c.to));
-  const rowProblems = rows.filter((r) => r.status !== "sent" || !r.twilio_sid || account.messages.get(r.twilio_sid)?.to !== r.phone);
+  const rowProblems = rows.filter(
+    (r) => r.status !== "sent" || !r.twilio_sid || account.messages.get(r.twilio_sid)?.to !== r.phone,
+  );
   return {
     calls: account.calls.length,
     rejected: account.calls.length - accepted.length,
@@ -88,11 +98,29 @@ function verify(account, count, rows) {
 /** The decomposition run has no fake calls to check: every row sent, each with a sid of its own. */
 function verifyInProcess(count, rows) {
   const sids = new Set(rows.filter((r) => r.status === "sent" && r.twilio_sid).map((r) => r.twilio_sid));
-  return { calls: 0, rejected: 0, duplicates: 0, lost: count - sids.size, unexpected: 0, rows: rows.length, rowProblems: rows.length - sids.size };
+  return {
+    calls: 0,
+    rejected: 0,
+    duplicates: 0,
+    lost: count - sids.size,
+    unexpected: 0,
+    rows: rows.length,
+    rowProblems: rows.length - sids.size,
+  };
 }
 
 /** One Helio run on a fresh D1: seed, log in, broadcast, one cron tick, wait until every row is final. */
-async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profile, inProcessTwilio = false, cpuProfile = false }) {
+async function helioRun({
+  scriptPath,
+  fake,
+  count,
+  rate,
+  timeZone,
+  label,
+  profile,
+  inProcessTwilio = false,
+  cpuProfile = false,
+}) {
   const account = fake.createAccount();
   const depth = cleanups.length;
   const h = await startHelio({
@@ -108,7 +136,11 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
   await migrate(h.db);
   const contacts = await seed(h.db, count, timeZone);
   const cookie = await login(h.mf);
-  const b = await sendBroadcast(h.mf, cookie, { type: "sms", content: TEMPLATE, contactIds: contacts.map((c) => c.id) });
+  const b = await sendBroadcast(h.mf, cookie, {
+    type: "sms",
+    content: TEMPLATE,
+    contactIds: contacts.map((c) => c.id),
+  });
   log(`${label}: broadcast ${b.broadcastId} with ${b.recipients} recipients (${b.queued} queued at once); cron tick…`);
   const connsBefore = fake.connectionStats().total;
 
@@ -128,7 +160,9 @@ async function helioRun({ scriptPath, fake, count, rate, timeZone, label, profil
       return { finished: final >= count };
     },
     onProgress: (s) =>
-      log(`${label}: ${JSON.stringify(counts)} · ${account.calls.length} POSTs · ${s.toFixed(0)} s · fds ${fdStats().fds}`),
+      log(
+        `${label}: ${JSON.stringify(counts)} · ${account.calls.length} POSTs · ${s.toFixed(0)} s · fds ${fdStats().fds}`,
+      ),
   }).catch(async (err) => {
     log(`${label}: ${err.message}; statuses ${JSON.stringify(await statusCounts(h.db, b.broadcastId))}`);
     return null;
@@ -189,7 +223,10 @@ function summariseProfile(batches) {
       after: hasFetch ? b.end - f1 : 0,
       fetchMs: sum(b.fetch.map((f) => f.end - f.start)),
       fetches: b.fetch.length,
-      maxInFlight: Math.max(0, ...b.fetch.map((f) => b.fetch.filter((g) => g.start <= f.start && g.end > f.start).length)),
+      maxInFlight: Math.max(
+        0,
+        ...b.fetch.map((f) => b.fetch.filter((g) => g.start <= f.start && g.end > f.start).length),
+      ),
     };
   });
   const mean = (k) => sum(per.map((p) => p[k])) / Math.max(1, per.length);
@@ -291,7 +328,10 @@ async function main() {
   const scriptPath = flags.profile ? profiledPath : join(tmp, "bundle", "app.js");
   if (appDir !== root) log(`measuring the app in ${appDir}`);
 
-  const fake = await startFakeTwilio({ accountSid: "AC" + randomBytes(16).toString("hex"), authToken: randomBytes(16).toString("hex") });
+  const fake = await startFakeTwilio({
+    accountSid: "AC" + randomBytes(16).toString("hex"),
+    authToken: randomBytes(16).toString("hex"),
+  });
   cleanups.push(() => fake.stop());
   log(`fake Twilio on ${fake.url}`);
 
@@ -320,12 +360,26 @@ async function main() {
       loops.push({ concurrency, ...r });
       log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
     }
-    workerLoop = await workerPostLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
+    workerLoop = await workerPostLoop({
+      twilio: fake,
+      account: fake.createAccount(),
+      from: FROM,
+      count: COUNT,
+      concurrency: 6,
+    });
     log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
     queue = await queueOnly({ count: COUNT });
     log(`the queue alone: ${queue.rate.toFixed(0)} msgs/s`);
     // The same Helio run with Twilio's create call answered inside the Worker: what everything but the network costs.
-    noNetwork = await helioRun({ scriptPath: profiledPath, fake, count: COUNT, rate: 100_000, timeZone: tz.zone, label: "no network", inProcessTwilio: true });
+    noNetwork = await helioRun({
+      scriptPath: profiledPath,
+      fake,
+      count: COUNT,
+      rate: 100_000,
+      timeZone: tz.zone,
+      label: "no network",
+      inProcessTwilio: true,
+    });
     log(`Helio without the network: ${noNetwork.rate.toFixed(0)} msgs/s`);
     const runBare = async (maxInFlight) => {
       const account = fake.createAccount();
@@ -358,12 +412,16 @@ async function main() {
   }
 
   if (flags.dump) {
-    writeFileSync(String(flags.dump), JSON.stringify({ helio: helio.ats, paced: paced?.ats ?? null, profile: helio.profile ?? null }));
+    writeFileSync(
+      String(flags.dump),
+      JSON.stringify({ helio: helio.ats, paced: paced?.ats ?? null, profile: helio.profile ?? null }),
+    );
     log(`provider call times written to ${flags.dump}`);
   }
 
   // ── report ────────────────────────────────────────────────────────────────────────────────────────────────────
-  const fmt = (n, d = 0) => (n == null ? "—" : n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }));
+  const fmt = (n, d = 0) =>
+    n == null ? "—" : n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
   const vsBare = (rate) => (bare ? `${fmt((100 * rate) / bare.rate)}%` : "—");
   const row = (...c) => `| ${c.join(" | ")} |`;
   const out = [
@@ -379,14 +437,14 @@ async function main() {
       fmt(COUNT),
       fmt(helio.seconds, 2),
       fmt(helio.rate),
-      vsBare(helio.rate)
+      vsBare(helio.rate),
     ),
     row(
       "Helio: fake's first to last call",
       fmt(COUNT),
       fmt(helio.providerSpan, 2),
       fmt(COUNT / helio.providerSpan),
-      vsBare(COUNT / helio.providerSpan)
+      vsBare(COUNT / helio.providerSpan),
     ),
   ];
   if (bare) {
@@ -396,8 +454,8 @@ async function main() {
         fmt(COUNT),
         fmt(bare.seconds, 2),
         fmt(bare.rate),
-        "100%"
-      )
+        "100%",
+      ),
     );
     out.push(
       row(
@@ -405,12 +463,18 @@ async function main() {
         fmt(COUNT),
         fmt(bare6.seconds, 2),
         fmt(bare6.rate),
-        vsBare(bare6.rate)
-      )
+        vsBare(bare6.rate),
+      ),
     );
     for (const l of loops)
       out.push(
-        row(`Ceiling: plain Node loop, ${l.concurrency} in flight (keep-alive)`, fmt(COUNT), fmt(l.seconds, 2), fmt(l.rate), vsBare(l.rate))
+        row(
+          `Ceiling: plain Node loop, ${l.concurrency} in flight (keep-alive)`,
+          fmt(COUNT),
+          fmt(l.seconds, 2),
+          fmt(l.rate),
+          vsBare(l.rate),
+        ),
       );
     out.push(
       row(
@@ -418,12 +482,26 @@ async function main() {
         fmt(COUNT),
         fmt(workerLoop.seconds, 2),
         fmt(workerLoop.rate),
-        vsBare(workerLoop.rate)
-      )
+        vsBare(workerLoop.rate),
+      ),
     );
-    out.push(row(`Ceiling: the queue alone (enqueue 100 per sendBatch, a consumer that only acks)`, fmt(COUNT), fmt(queue.seconds, 2), fmt(queue.rate), vsBare(queue.rate)));
     out.push(
-      row("Diagnosis: Helio with Twilio's create answered inside the Worker (all but the network; to the last row recorded)", fmt(COUNT), fmt(noNetwork.seconds, 2), fmt(noNetwork.rate), vsBare(noNetwork.rate))
+      row(
+        `Ceiling: the queue alone (enqueue 100 per sendBatch, a consumer that only acks)`,
+        fmt(COUNT),
+        fmt(queue.seconds, 2),
+        fmt(queue.rate),
+        vsBare(queue.rate),
+      ),
+    );
+    out.push(
+      row(
+        "Diagnosis: Helio with Twilio's create answered inside the Worker (all but the network; to the last row recorded)",
+        fmt(COUNT),
+        fmt(noNetwork.seconds, 2),
+        fmt(noNetwork.rate),
+        vsBare(noNetwork.rate),
+      ),
     );
   }
   if (paced) {
@@ -434,8 +512,8 @@ async function main() {
         fmt(paced.ats.length),
         fmt(paced.providerSpan, 2),
         fmt(v.overall, 3),
-        "—"
-      )
+        "—",
+      ),
     );
     out.push(
       row(
@@ -443,33 +521,37 @@ async function main() {
         fmt(v.steadyCalls),
         fmt(v.steadySeconds, 2),
         fmt(v.achieved, 3),
-        "—"
-      )
+        "—",
+      ),
     );
   }
   out.push("");
   const c = helio.check;
   out.push(
-    `Helio duplicates: ${c.duplicates}   lost: ${c.lost}   (fake: ${c.calls} calls, ${c.rejected} rejected, ${c.unexpected} with an unexpected recipient/text; D1: ${c.rows} rows, ${c.rowProblems} not sent or with a sid the fake does not know)`
+    `Helio duplicates: ${c.duplicates}   lost: ${c.lost}   (fake: ${c.calls} calls, ${c.rejected} rejected, ${c.unexpected} with an unexpected recipient/text; D1: ${c.rows} rows, ${c.rowProblems} not sent or with a sid the fake does not know)`,
   );
   out.push(
     `Helio statuses ${JSON.stringify(helio.statuses)}; first POST ${fmt(
       helio.firstCallAfter,
-      2
-    )} s after the cron trigger; last row recorded at ${fmt(helio.secondsToLastRecord, 2)} s; cron tick ${helio.cron}`
+      2,
+    )} s after the cron trigger; last row recorded at ${fmt(helio.secondsToLastRecord, 2)} s; cron tick ${helio.cron}`,
   );
   if (bare) {
     const ratio = helio.rate / bare.rate;
-    out.push(`Helio / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * GOAL}%: ${ratio >= GOAL ? "MET" : "NOT MET"})`);
+    out.push(
+      `Helio / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * GOAL}%: ${ratio >= GOAL ? "MET" : "NOT MET"})`,
+    );
     out.push(`Helio / bare consumer capped at 6 in flight: ${fmt((100 * helio.rate) / bare6.rate, 1)}%`);
     out.push(
       `CPU in workerd per message: Helio ${fmt(helio.cpuMsPerMessage, 3)} ms, Helio without the network ${fmt(noNetwork.cpuMsPerMessage, 3)} ms, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms, the queue alone ${fmt(queue.cpuMsPerMessage, 3)} ms, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms, capped ${fmt(bare6.cpuMsPerMessage, 3)} ms ` +
         "(user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU); " +
-        `workerd was busy ${fmt((helio.cpuMsPerMessage * helio.rate) / 10)}% of one core through the Helio run`
+        `workerd was busy ${fmt((helio.cpuMsPerMessage * helio.rate) / 10)}% of one core through the Helio run`,
     );
-    out.push(dispatchShares(helio.rate, { loop6: loops.find((l) => l.concurrency === 6), workerLoop, noNetwork, queue }));
     out.push(
-      `Bare consumer: ${bare.calls} calls, ${bare.duplicates} duplicate recipients, ${bare.sids} distinct sids in D1 (capped: ${bare6.calls}, ${bare6.duplicates}, ${bare6.sids})`
+      dispatchShares(helio.rate, { loop6: loops.find((l) => l.concurrency === 6), workerLoop, noNetwork, queue }),
+    );
+    out.push(
+      `Bare consumer: ${bare.calls} calls, ${bare.duplicates} duplicate recipients, ${bare.sids} distinct sids in D1 (capped: ${bare6.calls}, ${bare6.duplicates}, ${bare6.sids})`,
     );
   }
   if (paced) {
@@ -477,22 +559,22 @@ async function main() {
     out.push(
       `Pacing: N = ${RATE}/s; all ${paced.ats.length} calls ${fmt(v.overall, 3)}/s ((calls−1)/(last−first)), steady state ${fmt(
         v.achieved,
-        3
+        3,
       )}/s; max ${v.maxInOneSecond} calls in any 1 s window (worst window from ${fmt(v.worstAt, 2)} s, ${
         v.windowsOverN
       } windows over N), smallest gap ${v.minGap} ms, ${v.tooClose} gaps < half an interval; ` +
         `≤ N in every 1 s window: ${v.atMostN ? "yes" : "NO"}, ≥ 0.95·N overall: ${v.atLeast ? "yes" : "NO"} → ${
           v.ok ? "OK" : "OUT OF BOUNDS"
-        }; duplicates ${paced.check.duplicates}, lost ${paced.check.lost}`
+        }; duplicates ${paced.check.duplicates}, lost ${paced.check.lost}`,
     );
     out.push(
-      `Pacing at the Worker (for diagnosis, not the check): sends started (messages.sent_at) max ${v.startedMax} in any 1 s window, ${v.startedOver} windows over N`
+      `Pacing at the Worker (for diagnosis, not the check): sends started (messages.sent_at) max ${v.startedMax} in any 1 s window, ${v.startedOver} windows over N`,
     );
   }
   const g = (x) =>
     `p50 ${x.p50} ms, p90 ${x.p90} ms, p99 ${x.p99} ms, max ${x.max} ms, ${x.longGaps} gaps ≥ 10 ms totalling ${fmt(
       x.longGapMs / 1000,
-      2
+      2,
     )} s of ${fmt(x.spanMs / 1000, 2)} s`;
   out.push(`Provider inter-arrival, Helio: ${g(helio.gaps)}`);
   if (bare) out.push(`Provider inter-arrival, bare:  ${g(bare.gaps)}`);
@@ -502,8 +584,8 @@ async function main() {
       (bare ? `, bare ${bare.connections}, bare ≤ 6 ${bare6.connections}` : "") +
       (paced ? `, paced ${paced.connections}` : "") +
       `; now ${JSON.stringify(fake.connectionStats())}; sockets on its port ${JSON.stringify(
-        socketStates(fake.port)
-      )}; fds (this process + children) ${JSON.stringify(fdStats())}`
+        socketStates(fake.port),
+      )}; fds (this process + children) ${JSON.stringify(fdStats())}`,
   );
   if (helio.profile) out.push("Profile (Helio consumer, --profile):\n" + summariseProfile(helio.profile));
   if (helio.cpuProfileText) out.push(helio.cpuProfileText);
@@ -518,14 +600,16 @@ async function main() {
     `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")} (other work on this machine skews the numbers)`
+      .join(" ")} (other work on this machine skews the numbers)`,
   );
   out.push(
     `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB, Node ${
       process.version
-    }, ${os.platform()} ${os.release()}; code ${git}`
+    }, ${os.platform()} ${os.release()}; code ${git}`,
   );
-  out.push(`Contacts' time zone: ${tz.zone} (local ${tz.local} at start). Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  out.push(
+    `Contacts' time zone: ${tz.zone} (local ${tz.local} at start). Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`,
+  );
   console.log(out.join("\n"));
 
   const failures = [];
@@ -533,7 +617,8 @@ async function main() {
   if (c.duplicates || c.lost || c.rowProblems) failures.push("Helio duplicates/lost/rows");
   if (bare && (bare.duplicates || bare6.duplicates || bare.sids !== COUNT || bare6.sids !== COUNT))
     failures.push("bare consumer duplicates/lost");
-  if (paced && (paced.check.duplicates || paced.check.lost || paced.check.rowProblems || !paced.verdict.ok)) failures.push("pacing");
+  if (paced && (paced.check.duplicates || paced.check.lost || paced.check.rowProblems || !paced.verdict.ok))
+    failures.push("pacing");
   failures.push(...dispatchBudgetFailures(helio.rate, { bare, workerLoop }));
   if (failures.length) console.log(`FAILED: ${failures.join(", ")}`);
   return failures.length ? 1 : 0;

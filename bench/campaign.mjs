@@ -18,7 +18,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
-import { bareConsumer, DISPATCH_BUDGETS, dispatchBudgetFailures, dispatchShares, nodeLoop, workerPostLoop } from "./lib/ceilings.mjs";
+import {
+  bareConsumer,
+  DISPATCH_BUDGETS,
+  dispatchBudgetFailures,
+  dispatchShares,
+  nodeLoop,
+  workerPostLoop,
+} from "./lib/ceilings.mjs";
 import { api, bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
 import { parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
@@ -29,35 +36,53 @@ const BIG = Number(flags.big ?? 100_000);
 const DUE = Number(flags.due ?? 1000);
 const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
 const FROM = "+15017122661";
-for (const [name, v] of [["count", COUNT], ["big", BIG], ["due", DUE]]) {
-  if (!Number.isInteger(v) || v < 1 || v > MAX_RECIPIENTS) throw new Error(`--${name} must be an integer from 1 to ${MAX_RECIPIENTS}`);
+for (const [name, v] of [
+  ["count", COUNT],
+  ["big", BIG],
+  ["due", DUE],
+]) {
+  if (!Number.isInteger(v) || v < 1 || v > MAX_RECIPIENTS)
+    throw new Error(`--${name} must be an integer from 1 to ${MAX_RECIPIENTS}`);
 }
-if (DUE > Math.min(BIG, 10_000)) throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
+if (DUE > Math.min(BIG, 10_000))
+  throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
 
 const t0 = performance.now();
 const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
 const loadAtStart = os.loadavg();
 const cleanups = [];
 const cleanup = async () => {
-  while (cleanups.length) await cleanups.pop()().catch((e) => console.error("cleanup:", e?.message ?? e));
+  while (cleanups.length)
+    await cleanups
+      .pop()()
+      .catch((e) => console.error("cleanup:", e?.message ?? e));
 };
 process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
 
 /** A campaign with one SMS step ready to start (audience: every contact, or picked ids). */
 async function campaignWithStep(mf, cookie, body) {
   const c = await api(mf, cookie, "POST", "/api/campaigns", { name: "Bench", ...body });
-  await api(mf, cookie, "POST", "/api/campaign-steps", { campaignId: c.id, name: "Intro", messageType: "sms", content: TEMPLATE, delayDays: 0, delayHours: 0 });
+  await api(mf, cookie, "POST", "/api/campaign-steps", {
+    campaignId: c.id,
+    name: "Intro",
+    messageType: "sms",
+    content: TEMPLATE,
+    delayDays: 0,
+    delayHours: 0,
+  });
   return c;
 }
 
-const campaignRow = (db, id) => db.prepare("SELECT contact_count, enrolling, status, sent_count FROM campaigns WHERE id = ?").bind(id).first();
+const campaignRow = (db, id) =>
+  db.prepare("SELECT contact_count, enrolling, status, sent_count FROM campaigns WHERE id = ?").bind(id).first();
 
 async function waitEnrolled(db, id, expected, label) {
   const start = Date.now();
   for (;;) {
     const c = await campaignRow(db, id);
     if (c.contact_count >= expected && c.enrolling === 0) return { at: Date.now(), row: c };
-    if (Date.now() - start > TIMEOUT_MS) throw new Error(`${label}: enrolment timed out at ${c.contact_count}/${expected}`);
+    if (Date.now() - start > TIMEOUT_MS)
+      throw new Error(`${label}: enrolment timed out at ${c.contact_count}/${expected}`);
     await sleep(50);
   }
 }
@@ -84,7 +109,10 @@ function stdioCapture() {
     /** The dispatcher's result of the last cron tick. */
     async lastDispatch(after) {
       for (let i = 0; i < 100; i++) {
-        const found = lines.slice(after).reverse().find((l) => l.includes("campaign-dispatch"));
+        const found = lines
+          .slice(after)
+          .reverse()
+          .find((l) => l.includes("campaign-dispatch"));
         if (found) return JSON.parse(found.slice(found.indexOf("{")));
         await sleep(50);
       }
@@ -96,7 +124,13 @@ function stdioCapture() {
 async function throughputRun(scriptPath, fake, tz) {
   const account = fake.createAccount();
   const depth = cleanups.length;
-  const h = await startHelio({ scriptPath, twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken }, from: FROM, rate: 100_000, cleanups });
+  const h = await startHelio({
+    scriptPath,
+    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
+    from: FROM,
+    rate: 100_000,
+    cleanups,
+  });
   await migrate(h.db);
   await seed(h.db, COUNT, tz.zone);
   const cookie = await login(h.mf);
@@ -109,19 +143,30 @@ async function throughputRun(scriptPath, fake, tz) {
   let ticksSeconds = null;
   const ticks = Promise.all([runCron(h.mf), runCron(h.mf)]).then(() => (ticksSeconds = (Date.now() - start) / 1000));
   const sentCount = async () =>
-    (await h.db.prepare("SELECT count(*) AS n FROM messages WHERE campaign_id = ? AND status IN ('sent', 'delivered', 'failed', 'skipped')").bind(c.id).first("n")) ?? 0;
+    (await h.db
+      .prepare(
+        "SELECT count(*) AS n FROM messages WHERE campaign_id = ? AND status IN ('sent', 'delivered', 'failed', 'skipped')",
+      )
+      .bind(c.id)
+      .first("n")) ?? 0;
   const done = await waitUntil({
     start,
     timeoutMs: TIMEOUT_MS,
     providerCalls: () => account.calls.length,
     expected: COUNT,
     check: async () => ({ finished: (await sentCount()) >= COUNT }),
-    onProgress: async (s) => log(`10k campaign: ${await sentCount()} final, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
+    onProgress: async (s) =>
+      log(`10k campaign: ${await sentCount()} final, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
   });
   await ticks;
-  log(`the two cron ticks (dispatch: 10,000 step messages created and queued) returned after ${ticksSeconds?.toFixed(2)} s of ${((done - start) / 1000).toFixed(2)} s`);
+  log(
+    `the two cron ticks (dispatch: 10,000 step messages created and queued) returned after ${ticksSeconds?.toFixed(2)} s of ${((done - start) / 1000).toFixed(2)} s`,
+  );
   const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / COUNT;
-  const { results: rows } = await h.db.prepare("SELECT status, twilio_sid, phone, idempotency_key FROM messages WHERE campaign_id = ?").bind(c.id).all();
+  const { results: rows } = await h.db
+    .prepare("SELECT status, twilio_sid, phone, idempotency_key FROM messages WHERE campaign_id = ?")
+    .bind(c.id)
+    .all();
   const expected = new Map(Array.from({ length: COUNT }, (_, i) => [phoneFor(i), renderedFor(i)]));
   const accepted = account.calls.filter((x) => x.httpStatus === 201);
   const recipients = new Set(accepted.map((x) => x.to));
@@ -131,7 +176,9 @@ async function throughputRun(scriptPath, fake, tz) {
     lost: COUNT - new Set(accepted.filter((x) => expected.get(x.to) === x.body).map((x) => x.to)).size,
     rows: rows.length,
     duplicateKeys: rows.length - new Set(rows.map((r) => r.idempotency_key)).size,
-    rowProblems: rows.filter((r) => r.status !== "sent" || !r.twilio_sid || account.messages.get(r.twilio_sid)?.to !== r.phone).length,
+    rowProblems: rows.filter(
+      (r) => r.status !== "sent" || !r.twilio_sid || account.messages.get(r.twilio_sid)?.to !== r.phone,
+    ).length,
   };
   const seconds = (done - start) / 1000;
   const campaign = await campaignRow(h.db, c.id);
@@ -158,7 +205,8 @@ async function bigRun(scriptPath, fake, tz) {
 
   // Reference: the same rows, bare — INSERT … SELECT in chunks of 5,000 into a copy of the table with the same indexes.
   await h.db.batch([
-    h.db.prepare(`CREATE TABLE bare_enrollments (id integer PRIMARY KEY AUTOINCREMENT NOT NULL, campaign_id integer NOT NULL, contact_id integer NOT NULL,
+    h.db
+      .prepare(`CREATE TABLE bare_enrollments (id integer PRIMARY KEY AUTOINCREMENT NOT NULL, campaign_id integer NOT NULL, contact_id integer NOT NULL,
       status text DEFAULT 'active' NOT NULL, next_step_number integer DEFAULT 1 NOT NULL, next_run_at integer, last_sent_at integer, stop_reason text,
       created_at integer NOT NULL, updated_at integer NOT NULL, anchor_at integer)`),
     h.db.prepare("CREATE UNIQUE INDEX bare_uq ON bare_enrollments (campaign_id, contact_id)"),
@@ -171,11 +219,18 @@ async function bigRun(scriptPath, fake, tz) {
     const bareStart = performance.now();
     let below = Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const lo = await h.db.prepare("SELECT min(id) AS lo, count(*) AS n FROM (SELECT id FROM contacts WHERE id < ? ORDER BY id DESC LIMIT 5000)").bind(below).first();
+      const lo = await h.db
+        .prepare(
+          "SELECT min(id) AS lo, count(*) AS n FROM (SELECT id FROM contacts WHERE id < ? ORDER BY id DESC LIMIT 5000)",
+        )
+        .bind(below)
+        .first();
       if (!lo.n) break;
       await h.db
-        .prepare(`INSERT INTO bare_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
-                  SELECT ?, id, 'active', 1, ?, ?, ?, ? FROM contacts WHERE id >= ? AND id < ?`)
+        .prepare(
+          `INSERT INTO bare_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
+                  SELECT ?, id, 'active', 1, ?, ?, ?, ? FROM contacts WHERE id >= ? AND id < ?`,
+        )
         .bind(campaignId, later, later, Date.now(), Date.now(), lo.lo, below)
         .run();
       below = lo.lo;
@@ -207,7 +262,10 @@ async function bigRun(scriptPath, fake, tz) {
   await h.db.prepare("SELECT 1").run();
   // Wait until the enrolment job has released every contact (status active), so they are due for the tick.
   for (let i = 0; i < 200; i++) {
-    const n = await h.db.prepare("SELECT count(*) AS n FROM campaign_enrollments WHERE campaign_id = ? AND status = 'active'").bind(small.id).first("n");
+    const n = await h.db
+      .prepare("SELECT count(*) AS n FROM campaign_enrollments WHERE campaign_id = ? AND status = 'active'")
+      .bind(small.id)
+      .first("n");
     if (n === DUE) break;
     await sleep(50);
   }
@@ -215,10 +273,29 @@ async function bigRun(scriptPath, fake, tz) {
   await runCron(h.mf);
   const busy = await stdio.lastDispatch(mark);
   // The due query alone, as the dispatcher runs it, from outside (D1's own meta.rows_read), after the tick.
-  const plan = await h.db.prepare("EXPLAIN QUERY PLAN SELECT id, campaign_id, contact_id, next_step_number, next_run_at, anchor_at FROM campaign_enrollments WHERE status = 'active' AND next_run_at <= ? ORDER BY next_run_at LIMIT 500").bind(Date.now()).all();
-  const notDue = await h.db.prepare("SELECT count(*) AS n FROM campaign_enrollments WHERE status = 'active' AND next_run_at > ?").bind(Date.now()).first("n");
+  const plan = await h.db
+    .prepare(
+      "EXPLAIN QUERY PLAN SELECT id, campaign_id, contact_id, next_step_number, next_run_at, anchor_at FROM campaign_enrollments WHERE status = 'active' AND next_run_at <= ? ORDER BY next_run_at LIMIT 500",
+    )
+    .bind(Date.now())
+    .all();
+  const notDue = await h.db
+    .prepare("SELECT count(*) AS n FROM campaign_enrollments WHERE status = 'active' AND next_run_at > ?")
+    .bind(Date.now())
+    .first("n");
   while (cleanups.length > depth) await cleanups.pop()();
-  return { bareSeconds, bareBefore, bareAfter, bareRows, enrolSeconds, enrolled: enrolled.row.contact_count, idle, busy, notDue, plan: plan.results.map((r) => r.detail).join("; ") };
+  return {
+    bareSeconds,
+    bareBefore,
+    bareAfter,
+    bareRows,
+    enrolSeconds,
+    enrolled: enrolled.row.contact_count,
+    idle,
+    busy,
+    notDue,
+    plan: plan.results.map((r) => r.detail).join("; "),
+  };
 }
 
 async function main() {
@@ -228,7 +305,10 @@ async function main() {
   cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
   log("bundling the Worker (wrangler deploy --dry-run)…");
   const scriptPath = bundleWorker(join(tmp, "bundle"));
-  const fake = await startFakeTwilio({ accountSid: "AC" + randomBytes(16).toString("hex"), authToken: randomBytes(16).toString("hex") });
+  const fake = await startFakeTwilio({
+    accountSid: "AC" + randomBytes(16).toString("hex"),
+    authToken: randomBytes(16).toString("hex"),
+  });
   cleanups.push(() => fake.stop());
 
   log(`1. ${COUNT}-contact campaign step: cron → queue → fake Twilio…`);
@@ -238,17 +318,31 @@ async function main() {
   let loop6 = null;
   let workerLoop = null;
   if (!flags["skip-ceilings"]) {
-    bare = await bareConsumer({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, timeoutMs: TIMEOUT_MS, onProgress: log });
+    bare = await bareConsumer({
+      twilio: fake,
+      account: fake.createAccount(),
+      from: FROM,
+      count: COUNT,
+      timeoutMs: TIMEOUT_MS,
+      onProgress: log,
+    });
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
     loop6 = await nodeLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
     log(`Node loop, 6 in flight: ${loop6.rate.toFixed(0)} msgs/s`);
-    workerLoop = await workerPostLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
+    workerLoop = await workerPostLoop({
+      twilio: fake,
+      account: fake.createAccount(),
+      from: FROM,
+      count: COUNT,
+      concurrency: 6,
+    });
     log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
   }
   log(`2./3. ${BIG}-contact campaign start and cron reads…`);
   const big = await bigRun(scriptPath, fake, tz);
 
-  const fmt = (n, d = 0) => (n == null ? "—" : n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }));
+  const fmt = (n, d = 0) =>
+    n == null ? "—" : n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
   const row = (...c) => `| ${c.join(" | ")} |`;
   const ratio = bare ? helio.rate / bare.rate : null;
   const enrolRatio = big.enrolSeconds / big.bareSeconds;
@@ -258,17 +352,59 @@ async function main() {
     "",
     row("measurement", "rows", "seconds", "rate", "vs reference"),
     row("---", "---:", "---:", "---:", "---:"),
-    row("Helio: campaign step, cron → queue → fake Twilio (2 overlapping ticks to all sent)", fmt(COUNT), fmt(helio.seconds, 2), `${fmt(helio.rate)} msgs/s`, bare ? `${fmt(100 * ratio, 1)}%` : "—"),
-    row("Ceiling: bare Worker consumer (1 POST + 1 UPDATE per message)", fmt(COUNT), bare ? fmt(bare.seconds, 2) : "—", bare ? `${fmt(bare.rate)} msgs/s` : "—", "100%"),
-    row("Ceiling: plain Node loop to the same fake, 6 in flight (keep-alive)", fmt(COUNT), loop6 ? fmt(loop6.seconds, 2) : "—", loop6 ? `${fmt(loop6.rate)} msgs/s` : "—", bare && loop6 ? `${fmt((100 * loop6.rate) / bare.rate, 1)}%` : "—"),
-    row(`Ceiling: minimal Worker, the Node loop's POSTs, 6 in flight, ${workerLoop?.perInvocation ?? "—"} per invocation (no queue, no D1)`, fmt(COUNT), workerLoop ? fmt(workerLoop.seconds, 2) : "—", workerLoop ? `${fmt(workerLoop.rate)} msgs/s` : "—", bare && workerLoop ? `${fmt((100 * workerLoop.rate) / bare.rate, 1)}%` : "—"),
-    row("Helio: start → every contact enrolled (queue chunks of 5,000)", fmt(big.enrolled), fmt(big.enrolSeconds, 2), `${fmt(big.enrolled / big.enrolSeconds)} rows/s`, `${fmt(enrolRatio, 2)}×`),
-    row(`Reference: bare batched INSERT … SELECT of 5,000-row chunks, same rows and indexes (mean of ${fmt(big.bareBefore, 2)} s before and ${fmt(big.bareAfter, 2)} s after)`, fmt(big.bareRows), fmt(big.bareSeconds, 2), `${fmt(big.bareRows / big.bareSeconds)} rows/s`, "1×"),
+    row(
+      "Helio: campaign step, cron → queue → fake Twilio (2 overlapping ticks to all sent)",
+      fmt(COUNT),
+      fmt(helio.seconds, 2),
+      `${fmt(helio.rate)} msgs/s`,
+      bare ? `${fmt(100 * ratio, 1)}%` : "—",
+    ),
+    row(
+      "Ceiling: bare Worker consumer (1 POST + 1 UPDATE per message)",
+      fmt(COUNT),
+      bare ? fmt(bare.seconds, 2) : "—",
+      bare ? `${fmt(bare.rate)} msgs/s` : "—",
+      "100%",
+    ),
+    row(
+      "Ceiling: plain Node loop to the same fake, 6 in flight (keep-alive)",
+      fmt(COUNT),
+      loop6 ? fmt(loop6.seconds, 2) : "—",
+      loop6 ? `${fmt(loop6.rate)} msgs/s` : "—",
+      bare && loop6 ? `${fmt((100 * loop6.rate) / bare.rate, 1)}%` : "—",
+    ),
+    row(
+      `Ceiling: minimal Worker, the Node loop's POSTs, 6 in flight, ${workerLoop?.perInvocation ?? "—"} per invocation (no queue, no D1)`,
+      fmt(COUNT),
+      workerLoop ? fmt(workerLoop.seconds, 2) : "—",
+      workerLoop ? `${fmt(workerLoop.rate)} msgs/s` : "—",
+      bare && workerLoop ? `${fmt((100 * workerLoop.rate) / bare.rate, 1)}%` : "—",
+    ),
+    row(
+      "Helio: start → every contact enrolled (queue chunks of 5,000)",
+      fmt(big.enrolled),
+      fmt(big.enrolSeconds, 2),
+      `${fmt(big.enrolled / big.enrolSeconds)} rows/s`,
+      `${fmt(enrolRatio, 2)}×`,
+    ),
+    row(
+      `Reference: bare batched INSERT … SELECT of 5,000-row chunks, same rows and indexes (mean of ${fmt(big.bareBefore, 2)} s before and ${fmt(big.bareAfter, 2)} s after)`,
+      fmt(big.bareRows),
+      fmt(big.bareSeconds, 2),
+      `${fmt(big.bareRows / big.bareSeconds)} rows/s`,
+      "1×",
+    ),
     "",
     `Duplicates: ${helio.check.duplicates}   lost: ${helio.check.lost}   (fake: ${helio.check.calls} calls; D1: ${helio.check.rows} step messages, ${helio.check.duplicateKeys} duplicate keys, ${helio.check.rowProblems} not sent or with a sid the fake does not know); campaign row ${JSON.stringify(helio.campaign)}`,
-    bare ? `Campaign send / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsBare}%: ${ratio >= DISPATCH_BUDGETS.vsBare ? "MET" : "NOT MET"})` : "",
-    loop6 ? `Campaign send / plain Node loop at 6 in flight: ${fmt((100 * helio.rate) / loop6.rate, 1)}% (printed for comparison; the budget is against the minimal Worker)` : "",
-    workerLoop ? `Campaign send / minimal Worker making the same POSTs: ${fmt((100 * helio.rate) / workerLoop.rate, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsWorker}%: ${helio.rate / workerLoop.rate >= DISPATCH_BUDGETS.vsWorker ? "MET" : "NOT MET"})` : "",
+    bare
+      ? `Campaign send / bare consumer: ${fmt(100 * ratio, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsBare}%: ${ratio >= DISPATCH_BUDGETS.vsBare ? "MET" : "NOT MET"})`
+      : "",
+    loop6
+      ? `Campaign send / plain Node loop at 6 in flight: ${fmt((100 * helio.rate) / loop6.rate, 1)}% (printed for comparison; the budget is against the minimal Worker)`
+      : "",
+    workerLoop
+      ? `Campaign send / minimal Worker making the same POSTs: ${fmt((100 * helio.rate) / workerLoop.rate, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsWorker}%: ${helio.rate / workerLoop.rate >= DISPATCH_BUDGETS.vsWorker ? "MET" : "NOT MET"})`
+      : "",
     loop6 && workerLoop ? dispatchShares(helio.rate, { loop6, workerLoop }) : "",
     `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""}${workerLoop ? `, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
     `Start 100k / bare insert: ${fmt(enrolRatio, 2)}× (goal ≤ 2×: ${enrolRatio <= 2 ? "MET" : "NOT MET"})`,
@@ -276,16 +412,22 @@ async function main() {
       `${big.busy.due} due → due scan read ${big.busy.dueScanRowsRead} rows, all reads ${big.busy.rowsRead} (due scan + campaign/step/contact lookups; ${JSON.stringify(big.busy)}); ` +
       `goal ≤ due + a small constant: due scan ${big.busy.dueScanRowsRead <= 2 * big.busy.due + 10 && big.idle.rowsRead <= 10 ? "grows with due rows only, not with the not-yet-due ones" : "CHECK"}`,
     `Due query plan: ${big.plan}`,
-    `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} (shared machine)`,
+    `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (shared machine)`,
   ];
   let git = "";
   try {
     git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);
   } catch {}
-  out.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; code ${git}. Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`);
+  out.push(
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; code ${git}. Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`,
+  );
   console.log(out.filter((l) => l !== null).join("\n"));
   const failures = [];
-  if (helio.check.duplicates || helio.check.lost || helio.check.rowProblems || helio.check.duplicateKeys) failures.push("duplicates/lost");
+  if (helio.check.duplicates || helio.check.lost || helio.check.rowProblems || helio.check.duplicateKeys)
+    failures.push("duplicates/lost");
   if (big.enrolled !== BIG) failures.push("enrolment count");
   if (enrolRatio > 2) failures.push(`budget: 100k start ${fmt(enrolRatio, 2)}× the bare insert, budget ≤ 2×`);
   failures.push(...dispatchBudgetFailures(helio.rate, { bare, workerLoop }));

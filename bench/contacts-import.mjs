@@ -27,10 +27,57 @@ function freePort() {
   });
 }
 
-const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "Maria", "Daniel", "Susan", "Anthony", "Karen"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Wilson", "Anderson", "Thomas"];
-const COMPANIES = ["Bright Homes", "Peak Roofing", "Valley Realty", "Summit Builders", "Coastal Living", "Greenfield Farms", "Metro Dental"];
-const PLACES = [["Austin", "TX", "78701"], ["Phoenix", "AZ", "85004"], ["Fresno", "CA", "93721"], ["Denver", "CO", "80202"], ["Tampa", "FL", "33602"], ["Reno", "NV", "89501"]];
+const FIRST = [
+  "James",
+  "Mary",
+  "Robert",
+  "Patricia",
+  "John",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "Maria",
+  "Daniel",
+  "Susan",
+  "Anthony",
+  "Karen",
+];
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+];
+const COMPANIES = [
+  "Bright Homes",
+  "Peak Roofing",
+  "Valley Realty",
+  "Summit Builders",
+  "Coastal Living",
+  "Greenfield Farms",
+  "Metro Dental",
+];
+const PLACES = [
+  ["Austin", "TX", "78701"],
+  ["Phoenix", "AZ", "85004"],
+  ["Fresno", "CA", "93721"],
+  ["Denver", "CO", "80202"],
+  ["Tampa", "FL", "33602"],
+  ["Reno", "NV", "89501"],
+];
 
 /**
  * Every 100th row repeats the previous row's phone (an in-file duplicate) and every 250th lacks a phone (rejected);
@@ -58,9 +105,17 @@ function generateCsv(rows) {
     } else {
       const n = unique++;
       const area = ["312", "415", "512", "602", "720", "813"][Math.floor(n / 20_000) % 6];
-      const exchange = String(230 + Math.floor(n / 10_000) * 7 + (Math.floor(n / 10_000) >= 2 ? 1 : 0)).padStart(3, "0");
+      const exchange = String(230 + Math.floor(n / 10_000) * 7 + (Math.floor(n / 10_000) >= 2 ? 1 : 0)).padStart(
+        3,
+        "0",
+      );
       const line = String(n % 10_000).padStart(4, "0");
-      phone = n % 3 === 0 ? `(${area}) ${exchange}-${line}` : n % 3 === 1 ? `${area}${exchange}${line}` : `+1 ${area}.${exchange}.${line}`;
+      phone =
+        n % 3 === 0
+          ? `(${area}) ${exchange}-${line}`
+          : n % 3 === 1
+            ? `${area}${exchange}${line}`
+            : `+1 ${area}.${exchange}.${line}`;
     }
     if (phone) prevPhone = phone;
     lines.push([first, last, phone, email, `"${company}"`, city, state, zip].join(","));
@@ -84,7 +139,9 @@ async function main() {
   const gen = performance.now();
   const csv = generateCsv(ROWS);
   const bytes = Buffer.byteLength(csv.text);
-  console.log(`Generated ${ROWS.toLocaleString("en-US")} rows (${fmt(bytes / 1024 / 1024, 2)} MB) in ${fmt(ms(gen), 0)} ms: ${csv.unique.toLocaleString("en-US")} unique, ${csv.duplicates} in-file duplicates, ${csv.bad} rows without a phone.`);
+  console.log(
+    `Generated ${ROWS.toLocaleString("en-US")} rows (${fmt(bytes / 1024 / 1024, 2)} MB) in ${fmt(ms(gen), 0)} ms: ${csv.unique.toLocaleString("en-US")} unique, ${csv.duplicates} in-file duplicates, ${csv.bad} rows without a phone.`,
+  );
 
   const [port, inspectorPort] = [await freePort(), await freePort()];
   console.log(`Starting wrangler dev --local on :${port} with a fresh D1…`);
@@ -101,7 +158,8 @@ async function main() {
     if (!login.ok) throw new Error(`login failed: ${login.status}`);
     const cookie = cookieFrom(login);
     const get = (path) => fetch(base + path, { headers: { Cookie: cookie }, redirect: "manual" });
-    const post = (path, body) => fetch(base + path, { method: "POST", headers: { Cookie: cookie, Origin: base }, body, redirect: "manual" });
+    const post = (path, body) =>
+      fetch(base + path, { method: "POST", headers: { Cookie: cookie, Origin: base }, body, redirect: "manual" });
 
     // 1. Upload: parse + validate + stage on the server (nothing imported yet).
     const form = new FormData();
@@ -110,10 +168,13 @@ async function main() {
     const staged = await post("/contacts/upload", form);
     const stagingMs = ms(t0);
     const location = staged.headers.get("Location");
-    if (staged.status !== 302 || !location?.startsWith("/contacts/imports/")) throw new Error(`upload failed: ${staged.status} ${await staged.text()}`);
+    if (staged.status !== 302 || !location?.startsWith("/contacts/imports/"))
+      throw new Error(`upload failed: ${staged.status} ${await staged.text()}`);
     const previewHtml = await (await get(location)).text();
     const validRows = Number(/Import ([\d,]+) contacts/.exec(previewHtml)?.[1].replace(/,/g, ""));
-    console.log(`Staged ${validRows.toLocaleString("en-US")} valid rows in ${fmt(stagingMs / 1000, 2)} s (${location}).`);
+    console.log(
+      `Staged ${validRows.toLocaleString("en-US")} valid rows in ${fmt(stagingMs / 1000, 2)} s (${location}).`,
+    );
 
     // 2. Confirm: the first chunk runs inline, the queue does the rest.
     const t1 = performance.now();
@@ -153,13 +214,22 @@ async function main() {
     const firstPage = await first.json();
     const maxId = firstPage[0]?.id ?? 1;
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const scenarios = [
       ["GET /api/contacts (first page, 100)", () => "/api/contacts"],
-      ["GET /api/contacts?after=<random deep cursor>", () => `/api/contacts?after=${1000 + Math.floor(rand() * (maxId - 1000))}`],
-      [`GET /api/contacts?q=${COMMON_COMPANY.split(" ")[0]} (~30% match)`, () => `/api/contacts?q=${COMMON_COMPANY.split(" ")[0]}`],
+      [
+        "GET /api/contacts?after=<random deep cursor>",
+        () => `/api/contacts?after=${1000 + Math.floor(rand() * (maxId - 1000))}`,
+      ],
+      [
+        `GET /api/contacts?q=${COMMON_COMPANY.split(" ")[0]} (~30% match)`,
+        () => `/api/contacts?q=${COMMON_COMPANY.split(" ")[0]}`,
+      ],
       [`GET /api/contacts?q=${RARE_LAST} (3 matches)`, () => `/api/contacts?q=${RARE_LAST}`],
-      ["GET /api/contacts?q=(415) 245-12 (phone as typed)", () => `/api/contacts?q=${encodeURIComponent("(415) 245-12")}`],
+      [
+        "GET /api/contacts?q=(415) 245-12 (phone as typed)",
+        () => `/api/contacts?q=${encodeURIComponent("(415) 245-12")}`,
+      ],
       ["GET /api/contacts?q=an (2 chars, common)", () => "/api/contacts?q=an"],
       ["GET /api/contacts?q=zq (2 chars, no match: full scan)", () => "/api/contacts?q=zq"],
       ["GET /contacts (HTML page, 50 + count)", () => "/contacts"],
@@ -188,8 +258,14 @@ async function main() {
       ["CSV file", `${ROWS.toLocaleString("en-US")} rows, ${fmt(bytes / 1024 / 1024, 2)} MB`],
       ["Upload + parse + stage", `${fmt(stagingMs / 1000, 2)} s (${fmt(ROWS / (stagingMs / 1000), 0)} rows/s)`],
       ["Confirm request (first chunk inline)", `${fmt(confirmMs, 0)} ms`],
-      ["Import (confirm → completed)", `${fmt(importMs / 1000, 2)} s (${fmt(validRows / (importMs / 1000), 0)} rows/s)`],
-      ["Total (upload → completed)", `${fmt((stagingMs + importMs) / 1000, 2)} s (${fmt(ROWS / ((stagingMs + importMs) / 1000), 0)} file rows/s)`],
+      [
+        "Import (confirm → completed)",
+        `${fmt(importMs / 1000, 2)} s (${fmt(validRows / (importMs / 1000), 0)} rows/s)`,
+      ],
+      [
+        "Total (upload → completed)",
+        `${fmt((stagingMs + importMs) / 1000, 2)} s (${fmt(ROWS / ((stagingMs + importMs) / 1000), 0)} file rows/s)`,
+      ],
       ["Progress updates seen while polling", String(progress.size)],
       ["Result", result.text],
       ["Expected / stored contacts", `${expected.toLocaleString("en-US")} / ${stored.toLocaleString("en-US")}`],
@@ -202,7 +278,10 @@ async function main() {
     const lw = Math.max(...timings.map((t) => t.label.length));
     console.log(`\nLatency over ${SAMPLES} sequential requests each (ms, local workerd + D1)`);
     console.log(`  ${"request".padEnd(lw)}  ${"p50".padStart(7)}  ${"p95".padStart(7)}  ${"max".padStart(7)}`);
-    for (const t of timings) console.log(`  ${t.label.padEnd(lw)}  ${fmt(t.p50).padStart(7)}  ${fmt(t.p95).padStart(7)}  ${fmt(t.max).padStart(7)}`);
+    for (const t of timings)
+      console.log(
+        `  ${t.label.padEnd(lw)}  ${fmt(t.p50).padStart(7)}  ${fmt(t.p95).padStart(7)}  ${fmt(t.max).padStart(7)}`,
+      );
     if (expected !== result.created || stored !== expected) {
       console.error(`\nLOST ROWS: expected ${expected}, created ${result.created}, stored ${stored}`);
       process.exitCode = 1;
@@ -220,10 +299,22 @@ async function main() {
     ["Upload + parse + stage", `${fmt(b.stageSeconds, 2)} s`],
     ["Import (confirm → completed)", `${fmt(b.importSeconds, 2)} s (${fmt(b.created / b.importSeconds, 0)} rows/s)`],
     ["Total (upload → completed)", `${fmt(total, 2)} s (${fmt(ROWS / total, 0)} file rows/s)`],
-    ["Ceiling: bare batched insert, same rows", `${fmt(b.bareSeconds, 2)} s (${fmt(b.bareRows / b.bareSeconds, 0)} rows/s; 1,000-row JSON statements, 10 per batch, same columns and indexes, no triggers)`],
-    ["Import total / bare insert", `${fmt(ratio, 2)}× (import alone ${fmt(b.importSeconds / b.bareSeconds, 2)}×) (goal ≤ 2×: ${ratio <= 2 ? "MET" : "NOT MET"})`],
-    ["Stored / expected", `${b.created.toLocaleString("en-US")} / ${csv.unique.toLocaleString("en-US")}${b.created === csv.unique ? "" : " LOST ROWS"}`],
-    ["workerd memory (process RSS: runtime and local D1 included)", `${fmt(b.rssBeforeMb, 0)} MB before, ${fmt(b.rssStagePeakMb, 0)} MB peak by the end of staging, ${fmt(b.rssPeakMb, 0)} MB peak to the end of the import (sampled every 100 ms; high-water mark ${fmt(b.hwmMb, 0)} MB)`],
+    [
+      "Ceiling: bare batched insert, same rows",
+      `${fmt(b.bareSeconds, 2)} s (${fmt(b.bareRows / b.bareSeconds, 0)} rows/s; 1,000-row JSON statements, 10 per batch, same columns and indexes, no triggers)`,
+    ],
+    [
+      "Import total / bare insert",
+      `${fmt(ratio, 2)}× (import alone ${fmt(b.importSeconds / b.bareSeconds, 2)}×) (goal ≤ 2×: ${ratio <= 2 ? "MET" : "NOT MET"})`,
+    ],
+    [
+      "Stored / expected",
+      `${b.created.toLocaleString("en-US")} / ${csv.unique.toLocaleString("en-US")}${b.created === csv.unique ? "" : " LOST ROWS"}`,
+    ],
+    [
+      "workerd memory (process RSS: runtime and local D1 included)",
+      `${fmt(b.rssBeforeMb, 0)} MB before, ${fmt(b.rssStagePeakMb, 0)} MB peak by the end of staging, ${fmt(b.rssPeakMb, 0)} MB peak to the end of the import (sampled every 100 ms; high-water mark ${fmt(b.hwmMb, 0)} MB)`,
+    ],
   ];
   const bw = Math.max(...budget.map((r) => r[0].length));
   for (const [k, v] of budget) console.log(`  ${k.padEnd(bw)}  ${v}`);

@@ -63,7 +63,9 @@ async function scaleRun(scriptPath, fake, messages) {
   const user = { id: await createBenchUser(db) };
   const seeded = await seedAtScale(db, { contacts: 100_000, messages, enrollments: 100_000, userId: user.id });
   await db.exec("PRAGMA optimize");
-  log(`${messages.toLocaleString("en-US")} messages: seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.enrollments.toLocaleString("en-US")} enrolments in ${seeded.seconds.toFixed(1)} s`);
+  log(
+    `${messages.toLocaleString("en-US")} messages: seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.enrollments.toLocaleString("en-US")} enrolments in ${seeded.seconds.toFixed(1)} s`,
+  );
   const cookie = await login(mf);
 
   // The contacts events happen to: active leads, the ones texted most recently (so at every scale a reply has a
@@ -76,17 +78,22 @@ async function scaleRun(scriptPath, fake, messages) {
       )
       .all()
   ).results.map((r) => r.id);
-  await db.prepare(`UPDATE contacts SET time_zone = ? WHERE id IN (SELECT value FROM json_each(?))`).bind(tz.zone, JSON.stringify(busy)).run();
-  const phoneOf = async (id) => (await db.prepare("SELECT phone FROM contacts WHERE id = ?").bind(id).first("phone"));
+  await db
+    .prepare(`UPDATE contacts SET time_zone = ? WHERE id IN (SELECT value FROM json_each(?))`)
+    .bind(tz.zone, JSON.stringify(busy))
+    .run();
+  const phoneOf = async (id) => await db.prepare("SELECT phone FROM contacts WHERE id = ?").bind(id).first("phone");
 
-  const meter = async (reset = true) => (await mf.dispatchFetch(`http://127.0.0.1/__bench/d1${reset ? "" : "?reset=0"}`)).json();
+  const meter = async (reset = true) =>
+    (await mf.dispatchFetch(`http://127.0.0.1/__bench/d1${reset ? "" : "?reset=0"}`)).json();
   /** Waits until every handler has returned, every produced job was consumed, and nothing touched D1 for a moment. */
   async function settle() {
     const start = Date.now();
     for (;;) {
       const s = await meter(false);
       if (s.inFlight === 0 && s.consumed >= s.produced && s.quietMs >= 150) return;
-      if (Date.now() - start > 60_000) throw new Error(`did not settle: ${JSON.stringify({ ...s, byStatement: undefined })}`);
+      if (Date.now() - start > 60_000)
+        throw new Error(`did not settle: ${JSON.stringify({ ...s, byStatement: undefined })}`);
       await sleep(25);
     }
   }
@@ -101,17 +108,39 @@ async function scaleRun(scriptPath, fake, messages) {
   const post = async (path, params) => {
     const res = await mf.dispatchFetch(`http://127.0.0.1${path}`, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": sign(account.authToken, BASE + path, params) },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Twilio-Signature": sign(account.authToken, BASE + path, params),
+      },
       body: new URLSearchParams(params).toString(),
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${text}`);
   };
-  const callback = (sid, status) => post("/webhooks/twilio/status", { MessageSid: sid, MessageStatus: status, AccountSid: account.accountSid });
+  const callback = (sid, status) =>
+    post("/webhooks/twilio/status", { MessageSid: sid, MessageStatus: status, AccountSid: account.accountSid });
   const inbound = async (contactId, body) =>
-    post("/webhooks/twilio/sms", { MessageSid: "SM" + randomBytes(16).toString("hex"), From: await phoneOf(contactId), To: FROM, Body: body, AccountSid: account.accountSid });
+    post("/webhooks/twilio/sms", {
+      MessageSid: "SM" + randomBytes(16).toString("hex"),
+      From: await phoneOf(contactId),
+      To: FROM,
+      Body: body,
+      AccountSid: account.accountSid,
+    });
 
-  const samples = { callbackSent: [], callbackDelivered: [], sendWritten: [], sendRead: [], smsWritten: [], smsRead: [], inboundPlain: [], inboundKeyword: [], inboundStop: [], idleCron: [], broadcastSms: [] };
+  const samples = {
+    callbackSent: [],
+    callbackDelivered: [],
+    sendWritten: [],
+    sendRead: [],
+    smsWritten: [],
+    smsRead: [],
+    inboundPlain: [],
+    inboundKeyword: [],
+    inboundStop: [],
+    idleCron: [],
+    broadcastSms: [],
+  };
   const statementsOf = {};
   // --verbose: each event's statements summed over its samples, costliest first.
   const keep = (name, m) => {
@@ -133,8 +162,19 @@ async function scaleRun(scriptPath, fake, messages) {
   // One SMS, created → delivered: the API call, the queue, the provider, then Twilio's "sent" and "delivered".
   for (let i = 0; i < REPEAT; i++) {
     const id = pick();
-    const send = await tally(() => api(mf, cookie, "POST", "/api/messages/send-individual", { contactId: id, type: "sms", message: `Hi, it's Sam from Helio Solar (${i})` }));
-    const row = await db.prepare("SELECT twilio_sid AS sid, status FROM messages WHERE contact_id = ? AND direction = 'outbound' ORDER BY id DESC LIMIT 1").bind(id).first();
+    const send = await tally(() =>
+      api(mf, cookie, "POST", "/api/messages/send-individual", {
+        contactId: id,
+        type: "sms",
+        message: `Hi, it's Sam from Helio Solar (${i})`,
+      }),
+    );
+    const row = await db
+      .prepare(
+        "SELECT twilio_sid AS sid, status FROM messages WHERE contact_id = ? AND direction = 'outbound' ORDER BY id DESC LIMIT 1",
+      )
+      .bind(id)
+      .first();
     if (!row?.sid) throw new Error(`the individual send did not reach the provider: ${JSON.stringify(row)}`);
     const sent = await tally(() => callback(row.sid, "sent"));
     const delivered = await tally(() => callback(row.sid, "delivered"));
@@ -153,9 +193,20 @@ async function scaleRun(scriptPath, fake, messages) {
   // the sender's pacing row shared by the batch).
   {
     const ids = busy.slice(0, CAMPAIGN_RECIPIENTS);
-    const b = await tally(() => api(mf, cookie, "POST", "/api/messages/send-broadcast", { type: "sms", content: "Hi {{firstName}}, solar savings are in", contactIds: ids }));
-    const { results: sids } = await db.prepare("SELECT twilio_sid AS sid FROM messages WHERE broadcast_id = (SELECT max(id) FROM broadcasts) AND twilio_sid IS NOT NULL").all();
-    if (sids.length !== CAMPAIGN_RECIPIENTS) throw new Error(`broadcast: ${sids.length} of ${CAMPAIGN_RECIPIENTS} reached the provider`);
+    const b = await tally(() =>
+      api(mf, cookie, "POST", "/api/messages/send-broadcast", {
+        type: "sms",
+        content: "Hi {{firstName}}, solar savings are in",
+        contactIds: ids,
+      }),
+    );
+    const { results: sids } = await db
+      .prepare(
+        "SELECT twilio_sid AS sid FROM messages WHERE broadcast_id = (SELECT max(id) FROM broadcasts) AND twilio_sid IS NOT NULL",
+      )
+      .all();
+    if (sids.length !== CAMPAIGN_RECIPIENTS)
+      throw new Error(`broadcast: ${sids.length} of ${CAMPAIGN_RECIPIENTS} reached the provider`);
     let read = b.read;
     let written = b.written;
     for (const { sid } of sids)
@@ -169,45 +220,84 @@ async function scaleRun(scriptPath, fake, messages) {
   }
 
   // Inbound replies: plain, one that matches an auto-responder keyword (its answer is sent), and STOP.
-  await api(mf, cookie, "POST", "/api/auto-responders", { name: "Pricing", keywords: ["pricing"], responses: { primary: "Thanks! A rep will text you the numbers today." } });
-  for (let i = 0; i < REPEAT; i++) keep("inboundPlain", await tally(() => inbound(pick(), "Sounds good, what time works for you?")));
-  for (let i = 0; i < REPEAT; i++) keep("inboundKeyword", await tally(() => inbound(pick(), "What's the pricing on a 7 kW system?")));
+  await api(mf, cookie, "POST", "/api/auto-responders", {
+    name: "Pricing",
+    keywords: ["pricing"],
+    responses: { primary: "Thanks! A rep will text you the numbers today." },
+  });
+  for (let i = 0; i < REPEAT; i++)
+    keep("inboundPlain", await tally(() => inbound(pick(), "Sounds good, what time works for you?")));
+  for (let i = 0; i < REPEAT; i++)
+    keep("inboundKeyword", await tally(() => inbound(pick(), "What's the pricing on a 7 kW system?")));
   for (let i = 0; i < REPEAT; i++) keep("inboundStop", await tally(() => inbound(pick(), "STOP")));
 
   // A campaign step: CAMPAIGN_RECIPIENTS enrolled contacts, one cron tick dispatches step 1 and the queue sends it.
-  const c = await api(mf, cookie, "POST", "/api/campaigns", { name: "Bench events", contactIds: busy.slice(0, CAMPAIGN_RECIPIENTS) });
-  await api(mf, cookie, "POST", "/api/campaign-steps", { campaignId: c.id, name: "Intro", messageType: "sms", content: "Hi {{firstName}}, quick solar question", delayDays: 0, delayHours: 0 });
+  const c = await api(mf, cookie, "POST", "/api/campaigns", {
+    name: "Bench events",
+    contactIds: busy.slice(0, CAMPAIGN_RECIPIENTS),
+  });
+  await api(mf, cookie, "POST", "/api/campaign-steps", {
+    campaignId: c.id,
+    name: "Intro",
+    messageType: "sms",
+    content: "Hi {{firstName}}, quick solar question",
+    delayDays: 0,
+    delayHours: 0,
+  });
   await api(mf, cookie, "POST", `/api/campaigns/${c.id}/start`);
   await settle();
   const step = await tally(() => runCron(mf));
-  const stepSent = await db.prepare("SELECT count(*) AS n FROM messages WHERE campaign_id = ? AND status = 'sent'").bind(c.id).first("n");
+  const stepSent = await db
+    .prepare("SELECT count(*) AS n FROM messages WHERE campaign_id = ? AND status = 'sent'")
+    .bind(c.id)
+    .first("n");
   if (stepSent !== CAMPAIGN_RECIPIENTS) throw new Error(`campaign step: ${stepSent} of ${CAMPAIGN_RECIPIENTS} sent`);
   if (VERBOSE) statementsOf.campaignStep = step.byStatement.slice(0, 40);
-
 
   // Floors: the bare statements each event cannot do without, on the same database.
   const meta = async (...stmts) => {
     const rs = await db.batch(stmts);
-    return rs.reduce((a, r) => ({ read: a.read + r.meta.rows_read, written: a.written + r.meta.rows_written }), { read: 0, written: 0 });
+    return rs.reduce((a, r) => ({ read: a.read + r.meta.rows_read, written: a.written + r.meta.rows_written }), {
+      read: 0,
+      written: 0,
+    });
   };
-  const anySid = await db.prepare("SELECT twilio_sid FROM messages WHERE status = 'sent' AND twilio_sid IS NOT NULL LIMIT 1").first("twilio_sid");
-  const floorCallback = await meta(db.prepare("UPDATE messages SET status = 'delivered', delivered_at = ?1, updated_at = ?1 WHERE twilio_sid = ?2").bind(Date.now(), anySid));
+  const anySid = await db
+    .prepare("SELECT twilio_sid FROM messages WHERE status = 'sent' AND twilio_sid IS NOT NULL LIMIT 1")
+    .first("twilio_sid");
+  const floorCallback = await meta(
+    db
+      .prepare("UPDATE messages SET status = 'delivered', delivered_at = ?1, updated_at = ?1 WHERE twilio_sid = ?2")
+      .bind(Date.now(), anySid),
+  );
   const floorPhone = await phoneOf(busy[0]);
   const floorInbound = await meta(
     db.prepare("SELECT id FROM contacts WHERE phone = ?").bind(floorPhone),
-    db.prepare("INSERT INTO messages (direction, kind, status, phone, content, idempotency_key, created_at, updated_at) VALUES ('inbound', 'inbound', 'received', ?1, 'floor', ?2, ?3, ?3)").bind(floorPhone, "floor:in", Date.now()),
+    db
+      .prepare(
+        "INSERT INTO messages (direction, kind, status, phone, content, idempotency_key, created_at, updated_at) VALUES ('inbound', 'inbound', 'received', ?1, 'floor', ?2, ?3, ?3)",
+      )
+      .bind(floorPhone, "floor:in", Date.now()),
   );
   const ins = await db
-    .prepare("INSERT INTO messages (direction, kind, status, phone, content, idempotency_key, created_at, updated_at) VALUES ('outbound', 'individual', 'pending', ?1, 'floor', 'floor:out', ?2, ?2)")
+    .prepare(
+      "INSERT INTO messages (direction, kind, status, phone, content, idempotency_key, created_at, updated_at) VALUES ('outbound', 'individual', 'pending', ?1, 'floor', 'floor:out', ?2, ?2)",
+    )
     .bind(floorPhone, Date.now())
     .run();
   const floorId = ins.meta.last_row_id;
-  const upd = (status) => db.prepare(`UPDATE messages SET status = ?, updated_at = ? WHERE id = ?`).bind(status, Date.now(), floorId);
+  const upd = (status) =>
+    db.prepare(`UPDATE messages SET status = ?, updated_at = ? WHERE id = ?`).bind(status, Date.now(), floorId);
   const floorSmsRest = await meta(upd("queued"), upd("sending"), upd("sent"), upd("delivered"));
-  const floorSms = { read: ins.meta.rows_read + floorSmsRest.read, written: ins.meta.rows_written + floorSmsRest.written };
+  const floorSms = {
+    read: ins.meta.rows_read + floorSmsRest.read,
+    written: ins.meta.rows_written + floorSmsRest.written,
+  };
   const floorCron = await meta(
     db.prepare("SELECT id FROM messages WHERE status = 'pending' AND scheduled_at <= ? LIMIT 1").bind(Date.now()),
-    db.prepare("SELECT id FROM campaign_enrollments WHERE status = 'active' AND next_run_at <= ? LIMIT 1").bind(Date.now()),
+    db
+      .prepare("SELECT id FROM campaign_enrollments WHERE status = 'active' AND next_run_at <= ? LIMIT 1")
+      .bind(Date.now()),
   );
 
   while (cleanups.length > depth) await cleanups.pop()();
@@ -242,8 +332,8 @@ async function main() {
 
   const f = (x) => (Math.round(x * 10) / 10).toLocaleString("en-US");
   const rows = [
-    ["status callback \"sent\"", (s) => s.callbackSent, (s) => s.floors.callback],
-    ["status callback \"delivered\"", (s) => s.callbackDelivered, (s) => s.floors.callback],
+    ['status callback "sent"', (s) => s.callbackSent, (s) => s.floors.callback],
+    ['status callback "delivered"', (s) => s.callbackDelivered, (s) => s.floors.callback],
     ["inbound reply, plain", (s) => s.inboundPlain, (s) => s.floors.inbound],
     ["inbound reply, keyword (auto-reply sent)", (s) => s.inboundKeyword, (s) => s.floors.inbound],
     ["inbound reply, STOP", (s) => s.inboundStop, (s) => s.floors.inbound],
@@ -253,15 +343,24 @@ async function main() {
     ["campaign step, per recipient → sent", (s) => s.campaignStep, (s) => s.floors.sms],
     ["idle cron tick", (s) => s.idleCron, (s) => s.floors.cron],
   ];
-  console.log(`\nD1 rows per event (read / written), each beside the bare statements it cannot do without on the same database:`);
-  console.log(`${"event".padEnd(42)}${runs.map((s) => `${s.messages.toLocaleString("en-US")} msgs`.padStart(30)).join("")}`);
+  console.log(
+    `\nD1 rows per event (read / written), each beside the bare statements it cannot do without on the same database:`,
+  );
+  console.log(
+    `${"event".padEnd(42)}${runs.map((s) => `${s.messages.toLocaleString("en-US")} msgs`.padStart(30)).join("")}`,
+  );
   for (const [name, get, floor] of rows) {
-    console.log(`${name.padEnd(42)}${runs.map((s) => `${f(get(s).read)} / ${f(get(s).written)} (floor ${f(floor(s).read)} / ${f(floor(s).written)})`.padStart(30)).join("")}`);
+    console.log(
+      `${name.padEnd(42)}${runs.map((s) => `${f(get(s).read)} / ${f(get(s).written)} (floor ${f(floor(s).read)} / ${f(floor(s).written)})`.padStart(30)).join("")}`,
+    );
   }
   for (const s of runs)
     for (const [name, st] of Object.entries(s.statementsOf)) {
-      console.log(`\n${s.messages.toLocaleString("en-US")} messages — ${name}: the costliest statements (read / written × calls)`);
-      for (const x of st) console.log(`  ${String(x.read).padStart(8)} / ${String(x.written).padStart(5)} × ${x.n}  ${x.sql}`);
+      console.log(
+        `\n${s.messages.toLocaleString("en-US")} messages — ${name}: the costliest statements (read / written × calls)`,
+      );
+      for (const x of st)
+        console.log(`  ${String(x.read).padStart(8)} / ${String(x.written).padStart(5)} × ${x.n}  ${x.sql}`);
     }
 
   const failures = [];
@@ -269,26 +368,54 @@ async function main() {
   const last = runs[runs.length - 1];
   for (const s of runs) {
     const at = `at ${s.messages.toLocaleString("en-US")} messages`;
-    for (const [name, m] of [["sent", s.callbackSent], ["delivered", s.callbackDelivered]])
-      if (m.read > BUDGET.callbackRead) failures.push(`rows read per "${name}" status callback ${at}: ${f(m.read)} (budget ≤ ${BUDGET.callbackRead})`);
-    for (const [name, m, m0] of [["plain", s.inboundPlain, first.inboundPlain], ["keyword", s.inboundKeyword, first.inboundKeyword], ["STOP", s.inboundStop, first.inboundStop]]) {
-      if (m.read > BUDGET.inboundRead) failures.push(`rows read per ${name} inbound reply ${at}: ${f(m.read)} (budget ≤ ${BUDGET.inboundRead})`);
-      if (Math.abs(m.read - m0.read) > BUDGET.inboundDrift * Math.max(m0.read, 10)) failures.push(`rows read per ${name} inbound reply ${at}: ${f(m.read)} against ${f(m0.read)} at ${first.messages.toLocaleString("en-US")} (budget ±${BUDGET.inboundDrift * 100}%)`);
+    for (const [name, m] of [
+      ["sent", s.callbackSent],
+      ["delivered", s.callbackDelivered],
+    ])
+      if (m.read > BUDGET.callbackRead)
+        failures.push(`rows read per "${name}" status callback ${at}: ${f(m.read)} (budget ≤ ${BUDGET.callbackRead})`);
+    for (const [name, m, m0] of [
+      ["plain", s.inboundPlain, first.inboundPlain],
+      ["keyword", s.inboundKeyword, first.inboundKeyword],
+      ["STOP", s.inboundStop, first.inboundStop],
+    ]) {
+      if (m.read > BUDGET.inboundRead)
+        failures.push(`rows read per ${name} inbound reply ${at}: ${f(m.read)} (budget ≤ ${BUDGET.inboundRead})`);
+      if (Math.abs(m.read - m0.read) > BUDGET.inboundDrift * Math.max(m0.read, 10))
+        failures.push(
+          `rows read per ${name} inbound reply ${at}: ${f(m.read)} against ${f(m0.read)} at ${first.messages.toLocaleString("en-US")} (budget ±${BUDGET.inboundDrift * 100}%)`,
+        );
     }
-    if (s.broadcastSms.written > BUDGET.smsWritten) failures.push(`rows written per broadcast SMS created → delivered ${at}: ${f(s.broadcastSms.written)} (budget ≤ ${BUDGET.smsWritten})`);
+    if (s.broadcastSms.written > BUDGET.smsWritten)
+      failures.push(
+        `rows written per broadcast SMS created → delivered ${at}: ${f(s.broadcastSms.written)} (budget ≤ ${BUDGET.smsWritten})`,
+      );
   }
   for (const name of ["callbackSent", "callbackDelivered"])
-    if (Math.abs(last[name].read - first[name].read) > 1) failures.push(`rows read per ${name} grow with history: ${f(first[name].read)} → ${f(last[name].read)}`);
-  if (last.idleCron.read > BUDGET.idleCronRead) failures.push(`rows read per idle cron tick at ${last.messages.toLocaleString("en-US")} messages: ${f(last.idleCron.read)} (budget ≤ ${BUDGET.idleCronRead})`);
+    if (Math.abs(last[name].read - first[name].read) > 1)
+      failures.push(`rows read per ${name} grow with history: ${f(first[name].read)} → ${f(last[name].read)}`);
+  if (last.idleCron.read > BUDGET.idleCronRead)
+    failures.push(
+      `rows read per idle cron tick at ${last.messages.toLocaleString("en-US")} messages: ${f(last.idleCron.read)} (budget ≤ ${BUDGET.idleCronRead})`,
+    );
 
-  console.log(`\nBudgets: callback reads ≤ ${BUDGET.callbackRead} and flat; inbound reads ≤ ${BUDGET.inboundRead} and within ±${BUDGET.inboundDrift * 100}% of the smallest scale; SMS writes created → delivered ≤ ${BUDGET.smsWritten}; idle cron reads ≤ ${BUDGET.idleCronRead} at the largest scale.`);
+  console.log(
+    `\nBudgets: callback reads ≤ ${BUDGET.callbackRead} and flat; inbound reads ≤ ${BUDGET.inboundRead} and within ±${BUDGET.inboundDrift * 100}% of the smallest scale; SMS writes created → delivered ≤ ${BUDGET.smsWritten}; idle cron reads ≤ ${BUDGET.idleCronRead} at the largest scale.`,
+  );
   for (const x of failures) console.log(`FAIL ${x}`);
   console.log(failures.length ? `${failures.length} budget(s) NOT MET` : "every budget holds");
-  console.log(`(${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(2)).join(" ")})`);
+  console.log(
+    `(${cpus().length} cores, load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")})`,
+  );
   if (flags.json) writeFileSync(String(flags.json), JSON.stringify(runs, null, 2));
   return failures.length ? 1 : 0;
 }
 
 runBench(main, async () => {
-  while (cleanups.length) await cleanups.pop()().catch((e) => console.error("cleanup:", e?.message ?? e));
+  while (cleanups.length)
+    await cleanups
+      .pop()()
+      .catch((e) => console.error("cleanup:", e?.message ?? e));
 });

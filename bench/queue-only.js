@@ -11,7 +11,8 @@ export default {
     acked = 0;
     for (let first = 0; first < count; first += 100) {
       const batch = [];
-      for (let id = first; id < Math.min(first + 100, count); id++) batch.push({ body: { v: 1, type: "send", messageId: id + 1 }, contentType: "json" });
+      for (let id = first; id < Math.min(first + 100, count); id++)
+        batch.push({ body: { v: 1, type: "send", messageId: id + 1 }, contentType: "json" });
       await env.JOBS.sendBatch(batch);
     }
     return Response.json({ enqueued: count });

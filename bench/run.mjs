@@ -15,7 +15,10 @@ import { parseFlags } from "./lib/util.mjs";
 const flags = parseFlags(process.argv.slice(2));
 const quick = Boolean(flags.quick);
 const BENCHES = {
-  screens: ["bench/screens.mjs", ...(quick ? ["--contacts", "20000", "--scales", "200000,400000", "--requests", "30"] : [])],
+  screens: [
+    "bench/screens.mjs",
+    ...(quick ? ["--contacts", "20000", "--scales", "200000,400000", "--requests", "30"] : []),
+  ],
   broadcast: ["bench/broadcast.mjs", ...(quick ? ["--count", "2000", "--paced-count", "200"] : [])],
   campaign: ["bench/campaign.mjs", ...(quick ? ["--count", "2000", "--big", "20000"] : [])],
   contacts: ["bench/contacts-import.mjs"],
@@ -32,7 +35,10 @@ const BUDGETS = { workerGzip: 1024 * KB, loginJsGzip: 100 * KB };
 function run(name, args) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...(quick && name === "contacts" ? { ROWS: "20000", SAMPLES: "50" } : {}) } });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...(quick && name === "contacts" ? { ROWS: "20000", SAMPLES: "50" } : {}) },
+    });
     let output = "";
     const take = (chunk) => {
       output += chunk;
@@ -51,21 +57,33 @@ const failures = [];
 // Bytes: the bundle wrangler would upload, and what the browser loads for a first visit to each route.
 const out = mkdtempSync(join(tmpdir(), "helio-bytes-"));
 try {
-  execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "ignore" });
+  execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+    cwd: root,
+    stdio: "ignore",
+  });
   bundleWorker(out);
   const worker = workerBundleBytes(out);
   const routes = routeJsBytes(root);
   const login = routes["routes/login"];
-  const heaviest = Object.entries(routes).sort((a, b) => b[1] - a[1]).slice(0, 3);
+  const heaviest = Object.entries(routes)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3);
   const lines = [
     `Worker bundle: ${(worker / KB).toFixed(1)} KB gzipped (budget ≤ ${BUDGETS.workerGzip / KB} KB): ${worker <= BUDGETS.workerGzip ? "OK" : "FAIL"}`,
     `JavaScript for the login route: ${(login / KB).toFixed(1)} KB gzipped, manifest included (budget ≤ ${BUDGETS.loginJsGzip / KB} KB): ${login <= BUDGETS.loginJsGzip ? "OK" : `FAIL, over by ${((login - BUDGETS.loginJsGzip) / KB).toFixed(1)} KB`}`,
     `Heaviest routes: ${heaviest.map(([id, b]) => `${id} ${(b / KB).toFixed(1)} KB`).join(", ")}`,
   ];
   console.log(lines.join("\n"));
-  if (worker > BUDGETS.workerGzip) failures.push(`bytes: Worker bundle over by ${((worker - BUDGETS.workerGzip) / KB).toFixed(1)} KB`);
-  if (login > BUDGETS.loginJsGzip) failures.push(`bytes: login route JavaScript over by ${((login - BUDGETS.loginJsGzip) / KB).toFixed(1)} KB`);
-  results.push({ name: "bytes", code: worker <= BUDGETS.workerGzip && login <= BUDGETS.loginJsGzip ? 0 : 1, output: lines.join("\n"), seconds: 0 });
+  if (worker > BUDGETS.workerGzip)
+    failures.push(`bytes: Worker bundle over by ${((worker - BUDGETS.workerGzip) / KB).toFixed(1)} KB`);
+  if (login > BUDGETS.loginJsGzip)
+    failures.push(`bytes: login route JavaScript over by ${((login - BUDGETS.loginJsGzip) / KB).toFixed(1)} KB`);
+  results.push({
+    name: "bytes",
+    code: worker <= BUDGETS.workerGzip && login <= BUDGETS.loginJsGzip ? 0 : 1,
+    output: lines.join("\n"),
+    seconds: 0,
+  });
 } finally {
   rmSync(out, { recursive: true, force: true });
 }
@@ -99,20 +117,34 @@ const md = [
   "",
   `- When: ${new Date().toISOString()}${quick ? " (--quick: smaller runs)" : ""}`,
   `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
-  `- Load average: ${loadAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${loadavg().map((l) => l.toFixed(2)).join(" ")} at end`,
+  `- Load average: ${loadAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} at end`,
   `- Commit: ${commit}`,
   "",
   "Every figure sits beside a ceiling measured in the same run; compare within a run, not across runs.",
   "",
   "| benchmark | result | seconds |",
   "| --- | --- | ---: |",
-  ...results.map((r) => `| ${r.name} | ${r.code === 0 ? "every budget holds" : `FAILED (exit ${r.code})`} | ${r.seconds.toFixed(0)} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.name} | ${r.code === 0 ? "every budget holds" : `FAILED (exit ${r.code})`} | ${r.seconds.toFixed(0)} |`,
+  ),
   "",
   failures.length ? `**Budgets failed:** ${failures.join("; ")}` : "**Every budget holds.**",
   "",
   // Each benchmark's summary (its last lines: the tables and verdicts; progress lines are left out).
-  ...results.flatMap((r) => [`## ${r.name}`, "", "```", r.output.replace(ANSI, "").trim().split("\n").slice(-SUMMARY_LINES).join("\n"), "```", ""]),
+  ...results.flatMap((r) => [
+    `## ${r.name}`,
+    "",
+    "```",
+    r.output.replace(ANSI, "").trim().split("\n").slice(-SUMMARY_LINES).join("\n"),
+    "```",
+    "",
+  ]),
 ].join("\n");
 writeFileSync(join(root, "bench/RESULTS.md"), md);
-console.log(`\nbench/RESULTS.md written. ${failures.length ? `Budgets failed: ${failures.join("; ")}` : "Every budget holds."}`);
+console.log(
+  `\nbench/RESULTS.md written. ${failures.length ? `Budgets failed: ${failures.join("; ")}` : "Every budget holds."}`,
+);
 process.exitCode = failures.length ? 1 : 0;

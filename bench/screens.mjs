@@ -25,7 +25,9 @@ const REPEATS = Number(flags.repeats ?? 3);
 // minimal Worker's p95 measured beside it: the phases run minutes apart, and a shared machine's load moves every
 // figure between them (in one run /api/contacts, whose table does not grow, came out 1.67× slower in raw ms while
 // its minimal Worker was 1.7× slower too). The raw ratio is printed beside it.
-const SCALES = String(flags.scales ?? flags.messages ?? "1000000,5000000").split(",").map(Number);
+const SCALES = String(flags.scales ?? flags.messages ?? "1000000,5000000")
+  .split(",")
+  .map(Number);
 const CONTACTS = Number(flags.contacts ?? 100_000);
 const GROWTH_BUDGET = 1.2;
 const cleanups = [];
@@ -54,7 +56,11 @@ async function measureInTurn(runs) {
   const reps = runs.map(() => []);
   for (let i = 0; i < REPEATS; i++) for (const [k, run] of runs.entries()) reps[k].push(await measure(run));
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return reps.map((r) => ({ p50: median(r.map((x) => x.p50)), p95: median(r.map((x) => x.p95)), p99: median(r.map((x) => x.p99)) }));
+  return reps.map((r) => ({
+    p50: median(r.map((x) => x.p50)),
+    p95: median(r.map((x) => x.p95)),
+    p99: median(r.map((x) => x.p99)),
+  }));
 }
 
 async function main() {
@@ -91,65 +97,128 @@ async function main() {
   const routesFor = (busy) => [
     { name: "Dashboard /", path: "/", sql: "SELECT * FROM campaigns ORDER BY id DESC LIMIT 5" },
     { name: "Contacts /contacts", path: "/contacts", sql: "SELECT * FROM contacts ORDER BY id DESC LIMIT 51" },
-    { name: "Contacts search", path: "/contacts?q=Roof", sql: "SELECT c.* FROM contacts_fts f JOIN contacts c ON c.id = f.rowid WHERE contacts_fts MATCH '\"Roof\"' ORDER BY f.rowid DESC LIMIT 51" },
-    { name: "Message Center /messages", path: "/messages", sql: "SELECT m.* FROM messages m ORDER BY m.id DESC LIMIT 51" },
+    {
+      name: "Contacts search",
+      path: "/contacts?q=Roof",
+      sql: "SELECT c.* FROM contacts_fts f JOIN contacts c ON c.id = f.rowid WHERE contacts_fts MATCH '\"Roof\"' ORDER BY f.rowid DESC LIMIT 51",
+    },
+    {
+      name: "Message Center /messages",
+      path: "/messages",
+      sql: "SELECT m.* FROM messages m ORDER BY m.id DESC LIMIT 51",
+    },
     {
       name: "Message Center search",
       path: `/messages?q=${term}`,
       search: true,
       sql: `SELECT m.* FROM messages m JOIN messages_fts f ON f.rowid = m.id WHERE messages_fts MATCH '"${term}"' ORDER BY f.rowid DESC LIMIT 51`,
     },
-    { name: "Conversations list", path: "/messages/conversations", search: true, sql: "SELECT * FROM conversations ORDER BY last_message_at DESC, id DESC LIMIT 26" },
-    { name: "One conversation /contacts/:id", path: `/contacts/${busy.id}`, search: true, sql: `SELECT * FROM messages WHERE contact_id = ${busy.id} ORDER BY id DESC LIMIT 31` },
+    {
+      name: "Conversations list",
+      path: "/messages/conversations",
+      search: true,
+      sql: "SELECT * FROM conversations ORDER BY last_message_at DESC, id DESC LIMIT 26",
+    },
+    {
+      name: "One conversation /contacts/:id",
+      path: `/contacts/${busy.id}`,
+      search: true,
+      sql: `SELECT * FROM messages WHERE contact_id = ${busy.id} ORDER BY id DESC LIMIT 31`,
+    },
     { name: "Campaigns /campaigns", path: "/campaigns", sql: "SELECT * FROM campaigns ORDER BY id DESC LIMIT 51" },
-    { name: "Analytics /analytics", path: "/analytics", sql: "SELECT * FROM message_daily_counts ORDER BY day DESC LIMIT 300" },
-    { name: "API /api/messages", path: "/api/messages?limit=50", sql: "SELECT m.* FROM messages m ORDER BY m.id DESC LIMIT 51" },
-    { name: "API /api/contacts", path: "/api/contacts?limit=50", sql: "SELECT * FROM contacts ORDER BY id DESC LIMIT 51" },
+    {
+      name: "Analytics /analytics",
+      path: "/analytics",
+      sql: "SELECT * FROM message_daily_counts ORDER BY day DESC LIMIT 300",
+    },
+    {
+      name: "API /api/messages",
+      path: "/api/messages?limit=50",
+      sql: "SELECT m.* FROM messages m ORDER BY m.id DESC LIMIT 51",
+    },
+    {
+      name: "API /api/contacts",
+      path: "/api/contacts?limit=50",
+      sql: "SELECT * FROM contacts ORDER BY id DESC LIMIT 51",
+    },
   ];
   const scales = [];
   let failed = 0;
   let seededSoFar = 0;
   for (const [k, target] of SCALES.entries()) {
-  // More history on the same database: the next scale appends messages (another seed) to the same contacts.
-  const seeded = await seedAtScale(db, { contacts: CONTACTS, messages: target - seededSoFar, seed: k + 1, append: k > 0, userId: user.id });
-  seededSoFar = target;
-  console.log(`seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.campaigns} campaigns, ${seeded.conversations.toLocaleString("en-US")} conversations in ${seeded.seconds.toFixed(1)} s`);
-  await db.exec("PRAGMA optimize");
-  const busy = await db.prepare("SELECT contact_id AS id, count(*) AS n FROM messages WHERE contact_id = (SELECT contact_id FROM messages ORDER BY id DESC LIMIT 1)").first();
-  const routes = routesFor(busy);
-  const rows = [];
-  for (const r of routes) {
-    const bytes = await get(r.path);
-    const [route, floorWorker, floorSql] = await measureInTurn([
-      () => get(r.path),
-      async () => (await minimal.dispatchFetch(`http://127.0.0.1/?bytes=${bytes}`)).arrayBuffer(),
-      sql(r.sql),
-    ]);
-    const budget = 2 * (floorWorker.p95 + floorSql.p95);
-    // Ratios to floors measured in the same run only: an absolute millisecond budget does not travel between machines.
-    const ok = route.p95 <= budget;
-    if (!ok) failed++;
-    const atFirst = scales[0]?.rows.find((x) => x.name === r.name);
-    const rawGrowth = atFirst ? route.p95 / atFirst.route.p95 : null;
-    const grew = atFirst ? route.p95 / floorWorker.p95 / (atFirst.route.p95 / atFirst.floorWorker.p95) : null;
-    const grewOk = grew === null || grew <= GROWTH_BUDGET;
-    if (!grewOk) failed++;
-    rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok: ok && grewOk, grew, rawGrowth });
-    console.log(`${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}${grew === null ? "" : ` | p95 ${grew.toFixed(2)}× its p95 at ${SCALES[0].toLocaleString("en-US")} in minimal-Worker units (raw ${rawGrowth.toFixed(2)}×; budget ≤ ${GROWTH_BUDGET}×) ${grewOk ? "OK" : "FAIL"}`}`);
-  }
-  scales.push({ messages: target, seeded, rows });
+    // More history on the same database: the next scale appends messages (another seed) to the same contacts.
+    const seeded = await seedAtScale(db, {
+      contacts: CONTACTS,
+      messages: target - seededSoFar,
+      seed: k + 1,
+      append: k > 0,
+      userId: user.id,
+    });
+    seededSoFar = target;
+    console.log(
+      `seeded ${seeded.contacts.toLocaleString("en-US")} contacts, ${seeded.messages.toLocaleString("en-US")} messages, ${seeded.campaigns} campaigns, ${seeded.conversations.toLocaleString("en-US")} conversations in ${seeded.seconds.toFixed(1)} s`,
+    );
+    await db.exec("PRAGMA optimize");
+    const busy = await db
+      .prepare(
+        "SELECT contact_id AS id, count(*) AS n FROM messages WHERE contact_id = (SELECT contact_id FROM messages ORDER BY id DESC LIMIT 1)",
+      )
+      .first();
+    const routes = routesFor(busy);
+    const rows = [];
+    for (const r of routes) {
+      const bytes = await get(r.path);
+      const [route, floorWorker, floorSql] = await measureInTurn([
+        () => get(r.path),
+        async () => (await minimal.dispatchFetch(`http://127.0.0.1/?bytes=${bytes}`)).arrayBuffer(),
+        sql(r.sql),
+      ]);
+      const budget = 2 * (floorWorker.p95 + floorSql.p95);
+      // Ratios to floors measured in the same run only: an absolute millisecond budget does not travel between machines.
+      const ok = route.p95 <= budget;
+      if (!ok) failed++;
+      const atFirst = scales[0]?.rows.find((x) => x.name === r.name);
+      const rawGrowth = atFirst ? route.p95 / atFirst.route.p95 : null;
+      const grew = atFirst ? route.p95 / floorWorker.p95 / (atFirst.route.p95 / atFirst.floorWorker.p95) : null;
+      const grewOk = grew === null || grew <= GROWTH_BUDGET;
+      if (!grewOk) failed++;
+      rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok: ok && grewOk, grew, rawGrowth });
+      console.log(
+        `${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}${grew === null ? "" : ` | p95 ${grew.toFixed(2)}× its p95 at ${SCALES[0].toLocaleString("en-US")} in minimal-Worker units (raw ${rawGrowth.toFixed(2)}×; budget ≤ ${GROWTH_BUDGET}×) ${grewOk ? "OK" : "FAIL"}`}`,
+      );
+    }
+    scales.push({ messages: target, seeded, rows });
   }
   const report = {
     when: new Date().toISOString(),
     machine: `${cpus().length} cores`,
-    load: loadavg().map((x) => x.toFixed(2)).join(" "),
-    scales: scales.map((x) => ({ messages: x.messages, seeded: x.seeded, rows: x.rows.map(({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew, rawGrowth }) => ({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew, rawGrowth })) })),
+    load: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" "),
+    scales: scales.map((x) => ({
+      messages: x.messages,
+      seeded: x.seeded,
+      rows: x.rows.map(({ name, path, bytes, route, floorWorker, floorSql, budget, ok, grew, rawGrowth }) => ({
+        name,
+        path,
+        bytes,
+        route,
+        floorWorker,
+        floorSql,
+        budget,
+        ok,
+        grew,
+        rawGrowth,
+      })),
+    })),
     requests: REQUESTS,
     concurrency: CONCURRENCY,
     repeats: REPEATS,
   };
   if (flags.json) writeFileSync(flags.json, JSON.stringify(report, null, 2));
-  console.log(`${failed ? `${failed} budget(s) failed` : "every budget holds"} (load ${report.load}; each figure the median of ${REPEATS} repetitions of ${REQUESTS} requests, ${CONCURRENCY} in flight)`);
+  console.log(
+    `${failed ? `${failed} budget(s) failed` : "every budget holds"} (load ${report.load}; each figure the median of ${REPEATS} repetitions of ${REQUESTS} requests, ${CONCURRENCY} in flight)`,
+  );
   return failed ? 1 : 0;
 }
 

@@ -35,7 +35,9 @@ const { env, dispose } = await getPlatformProxy({ persist: true, remoteBindings:
 try {
   const db = env.DB;
   if (await db.prepare("SELECT 1 FROM messages WHERE idempotency_key LIKE 'seed:%' LIMIT 1").first()) {
-    console.error("This local database already holds seeded data (its phone numbers would collide). Start from a fresh one: rm -rf .wrangler/state");
+    console.error(
+      "This local database already holds seeded data (its phone numbers would collide). Start from a fresh one: rm -rf .wrangler/state",
+    );
     process.exitCode = 1;
   } else {
     const { id: userId } = await db.prepare("SELECT id FROM users WHERE email = ?").bind(ADMIN.email).first();

@@ -28,7 +28,11 @@ const fmt = (n, d = 1) => n.toLocaleString("en-US", { maximumFractionDigits: d, 
 
 /** SheetJS on the same file in a Node child process: V8's heap before/after each collection from --trace-gc. */
 function sheetjsHeap(path) {
-  const res = spawnSync(process.execPath, ["--trace-gc", "--expose-gc", join(root, "bench/lib/sheetjs-heap.mjs"), path], { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const res = spawnSync(
+    process.execPath,
+    ["--trace-gc", "--expose-gc", join(root, "bench/lib/sheetjs-heap.mjs"), path],
+    { encoding: "utf8", maxBuffer: 64 * 2 ** 20 },
+  );
   if (res.status !== 0) throw new Error(`sheetjs-heap: ${res.stderr || res.stdout}`);
   const lines = res.stdout.split("\n");
   const start = lines.findIndex((l) => l.startsWith("baseline "));
@@ -37,7 +41,10 @@ function sheetjsHeap(path) {
   let before = baselineMb;
   let after = baselineMb;
   for (const l of lines.slice(start + 1)) {
-    const m = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/.exec(l);
+    const m =
+      /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/.exec(
+        l,
+      );
     if (!m) continue;
     before = Math.max(before, Number(m[1]));
     after = Math.max(after, Number(m[2]));
@@ -50,7 +57,10 @@ async function upload(h, cookie, bytes, inspector, liveEvery) {
   const form = new FormData();
   form.set("message", "Hi #FIRST_NAME#, your solar quote is ready. Reply STOP to opt out");
   form.set("schedule", "now");
-  form.set("file", new File([bytes], "crm-export.xlsx", { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
+  form.set(
+    "file",
+    new File([bytes], "crm-export.xlsx", { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }),
+  );
   // Serialised here: Miniflare's dispatchFetch does not write a FormData body's multipart Content-Type itself.
   const req = new Request("http://127.0.0.1/contacts/quick-send", { method: "POST", body: form });
   const body = await req.arrayBuffer();
@@ -69,8 +79,14 @@ async function upload(h, cookie, bytes, inspector, liveEvery) {
   const samples = (await sampler.stop()).filter((s) => s.at <= t0 + seconds * 1000);
   if (res.status !== 302 || !location) throw new Error(`upload failed: ${res.status} ${text.slice(0, 300)}`);
   const importId = Number(/\/contacts\/quick-send\/(\d+)/.exec(location)?.[1]);
-  const row = await h.db.prepare("SELECT status, total_rows, valid_rows FROM contact_imports WHERE id = ?").bind(importId).first();
-  const staged = await h.db.prepare("SELECT count(*) AS n FROM contact_import_rows WHERE import_id = ?").bind(importId).first("n");
+  const row = await h.db
+    .prepare("SELECT status, total_rows, valid_rows FROM contact_imports WHERE id = ?")
+    .bind(importId)
+    .first();
+  const staged = await h.db
+    .prepare("SELECT count(*) AS n FROM contact_import_rows WHERE import_id = ?")
+    .bind(importId)
+    .first("n");
   const live = samples.filter((s) => s.live);
   const raw = samples.filter((s) => !s.live);
   return {
@@ -94,14 +110,18 @@ async function main() {
     const path = join(out, "crm-export.xlsx");
     writeFileSync(path, file.bytes);
     const fileMb = file.bytes.length / 2 ** 20;
-    console.log(`Generated ${path}: ${fmt(fileMb, 2)} MB, ${file.rows.toLocaleString("en-US")} contacts × 14 columns, ${file.sharedStrings.toLocaleString("en-US")} shared strings (${fmt((performance.now() - g0) / 1000, 1)} s).`);
+    console.log(
+      `Generated ${path}: ${fmt(fileMb, 2)} MB, ${file.rows.toLocaleString("en-US")} contacts × 14 columns, ${file.sharedStrings.toLocaleString("en-US")} shared strings (${fmt((performance.now() - g0) / 1000, 1)} s).`,
+    );
 
     console.log("SheetJS (the reader before decision 019) on the same file, in Node…");
     const sj = sheetjsHeap(path);
     const xls = await contactsXlsOfSize(XLS_CAP_BYTES);
     const xlsPath = join(out, "old-format.xls");
     writeFileSync(xlsPath, xls.bytes);
-    console.log(`SheetJS on an .xls at the ${XLS_CAP_BYTES / 2 ** 20} MB cap (${fmt(xls.bytes.length / 2 ** 20, 2)} MB, ${xls.rows.toLocaleString("en-US")} contacts), in Node…`);
+    console.log(
+      `SheetJS on an .xls at the ${XLS_CAP_BYTES / 2 ** 20} MB cap (${fmt(xls.bytes.length / 2 ** 20, 2)} MB, ${xls.rows.toLocaleString("en-US")} contacts), in Node…`,
+    );
     const sjXls = sheetjsHeap(xlsPath);
 
     console.log("The Worker: Quick Upload & Send of the file, heap through the inspector…");
@@ -120,7 +140,9 @@ async function main() {
     const inspector = await connectInspector({ port: Number((await h.mf.getInspectorURL()).port) });
     cleanups.push(async () => inspector.close());
     // Warm: the quick-send screen once, so the modules every request loads are in the baseline.
-    await (await h.mf.dispatchFetch("http://127.0.0.1/contacts/quick-send", { headers: { Cookie: cookie } })).arrayBuffer();
+    await (
+      await h.mf.dispatchFetch("http://127.0.0.1/contacts/quick-send", { headers: { Cookie: cookie } })
+    ).arrayBuffer();
     // ~one sample per 2,000-row chunk written; a live one (a heap snapshot, ~1–2 s each) for every fifth.
     const up = await upload(h, cookie, file.bytes, inspector, 5);
     // The same upload again without heap snapshots, for its time and the workerd process's CPU (D1's SQLite included).
@@ -131,8 +153,14 @@ async function main() {
     const met = up.livePeak <= BUDGET_MB;
     const xlsMet = sjXls.peakAfterGcMb <= BUDGET_MB;
     const rows = [
-      [".xlsx file", `${fmt(fileMb, 2)} MB: ${file.rows.toLocaleString("en-US")} contacts, 14 columns, ${file.sharedStrings.toLocaleString("en-US")} shared strings`],
-      ["Upload → staged (Worker)", `${fmt(plain.seconds, 2)} s, ${fmt(cpuSeconds, 2)} s of workerd CPU (the Worker's JavaScript and local D1's SQLite); ${plain.row.valid_rows.toLocaleString("en-US")} rows staged (${plain.row.status})`],
+      [
+        ".xlsx file",
+        `${fmt(fileMb, 2)} MB: ${file.rows.toLocaleString("en-US")} contacts, 14 columns, ${file.sharedStrings.toLocaleString("en-US")} shared strings`,
+      ],
+      [
+        "Upload → staged (Worker)",
+        `${fmt(plain.seconds, 2)} s, ${fmt(cpuSeconds, 2)} s of workerd CPU (the Worker's JavaScript and local D1's SQLite); ${plain.row.valid_rows.toLocaleString("en-US")} rows staged (${plain.row.status})`,
+      ],
       [
         "Worker heap, live (after a full GC)",
         `${fmt(up.before)} MB before the upload, peak ${fmt(up.livePeak)} MB (+${fmt(up.livePeak - up.before)} MB) over ${up.liveSamples} samples (goal ≤ ${BUDGET_MB} MB: ${met ? "MET" : "NOT MET"})`,
@@ -141,7 +169,10 @@ async function main() {
         "Worker memory at the peak, ArrayBuffers included",
         `${fmt(up.livePeak + fileMb + file.sharedStringBytes / 2 ** 20)} MB: the live heap + the uploaded File (${fmt(fileMb)} MB) + the shared strings the reader holds (${fmt(file.sharedStringBytes / 2 ** 20)} MB) (a Worker has ${WORKER_LIMIT_MB} MB)`,
       ],
-      ["Worker heap, garbage included", `peak ${fmt(Math.max(up.rawPeak, plain.rawPeak))} MB over ${up.rawSamples + plain.rawSamples} samples (what V8 held before collecting; a Worker has ${WORKER_LIMIT_MB} MB)`],
+      [
+        "Worker heap, garbage included",
+        `peak ${fmt(Math.max(up.rawPeak, plain.rawPeak))} MB over ${up.rawSamples + plain.rawSamples} samples (what V8 held before collecting; a Worker has ${WORKER_LIMIT_MB} MB)`,
+      ],
       [
         "SheetJS read + sheet_to_csv, same file (Node, --trace-gc)",
         `${fmt(sj.baselineMb)} MB before, peak ${fmt(sj.peakAfterGcMb)} MB live after a collection (+${fmt(sj.peakAfterGcMb - sj.baselineMb)} MB), ${fmt(sj.peakBeforeGcMb)} MB before one; ${fmt(sj.ms / 1000, 2)} s${sj.peakAfterGcMb > WORKER_LIMIT_MB ? ` — over a Worker's ${WORKER_LIMIT_MB} MB` : ""}`,
@@ -168,7 +199,10 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    while (cleanups.length) await cleanups.pop()().catch((e) => console.error("cleanup:", e?.message ?? e));
+    while (cleanups.length)
+      await cleanups
+        .pop()()
+        .catch((e) => console.error("cleanup:", e?.message ?? e));
   }
 }
 

@@ -15,7 +15,11 @@ export default {
         const { to, body } = recipients[next++];
         const res = await fetch(url, {
           method: "POST",
-          headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+          headers: {
+            Authorization: authorization,
+            "Content-Type": "application/x-www-form-urlencoded",
+            Accept: "application/json",
+          },
           body: new URLSearchParams({ To: to, From: env.TWILIO_FROM_NUMBER, Body: body }).toString(),
         });
         const json = await res.json();

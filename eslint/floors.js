@@ -18,7 +18,18 @@ export const FLOORS = [
   { name: "http", units: ["http"] },
   {
     name: "features",
-    units: ["campaigns", "responders", "alerts", "ai", "conversations", "templates", "analytics", "users", "quick-send", "playground"],
+    units: [
+      "campaigns",
+      "responders",
+      "alerts",
+      "ai",
+      "conversations",
+      "templates",
+      "analytics",
+      "users",
+      "quick-send",
+      "playground",
+    ],
   },
   { name: "pipeline", units: ["messaging"] },
   { name: "contacts", units: ["contacts"] },
@@ -63,7 +74,8 @@ export function unitOf(rel) {
 /** The repository-relative path an import names, or null for a package. */
 function targetOf(spec, filename) {
   if (spec.startsWith("~/")) return path.join("app", spec.slice(2));
-  if (spec.startsWith("./") || spec.startsWith("../")) return path.relative(ROOT, path.resolve(path.dirname(filename), spec));
+  if (spec.startsWith("./") || spec.startsWith("../"))
+    return path.relative(ROOT, path.resolve(path.dirname(filename), spec));
   return null;
 }
 
@@ -77,15 +89,18 @@ export function verdict(from, to) {
   if (a === undefined) return `${describe(from)} stands on no floor: add it to FLOORS in eslint/floors.js`;
   if (b === undefined) return `${describe(to)} stands on no floor: add it to FLOORS in eslint/floors.js`;
   if (b > a) return null;
-  if (from === "lib") return `lib/ is the ground floor: it imports nothing from another app folder (here ${describe(to)})`;
-  if (b < a) return `${describe(from)} (floor "${FLOORS[a].name}") may not import from ${describe(to)}, a higher floor ("${FLOORS[b].name}")`;
+  if (from === "lib")
+    return `lib/ is the ground floor: it imports nothing from another app folder (here ${describe(to)})`;
+  if (b < a)
+    return `${describe(from)} (floor "${FLOORS[a].name}") may not import from ${describe(to)}, a higher floor ("${FLOORS[b].name}")`;
   if (FLOORS[a].sidewaysFree || SIDEWAYS[from]?.[to]) return null;
   return `${describe(from)} may not import from ${describe(to)}: both stand on the "${FLOORS[a].name}" floor and SIDEWAYS in eslint/floors.js does not allow it`;
 }
 
 /** Each import-like node's source literal. */
 function importSources(context, check) {
-  const visit = (node) => node.source && node.source.type === "Literal" && typeof node.source.value === "string" && check(node.source);
+  const visit = (node) =>
+    node.source && node.source.type === "Literal" && typeof node.source.value === "string" && check(node.source);
   return {
     ImportDeclaration: visit,
     ExportNamedDeclaration: visit,
@@ -97,7 +112,10 @@ function importSources(context, check) {
 const layers = {
   meta: {
     type: "problem",
-    docs: { description: "Imports go down the floors (or sideways where declared), never up; lib/ imports no other app folder." },
+    docs: {
+      description:
+        "Imports go down the floors (or sideways where declared), never up; lib/ imports no other app folder.",
+    },
     schema: [
       {
         type: "object",
@@ -138,16 +156,23 @@ const layers = {
 const noRemixInDomain = {
   meta: {
     type: "problem",
-    docs: { description: "A domain module (app/**/*.server.ts outside the entry and http floors) imports nothing from @remix-run/*." },
+    docs: {
+      description:
+        "A domain module (app/**/*.server.ts outside the entry and http floors) imports nothing from @remix-run/*.",
+    },
     schema: [],
-    messages: { remix: "{{file}} is a domain module: it may not import {{pkg}} (move the HTTP part to app/http/ or a route)" },
+    messages: {
+      remix: "{{file}} is a domain module: it may not import {{pkg}} (move the HTTP part to app/http/ or a route)",
+    },
   },
   create(context) {
     const rel = path.relative(ROOT, context.filename).split(path.sep).join("/");
     const unit = unitOf(rel);
-    if (!unit || !rel.endsWith(".server.ts") || ["entry", "http"].includes(FLOORS[floorIndex.get(unit)]?.name)) return {};
+    if (!unit || !rel.endsWith(".server.ts") || ["entry", "http"].includes(FLOORS[floorIndex.get(unit)]?.name))
+      return {};
     return importSources(context, (source) => {
-      if (source.value.startsWith("@remix-run/")) context.report({ node: source, messageId: "remix", data: { file: rel, pkg: source.value } });
+      if (source.value.startsWith("@remix-run/"))
+        context.report({ node: source, messageId: "remix", data: { file: rel, pkg: source.value } });
     });
   },
 };

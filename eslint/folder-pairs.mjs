@@ -33,7 +33,8 @@ const resolve = (from, spec) => {
 };
 
 const edges = new Map();
-const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 for (const file of files) {
   for (const m of fs.readFileSync(file, "utf8").matchAll(IMPORT)) {
     const target = resolve(file, m[1] ?? m[2]);

@@ -17,11 +17,15 @@ if (!existsSync(join(root, "build/server/index.js"))) {
 }
 const out = mkdtempSync(join(tmpdir(), "helio-deploy-"));
 try {
-  const res = spawnSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", out], {
-    cwd: root,
-    env: offlineEnv,
-    encoding: "utf8",
-  });
+  const res = spawnSync(
+    process.execPath,
+    [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", out],
+    {
+      cwd: root,
+      env: offlineEnv,
+      encoding: "utf8",
+    },
+  );
   const output = `${res.stdout}${res.stderr}`;
   if (res.status !== 0) {
     console.error(output);
@@ -51,7 +55,9 @@ try {
   }
   const size = statSync(join(out, bundles[0])).size;
   const total = /Total Upload: ([^\n]+)/.exec(output)?.[1]?.trim();
-  console.log(`test:deploy: wrangler deploy --dry-run OK — ${bundles[0]} ${(size / 1024).toFixed(0)} KiB${total ? ` (upload ${total})` : ""}`);
+  console.log(
+    `test:deploy: wrangler deploy --dry-run OK — ${bundles[0]} ${(size / 1024).toFixed(0)} KiB${total ? ` (upload ${total})` : ""}`,
+  );
 } finally {
   rmSync(out, { recursive: true, force: true });
 }

@@ -53,10 +53,30 @@ async function snapshot(persistTo) {
       `SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY type, name`,
       `SELECT name, seq FROM sqlite_sequence ORDER BY name`,
     ]);
-    const tables = schema.filter((o) => o.type === "table" && !/_fts(_|$)/.test(o.name) && o.name !== "d1_migrations").map((o) => o.name);
-    const rows = await d1.batch(tables.map((t) => `SELECT ${/WITHOUT ROWID/i.test(schema.find((o) => o.name === t).sql) ? "" : "rowid AS _r, "}* FROM "${t}"`));
+    const tables = schema
+      .filter((o) => o.type === "table" && !/_fts(_|$)/.test(o.name) && o.name !== "d1_migrations")
+      .map((o) => o.name);
+    const rows = await d1.batch(
+      tables.map(
+        (t) =>
+          `SELECT ${/WITHOUT ROWID/i.test(schema.find((o) => o.name === t).sql) ? "" : "rowid AS _r, "}* FROM "${t}"`,
+      ),
+    );
     const tablesOut = Object.fromEntries(
-      tables.map((t, i) => [t, { count: rows[i].length, sha256: createHash("sha256").update(rows[i].map((r) => JSON.stringify(r)).sort().join("\n")).digest("hex") }]),
+      tables.map((t, i) => [
+        t,
+        {
+          count: rows[i].length,
+          sha256: createHash("sha256")
+            .update(
+              rows[i]
+                .map((r) => JSON.stringify(r))
+                .sort()
+                .join("\n"),
+            )
+            .digest("hex"),
+        },
+      ]),
     );
     const [migrations] = await d1.batch([`SELECT name FROM d1_migrations ORDER BY id`]);
     return { schema, sequences, tables: tablesOut, migrations: migrations.map((m) => m.name) };
@@ -97,7 +117,22 @@ describe("db:backup and db:restore", () => {
     const filled = Object.entries(before.tables)
       .filter(([, t]) => t.count > 0)
       .map(([name]) => name);
-    expect(filled).toEqual(expect.arrayContaining(["users", "sessions", "contacts", "campaigns", "campaign_enrollments", "messages", "conversations", "message_daily_counts", "compliance_events", "org_settings", "message_archives", "templates"]));
+    expect(filled).toEqual(
+      expect.arrayContaining([
+        "users",
+        "sessions",
+        "contacts",
+        "campaigns",
+        "campaign_enrollments",
+        "messages",
+        "conversations",
+        "message_daily_counts",
+        "compliance_events",
+        "org_settings",
+        "message_archives",
+        "templates",
+      ]),
+    );
     expect(before.tables.messages.count).toBe(2500);
     expect((await search(src)).messages).toHaveLength(1);
   });
@@ -140,7 +175,10 @@ describe("db:backup and db:restore", () => {
     for (const persistTo of [src, dst]) {
       const db = await openD1({ persistTo });
       try {
-        const [[row], [found]] = await db.batch([insert, `SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH '"zorblatt"'`]);
+        const [[row], [found]] = await db.batch([
+          insert,
+          `SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH '"zorblatt"'`,
+        ]);
         expect(found.id).toBe(row.id);
         ids.push(row.id);
       } finally {
@@ -162,7 +200,9 @@ describe("db:backup and db:restore", () => {
     const d1 = await openD1({ persistTo: empty });
     try {
       await expect(restoreDatabase(d1, cut)).rejects.toThrow(/incomplete/);
-      const [tables] = await d1.batch([`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'`]);
+      const [tables] = await d1.batch([
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'`,
+      ]);
       expect(tables).toEqual([]);
     } finally {
       await d1.close();

@@ -27,7 +27,9 @@ try {
 }
 if (!result) process.exit(1);
 const total = Object.values(result.rows).reduce((a, b) => a + b, 0);
-console.log(`Restored ${total.toLocaleString("en-US")} rows of ${Object.keys(result.rows).length} tables (backup of ${result.header.createdAt}).`);
+console.log(
+  `Restored ${total.toLocaleString("en-US")} rows of ${Object.keys(result.rows).length} tables (backup of ${result.header.createdAt}).`,
+);
 if (result.newerMigrations.length) {
   console.log(`Applying ${result.newerMigrations.length} migrations newer than the backup...`);
   migrate({ remote, persistTo });

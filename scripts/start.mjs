@@ -16,7 +16,6 @@ const HOST = "127.0.0.1";
 const CRON = "* * * * *";
 const bin = (p) => fileURLToPath(new URL(`../node_modules/${p}`, import.meta.url));
 
-
 // 1. Local secrets: .dev.vars from the example, with a fresh random SESSION_SECRET.
 const devVars = new URL("../.dev.vars", import.meta.url);
 if (!existsSync(devVars)) {
@@ -27,11 +26,19 @@ if (!existsSync(devVars)) {
 
 // Settings wrangler.toml does not carry (decision 018), resolved by scripts/lib/local-vars.mjs: the environment,
 // then a public URL in .dev.vars, then this server's own address. `--var` beats .dev.vars.
-const { vars: localVars, publicBaseUrl, loopback } = resolveLocalVars({ env: process.env, devVarsText: readFileSync(devVars, "utf8"), host: HOST, port: PORT });
+const {
+  vars: localVars,
+  publicBaseUrl,
+  loopback,
+} = resolveLocalVars({ env: process.env, devVarsText: readFileSync(devVars, "utf8"), host: HOST, port: PORT });
 const varArgs = Object.entries(localVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
 
 // 2. Build with the classic Remix compiler.
-execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
+execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], {
+  cwd: root,
+  stdio: "inherit",
+  env: offlineEnv,
+});
 
 // 3. Local D1 migrations.
 migrate();
@@ -42,13 +49,29 @@ const { created } = await createUser(ADMIN, { onConflict: "ignore" });
 // 5. Serve.
 const wrangler = spawn(
   process.execPath,
-  [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", HOST, "--port", String(PORT), "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false", ...varArgs],
+  [
+    bin("wrangler/bin/wrangler.js"),
+    "dev",
+    "--local",
+    "--ip",
+    HOST,
+    "--port",
+    String(PORT),
+    "--test-scheduled",
+    "--log-level",
+    "warn",
+    "--show-interactive-dev-session=false",
+    ...varArgs,
+  ],
   { cwd: root, stdio: ["inherit", "pipe", "pipe"], env: offlineEnv },
 );
 // Wrangler warns that the AI binding "may incur usage charges": under --local it never reaches Cloudflare (the
 // assistant falls back to OPENAI_BASE_URL or the offline composer), so the warning would only alarm a newcomer.
 const AI_WARNING = /AI bindings always access remote resources/;
-for (const [from, to] of [[wrangler.stdout, process.stdout], [wrangler.stderr, process.stderr]]) {
+for (const [from, to] of [
+  [wrangler.stdout, process.stdout],
+  [wrangler.stderr, process.stderr],
+]) {
   let buffered = "";
   from.on("data", (chunk) => {
     buffered += chunk.toString();

@@ -10,14 +10,21 @@ const EXAMPLE = "PUBLIC_BASE_URL=http://127.0.0.1:8787\nSALES_ALERT_EMAIL=sales-
 
 describe("resolveLocalVars", () => {
   it("takes the environment first, then a public URL from .dev.vars, then this server's own port", () => {
-    const at = (env, devVarsText) => resolveLocalVars({ env, devVarsText, host: "127.0.0.1", port: 9000 }).vars.PUBLIC_BASE_URL;
+    const at = (env, devVarsText) =>
+      resolveLocalVars({ env, devVarsText, host: "127.0.0.1", port: 9000 }).vars.PUBLIC_BASE_URL;
     expect(at({}, EXAMPLE)).toBe("http://127.0.0.1:9000");
     expect(at({}, "PUBLIC_BASE_URL=https://abc.trycloudflare.com\n")).toBe("https://abc.trycloudflare.com");
-    expect(at({ PUBLIC_BASE_URL: "https://env.example" }, "PUBLIC_BASE_URL=https://abc.trycloudflare.com\n")).toBe("https://env.example");
+    expect(at({ PUBLIC_BASE_URL: "https://env.example" }, "PUBLIC_BASE_URL=https://abc.trycloudflare.com\n")).toBe(
+      "https://env.example",
+    );
     expect(at({}, "PUBLIC_BASE_URL=\n")).toBe("http://127.0.0.1:9000");
-    expect(resolveLocalVars({ env: {}, devVarsText: "", host: "127.0.0.1", port: 1 }).vars.SALES_ALERT_EMAIL).toBe("sales-alerts@helio.local");
+    expect(resolveLocalVars({ env: {}, devVarsText: "", host: "127.0.0.1", port: 1 }).vars.SALES_ALERT_EMAIL).toBe(
+      "sales-alerts@helio.local",
+    );
     // Workers AI cannot run locally: out of the chain, so its expected failure is no "Last error" on Analytics.
-    expect(resolveLocalVars({ env: {}, devVarsText: "", host: "127.0.0.1", port: 1 }).vars.AI_DISABLE_WORKERS_AI).toBe("1");
+    expect(resolveLocalVars({ env: {}, devVarsText: "", host: "127.0.0.1", port: 1 }).vars.AI_DISABLE_WORKERS_AI).toBe(
+      "1",
+    );
   });
 });
 
@@ -45,7 +52,12 @@ describe("npm start", () => {
       expect(output).not.toMatch(/incur usage charges/);
       // The Worker trusts the tunnel's origin (CSRF by Origin reads PUBLIC_BASE_URL) and not the example's :8787.
       const post = (origin) =>
-        fetch(`http://127.0.0.1:${port}/login`, { method: "POST", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "email=a%40b.co&password=x", redirect: "manual" });
+        fetch(`http://127.0.0.1:${port}/login`, {
+          method: "POST",
+          headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+          body: "email=a%40b.co&password=x",
+          redirect: "manual",
+        });
       expect((await post(tunnel)).status).not.toBe(403);
       expect((await post("http://127.0.0.1:8787")).status).toBe(403);
     } finally {

@@ -4,11 +4,19 @@ import { parseArgs } from "./lib/d1.mjs";
 import { createUser, validateUserInput } from "./lib/users.mjs";
 
 const args = parseArgs(process.argv.slice(2));
-const input = { email: args.email, password: args.password, role: args.role ?? "user", first: args.first, last: args.last };
+const input = {
+  email: args.email,
+  password: args.password,
+  role: args.role ?? "user",
+  first: args.first,
+  last: args.last,
+};
 const errors = validateUserInput(input);
 if (errors.length) {
   console.error("Cannot create the user:\n  " + errors.join("\n  "));
-  console.error("Usage: npm run user:create -- --email … --password … --role user|superuser --first … --last … [--remote]");
+  console.error(
+    "Usage: npm run user:create -- --email … --password … --role user|superuser --first … --last … [--remote]",
+  );
   process.exit(2);
 }
 try {

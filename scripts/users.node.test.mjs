@@ -24,10 +24,28 @@ describe("user:create uses the app's password rule", () => {
   });
 
   it("the script exits 2 with the rule's message before touching any database", () => {
-    const r = spawnSync(process.execPath, ["scripts/user-create.mjs", "--email", "bo@helio.test", "--password", "eightch!", "--role", "user", "--first", "Bo", "--last", "Ng", "--persist-to", "/nonexistent"], {
-      cwd: root,
-      encoding: "utf8",
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "scripts/user-create.mjs",
+        "--email",
+        "bo@helio.test",
+        "--password",
+        "eightch!",
+        "--role",
+        "user",
+        "--first",
+        "Bo",
+        "--last",
+        "Ng",
+        "--persist-to",
+        "/nonexistent",
+      ],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("Use at least 10 characters");
   });
@@ -40,19 +58,32 @@ describe("user:deactivate never leaves the organisation without an active superu
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("refuses the last active superuser with the app's message (library and script), allows it once another exists", async () => {
-    await createUser({ email: "root@helio.test", password: "root-password", role: "superuser", first: "Ro", last: "Ot" }, opts);
+    await createUser(
+      { email: "root@helio.test", password: "root-password", role: "superuser", first: "Ro", last: "Ot" },
+      opts,
+    );
     await createUser({ email: "rep@helio.test", password: "rep-password", role: "user", first: "Re", last: "P" }, opts);
     expect(() => setUserActive("root@helio.test", false, opts)).toThrow(LAST_SUPERUSER);
-    const script = spawnSync(process.execPath, ["scripts/user-set-active.mjs", "deactivate", "--email", "root@helio.test", "--persist-to", dir], { cwd: root, encoding: "utf8" });
+    const script = spawnSync(
+      process.execPath,
+      ["scripts/user-set-active.mjs", "deactivate", "--email", "root@helio.test", "--persist-to", dir],
+      { cwd: root, encoding: "utf8" },
+    );
     expect(script.status).toBe(1);
     expect(script.stderr).toContain(LAST_SUPERUSER);
     expect(d1("SELECT is_active FROM users WHERE email = 'root@helio.test'", opts)).toEqual([{ is_active: 1 }]);
 
     setUserActive("rep@helio.test", false, opts); // a standard user: fine
-    await createUser({ email: "second@helio.test", password: "second-password", role: "superuser", first: "Se", last: "Cond" }, opts);
+    await createUser(
+      { email: "second@helio.test", password: "second-password", role: "superuser", first: "Se", last: "Cond" },
+      opts,
+    );
     setUserActive("root@helio.test", false, opts); // another active superuser remains
     expect(() => setUserActive("second@helio.test", false, opts)).toThrow(LAST_SUPERUSER);
     setUserActive("root@helio.test", true, opts);
-    expect(d1("SELECT email FROM users WHERE role = 'superuser' AND is_active = 1 ORDER BY email", opts)).toEqual([{ email: "root@helio.test" }, { email: "second@helio.test" }]);
+    expect(d1("SELECT email FROM users WHERE role = 'superuser' AND is_active = 1 ORDER BY email", opts)).toEqual([
+      { email: "root@helio.test" },
+      { email: "second@helio.test" },
+    ]);
   }, 120_000);
 });

@@ -9,8 +9,12 @@ import { db } from "./factories";
 export function alertRulesMadeHere() {
   const made = { profiles: [] as number[], banks: [] as number[] };
   afterEach(async () => {
-    await db().run(sql`UPDATE alert_profiles SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.profiles.splice(0))}))`);
-    await db().run(sql`UPDATE keyword_banks SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.banks.splice(0))}))`);
+    await db().run(
+      sql`UPDATE alert_profiles SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.profiles.splice(0))}))`,
+    );
+    await db().run(
+      sql`UPDATE keyword_banks SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(made.banks.splice(0))}))`,
+    );
   });
   return made;
 }

@@ -41,7 +41,9 @@ export function measuringD1(d1: D1Database) {
           return wrap(stmt, (p) =>
             p === "bind"
               ? (...values: unknown[]) => {
-                  for (const v of values) if (typeof v === "string") seen.maxValueBytes = Math.max(seen.maxValueBytes, encoder.encode(v).length);
+                  for (const v of values)
+                    if (typeof v === "string")
+                      seen.maxValueBytes = Math.max(seen.maxValueBytes, encoder.encode(v).length);
                   return stmt.bind(...values);
                 }
               : undefined,

@@ -39,7 +39,13 @@ export function phoneInCallingHours(now: Date = new Date()): string | null {
 
 /** A random lowercase tag of letters, handy as a searchable, collision-free surname or company. */
 export function uniqueTag(prefix = "t"): string {
-  return prefix + crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 10);
+  return (
+    prefix +
+    crypto
+      .randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 10)
+  );
 }
 
 export function contactFields(overrides: Partial<ContactFields> = {}): ContactFields {
@@ -52,7 +58,11 @@ export async function createTestContact(userId: number, overrides: Partial<Conta
 }
 
 /** Many contacts fast (json_each chunks); returns them oldest first. */
-export async function seedContacts(count: number, make: (i: number) => Partial<ContactFields> = () => ({}), userId: number | null = null) {
+export async function seedContacts(
+  count: number,
+  make: (i: number) => Partial<ContactFields> = () => ({}),
+  userId: number | null = null,
+) {
   const rows = Array.from({ length: count }, (_, i) => toContactValues(contactFields(make(i))));
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
     await upsertContactChunk(db(), rows.slice(i, i + UPSERT_CHUNK), { mode: "skip", userId, now: new Date() });
@@ -60,7 +70,12 @@ export async function seedContacts(count: number, make: (i: number) => Partial<C
   const phones = rows.map((r) => r.phone);
   const out = [];
   for (let i = 0; i < phones.length; i += 90) {
-    out.push(...(await db().select().from(contacts).where(inArray(contacts.phone, phones.slice(i, i + 90)))));
+    out.push(
+      ...(await db()
+        .select()
+        .from(contacts)
+        .where(inArray(contacts.phone, phones.slice(i, i + 90)))),
+    );
   }
   return out.sort((a, b) => a.id - b.id);
 }

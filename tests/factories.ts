@@ -10,7 +10,14 @@ const FAST_ITERATIONS = 1_000;
 
 let seq = 0;
 export async function createTestUser(
-  overrides: Partial<{ email: string; password: string; role: Role; firstName: string; lastName: string; isActive: boolean }> = {},
+  overrides: Partial<{
+    email: string;
+    password: string;
+    role: Role;
+    firstName: string;
+    lastName: string;
+    isActive: boolean;
+  }> = {},
 ) {
   seq += 1;
   const password = overrides.password ?? "correct horse battery";
@@ -62,7 +69,10 @@ export function sessionCookieFrom(res: Response): string {
 
 /** `code`: the TOTP or recovery code of an account with two-factor on (sent with the password, as the API takes it). */
 export async function loginAs(user: { email: string; password: string; code?: string }) {
-  const res = await call("/api/auth/login", { method: "POST", json: { email: user.email, password: user.password, code: user.code } });
+  const res = await call("/api/auth/login", {
+    method: "POST",
+    json: { email: user.email, password: user.password, code: user.code },
+  });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return sessionCookieFrom(res);
 }

@@ -27,7 +27,11 @@ export default async function setup(project: TestProject) {
   const dir = new URL("./fixtures/", import.meta.url);
   project.provide(
     "fixtures",
-    Object.fromEntries(readdirSync(dir).filter((f) => !f.endsWith(".mjs")).map((f) => [f, readFileSync(new URL(f, dir)).toString("base64")])),
+    Object.fromEntries(
+      readdirSync(dir)
+        .filter((f) => !f.endsWith(".mjs"))
+        .map((f) => [f, readFileSync(new URL(f, dir)).toString("base64")]),
+    ),
   );
   return async () => {
     await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop()]);

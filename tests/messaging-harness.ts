@@ -56,7 +56,9 @@ export function runInboundJob(db: Db, messageIds: number[], now: Date, replies?:
 }
 
 /** Pipeline dependencies wired to fresh, isolated accounts on the fake Twilio and SendGrid servers. */
-export async function pipeline(opts: { clock?: () => Date; config?: Partial<MessagingConfig>; from?: string; dbOverride?: Db } = {}) {
+export async function pipeline(
+  opts: { clock?: () => Date; config?: Partial<MessagingConfig>; from?: string; dbOverride?: Db } = {},
+) {
   const twilio = await newFakeTwilioAccount();
   const sendgrid = await newFakeSendGridKey();
   // Each test gets its own sender so pacing rows never interfere across tests.

@@ -77,10 +77,17 @@ function handlerBody(src: string, name: "loader" | "action"): { body: string } |
     const arrowAt = rest.search(/=>/);
     const after = paramsEnd + arrowAt + 2;
     const open = src.slice(after).search(/\S/) + after;
-    return { body: src[open] === "{" ? src.slice(open, matchBracket(src, open)) : src.slice(open, src.indexOf("\n", open)) };
+    return {
+      body: src[open] === "{" ? src.slice(open, matchBracket(src, open)) : src.slice(open, src.indexOf("\n", open)),
+    };
   }
-  if (new RegExp(`export\\s+(?:const|let|var)\\s+${name}\\b`).test(src) || new RegExp(`export\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`).test(src)) {
-    return { problem: `declare ${name} as a function in the route module (a re-export or alias hides whether it calls the guard)` };
+  if (
+    new RegExp(`export\\s+(?:const|let|var)\\s+${name}\\b`).test(src) ||
+    new RegExp(`export\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`).test(src)
+  ) {
+    return {
+      problem: `declare ${name} as a function in the route module (a re-export or alias hides whether it calls the guard)`,
+    };
   }
   return null;
 }
@@ -95,12 +102,21 @@ export function checkRouteGuards(sources: Record<string, string>, publicHandlers
       if (!found) continue;
       if ("problem" in found) findings.push({ file, handler, problem: found.problem });
       else if (!GUARD.test(found.body) && !publicHandlers[file]?.exports.includes(handler)) {
-        findings.push({ file, handler, problem: `${handler} neither calls requireUser/requireApiUser nor is on the public list` });
+        findings.push({
+          file,
+          handler,
+          problem: `${handler} neither calls requireUser/requireApiUser nor is on the public list`,
+        });
       }
     }
   }
   for (const file of Object.keys(publicHandlers)) {
-    if (!(file in sources)) findings.push({ file, handler: "loader", problem: "on the public list but no such route module (remove the entry)" });
+    if (!(file in sources))
+      findings.push({
+        file,
+        handler: "loader",
+        problem: "on the public list but no such route module (remove the entry)",
+      });
   }
   return findings;
 }

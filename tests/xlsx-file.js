@@ -111,11 +111,13 @@ export async function zipParts(parts, opts = {}) {
 const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
 const RNS = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 // Excel declares the x14ac prefix its rows' dyDescent attribute uses.
-const MC = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x14ac" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac"';
+const MC =
+  'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x14ac" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac"';
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 /** XML text escaping, as Excel writes it. */
-export const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export const esc = (s) =>
+  String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Spreadsheet column letters for a 0-based index (0 → A, 26 → AA). */
 export function colName(i) {

@@ -1,4 +1,11 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "./app";
 import { sessions } from "~/db/schema";
@@ -15,7 +22,13 @@ describe("session gate and pages", () => {
     const login = await call("/login");
     expect(login.status).toBe(200);
     const html = await login.text();
-    for (const text of ["Solar Sales Communication Platform", "Enter your email", "Enter your password", "Sign In", "Need credentials? Contact your administrator."]) {
+    for (const text of [
+      "Solar Sales Communication Platform",
+      "Enter your email",
+      "Enter your password",
+      "Sign In",
+      "Need credentials? Contact your administrator.",
+    ]) {
       expect(html).toContain(text);
     }
   });
@@ -27,7 +40,20 @@ describe("session gate and pages", () => {
     expect(html).toContain("Dana Kim");
     expect(html).toContain("SUPERUSER");
     expect(html).toContain("Connect with clarity");
-    const labels = ["Dashboard", "Campaigns", "Messages", "Contacts", "Testing", "Idea Generator", "Auto-Responder", "Smart Alerts", "Test Alerts", "Analytics", "User Analytics", "Knowledge Base"];
+    const labels = [
+      "Dashboard",
+      "Campaigns",
+      "Messages",
+      "Contacts",
+      "Testing",
+      "Idea Generator",
+      "Auto-Responder",
+      "Smart Alerts",
+      "Test Alerts",
+      "Analytics",
+      "User Analytics",
+      "Knowledge Base",
+    ];
     const nav = html.slice(html.indexOf('aria-label="Main navigation"'), html.indexOf("</nav>"));
     const positions = labels.map((l) => nav.indexOf(`</span>${l}</a>`));
     expect(positions.every((p) => p > 0)).toBe(true);
@@ -50,18 +76,27 @@ describe("session gate and pages", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/login");
     expect(await db().select().from(sessions).where(eq(sessions.userId, u.id))).toHaveLength(0);
-    const toast = res.headers.getSetCookie().find((c) => c.startsWith("helio_toast="))!.split(";")[0];
+    const toast = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("helio_toast="))!
+      .split(";")[0];
     const page = await (await call("/login", { headers: { Cookie: toast } })).text();
     expect(page).toContain("Logged out successfully");
   });
 
   it("logs in by form post with a full document redirect and the success toast", async () => {
     const u = await createTestUser();
-    const res = await call("/login", { method: "POST", body: new URLSearchParams({ email: u.email, password: u.password }) });
+    const res = await call("/login", {
+      method: "POST",
+      body: new URLSearchParams({ email: u.email, password: u.password }),
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
     expect(res.headers.get("X-Remix-Reload-Document")).toBe("true");
-    const failed = await call("/login", { method: "POST", body: new URLSearchParams({ email: u.email, password: "wrong" }) });
+    const failed = await call("/login", {
+      method: "POST",
+      body: new URLSearchParams({ email: u.email, password: "wrong" }),
+    });
     expect(failed.status).toBe(401);
     expect(await failed.text()).toContain("Invalid email or password");
     const empty = await call("/login", { method: "POST", body: new URLSearchParams({ email: "", password: "" }) });
@@ -73,14 +108,29 @@ describe("session gate and pages", () => {
 describe("edge security", () => {
   it("refuses unsafe cross-origin requests (CSRF) for forms and JSON", async () => {
     const u = await createTestUser();
-    const form = await call("/login", { method: "POST", headers: { Origin: "https://evil.example" }, body: new URLSearchParams({ email: u.email, password: u.password }) });
+    const form = await call("/login", {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      body: new URLSearchParams({ email: u.email, password: u.password }),
+    });
     expect(form.status).toBe(403);
-    const json = await call("/api/auth/login", { method: "POST", headers: { Origin: "https://evil.example" }, json: { email: u.email, password: u.password } });
+    const json = await call("/api/auth/login", {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      json: { email: u.email, password: u.password },
+    });
     expect(json.status).toBe(403);
     expect(await json.json()).toEqual({ message: "Cross-origin request refused" });
-    const fetchSite = await call("/api/auth/logout", { method: "POST", headers: { Origin: "", "Sec-Fetch-Site": "cross-site" } });
+    const fetchSite = await call("/api/auth/logout", {
+      method: "POST",
+      headers: { Origin: "", "Sec-Fetch-Site": "cross-site" },
+    });
     expect(fetchSite.status).toBe(403);
-    const same = await call("/api/auth/login", { method: "POST", headers: { Origin: ORIGIN }, json: { email: u.email, password: u.password } });
+    const same = await call("/api/auth/login", {
+      method: "POST",
+      headers: { Origin: ORIGIN },
+      json: { email: u.email, password: u.password },
+    });
     expect(same.status).toBe(200);
   });
 
@@ -109,7 +159,9 @@ describe("scheduled and queue handlers", () => {
   it("the cron tick purges expired sessions", async () => {
     const u = await createTestUser();
     const old = new Date("2020-01-01T00:00:00Z");
-    await db().insert(sessions).values({ id: "expired-" + u.id, userId: u.id, createdAt: old, lastSeenAt: old, expiresAt: old });
+    await db()
+      .insert(sessions)
+      .values({ id: "expired-" + u.id, userId: u.id, createdAt: old, lastSeenAt: old, expiresAt: old });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: new Date() }), env);
     await waitOnExecutionContext(ctx);
@@ -136,8 +188,12 @@ describe("dead-letter queue", () => {
     await env.DB.prepare(
       `INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
        VALUES ('sms', 'outbound', 'test', 'queued', '+16025552368', 'x', ?, 0, 1, 3, ?, ?, ?)`,
-    ).bind(key, t, t, t).run();
-    const { id } = (await env.DB.prepare("SELECT id FROM messages WHERE idempotency_key = ?").bind(key).first<{ id: number }>())!;
+    )
+      .bind(key, t, t, t)
+      .run();
+    const { id } = (await env.DB.prepare("SELECT id FROM messages WHERE idempotency_key = ?")
+      .bind(key)
+      .first<{ id: number }>())!;
     const batch = createMessageBatch("helio-jobs-dlq", [
       { id: "d1", timestamp: new Date(), attempts: 1, body: { v: 1, type: "send", messageId: id } },
       { id: "d2", timestamp: new Date(), attempts: 1, body: { nonsense: true } },
@@ -145,7 +201,9 @@ describe("dead-letter queue", () => {
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(["d1", "d2"]);
-    const row = await env.DB.prepare("SELECT status, error_message FROM messages WHERE id = ?").bind(id).first<{ status: string; error_message: string }>();
+    const row = await env.DB.prepare("SELECT status, error_message FROM messages WHERE id = ?")
+      .bind(id)
+      .first<{ status: string; error_message: string }>();
     expect(row).toEqual({ status: "failed", error_message: "gave up after repeated delivery failures" });
   });
 });

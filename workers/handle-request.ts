@@ -40,5 +40,7 @@ export async function handleRequest(
 }
 
 function tooLarge(pathname: string, err: AppError): Response {
-  return isApiPath(pathname) ? apiErrorResponse(err) : new Response(err.message, { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return isApiPath(pathname)
+    ? apiErrorResponse(err)
+    : new Response(err.message, { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }

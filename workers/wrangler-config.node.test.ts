@@ -7,7 +7,9 @@ import { isPublicHttpsUrl } from "~/messaging/check-public-url.server";
 type Vars = Record<string, unknown>;
 type Consumer = { queue: string; max_concurrency?: number };
 // The raw file as wrangler parsed it (its own types are loose here); only the fields read below.
-const { rawConfig } = experimental_readRawConfig({ config: new URL("../wrangler.toml", import.meta.url).pathname }) as unknown as {
+const { rawConfig } = experimental_readRawConfig({
+  config: new URL("../wrangler.toml", import.meta.url).pathname,
+}) as unknown as {
   rawConfig: {
     vars?: Vars;
     env?: Record<string, { vars?: Vars }>;
@@ -21,11 +23,13 @@ describe("wrangler.toml", () => {
     const all = [rawConfig.vars ?? {}, ...Object.values(rawConfig.env ?? {}).map((e) => e.vars ?? {})];
     for (const vars of all) {
       const url = vars.PUBLIC_BASE_URL;
-      if (url !== undefined) expect(typeof url === "string" && isPublicHttpsUrl(url), `PUBLIC_BASE_URL = ${JSON.stringify(url)}`).toBe(true);
+      if (url !== undefined)
+        expect(typeof url === "string" && isPublicHttpsUrl(url), `PUBLIC_BASE_URL = ${JSON.stringify(url)}`).toBe(true);
       const email = vars.SALES_ALERT_EMAIL;
       if (email !== undefined) expect(String(email)).not.toMatch(/\.(local|localhost|internal|test|invalid|example)$/i);
       // No other var points at this machine either.
-      for (const [name, value] of Object.entries(vars)) expect(String(value), name).not.toMatch(/\/\/(127\.|localhost|0\.0\.0\.0|\[::1\])/);
+      for (const [name, value] of Object.entries(vars))
+        expect(String(value), name).not.toMatch(/\/\/(127\.|localhost|0\.0\.0\.0|\[::1\])/);
     }
   });
 

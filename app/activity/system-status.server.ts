@@ -11,7 +11,10 @@ export function recordStatus(db: Db, key: StatusKey, value: Record<string, unkno
   return db
     .insert(systemStatus)
     .values({ key, value, updatedAt: now })
-    .onConflictDoUpdate({ target: systemStatus.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+    .onConflictDoUpdate({
+      target: systemStatus.key,
+      set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` },
+    });
 }
 
 export type Statuses = Record<string, { value: Record<string, unknown>; updatedAt: string }>;
@@ -24,7 +27,9 @@ export async function readStatuses(db: Db): Promise<Statuses> {
 /** The read behind readStatuses, for a caller that batches it with its own. */
 // The JSON as stored: statusesFrom parses it leniently (a bad row reads as {}), where the column's mapping would throw.
 export const selectStatuses = (db: Db) =>
-  db.select({ key: systemStatus.key, value: stored(systemStatus.value), updatedAt: epochMs(systemStatus.updatedAt) }).from(systemStatus);
+  db
+    .select({ key: systemStatus.key, value: stored(systemStatus.value), updatedAt: epochMs(systemStatus.updatedAt) })
+    .from(systemStatus);
 
 export function statusesFrom(rows: StatusRow[]): Statuses {
   const out: Statuses = {};

@@ -25,17 +25,30 @@ describe("AI classification caps", () => {
     const key = newFakeOpenAiKey();
     for (let i = 0; i < 8; i++) await queueOpenAiAnswer(key, ANSWER);
     const at = ownDay();
-    const classify = classifierFor(envFor(key), db(), () => at, async () => DEFAULT_CAP_LIMITS);
+    const classify = classifierFor(
+      envFor(key),
+      db(),
+      () => at,
+      async () => DEFAULT_CAP_LIMITS,
+    );
     const phone = uniquePhone();
     const providers = [];
-    for (let i = 0; i < 7; i++) providers.push(((await classify(`Sounds good, call me ${i}`, null, phone)) as { provider?: string }).provider);
+    for (let i = 0; i < 7; i++)
+      providers.push(((await classify(`Sounds good, call me ${i}`, null, phone)) as { provider?: string }).provider);
     expect(await openAiCalls(key)).toHaveLength(5);
     expect(providers).toEqual(["openai", "openai", "openai", "openai", "openai", "offline", "offline"]);
     // Another number still gets the model; so does this one in the next hour.
     await classify("Yes please", null, uniquePhone());
-    await classifierFor(envFor(key), db(), () => new Date(at.getTime() + HOUR), async () => DEFAULT_CAP_LIMITS)("Yes", null, phone);
+    await classifierFor(
+      envFor(key),
+      db(),
+      () => new Date(at.getTime() + HOUR),
+      async () => DEFAULT_CAP_LIMITS,
+    )("Yes", null, phone);
     expect(await openAiCalls(key)).toHaveLength(7);
-    expect(await db().get(sql`SELECT hits FROM cap_counters WHERE channel = 'held:ai_classify' AND subject = ${phone}`)).toEqual({ hits: 2 });
+    expect(
+      await db().get(sql`SELECT hits FROM cap_counters WHERE channel = 'held:ai_classify' AND subject = ${phone}`),
+    ).toEqual({ hits: 2 });
   });
 
   it("the organisation's daily budget, once spent, answers offline for every task until the next UTC day", async () => {
@@ -47,15 +60,31 @@ describe("AI classification caps", () => {
     for (let i = 0; i < 4; i++) await classify(`Interested ${i}`, null, uniquePhone());
     expect(await openAiCalls(key)).toHaveLength(3);
     // A draft on a user's behalf shares the budget: offline too, without a model call.
-    const deps = { providers: [createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test" }), createOfflineComposer()], log: () => {}, budget: orgAiBudget(db(), () => at, limits) };
-    const draft = await generateStepContent(deps, stepContentInput.parse({ campaignName: "Spring", stepNumber: 1, messageType: "sms" }));
+    const deps = {
+      providers: [createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test" }), createOfflineComposer()],
+      log: () => {},
+      budget: orgAiBudget(db(), () => at, limits),
+    };
+    const draft = await generateStepContent(
+      deps,
+      stepContentInput.parse({ campaignName: "Spring", stepNumber: 1, messageType: "sms" }),
+    );
     expect(draft.provider).toBe("offline");
     expect(await openAiCalls(key)).toHaveLength(3);
-    expect(await readCapUse(db(), "aiDailyBudget", "org", { ...DEFAULT_CAP_LIMITS, aiDailyBudget: 3 }, at)).toMatchObject({ used: 3, remaining: 0 });
-    const held = await db().get<{ hits: number }>(sql`SELECT hits FROM cap_counters WHERE channel = 'held:ai_budget' AND subject = 'org' AND window_start = ${Math.floor(at.getTime() / DAY) * DAY}`);
+    expect(
+      await readCapUse(db(), "aiDailyBudget", "org", { ...DEFAULT_CAP_LIMITS, aiDailyBudget: 3 }, at),
+    ).toMatchObject({ used: 3, remaining: 0 });
+    const held = await db().get<{ hits: number }>(
+      sql`SELECT hits FROM cap_counters WHERE channel = 'held:ai_budget' AND subject = 'org' AND window_start = ${Math.floor(at.getTime() / DAY) * DAY}`,
+    );
     expect(held?.hits).toBe(2);
     // The next day the model answers again.
-    await classifierFor(envFor(key), db(), () => new Date(at.getTime() + DAY), limits)("Interested", null, uniquePhone());
+    await classifierFor(
+      envFor(key),
+      db(),
+      () => new Date(at.getTime() + DAY),
+      limits,
+    )("Interested", null, uniquePhone());
     expect(await openAiCalls(key)).toHaveLength(4);
   });
 });

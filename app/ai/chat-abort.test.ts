@@ -12,8 +12,16 @@ describe("chat with the client gone", () => {
     const client = new AbortController();
     setTimeout(() => client.abort(new Error("the client disconnected")), 200);
     const started = Date.now();
-    const providers = [createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 10_000 }), createOfflineComposer()];
-    await expect(chatWithAssistant({ providers, log: () => {}, signal: client.signal }, { message: "Referral ideas?", context: "", chatHistory: [] })).rejects.toThrow();
+    const providers = [
+      createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 10_000 }),
+      createOfflineComposer(),
+    ];
+    await expect(
+      chatWithAssistant(
+        { providers, log: () => {}, signal: client.signal },
+        { message: "Referral ideas?", context: "", chatHistory: [] },
+      ),
+    ).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2000);
     let call;
     for (let i = 0; i < 40 && !call?.closedByClient; i++) {

@@ -34,7 +34,10 @@ export async function chatWithAssistant(deps: AiDeps, input: ChatInput, seed = 0
   });
   return {
     response: removePromises(normalizeTypography(value.response)).trim(),
-    suggestions: (value.suggestions ?? []).map((s) => normalizeTypography(s).trim()).filter(Boolean).slice(0, 3),
+    suggestions: (value.suggestions ?? [])
+      .map((s) => normalizeTypography(s).trim())
+      .filter(Boolean)
+      .slice(0, 3),
     provider,
   };
 }

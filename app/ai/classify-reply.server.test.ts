@@ -57,21 +57,40 @@ describe("classifyReply", () => {
     expect(r).toMatchObject({ intent: "pricing_question", provider: "offline" });
     expect(logs).toEqual(["workers-ai: Binding AI needs to be run remotely"]);
     const [row] = await db().select().from(aiClassifications).where(eq(aiClassifications.id, r.id!));
-    expect(row).toMatchObject({ intent: "pricing_question", provider: "offline", confidence: r.confidence, analysisMs: r.analysisMs, markedCorrect: null });
+    expect(row).toMatchObject({
+      intent: "pricing_question",
+      provider: "offline",
+      confidence: r.confidence,
+      analysisMs: r.analysisMs,
+      markedCorrect: null,
+    });
     expect(row.textPreview).toBe("How much does it cost per month?");
   });
 
   it("takes a model's valid JSON answer", async () => {
     const model = createWorkersAi({
-      run: () => Promise.resolve({ response: '```json\n{"intent":"objection","sentiment":"negative","confidence":77}\n```' }),
+      run: () =>
+        Promise.resolve({ response: '```json\n{"intent":"objection","sentiment":"negative","confidence":77}\n```' }),
     });
-    const r = await classifyReply({ db: db(), providers: [model, createOfflineComposer()] }, "my roof is old", { record: false });
-    expect(r).toMatchObject({ intent: "objection", sentiment: "negative", confidence: 77, provider: "workers-ai", id: null });
+    const r = await classifyReply({ db: db(), providers: [model, createOfflineComposer()] }, "my roof is old", {
+      record: false,
+    });
+    expect(r).toMatchObject({
+      intent: "objection",
+      sentiment: "negative",
+      confidence: 77,
+      provider: "workers-ai",
+      id: null,
+    });
   });
 
   it("refuses a model's invented intent and uses the lexicon", async () => {
-    const model = createWorkersAi({ run: () => Promise.resolve({ response: '{"intent":"maybe","sentiment":"neutral","confidence":50}' }) });
-    const r = await classifyReply({ db: db(), providers: [model, createOfflineComposer()], log: () => {} }, "STOP", { record: false });
+    const model = createWorkersAi({
+      run: () => Promise.resolve({ response: '{"intent":"maybe","sentiment":"neutral","confidence":50}' }),
+    });
+    const r = await classifyReply({ db: db(), providers: [model, createOfflineComposer()], log: () => {} }, "STOP", {
+      record: false,
+    });
     expect(r).toMatchObject({ intent: "opt_out_like", provider: "offline" });
   });
 });

@@ -31,7 +31,11 @@ export type ClassifyOptions = { messageId?: number | null; record?: boolean };
 const answerSchema = z.object({
   intent: z.enum(INTENTS),
   sentiment: z.enum(SENTIMENTS),
-  confidence: z.coerce.number().min(0).max(100).transform((n) => Math.round(n)),
+  confidence: z.coerce
+    .number()
+    .min(0)
+    .max(100)
+    .transform((n) => Math.round(n)),
 });
 
 type Answer = z.infer<typeof answerSchema>;
@@ -81,8 +85,10 @@ const RULES: Array<{ intent: ReplyIntent; patterns: RegExp[] }> = [
   },
 ];
 
-const POSITIVE = /\b(yes|yeah|great|good|love|thanks|thank you|interested|awesome|perfect|sure|sounds good|excited|definitely|absolutely|please)\b/gi;
-const NEGATIVE = /\b(no|not|stop|never|scam|annoying|spam|angry|worried|expensive|hate|bad|don'?t|can'?t|won'?t|leave me alone|remove)\b/gi;
+const POSITIVE =
+  /\b(yes|yeah|great|good|love|thanks|thank you|interested|awesome|perfect|sure|sounds good|excited|definitely|absolutely|please)\b/gi;
+const NEGATIVE =
+  /\b(no|not|stop|never|scam|annoying|spam|angry|worried|expensive|hate|bad|don'?t|can'?t|won'?t|leave me alone|remove)\b/gi;
 
 /** The offline classifier: deterministic, explainable, no network. */
 export function classifyByLexicon(text: string): Answer {
@@ -102,13 +108,18 @@ export function classifyByLexicon(text: string): Answer {
   let sentiment: ReplySentiment = pos > neg ? "positive" : neg > pos ? "negative" : "neutral";
   // The intent settles ties the word counts cannot.
   if (intent === "opt_out_like" || intent === "not_interested") sentiment = "negative";
-  else if (sentiment === "neutral" && (intent === "interested" || intent === "appointment_request")) sentiment = "positive";
+  else if (sentiment === "neutral" && (intent === "interested" || intent === "appointment_request"))
+    sentiment = "positive";
   // A lexicon is sure only of short, unambiguous texts.
   const confidence = intent === "other" ? 35 : Math.min(95, 60 + hits * 10 + (t.length <= 60 ? 15 : 0));
   return { intent, sentiment, confidence };
 }
 
-export async function classifyReply(deps: ClassifyDeps, text: string, opts: ClassifyOptions = {}): Promise<ReplyClassification> {
+export async function classifyReply(
+  deps: ClassifyDeps,
+  text: string,
+  opts: ClassifyOptions = {},
+): Promise<ReplyClassification> {
   const started = Date.now();
   const { value, provider } = await runChain(deps, {
     kind: "classify-reply",

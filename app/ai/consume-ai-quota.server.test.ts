@@ -21,7 +21,8 @@ describe("AI rate limit", () => {
   it("the API answers 429 with a clear message and Retry-After", async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
-    const ask = () => call("/api/ai/chat", { method: "POST", cookie, json: { message: "Ideas for a referral campaign" } });
+    const ask = () =>
+      call("/api/ai/chat", { method: "POST", cookie, json: { message: "Ideas for a referral campaign" } });
     const first = await ask();
     expect(first.status).toBe(200);
     const body = (await first.json()) as { response: string; suggestions: string[]; provider: string };

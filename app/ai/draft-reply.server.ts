@@ -44,10 +44,23 @@ export type DraftedReply = {
  * neither in the written answer nor in `allowed` (the organisation's settings) is refused for the written answer
  * (issue 23: the inbound text can steer a model, so the model's output is data).
  */
-export async function draftReply(deps: AiDeps, r: ReplyRequest, allowed: readonly (string | null | undefined)[] = []): Promise<DraftedReply> {
-  const { value, provider } = await runChain(deps, { kind: "reply", prompt: replyPrompt(r), schema: answer, offline: () => ({ reply: offlineReply(r) }) });
+export async function draftReply(
+  deps: AiDeps,
+  r: ReplyRequest,
+  allowed: readonly (string | null | undefined)[] = [],
+): Promise<DraftedReply> {
+  const { value, provider } = await runChain(deps, {
+    kind: "reply",
+    prompt: replyPrompt(r),
+    schema: answer,
+    offline: () => ({ reply: offlineReply(r) }),
+  });
   // The responder's maxLength is applied by fitReply (a word boundary); the rules only hold the hard SMS limit.
-  const ruled = enforceDraftRules({ content: value.reply }, { messageType: "sms", firstTouch: false, maxLength: SMS_HARD_MAX, allowedSources: [r.written, ...allowed] });
-  if (ruled.foreign?.length) return { text: fitReply(offlineReply(r), r.maxLength), provider: "offline", refused: ruled.foreign };
+  const ruled = enforceDraftRules(
+    { content: value.reply },
+    { messageType: "sms", firstTouch: false, maxLength: SMS_HARD_MAX, allowedSources: [r.written, ...allowed] },
+  );
+  if (ruled.foreign?.length)
+    return { text: fitReply(offlineReply(r), r.maxLength), provider: "offline", refused: ruled.foreign };
   return { text: fitReply(ruled.content, r.maxLength), provider, refused: [] };
 }

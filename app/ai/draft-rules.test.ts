@@ -32,7 +32,9 @@ describe("stepPosition", () => {
   it("is initial for step 1, follow-up up to step 3, nurture after", () => {
     expect([1, 2, 3, 4, 9].map(stepPositionFor)).toEqual(["initial", "follow-up", "follow-up", "nurture", "nurture"]);
     // A client cannot override it.
-    expect(stepContentInput.parse({ stepNumber: 5, messageType: "sms", stepPosition: "initial" }).stepPosition).toBe("nurture");
+    expect(stepContentInput.parse({ stepNumber: 5, messageType: "sms", stepPosition: "initial" }).stepPosition).toBe(
+      "nurture",
+    );
   });
 });
 
@@ -43,13 +45,18 @@ describe("offline drafts obey the rules for every step position, type and option
         it(`${messageType} step ${stepNumber} ${option}`, async () => {
           const input = stepContentInput.parse({
             campaignName: "Summer Savings Push",
-            campaignDescription: "Reach homeowners whose summer bills spiked and offer a free roof assessment. Second sentence.",
+            campaignDescription:
+              "Reach homeowners whose summer bills spiked and offer a free roof assessment. Second sentence.",
             stepNumber,
             messageType,
             option,
             campaignGoal: "book consultations",
             targetAudience: "homeowners in Phoenix",
-            previousSteps: Array.from({ length: stepNumber - 1 }, (_, i) => ({ stepNumber: i + 1, messageType, content: "Earlier step" })),
+            previousSteps: Array.from({ length: stepNumber - 1 }, (_, i) => ({
+              stepNumber: i + 1,
+              messageType,
+              content: "Earlier step",
+            })),
           });
           const d = await generateStepContent(offline, input);
           expect(d.provider).toBe("offline");
@@ -62,7 +69,10 @@ describe("offline drafts obey the rules for every step position, type and option
     const base = { campaignName: "Spring", messageType: "sms" as const };
     const texts = new Set<string>();
     for (const option of GENERATE_OPTIONS)
-      for (const stepNumber of [1, 2, 4]) texts.add((await generateStepContent(offline, stepContentInput.parse({ ...base, option, stepNumber }))).content);
+      for (const stepNumber of [1, 2, 4])
+        texts.add(
+          (await generateStepContent(offline, stepContentInput.parse({ ...base, option, stepNumber }))).content,
+        );
     expect(texts.size).toBeGreaterThanOrEqual(8);
     const a = await generateStepContent(offline, stepContentInput.parse({ ...base, stepNumber: 2, seed: 7 }));
     const b = await generateStepContent(offline, stepContentInput.parse({ ...base, stepNumber: 2, seed: 7 }));
@@ -78,7 +88,10 @@ describe("model output is held to the rules", () => {
 
   it("SMS: GSM-7, variables fixed, promise dropped, length cut, opt-out on a first touch", async () => {
     const model = createWorkersAi({ run: () => Promise.resolve({ response: JSON.stringify({ content: bad }) }) });
-    const d = await generateStepContent({ providers: [model] }, stepContentInput.parse({ campaignName: "X", stepNumber: 1, messageType: "sms" }));
+    const d = await generateStepContent(
+      { providers: [model] },
+      stepContentInput.parse({ campaignName: "X", stepNumber: 1, messageType: "sms" }),
+    );
     expect(d.provider).toBe("workers-ai");
     expectRules(d, "sms", true);
     expect(d.content.startsWith("Hi {{firstName}} - it's from!")).toBe(true);
@@ -86,27 +99,41 @@ describe("model output is held to the rules", () => {
   });
 
   it("email: a subject is always there", async () => {
-    const model = createWorkersAi({ run: () => Promise.resolve({ response: JSON.stringify({ content: bad, subject: "" }) }) });
-    const d = await generateStepContent({ providers: [model] }, stepContentInput.parse({ campaignName: "Fall Promo", stepNumber: 2, messageType: "email" }));
+    const model = createWorkersAi({
+      run: () => Promise.resolve({ response: JSON.stringify({ content: bad, subject: "" }) }),
+    });
+    const d = await generateStepContent(
+      { providers: [model] },
+      stepContentInput.parse({ campaignName: "Fall Promo", stepNumber: 2, messageType: "email" }),
+    );
     expectRules(d, "email", false);
     expect(d.subject).toBe("A quick note about solar for your home");
   });
 
   it("generate-email answers a subject and content offline", async () => {
-    const e = await generateEmail(offline, { prompt: "Follow up with leads who asked about financing", type: "follow-up", context: "" });
+    const e = await generateEmail(offline, {
+      prompt: "Follow up with leads who asked about financing",
+      type: "follow-up",
+      context: "",
+    });
     expect(e.subject).toBeTruthy();
     expect(e.content).toMatch(/follow up/i);
   });
 
   it("any text becomes a GSM-7 SMS of at most 160 units (never over 320 when asked for more)", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 600 }), fc.boolean(), fc.integer({ min: 1, max: 1000 }), (text, firstTouch, max) => {
-        const d = enforceDraftRules({ content: text }, { messageType: "sms", firstTouch, maxLength: max });
-        const seg = smsSegments(d.content);
-        expect(seg.encoding).toBe("GSM-7");
-        expect(seg.units).toBeLessThanOrEqual(Math.min(320, Math.max(40, max)));
-        if (firstTouch) expect(d.content).toMatch(/Reply STOP to opt out\.$/);
-      }),
+      fc.property(
+        fc.string({ maxLength: 600 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 1000 }),
+        (text, firstTouch, max) => {
+          const d = enforceDraftRules({ content: text }, { messageType: "sms", firstTouch, maxLength: max });
+          const seg = smsSegments(d.content);
+          expect(seg.encoding).toBe("GSM-7");
+          expect(seg.units).toBeLessThanOrEqual(Math.min(320, Math.max(40, max)));
+          if (firstTouch) expect(d.content).toMatch(/Reply STOP to opt out\.$/);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -15,14 +15,34 @@ export const SMS_HARD_MAX = 320;
  * in PLATFORM_VARIABLES are listed for templates but may render blank (promo code, rep, solar figures), so a draft
  * never uses them.
  */
-export const SOURCED_VARIABLES = ["firstName", "lastName", "fullName", "city", "state", "company", "campaignName", "currentYear"] as const;
+export const SOURCED_VARIABLES = [
+  "firstName",
+  "lastName",
+  "fullName",
+  "city",
+  "state",
+  "company",
+  "campaignName",
+  "currentYear",
+] as const;
 const SOURCED = new Set<string>(SOURCED_VARIABLES.filter(isPlatformVariable));
 
 // Spellings models invent for the variables we have.
 const ALIASES: Record<string, string> = {
-  firstname: "firstName", first_name: "firstName", name: "firstName", customername: "firstName", contactname: "firstName",
-  lastname: "lastName", last_name: "lastName", fullname: "fullName", full_name: "fullName",
-  city: "city", state: "state", company: "company", campaign: "campaignName", campaignname: "campaignName",
+  firstname: "firstName",
+  first_name: "firstName",
+  name: "firstName",
+  customername: "firstName",
+  contactname: "firstName",
+  lastname: "lastName",
+  last_name: "lastName",
+  fullname: "fullName",
+  full_name: "fullName",
+  city: "city",
+  state: "state",
+  company: "company",
+  campaign: "campaignName",
+  campaignname: "campaignName",
 };
 
 const GSM_REPLACEMENTS: Array<[RegExp, string]> = [
@@ -50,12 +70,15 @@ export function normalizeTypography(text: string): string {
 /** {{tokens}}: sourced ones kept, known spellings mapped, the rest (and [Placeholders]) removed. */
 export function fixVariables(text: string): string {
   return text
-    .replace(/\{\{\s*([^{}]*?)\s*\}\}|\{\s*([A-Za-z_]+)\s*\}|\[\s*([A-Za-z][A-Za-z _]{1,30})\s*\]/g, (_m, a?: string, b?: string, c?: string) => {
-      const raw = (a ?? b ?? c ?? "").trim();
-      if (SOURCED.has(raw)) return `{{${raw}}}`;
-      const alias = ALIASES[raw.replace(/\s+/g, "").toLowerCase()] ?? ALIASES[raw.replace(/\s+/g, "_").toLowerCase()];
-      return alias ? `{{${alias}}}` : "";
-    })
+    .replace(
+      /\{\{\s*([^{}]*?)\s*\}\}|\{\s*([A-Za-z_]+)\s*\}|\[\s*([A-Za-z][A-Za-z _]{1,30})\s*\]/g,
+      (_m, a?: string, b?: string, c?: string) => {
+        const raw = (a ?? b ?? c ?? "").trim();
+        if (SOURCED.has(raw)) return `{{${raw}}}`;
+        const alias = ALIASES[raw.replace(/\s+/g, "").toLowerCase()] ?? ALIASES[raw.replace(/\s+/g, "_").toLowerCase()];
+        return alias ? `{{${alias}}}` : "";
+      },
+    )
     .replace(/[ \t]{2,}/g, " ")
     .replace(/ +([,.!?])/g, "$1")
     .replace(/(^|\n) +/g, "$1")
@@ -80,7 +103,9 @@ export function removePromises(text: string): string {
   if (!makesPromise(text)) return text;
   const parts = text.split(/(?<=[.!?])\s+/);
   const kept = parts.filter((s) => !makesPromise(s));
-  return kept.length > 0 ? kept.join(" ") : "Many homeowners lower their energy costs with solar; we can look at what it could mean for you.";
+  return kept.length > 0
+    ? kept.join(" ")
+    : "Many homeowners lower their energy costs with solar; we can look at what it could mean for you.";
 }
 
 const hasOptOut = (text: string) => /\breply\s+stop\b/i.test(text);
@@ -129,7 +154,8 @@ export type Draft = { content: string; subject: string | null; foreign?: string[
 // and bare domains, then phone-number-shaped digit runs (7–15 digits, spaces, dots, dashes, brackets between).
 const EMAIL_RE = /[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
 // Any dotted name ending in 2+ letters counts as a domain: a false alarm only costs the written answer.
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"']+|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,24}\b(?:\/[^\s<>"']*)?/gi;
+const URL_RE =
+  /\b(?:https?:\/\/|www\.)[^\s<>"']+|\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,24}\b(?:\/[^\s<>"']*)?/gi;
 const PHONE_RE = /\+?\d[\d\s().-]{5,}\d/g;
 
 const hostOf = (url: string) =>
@@ -166,7 +192,10 @@ export function foreignContactDetails(draft: string, allowed: readonly (string |
 export function enforceDraftRules(draft: { content: string; subject?: string | null }, opts: DraftRuleOptions): Draft {
   const ruled = applyDraftRules(draft, opts);
   if (!opts.allowedSources) return ruled;
-  return { ...ruled, foreign: [...new Set(foreignContactDetails(`${ruled.subject ?? ""}\n${ruled.content}`, opts.allowedSources))] };
+  return {
+    ...ruled,
+    foreign: [...new Set(foreignContactDetails(`${ruled.subject ?? ""}\n${ruled.content}`, opts.allowedSources))],
+  };
 }
 
 function applyDraftRules(draft: { content: string; subject?: string | null }, opts: DraftRuleOptions): Draft {
@@ -176,11 +205,19 @@ function applyDraftRules(draft: { content: string; subject?: string | null }, op
     content = content.replace(/\s*\n+\s*/g, " ");
     if (!opts.allowUnicode) content = toGsm7(content);
     const optOut = opts.firstTouch || hasOptOut(content);
-    content = content.replace(/\s*(?:reply|text)\s+stop\b[^.!?]*[.!?]?/gi, " ").replace(/\s{2,}/g, " ").trim();
+    content = content
+      .replace(/\s*(?:reply|text)\s+stop\b[^.!?]*[.!?]?/gi, " ")
+      .replace(/\s{2,}/g, " ")
+      .trim();
     const max = Math.min(SMS_HARD_MAX, Math.max(40, opts.maxLength ?? SMS_DEFAULT_MAX));
-    return { content: fitSms(content || "Hi {{firstName}}, quick question about solar for your home.", max, optOut), subject: null };
+    return {
+      content: fitSms(content || "Hi {{firstName}}, quick question about solar for your home.", max, optOut),
+      subject: null,
+    };
   }
-  let subject = removePromises(fixVariables(normalizeTypography(draft.subject ?? ""))).replace(/\s+/g, " ").trim();
+  let subject = removePromises(fixVariables(normalizeTypography(draft.subject ?? "")))
+    .replace(/\s+/g, " ")
+    .trim();
   if (!subject) subject = opts.fallbackSubject?.trim() || "A quick note about solar for your home";
   if (subject.length > 100) subject = subject.slice(0, 97).replace(/\s+\S*$/, "") + "...";
   return { content: content.replace(/\n{3,}/g, "\n\n"), subject };

@@ -25,22 +25,46 @@ function optionFor(type: string, prompt: string): ComposeOption {
   return "introduction";
 }
 
-export async function generateEmail(deps: AiDeps, input: EmailInput): Promise<{ subject: string; content: string; provider: AiProviderName }> {
+export async function generateEmail(
+  deps: AiDeps,
+  input: EmailInput,
+): Promise<{ subject: string; content: string; provider: AiProviderName }> {
   const option = optionFor(input.type, input.prompt);
   const offlineDraft = () => {
     const draft = composeStepDraft(
-      stepContentInput.parse({ campaignName: "", campaignDescription: `${input.prompt}. ${input.context}`.slice(0, 2000), stepNumber: option === "introduction" ? 1 : 2, messageType: "email", campaignGoal: input.prompt.slice(0, 300) }),
+      stepContentInput.parse({
+        campaignName: "",
+        campaignDescription: `${input.prompt}. ${input.context}`.slice(0, 2000),
+        stepNumber: option === "introduction" ? 1 : 2,
+        messageType: "email",
+        campaignGoal: input.prompt.slice(0, 300),
+      }),
       option,
       input.seed ?? 0,
     );
     return { subject: draft.subject ?? "", content: draft.content };
   };
-  const { value, provider } = await runChain(deps, { kind: "email", prompt: emailPrompt(input.prompt, input.type, input.context), schema: answer, offline: offlineDraft });
+  const { value, provider } = await runChain(deps, {
+    kind: "email",
+    prompt: emailPrompt(input.prompt, input.type, input.context),
+    schema: answer,
+    offline: offlineDraft,
+  });
   // Contact details only from the user's own brief (issue 23); a draft with others gives way to the composer's.
-  const rules = { messageType: "email" as const, firstTouch: false, allowedSources: [input.prompt, input.context, input.type] };
+  const rules = {
+    messageType: "email" as const,
+    firstTouch: false,
+    allowedSources: [input.prompt, input.context, input.type],
+  };
   const draft = enforceDraftRules(value, rules);
   if (draft.foreign?.length) {
-    await Promise.resolve(deps.log?.({ kind: "email", provider, error: `draft refused: contact details nobody wrote (${draft.foreign.slice(0, 3).join(", ")})` })).catch(() => undefined);
+    await Promise.resolve(
+      deps.log?.({
+        kind: "email",
+        provider,
+        error: `draft refused: contact details nobody wrote (${draft.foreign.slice(0, 3).join(", ")})`,
+      }),
+    ).catch(() => undefined);
     const fallback = enforceDraftRules(offlineDraft(), rules);
     return { subject: fallback.subject ?? "", content: fallback.content, provider: "offline" };
   }

@@ -15,7 +15,13 @@ import { Alert, Button, HiddenFields } from "~/components/ui";
 import { useToast } from "~/components/toaster";
 import { GENERATE_OPTIONS } from "./step-content-schema";
 
-export const AI_QUERY = { content: "aiContent", subject: "aiSubject", name: "aiName", option: "aiOption", error: "aiError" } as const;
+export const AI_QUERY = {
+  content: "aiContent",
+  subject: "aiSubject",
+  name: "aiName",
+  option: "aiOption",
+  error: "aiError",
+} as const;
 
 const LABEL: Record<(typeof GENERATE_OPTIONS)[number], string> = {
   introduction: "Introduction",
@@ -84,10 +90,17 @@ export function GenerateStepButton(props: GenerateStepButtonProps) {
           seed: (clicks.current += 1),
         }),
       });
-      const body = (await res.json().catch(() => ({}))) as { content?: string; subject?: string | null; name?: string; message?: string };
+      const body = (await res.json().catch(() => ({}))) as {
+        content?: string;
+        subject?: string | null;
+        name?: string;
+        message?: string;
+      };
       if (!res.ok || !body.content) throw new Error(body.message ?? `The server answered ${res.status}`);
       fillField(props.contentFieldId, body.content);
-      const nameField = props.nameFieldId ? (document.getElementById(props.nameFieldId) as HTMLInputElement | null) : null;
+      const nameField = props.nameFieldId
+        ? (document.getElementById(props.nameFieldId) as HTMLInputElement | null)
+        : null;
       if (nameField && !nameField.value.trim()) fillField(props.nameFieldId, body.name);
       if (props.messageType === "email") fillField(props.subjectFieldId, body.subject ?? "");
     } catch (err) {
@@ -100,14 +113,35 @@ export function GenerateStepButton(props: GenerateStepButtonProps) {
   }
 
   return (
-    <form method="post" action="/ai/generate-step" className="space-y-2 rounded-md border border-border bg-muted p-3" data-testid="generate-with-ai">
-      <HiddenFields fields={{ campaignId: props.campaignId, stepNumber: props.stepNumber, messageType: props.messageType, returnTo: props.returnTo }} />
+    <form
+      method="post"
+      action="/ai/generate-step"
+      className="space-y-2 rounded-md border border-border bg-muted p-3"
+      data-testid="generate-with-ai"
+    >
+      <HiddenFields
+        fields={{
+          campaignId: props.campaignId,
+          stepNumber: props.stepNumber,
+          messageType: props.messageType,
+          returnTo: props.returnTo,
+        }}
+      />
       <p className="flex items-center gap-2 text-sm font-medium text-fg">
         <Sparkles className="size-4 text-primary-text" aria-hidden /> Generate with AI
       </p>
       <div className="flex flex-wrap gap-2">
         {GENERATE_OPTIONS.map((o) => (
-          <Button key={o} type="submit" name="option" value={o} size="sm" variant="outline" disabled={pending !== null} onClick={(e) => generate(e, o)}>
+          <Button
+            key={o}
+            type="submit"
+            name="option"
+            value={o}
+            size="sm"
+            variant="outline"
+            disabled={pending !== null}
+            onClick={(e) => generate(e, o)}
+          >
             {pending === o ? "Generating..." : LABEL[o]}
           </Button>
         ))}

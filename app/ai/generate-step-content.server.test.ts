@@ -12,22 +12,45 @@ import { GENERATE_OPTIONS, stepContentInput } from "./step-content-schema";
 
 const CAMPAIGN = "Summer Savings 3-Touch";
 const offline = { providers: [createOfflineComposer()], log: () => {} };
-const openAi = (key: string) => ({ providers: [createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }), createOfflineComposer()], log: () => {} });
+const openAi = (key: string) => ({
+  providers: [
+    createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }),
+    createOfflineComposer(),
+  ],
+  log: () => {},
+});
 const input = (over: Record<string, unknown> = {}) =>
-  stepContentInput.parse({ campaignName: CAMPAIGN, campaignDescription: "Battery storage for homeowners who lost power in the summer storms.", stepNumber: 1, messageType: "sms", ...over });
+  stepContentInput.parse({
+    campaignName: CAMPAIGN,
+    campaignDescription: "Battery storage for homeowners who lost power in the summer storms.",
+    stepNumber: 1,
+    messageType: "sms",
+    ...over,
+  });
 
 describe("generateStepContent offline", () => {
   for (const messageType of ["sms", "email"] as const)
     for (const stepNumber of [1, 2, 4])
       for (const option of GENERATE_OPTIONS)
         it(`${messageType} step ${stepNumber} ${option}: no campaign name, the company, a step name, saveable`, async () => {
-          const d = await generateStepContent(offline, input({ messageType, stepNumber, option }), { company: "Bright Roof Solar" });
+          const d = await generateStepContent(offline, input({ messageType, stepNumber, option }), {
+            company: "Bright Roof Solar",
+          });
           const all = `${d.subject ?? ""}\n${d.content}`;
           expect(all).not.toMatch(/Summer Savings|3-Touch|\{\{campaignName\}\}/i);
           expect(d.name).toMatch(/^(Introduction|Follow-up|Value|Urgency) (text|email)$/);
           if (messageType === "email") expect(d.content).toMatch(/\nBright Roof Solar$/);
           // The draft can be saved as a step as it is.
-          expect(() => checkStep({ name: d.name, messageType, subject: d.subject ?? undefined, content: d.content, delayDays: 0, delayHours: 0 })).not.toThrow();
+          expect(() =>
+            checkStep({
+              name: d.name,
+              messageType,
+              subject: d.subject ?? undefined,
+              content: d.content,
+              delayDays: 0,
+              delayHours: 0,
+            }),
+          ).not.toThrow();
           if (option === "introduction" && stepNumber === 1) expect(all).toMatch(/Bright Roof Solar/);
           if (messageType === "sms") expect(d.content.length).toBeLessThanOrEqual(160);
         });
@@ -35,13 +58,23 @@ describe("generateStepContent offline", () => {
   it("the description is the brief: a battery campaign talks about batteries, a financing one about paying", async () => {
     const battery = await generateStepContent(offline, input({ stepNumber: 2, messageType: "email", option: "value" }));
     expect(battery.content).toMatch(/batter/i);
-    const financing = await generateStepContent(offline, input({ campaignDescription: "Financing options for past quotes.", stepNumber: 2, messageType: "email", option: "value" }));
+    const financing = await generateStepContent(
+      offline,
+      input({
+        campaignDescription: "Financing options for past quotes.",
+        stepNumber: 2,
+        messageType: "email",
+        option: "value",
+      }),
+    );
     expect(financing.content).toMatch(/loan|lease|pay|full cost/i);
     expect(financing.content).not.toMatch(/batter/i);
   });
 
   it("names the step from the option and the channel", async () => {
-    expect((await generateStepContent(offline, input({ option: "follow-up", stepNumber: 2 }))).name).toBe("Follow-up text");
+    expect((await generateStepContent(offline, input({ option: "follow-up", stepNumber: 2 }))).name).toBe(
+      "Follow-up text",
+    );
     expect((await generateStepContent(offline, input({ messageType: "email" }))).name).toBe("Introduction email");
   });
 });
@@ -63,10 +96,17 @@ describe("generateStepContent with a model", () => {
 
   it("a model that echoes the campaign name: the name never reaches the step (SMS)", async () => {
     const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(key, JSON.stringify({ content: "Hi {{firstName}}! Reaching out from Summer Savings 3-Touch: want a free battery check?" }));
+    await queueOpenAiAnswer(
+      key,
+      JSON.stringify({
+        content: "Hi {{firstName}}! Reaching out from Summer Savings 3-Touch: want a free battery check?",
+      }),
+    );
     const d = await generateStepContent(openAi(key), input(), { company: "Bright Roof Solar" });
     expect(d.provider).toBe("openai");
-    expect(d.content).toBe("Hi {{firstName}}! Reaching out from Bright Roof Solar: want a free battery check? Reply STOP to opt out.");
+    expect(d.content).toBe(
+      "Hi {{firstName}}! Reaching out from Bright Roof Solar: want a free battery check? Reply STOP to opt out.",
+    );
     expect(d.name).toBe("Introduction text");
   });
 
@@ -76,7 +116,8 @@ describe("generateStepContent with a model", () => {
       key,
       JSON.stringify({
         subject: "summer savings 3-touch: your battery check",
-        content: "Hi {{firstName}},\n\nWelcome to the \"Summer Savings 3-Touch\" campaign from {{campaignName}}. Summer Savings is about backup power.\n\nBest,\nThe team",
+        content:
+          'Hi {{firstName}},\n\nWelcome to the "Summer Savings 3-Touch" campaign from {{campaignName}}. Summer Savings is about backup power.\n\nBest,\nThe team',
       }),
     );
     const d = await generateStepContent(openAi(key), input({ messageType: "email", stepNumber: 2 }));

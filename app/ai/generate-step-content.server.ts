@@ -9,9 +9,18 @@ import type { StepContentInput } from "./step-content-schema";
 
 const answer = z.object({ content: z.string().min(1).max(6000), subject: z.string().max(300).nullable().optional() });
 
-export type StepContentResult = Draft & { name: string; provider: AiProviderName; stepPosition: StepContentInput["stepPosition"] };
+export type StepContentResult = Draft & {
+  name: string;
+  provider: AiProviderName;
+  stepPosition: StepContentInput["stepPosition"];
+};
 
-const OPTION_NAME: Record<ComposeOption, string> = { introduction: "Introduction", "follow-up": "Follow-up", value: "Value", urgency: "Urgency" };
+const OPTION_NAME: Record<ComposeOption, string> = {
+  introduction: "Introduction",
+  "follow-up": "Follow-up",
+  value: "Value",
+  urgency: "Urgency",
+};
 
 /** The name a generated step gets when its name field is empty: "Follow-up text", "Value email". */
 export function stepNameFor(option: ComposeOption, messageType: "sms" | "email"): string {
@@ -31,7 +40,10 @@ export function withoutCampaignName(text: string, campaignName: string, replacem
   const short = name.replace(/\s+(?:\d+[- ]?(?:touch|step)s?|campaign|sequence|drip|push|blast|series)$/i, "").trim();
   for (const n of short.length >= 6 && short !== name ? [name, short] : [name]) {
     const flexible = escapeRe(n).replace(/ /g, "\\s+");
-    out = out.replace(new RegExp(`(["'\u201C\u2018]?)\\b${flexible}(?:\\s+(?:campaign|team|program|promotion))?\\b\\1`, "gi"), replacement);
+    out = out.replace(
+      new RegExp(`(["'\u201C\u2018]?)\\b${flexible}(?:\\s+(?:campaign|team|program|promotion))?\\b\\1`, "gi"),
+      replacement,
+    );
   }
   return out;
 }
@@ -52,7 +64,11 @@ const restoreRep = (s: string) => s.split(REP_HOLD).join("{{salesRep}}");
  * reaches the copy. A draft with a URL, email address or phone number that the user's own brief does not contain is
  * refused (issue 23): the offline composer's draft is returned instead and the refusal logged.
  */
-export async function generateStepContent(deps: AiDeps, input: StepContentInput, brand: Pick<StepBrand, "company"> = {}): Promise<StepContentResult> {
+export async function generateStepContent(
+  deps: AiDeps,
+  input: StepContentInput,
+  brand: Pick<StepBrand, "company"> = {},
+): Promise<StepContentResult> {
   const option = input.option ?? defaultOption(input.stepPosition);
   const company = brand.company?.trim() || null;
   const offline = () => composeStepDraft(input, option, input.seed ?? 0, { company, rep: STEP_REP_VARIABLE });
@@ -63,19 +79,34 @@ export async function generateStepContent(deps: AiDeps, input: StepContentInput,
     offline,
   });
   // Variables are normalised first so a model's {campaign} or [Campaign Name] is caught as {{campaignName}}.
-  const scrub = (s: string) => withoutCampaignName(fixVariables(normalizeTypography(holdRep(s))), input.campaignName, company ?? "our team");
+  const scrub = (s: string) =>
+    withoutCampaignName(fixVariables(normalizeTypography(holdRep(s))), input.campaignName, company ?? "our team");
   const rules = {
     messageType: input.messageType,
     firstTouch: input.stepPosition === "initial",
     allowUnicode: /emoji/i.test(input.tone),
     fallbackSubject: company ? `A note from ${company}` : undefined,
-    allowedSources: [company, input.campaignName, input.campaignDescription, input.targetAudience, input.campaignGoal, ...input.previousSteps.flatMap((s) => [s.content, s.subject])],
+    allowedSources: [
+      company,
+      input.campaignName,
+      input.campaignDescription,
+      input.targetAudience,
+      input.campaignGoal,
+      ...input.previousSteps.flatMap((s) => [s.content, s.subject]),
+    ],
   };
-  const held = (d: { content: string; subject?: string | null }) => enforceDraftRules({ content: scrub(d.content), subject: d.subject == null ? d.subject : scrub(d.subject) }, rules);
+  const held = (d: { content: string; subject?: string | null }) =>
+    enforceDraftRules({ content: scrub(d.content), subject: d.subject == null ? d.subject : scrub(d.subject) }, rules);
   let draft = held(value);
   let answeredBy = provider;
   if (draft.foreign?.length) {
-    await Promise.resolve(deps.log?.({ kind: "step-content", provider, error: `draft refused: contact details nobody wrote (${draft.foreign.slice(0, 3).join(", ")})` })).catch(() => undefined);
+    await Promise.resolve(
+      deps.log?.({
+        kind: "step-content",
+        provider,
+        error: `draft refused: contact details nobody wrote (${draft.foreign.slice(0, 3).join(", ")})`,
+      }),
+    ).catch(() => undefined);
     draft = held(offline());
     answeredBy = "offline";
   }

@@ -11,10 +11,32 @@ describe("POST /ai/generate-step", () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
     await saveOrgSettings(db(), { company: "Bright Roof Solar" }, new Date());
-    const c = await createCampaign(db(), { name: "Autumn Roofs", description: "Free roof checks before winter." }, { userId: user.id, ipAddress: null }, new Date());
-    await addCampaignStep(db(), c.id, checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date());
-    const form = new URLSearchParams({ campaignId: String(c.id), stepNumber: "2", messageType: "email", option: "value", returnTo: `/campaigns/${c.id}?step=new` });
-    const res = await call("/ai/generate-step", { method: "POST", cookie, body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    const c = await createCampaign(
+      db(),
+      { name: "Autumn Roofs", description: "Free roof checks before winter." },
+      { userId: user.id, ipAddress: null },
+      new Date(),
+    );
+    await addCampaignStep(
+      db(),
+      c.id,
+      checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }),
+      new Date(),
+    );
+    const form = new URLSearchParams({
+      campaignId: String(c.id),
+      stepNumber: "2",
+      messageType: "email",
+      option: "value",
+      returnTo: `/campaigns/${c.id}?step=new`,
+    });
+    const res = await call("/ai/generate-step", {
+      method: "POST",
+      cookie,
+      body: form,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
     expect(res.status).toBe(302);
     const to = new URL(res.headers.get("Location")!, "https://helio.test");
     expect(to.pathname).toBe(`/campaigns/${c.id}`);
@@ -31,8 +53,20 @@ describe("POST /ai/generate-step", () => {
   it("never redirects off-site, and reports errors in the query", async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
-    const form = new URLSearchParams({ campaignId: "999999", stepNumber: "1", messageType: "sms", option: "introduction", returnTo: "//evil.example/x" });
-    const res = await call("/ai/generate-step", { method: "POST", cookie, body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    const form = new URLSearchParams({
+      campaignId: "999999",
+      stepNumber: "1",
+      messageType: "sms",
+      option: "introduction",
+      returnTo: "//evil.example/x",
+    });
+    const res = await call("/ai/generate-step", {
+      method: "POST",
+      cookie,
+      body: form,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
     expect(res.status).toBe(302);
     const to = new URL(res.headers.get("Location")!, "https://helio.test");
     expect(to.origin).toBe("https://helio.test");

@@ -10,7 +10,13 @@ import type { AiDeps } from "./run-chain.server";
 
 export const THREAD_LIMIT = 50;
 
-export type ChatEntry = { id: number; role: "user" | "assistant"; content: string; suggestions: string[]; createdAt: Date };
+export type ChatEntry = {
+  id: number;
+  role: "user" | "assistant";
+  content: string;
+  suggestions: string[];
+  createdAt: Date;
+};
 
 /** The newest THREAD_LIMIT messages of the user's thread, oldest first. */
 export async function listChatThread(db: Db, userId: number, limit = THREAD_LIMIT): Promise<ChatEntry[]> {
@@ -20,7 +26,13 @@ export async function listChatThread(db: Db, userId: number, limit = THREAD_LIMI
     .where(eq(chatMessages.userId, userId))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(limit);
-  return rows.reverse().map((r) => ({ id: r.id, role: r.role, content: r.content, suggestions: (r.suggestions ?? []).slice(0, 3), createdAt: r.createdAt }));
+  return rows.reverse().map((r) => ({
+    id: r.id,
+    role: r.role,
+    content: r.content,
+    suggestions: (r.suggestions ?? []).slice(0, 3),
+    createdAt: r.createdAt,
+  }));
 }
 
 /**
@@ -40,19 +52,38 @@ export async function sendChatMessage(
   const history = (await listChatThread(deps.db, userId, 10)).map((m) => ({ role: m.role, content: m.content }));
   let answer;
   try {
-    answer = await chatWithAssistant(deps, { message, context: input.context.trim().slice(0, 2000), chatHistory: history }, history.length);
+    answer = await chatWithAssistant(
+      deps,
+      { message, context: input.context.trim().slice(0, 2000), chatHistory: history },
+      history.length,
+    );
   } catch (cause) {
-    throw new AppError("unavailable", "The assistant could not answer just now. Please try again.", { title: "Error generating response", cause });
+    throw new AppError("unavailable", "The assistant could not answer just now. Please try again.", {
+      title: "Error generating response",
+      cause,
+    });
   }
   await saveChatTurn(deps.db, userId, message, answer, now);
   return answer;
 }
 
 /** The question and its answer, together (one batch); the answer 1 ms later so order never depends on ids alone. */
-async function saveChatTurn(db: Db, userId: number, message: string, answer: { response: string; suggestions: string[] }, now: Date) {
+async function saveChatTurn(
+  db: Db,
+  userId: number,
+  message: string,
+  answer: { response: string; suggestions: string[] },
+  now: Date,
+) {
   await db.batch([
     db.insert(chatMessages).values({ userId, role: "user", content: message, suggestions: null, createdAt: now }),
-    db.insert(chatMessages).values({ userId, role: "assistant", content: answer.response, suggestions: answer.suggestions, createdAt: new Date(now.getTime() + 1) }),
+    db.insert(chatMessages).values({
+      userId,
+      role: "assistant",
+      content: answer.response,
+      suggestions: answer.suggestions,
+      createdAt: new Date(now.getTime() + 1),
+    }),
   ]);
 }
 
@@ -76,15 +107,27 @@ export async function streamChatMessage(
   let started = false;
   let answer;
   try {
-    answer = await streamChat(deps, { message, context: input.context.trim().slice(0, 2000), chatHistory: history }, history.length, (t) => {
-      started = true;
-      onText(t);
-    }, signal);
+    answer = await streamChat(
+      deps,
+      { message, context: input.context.trim().slice(0, 2000), chatHistory: history },
+      history.length,
+      (t) => {
+        started = true;
+        onText(t);
+      },
+      signal,
+    );
   } catch (cause) {
-    throw new AppError("unavailable", started ? "The answer was cut off. Please try again." : "The assistant could not answer just now. Please try again.", {
-      title: "Error generating response",
-      cause,
-    });
+    throw new AppError(
+      "unavailable",
+      started
+        ? "The answer was cut off. Please try again."
+        : "The assistant could not answer just now. Please try again.",
+      {
+        title: "Error generating response",
+        cause,
+      },
+    );
   }
   await saveChatTurn(deps.db, userId, message, answer, now);
   return answer;

@@ -5,9 +5,11 @@ import { makesPromise } from "./draft-rules";
 import { composeChatAnswer } from "./offline-chat";
 import type { ChatTurn } from "./prompts/chat";
 
-const ask = (message: string, history: ChatTurn[] = [], context = "") => composeChatAnswer(message, context, history.length, history).response;
+const ask = (message: string, history: ChatTurn[] = [], context = "") =>
+  composeChatAnswer(message, context, history.length, history).response;
 /** The numbered items of an answer (an item runs until the next number or a blank line after a text). */
-const items = (answer: string) => [...answer.matchAll(/^(\d+)\. (.*(?:\n {3}.*)*)/gm)].map((m) => m[2].replace(/\n {3}/g, "\n"));
+const items = (answer: string) =>
+  [...answer.matchAll(/^(\d+)\. (.*(?:\n {3}.*)*)/gm)].map((m) => m[2].replace(/\n {3}/g, "\n"));
 const SMS_TOKEN = /\{\{(\w+)\}\}/g;
 const DOCUMENTED = new Set(["firstName", "salesRep", "appointmentDate", "appointmentTime"]);
 
@@ -20,15 +22,65 @@ function wellFormed(answer: string) {
 }
 
 describe("offline Idea Generator: requests", () => {
-  const table: Array<{ ask: string; kind: "sms" | "email" | "subject"; count: number; max?: number; optOut?: boolean; match?: RegExp }> = [
-    { ask: "Give me 5 subject lines for a follow-up after a quote", kind: "subject", count: 5, match: /quote|proposal/i },
-    { ask: "Write three texts for renters about battery storage", kind: "sms", count: 3, max: 160, optOut: true, match: /batter/i },
-    { ask: "Write 4 casual texts asking for referrals, under 120 characters", kind: "sms", count: 4, max: 120, optOut: true, match: /Hey/ },
-    { ask: "Draft 2 urgent texts for no-shows", kind: "sms", count: 2, max: 160, optOut: false, match: /missed|better time|15 minutes/i },
-    { ask: "Write an SMS appointment reminder", kind: "sms", count: 1, max: 160, optOut: false, match: /\{\{appointmentDate\}\}/ },
+  const table: Array<{
+    ask: string;
+    kind: "sms" | "email" | "subject";
+    count: number;
+    max?: number;
+    optOut?: boolean;
+    match?: RegExp;
+  }> = [
+    {
+      ask: "Give me 5 subject lines for a follow-up after a quote",
+      kind: "subject",
+      count: 5,
+      match: /quote|proposal/i,
+    },
+    {
+      ask: "Write three texts for renters about battery storage",
+      kind: "sms",
+      count: 3,
+      max: 160,
+      optOut: true,
+      match: /batter/i,
+    },
+    {
+      ask: "Write 4 casual texts asking for referrals, under 120 characters",
+      kind: "sms",
+      count: 4,
+      max: 120,
+      optOut: true,
+      match: /Hey/,
+    },
+    {
+      ask: "Draft 2 urgent texts for no-shows",
+      kind: "sms",
+      count: 2,
+      max: 160,
+      optOut: false,
+      match: /missed|better time|15 minutes/i,
+    },
+    {
+      ask: "Write an SMS appointment reminder",
+      kind: "sms",
+      count: 1,
+      max: 160,
+      optOut: false,
+      match: /\{\{appointmentDate\}\}/,
+    },
     { ask: "Write 3 texts to re-engage cold leads", kind: "sms", count: 3, max: 160, optOut: true },
-    { ask: "Write a professional email about financing for commercial property owners", kind: "email", count: 1, match: /business[\s\S]*incentives where available/i },
-    { ask: "Write two friendly emails about net metering for seniors", kind: "email", count: 2, match: /net metering/i },
+    {
+      ask: "Write a professional email about financing for commercial property owners",
+      kind: "email",
+      count: 1,
+      match: /business[\s\S]*incentives where available/i,
+    },
+    {
+      ask: "Write two friendly emails about net metering for seniors",
+      kind: "email",
+      count: 2,
+      match: /net metering/i,
+    },
   ];
 
   it.each(table)("$ask", (row) => {
@@ -50,7 +102,12 @@ describe("offline Idea Generator: requests", () => {
 
   it("different requests get different answers, and the same request the same answer", () => {
     const answers = table.map((r) => ask(r.ask));
-    for (const q of ["Write 3 appointment reminder texts", "Give me 10 subject lines for new leads", "Create a 4-step follow-up sequence"]) wellFormed(ask(q));
+    for (const q of [
+      "Write 3 appointment reminder texts",
+      "Give me 10 subject lines for new leads",
+      "Create a 4-step follow-up sequence",
+    ])
+      wellFormed(ask(q));
     // The chat refuses answers over 8,000 characters.
     expect(ask("Write 10 professional emails about battery storage for commercial owners").length).toBeLessThan(8000);
     expect(new Set(answers).size).toBe(table.length);
@@ -58,8 +115,11 @@ describe("offline Idea Generator: requests", () => {
   });
 
   it("tone words change the copy", () => {
-    const tones = ["friendly", "professional", "casual", "urgent"].map((t) => items(ask(`Write 3 ${t} texts about financing`)));
-    for (let i = 0; i < tones.length; i++) for (let j = i + 1; j < tones.length; j++) expect(tones[i]).not.toEqual(tones[j]);
+    const tones = ["friendly", "professional", "casual", "urgent"].map((t) =>
+      items(ask(`Write 3 ${t} texts about financing`)),
+    );
+    for (let i = 0; i < tones.length; i++)
+      for (let j = i + 1; j < tones.length; j++) expect(tones[i]).not.toEqual(tones[j]);
     expect(tones[2].join(" ")).toMatch(/Hey/);
     expect(tones[3].join(" ")).toMatch(/heads-up|time-sensitive|today|this week/i);
   });
@@ -70,7 +130,11 @@ describe("offline Idea Generator: requests", () => {
   });
 
   it("never promises the federal tax credit, even when asked about it", () => {
-    for (const q of ["Write 3 texts about the 30% tax credit", "Write an email about the federal tax credit for homeowners", "How do I explain the tax credit simply?"]) {
+    for (const q of [
+      "Write 3 texts about the 30% tax credit",
+      "Write an email about the federal tax credit for homeowners",
+      "How do I explain the tax credit simply?",
+    ]) {
       const answer = ask(q);
       expect(answer).not.toMatch(/30\s?%|tax credit/i);
     }
@@ -97,7 +161,11 @@ describe("offline Idea Generator: sequences", () => {
 
 describe("offline Idea Generator: follow-ups transform the previous answer", () => {
   const first = "Write three texts for renters about battery storage";
-  const history = (...turns: string[]): ChatTurn[] => turns.flatMap((t) => [{ role: "user" as const, content: t }, { role: "assistant" as const, content: ask(t) }]);
+  const history = (...turns: string[]): ChatTurn[] =>
+    turns.flatMap((t) => [
+      { role: "user" as const, content: t },
+      { role: "assistant" as const, content: ask(t) },
+    ]);
 
   it("make them shorter: the same texts, each no longer and shorter overall", () => {
     const before = items(ask(first));

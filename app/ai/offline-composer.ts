@@ -18,18 +18,32 @@ function callToAction(goal: string): Cta {
   const g = goal.toLowerCase();
   if (/appoint|consult|book|meeting|visit|call|survey/.test(g))
     return {
-      sms: ["Would a quick 15-min call this week work?", "Want me to hold a time for a free consultation?", "Is Tuesday or Thursday better for a quick call?"],
-      email: "If it helps, reply with a day and time that suit you and I will set up a short, no-pressure consultation.",
+      sms: [
+        "Would a quick 15-min call this week work?",
+        "Want me to hold a time for a free consultation?",
+        "Is Tuesday or Thursday better for a quick call?",
+      ],
+      email:
+        "If it helps, reply with a day and time that suit you and I will set up a short, no-pressure consultation.",
     };
   if (/quote|estimate|proposal|price|pricing/.test(g))
     return {
-      sms: ["Want a free, no-obligation estimate for your home?", "Should I put together a custom quote for you?", "Can I send you a personalized estimate?"],
+      sms: [
+        "Want a free, no-obligation estimate for your home?",
+        "Should I put together a custom quote for you?",
+        "Can I send you a personalized estimate?",
+      ],
       email: "Reply to this email and I will prepare a personalized, no-obligation estimate for your home.",
     };
   if (/referr/.test(g))
     return {
-      sms: ["Know a neighbor who would want a look too?", "Anyone you know who should hear about this?", "Happy to help a friend of yours as well."],
-      email: "If you know a neighbor or friend who would like a look too, just reply with their name and I will reach out.",
+      sms: [
+        "Know a neighbor who would want a look too?",
+        "Anyone you know who should hear about this?",
+        "Happy to help a friend of yours as well.",
+      ],
+      email:
+        "If you know a neighbor or friend who would like a look too, just reply with their name and I will reach out.",
     };
   return {
     sms: ["Any questions I can answer?", "Worth a quick chat?", "Want me to send a few details?"],
@@ -41,7 +55,11 @@ export type ComposeOption = "introduction" | "follow-up" | "value" | "urgency";
 
 const SMS_OPENERS: Record<ComposeOption, string[]> = {
   // {{who}}: "{{salesRep}} with Acme Solar", or just the company (or "our solar team") when no rep signs.
-  introduction: ["Hi {{firstName}}, this is {{who}}.", "Hi {{firstName}}! Reaching out from {{who}}.", "Hello {{firstName}}, a quick note from {{who}}."],
+  introduction: [
+    "Hi {{firstName}}, this is {{who}}.",
+    "Hi {{firstName}}! Reaching out from {{who}}.",
+    "Hello {{firstName}}, a quick note from {{who}}.",
+  ],
   "follow-up": [
     "Hi {{firstName}}, just following up on my last message.",
     "Hi {{firstName}}, circling back in case my note got buried.",
@@ -60,9 +78,18 @@ const SMS_OPENERS: Record<ComposeOption, string[]> = {
 };
 
 const SMS_MIDDLES: Record<ComposeOption, string[]> = {
-  introduction: ["We help homeowners see whether solar fits their roof and budget.", "We offer a free look at what solar could mean for your home."],
-  "follow-up": ["Happy to answer any questions about solar for your home.", "Still happy to walk you through your options, no pressure."],
-  value: ["A free assessment shows what your roof could produce.", "Solar can make your energy costs more predictable."],
+  introduction: [
+    "We help homeowners see whether solar fits their roof and budget.",
+    "We offer a free look at what solar could mean for your home.",
+  ],
+  "follow-up": [
+    "Happy to answer any questions about solar for your home.",
+    "Still happy to walk you through your options, no pressure.",
+  ],
+  value: [
+    "A free assessment shows what your roof could produce.",
+    "Solar can make your energy costs more predictable.",
+  ],
   urgency: ["We have a few assessment spots left this month.", "Now is a good time to see if your home qualifies."],
 };
 
@@ -74,7 +101,12 @@ export function defaultOption(position: StepContentInput["stepPosition"]): Compo
 /** Who the copy speaks for: the organisation's company name (settings) and whether {{salesRep}} may sign it. */
 export type StepBrand = { company?: string | null; rep?: boolean };
 
-export function composeStepDraft(input: StepContentInput, option: ComposeOption, seed = 0, brand: StepBrand = {}): { content: string; subject: string | null } {
+export function composeStepDraft(
+  input: StepContentInput,
+  option: ComposeOption,
+  seed = 0,
+  brand: StepBrand = {},
+): { content: string; subject: string | null } {
   const description = clean(input.campaignDescription);
   const key = `${seed}|${option}|${input.stepNumber}|${input.messageType}|${description}`;
   const cta = callToAction(clean(input.campaignGoal));
@@ -96,8 +128,13 @@ export function composeStepDraft(input: StepContentInput, option: ComposeOption,
 
   const greeting = pick(["Hi {{firstName}},", "Hello {{firstName}},", "Dear {{firstName}},"], key + "g");
   const intro: Record<ComposeOption, string> = {
-    introduction: brand.rep ? `My name is {{salesRep}}, and I am reaching out from ${from}.` : `I am reaching out from ${from}.`,
-    "follow-up": earlier > 0 ? `I wanted to follow up on my ${earlier === 1 ? "last message" : "recent messages"}.` : "I wanted to follow up with you about solar for your home.",
+    introduction: brand.rep
+      ? `My name is {{salesRep}}, and I am reaching out from ${from}.`
+      : `I am reaching out from ${from}.`,
+    "follow-up":
+      earlier > 0
+        ? `I wanted to follow up on my ${earlier === 1 ? "last message" : "recent messages"}.`
+        : "I wanted to follow up with you about solar for your home.",
     value: "Here is something homeowners often ask us about when they look at solar.",
     urgency: "A quick heads-up: install calendars and incentives where available change through the year.",
   };
@@ -120,14 +157,33 @@ export function composeStepDraft(input: StepContentInput, option: ComposeOption,
     ],
   };
   const subjects: Record<ComposeOption, string[]> = {
-    introduction: [company ? `Solar for your home, from ${company}` : "Solar for your home", `{{firstName}}, is solar a fit for your home?`, "A quick introduction"],
-    "follow-up": ["Following up on solar for your home", `{{firstName}}, any questions about solar?`, `Still thinking about solar?`],
-    value: [`What solar could mean for your home`, `{{firstName}}, a few solar facts worth knowing`, `How homeowners use solar to plan energy costs`],
-    urgency: [`Assessment slots are filling up`, `{{firstName}}, a timely note about solar`, `Before this season's schedule fills`],
+    introduction: [
+      company ? `Solar for your home, from ${company}` : "Solar for your home",
+      `{{firstName}}, is solar a fit for your home?`,
+      "A quick introduction",
+    ],
+    "follow-up": [
+      "Following up on solar for your home",
+      `{{firstName}}, any questions about solar?`,
+      `Still thinking about solar?`,
+    ],
+    value: [
+      `What solar could mean for your home`,
+      `{{firstName}}, a few solar facts worth knowing`,
+      `How homeowners use solar to plan energy costs`,
+    ],
+    urgency: [
+      `Assessment slots are filling up`,
+      `{{firstName}}, a timely note about solar`,
+      `Before this season's schedule fills`,
+    ],
   };
   const paragraph = topic ? topic.email[hash(key + "b") % topic.email.length] : pick(body[option], key + "b");
   const signOff = [brand.rep ? "{{salesRep}}" : "Your solar team", ...(company ? [company] : [])];
-  const content = [greeting, "", intro[option], "", paragraph, "", cta.email, "", "Best regards,", ...signOff].join("\n");
-  const subject = topic && option !== "introduction" ? pick(topic.subjects, key + "s") : pick(subjects[option], key + "s");
+  const content = [greeting, "", intro[option], "", paragraph, "", cta.email, "", "Best regards,", ...signOff].join(
+    "\n",
+  );
+  const subject =
+    topic && option !== "introduction" ? pick(topic.subjects, key + "s") : pick(subjects[option], key + "s");
   return { content, subject };
 }

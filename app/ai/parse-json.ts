@@ -16,6 +16,7 @@ export function parseModelJson<T>(text: string, schema: z.ZodType<T>): T {
     throw new MalformedAiOutput("answer is not valid JSON");
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new MalformedAiOutput(`answer does not match the schema: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success)
+    throw new MalformedAiOutput(`answer does not match the schema: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   return parsed.data;
 }

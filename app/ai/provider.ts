@@ -37,7 +37,10 @@ export function chatMessages(prompt: AiPrompt) {
 }
 
 /** The text pieces of a server-sent-events body whose events carry JSON; `pick` takes the text out of one event. */
-export async function* sseText(body: ReadableStream<Uint8Array>, pick: (event: unknown) => string | null | undefined): AsyncIterable<string> {
+export async function* sseText(
+  body: ReadableStream<Uint8Array>,
+  pick: (event: unknown) => string | null | undefined,
+): AsyncIterable<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

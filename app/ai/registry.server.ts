@@ -5,7 +5,13 @@ import { createOfflineComposer } from "./providers/offline.server";
 import { createOpenAi, OPENAI_DEFAULT_BASE, OPENAI_DEFAULT_MODEL, type OpenAiConfig } from "./providers/openai.server";
 import { createWorkersAi, type AiBinding } from "./providers/workers-ai.server";
 
-export type AiEnv = { AI?: unknown; OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string; OPENAI_MODEL?: string; AI_DISABLE_WORKERS_AI?: string };
+export type AiEnv = {
+  AI?: unknown;
+  OPENAI_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+  OPENAI_MODEL?: string;
+  AI_DISABLE_WORKERS_AI?: string;
+};
 
 const setting = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
@@ -14,7 +20,11 @@ export function openAiConfigFrom(env: AiEnv): OpenAiConfig | null {
   const apiKey = setting(env.OPENAI_API_KEY);
   const baseUrl = setting(env.OPENAI_BASE_URL);
   if (!apiKey && !baseUrl) return null;
-  return { apiKey: apiKey ?? "", baseUrl: baseUrl ?? OPENAI_DEFAULT_BASE, model: setting(env.OPENAI_MODEL) ?? OPENAI_DEFAULT_MODEL };
+  return {
+    apiKey: apiKey ?? "",
+    baseUrl: baseUrl ?? OPENAI_DEFAULT_BASE,
+    model: setting(env.OPENAI_MODEL) ?? OPENAI_DEFAULT_MODEL,
+  };
 }
 
 const isBinding = (v: unknown): v is AiBinding => !!v && typeof (v as { run?: unknown }).run === "function";

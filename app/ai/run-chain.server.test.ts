@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { failOpenAi, fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
+import {
+  failOpenAi,
+  fakeOpenAiBase,
+  newFakeOpenAiKey,
+  openAiCalls,
+  queueOpenAiAnswer,
+} from "../../tests/fakes/control";
 import { generateStepContent } from "./generate-step-content.server";
 import { createOfflineComposer } from "./providers/offline.server";
 import { createOpenAi } from "./providers/openai.server";
@@ -12,7 +18,12 @@ const throwing: AiBinding = { run: () => Promise.reject(new Error("Binding AI ne
 const hanging: AiBinding = { run: () => new Promise(() => {}) };
 const answering = (response: unknown): AiBinding => ({ run: () => Promise.resolve({ response }) });
 
-const input = stepContentInput.parse({ campaignName: "Spring Solar", campaignDescription: "Free roof assessments for homeowners.", stepNumber: 1, messageType: "sms" });
+const input = stepContentInput.parse({
+  campaignName: "Spring Solar",
+  campaignDescription: "Free roof assessments for homeowners.",
+  stepNumber: 1,
+  messageType: "sms",
+});
 
 function chain(binding: AiBinding, key: string, opts: { openAiTimeoutMs?: number } = {}) {
   const logs: string[] = [];
@@ -21,7 +32,12 @@ function chain(binding: AiBinding, key: string, opts: { openAiTimeoutMs?: number
     deps: {
       providers: [
         createWorkersAi(binding, { timeoutMs: 300 }),
-        createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: opts.openAiTimeoutMs ?? 5_000 }),
+        createOpenAi({
+          apiKey: key,
+          baseUrl: fakeOpenAiBase(),
+          model: "gpt-test",
+          timeoutMs: opts.openAiTimeoutMs ?? 5_000,
+        }),
         createOfflineComposer(),
       ],
       log: (e: { provider: string; error: string }) => logs.push(`${e.provider}: ${e.error}`),
@@ -67,7 +83,10 @@ describe("the provider chain", () => {
       name: "malformed binding output, then an HTTP 500",
       binding: answering('{"text":"wrong field"}'),
       arrange: (key: string) => failOpenAi(key, 1, 500),
-      expected: [/^workers-ai: answer does not match the schema/, /^openai: OpenAI-compatible endpoint answered HTTP 500$/],
+      expected: [
+        /^workers-ai: answer does not match the schema/,
+        /^openai: OpenAI-compatible endpoint answered HTTP 500$/,
+      ],
     },
     {
       name: "a throwing binding, then an endpoint slower than its timeout",
@@ -89,8 +108,14 @@ describe("the provider chain", () => {
 
   it("the registry builds the chain from configuration, offline always last", () => {
     expect(aiProvidersFor({}).map((p) => p.name)).toEqual(["offline"]);
-    expect(aiProvidersFor({ AI: throwing, OPENAI_API_KEY: "sk-x" }).map((p) => p.name)).toEqual(["workers-ai", "openai", "offline"]);
-    expect(aiProvidersFor({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", OPENAI_API_KEY: " " }).map((p) => p.name)).toEqual(["openai", "offline"]);
+    expect(aiProvidersFor({ AI: throwing, OPENAI_API_KEY: "sk-x" }).map((p) => p.name)).toEqual([
+      "workers-ai",
+      "openai",
+      "offline",
+    ]);
+    expect(
+      aiProvidersFor({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", OPENAI_API_KEY: " " }).map((p) => p.name),
+    ).toEqual(["openai", "offline"]);
     expect(aiProvidersFor({ AI: throwing, AI_DISABLE_WORKERS_AI: "1" }).map((p) => p.name)).toEqual(["offline"]);
   });
 });

@@ -21,13 +21,19 @@ export type AiDeps = {
 
 export type ChainResult<T> = { value: T; provider: AiProviderName };
 
-export const defaultLog: AiLog = (e) => console.warn(`[ai] ${e.kind}: ${e.provider} failed, trying the next provider: ${e.error}`);
+export const defaultLog: AiLog = (e) =>
+  console.warn(`[ai] ${e.kind}: ${e.provider} failed, trying the next provider: ${e.error}`);
 
 /** The log the app uses: the console, and `provider_error:ai` in system_status (the Analytics health card). */
 export function recordingLog(db: Db, clock: Clock): AiLog {
   return async (e) => {
     defaultLog(e);
-    await recordStatus(db, "provider_error:ai", { provider: e.provider, task: e.kind, message: e.error.slice(0, 300) }, clock());
+    await recordStatus(
+      db,
+      "provider_error:ai",
+      { provider: e.provider, task: e.kind, message: e.error.slice(0, 300) },
+      clock(),
+    );
   };
 }
 
@@ -85,7 +91,13 @@ export async function runChain<T>(deps: AiDeps, task: AiTask<T>): Promise<ChainR
       if (deps.signal?.aborted) throw error;
       // A log that fails (e.g. its D1 write) must not stop the chain.
       await Promise.resolve()
-        .then(() => log({ kind: task.kind, provider: provider.name, error: error instanceof Error ? error.message : String(error) }))
+        .then(() =>
+          log({
+            kind: task.kind,
+            provider: provider.name,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        )
         .catch(() => undefined);
     }
   }

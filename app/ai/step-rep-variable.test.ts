@@ -24,11 +24,21 @@ const T0 = Date.parse("2020-03-02T18:00:00Z");
 
 describe("{{salesRep}} in generated campaign steps (issue 24, item 8)", () => {
   it("the prompt asks for the rep by {{salesRep}} and the offline composer names the rep and the company", async () => {
-    const input = stepContentInput.parse({ campaignName: "Summer Savings 3-Touch", campaignDescription: "Free roof assessment for homeowners", stepNumber: 1, messageType: "email", option: "introduction" });
+    const input = stepContentInput.parse({
+      campaignName: "Summer Savings 3-Touch",
+      campaignDescription: "Free roof assessment for homeowners",
+      stepNumber: 1,
+      messageType: "email",
+      option: "introduction",
+    });
     const prompt = stepContentPrompt(input, "introduction", { company: "Acme Solar", rep: true });
     expect(prompt.system).toMatch(/name them with \{\{salesRep\}\}/);
     for (const messageType of ["sms", "email"] as const) {
-      const d = await generateStepContent({ providers: [createOfflineComposer()] }, { ...input, messageType }, { company: "Acme Solar" });
+      const d = await generateStepContent(
+        { providers: [createOfflineComposer()] },
+        { ...input, messageType },
+        { company: "Acme Solar" },
+      );
       expect(`${d.subject ?? ""} ${d.content}`, messageType).toContain("{{salesRep}}");
       expect(d.content, messageType).toContain("Acme Solar");
     }
@@ -39,20 +49,33 @@ describe("{{salesRep}} in generated campaign steps (issue 24, item 8)", () => {
     const now = () => new Date(clock.t);
     const { deps, queue, twilio } = await pipeline({ clock: now });
     const owner = await createTestUser({ firstName: "Maya", lastName: "Okafor" });
-    const contact = await createTestContact(owner.id, { firstName: "Ada", lastName: uniqueTag("Sol"), state: "AZ", phone: `+1602${String(Math.floor(Math.random() * 9_000_000) + 2_000_000)}` });
-    const c = await createCampaign(deps.db, { name: `Rep ${uniqueTag("c")}`, contactIds: [contact.id] }, { userId: owner.id, ipAddress: null }, now());
+    const contact = await createTestContact(owner.id, {
+      firstName: "Ada",
+      lastName: uniqueTag("Sol"),
+      state: "AZ",
+      phone: `+1602${String(Math.floor(Math.random() * 9_000_000) + 2_000_000)}`,
+    });
+    const c = await createCampaign(
+      deps.db,
+      { name: `Rep ${uniqueTag("c")}`, contactIds: [contact.id] },
+      { userId: owner.id, ipAddress: null },
+      now(),
+    );
     const content = "Hi {{firstName}}, {{salesRep}} here with a quick solar question.";
     await addCampaignStep(deps.db, c.id, checkStep(stepSchema.parse({ name: "Intro", content })), now());
     await startCampaign(deps.db, queue, c.id, { userId: owner.id, ipAddress: null }, now());
     for (let i = 0; i < 10 && queue.sent.length; i++) {
       const jobs = queue.sent.splice(0) as (SendJob | EnrollCampaignJob)[];
-      for (const j of jobs) if (j.type === "enroll-campaign") await runEnrollmentJob(j, { db: deps.db, queue, now: now() });
+      for (const j of jobs)
+        if (j.type === "enroll-campaign") await runEnrollmentJob(j, { db: deps.db, queue, now: now() });
       const sends = jobs.filter((j): j is SendJob => j.type === "send");
       if (sends.length) await sendMessages(sends, deps);
     }
     await dispatchDueSteps(deps.db, queue, now());
     await sendMessages(queue.takeSendJobs(), deps);
-    const sent = await deps.db.all<{ content: string; status: string }>(sql`SELECT content, status FROM messages WHERE campaign_id = ${c.id}`);
+    const sent = await deps.db.all<{ content: string; status: string }>(
+      sql`SELECT content, status FROM messages WHERE campaign_id = ${c.id}`,
+    );
     expect(sent).toEqual([{ content: "Hi Ada, Maya Okafor here with a quick solar question.", status: "sent" }]);
     expect((await twilio.calls()).map((x) => x.body)).toEqual([sent[0].content]);
   });

@@ -1,20 +1,42 @@
 // The streamed Idea Generator answer: the text as the provider writes it (the fake OpenAI-compatible server speaks
 // server-sent events on loopback), the fall-through before any text, the offline composer word by word, and the route.
 import { describe, expect, it } from "vitest";
-import { failOpenAi, fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
+import {
+  failOpenAi,
+  fakeOpenAiBase,
+  newFakeOpenAiKey,
+  openAiCalls,
+  queueOpenAiAnswer,
+} from "../../tests/fakes/control";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { listChatThread } from "./idea-chat.server";
 import { createOfflineComposer } from "./providers/offline.server";
 import { createOpenAi } from "./providers/openai.server";
-import { MAX_ANSWER_CHARS, splitAnswer, streamChat, SUGGESTIONS_MARKER, TRUNCATED_ANSWER, visibleAnswer } from "./stream-chat.server";
+import {
+  MAX_ANSWER_CHARS,
+  splitAnswer,
+  streamChat,
+  SUGGESTIONS_MARKER,
+  TRUNCATED_ANSWER,
+  visibleAnswer,
+} from "./stream-chat.server";
 
 const input = { message: "Ideas for a referral campaign", context: "", chatHistory: [] };
-const chain = (key: string) => ({ providers: [createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }), createOfflineComposer()], log: () => {} });
+const chain = (key: string) => ({
+  providers: [
+    createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }),
+    createOfflineComposer(),
+  ],
+  log: () => {},
+});
 
 describe("streamChat", () => {
   it("passes the model's text on as it streams, holding back the suggestions", async () => {
     const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(key, `Ask happy customers to text a neighbor.\n- Offer a gift card\n${SUGGESTIONS_MARKER}\n- How big a reward?\n- Which channel works best?\n- When to ask?\n- One too many`);
+    await queueOpenAiAnswer(
+      key,
+      `Ask happy customers to text a neighbor.\n- Offer a gift card\n${SUGGESTIONS_MARKER}\n- How big a reward?\n- Which channel works best?\n- When to ask?\n- One too many`,
+    );
     const pieces: string[] = [];
     const answer = await streamChat(chain(key), input, 0, (t) => pieces.push(t));
     expect(answer.provider).toBe("openai");
@@ -43,10 +65,16 @@ describe("streamChat", () => {
     await queueOpenAiAnswer(key, "Solar referral idea. ".repeat(80), undefined, 25);
     const reader = new AbortController();
     const pieces: string[] = [];
-    const run = streamChat(chain(key), input, 0, (t) => {
-      pieces.push(t);
-      if (pieces.length === 3) reader.abort(new Error("the client disconnected"));
-    }, reader.signal);
+    const run = streamChat(
+      chain(key),
+      input,
+      0,
+      (t) => {
+        pieces.push(t);
+        if (pieces.length === 3) reader.abort(new Error("the client disconnected"));
+      },
+      reader.signal,
+    );
     await expect(run).rejects.toThrow();
     let call;
     for (let i = 0; i < 40; i++) {
@@ -81,7 +109,10 @@ describe("POST /idea-generator/stream", () => {
   it("streams the answer and stores the turn; an empty message is a 204", async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
-    const form = new URLSearchParams({ message: "How do I handle the objection that solar is too expensive?", context: "" });
+    const form = new URLSearchParams({
+      message: "How do I handle the objection that solar is too expensive?",
+      context: "",
+    });
     const res = await call("/idea-generator/stream", { method: "POST", body: form, cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/plain/);
@@ -91,6 +122,9 @@ describe("POST /idea-generator/stream", () => {
     const thread = await listChatThread(db(), user.id);
     expect(thread.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(thread[1].content).toBe(splitAnswer(text).response);
-    expect((await call("/idea-generator/stream", { method: "POST", body: new URLSearchParams({ message: "  " }), cookie })).status).toBe(204);
+    expect(
+      (await call("/idea-generator/stream", { method: "POST", body: new URLSearchParams({ message: "  " }), cookie }))
+        .status,
+    ).toBe(204);
   });
 });

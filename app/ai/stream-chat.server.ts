@@ -46,7 +46,11 @@ export function splitAnswer(full: string): { response: string; suggestions: stri
       ? full
           .slice(at + SUGGESTIONS_MARKER.length)
           .split("\n")
-          .map((l) => normalizeTypography(l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, "")).trim().slice(0, 300))
+          .map((l) =>
+            normalizeTypography(l.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, ""))
+              .trim()
+              .slice(0, 300),
+          )
           .filter(Boolean)
           .slice(0, 3)
       : [];
@@ -65,7 +69,13 @@ async function* words(text: string, signal: AbortSignal): AsyncIterable<string> 
  * before writing anything is logged and the next is asked (the offline composer closes the chain, writing its
  * answer word by word); one that fails midway ends the answer with an error, since its words are already shown.
  */
-export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, onText: (text: string) => void, signal?: AbortSignal): Promise<ChatAnswer> {
+export async function streamChat(
+  deps: AiDeps,
+  input: ChatInput,
+  seed: number,
+  onText: (text: string) => void,
+  signal?: AbortSignal,
+): Promise<ChatAnswer> {
   const log = deps.log ?? defaultLog;
   const prompt = chatStreamPrompt(input);
   let lastError: unknown = new Error("no AI provider configured");
@@ -83,7 +93,10 @@ export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, o
     try {
       const answer = offline ? composeChatAnswer(input.message, input.context, seed, input.chatHistory) : null;
       const pieces = answer
-        ? words(`${answer.response}\n${SUGGESTIONS_MARKER}\n${answer.suggestions.map((s) => `- ${s}`).join("\n")}`, controller.signal)
+        ? words(
+            `${answer.response}\n${SUGGESTIONS_MARKER}\n${answer.suggestions.map((s) => `- ${s}`).join("\n")}`,
+            controller.signal,
+          )
         : provider.stream!(prompt, controller.signal);
       let cut = false;
       for await (const piece of pieces) {
@@ -107,11 +120,24 @@ export async function streamChat(deps: AiDeps, input: ChatInput, seed: number, o
       }
       const { response, suggestions } = splitAnswer(full);
       if (!response) throw new MalformedAiOutput("an empty answer");
-      return { response: response.length > MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length ? response.slice(0, MAX_ANSWER_CHARS) + TRUNCATED_ANSWER : response, suggestions, provider: provider.name };
+      return {
+        response:
+          response.length > MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length
+            ? response.slice(0, MAX_ANSWER_CHARS) + TRUNCATED_ANSWER
+            : response,
+        suggestions,
+        provider: provider.name,
+      };
     } catch (error) {
       lastError = error;
       await Promise.resolve()
-        .then(() => log({ kind: "chat-stream", provider: provider.name, error: error instanceof Error ? error.message : String(error) }))
+        .then(() =>
+          log({
+            kind: "chat-stream",
+            provider: provider.name,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        )
         .catch(() => undefined);
       if (shown > 0 || signal?.aborted) throw error;
     } finally {

@@ -8,7 +8,15 @@ const addClassification = async (text: string, createdAt: Date) =>
   (
     await db()
       .insert(aiClassifications)
-      .values({ textPreview: text, intent: "pricing", sentiment: "neutral", confidence: 82, provider: "local", analysisMs: 37, createdAt })
+      .values({
+        textPreview: text,
+        intent: "pricing",
+        sentiment: "neutral",
+        confidence: 82,
+        provider: "local",
+        analysisMs: 37,
+        createdAt,
+      })
       .returning()
   )[0];
 
@@ -20,18 +28,33 @@ describe("AI monitoring", () => {
     const newer = await addClassification(`newer ${tag}`, new Date("2099-01-02T00:00:00Z"));
     const rows = await listRecentClassifications(db(), 2);
     expect(rows.map((r) => r.id)).toEqual([newer.id, older.id]);
-    expect(rows[0]).toMatchObject({ textPreview: `newer ${tag}`, intent: "pricing", sentiment: "neutral", confidence: 82, analysisMs: 37, markedCorrect: null });
+    expect(rows[0]).toMatchObject({
+      textPreview: `newer ${tag}`,
+      intent: "pricing",
+      sentiment: "neutral",
+      confidence: 82,
+      analysisMs: 37,
+      markedCorrect: null,
+    });
   });
 
   it("marks a classification right or wrong, and the alert raised from it carries the verdict", async () => {
     const c = await addClassification("how much?", new Date());
     const [alert] = await db()
       .insert(alerts)
-      .values({ content: "how much?", priority: "medium", category: "information request", status: "acknowledged", classificationId: c.id })
+      .values({
+        content: "how much?",
+        priority: "medium",
+        category: "information request",
+        status: "acknowledged",
+        classificationId: c.id,
+      })
       .returning();
     await markClassification(db(), c.id, "wrong");
     const read = async () => ({
-      cls: await db().get<{ m: number | null }>(sql`SELECT marked_correct AS m FROM ai_classifications WHERE id = ${c.id}`),
+      cls: await db().get<{ m: number | null }>(
+        sql`SELECT marked_correct AS m FROM ai_classifications WHERE id = ${c.id}`,
+      ),
       alert: await db().get<{ v: string | null }>(sql`SELECT verdict AS v FROM alerts WHERE id = ${alert.id}`),
     });
     expect(await read()).toEqual({ cls: { m: 0 }, alert: { v: "wrong" } });

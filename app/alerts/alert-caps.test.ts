@@ -22,15 +22,38 @@ async function world() {
   const p = await pipeline({ clock: () => DAY });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  const replies: Omit<ReplyDeps, "db" | "now"> = {
+    queue: p.queue,
+    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
+    classify: classifierFor({}, db()),
+  };
   const word = uniqueTag("kw");
   const email = `${uniqueTag("staff")}@helio.test`;
-  const profile = await createProfile(db(), parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 15 }), DAY);
-  const bank = await createBank(db(), parseBank({ category: "Pricing Concerns", keywords: word, priority: "high", alertProfileId: profile.id, autoResponse: `We got it (${word})` }), DAY);
+  const profile = await createProfile(
+    db(),
+    parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 15 }),
+    DAY,
+  );
+  const bank = await createBank(
+    db(),
+    parseBank({
+      category: "Pricing Concerns",
+      keywords: word,
+      priority: "high",
+      alertProfileId: profile.id,
+      autoResponse: `We got it (${word})`,
+    }),
+    DAY,
+  );
   made.profiles.push(profile.id);
   made.banks.push(bank.id);
   async function inbound(body: string, at: Date) {
-    const res = await receiveInboundSms(db(), p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body }, at);
+    const res = await receiveInboundSms(
+      db(),
+      p.queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
+      at,
+    );
     p.queue.sent.splice(0);
     await runInboundJob(db(), [res.messageId!], at, replies);
   }
@@ -44,18 +67,32 @@ describe("smart alerts under the caps", () => {
     const alerts = await db().all(sql`SELECT id FROM alerts WHERE phone = ${w.contact.phone}`);
     expect(alerts).toHaveLength(5);
     expect(await db().all(sql`SELECT id FROM messages WHERE kind = 'alert' AND email = ${w.email}`)).toHaveLength(1);
-    expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${w.contact.phone} AND kind = 'auto_reply'`)).toHaveLength(3);
-    expect(await db().get(sql`SELECT hits FROM cap_counters WHERE channel = 'held:alert_email' AND subject = ${w.contact.phone}`)).toEqual({ hits: 4 });
+    expect(
+      await db().all(sql`SELECT id FROM messages WHERE phone = ${w.contact.phone} AND kind = 'auto_reply'`),
+    ).toHaveLength(3);
+    expect(
+      await db().get(
+        sql`SELECT hits FROM cap_counters WHERE channel = 'held:alert_email' AND subject = ${w.contact.phone}`,
+      ),
+    ).toEqual({ hits: 4 });
     // An hour later the next one emails again.
     await w.inbound(`${w.word} later`, new Date(DAY.getTime() + 61 * MIN));
     expect(await db().all(sql`SELECT id FROM messages WHERE kind = 'alert' AND email = ${w.email}`)).toHaveLength(2);
 
     // Nobody acknowledged them: the cron escalates the conversation once an hour, not once per alert.
     const escalationDue = new Date(DAY.getTime() + 62 * MIN);
-    const before = (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE 'alert-escalation:%' AND content LIKE ${`%${w.contact.phone}%`}`))!.n;
+    const before = (await db().get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE 'alert-escalation:%' AND content LIKE ${`%${w.contact.phone}%`}`,
+    ))!.n;
     await escalateDueAlerts({ db: db(), queue: w.queue, now: escalationDue, config: w.replies.config }, 1000);
-    const after = (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE 'alert-escalation:%' AND content LIKE ${`%${w.contact.phone}%`}`))!.n;
+    const after = (await db().get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE 'alert-escalation:%' AND content LIKE ${`%${w.contact.phone}%`}`,
+    ))!.n;
     expect(after - before).toBe(1);
-    expect(await db().all(sql`SELECT id FROM alerts WHERE phone = ${w.contact.phone} AND escalated_at IS NULL AND escalation_due_at <= ${escalationDue.getTime()}`)).toEqual([]);
+    expect(
+      await db().all(
+        sql`SELECT id FROM alerts WHERE phone = ${w.contact.phone} AND escalated_at IS NULL AND escalation_due_at <= ${escalationDue.getTime()}`,
+      ),
+    ).toEqual([]);
   });
 });

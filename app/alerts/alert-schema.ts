@@ -21,7 +21,14 @@ export const ALERT_TOASTS = {
 export const DEPARTMENTS = ["Solar Sales", "Solar Engineering", "Solar Installation", "Customer Success"] as const;
 export const PROFILE_PRIORITIES = ["critical", "high", "medium", "low"] as const;
 export const BANK_PRIORITIES = ["high", "medium", "low"] as const;
-export const BANK_CATEGORIES = ["Lead Qualification", "Pricing Concerns", "Installation Questions", "Savings Inquiry", "Objection Handling", "Scheduling"] as const;
+export const BANK_CATEGORIES = [
+  "Lead Qualification",
+  "Pricing Concerns",
+  "Installation Questions",
+  "Savings Inquiry",
+  "Objection Handling",
+  "Scheduling",
+] as const;
 /** The phone the SPEC's client stores in contactInfo when none is given. */
 export const PLACEHOLDER_PHONE = "+1-555-0100";
 export const PRIORITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
@@ -36,9 +43,19 @@ export function splitKeywords(v: unknown): string[] {
     .filter((s) => s && !seen.has(s.toLowerCase()) && (seen.add(s.toLowerCase()), true));
 }
 
-const flag = z.preprocess((v) => (v === "on" || v === "true" || v === "1" ? true : v === "false" || v === "" || v === "0" ? false : v), z.boolean());
-const keywords = z.preprocess(splitKeywords, z.array(z.string().max(80, "Keywords must be at most 80 characters")).max(100, "At most 100 keywords"));
-const optText = (max: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().max(max, `Must be at most ${max} characters`).optional());
+const flag = z.preprocess(
+  (v) => (v === "on" || v === "true" || v === "1" ? true : v === "false" || v === "" || v === "0" ? false : v),
+  z.boolean(),
+);
+const keywords = z.preprocess(
+  splitKeywords,
+  z.array(z.string().max(80, "Keywords must be at most 80 characters")).max(100, "At most 100 keywords"),
+);
+const optText = (max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.string().trim().max(max, `Must be at most ${max} characters`).optional(),
+  );
 
 /** contactInfo: JSON text `{email, phone}` (SPEC §3); a plain email is accepted too. */
 export function parseContactInfo(v: unknown): { email: string | null; phone: string | null } {
@@ -54,7 +71,8 @@ export function parseContactInfo(v: unknown): { email: string | null; phone: str
   }
   const o = (obj && typeof obj === "object" ? obj : {}) as Record<string, unknown>;
   const email = typeof o.email === "string" && o.email.trim() ? o.email.trim() : null;
-  if (email && !z.string().max(254).email().safeParse(email).success) throw new AppError("validation", "Please enter a valid email address", { field: "email" });
+  if (email && !z.string().max(254).email().safeParse(email).success)
+    throw new AppError("validation", "Please enter a valid email address", { field: "email" });
   const phone = typeof o.phone === "string" && o.phone.trim() ? o.phone.trim().slice(0, 40) : null;
   return { email, phone };
 }
@@ -68,7 +86,12 @@ const profileSchema = z.object({
   phone: z.string().max(40, "Phone must be at most 40 characters").optional(),
   priority: z.enum(PROFILE_PRIORITIES).default("medium"),
   responseTemplate: optText(1600),
-  escalationTime: z.coerce.number().int("Escalation time must be a whole number").min(1, "Escalation time must be between 1 and 1440 minutes").max(1440, "Escalation time must be between 1 and 1440 minutes").default(15),
+  escalationTime: z.coerce
+    .number()
+    .int("Escalation time must be a whole number")
+    .min(1, "Escalation time must be between 1 and 1440 minutes")
+    .max(1440, "Escalation time must be between 1 and 1440 minutes")
+    .default(15),
   isActive: flag.default(true),
 });
 
@@ -93,7 +116,10 @@ export function parseProfile(body: unknown): ProfileInput {
   if (!p.success) fail(p.error);
   const d = p.data;
   if (!d.name || d.keywords.length === 0) throw new AppError("validation", MISSING_INFORMATION);
-  const info = d.contactInfo !== undefined ? parseContactInfo(d.contactInfo) : parseContactInfo({ email: d.email, phone: d.phone });
+  const info =
+    d.contactInfo !== undefined
+      ? parseContactInfo(d.contactInfo)
+      : parseContactInfo({ email: d.email, phone: d.phone });
   return {
     name: d.name,
     department: d.department,
@@ -107,10 +133,16 @@ export function parseProfile(body: unknown): ProfileInput {
 }
 
 const bankSchema = z.object({
-  category: z.enum(BANK_CATEGORIES, { errorMap: () => ({ message: `Category must be one of: ${BANK_CATEGORIES.join(", ")}` }) }).or(z.literal("")).default(""),
+  category: z
+    .enum(BANK_CATEGORIES, { errorMap: () => ({ message: `Category must be one of: ${BANK_CATEGORIES.join(", ")}` }) })
+    .or(z.literal(""))
+    .default(""),
   keywords: keywords.default([]),
   priority: z.enum(BANK_PRIORITIES).default("medium"),
-  alertProfileId: z.preprocess((v) => (v === "" || v === "none" || v === undefined ? null : v), z.coerce.number().int().positive().nullable()),
+  alertProfileId: z.preprocess(
+    (v) => (v === "" || v === "none" || v === undefined ? null : v),
+    z.coerce.number().int().positive().nullable(),
+  ),
   autoResponse: optText(1600),
   useAI: flag.default(false),
   aiPrompt: optText(1000),

@@ -22,7 +22,11 @@ async function world() {
   const p = await pipeline({ clock: () => DAY });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  const replies: Omit<ReplyDeps, "db" | "now"> = {
+    queue: p.queue,
+    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
+    classify: classifierFor({}, db()),
+  };
   async function inbound(body: string, at = DAY, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
     const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
     p.queue.sent.splice(0);
@@ -32,13 +36,31 @@ async function world() {
   return { ...p, user, contact, inbound, replies };
 }
 
-async function rules(opts: { bankPriority?: string; profilePriority?: string; autoResponse?: string; category?: string } = {}) {
+async function rules(
+  opts: { bankPriority?: string; profilePriority?: string; autoResponse?: string; category?: string } = {},
+) {
   const word = uniqueTag("kw");
   const email = `${uniqueTag("staff")}@helio.test`;
-  const profile = await createProfile(db(), parseProfile({ name: `Closers ${word}`, keywords: `${uniqueTag("pk")}, ${uniqueTag("pk")}`, email, priority: opts.profilePriority ?? "medium", escalationTime: 20 }), DAY);
+  const profile = await createProfile(
+    db(),
+    parseProfile({
+      name: `Closers ${word}`,
+      keywords: `${uniqueTag("pk")}, ${uniqueTag("pk")}`,
+      email,
+      priority: opts.profilePriority ?? "medium",
+      escalationTime: 20,
+    }),
+    DAY,
+  );
   const bank = await createBank(
     db(),
-    parseBank({ category: opts.category ?? "Pricing Concerns", keywords: ` ${word} , price `, priority: opts.bankPriority ?? "high", alertProfileId: profile.id, autoResponse: opts.autoResponse ?? "" }),
+    parseBank({
+      category: opts.category ?? "Pricing Concerns",
+      keywords: ` ${word} , price `,
+      priority: opts.bankPriority ?? "high",
+      alertProfileId: profile.id,
+      autoResponse: opts.autoResponse ?? "",
+    }),
     DAY,
   );
   made.profiles.push(profile.id);
@@ -46,17 +68,28 @@ async function rules(opts: { bankPriority?: string; profilePriority?: string; au
   return { word, email, profile, bank };
 }
 
-const alertOf = (inboundId: number) => db().get<Record<string, any>>(sql`SELECT * FROM alerts WHERE inbound_message_id = ${inboundId}`);
+const alertOf = (inboundId: number) =>
+  db().get<Record<string, any>>(sql`SELECT * FROM alerts WHERE inbound_message_id = ${inboundId}`);
 
 describe("alert profiles and keyword banks", () => {
   it("split keywords on commas, trim, apply the SPEC defaults, and refuse missing information", () => {
     const p = parseProfile({ name: "Closers", keywords: " price, cost ,, price", email: "a@b.co" });
-    expect(p).toMatchObject({ department: "Solar Sales", priority: "medium", escalationTime: 15, keywords: ["price", "cost"] });
+    expect(p).toMatchObject({
+      department: "Solar Sales",
+      priority: "medium",
+      escalationTime: 15,
+      keywords: ["price", "cost"],
+    });
     expect(JSON.parse(p.contactInfo)).toEqual({ email: "a@b.co", phone: "+1-555-0100" });
     expect(() => parseProfile({ name: "", keywords: "x" })).toThrow(MISSING_INFORMATION);
     expect(() => parseBank({ category: "Scheduling", keywords: " , " })).toThrow(MISSING_INFORMATION);
     expect(() => parseBank({ keywords: "x" })).toThrow(MISSING_INFORMATION);
-    expect(parseBank({ category: "Scheduling", keywords: "book, call me" })).toMatchObject({ priority: "medium", alertProfileId: null, useAi: false, keywords: ["book", "call me"] });
+    expect(parseBank({ category: "Scheduling", keywords: "book, call me" })).toMatchObject({
+      priority: "medium",
+      alertProfileId: null,
+      useAi: false,
+      keywords: ["book", "call me"],
+    });
   });
 
   it("categorizes by intent, then bank category, then priority", () => {
@@ -74,12 +107,20 @@ describe("the alert engine", () => {
     const body = `What is the <b>price</b> for ${word}? & when`;
     const first = await w.inbound(body);
     const alert = await alertOf(first.messageId!);
-    expect(alert).toMatchObject({ priority: "high", category: "information request", status: "unacknowledged", profile_id: profile.id, contact_id: w.contact.id });
+    expect(alert).toMatchObject({
+      priority: "high",
+      category: "information request",
+      status: "unacknowledged",
+      profile_id: profile.id,
+      contact_id: w.contact.id,
+    });
     expect(alert!.intent).toBe("pricing_question");
     expect(alert!.escalation_due_at).toBe(DAY.getTime() + 20 * MIN);
     // Redelivered job: nothing new.
     await runInboundJob(w.deps.db, [first.messageId!], DAY, w.replies);
-    expect((await db().get<{ n: number }>(sql`SELECT trigger_count AS n FROM keyword_banks WHERE id = ${bank.id}`))!.n).toBe(1);
+    expect(
+      (await db().get<{ n: number }>(sql`SELECT trigger_count AS n FROM keyword_banks WHERE id = ${bank.id}`))!.n,
+    ).toBe(1);
 
     await sendMessages(w.queue.takeSendJobs(), w.deps);
     const mails = (await w.sendgrid.calls()).filter((c) => c.to.includes(email));
@@ -96,7 +137,9 @@ describe("the alert engine", () => {
     const w = await world();
     const { word } = await rules({ autoResponse: "A specialist will text you the numbers shortly." });
     const hit = await w.inbound(`${word}?`);
-    const sms = await db().all<{ content: string; kind: string }>(sql`SELECT content, kind FROM messages WHERE phone = ${w.contact.phone} AND direction = 'outbound'`);
+    const sms = await db().all<{ content: string; kind: string }>(
+      sql`SELECT content, kind FROM messages WHERE phone = ${w.contact.phone} AND direction = 'outbound'`,
+    );
     expect(sms).toEqual([{ content: "A specialist will text you the numbers shortly.", kind: "auto_reply" }]);
     expect(await alertOf(hit.messageId!)).toBeTruthy();
     const miss = await w.inbound(`nothing to see ${uniqueTag("zz")}`);
@@ -114,14 +157,20 @@ describe("the alert engine", () => {
     const deps = { db: db(), queue: w.queue, config: w.replies.config };
     w.queue.sent.splice(0);
     await escalateDueAlerts({ ...deps, now: new Date(DAY.getTime() + 19 * MIN) });
-    expect((await db().get<Record<string, any>>(sql`SELECT escalated_at FROM alerts WHERE id = ${alertA.id}`))!.escalated_at).toBeNull();
+    expect(
+      (await db().get<Record<string, any>>(sql`SELECT escalated_at FROM alerts WHERE id = ${alertA.id}`))!.escalated_at,
+    ).toBeNull();
     await escalateDueAlerts({ ...deps, now: new Date(DAY.getTime() + 20 * MIN) });
     await escalateDueAlerts({ ...deps, now: new Date(DAY.getTime() + 21 * MIN) }); // the next tick: not again
-    const rows = await db().all<{ email: string; idempotency_key: string }>(sql`SELECT email, idempotency_key FROM messages WHERE idempotency_key IN (${"alert-escalation:" + alertA.id}, ${"alert-escalation:" + alertB.id})`);
+    const rows = await db().all<{ email: string; idempotency_key: string }>(
+      sql`SELECT email, idempotency_key FROM messages WHERE idempotency_key IN (${"alert-escalation:" + alertA.id}, ${"alert-escalation:" + alertB.id})`,
+    );
     expect(rows).toEqual([{ email: "sales@helio.test", idempotency_key: `alert-escalation:${alertA.id}` }]);
     await sendMessages(w.queue.takeSendJobs(), w.deps);
     // Other tests' due alerts escalate in the same tick (one shared database): find this one's.
-    const mails = (await w.sendgrid.calls()).filter((c) => c.to.includes("sales@helio.test") && c.subject?.startsWith("Escalated") && c.text?.includes(word));
+    const mails = (await w.sendgrid.calls()).filter(
+      (c) => c.to.includes("sales@helio.test") && c.subject?.startsWith("Escalated") && c.text?.includes(word),
+    );
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain(`${word} now`);
   });
@@ -140,7 +189,9 @@ describe("the alert engine", () => {
     const marked = await markAlert(db(), alertB.id, "wrong", w.user.id, DAY);
     expect(await countUnacknowledged(db())).toBe(before);
     expect(marked.classificationId).toBeTruthy();
-    const cls = await db().get<{ marked_correct: number }>(sql`SELECT marked_correct FROM ai_classifications WHERE id = ${marked.classificationId}`);
+    const cls = await db().get<{ marked_correct: number }>(
+      sql`SELECT marked_correct FROM ai_classifications WHERE id = ${marked.classificationId}`,
+    );
     expect(cls!.marked_correct).toBe(0);
     const page = await listAlerts(db(), { limit: 100 });
     expect(page.alerts.find((x) => x.id === alertB.id)).toMatchObject({ verdict: "wrong", status: "acknowledged" });
@@ -153,12 +204,23 @@ describe("the alert engine", () => {
     const firstJobs = w.queue.takeSendJobs();
     // The alert to `email` is queued; its recipient (or a mail client's link scanner) one-clicks an unsubscribe.
     const token = await unsubscribeToken("test-session-secret", email);
-    expect((await call(`/unsubscribe/${token}/one-click`, { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) })).status).toBe(200);
-    expect(await db().get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'email' AND address = ${email}`)).toBeTruthy();
+    expect(
+      (
+        await call(`/unsubscribe/${token}/one-click`, {
+          method: "POST",
+          body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      await db().get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'email' AND address = ${email}`),
+    ).toBeTruthy();
     // An hour later: one conversation emails each recipient at most once an hour (decision 021).
     await w.inbound(`${word} second`, new Date(DAY.getTime() + 61 * MIN));
     await sendMessages([...firstJobs, ...w.queue.takeSendJobs()], w.deps);
-    const rows = await db().all<{ status: string }>(sql`SELECT status FROM messages WHERE email = ${email} AND kind = 'alert' ORDER BY id`);
+    const rows = await db().all<{ status: string }>(
+      sql`SELECT status FROM messages WHERE email = ${email} AND kind = 'alert' ORDER BY id`,
+    );
     expect(rows.map((r) => r.status)).toEqual(["sent", "sent"]);
     const mails = (await w.sendgrid.calls()).filter((c) => c.to.includes(email));
     expect(mails).toHaveLength(2);

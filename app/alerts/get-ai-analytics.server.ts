@@ -29,7 +29,10 @@ export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
   // The newest responder triggers, and the primary auto-reply each one created (found by its idempotency key).
   const recentTriggers = db.select().from(responderTriggers).orderBy(desc(responderTriggers.id)).limit(RECENT).as("t");
   const t = recentTriggers;
-  const primaryReply = eq(messages.idempotencyKey, sql`'auto:' || ${t.inboundMessageId} || ':' || ${t.responderId} || ':primary'`);
+  const primaryReply = eq(
+    messages.idempotencyKey,
+    sql`'auto:' || ${t.inboundMessageId} || ':' || ${t.responderId} || ':primary'`,
+  );
   const recentClassifications = db
     .select({ analysisMs: aiClassifications.analysisMs, confidence: aiClassifications.confidence })
     .from(aiClassifications)
@@ -51,7 +54,11 @@ export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
       .where(isNotNull(messages.sentAt))
       .get(),
     db
-      .select({ ms: avg(recentClassifications.analysisMs).mapWith(Number), conf: avg(recentClassifications.confidence).mapWith(Number), n: count() })
+      .select({
+        ms: avg(recentClassifications.analysisMs).mapWith(Number),
+        conf: avg(recentClassifications.confidence).mapWith(Number),
+        n: count(),
+      })
       .from(recentClassifications)
       .get(),
     db
@@ -64,7 +71,12 @@ export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
     db
       .select({ n: count() })
       .from(responderTriggers)
-      .where(and(gte(responderTriggers.createdAt, new Date(now.getTime() - 30 * 86_400_000)), eq(responderTriggers.escalated, true)))
+      .where(
+        and(
+          gte(responderTriggers.createdAt, new Date(now.getTime() - 30 * 86_400_000)),
+          eq(responderTriggers.escalated, true),
+        ),
+      )
       .get(),
     db
       .select({
@@ -84,7 +96,8 @@ export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
   ]);
   const counts = new Map<string, number>();
   const vocabulary = [...new Set(bankKeywords.flatMap((b) => b.keywords))];
-  for (const a of recentAlerts) for (const k of matchKeywords(a.content, vocabulary)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  for (const a of recentAlerts)
+    for (const k of matchKeywords(a.content, vocabulary)) counts.set(k, (counts.get(k) ?? 0) + 1);
   const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v));
   return {
     averageAutoResponseMs: round(resp?.avg),
@@ -93,7 +106,10 @@ export async function getAiAnalytics(db: Db, now: Date): Promise<AiAnalytics> {
     accuracy: marks && marks.n > 0 ? Math.round((1000 * (marks.right ?? 0)) / marks.n) / 10 : null,
     markedCount: marks?.n ?? 0,
     classifications: cls?.n ?? 0,
-    trendingKeywords: [...counts].map(([keyword, count]) => ({ keyword, count })).sort((a, b) => b.count - a.count).slice(0, 8),
+    trendingKeywords: [...counts]
+      .map(([keyword, count]) => ({ keyword, count }))
+      .sort((a, b) => b.count - a.count)
+      .slice(0, 8),
     successRates: rates.map((r) => ({ ...r, rate: r.created ? Math.round((1000 * r.sent) / r.created) / 10 : null })),
     activeResponders: active?.n ?? 0,
     repliesToday: today?.n ?? 0,

@@ -13,13 +13,21 @@ export { BELL_COUNT_CAP };
 
 /** Unacknowledged alerts, bounded: an indexed read of at most BELL_COUNT_CAP + 1 rows. */
 export async function countUnacknowledged(db: Db): Promise<number> {
-  const open = db.select({ one: sql`1` }).from(alerts).where(eq(alerts.status, "unacknowledged")).limit(BELL_COUNT_CAP + 1).as("open");
+  const open = db
+    .select({ one: sql`1` })
+    .from(alerts)
+    .where(eq(alerts.status, "unacknowledged"))
+    .limit(BELL_COUNT_CAP + 1)
+    .as("open");
   const row = await db.select({ n: count() }).from(open).get();
   return row?.n ?? 0;
 }
 
 /** One page of alerts, newest first (keyset on id); `status` filters through alerts_status_idx. */
-export async function listAlerts(db: Db, opts: { status?: "unacknowledged" | "acknowledged"; after?: number; limit?: number } = {}) {
+export async function listAlerts(
+  db: Db,
+  opts: { status?: "unacknowledged" | "acknowledged"; after?: number; limit?: number } = {},
+) {
   const limit = Math.min(opts.limit ?? 25, 100);
   const rows = await db
     .select({
@@ -43,7 +51,9 @@ export async function listAlerts(db: Db, opts: { status?: "unacknowledged" | "ac
     })
     .from(alerts)
     .leftJoin(contacts, eq(contacts.id, alerts.contactId))
-    .where(and(opts.status ? eq(alerts.status, opts.status) : undefined, opts.after ? lt(alerts.id, opts.after) : undefined))
+    .where(
+      and(opts.status ? eq(alerts.status, opts.status) : undefined, opts.after ? lt(alerts.id, opts.after) : undefined),
+    )
     .orderBy(desc(alerts.id))
     .limit(limit + 1);
   const more = rows.length > limit;
@@ -79,7 +89,10 @@ export async function markAlert(db: Db, id: number, verdict: "right" | "wrong", 
     .returning({ id: alerts.id, classificationId: alerts.classificationId });
   if (!res.length) throw new AppError("not_found", ALERT_NOT_FOUND);
   if (res[0].classificationId !== null) {
-    await db.update(aiClassifications).set({ markedCorrect: verdict === "right" }).where(eq(aiClassifications.id, res[0].classificationId));
+    await db
+      .update(aiClassifications)
+      .set({ markedCorrect: verdict === "right" })
+      .where(eq(aiClassifications.id, res[0].classificationId));
   }
   return res[0];
 }

@@ -10,8 +10,26 @@ import { matchKeywords } from "~/responders/match";
 import { quoteText, type ReplyClassification, type ReplyDeps } from "~/responders/reply-deps";
 import { parseContactInfo, PRIORITY_RANK } from "./alert-schema";
 
-type ProfileRule = { id: number; name: string; department: string; keywords: string[]; contactInfo: string | null; priority: string; escalationTime: number; responseTemplate: string | null };
-type BankRule = { id: number; category: string; keywords: string[]; priority: string; alertProfileId: number | null; autoResponse: string | null; useAi: boolean; aiPrompt: string | null };
+type ProfileRule = {
+  id: number;
+  name: string;
+  department: string;
+  keywords: string[];
+  contactInfo: string | null;
+  priority: string;
+  escalationTime: number;
+  responseTemplate: string | null;
+};
+type BankRule = {
+  id: number;
+  category: string;
+  keywords: string[];
+  priority: string;
+  alertProfileId: number | null;
+  autoResponse: string | null;
+  useAi: boolean;
+  aiPrompt: string | null;
+};
 
 /** The classifier intents (app/ai) a keyword bank with useAI stands for, by its category. */
 const BANK_INTENTS: Record<string, string[]> = {
@@ -25,8 +43,23 @@ const BANK_INTENTS: Record<string, string[]> = {
 const MAX_RULES = 200;
 
 export type AlertEvaluation = {
-  banks: Array<{ id: number; category: string; priority: string; keywords: string[]; byAi: boolean; autoResponse: string | null }>;
-  profiles: Array<{ id: number; name: string; department: string; priority: string; keywords: string[]; email: string | null; escalationTime: number }>;
+  banks: Array<{
+    id: number;
+    category: string;
+    priority: string;
+    keywords: string[];
+    byAi: boolean;
+    autoResponse: string | null;
+  }>;
+  profiles: Array<{
+    id: number;
+    name: string;
+    department: string;
+    priority: string;
+    keywords: string[];
+    email: string | null;
+    escalationTime: number;
+  }>;
   priority: string | null;
   category: AlertCategory | null;
   classification: ReplyClassification | null;
@@ -35,16 +68,25 @@ export type AlertEvaluation = {
 /** The category of an alert: the classifier's intent first, then the banks' categories, then the priority. */
 export function categorize(intent: string | null, bankCategories: string[], priority: string | null): AlertCategory {
   if (intent === "appointment_request" || bankCategories.includes("Scheduling")) return "appointment request";
-  if (intent === "objection" || intent === "not_interested" || bankCategories.includes("Objection Handling")) return "objection";
+  if (intent === "objection" || intent === "not_interested" || bankCategories.includes("Objection Handling"))
+    return "objection";
   if (intent === "pricing_question") return "information request";
-  if (intent === "interested" || bankCategories.includes("Lead Qualification") || (priority && PRIORITY_RANK[priority] >= PRIORITY_RANK.high)) {
+  if (
+    intent === "interested" ||
+    bankCategories.includes("Lead Qualification") ||
+    (priority && PRIORITY_RANK[priority] >= PRIORITY_RANK.high)
+  ) {
     return "high-priority lead";
   }
   return "information request";
 }
 
 /** Which active banks and profiles a text matches (keywords as whole words; useAI banks also by intent). */
-export async function evaluateAlert(deps: Pick<ReplyDeps, "db">, text: string, classify: () => Promise<ReplyClassification> | null): Promise<AlertEvaluation> {
+export async function evaluateAlert(
+  deps: Pick<ReplyDeps, "db">,
+  text: string,
+  classify: () => Promise<ReplyClassification> | null,
+): Promise<AlertEvaluation> {
   const { db } = deps;
   const [banks, profiles] = await Promise.all([
     db
@@ -86,9 +128,21 @@ export async function evaluateAlert(deps: Pick<ReplyDeps, "db">, text: string, c
   for (const b of bankRules) {
     const hits = matchKeywords(text, b.keywords);
     const byAi = hits.length === 0 && b.useAi && !!ai && (BANK_INTENTS[b.category] ?? []).includes(ai.intent);
-    if (hits.length || byAi) matchedBanks.push({ id: b.id, category: b.category, priority: b.priority, keywords: hits, byAi, autoResponse: b.autoResponse });
+    if (hits.length || byAi)
+      matchedBanks.push({
+        id: b.id,
+        category: b.category,
+        priority: b.priority,
+        keywords: hits,
+        byAi,
+        autoResponse: b.autoResponse,
+      });
   }
-  const linked = new Set(matchedBanks.map((b) => bankRules.find((r) => r.id === b.id)!.alertProfileId).filter((id): id is number => id !== null));
+  const linked = new Set(
+    matchedBanks
+      .map((b) => bankRules.find((r) => r.id === b.id)!.alertProfileId)
+      .filter((id): id is number => id !== null),
+  );
   const matchedProfiles: AlertEvaluation["profiles"] = [];
   for (const p of profileRules) {
     const hits = matchKeywords(text, p.keywords);
@@ -99,21 +153,47 @@ export async function evaluateAlert(deps: Pick<ReplyDeps, "db">, text: string, c
     } catch {
       email = null; // a stored address the form would refuse today: no email to it, the sales address gets the alert
     }
-    matchedProfiles.push({ id: p.id, name: p.name, department: p.department, priority: p.priority, keywords: hits, email, escalationTime: p.escalationTime });
+    matchedProfiles.push({
+      id: p.id,
+      name: p.name,
+      department: p.department,
+      priority: p.priority,
+      keywords: hits,
+      email,
+      escalationTime: p.escalationTime,
+    });
   }
   const all = [...matchedBanks.map((b) => b.priority), ...matchedProfiles.map((p) => p.priority)];
-  const priority = all.length ? all.reduce((a, b) => ((PRIORITY_RANK[b] ?? 0) > (PRIORITY_RANK[a] ?? 0) ? b : a)) : null;
-  const category = all.length ? categorize(ai?.intent ?? null, matchedBanks.map((b) => b.category), priority) : null;
-  const byRank = <T extends { priority: string }>(xs: T[]) => [...xs].sort((a, b) => (PRIORITY_RANK[b.priority] ?? 0) - (PRIORITY_RANK[a.priority] ?? 0));
+  const priority = all.length
+    ? all.reduce((a, b) => ((PRIORITY_RANK[b] ?? 0) > (PRIORITY_RANK[a] ?? 0) ? b : a))
+    : null;
+  const category = all.length
+    ? categorize(
+        ai?.intent ?? null,
+        matchedBanks.map((b) => b.category),
+        priority,
+      )
+    : null;
+  const byRank = <T extends { priority: string }>(xs: T[]) =>
+    [...xs].sort((a, b) => (PRIORITY_RANK[b.priority] ?? 0) - (PRIORITY_RANK[a.priority] ?? 0));
   return { banks: byRank(matchedBanks), profiles: byRank(matchedProfiles), priority, category, classification: ai };
 }
 
-export type AlertSource = { inboundId: number | null; contactId: number | null; phone: string | null; content: string; name: string | null; isTest?: boolean };
+export type AlertSource = {
+  inboundId: number | null;
+  contactId: number | null;
+  phone: string | null;
+  content: string;
+  name: string | null;
+  isTest?: boolean;
+};
 
 /** The alert email's text: the reply (escaped when rendered as HTML by the email pipeline), who sent it, a link. */
 export function alertEmail(deps: Pick<ReplyDeps, "config">, src: AlertSource, ev: AlertEvaluation) {
   const who = src.name || src.phone || "Test contact";
-  const link = src.contactId ? `${deps.config.publicBaseUrl}/contacts/${src.contactId}` : `${deps.config.publicBaseUrl}/messages`;
+  const link = src.contactId
+    ? `${deps.config.publicBaseUrl}/contacts/${src.contactId}`
+    : `${deps.config.publicBaseUrl}/messages`;
   const subject = `${src.isTest ? "[Test] " : ""}Smart alert (${ev.priority}): ${ev.category} from ${who}`;
   const lines = [
     `${who}${src.phone && src.name ? ` (${src.phone})` : ""} wrote:`,
@@ -122,9 +202,13 @@ export function alertEmail(deps: Pick<ReplyDeps, "config">, src: AlertSource, ev
     "",
     `Priority: ${ev.priority}`,
     `Category: ${ev.category}`,
-    ev.banks.length ? `Keyword banks: ${ev.banks.map((b) => `${b.category}${b.byAi ? " (AI)" : ` (${b.keywords.join(", ")})`}`).join("; ")}` : null,
+    ev.banks.length
+      ? `Keyword banks: ${ev.banks.map((b) => `${b.category}${b.byAi ? " (AI)" : ` (${b.keywords.join(", ")})`}`).join("; ")}`
+      : null,
     ev.profiles.length ? `Alert profiles: ${ev.profiles.map((p) => `${p.name} — ${p.department}`).join("; ")}` : null,
-    ev.classification ? `Classifier: ${ev.classification.intent}, ${ev.classification.sentiment}, ${ev.classification.confidence}% confidence` : null,
+    ev.classification
+      ? `Classifier: ${ev.classification.intent}, ${ev.classification.sentiment}, ${ev.classification.confidence}% confidence`
+      : null,
     "",
     `Open the conversation: ${link}`,
   ];
@@ -155,7 +239,14 @@ export async function runAlerts(
  * emails about one conversation an hour, and the bank's auto-response counts against the number's daily auto-reply
  * cap. Held ones are tallied for Smart Alerts and the Auto Responder screen; the alert row itself is always kept.
  */
-async function capAlertOutputs(deps: ReplyDeps, src: AlertSource, alertId: number, to: string[], autoResponse: string | null, limits: CapLimits) {
+async function capAlertOutputs(
+  deps: ReplyDeps,
+  src: AlertSource,
+  alertId: number,
+  to: string[],
+  autoResponse: string | null,
+  limits: CapLimits,
+) {
   const conversation = src.phone ?? `contact:${src.contactId ?? "none"}`;
   const emails: string[] = [];
   for (const email of to) {
@@ -166,7 +257,10 @@ async function capAlertOutputs(deps: ReplyDeps, src: AlertSource, alertId: numbe
   if (autoResponse && src.phone) {
     const cap = await hitNamedCap(deps.db, "autoReplyPerNumberDay", src.phone, limits, deps.now);
     if (!cap.allowed) {
-      await recordHeld(deps.db, HELD.autoReply, src.phone, deps.now, { alertId, reason: `over ${limits.autoReplyPerNumberDay} auto-replies today` });
+      await recordHeld(deps.db, HELD.autoReply, src.phone, deps.now, {
+        alertId,
+        reason: `over ${limits.autoReplyPerNumberDay} auto-replies today`,
+      });
       autoResponse = null;
     }
   }
@@ -215,17 +309,44 @@ export async function recordAlert(
     await db
       .update(keywordBanks)
       .set({ triggerCount: sql`${keywordBanks.triggerCount} + 1` })
-      .where(inJson(keywordBanks.id, ev.banks.map((b) => b.id)));
+      .where(
+        inJson(
+          keywordBanks.id,
+          ev.banks.map((b) => b.id),
+        ),
+      );
   }
   const profileEmails = ev.profiles.map((p) => p.email).filter((e): e is string => !!e);
-  let to = [...new Set((opts.to ?? (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])).map((e) => e.toLowerCase()))];
+  let to = [
+    ...new Set(
+      (
+        opts.to ??
+        (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])
+      ).map((e) => e.toLowerCase()),
+    ),
+  ];
   let autoResponse = !opts.answered && src.phone ? (ev.banks.find((b) => b.autoResponse)?.autoResponse ?? null) : null;
   // Test alerts are capped per user before they get here (run-test-alert).
-  if (opts.limits && !src.isTest) ({ emails: to, autoResponse } = await capAlertOutputs(deps, src, alertId, to, autoResponse, opts.limits));
+  if (opts.limits && !src.isTest)
+    ({ emails: to, autoResponse } = await capAlertOutputs(deps, src, alertId, to, autoResponse, opts.limits));
   const { subject, content } = alertEmail(deps, src, ev);
-  const outputs: OutboundInput[] = to.map((email) => ({ channel: "email", kind: "alert", email, subject, content, idempotencyKey: `alert:${alertId}:${email}` }));
+  const outputs: OutboundInput[] = to.map((email) => ({
+    channel: "email",
+    kind: "alert",
+    email,
+    subject,
+    content,
+    idempotencyKey: `alert:${alertId}:${email}`,
+  }));
   if (autoResponse && src.inboundId) {
-    outputs.push({ channel: "sms", kind: "auto_reply", phone: src.phone, contactId: src.contactId, content: autoResponse, idempotencyKey: `alert-auto:${src.inboundId}` });
+    outputs.push({
+      channel: "sms",
+      kind: "auto_reply",
+      phone: src.phone,
+      contactId: src.contactId,
+      content: autoResponse,
+      idempotencyKey: `alert-auto:${src.inboundId}`,
+    });
   }
   const created = outputs.length ? await createOutboundMessages(db, queue, outputs, now) : [];
   return { alertId, emails: to, autoResponse, created };
@@ -249,7 +370,9 @@ export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit
     })
     .from(alerts)
     // Literal: alerts_escalation_due_idx is partial on the same WHERE.
-    .where(sql`${alerts.status} = 'unacknowledged' AND ${alerts.escalatedAt} IS NULL AND ${alerts.escalationDueAt} <= ${now.getTime()}`)
+    .where(
+      sql`${alerts.status} = 'unacknowledged' AND ${alerts.escalatedAt} IS NULL AND ${alerts.escalationDueAt} <= ${now.getTime()}`,
+    )
     .orderBy(alerts.escalationDueAt)
     .limit(limit);
   const to = deps.config.salesAlertEmail;
@@ -263,7 +386,9 @@ export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit
     else await recordHeld(db, HELD.alertEmail, conversation, now, { alertId: a.id, kind: "escalation" });
   }
   const outputs: OutboundInput[] = sendable.map((a) => {
-    const link = a.contactId ? `${deps.config.publicBaseUrl}/contacts/${a.contactId}` : `${deps.config.publicBaseUrl}/alerts`;
+    const link = a.contactId
+      ? `${deps.config.publicBaseUrl}/contacts/${a.contactId}`
+      : `${deps.config.publicBaseUrl}/alerts`;
     return {
       channel: "email",
       kind: "alert",
@@ -277,6 +402,11 @@ export async function escalateDueAlerts(deps: Omit<ReplyDeps, "classify">, limit
   await db
     .update(alerts)
     .set({ escalatedAt: now })
-    .where(inJson(alerts.id, due.map((a) => a.id)));
+    .where(
+      inJson(
+        alerts.id,
+        due.map((a) => a.id),
+      ),
+    );
   return { escalated: sendable.length, held: due.length - sendable.length };
 }

@@ -23,7 +23,11 @@ export type TestAlertResult = AlertEvaluation & {
  * Nothing is texted to the contact. Each user runs at most `testAlertPerUser` an hour (decision 021): a test may
  * call the AI classifier and always emails the sales address.
  */
-export async function runTestAlert(deps: ReplyDeps, input: { message: string; contactId?: number | null }, userId: number): Promise<TestAlertResult> {
+export async function runTestAlert(
+  deps: ReplyDeps,
+  input: { message: string; contactId?: number | null },
+  userId: number,
+): Promise<TestAlertResult> {
   const message = input.message.trim();
   if (!message) throw new AppError("validation", MESSAGE_REQUIRED, { title: MESSAGE_REQUIRED, field: "message" });
   const limits = await (deps.capLimits ?? (() => loadCapLimits(deps.db)))();
@@ -31,10 +35,14 @@ export async function runTestAlert(deps: ReplyDeps, input: { message: string; co
   if (!cap.allowed) {
     await recordHeld(deps.db, HELD.testAlert, `user:${userId}`, deps.now, { limit: cap.limit }, userId);
     const retryAfter = Math.max(1, Math.ceil((cap.resetAt - deps.now.getTime()) / 1000));
-    throw new AppError("rate_limited", `Test alert limit reached (${cap.limit} per hour). Try again in ${Math.ceil(retryAfter / 60)} minutes.`, {
-      retryAfter,
-      title: TEST_ALERT_LIMIT,
-    });
+    throw new AppError(
+      "rate_limited",
+      `Test alert limit reached (${cap.limit} per hour). Try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+      {
+        retryAfter,
+        title: TEST_ALERT_LIMIT,
+      },
+    );
   }
   let contact: { id: number; phone: string | null; name: string | null } | null = null;
   if (input.contactId) {
@@ -48,7 +56,14 @@ export async function runTestAlert(deps: ReplyDeps, input: { message: string; co
   }
   const classify = deps.classify;
   const ev = await evaluateAlert(deps, message, () => (classify ? classify(message, null) : null));
-  const src = { inboundId: null, contactId: contact?.id ?? null, phone: contact?.phone ?? null, content: message, name: contact?.name ?? "Test contact", isTest: true };
+  const src = {
+    inboundId: null,
+    contactId: contact?.id ?? null,
+    phone: contact?.phone ?? null,
+    content: message,
+    name: contact?.name ?? "Test contact",
+    isTest: true,
+  };
   if (!ev.priority) return { ...ev, alertId: null, sentTo: null, wouldSend: null };
   const to = deps.config.salesAlertEmail;
   if (!to) throw new AppError("unavailable", ALERT_TOASTS.testFailedText, { title: ALERT_TOASTS.testFailed });

@@ -73,7 +73,11 @@ describe("analytics", () => {
     const oldest = new Date("2020-01-01T00:00:00Z");
     await insertMessage("outbound", "pending", oldest);
     await recordStatus(db(), "cron_tick", { ran: 3, failed: 1 }, now);
-    const after = await getSystemHealth(db(), { TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM_NUMBER: "+15125550100" }, now);
+    const after = await getSystemHealth(
+      db(),
+      { TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM_NUMBER: "+15125550100" },
+      now,
+    );
     expect(after.queue.backlog).toBe(before.queue.backlog + 1);
     expect(after.queue.oldestPendingAt).toBe(oldest.toISOString());
     expect(after.cron).toEqual({ lastTickAt: now.toISOString(), failed: 1 });
@@ -84,8 +88,20 @@ describe("analytics", () => {
     const now = new Date("2026-06-01T12:00:00Z");
     const far = new Date("2099-01-01T00:00:00Z"); // newest, so first in the newest-first lists
     const marker = crypto.randomUUID().slice(0, 8);
-    await db().insert(campaigns).values({ name: `Funnel ${marker}`, contactCount: 40, sentCount: 20, deliveredCount: 15, responseCount: 5, createdAt: far, updatedAt: far });
-    await db().insert(autoResponders).values({ name: `Responder ${marker}`, keyword: marker, responseCount: 1_000_000 });
+    await db()
+      .insert(campaigns)
+      .values({
+        name: `Funnel ${marker}`,
+        contactCount: 40,
+        sentCount: 20,
+        deliveredCount: 15,
+        responseCount: 5,
+        createdAt: far,
+        updatedAt: far,
+      });
+    await db()
+      .insert(autoResponders)
+      .values({ name: `Responder ${marker}`, keyword: marker, responseCount: 1_000_000 });
     await insertMessage("outbound", "failed", new Date("2026-05-31T08:00:00Z"));
     const id = await insertMessage("inbound", "received", far); // the newest row: first in the newest-first list
     await recordStatus(db(), "cron_tick", { ran: 2, failed: 0 }, now);
@@ -95,7 +111,15 @@ describe("analytics", () => {
     expect(a.stats).toMatchObject(await getStats(db()));
     expect(a.daily).toEqual(await getDailyCounts(db(), now, 7));
     expect(a.daily.at(-2)).toMatchObject({ day: "2026-05-31", failed: 1 });
-    expect(a.campaigns[0]).toMatchObject({ name: `Funnel ${marker}`, enrolled: 40, sent: 20, delivered: 15, replied: 5, deliveryRate: "75.0%", responseRate: "25.0%" });
+    expect(a.campaigns[0]).toMatchObject({
+      name: `Funnel ${marker}`,
+      enrolled: 40,
+      sent: 20,
+      delivered: 15,
+      replied: 5,
+      deliveryRate: "75.0%",
+      responseRate: "25.0%",
+    });
     expect(a.responders[0]).toMatchObject({ name: `Responder ${marker}`, responseCount: 1_000_000, isActive: true });
     expect(a.recent[0]).toMatchObject({ id, direction: "inbound", preview: "hello" });
     const { d1, checkedAt, ...health } = await getSystemHealth(db(), env, now);

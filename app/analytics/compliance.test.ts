@@ -22,24 +22,50 @@ const text = async (stream: ReadableStream<Uint8Array>) => new Response(stream).
 describe("compliance events and report", () => {
   it("records STOP and START from a contact, a bare number's opt-out, refused and held sends; counts them by day and reason", async () => {
     const u = await createTestUser();
-    const contact = await createTestContact(u.id, { firstName: "=HYPERLINK(\"http://x\")", lastName: "Lee" });
+    const contact = await createTestContact(u.id, { firstName: '=HYPERLINK("http://x")', lastName: "Lee" });
     await receiveInboundSms(db(), queue, { sid: sid(), from: contact.phone, to: "+15550001111", body: "STOP" }, AT);
-    await receiveInboundSms(db(), queue, { sid: sid(), from: contact.phone, to: "+15550001111", body: "START" }, new Date(AT.getTime() + 60_000));
+    await receiveInboundSms(
+      db(),
+      queue,
+      { sid: sid(), from: contact.phone, to: "+15550001111", body: "START" },
+      new Date(AT.getTime() + 60_000),
+    );
     const bare = uniquePhone();
-    await runBatch(db(), suppressStatements(db(), { channel: "sms", address: bare, reason: "Carrier reported unsubscribed (21610)" }, AT));
+    await runBatch(
+      db(),
+      suppressStatements(db(), { channel: "sms", address: bare, reason: "Carrier reported unsubscribed (21610)" }, AT),
+    );
 
     const [refusedId, heldId] = await createOutboundMessages(
       db(),
       queue,
       [
-        { channel: "sms", kind: "individual", phone: uniquePhone(), contactId: null, content: "a", idempotencyKey: `cmp:${crypto.randomUUID()}`, createdBy: u.id },
-        { channel: "sms", kind: "individual", phone: uniquePhone(), contactId: null, content: "b", idempotencyKey: `cmp:${crypto.randomUUID()}`, createdBy: u.id },
+        {
+          channel: "sms",
+          kind: "individual",
+          phone: uniquePhone(),
+          contactId: null,
+          content: "a",
+          idempotencyKey: `cmp:${crypto.randomUUID()}`,
+          createdBy: u.id,
+        },
+        {
+          channel: "sms",
+          kind: "individual",
+          phone: uniquePhone(),
+          contactId: null,
+          content: "b",
+          idempotencyKey: `cmp:${crypto.randomUUID()}`,
+          createdBy: u.id,
+        },
       ],
       AT,
       appHooks,
     );
     const t = AT.getTime();
-    await db().run(sql`UPDATE messages SET status = 'skipped', error_message = 'Recipient opted out', updated_at = ${t} WHERE id = ${refusedId}`);
+    await db().run(
+      sql`UPDATE messages SET status = 'skipped', error_message = 'Recipient opted out', updated_at = ${t} WHERE id = ${refusedId}`,
+    );
     await db().run(sql`UPDATE messages SET status = 'queued', updated_at = ${t} WHERE id = ${heldId}`);
     await db().run(
       sql`UPDATE messages SET status = 'pending', error_message = 'Deferred: outside allowed sending hours in the recipient''s time zone', updated_at = ${t} WHERE id = ${heldId}`,
@@ -50,14 +76,24 @@ describe("compliance events and report", () => {
     expect(r.days).toEqual([{ day: DAY, optOut: 2, optIn: 1, refused: 1, quietHours: 1 }]);
     expect(r.reasons).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ kind: "opt_out", channel: "sms", why: "Carrier reported unsubscribed (21610)", count: 1 }),
+        expect.objectContaining({
+          kind: "opt_out",
+          channel: "sms",
+          why: "Carrier reported unsubscribed (21610)",
+          count: 1,
+        }),
         expect.objectContaining({ kind: "refused", why: "Recipient opted out", count: 1 }),
         expect.objectContaining({ kind: "quiet_hours", count: 1 }),
         expect.objectContaining({ kind: "opt_in", why: "resubscribed", count: 1 }),
       ]),
     );
     // Another range sees none of it.
-    expect((await getComplianceReport(db(), { from: "2031-03-15", to: "2031-03-20" })).totals).toEqual({ opt_out: 0, opt_in: 0, refused: 0, quiet_hours: 0 });
+    expect((await getComplianceReport(db(), { from: "2031-03-15", to: "2031-03-20" })).totals).toEqual({
+      opt_out: 0,
+      opt_in: 0,
+      refused: 0,
+      quiet_hours: 0,
+    });
 
     // One contact's evidence: the opt-out with the STOP text that did it, then the opt-in; cells spreadsheet-safe.
     const csv = await text(exportConsentEvidence(db(), { contactId: contact.id }));
@@ -82,7 +118,9 @@ describe("compliance events and report", () => {
     const file = await call("/compliance/evidence.csv", { cookie });
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Type")).toMatch(/^text\/csv/);
-    expect(file.headers.get("Content-Disposition")).toMatch(/attachment; filename="consent-evidence-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(file.headers.get("Content-Disposition")).toMatch(
+      /attachment; filename="consent-evidence-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
     expect((await file.text()).split("\r\n")[0]).toContain('"event_id"');
   });
 
@@ -103,6 +141,8 @@ describe("compliance events and report", () => {
     expect((await call("/compliance/evidence.csv?contact=999999999", { cookie })).status).toBe(404);
     // The links follow: no report button on Analytics, the evidence link stays on the contact's page.
     expect(await (await call("/analytics", { cookie })).text()).not.toContain('href="/compliance"');
-    expect(await (await call(`/contacts/${contact.id}`, { cookie })).text()).toContain(`/compliance/evidence.csv?contact=${contact.id}`);
+    expect(await (await call(`/contacts/${contact.id}`, { cookie })).text()).toContain(
+      `/compliance/evidence.csv?contact=${contact.id}`,
+    );
   });
 });

@@ -4,12 +4,41 @@ import type { Db } from "~/db/client.server";
 import { EVIDENCE_MESSAGE_ID } from "~/messaging/keep-consent-evidence.server";
 
 const PAGE = 1000;
-const COLUMNS = ["event_id", "at_utc", "event", "channel", "source", "contact_id", "first_name", "last_name", "phone", "email", "consent_source", "consent_at_utc", "their_message", "their_message_at_utc", "our_number"];
+const COLUMNS = [
+  "event_id",
+  "at_utc",
+  "event",
+  "channel",
+  "source",
+  "contact_id",
+  "first_name",
+  "last_name",
+  "phone",
+  "email",
+  "consent_source",
+  "consent_at_utc",
+  "their_message",
+  "their_message_at_utc",
+  "our_number",
+];
 
 type Row = {
-  id: number; at: number; kind: string; channel: string; source: string | null; contact_id: number | null; first_name: string | null; last_name: string | null;
-  address: string | null; phone: string | null; email: string | null; consent_source: string | null; consent_at: number | null;
-  inbound: string | null; inbound_at: number | null; our_number: string | null;
+  id: number;
+  at: number;
+  kind: string;
+  channel: string;
+  source: string | null;
+  contact_id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  consent_source: string | null;
+  consent_at: number | null;
+  inbound: string | null;
+  inbound_at: number | null;
+  our_number: string | null;
 };
 
 const iso = (ms: number | null) => (ms == null ? "" : new Date(ms).toISOString());
@@ -46,9 +75,24 @@ export function exportConsentEvidence(db: Db, opts: { contactId?: number | null 
       after = rows.at(-1)!.id;
       const lines = rows.map((r) =>
         [
-          String(r.id), iso(r.at), r.kind === "opt_out" ? "opt-out" : "opt-in", r.channel, r.source, r.contact_id == null ? "" : String(r.contact_id), r.first_name, r.last_name,
-          r.phone ?? (r.channel === "sms" ? r.address : ""), r.email ?? (r.channel === "email" ? r.address : ""), r.consent_source, iso(r.consent_at), r.inbound, iso(r.inbound_at), r.our_number,
-        ].map(csvCell).join(","),
+          String(r.id),
+          iso(r.at),
+          r.kind === "opt_out" ? "opt-out" : "opt-in",
+          r.channel,
+          r.source,
+          r.contact_id == null ? "" : String(r.contact_id),
+          r.first_name,
+          r.last_name,
+          r.phone ?? (r.channel === "sms" ? r.address : ""),
+          r.email ?? (r.channel === "email" ? r.address : ""),
+          r.consent_source,
+          iso(r.consent_at),
+          r.inbound,
+          iso(r.inbound_at),
+          r.our_number,
+        ]
+          .map(csvCell)
+          .join(","),
       );
       controller.enqueue(encoder.encode(lines.join("\r\n") + "\r\n"));
     },

@@ -15,7 +15,9 @@ export type DailyPoint = { day: string; sent: number; delivered: number; failed:
 type DailyRow = { day: string; direction: string; status: string; n: number };
 
 const selectDailyCounts = (db: Db, keys: string[]) =>
-  db.all<DailyRow>(sql`SELECT day, direction, status, n FROM message_daily_counts WHERE day >= ${keys[0]} AND day <= ${keys[keys.length - 1]}`);
+  db.all<DailyRow>(
+    sql`SELECT day, direction, status, n FROM message_daily_counts WHERE day >= ${keys[0]} AND day <= ${keys[keys.length - 1]}`,
+  );
 
 /**
  * Messages per UTC day (of creation) from message_daily_counts: ≤ 90 days × a few (direction, status) rows.
@@ -54,7 +56,16 @@ export type CampaignFunnel = {
   deliveryRate: string;
   responseRate: string;
 };
-type FunnelRow = { id: number; name: string; status: string; contact_count: number; sent_count: number; delivered_count: number; response_count: number; opted_out_count: number };
+type FunnelRow = {
+  id: number;
+  name: string;
+  status: string;
+  contact_count: number;
+  sent_count: number;
+  delivered_count: number;
+  response_count: number;
+  opted_out_count: number;
+};
 
 /** The first 5 campaigns (newest first, as the dashboard lists them), from their maintained counters. */
 const selectCampaignFunnels = (db: Db, limit = 5) =>
@@ -78,17 +89,37 @@ const funnelsFrom = (rows: FunnelRow[]): CampaignFunnel[] =>
 
 type ResponderRow = { id: number; name: string; is_active: number; response_count: number };
 const selectResponderActivity = (db: Db, limit = 10) =>
-  db.all<ResponderRow>(sql`SELECT id, name, is_active, response_count FROM auto_responders ORDER BY response_count DESC, id LIMIT ${limit}`);
-const respondersFrom = (rows: ResponderRow[]) => rows.map((r) => ({ id: r.id, name: r.name, isActive: Boolean(r.is_active), responseCount: r.response_count }));
+  db.all<ResponderRow>(
+    sql`SELECT id, name, is_active, response_count FROM auto_responders ORDER BY response_count DESC, id LIMIT ${limit}`,
+  );
+const respondersFrom = (rows: ResponderRow[]) =>
+  rows.map((r) => ({ id: r.id, name: r.name, isActive: Boolean(r.is_active), responseCount: r.response_count }));
 
-type RecentRow = { id: number; direction: string; status: string; channel: string; phone: string | null; email: string | null; content: string; created_at: number };
+type RecentRow = {
+  id: number;
+  direction: string;
+  status: string;
+  channel: string;
+  phone: string | null;
+  email: string | null;
+  content: string;
+  created_at: number;
+};
 const selectRecentMessages = (db: Db, limit = 10) =>
   db.all<RecentRow>(
     // Staff alert emails are not customer activity (Smart Alerts lists them).
     sql`SELECT id, direction, status, channel, phone, email, substr(content, 1, 80) AS content, created_at FROM messages WHERE kind <> 'alert' ORDER BY id DESC LIMIT ${limit}`,
   );
 const recentFrom = (rows: RecentRow[]) =>
-  rows.map((r) => ({ id: r.id, direction: r.direction, status: r.status, channel: r.channel, to: r.phone ?? r.email ?? "", preview: r.content, createdAt: new Date(r.created_at).toISOString() }));
+  rows.map((r) => ({
+    id: r.id,
+    direction: r.direction,
+    status: r.status,
+    channel: r.channel,
+    to: r.phone ?? r.email ?? "",
+    preview: r.content,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
 
 type HealthEnv = ProviderEnv & { PUBLIC_BASE_URL?: string } & Record<string, unknown>;
 type BacklogRow = { status: string; n: number };
@@ -121,12 +152,19 @@ async function pingD1(db: Db) {
   }
 }
 
-function healthFrom(d1: Awaited<ReturnType<typeof pingD1>>, [backlog, oldest, statusRows, lastFailure]: HealthRows, env: HealthEnv, now: Date) {
+function healthFrom(
+  d1: Awaited<ReturnType<typeof pingD1>>,
+  [backlog, oldest, statusRows, lastFailure]: HealthRows,
+  env: HealthEnv,
+  now: Date,
+) {
   const statuses = statusesFrom(statusRows);
   const mode = providerMode(env);
   const lastError = (channel: "sms" | "email") => {
     const f = lastFailure.find((r) => r.channel === channel);
-    return f ? { message: f.error_message ?? f.error_code ?? "Failed", at: new Date(f.updated_at).toISOString() } : null;
+    return f
+      ? { message: f.error_message ?? f.error_code ?? "Failed", at: new Date(f.updated_at).toISOString() }
+      : null;
   };
   const aiConfigured = Boolean(env.AI) || (typeof env.OPENAI_API_KEY === "string" && env.OPENAI_API_KEY.length > 0);
   const aiError = statuses["provider_error:ai"];
@@ -153,7 +191,11 @@ function healthFrom(d1: Awaited<ReturnType<typeof pingD1>>, [backlog, oldest, st
     providers: {
       sms: { provider: mode.sms, configured: mode.sms !== "outbox", lastError: lastError("sms") },
       email: { provider: mode.email, configured: mode.email !== "outbox", lastError: lastError("email") },
-      ai: { provider: aiConfigured ? (env.AI ? "workers-ai" : "openai") : "none", configured: aiConfigured, lastError: aiError ? { message: String(aiError.value.message ?? "Failed"), at: aiError.updatedAt } : null },
+      ai: {
+        provider: aiConfigured ? (env.AI ? "workers-ai" : "openai") : "none",
+        configured: aiConfigured,
+        lastError: aiError ? { message: String(aiError.value.message ?? "Failed"), at: aiError.updatedAt } : null,
+      },
     },
   };
 }
@@ -187,7 +229,11 @@ export async function getAnalytics(db: Db, env: HealthEnv, now: Date, range: Ran
   ];
   const stats = statsFrom(counts, totals);
   return {
-    stats: { ...stats, deliveryRate: rate(stats.delivered, stats.messagesSent), responseRate: rate(stats.responses, stats.messagesSent) },
+    stats: {
+      ...stats,
+      deliveryRate: rate(stats.delivered, stats.messagesSent),
+      responseRate: rate(stats.responses, stats.messagesSent),
+    },
     range,
     daily: dailyPointsFrom(keys, daily),
     campaigns: funnelsFrom(funnels),

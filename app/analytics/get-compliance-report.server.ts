@@ -21,7 +21,12 @@ export type ComplianceReport = {
 export async function getComplianceReport(db: Db, range: { from: string; to: string }): Promise<ComplianceReport> {
   const e = complianceEvents;
   const inRange = between(e.day, range.from, range.to);
-  const byDay = await db.select({ day: e.day, kind: e.kind, n: count() }).from(e).where(inRange).groupBy(e.day, e.kind).orderBy(e.day);
+  const byDay = await db
+    .select({ day: e.day, kind: e.kind, n: count() })
+    .from(e)
+    .where(inRange)
+    .groupBy(e.day, e.kind)
+    .orderBy(e.day);
   const why = sql<string>`coalesce(${e.source}, 'Unknown')`; // never null: the coalesce
   const n = count();
   const reasons = await db

@@ -34,7 +34,14 @@ export function MessagesChart({ points }: { points: DailyPoint[] }) {
         </desc>
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line x1={PAD.left} x2={W - PAD.right} y1={y(max * f)} y2={y(max * f)} stroke="currentColor" strokeOpacity={0.12} />
+            <line
+              x1={PAD.left}
+              x2={W - PAD.right}
+              y1={y(max * f)}
+              y2={y(max * f)}
+              stroke="currentColor"
+              strokeOpacity={0.12}
+            />
             <text x={PAD.left - 6} y={y(max * f) + 4} textAnchor="end" fontSize={10} fill="currentColor" opacity={0.6}>
               {Math.round(max * f)}
             </text>

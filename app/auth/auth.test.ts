@@ -11,7 +11,10 @@ import { sha256Hex } from "~/lib/crypto.server";
 describe("POST /api/auth/login", () => {
   it("signs in, sets an HttpOnly SameSite=Lax Secure cookie and stores only the token's hash", async () => {
     const u = await createTestUser();
-    const res = await call("/api/auth/login", { method: "POST", json: { email: u.email.toUpperCase(), password: u.password } });
+    const res = await call("/api/auth/login", {
+      method: "POST",
+      json: { email: u.email.toUpperCase(), password: u.password },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ user: { email: u.email, role: "user" } });
     const setCookie = res.headers.getSetCookie().join("\n");
@@ -55,7 +58,11 @@ describe("POST /api/auth/login", () => {
     const missing = await call("/api/auth/login", { method: "POST", json: { email: u.email } });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ message: "Please enter both email and password" });
-    const notJson = await call("/api/auth/login", { method: "POST", body: "email=x", headers: { "Content-Type": "text/plain" } });
+    const notJson = await call("/api/auth/login", {
+      method: "POST",
+      body: "email=x",
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(notJson.status).toBe(415);
   });
 
@@ -74,7 +81,9 @@ describe("POST /api/auth/login", () => {
     }
     const locked = await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password } });
     expect(locked.status).toBe(429);
-    expect(((await locked.json()) as { message: string }).message).toMatch(/Too many failed login attempts\. Please try again in 1 minute\./);
+    expect(((await locked.json()) as { message: string }).message).toMatch(
+      /Too many failed login attempts\. Please try again in 1 minute\./,
+    );
   });
 
   it("lets the account in again once the back-off has passed, and a success resets it", async () => {
@@ -82,7 +91,9 @@ describe("POST /api/auth/login", () => {
     const t0 = new Date("2026-11-21T10:00:00Z");
     const input = { email: u.email, password: "bad", ipAddress: "198.51.100.1", userAgent: null };
     for (let i = 0; i < 5; i++) await expect(logIn(db(), input, t0)).rejects.toMatchObject({ status: 401 });
-    await expect(logIn(db(), { ...input, password: u.password }, new Date(t0.getTime() + 10_000))).rejects.toMatchObject({ status: 429 });
+    await expect(
+      logIn(db(), { ...input, password: u.password }, new Date(t0.getTime() + 10_000)),
+    ).rejects.toMatchObject({ status: 429 });
     const ok = await logIn(db(), { ...input, password: u.password }, new Date(t0.getTime() + 31_000));
     expect(ok.user!.id).toBe(u.id);
     await expect(logIn(db(), input, new Date(t0.getTime() + 32_000))).rejects.toMatchObject({ status: 401 });
@@ -98,7 +109,10 @@ describe("POST /api/auth/login", () => {
       success: false,
       createdAt: new Date(t0.getTime() - 1000 * i),
     }));
-    for (let i = 0; i < rows.length; i += 20) await db().insert(loginHistory).values(rows.slice(i, i + 20));
+    for (let i = 0; i < rows.length; i += 20)
+      await db()
+        .insert(loginHistory)
+        .values(rows.slice(i, i + 20));
     const u = await createTestUser();
     const ok = await logIn(db(), { email: u.email, password: u.password, ipAddress: ip, userAgent: null }, t0);
     expect(ok.user!.id).toBe(u.id);
@@ -108,37 +122,71 @@ describe("POST /api/auth/login", () => {
     const ip = "192.0.2.123";
     const victims = await Promise.all(Array.from({ length: 25 }, () => createTestUser()));
     for (let i = 0; i < 100; i++) {
-      const r = await call("/api/auth/login", { method: "POST", json: { email: victims[i % 25].email, password: `guess-${i}` }, headers: { "CF-Connecting-IP": ip } });
+      const r = await call("/api/auth/login", {
+        method: "POST",
+        json: { email: victims[i % 25].email, password: `guess-${i}` },
+        headers: { "CF-Connecting-IP": ip },
+      });
       expect([401, 429]).toContain(r.status);
     }
     const u = await createTestUser();
-    const res = await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password }, headers: { "CF-Connecting-IP": ip } });
+    const res = await call("/api/auth/login", {
+      method: "POST",
+      json: { email: u.email, password: u.password },
+      headers: { "CF-Connecting-IP": ip },
+    });
     expect(res.status).toBe(200);
   });
 
   it("a busy network still limits guessing: each account gets 3 failures an hour from it, other networks are unaffected", async () => {
     const t0 = new Date("2026-11-21T13:00:00Z");
     const ip = "192.0.2.77";
-    const rows = Array.from({ length: 100 }, (_, i) => ({ email: `stuff${i}@example.com`, ipAddress: ip, success: false, createdAt: new Date(t0.getTime() - 1000 * i) }));
-    for (let i = 0; i < rows.length; i += 20) await db().insert(loginHistory).values(rows.slice(i, i + 20));
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      email: `stuff${i}@example.com`,
+      ipAddress: ip,
+      success: false,
+      createdAt: new Date(t0.getTime() - 1000 * i),
+    }));
+    for (let i = 0; i < rows.length; i += 20)
+      await db()
+        .insert(loginHistory)
+        .values(rows.slice(i, i + 20));
     const u = await createTestUser();
-    const from = (ipAddress: string, password: string, at: number) => logIn(db(), { email: u.email, password, ipAddress, userAgent: null }, new Date(t0.getTime() + at));
+    const from = (ipAddress: string, password: string, at: number) =>
+      logIn(db(), { email: u.email, password, ipAddress, userAgent: null }, new Date(t0.getTime() + at));
     for (let i = 0; i < 3; i++) await expect(from(ip, `wrong-${i}`, i)).rejects.toMatchObject({ status: 401 });
     // The fourth guess from the busy network is refused before the password is checked — even the right one.
-    await expect(from(ip, u.password, 10)).rejects.toSatisfy((e) => e instanceof AppError && e.code === "rate_limited" && /this network/.test(e.message));
+    await expect(from(ip, u.password, 10)).rejects.toSatisfy(
+      (e) => e instanceof AppError && e.code === "rate_limited" && /this network/.test(e.message),
+    );
     // From another network the account is not backed off yet (3 < 5 failures): the owner gets in.
     expect((await from("198.51.100.200", u.password, 20)).user!.id).toBe(u.id);
     // A stuffing run over unknown emails from the busy network: every one is answered, none gets a fourth guess.
-    for (let i = 0; i < 3; i++) await expect(logIn(db(), { email: "nobody@example.com", password: `p${i}`, ipAddress: ip, userAgent: null }, t0)).rejects.toMatchObject({ status: 401 });
-    await expect(logIn(db(), { email: "nobody@example.com", password: "p4", ipAddress: ip, userAgent: null }, t0)).rejects.toMatchObject({ status: 429 });
+    for (let i = 0; i < 3; i++)
+      await expect(
+        logIn(db(), { email: "nobody@example.com", password: `p${i}`, ipAddress: ip, userAgent: null }, t0),
+      ).rejects.toMatchObject({ status: 401 });
+    await expect(
+      logIn(db(), { email: "nobody@example.com", password: "p4", ipAddress: ip, userAgent: null }, t0),
+    ).rejects.toMatchObject({ status: 429 });
   });
 
   it("100 failures on one account still back that account off, whatever the network", async () => {
     const t0 = new Date("2026-11-21T14:00:00Z");
     const u = await createTestUser();
-    const rows = Array.from({ length: 100 }, (_, i) => ({ email: u.email, ipAddress: `203.0.113.${i % 200}`, success: false, createdAt: new Date(t0.getTime() - 30_000 * i) }));
-    for (let i = 0; i < rows.length; i += 20) await db().insert(loginHistory).values(rows.slice(i, i + 20));
-    await expect(logIn(db(), { email: u.email, password: u.password, ipAddress: "198.51.100.9", userAgent: null }, t0)).rejects.toSatisfy(
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      email: u.email,
+      ipAddress: `203.0.113.${i % 200}`,
+      success: false,
+      createdAt: new Date(t0.getTime() - 30_000 * i),
+    }));
+    for (let i = 0; i < rows.length; i += 20)
+      await db()
+        .insert(loginHistory)
+        .values(rows.slice(i, i + 20));
+    await expect(
+      logIn(db(), { email: u.email, password: u.password, ipAddress: "198.51.100.9", userAgent: null }, t0),
+    ).rejects.toSatisfy(
       (e) => e instanceof AppError && e.code === "rate_limited" && /for this account/.test(e.message),
     );
   });
@@ -150,7 +198,13 @@ describe("GET /api/auth/me and POST /api/auth/logout", () => {
     const cookie = await loginAs(u);
     const me = await call("/api/auth/me", { cookie });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ id: u.id, email: u.email, firstName: "Maya", lastName: "Ortiz", role: "superuser" });
+    expect(await me.json()).toEqual({
+      id: u.id,
+      email: u.email,
+      firstName: "Maya",
+      lastName: "Ortiz",
+      role: "superuser",
+    });
 
     const out = await call("/api/auth/logout", { method: "POST", cookie });
     expect(out.status).toBe(204);

@@ -25,15 +25,29 @@ function requireSecret(secret: string | undefined): string {
 }
 
 async function sign(secret: string, email: string, nonce: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`device:${email.trim().toLowerCase()}:${nonce}`));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    new TextEncoder().encode(`device:${email.trim().toLowerCase()}:${nonce}`),
+  );
   let s = "";
   for (const b of new Uint8Array(mac)) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 /** The device id of a device cookie valid for `email`, or null (absent, tampered, or issued for another account). */
-export async function readDeviceId(request: Request, secret: string | undefined, email: string): Promise<string | null> {
+export async function readDeviceId(
+  request: Request,
+  secret: string | undefined,
+  email: string,
+): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header || !secret) return null;
   const name = deviceCookieName(request);
@@ -51,7 +65,13 @@ export async function readDeviceId(request: Request, secret: string | undefined,
 export async function issueDeviceCookie(request: Request, secret: string | undefined, email: string): Promise<string> {
   const nonce = randomToken(16);
   const value = `${nonce}.${await sign(requireSecret(secret), email, nonce)}`;
-  const attrs = [`${deviceCookieName(request)}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`];
+  const attrs = [
+    `${deviceCookieName(request)}=${value}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`,
+  ];
   if (isSecure(request)) attrs.push("Secure");
   return attrs.join("; ");
 }

@@ -12,6 +12,13 @@ export const EMAIL_TOO_LONG = `Email must be at most ${EMAIL_MAX} characters`;
 export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX} characters`;
 
 export const loginSchema = z.object({
-  email: z.string({ required_error: MISSING_CREDENTIALS.description }).trim().min(1, MISSING_CREDENTIALS.description).max(EMAIL_MAX, EMAIL_TOO_LONG),
-  password: z.string({ required_error: MISSING_CREDENTIALS.description }).min(1, MISSING_CREDENTIALS.description).max(PASSWORD_MAX, PASSWORD_TOO_LONG),
+  email: z
+    .string({ required_error: MISSING_CREDENTIALS.description })
+    .trim()
+    .min(1, MISSING_CREDENTIALS.description)
+    .max(EMAIL_MAX, EMAIL_TOO_LONG),
+  password: z
+    .string({ required_error: MISSING_CREDENTIALS.description })
+    .min(1, MISSING_CREDENTIALS.description)
+    .max(PASSWORD_MAX, PASSWORD_TOO_LONG),
 });

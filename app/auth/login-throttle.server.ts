@@ -26,7 +26,12 @@ export const BACKOFF_BASE_MS = 30_000;
 export const BACKOFF_MAX_MS = 15 * 60_000;
 export const HOUR_MS = 60 * 60_000;
 
-export type AttemptInput = { email: string; ipAddress: string | null; userAgent: string | null; deviceId: string | null };
+export type AttemptInput = {
+  email: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  deviceId: string | null;
+};
 export type Reservation = { id: number; deviceId: string | null };
 
 /** The IP's unknown-client failures in the hour, counted up to the budget only (an attack does not make it slower). */

@@ -28,11 +28,16 @@ describe("device cookies: strangers cannot lock the owner out (issue 9 #6, OWASP
     const device = deviceCookieFrom(first);
     expect(device).toMatch(/helio_device=/);
     expect(first.headers.getSetCookie().find((c) => c.includes("helio_device="))).toMatch(/HttpOnly/);
-    for (let i = 0; i < 5; i++) expect((await attempt(u.email, `stranger-${i}`, { "CF-Connecting-IP": "203.0.113.66" })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(u.email, `stranger-${i}`, { "CF-Connecting-IP": "203.0.113.66" })).status).toBe(401);
     // Unknown client: locked by the back-off, even with the right password.
     expect((await attempt(u.email, u.password)).status).toBe(429);
     // The owner's browser: its own budget, so the right password works.
-    const owner = await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password }, cookie: device! });
+    const owner = await call("/api/auth/login", {
+      method: "POST",
+      json: { email: u.email, password: u.password },
+      cookie: device!,
+    });
     expect(owner.status).toBe(200);
     expect(deviceCookieFrom(owner)).toMatch(/helio_device=/); // a fresh device cookie at each sign-in
   });
@@ -43,22 +48,55 @@ describe("device cookies: strangers cannot lock the owner out (issue 9 #6, OWASP
     const device = deviceCookieFrom(await attempt(u.email, u.password))!;
     // For another account the cookie is nobody: the other account's back-off applies to it.
     for (let i = 0; i < 5; i++) expect((await attempt(other.email, `x-${i}`)).status).toBe(401);
-    expect((await call("/api/auth/login", { method: "POST", json: { email: other.email, password: other.password }, cookie: device })).status).toBe(429);
+    expect(
+      (
+        await call("/api/auth/login", {
+          method: "POST",
+          json: { email: other.email, password: other.password },
+          cookie: device,
+        })
+      ).status,
+    ).toBe(429);
     // A tampered cookie is ignored too.
     const [name, value] = device.split("=");
     const forged = `${name}=${value.slice(0, -2)}${value.endsWith("AA") ? "BB" : "AA"}`;
     for (let i = 0; i < 5; i++) expect((await attempt(u.email, `y-${i}`)).status).toBe(401);
-    expect((await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password }, cookie: forged })).status).toBe(429);
+    expect(
+      (
+        await call("/api/auth/login", {
+          method: "POST",
+          json: { email: u.email, password: u.password },
+          cookie: forged,
+        })
+      ).status,
+    ).toBe(429);
     // The device's own budget: five wrong guesses with the cookie, then it counts as an unknown client (locked).
     for (let i = 0; i < 5; i++) {
-      expect((await call("/api/auth/login", { method: "POST", json: { email: u.email, password: `z-${i}` }, cookie: device })).status).toBe(401);
+      expect(
+        (
+          await call("/api/auth/login", {
+            method: "POST",
+            json: { email: u.email, password: `z-${i}` },
+            cookie: device,
+          })
+        ).status,
+      ).toBe(401);
     }
-    expect((await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password }, cookie: device })).status).toBe(429);
+    expect(
+      (
+        await call("/api/auth/login", {
+          method: "POST",
+          json: { email: u.email, password: u.password },
+          cookie: device,
+        })
+      ).status,
+    ).toBe(429);
   });
 
   it("the sign-in screen issues and honours the device cookie too", async () => {
     const u = await createTestUser();
-    const form = (password: string, cookie?: string) => call("/login", { method: "POST", body: new URLSearchParams({ email: u.email, password }), cookie });
+    const form = (password: string, cookie?: string) =>
+      call("/login", { method: "POST", body: new URLSearchParams({ email: u.email, password }), cookie });
     const ok = await form(u.password);
     expect(ok.status).toBe(302);
     const device = deviceCookieFrom(ok)!;

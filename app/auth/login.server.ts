@@ -20,17 +20,33 @@ import { AppError } from "~/lib/app-error";
 
 // ASVS 2.2.1: at most 100 failed attempts per account per hour, with back-off after a few.
 // The limits live with the atomic reservation (login-throttle.server.ts).
-export { MAX_FAILURES_PER_HOUR_ACCOUNT, MAX_FAILURES_PER_HOUR_IP, BACKOFF_AFTER_FAILURES } from "./login-throttle.server";
+export {
+  MAX_FAILURES_PER_HOUR_ACCOUNT,
+  MAX_FAILURES_PER_HOUR_IP,
+  BACKOFF_AFTER_FAILURES,
+} from "./login-throttle.server";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
 let dummyHash: Promise<string> | null = null;
 
-async function failureStats(db: Db, column: typeof loginHistory.email | typeof loginHistory.ipAddress, value: string, since: Date) {
+async function failureStats(
+  db: Db,
+  column: typeof loginHistory.email | typeof loginHistory.ipAddress,
+  value: string,
+  since: Date,
+) {
   const row = await db
     .select({ n: count(), last: max(loginHistory.createdAt) })
     .from(loginHistory)
-    .where(and(eq(column, value), eq(loginHistory.success, false), isNull(loginHistory.deviceId), gte(loginHistory.createdAt, since)))
+    .where(
+      and(
+        eq(column, value),
+        eq(loginHistory.success, false),
+        isNull(loginHistory.deviceId),
+        gte(loginHistory.createdAt, since),
+      ),
+    )
     .get();
   return { n: row?.n ?? 0, last: row?.last ? new Date(row.last as unknown as number) : null };
 }
@@ -68,7 +84,14 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
     const recent = db
       .select({ one: sql`1` })
       .from(loginHistory)
-      .where(and(eq(loginHistory.ipAddress, ipAddress), eq(loginHistory.success, false), isNull(loginHistory.deviceId), gte(loginHistory.createdAt, hourAgo)))
+      .where(
+        and(
+          eq(loginHistory.ipAddress, ipAddress),
+          eq(loginHistory.success, false),
+          isNull(loginHistory.deviceId),
+          gte(loginHistory.createdAt, hourAgo),
+        ),
+      )
       .limit(MAX_FAILURES_PER_HOUR_IP)
       .as("recent");
     const busy = (await db.select({ n: count() }).from(recent).get())!.n >= MAX_FAILURES_PER_HOUR_IP;
@@ -76,11 +99,22 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
       ? (await db
           .select({ n: count() })
           .from(loginHistory)
-          .where(and(eq(loginHistory.email, email), eq(loginHistory.ipAddress, ipAddress), eq(loginHistory.success, false), isNull(loginHistory.deviceId), gte(loginHistory.createdAt, hourAgo)))
+          .where(
+            and(
+              eq(loginHistory.email, email),
+              eq(loginHistory.ipAddress, ipAddress),
+              eq(loginHistory.success, false),
+              isNull(loginHistory.deviceId),
+              gte(loginHistory.createdAt, hourAgo),
+            ),
+          )
           .get())!.n
       : 0;
     if (busy && fromHere >= BUSY_NETWORK_FAILURES_PER_ACCOUNT) {
-      throw new AppError("rate_limited", "Too many failed login attempts for this account from this network. Please try again in an hour.");
+      throw new AppError(
+        "rate_limited",
+        "Too many failed login attempts for this account from this network. Please try again in an hour.",
+      );
     }
   }
   const recent = await consecutiveFailures(db, email, hourAgo);
@@ -97,7 +131,14 @@ export async function assertNotThrottled(db: Db, email: string, ipAddress: strin
  * `deviceId`: the id of a valid device cookie for this account (device-cookie.server.ts), throttled on its own.
  * `code`: a TOTP or recovery code sent with the password in one call (the JSON API); the form asks for it after.
  */
-export type LoginInput = { email: string; password: string; ipAddress: string | null; userAgent: string | null; deviceId?: string | null; code?: string | null };
+export type LoginInput = {
+  email: string;
+  password: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  deviceId?: string | null;
+  code?: string | null;
+};
 
 export type LogInResult =
   | { user: SessionUser; token: string; pending: null }
@@ -107,8 +148,16 @@ export type LogInResult =
 export const TWO_FACTOR_REQUIRED = "Enter the 6-digit code from your authenticator app, or a recovery code";
 
 /** Counts an attempt before anything is verified; throws the throttle's message when it is refused. */
-async function reserve(db: Db, input: { email: string; ipAddress: string | null; userAgent: string | null; deviceId?: string | null }, now: Date) {
-  const attempt = await reserveLoginAttempt(db, { email: input.email, ipAddress: input.ipAddress, userAgent: input.userAgent, deviceId: input.deviceId ?? null }, now);
+async function reserve(
+  db: Db,
+  input: { email: string; ipAddress: string | null; userAgent: string | null; deviceId?: string | null },
+  now: Date,
+) {
+  const attempt = await reserveLoginAttempt(
+    db,
+    { email: input.email, ipAddress: input.ipAddress, userAgent: input.userAgent, deviceId: input.deviceId ?? null },
+    now,
+  );
   if (!attempt) {
     await assertNotThrottled(db, input.email, input.ipAddress, now);
     throw new AppError("rate_limited", "Too many failed login attempts. Please try again later.");
@@ -119,11 +168,21 @@ async function reserve(db: Db, input: { email: string; ipAddress: string | null;
 type UserRow = typeof users.$inferSelect;
 
 /** The session, the attempt's history entry, the user's counters and the `login` activity entry in one D1 batch. */
-async function startSession(db: Db, user: UserRow, attemptId: number, input: { ipAddress: string | null; userAgent: string | null }, now: Date, extra: unknown[] = []) {
+async function startSession(
+  db: Db,
+  user: UserRow,
+  attemptId: number,
+  input: { ipAddress: string | null; userAgent: string | null },
+  now: Date,
+  extra: unknown[] = [],
+) {
   const { token, row } = await newSession(user.id, now, input);
   await runBatch(db, [
     db.insert(sessions).values(row),
-    db.update(loginHistory).set({ userId: user.id, success: true, failureReason: null }).where(eq(loginHistory.id, attemptId)),
+    db
+      .update(loginHistory)
+      .set({ userId: user.id, success: true, failureReason: null })
+      .where(eq(loginHistory.id, attemptId)),
     db
       .update(users)
       .set({ lastLoginAt: now, loginCount: sql`${users.loginCount} + 1`, updatedAt: now })
@@ -132,9 +191,21 @@ async function startSession(db: Db, user: UserRow, attemptId: number, input: { i
     ...extra,
   ]);
   const { id, firstName, lastName, role, isActive, mustChangePassword } = user;
-  return { user: { id, email: user.email, firstName, lastName, role, isActive, mustChangePassword, twoFactorEnabled: user.totpEnabledAt !== null }, token, pending: null };
+  return {
+    user: {
+      id,
+      email: user.email,
+      firstName,
+      lastName,
+      role,
+      isActive,
+      mustChangePassword,
+      twoFactorEnabled: user.totpEnabledAt !== null,
+    },
+    token,
+    pending: null,
+  };
 }
-
 
 /**
  * Verifies credentials and, on success, starts the session — or, for an account with two-factor on and no code
@@ -154,7 +225,10 @@ export async function logIn(db: Db, input: LoginInput, now: Date): Promise<LogIn
     : await verifyPassword(input.password, await (dummyHash ??= hashPassword("dummy-password")));
 
   if (!user || !ok) {
-    await db.update(loginHistory).set({ userId: user?.id ?? null, failureReason: "invalid_credentials" }).where(attemptRow);
+    await db
+      .update(loginHistory)
+      .set({ userId: user?.id ?? null, failureReason: "invalid_credentials" })
+      .where(attemptRow);
     throw new AppError("unauthorized", INVALID_CREDENTIALS);
   }
   if (!user.isActive) {
@@ -188,13 +262,21 @@ export type SecondFactorInput = {
  * same back-off), so a stolen pending cookie cannot guess codes faster than passwords. On success the password
  * attempt becomes the sign-in's history entry and the code's reservation is dropped.
  */
-export async function completeTwoFactorSignIn(db: Db, input: SecondFactorInput, now: Date): Promise<{ user: SessionUser; token: string }> {
+export async function completeTwoFactorSignIn(
+  db: Db,
+  input: SecondFactorInput,
+  now: Date,
+): Promise<{ user: SessionUser; token: string }> {
   const user = await db.select().from(users).where(eq(users.id, input.pending.userId)).get();
-  if (!user || !user.isActive || !user.totpEnabledAt) throw new AppError("unauthorized", "Your sign-in expired. Please sign in again.");
+  if (!user || !user.isActive || !user.totpEnabledAt)
+    throw new AppError("unauthorized", "Your sign-in expired. Please sign in again.");
   const deviceId = (await input.deviceIdFor?.(user.email)) ?? null;
   const attempt = await reserve(db, { ...input, email: user.email, deviceId }, now);
   if (!(await verifySecondFactor(db, user, input.code, now))) {
-    await db.update(loginHistory).set({ userId: user.id, failureReason: "invalid_code" }).where(eq(loginHistory.id, attempt.id));
+    await db
+      .update(loginHistory)
+      .set({ userId: user.id, failureReason: "invalid_code" })
+      .where(eq(loginHistory.id, attempt.id));
     throw new AppError("unauthorized", INVALID_CODE, { field: "code" });
   }
   // The pending cookie is single-use: claim its password attempt (still open) before starting the session, so a
@@ -202,14 +284,25 @@ export async function completeTwoFactorSignIn(db: Db, input: SecondFactorInput, 
   const claimed = await db
     .update(loginHistory)
     .set({ failureReason: "second_factor_claimed" })
-    .where(and(eq(loginHistory.id, input.pending.attemptId), eq(loginHistory.userId, user.id), eq(loginHistory.failureReason, "second_factor")))
+    .where(
+      and(
+        eq(loginHistory.id, input.pending.attemptId),
+        eq(loginHistory.userId, user.id),
+        eq(loginHistory.failureReason, "second_factor"),
+      ),
+    )
     .returning({ id: loginHistory.id });
   if (!claimed.length) {
-    await db.update(loginHistory).set({ userId: user.id, failureReason: "expired_second_factor" }).where(eq(loginHistory.id, attempt.id));
+    await db
+      .update(loginHistory)
+      .set({ userId: user.id, failureReason: "expired_second_factor" })
+      .where(eq(loginHistory.id, attempt.id));
     throw new AppError("unauthorized", "Your sign-in expired. Please sign in again.");
   }
   // The password attempt (named by the signed cookie) becomes the sign-in's history entry; the code's reservation
   // has done its job (it was counted while the code was checked) and goes.
-  const signedIn = await startSession(db, user, input.pending.attemptId, input, now, [db.delete(loginHistory).where(eq(loginHistory.id, attempt.id))]);
+  const signedIn = await startSession(db, user, input.pending.attemptId, input, now, [
+    db.delete(loginHistory).where(eq(loginHistory.id, attempt.id)),
+  ]);
   return { user: signedIn.user, token: signedIn.token };
 }

@@ -24,21 +24,39 @@ const b64url = (bytes: Uint8Array) => {
 };
 
 async function sign(secret: string, payload: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return b64url(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`2fa:${payload}`))));
 }
 
-export async function pendingSignInCookie(request: Request, secret: string | undefined, p: PendingSignIn | null): Promise<string> {
+export async function pendingSignInCookie(
+  request: Request,
+  secret: string | undefined,
+  p: PendingSignIn | null,
+): Promise<string> {
   const attrs = ["Path=/", "HttpOnly", "SameSite=Lax"];
   if (isSecure(request)) attrs.push("Secure");
   if (!p) return [`${pendingCookieName(request)}=`, ...attrs, "Max-Age=0"].join("; ");
   if (!secret) throw new AppError("unavailable", "SESSION_SECRET is not configured");
   const payload = `${p.userId}.${p.attemptId}.${p.expiresAt}`;
-  return [`${pendingCookieName(request)}=${payload}.${await sign(secret, payload)}`, ...attrs, `Max-Age=${Math.floor(PENDING_SIGN_IN_MS / 1000)}`].join("; ");
+  return [
+    `${pendingCookieName(request)}=${payload}.${await sign(secret, payload)}`,
+    ...attrs,
+    `Max-Age=${Math.floor(PENDING_SIGN_IN_MS / 1000)}`,
+  ].join("; ");
 }
 
 /** The pending sign-in this browser holds, or null (absent, forged or expired). */
-export async function readPendingSignIn(request: Request, secret: string | undefined, now: Date): Promise<PendingSignIn | null> {
+export async function readPendingSignIn(
+  request: Request,
+  secret: string | undefined,
+  now: Date,
+): Promise<PendingSignIn | null> {
   const header = request.headers.get("Cookie");
   if (!header || !secret) return null;
   const name = pendingCookieName(request);

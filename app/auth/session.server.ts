@@ -10,7 +10,10 @@ export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 5 * 60 * 1000; // write last_seen_at at most every 5 minutes (effective idle: 25–30 min)
 
-export type SessionUser = Pick<User, "id" | "email" | "firstName" | "lastName" | "role" | "isActive" | "mustChangePassword"> & {
+export type SessionUser = Pick<
+  User,
+  "id" | "email" | "firstName" | "lastName" | "role" | "isActive" | "mustChangePassword"
+> & {
   twoFactorEnabled: boolean;
 };
 
@@ -54,7 +57,11 @@ export function serializeSessionCookie(request: Request, token: string | null): 
 }
 
 /** A new random token each login; only its hash is stored. */
-export async function newSession(userId: number, now: Date, meta: { ipAddress: string | null; userAgent: string | null }) {
+export async function newSession(
+  userId: number,
+  now: Date,
+  meta: { ipAddress: string | null; userAgent: string | null },
+) {
   const token = randomToken(32);
   const row = {
     id: await sha256Hex(token),
@@ -89,7 +96,9 @@ export async function findSessionUser(db: Db, token: string | null, now: Date): 
         mustChangePassword: users.mustChangePassword,
         totpEnabledAt: users.totpEnabledAt,
       },
-      requireTwoFactor: sql<number | null>`(SELECT 1 FROM org_settings WHERE key = ${REQUIRE_SUPERUSER_2FA_KEY} AND value = '1')`,
+      requireTwoFactor: sql<
+        number | null
+      >`(SELECT 1 FROM org_settings WHERE key = ${REQUIRE_SUPERUSER_2FA_KEY} AND value = '1')`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

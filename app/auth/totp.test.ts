@@ -6,7 +6,18 @@ const ascii = (s: string) => new TextEncoder().encode(s) as Uint8Array<ArrayBuff
 describe("HOTP (RFC 4226 Appendix D)", () => {
   it("gives the ten published values for the test secret", async () => {
     const key = ascii("12345678901234567890");
-    const expected = ["755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871", "520489"];
+    const expected = [
+      "755224",
+      "287082",
+      "359152",
+      "969429",
+      "338314",
+      "254676",
+      "287922",
+      "162583",
+      "399871",
+      "520489",
+    ];
     expect(await Promise.all(expected.map((_, i) => hotp(key, i)))).toEqual(expected);
   });
 });
@@ -59,6 +70,8 @@ describe("the app's TOTP: SHA-1, 6 digits, ±1 step", () => {
   });
 
   it("writes the otpauth:// URI authenticator apps read", () => {
-    expect(otpauthUri("ABC", "ann@helio.test")).toBe("otpauth://totp/Helio:ann%40helio.test?secret=ABC&issuer=Helio&algorithm=SHA1&digits=6&period=30");
+    expect(otpauthUri("ABC", "ann@helio.test")).toBe(
+      "otpauth://totp/Helio:ann%40helio.test?secret=ABC&issuer=Helio&algorithm=SHA1&digits=6&period=30",
+    );
   });
 });

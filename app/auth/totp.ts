@@ -50,7 +50,12 @@ export function newTotpSecret(): string {
 }
 
 /** RFC 4226 §5.3: HMAC the 8-byte big-endian counter, dynamic truncation, modulo 10^digits. */
-export async function hotp(key: Uint8Array<ArrayBuffer>, counter: number, digits = TOTP_DIGITS, hash: "SHA-1" | "SHA-256" | "SHA-512" = "SHA-1"): Promise<string> {
+export async function hotp(
+  key: Uint8Array<ArrayBuffer>,
+  counter: number,
+  digits = TOTP_DIGITS,
+  hash: "SHA-1" | "SHA-256" | "SHA-512" = "SHA-1",
+): Promise<string> {
   const msg = new Uint8Array(8);
   new DataView(msg.buffer).setBigUint64(0, BigInt(counter));
   const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash }, false, ["sign"]);
@@ -60,7 +65,8 @@ export async function hotp(key: Uint8Array<ArrayBuffer>, counter: number, digits
   return String(bin % 10 ** digits).padStart(digits, "0");
 }
 
-export const totpStep = (now: Date | number) => Math.floor((typeof now === "number" ? now : now.getTime()) / 1000 / TOTP_STEP_SECONDS);
+export const totpStep = (now: Date | number) =>
+  Math.floor((typeof now === "number" ? now : now.getTime()) / 1000 / TOTP_STEP_SECONDS);
 
 /**
  * The step (counter) whose code `code` is, within ±TOTP_WINDOW of now, or null. Every step in the window is computed
@@ -83,6 +89,12 @@ export async function matchTotp(secret: string, code: string, now: Date): Promis
 /** The otpauth:// URI authenticator apps read (Key Uri Format): issuer, account, secret and the parameters. */
 export function otpauthUri(secret: string, account: string, issuer = "Helio"): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
-  const q = new URLSearchParams({ secret, issuer, algorithm: "SHA1", digits: String(TOTP_DIGITS), period: String(TOTP_STEP_SECONDS) });
+  const q = new URLSearchParams({
+    secret,
+    issuer,
+    algorithm: "SHA1",
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_STEP_SECONDS),
+  });
   return `otpauth://totp/${label}?${q.toString()}`;
 }

@@ -8,9 +8,15 @@ import { base32Decode, hotp, totpStep } from "./totp";
 
 // Issue 23: TOTP two-factor (RFC 6238), recovery codes, a two-step sign-in that works without JavaScript.
 
-const codeAt = async (secret: string, at: Date | number, offset = 0) => hotp(base32Decode(secret)!, totpStep(at) + offset);
-const secretOf = async (id: number) => (await db().select({ s: users.totpSecret }).from(users).where(eq(users.id, id)).get())!.s!;
-const cookieNamed = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.includes(`${name}=`))?.split(";")[0] ?? null;
+const codeAt = async (secret: string, at: Date | number, offset = 0) =>
+  hotp(base32Decode(secret)!, totpStep(at) + offset);
+const secretOf = async (id: number) =>
+  (await db().select({ s: users.totpSecret }).from(users).where(eq(users.id, id)).get())!.s!;
+const cookieNamed = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.includes(`${name}=`))
+    ?.split(";")[0] ?? null;
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
 /** Two-factor on, confirmed an hour ago (so any code of "now" is a later step than the one spent). */
@@ -19,7 +25,13 @@ async function withTwoFactor(overrides: Parameters<typeof createTestUser>[0] = {
   await startTwoFactorEnrolment(db(), u.id);
   const secret = await secretOf(u.id);
   const earlier = new Date(Date.now() - 3600_000);
-  const recovery = await confirmTwoFactor(db(), u.id, await codeAt(secret, earlier), { userId: u.id, ipAddress: null }, earlier);
+  const recovery = await confirmTwoFactor(
+    db(),
+    u.id,
+    await codeAt(secret, earlier),
+    { userId: u.id, ipAddress: null },
+    earlier,
+  );
   return { ...u, secret, recovery };
 }
 
@@ -28,19 +40,31 @@ describe("enrolment from the Account screen", () => {
     const u = await createTestUser();
     const cookie = await loginAs(u);
     expect(await (await call("/account", { cookie })).text()).toMatch(/data-testid="two-factor-status">.*Off/s);
-    expect((await call("/account/two-factor", { method: "POST", cookie, body: form({ intent: "start" }) })).status).toBe(302);
+    expect(
+      (await call("/account/two-factor", { method: "POST", cookie, body: form({ intent: "start" }) })).status,
+    ).toBe(302);
     const page = await (await call("/account/two-factor", { cookie })).text();
     const secret = await secretOf(u.id);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(page.replace(/<!-- -->/g, "")).toContain(secret.replace(/(.{4})/g, "$1 ").trim());
     expect(page).toContain(`otpauth://totp/Helio:${encodeURIComponent(u.email)}?secret=${secret}&amp;issuer=Helio`);
     // Not on yet: signing in needs only the password.
-    expect((await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password } })).status).toBe(200);
+    expect(
+      (await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password } })).status,
+    ).toBe(200);
 
-    const wrong = await call("/account/two-factor", { method: "POST", cookie, body: form({ intent: "confirm", code: "000000" }) });
+    const wrong = await call("/account/two-factor", {
+      method: "POST",
+      cookie,
+      body: form({ intent: "confirm", code: "000000" }),
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain("That code does not match");
-    const ok = await call("/account/two-factor", { method: "POST", cookie, body: form({ intent: "confirm", code: await codeAt(secret, Date.now()) }) });
+    const ok = await call("/account/two-factor", {
+      method: "POST",
+      cookie,
+      body: form({ intent: "confirm", code: await codeAt(secret, Date.now()) }),
+    });
     expect(ok.status).toBe(200);
     const html = await ok.text();
     const codes = [...html.matchAll(/<li>([a-z2-7]{5}-[a-z2-7]{5})<\/li>/g)].map((m) => m[1]);
@@ -76,7 +100,11 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     const cancel = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "cancel" }) });
     expect(cancel.headers.getSetCookie().find((c) => c.includes("helio_2fa="))).toMatch(/Max-Age=0/);
 
-    const bad = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "code", code: "123456" }) });
+    const bad = await call("/login", {
+      method: "POST",
+      cookie: pending,
+      body: form({ intent: "code", code: "123456" }),
+    });
     expect(bad.status).toBe(401);
     expect(await bad.text()).toContain("Invalid authentication code");
     expect(cookieNamed(bad, "helio_session")).toBeNull();
@@ -91,13 +119,21 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     expect(cookieNamed(ok, "helio_device")).not.toBeNull();
 
     // The pending cookie is single-use: a copy of it with a later code opens nothing.
-    const copy = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "code", code: await codeAt(u.secret, Date.now(), 1) }) });
+    const copy = await call("/login", {
+      method: "POST",
+      cookie: pending,
+      body: form({ intent: "code", code: await codeAt(u.secret, Date.now(), 1) }),
+    });
     expect(copy.status).toBe(401);
     expect(cookieNamed(copy, "helio_session")).toBeNull();
 
     // Replay: the same code (same 30 s step) is refused on the next sign-in.
     const again = await call("/login", { method: "POST", body: form({ email: u.email, password: u.password }) });
-    const replay = await call("/login", { method: "POST", cookie: cookieNamed(again, "helio_2fa")!, body: form({ intent: "code", code }) });
+    const replay = await call("/login", {
+      method: "POST",
+      cookie: cookieNamed(again, "helio_2fa")!,
+      body: form({ intent: "code", code }),
+    });
     expect(replay.status).toBe(401);
     // One sign-in, one history entry: the password attempt became the success, the code's reservation went.
     const history = await db().select().from(loginHistory).where(eq(loginHistory.userId, u.id));
@@ -112,7 +148,11 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     const parts = value.split(".");
     const other = await createTestUser();
     const forged = `${name}=${other.id}.${parts[1]}.${parts[2]}.${parts[3]}`;
-    const res = await call("/login", { method: "POST", cookie: forged, body: form({ intent: "code", code: await codeAt(u.secret, Date.now()) }) });
+    const res = await call("/login", {
+      method: "POST",
+      cookie: forged,
+      body: form({ intent: "code", code: await codeAt(u.secret, Date.now()) }),
+    });
     expect(res.status).toBe(302);
     expect(cookieNamed(res, "helio_session")).toBeNull();
     const expired = await completeTwoFactorSignIn(
@@ -128,11 +168,26 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     const now = new Date();
     const first = await logIn(db(), { email: u.email, password: u.password, ipAddress: null, userAgent: null }, now);
     expect(first.pending).not.toBeNull();
-    const ok = await completeTwoFactorSignIn(db(), { pending: first.pending!, code: u.recovery[3].toUpperCase(), ipAddress: null, userAgent: null }, now);
+    const ok = await completeTwoFactorSignIn(
+      db(),
+      { pending: first.pending!, code: u.recovery[3].toUpperCase(), ipAddress: null, userAgent: null },
+      now,
+    );
     expect(ok.user.id).toBe(u.id);
     const second = await logIn(db(), { email: u.email, password: u.password, ipAddress: null, userAgent: null }, now);
-    await expect(completeTwoFactorSignIn(db(), { pending: second.pending!, code: u.recovery[3], ipAddress: null, userAgent: null }, now)).rejects.toMatchObject({ status: 401 });
-    expect(await db().select().from(recoveryCodes).where(and(eq(recoveryCodes.userId, u.id), isNull(recoveryCodes.usedAt)))).toHaveLength(9);
+    await expect(
+      completeTwoFactorSignIn(
+        db(),
+        { pending: second.pending!, code: u.recovery[3], ipAddress: null, userAgent: null },
+        now,
+      ),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(
+      await db()
+        .select()
+        .from(recoveryCodes)
+        .where(and(eq(recoveryCodes.userId, u.id), isNull(recoveryCodes.usedAt))),
+    ).toHaveLength(9);
   });
 
   it("codes are throttled like passwords: five wrong codes, then even the right one waits", async () => {
@@ -140,10 +195,23 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     const step1 = await call("/login", { method: "POST", body: form({ email: u.email, password: u.password }) });
     const pending = cookieNamed(step1, "helio_2fa")!;
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call("/login", { method: "POST", cookie: pending, body: form({ intent: "code", code: String(100000 + i) }) })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (
+          await call("/login", {
+            method: "POST",
+            cookie: pending,
+            body: form({ intent: "code", code: String(100000 + i) }),
+          })
+        ).status,
+      );
     // The password step counted as an open attempt: four code failures reach the back-off of five.
     expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
-    const right = await call("/login", { method: "POST", cookie: pending, body: form({ intent: "code", code: await codeAt(u.secret, Date.now()) }) });
+    const right = await call("/login", {
+      method: "POST",
+      cookie: pending,
+      body: form({ intent: "code", code: await codeAt(u.secret, Date.now()) }),
+    });
     expect(right.status).toBe(429);
   });
 
@@ -153,9 +221,15 @@ describe("signing in with two-factor on (the form, without JavaScript)", () => {
     expect(without.status).toBe(401);
     expect(await without.json()).toMatchObject({ twoFactorRequired: true });
     expect(cookieNamed(without, "helio_session")).toBeNull();
-    const wrong = await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password, code: "000000" } });
+    const wrong = await call("/api/auth/login", {
+      method: "POST",
+      json: { email: u.email, password: u.password, code: "000000" },
+    });
     expect(wrong.status).toBe(401);
-    const ok = await call("/api/auth/login", { method: "POST", json: { email: u.email, password: u.password, code: await codeAt(u.secret, Date.now()) } });
+    const ok = await call("/api/auth/login", {
+      method: "POST",
+      json: { email: u.email, password: u.password, code: await codeAt(u.secret, Date.now()) },
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -164,10 +238,18 @@ describe("turning it off, resetting it, requiring it", () => {
   it("turning two-factor off needs the password", async () => {
     const u = await withTwoFactor();
     const cookie = await loginAs({ email: u.email, password: u.password, code: await codeAt(u.secret, Date.now()) });
-    const wrong = await call("/account/two-factor", { method: "POST", cookie, body: form({ intent: "disable", password: "not my password" }) });
+    const wrong = await call("/account/two-factor", {
+      method: "POST",
+      cookie,
+      body: form({ intent: "disable", password: "not my password" }),
+    });
     expect(wrong.status).toBe(400);
     expect((await db().select().from(users).where(eq(users.id, u.id)).get())!.totpEnabledAt).not.toBeNull();
-    const ok = await call("/account/two-factor", { method: "POST", cookie, body: form({ intent: "disable", password: u.password }) });
+    const ok = await call("/account/two-factor", {
+      method: "POST",
+      cookie,
+      body: form({ intent: "disable", password: u.password }),
+    });
     expect(ok.status).toBe(302);
     const row = (await db().select().from(users).where(eq(users.id, u.id)).get())!;
     expect(row.totpEnabledAt).toBeNull();
@@ -180,32 +262,69 @@ describe("turning it off, resetting it, requiring it", () => {
     const adminCookie = await loginAs(admin);
     for (const via of ["api", "screen"] as const) {
       const u = await withTwoFactor();
-      const userCookie = await loginAs({ email: u.email, password: u.password, code: await codeAt(u.secret, Date.now()) });
+      const userCookie = await loginAs({
+        email: u.email,
+        password: u.password,
+        code: await codeAt(u.secret, Date.now()),
+      });
       const res =
         via === "api"
           ? await call(`/api/users/${u.id}`, { method: "PUT", cookie: adminCookie, json: { resetTwoFactor: true } })
-          : await call(`/user-analytics/users/${u.id}`, { method: "POST", cookie: adminCookie, body: form({ intent: "reset-two-factor" }) });
+          : await call(`/user-analytics/users/${u.id}`, {
+              method: "POST",
+              cookie: adminCookie,
+              body: form({ intent: "reset-two-factor" }),
+            });
       expect(res.status, via).toBe(via === "api" ? 200 : 302);
       expect((await db().select().from(users).where(eq(users.id, u.id)).get())!.totpEnabledAt, via).toBeNull();
       expect(await db().select().from(sessions).where(eq(sessions.userId, u.id)), via).toHaveLength(0);
       expect((await call("/api/auth/me", { cookie: userCookie })).status).toBe(401);
-      const log = await db().select().from(activityLog).where(and(eq(activityLog.userId, admin.id), eq(activityLog.action, "reset_two_factor")));
-      expect(log.some((l) => (l.details as { targetUserId?: number }).targetUserId === u.id), via).toBe(true);
+      const log = await db()
+        .select()
+        .from(activityLog)
+        .where(and(eq(activityLog.userId, admin.id), eq(activityLog.action, "reset_two_factor")));
+      expect(
+        log.some((l) => (l.details as { targetUserId?: number }).targetUserId === u.id),
+        via,
+      ).toBe(true);
       await loginAs(u); // the password alone again
     }
     // Not their own (that is the Account screen, with the password).
-    expect((await call(`/api/users/${admin.id}`, { method: "PUT", cookie: adminCookie, json: { resetTwoFactor: true } })).status).toBe(409);
+    expect(
+      (await call(`/api/users/${admin.id}`, { method: "PUT", cookie: adminCookie, json: { resetTwoFactor: true } }))
+        .status,
+    ).toBe(409);
   });
 
   it("'require two-factor for superusers' sends a superuser without it to set it up first; standard users are not affected", async () => {
     const boss = await withTwoFactor({ role: "superuser" });
-    const bossCookie = await loginAs({ email: boss.email, password: boss.password, code: await codeAt(boss.secret, Date.now()) });
+    const bossCookie = await loginAs({
+      email: boss.email,
+      password: boss.password,
+      code: await codeAt(boss.secret, Date.now()),
+    });
     const plain = await createTestUser({ role: "superuser" });
     const plainCookie = await loginAs(plain);
     // Refused for a superuser without two-factor of their own.
-    expect((await call("/organisation", { method: "POST", cookie: plainCookie, body: form({ intent: "two-factor-policy", requireSuperuserTwoFactor: "on" }) })).status).toBe(409);
+    expect(
+      (
+        await call("/organisation", {
+          method: "POST",
+          cookie: plainCookie,
+          body: form({ intent: "two-factor-policy", requireSuperuserTwoFactor: "on" }),
+        })
+      ).status,
+    ).toBe(409);
     try {
-      expect((await call("/organisation", { method: "POST", cookie: bossCookie, body: form({ intent: "two-factor-policy", requireSuperuserTwoFactor: "on" }) })).status).toBe(302);
+      expect(
+        (
+          await call("/organisation", {
+            method: "POST",
+            cookie: bossCookie,
+            body: form({ intent: "two-factor-policy", requireSuperuserTwoFactor: "on" }),
+          })
+        ).status,
+      ).toBe(302);
       const screen = await call("/contacts", { cookie: plainCookie });
       expect(screen.status).toBe(302);
       expect(screen.headers.get("Location")).toBe("/account/two-factor");

@@ -37,7 +37,13 @@ export async function verifySecondFactor(
   const spent = await db
     .update(recoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, await sha256Hex(normal)), isNull(recoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(recoveryCodes.userId, user.id),
+        eq(recoveryCodes.codeHash, await sha256Hex(normal)),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: recoveryCodes.id });
   return spent.length ? "recovery" : null;
 }

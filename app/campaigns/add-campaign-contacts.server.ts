@@ -10,7 +10,12 @@ import { firstStepAnchor } from "./start-campaign.server";
  * Adds picked contacts to a campaign; they start at step 1. In a running campaign they are due at once (or at the
  * scheduled start); in a draft or paused one they wait for start/resume. Contacts already enrolled are left alone.
  */
-export async function addCampaignContacts(db: Db, id: number, contactIds: number[], now: Date): Promise<{ added: number; campaign: PublicCampaign }> {
+export async function addCampaignContacts(
+  db: Db,
+  id: number,
+  contactIds: number[],
+  now: Date,
+): Promise<{ added: number; campaign: PublicCampaign }> {
   const c = await getCampaignRow(db, id);
   if (c.status === "completed") throw new AppError("conflict", "A completed campaign cannot take new contacts");
   const t = now.getTime();
@@ -22,7 +27,16 @@ export async function addCampaignContacts(db: Db, id: number, contactIds: number
       campaignEnrollments,
       [...new Set(contactIds)].map((contactId) => ({ contactId })),
       (j) => ({
-        values: { campaignId: id, contactId: j.contactId, status: running ? "active" : "paused", nextStepNumber: 1, nextRunAt: anchor, anchorAt: anchor, createdAt: t, updatedAt: t },
+        values: {
+          campaignId: id,
+          contactId: j.contactId,
+          status: running ? "active" : "paused",
+          nextStepNumber: 1,
+          nextRunAt: anchor,
+          anchorAt: anchor,
+          createdAt: t,
+          updatedAt: t,
+        },
         // Contacts that still exist (a primary-key lookup each).
         where: sql`EXISTS (SELECT 1 FROM ${contacts} WHERE ${contacts.id} = ${j.contactId})`,
         onConflict: sql`ON CONFLICT (${campaignEnrollments.campaignId}, ${campaignEnrollments.contactId}) DO NOTHING`,

@@ -44,6 +44,9 @@ export async function addCampaignStep(db: Db, campaignId: number, step: ValidSte
       ${step.windowStart}, ${step.windowEnd}, ${step.windowWeekdays ? 1 : 0}, ${t}, ${t})
     RETURNING *`);
   const started = c.status === "running" || c.status === "paused";
-  const [res] = (await runBatch(db, started ? [insert, rescheduleWaitingStatement(db, campaignId, now)] : [insert])) as [D1Result<StepRow>];
+  const [res] = (await runBatch(
+    db,
+    started ? [insert, rescheduleWaitingStatement(db, campaignId, now)] : [insert],
+  )) as [D1Result<StepRow>];
   return publicStep(toStep(res.results[0]));
 }

@@ -42,7 +42,8 @@ function azPhone() {
   return `+1602${pick("2346789")}${pick("23456789")}${pick("0123456789")}${String(phoneSeq % 10000).padStart(4, "0")}`;
 }
 
-const step = (fields: Record<string, unknown>) => checkStep(stepSchema.parse({ name: "Step", content: "Hi", ...fields }));
+const step = (fields: Record<string, unknown>) =>
+  checkStep(stepSchema.parse({ name: "Step", content: "Hi", ...fields }));
 
 async function world(start: number, opts: { dbOverride?: Db } = {}) {
   const clock = { t: start };
@@ -50,22 +51,38 @@ async function world(start: number, opts: { dbOverride?: Db } = {}) {
   const { deps, twilio, sendgrid, queue } = await pipeline({ clock: now, dbOverride: opts.dbOverride });
   const user = await createTestUser();
   const actor = { userId: user.id, ipAddress: null };
-  const contact = (fields: Record<string, unknown> = {}) => createTestContact(user.id, { firstName: "Ana", lastName: uniqueTag("Sol"), phone: azPhone(), state: "AZ", ...fields });
+  const contact = (fields: Record<string, unknown> = {}) =>
+    createTestContact(user.id, {
+      firstName: "Ana",
+      lastName: uniqueTag("Sol"),
+      phone: azPhone(),
+      state: "AZ",
+      ...fields,
+    });
 
   /** Runs what the queue holds, like the consumer would: enrolment jobs and send batches, until it is empty. */
   async function runQueue() {
     for (let i = 0; i < 50; i++) {
       const jobs = queue.sent.splice(0) as (SendJob | EnrollCampaignJob | { type: string })[];
       if (jobs.length === 0) return;
-      for (const j of jobs) if (j.type === "enroll-campaign") await runEnrollmentJob(j as EnrollCampaignJob, { db: deps.db, queue, now: now() });
+      for (const j of jobs)
+        if (j.type === "enroll-campaign")
+          await runEnrollmentJob(j as EnrollCampaignJob, { db: deps.db, queue, now: now() });
       const sends = jobs.filter((j): j is SendJob => j.type === "send");
       if (sends.length) await sendMessages(sends, deps);
     }
   }
   /** One cron tick for this campaign's rows: pending messages whose time came (the pipeline's task), then due steps. */
   async function tick(campaignId: number) {
-    const pending = await deps.db.all<{ id: number }>(sql`SELECT id FROM messages WHERE campaign_id = ${campaignId} AND status = 'pending' AND scheduled_at <= ${clock.t}`);
-    await enqueueDueMessages(deps.db, queue, now(), pending.map((p) => p.id));
+    const pending = await deps.db.all<{ id: number }>(
+      sql`SELECT id FROM messages WHERE campaign_id = ${campaignId} AND status = 'pending' AND scheduled_at <= ${clock.t}`,
+    );
+    await enqueueDueMessages(
+      deps.db,
+      queue,
+      now(),
+      pending.map((p) => p.id),
+    );
     const r = await dispatchDueSteps(deps.db, queue, now());
     await runQueue();
     return r;
@@ -76,11 +93,24 @@ async function world(start: number, opts: { dbOverride?: Db } = {}) {
   };
   /** Sent step messages of a campaign: contact, step number (as created), sent time. */
   const sent = (campaignId: number) =>
-    deps.db.all<{ contact_id: number; step_id: number; enrollment_id: number; sent_at: number; content: string; status: string }>(
+    deps.db.all<{
+      contact_id: number;
+      step_id: number;
+      enrollment_id: number;
+      sent_at: number;
+      content: string;
+      status: string;
+    }>(
       sql`SELECT contact_id, step_id, enrollment_id, sent_at, content, status FROM messages WHERE campaign_id = ${campaignId} AND direction = 'outbound' ORDER BY sent_at, id`,
     );
   const enrollment = (campaignId: number, contactId: number) =>
-    deps.db.get<{ id: number; status: string; next_run_at: number | null; stop_reason: string | null; next_step_number: number }>(
+    deps.db.get<{
+      id: number;
+      status: string;
+      next_run_at: number | null;
+      stop_reason: string | null;
+      next_step_number: number;
+    }>(
       sql`SELECT id, status, next_run_at, stop_reason, next_step_number FROM campaign_enrollments WHERE campaign_id = ${campaignId} AND contact_id = ${contactId}`,
     );
   return { clock, now, deps, twilio, sendgrid, queue, actor, contact, runQueue, tick, at, sent, enrollment };
@@ -92,11 +122,38 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const w = await world(T0);
     const a = await w.contact({ firstName: "Ada" });
     const b = await w.contact({ firstName: "Ben" });
-    const c = await createCampaign(w.deps.db, { name: "Spring Solar", contactIds: [a.id], promoCode: "SUN26", offerExpiration: "2026-12-31" }, w.actor, w.now());
-    const s1 = await addCampaignStep(w.deps.db, c.id, step({ name: "Intro", content: "Hi {{firstName}}, {{campaignName}}: code {{promoCode}} until {{offerExpiration}}" }), w.now());
-    const s2 = await addCampaignStep(w.deps.db, c.id, step({ name: "Follow", content: "Follow-up {{firstName}}", delayDays: 2, delayHours: 3 }), w.now());
-    const s3 = await addCampaignStep(w.deps.db, c.id, step({ name: "Last", content: "Last call {{firstName}}", delayDays: "5", delayHours: "x" }), w.now());
-    expect((await listCampaignSteps(w.deps.db, c.id)).map((s) => [s.stepNumber, s.delayLabel])).toEqual([[1, "Immediate"], [2, "2d 3h"], [3, "5d"]]);
+    const c = await createCampaign(
+      w.deps.db,
+      { name: "Spring Solar", contactIds: [a.id], promoCode: "SUN26", offerExpiration: "2026-12-31" },
+      w.actor,
+      w.now(),
+    );
+    const s1 = await addCampaignStep(
+      w.deps.db,
+      c.id,
+      step({
+        name: "Intro",
+        content: "Hi {{firstName}}, {{campaignName}}: code {{promoCode}} until {{offerExpiration}}",
+      }),
+      w.now(),
+    );
+    const s2 = await addCampaignStep(
+      w.deps.db,
+      c.id,
+      step({ name: "Follow", content: "Follow-up {{firstName}}", delayDays: 2, delayHours: 3 }),
+      w.now(),
+    );
+    const s3 = await addCampaignStep(
+      w.deps.db,
+      c.id,
+      step({ name: "Last", content: "Last call {{firstName}}", delayDays: "5", delayHours: "x" }),
+      w.now(),
+    );
+    expect((await listCampaignSteps(w.deps.db, c.id)).map((s) => [s.stepNumber, s.delayLabel])).toEqual([
+      [1, "Immediate"],
+      [2, "2d 3h"],
+      [3, "5d"],
+    ]);
 
     expect((await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now())).status).toBe("running");
     await w.runQueue(); // the enrolment job activates Ada
@@ -131,7 +188,12 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     // Nothing left: the next tick finishes both enrolments and the campaign completes by itself.
     await w.at(T0 + 30 * DAY, c.id);
     const done = await getCampaign(w.deps.db, c.id);
-    expect(done).toMatchObject({ status: "completed", contactCount: 2, sentCount: 6, progress: { enrolled: 2, waiting: 0, finished: 2, stopped: 0 } });
+    expect(done).toMatchObject({
+      status: "completed",
+      contactCount: 2,
+      sentCount: 6,
+      progress: { enrolled: 2, waiting: 0, finished: 2, stopped: 0 },
+    });
     expect(await w.twilio.calls()).toHaveLength(6);
   });
 
@@ -155,7 +217,10 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await w.at(opens + HOUR - 60_000, c.id);
     expect(await w.twilio.calls()).toHaveLength(1);
     await w.at(opens + HOUR, c.id);
-    expect((await w.sent(c.id)).map((r) => [r.content, r.sent_at])).toEqual([["one", opens], ["two", opens + HOUR]]);
+    expect((await w.sent(c.id)).map((r) => [r.content, r.sent_at])).toEqual([
+      ["one", opens],
+      ["two", opens + HOUR],
+    ]);
   });
 
   it("a send window moves the due time into the next window (weekdays only, contact's zone)", async () => {
@@ -165,7 +230,12 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const a = await w.contact();
     const c = await createCampaign(w.deps.db, { name: "Window", contactIds: [a.id] }, w.actor, w.now());
     await addCampaignStep(w.deps.db, c.id, step({ content: "fri" }), w.now());
-    await addCampaignStep(w.deps.db, c.id, step({ content: "weekday", delayDays: 1, windowStart: "10:00", windowEnd: "17:00", windowWeekdays: "on" }), w.now());
+    await addCampaignStep(
+      w.deps.db,
+      c.id,
+      step({ content: "weekday", delayDays: 1, windowStart: "10:00", windowEnd: "17:00", windowWeekdays: "on" }),
+      w.now(),
+    );
     await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
     await w.runQueue();
     await w.tick(c.id);
@@ -176,7 +246,10 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await w.at(nextMonday - 60_000, c.id);
     expect(await w.sent(c.id)).toHaveLength(1);
     await w.at(nextMonday, c.id);
-    expect((await w.sent(c.id)).map((r) => [r.content, r.sent_at])).toEqual([["fri", friday], ["weekday", nextMonday]]);
+    expect((await w.sent(c.id)).map((r) => [r.content, r.sent_at])).toEqual([
+      ["fri", friday],
+      ["weekday", nextMonday],
+    ]);
   });
 
   it("pause holds queued messages and parks due contacts; resume releases them: nothing lost, nothing twice", async () => {
@@ -184,7 +257,12 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const w = await world(T0);
     const people = [await w.contact(), await w.contact(), await w.contact()];
     const leaver = await w.contact();
-    const c = await createCampaign(w.deps.db, { name: "Pausable", contactIds: [...people, leaver].map((p) => p.id) }, w.actor, w.now());
+    const c = await createCampaign(
+      w.deps.db,
+      { name: "Pausable", contactIds: [...people, leaver].map((p) => p.id) },
+      w.actor,
+      w.now(),
+    );
     await addCampaignStep(w.deps.db, c.id, step({ content: "first" }), w.now());
     await addCampaignStep(w.deps.db, c.id, step({ content: "second", delayDays: 1 }), w.now());
     await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
@@ -217,7 +295,12 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await w.tick(c.id);
     await w.tick(c.id);
     const rows = await w.sent(c.id);
-    expect(rows.filter((r) => r.status === "sent").map((r) => r.content).sort()).toEqual(["first", "first", "first", "second", "second", "second"]);
+    expect(
+      rows
+        .filter((r) => r.status === "sent")
+        .map((r) => r.content)
+        .sort(),
+    ).toEqual(["first", "first", "first", "second", "second", "second"]);
     expect(rows.filter((r) => r.status !== "sent").map((r) => [r.contact_id, r.status])).toEqual([[null, "skipped"]]);
     expect((await w.twilio.calls()).map((x) => x.to)).not.toContain(leaver.phone);
     expect(await w.twilio.calls()).toHaveLength(6);
@@ -228,7 +311,12 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const w = await world(T0);
     const a = await w.contact();
     const on = await createCampaign(w.deps.db, { name: "On", contactIds: [a.id] }, w.actor, w.now());
-    const off = await createCampaign(w.deps.db, { name: "Off", contactIds: [a.id], stopOnReply: false }, w.actor, w.now());
+    const off = await createCampaign(
+      w.deps.db,
+      { name: "Off", contactIds: [a.id], stopOnReply: false },
+      w.actor,
+      w.now(),
+    );
     for (const c of [on, off]) {
       await addCampaignStep(w.deps.db, c.id, step({ content: `${c.name} one` }), w.now());
       await addCampaignStep(w.deps.db, c.id, step({ content: `${c.name} two`, delayDays: 1 }), w.now());
@@ -237,7 +325,17 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await w.runQueue();
     await w.tick(on.id);
     w.clock.t += 60_000;
-    const inbound = await receiveInboundSms(w.deps.db, w.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: a.phone, to: "+16025550100", body: "Sounds good, call me" }, w.now());
+    const inbound = await receiveInboundSms(
+      w.deps.db,
+      w.queue,
+      {
+        sid: "SM" + crypto.randomUUID().replace(/-/g, ""),
+        from: a.phone,
+        to: "+16025550100",
+        body: "Sounds good, call me",
+      },
+      w.now(),
+    );
     w.queue.sent.splice(0); // the inbound job: run the reply processors directly
     await runInboundJob(w.deps.db, [inbound.messageId!], w.now());
     await runInboundJob(w.deps.db, [inbound.messageId!], w.now()); // redelivery changes nothing
@@ -248,7 +346,8 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const stopped = await getCampaign(w.deps.db, on.id);
     expect(stopped).toMatchObject({ status: "completed", progress: { waiting: 0, stopped: 1 } });
     // Attributed to the campaign that texted last (decision 006): both texted at T0; exactly one counts it.
-    const total = (await getCampaign(w.deps.db, on.id)).responseCount + (await getCampaign(w.deps.db, off.id)).responseCount;
+    const total =
+      (await getCampaign(w.deps.db, on.id)).responseCount + (await getCampaign(w.deps.db, off.id)).responseCount;
     expect(total).toBe(1);
   });
 
@@ -264,16 +363,26 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
     await w.runQueue();
     await w.tick(c.id);
-    await receiveInboundSms(w.deps.db, w.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: a.phone, to: "+16025550100", body: "STOP" }, w.now());
+    await receiveInboundSms(
+      w.deps.db,
+      w.queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: a.phone, to: "+16025550100", body: "STOP" },
+      w.now(),
+    );
     w.queue.sent.splice(0); // the STOP confirmation is not part of this campaign
     expect(await w.enrollment(c.id, a.id)).toMatchObject({ status: "stopped", stop_reason: "opted_out" });
     await w.deps.db.run(sql`DELETE FROM contacts WHERE id = ${gone.id}`);
     expect((await getCampaign(w.deps.db, c.id)).progress).toMatchObject({ enrolled: 2, waiting: 1, stopped: 1 });
     await w.at(T0 + DAY, c.id);
     await w.at(T0 + 2 * DAY, c.id);
-    const bodies = (await w.twilio.calls()).filter((x) => x.to === a.phone || x.to === b.phone).map((x) => `${x.to === a.phone ? "a" : "b"}:${x.body}`);
+    const bodies = (await w.twilio.calls())
+      .filter((x) => x.to === a.phone || x.to === b.phone)
+      .map((x) => `${x.to === a.phone ? "a" : "b"}:${x.body}`);
     expect(bodies.sort()).toEqual(["a:one", "b:one", "b:two"]);
-    expect(await getCampaign(w.deps.db, c.id)).toMatchObject({ status: "completed", progress: { finished: 1, stopped: 1, waiting: 0 } });
+    expect(await getCampaign(w.deps.db, c.id)).toMatchObject({
+      status: "completed",
+      progress: { finished: 1, stopped: 1, waiting: 0 },
+    });
   });
 
   it("overlapping ticks and redelivered queue messages give exactly one message per (enrolment, step); O(due) reads", async () => {
@@ -283,12 +392,21 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     const c = await createCampaign(w.deps.db, { name: "Race", contactIds: people.map((p) => p.id) }, w.actor, w.now());
     await addCampaignStep(w.deps.db, c.id, step({ content: "once" }), w.now());
     // Not yet due: a second campaign whose contacts start next week must not be read by the tick.
-    const later = await createCampaign(w.deps.db, { name: "Later", contactIds: people.map((p) => p.id), scheduledAt: new Date(T0 + 7 * DAY) }, w.actor, w.now());
+    const later = await createCampaign(
+      w.deps.db,
+      { name: "Later", contactIds: people.map((p) => p.id), scheduledAt: new Date(T0 + 7 * DAY) },
+      w.actor,
+      w.now(),
+    );
     await addCampaignStep(w.deps.db, later.id, step({ content: "later" }), w.now());
     await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
     await startCampaign(w.deps.db, w.queue, later.id, w.actor, w.now());
     await w.runQueue();
-    const results = await Promise.all([dispatchDueSteps(w.deps.db, w.queue, w.now()), dispatchDueSteps(w.deps.db, w.queue, w.now()), dispatchDueSteps(w.deps.db, w.queue, w.now())]);
+    const results = await Promise.all([
+      dispatchDueSteps(w.deps.db, w.queue, w.now()),
+      dispatchDueSteps(w.deps.db, w.queue, w.now()),
+      dispatchDueSteps(w.deps.db, w.queue, w.now()),
+    ]);
     expect(results.reduce((n, r) => n + r.created, 0)).toBe(6);
     const jobs = w.queue.sent.splice(0) as SendJob[];
     await Promise.all([sendMessages(jobs, w.deps), sendMessages([...jobs].reverse(), w.deps)]);
@@ -317,12 +435,18 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     await w.tick(c.id);
     await addCampaignStep(w.deps.db, c.id, step({ name: "Added", content: "three", delayDays: 2 }), w.now());
     await deleteCampaignStep(w.deps.db, two.id, w.now());
-    expect((await listCampaignSteps(w.deps.db, c.id)).map((s) => [s.stepNumber, s.content])).toEqual([[1, "one"], [2, "three"]]);
+    expect((await listCampaignSteps(w.deps.db, c.id)).map((s) => [s.stepNumber, s.content])).toEqual([
+      [1, "one"],
+      [2, "three"],
+    ]);
     expect((await w.enrollment(c.id, a.id))?.next_run_at).toBe(T0 + 2 * DAY); // re-timed to the step it will now get
     await w.at(T0 + DAY, c.id);
     expect(await w.sent(c.id)).toHaveLength(1);
     await w.at(T0 + 2 * DAY, c.id);
-    expect((await w.sent(c.id)).map((r) => [r.content, r.sent_at - T0])).toEqual([["one", 0], ["three", 2 * DAY]]);
+    expect((await w.sent(c.id)).map((r) => [r.content, r.sent_at - T0])).toEqual([
+      ["one", 0],
+      ["three", 2 * DAY],
+    ]);
   });
 
   it("start enrols an audience query in chunks through the queue, with progress on the campaign", async () => {
@@ -337,7 +461,9 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     let job = w.queue.sent.splice(0)[0] as EnrollCampaignJob;
     const seen: number[] = [];
     for (let i = 0; i < 10 && job; i++) {
-      expect(await runEnrollmentJob(job, { db: w.deps.db, queue: w.queue, now: w.now(), chunk: 3, budgetMs: 0 })).not.toBe("stopped");
+      expect(
+        await runEnrollmentJob(job, { db: w.deps.db, queue: w.queue, now: w.now(), chunk: 3, budgetMs: 0 }),
+      ).not.toBe("stopped");
       seen.push((await getCampaign(w.deps.db, c.id)).progress.enrolled);
       job = w.queue.sent.splice(0)[0] as EnrollCampaignJob;
     }
@@ -355,12 +481,26 @@ describe("campaign batches sized by bytes (D1 refuses a bound value over 2 MB)",
     const measured = measuringD1(env.DB);
     const w = await world(T0, { dbOverride: createDb(measured.d1) });
     const tag = uniqueTag("bytes");
-    const people = await seedContacts(500, (i) => ({ firstName: `Zoë${i}`, phone: azPhone(), state: "AZ", email: `z${i}.${tag}@example.com` }), w.actor.userId);
-    const c = await createCampaign(w.deps.db, { name: "Long read", contactIds: people.map((p) => p.id) }, w.actor, w.now());
+    const people = await seedContacts(
+      500,
+      (i) => ({ firstName: `Zoë${i}`, phone: azPhone(), state: "AZ", email: `z${i}.${tag}@example.com` }),
+      w.actor.userId,
+    );
+    const c = await createCampaign(
+      w.deps.db,
+      { name: "Long read", contactIds: people.map((p) => p.id) },
+      w.actor,
+      w.now(),
+    );
     // 5,000 characters (the schema's maximum), most of them 3–4 bytes in UTF-8: ~11 KB a message, 5.5 MB for 500.
     const content = longText(5000, "Bonjour {{firstName}} 👋\n");
     expect(content).toHaveLength(5000);
-    await addCampaignStep(w.deps.db, c.id, step({ messageType: "email", subject: "Votre étude solaire, {{firstName}} ☀", content }), w.now());
+    await addCampaignStep(
+      w.deps.db,
+      c.id,
+      step({ messageType: "email", subject: "Votre étude solaire, {{firstName}} ☀", content }),
+      w.now(),
+    );
     await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
     await w.runQueue(); // the enrolment job activates all 500
 
@@ -368,11 +508,14 @@ describe("campaign batches sized by bytes (D1 refuses a bound value over 2 MB)",
     expect(tick).toMatchObject({ due: 500, created: 500 });
     const jobs = w.queue.takeSendJobs();
     expect(jobs).toHaveLength(500);
-    const counts = await w.deps.db.all<{ status: string; n: number }>(sql`SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${c.id} GROUP BY status`);
+    const counts = await w.deps.db.all<{ status: string; n: number }>(
+      sql`SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${c.id} GROUP BY status`,
+    );
     expect(counts).toEqual([{ status: "queued", n: 500 }]);
 
     // The queue hands the consumer 100 at a time (max_batch_size): every batch is claimed and sent, none retried.
-    for (let i = 0; i < jobs.length; i += 100) expect(await sendMessages(jobs.slice(i, i + 100), w.deps)).toEqual(new Map());
+    for (let i = 0; i < jobs.length; i += 100)
+      expect(await sendMessages(jobs.slice(i, i + 100), w.deps)).toEqual(new Map());
     const rows = await w.sent(c.id);
     expect(rows).toHaveLength(500);
     expect(rows.every((r) => r.status === "sent")).toBe(true);

@@ -36,17 +36,49 @@ describe("the campaign screens' actions are in the activity log (issue 14)", () 
   it("edit, add contacts, add / edit / switch / delete a step, delete: one entry each, by the acting user", async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
-    const c = await createCampaign(db(), { name: `Logged ${uniqueTag("c")}` }, { userId: user.id, ipAddress: null }, new Date());
+    const c = await createCampaign(
+      db(),
+      { name: `Logged ${uniqueTag("c")}` },
+      { userId: user.id, ipAddress: null },
+      new Date(),
+    );
     const contact = await createTestContact(user.id);
-    const post = (path: string, form: Record<string, string>) => call(path, { method: "POST", body: new URLSearchParams(form), cookie, redirect: "manual" });
-    expect((await post(`/campaigns/${c.id}/edit`, { name: "Renamed", description: "", promoCode: "", offerExpiration: "" })).status).toBe(302);
+    const post = (path: string, form: Record<string, string>) =>
+      call(path, { method: "POST", body: new URLSearchParams(form), cookie, redirect: "manual" });
+    expect(
+      (await post(`/campaigns/${c.id}/edit`, { name: "Renamed", description: "", promoCode: "", offerExpiration: "" }))
+        .status,
+    ).toBe(302);
     expect((await post(`/campaigns/${c.id}/contacts`, { contactIds: String(contact.id) })).status).toBe(302);
-    expect((await post(`/campaigns/${c.id}/steps`, { intent: "add", name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: "0", delayHours: "0" })).status).toBe(302);
+    expect(
+      (
+        await post(`/campaigns/${c.id}/steps`, {
+          intent: "add",
+          name: "Intro",
+          messageType: "sms",
+          content: "Hi {{firstName}}",
+          delayDays: "0",
+          delayHours: "0",
+        })
+      ).status,
+    ).toBe(302);
     const step = await db().get<{ id: number }>(sql`SELECT id FROM campaign_steps WHERE campaign_id = ${c.id}`);
-    expect((await post(`/campaigns/${c.id}/steps`, { intent: "toggle", stepId: String(step!.id), isActive: "false" })).status).toBe(302);
+    expect(
+      (await post(`/campaigns/${c.id}/steps`, { intent: "toggle", stepId: String(step!.id), isActive: "false" }))
+        .status,
+    ).toBe(302);
     expect((await post(`/campaigns/${c.id}/steps`, { intent: "delete", stepId: String(step!.id) })).status).toBe(302);
     expect((await post(`/campaigns/${c.id}/delete`, {})).status).toBe(302);
-    const rows = await db().all<{ action: string }>(sql`SELECT action FROM activity_log WHERE user_id = ${user.id} AND action NOT IN ('login', 'create_campaign', 'create_contact') ORDER BY id`);
-    expect(rows.map((r) => r.action)).toEqual(["update_campaign", "add_campaign_contacts", "create_campaign_step", "update_campaign_step", "delete_campaign_step", "delete_campaign"]);
+    const rows = await db().all<{ action: string }>(
+      sql`SELECT action FROM activity_log WHERE user_id = ${user.id} AND action NOT IN ('login', 'create_campaign', 'create_contact') ORDER BY id`,
+    );
+    expect(rows.map((r) => r.action)).toEqual([
+      "update_campaign",
+      "add_campaign_contacts",
+      "create_campaign_step",
+      "update_campaign_step",
+      "delete_campaign_step",
+      "delete_campaign",
+    ]);
   });
 });

@@ -3,7 +3,11 @@
 import type { SendHold } from "~/messaging/pipeline-hooks";
 import { formatOfferExpiration } from "~/messaging/variable-values";
 
-export function campaignVariableValues(c: { campaignName?: string | null; promoCode?: string | null; offerExpiration?: string | null }) {
+export function campaignVariableValues(c: {
+  campaignName?: string | null;
+  promoCode?: string | null;
+  offerExpiration?: string | null;
+}) {
   return {
     campaignName: c.campaignName ?? null,
     promoCode: c.promoCode ?? null,

@@ -14,7 +14,10 @@ export const MATCH_COUNT_CAP = 1000;
  * search (one row), else the contacts search (the same FTS / short-term LIKE as the list and the enrolment job)
  * counted up to MATCH_COUNT_CAP + 1 rows — never an unbounded COUNT.
  */
-export async function countMatchingContacts(db: Db, q: string | null | undefined): Promise<{ n: number; more: boolean }> {
+export async function countMatchingContacts(
+  db: Db,
+  q: string | null | undefined,
+): Promise<{ n: number; more: boolean }> {
   const s = searchText(q);
   if (!s) return { n: await countContacts(db), more: false };
   const match = ftsQuery(s);
@@ -23,14 +26,24 @@ export async function countMatchingContacts(db: Db, q: string | null | undefined
   if (match) {
     // contacts_fts is an FTS5 table drizzle does not model.
     // raw-sql: fts-match
-    row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match} LIMIT ${limit})`);
+    row = await db.get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match} LIMIT ${limit})`,
+    );
   } else {
     const p = likeContains(s);
     const like = (column: SQLiteColumn) => sql`${column} LIKE ${p} ESCAPE '\\'`;
     const found = db
       .select({ id: contacts.id })
       .from(contacts)
-      .where(or(like(contacts.firstName), like(contacts.lastName), like(contacts.phone), like(contacts.email), like(contacts.company)))
+      .where(
+        or(
+          like(contacts.firstName),
+          like(contacts.lastName),
+          like(contacts.phone),
+          like(contacts.email),
+          like(contacts.company),
+        ),
+      )
       .limit(limit)
       .as("found");
     row = await db.select({ n: count() }).from(found).get();

@@ -6,15 +6,22 @@ import { TOASTS, type CreateCampaignInput } from "./campaign-schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
 import type { Actor } from "~/lib/actor";
 
-
 /**
  * Creates a draft campaign with its audience in one transaction: picked contacts are enrolled now (held until
  * start, one INSERT … SELECT over a bound JSON list); "all contacts matching q" is stored and enrolled in chunks
  * through the queue when the campaign starts. Logs `create_campaign`.
  */
-export async function createCampaign(db: Db, input: CreateCampaignInput, actor: Actor, now: Date): Promise<PublicCampaign> {
+export async function createCampaign(
+  db: Db,
+  input: CreateCampaignInput,
+  actor: Actor,
+  now: Date,
+): Promise<PublicCampaign> {
   if (input.audienceQuery !== undefined && input.contactIds?.length) {
-    throw new AppError("validation", "Choose picked contacts or all matching contacts, not both", { field: "contactIds", title: TOASTS.create });
+    throw new AppError("validation", "Choose picked contacts or all matching contacts, not both", {
+      field: "contactIds",
+      title: TOASTS.create,
+    });
   }
   const t = now.getTime();
   const ids = JSON.stringify([...new Set(input.contactIds ?? [])]);

@@ -7,7 +7,14 @@ import { nextInStepWindow } from "./send-window";
 /** Due enrolments read per statement (through the (status, next_run_at) index, in due order). */
 export const DISPATCH_BATCH = 500;
 
-type Due = { id: number; campaign_id: number; contact_id: number; next_step_number: number; next_run_at: number; anchor_at: number | null };
+type Due = {
+  id: number;
+  campaign_id: number;
+  contact_id: number;
+  next_step_number: number;
+  next_run_at: number;
+  anchor_at: number | null;
+};
 type Step = {
   id: number;
   campaign_id: number;
@@ -24,7 +31,15 @@ type Step = {
 type ContactRow = { id: number; phone: string | null; email: string | null; time_zone: string | null };
 
 /** rowsRead: D1 rows read by the dispatcher's reads (dueScanRowsRead of them by the due scan itself). */
-export type DispatchResult = { due: number; created: number; rescheduled: number; completed: number; parked: number; rowsRead: number; dueScanRowsRead: number };
+export type DispatchResult = {
+  due: number;
+  created: number;
+  rescheduled: number;
+  completed: number;
+  parked: number;
+  rowsRead: number;
+  dueScanRowsRead: number;
+};
 
 /**
  * Cron task: creates the message of every campaign step that has come due, through the one send pipeline
@@ -37,11 +52,24 @@ export type DispatchResult = { due: number; created: number; rescheduled: number
  *   window; later than now → rescheduled, else the message is created and the enrolment waits (next_run_at NULL)
  *   until the pipeline records the send, which advances it (trigger, migration 0015).
  */
-export async function dispatchDueSteps(db: Db, queue: JobQueue, now: Date, opts: { batch?: number; maxPerTick?: number } = {}): Promise<DispatchResult> {
+export async function dispatchDueSteps(
+  db: Db,
+  queue: JobQueue,
+  now: Date,
+  opts: { batch?: number; maxPerTick?: number } = {},
+): Promise<DispatchResult> {
   const batch = opts.batch ?? DISPATCH_BATCH;
   const maxPerTick = opts.maxPerTick ?? 20_000;
   const t = now.getTime();
-  const result: DispatchResult = { due: 0, created: 0, rescheduled: 0, completed: 0, parked: 0, rowsRead: 0, dueScanRowsRead: 0 };
+  const result: DispatchResult = {
+    due: 0,
+    created: 0,
+    rescheduled: 0,
+    completed: 0,
+    parked: 0,
+    rowsRead: 0,
+    dueScanRowsRead: 0,
+  };
   for (;;) {
     const dueRes = await db.$client
       .prepare(
@@ -64,7 +92,9 @@ export async function dispatchDueSteps(db: Db, queue: JobQueue, now: Date, opts:
 async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now: Date, result: DispatchResult) {
   const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
   const [campaignRes, stepRes, contactRes] = await db.$client.batch([
-    db.$client.prepare(`SELECT id, status, created_by FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(campaignIds)),
+    db.$client
+      .prepare(`SELECT id, status, created_by FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
+      .bind(JSON.stringify(campaignIds)),
     db.$client
       .prepare(
         `SELECT id, campaign_id, position, message_type, subject, content, delay_days, delay_hours, window_start, window_end, window_weekdays
@@ -75,7 +105,8 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
       .prepare(`SELECT id, phone, email, time_zone FROM contacts WHERE id IN (SELECT value FROM json_each(?))`)
       .bind(JSON.stringify([...new Set(due.map((d) => d.contact_id))])),
   ]);
-  result.rowsRead += (campaignRes.meta.rows_read ?? 0) + (stepRes.meta.rows_read ?? 0) + (contactRes.meta.rows_read ?? 0);
+  result.rowsRead +=
+    (campaignRes.meta.rows_read ?? 0) + (stepRes.meta.rows_read ?? 0) + (contactRes.meta.rows_read ?? 0);
   const campaignRows = campaignRes.results as { id: number; status: string; created_by: number | null }[];
   const running = new Set(campaignRows.filter((c) => c.status === "running").map((c) => c.id));
   // The campaign's owner is the sender of its steps: {{salesRep}} and friends render from them (decision 027).
@@ -101,7 +132,11 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
     const base = (d.anchor_at ?? d.next_run_at) + delayMs(step.delay_days, step.delay_hours);
     const at =
       step.window_start !== null && step.window_end !== null
-        ? nextInStepWindow(base, contactOf.get(d.contact_id)?.time_zone ?? null, { startMinute: step.window_start, endMinute: step.window_end, weekdaysOnly: step.window_weekdays === 1 })
+        ? nextInStepWindow(base, contactOf.get(d.contact_id)?.time_zone ?? null, {
+            startMinute: step.window_start,
+            endMinute: step.window_end,
+            weekdaysOnly: step.window_weekdays === 1,
+          })
         : base;
     if (at > t) reschedule.push({ d, at });
     else send.push({ d, step, at });
@@ -134,12 +169,16 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
   const cas = (rows: { id: number; ns: number; nr: number; at?: number | null; st?: string }[]) => JSON.stringify(rows);
   const statements = [];
   if (send.length) {
-    statements.push(db.$client.prepare(
-      `UPDATE campaign_enrollments SET next_run_at = NULL, updated_at = ?1
+    statements.push(
+      db.$client
+        .prepare(
+          `UPDATE campaign_enrollments SET next_run_at = NULL, updated_at = ?1
        FROM json_each(?2) AS j
        WHERE campaign_enrollments.id = json_extract(j.value,'$.id') AND +campaign_enrollments.status = 'active'
          AND campaign_enrollments.next_step_number = json_extract(j.value,'$.ns') AND campaign_enrollments.next_run_at = json_extract(j.value,'$.nr')`,
-    ).bind(t, cas(send.map(({ d }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at })))));
+        )
+        .bind(t, cas(send.map(({ d }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at })))),
+    );
   }
   const moves = [
     ...reschedule.map(({ d, at }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at, st: "active" })),
@@ -147,12 +186,16 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
     ...complete.map((d) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at: null, st: "completed" })),
   ];
   if (moves.length) {
-    statements.push(db.$client.prepare(
-      `UPDATE campaign_enrollments SET next_run_at = json_extract(j.value,'$.at'), status = json_extract(j.value,'$.st'), updated_at = ?1
+    statements.push(
+      db.$client
+        .prepare(
+          `UPDATE campaign_enrollments SET next_run_at = json_extract(j.value,'$.at'), status = json_extract(j.value,'$.st'), updated_at = ?1
        FROM json_each(?2) AS j
        WHERE campaign_enrollments.id = json_extract(j.value,'$.id') AND +campaign_enrollments.status = 'active'
          AND campaign_enrollments.next_step_number = json_extract(j.value,'$.ns') AND campaign_enrollments.next_run_at = json_extract(j.value,'$.nr')`,
-    ).bind(t, cas(moves)));
+        )
+        .bind(t, cas(moves)),
+    );
   }
   if (statements.length) await db.$client.batch(statements);
   result.rescheduled += reschedule.length;

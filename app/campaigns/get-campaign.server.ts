@@ -27,7 +27,13 @@ export function publicCampaign(c: Campaign) {
     /** null: picked contacts; "" all contacts; else the contacts search whose matches are enrolled at start. */
     audienceQuery: c.audienceQuery,
     /** enrolled = contactCount; waiting = still in the sequence; finished = every step done; stopped = reply, opt-out, failure. */
-    progress: { enrolled: c.contactCount, waiting: c.waitingCount, finished: c.finishedCount, stopped: c.stoppedCount, enrolling: c.enrolling },
+    progress: {
+      enrolled: c.contactCount,
+      waiting: c.waitingCount,
+      finished: c.finishedCount,
+      stopped: c.stoppedCount,
+      enrolling: c.enrolling,
+    },
   };
 }
 export type PublicCampaign = ReturnType<typeof publicCampaign>;

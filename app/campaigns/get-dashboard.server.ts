@@ -9,7 +9,13 @@ import type { PublicCampaign } from "./get-campaign.server";
 export const DASHBOARD_LIMIT = 5;
 export const RESPONSE_PREVIEW = 50;
 
-export type DashboardResponder = { id: number; name: string; keyword: string; isActive: boolean; responsePreview: string };
+export type DashboardResponder = {
+  id: number;
+  name: string;
+  keyword: string;
+  isActive: boolean;
+  responsePreview: string;
+};
 export type Dashboard = { stats: Stats; campaigns: PublicCampaign[]; autoResponders: DashboardResponder[] };
 
 /** The Dashboard's data: stat cards, the first 5 campaigns (newest first) and the first 5 auto-responders (newest first). */
@@ -24,7 +30,13 @@ export async function getDashboard(db: Db): Promise<Dashboard> {
     campaigns: page.items,
     autoResponders: responders.map((r) => {
       const primary = typeof r.responses?.primary === "string" ? r.responses.primary : "";
-      return { id: r.id, name: r.name, keyword: r.keyword, isActive: r.isActive, responsePreview: primary.slice(0, RESPONSE_PREVIEW) };
+      return {
+        id: r.id,
+        name: r.name,
+        keyword: r.keyword,
+        isActive: r.isActive,
+        responsePreview: primary.slice(0, RESPONSE_PREVIEW),
+      };
     }),
   };
 }

@@ -18,7 +18,10 @@ type TotalRow = { n: number };
 
 /** The two reads behind getStats, for a caller that batches them with its own (one D1 round trip). */
 export function statsStatements(db: Db) {
-  return [db.all<CountRow>(sql`SELECT direction, status, n FROM message_counts`), db.all<TotalRow>(sql`SELECT n FROM contact_totals WHERE id = 1`)] as const;
+  return [
+    db.all<CountRow>(sql`SELECT direction, status, n FROM message_counts`),
+    db.all<TotalRow>(sql`SELECT n FROM contact_totals WHERE id = 1`),
+  ] as const;
 }
 
 export function statsFrom(counts: CountRow[], totals: TotalRow[]): Stats {

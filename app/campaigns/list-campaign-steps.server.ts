@@ -32,6 +32,10 @@ export type PublicStep = ReturnType<typeof publicStep>;
 /** The campaign's steps in order (404 for an unknown campaign). */
 export async function listCampaignSteps(db: Db, campaignId: number): Promise<PublicStep[]> {
   await getCampaignRow(db, campaignId);
-  const rows = await db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId)).orderBy(asc(campaignSteps.stepNumber));
+  const rows = await db
+    .select()
+    .from(campaignSteps)
+    .where(eq(campaignSteps.campaignId, campaignId))
+    .orderBy(asc(campaignSteps.stepNumber));
   return rows.map(publicStep);
 }

@@ -9,7 +9,16 @@ const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 function zoneOffset(zone: string, utcMs: number): number | null {
   let f: Intl.DateTimeFormat;
   try {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
   } catch {
     return null;
   }
@@ -33,7 +42,13 @@ export function localToUtc(local: string, zone: string): Date | null {
 }
 
 /** The zones offered without JS (the browser's own zone is added and selected after hydration). */
-export const SCHEDULE_ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "UTC"] as const;
+export const SCHEDULE_ZONES = [
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "UTC",
+] as const;
 
 /** ScheduleFields' three values → the UTC instant, undefined for "now", null for a malformed time or zone. */
 export function scheduledInstant(f: { schedule?: unknown; startAt?: unknown; tz?: unknown }): Date | undefined | null {

@@ -14,7 +14,13 @@ import type { Actor } from "~/lib/actor";
 export async function pauseCampaign(db: Db, id: number, actor: Actor, now: Date): Promise<PublicCampaign> {
   const c = await getCampaignRow(db, id);
   if (c.status !== "running") {
-    throw new AppError("conflict", c.status === "paused" ? "This campaign is already paused" : `Only a running campaign can be paused; this one is ${c.status}`, { title: TOASTS.pause });
+    throw new AppError(
+      "conflict",
+      c.status === "paused"
+        ? "This campaign is already paused"
+        : `Only a running campaign can be paused; this one is ${c.status}`,
+      { title: TOASTS.pause },
+    );
   }
   const t = now.getTime();
   const [updated] = (await runBatch(db, [
@@ -27,6 +33,9 @@ export async function pauseCampaign(db: Db, id: number, actor: Actor, now: Date)
     db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
                SELECT ${actor.userId}, 'pause_campaign', json_object('campaignId', ${id}, 'name', ${c.name}), ${actor.ipAddress}, ${t} WHERE changes() > 0`),
   ])) as D1Result[];
-  if ((updated.meta.changes ?? 0) === 0) throw new AppError("conflict", "The campaign changed state meanwhile; reload and try again", { title: TOASTS.pause });
+  if ((updated.meta.changes ?? 0) === 0)
+    throw new AppError("conflict", "The campaign changed state meanwhile; reload and try again", {
+      title: TOASTS.pause,
+    });
   return publicCampaign(await getCampaignRow(db, id));
 }

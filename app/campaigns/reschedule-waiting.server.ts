@@ -20,5 +20,12 @@ export function rescheduleWaitingStatement(db: Db, campaignId: number, now: Date
   return db
     .update(e)
     .set({ nextRunAt: sql`${e.anchorAt} + coalesce(${nextDelayMs}, 0)` })
-    .where(and(eq(e.campaignId, campaignId), inArray(e.status, ["active", "paused"]), isNotNull(e.anchorAt), gt(e.nextRunAt, now)));
+    .where(
+      and(
+        eq(e.campaignId, campaignId),
+        inArray(e.status, ["active", "paused"]),
+        isNotNull(e.anchorAt),
+        gt(e.nextRunAt, now),
+      ),
+    );
 }

@@ -25,7 +25,10 @@ export type EnrollDeps = { db: Db; queue: JobQueue; now: Date; chunk?: number; b
  * A job that runs out of budget enqueues its continuation. When both are done `enrolling` clears, which lets the
  * campaign complete by itself once nobody is waiting (trigger, migration 0015).
  */
-export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps): Promise<"done" | "continued" | "stopped"> {
+export async function runEnrollmentJob(
+  job: EnrollCampaignJob,
+  deps: EnrollDeps,
+): Promise<"done" | "continued" | "stopped"> {
   const { db, queue, now } = deps;
   const chunk = deps.chunk ?? ENROLL_CHUNK;
   const budget = Date.now() + (deps.budgetMs ?? BUDGET_MS);
@@ -42,7 +45,9 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
   }
   const anchor = firstStepAnchor(c, now);
   const more = async (afterContactId: number | null) => {
-    await queue.send({ v: 1, type: "enroll-campaign", campaignId: c.id, afterContactId } satisfies EnrollCampaignJob, { contentType: "json" });
+    await queue.send({ v: 1, type: "enroll-campaign", campaignId: c.id, afterContactId } satisfies EnrollCampaignJob, {
+      contentType: "json",
+    });
     return "continued" as const;
   };
 
@@ -68,7 +73,12 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
           scheduled_at = ${t}, updated_at = ${t}
         WHERE id IN (SELECT id FROM messages WHERE status = 'held' AND campaign_id = ${c.id} LIMIT ${Math.min(chunk, 1000)})
         RETURNING id, status`);
-      await enqueueDueMessages(db, queue, now, released.filter((r) => r.status === "pending").map((r) => r.id));
+      await enqueueDueMessages(
+        db,
+        queue,
+        now,
+        released.filter((r) => r.status === "pending").map((r) => r.id),
+      );
       if (released.length < Math.min(chunk, 1000)) break;
       if (Date.now() > budget) return more(null);
     }
@@ -92,7 +102,14 @@ export async function runEnrollmentJob(job: EnrollCampaignJob, deps: EnrollDeps)
 }
 
 /** Enrols one chunk of the audience below `cursor` (newest first); returns the next cursor, or null when done. */
-async function enrollChunk(db: Db, c: Campaign, cursor: number | null, anchor: number, t: number, chunk: number): Promise<number | null> {
+async function enrollChunk(
+  db: Db,
+  c: Campaign,
+  cursor: number | null,
+  anchor: number,
+  t: number,
+  chunk: number,
+): Promise<number | null> {
   const below = cursor ?? Number.MAX_SAFE_INTEGER;
   if (c.audienceQuery === "") {
     // Every contact: a primary-key range, read and inserted inside the database in one transaction.
@@ -115,7 +132,16 @@ async function enrollChunk(db: Db, c: Campaign, cursor: number | null, anchor: n
         campaignEnrollments,
         page.contacts.map((x) => ({ id: x.id })),
         (j) => ({
-          values: { campaignId: c.id, contactId: j.id, status: "active", nextStepNumber: 1, nextRunAt: anchor, anchorAt: anchor, createdAt: t, updatedAt: t },
+          values: {
+            campaignId: c.id,
+            contactId: j.id,
+            status: "active",
+            nextStepNumber: 1,
+            nextRunAt: anchor,
+            anchorAt: anchor,
+            createdAt: t,
+            updatedAt: t,
+          },
           onConflict: sql`ON CONFLICT (${campaignEnrollments.campaignId}, ${campaignEnrollments.contactId}) DO NOTHING`,
         }),
       ),

@@ -7,7 +7,11 @@ import { SCHEDULE_ZONES } from "./local-time";
  * zone: without JS a select of the US zones and UTC (default America/New_York, the send windows' default); once
  * hydrated the browser's own zone is added and selected. The server converts the pair to UTC (localToUtc).
  */
-const CAMPAIGN_LABELS = { now: "Start when I press Start", later: "Start at a date and time", field: "Start date and time" };
+const CAMPAIGN_LABELS = {
+  now: "Start when I press Start",
+  later: "Start at a date and time",
+  field: "Start date and time",
+};
 
 export function ScheduleFields({
   schedule,
@@ -27,10 +31,24 @@ export function ScheduleFields({
       <legend className="text-sm font-medium">Scheduling</legend>
       <div className="flex flex-wrap gap-4 text-sm">
         <label className="flex items-center gap-2">
-          <input type="radio" name="schedule" value="now" defaultChecked={schedule !== "later"} className="accent-primary" /> {labels.now}
+          <input
+            type="radio"
+            name="schedule"
+            value="now"
+            defaultChecked={schedule !== "later"}
+            className="accent-primary"
+          />{" "}
+          {labels.now}
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" name="schedule" value="later" defaultChecked={schedule === "later"} className="accent-primary" /> {labels.later}
+          <input
+            type="radio"
+            name="schedule"
+            value="later"
+            defaultChecked={schedule === "later"}
+            className="accent-primary"
+          />{" "}
+          {labels.later}
         </label>
       </div>
       <ZonedDateTimeField label={labels.field} name="startAt" value={startAt} tz={tz} errors={errors} />

@@ -15,7 +15,13 @@ function formatter(timeZone: string | null): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", weekday: "short", hour: "2-digit", minute: "2-digit" });
+      f = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        weekday: "short",
+        hour: "2-digit",
+        minute: "2-digit",
+      });
     } catch {
       f = formatter(WINDOW_FALLBACK_ZONE);
     }
@@ -53,7 +59,8 @@ export function nextInStepWindow(ms: number, timeZone: string | null, w: StepWin
     if (dayOk && here.minute >= w.startMinute && here.minute < w.endMinute) return t;
     // Jump to the next local window start (today when before it on an allowed day, else tomorrow's); a DST
     // change in between is corrected by re-reading the clock on the next pass.
-    const delta = dayOk && here.minute < w.startMinute ? w.startMinute - here.minute : 1440 - here.minute + w.startMinute;
+    const delta =
+      dayOk && here.minute < w.startMinute ? w.startMinute - here.minute : 1440 - here.minute + w.startMinute;
     t = Math.floor(t / MINUTE) * MINUTE + delta * MINUTE;
   }
   return t;

@@ -19,10 +19,18 @@ export function firstStepAnchor(c: Pick<Campaign, "scheduledAt" | "startDate">, 
  * `enroll-campaign` job in bounded chunks (never one statement per contact, never work that grows with the
  * audience inside this request); held messages go back to the pipeline there too. Logs `start_campaign`.
  */
-export async function startCampaign(db: Db, queue: JobQueue, id: number, actor: Actor, now: Date): Promise<PublicCampaign> {
+export async function startCampaign(
+  db: Db,
+  queue: JobQueue,
+  id: number,
+  actor: Actor,
+  now: Date,
+): Promise<PublicCampaign> {
   const c = await getCampaignRow(db, id);
-  if (c.status === "completed") throw new AppError("conflict", "This campaign is completed and cannot be started again", { title: TOASTS.start });
-  if (c.status === "running") throw new AppError("conflict", "This campaign is already running", { title: TOASTS.start });
+  if (c.status === "completed")
+    throw new AppError("conflict", "This campaign is completed and cannot be started again", { title: TOASTS.start });
+  if (c.status === "running")
+    throw new AppError("conflict", "This campaign is already running", { title: TOASTS.start });
   if (c.contactCount === 0 && c.audienceQuery === null) {
     throw new AppError("conflict", "Add contacts before starting the campaign", { title: TOASTS.start });
   }
@@ -31,19 +39,30 @@ export async function startCampaign(db: Db, queue: JobQueue, id: number, actor: 
     .from(campaignSteps)
     .where(and(eq(campaignSteps.campaignId, id), eq(campaignSteps.isActive, true)))
     .get();
-  if (!active?.n) throw new AppError("conflict", "Add at least one active step before starting the campaign", { title: TOASTS.start });
+  if (!active?.n)
+    throw new AppError("conflict", "Add at least one active step before starting the campaign", {
+      title: TOASTS.start,
+    });
   const t = now.getTime();
   const [updated] = (await runBatch(db, [
     db
       .update(campaigns)
-      .set({ status: "running", enrolling: true, startedAt: sql`coalesce(${campaigns.startedAt}, ${t})`, updatedAt: now })
+      .set({
+        status: "running",
+        enrolling: true,
+        startedAt: sql`coalesce(${campaigns.startedAt}, ${t})`,
+        updatedAt: now,
+      })
       .where(and(eq(campaigns.id, id), inArray(campaigns.status, ["draft", "paused"]))),
     // Logged only when the transition happened (changes() = the UPDATE just before, same transaction).
     // raw-sql: guarded-insert
     db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
                SELECT ${actor.userId}, 'start_campaign', json_object('campaignId', ${id}, 'name', ${c.name}, 'resumed', ${c.status === "paused" ? 1 : 0}), ${actor.ipAddress}, ${t} WHERE changes() > 0`),
   ])) as D1Result[];
-  if ((updated.meta.changes ?? 0) === 0) throw new AppError("conflict", "The campaign changed state meanwhile; reload and try again", { title: TOASTS.start });
+  if ((updated.meta.changes ?? 0) === 0)
+    throw new AppError("conflict", "The campaign changed state meanwhile; reload and try again", {
+      title: TOASTS.start,
+    });
   const job: EnrollCampaignJob = { v: 1, type: "enroll-campaign", campaignId: id, afterContactId: null };
   await queue.send(job, { contentType: "json" });
   return publicCampaign(await getCampaignRow(db, id));

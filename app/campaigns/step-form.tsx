@@ -16,7 +16,17 @@ export type StepDefaults = {
   windowWeekdays: boolean;
 };
 
-export const EMPTY_STEP: StepDefaults = { name: "", messageType: "sms", subject: "", content: "", delayDays: 0, delayHours: 0, windowStart: null, windowEnd: null, windowWeekdays: false };
+export const EMPTY_STEP: StepDefaults = {
+  name: "",
+  messageType: "sms",
+  subject: "",
+  content: "",
+  delayDays: 0,
+  delayHours: 0,
+  windowStart: null,
+  windowEnd: null,
+  windowWeekdays: false,
+};
 
 /** "42 characters · 1 SMS segment (GSM-7)" — of the template text; variables change the length per contact. */
 export function segmentLabel(text: string): string {
@@ -66,7 +76,13 @@ export function StepFields({
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <Field label="Step name" id={`${idPrefix}-name`} name="name" defaultValue={defaults.name} errors={err("name")} />
-      <Field as="select" label="Type" id={`${idPrefix}-type`} name="messageType" defaultValue={defaults.messageType} onChange={(e) => {
+      <Field
+        as="select"
+        label="Type"
+        id={`${idPrefix}-type`}
+        name="messageType"
+        defaultValue={defaults.messageType}
+        onChange={(e) => {
           setType(e.currentTarget.value);
           onTypeChange?.(e.currentTarget.value);
         }}
@@ -75,7 +91,13 @@ export function StepFields({
         <option value="email">Email</option>
       </Field>
       <div className="sm:col-span-2">
-        <Field label="Subject (email steps)" id={`${idPrefix}-subject`} name="subject" defaultValue={defaults.subject ?? ""} errors={err("subject")} />
+        <Field
+          label="Subject (email steps)"
+          id={`${idPrefix}-subject`}
+          name="subject"
+          defaultValue={defaults.subject ?? ""}
+          errors={err("subject")}
+        />
       </div>
       <div className="sm:col-span-2">
         {/* Field has no ref; the variable insert needs the textarea's cursor. */}
@@ -134,15 +156,52 @@ export function StepFields({
           )}
         </div>
       </div>
-      <Field label="Delay days" id={`${idPrefix}-days`} name="delayDays" type="number" min={0} defaultValue={String(defaults.delayDays)} errors={err("delayDays")} />
-      <Field label="Delay hours" id={`${idPrefix}-hours`} name="delayHours" type="number" min={0} max={23} defaultValue={String(defaults.delayHours)} errors={err("delayHours")} />
+      <Field
+        label="Delay days"
+        id={`${idPrefix}-days`}
+        name="delayDays"
+        type="number"
+        min={0}
+        defaultValue={String(defaults.delayDays)}
+        errors={err("delayDays")}
+      />
+      <Field
+        label="Delay hours"
+        id={`${idPrefix}-hours`}
+        name="delayHours"
+        type="number"
+        min={0}
+        max={23}
+        defaultValue={String(defaults.delayHours)}
+        errors={err("delayHours")}
+      />
       <fieldset className="sm:col-span-2">
         <legend className="text-sm font-medium">Send window (optional, the contact&apos;s time zone)</legend>
         <div className="mt-1 flex flex-wrap items-end gap-3">
-          <Field label="From" id={`${idPrefix}-wstart`} name="windowStart" type="time" defaultValue={defaults.windowStart ?? ""} errors={err("windowStart")} />
-          <Field label="To" id={`${idPrefix}-wend`} name="windowEnd" type="time" defaultValue={defaults.windowEnd ?? ""} />
+          <Field
+            label="From"
+            id={`${idPrefix}-wstart`}
+            name="windowStart"
+            type="time"
+            defaultValue={defaults.windowStart ?? ""}
+            errors={err("windowStart")}
+          />
+          <Field
+            label="To"
+            id={`${idPrefix}-wend`}
+            name="windowEnd"
+            type="time"
+            defaultValue={defaults.windowEnd ?? ""}
+          />
           <label className="flex items-center gap-2 pb-2 text-sm">
-            <input type="checkbox" name="windowWeekdays" value="true" defaultChecked={defaults.windowWeekdays} className="size-4 accent-primary" /> Weekdays only
+            <input
+              type="checkbox"
+              name="windowWeekdays"
+              value="true"
+              defaultChecked={defaults.windowWeekdays}
+              className="size-4 accent-primary"
+            />{" "}
+            Weekdays only
           </label>
         </div>
       </fieldset>

@@ -16,7 +16,8 @@ export async function stopEnrollmentsOnReply(db: Db, inboundMessageIds: number[]
   const contacts = sql`(SELECT contact_id FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(inboundMessageIds)}))
                           AND direction = 'inbound' AND contact_id IS NOT NULL)`;
   // Per row, by primary key: `campaign_id IN (SELECT … WHERE stop_on_reply = 1)` read every campaign each time.
-  const stopOnReply = (table: string) => sql`EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ${sql.raw(table)}.campaign_id AND c.stop_on_reply = 1)`;
+  const stopOnReply = (table: string) =>
+    sql`EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ${sql.raw(table)}.campaign_id AND c.stop_on_reply = 1)`;
   // The unary + keeps both statements on the contact's index: on status, SQLite walked every waiting enrolment
   // (issue 22).
   await runBatch(db, [

@@ -28,9 +28,15 @@ export async function updateCampaignStep(db: Db, stepId: number, step: ValidStep
     .set({ ...step, updatedAt: now })
     .where(eq(campaignSteps.id, stepId))
     .returning();
-  const timing = step.delayDays !== current.delayDays || step.delayHours !== current.delayHours || step.isActive !== current.isActive;
+  const timing =
+    step.delayDays !== current.delayDays ||
+    step.delayHours !== current.delayHours ||
+    step.isActive !== current.isActive;
   const started = current.campaignStatus === "running" || current.campaignStatus === "paused";
-  const [rows] = (await runBatch(db, timing && started ? [update, rescheduleWaitingStatement(db, current.campaignId, now)] : [update])) as [CampaignStep[]];
+  const [rows] = (await runBatch(
+    db,
+    timing && started ? [update, rescheduleWaitingStatement(db, current.campaignId, now)] : [update],
+  )) as [CampaignStep[]];
   if (!rows[0]) throw new AppError("not_found", STEP_NOT_FOUND);
   return publicStep(rows[0]);
 }

@@ -6,7 +6,12 @@ import { CAMPAIGN_NOT_FOUND, type UpdateCampaignInput } from "./campaign-schema"
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
 
 /** Name, description, promo code, offer expiration and the stop-on-reply switch; fields left out keep their value. */
-export async function updateCampaign(db: Db, id: number, input: UpdateCampaignInput, now: Date): Promise<PublicCampaign> {
+export async function updateCampaign(
+  db: Db,
+  id: number,
+  input: UpdateCampaignInput,
+  now: Date,
+): Promise<PublicCampaign> {
   const set: Partial<typeof campaigns.$inferInsert> = { updatedAt: now };
   if (input.name !== undefined) set.name = input.name;
   if ("description" in input) set.description = input.description ?? null;

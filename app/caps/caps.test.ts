@@ -10,7 +10,8 @@ import { purgeCapWindowsSql, purgeOldCapWindows } from "./purge-old-cap-windows.
 import { heldTodaySql } from "./record-held.server";
 
 const AT = new Date("2026-11-18T18:30:00Z");
-const plan = async (q: SQL) => (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
+const plan = async (q: SQL) =>
+  (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("cap counters", () => {
   it("count atomically per channel, subject and window: concurrent events get distinct counts; over the limit is refused", async () => {
@@ -47,26 +48,44 @@ describe("cap counters", () => {
   it("a screen's use figure reads the current window (used, remaining)", async () => {
     const subject = uniqueTag("u");
     for (let i = 0; i < 12; i++) await hitCap(db(), "testSendPerUser", subject, { windowMs: HOUR, limit: 10 }, AT);
-    expect(await readCapUse(db(), "testSendPerUser", subject, DEFAULT_CAP_LIMITS, AT)).toMatchObject({ used: 10, limit: 10, remaining: 0 });
-    expect(await readCapUse(db(), "testSendPerUser", subject, DEFAULT_CAP_LIMITS, new Date(AT.getTime() + HOUR))).toMatchObject({ used: 0, remaining: 10 });
+    expect(await readCapUse(db(), "testSendPerUser", subject, DEFAULT_CAP_LIMITS, AT)).toMatchObject({
+      used: 10,
+      limit: 10,
+      remaining: 0,
+    });
+    expect(
+      await readCapUse(db(), "testSendPerUser", subject, DEFAULT_CAP_LIMITS, new Date(AT.getTime() + HOUR)),
+    ).toMatchObject({ used: 0, remaining: 10 });
   });
 
   it("the cron purge removes ended windows oldest first, at most a batch per tick", async () => {
     // Windows that ended in 1970: no other test writes there, so the purge below touches only these.
     const channel = uniqueTag("purge");
     for (let i = 0; i < 5; i++) {
-      await db().run(sql`INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, 'x', ${i}, 1, ${1000 + i})`);
+      await db().run(
+        sql`INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, 'x', ${i}, 1, ${1000 + i})`,
+      );
     }
-    await db().run(sql`INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, 'x', 99, 1, ${AT.getTime() + HOUR})`);
+    await db().run(
+      sql`INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, 'x', 99, 1, ${AT.getTime() + HOUR})`,
+    );
     expect(await purgeOldCapWindows(db(), new Date(1003), 2)).toBe(2);
-    const left = await db().all<{ e: number }>(sql`SELECT expires_at AS e FROM cap_counters WHERE channel = ${channel} ORDER BY expires_at`);
+    const left = await db().all<{ e: number }>(
+      sql`SELECT expires_at AS e FROM cap_counters WHERE channel = ${channel} ORDER BY expires_at`,
+    );
     expect(left.map((r) => r.e)).toEqual([1002, 1003, 1004, AT.getTime() + HOUR]);
   });
 
   it("plans: the tallies read by primary key, the purge through the expires_at index", async () => {
-    expect(await plan(heldTodaySql(["auto_reply", "alert_email"], AT))).toMatch(/SEARCH cap_counters USING (?:PRIMARY KEY|INDEX sqlite_autoindex_cap_counters_1) \(channel=\? AND subject=\? AND window_start=\?\)/);
-    expect(await plan(purgeCapWindowsSql(AT))).toMatch(/SEARCH cap_counters USING (?:COVERING )?INDEX cap_counters_expires_at_idx \(expires_at<\?\)/);
+    expect(await plan(heldTodaySql(["auto_reply", "alert_email"], AT))).toMatch(
+      /SEARCH cap_counters USING (?:PRIMARY KEY|INDEX sqlite_autoindex_cap_counters_1) \(channel=\? AND subject=\? AND window_start=\?\)/,
+    );
+    expect(await plan(purgeCapWindowsSql(AT))).toMatch(
+      /SEARCH cap_counters USING (?:COVERING )?INDEX cap_counters_expires_at_idx \(expires_at<\?\)/,
+    );
     // The idle tick's probe: the index's first entry.
-    expect(await plan(sql`SELECT min(expires_at) AS next FROM cap_counters`)).toMatch(/SEARCH cap_counters USING COVERING INDEX cap_counters_expires_at_idx/);
+    expect(await plan(sql`SELECT min(expires_at) AS next FROM cap_counters`)).toMatch(
+      /SEARCH cap_counters USING COVERING INDEX cap_counters_expires_at_idx/,
+    );
   });
 });

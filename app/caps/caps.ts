@@ -72,7 +72,9 @@ export const CAPS: Record<CapName, CapDefinition> = {
   },
 };
 
-export const DEFAULT_CAP_LIMITS: CapLimits = Object.fromEntries(CAP_NAMES.map((n) => [n, CAPS[n].defaultLimit])) as CapLimits;
+export const DEFAULT_CAP_LIMITS: CapLimits = Object.fromEntries(
+  CAP_NAMES.map((n) => [n, CAPS[n].defaultLimit]),
+) as CapLimits;
 
 export const capSettingKey = (name: CapName) => `cap.${name}`;
 export const CAP_SETTING_KEYS = CAP_NAMES.map(capSettingKey);

@@ -10,7 +10,13 @@ export type CapWindow = { windowMs: number; limit: number };
  * One UPSERT … RETURNING on the primary key: atomic in D1 (two racing events get different counts) and reads only
  * the row it touches. An event over the limit is still counted, so the count says how many were tried.
  */
-export async function hitCap(db: Db, channel: string, subject: string, { windowMs, limit }: CapWindow, now: Date): Promise<CapCheck> {
+export async function hitCap(
+  db: Db,
+  channel: string,
+  subject: string,
+  { windowMs, limit }: CapWindow,
+  now: Date,
+): Promise<CapCheck> {
   const start = windowStart(now.getTime(), windowMs);
   const row = await db.get<{ hits: number }>(sql`
     INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, ${subject}, ${start}, 1, ${start + windowMs})

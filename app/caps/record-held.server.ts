@@ -42,7 +42,11 @@ export function heldTodaySql(kinds: readonly HeldKind[], now: Date) {
 }
 
 /** Today's (UTC) organisation tallies of held events, by kind: one primary-key read per kind. */
-export async function readHeldToday<K extends HeldKind>(db: Db, kinds: readonly K[], now: Date): Promise<Record<K, number>> {
+export async function readHeldToday<K extends HeldKind>(
+  db: Db,
+  kinds: readonly K[],
+  now: Date,
+): Promise<Record<K, number>> {
   const rows = await db.all<{ channel: string; hits: number }>(heldTodaySql(kinds, now));
   const out = Object.fromEntries(kinds.map((k) => [k, 0])) as Record<K, number>;
   for (const r of rows) out[r.channel.slice(5) as K] = Number(r.hits);

@@ -23,7 +23,12 @@ export type FormFailure = {
 };
 
 export function isFormFailure(reply: unknown): reply is FormFailure {
-  return typeof reply === "object" && reply !== null && (reply as { ok?: unknown }).ok === false && typeof (reply as { message?: unknown }).message === "string";
+  return (
+    typeof reply === "object" &&
+    reply !== null &&
+    (reply as { ok?: unknown }).ok === false &&
+    typeof (reply as { message?: unknown }).message === "string"
+  );
 }
 
 /** The errors to show beside `name` (null when none), for Field's `errors`. */
@@ -48,7 +53,11 @@ export function postedValue(reply: unknown, name: string, fallback = ""): string
 /** The failure as conform's `lastResult`, for forms built with useForm. */
 export function conformResult(reply: unknown): SubmissionResult<string[]> | undefined {
   if (!isFormFailure(reply)) return undefined;
-  return { status: "error", initialValue: reply.values as SubmissionResult["initialValue"], error: { ...reply.fieldErrors, "": reply.field ? [] : [reply.message] } };
+  return {
+    status: "error",
+    initialValue: reply.values as SubmissionResult["initialValue"],
+    error: { ...reply.fieldErrors, "": reply.field ? [] : [reply.message] },
+  };
 }
 
 /**
@@ -57,7 +66,9 @@ export function conformResult(reply: unknown): SubmissionResult<string[]> | unde
  */
 export function errorsByField(reply: unknown): Record<string, string[]> {
   if (!isFormFailure(reply)) return {};
-  const out: Record<string, string[]> = Object.fromEntries(Object.entries(reply.fieldErrors).filter(([k]) => k && k !== "intent"));
+  const out: Record<string, string[]> = Object.fromEntries(
+    Object.entries(reply.fieldErrors).filter(([k]) => k && k !== "intent"),
+  );
   if (!reply.field || reply.field === "intent") out.form = [reply.message];
   return out;
 }

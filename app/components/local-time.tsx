@@ -8,7 +8,9 @@ import { useHydrated } from "~/lib/use-hydrated";
 export function LocalTime({ iso, pattern = "MMM d, yyyy HH:mm" }: { iso: string; pattern?: string }) {
   const hydrated = useHydrated();
   const d = new Date(iso);
-  const text = hydrated ? format(d, pattern) : `${format(new Date(d.getTime() + d.getTimezoneOffset() * 60_000), pattern)} UTC`;
+  const text = hydrated
+    ? format(d, pattern)
+    : `${format(new Date(d.getTime() + d.getTimezoneOffset() * 60_000), pattern)} UTC`;
   return (
     <time dateTime={iso} suppressHydrationWarning>
       {text}

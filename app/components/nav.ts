@@ -66,6 +66,11 @@ export function headerTitle(pathname: string): string {
 
 export function isActive(itemTo: string, pathname: string) {
   // A screen with its own entry (Conversations under /messages) lights that one, not its parent's.
-  if (MORE_NAV_ITEMS.some((m) => m.to !== itemTo && m.to.startsWith(itemTo + "/") && (pathname === m.to || pathname.startsWith(m.to + "/")))) return false;
+  if (
+    MORE_NAV_ITEMS.some(
+      (m) => m.to !== itemTo && m.to.startsWith(itemTo + "/") && (pathname === m.to || pathname.startsWith(m.to + "/")),
+    )
+  )
+    return false;
   return itemTo === "/" ? pathname === "/" : pathname === itemTo || pathname.startsWith(itemTo + "/");
 }

@@ -7,7 +7,15 @@ import { DURATION, variantClass } from "./toast-style";
  * The Radix part of the toaster (swipe, F8, timers, focus): its own chunk, fetched when the first toast is shown,
  * so pages such as the login screen do not ship it in their first bytes (issue 15's byte budget).
  */
-export default function ToastRegion({ current, open, onOpenChange }: { current: Toast; open: boolean; onOpenChange: (open: boolean) => void }) {
+export default function ToastRegion({
+  current,
+  open,
+  onOpenChange,
+}: {
+  current: Toast;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   return (
     <ToastPrimitive.Provider duration={DURATION} swipeDirection="right" swipeThreshold={50}>
       <ToastPrimitive.Root
@@ -23,9 +31,14 @@ export default function ToastRegion({ current, open, onOpenChange }: { current: 
           </div>
         </ToastPrimitive.Title>
         {current.description ? (
-          <ToastPrimitive.Description className="mt-1 text-sm opacity-90">{current.description}</ToastPrimitive.Description>
+          <ToastPrimitive.Description className="mt-1 text-sm opacity-90">
+            {current.description}
+          </ToastPrimitive.Description>
         ) : null}
-        <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded p-0.5 opacity-70 hover:opacity-100">
+        <ToastPrimitive.Close
+          aria-label="Close"
+          className="absolute top-2 right-2 rounded p-0.5 opacity-70 hover:opacity-100"
+        >
           <X aria-hidden="true" className="size-4" />
         </ToastPrimitive.Close>
       </ToastPrimitive.Root>

@@ -1,4 +1,15 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 import type { Toast, ToastInput } from "~/toast/toast";
 import { useHydrated } from "~/lib/use-hydrated";
 import { variantClass } from "./toast-style";
@@ -48,7 +59,12 @@ export function ToastProvider({ initial, children }: { initial: Toast | null; ch
   const [open, setOpen] = useState(false);
 
   const show = useCallback<ToastFn>((t) => {
-    setCurrent({ id: t.id ?? crypto.randomUUID(), title: t.title, description: t.description, variant: t.variant ?? "default" });
+    setCurrent({
+      id: t.id ?? crypto.randomUUID(),
+      title: t.title,
+      description: t.description,
+      variant: t.variant ?? "default",
+    });
     setOpen(true);
   }, []);
 

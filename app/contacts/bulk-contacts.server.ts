@@ -40,16 +40,32 @@ export async function bulkUpsertContacts(
   // Nothing usable: a 400 with the reasons, and nothing written.
   if (valid.length === 0) throw new AppError("validation", `No valid contacts. ${errors.slice(0, 3).join(" ")}`.trim());
   const { unique, repeats } = dropInFileDuplicates(valid);
-  const result: BulkResult = { created: 0, updated: 0, duplicates: repeats, rejected: errors.length, errors: errors.slice(0, KEEP_ERRORS) };
+  const result: BulkResult = {
+    created: 0,
+    updated: 0,
+    duplicates: repeats,
+    rejected: errors.length,
+    errors: errors.slice(0, KEEP_ERRORS),
+  };
   for (let i = 0; i < unique.length; i += UPSERT_CHUNK) {
-    const counts = await upsertContactChunk(db, unique.slice(i, i + UPSERT_CHUNK), { mode: opts.mode, userId: opts.userId, now: opts.now, consentSource: "api:bulk" });
+    const counts = await upsertContactChunk(db, unique.slice(i, i + UPSERT_CHUNK), {
+      mode: opts.mode,
+      userId: opts.userId,
+      now: opts.now,
+      consentSource: "api:bulk",
+    });
     result.created += counts.created;
     result.updated += counts.updated;
     result.duplicates += counts.duplicates;
   }
   const { errors: _omit, ...details } = result;
   await db.insert(activityLog).values(
-    activityRow("bulk_create_contacts", { userId: opts.userId, ipAddress: opts.ipAddress, now: opts.now, details: { ...details, received: items.length } }),
+    activityRow("bulk_create_contacts", {
+      userId: opts.userId,
+      ipAddress: opts.ipAddress,
+      now: opts.now,
+      details: { ...details, received: items.length },
+    }),
   );
   return result;
 }

@@ -4,7 +4,16 @@
 
 import { CUSTOM_FIELD_VARIABLES, type CustomFieldName } from "./custom-fields";
 
-export type ContactField = "firstName" | "lastName" | "phone" | "email" | "company" | "address" | "city" | "state" | "zipCode";
+export type ContactField =
+  | "firstName"
+  | "lastName"
+  | "phone"
+  | "email"
+  | "company"
+  | "address"
+  | "city"
+  | "state"
+  | "zipCode";
 /** What a column can hold: a contact field, a full name to split into first and last, or a custom-field variable. */
 export type ColumnTarget = ContactField | "fullName" | CustomFieldName;
 
@@ -18,62 +27,215 @@ export const RANK = { mobile: 0, plain: 1, landline: 2 } as const;
 // and "MOBILE-PHONE-NUMBER" are one alias). Headers come from our template and from CRM and lead-vendor exports:
 // HubSpot, Google Contacts, Salesforce, Zoho, Pipedrive, GoHighLevel, EnergySage/Modernize-style lead files.
 const ALIASES: readonly (readonly [ColumnTarget, number, readonly string[]])[] = [
-  ["firstName", RANK.plain, ["firstName", "first", "fname", "given name", "Person - First name", "Contact First Name", "Lead First Name"]],
-  ["lastName", RANK.plain, ["lastName", "last", "lname", "surname", "family name", "Person - Last name", "Contact Last Name", "Lead Last Name"]],
-  ["fullName", RANK.plain, ["name", "full name", "Person - Name", "contact name", "contact full name", "lead name", "customer name", "display name"]],
+  [
+    "firstName",
+    RANK.plain,
+    ["firstName", "first", "fname", "given name", "Person - First name", "Contact First Name", "Lead First Name"],
+  ],
+  [
+    "lastName",
+    RANK.plain,
+    [
+      "lastName",
+      "last",
+      "lname",
+      "surname",
+      "family name",
+      "Person - Last name",
+      "Contact Last Name",
+      "Lead Last Name",
+    ],
+  ],
+  [
+    "fullName",
+    RANK.plain,
+    [
+      "name",
+      "full name",
+      "Person - Name",
+      "contact name",
+      "contact full name",
+      "lead name",
+      "customer name",
+      "display name",
+    ],
+  ],
   [
     "phone",
     RANK.mobile,
     [
-      "mobile", "mobile phone", "Mobile Phone Number", "mobile number", "mobile no", "cell", "cell phone", "cell phone number",
-      "cell number", "cellular", "Person - Phone - Mobile", "phone mobile", "phone (mobile)", "mobile_phone", "sms phone",
+      "mobile",
+      "mobile phone",
+      "Mobile Phone Number",
+      "mobile number",
+      "mobile no",
+      "cell",
+      "cell phone",
+      "cell phone number",
+      "cell number",
+      "cellular",
+      "Person - Phone - Mobile",
+      "phone mobile",
+      "phone (mobile)",
+      "mobile_phone",
+      "sms phone",
     ],
   ],
   // "Phone 1 - Value" (Google Contacts) is ranked per row by its "Phone 1 - Type"/"Label" column (see typeColumnOf).
-  ["phone", RANK.plain, ["phone", "Phone Number", "telephone", "tel", "phone no", "Person - Phone", "primary phone", "contact phone", "phone 1 - value", "phone 2 - value", "phone 3 - value"]],
+  [
+    "phone",
+    RANK.plain,
+    [
+      "phone",
+      "Phone Number",
+      "telephone",
+      "tel",
+      "phone no",
+      "Person - Phone",
+      "primary phone",
+      "contact phone",
+      "phone 1 - value",
+      "phone 2 - value",
+      "phone 3 - value",
+    ],
+  ],
   [
     "phone",
     RANK.landline,
     [
-      "home phone", "Home Phone Number", "work phone", "Work Phone Number", "business phone", "office phone", "other phone",
-      "landline", "alt phone", "alternate phone", "secondary phone", "phone 2", "Person - Phone - Work", "Person - Phone - Home", "Person - Phone - Other", "phone work", "phone home",
+      "home phone",
+      "Home Phone Number",
+      "work phone",
+      "Work Phone Number",
+      "business phone",
+      "office phone",
+      "other phone",
+      "landline",
+      "alt phone",
+      "alternate phone",
+      "secondary phone",
+      "phone 2",
+      "Person - Phone - Work",
+      "Person - Phone - Home",
+      "Person - Phone - Other",
+      "phone work",
+      "phone home",
     ],
   ],
   [
     "email",
     RANK.mobile,
-    ["email", "e-mail", "Email Address", "email_address", "Person - Email", "primary email", "contact email", "E-mail 1 - Value", "email 1 - value"],
+    [
+      "email",
+      "e-mail",
+      "Email Address",
+      "email_address",
+      "Person - Email",
+      "primary email",
+      "contact email",
+      "E-mail 1 - Value",
+      "email 1 - value",
+    ],
   ],
   [
     "email",
     RANK.plain,
     [
-      "E-mail 2 - Value", "email 2 - value", "work email", "personal email", "other email", "home email", "Person - Email - Work",
-      "Person - Email - Home", "Person - Email - Other", "email 2", "secondary email",
+      "E-mail 2 - Value",
+      "email 2 - value",
+      "work email",
+      "personal email",
+      "other email",
+      "home email",
+      "Person - Email - Work",
+      "Person - Email - Home",
+      "Person - Email - Other",
+      "email 2",
+      "secondary email",
     ],
   ],
   [
     "company",
     RANK.plain,
-    ["company", "company name", "organization", "organisation", "organization name", "Organization 1 - Name", "business", "business name", "account name", "Person - Organization", "employer"],
+    [
+      "company",
+      "company name",
+      "organization",
+      "organisation",
+      "organization name",
+      "Organization 1 - Name",
+      "business",
+      "business name",
+      "account name",
+      "Person - Organization",
+      "employer",
+    ],
   ],
   [
     "address",
     RANK.plain,
-    ["address", "street", "street address", "address1", "address 1", "address line 1", "mailing street", "mailing address", "Address 1 - Street", "Person - Postal address", "location", "property address"],
+    [
+      "address",
+      "street",
+      "street address",
+      "address1",
+      "address 1",
+      "address line 1",
+      "mailing street",
+      "mailing address",
+      "Address 1 - Street",
+      "Person - Postal address",
+      "location",
+      "property address",
+    ],
   ],
-  ["city", RANK.plain, ["city", "town", "city/town", "mailing city", "Address 1 - City", "Person - Postal address - City/town", "property city"]],
+  [
+    "city",
+    RANK.plain,
+    [
+      "city",
+      "town",
+      "city/town",
+      "mailing city",
+      "Address 1 - City",
+      "Person - Postal address - City/town",
+      "property city",
+    ],
+  ],
   [
     "state",
     RANK.plain,
-    ["state", "province", "region", "st", "State/Region", "state/province", "mailing state", "Mailing State/Province", "Address 1 - Region", "property state", "Person - Postal address - State/county"],
+    [
+      "state",
+      "province",
+      "region",
+      "st",
+      "State/Region",
+      "state/province",
+      "mailing state",
+      "Mailing State/Province",
+      "Address 1 - Region",
+      "property state",
+      "Person - Postal address - State/county",
+    ],
   ],
   [
     "zipCode",
     RANK.plain,
     [
-      "zip", "zipCode", "zip code", "postal code", "postcode", "postal", "zip/postal code", "mailing zip", "Mailing Zip/Postal Code",
-      "mailing postal code", "Address 1 - Postal Code", "property zip", "Person - Postal address - ZIP/Postal code",
+      "zip",
+      "zipCode",
+      "zip code",
+      "postal code",
+      "postcode",
+      "postal",
+      "zip/postal code",
+      "mailing zip",
+      "Mailing Zip/Postal Code",
+      "mailing postal code",
+      "Address 1 - Postal Code",
+      "property zip",
+      "Person - Postal address - ZIP/Postal code",
     ],
   ],
   // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
@@ -147,7 +309,8 @@ export const TARGET_LABELS: Record<ColumnTarget, string> = {
 
 export const COLUMN_TARGETS = Object.keys(TARGET_LABELS) as ColumnTarget[];
 
-export const isColumnTarget = (v: unknown): v is ColumnTarget => typeof v === "string" && Object.hasOwn(TARGET_LABELS, v);
+export const isColumnTarget = (v: unknown): v is ColumnTarget =>
+  typeof v === "string" && Object.hasOwn(TARGET_LABELS, v);
 
 /** A column mapping as the Match columns form posts it and as it is remembered: one target (or null) per column. */
 export type ColumnMap = (ColumnTarget | null)[];

@@ -23,7 +23,9 @@ export function ColumnMatchForm({ match, busy }: { match: ColumnMatchView; busy:
           Matched as you chose the last time a file with these columns was uploaded.
         </Alert>
       ) : (
-        <p className="text-sm text-fg-muted">We matched the columns we recognised. Change any of them, or choose Ignore for a column you do not want.</p>
+        <p className="text-sm text-fg-muted">
+          We matched the columns we recognised. Change any of them, or choose Ignore for a column you do not want.
+        </p>
       )}
       {match.noPhone ? (
         <Alert tone="warning" role="status" data-testid="no-phone-column">
@@ -37,10 +39,19 @@ export function ColumnMatchForm({ match, busy }: { match: ColumnMatchView; busy:
             <tr key={i} data-testid="column-row">
               <Td className="max-w-0 align-top">
                 <span className="block font-medium break-words">{c.name || `Column ${i + 1}`}</span>
-                {c.samples.length ? <span className="block truncate text-xs text-fg-subtle">{c.samples.join(", ")}</span> : null}
+                {c.samples.length ? (
+                  <span className="block truncate text-xs text-fg-subtle">{c.samples.join(", ")}</span>
+                ) : null}
               </Td>
               <Td className="w-1/2 align-top">
-                <Field as="select" hideLabel label={`Contact field for ${c.name || `column ${i + 1}`}`} name={`col${i}`} defaultValue={c.target ?? ""} options={OPTIONS} />
+                <Field
+                  as="select"
+                  hideLabel
+                  label={`Contact field for ${c.name || `column ${i + 1}`}`}
+                  name={`col${i}`}
+                  defaultValue={c.target ?? ""}
+                  options={OPTIONS}
+                />
               </Td>
             </tr>
           ))}

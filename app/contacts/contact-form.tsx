@@ -8,7 +8,13 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
 import { isFormFailure } from "~/components/form-failure";
-import { contactSchema, missingRequiredField, REQUIRED_CONTACT_FIELDS, REQUIRED_FIELDS_MISSING, type ContactInput } from "./contact-schema";
+import {
+  contactSchema,
+  missingRequiredField,
+  REQUIRED_CONTACT_FIELDS,
+  REQUIRED_FIELDS_MISSING,
+  type ContactInput,
+} from "./contact-schema";
 
 type Failure = { title: string; description: string };
 
@@ -26,7 +32,11 @@ function contactReply(reply: unknown): { result: SubmissionResult<string[]>; fai
   if (reply.invalid) {
     const missing = missingRequiredField(reply.fieldErrors);
     return {
-      result: { status: "error", initialValue, error: { ...reply.fieldErrors, "": missing ? [REQUIRED_FIELDS_MISSING.description] : [] } },
+      result: {
+        status: "error",
+        initialValue,
+        error: { ...reply.fieldErrors, "": missing ? [REQUIRED_FIELDS_MISSING.description] : [] },
+      },
       failure: missing ? { ...REQUIRED_FIELDS_MISSING } : null,
     };
   }
@@ -36,7 +46,13 @@ function contactReply(reply: unknown): { result: SubmissionResult<string[]>; fai
   };
 }
 
-const FIELDS: { name: keyof ContactInput; label: string; type?: "email" | "tel"; autoComplete?: string; wide?: boolean }[] = [
+const FIELDS: {
+  name: keyof ContactInput;
+  label: string;
+  type?: "email" | "tel";
+  autoComplete?: string;
+  wide?: boolean;
+}[] = [
   { name: "firstName", label: "First Name", autoComplete: "given-name" },
   { name: "lastName", label: "Last Name", autoComplete: "family-name" },
   { name: "phone", label: "Phone", type: "tel", autoComplete: "tel" },
@@ -58,7 +74,9 @@ export function ContactForm({
   id: string;
   /** The action's reply: a FormFailure, or nothing yet. */
   actionData: unknown;
-  defaultValue?: Partial<Record<Exclude<keyof ContactInput, "customFields">, string>> & { customFields?: Record<string, string> };
+  defaultValue?: Partial<Record<Exclude<keyof ContactInput, "customFields">, string>> & {
+    customFields?: Record<string, string>;
+  };
   submitLabel: string;
 }) {
   const navigation = useNavigation();
@@ -110,12 +128,24 @@ export function ContactForm({
       ) : null}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         {FIELDS.map((f) => (
-          <Field key={f.name} label={f.label} meta={fields[f.name]} type={f.type ?? "text"} autoComplete={f.autoComplete} className={f.wide ? "sm:col-span-2" : undefined} />
+          <Field
+            key={f.name}
+            label={f.label}
+            meta={fields[f.name]}
+            type={f.type ?? "text"}
+            autoComplete={f.autoComplete}
+            className={f.wide ? "sm:col-span-2" : undefined}
+          />
         ))}
       </div>
-      <details className="rounded-md border border-border p-3" open={CUSTOM_FIELD_VARIABLES.some((n) => defaultValue?.customFields?.[n])}>
+      <details
+        className="rounded-md border border-border p-3"
+        open={CUSTOM_FIELD_VARIABLES.some((n) => defaultValue?.customFields?.[n])}
+      >
         <summary className="cursor-pointer text-sm font-medium">Solar and appointment details</summary>
-        <p className="mt-1 text-xs text-fg-subtle">Fill the {"{{variables}}"} of the same name in messages to this contact.</p>
+        <p className="mt-1 text-xs text-fg-subtle">
+          Fill the {"{{variables}}"} of the same name in messages to this contact.
+        </p>
         <div className="mt-3 grid grid-cols-1 gap-4 sm:grid-cols-2">
           {CUSTOM_FIELD_VARIABLES.map((name) => (
             <Field
@@ -128,7 +158,9 @@ export function ContactForm({
           ))}
         </div>
       </details>
-      <p className="text-xs text-fg-subtle">US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.</p>
+      <p className="text-xs text-fg-subtle">
+        US numbers are saved as +1XXXXXXXXXX. Numbers that cannot be a US number are kept but marked not sendable.
+      </p>
       <DialogActions label={submitLabel} pendingLabel="Saving..." pending={pending} />
     </Form>
   );

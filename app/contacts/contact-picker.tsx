@@ -9,17 +9,39 @@ import type { ContactPickerData } from "./load-contact-picker.server";
  * not on this page) — the same with and without JS. `selectAll` offers "every contact matching the search"
  * (campaigns; the loader then counts the matches).
  */
-export function ContactPicker({ data, picked, selectAll, action }: { data: ContactPickerData; picked: number[]; selectAll?: { checked: boolean }; action?: string }) {
+export function ContactPicker({
+  data,
+  picked,
+  selectAll,
+  action,
+}: {
+  data: ContactPickerData;
+  picked: number[];
+  selectAll?: { checked: boolean };
+  action?: string;
+}) {
   const onPage = new Set(data.contacts.map((c) => c.id));
   const keep = picked.filter((id) => !onPage.has(id)).map(String);
   return (
     <div className="space-y-2" data-testid="contact-picker">
-      <SearchBox inForm label="Search contacts to add" value={data.q} action={action} placeholder="Search by name, phone, email or company..." buttonTestId="picker-search" className="sm:min-w-0" />
+      <SearchBox
+        inForm
+        label="Search contacts to add"
+        value={data.q}
+        action={action}
+        placeholder="Search by name, phone, email or company..."
+        buttonTestId="picker-search"
+        className="sm:min-w-0"
+      />
       <CheckboxList
         data-testid="picker-list"
         label="Contacts"
         name="contactIds"
-        items={data.contacts.map((c) => ({ value: String(c.id), label: c.name, detail: [c.phone, c.email, c.company].filter(Boolean).join(" · ") }))}
+        items={data.contacts.map((c) => ({
+          value: String(c.id),
+          label: c.name,
+          detail: [c.phone, c.email, c.company].filter(Boolean).join(" · "),
+        }))}
         checked={new Set(picked.map(String))}
         keep={keep}
         empty={data.q ? `No contacts match “${data.q}”` : "No contacts yet"}
@@ -28,12 +50,30 @@ export function ContactPicker({ data, picked, selectAll, action }: { data: Conta
             <PickedCount initial={picked.length} />
             <span className="flex gap-2">
               {data.prevCursor !== null ? (
-                <Button type="submit" size="sm" variant="ghost" formMethod="get" formAction={action} formNoValidate name="before" value={String(data.prevCursor)}>
+                <Button
+                  type="submit"
+                  size="sm"
+                  variant="ghost"
+                  formMethod="get"
+                  formAction={action}
+                  formNoValidate
+                  name="before"
+                  value={String(data.prevCursor)}
+                >
                   Previous
                 </Button>
               ) : null}
               {data.nextCursor !== null ? (
-                <Button type="submit" size="sm" variant="ghost" formMethod="get" formAction={action} formNoValidate name="after" value={String(data.nextCursor)}>
+                <Button
+                  type="submit"
+                  size="sm"
+                  variant="ghost"
+                  formMethod="get"
+                  formAction={action}
+                  formNoValidate
+                  name="after"
+                  value={String(data.nextCursor)}
+                >
                   More contacts
                 </Button>
               ) : null}
@@ -41,19 +81,31 @@ export function ContactPicker({ data, picked, selectAll, action }: { data: Conta
           </div>
         }
       />
-      {selectAll && data.matching ? <SelectAll q={data.q} matching={data.matching} checked={selectAll.checked} /> : null}
+      {selectAll && data.matching ? (
+        <SelectAll q={data.q} matching={data.matching} checked={selectAll.checked} />
+      ) : null}
     </div>
   );
 }
 
-function SelectAll({ q, matching: { n, more }, checked }: { q: string; matching: { n: number; more: boolean }; checked: boolean }) {
+function SelectAll({
+  q,
+  matching: { n, more },
+  checked,
+}: {
+  q: string;
+  matching: { n: number; more: boolean };
+  checked: boolean;
+}) {
   const count = more ? `more than ${n.toLocaleString("en-US")}` : n.toLocaleString("en-US");
   return (
     <label className="flex items-center gap-2 text-sm">
       {/* The search the count was made for: the one enrolled, even if the box was retyped since. */}
       <input type="hidden" name="audienceQ" value={q} />
       <input type="checkbox" name="selectAll" value="1" defaultChecked={checked} className="size-4 accent-primary" />
-      <span data-testid="select-all-label">{q ? `Select all ${count} contacts matching “${q}”` : `Select all ${count} contacts`}</span>
+      <span data-testid="select-all-label">
+        {q ? `Select all ${count} contacts matching “${q}”` : `Select all ${count} contacts`}
+      </span>
     </label>
   );
 }

@@ -10,8 +10,12 @@ export const REQUIRED_FIELDS_MISSING = {
 
 const required = (message: string, max: number) =>
   z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "") || v === null ? undefined : v,
-    z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`),
+    (v) => ((typeof v === "string" && v.trim() === "") || v === null ? undefined : v),
+    z
+      .string({ required_error: message, invalid_type_error: message })
+      .trim()
+      .min(1, message)
+      .max(max, `Must be at most ${max} characters`),
   );
 const optional = (max: number) =>
   z.preprocess(
@@ -19,7 +23,11 @@ const optional = (max: number) =>
     z.string().trim().max(max, `Must be at most ${max} characters`).optional(),
   );
 
-const REQUIRED_MESSAGES = { firstName: "First name is required", lastName: "Last name is required", phone: "Phone is required" } as const;
+const REQUIRED_MESSAGES = {
+  firstName: "First name is required",
+  lastName: "Last name is required",
+  phone: "Phone is required",
+} as const;
 
 /** One schema for the form (conform) and the JSON API. */
 export const contactSchema = z.object({
@@ -36,7 +44,14 @@ export const contactSchema = z.object({
   state: optional(50),
   zipCode: optional(20),
   // The Solar and Appointment variables. Left out (the API) keeps what the contact has; the form always sends it.
-  customFields: z.object(Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, optional(200)])) as Record<CustomFieldName, ReturnType<typeof optional>>).optional(),
+  customFields: z
+    .object(
+      Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, optional(200)])) as Record<
+        CustomFieldName,
+        ReturnType<typeof optional>
+      >,
+    )
+    .optional(),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
 
@@ -45,7 +60,9 @@ export const REQUIRED_CONTACT_FIELDS = ["firstName", "lastName", "phone"] as con
 /** Whether a required field is missing (zod reports a missing value as `invalid_type`; never read from the message). */
 function missingInIssues(error: z.ZodError): boolean {
   return error.issues.some(
-    (i) => REQUIRED_CONTACT_FIELDS.includes(i.path[0] as (typeof REQUIRED_CONTACT_FIELDS)[number]) && (i.code === z.ZodIssueCode.invalid_type || i.code === z.ZodIssueCode.too_small),
+    (i) =>
+      REQUIRED_CONTACT_FIELDS.includes(i.path[0] as (typeof REQUIRED_CONTACT_FIELDS)[number]) &&
+      (i.code === z.ZodIssueCode.invalid_type || i.code === z.ZodIssueCode.too_small),
   );
 }
 

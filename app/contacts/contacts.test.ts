@@ -58,9 +58,19 @@ describe("phone normalisation and sendability on create and edit", () => {
     expect(bad.unsendableReason).toBe(PHONE_REASONS.notUs);
 
     const p2 = uniquePhone();
-    const edited = await updateContact(db(), c.id, { firstName: "A", lastName: "B", phone: `1-${p2.slice(2, 5)}-${p2.slice(5, 8)}-${p2.slice(8)}` }, now());
+    const edited = await updateContact(
+      db(),
+      c.id,
+      { firstName: "A", lastName: "B", phone: `1-${p2.slice(2, 5)}-${p2.slice(5, 8)}-${p2.slice(8)}` },
+      now(),
+    );
     expect(edited.phone).toBe(p2);
-    const toll = await updateContact(db(), bad.id, { firstName: "A", lastName: "B", phone: `800${String(Math.floor(Math.random() * 1e7)).padStart(7, "2")}` }, now());
+    const toll = await updateContact(
+      db(),
+      bad.id,
+      { firstName: "A", lastName: "B", phone: `800${String(Math.floor(Math.random() * 1e7)).padStart(7, "2")}` },
+      now(),
+    );
     expect(toll.sendable).toBe(false);
     expect(toll.unsendableReason).toBe(PHONE_REASONS.tollFree);
   });
@@ -74,7 +84,9 @@ describe("phone normalisation and sendability on create and edit", () => {
     expect(err.status).toBe(409);
     expect(err.message).toBe("A contact with this phone number already exists (Ann Existing)");
     const b = await createTestContact(u.id);
-    const err2 = await updateContact(db(), b.id, { firstName: "B", lastName: "B", phone: a.phone }, now()).catch((e) => e);
+    const err2 = await updateContact(db(), b.id, { firstName: "B", lastName: "B", phone: a.phone }, now()).catch(
+      (e) => e,
+    );
     expect(err2.status).toBe(409);
     expect((await getContact(db(), b.id)).phone).toBe(b.phone);
   });
@@ -85,7 +97,12 @@ describe("search and keyset paging", () => {
     const u = await createTestUser();
     const surname = uniqueTag("Qz");
     const company = uniqueTag("Corp");
-    const a = await createTestContact(u.id, { firstName: "Marguerite", lastName: surname, email: `${surname}@solar-example.org`, company });
+    const a = await createTestContact(u.id, {
+      firstName: "Marguerite",
+      lastName: surname,
+      email: `${surname}@solar-example.org`,
+      company,
+    });
     const b = await createTestContact(u.id, { firstName: "Other", lastName: uniqueTag("Nn") });
     const ids = async (q: string) => (await listContacts(db(), { q, limit: 200 })).contacts.map((c) => c.id);
 
@@ -102,7 +119,9 @@ describe("search and keyset paging", () => {
     const two = b.lastName.slice(0, 2);
     expect((await listContacts(db(), { q: two, limit: 50 })).contacts.map((c) => c.id)).toContain(b.id);
     const one = (await listContacts(db(), { q: "%", limit: 50 })).contacts; // LIKE wildcards are literal
-    expect(one.every((c) => [c.firstName, c.lastName, c.phone, c.email, c.company].some((v) => v?.includes("%")))).toBe(true);
+    expect(one.every((c) => [c.firstName, c.lastName, c.phone, c.email, c.company].some((v) => v?.includes("%")))).toBe(
+      true,
+    );
     expect(await ids(uniqueTag("nomatch"))).toEqual([]);
   });
 
@@ -182,11 +201,17 @@ describe("bulk upsert", () => {
       updated: 0,
       duplicates: 3,
       rejected: 2,
-      errors: ["Contact 2: Please fill in all required fields (First Name, Last Name, Phone).", "Contact 6: email: Please enter a valid email address"],
+      errors: [
+        "Contact 2: Please fill in all required fields (First Name, Last Name, Phone).",
+        "Contact 6: email: Please enter a valid email address",
+      ],
     });
     expect(await contactsByPhone([p1, p2])).toMatchObject([{ firstName: "New", phone: p1, email }]);
     expect((await getContact(db(), existing.id)).company).toBe("Kept");
-    const log = await db().select().from(activityLog).where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "bulk_create_contacts")));
+    const log = await db()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "bulk_create_contacts")));
     expect(log).toHaveLength(1);
     expect(log[0].details).toMatchObject({ created: 1, duplicates: 3, rejected: 2, received: 6 });
   });
@@ -207,7 +232,12 @@ describe("bulk upsert", () => {
       { mode: "update", userId: u.id, ipAddress: null, now: now() },
     );
     expect(r).toMatchObject({ created: 0, updated: 1, duplicates: 2, rejected: 0 });
-    expect(await getContact(db(), byPhone.id)).toMatchObject({ firstName: "New", lastName: "Name", company: "NewCo", city: "Austin" });
+    expect(await getContact(db(), byPhone.id)).toMatchObject({
+      firstName: "New",
+      lastName: "Name",
+      company: "NewCo",
+      city: "Austin",
+    });
     // Matched only by a shared email (a household?): a duplicate, left as it was — its phone and opt-out state stay its own.
     expect(await getContact(db(), byEmail.id)).toMatchObject({ firstName: "Mail", phone: byEmail.phone, email });
   });
@@ -236,8 +266,15 @@ describe("opt-out state and consent", () => {
     expect(created.optedOutAt).toBeInstanceOf(Date);
     const other = uniquePhone();
     await suppress(db(), { channel: "sms", address: other, reason: "STOP" }, now());
-    await bulkUpsertContacts(db(), [{ firstName: "B", lastName: "K", phone: other }], { mode: "skip", userId: u.id, ipAddress: null, now: now() });
-    const bulk = await db().get<{ opted_out_source: string; consent_source: string }>(sql`SELECT opted_out_source, consent_source FROM contacts WHERE phone = ${other}`);
+    await bulkUpsertContacts(db(), [{ firstName: "B", lastName: "K", phone: other }], {
+      mode: "skip",
+      userId: u.id,
+      ipAddress: null,
+      now: now(),
+    });
+    const bulk = await db().get<{ opted_out_source: string; consent_source: string }>(
+      sql`SELECT opted_out_source, consent_source FROM contacts WHERE phone = ${other}`,
+    );
     expect(bulk).toEqual({ opted_out_source: "STOP", consent_source: "api:bulk" });
   });
 
@@ -245,10 +282,13 @@ describe("opt-out state and consent", () => {
     const u = await createTestUser();
     const c = await createTestContact(u.id);
     const t = Date.now();
-    await db().run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+    await db()
+      .run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
       VALUES ('sms', 'outbound', 'broadcast', 'pending', ${c.id}, ${c.phone}, 'later', ${"del:" + c.id}, 1, 0, 0, ${t + 3600_000}, ${t}, ${t})`);
     await deleteContact(db(), c.id);
-    expect(await db().get(sql`SELECT status, error_message FROM messages WHERE idempotency_key = ${"del:" + c.id}`)).toEqual({ status: "skipped", error_message: "Contact deleted" });
+    expect(
+      await db().get(sql`SELECT status, error_message FROM messages WHERE idempotency_key = ${"del:" + c.id}`),
+    ).toEqual({ status: "skipped", error_message: "Contact deleted" });
   });
 });
 
@@ -267,7 +307,14 @@ describe("staged CSV import", () => {
       `Short,Number,${shortPhone},,`, // row 18: kept but not sendable
     ];
     const imp = await stage(u.id, csv(lines));
-    expect(imp).toMatchObject({ status: "staged", totalRows: 17, validRows: 14, rejectedRows: 2, fileDuplicates: 1, errorCount: 3 });
+    expect(imp).toMatchObject({
+      status: "staged",
+      totalRows: 17,
+      validRows: 14,
+      rejectedRows: 2,
+      fileDuplicates: 1,
+      errorCount: 3,
+    });
     expect(importErrorPreview(imp)).toEqual([
       "Row 14: Last name is required",
       "Row 15: First name is required",
@@ -284,14 +331,23 @@ describe("staged CSV import", () => {
     while (!(await importNextChunk(db(), imp.id, now(), 5)).done) chunks++;
     expect(chunks).toBeGreaterThanOrEqual(2);
     const done = await getContactImport(db(), imp.id, u.id);
-    expect(done).toMatchObject({ status: "completed", processedRows: 14, createdCount: 13, updatedCount: 0, duplicateCount: 1 });
+    expect(done).toMatchObject({
+      status: "completed",
+      processedRows: 14,
+      createdCount: 13,
+      updatedCount: 0,
+      duplicateCount: 1,
+    });
     expect(importResultSummary(done)).toBe("Created 13, updated 0, skipped 2 duplicates, rejected 2 rows");
     expect(await contactsByPhone(p.slice(0, 12))).toHaveLength(12);
     expect((await getContact(db(), existing.id)).company).toBe("Before");
     const [short] = await contactsByPhone([shortPhone]);
     expect(short).toMatchObject({ sendable: false, unsendableReason: PHONE_REASONS.notUs });
     expect(await db().select().from(contactImportRows).where(eq(contactImportRows.importId, imp.id))).toHaveLength(0);
-    const log = await db().select().from(activityLog).where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "import_contacts")));
+    const log = await db()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "import_contacts")));
     expect(log).toHaveLength(1);
   });
 
@@ -299,7 +355,13 @@ describe("staged CSV import", () => {
     const u = await createTestUser();
     const existing = await createTestContact(u.id, { firstName: "Existing", company: "Before", city: "Reno" });
     const imp = await stage(u.id, csv([`Renamed,Person,${existing.phone},,After`]));
-    const after = await startContactImport(db(), { id: imp.id, userId: u.id, mode: "update", clock: now, enqueue: async () => {} });
+    const after = await startContactImport(db(), {
+      id: imp.id,
+      userId: u.id,
+      mode: "update",
+      clock: now,
+      enqueue: async () => {},
+    });
     expect(after).toMatchObject({ status: "completed", createdCount: 0, updatedCount: 1, duplicateCount: 0 });
     expect(await getContact(db(), existing.id)).toMatchObject({ firstName: "Renamed", company: "After", city: "Reno" });
   });
@@ -311,7 +373,10 @@ describe("staged CSV import", () => {
     await confirmContactImport(db(), imp.id, u.id, "skip", now());
     // Two racing workers on every chunk.
     for (let i = 0; i < 50; i++) {
-      const [a, b] = await Promise.all([importNextChunk(db(), imp.id, now(), 7), importNextChunk(db(), imp.id, now(), 7)]);
+      const [a, b] = await Promise.all([
+        importNextChunk(db(), imp.id, now(), 7),
+        importNextChunk(db(), imp.id, now(), 7),
+      ]);
       if (a.done && b.done) break;
     }
     const done = await getContactImport(db(), imp.id, u.id);
@@ -320,7 +385,10 @@ describe("staged CSV import", () => {
     // A late redelivery of a finished import does nothing.
     expect(await importNextChunk(db(), imp.id, now())).toEqual({ done: true });
     expect(await contactsByPhone(phones)).toHaveLength(30);
-    const log = await db().select().from(activityLog).where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "import_contacts")));
+    const log = await db()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "import_contacts")));
     expect(log).toHaveLength(1);
   });
 
@@ -328,7 +396,10 @@ describe("staged CSV import", () => {
     const u = await createTestUser();
     const existing = await createTestContact(u.id, { firstName: "Before" });
     const phones = Array.from({ length: 5 }, uniquePhone);
-    const imp = await stage(u.id, csv([`Changed,Person,${existing.phone},,`, ...phones.map((ph, i) => `S${i},Stale,${ph},,`)]));
+    const imp = await stage(
+      u.id,
+      csv([`Changed,Person,${existing.phone},,`, ...phones.map((ph, i) => `S${i},Stale,${ph},,`)]),
+    );
     await confirmContactImport(db(), imp.id, u.id, "update", now());
     const stale = await getContactImport(db(), imp.id, u.id);
     expect(await importNextChunk(db(), imp.id, now(), 3)).toEqual({ done: false });
@@ -336,9 +407,18 @@ describe("staged CSV import", () => {
     // The same chunk again, as a worker holding the pre-chunk state would run it.
     await importNextChunk(db(), imp.id, now(), 3, stale);
     expect((await getContact(db(), existing.id)).firstName).toBe("EditedSince");
-    expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({ processedRows: 3, createdCount: 2, updatedCount: 1 });
+    expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({
+      processedRows: 3,
+      createdCount: 2,
+      updatedCount: 1,
+    });
     await runToEnd(imp.id);
-    expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({ status: "completed", processedRows: 6, createdCount: 5, updatedCount: 1 });
+    expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({
+      status: "completed",
+      processedRows: 6,
+      createdCount: 5,
+      updatedCount: 1,
+    });
     expect(await contactsByPhone(phones)).toHaveLength(5);
   });
 
@@ -346,7 +426,9 @@ describe("staged CSV import", () => {
     const u = await createTestUser();
     await expect(stage(u.id, csv(["A,B,5551234567,,"]), "contacts.xlsx")).rejects.toThrow("Please upload a .csv file");
     await expect(stage(u.id, "")).rejects.toThrow("Failed to parse CSV file. Please check the format.");
-    await expect(stage(u.id, 'firstName,lastName,phone\n"Ann,Lee,5551234567\n')).rejects.toThrow("Failed to parse CSV file. Please check the format.");
+    await expect(stage(u.id, 'firstName,lastName,phone\n"Ann,Lee,5551234567\n')).rejects.toThrow(
+      "Failed to parse CSV file. Please check the format.",
+    );
     const none = await stage(u.id, csv([",,,,", "Ann,,,,"]));
     expect(none.validRows).toBe(0);
     await expect(confirmContactImport(db(), none.id, u.id, "skip", now())).rejects.toThrow("No valid contacts");
@@ -384,14 +466,26 @@ describe("staged CSV import", () => {
     const file = (first: string) =>
       [
         ["firstName", "lastName", "phone", "company", "address", "city", ...custom].join(","),
-        ...phones.map((ph) => [first + wide(99), wide(100), ph, wide(200), wide(300), wide(100), ...custom.map(() => wide(200))].join(",")),
+        ...phones.map((ph) =>
+          [first + wide(99), wide(100), ph, wide(200), wide(300), wide(100), ...custom.map(() => wide(200))].join(","),
+        ),
       ].join("\n");
     // ~8 KB of JSON a row: 3.2 MB for the 400 staged rows, and again for the chunk the import writes.
     const imp = await stageContactImport(mdb, { name: "long.csv", text: file("A") }, { userId: u.id }, now());
     expect(imp).toMatchObject({ validRows: 400, errorCount: 0 });
-    expect(await startContactImport(mdb, { id: imp.id, userId: u.id, mode: "skip", clock: now, enqueue: async () => {} })).toMatchObject({ status: "completed", createdCount: 400 });
+    expect(
+      await startContactImport(mdb, { id: imp.id, userId: u.id, mode: "skip", clock: now, enqueue: async () => {} }),
+    ).toMatchObject({ status: "completed", createdCount: 400 });
     const again = await stageContactImport(mdb, { name: "long.csv", text: file("B") }, { userId: u.id }, now());
-    expect(await startContactImport(mdb, { id: again.id, userId: u.id, mode: "update", clock: now, enqueue: async () => {} })).toMatchObject({ status: "completed", updatedCount: 400 });
+    expect(
+      await startContactImport(mdb, {
+        id: again.id,
+        userId: u.id,
+        mode: "update",
+        clock: now,
+        enqueue: async () => {},
+      }),
+    ).toMatchObject({ status: "completed", updatedCount: 400 });
     const stored = await db().all<{ first_name: string; address: string }>(
       sql`SELECT first_name, address FROM contacts WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)}))`,
     );
@@ -406,21 +500,32 @@ describe("staged CSV import", () => {
     const imp = await stage(u.id, csv(phones.map((ph, i) => `Q${i},Queue,${ph},,`)));
     // As the confirm action does: one chunk inline, the rest through the queue.
     const enqueued: number[] = [];
-    const started = await startContactImport(db(), { id: imp.id, userId: u.id, mode: "skip", clock: now, enqueue: async (id) => void enqueued.push(id) });
+    const started = await startContactImport(db(), {
+      id: imp.id,
+      userId: u.id,
+      mode: "skip",
+      clock: now,
+      enqueue: async (id) => void enqueued.push(id),
+    });
     expect(started.status).toBe("importing");
     expect(started.processedRows).toBe(1000);
     expect(enqueued).toEqual([imp.id]);
 
-    const batch = createMessageBatch("helio-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { v: 1, type: "import-contacts", importId: imp.id } }]);
+    const batch = createMessageBatch("helio-jobs", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { v: 1, type: "import-contacts", importId: imp.id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual(["m1"]);
     expect(result.retryMessages).toEqual([]);
-    expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({ status: "completed", processedRows: 2300, createdCount: 2300 });
+    expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({
+      status: "completed",
+      processedRows: 2300,
+      createdCount: 2300,
+    });
     const stored = await db().select({ n: contacts.id }).from(contacts).where(eq(contacts.lastName, "Queue"));
     expect(stored.length).toBeGreaterThanOrEqual(2300);
     expect(await contactsByPhone(phones.slice(0, 90))).toHaveLength(90);
   });
 });
-

@@ -21,7 +21,12 @@ export async function countExistingContacts(db: Db, rows: readonly { phone: stri
     const found = await db
       .select({ phone: contacts.phone, email: contacts.email })
       .from(contacts)
-      .where(or(sql`${contacts.phone} IN (SELECT value FROM json_each(${phones}))`, sql`${contacts.email} IN (SELECT value FROM json_each(${emails}))`));
+      .where(
+        or(
+          sql`${contacts.phone} IN (SELECT value FROM json_each(${phones}))`,
+          sql`${contacts.email} IN (SELECT value FROM json_each(${emails}))`,
+        ),
+      );
     const byPhone = new Set(found.map((f) => f.phone));
     const byEmail = new Set(found.flatMap((f) => (f.email ? [f.email] : [])));
     for (const r of chunk) {

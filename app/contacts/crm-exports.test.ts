@@ -23,7 +23,15 @@ describe("CRM and lead-vendor exports", () => {
     const r = await importOf("crm-hubspot.csv");
     expect(r.errors).toEqual([]);
     expect(r.rows).toMatchObject([
-      { ...ANA, email: "ana.lee@example.com", address: "1 Elm St", city: "Albany", state: "NY", zipCode: "12207", company: "Sun Co" },
+      {
+        ...ANA,
+        email: "ana.lee@example.com",
+        address: "1 Elm St",
+        city: "Albany",
+        state: "NY",
+        zipCode: "12207",
+        company: "Sun Co",
+      },
       { ...BO, state: "CA", zipCode: "90012" },
       { ...CY, company: "Bright Roofs", email: null },
     ]);
@@ -34,7 +42,15 @@ describe("CRM and lead-vendor exports", () => {
     expect(r.errors).toEqual([]);
     expect(r.rows).toMatchObject([
       // Phone 1 is Home, Phone 2 is Mobile: the mobile wins although it is further right.
-      { ...ANA, email: "ana.lee@example.com", address: "1 Elm St", city: "Albany", state: "NY", zipCode: "12207", company: "Sun Co" },
+      {
+        ...ANA,
+        email: "ana.lee@example.com",
+        address: "1 Elm St",
+        city: "Albany",
+        state: "NY",
+        zipCode: "12207",
+        company: "Sun Co",
+      },
       { ...BO, email: "bo@work.example.com", city: "Los Angeles", state: "CA", zipCode: "90012", address: null },
       { ...CY, email: "cy@example.com", company: "Bright Roofs" },
     ]);
@@ -69,7 +85,11 @@ describe("CRM and lead-vendor exports", () => {
   it("GoHighLevel: Phone, Business Name, Postal Code", async () => {
     const r = await importOf("crm-gohighlevel.csv");
     expect(r.errors).toEqual([]);
-    expect(r.rows).toMatchObject([{ ...ANA, company: "Sun Co", zipCode: "12207" }, BO, { ...CY, company: "Bright Roofs", zipCode: "94103" }]);
+    expect(r.rows).toMatchObject([
+      { ...ANA, company: "Sun Co", zipCode: "12207" },
+      BO,
+      { ...CY, company: "Bright Roofs", zipCode: "94103" },
+    ]);
   });
 
   it("a lead vendor's file: phone_number, then alt_phone when it is empty; email_address, zip", async () => {
@@ -94,13 +114,15 @@ describe("CRM and lead-vendor exports", () => {
 
 describe("the alias table", () => {
   it("is case, space and punctuation insensitive", async () => {
-    expect(guessColumns(["MOBILE-PHONE-NUMBER", "mobile_phone_number", " Mobile Phone Number ", "E_MAIL 1 - value", "person.name"])).toEqual([
-      "phone",
-      "phone",
-      "phone",
-      "email",
-      "fullName",
-    ]);
+    expect(
+      guessColumns([
+        "MOBILE-PHONE-NUMBER",
+        "mobile_phone_number",
+        " Mobile Phone Number ",
+        "E_MAIL 1 - value",
+        "person.name",
+      ]),
+    ).toEqual(["phone", "phone", "phone", "email", "fullName"]);
     expect(headerKey("Mailing State/Province")).toBe("mailingstateprovince");
   });
 

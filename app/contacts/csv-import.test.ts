@@ -116,7 +116,7 @@ describe("parseContactsCsv rows", () => {
 
   it("handles quoted fields with commas, newlines and doubled quotes", () => {
     const csv =
-      'firstName,lastName,phone,company,address\r\n' +
+      "firstName,lastName,phone,company,address\r\n" +
       '"Mary ""May""",O\'Neil,"(212) 555-4567","Sun, Wind & Co","12 Elm St\r\nApt 4"\r\n' +
       "Bob,Ray,3105552368,,\r\n";
     const { rows, errors, fatal } = parseContactsCsv(csv);
@@ -141,7 +141,9 @@ describe("parseContactsCsv rows", () => {
   });
 
   it("takes the first non-blank value when two columns map to one field, a mobile column first", () => {
-    const { rows } = parseContactsCsv("firstName,lastName,Phone,Mobile\nA,B,,3105552368\nC,D,2125554567,3105552369\nE,F,2125554568,\n");
+    const { rows } = parseContactsCsv(
+      "firstName,lastName,Phone,Mobile\nA,B,,3105552368\nC,D,2125554567,3105552369\nE,F,2125554568,\n",
+    );
     expect(rows.map((r) => r.phone)).toEqual(["+13105552368", "+13105552369", "+12125554568"]);
   });
 
@@ -250,14 +252,21 @@ describe("contacts template", () => {
 describe("field limits: one schema with the API (issue 9 #5)", () => {
   it("a 5,000-character first name is a Row N error, not a stored contact", () => {
     const long = "A".repeat(5000);
-    const result = parseContactsCsv(`firstName,lastName,phone,company\r\nAda,Lovelace,3105552368,\r\n${long},Smith,7135554821,\r\nJo,Bloggs,7135554822,${"c".repeat(201)}\r\n`);
+    const result = parseContactsCsv(
+      `firstName,lastName,phone,company\r\nAda,Lovelace,3105552368,\r\n${long},Smith,7135554821,\r\nJo,Bloggs,7135554822,${"c".repeat(201)}\r\n`,
+    );
     expect(result.rows.map((r) => r.firstName)).toEqual(["Ada"]);
-    expect(result.errors).toEqual(["Row 3: First name: Must be at most 100 characters", "Row 4: Company: Must be at most 200 characters"]);
+    expect(result.errors).toEqual([
+      "Row 3: First name: Must be at most 100 characters",
+      "Row 4: Company: Must be at most 200 characters",
+    ]);
   });
 
   it("a value that repeats gets the same verdict on every row (fields are checked once per distinct value)", () => {
     const tooLong = "c".repeat(201);
-    const rows = [1, 2, 3].map((i) => `Jo${i},Bloggs,713555482${i},${tooLong}`).concat(["Al,Bloggs,7135554829,Sun Co", "Bo,Bloggs,7135554828,Sun Co"]);
+    const rows = [1, 2, 3]
+      .map((i) => `Jo${i},Bloggs,713555482${i},${tooLong}`)
+      .concat(["Al,Bloggs,7135554829,Sun Co", "Bo,Bloggs,7135554828,Sun Co"]);
     const result = parseContactsCsv(`firstName,lastName,phone,company\n${rows.join("\n")}\n`);
     expect(result.errors).toEqual([2, 3, 4].map((n) => `Row ${n}: Company: Must be at most 200 characters`));
     expect(result.rows.map((r) => [r.firstName, r.company])).toEqual([
@@ -269,14 +278,18 @@ describe("field limits: one schema with the API (issue 9 #5)", () => {
   it("accepts exactly what the API's contactSchema accepts for lengths (property)", async () => {
     const { contactSchema } = await import("./contact-schema");
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 400 }), fc.constantFrom("firstName", "lastName", "city", "company", "address", "state", "zipCode"), (n, field) => {
-        const value = "x".repeat(n);
-        const row = { firstName: "Ada", lastName: "Lovelace", phone: "3105552368", [field]: value };
-        const api = contactSchema.safeParse(row).success;
-        const header = Object.keys(row).join(",");
-        const csv = parseContactsCsv(`${header}\r\n${Object.values(row).join(",")}\r\n`);
-        return api === (csv.rows.length === 1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom("firstName", "lastName", "city", "company", "address", "state", "zipCode"),
+        (n, field) => {
+          const value = "x".repeat(n);
+          const row = { firstName: "Ada", lastName: "Lovelace", phone: "3105552368", [field]: value };
+          const api = contactSchema.safeParse(row).success;
+          const header = Object.keys(row).join(",");
+          const csv = parseContactsCsv(`${header}\r\n${Object.values(row).join(",")}\r\n`);
+          return api === (csv.rows.length === 1);
+        },
+      ),
     );
   });
 });

@@ -6,7 +6,16 @@ import { withoutControlChars } from "./decode-text";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
 import { normalizeState } from "./us-geo";
-import { columnRank, guessColumn, guessColumns, rankOfType, TARGET_LABELS, typeColumnOf, type ColumnMap, type ColumnTarget } from "./column-aliases";
+import {
+  columnRank,
+  guessColumn,
+  guessColumns,
+  rankOfType,
+  TARGET_LABELS,
+  typeColumnOf,
+  type ColumnMap,
+  type ColumnTarget,
+} from "./column-aliases";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 
 export type ImportRow = {
@@ -37,7 +46,17 @@ export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the form
 
 type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
 
-const FIELDS: readonly Field[] = ["firstName", "lastName", "phone", "email", "company", "address", "city", "state", "zipCode"];
+const FIELDS: readonly Field[] = [
+  "firstName",
+  "lastName",
+  "phone",
+  "email",
+  "company",
+  "address",
+  "city",
+  "state",
+  "zipCode",
+];
 // The Match columns step's labels, so an error names a field as the person saw it there.
 const FIELD_LABELS = Object.fromEntries(FIELDS.map((f) => [f, TARGET_LABELS[f]])) as Record<Field, string>;
 
@@ -92,13 +111,20 @@ function parseRecords(text: string, delimiter: string | undefined): ParseResult<
 type Source = { index: number; rank: number; typeIndex: number | null };
 
 /** The columns per target, in order of precedence (rank, then left to right), from a mapping or the automatic guess. */
-function mapHeader(header: readonly string[], columns: ColumnMap = guessColumns(header)): Partial<Record<ColumnTarget, Source[]>> {
+function mapHeader(
+  header: readonly string[],
+  columns: ColumnMap = guessColumns(header),
+): Partial<Record<ColumnTarget, Source[]>> {
   const out: Partial<Record<ColumnTarget, Source[]>> = {};
   header.forEach((cell, index) => {
     const target = columns[index];
     if (!target) return;
     const h = String(cell ?? "");
-    (out[target] ??= []).push({ index, rank: columnRank(h, target), typeIndex: target === "phone" || target === "email" ? typeColumnOf(header, index) : null });
+    (out[target] ??= []).push({
+      index,
+      rank: columnRank(h, target),
+      typeIndex: target === "phone" || target === "email" ? typeColumnOf(header, index) : null,
+    });
   });
   for (const list of Object.values(out)) list.sort((a, b) => a.rank - b.rank || a.index - b.index);
   return out;
@@ -116,11 +142,16 @@ export function splitFullName(full: string): { firstName: string; lastName: stri
   const comma = name.indexOf(",");
   if (comma > 0) return { firstName: name.slice(comma + 1).trim(), lastName: name.slice(0, comma).trim() };
   const space = name.lastIndexOf(" ");
-  return space > 0 ? { firstName: name.slice(0, space), lastName: name.slice(space + 1) } : { firstName: name, lastName: "" };
+  return space > 0
+    ? { firstName: name.slice(0, space), lastName: name.slice(space + 1) }
+    : { firstName: name, lastName: "" };
 }
 
 /** One data record read against the header: the normalised row, or its "Row N: …" errors. */
-export type ContactRowReader = (record: readonly string[], rowNumber: number) => { row: ImportRow } | { errors: string[] };
+export type ContactRowReader = (
+  record: readonly string[],
+  rowNumber: number,
+) => { row: ImportRow } | { errors: string[] };
 
 /**
  * The import's rules for one record, given the file's header (SPEC §5): header aliases, required fields, the API's
@@ -142,7 +173,10 @@ export function contactRowReader(
     // beats a home number in "Phone 1".
     const ordered = sources.some((s) => s.typeIndex !== null)
       ? sources
-          .map((s) => ({ ...s, rank: s.typeIndex === null ? s.rank : (rankOfType(String(record[s.typeIndex] ?? "")) ?? s.rank) }))
+          .map((s) => ({
+            ...s,
+            rank: s.typeIndex === null ? s.rank : (rankOfType(String(record[s.typeIndex] ?? "")) ?? s.rank),
+          }))
           .sort((a, b) => a.rank - b.rank || a.index - b.index)
       : sources;
     // The first non-blank value in order of precedence.
@@ -156,7 +190,9 @@ export function contactRowReader(
   const optional = (record: readonly string[], field: Field) => cell(record, field) || null;
   const customColumns = CUSTOM_FIELD_VARIABLES.filter((name) => columns[name]);
   const customFieldsOf = (record: readonly string[]) => {
-    const values = Object.fromEntries(customColumns.map((name) => [name, cell(record, name).slice(0, 200)]).filter(([, v]) => v));
+    const values = Object.fromEntries(
+      customColumns.map((name) => [name, cell(record, name).slice(0, 200)]).filter(([, v]) => v),
+    );
     return Object.keys(values).length ? { customFields: values } : {};
   };
   const check = fieldChecker();
@@ -164,7 +200,8 @@ export function contactRowReader(
   return (record, rowNumber) => {
     let firstName = cell(record, "firstName");
     let lastName = cell(record, "lastName");
-    if (!firstName && !lastName && columns.fullName) ({ firstName, lastName } = splitFullName(cell(record, "fullName")));
+    if (!firstName && !lastName && columns.fullName)
+      ({ firstName, lastName } = splitFullName(cell(record, "fullName")));
     const rawPhone = cell(record, "phone");
     const rawEmail = cell(record, "email");
     const rowErrors: string[] = [];
@@ -175,7 +212,14 @@ export function contactRowReader(
     if (rowErrors.length === 0) {
       // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
       for (const f of FIELDS) {
-        const value = f === "phone" ? rawPhone : f === "firstName" ? firstName : f === "lastName" ? lastName || "-" : cell(record, f);
+        const value =
+          f === "phone"
+            ? rawPhone
+            : f === "firstName"
+              ? firstName
+              : f === "lastName"
+                ? lastName || "-"
+                : cell(record, f);
         for (const message of check(f, value)) rowErrors.push(`Row ${rowNumber}: ${FIELD_LABELS[f]}: ${message}`);
       }
     }
@@ -250,7 +294,10 @@ export async function readContactRows(
  * blank lines are skipped but keep their number, so N matches what Excel or Sheets shows). `requireLastName: false`
  * is the quick upload's rule (SPEC §5: a phone and a first name); such a contact is saved with an empty last name.
  */
-export function parseContactsCsv(text: string, opts: { requireLastName?: boolean; columns?: ColumnMap } = {}): ParseContactsResult {
+export function parseContactsCsv(
+  text: string,
+  opts: { requireLastName?: boolean; columns?: ColumnMap } = {},
+): ParseContactsResult {
   const requireLastName = opts.requireLastName ?? true;
   try {
     const csv = readCsvRecords(text);
@@ -291,7 +338,8 @@ export function readCsvRecords(text: string): { header: string[]; records: Sheet
     const guessedHeader = locateHeader(guessed.data);
     const better =
       guessedHeader &&
-      (hasRequiredColumn(mapHeader(guessedHeader.header)) || (located && located.header.length === 1 && guessedHeader.header.length > 1));
+      (hasRequiredColumn(mapHeader(guessedHeader.header)) ||
+        (located && located.header.length === 1 && guessedHeader.header.length > 1));
     if (better) {
       parsed = guessed;
       located = guessedHeader;

@@ -45,4 +45,3 @@ export function serializeCustomFields(fields: Partial<Record<string, string | nu
   }
   return Object.keys(out).length ? JSON.stringify(out) : null;
 }
-

@@ -44,14 +44,20 @@ describe("CSV uploads in any common encoding (issue 23)", () => {
 
   it("Latin-1, UTF-16 and NUL-laden files import with the right names, no garbage", async () => {
     for (const bytes of [cp1252(CSV), utf16(CSV, true, true), utf16(CSV, true, false)]) {
-      expect(await importedRow(bytes)).toMatchObject({ firstName: "José", lastName: "Muñoz", company: "Café “Soleil” – 5€" });
+      expect(await importedRow(bytes)).toMatchObject({
+        firstName: "José",
+        lastName: "Muñoz",
+        company: "Café “Soleil” – 5€",
+      });
     }
-    const nul = new TextEncoder().encode("First Name,Last Name,Phone\r\nA\u0000na,Di\u0007az\u001b,2125550187\u0000\r\n");
+    const nul = new TextEncoder().encode(
+      "First Name,Last Name,Phone\r\nA\u0000na,Di\u0007az\u001b,2125550187\u0000\r\n",
+    );
     expect(await importedRow(nul)).toMatchObject({ firstName: "Ana", lastName: "Diaz", phone: "+12125550187" });
   });
 
   it("control characters are stripped from sheet cells too (the rules both paths share)", () => {
-    const parsed = parseContactsCsv("First Name,Last Name,Phone\nAna,\"Di\u0000az\",2125550187\n");
+    const parsed = parseContactsCsv('First Name,Last Name,Phone\nAna,"Di\u0000az",2125550187\n');
     expect(parsed.rows[0]).toMatchObject({ lastName: "Diaz" });
   });
 });

@@ -4,22 +4,24 @@
 
 /** windows-1252's 0x80–0x9F (the rest of its upper half is Latin-1, i.e. the code point itself); 0 = undefined. */
 const CP1252_HIGH = [
-  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
-  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0, 0,
+  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
 ];
 
 const CHUNK = 8192;
 
 function fromCodes(codes: Uint16Array): string {
   let out = "";
-  for (let i = 0; i < codes.length; i += CHUNK) out += String.fromCharCode.apply(null, codes.subarray(i, i + CHUNK) as unknown as number[]);
+  for (let i = 0; i < codes.length; i += CHUNK)
+    out += String.fromCharCode.apply(null, codes.subarray(i, i + CHUNK) as unknown as number[]);
   return out;
 }
 
 function utf16(bytes: Uint8Array, littleEndian: boolean): string {
   const n = bytes.length >> 1;
   const codes = new Uint16Array(n);
-  for (let i = 0; i < n; i++) codes[i] = littleEndian ? bytes[2 * i] | (bytes[2 * i + 1] << 8) : (bytes[2 * i] << 8) | bytes[2 * i + 1];
+  for (let i = 0; i < n; i++)
+    codes[i] = littleEndian ? bytes[2 * i] | (bytes[2 * i + 1] << 8) : (bytes[2 * i] << 8) | bytes[2 * i + 1];
   return fromCodes(codes);
 }
 
@@ -66,7 +68,8 @@ export const withoutControlChars = (s: string) => (CONTROL_CHAR.test(s) ? s.repl
  */
 export function decodeText(bytes: Uint8Array): string {
   let text: string;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) text = new TextDecoder("utf-8").decode(bytes.subarray(3));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    text = new TextDecoder("utf-8").decode(bytes.subarray(3));
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) text = utf16(bytes.subarray(2), true);
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = utf16(bytes.subarray(2), false);
   else {

@@ -35,7 +35,12 @@ export async function exportContacts(db: Db, q: string | null, format: ExportFor
     async pull(controller) {
       const parts = page.contacts.map((c) => {
         const row = toExport({ ...c, customFields: undefined });
-        const out = format === "csv" ? csvRow(row) : format === "txt" ? txtLine(row) + "\n" : (index > 0 ? ",\n" : "") + "  " + JSON.stringify(row);
+        const out =
+          format === "csv"
+            ? csvRow(row)
+            : format === "txt"
+              ? txtLine(row) + "\n"
+              : (index > 0 ? ",\n" : "") + "  " + JSON.stringify(row);
         index++;
         return out;
       });

@@ -83,7 +83,11 @@ describe("JSON export", () => {
     expect(json).toContain('\n  {\n    "firstName": "Ada"');
     const parsed = JSON.parse(json);
     expect(parsed).toEqual([ada, bare]);
-    expect(Object.keys(parsed[1])).toEqual(HEADER.trim().split(",").map((h) => JSON.parse(h)));
+    expect(Object.keys(parsed[1])).toEqual(
+      HEADER.trim()
+        .split(",")
+        .map((h) => JSON.parse(h)),
+    );
     expect(contactsToJson([])).toBe("[]");
   });
 });
@@ -102,8 +106,17 @@ describe("TXT export", () => {
   });
 
   it("is formula-safe: a part starting with = + - @ gets a leading apostrophe, as in the CSV (issue 23)", () => {
-    const evil = { ...bare, firstName: "=HYPERLINK(\"http://x\")", lastName: "", email: "@SUM(1)", company: "-2+3", address: "+cmd|' /C calc'!A0" };
-    expect(contactsToTxt([evil])).toBe(`'=HYPERLINK("http://x") | 3105552368 | '@SUM(1) | '-2+3 | '+cmd|' /C calc'!A0\n`);
+    const evil = {
+      ...bare,
+      firstName: '=HYPERLINK("http://x")',
+      lastName: "",
+      email: "@SUM(1)",
+      company: "-2+3",
+      address: "+cmd|' /C calc'!A0",
+    };
+    expect(contactsToTxt([evil])).toBe(
+      `'=HYPERLINK("http://x") | 3105552368 | '@SUM(1) | '-2+3 | '+cmd|' /C calc'!A0\n`,
+    );
   });
 
   it("is empty for no contacts", () => {

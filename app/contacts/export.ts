@@ -67,7 +67,10 @@ export function txtLine(row: ExportContact): string {
   const name = oneLine(`${row.firstName ?? ""} ${row.lastName ?? ""}`);
   const stateZip = [oneLine(row.state), oneLine(row.zipCode)].filter(Boolean).join(" ");
   const place = [oneLine(row.address), oneLine(row.city), stateZip].filter(Boolean).join(", ");
-  return [name, oneLine(row.phone), oneLine(row.email), oneLine(row.company), place].filter(Boolean).map(formulaSafe).join(" | ");
+  return [name, oneLine(row.phone), oneLine(row.email), oneLine(row.company), place]
+    .filter(Boolean)
+    .map(formulaSafe)
+    .join(" | ");
 }
 
 export function contactsToTxt(rows: readonly ExportContact[]): string {

@@ -87,6 +87,8 @@ async function finish(db: Db, imp: ContactImport, now: Date, guard: SQL) {
       .set({ status: "completed", completedAt: now, updatedAt: now })
       .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "importing"))),
     // A quick send still needs the rows to find its recipients; it deletes them when it sends.
-    ...(imp.purpose === "quick_send" ? [] : [db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), guard))]),
+    ...(imp.purpose === "quick_send"
+      ? []
+      : [db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), guard))]),
   ]);
 }

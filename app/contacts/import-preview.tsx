@@ -3,7 +3,14 @@ import type { ReactNode } from "react";
 import { Alert, Badge, Button, DialogClose, DialogFooter, LiveRefresh, Table, TBody, Td, THead } from "~/components/ui";
 import type { ContactFields } from "./contact-fields";
 
-type Counts = { totalRows: number; validRows: number; rejectedRows: number; fileDuplicates: number; existingPhoneRows?: number | null; existingEmailRows?: number | null };
+type Counts = {
+  totalRows: number;
+  validRows: number;
+  rejectedRows: number;
+  fileDuplicates: number;
+  existingPhoneRows?: number | null;
+  existingEmailRows?: number | null;
+};
 
 /**
  * What "Import" will do with the valid rows, from the counts taken when the file was staged: new contacts, rows
@@ -13,7 +20,12 @@ type Counts = { totalRows: number; validRows: number; rejectedRows: number; file
 export function importPlan(c: Counts) {
   if (c.existingPhoneRows == null || c.existingEmailRows == null) return null;
   const existing = c.existingPhoneRows + c.existingEmailRows;
-  return { newRows: Math.max(0, c.validRows - existing), byPhone: c.existingPhoneRows, byEmail: c.existingEmailRows, existing };
+  return {
+    newRows: Math.max(0, c.validRows - existing),
+    byPhone: c.existingPhoneRows,
+    byEmail: c.existingEmailRows,
+    existing,
+  };
 }
 
 /** The confirm button: "Import 46 contacts" when all are new, otherwise what happens to each kind ("Import: 0 new, 46 existing"). */
@@ -23,7 +35,10 @@ export function importButtonLabel(c: Counts): string {
   if (!plan || plan.existing === 0) return `Import ${c.validRows} ${c.validRows === 1 ? "contact" : "contacts"}`;
   return `Import: ${plan.newRows} new, ${plan.existing} existing`;
 }
-type PreviewRow = Pick<ContactFields, "firstName" | "lastName" | "phone" | "email" | "company" | "address"> & { rowNumber: number; unsendableReason: string | null };
+type PreviewRow = Pick<ContactFields, "firstName" | "lastName" | "phone" | "email" | "company" | "address"> & {
+  rowNumber: number;
+  unsendableReason: string | null;
+};
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -117,7 +132,19 @@ export function StagedImportPreview({
  * The staged preview's form: what it asks first (`children`), then Cancel (`intent=cancel`) and the button that
  * starts the import (`intent`), both off while a submission is under way.
  */
-export function StagedImportForm({ intent, label, busy, disabled, children }: { intent: string; label: string; busy: boolean; disabled?: boolean; children?: ReactNode }) {
+export function StagedImportForm({
+  intent,
+  label,
+  busy,
+  disabled,
+  children,
+}: {
+  intent: string;
+  label: string;
+  busy: boolean;
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <Form method="post" className="space-y-4">
       {children}
@@ -134,7 +161,17 @@ export function StagedImportForm({ intent, label, busy, disabled, children }: { 
 }
 
 /** Progress while the queue saves the rows (only while `status` is "importing"): a bar, and the page kept fresh (polling with JS, a refresh without). */
-export function ImportProgress({ status, processed, total, verb = "Imported" }: { status: string; processed: number; total: number; verb?: string }) {
+export function ImportProgress({
+  status,
+  processed,
+  total,
+  verb = "Imported",
+}: {
+  status: string;
+  processed: number;
+  total: number;
+  verb?: string;
+}) {
   if (status !== "importing") return null;
   const percent = total ? Math.min(100, Math.round((processed / total) * 100)) : 0;
   return (
@@ -143,7 +180,14 @@ export function ImportProgress({ status, processed, total, verb = "Imported" }: 
       <p className="text-sm">
         {verb} {n(processed)} of {n(total)} contacts…
       </p>
-      <div className="h-2 w-full overflow-hidden rounded bg-muted" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-muted"
+        role="progressbar"
+        aria-label="Import progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
         <div className="h-full bg-primary" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-xs text-fg-subtle">You can close this dialog; the work continues in the background.</p>
@@ -152,7 +196,17 @@ export function ImportProgress({ status, processed, total, verb = "Imported" }: 
 }
 
 /** The end of an import that did not complete: why, and the way back. */
-export function ImportStopped({ status, failureMessage, failed, cancelled }: { status: string; failureMessage: string | null; failed: string; cancelled: string }) {
+export function ImportStopped({
+  status,
+  failureMessage,
+  failed,
+  cancelled,
+}: {
+  status: string;
+  failureMessage: string | null;
+  failed: string;
+  cancelled: string;
+}) {
   if (status !== "failed" && status !== "cancelled") return null;
   return (
     <div className="space-y-4">

@@ -22,13 +22,21 @@ export async function listContacts(
   const limit = Math.min(Math.max(opts.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const q = searchText(opts.q);
   const backwards = !opts.after && !!opts.before;
-  const cursor: SQL | undefined = opts.after ? lt(contacts.id, opts.after) : opts.before ? gt(contacts.id, opts.before) : undefined;
+  const cursor: SQL | undefined = opts.after
+    ? lt(contacts.id, opts.after)
+    : opts.before
+      ? gt(contacts.id, opts.before)
+      : undefined;
 
   let rows: Contact[];
   const match = q ? ftsQuery(q) : null;
   if (match) {
     // FTS5 walks its index in rowid order, so ORDER BY rowid + LIMIT stops early even for common terms.
-    const idCursor = opts.after ? sql`AND rowid < ${opts.after}` : opts.before ? sql`AND rowid > ${opts.before}` : sql``;
+    const idCursor = opts.after
+      ? sql`AND rowid < ${opts.after}`
+      : opts.before
+        ? sql`AND rowid > ${opts.before}`
+        : sql``;
     // contacts_fts is an FTS5 table drizzle does not model.
     // raw-sql: fts-match
     const ids = await db.all<{ id: number }>(
@@ -49,7 +57,13 @@ export async function listContacts(
     // drizzle's like() emits no ESCAPE clause, so the escaped % and _ above need one spelled out.
     const like = (col: SQLWrapper) => sql`${col} LIKE ${pattern} ESCAPE '\\'`;
     const search = q
-      ? or(like(contacts.firstName), like(contacts.lastName), like(contacts.phone), like(contacts.email), like(contacts.company))
+      ? or(
+          like(contacts.firstName),
+          like(contacts.lastName),
+          like(contacts.phone),
+          like(contacts.email),
+          like(contacts.company),
+        )
       : undefined;
     rows = await db
       .select()

@@ -16,7 +16,14 @@ export function pickerState(params: URLSearchParams) {
     before: zodId().optional().catch(undefined),
   });
   const { q, after, before } = one.parse(Object.fromEntries(params));
-  const picked = [...new Set(params.getAll("contactIds").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0))].slice(0, MAX_PICKER_IDS);
+  const picked = [
+    ...new Set(
+      params
+        .getAll("contactIds")
+        .map(Number)
+        .filter((n) => Number.isSafeInteger(n) && n > 0),
+    ),
+  ].slice(0, MAX_PICKER_IDS);
   return { q: q ?? "", after, before, picked };
 }
 
@@ -28,12 +35,22 @@ export type MatchCount = { n: number; more: boolean };
  * keyset paging). `countMatching` (campaigns' "select all matching") adds how many contacts match, from a cheap
  * source; without it `matching` is null. The one loader of both pickers (campaigns, the Testing Playground).
  */
-export async function loadContactPicker(db: Db, state: { q: string; after?: number; before?: number }, opts: { countMatching?: (db: Db, q: string) => Promise<MatchCount> } = {}) {
+export async function loadContactPicker(
+  db: Db,
+  state: { q: string; after?: number; before?: number },
+  opts: { countMatching?: (db: Db, q: string) => Promise<MatchCount> } = {},
+) {
   const [page, matching] = await Promise.all([
     listContacts(db, { q: state.q, after: state.after, before: state.before, limit: PICKER_PAGE }),
     opts.countMatching ? opts.countMatching(db, state.q) : Promise.resolve(null),
   ]);
-  const contacts: PickerContact[] = page.contacts.map((c) => ({ id: c.id, name: `${c.firstName} ${c.lastName}`.trim(), phone: c.phone, email: c.email, company: c.company }));
+  const contacts: PickerContact[] = page.contacts.map((c) => ({
+    id: c.id,
+    name: `${c.firstName} ${c.lastName}`.trim(),
+    phone: c.phone,
+    email: c.email,
+    company: c.company,
+  }));
   return { q: state.q, contacts, nextCursor: page.nextCursor, prevCursor: page.prevCursor, matching };
 }
 export type ContactPickerData = Awaited<ReturnType<typeof loadContactPicker>>;

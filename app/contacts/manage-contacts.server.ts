@@ -44,7 +44,10 @@ async function assertPhoneFree(db: Db, phone: string, exceptId?: number) {
     .where(exceptId ? and(eq(contacts.phone, phone), ne(contacts.id, exceptId)) : eq(contacts.phone, phone))
     .get();
   if (clash) {
-    throw new AppError("conflict", `A contact with this phone number already exists (${clash.firstName} ${clash.lastName})`);
+    throw new AppError(
+      "conflict",
+      `A contact with this phone number already exists (${clash.firstName} ${clash.lastName})`,
+    );
   }
 }
 
@@ -67,7 +70,14 @@ export async function createContact(
     const [[created]] = (await runBatch(db, [
       db
         .insert(contacts)
-        .values({ ...values, consentSource: "manual", consentAt: now, createdBy: actor.userId, createdAt: now, updatedAt: now })
+        .values({
+          ...values,
+          consentSource: "manual",
+          consentAt: now,
+          createdBy: actor.userId,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning(),
       db.insert(activityLog).values(
         activityRow("create_contact", {
@@ -111,7 +121,12 @@ export async function updateContact(db: Db, id: number, input: ContactFields, no
  */
 export async function updateContactFields(db: Db, id: number, body: object, now: Date): Promise<Contact> {
   const { firstName, lastName, phone, email, company, address, city, state, zipCode } = await getContact(db, id);
-  return updateContact(db, id, parseContact({ firstName, lastName, phone, email, company, address, city, state, zipCode, ...body }), now);
+  return updateContact(
+    db,
+    id,
+    parseContact({ firstName, lastName, phone, email, company, address, city, state, zipCode, ...body }),
+    now,
+  );
 }
 
 /** The row again when the opt-out flags may have just been set from the suppression list. */
@@ -127,7 +142,13 @@ export async function deleteContact(db: Db, id: number): Promise<void> {
       .update(messages)
       .set({ status: "skipped", errorMessage: "Contact deleted", updatedAt: new Date(t) })
       // The contact thread index drives; unary + keeps the backlog index out of it.
-      .where(and(eq(messages.contactId, id), sql`+${messages.status} IN ('pending', 'queued')`, sql`${messages.direction} = 'outbound'`)),
+      .where(
+        and(
+          eq(messages.contactId, id),
+          sql`+${messages.status} IN ('pending', 'queued')`,
+          sql`${messages.direction} = 'outbound'`,
+        ),
+      ),
     db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id }),
   ])) as [unknown, { id: number }[]];
   if (deleted.length === 0) throw new AppError("not_found", CONTACT_NOT_FOUND);

@@ -19,7 +19,10 @@ export const COLUMNS_ALREADY_MATCHED = "This file's columns are already matched.
 
 /** The key a header set is remembered by: SHA-256 of its normalised cells ("First Name" and "first_name" are one). */
 export async function headerHash(header: readonly string[]): Promise<string> {
-  const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(header.map((h) => headerKey(String(h ?? ""))))));
+  const bytes = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(JSON.stringify(header.map((h) => headerKey(String(h ?? ""))))),
+  );
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -46,12 +49,20 @@ async function firstRawRows(db: Db, importId: number, limit: number) {
  */
 export async function loadColumnMatch(db: Db, importId: number) {
   const [header = [], ...samples] = await firstRawRows(db, importId, 1 + SAMPLE_ROWS);
-  const remembered = await db.select({ columns: importColumnMaps.columns }).from(importColumnMaps).where(eq(importColumnMaps.headerHash, await headerHash(header))).get();
+  const remembered = await db
+    .select({ columns: importColumnMaps.columns })
+    .from(importColumnMaps)
+    .where(eq(importColumnMaps.headerHash, await headerHash(header)))
+    .get();
   const known = usable(remembered?.columns, header.length);
   const selected = known ?? guessColumns(header);
   return {
     remembered: known !== null,
-    columns: header.map((name, i) => ({ name, target: selected[i], samples: samples.map((s) => String(s[i] ?? "")).filter((v) => v.trim()) })),
+    columns: header.map((name, i) => ({
+      name,
+      target: selected[i],
+      samples: samples.map((s) => String(s[i] ?? "")).filter((v) => v.trim()),
+    })),
     noPhone: !selected.includes("phone"),
   };
 }
@@ -63,7 +74,11 @@ export async function loadColumnMatch(db: Db, importId: number) {
  * recently used are kept). Every write is conditional on the import still being "mapping", so a second submission
  * changes nothing. Refuses a mapping with no phone column.
  */
-export async function matchImportColumns(db: Db, input: { id: number; userId: number; columns: readonly string[] }, now: Date) {
+export async function matchImportColumns(
+  db: Db,
+  input: { id: number; userId: number; columns: readonly string[] },
+  now: Date,
+) {
   const imp = await getContactImport(db, input.id, input.userId);
   if (imp.status !== "mapping") throw new AppError("conflict", COLUMNS_ALREADY_MATCHED);
 
@@ -87,13 +102,18 @@ export async function matchImportColumns(db: Db, input: { id: number; userId: nu
       if (!Array.isArray(cells)) continue; // already turned into contacts by another submission
       if (!header) {
         header = cells.map((c) => String(c ?? ""));
-        columns = header.map((_, i) => (isColumnTarget(input.columns[i]) ? (input.columns[i] as ColumnMap[number]) : null));
+        columns = header.map((_, i) =>
+          isColumnTarget(input.columns[i]) ? (input.columns[i] as ColumnMap[number]) : null,
+        );
         if (!columns.includes("phone")) throw new AppError("validation", NO_PHONE_COLUMN, { field: "columns" });
         reader = contactRowReader(header, { columns });
         continue;
       }
       totalRows++;
-      const result = reader!(cells.map((c) => String(c ?? "")), r.rowNumber);
+      const result = reader!(
+        cells.map((c) => String(c ?? "")),
+        r.rowNumber,
+      );
       if ("errors" in result) {
         errorCount += result.errors.length;
         for (const e of result.errors) if (errors.length < KEEP_ERRORS) errors.push(e);
@@ -120,17 +140,35 @@ export async function matchImportColumns(db: Db, input: { id: number; userId: nu
   const hash = await headerHash(header);
   await runBatch(db, [
     db.delete(contactImportRows).where(and(eq(contactImportRows.importId, imp.id), stillMapping)),
-    ...bulkInsertStatements(contactImportRows, staged(), (j) => ({ values: { importId: imp.id, rowNumber: j.n, data: j.d }, where: stillMapping }), {
-      maxRows: STAGE_CHUNK,
-    }).map((q) => db.run(q)),
+    ...bulkInsertStatements(
+      contactImportRows,
+      staged(),
+      (j) => ({ values: { importId: imp.id, rowNumber: j.n, data: j.d }, where: stillMapping }),
+      {
+        maxRows: STAGE_CHUNK,
+      },
+    ).map((q) => db.run(q)),
     db
       .update(contactImports)
-      .set({ status: "staged", totalRows, validRows, errorCount, rejectedRows, fileDuplicates: repeats, errors, ...existing, updatedAt: now })
+      .set({
+        status: "staged",
+        totalRows,
+        validRows,
+        errorCount,
+        rejectedRows,
+        fileDuplicates: repeats,
+        errors,
+        ...existing,
+        updatedAt: now,
+      })
       .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "mapping"))),
     db
       .insert(importColumnMaps)
       .values({ headerHash: hash, columns, usedAt: now })
-      .onConflictDoUpdate({ target: importColumnMaps.headerHash, set: { columns: sql`excluded.columns`, usedAt: sql`excluded.used_at` } }),
+      .onConflictDoUpdate({
+        target: importColumnMaps.headerHash,
+        set: { columns: sql`excluded.columns`, usedAt: sql`excluded.used_at` },
+      }),
     // Bounded: at most REMEMBERED_HEADER_SETS + 1 rows are ever read here.
     db
       .delete(importColumnMaps)

@@ -39,14 +39,31 @@ describe("migration 0017: stored zones and sendable flags follow the new rules",
         .filter(Boolean)
         .map((s) => db().$client.prepare(s)),
     );
-    const rows = await db().all<{ id: number; phone: string; state: string | null; zip_code: string | null; time_zone: string | null; sendable: number; unsendable_reason: string | null }>(
+    const rows = await db().all<{
+      id: number;
+      phone: string;
+      state: string | null;
+      zip_code: string | null;
+      time_zone: string | null;
+      sendable: number;
+      unsendable_reason: string | null;
+    }>(
       sql`SELECT id, phone, state, zip_code, time_zone, sendable, unsendable_reason FROM contacts WHERE last_name = ${tag} ORDER BY id`,
     );
     expect(rows.map((r) => r.time_zone)).toEqual([
-      "America/Denver", "America/Denver", null, null, "America/Phoenix", "America/Phoenix", "America/Phoenix", "America/Phoenix", null,
+      "America/Denver",
+      "America/Denver",
+      null,
+      null,
+      "America/Phoenix",
+      "America/Phoenix",
+      "America/Phoenix",
+      "America/Phoenix",
+      null,
     ]);
     // The same as the app derives today.
-    for (const r of rows) expect(r.time_zone, r.phone).toBe(deriveTimeZone({ state: r.state, zipCode: r.zip_code, phone: r.phone }));
+    for (const r of rows)
+      expect(r.time_zone, r.phone).toBe(deriveTimeZone({ state: r.state, zipCode: r.zip_code, phone: r.phone }));
     expect(rows.map((r) => [r.sendable, r.unsendable_reason])).toEqual([
       ...Array.from({ length: 7 }, () => [1, null]),
       [0, PHONE_REASONS.unassigned],

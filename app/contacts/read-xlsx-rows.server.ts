@@ -44,11 +44,19 @@ const INFLATE_STEP = 4 * 1024;
  * contacts are ~30–50 MB of sheet XML, so a part over 64 MB, or one packed over 100:1 (Excel's sheets pack ~5–20:1), is
  * a zip bomb or not a contact list (issue 23: a 205 KB file inflating to 200 MB took the local Worker to 2.26 GB).
  */
-export const XLSX_LIMITS: XlsxLimits = { sharedStringBytes: 24 * 1024 * 1024, sharedStrings: 2_000_000, partBytes: 64 * 1024 * 1024, ratio: 100, rows: MAX_SHEET_ROWS };
+export const XLSX_LIMITS: XlsxLimits = {
+  sharedStringBytes: 24 * 1024 * 1024,
+  sharedStrings: 2_000_000,
+  partBytes: 64 * 1024 * 1024,
+  ratio: 100,
+  rows: MAX_SHEET_ROWS,
+};
 export const TOO_MUCH_TEXT = `This spreadsheet has more distinct text than can be read here (over ${XLSX_LIMITS.sharedStringBytes / 1024 / 1024} MB). Please split it, or save it as CSV.`;
 
-export const TOO_BIG_UNPACKED = "The spreadsheet is too large to read here once unpacked. Please split it, or save it as CSV.";
-export const tooManyRows = (rows: number) => `The spreadsheet has more than ${rows.toLocaleString("en-US")} rows. Please split it into smaller files.`;
+export const TOO_BIG_UNPACKED =
+  "The spreadsheet is too large to read here once unpacked. Please split it, or save it as CSV.";
+export const tooManyRows = (rows: number) =>
+  `The spreadsheet has more than ${rows.toLocaleString("en-US")} rows. Please split it into smaller files.`;
 export const TOO_MANY_ROWS = tooManyRows(XLSX_LIMITS.rows);
 
 const parseFailed = (cause?: unknown) => new AppError("validation", SPREADSHEET_PARSE_FAILED, { cause });
@@ -60,7 +68,8 @@ type ZipEntry = { method: number; flags: number; compressedSize: number; size: n
 
 const u16 = (v: DataView, o: number) => v.getUint16(o, true);
 const u32 = (v: DataView, o: number) => v.getUint32(o, true);
-const bytesOf = async (file: Blob, start: number, end: number) => new DataView(await file.slice(start, end).arrayBuffer());
+const bytesOf = async (file: Blob, start: number, end: number) =>
+  new DataView(await file.slice(start, end).arrayBuffer());
 
 /** The zip's entries by lower-cased name (producers disagree on the case of part names; SheetJS ignores it too). */
 async function readZipDirectory(file: Blob): Promise<Map<string, ZipEntry>> {
@@ -107,14 +116,16 @@ async function readZipDirectory(file: Blob): Promise<Map<string, ZipEntry>> {
  */
 function checkDeclaredSize(entry: ZipEntry, maxBytes: number, ratio: number) {
   if (entry.size > maxBytes) throw new AppError("payload_too_large", TOO_BIG_UNPACKED);
-  if (entry.size > RATIO_FLOOR && entry.size > entry.compressedSize * ratio) throw new AppError("payload_too_large", TOO_BIG_UNPACKED);
+  if (entry.size > RATIO_FLOOR && entry.size > entry.compressedSize * ratio)
+    throw new AppError("payload_too_large", TOO_BIG_UNPACKED);
 }
 
 /** Splits chunks into pieces of at most `size` bytes, so that the inflater's output per step stays small. */
 const rechunk = (size: number) =>
   new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
     transform(chunk, controller) {
-      for (let i = 0; i < chunk.byteLength; i += size) controller.enqueue(chunk.subarray(i, Math.min(i + size, chunk.byteLength)));
+      for (let i = 0; i < chunk.byteLength; i += size)
+        controller.enqueue(chunk.subarray(i, Math.min(i + size, chunk.byteLength)));
     },
   });
 
@@ -123,7 +134,12 @@ const rechunk = (size: number) =>
  * (checkDeclaredSize), and while inflating as soon as the bytes actually produced pass the declared size or
  * `maxBytes` (a directory that lies about sizes).
  */
-async function entryText(file: Blob, entry: ZipEntry, maxBytes: number, ratio: number = XLSX_LIMITS.ratio): Promise<ReadableStream<string>> {
+async function entryText(
+  file: Blob,
+  entry: ZipEntry,
+  maxBytes: number,
+  ratio: number = XLSX_LIMITS.ratio,
+): Promise<ReadableStream<string>> {
   if (entry.flags & 1) throw new AppError("validation", SPREADSHEET_ENCRYPTED);
   if (entry.method !== 0 && entry.method !== 8) throw parseFailed();
   checkDeclaredSize(entry, maxBytes, ratio);
@@ -133,7 +149,10 @@ async function entryText(file: Blob, entry: ZipEntry, maxBytes: number, ratio: n
   if (local.byteLength < 30 || u32(local, 0) !== 0x04034b50) throw parseFailed();
   const start = entry.localOffset + 30 + u16(local, 26) + u16(local, 28);
   const raw = file.slice(start, start + entry.compressedSize).stream();
-  const inflated = entry.method === 8 ? raw.pipeThrough(rechunk(INFLATE_STEP)).pipeThrough(new DecompressionStream("deflate-raw")) : raw;
+  const inflated =
+    entry.method === 8
+      ? raw.pipeThrough(rechunk(INFLATE_STEP)).pipeThrough(new DecompressionStream("deflate-raw"))
+      : raw;
   let seen = 0;
   const capped = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -143,7 +162,9 @@ async function entryText(file: Blob, entry: ZipEntry, maxBytes: number, ratio: n
     },
   });
   // workers-types declares TextDecoderStream's writable side for ArrayBuffer chunks only; it takes Uint8Array.
-  return inflated.pipeThrough(capped).pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
+  return inflated
+    .pipeThrough(capped)
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
 }
 
 async function wholeText(file: Blob, entry: ZipEntry | undefined, maxBytes: number): Promise<string> {
@@ -170,12 +191,21 @@ export function unescapeXml(text: string): string {
   const cdata = s.indexOf("<![CDATA[");
   if (cdata >= 0) {
     const end = s.indexOf("]]>", cdata);
-    return unescapeXml(s.slice(0, cdata)) + s.slice(cdata + 9, end < 0 ? undefined : end) + (end < 0 ? "" : unescapeXml(s.slice(end + 3)));
+    return (
+      unescapeXml(s.slice(0, cdata)) +
+      s.slice(cdata + 9, end < 0 ? undefined : end) +
+      (end < 0 ? "" : unescapeXml(s.slice(end + 3)))
+    );
   }
   if (s.indexOf("&") >= 0) {
-    s = s.replace(ENTITY_RE, (all, code: string | undefined) => ENTITIES[all] ?? (String.fromCharCode(parseInt(code ?? "", all.indexOf("x") > -1 ? 16 : 10)) || all));
+    s = s.replace(
+      ENTITY_RE,
+      (all, code: string | undefined) =>
+        ENTITIES[all] ?? (String.fromCharCode(parseInt(code ?? "", all.indexOf("x") > -1 ? 16 : 10)) || all),
+    );
   }
-  if (s.indexOf("_x") >= 0 || s.indexOf("_X") >= 0) s = s.replace(CODE_RE, (_, c: string) => String.fromCharCode(parseInt(c, 16)));
+  if (s.indexOf("_x") >= 0 || s.indexOf("_X") >= 0)
+    s = s.replace(CODE_RE, (_, c: string) => String.fromCharCode(parseInt(c, 16)));
   return s.indexOf("\r\n") >= 0 ? s.replace(/\r\n/g, "\n") : s;
 }
 
@@ -335,7 +365,9 @@ class SharedStrings {
     const need = this.used + s.length * 3;
     if (need > this.bytes.length) {
       if (this.used + s.length > this.limits.sharedStringBytes) throw new AppError("payload_too_large", TOO_MUCH_TEXT);
-      const grown = new Uint8Array(Math.max(need, Math.min(this.bytes.length * 2, this.limits.sharedStringBytes + 3 * s.length)));
+      const grown = new Uint8Array(
+        Math.max(need, Math.min(this.bytes.length * 2, this.limits.sharedStringBytes + 3 * s.length)),
+      );
       grown.set(this.bytes.subarray(0, this.used));
       this.bytes = grown;
     }
@@ -378,22 +410,56 @@ const IMPLICIT_FORMATS: Record<number, string> = {
   6: '"$"#,##0_);[Red]\\("$"#,##0\\)',
   7: '"$"#,##0.00_);\\("$"#,##0.00\\)',
   8: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
-  23: "General", 24: "General", 25: "General", 26: "General",
-  27: "m/d/yy", 28: "m/d/yy", 29: "m/d/yy", 30: "m/d/yy", 31: "m/d/yy",
-  32: "h:mm:ss", 33: "h:mm:ss", 34: "h:mm:ss", 35: "h:mm:ss",
+  23: "General",
+  24: "General",
+  25: "General",
+  26: "General",
+  27: "m/d/yy",
+  28: "m/d/yy",
+  29: "m/d/yy",
+  30: "m/d/yy",
+  31: "m/d/yy",
+  32: "h:mm:ss",
+  33: "h:mm:ss",
+  34: "h:mm:ss",
+  35: "h:mm:ss",
   36: "m/d/yy",
   41: '_(* #,##0_);_(* (#,##0);_(* "-"_);_(@_)',
   42: '_("$"* #,##0_);_("$"* (#,##0);_("$"* "-"_);_(@_)',
   43: '_(* #,##0.00_);_(* (#,##0.00);_(* "-"??_);_(@_)',
   44: '_("$"* #,##0.00_);_("$"* (#,##0.00);_("$"* "-"??_);_(@_)',
-  50: "m/d/yy", 51: "m/d/yy", 52: "m/d/yy", 53: "m/d/yy", 54: "m/d/yy", 55: "m/d/yy", 56: "m/d/yy", 57: "m/d/yy", 58: "m/d/yy",
-  59: "0", 60: "0.00", 61: "#,##0", 62: "#,##0.00",
+  50: "m/d/yy",
+  51: "m/d/yy",
+  52: "m/d/yy",
+  53: "m/d/yy",
+  54: "m/d/yy",
+  55: "m/d/yy",
+  56: "m/d/yy",
+  57: "m/d/yy",
+  58: "m/d/yy",
+  59: "0",
+  60: "0.00",
+  61: "#,##0",
+  62: "#,##0.00",
   63: '"$"#,##0_);\\("$"#,##0\\)',
   64: '"$"#,##0_);[Red]\\("$"#,##0\\)',
   65: '"$"#,##0.00_);\\("$"#,##0.00\\)',
   66: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
-  67: "0%", 68: "0.00%", 69: "# ?/?", 70: "# ??/??",
-  71: "m/d/yy", 72: "m/d/yy", 73: "d-mmm-yy", 74: "d-mmm", 75: "mmm-yy", 76: "h:mm", 77: "h:mm:ss", 78: "m/d/yy h:mm", 79: "mm:ss", 80: "[h]:mm:ss", 81: "mmss.0",
+  67: "0%",
+  68: "0.00%",
+  69: "# ?/?",
+  70: "# ??/??",
+  71: "m/d/yy",
+  72: "m/d/yy",
+  73: "d-mmm-yy",
+  74: "d-mmm",
+  75: "mmm-yy",
+  76: "h:mm",
+  77: "h:mm:ss",
+  78: "m/d/yy h:mm",
+  79: "mm:ss",
+  80: "[h]:mm:ss",
+  81: "mmss.0",
 };
 const BUILTIN_FORMATS = SSF.get_table() as Record<number, string>;
 
@@ -430,7 +496,8 @@ function parseRels(xml: string, owner: string): Map<string, { target: string; ty
   const out = new Map<string, { target: string; type: string }>();
   for (const m of xml.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
     const a = attrsOf(m[0]);
-    if (a.Id && a.Target && a.TargetMode !== "External") out.set(a.Id, { target: resolve(owner, a.Target), type: a.Type ?? "" });
+    if (a.Id && a.Target && a.TargetMode !== "External")
+      out.set(a.Id, { target: resolve(owner, a.Target), type: a.Type ?? "" });
   }
   return out;
 }
@@ -473,14 +540,18 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
     entries = await readZipDirectory(file);
     const small = 16 * 1024 * 1024;
     const rootRels = parseRels(await wholeText(file, entries.get("_rels/.rels"), small), "");
-    const workbookPath = [...rootRels.values()].find((r) => /\/officeDocument$/.test(r.type))?.target ?? "xl/workbook.xml";
+    const workbookPath =
+      [...rootRels.values()].find((r) => /\/officeDocument$/.test(r.type))?.target ?? "xl/workbook.xml";
     const workbookXml = await wholeText(file, entries.get(workbookPath.toLowerCase()), small);
     if (!workbookXml) throw parseFailed();
     const firstSheet = /<(?:\w+:)?sheet\b[^>]*>/.exec(workbookXml);
     if (!firstSheet) throw parseFailed();
     const sheetAttrs = attrsOf(firstSheet[0]);
     const relId = Object.entries(sheetAttrs).find(([k]) => k === "r:id" || /:id$/.test(k))?.[1];
-    const rels = parseRels(await wholeText(file, entries.get(relsPathOf(workbookPath).toLowerCase()), small), workbookPath);
+    const rels = parseRels(
+      await wholeText(file, entries.get(relsPathOf(workbookPath).toLowerCase()), small),
+      workbookPath,
+    );
     sheetPath = (relId && rels.get(relId)?.target) || "xl/worksheets/sheet1.xml";
     const pr = /<(?:\w+:)?workbookPr\b[^>]*>/.exec(workbookXml);
     date1904 = pr ? BOOL_TRUE.has(attrsOf(pr[0]).date1904 ?? "") : false;
@@ -489,7 +560,9 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
     strings = new SharedStrings(limits);
     const sst = entries.get((relOf("sharedStrings") ?? "xl/sharedStrings.xml").toLowerCase());
     if (sst) {
-      for await (const si of xmlElements(await entryText(file, sst, limits.partBytes, limits.ratio), (p) => `${p}si`, { root: "sst" })) {
+      for await (const si of xmlElements(await entryText(file, sst, limits.partBytes, limits.ratio), (p) => `${p}si`, {
+        root: "sst",
+      })) {
         strings.add(si.content === null ? "" : richText(si.content, si.prefix));
       }
       strings.seal();
@@ -569,7 +642,10 @@ export async function* readXlsxRows(file: Blob, limits: XlsxLimits = XLSX_LIMITS
 
   try {
     const stream = await entryText(file, sheet, limits.partBytes, limits.ratio);
-    for await (const el of xmlElements(stream, (p) => `${p}row`, { root: "worksheet", stopAt: (p) => `</${p}sheetData>` })) {
+    for await (const el of xmlElements(stream, (p) => `${p}row`, {
+      root: "worksheet",
+      stopAt: (p) => `</${p}sheetData>`,
+    })) {
       const r = attrOf(el.attrs, "r");
       rowNumber = r !== undefined ? parseInt(r, 10) : rowNumber + 1;
       const cells = el.content === null ? undefined : rowCells(el.content, el.prefix);

@@ -7,7 +7,17 @@ import { read, utils, write, type CellObject, type WorkBook } from "@e965/xlsx";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { colName, esc, workbookParts, zipParts } from "../../tests/xlsx-file.js";
-import { readXlsxRows, SPREADSHEET_ENCRYPTED, SPREADSHEET_PARSE_FAILED, TOO_BIG_UNPACKED, TOO_MANY_ROWS, TOO_MUCH_TEXT, tooManyRows, XLSX_LIMITS, type XlsxLimits } from "./read-xlsx-rows.server";
+import {
+  readXlsxRows,
+  SPREADSHEET_ENCRYPTED,
+  SPREADSHEET_PARSE_FAILED,
+  TOO_BIG_UNPACKED,
+  TOO_MANY_ROWS,
+  TOO_MUCH_TEXT,
+  tooManyRows,
+  XLSX_LIMITS,
+  type XlsxLimits,
+} from "./read-xlsx-rows.server";
 
 type Grid = Map<number, string[]>;
 const trimEnd = (cells: string[]) => {
@@ -46,25 +56,51 @@ async function streamedGrid(bytes: Uint8Array<ArrayBuffer>, limits?: XlsxLimits)
   return grid;
 }
 
-const sameAsSheetJS = async (bytes: Uint8Array<ArrayBuffer>) => expect(Object.fromEntries(await streamedGrid(bytes))).toEqual(Object.fromEntries(sheetjsGrid(bytes)));
+const sameAsSheetJS = async (bytes: Uint8Array<ArrayBuffer>) =>
+  expect(Object.fromEntries(await streamedGrid(bytes))).toEqual(Object.fromEntries(sheetjsGrid(bytes)));
 
 function sheetjsWorkbook(sheets: unknown[][][], opts: { bookSST: boolean; compression: boolean }) {
   const book: WorkBook = utils.book_new();
-  sheets.forEach((aoa, i) => utils.book_append_sheet(book, utils.aoa_to_sheet(aoa, { cellDates: true }), `Sheet ${i + 1}`));
+  sheets.forEach((aoa, i) =>
+    utils.book_append_sheet(book, utils.aoa_to_sheet(aoa, { cellDates: true }), `Sheet ${i + 1}`),
+  );
   return new Uint8Array(write(book, { type: "array", bookType: "xlsx", ...opts }) as ArrayBuffer);
 }
 
 /** A workbook from hand-written parts (tests/xlsx-file.js), as a producer other than SheetJS would write it. */
-const handWritten = async (wb: Parameters<typeof workbookParts>[0], opts?: { store?: boolean }) => zipParts(workbookParts(wb), opts);
+const handWritten = async (wb: Parameters<typeof workbookParts>[0], opts?: { store?: boolean }) =>
+  zipParts(workbookParts(wb), opts);
 
 const cellValue = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
-  { weight: 2, arbitrary: fc.constantFrom("Ana", "  padded  ", "a & b <c> \"d\" 'e'", "line\nbreak", "crlf\r\nend", "tab\there", "_x0041_", "ü ñ 漢字 😀", "=1+1", "", " ") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "Ana",
+      "  padded  ",
+      "a & b <c> \"d\" 'e'",
+      "line\nbreak",
+      "crlf\r\nend",
+      "tab\there",
+      "_x0041_",
+      "ü ñ 漢字 😀",
+      "=1+1",
+      "",
+      " ",
+    ),
+  },
   { weight: 2, arbitrary: fc.integer({ min: -1e6, max: 1e10 }) },
   { weight: 1, arbitrary: fc.double({ min: -1e9, max: 1e9, noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: fc.constantFrom(2128675301, 12345678901234, 0.1, 1e-7, -0, 3.14159265358979) },
   { weight: 1, arbitrary: fc.boolean() },
-  { weight: 1, arbitrary: fc.date({ min: new Date("1950-01-01T00:00:00Z"), max: new Date("2090-12-31T00:00:00Z"), noInvalidDate: true }) },
+  {
+    weight: 1,
+    arbitrary: fc.date({
+      min: new Date("1950-01-01T00:00:00Z"),
+      max: new Date("2090-12-31T00:00:00Z"),
+      noInvalidDate: true,
+    }),
+  },
   { weight: 3, arbitrary: fc.constant(undefined) },
 );
 const grid = fc.array(fc.array(cellValue, { maxLength: 8 }), { maxLength: 25 });
@@ -85,14 +121,15 @@ describe("readXlsxRows gives SheetJS's rows", () => {
         "<si><t>First Name</t></si>",
         "<si><t>Phone</t></si>",
         '<si><r><rPr><b/></rPr><t>Ri</t></r><r><t xml:space="preserve">ch </t></r><r><t>text</t></r></si>',
-        "<si><r><t>漢字</t></r><rPh sb=\"0\" eb=\"2\"><t>かんじ</t></rPh><phoneticPr fontId=\"1\"/></si>",
+        '<si><r><t>漢字</t></r><rPh sb="0" eb="2"><t>かんじ</t></rPh><phoneticPr fontId="1"/></si>',
         '<si><t xml:space="preserve">  spaced &amp; &lt;escaped&gt; &#65;&#x42; </t></si>',
         "<si><t>cr_x000D_lf&#13;&#10;end</t></si>",
         "<si><t/></si>",
         "<si/>",
       ].join(""),
       sharedCount: 8,
-      numFmts: '<numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd"/><numFmt numFmtId="165" formatCode="&quot;$&quot;#,##0.00"/></numFmts>',
+      numFmts:
+        '<numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd"/><numFmt numFmtId="165" formatCode="&quot;$&quot;#,##0.00"/></numFmts>',
       cellXfs:
         '<cellXfs count="5"><xf numFmtId="0" xfId="0"/><xf numFmtId="164" xfId="0" applyNumberFormat="1"/><xf numFmtId="165" xfId="0"/><xf numFmtId="14" xfId="0"/><xf numFmtId="49" xfId="0"/></cellXfs>',
       sheets: [
@@ -151,7 +188,10 @@ describe("readXlsxRows gives SheetJS's rows", () => {
       ],
     });
     // The workbook lists sheet 2's part first: swap the two sheets' relationships.
-    const rels = String(parts["xl/_rels/workbook.xml.rels"]).replace("worksheets/sheet1.xml", "worksheets/TMP").replace("worksheets/sheet2.xml", "worksheets/sheet1.xml").replace("worksheets/TMP", "worksheets/sheet2.xml");
+    const rels = String(parts["xl/_rels/workbook.xml.rels"])
+      .replace("worksheets/sheet1.xml", "worksheets/TMP")
+      .replace("worksheets/sheet2.xml", "worksheets/sheet1.xml")
+      .replace("worksheets/TMP", "worksheets/sheet2.xml");
     const sheet2 = parts["xl/worksheets/sheet2.xml"];
     delete parts["xl/worksheets/sheet2.xml"];
     const bytes = await zipParts({ ...parts, "xl/_rels/workbook.xml.rels": rels, "XL/Worksheets/Sheet2.xml": sheet2 });
@@ -160,7 +200,13 @@ describe("readXlsxRows gives SheetJS's rows", () => {
 
   it("a big sheet streams in many chunks with the same rows (cells split across chunk boundaries)", async () => {
     const rows: unknown[][] = [["First Name", "Last Name", "Phone", "Notes"]];
-    for (let i = 0; i < 6000; i++) rows.push([`Name ${i}`, i % 7 ? `Last ${i % 50}` : undefined, 2125550000 + i, i % 3 ? "x".repeat(i % 97) : undefined]);
+    for (let i = 0; i < 6000; i++)
+      rows.push([
+        `Name ${i}`,
+        i % 7 ? `Last ${i % 50}` : undefined,
+        2125550000 + i,
+        i % 3 ? "x".repeat(i % 97) : undefined,
+      ]);
     await sameAsSheetJS(sheetjsWorkbook([rows], { bookSST: true, compression: true }));
   });
 });
@@ -171,7 +217,16 @@ describe("files that are not readable workbooks fail with a clear 4xx, never a 5
     for await (const r of readXlsxRows(new File([bytes], "x.xlsx"), limits)) out.push(r);
     return out;
   };
-  const good = () => sheetjsWorkbook([[["First Name", "Phone"], ["Ana", 2128675301]]], { bookSST: true, compression: true });
+  const good = () =>
+    sheetjsWorkbook(
+      [
+        [
+          ["First Name", "Phone"],
+          ["Ana", 2128675301],
+        ],
+      ],
+      { bookSST: true, compression: true },
+    );
 
   it("not a zip, a truncated zip, a zip without a workbook, corrupt deflate data: 400 with the spreadsheet message", async () => {
     const bytes = await good();
@@ -187,7 +242,11 @@ describe("files that are not readable workbooks fail with a clear 4xx, never a 5
       ["corrupt data", corrupt],
     ];
     for (const [what, b] of cases) {
-      await expect(rowsOf(b), what).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
+      await expect(rowsOf(b), what).rejects.toMatchObject({
+        code: "validation",
+        status: 400,
+        message: SPREADSHEET_PARSE_FAILED,
+      });
     }
   });
 
@@ -198,13 +257,26 @@ describe("files that are not readable workbooks fail with a clear 4xx, never a 5
 
   it("past the limits: 413 with what to do (too much distinct text, too big once unpacked)", async () => {
     const bytes = await good();
-    await expect(rowsOf(bytes, { ...XLSX_LIMITS, sharedStrings: 2 })).rejects.toMatchObject({ code: "payload_too_large", status: 413, message: TOO_MUCH_TEXT });
-    await expect(rowsOf(bytes, { ...XLSX_LIMITS, sharedStringBytes: 10 })).rejects.toMatchObject({ status: 413, message: TOO_MUCH_TEXT });
-    await expect(rowsOf(bytes, { ...XLSX_LIMITS, partBytes: 300 })).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
+    await expect(rowsOf(bytes, { ...XLSX_LIMITS, sharedStrings: 2 })).rejects.toMatchObject({
+      code: "payload_too_large",
+      status: 413,
+      message: TOO_MUCH_TEXT,
+    });
+    await expect(rowsOf(bytes, { ...XLSX_LIMITS, sharedStringBytes: 10 })).rejects.toMatchObject({
+      status: 413,
+      message: TOO_MUCH_TEXT,
+    });
+    await expect(rowsOf(bytes, { ...XLSX_LIMITS, partBytes: 300 })).rejects.toMatchObject({
+      status: 413,
+      message: TOO_BIG_UNPACKED,
+    });
   });
 
   it("column letters past Z and wide rows", async () => {
-    const cells = Array.from({ length: 60 }, (_, i) => `<c r="${colName(i * 5)}1" t="inlineStr"><is><t>${esc(`col ${i}`)}</t></is></c>`).join("");
+    const cells = Array.from(
+      { length: 60 },
+      (_, i) => `<c r="${colName(i * 5)}1" t="inlineStr"><is><t>${esc(`col ${i}`)}</t></is></c>`,
+    ).join("");
     await sameAsSheetJS(await handWritten({ sheets: [{ name: "Wide", sheetData: `<row r="1">${cells}</row>` }] }));
   });
 });
@@ -251,7 +323,11 @@ describe("zip bombs and oversized sheets are refused with a clear 413 (issue 23)
     const bomb = await repetitive(20_000, 10);
     const { v, p } = directoryEntry(bomb, "xl/worksheets/sheet1.xml");
     expect(v.getUint32(p + 24, true) / v.getUint32(p + 20, true)).toBeGreaterThan(100);
-    await expect(rowsOf(bomb)).rejects.toMatchObject({ code: "payload_too_large", status: 413, message: TOO_BIG_UNPACKED });
+    await expect(rowsOf(bomb)).rejects.toMatchObject({
+      code: "payload_too_large",
+      status: 413,
+      message: TOO_BIG_UNPACKED,
+    });
     // The same declared as 200 MB: refused with no inflating at all (the data is never read: corrupt it to show it).
     const huge = bomb.slice();
     const at = directoryEntry(huge, "xl/worksheets/sheet1.xml");
@@ -262,7 +338,10 @@ describe("zip bombs and oversized sheets are refused with a clear 413 (issue 23)
     // Under the ratio a sheet reads; over the byte limit it does not.
     const plain = await repetitive(50);
     expect(await rowsOf(plain)).toBe(50);
-    await expect(rowsOf(plain, { ...XLSX_LIMITS, partBytes: 1000 })).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
+    await expect(rowsOf(plain, { ...XLSX_LIMITS, partBytes: 1000 })).rejects.toMatchObject({
+      status: 413,
+      message: TOO_BIG_UNPACKED,
+    });
   });
 
   it("a central directory that lies about the size: the inflater stops once the bytes it produced pass the declared size", async () => {
@@ -276,12 +355,24 @@ describe("zip bombs and oversized sheets are refused with a clear 413 (issue 23)
   it("more rows than the limit: 413 with the row count to split by", async () => {
     const sheet = await repetitive(12);
     expect(await rowsOf(sheet, { ...XLSX_LIMITS, rows: 12 })).toBe(12);
-    await expect(rowsOf(sheet, { ...XLSX_LIMITS, rows: 11 })).rejects.toMatchObject({ status: 413, message: tooManyRows(11) });
+    await expect(rowsOf(sheet, { ...XLSX_LIMITS, rows: 11 })).rejects.toMatchObject({
+      status: 413,
+      message: tooManyRows(11),
+    });
   });
 
   it("a single row too long to be a contact (no closing tag for megabytes) is refused, not buffered", async () => {
-    const wb = await handWritten({ sheets: [{ name: "Long", sheetData: (function* () { yield `<row r="1"><c r="A1" t="inlineStr"><is><t>`; for (let i = 0; i < 600; i++) yield "y".repeat(10_000); })() }] });
+    const wb = await handWritten({
+      sheets: [
+        {
+          name: "Long",
+          sheetData: (function* () {
+            yield `<row r="1"><c r="A1" t="inlineStr"><is><t>`;
+            for (let i = 0; i < 600; i++) yield "y".repeat(10_000);
+          })(),
+        },
+      ],
+    });
     await expect(rowsOf(wb)).rejects.toMatchObject({ status: 413, message: TOO_BIG_UNPACKED });
   });
 });
-

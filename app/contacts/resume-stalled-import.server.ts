@@ -12,12 +12,23 @@ export function isStalled(imp: ContactImport, now: Date): boolean {
  * Re-enqueues an import that has made no progress for a while (its queue message lost or dead-lettered).
  * Touching updatedAt first means polling pages enqueue at most once per stall window.
  */
-export async function resumeIfStalled(db: Db, imp: ContactImport, now: Date, enqueue: (importId: number) => Promise<void>) {
+export async function resumeIfStalled(
+  db: Db,
+  imp: ContactImport,
+  now: Date,
+  enqueue: (importId: number) => Promise<void>,
+) {
   if (!isStalled(imp, now)) return false;
   const touched = await db
     .update(contactImports)
     .set({ updatedAt: now })
-    .where(and(eq(contactImports.id, imp.id), eq(contactImports.status, "importing"), eq(contactImports.updatedAt, imp.updatedAt)))
+    .where(
+      and(
+        eq(contactImports.id, imp.id),
+        eq(contactImports.status, "importing"),
+        eq(contactImports.updatedAt, imp.updatedAt),
+      ),
+    )
     .returning({ id: contactImports.id });
   if (touched.length) await enqueue(imp.id);
   return touched.length > 0;

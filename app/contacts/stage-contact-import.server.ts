@@ -3,7 +3,15 @@ import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImportRows, contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { CSV_PARSE_FAILED, parseContactsCsv, readContactRows, readCsvRecords, type ImportRow, type ParseContactsResult, type SheetRecord } from "./csv-import";
+import {
+  CSV_PARSE_FAILED,
+  parseContactsCsv,
+  readContactRows,
+  readCsvRecords,
+  type ImportRow,
+  type ParseContactsResult,
+  type SheetRecord,
+} from "./csv-import";
 import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "./upload-limits";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
 import { decodeText } from "./decode-text";
@@ -38,7 +46,11 @@ export async function stageContactImport(
  */
 export async function stageParsedRows(
   db: Db,
-  input: { fileName: string; parsed: ParseContactsResult; extra?: Pick<NewContactImport, "purpose" | "message" | "scheduledAt"> },
+  input: {
+    fileName: string;
+    parsed: ParseContactsResult;
+    extra?: Pick<NewContactImport, "purpose" | "message" | "scheduledAt">;
+  },
   actor: { userId: number },
   now: Date,
 ): Promise<ContactImport> {
@@ -83,9 +95,14 @@ export async function stageParsedRows(
  */
 async function insertStagedRows(db: Db, importId: number, rows: Iterable<{ n: number; d: string }>) {
   try {
-    const statements = bulkInsertStatements(contactImportRows, rows, (j) => ({ values: { importId, rowNumber: j.n, data: j.d } }), {
-      maxRows: STAGE_CHUNK,
-    }).map((q) => db.run(q));
+    const statements = bulkInsertStatements(
+      contactImportRows,
+      rows,
+      (j) => ({ values: { importId, rowNumber: j.n, data: j.d } }),
+      {
+        maxRows: STAGE_CHUNK,
+      },
+    ).map((q) => db.run(q));
     if (statements.length) await runBatch(db, statements);
   } catch (err) {
     await db.delete(contactImports).where(eq(contactImports.id, importId));
@@ -123,13 +140,23 @@ export async function stageStreamedRows(
   let staged = 0;
   let chunk: { n: number; d: string }[] = [];
   let created: ContactImport | null = null;
-  const base = { createdBy: actor.userId, fileName: input.fileName.slice(0, 200), ...input.extra, createdAt: now, updatedAt: now };
+  const base = {
+    createdBy: actor.userId,
+    fileName: input.fileName.slice(0, 200),
+    ...input.extra,
+    createdAt: now,
+    updatedAt: now,
+  };
 
   const flush = async () => {
     if (!chunk.length) return;
     const json = JSON.stringify(chunk);
     chunk = [];
-    if (!created) [created] = await db.insert(contactImports).values({ ...base, status: "failed", failureMessage: STAGING_INTERRUPTED }).returning();
+    if (!created)
+      [created] = await db
+        .insert(contactImports)
+        .values({ ...base, status: "failed", failureMessage: STAGING_INTERRUPTED })
+        .returning();
     await db.run(
       sql`INSERT INTO contact_import_rows (import_id, row_number, data)
           SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
@@ -137,20 +164,25 @@ export async function stageStreamedRows(
   };
 
   try {
-    const result = await readContactRows(input.rows, { requireLastName: input.requireLastName, keepErrors: KEEP_ERRORS }, async (row) => {
-      if (phones.has(row.phone) || (row.email && emails.has(row.email))) {
-        repeats++;
-        return;
-      }
-      phones.add(row.phone);
-      if (row.email) emails.add(row.email);
-      const { rowNumber, ...data } = row;
-      chunk.push({ n: rowNumber, d: JSON.stringify(data) });
-      staged++;
-      if (chunk.length >= STAGE_CHUNK) await flush();
-    });
+    const result = await readContactRows(
+      input.rows,
+      { requireLastName: input.requireLastName, keepErrors: KEEP_ERRORS },
+      async (row) => {
+        if (phones.has(row.phone) || (row.email && emails.has(row.email))) {
+          repeats++;
+          return;
+        }
+        phones.add(row.phone);
+        if (row.email) emails.add(row.email);
+        const { rowNumber, ...data } = row;
+        chunk.push({ n: rowNumber, d: JSON.stringify(data) });
+        staged++;
+        if (chunk.length >= STAGE_CHUNK) await flush();
+      },
+    );
     if (result.fatal) throw new AppError("validation", result.fatal, { field: input.field });
-    if (result.validRows === 0 && input.noValidRows) throw new AppError("validation", input.noValidRows, { field: input.field });
+    if (result.validRows === 0 && input.noValidRows)
+      throw new AppError("validation", input.noValidRows, { field: input.field });
     const counts = {
       status: "staged" as const,
       failureMessage: null,
@@ -165,7 +197,10 @@ export async function stageStreamedRows(
     // A small file (one chunk or none): the import and its rows in one batch, as stageParsedRows writes them.
     if (!created) {
       const json = JSON.stringify(chunk);
-      const [row] = await db.insert(contactImports).values({ ...base, ...counts }).returning();
+      const [row] = await db
+        .insert(contactImports)
+        .values({ ...base, ...counts })
+        .returning();
       created = row;
       if (chunk.length) {
         try {
@@ -181,10 +216,18 @@ export async function stageStreamedRows(
       return row;
     }
     await flush();
-    const [done] = await db.update(contactImports).set(counts).where(eq(contactImports.id, (created as ContactImport).id)).returning();
+    const [done] = await db
+      .update(contactImports)
+      .set(counts)
+      .where(eq(contactImports.id, (created as ContactImport).id))
+      .returning();
     return done;
   } catch (err) {
-    if (created) await db.delete(contactImports).where(eq(contactImports.id, (created as ContactImport).id)).catch(() => {});
+    if (created)
+      await db
+        .delete(contactImports)
+        .where(eq(contactImports.id, (created as ContactImport).id))
+        .catch(() => {});
     throw err;
   }
 }
@@ -194,12 +237,24 @@ export async function stageStreamedRows(
  * (row 1 = the header, each row's cells as a JSON array) with the import "mapping", for the Match columns step,
  * which turns them into contacts (matchImportColumns). All in one D1 batch: a failure leaves nothing behind.
  */
-export async function stageCsvForMatching(db: Db, file: { name: string; text: string }, actor: { userId: number }, now: Date): Promise<ContactImport> {
+export async function stageCsvForMatching(
+  db: Db,
+  file: { name: string; text: string },
+  actor: { userId: number },
+  now: Date,
+): Promise<ContactImport> {
   const csv = readCsvRecords(file.text);
   if (!csv || csv.records.length === 0) throw new AppError("validation", CSV_PARSE_FAILED);
   const [created] = await db
     .insert(contactImports)
-    .values({ createdBy: actor.userId, fileName: file.name.slice(0, 200), status: "mapping", totalRows: csv.records.length, createdAt: now, updatedAt: now })
+    .values({
+      createdBy: actor.userId,
+      fileName: file.name.slice(0, 200),
+      status: "mapping",
+      totalRows: csv.records.length,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   const records = csv.records;
   const raw = function* () {
@@ -215,11 +270,22 @@ export async function stageCsvForMatching(db: Db, file: { name: string; text: st
 }
 
 /** The upload dialog's form: one file field named `file`; the rows wait for the Match columns step. */
-export async function stageUploadedCsv(db: Db, file: unknown, actor: { userId: number }, now: Date): Promise<ContactImport> {
-  if (!(file instanceof File) || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a .csv file to upload");
+export async function stageUploadedCsv(
+  db: Db,
+  file: unknown,
+  actor: { userId: number },
+  now: Date,
+): Promise<ContactImport> {
+  if (!(file instanceof File) || (!file.name && file.size === 0))
+    throw new AppError("validation", "Please choose a .csv file to upload");
   if (!/\.csv$/i.test(file.name)) throw new AppError("validation", "Please upload a .csv file");
   if (file.size > MAX_UPLOAD_BYTES) {
     throw new AppError("payload_too_large", UPLOAD_TOO_LARGE);
   }
-  return stageCsvForMatching(db, { name: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer())) }, actor, now);
+  return stageCsvForMatching(
+    db,
+    { name: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer())) },
+    actor,
+    now,
+  );
 }

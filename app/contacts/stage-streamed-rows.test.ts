@@ -22,21 +22,35 @@ function leads(): string[][] {
     else if (i % 89 === 5) rows.push([`Bad${i}`, "Email", phone, "not-an-email", "", "", ""]);
     else if (i % 61 === 11) rows.push([`Dup${i}`, "Phone", rows[rows.length - 1][2] || phone, "", "", "", ""]);
     else if (i % 53 === 13) rows.push([`Dup${i}`, "Email", phone, "same@example.com", "", "", ""]);
-    else rows.push([`Name${i}`, i % 5 ? `Last${i % 40}` : "", phone, i % 3 ? `n${i}@example.com` : "", i % 4 ? "Sun Co" : "", ["AZ", "texas", "Ontario", ""][i % 4], i % 6 ? "" : `${i % 20} kW`]);
+    else
+      rows.push([
+        `Name${i}`,
+        i % 5 ? `Last${i % 40}` : "",
+        phone,
+        i % 3 ? `n${i}@example.com` : "",
+        i % 4 ? "Sun Co" : "",
+        ["AZ", "texas", "Ontario", ""][i % 4],
+        i % 6 ? "" : `${i % 20} kW`,
+      ]);
   }
   return rows;
 }
 
-const csvOf = (rows: string[][]) => rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(",")).join("\n") + "\n";
+const csvOf = (rows: string[][]) =>
+  rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(",")).join("\n") + "\n";
 function xlsxOf(rows: string[][]) {
   const book = utils.book_new();
   utils.book_append_sheet(book, utils.aoa_to_sheet(rows), "Leads");
-  return new Uint8Array(write(book, { type: "array", bookType: "xlsx", bookSST: true, compression: true }) as ArrayBuffer);
+  return new Uint8Array(
+    write(book, { type: "array", bookType: "xlsx", bookSST: true, compression: true }) as ArrayBuffer,
+  );
 }
 
 async function stagedOf(importId: number) {
   const imp = await db().select().from(contactImports).where(eq(contactImports.id, importId)).get();
-  const rows = await db().all<{ row_number: number; data: string }>(sql`SELECT row_number, data FROM contact_import_rows WHERE import_id = ${importId} ORDER BY id`);
+  const rows = await db().all<{ row_number: number; data: string }>(
+    sql`SELECT row_number, data FROM contact_import_rows WHERE import_id = ${importId} ORDER BY id`,
+  );
   return { imp, rows };
 }
 const counts = (imp: Record<string, unknown> | undefined) => ({
@@ -55,8 +69,18 @@ describe("stageStreamedRows", () => {
     const u = await createTestUser();
     const rows = leads();
     const input = (file: File) => ({ file, message: "Hi #FIRST_NAME#", scheduledAt: null });
-    const fromCsv = await stageQuickSend(db(), input(new File([csvOf(rows)], "leads.csv")), { userId: u.id }, new Date());
-    const fromXlsx = await stageQuickSend(db(), input(new File([xlsxOf(rows)], "leads.xlsx")), { userId: u.id }, new Date());
+    const fromCsv = await stageQuickSend(
+      db(),
+      input(new File([csvOf(rows)], "leads.csv")),
+      { userId: u.id },
+      new Date(),
+    );
+    const fromXlsx = await stageQuickSend(
+      db(),
+      input(new File([xlsxOf(rows)], "leads.xlsx")),
+      { userId: u.id },
+      new Date(),
+    );
     const a = await stagedOf(fromCsv.id);
     const b = await stagedOf(fromXlsx.id);
     expect(counts(b.imp)).toEqual(counts(a.imp));
@@ -73,12 +97,27 @@ describe("stageStreamedRows", () => {
     const before = await db().all(sql`SELECT id FROM contact_imports WHERE created_by = ${u.id}`);
     async function* failing(): AsyncGenerator<SheetRecord> {
       yield { row: 1, cells: ["First Name", "Phone"] };
-      for (let i = 0; i < 4100; i++) yield { row: i + 2, cells: [`N${i}`, `(415) ${String(300 + Math.floor(i / 1000))}-${String(i % 1000).padStart(4, "0")}`] };
+      for (let i = 0; i < 4100; i++)
+        yield {
+          row: i + 2,
+          cells: [`N${i}`, `(415) ${String(300 + Math.floor(i / 1000))}-${String(i % 1000).padStart(4, "0")}`],
+        };
       throw new Error("the connection dropped");
     }
-    await expect(stageStreamedRows(db(), { fileName: "x.xlsx", rows: failing(), requireLastName: false }, { userId: u.id }, new Date())).rejects.toThrow("the connection dropped");
+    await expect(
+      stageStreamedRows(
+        db(),
+        { fileName: "x.xlsx", rows: failing(), requireLastName: false },
+        { userId: u.id },
+        new Date(),
+      ),
+    ).rejects.toThrow("the connection dropped");
     expect(await db().all(sql`SELECT id FROM contact_imports WHERE created_by = ${u.id}`)).toEqual(before);
-    expect(await db().all(sql`SELECT r.id FROM contact_import_rows r LEFT JOIN contact_imports i ON i.id = r.import_id WHERE i.id IS NULL`)).toEqual([]);
+    expect(
+      await db().all(
+        sql`SELECT r.id FROM contact_import_rows r LEFT JOIN contact_imports i ON i.id = r.import_id WHERE i.id IS NULL`,
+      ),
+    ).toEqual([]);
   });
 
   it("no usable header or no data row: the CSV path's message; no valid row: the caller's; nothing saved either way", async () => {
@@ -88,10 +127,31 @@ describe("stageStreamedRows", () => {
         for (const [i, cells] of rows.entries()) yield { row: i + 1, cells };
       })();
     const stage = (rows: string[][]) =>
-      stageStreamedRows(db(), { fileName: "x.xlsx", rows: sheet(rows), requireLastName: false, field: "file", noValidRows: NO_VALID_CONTACTS_FOUND }, { userId: u.id }, new Date());
-    await expect(stage([["Color", "Size"], ["red", "L"]])).rejects.toMatchObject({ status: 400, message: CSV_PARSE_FAILED, field: "file" });
+      stageStreamedRows(
+        db(),
+        {
+          fileName: "x.xlsx",
+          rows: sheet(rows),
+          requireLastName: false,
+          field: "file",
+          noValidRows: NO_VALID_CONTACTS_FOUND,
+        },
+        { userId: u.id },
+        new Date(),
+      );
+    await expect(
+      stage([
+        ["Color", "Size"],
+        ["red", "L"],
+      ]),
+    ).rejects.toMatchObject({ status: 400, message: CSV_PARSE_FAILED, field: "file" });
     await expect(stage([["First Name", "Phone"]])).rejects.toMatchObject({ status: 400, message: CSV_PARSE_FAILED });
-    await expect(stage([["First Name", "Phone"], ["", "2125550100"]])).rejects.toMatchObject({ status: 400, message: NO_VALID_CONTACTS_FOUND });
+    await expect(
+      stage([
+        ["First Name", "Phone"],
+        ["", "2125550100"],
+      ]),
+    ).rejects.toMatchObject({ status: 400, message: NO_VALID_CONTACTS_FOUND });
     expect(await db().all(sql`SELECT id FROM contact_imports WHERE created_by = ${u.id}`)).toEqual([]);
   });
 });

@@ -76,7 +76,11 @@ export async function upsertContactChunk(
   }
 }
 
-async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertContactChunk>[2]): Promise<UpsertCounts> {
+async function planAndWrite(
+  db: Db,
+  rows: Row[],
+  opts: Parameters<typeof upsertContactChunk>[2],
+): Promise<UpsertCounts> {
   const existingId = await findExisting(db, rows);
   const toInsert: Row[] = [];
   const toUpdate: (Row & { id: number })[] = [];
@@ -96,9 +100,19 @@ async function planAndWrite(db: Db, rows: Row[], opts: Parameters<typeof upsertC
   const now = opts.now.getTime();
   const statements: BatchItem<"sqlite">[] = [];
   if (toInsert.length) {
-    const inserts = toInsert.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0, createdBy: opts.userId, consentSource: opts.consentSource ?? null, now }));
+    const inserts = toInsert.map((r) => ({
+      ...r,
+      sendable: r.sendable ? 1 : 0,
+      createdBy: opts.userId,
+      consentSource: opts.consentSource ?? null,
+      now,
+    }));
     for (const { json } of chunkByBytes(inserts)) {
-      statements.push(db.run(sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json}) WHERE ${guard}`));
+      statements.push(
+        db.run(
+          sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json}) WHERE ${guard}`,
+        ),
+      );
     }
     // A number or address that opted out before it became a contact shows as opted out at once.
     statements.push(...optOutFlagStatements(db, toInsert));
@@ -150,7 +164,9 @@ export function optOutFlagStatements(db: Db, rows: { phone: string; email: strin
 }
 
 /** Removes repeats inside one upload (same phone, or same email): the first occurrence wins. */
-export function dropInFileDuplicates<T extends { phone: string; email: string | null }>(rows: T[]): { unique: T[]; repeats: number } {
+export function dropInFileDuplicates<T extends { phone: string; email: string | null }>(
+  rows: T[],
+): { unique: T[]; repeats: number } {
   const phones = new Set<string>();
   const emails = new Set<string>();
   const unique: T[] = [];

@@ -28,23 +28,48 @@ export const PLATFORM_VARIABLES: readonly PlatformVariable[] = [
   { name: "companyPhone", category: "Business", description: "Our company phone number", example: "+15559876543" },
   { name: "website", category: "Business", description: "Our website", example: "https://helio.example" },
   { name: "salesRep", category: "Business", description: "Assigned sales representative", example: "Sarah Miller" },
-  { name: "salesRepEmail", category: "Business", description: "Sales representative's email", example: "sarah@helio.example" },
+  {
+    name: "salesRepEmail",
+    category: "Business",
+    description: "Sales representative's email",
+    example: "sarah@helio.example",
+  },
   { name: "salesRepPhone", category: "Business", description: "Sales representative's phone", example: "+15555550123" },
   // Solar
   { name: "roofSize", category: "Solar", description: "Usable roof area", example: "1,800 sq ft" },
   { name: "systemSize", category: "Solar", description: "Proposed system size", example: "7.2 kW" },
   { name: "estimatedSavings", category: "Solar", description: "Estimated lifetime savings", example: "$32,000" },
   { name: "yearOneSavings", category: "Solar", description: "Estimated first-year savings", example: "$1,450" },
-  { name: "incentiveAmount", category: "Solar", description: "Available incentives and tax credits", example: "$6,500" },
+  {
+    name: "incentiveAmount",
+    category: "Solar",
+    description: "Available incentives and tax credits",
+    example: "$6,500",
+  },
   { name: "paybackPeriod", category: "Solar", description: "Estimated payback period", example: "7 years" },
   // Appointment
   { name: "appointmentDate", category: "Appointment", description: "Appointment date", example: "November 21, 2026" },
   { name: "appointmentTime", category: "Appointment", description: "Appointment time", example: "3:00 PM" },
-  { name: "appointmentDateTime", category: "Appointment", description: "Appointment date and time", example: "November 21, 2026 at 3:00 PM" },
-  { name: "meetingLink", category: "Appointment", description: "Video meeting link", example: "https://meet.example.com/abc-123" },
+  {
+    name: "appointmentDateTime",
+    category: "Appointment",
+    description: "Appointment date and time",
+    example: "November 21, 2026 at 3:00 PM",
+  },
+  {
+    name: "meetingLink",
+    category: "Appointment",
+    description: "Video meeting link",
+    example: "https://meet.example.com/abc-123",
+  },
   // Campaign
   { name: "campaignName", category: "Campaign", description: "Name of the campaign", example: "Spring Solar Savings" },
-  { name: "offerExpiration", category: "Campaign", description: "Date the offer expires", example: "December 31, 2026" },
+  {
+    name: "offerExpiration",
+    category: "Campaign",
+    description: "Date the offer expires",
+    example: "December 31, 2026",
+  },
   { name: "promoCode", category: "Campaign", description: "Promotional code", example: "SUN2026" },
   // Date/Time (computed at render time, see render.ts)
   { name: "currentDate", category: "Date/Time", description: "Today's date", example: "November 21, 2026" },

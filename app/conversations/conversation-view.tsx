@@ -21,8 +21,15 @@ export function Thread({ messages, earlierHref }: { messages: ThreadMessage[]; e
       {messages.length === 0 ? <p className="text-sm text-fg-muted">No messages yet.</p> : null}
       <ol className="space-y-2">
         {messages.map((m) => (
-          <li key={m.id} className={m.direction === "inbound" ? "flex justify-start" : "flex justify-end"} data-testid="thread-message" data-direction={m.direction}>
-            <div className={`max-w-[80%] rounded-lg border border-border p-3 ${m.direction === "inbound" ? "bg-surface" : "bg-primary-soft"}`}>
+          <li
+            key={m.id}
+            className={m.direction === "inbound" ? "flex justify-start" : "flex justify-end"}
+            data-testid="thread-message"
+            data-direction={m.direction}
+          >
+            <div
+              className={`max-w-[80%] rounded-lg border border-border p-3 ${m.direction === "inbound" ? "bg-surface" : "bg-primary-soft"}`}
+            >
               <div className="mb-1 flex flex-wrap items-center gap-2 text-xs text-fg-muted">
                 <span>{m.direction === "inbound" ? "Received" : "Sent"}</span>
                 <span>{m.channel.toUpperCase()}</span>
@@ -63,7 +70,12 @@ export function ReplyBox({
 }) {
   const navigation = useNavigation();
   const initial = picked?.type === "sms" ? picked.content : "";
-  const serverText = actionData?.ok === true ? actionData.replaced : actionData?.ok === false ? postedValue(actionData, "message", initial) : initial;
+  const serverText =
+    actionData?.ok === true
+      ? actionData.replaced
+      : actionData?.ok === false
+        ? postedValue(actionData, "message", initial)
+        : initial;
   const [text, setText] = useState(serverText);
   const [shown, setShown] = useState(serverText);
   if (serverText !== shown) {
@@ -85,7 +97,15 @@ export function ReplyBox({
   }
   return (
     <div className="space-y-2">
-      {templates.length ? <TemplatePicker templates={templates} type="sms" selectedId={picked?.id} onPick={(t) => setText(t.content)} label="Reply with a template" /> : null}
+      {templates.length ? (
+        <TemplatePicker
+          templates={templates}
+          type="sms"
+          selectedId={picked?.id}
+          onPick={(t) => setText(t.content)}
+          label="Reply with a template"
+        />
+      ) : null}
       <Form method="post" className="space-y-2" data-testid="reply-form" {...resetting}>
         <input type="hidden" name="nonce" value={nonce} />
         {actionData?.ok === false ? (
@@ -115,8 +135,10 @@ export function ReplyBox({
         {/* Without JS nobody can tell while typing: the note and its button are always there until hydration. */}
         {hasReplaceableChars(text) || !hydrated ? (
           <Alert tone="warning" data-testid="ucs2-note">
-            {hydrated ? "Curly quotes, dashes or similar characters make this text go as UCS-2" : "Curly quotes, em dashes and similar characters make a text go as UCS-2"}: a
-            segment holds 70 characters instead of 160.{" "}
+            {hydrated
+              ? "Curly quotes, dashes or similar characters make this text go as UCS-2"
+              : "Curly quotes, em dashes and similar characters make a text go as UCS-2"}
+            : a segment holds 70 characters instead of 160.{" "}
             <Button
               type="submit"
               name="intent"

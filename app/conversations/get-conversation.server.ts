@@ -18,23 +18,34 @@ export type ThreadMessage = {
 };
 
 /** The row as SQLite returns it (snake_case, epoch milliseconds). */
-type ThreadRow = Omit<ThreadMessage, "errorMessage" | "createdAt"> & { error_message: string | null; created_at: number };
+type ThreadRow = Omit<ThreadMessage, "errorMessage" | "createdAt"> & {
+  error_message: string | null;
+  created_at: number;
+};
 
 /**
  * One conversation's messages, oldest → newest on screen, keyset-paged by id: the first page is the newest
  * THREAD_PAGE messages, `before` (the oldest id shown) fetches the earlier ones. A contact's thread walks
  * messages_contact_thread_idx; a bare number's walks messages_phone_thread_idx (messages with no contact).
  */
-export async function getThread(db: Db, who: { contactId: number } | { phone: string }, opts: { before?: number | null; limit?: number } = {}) {
+export async function getThread(
+  db: Db,
+  who: { contactId: number } | { phone: string },
+  opts: { before?: number | null; limit?: number } = {},
+) {
   const limit = Math.min(Math.max(opts.limit ?? THREAD_PAGE, 1), 200);
-  const where = "contactId" in who ? sql`contact_id = ${who.contactId}` : sql`phone = ${who.phone} AND contact_id IS NULL`;
-  const rows = await db.all<ThreadRow>(sql`SELECT id, channel, direction, kind, status, subject, content, error_message, created_at FROM messages
+  const where =
+    "contactId" in who ? sql`contact_id = ${who.contactId}` : sql`phone = ${who.phone} AND contact_id IS NULL`;
+  const rows =
+    await db.all<ThreadRow>(sql`SELECT id, channel, direction, kind, status, subject, content, error_message, created_at FROM messages
          WHERE ${where} ${opts.before ? sql`AND id < ${opts.before}` : sql``} ORDER BY id DESC LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit).reverse();
   // A waiting bulk row holds its template until it is sent: show what the contact will read (issue 24, item 12).
   const waiting = (r: ThreadRow) => WAITING.has(r.status) && r.direction === "outbound" && r.content.includes("{{");
   if ("contactId" in who && page.some(waiting)) {
-    const contact = await db.get<Record<string, unknown>>(sql`SELECT first_name, last_name, email AS contact_email, phone AS contact_phone, company, address,
+    const contact = await db.get<
+      Record<string, unknown>
+    >(sql`SELECT first_name, last_name, email AS contact_email, phone AS contact_phone, company, address,
         city, state, zip_code, custom_fields FROM contacts WHERE id = ${who.contactId}`);
     if (contact) for (const r of page) if (waiting(r)) r.content = pendingPreview(r.content, contact);
   }

@@ -27,7 +27,10 @@ export function parseConversationCursor(v: string | null | undefined): { at: num
  * index walk of a page, whatever the number of messages. Ties (a broadcast writes its messages in one millisecond)
  * go by the newest message, not by the age of the conversation row. `needsReply` marks a conversation whose latest message is inbound.
  */
-export async function listConversations(db: Db, opts: { after?: string | null; needsReply?: boolean; limit?: number } = {}) {
+export async function listConversations(
+  db: Db,
+  opts: { after?: string | null; needsReply?: boolean; limit?: number } = {},
+) {
   const limit = Math.min(Math.max(opts.limit ?? CONVERSATIONS_PAGE, 1), 100);
   const cursor = parseConversationCursor(opts.after);
   const rows = await db.all<{

@@ -1,16 +1,28 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
-import { assertVariablesFilled, logSend, messageByKey, sendablePhone, type SendRequestDeps } from "~/messaging/check-send-request.server";
+import {
+  assertVariablesFilled,
+  logSend,
+  messageByKey,
+  sendablePhone,
+  type SendRequestDeps,
+} from "~/messaging/check-send-request.server";
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { OPTED_OUT_REASON } from "~/messaging/compliance.server";
 import type { Actor } from "~/lib/actor";
 
 export const REPLY_MAX = 1600;
 export const replySchema = z.object({
-  message: z.string({ required_error: "Please enter message content" }).trim().min(1, "Please enter message content").max(REPLY_MAX, `Message must be at most ${REPLY_MAX} characters`),
+  message: z
+    .string({ required_error: "Please enter message content" })
+    .trim()
+    .min(1, "Please enter message content")
+    .max(REPLY_MAX, `Message must be at most ${REPLY_MAX} characters`),
   // A nonce rendered into the form: a double submit (or a resubmitted page) sends once.
-  nonce: z.string({ required_error: "Missing form nonce; reload the page" }).regex(/^[A-Za-z0-9-]{8,64}$/, "Missing form nonce; reload the page"),
+  nonce: z
+    .string({ required_error: "Missing form nonce; reload the page" })
+    .regex(/^[A-Za-z0-9-]{8,64}$/, "Missing form nonce; reload the page"),
 });
 
 /** A conversation that has a reply waiting this recently makes our answer conversational (see decision 007). */
@@ -32,29 +44,63 @@ export async function sendReply(
   let contactId: number | null = null;
   let phone: string;
   if ("contactId" in to) {
-    const c = await db.get<{ id: number; phone: string; opted_out_at: number | null; sendable: number; unsendable_reason: string | null }>(
-      sql`SELECT id, phone, opted_out_at, sendable, unsendable_reason FROM contacts WHERE id = ${to.contactId}`,
-    );
+    const c = await db.get<{
+      id: number;
+      phone: string;
+      opted_out_at: number | null;
+      sendable: number;
+      unsendable_reason: string | null;
+    }>(sql`SELECT id, phone, opted_out_at, sendable, unsendable_reason FROM contacts WHERE id = ${to.contactId}`);
     if (!c) throw new AppError("not_found", "Contact not found");
-    if (c.opted_out_at != null) throw new AppError("conflict", `${OPTED_OUT_REASON}: this contact texted STOP and cannot be messaged until they text START`, { field: "message" });
-    if (!c.sendable) throw new AppError("validation", c.unsendable_reason ?? "This contact's number cannot receive texts", { field: "message" });
+    if (c.opted_out_at != null)
+      throw new AppError(
+        "conflict",
+        `${OPTED_OUT_REASON}: this contact texted STOP and cannot be messaged until they text START`,
+        { field: "message" },
+      );
+    if (!c.sendable)
+      throw new AppError("validation", c.unsendable_reason ?? "This contact's number cannot receive texts", {
+        field: "message",
+      });
     contactId = c.id;
     phone = c.phone;
   } else {
     phone = sendablePhone(to.phone);
   }
   if (await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`)) {
-    throw new AppError("conflict", `${OPTED_OUT_REASON}: this number texted STOP and cannot be messaged until it texts START`, { field: "message" });
+    throw new AppError(
+      "conflict",
+      `${OPTED_OUT_REASON}: this number texted STOP and cannot be messaged until it texts START`,
+      { field: "message" },
+    );
   }
-  await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
+  await assertVariablesFilled(
+    db,
+    actor.userId,
+    contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } },
+    input.message,
+  );
   const key = contactId ? `c:${contactId}` : `p:${phone}`;
-  const conv = await db.get<{ last_direction: string; last_message_at: number }>(sql`SELECT last_direction, last_message_at FROM conversations WHERE key = ${key}`);
-  const conversational = conv?.last_direction === "inbound" && now.getTime() - conv.last_message_at <= CONVERSATIONAL_WINDOW_MS;
+  const conv = await db.get<{ last_direction: string; last_message_at: number }>(
+    sql`SELECT last_direction, last_message_at FROM conversations WHERE key = ${key}`,
+  );
+  const conversational =
+    conv?.last_direction === "inbound" && now.getTime() - conv.last_message_at <= CONVERSATIONAL_WINDOW_MS;
   const idempotencyKey = `reply:${actor.userId}:${input.nonce}`;
   await createOutboundMessages(
     db,
     queue,
-    [{ channel: "sms", kind: conversational ? "reply" : "individual", contactId, phone, content: input.message, idempotencyKey, createdBy: actor.userId }],
+    [
+      {
+        channel: "sms",
+        kind: conversational ? "reply" : "individual",
+        contactId,
+        phone,
+        content: input.message,
+        idempotencyKey,
+        createdBy: actor.userId,
+      },
+    ],
     now,
     hooks,
   );

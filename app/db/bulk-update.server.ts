@@ -34,7 +34,10 @@ export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
   const chunks = chunkByBytes(rows);
   const first = chunks.next();
   if (!first.done && !chunks.next().done) {
-    throw new AppError("payload_too_large", `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`);
+    throw new AppError(
+      "payload_too_large",
+      `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`,
+    );
   }
   return bulkUpdateFromJson(table, first.done ? "[]" : first.value.json, build);
 }
@@ -58,7 +61,11 @@ function jsonFields<R extends object>(): JsonFields<R> {
   });
 }
 
-function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(table: T, json: string, build: (j: JsonFields<R>) => BulkUpdate<T>): SQL {
+function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(
+  table: T,
+  json: string,
+  build: (j: JsonFields<R>) => BulkUpdate<T>,
+): SQL {
   const { set, where, returning } = build(jsonFields<R>());
   const columns = getTableColumns(table) as Record<string, { name: string }>;
   const assignments = Object.entries(set).map(([key, value]) => {
@@ -91,11 +98,18 @@ export type BulkInsert<T extends SQLiteTable> = {
 };
 
 /** INSERT INTO <table> (<cols>) SELECT <exprs> FROM json_each(?) AS j [WHERE …] [ON CONFLICT …] [RETURNING …]. */
-export function bulkInsertSql<T extends SQLiteTable, R extends object>(table: T, rows: readonly R[], build: (j: JsonFields<R>) => BulkInsert<T>): SQL {
+export function bulkInsertSql<T extends SQLiteTable, R extends object>(
+  table: T,
+  rows: readonly R[],
+  build: (j: JsonFields<R>) => BulkInsert<T>,
+): SQL {
   const chunks = chunkByBytes(rows);
   const first = chunks.next();
   if (!first.done && !chunks.next().done) {
-    throw new AppError("payload_too_large", `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`);
+    throw new AppError(
+      "payload_too_large",
+      `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`,
+    );
   }
   return bulkInsertFromJson(table, first.done ? "[]" : first.value.json, build);
 }
@@ -110,7 +124,11 @@ export function bulkInsertStatements<T extends SQLiteTable, R extends object>(
   return Array.from(chunkByBytes(rows, opts), (chunk) => bulkInsertFromJson(table, chunk.json, build));
 }
 
-function bulkInsertFromJson<T extends SQLiteTable, R extends object>(table: T, json: string, build: (j: JsonFields<R>) => BulkInsert<T>): SQL {
+function bulkInsertFromJson<T extends SQLiteTable, R extends object>(
+  table: T,
+  json: string,
+  build: (j: JsonFields<R>) => BulkInsert<T>,
+): SQL {
   const { values, where, onConflict, returning } = build(jsonFields<R>());
   const columns = getTableColumns(table) as Record<string, { name: string }>;
   const entries = Object.entries(values).map(([key, value]) => {
@@ -120,7 +138,10 @@ function bulkInsertFromJson<T extends SQLiteTable, R extends object>(table: T, j
   });
   // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT (its documented parsing ambiguity).
   // raw-sql: typed-helper
-  return sql`INSERT INTO ${table} (${sql.join(entries.map(([c]) => c), sql`, `)}) SELECT ${sql.join(
+  return sql`INSERT INTO ${table} (${sql.join(
+    entries.map(([c]) => c),
+    sql`, `,
+  )}) SELECT ${sql.join(
     entries.map(([, v]) => sql`${v}`),
     sql`, `,
   )} FROM json_each(${json}) AS j WHERE ${where ?? sql`true`}${onConflict ? sql` ${onConflict}` : sql``}${returning ? sql` RETURNING ${returning}` : sql``}`;

@@ -11,7 +11,10 @@ import { importColumnMaps } from "./schema";
 describe("bulkInsertSql / inJson", () => {
   it("inserts 300 rows in one statement, skips conflicts, returns what it wrote, and reads them back by a 300-value list", async () => {
     const tag = uniqueTag("Bulk");
-    const rows = Array.from({ length: 300 }, (_, i) => ({ hash: `${tag}-${i}`, cols: JSON.stringify([`c${i}`, null]) }));
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      hash: `${tag}-${i}`,
+      cols: JSON.stringify([`c${i}`, null]),
+    }));
     const insert = (rs: typeof rows) =>
       bulkInsertSql(importColumnMaps, rs, (j) => ({
         values: { headerHash: j.hash, columns: j.cols, usedAt: 1_000 },
@@ -21,13 +24,20 @@ describe("bulkInsertSql / inJson", () => {
     const first = await db().all<{ header_hash: string }>(insert(rows));
     expect(first).toHaveLength(300);
     // The first 10 again plus 5 new: only the new ones are written.
-    const more = [...rows.slice(0, 10), ...Array.from({ length: 5 }, (_, i) => ({ hash: `${tag}-new-${i}`, cols: "[]" }))];
+    const more = [
+      ...rows.slice(0, 10),
+      ...Array.from({ length: 5 }, (_, i) => ({ hash: `${tag}-new-${i}`, cols: "[]" })),
+    ];
     expect(await db().all(insert(more))).toHaveLength(5);
 
     const hashes = [...rows, ...more].map((r) => r.hash);
     const back = await db().select().from(importColumnMaps).where(inJson(importColumnMaps.headerHash, hashes));
     expect(back).toHaveLength(305);
-    expect(back.find((r) => r.headerHash === `${tag}-7`)).toEqual({ headerHash: `${tag}-7`, columns: ["c7", null], usedAt: new Date(1_000) });
+    expect(back.find((r) => r.headerHash === `${tag}-7`)).toEqual({
+      headerHash: `${tag}-7`,
+      columns: ["c7", null],
+      usedAt: new Date(1_000),
+    });
     await db().delete(importColumnMaps).where(inJson(importColumnMaps.headerHash, hashes));
   });
 
@@ -45,9 +55,24 @@ describe("bulkInsertSql / inJson", () => {
       db(),
       statements.map((q) => db().run(q)),
     );
-    const written = await db().select({ h: importColumnMaps.headerHash }).from(importColumnMaps).where(inJson(importColumnMaps.headerHash, rows.map((r) => r.hash)));
-    expect(written.map((r) => r.h).sort()).toEqual(rows.filter((r) => r.keep).map((r) => r.hash).sort());
-    await db().delete(importColumnMaps).where(eq(importColumnMaps.usedAt, new Date(2_000)));
+    const written = await db()
+      .select({ h: importColumnMaps.headerHash })
+      .from(importColumnMaps)
+      .where(
+        inJson(
+          importColumnMaps.headerHash,
+          rows.map((r) => r.hash),
+        ),
+      );
+    expect(written.map((r) => r.h).sort()).toEqual(
+      rows
+        .filter((r) => r.keep)
+        .map((r) => r.hash)
+        .sort(),
+    );
+    await db()
+      .delete(importColumnMaps)
+      .where(eq(importColumnMaps.usedAt, new Date(2_000)));
   });
 
   it("refuses a key that is not a column of the table", () => {

@@ -51,7 +51,10 @@ export function jsonBytes(value: unknown): number {
  * chunk being made, so a caller may let go of each chunk's rows as it goes. A row that
  * alone exceeds `maxBytes` throws a `payload_too_large` AppError (the schemas bound every field so that it cannot).
  */
-export function* chunkByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; maxRows?: number } = {}): Generator<JsonChunk<T>> {
+export function* chunkByBytes<T>(
+  rows: Iterable<T>,
+  opts: { maxBytes?: number; maxRows?: number } = {},
+): Generator<JsonChunk<T>> {
   const maxBytes = opts.maxBytes ?? D1_VALUE_BUDGET;
   const maxRows = opts.maxRows ?? Infinity;
   // The usual case (a batch of SMS, a page of contacts) is one chunk: one JSON.stringify, and no byte count at all
@@ -71,7 +74,10 @@ export function* chunkByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; m
     const json = JSON.stringify(row) ?? "null";
     const size = utf8Length(json);
     if (size + 2 > maxBytes) {
-      throw new AppError("payload_too_large", `One row is ${size.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} bytes one database value may hold`);
+      throw new AppError(
+        "payload_too_large",
+        `One row is ${size.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} bytes one database value may hold`,
+      );
     }
     if (parts.length > 0 && (bytes + 1 + size > maxBytes || parts.length >= maxRows)) {
       yield { rows: chunk, json: `[${parts.join(",")}]` };
@@ -87,6 +93,9 @@ export function* chunkByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; m
 }
 
 /** Every chunk of `rows` at once (see chunkByBytes). */
-export function chunksByBytes<T>(rows: Iterable<T>, opts: { maxBytes?: number; maxRows?: number } = {}): JsonChunk<T>[] {
+export function chunksByBytes<T>(
+  rows: Iterable<T>,
+  opts: { maxBytes?: number; maxRows?: number } = {},
+): JsonChunk<T>[] {
   return [...chunkByBytes(rows, opts)];
 }

@@ -12,16 +12,33 @@ const text = fc.oneof(
   fc.string({ maxLength: 400 }),
   fc.string({ unit: "grapheme", maxLength: 200 }),
   fc.string({ unit: "binary", maxLength: 200 }),
-  fc.array(fc.constantFrom("é", "ü", "—", "☀", "太陽", "🌞", "👩‍👩‍👧", "\n", "\u0001", '"', "\\", "\ud800", "a"), { maxLength: 300 }).map((a) => a.join("")),
+  fc
+    .array(fc.constantFrom("é", "ü", "—", "☀", "太陽", "🌞", "👩‍👩‍👧", "\n", "\u0001", '"', "\\", "\ud800", "a"), {
+      maxLength: 300,
+    })
+    .map((a) => a.join("")),
 );
-const row = fc.record({ id: fc.integer({ min: 1, max: 2 ** 53 - 1 }), content: text, subject: fc.option(text), claim: fc.constantFrom(0, 1) });
+const row = fc.record({
+  id: fc.integer({ min: 1, max: 2 ** 53 - 1 }),
+  content: text,
+  subject: fc.option(text),
+  claim: fc.constantFrom(0, 1),
+});
 // Rows whose characters are mostly 3–4 bytes: fewer characters than the budget, more bytes than it.
-const wide = fc.array(fc.constantFrom("☀", "太陽", "🌞", "é", "✓"), { minLength: 50, maxLength: 400 }).map((a) => a.join(""));
-const rows = fc.oneof(fc.array(row, { maxLength: 60 }), fc.array(fc.record({ id: fc.nat(), content: wide }), { maxLength: 12 }));
+const wide = fc
+  .array(fc.constantFrom("☀", "太陽", "🌞", "é", "✓"), { minLength: 50, maxLength: 400 })
+  .map((a) => a.join(""));
+const rows = fc.oneof(
+  fc.array(row, { maxLength: 60 }),
+  fc.array(fc.record({ id: fc.nat(), content: wide }), { maxLength: 12 }),
+);
 
 describe("chunkByBytes", () => {
   it("utf8Length is the UTF-8 length TextEncoder gives, for any string", () => {
-    fc.assert(fc.property(fc.oneof(text, fc.string({ unit: "binary" })), (s) => utf8Length(s) === bytesOf(s)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.oneof(text, fc.string({ unit: "binary" })), (s) => utf8Length(s) === bytesOf(s)),
+      { numRuns: 500 },
+    );
     expect(utf8Length("a\u00e9\u2600\ud83c\udf1e")).toBe(1 + 2 + 3 + 4);
     expect(utf8Length("\ud800x\udc00")).toBe(3 + 1 + 3); // unpaired halves are U+FFFD each
     const long = "é☀🌞\ud800a".repeat(80_000); // 480,000 units: past the reused buffer, counted by the loop
@@ -30,20 +47,26 @@ describe("chunkByBytes", () => {
 
   it("every chunk's JSON is within the budget and is the rows' JSON; rows stay in order, none lost; chunks are full", () => {
     fc.assert(
-      fc.property(rows, fc.integer({ min: 2_000, max: 6_000 }), fc.integer({ min: 1, max: 30 }), (input, maxBytes, maxRows) => {
-        const chunks = chunksByBytes(input, { maxBytes, maxRows });
-        expect(chunks.flatMap((c) => c.rows)).toEqual(input);
-        chunks.forEach((c, i) => {
-          expect(c.rows.length).toBeGreaterThan(0);
-          expect(c.rows.length).toBeLessThanOrEqual(maxRows);
-          expect(c.json).toBe(JSON.stringify(c.rows));
-          expect(bytesOf(c.json)).toBeLessThanOrEqual(maxBytes);
-          expect(JSON.parse(c.json)).toEqual(JSON.parse(JSON.stringify(c.rows)));
-          // Greedy: the next chunk's first row would not have fitted in this one.
-          const next = chunks[i + 1];
-          if (next) expect(c.rows.length === maxRows || bytesOf(c.json) + 1 + jsonBytes(next.rows[0]) > maxBytes).toBe(true);
-        });
-      }),
+      fc.property(
+        rows,
+        fc.integer({ min: 2_000, max: 6_000 }),
+        fc.integer({ min: 1, max: 30 }),
+        (input, maxBytes, maxRows) => {
+          const chunks = chunksByBytes(input, { maxBytes, maxRows });
+          expect(chunks.flatMap((c) => c.rows)).toEqual(input);
+          chunks.forEach((c, i) => {
+            expect(c.rows.length).toBeGreaterThan(0);
+            expect(c.rows.length).toBeLessThanOrEqual(maxRows);
+            expect(c.json).toBe(JSON.stringify(c.rows));
+            expect(bytesOf(c.json)).toBeLessThanOrEqual(maxBytes);
+            expect(JSON.parse(c.json)).toEqual(JSON.parse(JSON.stringify(c.rows)));
+            // Greedy: the next chunk's first row would not have fitted in this one.
+            const next = chunks[i + 1];
+            if (next)
+              expect(c.rows.length === maxRows || bytesOf(c.json) + 1 + jsonBytes(next.rows[0]) > maxBytes).toBe(true);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -70,13 +93,18 @@ describe("chunkByBytes", () => {
     for (const c of [...wide, ...ascii]) expect(bytesOf(c.json)).toBeLessThanOrEqual(D1_VALUE_BUDGET);
     expect(chunksByBytes([])).toEqual([]);
     expect(chunksByBytes([undefined, 1])).toEqual([{ rows: [undefined, 1], json: "[null,1]" }]);
-    expect(chunksByBytes([undefined, 1], { maxRows: 1 })).toEqual([{ rows: [undefined], json: "[null]" }, { rows: [1], json: "[1]" }]);
+    expect(chunksByBytes([undefined, 1], { maxRows: 1 })).toEqual([
+      { rows: [undefined], json: "[null]" },
+      { rows: [1], json: "[1]" },
+    ]);
   });
 
   it("is lazy: each chunk is made only when asked for", () => {
     const rows = Array.from({ length: 10 }, (_, id) => ({ id }));
     const seen: number[] = [];
-    const proxy = new Proxy(rows, { get: (t, p) => (typeof p === "string" && /^\d+$/.test(p) && seen.push(Number(p)), Reflect.get(t, p)) });
+    const proxy = new Proxy(rows, {
+      get: (t, p) => (typeof p === "string" && /^\d+$/.test(p) && seen.push(Number(p)), Reflect.get(t, p)),
+    });
     const lazy = chunkByBytes(proxy, { maxRows: 3 });
     expect(lazy.next().value?.rows).toEqual(rows.slice(0, 3));
     expect(Math.max(...seen)).toBe(3); // read one row past the chunk to know it was full

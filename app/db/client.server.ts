@@ -22,7 +22,12 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-type Batchable = { _prepare(): { getQuery(): { sql: string; params: unknown[] }; mapResult(result: unknown, isFromBatch?: boolean): unknown } };
+type Batchable = {
+  _prepare(): {
+    getQuery(): { sql: string; params: unknown[] };
+    mapResult(result: unknown, isFromBatch?: boolean): unknown;
+  };
+};
 
 /**
  * One D1 transaction over query builders and raw `db.run(sql…)` statements alike. drizzle's own

@@ -28,18 +28,30 @@ const TYPED_HELPERS = new Set(["bulkUpdateSql", "bulkUpdateStatements", "bulkIns
 /** Statements the builder cannot express. Key = the `raw-sql:` marker above the statement; one line of why. */
 const ALLOWED: Record<string, Record<string, string>> = {
   // The helpers themselves: they build their SQL from the schema's columns, which is what this rule asks for.
-  "db/bulk-update.server.ts": { "typed-helper": "the json_each UPDATE/INSERT the typed helpers build from the table's columns" },
+  "db/bulk-update.server.ts": {
+    "typed-helper": "the json_each UPDATE/INSERT the typed helpers build from the table's columns",
+  },
   "db/client.server.ts": { "run-batch": "runBatch re-prepares builder statements on the D1 binding to batch them" },
   // INSERT … SELECT <values> WHERE <guard> [RETURNING]: one atomic check-and-write; drizzle's insert().select() needs a FROM.
-  "auth/login-throttle.server.ts": { "guarded-insert": "the login attempt is counted only if the throttle allows it, in one statement" },
-  "campaigns/start-campaign.server.ts": { "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)" },
-  "campaigns/pause-campaign.server.ts": { "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)" },
-  "contacts/import-contact-chunk.server.ts": { "guarded-insert": "logged only while the import is still importing (a redelivered finish logs nothing)" },
+  "auth/login-throttle.server.ts": {
+    "guarded-insert": "the login attempt is counted only if the throttle allows it, in one statement",
+  },
+  "campaigns/start-campaign.server.ts": {
+    "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)",
+  },
+  "campaigns/pause-campaign.server.ts": {
+    "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)",
+  },
+  "contacts/import-contact-chunk.server.ts": {
+    "guarded-insert": "logged only while the import is still importing (a redelivered finish logs nothing)",
+  },
   // FTS5 virtual tables are not in the drizzle schema (migrations create them by hand).
   "campaigns/count-matching-contacts.server.ts": { "fts-match": "contacts_fts MATCH" },
   "contacts/list-contacts.server.ts": { "fts-match": "contacts_fts MATCH, walked in rowid order" },
   // A UNION over a JSON array column read as a table (json_each): drizzle's union() cannot select from it.
-  "alerts/staff-suppressions.server.ts": { "staff-addresses": "every staff address: profiles' JSON, responders' escalation lists, users" },
+  "alerts/staff-suppressions.server.ts": {
+    "staff-addresses": "every staff address: profiles' JSON, responders' escalation lists, users",
+  },
 };
 
 /** Raw statements and hand-typed rows per folder of app/ (test files excluded). Only ever lower these. */
@@ -110,11 +122,22 @@ function isTypedHelperItem(arg: ts.Node, sf: ts.SourceFile): boolean {
 
 /** Every raw statement and hand-typed row in one source text. */
 export function findRawSql(source: string, fileName = "x.ts"): Found[] {
-  const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    fileName,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    fileName.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: Found[] = [];
   const counted = new Set<ts.Node>();
   const add = (node: ts.Node, kind: Found["kind"]) =>
-    found.push({ line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, kind, text: node.getText(sf).slice(0, 80).replace(/\s+/g, " "), marker: markerAbove(node, sf) });
+    found.push({
+      line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1,
+      kind,
+      text: node.getText(sf).slice(0, 80).replace(/\s+/g, " "),
+      marker: markerAbove(node, sf),
+    });
 
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.arguments.length > 0) {
@@ -132,7 +155,8 @@ export function findRawSql(source: string, fileName = "x.ts"): Found[] {
     }
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.typeArguments?.length) {
       const method = node.expression.name.text;
-      if (["first", "all", "raw"].includes(method) && /\.prepare\(/.test(flat(node.expression.expression, sf))) add(node, "typedRows");
+      if (["first", "all", "raw"].includes(method) && /\.prepare\(/.test(flat(node.expression.expression, sf)))
+        add(node, "typedRows");
     }
     if (ts.isTaggedTemplateExpression(node) && node.tag.getText(sf) === "sql" && STATEMENT.test(templateHead(node))) {
       let inside = false;
@@ -173,7 +197,9 @@ export function tallyApp(): { tally: Record<string, Tally>; problems: string[] }
           if (f.kind === "raw") t.allowed++;
           continue;
         }
-        problems.push(`app/${file}:${f.line} is marked raw-sql: ${f.marker}, which ALLOWED does not list for that file`);
+        problems.push(
+          `app/${file}:${f.line} is marked raw-sql: ${f.marker}, which ALLOWED does not list for that file`,
+        );
       }
       t[f.kind]++;
       t.where[f.kind].push(`app/${file}:${f.line} ${f.text}`);
@@ -218,7 +244,14 @@ describe("raw SQL ratchet (decision 031)", () => {
     const { tally, problems } = tallyApp();
     // RAW_SQL_TALLY=1 prints the current figures in BUDGET's shape.
     if (process.env.RAW_SQL_TALLY) {
-      console.log(Object.keys(tally).sort().map((f) => `  ${f}: { raw: ${tally[f].raw}, typedRows: ${tally[f].typedRows} }, // allowed ${tally[f].allowed}`).join("\n"));
+      console.log(
+        Object.keys(tally)
+          .sort()
+          .map(
+            (f) => `  ${f}: { raw: ${tally[f].raw}, typedRows: ${tally[f].typedRows} }, // allowed ${tally[f].allowed}`,
+          )
+          .join("\n"),
+      );
     }
     expect(problems).toEqual([]);
     const over: string[] = [];
@@ -227,8 +260,14 @@ describe("raw SQL ratchet (decision 031)", () => {
       const t = tally[folder] ?? { raw: 0, typedRows: 0, allowed: 0, where: { raw: [], typedRows: [] } };
       const b = BUDGET[folder] ?? { raw: 0, typedRows: 0 };
       for (const kind of ["raw", "typedRows"] as const) {
-        if (t[kind] > b[kind]) over.push(`${folder}: ${t[kind]} ${kind} > ${b[kind]} allowed — write the new statement with drizzle's builder (decision 031):\n    ${t.where[kind].join("\n    ")}`);
-        else if (t[kind] < b[kind]) under.push(`${folder}: ${kind} fell to ${t[kind]} — lower BUDGET["${folder}"].${kind} from ${b[kind]} to ${t[kind]} in app/db/raw-sql-ratchet.node.test.ts`);
+        if (t[kind] > b[kind])
+          over.push(
+            `${folder}: ${t[kind]} ${kind} > ${b[kind]} allowed — write the new statement with drizzle's builder (decision 031):\n    ${t.where[kind].join("\n    ")}`,
+          );
+        else if (t[kind] < b[kind])
+          under.push(
+            `${folder}: ${kind} fell to ${t[kind]} — lower BUDGET["${folder}"].${kind} from ${b[kind]} to ${t[kind]} in app/db/raw-sql-ratchet.node.test.ts`,
+          );
       }
     }
     expect(over, over.join("\n")).toEqual([]);
@@ -241,7 +280,11 @@ describe("raw SQL ratchet (decision 031)", () => {
       const file = relative(appDir, path).split("\\").join("/");
       for (const f of findRawSql(readFileSync(path, "utf8"), file)) if (f.marker) used.add(`${file} ${f.marker}`);
     }
-    const stale = Object.entries(ALLOWED).flatMap(([file, keys]) => Object.keys(keys).filter((k) => !used.has(`${file} ${k}`)).map((k) => `${file} ${k}`));
+    const stale = Object.entries(ALLOWED).flatMap(([file, keys]) =>
+      Object.keys(keys)
+        .filter((k) => !used.has(`${file} ${k}`))
+        .map((k) => `${file} ${k}`),
+    );
     expect(stale).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 // parsed leniently) select it through these: the type still comes from the column (its driver type, null only where
 // the column is nullable), so a renamed or dropped column fails to compile.
 
-type Stored<C extends SQLiteColumn> = C["_"]["notNull"] extends true ? C["_"]["driverParam"] : C["_"]["driverParam"] | null;
+type Stored<C extends SQLiteColumn> = C["_"]["notNull"] extends true
+  ? C["_"]["driverParam"]
+  : C["_"]["driverParam"] | null;
 
 /** The column's value as SQLite stores it. */
 export const stored = <C extends SQLiteColumn>(column: C): SQL<Stored<C>> => sql<Stored<C>>`${column}`;

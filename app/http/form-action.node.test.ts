@@ -31,7 +31,8 @@ function* files(dir: string): Generator<string> {
 }
 
 /** Server code that handles a request: every route module, and every `.server` module (the delegated actions). */
-const serverFiles = () => [...files(join(root, "app"))].filter((f) => f.startsWith("app/routes/") || /\.server\.tsx?$/.test(f));
+const serverFiles = () =>
+  [...files(join(root, "app"))].filter((f) => f.startsWith("app/routes/") || /\.server\.tsx?$/.test(f));
 
 /** The hand-parsing lines of a source text (comments stripped, so a comment naming the API is not a hit). */
 export function handParses(source: string): string[] {
@@ -56,6 +57,7 @@ describe("one way to read a form", () => {
   });
 
   it("every allow-list entry still exists and still needs its exception", () => {
-    for (const f of Object.keys(ALLOWED)) expect(handParses(readFileSync(join(root, f), "utf8")).length, f).toBeGreaterThan(0);
+    for (const f of Object.keys(ALLOWED))
+      expect(handParses(readFileSync(join(root, f), "utf8")).length, f).toBeGreaterThan(0);
   });
 });

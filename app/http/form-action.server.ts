@@ -66,7 +66,12 @@ function textValues(form: FormData, hide: readonly string[] = []): Record<string
 }
 
 /** The AppError (or zod's refusal) as the one failure reply. */
-export function formFailure(err: AppError, form: FormData | null, spec: Pick<Spec<z.ZodTypeAny>, "title" | "hide"> = {}, fieldErrors?: Record<string, string[]>): FormFailure {
+export function formFailure(
+  err: AppError,
+  form: FormData | null,
+  spec: Pick<Spec<z.ZodTypeAny>, "title" | "hide"> = {},
+  fieldErrors?: Record<string, string[]>,
+): FormFailure {
   const intent = form ? intentOf(form) : undefined;
   const fallback = typeof spec.title === "function" ? spec.title(intent) : spec.title;
   return {
@@ -98,10 +103,16 @@ export async function formAction<S extends z.ZodTypeAny, R>(
   let form: FormData | null = null;
   let parsed = false;
   try {
-    form = await readFormDataLimited(args.request, spec.limit?.maxBytes ?? MAX_REQUEST_BYTES, spec.limit?.message ?? bodyTooLarge(MAX_REQUEST_BYTES));
+    form = await readFormDataLimited(
+      args.request,
+      spec.limit?.maxBytes ?? MAX_REQUEST_BYTES,
+      spec.limit?.message ?? bodyTooLarge(MAX_REQUEST_BYTES),
+    );
     const submission = parseWithZod(form, { schema: spec.schema, disableAutoCoercion: !spec.coerce });
     if (submission.status !== "success") {
-      const fieldErrors = Object.fromEntries(Object.entries(submission.error ?? {}).filter((e): e is [string, string[]] => !!e[1]?.length));
+      const fieldErrors = Object.fromEntries(
+        Object.entries(submission.error ?? {}).filter((e): e is [string, string[]] => !!e[1]?.length),
+      );
       const [field, messages] = Object.entries(fieldErrors)[0] ?? ["", ["Invalid form"]];
       throw Object.assign(new AppError("validation", messages[0], { field: field || undefined }), { fieldErrors });
     }
@@ -109,10 +120,14 @@ export async function formAction<S extends z.ZodTypeAny, R>(
     return await run(submission.value as z.output<S>, { user, form });
   } catch (err) {
     if (err instanceof Response || !(err instanceof AppError)) throw err;
-    const failure = formFailure(err, form, spec, (err as AppError & { fieldErrors?: Record<string, string[]> }).fieldErrors);
+    const failure = formFailure(
+      err,
+      form,
+      spec,
+      (err as AppError & { fieldErrors?: Record<string, string[]> }).fieldErrors,
+    );
     if (spec.failureRedirect && parsed) return (await spec.failureRedirect(failure)) as never;
     if (spec.resource) return Response.json(failure, { status: err.status }) as never;
     return data(failure, { status: err.status });
   }
 }
-

@@ -11,7 +11,11 @@ export function asList<S extends z.ZodTypeAny>(schema: S) {
  * `schema` with absent fields read as `defaults` (a form always posts its text boxes, "" when empty; a script may
  * post nothing, and must get the same "… is required" answer), and `fix` applied after (an unticked box → "false").
  */
-export function withDefaults<S extends z.ZodTypeAny>(defaults: Record<string, unknown>, schema: S, fix: (v: Record<string, unknown>) => Record<string, unknown> = (v) => v) {
+export function withDefaults<S extends z.ZodTypeAny>(
+  defaults: Record<string, unknown>,
+  schema: S,
+  fix: (v: Record<string, unknown>) => Record<string, unknown> = (v) => v,
+) {
   return z.preprocess((v) => fix({ ...defaults, ...(typeof v === "object" && v !== null ? v : {}) }), schema);
 }
 

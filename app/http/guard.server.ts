@@ -46,7 +46,9 @@ export async function requireApiUser(args: Args, opts: { role?: Role } = {}): Pr
     throw apiErrorResponse(new AppError("forbidden", "Change your one-time password before using the API"));
   }
   if (user.mustEnrolTwoFactor && !API_BEFORE_PASSWORD_CHANGE.has(pathOf(args.request))) {
-    throw apiErrorResponse(new AppError("forbidden", "Set up two-factor authentication (Account screen) before using the API"));
+    throw apiErrorResponse(
+      new AppError("forbidden", "Set up two-factor authentication (Account screen) before using the API"),
+    );
   }
   if (opts.role && user.role !== opts.role) throw apiErrorResponse(new AppError("forbidden", "Forbidden"));
   return user;

@@ -11,11 +11,21 @@ import { redirectWithToast } from "./toast.server";
  * start the import and come back to the same page (post/redirect/get: the result, or progress while the queue
  * finishes the rest), or cancel it and go back to the contact list with the list's query kept.
  */
-export function stagedImportIntents({ request, context }: Pick<ActionFunctionArgs, "request" | "context">, userId: number, id: number) {
+export function stagedImportIntents(
+  { request, context }: Pick<ActionFunctionArgs, "request" | "context">,
+  userId: number,
+  id: number,
+) {
   const search = listSearch(request);
   return {
     async start(mode: DuplicateMode) {
-      await startContactImport(context.db, { id, userId, mode, clock: context.clock, enqueue: importEnqueuer(context.queue) });
+      await startContactImport(context.db, {
+        id,
+        userId,
+        mode,
+        clock: context.clock,
+        enqueue: importEnqueuer(context.queue),
+      });
       return redirect(new URL(request.url).pathname + search);
     },
     async cancel(title: string) {

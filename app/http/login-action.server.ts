@@ -21,7 +21,12 @@ async function signedIn(args: ActionFunctionArgs, user: SessionUser, token: stri
   headers.append("Set-Cookie", await issueDeviceCookie(request, context.cloudflare.env.SESSION_SECRET, user.email));
   headers.append("Set-Cookie", await pendingSignInCookie(request, undefined, null));
   // A full document redirect to / (SPEC §4), carrying the success toast.
-  return redirectWithToast(context, "/", { title: "Login successful", description: "Welcome to the product" }, { document: true, headers });
+  return redirectWithToast(
+    context,
+    "/",
+    { title: "Login successful", description: "Welcome to the product" },
+    { document: true, headers },
+  );
 }
 
 /** Step 2 of a two-factor sign-in (`intent=code`), or `intent=cancel` to start again with another account. */
@@ -29,17 +34,33 @@ async function codeStep(args: ActionFunctionArgs, form: FormData) {
   const { request, context } = args;
   const secret = context.cloudflare.env.SESSION_SECRET;
   const now = context.clock();
-  if (form.get("intent") === "cancel") return redirect("/login", { headers: { "Set-Cookie": await pendingSignInCookie(request, secret, null) } });
+  if (form.get("intent") === "cancel")
+    return redirect("/login", { headers: { "Set-Cookie": await pendingSignInCookie(request, secret, null) } });
   const fail = (status: number, message: string, headers?: HeadersInit) =>
-    data({ result: undefined, step: "code" as const, codeError: message, failure: { title: "Login failed", description: message } }, { status, headers });
+    data(
+      {
+        result: undefined,
+        step: "code" as const,
+        codeError: message,
+        failure: { title: "Login failed", description: message },
+      },
+      { status, headers },
+    );
   const pending = await readPendingSignIn(request, secret, now);
-  if (!pending) return redirect("/login", { headers: { "Set-Cookie": await pendingSignInCookie(request, secret, null) } });
+  if (!pending)
+    return redirect("/login", { headers: { "Set-Cookie": await pendingSignInCookie(request, secret, null) } });
   const parsed = codeSchema.safeParse({ code: form.get("code") ?? "" });
   if (!parsed.success) return fail(400, parsed.error.issues[0].message);
   try {
     const { user, token } = await completeTwoFactorSignIn(
       context.db,
-      { pending, code: parsed.data.code, ipAddress: clientIp(request), userAgent: userAgent(request), deviceIdFor: (email) => readDeviceId(request, secret, email) },
+      {
+        pending,
+        code: parsed.data.code,
+        ipAddress: clientIp(request),
+        userAgent: userAgent(request),
+        deviceIdFor: (email) => readDeviceId(request, secret, email),
+      },
       now,
     );
     return signedIn(args, user, token);
@@ -61,15 +82,26 @@ export async function loginAction(args: ActionFunctionArgs) {
   const submission = parseWithZod(form, { schema: loginSchema });
   if (submission.status !== "success") {
     // An over-long field says so (loginSchema's bounds); anything else is a missing field.
-    const tooLong = [EMAIL_TOO_LONG, PASSWORD_TOO_LONG].find((m) => Object.values(submission.error ?? {}).some((errs) => errs?.includes(m)));
-    return data({ result: submission.reply(), failure: tooLong ? { title: "Login failed", description: tooLong } : MISSING_CREDENTIALS }, { status: 400 });
+    const tooLong = [EMAIL_TOO_LONG, PASSWORD_TOO_LONG].find((m) =>
+      Object.values(submission.error ?? {}).some((errs) => errs?.includes(m)),
+    );
+    return data(
+      {
+        result: submission.reply(),
+        failure: tooLong ? { title: "Login failed", description: tooLong } : MISSING_CREDENTIALS,
+      },
+      { status: 400 },
+    );
   }
   try {
     const secret = context.cloudflare.env.SESSION_SECRET;
     const result = await createAuthenticator(context.db, context.clock, secret).authenticate("form", request);
     if (result.pending) {
       // Password right, two-factor on: a short-lived signed cookie (not a session), then the code step (GET /login).
-      const cookie = await pendingSignInCookie(request, secret, { ...result.pending, expiresAt: context.clock().getTime() + PENDING_SIGN_IN_MS });
+      const cookie = await pendingSignInCookie(request, secret, {
+        ...result.pending,
+        expiresAt: context.clock().getTime() + PENDING_SIGN_IN_MS,
+      });
       return redirect("/login", { headers: { "Set-Cookie": cookie } });
     }
     return signedIn(args, result.user, result.token);

@@ -16,7 +16,11 @@ export function isJsonContentType(header: string | null): boolean {
  * Reads a request body, stopping as soon as it passes `maxBytes` (413 `payload_too_large` with `message`).
  * Content-Length only lets an honest oversized request fail before any read; it is never trusted otherwise.
  */
-export async function readBodyLimited(request: Request, maxBytes: number, message: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBodyLimited(
+  request: Request,
+  maxBytes: number,
+  message: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw new AppError("payload_too_large", message);
   if (!request.body) return new Uint8Array(0);
@@ -46,7 +50,8 @@ export async function readBodyLimited(request: Request, maxBytes: number, messag
 export async function readFormDataLimited(request: Request, maxBytes: number, message: string): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   // Anything but a form (a script posting JSON, or no type at all) is the client's mistake, not a 500.
-  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) throw new AppError("unsupported_media_type", "The upload must be sent as a form (multipart/form-data)");
+  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type))
+    throw new AppError("unsupported_media_type", "The upload must be sent as a form (multipart/form-data)");
   const body = await readBodyLimited(request, maxBytes, message);
   try {
     return await new Request(request.url, { method: "POST", headers: request.headers, body }).formData();
@@ -69,7 +74,8 @@ export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 128 * 1024;
 
 const UPLOAD_PATHS = new Set(["/contacts/upload", "/contacts/quick-send"]);
 
-const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 export const bodyTooLarge = (maxBytes: number) => `Request body too large (maximum ${sizeText(maxBytes)})`;
 
 export type BodyLimit = { maxBytes: number; message: string };
@@ -80,7 +86,8 @@ export function requestBodyLimit(pathname: string): BodyLimit {
   if (UPLOAD_PATHS.has(pathname)) return limit(MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE);
   if (pathname === "/api/contacts/bulk") return limit(MAX_BULK_JSON_BYTES);
   if (pathname.startsWith("/webhooks/")) return limit(MAX_WEBHOOK_BYTES);
-  if (pathname === "/login" || pathname === "/api/auth/login" || pathname.startsWith("/unsubscribe/")) return limit(MAX_SMALL_FORM_BYTES);
+  if (pathname === "/login" || pathname === "/api/auth/login" || pathname.startsWith("/unsubscribe/"))
+    return limit(MAX_SMALL_FORM_BYTES);
   return limit(MAX_REQUEST_BYTES);
 }
 
@@ -90,7 +97,10 @@ export function requestBodyLimit(pathname: string): BodyLimit {
  * the cap — nothing is buffered here. `tripped()` tells the caller afterwards that the cap was hit, whatever the
  * route made of the broken stream.
  */
-export function limitRequestBody(request: Request, { maxBytes, message }: BodyLimit): { request: Request; tripped: () => boolean } {
+export function limitRequestBody(
+  request: Request,
+  { maxBytes, message }: BodyLimit,
+): { request: Request; tripped: () => boolean } {
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw new AppError("payload_too_large", message);
   if (!request.body) return { request, tripped: () => false };

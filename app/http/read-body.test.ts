@@ -8,12 +8,23 @@ describe("JSON bodies (issue 9 #8)", () => {
   it("accept only application/json (with optional parameters)", async () => {
     const cookie = await loginAs(await createTestUser());
     const body = JSON.stringify({ firstName: "Ct", lastName: "Type", phone: uniquePhone() });
-    for (const type of ["text/plain; application/json", "text/plain", "application/jsonx", "application/json-patch+json", "multipart/form-data; x=application/json"]) {
+    for (const type of [
+      "text/plain; application/json",
+      "text/plain",
+      "application/jsonx",
+      "application/json-patch+json",
+      "multipart/form-data; x=application/json",
+    ]) {
       const res = await call("/api/contacts", { method: "POST", cookie, body, headers: { "Content-Type": type } });
       expect(res.status, type).toBe(415);
     }
     for (const type of ["application/json", "application/json; charset=utf-8", "Application/JSON ;charset=UTF-8"]) {
-      const res = await call("/api/contacts", { method: "POST", cookie, body: JSON.stringify({ firstName: "Ct", lastName: "Type", phone: uniquePhone() }), headers: { "Content-Type": type } });
+      const res = await call("/api/contacts", {
+        method: "POST",
+        cookie,
+        body: JSON.stringify({ firstName: "Ct", lastName: "Type", phone: uniquePhone() }),
+        headers: { "Content-Type": type },
+      });
       expect(res.status, type).toBe(201);
     }
   });
@@ -21,18 +32,38 @@ describe("JSON bodies (issue 9 #8)", () => {
   it("are capped: 413 with a clear message, also when Content-Length is absent or lies", async () => {
     const cookie = await loginAs(await createTestUser());
     const big = JSON.stringify({ firstName: "x".repeat(MAX_JSON_BYTES), lastName: "y", phone: uniquePhone() });
-    const res = await call("/api/contacts", { method: "POST", cookie, body: big, headers: { "Content-Type": "application/json" } });
+    const res = await call("/api/contacts", {
+      method: "POST",
+      cookie,
+      body: big,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ message: `Request body too large (maximum ${MAX_JSON_BYTES / 1024 / 1024} MB)` });
+    expect(await res.json()).toEqual({
+      message: `Request body too large (maximum ${MAX_JSON_BYTES / 1024 / 1024} MB)`,
+    });
     const { stream } = countingStream(MAX_JSON_BYTES * 4);
-    const streamed = await call("/api/auth/login", { method: "POST", body: stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
+    const streamed = await call("/api/auth/login", {
+      method: "POST",
+      body: stream,
+      headers: { "Content-Type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(streamed.status).toBe(413);
   });
 
   it("the reader stops at the limit instead of reading everything", async () => {
     const { stream, state } = countingStream(64 * 1024 * 1024);
-    const request = new Request("https://helio.test/x", { method: "POST", body: stream, headers: { "Content-Length": "10" }, duplex: "half" } as RequestInit);
-    await expect(readBodyLimited(request, 1024 * 1024, "too big")).rejects.toMatchObject({ code: "payload_too_large", message: "too big" });
+    const request = new Request("https://helio.test/x", {
+      method: "POST",
+      body: stream,
+      headers: { "Content-Length": "10" },
+      duplex: "half",
+    } as RequestInit);
+    await expect(readBodyLimited(request, 1024 * 1024, "too big")).rejects.toMatchObject({
+      code: "payload_too_large",
+      message: "too big",
+    });
     expect(state.pulled).toBeLessThan(4 * 1024 * 1024);
   });
 });
@@ -41,12 +72,22 @@ describe("CSV uploads stop reading at 10 MB (issue 9 #8)", () => {
   it("an upload that is not a form is a 4xx with a message, not a 500", async () => {
     const cookie = await loginAs(await createTestUser());
     for (const path of ["/contacts/upload", "/contacts/quick-send"]) {
-      const json = await call(path, { method: "POST", cookie, body: JSON.stringify({ file: "x" }), headers: { "Content-Type": "application/json" } });
+      const json = await call(path, {
+        method: "POST",
+        cookie,
+        body: JSON.stringify({ file: "x" }),
+        headers: { "Content-Type": "application/json" },
+      });
       expect(json.status, path).toBe(415);
       const none = await call(path, { method: "POST", cookie, body: "first,last" });
       expect(none.status, path).toBeGreaterThanOrEqual(400);
       expect(none.status, path).toBeLessThan(500);
-      const torn = await call(path, { method: "POST", cookie, body: "--b\r\nContent-Disposition: form-data; name=\"file\"", headers: { "Content-Type": "multipart/form-data; boundary=b" } });
+      const torn = await call(path, {
+        method: "POST",
+        cookie,
+        body: '--b\r\nContent-Disposition: form-data; name="file"',
+        headers: { "Content-Type": "multipart/form-data; boundary=b" },
+      });
       expect(torn.status, path).toBe(400);
     }
   });
@@ -54,7 +95,9 @@ describe("CSV uploads stop reading at 10 MB (issue 9 #8)", () => {
   it("answers 413 with the size message for a streamed 40 MB upload", async () => {
     const cookie = await loginAs(await createTestUser());
     const boundary = "----helio-test-boundary";
-    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\nfirstName,lastName,phone\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\nfirstName,lastName,phone\r\n`,
+    );
     const { stream: rows, state } = countingStream(40 * 1024 * 1024);
     const reader = rows.getReader();
     let sentHead = false;
@@ -69,7 +112,13 @@ describe("CSV uploads stop reading at 10 MB (issue 9 #8)", () => {
         else controller.enqueue(value);
       },
     });
-    const res = await call("/contacts/upload", { method: "POST", cookie, body, headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, duplex: "half" } as RequestInit);
+    const res = await call("/contacts/upload", {
+      method: "POST",
+      cookie,
+      body,
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.text()).toContain("The file is too large (maximum 10 MB)");
     expect(state.pulled).toBeLessThan(40 * 1024 * 1024);

@@ -29,11 +29,15 @@ export type RecordEndpoint<R = unknown> = {
  * GET → 200 with the record; PUT → 200 with the updated record; DELETE → 204; anything else 405.
  * Call from both the loader and the action, after the route's guard.
  */
-export function recordRoute<R>(args: LoaderFunctionArgs | ActionFunctionArgs, endpoint: RecordEndpoint<R>): Promise<Response> {
+export function recordRoute<R>(
+  args: LoaderFunctionArgs | ActionFunctionArgs,
+  endpoint: RecordEndpoint<R>,
+): Promise<Response> {
   const { method } = args.request;
   const { db } = args.context;
   const present = endpoint.present ?? ((r: R) => r);
-  if (method !== "GET" && method !== "HEAD" && method !== "PUT" && method !== "DELETE") return Promise.resolve(methodNotAllowed(["GET", "PUT", "DELETE"]));
+  if (method !== "GET" && method !== "HEAD" && method !== "PUT" && method !== "DELETE")
+    return Promise.resolve(methodNotAllowed(["GET", "PUT", "DELETE"]));
   return apiRoute(async () => {
     const id = requireId(args.params.id, endpoint.notFound);
     if (method === "DELETE") {
@@ -59,12 +63,21 @@ export type CollectionEndpoint<I, R> = {
 };
 
 /** GET → 200 with the list; POST → 201 with the new record; anything else 405. Call after the route's guard. */
-export function collectionRoute<I, R>(args: LoaderFunctionArgs | ActionFunctionArgs, endpoint: CollectionEndpoint<I, R>): Promise<Response> {
+export function collectionRoute<I, R>(
+  args: LoaderFunctionArgs | ActionFunctionArgs,
+  endpoint: CollectionEndpoint<I, R>,
+): Promise<Response> {
   const { request, context } = args;
   const present = endpoint.present ?? ((r: R) => r);
-  if (request.method === "GET" || request.method === "HEAD") return apiRoute(async () => Response.json((await endpoint.list(context.db)).map(present)));
+  if (request.method === "GET" || request.method === "HEAD")
+    return apiRoute(async () => Response.json((await endpoint.list(context.db)).map(present)));
   if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
-  return apiRoute(async () => Response.json(present(await endpoint.create(context.db, endpoint.parse(await readJson(request)), context.clock())), { status: 201 }));
+  return apiRoute(async () =>
+    Response.json(
+      present(await endpoint.create(context.db, endpoint.parse(await readJson(request)), context.clock())),
+      { status: 201 },
+    ),
+  );
 }
 
 /** Who creates a record through a paged collection (for its owner column and the activity log). */
@@ -84,7 +97,11 @@ export type PagedCollectionEndpoint<I, R> = {
  * GET → 200 with one page, newest first, `X-Next-Cursor` when there is more; POST → 201 with the new record;
  * anything else 405. Call after the route's guard, with the user it returned.
  */
-export function pagedCollectionRoute<I, R>(args: LoaderFunctionArgs | ActionFunctionArgs, endpoint: PagedCollectionEndpoint<I, R>, userId: number): Promise<Response> {
+export function pagedCollectionRoute<I, R>(
+  args: LoaderFunctionArgs | ActionFunctionArgs,
+  endpoint: PagedCollectionEndpoint<I, R>,
+  userId: number,
+): Promise<Response> {
   const { request, context } = args;
   if (request.method === "GET" || request.method === "HEAD") {
     return apiRoute(async () => {
@@ -95,6 +112,9 @@ export function pagedCollectionRoute<I, R>(args: LoaderFunctionArgs | ActionFunc
   if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
   return apiRoute(async () => {
     const input = endpoint.parse(await readJson(request));
-    return Response.json(await endpoint.create(context.db, input, { userId, ipAddress: clientIp(request) }, context.clock()), { status: 201 });
+    return Response.json(
+      await endpoint.create(context.db, input, { userId, ipAddress: clientIp(request) }, context.clock()),
+      { status: 201 },
+    );
   });
 }

@@ -17,7 +17,11 @@ describe("every request body is capped before a route reads it (issue 23)", () =
       ["/webhooks/twilio/status", MAX_WEBHOOK_BYTES],
     ];
     for (const [path, max] of cases) {
-      const declared = await call(path, { method: "POST", body: "email=a", headers: { ...form, "Content-Length": String(max + 1) } });
+      const declared = await call(path, {
+        method: "POST",
+        body: "email=a",
+        headers: { ...form, "Content-Length": String(max + 1) },
+      });
       expect(declared.status, path).toBe(413);
       expect(await declared.text(), path).toMatch(/^Request body too large \(maximum \d+ KB\)$/);
       // A chunked body is counted as it is read: the unsubscribe routes never read theirs (the token is the request).
@@ -32,18 +36,34 @@ describe("every request body is capped before a route reads it (issue 23)", () =
   it("a screen action and an /api route refuse a chunked body past 1 MB with 413 (JSON for /api) without reading it all", async () => {
     const cookie = await loginAs(await createTestUser());
     const { stream, state } = countingStream(16 * MAX_REQUEST_BYTES, 64 * 1024);
-    const screen = await call("/contacts/new", { method: "POST", cookie, body: stream, headers: form, duplex: "half" } as RequestInit);
+    const screen = await call("/contacts/new", {
+      method: "POST",
+      cookie,
+      body: stream,
+      headers: form,
+      duplex: "half",
+    } as RequestInit);
     expect(screen.status).toBe(413);
     expect(await screen.text()).toBe("Request body too large (maximum 1 MB)");
     expect(state.pulled).toBeLessThan(4 * MAX_REQUEST_BYTES);
     const api = countingStream(16 * MAX_REQUEST_BYTES, 64 * 1024);
-    const res = await call("/api/templates", { method: "POST", cookie, body: api.stream, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
+    const res = await call("/api/templates", {
+      method: "POST",
+      cookie,
+      body: api.stream,
+      headers: { "Content-Type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: "Request body too large (maximum 1 MB)" });
   });
 
   it("bodies under the caps still reach their routes", async () => {
-    const res = await call("/login", { method: "POST", body: new URLSearchParams({ email: "nobody@example.com", password: "x".repeat(100) }), headers: form });
+    const res = await call("/login", {
+      method: "POST",
+      body: new URLSearchParams({ email: "nobody@example.com", password: "x".repeat(100) }),
+      headers: form,
+    });
     expect(res.status).toBe(401);
   });
 });

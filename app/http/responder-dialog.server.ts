@@ -11,7 +11,8 @@ import { parseResponder, RESPONDER_TOASTS } from "~/responders/responder-schema"
  */
 export const responderDialogForm = (id: () => number | null) => ({
   schema: z.record(z.unknown()),
-  title: (intent: string | undefined) => (intent?.startsWith("tab:") ? undefined : id() === null ? RESPONDER_TOASTS.create : RESPONDER_TOASTS.update),
+  title: (intent: string | undefined) =>
+    intent?.startsWith("tab:") ? undefined : id() === null ? RESPONDER_TOASTS.create : RESPONDER_TOASTS.update,
   before: id,
 });
 
@@ -26,5 +27,7 @@ export async function saveResponderDialog(args: ActionFunctionArgs, id: number |
   if (intent.startsWith("tab:")) return data({ ok: true as const, values, tab });
   if (id === null) await createResponder(context.db, parseResponder(object), context.clock());
   else await updateResponder(context.db, id, object, context.clock());
-  return redirectWithToast(context, "/auto-responder", { title: id === null ? "Auto-responder created" : "Auto-responder updated" });
+  return redirectWithToast(context, "/auto-responder", {
+    title: id === null ? "Auto-responder created" : "Auto-responder updated",
+  });
 }

@@ -25,7 +25,10 @@ export async function redirectWithToast(
 }
 
 /** Reads and clears the pending toast. */
-export async function takeToast(request: Request, context: AppLoadContext): Promise<{ toast: Toast | null; headers: Headers }> {
+export async function takeToast(
+  request: Request,
+  context: AppLoadContext,
+): Promise<{ toast: Toast | null; headers: Headers }> {
   const headers = new Headers();
   const cookie = toastCookie(context);
   const raw = await cookie.parse(request.headers.get("Cookie"));

@@ -1,4 +1,10 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+} from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/app";
@@ -35,11 +41,20 @@ function recordD1(d1: D1Database) {
         if (!recording) return res;
         const sent = JSON.parse(typeof init?.body === "string" ? init.body : "null");
         const queries: { sql: string; params?: unknown[] }[] = Array.isArray(sent) ? sent : [sent];
-        const body = await res.clone().json().catch(() => null);
+        const body = await res
+          .clone()
+          .json()
+          .catch(() => null);
         const results: any[] = Array.isArray(body) ? body : [body];
         results.forEach((r, k) => {
           const q = queries[k] ?? queries[0];
-          if (q?.sql) recorded.push({ sql: q.sql, params: q.params ?? [], read: r?.meta?.rows_read ?? 0, written: r?.meta?.rows_written ?? 0 });
+          if (q?.sql)
+            recorded.push({
+              sql: q.sql,
+              params: q.params ?? [],
+              read: r?.meta?.rows_read ?? 0,
+              written: r?.meta?.rows_written ?? 0,
+            });
         });
         return res;
       },
@@ -51,8 +66,10 @@ function recordD1(d1: D1Database) {
 /** Names a plan calls the big tables by: the table itself or its alias in this statement. */
 function bigNames(text: string) {
   const names = new Map<string, string>();
-  const re = /(?:FROM|JOIN|UPDATE|INTO)\s+"?(messages|contacts|conversations|campaign_enrollments)"?(?:\s+(?:AS\s+)?"?([A-Za-z_]\w*)"?)?/gi;
-  const keywords = /^(WHERE|SET|ON|JOIN|LEFT|INNER|CROSS|USING|GROUP|ORDER|LIMIT|VALUES|WHEN|AND|OR|FROM|SELECT|RETURNING|INDEXED|NOT|DEFAULT)$/i;
+  const re =
+    /(?:FROM|JOIN|UPDATE|INTO)\s+"?(messages|contacts|conversations|campaign_enrollments)"?(?:\s+(?:AS\s+)?"?([A-Za-z_]\w*)"?)?/gi;
+  const keywords =
+    /^(WHERE|SET|ON|JOIN|LEFT|INNER|CROSS|USING|GROUP|ORDER|LIMIT|VALUES|WHEN|AND|OR|FROM|SELECT|RETURNING|INDEXED|NOT|DEFAULT)$/i;
   for (const m of text.matchAll(re)) {
     names.set(m[1], m[1]);
     if (m[2] && !keywords.test(m[2])) names.set(m[2], m[1]);
@@ -87,7 +104,11 @@ async function event(e: Event) {
     recording = false;
   }
   const statements = recorded;
-  return { statements, read: statements.reduce((a, s) => a + s.read, 0), written: statements.reduce((a, s) => a + s.written, 0) };
+  return {
+    statements,
+    read: statements.reduce((a, s) => a + s.read, 0),
+    written: statements.reduce((a, s) => a + s.written, 0),
+  };
 }
 
 const signedPost = async (path: string, params: Record<string, string>) => {
@@ -102,13 +123,17 @@ const signedPost = async (path: string, params: Record<string, string>) => {
 };
 
 async function runJobs(queue: string, bodies: unknown[]) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `e${Date.now()}-${i}`, timestamp: new Date(), attempts: 1, body })));
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body, i) => ({ id: `e${Date.now()}-${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
   const ctx = createExecutionContext();
   await worker.queue(batch, env as never);
   return getQueueResult(batch, ctx);
 }
 
-const tick = () => worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: new Date() }), env as never);
+const tick = () =>
+  worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: new Date() }), env as never);
 const newSid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
 
 let restore: () => void;
@@ -116,7 +141,13 @@ let busyContacts: { id: number; phone: string }[] = [];
 
 beforeAll(async () => {
   const user = await createTestUser();
-  await seedAtScale(env.DB, { contacts: 3_000, messages: MESSAGES, campaigns: 20, enrollments: 3_000, userId: user.id });
+  await seedAtScale(env.DB, {
+    contacts: 3_000,
+    messages: MESSAGES,
+    campaigns: 20,
+    enrollments: 3_000,
+    userId: user.id,
+  });
   // Real statistics, as a database a year old that ran `PRAGMA optimize` has: plans change with them.
   await env.DB.exec("ANALYZE");
   busyContacts = await db().all<{ id: number; phone: string }>(
@@ -129,13 +160,22 @@ afterAll(() => restore?.());
 
 // `prepare` finds the event's rows before recording starts; `run` is the event itself.
 // `uses`: indexes some statement of the event must search with (a history walk reads within budget at this size).
-type Event = { name: string; budget: number; uses?: string[]; prepare?: () => Promise<string>; run: (arg: string) => Promise<unknown> };
+type Event = {
+  name: string;
+  budget: number;
+  uses?: string[];
+  prepare?: () => Promise<string>;
+  run: (arg: string) => Promise<unknown>;
+};
 const events: Event[] = [
   { name: "an idle cron tick", budget: 30, run: tick },
   {
     name: 'a "delivered" status callback',
     budget: 10,
-    prepare: async () => (await db().get<{ sid: string }>(sql`SELECT twilio_sid AS sid FROM messages WHERE status = 'sent' AND twilio_sid IS NOT NULL ORDER BY id DESC LIMIT 1`))!.sid,
+    prepare: async () =>
+      (await db().get<{ sid: string }>(
+        sql`SELECT twilio_sid AS sid FROM messages WHERE status = 'sent' AND twilio_sid IS NOT NULL ORDER BY id DESC LIMIT 1`,
+      ))!.sid,
     run: (sid) => signedPost("/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "delivered" }),
   },
   {
@@ -147,11 +187,19 @@ const events: Event[] = [
     name: `an inbound reply "${body}" and its task`,
     budget: 300,
     // The number's unsent messages and (for a reply) its conversation history, never its whole history (migration 0045).
-    uses: body === "STOP" ? ["messages_unsent_phone_idx"] : ["messages_unsent_phone_idx", "messages_phone_conversation_idx"],
+    uses:
+      body === "STOP"
+        ? ["messages_unsent_phone_idx"]
+        : ["messages_unsent_phone_idx", "messages_phone_conversation_idx"],
     run: async () => {
       const contact = busyContacts[k];
       const sid = newSid();
-      await signedPost("/webhooks/twilio/sms", { MessageSid: sid, From: contact.phone, To: "+15005550006", Body: body });
+      await signedPost("/webhooks/twilio/sms", {
+        MessageSid: sid,
+        From: contact.phone,
+        To: "+15005550006",
+        Body: body,
+      });
       if (body === "STOP") return; // a command: no task
       const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
       await runJobs("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
@@ -165,10 +213,17 @@ const events: Event[] = [
     run: async () => {
       const contact = busyContacts[2];
       const sid = newSid();
-      await signedPost("/webhooks/twilio/sms", { MessageSid: sid, From: contact.phone, To: "+15005550006", Body: "What's the pricing on 7 kW?" });
+      await signedPost("/webhooks/twilio/sms", {
+        MessageSid: sid,
+        From: contact.phone,
+        To: "+15005550006",
+        Body: "What's the pricing on 7 kW?",
+      });
       const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
       await runJobs("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
-      const held = await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages WHERE phone = ${contact.phone} AND kind = 'auto_reply'`);
+      const held = await db().get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM messages WHERE phone = ${contact.phone} AND kind = 'auto_reply'`,
+      );
       expect(held?.n).toBe(1); // the first one's answer only
     },
   },
@@ -183,12 +238,20 @@ const events: Event[] = [
         return (await res.json()) as { id: number };
       };
       const c = await post("/api/campaigns", { name: "Due step" });
-      await post("/api/campaign-steps", { campaignId: c.id, name: "Intro", messageType: "sms", content: "Hi {{firstName}}, a quick solar question", delayDays: 0, delayHours: 0 });
+      await post("/api/campaign-steps", {
+        campaignId: c.id,
+        name: "Intro",
+        messageType: "sms",
+        content: "Hi {{firstName}}, a quick solar question",
+        delayDays: 0,
+        delayHours: 0,
+      });
       const t = Date.now();
       const due = JSON.stringify(busyContacts.slice(10, 15).map((x) => x.id));
       await db().run(sql`UPDATE campaigns SET status = 'running' WHERE id = ${c.id}`);
       await db().run(sql`UPDATE contacts SET time_zone = 'UTC' WHERE id IN (SELECT value FROM json_each(${due}))`);
-      await db().run(sql`INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
+      await db()
+        .run(sql`INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
         SELECT ${c.id}, value, 'active', 1, ${t - 1000}, ${t - 1000}, ${t}, ${t} FROM json_each(${due})`);
       return String(c.id);
     },
@@ -196,7 +259,10 @@ const events: Event[] = [
       await tick();
       const rows = await db().all<{ id: number }>(sql`SELECT id FROM messages WHERE campaign_id = ${Number(id)}`);
       expect(rows).toHaveLength(5);
-      await runJobs("helio-jobs", rows.map((r) => ({ v: 1, type: "send", messageId: r.id })));
+      await runJobs(
+        "helio-jobs",
+        rows.map((r) => ({ v: 1, type: "send", messageId: r.id })),
+      );
     },
   },
   {
@@ -205,13 +271,18 @@ const events: Event[] = [
     prepare: async () => {
       const contact = busyContacts[5];
       const t = Date.now();
-      await db().run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, created_at, updated_at)
+      await db()
+        .run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, created_at, updated_at)
         VALUES ('sms', 'outbound', 'individual', 'queued', ${contact.id}, ${contact.phone}, 'Hi from Helio Solar', ${"ev:" + t}, 0, ${t}, ${t})`);
-      return String((await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"ev:" + t}`))!.id);
+      return String(
+        (await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"ev:" + t}`))!.id,
+      );
     },
     run: async (id) => {
       await runJobs("helio-jobs", [{ v: 1, type: "send", messageId: Number(id) }]);
-      expect((await db().get<{ status: string }>(sql`SELECT status FROM messages WHERE id = ${Number(id)}`))?.status).toBe("sent");
+      expect(
+        (await db().get<{ status: string }>(sql`SELECT status FROM messages WHERE id = ${Number(id)}`))?.status,
+      ).toBe("sent");
     },
   },
 ];
@@ -220,7 +291,15 @@ describe("event paths at scale: plans and rows read (issue 22)", () => {
   beforeAll(async () => {
     // An auto-responder so the keyword reply runs the responder engine end to end.
     const cookie = await loginAs(await createTestUser({ role: "superuser" }));
-    const res = await call("/api/auto-responders", { method: "POST", cookie, json: { name: "Pricing", keywords: ["pricing"], responses: { primary: "Thanks! A rep will text you the numbers today." } } });
+    const res = await call("/api/auto-responders", {
+      method: "POST",
+      cookie,
+      json: {
+        name: "Pricing",
+        keywords: ["pricing"],
+        responses: { primary: "Thanks! A rep will text you the numbers today." },
+      },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -237,7 +316,10 @@ describe("event paths at scale: plans and rows read (issue 22)", () => {
       }
       expect(scans).toEqual([]);
       for (const index of e.uses ?? []) expect([...searched], index).toContain(index);
-      const costly = [...statements].sort((a, b) => b.read - a.read).slice(0, 3).map((s) => `${s.read} ${s.sql.replace(/\s+/g, " ").slice(0, 100)}`);
+      const costly = [...statements]
+        .sort((a, b) => b.read - a.read)
+        .slice(0, 3)
+        .map((s) => `${s.read} ${s.sql.replace(/\s+/g, " ").slice(0, 100)}`);
       expect(read, costly.join("\n")).toBeLessThanOrEqual(e.budget);
     });
   }

@@ -5,7 +5,9 @@ import { jobKey, jobSchema, type Job } from "./jobs";
  * Each handler answers with outcomes keyed by `jobKey` (a job without an entry is done: acked). `D`: what the
  * handlers take, built by the composition root (JobDeps in job-handlers.server.ts, `jobDeps` in app/wiring).
  */
-export type JobHandlers<D> = { [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: D) => Promise<JobOutcomes> };
+export type JobHandlers<D> = {
+  [K in Job["type"]]?: (jobs: Extract<Job, { type: K }>[], deps: D) => Promise<JobOutcomes>;
+};
 
 /**
  * Validates each message, groups them by type and lets each handler work on its group at once

@@ -25,7 +25,11 @@ export const jobHandlers: JobHandlers<JobDeps> = {
 
   // The pipeline's inbound processors, in their declared order (app/wiring/pipeline-hooks.server.ts).
   async inbound(jobs, { db, queue, clock, hooks }) {
-    await processInboundMessages({ db, queue, now: clock() }, jobs.map((j) => j.messageId), hooks.inbound);
+    await processInboundMessages(
+      { db, queue, now: clock() },
+      jobs.map((j) => j.messageId),
+      hooks.inbound,
+    );
     return new Map() as JobOutcomes;
   },
 

@@ -9,7 +9,8 @@ import type { JobQueue } from "~/lib/job-queue";
 export const SEND_QUEUE = "helio-jobs";
 export const TASK_QUEUE = "helio-tasks";
 
-const isSend = (body: unknown) => typeof body === "object" && body !== null && (body as { type?: unknown }).type === "send";
+const isSend = (body: unknown) =>
+  typeof body === "object" && body !== null && (body as { type?: unknown }).type === "send";
 
 /** The producer every caller uses: routes each job to its queue by type. */
 export function jobQueue(env: Pick<Env, "JOBS" | "TASKS">): JobQueue {
@@ -19,7 +20,10 @@ export function jobQueue(env: Pick<Env, "JOBS" | "TASKS">): JobQueue {
       const sends: MessageSendRequest<unknown>[] = [];
       const tasks: MessageSendRequest<unknown>[] = [];
       for (const m of messages) (isSend(m.body) ? sends : tasks).push(m);
-      await Promise.all([sends.length ? env.JOBS.sendBatch(sends) : null, tasks.length ? env.TASKS.sendBatch(tasks) : null]);
+      await Promise.all([
+        sends.length ? env.JOBS.sendBatch(sends) : null,
+        tasks.length ? env.TASKS.sendBatch(tasks) : null,
+      ]);
     },
   };
 }

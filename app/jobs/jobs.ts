@@ -5,8 +5,16 @@ import { z } from "zod";
  * logged (never retried forever); each type has one handler in handle-job-batch.server.ts.
  */
 export const sendJob = z.object({ v: z.literal(1), type: z.literal("send"), messageId: z.number().int().positive() });
-export const inboundJob = z.object({ v: z.literal(1), type: z.literal("inbound"), messageId: z.number().int().positive() });
-export const importContactsJob = z.object({ v: z.literal(1), type: z.literal("import-contacts"), importId: z.number().int().positive() });
+export const inboundJob = z.object({
+  v: z.literal(1),
+  type: z.literal("inbound"),
+  messageId: z.number().int().positive(),
+});
+export const importContactsJob = z.object({
+  v: z.literal(1),
+  type: z.literal("import-contacts"),
+  importId: z.number().int().positive(),
+});
 /** Enrols (and, on start/resume, activates) a campaign's audience one bounded chunk at a time (app/campaigns). */
 export const enrollCampaignJob = z.object({
   v: z.literal(1),

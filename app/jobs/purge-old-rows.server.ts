@@ -42,7 +42,9 @@ export async function purgeOldRows(db: Db, now: Date, chunk = PURGE_CHUNK) {
     RETENTION.map(({ table }) => sql`(SELECT min(created_at) FROM ${sql.raw(table)}) AS ${sql.raw(table)}`),
     sql`, `,
   );
-  const first = (await db.get<Record<RetentionTable, number | null>>(sql`SELECT ${oldest}`)) ?? ({} as Record<RetentionTable, number | null>);
+  const first =
+    (await db.get<Record<RetentionTable, number | null>>(sql`SELECT ${oldest}`)) ??
+    ({} as Record<RetentionTable, number | null>);
   const removed: Partial<Record<RetentionTable, number>> = {};
   for (const { table, days } of RETENTION) {
     const at = first[table];

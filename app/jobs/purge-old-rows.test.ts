@@ -11,15 +11,27 @@ async function seed(table: string, userId: number, at: number, tag: string) {
     case "login_history":
       return db().run(sql`INSERT INTO login_history (email, success, created_at) VALUES (${tag}, 0, ${at})`);
     case "chat_messages":
-      return db().run(sql`INSERT INTO chat_messages (user_id, role, content, created_at) VALUES (${userId}, 'user', ${tag}, ${at})`);
+      return db().run(
+        sql`INSERT INTO chat_messages (user_id, role, content, created_at) VALUES (${userId}, 'user', ${tag}, ${at})`,
+      );
     case "alerts":
-      return db().run(sql`INSERT INTO alerts (content, priority, category, created_at) VALUES (${tag}, 'high', 'objection', ${at})`);
+      return db().run(
+        sql`INSERT INTO alerts (content, priority, category, created_at) VALUES (${tag}, 'high', 'objection', ${at})`,
+      );
     case "ai_classifications":
-      return db().run(sql`INSERT INTO ai_classifications (text_preview, intent, sentiment, confidence, provider, analysis_ms, created_at) VALUES (${tag}, 'other', 'neutral', 50, 'offline', 1, ${at})`);
+      return db().run(
+        sql`INSERT INTO ai_classifications (text_preview, intent, sentiment, confidence, provider, analysis_ms, created_at) VALUES (${tag}, 'other', 'neutral', 50, 'offline', 1, ${at})`,
+      );
   }
 }
-const column: Record<string, string> = { login_history: "email", chat_messages: "content", alerts: "content", ai_classifications: "text_preview" };
-const left = (table: string, tag: string) => db().get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${sql.raw(column[table])} = ${tag}`);
+const column: Record<string, string> = {
+  login_history: "email",
+  chat_messages: "content",
+  alerts: "content",
+  ai_classifications: "text_preview",
+};
+const left = (table: string, tag: string) =>
+  db().get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${sql.raw(column[table])} = ${tag}`);
 
 describe("retention of append-only tables (issue 23, decision 022)", () => {
   it("purges rows past each table's retention in bounded chunks and keeps newer ones", async () => {
@@ -41,8 +53,14 @@ describe("retention of append-only tables (issue 23, decision 022)", () => {
 
   it("reads only the due rows, through an index on created_at", async () => {
     for (const { table } of RETENTION) {
-      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN SELECT id FROM ${table} WHERE created_at < ?1 ORDER BY created_at LIMIT 500`).bind(0).all<{ detail: string }>();
-      expect(plan.results.map((r) => r.detail).join("\n"), table).toMatch(new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${table}_created_at_idx`));
+      const plan = await env.DB.prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM ${table} WHERE created_at < ?1 ORDER BY created_at LIMIT 500`,
+      )
+        .bind(0)
+        .all<{ detail: string }>();
+      expect(plan.results.map((r) => r.detail).join("\n"), table).toMatch(
+        new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${table}_created_at_idx`),
+      );
     }
   });
 });

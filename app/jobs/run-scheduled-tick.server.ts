@@ -20,7 +20,14 @@ import { purgeOldRows } from "~/jobs/purge-old-rows.server";
  * What the tasks take, built by the composition root (app/wiring/app-deps.server.ts `tickDeps`): `now` is the tick's
  * scheduled time for every task; `env` for the settings tasks read themselves (retention, the archive bucket).
  */
-export type TickDeps = { db: Db; env: Env; now: Date; queue: JobQueue; sms: () => SmsProvider; alerts: () => AlertConfig };
+export type TickDeps = {
+  db: Db;
+  env: Env;
+  now: Date;
+  queue: JobQueue;
+  sms: () => SmsProvider;
+  alerts: () => AlertConfig;
+};
 type Task = (d: TickDeps) => Promise<unknown>;
 
 /** Everything the per-minute Cron Trigger does. Each task is independent: one failing does not stop the rest. */
@@ -29,7 +36,9 @@ export async function runScheduledTick(deps: TickDeps, tasks: Task[] = defaultTa
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   for (const f of failed) console.error("scheduled task failed", f.reason);
   // The analytics screen's "last cron tick" (Cron never fires under wrangler dev, so it can honestly say "never").
-  await recordStatus(deps.db, "cron_tick", { ran: tasks.length, failed: failed.length }, deps.now).catch((e) => console.error("recording the tick failed", e));
+  await recordStatus(deps.db, "cron_tick", { ran: tasks.length, failed: failed.length }, deps.now).catch((e) =>
+    console.error("recording the tick failed", e),
+  );
   return { ran: tasks.length, failed: failed.length };
 }
 
@@ -39,7 +48,8 @@ export const defaultTasks: Task[] = [
   ({ db, queue, now }) => dispatchDueMessages(db, queue, now),
   // Campaign steps that have come due (app/campaigns): creates their messages through the same pipeline.
   // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
-  async ({ db, queue, now }) => console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, queue, now))),
+  async ({ db, queue, now }) =>
+    console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, queue, now))),
   ({ db, queue, sms, now }) => reconcileMessages(db, queue, sms(), now),
   // Local outbox: simulate the provider's delivery reports.
   async ({ db, now }) => {
@@ -67,5 +77,6 @@ export const defaultTasks: Task[] = [
     if (r.archived || r.busy) console.log("message-archive", JSON.stringify(r));
   },
   // Uploads that were previewed but never confirmed.
-  ({ db, now }) => db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
+  ({ db, now }) =>
+    db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
 ];

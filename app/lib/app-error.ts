@@ -3,7 +3,16 @@
  * `apiErrorResponse` (/api: `{ message }` JSON) or `formAction` (app/http/form-action.server.ts; screens: the one FormFailure reply + toast). Nothing
  * matches on message strings: callers branch on `code`.
  */
-export type AppErrorCode = "validation" | "not_found" | "conflict" | "forbidden" | "unauthorized" | "rate_limited" | "unavailable" | "payload_too_large" | "unsupported_media_type";
+export type AppErrorCode =
+  | "validation"
+  | "not_found"
+  | "conflict"
+  | "forbidden"
+  | "unauthorized"
+  | "rate_limited"
+  | "unavailable"
+  | "payload_too_large"
+  | "unsupported_media_type";
 
 export const STATUS_BY_CODE: Record<AppErrorCode, number> = {
   validation: 400,

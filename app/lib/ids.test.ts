@@ -11,21 +11,37 @@ describe("parseId", () => {
     expect(parseId(7)).toBe(7);
   });
 
-  it.each(["0", "-1", "+1", "0x6", "6e0", " 6", "6 ", "06", "1.0", "1.5", "", "abc", "9007199254740992", "99999999999999999", "١٢"])(
-    "refuses %j",
-    (raw) => expect(parseId(raw)).toBeNull(),
-  );
+  it.each([
+    "0",
+    "-1",
+    "+1",
+    "0x6",
+    "6e0",
+    " 6",
+    "6 ",
+    "06",
+    "1.0",
+    "1.5",
+    "",
+    "abc",
+    "9007199254740992",
+    "99999999999999999",
+    "١٢",
+  ])("refuses %j", (raw) => expect(parseId(raw)).toBeNull());
 
   it("refuses non-strings and unsafe numbers", () => {
-    for (const v of [null, undefined, {}, [], 0, -3, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) expect(parseId(v)).toBeNull();
+    for (const v of [null, undefined, {}, [], 0, -3, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1])
+      expect(parseId(v)).toBeNull();
   });
 
   it("round-trips every safe positive integer and nothing else", () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (n) => parseId(String(n)) === n));
-    fc.assert(fc.property(fc.string(), (s) => {
-      const id = parseId(s);
-      return id === null || String(id) === s;
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const id = parseId(s);
+        return id === null || String(id) === s;
+      }),
+    );
   });
 
   it("requireId throws a not_found AppError", () => {

@@ -13,7 +13,36 @@ const SEARCH_ENTRY_POINTS = ["/api/contacts", "/api/messages", "/contacts", "/me
 const nasty = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({
-    unit: fc.constantFrom("\0", "\u0001", "\u001f", "\u007f", "\u0085", "\ud800", "%", "_", "\\", '"', "'", "*", "(", ")", ":", "^", "-", "+", "NEAR", " OR ", " AND ", "NOT", "a", "b", "1", " ", "\t", "\n"),
+    unit: fc.constantFrom(
+      "\0",
+      "\u0001",
+      "\u001f",
+      "\u007f",
+      "\u0085",
+      "\ud800",
+      "%",
+      "_",
+      "\\",
+      '"',
+      "'",
+      "*",
+      "(",
+      ")",
+      ":",
+      "^",
+      "-",
+      "+",
+      "NEAR",
+      " OR ",
+      " AND ",
+      "NOT",
+      "a",
+      "b",
+      "1",
+      " ",
+      "\t",
+      "\n",
+    ),
     maxLength: 30,
   }),
   fc.constantFrom("ab\0c", "\0", "%", "_", "\\", '"', "abc\0def\0ghi", "a".repeat(500)),
@@ -55,17 +84,23 @@ describe("short message search escapes LIKE metacharacters (issue 9 #4)", () => 
     const phone = uniquePhone();
     const t = Date.now();
     for (const content of ["save 50% today", "plain text here"]) {
-      await db().run(sql`INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+      await db()
+        .run(sql`INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
         VALUES ('sms', 'inbound', 'inbound', 'received', ${phone}, ${content}, ${"like:" + crypto.randomUUID()}, 0, 0, 0, ${t}, ${t}, ${t})`);
     }
-    const search = async (q: string) => ((await (await call(`/api/messages?${new URLSearchParams({ q })}`, { cookie })).json()) as { content: string }[]).map((m) => m.content);
+    const search = async (q: string) =>
+      (
+        (await (await call(`/api/messages?${new URLSearchParams({ q })}`, { cookie })).json()) as { content: string }[]
+      ).map((m) => m.content);
     expect(await search("%")).toContain("save 50% today");
     expect(await search("%")).not.toContain("plain text here");
     expect(await search("_")).not.toContain("plain text here");
     expect(await search("_")).not.toContain("save 50% today");
     // The contacts search behaves the same (one shared helper).
     const c = await createTestContact((await createTestUser()).id, { company: "Acme_Solar" });
-    const found = (await (await call(`/api/contacts?q=_`, { cookie })).json()) as { contacts?: { id: number }[] } | { id: number }[];
+    const found = (await (await call(`/api/contacts?q=_`, { cookie })).json()) as
+      | { contacts?: { id: number }[] }
+      | { id: number }[];
     const ids = (Array.isArray(found) ? found : (found.contacts ?? [])).map((r) => r.id);
     expect(ids).toContain(c.id);
   });

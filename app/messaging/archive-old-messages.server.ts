@@ -30,7 +30,13 @@ export type ArchiveResult = {
   busy?: boolean;
 };
 
-type State = { cursor_at: number; cursor_id: number; lap_day: string; lease_until: number; pending_keys: string | null };
+type State = {
+  cursor_at: number;
+  cursor_id: number;
+  lap_day: string;
+  lease_until: number;
+  pending_keys: string | null;
+};
 type MessageRow = Record<string, unknown> & { id: number; created_at: number; status: string };
 type Part = { key: string; month: string; rows: MessageRow[] };
 
@@ -39,13 +45,22 @@ export function retentionCutoff(now: Date, months: number): number {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth() - months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay), now.getUTCHours(), now.getUTCMinutes(), now.getUTCSeconds(), now.getUTCMilliseconds());
+  return Date.UTC(
+    year,
+    month,
+    Math.min(now.getUTCDate(), lastDay),
+    now.getUTCHours(),
+    now.getUTCMinutes(),
+    now.getUTCSeconds(),
+    now.getUTCMilliseconds(),
+  );
 }
 
 export const archiveMonth = (createdAt: number) => new Date(createdAt).toISOString().slice(0, 7);
 
 /** One object per month per chunk, named by its first message: a retry of the chunk writes the same key again. */
-export const archiveKey = (month: string, firstId: number) => `messages/${month}/part-${String(firstId).padStart(12, "0")}.ndjson.gz`;
+export const archiveKey = (month: string, firstId: number) =>
+  `messages/${month}/part-${String(firstId).padStart(12, "0")}.ndjson.gz`;
 
 async function gzip(text: string): Promise<ArrayBuffer> {
   return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
@@ -76,18 +91,31 @@ function partsOf(rows: MessageRow[]): Part[] {
  *   counting archived messages; the search index drops them; compliance_events keep their rows and, for opt-outs and
  *   opt-ins, a copy of the text that caused them. Conversations keep their row (latest message and preview).
  */
-export async function archiveOldMessages(db: Db, bucket: ArchiveBucket, now: Date, opts: { chunk?: number } = {}): Promise<ArchiveResult> {
+export async function archiveOldMessages(
+  db: Db,
+  bucket: ArchiveBucket,
+  now: Date,
+  opts: { chunk?: number } = {},
+): Promise<ArchiveResult> {
   const d1 = db.$client;
   const t = now.getTime();
   const today = now.toISOString().slice(0, 10);
   const [stateRes, settingRes] = await d1.batch([
-    d1.prepare(`SELECT cursor_at, cursor_id, lap_day, lease_until, pending_keys FROM message_archive_state WHERE id = 1`),
+    d1.prepare(
+      `SELECT cursor_at, cursor_id, lap_day, lease_until, pending_keys FROM message_archive_state WHERE id = 1`,
+    ),
     d1.prepare(`SELECT key, value FROM org_settings WHERE key = ?`).bind(RETENTION_KEY),
   ]);
   const state = stateRes.results[0] as State | undefined;
   if (!state) throw new Error("message_archive_state has no row (migration 0042)");
   const cutoff = retentionCutoff(now, retentionMonthsFrom(settingRes.results as OrgSettingRow[]));
-  const result: ArchiveResult = { cutoff, read: 0, archived: 0, keys: [], rowsRead: (stateRes.meta.rows_read ?? 0) + (settingRes.meta.rows_read ?? 0) };
+  const result: ArchiveResult = {
+    cutoff,
+    read: 0,
+    archived: 0,
+    keys: [],
+    rowsRead: (stateRes.meta.rows_read ?? 0) + (settingRes.meta.rows_read ?? 0),
+  };
   if (state.lease_until > t) return { ...result, busy: true };
 
   const newLap = state.lap_day !== today;
@@ -107,7 +135,9 @@ export async function archiveOldMessages(db: Db, bucket: ArchiveBucket, now: Dat
     // Nothing to archive: move the cursor past the unfinished rows it read (or start the day's lap), nothing else.
     if (last || newLap) {
       await d1
-        .prepare(`UPDATE message_archive_state SET cursor_at = ?, cursor_id = ?, lap_day = ? WHERE id = 1 AND lease_until = ?`)
+        .prepare(
+          `UPDATE message_archive_state SET cursor_at = ?, cursor_id = ?, lap_day = ? WHERE id = 1 AND lease_until = ?`,
+        )
         .bind(next.at, next.id, today, state.lease_until)
         .run();
     }
@@ -131,19 +161,31 @@ export async function archiveOldMessages(db: Db, bucket: ArchiveBucket, now: Dat
     const bodies = await Promise.all(parts.map((p) => gzip(p.rows.map((r) => JSON.stringify(r)).join("\n") + "\n")));
     await Promise.all(
       parts.map((p, i) =>
-        bucket.put(p.key, bodies[i], { httpMetadata: { contentType: "application/gzip" }, customMetadata: { month: p.month, rows: String(p.rows.length) } }),
+        bucket.put(p.key, bodies[i], {
+          httpMetadata: { contentType: "application/gzip" },
+          customMetadata: { month: p.month, rows: String(p.rows.length) },
+        }),
       ),
     );
     const ids = JSON.stringify(done.map((r) => r.id));
     const records = JSON.stringify(
-      parts.map((p, i) => ({ key: p.key, month: p.month, first: p.rows[0].id, last: p.rows.at(-1)!.id, rows: p.rows.length, bytes: bodies[i].byteLength })),
+      parts.map((p, i) => ({
+        key: p.key,
+        month: p.month,
+        first: p.rows[0].id,
+        last: p.rows.at(-1)!.id,
+        rows: p.rows.length,
+        bytes: bodies[i].byteLength,
+      })),
     );
     await d1.batch([
       keepConsentEvidence(d1, ids),
       d1.prepare(`UPDATE message_archive_state SET archiving = 1 WHERE id = 1`),
       d1.prepare(`DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))`).bind(ids),
       d1
-        .prepare(`UPDATE message_archive_state SET archiving = 0, cursor_at = ?, cursor_id = ?, lap_day = ?, lease_until = 0, pending_keys = NULL WHERE id = 1`)
+        .prepare(
+          `UPDATE message_archive_state SET archiving = 0, cursor_at = ?, cursor_id = ?, lap_day = ?, lease_until = 0, pending_keys = NULL WHERE id = 1`,
+        )
         .bind(next.at, next.id, today),
       // A plain INSERT: a key recorded twice would mean an object overwritten, so the batch fails instead.
       d1
@@ -163,7 +205,10 @@ export async function archiveOldMessages(db: Db, bucket: ArchiveBucket, now: Dat
     ]);
   } catch (err) {
     // Let the next tick retry at once; the pending keys stay recorded so it can clean up.
-    await d1.prepare(`UPDATE message_archive_state SET lease_until = 0 WHERE id = 1 AND lease_until = ?`).bind(lease).run();
+    await d1
+      .prepare(`UPDATE message_archive_state SET lease_until = 0 WHERE id = 1 AND lease_until = ?`)
+      .bind(lease)
+      .run();
     throw err;
   }
   return { ...result, archived: done.length, keys };

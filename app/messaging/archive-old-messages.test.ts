@@ -9,7 +9,14 @@ import { exportConsentEvidence } from "~/analytics/export-consent-evidence.serve
 import { getThread } from "~/conversations/get-conversation.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
-import { ARCHIVE_LEASE_MS, archiveKey, archiveOldMessages, retentionCutoff, SCAN_SQL, type ArchiveBucket } from "./archive-old-messages.server";
+import {
+  ARCHIVE_LEASE_MS,
+  archiveKey,
+  archiveOldMessages,
+  retentionCutoff,
+  SCAN_SQL,
+  type ArchiveBucket,
+} from "./archive-old-messages.server";
 import { listMessages } from "./list-messages.server";
 import { saveOrgSettings } from "./org-settings.server";
 
@@ -22,7 +29,14 @@ const at = (iso: string) => new Date(iso).getTime();
 // one read, so it runs on a day of its own (the first tick of a day starts from the oldest message again).
 const day = (n: number) => new Date(NOW.getTime() + n * 86_400_000);
 
-async function insertMessage(m: { at: string; status: string; direction?: "inbound" | "outbound"; contactId?: number | null; phone?: string; content?: string }) {
+async function insertMessage(m: {
+  at: string;
+  status: string;
+  direction?: "inbound" | "outbound";
+  contactId?: number | null;
+  phone?: string;
+  content?: string;
+}) {
   const t = at(m.at);
   const direction = m.direction ?? (m.status === "received" ? "inbound" : "outbound");
   const rows = await db().all<{ id: number }>(sql`
@@ -33,7 +47,8 @@ async function insertMessage(m: { at: string; status: string; direction?: "inbou
   return rows[0].id;
 }
 
-const gunzipText = (body: ArrayBuffer | Uint8Array) => gunzipSync(body instanceof Uint8Array ? body : new Uint8Array(body)).toString("utf8");
+const gunzipText = (body: ArrayBuffer | Uint8Array) =>
+  gunzipSync(body instanceof Uint8Array ? body : new Uint8Array(body)).toString("utf8");
 
 const parseNdjson = (text: string) =>
   text
@@ -47,16 +62,25 @@ async function archivedObjects() {
   let cursor: string | undefined;
   do {
     const page = await env.ARCHIVE.list({ prefix: "messages/", cursor });
-    for (const o of page.objects) out.push({ key: o.key, rows: parseNdjson(gunzipText(await (await env.ARCHIVE.get(o.key))!.arrayBuffer())) });
+    for (const o of page.objects)
+      out.push({ key: o.key, rows: parseNdjson(gunzipText(await (await env.ARCHIVE.get(o.key))!.arrayBuffer())) });
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   return out;
 }
 
-const selectAll = (ids: number[]) => db().all<Row>(sql`SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY id`);
+const selectAll = (ids: number[]) =>
+  db().all<Row>(
+    sql`SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY id`,
+  );
 // The dashboard's figures as a client reads them (GET /api/stats): the campaigns feature computes them from counters.
 let statsCookie: string | undefined;
-async function dashboardStats(): Promise<{ messagesSent: number; delivered: number; responses: number; contacts: number }> {
+async function dashboardStats(): Promise<{
+  messagesSent: number;
+  delivered: number;
+  responses: number;
+  contacts: number;
+}> {
   statsCookie ??= await loginAs(await createTestUser());
   return (await call("/api/stats", { cookie: statsCookie })).json();
 }
@@ -80,8 +104,12 @@ async function archiveUntilDone(now: Date, chunk?: number) {
 describe("message retention", () => {
   it("the cutoff is the retention in calendar months before now, UTC (a day the month lacks becomes its last)", () => {
     expect(new Date(retentionCutoff(NOW, 18)).toISOString()).toBe("2015-09-15T12:00:00.000Z");
-    expect(new Date(retentionCutoff(new Date("2026-08-31T23:59:59.999Z"), 18)).toISOString()).toBe("2025-02-28T23:59:59.999Z");
-    expect(new Date(retentionCutoff(new Date("2026-01-10T00:00:00Z"), 3)).toISOString()).toBe("2025-10-10T00:00:00.000Z");
+    expect(new Date(retentionCutoff(new Date("2026-08-31T23:59:59.999Z"), 18)).toISOString()).toBe(
+      "2025-02-28T23:59:59.999Z",
+    );
+    expect(new Date(retentionCutoff(new Date("2026-01-10T00:00:00Z"), 3)).toISOString()).toBe(
+      "2025-10-10T00:00:00.000Z",
+    );
     expect(archiveKey("2015-07", 42)).toBe("messages/2015-07/part-000000000042.ndjson.gz");
   });
 
@@ -95,9 +123,23 @@ describe("message retention", () => {
     const contact = await createTestContact(user.id);
     const phone = contact.phone!;
     // The contact's history: an offer, their STOP (which opted them out), then newer traffic.
-    const offer = await insertMessage({ at: "2015-07-01T10:00:00Z", status: "delivered", contactId: contact.id, phone, content: "Solar offer oldtermalpha" });
-    const stop = await insertMessage({ at: "2015-07-02T10:00:00Z", status: "received", contactId: contact.id, phone, content: "STOP please" });
-    await db().run(sql`UPDATE contacts SET opted_out_at = ${at("2015-07-02T10:00:01Z")}, opted_out_source = 'STOP keyword', updated_at = ${at("2015-07-02T10:00:01Z")} WHERE id = ${contact.id}`);
+    const offer = await insertMessage({
+      at: "2015-07-01T10:00:00Z",
+      status: "delivered",
+      contactId: contact.id,
+      phone,
+      content: "Solar offer oldtermalpha",
+    });
+    const stop = await insertMessage({
+      at: "2015-07-02T10:00:00Z",
+      status: "received",
+      contactId: contact.id,
+      phone,
+      content: "STOP please",
+    });
+    await db().run(
+      sql`UPDATE contacts SET opted_out_at = ${at("2015-07-02T10:00:01Z")}, opted_out_source = 'STOP keyword', updated_at = ${at("2015-07-02T10:00:01Z")} WHERE id = ${contact.id}`,
+    );
     const old = [
       offer,
       stop,
@@ -108,21 +150,37 @@ describe("message retention", () => {
       await insertMessage({ at: "2015-09-15T11:59:59Z", status: "received" }),
     ];
     // Not finished (never archived, whatever their age) and not old enough.
-    const unfinished = [await insertMessage({ at: "2015-07-05T00:00:00Z", status: "held" }), await insertMessage({ at: "2015-08-05T00:00:00Z", status: "pending" })];
+    const unfinished = [
+      await insertMessage({ at: "2015-07-05T00:00:00Z", status: "held" }),
+      await insertMessage({ at: "2015-08-05T00:00:00Z", status: "pending" }),
+    ];
     const recent = [
       await insertMessage({ at: "2015-09-15T12:00:00Z", status: "delivered" }),
-      await insertMessage({ at: "2016-12-01T00:00:00Z", status: "received", contactId: contact.id, phone, content: "Any news newtermbeta" }),
+      await insertMessage({
+        at: "2016-12-01T00:00:00Z",
+        status: "received",
+        contactId: contact.id,
+        phone,
+        content: "Any news newtermbeta",
+      }),
     ];
     const oldRows = await selectAll(old);
     const before = await counters();
     const evidenceBefore = await evidenceCsv(contact.id);
     expect(evidenceBefore).toContain("STOP please");
-    const eventsBefore = await db().all(sql`SELECT id, at, day, kind, channel, contact_id, address, source, message_id FROM compliance_events ORDER BY id`);
+    const eventsBefore = await db().all(
+      sql`SELECT id, at, day, kind, channel, contact_id, address, source, message_id FROM compliance_events ORDER BY id`,
+    );
     expect((await listMessages(db(), { q: "oldtermalpha" })).messages.map((m) => m.id)).toEqual([offer]);
 
     // Two chunks of 3 (the second spans July and August), then the Worker's own cron handler finishes the rest.
-    expect((await archiveOldMessages(db(), env.ARCHIVE, NOW, { chunk: 3 })).keys).toEqual([archiveKey("2015-07", offer)]);
-    expect((await archiveOldMessages(db(), env.ARCHIVE, NOW, { chunk: 3 })).keys).toEqual([archiveKey("2015-07", old[2]), archiveKey("2015-08", old[4])]);
+    expect((await archiveOldMessages(db(), env.ARCHIVE, NOW, { chunk: 3 })).keys).toEqual([
+      archiveKey("2015-07", offer),
+    ]);
+    expect((await archiveOldMessages(db(), env.ARCHIVE, NOW, { chunk: 3 })).keys).toEqual([
+      archiveKey("2015-07", old[2]),
+      archiveKey("2015-08", old[4]),
+    ]);
     await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: NOW }), env);
     expect(await archiveOldMessages(db(), env.ARCHIVE, NOW)).toMatchObject({ read: 0, archived: 0 });
 
@@ -135,11 +193,17 @@ describe("message retention", () => {
     const rows = objects.flatMap((o) => o.rows);
     expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(old);
     expect([...rows].sort((a, b) => a.id - b.id)).toEqual(oldRows);
-    for (const o of objects) for (const r of o.rows) expect(o.key.startsWith(`messages/${new Date(r.created_at).toISOString().slice(0, 7)}/part-`)).toBe(true);
-    const recorded = await db().all<{ key: string; month: string; rows: number; bytes: number }>(sql`SELECT key, month, rows, bytes FROM message_archives ORDER BY key`);
+    for (const o of objects)
+      for (const r of o.rows)
+        expect(o.key.startsWith(`messages/${new Date(r.created_at).toISOString().slice(0, 7)}/part-`)).toBe(true);
+    const recorded = await db().all<{ key: string; month: string; rows: number; bytes: number }>(
+      sql`SELECT key, month, rows, bytes FROM message_archives ORDER BY key`,
+    );
     expect(recorded.map((r) => r.key)).toEqual(objects.map((o) => o.key));
     expect(recorded.map((r) => r.rows)).toEqual(objects.map((o) => o.rows.length));
-    const months = await db().all<{ month: string; parts: number; rows: number; bytes: number }>(sql`SELECT month, parts, rows, bytes FROM message_archive_months ORDER BY month`);
+    const months = await db().all<{ month: string; parts: number; rows: number; bytes: number }>(
+      sql`SELECT month, parts, rows, bytes FROM message_archive_months ORDER BY month`,
+    );
     expect(months.map((m) => [m.month, m.rows])).toEqual([
       ["2015-07", 4],
       ["2015-08", 2],
@@ -151,13 +215,19 @@ describe("message retention", () => {
     // Counters, the analytics chart and the dashboard still count them.
     expect(await counters()).toEqual(before);
     // Compliance events stay, and the evidence still shows the STOP text that caused the opt-out.
-    expect(await db().all(sql`SELECT id, at, day, kind, channel, contact_id, address, source, message_id FROM compliance_events ORDER BY id`)).toEqual(eventsBefore);
+    expect(
+      await db().all(
+        sql`SELECT id, at, day, kind, channel, contact_id, address, source, message_id FROM compliance_events ORDER BY id`,
+      ),
+    ).toEqual(eventsBefore);
     expect(await evidenceCsv(contact.id)).toBe(evidenceBefore);
     // Search no longer finds archived text; it finds what is still in D1.
     expect((await listMessages(db(), { q: "oldtermalpha" })).messages).toEqual([]);
     expect((await listMessages(db(), { q: "newtermbeta" })).messages.map((m) => m.id)).toEqual([recent[1]]);
     // The conversation keeps its row and latest message; its thread shows what is left.
-    const convo = await db().get<{ last_message_id: number }>(sql`SELECT last_message_id FROM conversations WHERE key = ${`c:${contact.id}`}`);
+    const convo = await db().get<{ last_message_id: number }>(
+      sql`SELECT last_message_id FROM conversations WHERE key = ${`c:${contact.id}`}`,
+    );
     expect(convo?.last_message_id).toBe(recent[1]);
     expect((await getThread(db(), { contactId: contact.id })).messages.map((m) => m.id)).toEqual([recent[1]]);
 
@@ -184,7 +254,10 @@ describe("message retention", () => {
   it("a Worker that dies between the R2 put and the D1 delete loses and duplicates nothing", async () => {
     const later = day(3);
     const first = await insertMessage({ at: "2014-03-01T00:00:00Z", status: "held" });
-    const ids = [await insertMessage({ at: "2014-03-02T00:00:00Z", status: "delivered" }), await insertMessage({ at: "2014-03-03T00:00:00Z", status: "failed" })];
+    const ids = [
+      await insertMessage({ at: "2014-03-02T00:00:00Z", status: "delivered" }),
+      await insertMessage({ at: "2014-03-03T00:00:00Z", status: "failed" }),
+    ];
     const objectsBefore = (await archivedObjects()).length;
 
     // The put lands, then the Worker is gone: the batch never runs and the lease is never released.
@@ -202,7 +275,10 @@ describe("message retention", () => {
     expect((await selectAll(ids)).length).toBe(2);
 
     // While the lease holds, other ticks stay away.
-    expect(await archiveOldMessages(db(), env.ARCHIVE, new Date(later.getTime() + 60_000))).toMatchObject({ busy: true, archived: 0 });
+    expect(await archiveOldMessages(db(), env.ARCHIVE, new Date(later.getTime() + 60_000))).toMatchObject({
+      busy: true,
+      archived: 0,
+    });
 
     // Meanwhile the held message before them was sent: the retry's part starts at it, under another key, and the
     // object of the dead attempt (never recorded) is deleted.
@@ -217,10 +293,17 @@ describe("message retention", () => {
     const all = objects.flatMap((o) => o.rows.map((r) => r.id));
     expect(new Set(all).size).toBe(all.length);
     expect(all).toEqual(expect.arrayContaining([first, ...ids]));
-    expect(await db().get(sql`SELECT archiving, lease_until, pending_keys FROM message_archive_state`)).toEqual({ archiving: 0, lease_until: 0, pending_keys: null });
+    expect(await db().get(sql`SELECT archiving, lease_until, pending_keys FROM message_archive_state`)).toEqual({
+      archiving: 0,
+      lease_until: 0,
+      pending_keys: null,
+    });
 
     // The same key again when nothing changed in between: the retry overwrites the dead attempt's object.
-    const again = [await insertMessage({ at: "2014-04-01T00:00:00Z", status: "delivered" }), await insertMessage({ at: "2014-04-02T00:00:00Z", status: "received" })];
+    const again = [
+      await insertMessage({ at: "2014-04-01T00:00:00Z", status: "delivered" }),
+      await insertMessage({ at: "2014-04-02T00:00:00Z", status: "received" }),
+    ];
     const tick = day(4);
     await expect(archiveOldMessages(db(), dying, tick)).rejects.toThrow("worker killed");
     expect((await archiveOldMessages(db(), env.ARCHIVE, tick)).keys).toEqual([archiveKey("2014-04", again[0])]);
@@ -234,10 +317,13 @@ describe("message retention", () => {
     const userCookie = await loginAs(await createTestUser());
     const month = "2013-05";
     const ids = [];
-    for (let i = 0; i < 5; i++) ids.push(await insertMessage({ at: `2013-05-0${i + 1}T00:00:00Z`, status: "delivered" }));
+    for (let i = 0; i < 5; i++)
+      ids.push(await insertMessage({ at: `2013-05-0${i + 1}T00:00:00Z`, status: "delivered" }));
     const later = day(5);
     await archiveUntilDone(later, 2); // three parts for the month
-    expect((await db().get<{ parts: number }>(sql`SELECT parts FROM message_archive_months WHERE month = ${month}`))?.parts).toBe(3);
+    expect(
+      (await db().get<{ parts: number }>(sql`SELECT parts FROM message_archive_months WHERE month = ${month}`))?.parts,
+    ).toBe(3);
 
     const res = await call(`/messages/archives/${month}`, { cookie });
     expect(res.status).toBe(200);
@@ -245,8 +331,12 @@ describe("message retention", () => {
     expect(res.headers.get("Content-Disposition")).toBe(`attachment; filename="helio-messages-${month}.ndjson.gz"`);
     // The month's parts one after another: a multi-member gzip file, which gunzip (here Node's zlib) reads as one.
     const bytes = new Uint8Array(await res.arrayBuffer());
-    const parts = await db().all<{ key: string }>(sql`SELECT key FROM message_archives WHERE month = ${month} ORDER BY key`);
-    const objects = await Promise.all(parts.map(async (p) => new Uint8Array(await (await env.ARCHIVE.get(p.key))!.arrayBuffer())));
+    const parts = await db().all<{ key: string }>(
+      sql`SELECT key FROM message_archives WHERE month = ${month} ORDER BY key`,
+    );
+    const objects = await Promise.all(
+      parts.map(async (p) => new Uint8Array(await (await env.ARCHIVE.get(p.key))!.arrayBuffer())),
+    );
     expect(bytes).toEqual(new Uint8Array(objects.flatMap((o) => [...o])));
     expect(parseNdjson(gunzipText(bytes)).map((r) => r.id)).toEqual(ids);
     expect((await call(`/messages/archives/${month}`, { cookie: userCookie })).status).toBe(403);
@@ -262,12 +352,15 @@ describe("message retention", () => {
     expect(userCenter).not.toContain('href="/messages/archives"');
 
     // The retention is the superusers' setting on the Organisation screen; the task follows it.
-    const form = (months: string) => new URLSearchParams({ company: "", companyPhone: "", website: "", messageRetentionMonths: months });
+    const form = (months: string) =>
+      new URLSearchParams({ company: "", companyPhone: "", website: "", messageRetentionMonths: months });
     expect((await call("/organisation", { method: "POST", cookie, body: form("2") })).status).toBe(400);
     expect((await call("/organisation", { method: "POST", cookie: userCookie, body: form("24") })).status).toBe(403);
     expect((await call("/organisation", { method: "POST", cookie, body: form("24") })).status).toBe(302);
     expect((await archiveOldMessages(db(), env.ARCHIVE, later)).cutoff).toBe(retentionCutoff(later, 24));
-    expect(await (await call("/messages", { cookie })).text()).toContain("Messages older than <!-- -->24<!-- --> months are archived.");
+    expect(await (await call("/messages", { cookie })).text()).toContain(
+      "Messages older than <!-- -->24<!-- --> months are archived.",
+    );
     await saveOrgSettings(db(), { messageRetentionMonths: 18 }, later);
   });
 });

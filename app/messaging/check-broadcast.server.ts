@@ -5,8 +5,28 @@ import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, render
 import { smsSegments } from "./segments";
 
 /** Carriers filter public link shorteners in A2P traffic: a branded or full link is delivered, these often are not. */
-export const LINK_SHORTENERS = ["bit.ly", "tinyurl.com", "t.co", "goo.gl", "ow.ly", "is.gd", "buff.ly", "rebrand.ly", "cutt.ly", "shorturl.at", "tiny.cc", "rb.gy", "t.ly", "bl.ink", "s.id", "v.gd"];
-const SHORTENER_RE = new RegExp(`(?:^|[\\s("'<])(?:https?://)?(?:www\\.)?(${LINK_SHORTENERS.map((d) => d.replace(/\./g, "\\.")).join("|")})(?:/|\\b)`, "i");
+export const LINK_SHORTENERS = [
+  "bit.ly",
+  "tinyurl.com",
+  "t.co",
+  "goo.gl",
+  "ow.ly",
+  "is.gd",
+  "buff.ly",
+  "rebrand.ly",
+  "cutt.ly",
+  "shorturl.at",
+  "tiny.cc",
+  "rb.gy",
+  "t.ly",
+  "bl.ink",
+  "s.id",
+  "v.gd",
+];
+const SHORTENER_RE = new RegExp(
+  `(?:^|[\\s("'<])(?:https?://)?(?:www\\.)?(${LINK_SHORTENERS.map((d) => d.replace(/\./g, "\\.")).join("|")})(?:/|\\b)`,
+  "i",
+);
 // "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
 const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
 
@@ -37,8 +57,20 @@ export interface BroadcastCheck {
 }
 
 type Row = {
-  id: number; first_name: string; last_name: string; phone: string; email: string | null; company: string | null; address: string | null;
-  city: string | null; state: string | null; zip_code: string | null; time_zone: string | null; sendable: number; opted_out: number; first_touch: number;
+  id: number;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  email: string | null;
+  company: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  time_zone: string | null;
+  sendable: number;
+  opted_out: number;
+  first_touch: number;
 };
 
 export function findLinkShortener(text: string): string | null {
@@ -72,9 +104,11 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
     const chunk = JSON.stringify(ids.slice(i, i + CHECK_CHUNK));
     const rows = await db.all<Row>(sql`
       SELECT c.id, c.first_name, c.last_name, c.phone, c.email, c.company, c.address, c.city, c.state, c.zip_code, c.time_zone, c.sendable,
-        ${email
-          ? sql`(c.email_unsubscribed_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'email' AND s.address = c.email))`
-          : sql`(c.opted_out_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'sms' AND s.address = c.phone))`} AS opted_out,
+        ${
+          email
+            ? sql`(c.email_unsubscribed_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'email' AND s.address = c.email))`
+            : sql`(c.opted_out_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'sms' AND s.address = c.phone))`
+        } AS opted_out,
         NOT EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'outbound' AND m.is_marketing = 1) AS first_touch
       FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${chunk}))`);
     found += rows.length;
@@ -87,7 +121,17 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
         skipped.notSendable++;
         continue;
       }
-      const values = { firstName: c.first_name, lastName: c.last_name, phone: c.phone, email: c.email, company: c.company, address: c.address, city: c.city, state: c.state, zipCode: c.zip_code };
+      const values = {
+        firstName: c.first_name,
+        lastName: c.last_name,
+        phone: c.phone,
+        email: c.email,
+        company: c.company,
+        address: c.address,
+        city: c.city,
+        state: c.state,
+        zipCode: c.zip_code,
+      };
       const opts = { now: at, timeZone: c.time_zone ?? DEFAULT_RENDER_TIME_ZONE };
       const body = renderTemplate(input.content, values, opts);
       const subj = email && input.subject ? renderTemplate(input.subject, values, opts) : null;
@@ -101,7 +145,14 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
       if (c.first_touch) firstTouch++;
       if (!email) {
         // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#.
-        const seg = smsSegments(renderQuickSend(body.text, { firstName: c.first_name, lastName: c.last_name, company: c.company, address: c.address }));
+        const seg = smsSegments(
+          renderQuickSend(body.text, {
+            firstName: c.first_name,
+            lastName: c.last_name,
+            company: c.company,
+            address: c.address,
+          }),
+        );
         totalSegments += seg.segments;
         maxSegments = Math.max(maxSegments, seg.segments);
         if (seg.encoding === "UCS-2" || encoding === null) encoding = seg.encoding;
@@ -117,21 +168,36 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   skipped.total = skipped.optedOut + skipped.notSendable + skipped.missingVariable + skipped.notFound;
 
   const sample = renderTemplate(input.content, {}, { now: at });
-  const unknownVariables = [...new Set([...findUnknownVariables(input.content), ...(input.subject ? findUnknownVariables(input.subject) : [])])];
+  const unknownVariables = [
+    ...new Set([...findUnknownVariables(input.content), ...(input.subject ? findUnknownVariables(input.subject) : [])]),
+  ];
   const warnings: BroadcastCheck["warnings"] = [];
-  if (unknownVariables.length) warnings.push({ code: "unknown_variable", message: `Unknown variable${unknownVariables.length > 1 ? "s" : ""}: ${unknownVariables.map((u) => `{{${u}}}`).join(", ")}` });
+  if (unknownVariables.length)
+    warnings.push({
+      code: "unknown_variable",
+      message: `Unknown variable${unknownVariables.length > 1 ? "s" : ""}: ${unknownVariables.map((u) => `{{${u}}}`).join(", ")}`,
+    });
   if (!email && firstTouch > 0 && !hasOptOutWording(input.content)) {
-    warnings.push({ code: "no_opt_out", message: `${firstTouch.toLocaleString("en-US")} recipient${firstTouch === 1 ? " gets" : "s get"} a first marketing message without opt-out wording: add "Reply STOP to opt out".` });
+    warnings.push({
+      code: "no_opt_out",
+      message: `${firstTouch.toLocaleString("en-US")} recipient${firstTouch === 1 ? " gets" : "s get"} a first marketing message without opt-out wording: add "Reply STOP to opt out".`,
+    });
   }
   const shortener = findLinkShortener(`${input.subject ?? ""}\n${input.content}`);
-  if (shortener) warnings.push({ code: "link_shortener", message: `The text holds a public link shortener (${shortener}); carriers filter them. Use a full or branded link.` });
+  if (shortener)
+    warnings.push({
+      code: "link_shortener",
+      message: `The text holds a public link shortener (${shortener}); carriers filter them. Use a full or branded link.`,
+    });
   return {
     selected: ids.length,
     recipients,
     skipped,
     missingByVariable,
     unknownVariables,
-    segments: email ? { perMessage: 0, maxPerMessage: 0, total: 0, encoding: null } : { perMessage: smsSegments(sample.text).segments, maxPerMessage: maxSegments, total: totalSegments, encoding },
+    segments: email
+      ? { perMessage: 0, maxPerMessage: 0, total: 0, encoding: null }
+      : { perMessage: smsSegments(sample.text).segments, maxPerMessage: maxSegments, total: totalSegments, encoding },
     characters: sample.text.length,
     quietHours: { deferred, until: until === null ? null : new Date(until).toISOString() },
     firstTouch,

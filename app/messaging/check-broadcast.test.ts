@@ -25,7 +25,11 @@ describe("checkBroadcast (the pre-send check)", () => {
     await db().update(contacts).set({ sendable: false }).where(eq(contacts.id, unsendable.id));
     const check = await checkBroadcast(
       db(),
-      { type: "sms", content: "Hi {{firstName}} from {{company}}. Reply STOP to opt out", contactIds: [ok.id, noCompany.id, opted.id, unsendable.id, ok.id, 999_999_999] },
+      {
+        type: "sms",
+        content: "Hi {{firstName}} from {{company}}. Reply STOP to opt out",
+        contactIds: [ok.id, noCompany.id, opted.id, unsendable.id, ok.id, 999_999_999],
+      },
       NOON_LA,
     );
     expect(check.selected).toBe(5);
@@ -41,9 +45,17 @@ describe("checkBroadcast (the pre-send check)", () => {
     const u = await createTestUser();
     const a = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
     const b = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const long = await checkBroadcast(db(), { type: "sms", content: "x".repeat(200) + " STOP", contactIds: [a.id, b.id] }, NOON_LA);
+    const long = await checkBroadcast(
+      db(),
+      { type: "sms", content: "x".repeat(200) + " STOP", contactIds: [a.id, b.id] },
+      NOON_LA,
+    );
     expect(long.segments).toMatchObject({ perMessage: 2, maxPerMessage: 2, total: 4, encoding: "GSM-7" });
-    const curly = await checkBroadcast(db(), { type: "sms", content: "It’s “great” — reply STOP to opt out", contactIds: [a.id] }, NOON_LA);
+    const curly = await checkBroadcast(
+      db(),
+      { type: "sms", content: "It’s “great” — reply STOP to opt out", contactIds: [a.id] },
+      NOON_LA,
+    );
     expect(curly.segments.encoding).toBe("UCS-2");
   });
 
@@ -51,7 +63,11 @@ describe("checkBroadcast (the pre-send check)", () => {
     const u = await createTestUser();
     const ny = await zoned(await createTestContact(u.id), "America/New_York", "NY");
     const la = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const check = await checkBroadcast(db(), { type: "sms", content: "Hello, reply STOP to opt out", contactIds: [ny.id, la.id] }, NIGHT_NY);
+    const check = await checkBroadcast(
+      db(),
+      { type: "sms", content: "Hello, reply STOP to opt out", contactIds: [ny.id, la.id] },
+      NIGHT_NY,
+    );
     expect(check.recipients).toBe(2);
     expect(check.quietHours.deferred).toBe(1);
     // 08:00 New York the next morning.
@@ -61,10 +77,18 @@ describe("checkBroadcast (the pre-send check)", () => {
   it("warns about a first marketing touch without opt-out wording and about link shorteners", async () => {
     const u = await createTestUser();
     const a = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const check = await checkBroadcast(db(), { type: "sms", content: "Big savings: https://bit.ly/abc", contactIds: [a.id] }, NOON_LA);
+    const check = await checkBroadcast(
+      db(),
+      { type: "sms", content: "Big savings: https://bit.ly/abc", contactIds: [a.id] },
+      NOON_LA,
+    );
     expect(check.firstTouch).toBe(1);
     expect(check.warnings.map((w) => w.code)).toEqual(["no_opt_out", "link_shortener"]);
-    const fine = await checkBroadcast(db(), { type: "sms", content: "Savings at https://helio.example/offer. Reply STOP to opt out", contactIds: [a.id] }, NOON_LA);
+    const fine = await checkBroadcast(
+      db(),
+      { type: "sms", content: "Savings at https://helio.example/offer. Reply STOP to opt out", contactIds: [a.id] },
+      NOON_LA,
+    );
     expect(fine.warnings).toEqual([]);
   });
 
@@ -74,7 +98,11 @@ describe("checkBroadcast (the pre-send check)", () => {
     const none = await createTestContact(u.id);
     const unsub = await createTestContact(u.id, { email: `u${crypto.randomUUID().slice(0, 8)}@example.com` });
     await db().update(contacts).set({ emailUnsubscribedAt: new Date() }).where(eq(contacts.id, unsub.id));
-    const check = await checkBroadcast(db(), { type: "email", subject: "Hi {{firstName}}", content: "Body", contactIds: [withMail.id, none.id, unsub.id] }, NOON_LA);
+    const check = await checkBroadcast(
+      db(),
+      { type: "email", subject: "Hi {{firstName}}", content: "Body", contactIds: [withMail.id, none.id, unsub.id] },
+      NOON_LA,
+    );
     expect(check.recipients).toBe(1);
     expect(check.skipped).toMatchObject({ optedOut: 1, notSendable: 1 });
     expect(check.segments.total).toBe(0);

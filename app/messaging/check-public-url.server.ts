@@ -9,7 +9,8 @@ import { AppError } from "~/lib/app-error";
 export const PUBLIC_URL_NOT_SET =
   "PUBLIC_BASE_URL is not set to this app's public https address, so Twilio callbacks and unsubscribe links cannot work. Set it with wrangler.";
 /** How to set it, for the screens and the README (the message itself stays one sentence a toast can show). */
-export const PUBLIC_URL_HOW = "npx wrangler secret put PUBLIC_BASE_URL (e.g. https://helio.example.com), or PUBLIC_BASE_URL under [vars] in wrangler.toml";
+export const PUBLIC_URL_HOW =
+  "npx wrangler secret put PUBLIC_BASE_URL (e.g. https://helio.example.com), or PUBLIC_BASE_URL under [vars] in wrangler.toml";
 
 type PublicUrlEnv = {
   PUBLIC_BASE_URL?: string;

@@ -26,21 +26,31 @@ export const MAX_TEXT_FIELD = 50_000;
 export const text = (message: string) =>
   z.preprocess(
     (v) => (typeof v === "string" ? v.trim() : v),
-    z.string({ required_error: message, invalid_type_error: message }).min(1, message).max(MAX_TEXT_FIELD, `Must be at most ${MAX_TEXT_FIELD.toLocaleString("en-US")} characters`),
+    z
+      .string({ required_error: message, invalid_type_error: message })
+      .min(1, message)
+      .max(MAX_TEXT_FIELD, `Must be at most ${MAX_TEXT_FIELD.toLocaleString("en-US")} characters`),
   );
 export const MAX_CONTENT = 5000;
 
 /** Unknown {{tokens}} are refused before anything is written or sent. */
 export function assertKnownVariables(...parts: (string | null | undefined)[]) {
   const unknown = [...new Set(parts.flatMap((p) => (p ? findUnknownVariables(p) : [])))];
-  if (unknown.length) throw new AppError("validation", `Unknown variable${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`);
+  if (unknown.length)
+    throw new AppError(
+      "validation",
+      `Unknown variable${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`,
+    );
 }
 
 /** Who a send goes to, for the variable check: existing contacts, or one bare number/address without a contact. */
-export type VariableTarget = { channel: "sms" | "email"; contactIds: readonly number[] } | { channel: "sms" | "email"; bare: { phone?: string | null; email?: string | null } };
+export type VariableTarget =
+  | { channel: "sms" | "email"; contactIds: readonly number[] }
+  | { channel: "sms" | "email"; bare: { phone?: string | null; email?: string | null } };
 
 // SQL for a contact-held variable's value (c = contacts). Names come from this fixed list, never from input.
-const CUSTOM = (name: string) => `CASE WHEN json_valid(c.custom_fields) THEN json_extract(c.custom_fields, '$.${name}') END`;
+const CUSTOM = (name: string) =>
+  `CASE WHEN json_valid(c.custom_fields) THEN json_extract(c.custom_fields, '$.${name}') END`;
 const CONTACT_SQL: Record<string, string> = {
   firstName: "c.first_name",
   lastName: "c.last_name",
@@ -63,7 +73,12 @@ const CONTACT_SQL: Record<string, string> = {
  * from the campaign). Refused BEFORE anything is written, naming each token and how many recipients lack it.
  * One aggregate over the recipients (ids as one JSON parameter), whatever the number of tokens.
  */
-export async function assertVariablesFilled(db: Db, senderId: number, target: VariableTarget, ...parts: (string | null | undefined)[]) {
+export async function assertVariablesFilled(
+  db: Db,
+  senderId: number,
+  target: VariableTarget,
+  ...parts: (string | null | undefined)[]
+) {
   assertKnownVariables(...parts);
   const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
   if (!required.length) return;
@@ -96,7 +111,10 @@ export async function assertVariablesFilled(db: Db, senderId: number, target: Va
     );
     const sums = ((await runBatch(db, parts)) as Record<string, number | null>[][]).map((r) => r[0] ?? {});
     const sumOf = (key: string) => sums.reduce((n, r) => n + (r[key] ?? 0), 0);
-    const row = { total: sumOf("total"), ...Object.fromEntries(perContact.map((_, i) => [`v${i}`, sumOf(`v${i}`)])) } as Record<string, number>;
+    const row = {
+      total: sumOf("total"),
+      ...Object.fromEntries(perContact.map((_, i) => [`v${i}`, sumOf(`v${i}`)])),
+    } as Record<string, number>;
     total = row.total;
     if (total === 0) return; // nobody to send to: the caller refuses that with its own message
     perContact.forEach((n, i) => {
@@ -106,18 +124,24 @@ export async function assertVariablesFilled(db: Db, senderId: number, target: Va
   }
   for (const n of required) {
     const src = variableSource(n);
-    if ((src === "sender" || src === "org" || src === "campaign") && !(n === "company") && !fixed[n]?.trim()) lacking.push({ variable: n, recipients: total });
+    if ((src === "sender" || src === "org" || src === "campaign") && !(n === "company") && !fixed[n]?.trim())
+      lacking.push({ variable: n, recipients: total });
   }
   if (!lacking.length) return;
   lacking.sort((a, b) => required.indexOf(a.variable) - required.indexOf(b.variable));
-  const of = (l: (typeof lacking)[number]) => `${l.recipients.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} recipient${total === 1 ? "" : "s"}`;
+  const of = (l: (typeof lacking)[number]) =>
+    `${l.recipients.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} recipient${total === 1 ? "" : "s"}`;
   const first = lacking[0].variable;
-  const why = lacking.some((l) => variableSource(l.variable) === "campaign") ? " (campaign variables have values only in campaign messages)" : "";
+  const why = lacking.some((l) => variableSource(l.variable) === "campaign")
+    ? " (campaign variables have values only in campaign messages)"
+    : "";
   const message =
     lacking.length === 1
       ? `{{${first}}} has no value for ${of(lacking[0])}${why}; fill it in or add a fallback such as {{${first}|…}}`
       : `No value for ${lacking.map((l) => `{{${l.variable}}} (${of(l)})`).join(", ")}${why}; fill them in or add fallbacks such as {{${first}|…}}`;
-  throw new AppError("validation", message, { details: { missing: Object.fromEntries(lacking.map((l) => [l.variable, l.recipients])), recipients: total } });
+  throw new AppError("validation", message, {
+    details: { missing: Object.fromEntries(lacking.map((l) => [l.variable, l.recipients])), recipients: total },
+  });
 }
 
 /**
@@ -126,7 +150,11 @@ export async function assertVariablesFilled(db: Db, senderId: number, target: Va
  * send what the check promised, not refuse over a recipient the check already left out). Sender and organisation
  * variables are not per contact: assertVariablesFilled still refuses those.
  */
-export async function contactsWithVariables(db: Db, contactIds: readonly number[], ...parts: (string | null | undefined)[]): Promise<number[]> {
+export async function contactsWithVariables(
+  db: Db,
+  contactIds: readonly number[],
+  ...parts: (string | null | undefined)[]
+): Promise<number[]> {
   const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
   const org = required.includes("company") ? await loadOrgSettings(db) : {};
   const perContact = required.filter((n) => {
@@ -136,7 +164,9 @@ export async function contactsWithVariables(db: Db, contactIds: readonly number[
   if (!perContact.length) return [...new Set(contactIds)];
   const lacking = perContact.map((n) => `trim(coalesce(CAST(${CONTACT_SQL[n]} AS TEXT), '')) = ''`).join(" OR ");
   const reads = Array.from(chunkByBytes(new Set(contactIds)), ({ json }) =>
-    db.all<{ id: number }>(sql`SELECT c.id FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${json})) AND NOT (${sql.raw(lacking)})`),
+    db.all<{ id: number }>(
+      sql`SELECT c.id FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${json})) AND NOT (${sql.raw(lacking)})`,
+    ),
   );
   return ((await runBatch(db, reads)) as { id: number }[][]).flat().map((r) => r.id);
 }
@@ -160,7 +190,9 @@ export async function contactIdByPhone(db: Db, phone: string) {
 }
 
 export async function logSend(db: Db, actor: Actor, now: Date, details: Record<string, unknown>) {
-  await db.insert(activityLog).values(activityRow("send_message", { userId: actor.userId, ipAddress: actor.ipAddress, now, details }));
+  await db
+    .insert(activityLog)
+    .values(activityRow("send_message", { userId: actor.userId, ipAddress: actor.ipAddress, now, details }));
 }
 
 /** The message for a send key — the one just written, or the earlier one when a client retried with the same key. */
@@ -184,9 +216,30 @@ export async function sendOneSms(
   assertKnownVariables(input.message);
   const phone = sendablePhone(input.to);
   const contactId = await contactIdByPhone(db, phone);
-  await assertVariablesFilled(db, actor.userId, contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } }, input.message);
+  await assertVariablesFilled(
+    db,
+    actor.userId,
+    contactId ? { channel: "sms", contactIds: [contactId] } : { channel: "sms", bare: { phone } },
+    input.message,
+  );
   const idempotencyKey = `${input.kind}:${actor.userId}:${key}`;
-  const [id] = await createOutboundMessages(db, queue, [{ channel: "sms", kind: input.kind, phone, contactId, content: input.message, idempotencyKey, createdBy: actor.userId }], now, hooks);
+  const [id] = await createOutboundMessages(
+    db,
+    queue,
+    [
+      {
+        channel: "sms",
+        kind: input.kind,
+        phone,
+        contactId,
+        content: input.message,
+        idempotencyKey,
+        createdBy: actor.userId,
+      },
+    ],
+    now,
+    hooks,
+  );
   await logSend(db, actor, now, { type: input.logType, to: phone, messageId: id });
   return { ...(await messageByKey(db, idempotencyKey)), ...smsInfo(input.message) };
 }

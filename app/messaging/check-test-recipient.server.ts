@@ -22,16 +22,29 @@ const MAX_TEAM = 1000;
  */
 export async function checkTestRecipient(db: Db, actor: Actor, to: { phone: string } | { email: string }, now: Date) {
   if ("email" in to) {
-    const user = await db.get<{ id: number }>(sql`SELECT id FROM users WHERE email = ${to.email.toLowerCase()} AND is_active = 1`);
+    const user = await db.get<{ id: number }>(
+      sql`SELECT id FROM users WHERE email = ${to.email.toLowerCase()} AND is_active = 1`,
+    );
     if (!user) throw new AppError("validation", NOT_TEAM_EMAIL, { field: "email" });
   } else {
-    const team = await db.all<{ phone: string }>(sql`SELECT phone FROM users WHERE phone IS NOT NULL AND is_active = 1 LIMIT ${MAX_TEAM}`);
-    if (!team.some((u) => normalizePhone(u.phone) === to.phone)) throw new AppError("validation", NOT_TEAM_PHONE, { field: "phone" });
+    const team = await db.all<{ phone: string }>(
+      sql`SELECT phone FROM users WHERE phone IS NOT NULL AND is_active = 1 LIMIT ${MAX_TEAM}`,
+    );
+    if (!team.some((u) => normalizePhone(u.phone) === to.phone))
+      throw new AppError("validation", NOT_TEAM_PHONE, { field: "phone" });
     const zone = deriveTimeZone({ phone: to.phone });
     if (!isWithinSendWindow(now, zone, null)) {
       const next = nextAllowedSendTime(now, zone, null);
-      const at = new Intl.DateTimeFormat("en-US", { timeZone: zone ?? "UTC", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(next);
-      throw new AppError("validation", `Quiet hours for this number: test texts can be sent from ${at}`, { field: "phone", title: "Quiet hours" });
+      const at = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone ?? "UTC",
+        hour: "numeric",
+        minute: "2-digit",
+        timeZoneName: "short",
+      }).format(next);
+      throw new AppError("validation", `Quiet hours for this number: test texts can be sent from ${at}`, {
+        field: "phone",
+        title: "Quiet hours",
+      });
     }
   }
   const limits = await loadCapLimits(db);
@@ -39,9 +52,13 @@ export async function checkTestRecipient(db: Db, actor: Actor, to: { phone: stri
   if (!cap.allowed) {
     await recordHeld(db, HELD.testSend, `user:${actor.userId}`, now, { limit: cap.limit }, actor.userId);
     const retryAfter = Math.max(1, Math.ceil((cap.resetAt - now.getTime()) / 1000));
-    throw new AppError("rate_limited", `Test send limit reached (${cap.limit} per hour). Try again in ${Math.ceil(retryAfter / 60)} minutes.`, {
-      retryAfter,
-      title: "Too many test sends",
-    });
+    throw new AppError(
+      "rate_limited",
+      `Test send limit reached (${cap.limit} per hour). Try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+      {
+        retryAfter,
+        title: "Too many test sends",
+      },
+    );
   }
 }

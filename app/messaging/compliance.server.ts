@@ -43,8 +43,12 @@ export function suppressStatements(
           ON CONFLICT(channel, address) DO NOTHING`,
     ),
     s.channel === "sms"
-      ? db.run(sql`UPDATE contacts SET opted_out_at = coalesce(opted_out_at, ${t}), opted_out_source = coalesce(opted_out_source, ${s.reason}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`)
-      : db.run(sql`UPDATE contacts SET email_unsubscribed_at = coalesce(email_unsubscribed_at, ${t}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`),
+      ? db.run(
+          sql`UPDATE contacts SET opted_out_at = coalesce(opted_out_at, ${t}), opted_out_source = coalesce(opted_out_source, ${s.reason}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`,
+        )
+      : db.run(
+          sql`UPDATE contacts SET email_unsubscribed_at = coalesce(email_unsubscribed_at, ${t}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`,
+        ),
     // By the contact (its index), not the status index over every waiting enrolment: the unary + (issue 22).
     db.run(
       sql`UPDATE campaign_enrollments SET status = 'stopped', stop_reason = ${s.channel === "sms" ? "opted_out" : "unsubscribed"}, updated_at = ${t}
@@ -61,13 +65,23 @@ export function suppressStatements(
 }
 
 /** START / re-subscribe: lifts the suppression and the contact flag. Stopped enrollments stay stopped. */
-export function unsuppressStatements(db: Db, channel: Channel, address: string, now: Date, when: SQL = sql`1`): BatchItem<"sqlite">[] {
+export function unsuppressStatements(
+  db: Db,
+  channel: Channel,
+  address: string,
+  now: Date,
+  when: SQL = sql`1`,
+): BatchItem<"sqlite">[] {
   const t = now.getTime();
   return [
     db.run(sql`DELETE FROM suppressions WHERE channel = ${channel} AND address = ${address} AND ${when}`),
     channel === "sms"
-      ? db.run(sql`UPDATE contacts SET opted_out_at = NULL, opted_out_source = NULL, updated_at = ${t} WHERE phone = ${address} AND ${when}`)
-      : db.run(sql`UPDATE contacts SET email_unsubscribed_at = NULL, updated_at = ${t} WHERE email = ${address} AND ${when}`),
+      ? db.run(
+          sql`UPDATE contacts SET opted_out_at = NULL, opted_out_source = NULL, updated_at = ${t} WHERE phone = ${address} AND ${when}`,
+        )
+      : db.run(
+          sql`UPDATE contacts SET email_unsubscribed_at = NULL, updated_at = ${t} WHERE email = ${address} AND ${when}`,
+        ),
   ];
 }
 

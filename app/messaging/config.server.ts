@@ -32,6 +32,7 @@ export function messagingConfig(env: Env): MessagingConfig {
     // Its own secret so rotating SESSION_SECRET does not break links in emails already sent. Never a fixed
     // string (anyone could forge links): a real provider needs UNSUBSCRIBE_SECRET, the local outbox may borrow
     // SESSION_SECRET.
-    unsubscribeSecret: env.UNSUBSCRIBE_SECRET || (providerMode(env).email === "outbox" ? env.SESSION_SECRET || null : null),
+    unsubscribeSecret:
+      env.UNSUBSCRIBE_SECRET || (providerMode(env).email === "outbox" ? env.SESSION_SECRET || null : null),
   };
 }

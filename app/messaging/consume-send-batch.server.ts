@@ -75,11 +75,43 @@ type OrNull<T> = { [K in keyof T]: T[K] | null };
 /** The consumer's view of a queued message: the row, its contact's current fields (null without a contact), its campaign's name, status and variables. */
 export type SendRow = Pick<
   Message,
-  "id" | "channel" | "kind" | "status" | "phone" | "email" | "subject" | "content" | "isMarketing" | "attempts" | "pacingDeferrals" | "contactId" | "campaignId"
+  | "id"
+  | "channel"
+  | "kind"
+  | "status"
+  | "phone"
+  | "email"
+  | "subject"
+  | "content"
+  | "isMarketing"
+  | "attempts"
+  | "pacingDeferrals"
+  | "contactId"
+  | "campaignId"
 > &
   OrNull<
-    Pick<Contact, "firstName" | "lastName" | "company" | "address" | "city" | "state" | "zipCode" | "customFields" | "timeZone" | "sendable" | "unsendableReason" | "optedOutAt" | "emailUnsubscribedAt">
-  > & { contactPhone: Contact["phone"] | null; contactEmail: Contact["email"]; campaignName: Campaign["name"] | null; suppressed: boolean } & OrNull<Pick<Campaign, "promoCode" | "offerExpiration">> & {
+    Pick<
+      Contact,
+      | "firstName"
+      | "lastName"
+      | "company"
+      | "address"
+      | "city"
+      | "state"
+      | "zipCode"
+      | "customFields"
+      | "timeZone"
+      | "sendable"
+      | "unsendableReason"
+      | "optedOutAt"
+      | "emailUnsubscribedAt"
+    >
+  > & {
+    contactPhone: Contact["phone"] | null;
+    contactEmail: Contact["email"];
+    campaignName: Campaign["name"] | null;
+    suppressed: boolean;
+  } & OrNull<Pick<Campaign, "promoCode" | "offerExpiration">> & {
     campaignStatus: Campaign["status"] | null;
     senderFirstName: string | null;
     senderLastName: string | null;
@@ -157,7 +189,12 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
     .leftJoin(contacts, eq(contacts.id, messages.contactId))
     .leftJoin(campaigns, eq(campaigns.id, messages.campaignId))
     .leftJoin(users, eq(users.id, messages.createdBy))
-    .where(and(inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`), sql`+${messages.status} = 'queued'`));
+    .where(
+      and(
+        inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+        sql`+${messages.status} = 'queued'`,
+      ),
+    );
 }
 
 /** One row of the claim write: a claimed message (rendered text) or a decided one (skipped, deferred, failed). */
@@ -214,7 +251,6 @@ export function recordOutcomeStatements(results: readonly Outcome[], t: number) 
   }));
 }
 
-
 type Outcome = {
   id: number;
   status: "sent" | "delivered" | "failed" | "skipped" | "pending" | "queued" | "sending" | "held";
@@ -241,13 +277,28 @@ function render(row: Row, now: Date, org: OrgSettings) {
   const values = variableValues({
     contact: row.contactPhone == null ? null : { ...row, email: row.contactEmail, phone: row.contactPhone },
     to: { phone: row.phone, email: row.email },
-    sender: row.senderEmail == null ? null : { firstName: row.senderFirstName, lastName: row.senderLastName, email: row.senderEmail, phone: row.senderPhone },
+    sender:
+      row.senderEmail == null
+        ? null
+        : {
+            firstName: row.senderFirstName,
+            lastName: row.senderLastName,
+            email: row.senderEmail,
+            phone: row.senderPhone,
+          },
     org,
     campaign: row,
   });
   const text = renderTemplate(row.content, values, { now, timeZone: row.timeZone ?? undefined }).text;
-  const subject = row.subject ? renderTemplate(row.subject, values, { now, timeZone: row.timeZone ?? undefined }).text : null;
-  const contact = { firstName: row.firstName ?? "", lastName: row.lastName ?? "", company: row.company ?? "", address: row.address ?? "" };
+  const subject = row.subject
+    ? renderTemplate(row.subject, values, { now, timeZone: row.timeZone ?? undefined }).text
+    : null;
+  const contact = {
+    firstName: row.firstName ?? "",
+    lastName: row.lastName ?? "",
+    company: row.company ?? "",
+    address: row.address ?? "",
+  };
   // #PLACEHOLDERS# become "" when there is no contact (SPEC §5), never go out literally.
   return { text: renderQuickSend(text, contact), subject };
 }
@@ -257,14 +308,17 @@ function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outc
   // Compliance replies, and staff mail (an unsubscribe applies to marketing mail to contacts, never to alerts).
   const exempt = row.kind === "compliance" || STAFF_MAIL_KINDS.has(row.kind);
   if (row.channel === "sms") {
-    if (!exempt && (row.suppressed || row.optedOutAt)) return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
+    if (!exempt && (row.suppressed || row.optedOutAt))
+      return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
     const to = row.contactPhone ?? row.phone;
     if (!to) return { id: row.id, status: "skipped", errorMessage: "No phone number" };
-    if (row.contactId && row.sendable === false) return { id: row.id, status: "skipped", errorMessage: row.unsendableReason ?? "Phone number is not sendable" };
+    if (row.contactId && row.sendable === false)
+      return { id: row.id, status: "skipped", errorMessage: row.unsendableReason ?? "Phone number is not sendable" };
     const check = assessPhone(to);
     if (!check.sendable) return { id: row.id, status: "skipped", errorMessage: check.reason };
   } else {
-    if (!exempt && (row.suppressed || row.emailUnsubscribedAt)) return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };
+    if (!exempt && (row.suppressed || row.emailUnsubscribedAt))
+      return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };
     if (!(row.contactEmail ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
   }
   if (row.isMarketing && !ignoreQuietHours) {
@@ -305,11 +359,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
 
   // Every read in one round trip: the rows, the organisation's settings ({{company…}} variables) and the sending
   // number's pacing state (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
-  const [rows, orgRows, pacing] = (await runBatch(db, [selectQueuedForSend(db, ids), selectOrgSettings(db), selectPacingState(db, deps.sms.sender)])) as [
-    Row[],
-    OrgSettingRow[],
-    PacingState[],
-  ];
+  const [rows, orgRows, pacing] = (await runBatch(db, [
+    selectQueuedForSend(db, ids),
+    selectOrgSettings(db),
+    selectPacingState(db, deps.sms.sender),
+  ])) as [Row[], OrgSettingRow[], PacingState[]];
   const org = orgSettingsFrom(orgRows);
   // The local-outbox switch (Message Center): never honoured when a real SMS provider is configured.
   const ignoreQuietHours = deps.sms.name === "outbox" && localIgnoresQuietHours(orgRows);
@@ -338,7 +392,12 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const emailRows = toSend.filter((r) => r.channel === "email");
   const slotOf = new Map<number, number>();
   const sender = deps.sms.sender;
-  const pacingOpts = { now: t, ratePerSecond: config.smsRatePerSecond, dailyCap: config.smsDailyCap, windowMs: config.pacingWindowMs };
+  const pacingOpts = {
+    now: t,
+    ratePerSecond: config.smsRatePerSecond,
+    dailyCap: config.smsDailyCap,
+    windowMs: config.pacingWindowMs,
+  };
   const plan = smsRows.length ? planReservation(pacing[0], smsRows.length, pacingOpts) : null;
   // Usually every SMS of the batch gets a slot: then the reservation rides in the claim's own batch (step 3), one
   // round trip fewer and never a claimed row without a slot. When some must wait, their place in line is worked
@@ -354,7 +413,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
       // message pushed back by other traffic keeps its turn instead of going to the end again.
       const firstTime = smsRows.slice(plan.want, plan.want + plan.deferred).filter((r) => r.pacingDeferrals === 0);
-      const times = await projectSlots(db, sender, firstTime.length, { now: t, ratePerSecond: config.smsRatePerSecond, after: nextFreeMs });
+      const times = await projectSlots(db, sender, firstTime.length, {
+        now: t,
+        ratePerSecond: config.smsRatePerSecond,
+        after: nextFreeMs,
+      });
       timeOf = new Map(firstTime.map((r, i) => [r.id, times[i]]));
     }
     smsRows.forEach((r, i) => {
@@ -363,7 +426,13 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         if (reserveWithClaim) slotOf.set(r.id, t);
       } else if (i < plan.want + plan.deferred) {
         const expected = timeOf.get(r.id) ?? nextFreeMs;
-        decided.push({ id: r.id, status: "pending", scheduledAt: Math.max(t, expected - PACING_LEAD_MS), errorMessage: PACING_NOTE, paced: 1 });
+        decided.push({
+          id: r.id,
+          status: "pending",
+          scheduledAt: Math.max(t, expected - PACING_LEAD_MS),
+          errorMessage: PACING_NOTE,
+          paced: 1,
+        });
       } else decided.push({ id: r.id, status: "pending", scheduledAt: nextUtcDay(t), errorMessage: DAILY_CAP_NOTE });
     });
   }
@@ -383,14 +452,34 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const claimRows: ClaimRow[] = [
     ...sending.map((r): ClaimRow => {
       const { text, subject } = rendered.get(r.id)!;
-      return { id: r.id, status: "sending", content: text === r.content ? undefined : text, subject: subject === r.subject ? undefined : subject, claim: 1 };
+      return {
+        id: r.id,
+        status: "sending",
+        content: text === r.content ? undefined : text,
+        subject: subject === r.subject ? undefined : subject,
+        claim: 1,
+      };
     }),
-    ...decided.map((o): ClaimRow => ({ id: o.id, status: o.status, errorMessage: o.errorMessage ?? null, scheduledAt: o.scheduledAt ?? null, claim: 0, paced: o.paced ?? 0 })),
+    ...decided.map(
+      (o): ClaimRow => ({
+        id: o.id,
+        status: o.status,
+        errorMessage: o.errorMessage ?? null,
+        scheduledAt: o.scheduledAt ?? null,
+        claim: 0,
+        paced: o.paced ?? 0,
+      }),
+    ),
   ];
-  const claims = claimRows.length ? claimStatements(claimRows, t).map((q) => db.all<{ id: number; status: string }>(q)) : [];
+  const claims = claimRows.length
+    ? claimStatements(claimRows, t).map((q) => db.all<{ id: number; status: string }>(q))
+    : [];
   let claimed: { id: number; status: string }[] = [];
   if (reserveWithClaim) {
-    const [reserved, ...rows] = (await runBatch(db, [reserveStatement(db, sender, plan), ...claims])) as [{ next_slot_ms: number }[], ...{ id: number; status: string }[][]];
+    const [reserved, ...rows] = (await runBatch(db, [reserveStatement(db, sender, plan), ...claims])) as [
+      { next_slot_ms: number }[],
+      ...{ id: number; status: string }[][],
+    ];
     reservationFrom(plan, reserved[0]).slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
     claimed = rows.flat();
   } else if (claims.length) claimed = ((await runBatch(db, claims)) as { id: number; status: string }[][]).flat();
@@ -411,8 +500,17 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       const wait = slot - (row.channel === "sms" ? RECHECK_LEAD_MS : 0) - clock();
       if (wait > 0) await sleep(wait);
       // A STOP may have arrived while this message waited for its paced slot: look again before sending.
-      if (Date.now() - claimedAt > RECHECK_AFTER_MS && row.kind !== "compliance" && !STAFF_MAIL_KINDS.has(row.kind) && (await suppressedNow(db, row))) {
-        results.push({ id: row.id, status: "skipped", errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON });
+      if (
+        Date.now() - claimedAt > RECHECK_AFTER_MS &&
+        row.kind !== "compliance" &&
+        !STAFF_MAIL_KINDS.has(row.kind) &&
+        (await suppressedNow(db, row))
+      ) {
+        results.push({
+          id: row.id,
+          status: "skipped",
+          errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON,
+        });
         continue;
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
@@ -435,7 +533,9 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
     const written = await runBatch(db, [
       ...recordOutcomeStatements(results, Date.now()).map((q) => db.run(q)),
-      ...[...sentByCampaign].map(([id, n]) => db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`)),
+      ...[...sentByCampaign].map(([id, n]) =>
+        db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`),
+      ),
       ...suppressions,
       ...(gate.resumeAt === null ? [] : [carryLateness(db, deps.sms.sender, gate.resumeAt)]),
       // Last, in the same round trip: statuses Twilio reported before these sids were written.
@@ -452,7 +552,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
  */
 function storable({ text, subject }: { text: string; subject: string | null }) {
   const units = text.length + (subject?.length ?? 0);
-  return units * 6 + 200 < D1_VALUE_BUDGET || jsonBytes({ id: Number.MAX_SAFE_INTEGER, status: "sending", content: text, subject, claim: 1 }) + 2 <= D1_VALUE_BUDGET;
+  return (
+    units * 6 + 200 < D1_VALUE_BUDGET ||
+    jsonBytes({ id: Number.MAX_SAFE_INTEGER, status: "sending", content: text, subject, claim: 1 }) + 2 <=
+      D1_VALUE_BUDGET
+  );
 }
 
 /** Held messages come back through the cron this long after (cron runs each minute; each round is one UPDATE per batch). */
@@ -465,19 +569,45 @@ export const PUBLIC_URL_HOLD_MS = 5 * 60_000;
  * PUBLIC_URL_HOLD_MS, so they go once the URL is fixed. Queue retries would run out and dead-letter them as failed.
  */
 async function holdForPublicUrl(db: Db, ids: readonly number[], problem: string, t: number) {
-  const held = await db.all<{ id: number }>(sql`UPDATE messages SET status = 'pending', scheduled_at = ${t + PUBLIC_URL_HOLD_MS}, error_message = ${problem}, updated_at = ${t}
+  const held = await db.all<{
+    id: number;
+  }>(sql`UPDATE messages SET status = 'pending', scheduled_at = ${t + PUBLIC_URL_HOLD_MS}, error_message = ${problem}, updated_at = ${t}
     WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND +status = 'queued' RETURNING id`);
   console.error(`send batch held (${held.length} of ${ids.length} messages back to pending): ${problem}`);
-  await recordStatus(db, "refused:public_url", { what: "send", held: held.length, message: problem }, new Date(t)).catch((e) => console.error("recording the refusal failed", e));
+  await recordStatus(
+    db,
+    "refused:public_url",
+    { what: "send", held: held.length, message: problem },
+    new Date(t),
+  ).catch((e) => console.error("recording the refusal failed", e));
 }
 
 async function suppressedNow(db: Db, row: Row) {
   const address = row.channel === "sms" ? (row.contactPhone ?? row.phone) : (row.contactEmail ?? row.email);
-  return Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = ${row.channel} AND address = ${address}`));
+  return Boolean(
+    await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = ${row.channel} AND address = ${address}`),
+  );
 }
 
-function sentOutcome(row: Row, accepted: SendAccepted, provider: string, from: string, segments: number | undefined, now: Date): Outcome {
-  return { id: row.id, status: accepted.status === "delivered" ? "delivered" : "sent", sid: accepted.sid, provider, from, segments, sentAt: now.getTime(), errorCode: null, errorMessage: null };
+function sentOutcome(
+  row: Row,
+  accepted: SendAccepted,
+  provider: string,
+  from: string,
+  segments: number | undefined,
+  now: Date,
+): Outcome {
+  return {
+    id: row.id,
+    status: accepted.status === "delivered" ? "delivered" : "sent",
+    sid: accepted.sid,
+    provider,
+    from,
+    segments,
+    sentAt: now.getTime(),
+    errorCode: null,
+    errorMessage: null,
+  };
 }
 
 async function sendOne(
@@ -503,23 +633,56 @@ async function sendOne(
       const to = (row.contactEmail ?? row.email)!;
       if (STAFF_MAIL_KINDS.has(row.kind)) {
         const body = renderStaffEmail(content.text);
-        accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: null, messageId: row.id });
+        accepted = await deps.email.send({
+          to,
+          subject: content.subject ?? "",
+          text: body.text,
+          html: body.html,
+          unsubscribeUrl: null,
+          messageId: row.id,
+        });
         return sentOutcome(row, accepted, deps.email.name, deps.email.sender, undefined, now);
       }
-      const companyAddress = deps.config.companyAddress ?? (deps.email.name === "outbox" ? LOCAL_ADDRESS_PLACEHOLDER : null);
+      const companyAddress =
+        deps.config.companyAddress ?? (deps.email.name === "outbox" ? LOCAL_ADDRESS_PLACEHOLDER : null);
       if (!companyAddress) {
-        return { id: row.id, status: "failed", errorCode: "config", errorMessage: "COMPANY_ADDRESS is not configured: marketing email must carry the sender's postal address (CAN-SPAM)" };
+        return {
+          id: row.id,
+          status: "failed",
+          errorCode: "config",
+          errorMessage:
+            "COMPANY_ADDRESS is not configured: marketing email must carry the sender's postal address (CAN-SPAM)",
+        };
       }
       if (!deps.config.unsubscribeSecret) {
-        return { id: row.id, status: "failed", errorCode: "config", errorMessage: "UNSUBSCRIBE_SECRET is not configured: marketing email needs a signed unsubscribe link" };
+        return {
+          id: row.id,
+          status: "failed",
+          errorCode: "config",
+          errorMessage: "UNSUBSCRIBE_SECRET is not configured: marketing email needs a signed unsubscribe link",
+        };
       }
       const urls = await unsubscribeUrls(deps.config.publicBaseUrl, deps.config.unsubscribeSecret, to);
       const body = renderEmail(content.text, { unsubscribeUrl: urls.page, companyAddress });
-      accepted = await deps.email.send({ to, subject: content.subject ?? "", text: body.text, html: body.html, unsubscribeUrl: urls.oneClick, messageId: row.id });
+      accepted = await deps.email.send({
+        to,
+        subject: content.subject ?? "",
+        text: body.text,
+        html: body.html,
+        unsubscribeUrl: urls.oneClick,
+        messageId: row.id,
+      });
       from = deps.email.sender;
     }
     const provider = row.channel === "sms" ? deps.sms.name : deps.email.name;
-    return sentOutcome(row, accepted, provider, from, row.channel === "sms" ? smsSegments(content.text).segments : undefined, now);
+    return sentOutcome(
+      row,
+      accepted,
+      provider,
+      from,
+      row.channel === "sms" ? smsSegments(content.text).segments : undefined,
+      now,
+    );
   } catch (err) {
     const e = err instanceof ProviderError ? err : new ProviderError("retry", String((err as Error)?.message ?? err));
     // A timeout or dropped connection is ambiguous: the provider may have accepted the message. Never retry
@@ -527,7 +690,12 @@ async function sendOne(
     // let the reconciler ask again after STUCK_SENDING_MS. Email has no lookup: fail rather than send twice.
     if (e.kind === "retry" && AMBIGUOUS.has(e.code ?? "")) {
       if (row.channel === "email") {
-        return { id: row.id, status: "failed", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); not resent to avoid a duplicate` };
+        return {
+          id: row.id,
+          status: "failed",
+          errorCode: e.code,
+          errorMessage: `Outcome unknown (${e.message}); not resent to avoid a duplicate`,
+        };
       }
       const to = (row.contactPhone ?? row.phone)!;
       const found = await deps.sms
@@ -535,9 +703,24 @@ async function sendOne(
         .then((list) => list.find((m) => m.body === content.text))
         .catch(() => undefined);
       if (found) {
-        return { id: row.id, status: "sent", sid: found.sid, provider: deps.sms.name, from: deps.sms.sender, segments: smsSegments(content.text).segments, sentAt: now.getTime(), errorCode: null, errorMessage: null };
+        return {
+          id: row.id,
+          status: "sent",
+          sid: found.sid,
+          provider: deps.sms.name,
+          from: deps.sms.sender,
+          segments: smsSegments(content.text).segments,
+          sentAt: now.getTime(),
+          errorCode: null,
+          errorMessage: null,
+        };
       }
-      return { id: row.id, status: "sending", errorCode: e.code, errorMessage: `Outcome unknown (${e.message}); checking with the provider` };
+      return {
+        id: row.id,
+        status: "sending",
+        errorCode: e.code,
+        errorMessage: `Outcome unknown (${e.message}); checking with the provider`,
+      };
     }
     if (e.kind === "retry" && row.attempts + 1 < MAX_ATTEMPTS) {
       retry(row.id, e.retryAfterSeconds ?? backoffSeconds(row.attempts + 1));
@@ -545,7 +728,13 @@ async function sendOne(
     }
     if (e.optedOut) {
       const address = row.channel === "sms" ? (row.contactPhone ?? row.phone)! : (row.contactEmail ?? row.email)!;
-      suppressions.push(...suppressStatements(deps.db, { channel: row.channel, address, reason: `provider:${e.code ?? "opted-out"}` }, now));
+      suppressions.push(
+        ...suppressStatements(
+          deps.db,
+          { channel: row.channel, address, reason: `provider:${e.code ?? "opted-out"}` },
+          now,
+        ),
+      );
     }
     return { id: row.id, status: "failed", errorCode: e.code, errorMessage: e.message };
   }

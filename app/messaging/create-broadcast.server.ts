@@ -4,7 +4,14 @@ import { runBatch } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
-import { assertKnownVariables, assertVariablesFilled, contactsWithVariables, logSend, text, type SendRequestDeps } from "./check-send-request.server";
+import {
+  assertKnownVariables,
+  assertVariablesFilled,
+  contactsWithVariables,
+  logSend,
+  text,
+  type SendRequestDeps,
+} from "./check-send-request.server";
 import { sendJobs } from "./enqueue-due-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -19,11 +26,18 @@ export const broadcastSchema = z.object({
   subject: z.string().trim().max(300).optional().nullable().refine(isOneLine, SUBJECT_CONTROL_CHARS),
   content: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
   contactIds: z
-    .array(zodId("contactIds must be positive integers"), { required_error: "Please select at least one contact", invalid_type_error: "Please select at least one contact" })
+    .array(zodId("contactIds must be positive integers"), {
+      required_error: "Please select at least one contact",
+      invalid_type_error: "Please select at least one contact",
+    })
     .min(1, "Please select at least one contact")
     .max(MAX_BROADCAST_CONTACTS, `At most ${MAX_BROADCAST_CONTACTS.toLocaleString("en-US")} contacts per broadcast`),
   scheduledAt: z
-    .union([z.string().datetime({ offset: true, message: "scheduledAt must be an ISO 8601 date-time" }), z.literal(""), z.null()])
+    .union([
+      z.string().datetime({ offset: true, message: "scheduledAt must be an ISO 8601 date-time" }),
+      z.literal(""),
+      z.null(),
+    ])
     .optional(),
 });
 
@@ -50,11 +64,23 @@ export async function sendBroadcast(
     sql`SELECT id, recipient_count, scheduled_at FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`,
   );
   if (existing) {
-    return { broadcastId: existing.id, recipients: existing.recipient_count, queued: 0, scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null, replayed: true };
+    return {
+      broadcastId: existing.id,
+      recipients: existing.recipient_count,
+      queued: 0,
+      scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null,
+      replayed: true,
+    };
   }
   const subjectPart = input.type === "email" ? input.subject : null;
-  const ids = opts.skipMissingVariables ? await contactsWithVariables(db, input.contactIds, subjectPart, input.content) : [...new Set(input.contactIds)];
-  if (ids.length === 0) throw new AppError("validation", "Every selected contact lacks a value the message needs; fill them in or add fallbacks such as {{firstName|there}}");
+  const ids = opts.skipMissingVariables
+    ? await contactsWithVariables(db, input.contactIds, subjectPart, input.content)
+    : [...new Set(input.contactIds)];
+  if (ids.length === 0)
+    throw new AppError(
+      "validation",
+      "Every selected contact lacks a value the message needs; fill them in or add fallbacks such as {{firstName|there}}",
+    );
   await assertVariablesFilled(db, actor.userId, { channel: input.type, contactIds: ids }, subjectPart, input.content);
   const t = now.getTime();
   const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
@@ -85,30 +111,50 @@ export async function sendBroadcast(
         ON CONFLICT(idempotency_key) DO NOTHING`),
     );
   }
-  statements.push(db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM ${rowsOf(bid)}) WHERE id = ${bid}`));
+  statements.push(
+    db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM ${rowsOf(bid)}) WHERE id = ${bid}`),
+  );
   try {
     await runBatch(db, statements);
   } catch (err) {
     if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast(deps, input, actor, key, opts);
     throw err;
   }
-  const b = (await db.get<{ id: number; recipient_count: number }>(sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`))!;
+  const b = (await db.get<{ id: number; recipient_count: number }>(
+    sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`,
+  ))!;
   if (b.recipient_count === 0) {
     await db.run(sql`DELETE FROM broadcasts WHERE id = ${b.id}`);
-    throw new AppError("validation", input.type === "email" ? "None of the selected contacts has an email address" : "None of the selected contacts exists");
+    throw new AppError(
+      "validation",
+      input.type === "email"
+        ? "None of the selected contacts has an email address"
+        : "None of the selected contacts exists",
+    );
   }
   let queued = 0;
   if (immediate) {
     const rows = await db.all<{ id: number }>(sql`SELECT id FROM ${rowsOf(b.id)} AND +status = 'queued'`);
-    await sendJobs(queue, rows.map((r) => r.id));
+    await sendJobs(
+      queue,
+      rows.map((r) => r.id),
+    );
     queued = rows.length;
   }
-  await logSend(db, actor, now, { type: "broadcast", broadcastId: b.id, channel: input.type, recipients: b.recipient_count, scheduledAt: scheduledAt?.toISOString() ?? null });
+  await logSend(db, actor, now, {
+    type: "broadcast",
+    broadcastId: b.id,
+    channel: input.type,
+    recipients: b.recipient_count,
+    scheduledAt: scheduledAt?.toISOString() ?? null,
+  });
   return {
     broadcastId: b.id,
     recipients: b.recipient_count,
     queued,
     scheduledAt: at > t ? new Date(at).toISOString() : null,
-    ...(input.type === "sms" ? { segments: smsSegments(renderTemplate(input.content, exampleValues()).text).segments } : {}),
+    ...(input.type === "sms"
+      ? { segments: smsSegments(renderTemplate(input.content, exampleValues()).text).segments }
+      : {}),
   };
 }

@@ -3,7 +3,15 @@ import { z } from "zod";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
 import { createOutboundMessages } from "./create-outbound-messages.server";
-import { assertKnownVariables, assertVariablesFilled, logSend, messageByKey, smsInfo, text, type SendRequestDeps } from "./check-send-request.server";
+import {
+  assertKnownVariables,
+  assertVariablesFilled,
+  logSend,
+  messageByKey,
+  smsInfo,
+  text,
+  type SendRequestDeps,
+} from "./check-send-request.server";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 import type { Actor } from "~/lib/actor";
 
@@ -14,13 +22,26 @@ export const individualSchema = z.object({
   message: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
 });
 
-export async function sendIndividual({ db, queue, now, hooks }: SendRequestDeps, input: z.infer<typeof individualSchema>, actor: Actor, key: string = crypto.randomUUID()) {
+export async function sendIndividual(
+  { db, queue, now, hooks }: SendRequestDeps,
+  input: z.infer<typeof individualSchema>,
+  actor: Actor,
+  key: string = crypto.randomUUID(),
+) {
   if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
   assertKnownVariables(input.subject, input.message);
-  const contact = await db.get<{ id: number; phone: string; email: string | null }>(sql`SELECT id, phone, email FROM contacts WHERE id = ${input.contactId}`);
+  const contact = await db.get<{ id: number; phone: string; email: string | null }>(
+    sql`SELECT id, phone, email FROM contacts WHERE id = ${input.contactId}`,
+  );
   if (!contact) throw new AppError("not_found", "Contact not found");
   if (input.type === "email" && !contact.email) throw new AppError("validation", "This contact has no email address");
-  await assertVariablesFilled(db, actor.userId, { channel: input.type, contactIds: [contact.id] }, input.type === "email" ? input.subject : null, input.message);
+  await assertVariablesFilled(
+    db,
+    actor.userId,
+    { channel: input.type, contactIds: [contact.id] },
+    input.type === "email" ? input.subject : null,
+    input.message,
+  );
   const [id] = await createOutboundMessages(
     db,
     queue,
@@ -41,5 +62,8 @@ export async function sendIndividual({ db, queue, now, hooks }: SendRequestDeps,
     hooks,
   );
   await logSend(db, actor, now, { type: "individual", contactId: contact.id, messageId: id });
-  return { ...(await messageByKey(db, `ind:${actor.userId}:${key}`)), ...(input.type === "sms" ? smsInfo(input.message) : {}) };
+  return {
+    ...(await messageByKey(db, `ind:${actor.userId}:${key}`)),
+    ...(input.type === "sms" ? smsInfo(input.message) : {}),
+  };
 }

@@ -11,7 +11,13 @@ import type { PipelineHooks } from "./pipeline-hooks";
  * answers a text the contact just sent) or a staff alert email; an auto-responder's follow-up, minutes or hours
  * later, is marketing.
  */
-export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set(["campaign", "broadcast", "quick", "individual", "auto_followup"]);
+export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set([
+  "campaign",
+  "broadcast",
+  "quick",
+  "individual",
+  "auto_followup",
+]);
 /** Sends by a person: the pipeline's human-send hooks hear of them (auto-responders cancel their follow-ups). */
 export const HUMAN_KINDS: ReadonlySet<MessageKind> = new Set(["quick", "individual", "reply"]);
 
@@ -45,7 +51,13 @@ const INSERT_CHUNK = 500;
  * A person's SMS (HUMAN_KINDS) must come with the pipeline's hooks, which hear of it once the rows exist: a producer
  * that forgot them would silently skip what the features do on a human send, so it throws instead.
  */
-export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: OutboundInput[], now: Date, hooks?: Pick<PipelineHooks, "humanSend">) {
+export async function createOutboundMessages(
+  db: Db,
+  queue: JobQueue,
+  inputs: OutboundInput[],
+  now: Date,
+  hooks?: Pick<PipelineHooks, "humanSend">,
+) {
   const t = now.getTime();
   const rows = inputs.map((m) => ({
     ...m,
@@ -57,7 +69,9 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
     // reconciler re-enqueues (reconcile-messages), as it did when the mark came first.
     status: Math.max(m.scheduledAt?.getTime() ?? t, 0) <= t ? "queued" : "pending",
   }));
-  const humanPhones = [...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!))];
+  const humanPhones = [
+    ...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!)),
+  ];
   if (humanPhones.length && !hooks) throw new Error("createOutboundMessages: a person's send needs the pipeline hooks");
   const inserts = Array.from(chunkByBytes(rows, { maxRows: INSERT_CHUNK }), ({ json }) =>
     db.all<{ id: number }>(sql`
@@ -76,6 +90,9 @@ export async function createOutboundMessages(db: Db, queue: JobQueue, inputs: Ou
   const created = inserted.map((r) => r.id);
   // A person wrote to the contact: the features that care hear of it (app/wiring registers them), in order.
   if (created.length && humanPhones.length) for (const hook of hooks!.humanSend) await hook({ db, now }, humanPhones);
-  await sendJobs(queue, inserted.filter((r) => r.status === "queued").map((r) => r.id));
+  await sendJobs(
+    queue,
+    inserted.filter((r) => r.status === "queued").map((r) => r.id),
+  );
   return created;
 }

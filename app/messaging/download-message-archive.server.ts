@@ -11,7 +11,8 @@ export const ARCHIVE_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
  * PARTS_PER_DOWNLOAD parts comes as several files (`file` 1, 2, …).
  */
 export async function downloadMessageArchive(db: Db, bucket: Pick<R2Bucket, "get">, month: string, file = 1) {
-  if (!ARCHIVE_MONTH.test(month) || !Number.isInteger(file) || file < 1) throw new AppError("not_found", "No archive for that month");
+  if (!ARCHIVE_MONTH.test(month) || !Number.isInteger(file) || file < 1)
+    throw new AppError("not_found", "No archive for that month");
   const keys = (
     await db.all<{ key: string }>(
       sql`SELECT key FROM message_archives WHERE month = ${month} ORDER BY key LIMIT ${PARTS_PER_DOWNLOAD} OFFSET ${(file - 1) * PARTS_PER_DOWNLOAD}`,

@@ -24,7 +24,10 @@ export async function enqueueDueMessages(db: Db, queue: JobQueue, now: Date, ids
   for (let i = 0; i < ids.length; i += 1000) {
     // `+status`: find the rows by id; the status index would scan the whole pending backlog.
     const rows = await db.all<{ id: number }>(markQueuedSql(JSON.stringify(ids.slice(i, i + 1000)), t));
-    await sendJobs(queue, rows.map((r) => r.id));
+    await sendJobs(
+      queue,
+      rows.map((r) => r.id),
+    );
     queued += rows.length;
   }
   return queued;
@@ -49,7 +52,12 @@ export async function dispatchDueMessages(db: Db, queue: JobQueue, now: Date, ma
       sql`SELECT id FROM messages WHERE status = 'pending' AND scheduled_at <= ${now.getTime()} ORDER BY scheduled_at LIMIT 1000`,
     );
     if (due.length === 0) break;
-    total += await enqueueDueMessages(db, queue, now, due.map((d) => d.id));
+    total += await enqueueDueMessages(
+      db,
+      queue,
+      now,
+      due.map((d) => d.id),
+    );
     if (due.length < 1000 || total >= maxPerTick) break;
   }
   return total;

@@ -29,11 +29,21 @@ export interface SendProgress {
 const NOT_IN_FLIGHT = sql`status NOT IN ('queued', 'sending')`;
 
 export async function getSendProgress(db: Db, id: number): Promise<SendProgress> {
-  const b = await db.get<{ id: number; type: "sms" | "email"; subject: string | null; content: string; recipient_count: number; scheduled_at: number | null; created_at: number }>(
+  const b = await db.get<{
+    id: number;
+    type: "sms" | "email";
+    subject: string | null;
+    content: string;
+    recipient_count: number;
+    scheduled_at: number | null;
+    created_at: number;
+  }>(
     sql`SELECT id, type, subject, content, recipient_count, scheduled_at, created_at FROM broadcasts WHERE id = ${id}`,
   );
   if (!b) throw new AppError("not_found", SEND_NOT_FOUND);
-  const rows = await db.all<{ status: string; n: number }>(sql`SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ${id} AND ${NOT_IN_FLIGHT} GROUP BY status`);
+  const rows = await db.all<{ status: string; n: number }>(
+    sql`SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ${id} AND ${NOT_IN_FLIGHT} GROUP BY status`,
+  );
   const counts = { waiting: 0, queued: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 };
   for (const r of rows) {
     if (r.status === "pending" || r.status === "held") counts.waiting += r.n;

@@ -66,9 +66,12 @@ describe("classifyInbound", () => {
     expect(classifyInbound(body)).toBeNull();
   });
 
-  it.each(["STOP,", "*STOP*", "(stop)", "opt.out", "OPT_OUT", "opt - out", "¿stop", "st op", "-- Stop --"])("%j → stop (punctuation and spacing ignored)", (body) => {
-    expect(classifyInbound(body)).toBe("stop");
-  });
+  it.each(["STOP,", "*STOP*", "(stop)", "opt.out", "OPT_OUT", "opt - out", "¿stop", "st op", "-- Stop --"])(
+    "%j → stop (punctuation and spacing ignored)",
+    (body) => {
+      expect(classifyInbound(body)).toBe("stop");
+    },
+  );
 
   it("lets Twilio's OptOutType win when present", () => {
     expect(classifyInbound("please remove me", "STOP")).toBe("stop");
@@ -85,7 +88,15 @@ describe("classifyInbound", () => {
     const punct = fc.string({ unit: fc.constantFrom(".", "!", "?"), maxLength: 3 });
     const quote = fc.constantFrom(["", ""], ['"', '"'], ["'", "'"], ["“", "”"], ["‘", "’"]);
     fc.assert(
-      fc.property(fc.constantFrom(...OPT_OUT_KEYWORDS), fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), ws, ws, inner, punct, quote, fc.boolean(),
+      fc.property(
+        fc.constantFrom(...OPT_OUT_KEYWORDS),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        ws,
+        ws,
+        inner,
+        punct,
+        quote,
+        fc.boolean(),
         (kw, upper, lead, trail, space, p, [qo, qc], punctInside) => {
           const cased = [...kw].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join("");
           const spaced = cased.replace(" ", space);
@@ -97,10 +108,15 @@ describe("classifyInbound", () => {
   });
 
   it("does not classify sentences that merely contain a keyword (property)", () => {
-    const word = fc.string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789'"), minLength: 1, maxLength: 8 })
+    const word = fc
+      .string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789'"), minLength: 1, maxLength: 8 })
       .filter((w) => /[a-z0-9]/.test(w));
     fc.assert(
-      fc.property(fc.constantFrom(...ALL_KEYWORDS), fc.array(word, { maxLength: 3 }), fc.array(word, { maxLength: 3 }), fc.constantFrom(" ", "  ", ", "),
+      fc.property(
+        fc.constantFrom(...ALL_KEYWORDS),
+        fc.array(word, { maxLength: 3 }),
+        fc.array(word, { maxLength: 3 }),
+        fc.constantFrom(" ", "  ", ", "),
         (kw, before, after, sep) => {
           fc.pre(before.length + after.length > 0);
           const body = [...before, kw.toLowerCase(), ...after].join(sep);
@@ -114,12 +130,18 @@ describe("classifyInbound", () => {
 describe("reply texts", () => {
   it("confirm opt-out and opt-in and explain HELP, in the organisation's name (CTIA: the brand the homeowner knows)", () => {
     const brand = { company: "Sunny Solar Co", companyPhone: "(415) 555-0199" };
-    expect(keywordReply("stop", brand)).toBe("You have been unsubscribed and will receive no more messages from Sunny Solar Co. Reply START to resubscribe.");
+    expect(keywordReply("stop", brand)).toBe(
+      "You have been unsubscribed and will receive no more messages from Sunny Solar Co. Reply START to resubscribe.",
+    );
     expect(keywordReply("start", brand)).toMatch(/resubscribed to messages from Sunny Solar Co\. .*STOP/);
-    expect(keywordReply("help", brand)).toBe("Sunny Solar Co: solar sales updates. Help: (415) 555-0199. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.");
+    expect(keywordReply("help", brand)).toBe(
+      "Sunny Solar Co: solar sales updates. Help: (415) 555-0199. Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.",
+    );
     for (const k of ["stop", "start", "help"] as const) expect(keywordReply(k, brand)).not.toMatch(/Helio/);
     // Nothing set yet: whole sentences, still no platform name.
-    expect(keywordReply("stop", {})).toBe("You have been unsubscribed and will receive no more messages from us. Reply START to resubscribe.");
+    expect(keywordReply("stop", {})).toBe(
+      "You have been unsubscribed and will receive no more messages from us. Reply START to resubscribe.",
+    );
     expect(keywordReply("help", {})).toMatch(/^Solar sales updates\. Reply STOP/);
   });
 });

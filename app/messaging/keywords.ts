@@ -37,7 +37,9 @@ const NEGATED_OPT_OUT = /\b(?:don'?t|dont|do\s+not|never|not)\s+(?:stop|quit|cea
  * please"). The one-word keywords are classifyInbound's; this reads sentences, conservatively.
  */
 export function isPlainWordsOptOut(body: string): boolean {
-  const text = ` ${normalizeKeyword(body ?? "").toLowerCase().replace(/[’‘]/g, "'")} `;
+  const text = ` ${normalizeKeyword(body ?? "")
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")} `;
   if (NEGATED_OPT_OUT.test(text)) return false;
   return PLAIN_OPT_OUTS.some((re) => re.test(text));
 }
@@ -61,8 +63,10 @@ export type KeywordBrand = { company?: string; companyPhone?: string };
 export function keywordReply(keyword: InboundKeyword, brand: KeywordBrand): string {
   const company = brand.company?.trim();
   const from = company || "us";
-  if (keyword === "stop") return `You have been unsubscribed and will receive no more messages from ${from}. Reply START to resubscribe.`;
-  if (keyword === "start") return `You have been resubscribed to messages from ${from}. Reply HELP for help or STOP to opt out.`;
+  if (keyword === "stop")
+    return `You have been unsubscribed and will receive no more messages from ${from}. Reply START to resubscribe.`;
+  if (keyword === "start")
+    return `You have been resubscribed to messages from ${from}. Reply HELP for help or STOP to opt out.`;
   const phone = brand.companyPhone?.trim();
   return `${company ? `${company}: solar` : "Solar"} sales updates.${phone ? ` Help: ${phone}.` : ""} Reply STOP to opt out, START to resubscribe. Msg & data rates may apply.`;
 }

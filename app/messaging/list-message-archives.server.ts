@@ -5,7 +5,14 @@ import { loadRetentionMonths } from "./org-settings.server";
 /** Parts streamed by one download at most: each is one R2 read, a subrequest, of which a request may make ~1,000 (Paid plan). */
 export const PARTS_PER_DOWNLOAD = 500;
 
-export type ArchiveMonth = { month: string; parts: number; messages: number; bytes: number; updatedAt: string; files: number };
+export type ArchiveMonth = {
+  month: string;
+  parts: number;
+  messages: number;
+  bytes: number;
+  updatedAt: string;
+  files: number;
+};
 
 /** The archive screen: every archived month, newest first (one summary row each), and the retention in force. */
 export async function listMessageArchives(db: Db) {

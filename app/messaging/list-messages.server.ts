@@ -136,7 +136,8 @@ function itemOf(r: Row): MessageListItem {
   const content = r.content as string;
   return {
     id: r.id as number,
-    content: PENDING.has(status) && r.direction === "outbound" && r.first_name != null ? pendingPreview(content, r) : content,
+    content:
+      PENDING.has(status) && r.direction === "outbound" && r.first_name != null ? pendingPreview(content, r) : content,
     phone: (r.phone as string) ?? null,
     email: (r.email as string) ?? null,
     subject: (r.subject as string) ?? null,
@@ -159,7 +160,10 @@ function itemOf(r: Row): MessageListItem {
  * content and matches the phone (SPEC §2), through FTS5 for 3+ characters and a bounded scan below that; 3+
  * characters also find the messages of contacts whose name matches (nameSearchQuery), merged by id.
  */
-export async function listMessages(db: Db, opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {}) {
+export async function listMessages(
+  db: Db,
+  opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {},
+) {
   const limit = Math.min(Math.max(opts.limit ?? MESSAGES_PAGE, 1), 500);
   const q = searchText(opts.q);
   const match = q ? ftsQuery(q) : null;
@@ -195,7 +199,9 @@ export async function listMessages(db: Db, opts: { q?: string | null; tab?: Mess
 
 /** Tab counts from the trigger-maintained message_counts table: one small read, whatever the volume. */
 export async function messageTabCounts(db: Db): Promise<Record<MessageTab, number>> {
-  const rows = await db.all<{ direction: string; status: string; n: number }>(sql`SELECT direction, status, n FROM message_counts`);
+  const rows = await db.all<{ direction: string; status: string; n: number }>(
+    sql`SELECT direction, status, n FROM message_counts`,
+  );
   const sum = (f: (r: { direction: string; status: string }) => boolean) => rows.filter(f).reduce((a, r) => a + r.n, 0);
   return {
     all: sum(() => true),

@@ -11,8 +11,18 @@ import { providerMode } from "./providers/registry.server";
  * the retention (messages older than it are archived to R2; the tab counts still include them), and where in the US
  * it is quiet hours now.
  */
-export async function loadMessageCenter(db: Db, env: Env, now: Date, query: { q?: string; tab?: MessageTab; before?: number }) {
-  const [page, counts, backlog, settings] = await Promise.all([listMessages(db, query), messageTabCounts(db), sendingBacklog(db, now), loadMessageCenterSettings(db)]);
+export async function loadMessageCenter(
+  db: Db,
+  env: Env,
+  now: Date,
+  query: { q?: string; tab?: MessageTab; before?: number },
+) {
+  const [page, counts, backlog, settings] = await Promise.all([
+    listMessages(db, query),
+    messageTabCounts(db),
+    sendingBacklog(db, now),
+    loadMessageCenterSettings(db),
+  ]);
   const { smsRatePerSecond, smsDailyCap } = messagingConfig(env);
   return {
     ...page,

@@ -15,10 +15,27 @@ import { QUIET_HOURS_NOTE, quietZonesNow } from "./quiet-hours";
 // 23:30 in New York, 21:30 in Denver, 20:30 in Los Angeles.
 const NIGHT_NY = new Date("2026-11-25T04:30:00Z");
 
-async function nightBroadcast(deps: Awaited<ReturnType<typeof pipeline>>["deps"], queue: Awaited<ReturnType<typeof pipeline>>["queue"]) {
+async function nightBroadcast(
+  deps: Awaited<ReturnType<typeof pipeline>>["deps"],
+  queue: Awaited<ReturnType<typeof pipeline>>["queue"],
+) {
   const user = await createTestUser();
   const c = await createTestContact(user.id, { zipCode: "10001", state: "NY" });
-  const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "broadcast", contactId: c.id, phone: c.phone, content: "Solar savings!", idempotencyKey: `q:${crypto.randomUUID()}` }], NIGHT_NY);
+  const [id] = await createOutboundMessages(
+    deps.db,
+    queue,
+    [
+      {
+        channel: "sms",
+        kind: "broadcast",
+        contactId: c.id,
+        phone: c.phone,
+        content: "Solar savings!",
+        idempotencyKey: `q:${crypto.randomUUID()}`,
+      },
+    ],
+    NIGHT_NY,
+  );
   return id;
 }
 

@@ -12,7 +12,8 @@ import { listMessages, nameSearchQuery } from "./list-messages.server";
 // Issue 24, item 12: messages written in the same instant (a broadcast writes hundreds in one millisecond) are newest
 // first by id; a waiting bulk row shows what the contact will read and is found by the contact's name.
 const nonce = () => crypto.randomUUID();
-const plan = async (q: SQL) => (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
+const plan = async (q: SQL) =>
+  (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("newest-first message lists (issue 24, item 12)", () => {
   it("conversations whose last messages share a timestamp are ordered by the newest message, across pages", async () => {
@@ -20,12 +21,20 @@ describe("newest-first message lists (issue 24, item 12)", () => {
     const user = await createTestUser();
     const older = await createTestContact(user.id, { state: "CA" });
     const newer = await createTestContact(user.id, { state: "CA" });
-    const reply = (contactId: number, message: string) => sendReply({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { contactId }, { message, nonce: nonce() }, { userId: user.id, ipAddress: null });
+    const reply = (contactId: number, message: string) =>
+      sendReply(
+        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+        { contactId },
+        { message, nonce: nonce() },
+        { userId: user.id, ipAddress: null },
+      );
     // `older`'s conversation row is created first, but its latest message is the newest of the two.
     await reply(older.id, "first");
     await reply(newer.id, "second");
     await reply(older.id, "third");
-    const all = (await listConversations(deps.db, { limit: 100 })).conversations.filter((c) => c.contactId === older.id || c.contactId === newer.id);
+    const all = (await listConversations(deps.db, { limit: 100 })).conversations.filter(
+      (c) => c.contactId === older.id || c.contactId === newer.id,
+    );
     expect(all.map((c) => c.contactId)).toEqual([older.id, newer.id]);
     expect(all.map((c) => c.lastPreview)).toEqual(["third", "second"]);
 
@@ -45,18 +54,34 @@ describe("newest-first message lists (issue 24, item 12)", () => {
     const contact = await createTestContact(user.id, { firstName: "Zelda", lastName: last, state: "AZ" });
     const later = new Date(DAYTIME.getTime() + 24 * 3600_000); // scheduled: stays pending with its template
     const [id] = await createOutboundMessages(
-        db(),
-        queue,
-        [{ channel: "sms", kind: "campaign", phone: contact.phone, contactId: contact.id, content: "Hi {{firstName}}, {{salesRep}} here about your roof.", idempotencyKey: uniqueTag("p"), scheduledAt: later }],
-        DAYTIME,
-      );
+      db(),
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "campaign",
+          phone: contact.phone,
+          contactId: contact.id,
+          content: "Hi {{firstName}}, {{salesRep}} here about your roof.",
+          idempotencyKey: uniqueTag("p"),
+          scheduledAt: later,
+        },
+      ],
+      DAYTIME,
+    );
     const byName = (await listMessages(db(), { q: `zelda ${last}` })).messages;
     expect(byName.map((m) => m.id)).toEqual([id]);
-    expect(byName[0]).toMatchObject({ status: "pending", contactName: `Zelda ${last}`, content: "Hi Zelda, {{salesRep}} here about your roof." });
+    expect(byName[0]).toMatchObject({
+      status: "pending",
+      contactName: `Zelda ${last}`,
+      content: "Hi Zelda, {{salesRep}} here about your roof.",
+    });
     const listed = (await listMessages(db(), { limit: 20 })).messages.find((m) => m.id === id);
     expect(listed?.content).toBe("Hi Zelda, {{salesRep}} here about your roof.");
     // The contact's page shows it the same way.
-    expect((await getThread(db(), { contactId: contact.id })).messages.map((m) => m.content)).toEqual(["Hi Zelda, {{salesRep}} here about your roof."]);
+    expect((await getThread(db(), { contactId: contact.id })).messages.map((m) => m.content)).toEqual([
+      "Hi Zelda, {{salesRep}} here about your roof.",
+    ]);
   });
 
   it("the name search reads the matching contacts' threads by index, never the message table", async () => {

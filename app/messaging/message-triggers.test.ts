@@ -19,19 +19,31 @@ describe("message triggers", () => {
     const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const phone = uniquePhone();
     const marker = `tri${crypto.randomUUID().slice(0, 8)}`;
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "individual", phone, content: `Hello ${marker} old`, idempotencyKey: `trig:${marker}` }], DAYTIME, appHooks);
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [{ channel: "sms", kind: "individual", phone, content: `Hello ${marker} old`, idempotencyKey: `trig:${marker}` }],
+      DAYTIME,
+      appHooks,
+    );
 
     // Same content: as many rows written as an UPDATE of a column no trigger or index watches (7 before 0040).
     const baseline = await rowsWritten(sql`UPDATE messages SET updated_at = updated_at WHERE id = ${id}`);
     expect(await rowsWritten(sql`UPDATE messages SET content = content WHERE id = ${id}`)).toBe(baseline);
-    expect(await rowsWritten(sql`UPDATE messages SET content = coalesce(NULL, content) WHERE id = ${id}`)).toBe(baseline);
+    expect(await rowsWritten(sql`UPDATE messages SET content = coalesce(NULL, content) WHERE id = ${id}`)).toBe(
+      baseline,
+    );
 
     // A new text: the index and the conversation preview follow it.
-    expect(await rowsWritten(sql`UPDATE messages SET content = ${`Hello ${marker} new`} WHERE id = ${id}`)).toBeGreaterThan(baseline);
+    expect(
+      await rowsWritten(sql`UPDATE messages SET content = ${`Hello ${marker} new`} WHERE id = ${id}`),
+    ).toBeGreaterThan(baseline);
     const found = await listMessages(deps.db, { q: `${marker} new`, limit: 10 });
     expect(found.messages.map((m) => m.id)).toEqual([id]);
     expect((await listMessages(deps.db, { q: `${marker} old`, limit: 10 })).messages).toEqual([]);
-    const preview = await deps.db.get<{ last_preview: string }>(sql`SELECT last_preview FROM conversations WHERE key = ${`p:${phone}`}`);
+    const preview = await deps.db.get<{ last_preview: string }>(
+      sql`SELECT last_preview FROM conversations WHERE key = ${`p:${phone}`}`,
+    );
     expect(preview?.last_preview).toBe(`Hello ${marker} new`);
   });
 
@@ -42,12 +54,25 @@ describe("message triggers", () => {
       deps.db,
       queue,
       [
-        { channel: "sms", kind: "broadcast", phone: uniquePhone(), content: `Hi {{firstName}}, ${marker} savings`, idempotencyKey: `trig:${marker}:1` },
-        { channel: "sms", kind: "broadcast", phone: uniquePhone(), content: `Hello, ${marker} savings`, idempotencyKey: `trig:${marker}:2` },
+        {
+          channel: "sms",
+          kind: "broadcast",
+          phone: uniquePhone(),
+          content: `Hi {{firstName}}, ${marker} savings`,
+          idempotencyKey: `trig:${marker}:1`,
+        },
+        {
+          channel: "sms",
+          kind: "broadcast",
+          phone: uniquePhone(),
+          content: `Hello, ${marker} savings`,
+          idempotencyKey: `trig:${marker}:2`,
+        },
       ],
       DAYTIME,
     );
-    const search = async (q: string) => (await listMessages(deps.db, { q, limit: 10 })).messages.map((m) => m.id).sort();
+    const search = async (q: string) =>
+      (await listMessages(deps.db, { q, limit: 10 })).messages.map((m) => m.id).sort();
     // The template is not what anybody received: only the row without variables is found.
     expect(await search(`${marker} savings`)).toEqual([plain]);
     // The consumer writes the rendered text: the row is indexed then (an insert, no delete of a template entry).

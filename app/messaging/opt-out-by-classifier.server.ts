@@ -27,8 +27,15 @@ export function isClassifierOptOut(text: string, c: ClassifierReading | null): b
  * applied to the number (sms_keyword_state), so a later START is never undone by a late task. Idempotent: a
  * redelivered task finds the suppression and sends nothing more.
  */
-export async function optOutByClassifier(db: Db, queue: JobQueue, inbound: { id: number; phone: string; contactId: number | null }, now: Date) {
-  const msg = await db.get<{ sid: string | null }>(sql`SELECT twilio_sid AS sid FROM messages WHERE id = ${inbound.id}`);
+export async function optOutByClassifier(
+  db: Db,
+  queue: JobQueue,
+  inbound: { id: number; phone: string; contactId: number | null },
+  now: Date,
+) {
+  const msg = await db.get<{ sid: string | null }>(
+    sql`SELECT twilio_sid AS sid FROM messages WHERE id = ${inbound.id}`,
+  );
   const sid = msg?.sid ?? `message:${inbound.id}`;
   const nonce = crypto.randomUUID();
   const t = now.getTime();
@@ -40,14 +47,28 @@ export async function optOutByClassifier(db: Db, queue: JobQueue, inbound: { id:
       ON CONFLICT(address) DO UPDATE SET keyword = excluded.keyword, message_id = excluded.message_id,
         message_sid = excluded.message_sid, nonce = excluded.nonce, applied_at = excluded.applied_at
       WHERE excluded.message_id > sms_keyword_state.message_id`),
-    ...suppressStatements(db, { channel: "sms", address: inbound.phone, reason: CLASSIFIER_REASON, source: sid }, now, won),
+    ...suppressStatements(
+      db,
+      { channel: "sms", address: inbound.phone, reason: CLASSIFIER_REASON, source: sid },
+      now,
+      won,
+    ),
   ])) as (D1Result | undefined)[];
   // The suppression insert changed a row: this reply opted the number out (not already suppressed), so it is answered.
   if ((suppressed?.meta?.changes ?? 0) === 0) return { optedOut: false };
   await createOutboundMessages(
     db,
     queue,
-    [{ channel: "sms", kind: "compliance", phone: inbound.phone, contactId: inbound.contactId, content: keywordReply("stop", await loadKeywordBrand(db)), idempotencyKey: `compliance:stop:${sid}` }],
+    [
+      {
+        channel: "sms",
+        kind: "compliance",
+        phone: inbound.phone,
+        contactId: inbound.contactId,
+        content: keywordReply("stop", await loadKeywordBrand(db)),
+        idempotencyKey: `compliance:stop:${sid}`,
+      },
+    ],
     now,
   );
   return { optedOut: true };

@@ -24,17 +24,33 @@ async function world() {
   const replies: Omit<ReplyDeps, "db" | "now"> = {
     queue: p.queue,
     config: { publicBaseUrl: "https://helio.test", salesAlertEmail: null },
-    classify: classifierFor(envFor(key), db(), () => DAYTIME, async () => DEFAULT_CAP_LIMITS),
+    classify: classifierFor(
+      envFor(key),
+      db(),
+      () => DAYTIME,
+      async () => DEFAULT_CAP_LIMITS,
+    ),
   };
   const sid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
   async function inbound(body: string, s = sid()) {
-    const res = await receiveInboundSms(p.deps.db, p.queue, { sid: s, from: contact.phone, to: "+16025550100", body }, DAYTIME);
+    const res = await receiveInboundSms(
+      p.deps.db,
+      p.queue,
+      { sid: s, from: contact.phone, to: "+16025550100", body },
+      DAYTIME,
+    );
     p.queue.sent.splice(0);
     if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], DAYTIME, replies);
     return { ...res, sid: s };
   }
-  const contactRow = () => db().get<{ opted_out_at: number | null; opted_out_source: string | null }>(sql`SELECT opted_out_at, opted_out_source FROM contacts WHERE id = ${contact.id}`);
-  const confirmations = () => db().all<{ content: string }>(sql`SELECT content FROM messages WHERE kind = 'compliance' AND phone = ${contact.phone}`);
+  const contactRow = () =>
+    db().get<{ opted_out_at: number | null; opted_out_source: string | null }>(
+      sql`SELECT opted_out_at, opted_out_source FROM contacts WHERE id = ${contact.id}`,
+    );
+  const confirmations = () =>
+    db().all<{ content: string }>(
+      sql`SELECT content FROM messages WHERE kind = 'compliance' AND phone = ${contact.phone}`,
+    );
   return { ...p, key, user, contact, replies, inbound, contactRow, confirmations };
 }
 
@@ -44,7 +60,17 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
     const [waiting] = await createOutboundMessages(
       db(),
       w.queue,
-      [{ channel: "sms", kind: "campaign", phone: w.contact.phone, contactId: w.contact.id, content: "Hi Rosa", idempotencyKey: uniqueTag("w"), scheduledAt: new Date(DAYTIME.getTime() + 3600_000) }],
+      [
+        {
+          channel: "sms",
+          kind: "campaign",
+          phone: w.contact.phone,
+          contactId: w.contact.id,
+          content: "Hi Rosa",
+          idempotencyKey: uniqueTag("w"),
+          scheduledAt: new Date(DAYTIME.getTime() + 3600_000),
+        },
+      ],
       DAYTIME,
     );
     const words = "Please quit bugging me about panels, I'm done with this";
@@ -54,7 +80,11 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
 
     expect(await w.contactRow()).toMatchObject({ opted_out_source: "classifier" });
     expect((await w.contactRow())!.opted_out_at).not.toBeNull();
-    expect(await db().get(sql`SELECT reason, source FROM suppressions WHERE channel = 'sms' AND address = ${w.contact.phone}`)).toEqual({ reason: "classifier", source: first.sid });
+    expect(
+      await db().get(
+        sql`SELECT reason, source FROM suppressions WHERE channel = 'sms' AND address = ${w.contact.phone}`,
+      ),
+    ).toEqual({ reason: "classifier", source: first.sid });
     expect(await w.confirmations()).toHaveLength(1);
     expect((await w.confirmations())[0].content).toMatch(/unsubscribed/);
     expect(await db().get(sql`SELECT status FROM messages WHERE id = ${waiting}`)).toEqual({ status: "skipped" });
@@ -67,7 +97,13 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
     // Shown on /compliance beside the plain-words ones, with the words, and undone with a note.
     const listed = (await listPlainWordsOptOuts(db())).find((o) => o.phone === w.contact.phone);
     expect(listed).toMatchObject({ reason: "classifier", words });
-    await undoPlainWordsOptOut(db(), listed!.id, "Venting, not an opt-out", { userId: w.user.id, ipAddress: null }, DAYTIME);
+    await undoPlainWordsOptOut(
+      db(),
+      listed!.id,
+      "Venting, not an opt-out",
+      { userId: w.user.id, ipAddress: null },
+      DAYTIME,
+    );
     expect((await w.contactRow())!.opted_out_at).toBeNull();
     expect((await listPlainWordsOptOuts(db())).some((o) => o.phone === w.contact.phone)).toBe(false);
   });
@@ -83,7 +119,11 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
     expect(item).toContain("AI classifier");
     expect(item).toContain("Please quit bugging me about panels");
     const id = /name="id" value="(\d+)"/.exec(item)![1];
-    const res = await call("/compliance", { method: "POST", cookie, body: new URLSearchParams({ id, note: "Venting, not an opt-out" }) });
+    const res = await call("/compliance", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ id, note: "Venting, not an opt-out" }),
+    });
     expect(res.status).toBe(302);
     expect((await w.contactRow())!.opted_out_at).toBeNull();
   });
@@ -101,8 +141,23 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
 
   it("a later START wins over a late second opinion on an earlier reply", async () => {
     const w = await world();
-    const earlier = await receiveInboundSms(w.deps.db, w.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: w.contact.phone, to: "+16025550100", body: "quit bugging me" }, DAYTIME);
-    await receiveInboundSms(w.deps.db, w.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: w.contact.phone, to: "+16025550100", body: "START" }, DAYTIME);
+    const earlier = await receiveInboundSms(
+      w.deps.db,
+      w.queue,
+      {
+        sid: "SM" + crypto.randomUUID().replace(/-/g, ""),
+        from: w.contact.phone,
+        to: "+16025550100",
+        body: "quit bugging me",
+      },
+      DAYTIME,
+    );
+    await receiveInboundSms(
+      w.deps.db,
+      w.queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: w.contact.phone, to: "+16025550100", body: "START" },
+      DAYTIME,
+    );
     await queueOpenAiAnswer(w.key, answer("opt_out_like", 95));
     await runInboundJob(w.deps.db, [earlier.messageId!], DAYTIME, w.replies);
     expect((await w.contactRow())!.opted_out_at).toBeNull();

@@ -17,13 +17,17 @@ export function selectOrgSettings(db: Db) {
 
 export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
   const out: OrgSettings = {};
-  for (const r of rows) if ((ORG_SETTING_KEYS as readonly string[]).includes(r.key) && r.value.trim()) out[r.key as keyof OrgSettings] = r.value.trim();
+  for (const r of rows)
+    if ((ORG_SETTING_KEYS as readonly string[]).includes(r.key) && r.value.trim())
+      out[r.key as keyof OrgSettings] = r.value.trim();
   return out;
 }
 
 /** The business named in STOP/START/HELP answers: two primary-key reads, only when such an answer is sent. */
 export async function loadKeywordBrand(db: Db): Promise<{ company?: string; companyPhone?: string }> {
-  const rows = await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key IN ('company', 'companyPhone')`);
+  const rows = await db.all<OrgSettingRow>(
+    sql`SELECT key, value FROM org_settings WHERE key IN ('company', 'companyPhone')`,
+  );
   const { company, companyPhone } = orgSettingsFrom(rows);
   return { company, companyPhone };
 }
@@ -49,7 +53,13 @@ export async function setLocalIgnoreQuietHours(db: Db, on: boolean, deferredNote
       ? db.run(sql`INSERT INTO org_settings (key, value, updated_at) VALUES (${LOCAL_IGNORE_QUIET_HOURS_KEY}, '1', ${t})
                    ON CONFLICT(key) DO UPDATE SET value = '1', updated_at = excluded.updated_at`)
       : db.run(sql`DELETE FROM org_settings WHERE key = ${LOCAL_IGNORE_QUIET_HOURS_KEY}`),
-    ...(on ? [db.run(sql`UPDATE messages SET scheduled_at = ${t}, updated_at = ${t} WHERE status = 'pending' AND scheduled_at > ${t} AND error_message = ${deferredNote}`)] : []),
+    ...(on
+      ? [
+          db.run(
+            sql`UPDATE messages SET scheduled_at = ${t}, updated_at = ${t} WHERE status = 'pending' AND scheduled_at > ${t} AND error_message = ${deferredNote}`,
+          ),
+        ]
+      : []),
   ]);
 }
 
@@ -67,7 +77,9 @@ export function retentionMonthsFrom(rows: readonly OrgSettingRow[]): number {
 }
 
 export async function loadRetentionMonths(db: Db): Promise<number> {
-  return retentionMonthsFrom(await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key = ${RETENTION_KEY}`));
+  return retentionMonthsFrom(
+    await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key = ${RETENTION_KEY}`),
+  );
 }
 
 /** The Message Center's settings: the retention and the local quiet-hours switch, from one read. */
@@ -79,23 +91,35 @@ export async function loadMessageCenterSettings(db: Db) {
 /** The Organisation screen: the variable values, the message retention and the automatic channels' caps, from one read. */
 export async function loadOrganisationSettings(db: Db) {
   const rows = await selectOrgSettings(db);
-  return { settings: orgSettingsFrom(rows), messageRetentionMonths: retentionMonthsFrom(rows), capLimits: capLimitsFrom(rows) };
+  return {
+    settings: orgSettingsFrom(rows),
+    messageRetentionMonths: retentionMonthsFrom(rows),
+    capLimits: capLimitsFrom(rows),
+  };
 }
 
 /**
  * Writes the given settings in one batch; a blank value removes the setting. The retention and each cap limit
  * (decision 021) are written when given.
  */
-export async function saveOrgSettings(db: Db, values: OrgSettings & { messageRetentionMonths?: number; caps?: Partial<CapLimits> }, now: Date) {
+export async function saveOrgSettings(
+  db: Db,
+  values: OrgSettings & { messageRetentionMonths?: number; caps?: Partial<CapLimits> },
+  now: Date,
+) {
   const t = now.getTime();
   const caps = values.caps ?? {};
   const json = JSON.stringify([
     ...ORG_SETTING_KEYS.map((key) => ({ key, value: values[key]?.trim() ?? "" })),
-    ...(values.messageRetentionMonths === undefined ? [] : [{ key: RETENTION_KEY, value: String(values.messageRetentionMonths) }]),
+    ...(values.messageRetentionMonths === undefined
+      ? []
+      : [{ key: RETENTION_KEY, value: String(values.messageRetentionMonths) }]),
     ...CAP_NAMES.filter((n) => caps[n] !== undefined).map((n) => ({ key: capSettingKey(n), value: String(caps[n]) })),
   ]);
   await runBatch(db, [
-    db.run(sql`DELETE FROM org_settings WHERE key IN (SELECT json_extract(value,'$.key') FROM json_each(${json}) WHERE json_extract(value,'$.value') = '')`),
+    db.run(
+      sql`DELETE FROM org_settings WHERE key IN (SELECT json_extract(value,'$.key') FROM json_each(${json}) WHERE json_extract(value,'$.value') = '')`,
+    ),
     db.run(sql`INSERT INTO org_settings (key, value, updated_at)
                SELECT json_extract(value,'$.key'), json_extract(value,'$.value'), ${t} FROM json_each(${json}) WHERE json_extract(value,'$.value') <> ''
                ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`),

@@ -40,7 +40,8 @@ export const PACING_GATE_MARGIN_MS = 20;
 export const PACING_LEAD_MS = 30;
 
 /** The lead for `count` slots: PACING_LEAD_MS, or the time those slots span when that is shorter. */
-export const leadFor = (count: number, ratePerSecond: number) => Math.min(PACING_LEAD_MS, count * slotIntervalMs(ratePerSecond));
+export const leadFor = (count: number, ratePerSecond: number) =>
+  Math.min(PACING_LEAD_MS, count * slotIntervalMs(ratePerSecond));
 
 /** The gate does not sleep for less than this (createSendGate). */
 export const GATE_RESOLUTION_MS = 1;
@@ -73,7 +74,13 @@ export async function reserveSendSlots(
   return reservationFrom(plan, row);
 }
 
-export type ReservationOptions = { now: number; ratePerSecond: number; dailyCap: number; windowMs?: number; leadMs?: number };
+export type ReservationOptions = {
+  now: number;
+  ratePerSecond: number;
+  dailyCap: number;
+  windowMs?: number;
+  leadMs?: number;
+};
 
 /** What a reservation of `count` slots takes, decided from the sender's row as read (undefined: never sent). */
 export type ReservationPlan = {
@@ -88,7 +95,11 @@ export type ReservationPlan = {
   day: string;
 };
 
-export function planReservation(current: PacingState | undefined, count: number, opts: ReservationOptions): ReservationPlan {
+export function planReservation(
+  current: PacingState | undefined,
+  count: number,
+  opts: ReservationOptions,
+): ReservationPlan {
   const interval = slotIntervalMs(opts.ratePerSecond);
   const windowMs = opts.windowMs ?? PACING_WINDOW_MS;
   const earliest = opts.now + (opts.leadMs ?? leadFor(count, opts.ratePerSecond));
@@ -143,7 +154,12 @@ export function selectPacingState(db: Db, sender: string) {
  * back shortly before its time — so a 10,000-message backlog at 1/s neither churns through the queue nor
  * uses up the queue's retries.
  */
-export async function projectSlots(db: Db, sender: string, count: number, opts: { now: number; ratePerSecond: number; after: number }) {
+export async function projectSlots(
+  db: Db,
+  sender: string,
+  count: number,
+  opts: { now: number; ratePerSecond: number; after: number },
+) {
   if (count === 0) return [];
   const interval = slotIntervalMs(opts.ratePerSecond);
   const row = await db.get<{ projected_ms: number }>(sql`
@@ -164,7 +180,11 @@ export async function projectSlots(db: Db, sender: string, count: number, opts: 
  * is where the sender's line may go on after this consumer's sends (carryLateness), so the next batch keeps the
  * same spacing from this one's last send.
  */
-export function createSendGate(opts: { ratePerSecond: number; clock?: () => number; sleep: (ms: number) => Promise<void> }) {
+export function createSendGate(opts: {
+  ratePerSecond: number;
+  clock?: () => number;
+  sleep: (ms: number) => Promise<void>;
+}) {
   const spacing = (1000 + PACING_GATE_MARGIN_MS) / opts.ratePerSecond;
   const clock = opts.clock ?? Date.now;
   let last = -Infinity;
@@ -195,7 +215,9 @@ export function createSendGate(opts: { ratePerSecond: number; clock?: () => numb
  * consumer's sends went out late. A statement for the batch that records the outcomes.
  */
 export function carryLateness(db: Db, sender: string, resumeAt: number) {
-  return db.run(sql`UPDATE sender_pacing SET next_slot_ms = max(next_slot_ms, ${Math.ceil(resumeAt)}) WHERE sender = ${sender}`);
+  return db.run(
+    sql`UPDATE sender_pacing SET next_slot_ms = max(next_slot_ms, ${Math.ceil(resumeAt)}) WHERE sender = ${sender}`,
+  );
 }
 
 /** Start of the next UTC day: when a capped sender may send again. */

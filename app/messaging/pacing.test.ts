@@ -58,7 +58,8 @@ describe("send slot reservation (fixed clock)", () => {
     const from = sender();
     const N = 5000; // 50 slots span ~10 ms: the lead is 10 ms, not 30
     const slots: number[] = [];
-    for (let b = 0; b < 150; b++) slots.push(...(await reserveSendSlots(db(), from, 50, { now: T + b * 5, ratePerSecond: N, ...big })).slots);
+    for (let b = 0; b < 150; b++)
+      slots.push(...(await reserveSendSlots(db(), from, 50, { now: T + b * 5, ratePerSecond: N, ...big })).slots);
     expect(slots.length).toBe(7500);
     expect(maxInOneSecond(slots)).toBeLessThanOrEqual(N);
     // Everything up to some send is 30 ms late (a slow claim), everything after it on time (another consumer).
@@ -98,7 +99,9 @@ describe("send gate (fixed clock)", () => {
           let wake = 0;
           const timers: Array<{ at: number; resolve: () => void }> = [];
           const sleep = (ms: number) =>
-            new Promise<void>((resolve) => timers.push({ at: now + ms + oversleep[wake++ % oversleep.length], resolve }));
+            new Promise<void>((resolve) =>
+              timers.push({ at: now + ms + oversleep[wake++ % oversleep.length], resolve }),
+            );
           const gate = createSendGate({ ratePerSecond: N, clock: () => now, sleep });
           const starts: number[] = [];
           // 6 sends in flight, as the consumer dispatches them.

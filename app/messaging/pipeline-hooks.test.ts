@@ -27,7 +27,10 @@ describe("pipeline hooks", () => {
   it("runs the inbound processors in their listed order, each with the event's context", async () => {
     const order: string[] = [];
     const ctx = { db: db(), queue: recordingQueue(), now: DAYTIME };
-    const processor = (name: string): InboundProcessor => ({ name, process: async (c, ids) => void order.push(`${name}:${ids.join(",")}:${c.now.getTime()}`) });
+    const processor = (name: string): InboundProcessor => ({
+      name,
+      process: async (c, ids) => void order.push(`${name}:${ids.join(",")}:${c.now.getTime()}`),
+    });
     await processInboundMessages(ctx, [7, 8], [processor("first"), processor("second"), processor("third")]);
     const t = DAYTIME.getTime();
     expect(order).toEqual([`first:7,8:${t}`, `second:7,8:${t}`, `third:7,8:${t}`]);
@@ -35,10 +38,26 @@ describe("pipeline hooks", () => {
 
   it("a hold keeps the message from the provider, with the hook's reason", async () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "wait", idempotencyKey: `hold:${crypto.randomUUID()}` }], DAYTIME);
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "wait",
+          idempotencyKey: `hold:${crypto.randomUUID()}`,
+        },
+      ],
+      DAYTIME,
+    );
     const held = { ...deps, hooks: { holdSend: [(row: { id: number }) => (row.id === id ? "Held: testing" : null)] } };
     await sendMessages(queue.takeSendJobs(), held);
-    expect(await deps.db.get(sql`SELECT status, error_message AS reason FROM messages WHERE id = ${id}`)).toEqual({ status: "held", reason: "Held: testing" });
+    expect(await deps.db.get(sql`SELECT status, error_message AS reason FROM messages WHERE id = ${id}`)).toEqual({
+      status: "held",
+      reason: "Held: testing",
+    });
     expect(await twilio.messages()).toEqual([]);
   });
 });

@@ -25,7 +25,13 @@ export type InboundProcessor = {
 export type HumanSendHook = (ctx: { db: Db; now: Date }, phones: string[]) => Promise<unknown>;
 
 /** What the send consumer knows of a queued message when it asks whether to hold it. */
-export type HeldSendView = { id: number; kind: MessageKind; contactId: number | null; campaignId: number | null; campaignStatus: string | null };
+export type HeldSendView = {
+  id: number;
+  kind: MessageKind;
+  contactId: number | null;
+  campaignId: number | null;
+  campaignStatus: string | null;
+};
 /**
  * Asked by the consumer for each queued message before compliance and pacing: a reason to hold it (status `held`,
  * the reason as its note; whoever released it sets it `queued` again), or null to go on. Pure: it decides from the

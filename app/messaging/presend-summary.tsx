@@ -14,24 +14,33 @@ export function PreSendSummary({ check, channel }: { check: BroadcastCheck; chan
         <dd data-testid="check-recipients">{n(check.recipients)}</dd>
         <dt className="text-fg-muted">Skipped</dt>
         <dd data-testid="check-skipped">
-          {n(check.skipped.total)} (opted out {n(check.skipped.optedOut)}, not sendable {n(check.skipped.notSendable)}, missing variable {n(check.skipped.missingVariable)}
+          {n(check.skipped.total)} (opted out {n(check.skipped.optedOut)}, not sendable {n(check.skipped.notSendable)},
+          missing variable {n(check.skipped.missingVariable)}
           {check.skipped.notFound ? `, not found ${n(check.skipped.notFound)}` : ""})
         </dd>
         {channel === "sms" ? (
           <>
             <dt className="text-fg-muted">Segments</dt>
             <dd data-testid="check-segments">
-              {check.segments.perMessage} per message ({check.segments.encoding ?? "GSM-7"}), {n(check.segments.total)} in total
+              {check.segments.perMessage} per message ({check.segments.encoding ?? "GSM-7"}), {n(check.segments.total)}{" "}
+              in total
             </dd>
             <dt className="text-fg-muted">Quiet hours</dt>
             <dd data-testid="check-quiet">
-              {check.quietHours.deferred ? `${n(check.quietHours.deferred)} deferred until ${check.quietHours.until?.replace("T", " ").slice(0, 16)} UTC` : "none deferred"}
+              {check.quietHours.deferred
+                ? `${n(check.quietHours.deferred)} deferred until ${check.quietHours.until?.replace("T", " ").slice(0, 16)} UTC`
+                : "none deferred"}
             </dd>
           </>
         ) : null}
       </dl>
       {Object.keys(check.missingByVariable).length ? (
-        <p className="mt-2 text-sm text-fg-muted">Missing values: {Object.entries(check.missingByVariable).map(([k, v]) => `{{${k}}} for ${n(v)}`).join(", ")}</p>
+        <p className="mt-2 text-sm text-fg-muted">
+          Missing values:{" "}
+          {Object.entries(check.missingByVariable)
+            .map(([k, v]) => `{{${k}}} for ${n(v)}`)
+            .join(", ")}
+        </p>
       ) : null}
       {check.warnings.map((w) => (
         <Alert key={w.code} tone="warning" data-testid="check-warning">

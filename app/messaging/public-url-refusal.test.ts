@@ -39,14 +39,22 @@ async function fetchWith(e: Env, path: string, init: RequestInit & { cookie?: st
   headers.set("Host", new URL(base).host); // Remix compares a document POST's Origin with it
   if (init.method === "POST" && !headers.has("Origin") && !path.startsWith("/webhooks/")) headers.set("Origin", base);
   const ctx = createExecutionContext();
-  const request = new Request(base + path, { ...init, headers, redirect: "manual" }) as unknown as Request<unknown, IncomingRequestCfProperties>;
+  const request = new Request(base + path, { ...init, headers, redirect: "manual" }) as unknown as Request<
+    unknown,
+    IncomingRequestCfProperties
+  >;
   return worker.fetch(request, e, ctx);
 }
 
 async function consume(e: Env, ids: number[]) {
   const batch = createMessageBatch(
     "helio-jobs",
-    ids.map((messageId, i) => ({ id: `p${messageId}-${i}`, timestamp: new Date(), attempts: 1, body: { v: 1, type: "send", messageId } })),
+    ids.map((messageId, i) => ({
+      id: `p${messageId}-${i}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { v: 1, type: "send", messageId },
+    })),
   );
   const ctx = createExecutionContext();
   await worker.queue(batch, e);
@@ -54,11 +62,19 @@ async function consume(e: Env, ids: number[]) {
 }
 
 const health = (e: Env) => getSystemHealth(db(), e as unknown as Parameters<typeof getSystemHealth>[1], new Date());
-const row = (id: number) => db().get<Json>(sql`SELECT status, attempts, scheduled_at, error_message, twilio_sid FROM messages WHERE id = ${id}`);
+const row = (id: number) =>
+  db().get<Json>(sql`SELECT status, attempts, scheduled_at, error_message, twilio_sid FROM messages WHERE id = ${id}`);
 
 describe("which PUBLIC_BASE_URL counts as this app's public address", () => {
   it("https on a public name or address only", () => {
-    for (const ok of ["https://helio.example.com", "https://helio.example.com/", "https://helio.acme.workers.dev", "https://203.0.113.7", "https://[2001:db8::1]", "https://helio.test"]) {
+    for (const ok of [
+      "https://helio.example.com",
+      "https://helio.example.com/",
+      "https://helio.acme.workers.dev",
+      "https://203.0.113.7",
+      "https://[2001:db8::1]",
+      "https://helio.test",
+    ]) {
       expect(isPublicHttpsUrl(ok), ok).toBe(true);
     }
     for (const bad of [
@@ -94,8 +110,16 @@ describe("which PUBLIC_BASE_URL counts as this app's public address", () => {
     expect(publicUrlProblem({})).toBeNull();
     expect(publicUrlProblem({ PUBLIC_BASE_URL: LOOPBACK, TWILIO_AUTH_TOKEN: "t" })).toBe(PUBLIC_URL_NOT_SET);
     expect(publicUrlProblem({ TWILIO_ACCOUNT_SID: "AC1" })).toBe(PUBLIC_URL_NOT_SET);
-    expect(publicUrlProblem({ PUBLIC_BASE_URL: "http://helio.example.com", SENDGRID_API_KEY: "SG.x" })).toBe(PUBLIC_URL_NOT_SET);
-    expect(publicUrlProblem({ PUBLIC_BASE_URL: "https://helio.example.com", SENDGRID_API_KEY: "SG.x", TWILIO_AUTH_TOKEN: "t" })).toBeNull();
+    expect(publicUrlProblem({ PUBLIC_BASE_URL: "http://helio.example.com", SENDGRID_API_KEY: "SG.x" })).toBe(
+      PUBLIC_URL_NOT_SET,
+    );
+    expect(
+      publicUrlProblem({
+        PUBLIC_BASE_URL: "https://helio.example.com",
+        SENDGRID_API_KEY: "SG.x",
+        TWILIO_AUTH_TOKEN: "t",
+      }),
+    ).toBeNull();
   });
 });
 
@@ -106,7 +130,20 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
     const phone = uniquePhone();
     const queue = recordingQueue();
     const t0 = new Date();
-    const [id] = await createOutboundMessages(db(), queue, [{ channel: "sms", kind: "test", content: "Held until the URL is right", phone, idempotencyKey: `pub:${crypto.randomUUID()}` }], t0);
+    const [id] = await createOutboundMessages(
+      db(),
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          content: "Held until the URL is right",
+          phone,
+          idempotencyKey: `pub:${crypto.randomUUID()}`,
+        },
+      ],
+      t0,
+    );
     expect((await row(id))?.status).toBe("queued");
 
     for (const bad of [LOOPBACK, undefined]) {
@@ -116,7 +153,12 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
       expect(result.explicitAcks).toEqual([`p${id}-0`]);
       expect(result.retryMessages).toEqual([]);
       const held = await row(id);
-      expect(held).toMatchObject({ status: "pending", attempts: 0, error_message: PUBLIC_URL_NOT_SET, twilio_sid: null });
+      expect(held).toMatchObject({
+        status: "pending",
+        attempts: 0,
+        error_message: PUBLIC_URL_NOT_SET,
+        twilio_sid: null,
+      });
       expect(held!.scheduled_at).toBeGreaterThanOrEqual(before + PUBLIC_URL_HOLD_MS);
       expect(await fake.calls()).toEqual([]);
       // What the cron's dispatch does when it is due: back to queued, for the next round.
@@ -147,13 +189,27 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
     const body = JSON.stringify({ phone: phone.slice(2), message: "Refused" });
     const json = { "Content-Type": "application/json" };
 
-    const api = await fetchWith(envWith(fake, LOOPBACK), "/api/test/manual-sms", { method: "POST", cookie, headers: json, body });
+    const api = await fetchWith(envWith(fake, LOOPBACK), "/api/test/manual-sms", {
+      method: "POST",
+      cookie,
+      headers: json,
+      body,
+    });
     expect(api.status).toBe(503);
     expect(((await api.json()) as Json).message).toBe(PUBLIC_URL_NOT_SET);
-    const broadcast = await fetchWith(envWith(fake, undefined), "/api/messages/send", { method: "POST", cookie, headers: json, body: JSON.stringify({ to: phone, message: "x" }) });
+    const broadcast = await fetchWith(envWith(fake, undefined), "/api/messages/send", {
+      method: "POST",
+      cookie,
+      headers: json,
+      body: JSON.stringify({ to: phone, message: "x" }),
+    });
     expect(broadcast.status).toBe(503);
 
-    const screen = await fetchWith(envWith(fake, LOOPBACK), "/testing", { method: "POST", cookie, body: new URLSearchParams({ intent: "manual", phone: phone.slice(2), message: "Refused" }) });
+    const screen = await fetchWith(envWith(fake, LOOPBACK), "/testing", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ intent: "manual", phone: phone.slice(2), message: "Refused" }),
+    });
     expect(screen.status).toBe(503);
     expect(await screen.text()).toContain("so Twilio callbacks and unsubscribe links cannot work");
 
@@ -172,15 +228,28 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
     const sid = "SM" + crypto.randomUUID().replace(/-/g, "");
     const params = { MessageSid: sid, From: from, To: "+15005550006", Body: "Interested" };
     const form = { "Content-Type": "application/x-www-form-urlencoded" };
-    const signed = async (base: string, path: string, p: Record<string, string>) => ({ ...form, "X-Twilio-Signature": await computeTwilioSignature(fake.authToken, base + path, p) });
+    const signed = async (base: string, path: string, p: Record<string, string>) => ({
+      ...form,
+      "X-Twilio-Signature": await computeTwilioSignature(fake.authToken, base + path, p),
+    });
 
     for (const bad of [LOOPBACK, undefined]) {
-      const sms = await fetchWith(envWith(fake, bad), "/webhooks/twilio/sms", { method: "POST", base: LOOPBACK, headers: await signed(LOOPBACK, "/webhooks/twilio/sms", params), body: new URLSearchParams(params) });
+      const sms = await fetchWith(envWith(fake, bad), "/webhooks/twilio/sms", {
+        method: "POST",
+        base: LOOPBACK,
+        headers: await signed(LOOPBACK, "/webhooks/twilio/sms", params),
+        body: new URLSearchParams(params),
+      });
       expect(sms.status).toBe(503);
       expect(sms.headers.get("Retry-After")).toBe("300");
       expect(await sms.text()).toBe(PUBLIC_URL_NOT_SET);
       const status = { MessageSid: sid, MessageStatus: "delivered" };
-      const cb = await fetchWith(envWith(fake, bad), "/webhooks/twilio/status", { method: "POST", base: LOOPBACK, headers: await signed(LOOPBACK, "/webhooks/twilio/status", status), body: new URLSearchParams(status) });
+      const cb = await fetchWith(envWith(fake, bad), "/webhooks/twilio/status", {
+        method: "POST",
+        base: LOOPBACK,
+        headers: await signed(LOOPBACK, "/webhooks/twilio/status", status),
+        body: new URLSearchParams(status),
+      });
       expect(cb.status).toBe(503);
     }
     expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${from}`)).toEqual([]);
@@ -193,7 +262,9 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
       body: new URLSearchParams(params),
     });
     expect(ok.status).toBe(200);
-    expect(await db().all(sql`SELECT direction FROM messages WHERE phone = ${from}`)).toEqual([{ direction: "inbound" }]);
+    expect(await db().all(sql`SELECT direction FROM messages WHERE phone = ${from}`)).toEqual([
+      { direction: "inbound" },
+    ]);
   });
 
   it("Analytics shows the message at the top and in System Health; nothing when the URL is public or there are no credentials", async () => {
@@ -207,7 +278,10 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
     expect(html).toContain("so Twilio callbacks and unsubscribe links cannot work");
     expect(html).toContain(LOOPBACK);
 
-    for (const e of [envWith(fake, "https://helio.test"), { ...env, PUBLIC_BASE_URL: LOOPBACK, TWILIO_AUTH_TOKEN: "" } as Env]) {
+    for (const e of [
+      envWith(fake, "https://helio.test"),
+      { ...env, PUBLIC_BASE_URL: LOOPBACK, TWILIO_AUTH_TOKEN: "" } as Env,
+    ]) {
       const fine = await (await fetchWith(e, "/analytics", { cookie })).text();
       expect(fine).not.toContain("public-url-problem");
       expect(fine).not.toContain("public-url-banner");

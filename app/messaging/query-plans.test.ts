@@ -10,7 +10,8 @@ import { plainWordsOptOutsSql } from "./review-plain-opt-outs.server";
 // use the (status, …) index, which with a 10k backlog scans every queued row per batch (the broadcast
 // benchmark measured 187 ms per claim). The unary `+` on status keeps these on the primary key.
 // The statements below are the ones the consumer and the enqueuer run (their exported builders), not copies.
-const plan = async (q: SQL) => (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
+const plan = async (q: SQL) =>
+  (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("query plans of the send pipeline's batch statements", () => {
   it("the consumer's read, claim and record and the enqueuer's pending → queued use the primary key, not the status index", async () => {
@@ -29,7 +30,9 @@ describe("query plans of the send pipeline's batch statements", () => {
 
   it("without the + the planner picks the status index (why the + is there)", async () => {
     const p = (
-      await env.DB.prepare(`EXPLAIN QUERY PLAN SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.status = 'queued'`)
+      await env.DB.prepare(
+        `EXPLAIN QUERY PLAN SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.status = 'queued'`,
+      )
         .bind("[1,2,3]")
         .all<{ detail: string }>()
     ).results

@@ -11,7 +11,8 @@ import { broadcastSchema, sendBroadcast } from "./create-broadcast.server";
 
 const MINUTE = 60_000;
 const at = (iso: string) => new Date(iso);
-const next = (iso: string, tz: string | null, state: string | null = null) => nextAllowedSendTime(at(iso), tz, state).toISOString();
+const next = (iso: string, tz: string | null, state: string | null = null) =>
+  nextAllowedSendTime(at(iso), tz, state).toISOString();
 
 describe("sendWindowFor", () => {
   it.each([
@@ -129,7 +130,11 @@ describe("nextAllowedSendTime — properties", () => {
     "Not/AZone",
   ];
   const states = [null, "CA", "FL", "OK", "md", "Washington"];
-  const instant = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T23:59:59Z"), noInvalidDate: true });
+  const instant = fc.date({
+    min: new Date("2020-01-01T00:00:00Z"),
+    max: new Date("2030-12-31T23:59:59Z"),
+    noInvalidDate: true,
+  });
 
   // Reference answer by brute force: scan minute by minute with isWithinSendWindow.
   function bruteForce(now: Date, tz: string | null, state: string | null): number {
@@ -157,19 +162,30 @@ describe("nextAllowedSendTime — properties", () => {
 
   it("is idempotent and never earlier for a later now", () => {
     fc.assert(
-      fc.property(instant, fc.integer({ min: 0, max: 3 * 1440 }), fc.constantFrom(...zones), fc.constantFrom(...states), (now, laterMin, tz, state) => {
-        const a = nextAllowedSendTime(now, tz, state);
-        expect(nextAllowedSendTime(a, tz, state).getTime()).toBe(a.getTime());
-        const b = nextAllowedSendTime(new Date(now.getTime() + laterMin * MINUTE), tz, state);
-        expect(b.getTime()).toBeGreaterThanOrEqual(a.getTime());
-      }),
+      fc.property(
+        instant,
+        fc.integer({ min: 0, max: 3 * 1440 }),
+        fc.constantFrom(...zones),
+        fc.constantFrom(...states),
+        (now, laterMin, tz, state) => {
+          const a = nextAllowedSendTime(now, tz, state);
+          expect(nextAllowedSendTime(a, tz, state).getTime()).toBe(a.getTime());
+          const b = nextAllowedSendTime(new Date(now.getTime() + laterMin * MINUTE), tz, state);
+          expect(b.getTime()).toBeGreaterThanOrEqual(a.getTime());
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   // Second Sunday of March and first Sunday of November (US rules since 2007).
   const usTransitionDays = (year: number) =>
-    ([[2, 2], [10, 1]] as const).map(([month, nth]) => {
+    (
+      [
+        [2, 2],
+        [10, 1],
+      ] as const
+    ).map(([month, nth]) => {
       const firstDow = new Date(Date.UTC(year, month, 1)).getUTCDay();
       return { month, day: 1 + ((7 - firstDow) % 7) + 7 * (nth - 1) };
     });
@@ -182,7 +198,9 @@ describe("nextAllowedSendTime — properties", () => {
         const from = Date.UTC(2026, month, day - 1, 12);
         for (let t = from; t <= from + 2 * 86_400_000; t += 15 * MINUTE) {
           const now = new Date(t);
-          expect(nextAllowedSendTime(now, tz, null).getTime(), `${tz} ${now.toISOString()}`).toBe(bruteForce(now, tz, null));
+          expect(nextAllowedSendTime(now, tz, null).getTime(), `${tz} ${now.toISOString()}`).toBe(
+            bruteForce(now, tz, null),
+          );
         }
       }
     }
@@ -225,11 +243,22 @@ describe("Arizona's Navajo Nation keeps daylight saving time", () => {
   it("a broadcast at 20:30 Phoenix time goes to Phoenix and waits until 08:00 for Window Rock", async () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => SUMMER_EVENING });
     const actor = { userId: (await createTestUser()).id, ipAddress: null };
-    const windowRock = await createTestContact(actor.userId, { state: "AZ", zipCode: "86515", phone: `+1928871${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}` });
+    const windowRock = await createTestContact(actor.userId, {
+      state: "AZ",
+      zipCode: "86515",
+      phone: `+1928871${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`,
+    });
     const phoenix = await createTestContact(actor.userId, { state: "AZ", zipCode: "85004" });
-    await sendBroadcast({ db: deps.db, queue, now: SUMMER_EVENING, hooks: appHooks }, broadcastSchema.parse({ type: "sms", content: "Solar offer", contactIds: [windowRock.id, phoenix.id] }), actor);
+    await sendBroadcast(
+      { db: deps.db, queue, now: SUMMER_EVENING, hooks: appHooks },
+      broadcastSchema.parse({ type: "sms", content: "Solar offer", contactIds: [windowRock.id, phoenix.id] }),
+      actor,
+    );
     await sendMessages(queue.takeSendJobs(), deps);
-    const row = (id: number) => deps.db.get<{ status: string; scheduled_at: number | null }>(sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${id}`);
+    const row = (id: number) =>
+      deps.db.get<{ status: string; scheduled_at: number | null }>(
+        sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${id}`,
+      );
     expect(await row(phoenix.id)).toMatchObject({ status: "sent" });
     const deferred = await row(windowRock.id);
     expect(deferred?.status).toBe("pending");

@@ -36,15 +36,16 @@ export type InboundResult = { messageId: number | null; duplicate: boolean; keyw
  * sends at most one compliance reply (none when Twilio already answered), and hands ordinary replies to the
  * reply processors through the queue.
  */
-export async function receiveInboundSms(
-  db: Db,
-  queue: JobQueue,
-  msg: InboundSms,
-  now: Date,
-): Promise<InboundResult> {
+export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms, now: Date): Promise<InboundResult> {
   const t = now.getTime();
   // Every field bounded before it is stored: a signed request can still carry anything (Twilio SIDs are 34 characters).
-  msg = { ...msg, body: capInboundBody(msg.body), from: msg.from.slice(0, 32), to: msg.to.slice(0, 32), sid: msg.sid.slice(0, 64) };
+  msg = {
+    ...msg,
+    body: capInboundBody(msg.body),
+    from: msg.from.slice(0, 32),
+    to: msg.to.slice(0, 32),
+    sid: msg.sid.slice(0, 64),
+  };
   const phone = normalizePhone(msg.from);
   // A one-word keyword first; then a plain-words request to stop ("Stop texting me"), honoured the same way at once.
   const exact = classifyInbound(msg.body, msg.optOutType);
@@ -81,12 +82,20 @@ export async function receiveInboundSms(
   const won = sql`EXISTS (SELECT 1 FROM sms_keyword_state WHERE address = ${phone} AND nonce = ${nonce})`;
   const compliance: BatchItem<"sqlite">[] =
     keyword === "stop"
-      ? suppressStatements(db, { channel: "sms", address: phone, reason: plainWords ? PLAIN_WORDS_REASON : "STOP", source: msg.sid }, now, won)
+      ? suppressStatements(
+          db,
+          { channel: "sms", address: phone, reason: plainWords ? PLAIN_WORDS_REASON : "STOP", source: msg.sid },
+          now,
+          won,
+        )
       : keyword === "start"
         ? unsuppressStatements(db, "sms", phone, now, won)
         : [];
   // The insert and the opt-out commit together: a STOP is never stored without taking effect.
-  const [inserted, , suppressionChange] = (await runBatch(db, [insert, ...keywordState, ...compliance])) as (D1Result | undefined)[];
+  const [inserted, , suppressionChange] = (await runBatch(db, [insert, ...keywordState, ...compliance])) as (
+    | D1Result
+    | undefined
+  )[];
   if ((inserted?.meta?.changes ?? 0) === 0) return { messageId: null, duplicate: true, keyword };
   // The first compliance statement inserts (STOP) or deletes (START) the suppression: whether it changed a row
   // says, inside the same transaction, if this message changed the number's state — so two STOPs racing
@@ -96,13 +105,23 @@ export async function receiveInboundSms(
   const messageId = row!.id;
 
   // Twilio already replied to its own keywords; otherwise one answer per change of state (and every HELP).
-  const answers = !msg.optOutType && (keyword === "help" || ((keyword === "stop" || keyword === "start") && stateChanged));
+  const answers =
+    !msg.optOutType && (keyword === "help" || ((keyword === "stop" || keyword === "start") && stateChanged));
   const reply = answers && keyword ? keywordReply(keyword, await loadKeywordBrand(db)) : null;
   if (reply) {
     await createOutboundMessages(
       db,
       queue,
-      [{ channel: "sms", kind: "compliance", phone, contactId: contact?.id ?? null, content: reply, idempotencyKey: `compliance:${keyword}:${msg.sid}` }],
+      [
+        {
+          channel: "sms",
+          kind: "compliance",
+          phone,
+          contactId: contact?.id ?? null,
+          content: reply,
+          idempotencyKey: `compliance:${keyword}:${msg.sid}`,
+        },
+      ],
       now,
     );
   }
@@ -121,7 +140,11 @@ export async function receiveInboundSms(
  * declared order (app/wiring lists them: campaigns attribute the reply and stop sequences, then auto-responders
  * and smart alerts answer it). The pipeline itself only stored the message; it knows none of them.
  */
-export async function processInboundMessages(ctx: DomainContext, messageIds: number[], processors: PipelineHooks["inbound"]) {
+export async function processInboundMessages(
+  ctx: DomainContext,
+  messageIds: number[],
+  processors: PipelineHooks["inbound"],
+) {
   if (!messageIds.length) return;
   for (const processor of processors) await processor.process(ctx, messageIds);
 }

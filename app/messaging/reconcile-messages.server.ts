@@ -18,7 +18,13 @@ export const STUCK_QUEUED_MS = 15 * 60_000;
  */
 export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvider, now: Date) {
   const t = now.getTime();
-  const stuck = await db.all<{ id: number; channel: string; phone: string | null; content: string; claimed_at: number }>(sql`
+  const stuck = await db.all<{
+    id: number;
+    channel: string;
+    phone: string | null;
+    content: string;
+    claimed_at: number;
+  }>(sql`
     SELECT id, channel, phone, content, claimed_at FROM messages
     WHERE status = 'sending' AND claimed_at < ${t - STUCK_SENDING_MS} ORDER BY claimed_at LIMIT 50`);
   let recovered = 0;
@@ -29,14 +35,18 @@ export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvide
                        WHERE id = ${row.id} AND status = 'sending'`);
       continue;
     }
-    const found = (await sms.findSent(row.phone, new Date(row.claimed_at - 60_000))).find((m) => m.body === row.content);
+    const found = (await sms.findSent(row.phone, new Date(row.claimed_at - 60_000))).find(
+      (m) => m.body === row.content,
+    );
     if (found) {
       await db.run(sql`UPDATE messages SET status = ${mapProviderStatus(found.status) ?? "sent"}, twilio_sid = ${found.sid}, provider = ${sms.name},
                          from_address = ${sms.sender}, sent_at = coalesce(sent_at, ${found.dateCreated?.getTime() ?? t}), updated_at = ${t}
                        WHERE id = ${row.id} AND status = 'sending'`);
       recovered++;
     } else {
-      await db.run(sql`UPDATE messages SET status = 'queued', updated_at = ${t} WHERE id = ${row.id} AND status = 'sending'`);
+      await db.run(
+        sql`UPDATE messages SET status = 'queued', updated_at = ${t} WHERE id = ${row.id} AND status = 'sending'`,
+      );
       await sendJobs(queue, [row.id]);
       requeued++;
     }
@@ -45,6 +55,9 @@ export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvide
     UPDATE messages SET updated_at = ${t}
     WHERE id IN (SELECT id FROM messages WHERE status = 'queued' AND scheduled_at < ${t - STUCK_QUEUED_MS} AND updated_at < ${t - STUCK_QUEUED_MS} LIMIT 1000)
     RETURNING id`);
-  await sendJobs(queue, lost.map((l) => l.id));
+  await sendJobs(
+    queue,
+    lost.map((l) => l.id),
+  );
   return { recovered, requeued: requeued + lost.length };
 }

@@ -39,7 +39,13 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
   const mapped = updates
     .map((u) => ({ ...u, mapped: mapProviderStatus(u.status) }))
     .filter((u): u is StatusUpdate & { mapped: NonNullable<ReturnType<typeof mapProviderStatus>> } => u.mapped !== null)
-    .map((u) => ({ sid: u.sid, status: u.mapped, rank: rankOf(u.mapped), errorCode: u.errorCode ?? null, errorMessage: u.errorMessage ?? null }));
+    .map((u) => ({
+      sid: u.sid,
+      status: u.mapped,
+      rank: rankOf(u.mapped),
+      errorCode: u.errorCode ?? null,
+      errorMessage: u.errorMessage ?? null,
+    }));
   if (mapped.length === 0) return 0;
   const t = now.getTime();
   const changed = await db.all<{ id: number; sid: string; campaign_id: number | null; status: string }>(
@@ -78,8 +84,11 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
       ON CONFLICT(sid, status) DO NOTHING`);
   }
   const delivered = new Map<number, number>();
-  for (const c of changed) if (c.campaign_id && c.status === "delivered") delivered.set(c.campaign_id, (delivered.get(c.campaign_id) ?? 0) + 1);
-  for (const [id, n] of delivered) await db.run(sql`UPDATE campaigns SET delivered_count = delivered_count + ${n} WHERE id = ${id}`);
+  for (const c of changed)
+    if (c.campaign_id && c.status === "delivered")
+      delivered.set(c.campaign_id, (delivered.get(c.campaign_id) ?? 0) + 1);
+  for (const [id, n] of delivered)
+    await db.run(sql`UPDATE campaigns SET delivered_count = delivered_count + ${n} WHERE id = ${id}`);
   return changed.length;
 }
 
@@ -103,8 +112,14 @@ export function selectStatusBacklog(db: Db, sids?: string[]) {
 /** Applies backlog rows read by selectStatusBacklog to their messages and clears them. */
 export async function applyBacklogRows(db: Db, now: Date, rows: readonly BacklogRow[]) {
   if (rows.length) {
-    await recordStatusUpdates(db, rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.error_code, errorMessage: r.error_message })), now);
-    await db.run(sql`DELETE FROM status_backlog WHERE sid IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.sid))}))`);
+    await recordStatusUpdates(
+      db,
+      rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.error_code, errorMessage: r.error_message })),
+      now,
+    );
+    await db.run(
+      sql`DELETE FROM status_backlog WHERE sid IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.sid))}))`,
+    );
   }
   return rows.length;
 }

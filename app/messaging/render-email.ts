@@ -20,5 +20,8 @@ export function renderEmail(content: string, opts: { unsubscribeUrl: string; com
  * click on it would silence every later alert) and no postal footer.
  */
 export function renderStaffEmail(content: string) {
-  return { text: `${content}\n`, html: `<div style="font-family:sans-serif;font-size:15px;line-height:1.5">${escapeHtml(content).replace(/\r?\n/g, "<br>")}</div>` };
+  return {
+    text: `${content}\n`,
+    html: `<div style="font-family:sans-serif;font-size:15px;line-height:1.5">${escapeHtml(content).replace(/\r?\n/g, "<br>")}</div>`,
+  };
 }

@@ -28,17 +28,24 @@ describe("extractVariables", () => {
   it("returns distinct names in order of first appearance (property)", () => {
     const names = PLATFORM_VARIABLES.map((v) => v.name);
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...names, "custom", "other_1")), fc.array(fc.constantFrom(" ", "", "  ")), (picked, pads) => {
-        const content = picked.map((n, i) => `x {{${pads[i] ?? ""}${n}${pads[i] ?? ""}}} y`).join("");
-        expect(extractVariables(content)).toEqual([...new Set(picked)]);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...names, "custom", "other_1")),
+        fc.array(fc.constantFrom(" ", "", "  ")),
+        (picked, pads) => {
+          const content = picked.map((n, i) => `x {{${pads[i] ?? ""}${n}${pads[i] ?? ""}}} y`).join("");
+          expect(extractVariables(content)).toEqual([...new Set(picked)]);
+        },
+      ),
     );
   });
 });
 
 describe("findUnknownVariables", () => {
   it("reports tokens that are not platform variables", () => {
-    expect(findUnknownVariables("{{firstName}} {{FirstName}} {{discount}} {{discount}}")).toEqual(["FirstName", "discount"]);
+    expect(findUnknownVariables("{{firstName}} {{FirstName}} {{discount}} {{discount}}")).toEqual([
+      "FirstName",
+      "discount",
+    ]);
     expect(findUnknownVariables("{{firstName}} {{currentYear}}")).toEqual([]);
   });
 });
@@ -91,7 +98,11 @@ describe("renderTemplate", () => {
       "December 31, 2026 9:00 PM 2026",
     );
     expect(
-      renderTemplate("{{currentDate}} {{currentTime}} {{currentYear}}", {}, { now: instant, timeZone: "America/New_York" }).text,
+      renderTemplate(
+        "{{currentDate}} {{currentTime}} {{currentYear}}",
+        {},
+        { now: instant, timeZone: "America/New_York" },
+      ).text,
     ).toBe("January 1, 2027 12:00 AM 2027");
   });
 
@@ -125,19 +136,29 @@ describe("renderQuickSend (SPEC §5)", () => {
   });
 
   it("uses an empty string for missing fields and leaves other #WORDS# alone", () => {
-    expect(renderQuickSend("#FIRST_NAME#|#LAST_NAME#|#COMPANY#|#ADDRESS#|#PHONE#|#first_name#", { firstName: "Ana", company: null })).toBe(
-      "Ana||||#PHONE#|#first_name#",
-    );
+    expect(
+      renderQuickSend("#FIRST_NAME#|#LAST_NAME#|#COMPANY#|#ADDRESS#|#PHONE#|#first_name#", {
+        firstName: "Ana",
+        company: null,
+      }),
+    ).toBe("Ana||||#PHONE#|#first_name#");
   });
 
   it("previews with the SPEC defaults", () => {
-    expect(QUICK_SEND_PREVIEW_DEFAULTS).toEqual({ firstName: "John", lastName: "Doe", company: "ABC Corp", address: "123 Main St" });
+    expect(QUICK_SEND_PREVIEW_DEFAULTS).toEqual({
+      firstName: "John",
+      lastName: "Doe",
+      company: "ABC Corp",
+      address: "123 Main St",
+    });
     expect(renderQuickSend("#FIRST_NAME# #LAST_NAME#, #COMPANY#, #ADDRESS#", QUICK_SEND_PREVIEW_DEFAULTS)).toBe(
       "John Doe, ABC Corp, 123 Main St",
     );
   });
 
   it("does not re-expand placeholders inside values", () => {
-    expect(renderQuickSend("#FIRST_NAME# #LAST_NAME#", { firstName: "#LAST_NAME#", lastName: "Lee" })).toBe("#LAST_NAME# Lee");
+    expect(renderQuickSend("#FIRST_NAME# #LAST_NAME#", { firstName: "#LAST_NAME#", lastName: "Lee" })).toBe(
+      "#LAST_NAME# Lee",
+    );
   });
 });

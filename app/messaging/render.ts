@@ -61,7 +61,10 @@ function validTimeZone(tz: string | undefined): string {
 }
 
 /** currentDate / currentTime / currentYear for `now` in `timeZone`, e.g. "November 21, 2026", "3:05 PM", "2026". */
-export function dateTimeValues(now: Date, timeZone: string): { currentDate: string; currentTime: string; currentYear: string } {
+export function dateTimeValues(
+  now: Date,
+  timeZone: string,
+): { currentDate: string; currentTime: string; currentYear: string } {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone,
     year: "numeric",
@@ -89,7 +92,10 @@ export function renderTemplate(content: string, values: RenderValues, opts: Rend
   const resolved: Record<string, string | null | undefined> = { ...values };
 
   if (!present(resolved.fullName)) {
-    const joined = [values.firstName, values.lastName].filter(present).map((s) => s.trim()).join(" ");
+    const joined = [values.firstName, values.lastName]
+      .filter(present)
+      .map((s) => s.trim())
+      .join(" ");
     if (joined) resolved.fullName = joined;
   }
   if (!present(resolved.appointmentDateTime) && present(values.appointmentDate) && present(values.appointmentTime)) {
@@ -141,5 +147,8 @@ const QUICK_SEND_FIELD = {
 
 /** SPEC §5 quick-send placeholders, replaced per contact with "" when missing (single pass, case-sensitive). */
 export function renderQuickSend(content: string, contact: QuickSendContact): string {
-  return content.replace(QUICK_SEND_RE, (_t, key: keyof typeof QUICK_SEND_FIELD) => contact[QUICK_SEND_FIELD[key]] ?? "");
+  return content.replace(
+    QUICK_SEND_RE,
+    (_t, key: keyof typeof QUICK_SEND_FIELD) => contact[QUICK_SEND_FIELD[key]] ?? "",
+  );
 }

@@ -8,7 +8,10 @@ import { REVIEWABLE_OPT_OUT_REASONS } from "./keywords";
 
 export const PLAIN_OPT_OUTS_SHOWN = 50;
 export type PlainWordsOptOut = { id: number; phone: string; at: string; words: string | null; reason: string };
-const REVIEWABLE = sql.join(REVIEWABLE_OPT_OUT_REASONS.map((r) => sql`${r}`), sql`, `);
+const REVIEWABLE = sql.join(
+  REVIEWABLE_OPT_OUT_REASONS.map((r) => sql`${r}`),
+  sql`, `,
+);
 
 /**
  * The opt-outs Helio understood from plain words, newest first, each with the text that caused it: a wrong call
@@ -21,8 +24,20 @@ export const plainWordsOptOutsSql = () => sql`
     WHERE s.reason IN (${REVIEWABLE}) ORDER BY s.created_at DESC, s.id DESC LIMIT ${PLAIN_OPT_OUTS_SHOWN}`;
 
 export async function listPlainWordsOptOuts(db: Db): Promise<PlainWordsOptOut[]> {
-  const rows = await db.all<{ id: number; address: string; created_at: number; reason: string; content: string | null }>(plainWordsOptOutsSql());
-  return rows.map((r) => ({ id: r.id, phone: r.address, at: new Date(r.created_at).toISOString(), words: r.content, reason: r.reason }));
+  const rows = await db.all<{
+    id: number;
+    address: string;
+    created_at: number;
+    reason: string;
+    content: string | null;
+  }>(plainWordsOptOutsSql());
+  return rows.map((r) => ({
+    id: r.id,
+    phone: r.address,
+    at: new Date(r.created_at).toISOString(),
+    words: r.content,
+    reason: r.reason,
+  }));
 }
 
 /**
@@ -30,13 +45,26 @@ export async function listPlainWordsOptOuts(db: Db): Promise<PlainWordsOptOut[]>
  * activity log keeps who, why and the words that caused it. Only plain-words suppressions can be undone here —
  * a STOP keyword or a carrier block is the homeowner's own explicit word.
  */
-export async function undoPlainWordsOptOut(db: Db, id: number, note: string, actor: { userId: number; ipAddress: string | null }, now: Date) {
+export async function undoPlainWordsOptOut(
+  db: Db,
+  id: number,
+  note: string,
+  actor: { userId: number; ipAddress: string | null },
+  now: Date,
+) {
   const row = await db.get<{ address: string; source: string | null }>(
     sql`SELECT address, source FROM suppressions WHERE id = ${id} AND channel = 'sms' AND reason IN (${REVIEWABLE})`,
   );
   if (!row) throw new AppError("not_found", "That opt-out is no longer on the list");
   await runBatch(db, [
     ...unsuppressStatements(db, "sms", row.address, now),
-    db.insert(activityLog).values(activityRow("undo_opt_out", { userId: actor.userId, ipAddress: actor.ipAddress, details: { phone: row.address, note, inboundSid: row.source }, now })),
+    db.insert(activityLog).values(
+      activityRow("undo_opt_out", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        details: { phone: row.address, note, inboundSid: row.source },
+        now,
+      }),
+    ),
   ]);
 }

@@ -28,7 +28,16 @@ describe("send pipeline: exactly one provider call per message", () => {
     const [id] = await createOutboundMessages(
       deps.db,
       queue,
-      [{ channel: "sms", kind: "individual", contactId: contact.id, phone: contact.phone, content: "Hi {{firstName}}, solar?", idempotencyKey: `t:${crypto.randomUUID()}` }],
+      [
+        {
+          channel: "sms",
+          kind: "individual",
+          contactId: contact.id,
+          phone: contact.phone,
+          content: "Hi {{firstName}}, solar?",
+          idempotencyKey: `t:${crypto.randomUUID()}`,
+        },
+      ],
       DAYTIME,
       appHooks,
     );
@@ -39,21 +48,48 @@ describe("send pipeline: exactly one provider call per message", () => {
 
     const calls = await twilio.calls();
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ to: contact.phone, body: "Hi Rosa, solar?", statusCallback: "https://helio.test/webhooks/twilio/status" });
+    expect(calls[0]).toMatchObject({
+      to: contact.phone,
+      body: "Hi Rosa, solar?",
+      statusCallback: "https://helio.test/webhooks/twilio/status",
+    });
     const row = await messageRow(id);
-    expect(row).toMatchObject({ status: "sent", twilio_sid: calls[0].sid, content: "Hi Rosa, solar?", attempts: 1, provider: "twilio", segments: 1 });
+    expect(row).toMatchObject({
+      status: "sent",
+      twilio_sid: calls[0].sid,
+      content: "Hi Rosa, solar?",
+      attempts: 1,
+      provider: "twilio",
+      segments: 1,
+    });
   });
 
   it("a delivery report that reaches us before the send is recorded is applied by the same batch", async () => {
     const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const { recordStatusUpdates } = await import("./record-status.server");
     // Twilio's callback wins the race: the webhook finds no message with this sid yet and keeps it in the backlog.
-    const sms = { ...deps.sms, send: async (m: Parameters<typeof deps.sms.send>[0]) => {
-      const accepted = await deps.sms.send(m);
-      await recordStatusUpdates(deps.db, [{ sid: accepted.sid, status: "delivered" }], DAYTIME);
-      return accepted;
-    } };
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "race the callback", idempotencyKey: `cb:${crypto.randomUUID()}` }], DAYTIME);
+    const sms = {
+      ...deps.sms,
+      send: async (m: Parameters<typeof deps.sms.send>[0]) => {
+        const accepted = await deps.sms.send(m);
+        await recordStatusUpdates(deps.db, [{ sid: accepted.sid, status: "delivered" }], DAYTIME);
+        return accepted;
+      },
+    };
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "race the callback",
+          idempotencyKey: `cb:${crypto.randomUUID()}`,
+        },
+      ],
+      DAYTIME,
+    );
     await sendMessages(queue.takeSendJobs(), { ...deps, sms });
     const row = await messageRow(id);
     expect(row).toMatchObject({ status: "delivered" });
@@ -63,7 +99,13 @@ describe("send pipeline: exactly one provider call per message", () => {
   it("refuses a second row for the same idempotency key", async () => {
     const { deps, queue } = await pipeline();
     const key = `t:${crypto.randomUUID()}`;
-    const msg = { channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: "x", idempotencyKey: key };
+    const msg = {
+      channel: "sms" as const,
+      kind: "test" as const,
+      phone: uniquePhone(),
+      content: "x",
+      idempotencyKey: key,
+    };
     const first = await createOutboundMessages(deps.db, queue, [msg], new Date());
     const second = await createOutboundMessages(deps.db, queue, [msg, msg], new Date());
     expect(first).toHaveLength(1);
@@ -72,7 +114,13 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("two consumers racing on the same batch make one call per message", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const msgs = Array.from({ length: 8 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `race ${i}`, idempotencyKey: `race:${crypto.randomUUID()}` }));
+    const msgs = Array.from({ length: 8 }, (_, i) => ({
+      channel: "sms" as const,
+      kind: "test" as const,
+      phone: uniquePhone(),
+      content: `race ${i}`,
+      idempotencyKey: `race:${crypto.randomUUID()}`,
+    }));
     await createOutboundMessages(deps.db, queue, msgs, new Date());
     const jobs = queue.takeSendJobs();
     await Promise.all([sendMessages(jobs, deps), sendMessages([...jobs].reverse(), deps), sendMessages(jobs, deps)]);
@@ -89,7 +137,9 @@ describe("send pipeline: exactly one provider call per message", () => {
       get(target, prop) {
         if (prop === "batch") {
           return async (statements: D1PreparedStatement[]) => {
-            const writesSid = statements.some((st) => /"twilio_sid"\s*=/.test((st as unknown as { statement: string }).statement));
+            const writesSid = statements.some((st) =>
+              /"twilio_sid"\s*=/.test((st as unknown as { statement: string }).statement),
+            );
             if (failRecording && writesSid) {
               failRecording = false;
               throw new Error("worker died");
@@ -108,7 +158,20 @@ describe("send pipeline: exactly one provider call per message", () => {
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "crash test", idempotencyKey: `c:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "crash test",
+          idempotencyKey: `c:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     const jobs = queue.takeSendJobs();
     await expect(sendMessages(jobs, { ...deps, db: flaky })).rejects.toThrow("worker died");
     expect((await messageRow(id))?.status).toBe("sending");
@@ -127,10 +190,23 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("a message due now is written queued; when its queue message never gets out, the reconciler sends it, once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const down = { ...queue, sendBatch: async () => Promise.reject(new Error("queue unavailable")), send: async () => Promise.reject(new Error("queue unavailable")) };
+    const down = {
+      ...queue,
+      sendBatch: async () => Promise.reject(new Error("queue unavailable")),
+      send: async () => Promise.reject(new Error("queue unavailable")),
+    };
     const key = `q:${crypto.randomUUID()}`;
-    await expect(createOutboundMessages(deps.db, down, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "queued at once", idempotencyKey: key }], new Date())).rejects.toThrow();
-    const row = await deps.db.get<{ id: number; status: string }>(sql`SELECT id, status FROM messages WHERE idempotency_key = ${key}`);
+    await expect(
+      createOutboundMessages(
+        deps.db,
+        down,
+        [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "queued at once", idempotencyKey: key }],
+        new Date(),
+      ),
+    ).rejects.toThrow();
+    const row = await deps.db.get<{ id: number; status: string }>(
+      sql`SELECT id, status FROM messages WHERE idempotency_key = ${key}`,
+    );
     expect(row?.status).toBe("queued"); // stored, not lost: no pending → queued step to pay for
     await reconcileMessages(deps.db, queue, deps.sms, new Date(Date.now() + 16 * 60_000));
     // (Other tests' rows in this database may be re-enqueued too: only this one is sent here.)
@@ -144,9 +220,24 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("a row stuck in sending that the provider never got is queued again and sent once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "never sent", idempotencyKey: `n:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "never sent",
+          idempotencyKey: `n:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     queue.takeSendJobs();
-    await deps.db.run(sql`UPDATE messages SET status = 'sending', claimed_at = ${Date.now() - 10 * 60_000} WHERE id = ${id}`);
+    await deps.db.run(
+      sql`UPDATE messages SET status = 'sending', claimed_at = ${Date.now() - 10 * 60_000} WHERE id = ${id}`,
+    );
     await reconcileMessages(deps.db, queue, deps.sms, new Date());
     const jobs = queue.takeSendJobs();
     expect(jobs.map((j) => j.messageId)).toEqual([id]);
@@ -159,7 +250,20 @@ describe("send pipeline: exactly one provider call per message", () => {
 describe("send pipeline: provider errors", () => {
   it("a dropped connection after Twilio accepted is recorded from Twilio, not resent", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "lost answer", idempotencyKey: `l:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "lost answer",
+          idempotencyKey: `l:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0, { afterCreate: true });
     const outcomes = await sendMessages(jobs, deps);
@@ -171,7 +275,20 @@ describe("send pipeline: provider errors", () => {
 
   it("a dropped connection before Twilio accepted waits for the reconciler, then goes exactly once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "dropped", idempotencyKey: `l:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "dropped",
+          idempotencyKey: `l:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0);
     expect((await sendMessages(jobs, deps)).size).toBe(0); // not retried blindly
@@ -184,7 +301,21 @@ describe("send pipeline: provider errors", () => {
 
   it("an email whose send timed out is failed, never sent twice", async () => {
     const { deps, sendgrid, queue } = await pipeline();
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "email", kind: "test", email: `t${crypto.randomUUID().slice(0, 6)}@example.com`, subject: "s", content: "x", idempotencyKey: `e:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "email",
+          kind: "test",
+          email: `t${crypto.randomUUID().slice(0, 6)}@example.com`,
+          subject: "s",
+          content: "x",
+          idempotencyKey: `e:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     await sendgrid.failNext(1, 0);
     expect((await sendMessages(queue.takeSendJobs(), deps)).size).toBe(0);
     expect(await messageRow(id)).toMatchObject({ status: "failed", error_code: "network" });
@@ -193,19 +324,50 @@ describe("send pipeline: provider errors", () => {
   it("a STOP that arrives while a message waits for its paced slot stops it", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1 } });
     const phones = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
-    await createOutboundMessages(deps.db, queue, phones.map((p, i) => ({ channel: "sms" as const, kind: "test" as const, phone: p, content: `slot ${i}`, idempotencyKey: `slot:${crypto.randomUUID()}` })), new Date());
+    await createOutboundMessages(
+      deps.db,
+      queue,
+      phones.map((p, i) => ({
+        channel: "sms" as const,
+        kind: "test" as const,
+        phone: p,
+        content: `slot ${i}`,
+        idempotencyKey: `slot:${crypto.randomUUID()}`,
+      })),
+      new Date(),
+    );
     const sending = sendMessages(queue.takeSendJobs(), deps);
     await new Promise((r) => setTimeout(r, 500));
-    await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phones[3], to: "+1", body: "STOP" }, new Date());
+    await receiveInboundSms(
+      deps.db,
+      queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phones[3], to: "+1", body: "STOP" },
+      new Date(),
+    );
     await sending;
     expect((await twilio.calls()).map((c) => c.to)).toEqual(phones.slice(0, 3));
-    const last = await deps.db.get<{ status: string }>(sql`SELECT status FROM messages WHERE phone = ${phones[3]} AND direction = 'outbound' AND kind = 'test'`);
+    const last = await deps.db.get<{ status: string }>(
+      sql`SELECT status FROM messages WHERE phone = ${phones[3]} AND direction = 'outbound' AND kind = 'test'`,
+    );
     expect(last?.status).toBe("skipped");
   });
 
   it("429 → retried later (Retry-After honoured), then sent", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "busy", idempotencyKey: `b:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "busy",
+          idempotencyKey: `b:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 429, { retryAfter: 7 });
     const outcomes = await sendMessages(jobs, deps);
@@ -218,7 +380,20 @@ describe("send pipeline: provider errors", () => {
 
   it("5xx backs off exponentially and gives up after MAX_ATTEMPTS", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "down", idempotencyKey: `d:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "down",
+          idempotencyKey: `d:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     const jobs = queue.takeSendJobs();
     await twilio.failNext(100, 503);
     const delays: number[] = [];
@@ -249,31 +424,62 @@ describe("send pipeline: provider errors", () => {
     expect(outcomes.size).toBe(0); // acked, not retried
     expect(await messageRow(ids[0])).toMatchObject({ status: "failed", error_code: "21211" });
     expect(await messageRow(ids[1])).toMatchObject({ status: "failed", error_code: "21610" });
-    expect(await deps.db.get(sql`SELECT reason FROM suppressions WHERE channel = 'sms' AND address = ${gone}`)).toMatchObject({ reason: "provider:21610" });
+    expect(
+      await deps.db.get(sql`SELECT reason FROM suppressions WHERE channel = 'sms' AND address = ${gone}`),
+    ).toMatchObject({ reason: "provider:21610" });
   });
 });
 
 describe("compliance in the pipeline", () => {
-  const variants = ["STOP", "stop", " Stop ", "STOP.", "stop!", "Unsubscribe", "CANCEL", "end", "QUIT", "revoke", "OPTOUT", "opt out", "Opt-Out", "STOPALL"];
+  const variants = [
+    "STOP",
+    "stop",
+    " Stop ",
+    "STOP.",
+    "stop!",
+    "Unsubscribe",
+    "CANCEL",
+    "end",
+    "QUIT",
+    "revoke",
+    "OPTOUT",
+    "opt out",
+    "Opt-Out",
+    "STOPALL",
+  ];
 
-  it.each(variants)("inbound %j suppresses the number: the next broadcast skips it without a provider call", async (body) => {
-    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
-    const actor = await actorFor();
-    const contact = await createTestContact(actor.userId, { state: "AZ" });
-    const r = await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+15005550006", body }, DAYTIME);
-    expect(r.keyword).toBe("stop");
-    // One confirmation reply, exempt from the suppression it confirms.
-    const confirmations = queue.takeSendJobs();
-    expect(confirmations).toHaveLength(1);
-    await sendMessages(confirmations, deps);
-    expect((await twilio.calls()).map((c) => c.body)).toEqual([expect.stringMatching(/unsubscribed/i)]);
+  it.each(variants)(
+    "inbound %j suppresses the number: the next broadcast skips it without a provider call",
+    async (body) => {
+      const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
+      const actor = await actorFor();
+      const contact = await createTestContact(actor.userId, { state: "AZ" });
+      const r = await receiveInboundSms(
+        deps.db,
+        queue,
+        { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+15005550006", body },
+        DAYTIME,
+      );
+      expect(r.keyword).toBe("stop");
+      // One confirmation reply, exempt from the suppression it confirms.
+      const confirmations = queue.takeSendJobs();
+      expect(confirmations).toHaveLength(1);
+      await sendMessages(confirmations, deps);
+      expect((await twilio.calls()).map((c) => c.body)).toEqual([expect.stringMatching(/unsubscribed/i)]);
 
-    await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { type: "sms", content: "Big news", contactIds: [contact.id] }, actor);
-    await sendMessages(queue.takeSendJobs(), deps);
-    expect(await twilio.calls()).toHaveLength(1);
-    const row = await deps.db.get<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id} AND kind = 'broadcast'`);
-    expect(row).toEqual({ status: "skipped", error_message: OPTED_OUT_REASON });
-  });
+      await sendBroadcast(
+        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+        { type: "sms", content: "Big news", contactIds: [contact.id] },
+        actor,
+      );
+      await sendMessages(queue.takeSendJobs(), deps);
+      expect(await twilio.calls()).toHaveLength(1);
+      const row = await deps.db.get<{ status: string; error_message: string }>(
+        sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id} AND kind = 'broadcast'`,
+      );
+      expect(row).toEqual({ status: "skipped", error_message: OPTED_OUT_REASON });
+    },
+  );
 
   it("STOP in any case, spacing and trailing punctuation suppresses (property)", async () => {
     const { deps, queue } = await pipeline();
@@ -284,10 +490,24 @@ describe("compliance in the pipeline", () => {
         fc.constantFrom("", " ", "  ", "\n"),
         fc.constantFrom("", ".", "!", "?", "!!"),
         async (word, upper, pad, punct) => {
-          const body = pad + [...word].map((ch, i) => (upper[i % 12] ? ch.toUpperCase() : ch.toLowerCase())).join("").replace(" ", pad || " ") + punct + pad;
+          const body =
+            pad +
+            [...word]
+              .map((ch, i) => (upper[i % 12] ? ch.toUpperCase() : ch.toLowerCase()))
+              .join("")
+              .replace(" ", pad || " ") +
+            punct +
+            pad;
           const phone = uniquePhone();
-          await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body }, new Date());
-          const s = await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`);
+          await receiveInboundSms(
+            deps.db,
+            queue,
+            { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body },
+            new Date(),
+          );
+          const s = await deps.db.get(
+            sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`,
+          );
           expect(s, JSON.stringify(body)).toBeTruthy();
         },
       ),
@@ -305,7 +525,12 @@ describe("compliance in the pipeline", () => {
     await receiveInboundSms(deps.db, queue, { sid: sid(), from: phone, to: "+1", body: "START" }, new Date());
     expect(queue.takeSendJobs()).toHaveLength(1);
     expect(await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE address = ${phone}`)).toBeFalsy();
-    await receiveInboundSms(deps.db, queue, { sid: sid(), from: phone, to: "+1", body: "STOP", optOutType: "STOP" }, new Date());
+    await receiveInboundSms(
+      deps.db,
+      queue,
+      { sid: sid(), from: phone, to: "+1", body: "STOP", optOutType: "STOP" },
+      new Date(),
+    );
     expect(queue.takeSendJobs()).toHaveLength(0);
     expect(await deps.db.get(sql`SELECT 1 AS x FROM suppressions WHERE address = ${phone}`)).toBeTruthy();
   });
@@ -313,7 +538,12 @@ describe("compliance in the pipeline", () => {
   it("a lead's YES (never opted out) is an ordinary reply for the processors, not a command", async () => {
     const { deps, queue } = await pipeline();
     const phone = uniquePhone();
-    const r = await receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body: "Yes!" }, new Date());
+    const r = await receiveInboundSms(
+      deps.db,
+      queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body: "Yes!" },
+      new Date(),
+    );
     expect(r.keyword).toBe("start");
     expect(queue.sent).toEqual([{ v: 1, type: "inbound", messageId: r.messageId }]);
   });
@@ -321,7 +551,13 @@ describe("compliance in the pipeline", () => {
   it("two STOPs racing from one number get one confirmation between them", async () => {
     const { deps, queue } = await pipeline();
     const phone = uniquePhone();
-    const stop = () => receiveInboundSms(deps.db, queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body: "STOP" }, new Date());
+    const stop = () =>
+      receiveInboundSms(
+        deps.db,
+        queue,
+        { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: phone, to: "+1", body: "STOP" },
+        new Date(),
+      );
     await Promise.all([stop(), stop(), stop()]);
     expect(queue.takeSendJobs()).toHaveLength(1);
   });
@@ -332,9 +568,15 @@ describe("compliance in the pipeline", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => late });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { state: "NY" });
-    await sendBroadcast({ db: deps.db, queue, now: late, hooks: appHooks }, { type: "sms", content: "Evening offer", contactIds: [contact.id] }, actor);
+    await sendBroadcast(
+      { db: deps.db, queue, now: late, hooks: appHooks },
+      { type: "sms", content: "Evening offer", contactIds: [contact.id] },
+      actor,
+    );
     await sendMessages(queue.takeSendJobs(), deps);
-    const row = await deps.db.get<{ status: string; scheduled_at: number }>(sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${contact.id}`);
+    const row = await deps.db.get<{ status: string; scheduled_at: number }>(
+      sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${contact.id}`,
+    );
     expect(row?.status).toBe("pending");
     expect(new Date(row!.scheduled_at).toISOString()).toBe("2026-11-19T13:00:00.000Z"); // 08:00 EST
     expect(await twilio.calls()).toHaveLength(0);
@@ -342,11 +584,21 @@ describe("compliance in the pipeline", () => {
     // Issue 23: a test text goes only to a team member, and never in the recipient's quiet hours (a 212 number: New York).
     const teamPhone = uniquePhone(["212"]);
     await deps.db.run(sql`UPDATE users SET phone = ${teamPhone} WHERE id = ${actor.userId}`);
-    await expect(sendManualSmsTest({ db: deps.db, queue, now: late, hooks: appHooks }, { phone: teamPhone, message: "test ping" }, actor)).rejects.toMatchObject({
+    await expect(
+      sendManualSmsTest(
+        { db: deps.db, queue, now: late, hooks: appHooks },
+        { phone: teamPhone, message: "test ping" },
+        actor,
+      ),
+    ).rejects.toMatchObject({
       code: "validation",
       message: "Quiet hours for this number: test texts can be sent from 8:00 AM EST",
     });
-    const test = await sendManualSmsTest({ db: deps.db, queue, now: new Date("2026-11-19T13:00:00Z"), hooks: appHooks }, { phone: teamPhone, message: "test ping" }, actor);
+    const test = await sendManualSmsTest(
+      { db: deps.db, queue, now: new Date("2026-11-19T13:00:00Z"), hooks: appHooks },
+      { phone: teamPhone, message: "test ping" },
+      actor,
+    );
     expect(await messageRow(test!.id)).toMatchObject({ status: "queued", is_test: 1, kind: "test" });
     queue.takeSendJobs();
 
@@ -363,17 +615,36 @@ describe("compliance in the pipeline", () => {
     const at = new Date("2026-11-19T01:30:00Z");
     const { deps, twilio, queue } = await pipeline({ clock: () => at });
     const actor = await actorFor();
-    const noState = await createTestContact(actor.userId, { phone: `+1305${String(2000000 + Math.floor(Math.random() * 7000000))}` }); // Miami number, no state
+    const noState = await createTestContact(actor.userId, {
+      phone: `+1305${String(2000000 + Math.floor(Math.random() * 7000000))}`,
+    }); // Miami number, no state
     const ny = await createTestContact(actor.userId, { state: "NY" });
     expect(noState.timeZone).toBe("America/New_York");
-    await sendBroadcast({ db: deps.db, queue, now: at, hooks: appHooks }, { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] }, actor);
+    await sendBroadcast(
+      { db: deps.db, queue, now: at, hooks: appHooks },
+      { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] },
+      actor,
+    );
     await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls()).map((c) => c.to)).toEqual([ny.phone]);
   });
 
   it("replaces #PLACEHOLDERS# with nothing when the number is not a contact", async () => {
     const { deps, twilio, queue } = await pipeline();
-    await createOutboundMessages(deps.db, queue, [{ channel: "sms", kind: "test", phone: uniquePhone(), content: "Hi #FIRST_NAME#, from #COMPANY#.", idempotencyKey: `ph:${crypto.randomUUID()}` }], new Date());
+    await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "sms",
+          kind: "test",
+          phone: uniquePhone(),
+          content: "Hi #FIRST_NAME#, from #COMPANY#.",
+          idempotencyKey: `ph:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls())[0].body).toBe("Hi , from .");
   });
@@ -382,9 +653,15 @@ describe("compliance in the pipeline", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { phone: "+44 20 7946 0958", state: "AZ" });
-    await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { type: "sms", content: "Hi", contactIds: [contact.id] }, actor);
+    await sendBroadcast(
+      { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+      { type: "sms", content: "Hi", contactIds: [contact.id] },
+      actor,
+    );
     await sendMessages(queue.takeSendJobs(), deps);
-    const row = await deps.db.get<{ status: string; error_message: string }>(sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id}`);
+    const row = await deps.db.get<{ status: string; error_message: string }>(
+      sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id}`,
+    );
     expect(row?.status).toBe("skipped");
     expect(row?.error_message).toBe(contact.unsendableReason);
     expect(await twilio.calls()).toHaveLength(0);
@@ -396,7 +673,13 @@ describe("pacing and scheduling", () => {
   // pacing.test.ts and measured on the wire by bench/broadcast.mjs; wall-clock gaps here only flaked under load.
   it("holds the daily cap: sends beyond it wait in D1 with the reason", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 10, smsDailyCap: 6 } });
-    const msgs = Array.from({ length: 8 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `paced ${i}`, idempotencyKey: `pace:${crypto.randomUUID()}` }));
+    const msgs = Array.from({ length: 8 }, (_, i) => ({
+      channel: "sms" as const,
+      kind: "test" as const,
+      phone: uniquePhone(),
+      content: `paced ${i}`,
+      idempotencyKey: `pace:${crypto.randomUUID()}`,
+    }));
     const ids = await createOutboundMessages(deps.db, queue, msgs, new Date());
     await sendMessages(queue.takeSendJobs(), deps);
     const at = (await twilio.calls()).map((c) => c.at).sort((a, b) => a - b);
@@ -412,7 +695,13 @@ describe("pacing and scheduling", () => {
     const t0 = new Date();
     // Room for two slots: the 30 ms lead, then 1,025 ms apart at 1/s.
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1, pacingWindowMs: 2100 } });
-    const msgs = Array.from({ length: 6 }, (_, i) => ({ channel: "sms" as const, kind: "test" as const, phone: uniquePhone(), content: `line ${i}`, idempotencyKey: `line:${crypto.randomUUID()}` }));
+    const msgs = Array.from({ length: 6 }, (_, i) => ({
+      channel: "sms" as const,
+      kind: "test" as const,
+      phone: uniquePhone(),
+      content: `line ${i}`,
+      idempotencyKey: `line:${crypto.randomUUID()}`,
+    }));
     const ids = await createOutboundMessages(deps.db, queue, msgs, t0);
     const outcomes = await sendMessages(queue.takeSendJobs(), deps);
     expect(outcomes.size).toBe(0); // nothing goes back to the queue to be retried
@@ -424,7 +713,9 @@ describe("pacing and scheduling", () => {
     expect(waiting.every((w) => w.pacing_deferrals === 1 && /send slot/.test(w.error_message))).toBe(true);
     // In line behind the two that got slots, one interval apart; each comes back via the cron up to a minute
     // before its turn (here that is at once).
-    const pacing = await deps.db.get<{ next_slot_ms: number; projected_ms: number }>(sql`SELECT next_slot_ms, projected_ms FROM sender_pacing WHERE sender = ${deps.sms.sender}`);
+    const pacing = await deps.db.get<{ next_slot_ms: number; projected_ms: number }>(
+      sql`SELECT next_slot_ms, projected_ms FROM sender_pacing WHERE sender = ${deps.sms.sender}`,
+    );
     // Four intervals, less however late the last send started (carryLateness moves the line by that much).
     expect(pacing!.projected_ms - pacing!.next_slot_ms).toBeLessThanOrEqual(4 * slotIntervalMs(1));
     expect(pacing!.projected_ms - pacing!.next_slot_ms).toBeGreaterThan(4 * slotIntervalMs(1) - 100);
@@ -436,9 +727,15 @@ describe("pacing and scheduling", () => {
     const actor = await actorFor();
     const c = await createTestContact(actor.userId);
     const at = new Date(Date.now() + 3 * 24 * 3600_000); // beyond the queue's 24 h delay cap
-    const res = await sendBroadcast({ db: deps.db, queue, now: new Date(), hooks: appHooks }, { type: "sms", content: "Later", contactIds: [c.id], scheduledAt: at.toISOString() }, actor);
+    const res = await sendBroadcast(
+      { db: deps.db, queue, now: new Date(), hooks: appHooks },
+      { type: "sms", content: "Later", contactIds: [c.id], scheduledAt: at.toISOString() },
+      actor,
+    );
     expect(res).toMatchObject({ recipients: 1, queued: 0, scheduledAt: at.toISOString() });
-    const [{ id }] = await deps.db.all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${res.broadcastId}`);
+    const [{ id }] = await deps.db.all<{ id: number }>(
+      sql`SELECT id FROM messages WHERE broadcast_id = ${res.broadcastId}`,
+    );
     // Other tests' deferred rows share this database: look only at this broadcast's message.
     const queuedIds = () => queue.takeSendJobs().map((j) => j.messageId);
     expect(queuedIds()).not.toContain(id);
@@ -456,7 +753,11 @@ describe("email", () => {
     const { sendManualEmailTest } = await import("./create-test-send.server");
     const { suppress } = await import("./compliance.server");
     const to = (await createTestUser()).email; // test emails go only to team members (issue 23)
-    const m = await sendManualEmailTest({ db: deps.db, queue, now: new Date(), hooks: appHooks }, { email: to, subject: "Your quote", content: "Hello <b>there</b>" }, actor);
+    const m = await sendManualEmailTest(
+      { db: deps.db, queue, now: new Date(), hooks: appHooks },
+      { email: to, subject: "Your quote", content: "Hello <b>there</b>" },
+      actor,
+    );
     await sendMessages(queue.takeSendJobs(), deps);
     const [call] = await sendgrid.calls();
     expect(call.to).toEqual([to]);
@@ -469,7 +770,11 @@ describe("email", () => {
     expect(await messageRow(m!.id)).toMatchObject({ status: "sent", twilio_sid: call.messageId, provider: "sendgrid" });
 
     await suppress(deps.db, { channel: "email", address: to, reason: "email-unsubscribe" }, new Date());
-    const again = await sendManualEmailTest({ db: deps.db, queue, now: new Date(), hooks: appHooks }, { email: to, subject: "Again", content: "Hi" }, actor);
+    const again = await sendManualEmailTest(
+      { db: deps.db, queue, now: new Date(), hooks: appHooks },
+      { email: to, subject: "Again", content: "Hi" },
+      actor,
+    );
     await sendMessages(queue.takeSendJobs(), deps);
     expect(await sendgrid.calls()).toHaveLength(1);
     expect(await messageRow(again!.id)).toMatchObject({ status: "skipped" });
@@ -484,13 +789,23 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
     const { deps, sendgrid, queue } = await pipeline({ clock: () => DAYTIME, dbOverride: createDb(measured.d1) });
     const actor = await actorFor();
     const tag = uniqueTag("bc");
-    const people = await seedContacts(recipients, (i) => ({ firstName: `Zoë${i}`, email: `bc${i}.${tag}@example.com` }), actor.userId);
-    const input = broadcastSchema.parse({ type: "email", subject: "Votre étude solaire, {{firstName|ami}} ☀", content, contactIds: people.map((p) => p.id) });
+    const people = await seedContacts(
+      recipients,
+      (i) => ({ firstName: `Zoë${i}`, email: `bc${i}.${tag}@example.com` }),
+      actor.userId,
+    );
+    const input = broadcastSchema.parse({
+      type: "email",
+      subject: "Votre étude solaire, {{firstName|ami}} ☀",
+      content,
+      contactIds: people.map((p) => p.id),
+    });
     const res = await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, input, actor);
     expect(res).toMatchObject({ recipients, queued: recipients });
     const jobs = queue.takeSendJobs();
     // The queue hands the consumer 100 at a time (max_batch_size): each batch is claimed and sent, none retried.
-    for (let i = 0; i < jobs.length; i += 100) expect(await sendMessages(jobs.slice(i, i + 100), deps)).toEqual(new Map());
+    for (let i = 0; i < jobs.length; i += 100)
+      expect(await sendMessages(jobs.slice(i, i + 100), deps)).toEqual(new Map());
     const rows = await deps.db.all<{ contact_id: number; status: string; content: string; subject: string }>(
       sql`SELECT contact_id, status, content, subject FROM messages WHERE broadcast_id = ${res.broadcastId}`,
     );
@@ -514,25 +829,44 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
       expect(r.subject).toBe(`Votre étude solaire, ${nameOf.get(r.contact_id)} ☀`);
     }
     const byTo = new Map(people.map((p) => [p.email, p.firstName]));
-    for (const call of calls) expect(call.text!.startsWith(content.replace("{{firstName}}", byTo.get(call.to[0])!))).toBe(true);
+    for (const call of calls)
+      expect(call.text!.startsWith(content.replace("{{firstName}}", byTo.get(call.to[0])!))).toBe(true);
   });
 
   it("a message its variables make too long to store (over 1 MB) fails alone, with the reason; the rest of the batch goes", async () => {
     const { deps, sendgrid, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
-    const long = await createTestContact(actor.userId, { address: "☀".repeat(300), email: `long.${uniqueTag()}@example.com` });
-    const plain = await createTestContact(actor.userId, { address: "1 Sun Way", email: `plain.${uniqueTag()}@example.com` });
+    const long = await createTestContact(actor.userId, {
+      address: "☀".repeat(300),
+      email: `long.${uniqueTag()}@example.com`,
+    });
+    const plain = await createTestContact(actor.userId, {
+      address: "1 Sun Way",
+      email: `plain.${uniqueTag()}@example.com`,
+    });
     // 50,000 characters of {{address}}: 4,545 tokens of 300 three-byte characters each, 4 MB once rendered (before,
     // the claim of the whole batch failed with SQLITE_TOOBIG and the batch went to the dead-letter queue).
     const content = "{{address}}".repeat(4545);
     const ids = await createOutboundMessages(
       deps.db,
       queue,
-      [long, plain].map((c) => ({ channel: "email" as const, kind: "individual" as const, contactId: c.id, email: c.email, subject: "Hi", content, idempotencyKey: `big:${crypto.randomUUID()}` })),
+      [long, plain].map((c) => ({
+        channel: "email" as const,
+        kind: "individual" as const,
+        contactId: c.id,
+        email: c.email,
+        subject: "Hi",
+        content,
+        idempotencyKey: `big:${crypto.randomUUID()}`,
+      })),
       DAYTIME,
     );
     expect(await sendMessages(queue.takeSendJobs(), deps)).toEqual(new Map());
-    expect(await messageRow(ids[0])).toMatchObject({ status: "failed", content, error_message: "Too long once its variables are filled in (over 1 MB); shorten the message" });
+    expect(await messageRow(ids[0])).toMatchObject({
+      status: "failed",
+      content,
+      error_message: "Too long once its variables are filled in (over 1 MB); shorten the message",
+    });
     expect(await messageRow(ids[1])).toMatchObject({ status: "sent", content: "1 Sun Way".repeat(4545) });
     expect((await sendgrid.calls()).map((c) => c.to)).toEqual([[plain.email]]);
   });

@@ -22,15 +22,26 @@ import { receiveInboundSms } from "./receive-inbound.server";
 const made = alertRulesMadeHere();
 const day = DAYTIME.toISOString().slice(0, 10);
 const dailyOutbound = async () =>
-  (await db().get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM message_daily_counts WHERE day = ${day} AND direction = 'outbound'`))!.n;
+  (await db().get<{ n: number }>(
+    sql`SELECT coalesce(sum(n), 0) AS n FROM message_daily_counts WHERE day = ${day} AND direction = 'outbound'`,
+  ))!.n;
 
 async function world() {
   const p = await pipeline({ clock: () => DAYTIME });
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  const replies: Omit<ReplyDeps, "db" | "now"> = {
+    queue: p.queue,
+    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
+    classify: classifierFor({}, db()),
+  };
   async function inbound(body: string) {
-    const res = await receiveInboundSms(p.deps.db, p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body }, DAYTIME);
+    const res = await receiveInboundSms(
+      p.deps.db,
+      p.queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
+      DAYTIME,
+    );
     p.queue.sent.splice(0);
     await runInboundJob(p.deps.db, [res.messageId!], DAYTIME, replies);
     return res.messageId!;
@@ -43,15 +54,29 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
     const w = await world();
     const word = uniqueTag("kw");
     const email = `${uniqueTag("staff")}@helio.test`;
-    const profile = await createProfile(db(), parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 20 }), DAYTIME);
-    const bank = await createBank(db(), parseBank({ category: "Pricing Concerns", keywords: word, priority: "high", alertProfileId: profile.id }), DAYTIME);
+    const profile = await createProfile(
+      db(),
+      parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 20 }),
+      DAYTIME,
+    );
+    const bank = await createBank(
+      db(),
+      parseBank({ category: "Pricing Concerns", keywords: word, priority: "high", alertProfileId: profile.id }),
+      DAYTIME,
+    );
     made.profiles.push(profile.id);
     made.banks.push(bank.id);
 
-    const [statsBefore, tabsBefore, dailyBefore] = [await getStats(db()), await messageTabCounts(db()), await dailyOutbound()];
+    const [statsBefore, tabsBefore, dailyBefore] = [
+      await getStats(db()),
+      await messageTabCounts(db()),
+      await dailyOutbound(),
+    ];
     const inboundId = await w.inbound(`What does ${word} cost?`);
     await sendMessages(w.queue.takeSendJobs(), w.deps);
-    const alertRows = await db().all<{ id: number; status: string }>(sql`SELECT id, status FROM messages WHERE kind = 'alert' AND email = ${email}`);
+    const alertRows = await db().all<{ id: number; status: string }>(
+      sql`SELECT id, status FROM messages WHERE kind = 'alert' AND email = ${email}`,
+    );
     expect(alertRows.map((r) => r.status)).toEqual(["sent"]); // the email went out
 
     // Figures: the inbound is a response; the staff email is not a message sent.
@@ -76,15 +101,31 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
 
   it("a campaign's response rate counts a contact answering a text once, however many replies follow (one campaign showed 500%)", async () => {
     const w = await world();
-    const [campaign] = await db().insert(campaigns).values({ name: `Rate ${uniqueTag("c")}`, status: "running" }).returning();
+    const [campaign] = await db()
+      .insert(campaigns)
+      .values({ name: `Rate ${uniqueTag("c")}`, status: "running" })
+      .returning();
     await createOutboundMessages(
       db(),
       w.queue,
-      [{ channel: "sms", kind: "campaign", phone: w.contact.phone, contactId: w.contact.id, campaignId: campaign.id, content: "Hi Rosa, still thinking about solar?", idempotencyKey: uniqueTag("c1") }],
+      [
+        {
+          channel: "sms",
+          kind: "campaign",
+          phone: w.contact.phone,
+          contactId: w.contact.id,
+          campaignId: campaign.id,
+          content: "Hi Rosa, still thinking about solar?",
+          idempotencyKey: uniqueTag("c1"),
+        },
+      ],
       DAYTIME,
     );
     await sendMessages(w.queue.takeSendJobs(), w.deps);
-    const count = async () => (await db().get<{ sent: number; responses: number }>(sql`SELECT sent_count AS sent, response_count AS responses FROM campaigns WHERE id = ${campaign.id}`))!;
+    const count = async () =>
+      (await db().get<{ sent: number; responses: number }>(
+        sql`SELECT sent_count AS sent, response_count AS responses FROM campaigns WHERE id = ${campaign.id}`,
+      ))!;
     expect((await count()).sent).toBe(1);
     for (const body of ["Yes", "How much?", "Call me", "Tomorrow works", "Thanks"]) await w.inbound(body);
     expect(await count()).toEqual({ sent: 1, responses: 1 });
@@ -93,7 +134,17 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
     await createOutboundMessages(
       db(),
       w.queue,
-      [{ channel: "sms", kind: "campaign", phone: w.contact.phone, contactId: w.contact.id, campaignId: campaign.id, content: "Following up, Rosa", idempotencyKey: uniqueTag("c2") }],
+      [
+        {
+          channel: "sms",
+          kind: "campaign",
+          phone: w.contact.phone,
+          contactId: w.contact.id,
+          campaignId: campaign.id,
+          content: "Following up, Rosa",
+          idempotencyKey: uniqueTag("c2"),
+        },
+      ],
       DAYTIME,
     );
     await sendMessages(w.queue.takeSendJobs(), w.deps);

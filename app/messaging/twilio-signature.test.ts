@@ -90,7 +90,11 @@ describe("validateTwilioSignature", () => {
   it("round-trips and detects any single-value change (property)", async () => {
     const key = fc.string({ unit: fc.constantFrom(..."ABCabcSid_0"), minLength: 1, maxLength: 6 });
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(key, fc.string(), { minKeys: 1, maxKeys: 8 }), fc.string({ minLength: 1 }), fc.nat(), fc.string({ minLength: 1 }),
+      fc.asyncProperty(
+        fc.dictionary(key, fc.string(), { minKeys: 1, maxKeys: 8 }),
+        fc.string({ minLength: 1 }),
+        fc.nat(),
+        fc.string({ minLength: 1 }),
         async (params, token, pick, extra) => {
           const sig = await computeTwilioSignature(token, URL_, params);
           expect(await validateTwilioSignature(token, sig, URL_, params)).toBe(true);

@@ -8,7 +8,8 @@ export type TwilioParams = Record<string, string> | URLSearchParams;
 
 function groupParams(params: TwilioParams): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
-  const entries: Iterable<[string, string]> = params instanceof URLSearchParams ? params.entries() : Object.entries(params);
+  const entries: Iterable<[string, string]> =
+    params instanceof URLSearchParams ? params.entries() : Object.entries(params);
   for (const [name, value] of entries) {
     const list = grouped.get(name);
     if (list) list.push(value);
@@ -37,7 +38,9 @@ function toBase64(bytes: ArrayBuffer): string {
 
 export async function computeTwilioSignature(authToken: string, url: string, params: TwilioParams): Promise<string> {
   const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", enc.encode(authToken), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", enc.encode(authToken), { name: "HMAC", hash: "SHA-1" }, false, [
+    "sign",
+  ]);
   const mac = await crypto.subtle.sign("HMAC", key, enc.encode(twilioSigningString(url, params)));
   return toBase64(mac);
 }

@@ -37,10 +37,13 @@ export async function handleTwilioWebhook(
   if (problem) {
     const path = new URL(request.url).pathname;
     console.error(`Twilio webhook ${path} refused with 503: ${problem}`);
-    await recordStatus(deps.db, "refused:public_url", { what: "webhook", path, message: problem }, deps.now).catch((e) =>
-      console.error("recording the refusal failed", e),
+    await recordStatus(deps.db, "refused:public_url", { what: "webhook", path, message: problem }, deps.now).catch(
+      (e) => console.error("recording the refusal failed", e),
     );
-    return new Response(problem, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(REFUSED_RETRY_AFTER) } });
+    return new Response(problem, {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": String(REFUSED_RETRY_AFTER) },
+    });
   }
   const form = await readSignedTwilioForm(request, env);
   if (!form) return new Response("Invalid signature", { status: 403 });
@@ -48,4 +51,6 @@ export async function handleTwilioWebhook(
 }
 
 export const twiml = (body = "<Response></Response>") =>
-  new Response(`<?xml version="1.0" encoding="UTF-8"?>${body}`, { headers: { "Content-Type": "text/xml; charset=utf-8" } });
+  new Response(`<?xml version="1.0" encoding="UTF-8"?>${body}`, {
+    headers: { "Content-Type": "text/xml; charset=utf-8" },
+  });

@@ -10,16 +10,44 @@ describe("unsubscribe secret (issue 9 #8)", () => {
     const base = { ...env, SENDGRID_API_KEY: "", UNSUBSCRIBE_SECRET: "", SESSION_SECRET: "" };
     expect(messagingConfig(base).unsubscribeSecret).toBeNull();
     expect(messagingConfig({ ...base, SESSION_SECRET: "s3ssion" }).unsubscribeSecret).toBe("s3ssion");
-    expect(messagingConfig({ ...base, SESSION_SECRET: "s3ssion", SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "a@b.co" }).unsubscribeSecret).toBeNull();
-    expect(messagingConfig({ ...base, SESSION_SECRET: "s3ssion", SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "a@b.co", UNSUBSCRIBE_SECRET: "u" }).unsubscribeSecret).toBe("u");
+    expect(
+      messagingConfig({ ...base, SESSION_SECRET: "s3ssion", SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "a@b.co" })
+        .unsubscribeSecret,
+    ).toBeNull();
+    expect(
+      messagingConfig({
+        ...base,
+        SESSION_SECRET: "s3ssion",
+        SENDGRID_API_KEY: "SG.x",
+        EMAIL_FROM: "a@b.co",
+        UNSUBSCRIBE_SECRET: "u",
+      }).unsubscribeSecret,
+    ).toBe("u");
   });
 
   it("refuses to send real email without a secret, with a clear error and no provider call", async () => {
     const { deps, sendgrid, queue } = await pipeline({ config: { unsubscribeSecret: null } });
-    const [id] = await createOutboundMessages(deps.db, queue, [{ channel: "email", kind: "test", email: `s${crypto.randomUUID().slice(0, 6)}@example.com`, subject: "s", content: "x", idempotencyKey: `sec:${crypto.randomUUID()}` }], new Date());
+    const [id] = await createOutboundMessages(
+      deps.db,
+      queue,
+      [
+        {
+          channel: "email",
+          kind: "test",
+          email: `s${crypto.randomUUID().slice(0, 6)}@example.com`,
+          subject: "s",
+          content: "x",
+          idempotencyKey: `sec:${crypto.randomUUID()}`,
+        },
+      ],
+      new Date(),
+    );
     await sendMessages(queue.takeSendJobs(), deps);
     expect(await sendgrid.calls()).toHaveLength(0);
-    expect(await messageRow(id)).toMatchObject({ status: "failed", error_message: expect.stringMatching(/UNSUBSCRIBE_SECRET is not configured/) });
+    expect(await messageRow(id)).toMatchObject({
+      status: "failed",
+      error_message: expect.stringMatching(/UNSUBSCRIBE_SECRET is not configured/),
+    });
   });
 
   it("unsubscribe links are refused (404) when no secret is configured, rather than checked against a known string", async () => {

@@ -13,7 +13,9 @@ const fromB64url = (s: string) => {
 };
 
 async function mac(secret: string, email: string) {
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`unsubscribe:${email}`)));
 }
 

@@ -16,15 +16,21 @@ import { contactSchema } from "~/contacts/contact-schema";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { DAYTIME, pipeline, appHooks } from "../../tests/messaging-harness";
 
-const setCustom = (id: number, fields: Record<string, string>) => db().run(sql`UPDATE contacts SET custom_fields = ${serializeCustomFields(fields)} WHERE id = ${id}`);
-const setPhone = (userId: number, phone: string | null) => db().run(sql`UPDATE users SET phone = ${phone} WHERE id = ${userId}`);
+const setCustom = (id: number, fields: Record<string, string>) =>
+  db().run(sql`UPDATE contacts SET custom_fields = ${serializeCustomFields(fields)} WHERE id = ${id}`);
+const setPhone = (userId: number, phone: string | null) =>
+  db().run(sql`UPDATE users SET phone = ${phone} WHERE id = ${userId}`);
 const messageCount = async () => (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM messages`))!.n;
 const broadcastCount = async () => (await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM broadcasts`))!.n;
 
 describe("fallbacks {{name|fallback}}", () => {
   it("uses the value when present and the fallback when missing; a fallback token is not required", () => {
     expect(renderTemplate("Hi {{firstName|there}}!", { firstName: "Ana" }).text).toBe("Hi Ana!");
-    expect(renderTemplate("Hi {{firstName|there}}!", { firstName: "  " })).toEqual({ text: "Hi there!", unknown: [], missing: [] });
+    expect(renderTemplate("Hi {{firstName|there}}!", { firstName: "  " })).toEqual({
+      text: "Hi there!",
+      unknown: [],
+      missing: [],
+    });
     expect(renderTemplate("Hi {{ firstName | there }}!", {}).text).toBe("Hi there!");
     expect(requiredVariables("{{firstName|there}} {{city}} {{firstName}}")).toEqual(["city", "firstName"]);
     expect(requiredVariables("{{firstName|there}} {{firstName|friend}}")).toEqual([]);
@@ -36,7 +42,18 @@ describe("fallbacks {{name|fallback}}", () => {
 describe("variableValues: every source", () => {
   it("fills contact, custom fields, sender, organisation and campaign variables", () => {
     const values = variableValues({
-      contact: { firstName: "Ana", lastName: "Lee", phone: "+14155550100", company: null, customFields: JSON.stringify({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03", appointmentTime: "15:30", bogus: "x" }) },
+      contact: {
+        firstName: "Ana",
+        lastName: "Lee",
+        phone: "+14155550100",
+        company: null,
+        customFields: JSON.stringify({
+          roofSize: "1,800 sq ft",
+          appointmentDate: "2026-12-03",
+          appointmentTime: "15:30",
+          bogus: "x",
+        }),
+      },
       sender: { firstName: "Sarah", lastName: "Miller", email: "sarah@helio.example", phone: "+15555550123" },
       org: { company: "Helio Solar", companyPhone: "+15559876543", website: "https://helio.example" },
       campaign: { campaignName: "Spring", promoCode: "SUN26", offerExpiration: "2026-12-31" },
@@ -50,15 +67,21 @@ describe("variableValues: every source", () => {
     );
     expect(r.missing).toEqual([]);
     // The contact's own company wins over the organisation's name.
-    expect(variableValues({ contact: { company: "ABC Corp" }, org: { company: "Helio Solar" } }).company).toBe("ABC Corp");
+    expect(variableValues({ contact: { company: "ABC Corp" }, org: { company: "Helio Solar" } }).company).toBe(
+      "ABC Corp",
+    );
     expect(parseCustomFields("not json")).toEqual({});
     expect(parseCustomFields(JSON.stringify({ roofSize: " ", systemSize: 7 }))).toEqual({ systemSize: "7" });
   });
 
   it("renders currentDate/currentTime in the contact's time zone", () => {
     const now = new Date("2026-11-24T06:30:00Z");
-    expect(renderTemplate("{{currentDate}} {{currentTime}}", {}, { now, timeZone: "America/New_York" }).text).toBe("November 24, 2026 1:30 AM");
-    expect(renderTemplate("{{currentDate}} {{currentTime}}", {}, { now, timeZone: "America/Los_Angeles" }).text).toBe("November 23, 2026 10:30 PM");
+    expect(renderTemplate("{{currentDate}} {{currentTime}}", {}, { now, timeZone: "America/New_York" }).text).toBe(
+      "November 24, 2026 1:30 AM",
+    );
+    expect(renderTemplate("{{currentDate}} {{currentTime}}", {}, { now, timeZone: "America/Los_Angeles" }).text).toBe(
+      "November 23, 2026 10:30 PM",
+    );
   });
 });
 
@@ -67,14 +90,28 @@ describe("sends render variables from their sources", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     // The contact's and the sender's phone, email and names share column names in the consumer's joined read: each
     // must still reach its own variable.
-    const user = await createTestUser({ firstName: "Sarah", lastName: "Miller", email: `sarah.${crypto.randomUUID().slice(0, 8)}@helio.example` });
+    const user = await createTestUser({
+      firstName: "Sarah",
+      lastName: "Miller",
+      email: `sarah.${crypto.randomUUID().slice(0, 8)}@helio.example`,
+    });
     await setPhone(user.id, "+15555550123");
     await saveOrgSettings(deps.db, { companyPhone: "+15559876543", website: "https://helio.example" }, DAYTIME);
-    const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Lopez", email: "rosa@example.com", state: "AZ" });
+    const contact = await createTestContact(user.id, {
+      firstName: "Rosa",
+      lastName: "Lopez",
+      email: "rosa@example.com",
+      state: "AZ",
+    });
     await setCustom(contact.id, { systemSize: "7.2 kW", meetingLink: "https://meet.example.com/x" });
     await sendIndividual(
       { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
-      { contactId: contact.id, type: "sms", message: "Hi {{firstName}} {{lastName}} ({{phone}}, {{email}}), {{salesRep}} ({{salesRepPhone}}, {{salesRepEmail}}) here: {{systemSize}} at {{meetingLink}}. {{companyPhone}} {{website}} {{promoCode|no code}}" },
+      {
+        contactId: contact.id,
+        type: "sms",
+        message:
+          "Hi {{firstName}} {{lastName}} ({{phone}}, {{email}}), {{salesRep}} ({{salesRepPhone}}, {{salesRepEmail}}) here: {{systemSize}} at {{meetingLink}}. {{companyPhone}} {{website}} {{promoCode|no code}}",
+      },
       { userId: user.id, ipAddress: null },
     );
     await sendMessages(queue.takeSendJobs(), deps);
@@ -95,7 +132,11 @@ describe("a send that would leave a token unfilled is refused before anything is
     await setCustom(a.id, { roofSize: "1,800 sq ft" });
     const before = { m: await messageCount(), b: await broadcastCount() };
     const send = (content: string) =>
-      sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { type: "sms", content, contactIds: [a.id, b.id, c.id] }, { userId: user.id, ipAddress: null });
+      sendBroadcast(
+        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+        { type: "sms", content, contactIds: [a.id, b.id, c.id] },
+        { userId: user.id, ipAddress: null },
+      );
 
     await expect(send("Your roof: {{roofSize}}")).rejects.toMatchObject({
       code: "validation",
@@ -124,12 +165,21 @@ describe("a send that would leave a token unfilled is refused before anything is
     const teammate = await createTestUser();
     const to = uniquePhone(["602"]);
     await setPhone(teammate.id, to);
-    const send = (message: string) => sendManualSmsTest({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, { phone: to, message }, { userId: user.id, ipAddress: null });
+    const send = (message: string) =>
+      sendManualSmsTest(
+        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+        { phone: to, message },
+        { userId: user.id, ipAddress: null },
+      );
     await expect(send("Hi {{firstName}}")).rejects.toMatchObject({ details: { missing: { firstName: 1 } } });
-    await expect(send("Call {{salesRepPhone}}")).rejects.toMatchObject({ message: expect.stringContaining("{{salesRepPhone}} has no value for 1 of 1 recipient") });
+    await expect(send("Call {{salesRepPhone}}")).rejects.toMatchObject({
+      message: expect.stringContaining("{{salesRepPhone}} has no value for 1 of 1 recipient"),
+    });
     expect(await messageCount()).toBe(before);
     await setPhone(user.id, "+15555550199");
-    await expect(send("Hi {{firstName|there}}, call {{salesRepPhone}} - {{salesRep}}")).resolves.toMatchObject({ status: "queued" });
+    await expect(send("Hi {{firstName|there}}, call {{salesRepPhone}} - {{salesRep}}")).resolves.toMatchObject({
+      status: "queued",
+    });
   });
 });
 
@@ -137,20 +187,50 @@ describe("custom fields: CSV columns of the same names and the contact form", ()
   it("imports roofSize/appointmentDate columns, merges on re-import, and the form's update replaces them", async () => {
     const user = await createTestUser();
     const phone = uniquePhone();
-    const parsed = parseContactsCsv(`First Name,Last Name,Phone,Roof Size,appointmentDate,meeting_link\nAna,Lee,${phone},"1,800 sq ft",2026-12-03,\n`);
+    const parsed = parseContactsCsv(
+      `First Name,Last Name,Phone,Roof Size,appointmentDate,meeting_link\nAna,Lee,${phone},"1,800 sq ft",2026-12-03,\n`,
+    );
     expect(parsed.rows[0].customFields).toEqual({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03" });
-    await upsertContactChunk(db(), parsed.rows.map((r) => toContactValues(r)), { mode: "skip", userId: user.id, now: new Date() });
-    const stored = async () => (await db().get<{ id: number; custom_fields: string | null }>(sql`SELECT id, custom_fields FROM contacts WHERE phone = ${phone}`))!;
-    expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03" });
+    await upsertContactChunk(
+      db(),
+      parsed.rows.map((r) => toContactValues(r)),
+      { mode: "skip", userId: user.id, now: new Date() },
+    );
+    const stored = async () =>
+      (await db().get<{ id: number; custom_fields: string | null }>(
+        sql`SELECT id, custom_fields FROM contacts WHERE phone = ${phone}`,
+      ))!;
+    expect(parseCustomFields((await stored()).custom_fields)).toEqual({
+      roofSize: "1,800 sq ft",
+      appointmentDate: "2026-12-03",
+    });
 
     const again = parseContactsCsv(`First Name,Last Name,Phone,systemSize\nAna,Lee,${phone},7.2 kW\n`);
-    await upsertContactChunk(db(), again.rows.map((r) => toContactValues(r)), { mode: "update", userId: user.id, now: new Date() });
-    expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "1,800 sq ft", appointmentDate: "2026-12-03", systemSize: "7.2 kW" });
+    await upsertContactChunk(
+      db(),
+      again.rows.map((r) => toContactValues(r)),
+      { mode: "update", userId: user.id, now: new Date() },
+    );
+    expect(parseCustomFields((await stored()).custom_fields)).toEqual({
+      roofSize: "1,800 sq ft",
+      appointmentDate: "2026-12-03",
+      systemSize: "7.2 kW",
+    });
 
     const { id } = await stored();
     await updateContact(db(), id, contactSchema.parse({ firstName: "Ana", lastName: "Lee", phone }), new Date());
     expect(parseCustomFields((await stored()).custom_fields)).toHaveProperty("systemSize", "7.2 kW"); // left out: kept
-    await updateContact(db(), id, contactSchema.parse({ firstName: "Ana", lastName: "Lee", phone, customFields: { roofSize: "2,000 sq ft", systemSize: "" } }), new Date());
+    await updateContact(
+      db(),
+      id,
+      contactSchema.parse({
+        firstName: "Ana",
+        lastName: "Lee",
+        phone,
+        customFields: { roofSize: "2,000 sq ft", systemSize: "" },
+      }),
+      new Date(),
+    );
     expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "2,000 sq ft" });
   });
 });

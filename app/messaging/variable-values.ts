@@ -3,7 +3,12 @@
 import { CUSTOM_FIELD_VARIABLES, parseCustomFields } from "~/contacts/custom-fields";
 import type { RenderValues } from "./render";
 
-export { CUSTOM_FIELD_VARIABLES, parseCustomFields, serializeCustomFields, type CustomFields } from "~/contacts/custom-fields";
+export {
+  CUSTOM_FIELD_VARIABLES,
+  parseCustomFields,
+  serializeCustomFields,
+  type CustomFields,
+} from "~/contacts/custom-fields";
 
 /** Organisation settings (org_settings rows) that feed variables; `company` is the fallback for a contact without one. */
 export const ORG_SETTING_KEYS = ["company", "companyPhone", "website"] as const;

@@ -18,7 +18,9 @@ export const MAX_PICKED = 500;
  */
 export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   const p = url.searchParams;
-  const tab: PlaygroundTab = (PLAYGROUND_TABS as readonly string[]).includes(p.get("tab") ?? "") ? (p.get("tab") as PlaygroundTab) : "manual";
+  const tab: PlaygroundTab = (PLAYGROUND_TABS as readonly string[]).includes(p.get("tab") ?? "")
+    ? (p.get("tab") as PlaygroundTab)
+    : "manual";
   const type: "sms" | "email" = p.get("type") === "email" ? "email" : "sms";
   const { templates, picked: template } = await pickTemplate(db, url);
   // The contact picker (the one campaigns use): one page of the search, the ids picked so far.
@@ -26,21 +28,65 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   const picker = await loadContactPicker(db, state);
   const picked = state.picked.slice(0, MAX_PICKED);
 
-  let variables: null | { content: string; contactId: number | null; contactName: string | null; text: string; unknown: string[]; missing: string[]; characters: number; segments: number; encoding: string } = null;
+  let variables: null | {
+    content: string;
+    contactId: number | null;
+    contactName: string | null;
+    text: string;
+    unknown: string[];
+    missing: string[];
+    characters: number;
+    segments: number;
+    encoding: string;
+  } = null;
   const content = p.get("content") ?? "";
   if (tab === "variables" && content.trim()) {
     const contactId = parseId(p.get("contactId"));
     const c = contactId
-      ? await db.get<{ first_name: string; last_name: string; phone: string; email: string | null; company: string | null; address: string | null; city: string | null; state: string | null; zip_code: string | null; time_zone: string | null }>(
+      ? await db.get<{
+          first_name: string;
+          last_name: string;
+          phone: string;
+          email: string | null;
+          company: string | null;
+          address: string | null;
+          city: string | null;
+          state: string | null;
+          zip_code: string | null;
+          time_zone: string | null;
+        }>(
           sql`SELECT first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone FROM contacts WHERE id = ${contactId}`,
         )
       : undefined;
     const values = c
-      ? { firstName: c.first_name, lastName: c.last_name, phone: c.phone, email: c.email, company: c.company, address: c.address, city: c.city, state: c.state, zipCode: c.zip_code }
+      ? {
+          firstName: c.first_name,
+          lastName: c.last_name,
+          phone: c.phone,
+          email: c.email,
+          company: c.company,
+          address: c.address,
+          city: c.city,
+          state: c.state,
+          zipCode: c.zip_code,
+        }
       : exampleValues();
-    const r = renderTemplate(content.slice(0, 5000), values, { now, timeZone: c?.time_zone ?? DEFAULT_RENDER_TIME_ZONE });
+    const r = renderTemplate(content.slice(0, 5000), values, {
+      now,
+      timeZone: c?.time_zone ?? DEFAULT_RENDER_TIME_ZONE,
+    });
     const seg = smsSegments(r.text);
-    variables = { content, contactId: c ? contactId : null, contactName: c ? `${c.first_name} ${c.last_name}` : null, text: r.text, unknown: r.unknown, missing: r.missing, characters: r.text.length, segments: seg.segments, encoding: seg.encoding };
+    variables = {
+      content,
+      contactId: c ? contactId : null,
+      contactName: c ? `${c.first_name} ${c.last_name}` : null,
+      text: r.text,
+      unknown: r.unknown,
+      missing: r.missing,
+      characters: r.text.length,
+      segments: seg.segments,
+      encoding: seg.encoding,
+    };
   }
   // `?draft=<text>` (the Idea Generator's "Use as template") pre-fills the Create Template card.
   const draft = (p.get("draft") ?? "").slice(0, 5000);

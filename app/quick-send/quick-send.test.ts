@@ -26,34 +26,62 @@ async function parseFile(file: File) {
   const r = await readContactRows(contents.rows, { requireLastName: false }, (row) => void rows.push(row));
   return { rows, errors: r.errors, totalRows: r.totalRows, fatal: r.fatal };
 }
-const importsOf = async (userId: number) => (await db().select({ id: contactImports.id }).from(contactImports).where(eq(contactImports.createdBy, userId))).length;
+const importsOf = async (userId: number) =>
+  (await db().select({ id: contactImports.id }).from(contactImports).where(eq(contactImports.createdBy, userId)))
+    .length;
 
 describe("reading a quick-upload file", () => {
-  it.each(["quick-send.csv", "quick-send.xlsx", "quick-send.xls"])("%s: a phone and a first name per row; the same rows from every format", async (name) => {
-    const parsed = await parseFile(fixtureFile(name));
-    expect(parsed.fatal).toBeNull();
-    expect(parsed.rows.map((r) => [r.rowNumber, r.firstName, r.lastName, r.phone, r.company, r.address])).toEqual([
-      [2, "Ana", "Lee", "+12128675301", "Sun Co", "1 Elm St"],
-      [3, "Bo", "", "+13108675302", null, "2 Oak Ave"],
-      [4, "Cy", "Diaz", "+14158675303", "Bright Roofs", null],
-    ]);
-    expect(parsed.errors).toEqual(["Row 5: First name is required", "Row 6: Phone number is required"]);
-  });
+  it.each(["quick-send.csv", "quick-send.xlsx", "quick-send.xls"])(
+    "%s: a phone and a first name per row; the same rows from every format",
+    async (name) => {
+      const parsed = await parseFile(fixtureFile(name));
+      expect(parsed.fatal).toBeNull();
+      expect(parsed.rows.map((r) => [r.rowNumber, r.firstName, r.lastName, r.phone, r.company, r.address])).toEqual([
+        [2, "Ana", "Lee", "+12128675301", "Sun Co", "1 Elm St"],
+        [3, "Bo", "", "+13108675302", null, "2 Oak Ave"],
+        [4, "Cy", "Diaz", "+14158675303", "Bright Roofs", null],
+      ]);
+      expect(parsed.errors).toEqual(["Row 5: First name is required", "Row 6: Phone number is required"]);
+    },
+  );
 
   it("a malformed workbook is a clean validation error, and so is another file type", async () => {
-    await expect(parseFile(fixtureFile("malformed.xlsx"))).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
-    const brokenXls = new File([new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(600).fill(7)])], "broken.xls");
-    await expect(parseFile(brokenXls)).rejects.toMatchObject({ code: "validation", status: 400, message: SPREADSHEET_PARSE_FAILED });
-    await expect(readContactsFile(new File(["x"], "leads.pdf"))).rejects.toMatchObject({ status: 400, message: "Please upload a .csv, .xlsx or .xls file" });
+    await expect(parseFile(fixtureFile("malformed.xlsx"))).rejects.toMatchObject({
+      code: "validation",
+      status: 400,
+      message: SPREADSHEET_PARSE_FAILED,
+    });
+    const brokenXls = new File(
+      [new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(600).fill(7)])],
+      "broken.xls",
+    );
+    await expect(parseFile(brokenXls)).rejects.toMatchObject({
+      code: "validation",
+      status: 400,
+      message: SPREADSHEET_PARSE_FAILED,
+    });
+    await expect(readContactsFile(new File(["x"], "leads.pdf"))).rejects.toMatchObject({
+      status: 400,
+      message: "Please upload a .csv, .xlsx or .xls file",
+    });
   });
 
   it("size caps before anything is read: 10 MB for .csv and .xlsx (streamed), 1 MB for .xls (SheetJS holds it whole)", async () => {
     const big = (bytes: number, name: string) => new File([new Uint8Array(bytes)], name);
-    await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "old.xls"))).rejects.toMatchObject({ code: "payload_too_large", status: 413, message: XLS_TOO_LARGE });
-    await expect(readContactsFile(big(MAX_UPLOAD_BYTES + 1, "big.xlsx"))).rejects.toMatchObject({ status: 413, message: UPLOAD_TOO_LARGE });
+    await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "old.xls"))).rejects.toMatchObject({
+      code: "payload_too_large",
+      status: 413,
+      message: XLS_TOO_LARGE,
+    });
+    await expect(readContactsFile(big(MAX_UPLOAD_BYTES + 1, "big.xlsx"))).rejects.toMatchObject({
+      status: 413,
+      message: UPLOAD_TOO_LARGE,
+    });
     // An .xlsx under the limit is not read up front: its rows stream when staged.
     await expect(readContactsFile(big(MAX_XLS_BYTES + 1, "fine.xlsx"))).resolves.toMatchObject({ kind: "sheet" });
-    expect(XLS_TOO_LARGE).toBe(".xls files can be at most 1 MB. Please save the sheet as .xlsx or CSV (up to 10 MB), or split it.");
+    expect(XLS_TOO_LARGE).toBe(
+      ".xls files can be at most 1 MB. Please save the sheet as .xlsx or CSV (up to 10 MB), or split it.",
+    );
   });
 
   it("the Upload CSV rule still wants a last name", () => {
@@ -67,15 +95,36 @@ describe("stageQuickSend", () => {
   it("refuses a blank message, a file without valid rows and a malformed workbook, staging nothing", async () => {
     const u = await createTestUser();
     const now = new Date();
-    await expect(stageQuickSend(db(), { file: fixtureFile("quick-send.xlsx"), message: "  ", scheduledAt: null }, { userId: u.id }, now)).rejects.toMatchObject({
+    await expect(
+      stageQuickSend(
+        db(),
+        { file: fixtureFile("quick-send.xlsx"), message: "  ", scheduledAt: null },
+        { userId: u.id },
+        now,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: MESSAGE_REQUIRED,
     });
-    await expect(stageQuickSend(db(), { file: csvFile(["First Name,Phone", ",2128675301"]), message: "Hi", scheduledAt: null }, { userId: u.id }, now)).rejects.toMatchObject({
+    await expect(
+      stageQuickSend(
+        db(),
+        { file: csvFile(["First Name,Phone", ",2128675301"]), message: "Hi", scheduledAt: null },
+        { userId: u.id },
+        now,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: NO_VALID_CONTACTS_FOUND,
     });
-    await expect(stageQuickSend(db(), { file: fixtureFile("malformed.xlsx"), message: "Hi", scheduledAt: null }, { userId: u.id }, now)).rejects.toMatchObject({
+    await expect(
+      stageQuickSend(
+        db(),
+        { file: fixtureFile("malformed.xlsx"), message: "Hi", scheduledAt: null },
+        { userId: u.id },
+        now,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: SPREADSHEET_PARSE_FAILED,
     });
@@ -89,8 +138,18 @@ describe("Quick Upload & Send end to end (domain)", () => {
     const now = new Date();
     const [p1, p2, p3] = [uniquePhone(), uniquePhone(), uniquePhone()];
     // Already a contact, with a company the file does not have: the record is kept (skip) and still texted.
-    const existing = await createTestContact(u.id, { phone: p3, firstName: "Kim", lastName: "Old", company: "Kept Co" });
-    const file = csvFile(["First Name,Last Name,Phone,Company", `Ana,Lee,${p1},Sun Co`, `Bo,,${p2},`, `Kimberly,New,${p3},New Co`]);
+    const existing = await createTestContact(u.id, {
+      phone: p3,
+      firstName: "Kim",
+      lastName: "Old",
+      company: "Kept Co",
+    });
+    const file = csvFile([
+      "First Name,Last Name,Phone,Company",
+      `Ana,Lee,${p1},Sun Co`,
+      `Bo,,${p2},`,
+      `Kimberly,New,${p3},New Co`,
+    ]);
     const message = "Hi #FIRST_NAME# from #COMPANY#! Reply STOP to opt out";
     const staged = await stageQuickSend(db(), { file, message, scheduledAt: null }, { userId: u.id }, now);
     expect(staged).toMatchObject({ purpose: "quick_send", status: "staged", validRows: 3, message });
@@ -98,7 +157,9 @@ describe("Quick Upload & Send end to end (domain)", () => {
     let view = await viewQuickSend(db(), { id: staged.id, userId: u.id, now, enqueue: noEnqueue });
     expect(view.quick.preview).toBe("Hi Ana from Sun Co! Reply STOP to opt out");
     expect(view.check).toBeNull();
-    await expect(sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null })).rejects.toMatchObject({ status: 409, message: STILL_SAVING });
+    await expect(
+      sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null }),
+    ).rejects.toMatchObject({ status: 409, message: STILL_SAVING });
 
     await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", clock: () => now, enqueue: noEnqueue });
     view = await viewQuickSend(db(), { id: staged.id, userId: u.id, now, enqueue: noEnqueue });
@@ -108,15 +169,27 @@ describe("Quick Upload & Send end to end (domain)", () => {
     const kept = await db().get<{ company: string }>(sql`SELECT company FROM contacts WHERE id = ${existing.id}`);
     expect(kept?.company).toBe("Kept Co");
 
-    const { broadcastId } = await sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null });
-    const sent = await db().select({ phone: messages.phone, content: messages.content, kind: messages.kind }).from(messages).where(eq(messages.broadcastId, broadcastId));
+    const { broadcastId } = await sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, {
+      userId: u.id,
+      ipAddress: null,
+    });
+    const sent = await db()
+      .select({ phone: messages.phone, content: messages.content, kind: messages.kind })
+      .from(messages)
+      .where(eq(messages.broadcastId, broadcastId));
     expect(sent.map((m) => m.phone).sort()).toEqual([p1, p2, p3].sort());
     expect(new Set(sent.map((m) => m.content))).toEqual(new Set([message])); // filled per contact at send time
     // A second confirm (a double click, a resubmitted form) sends nothing more.
-    expect(await sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null })).toEqual({ broadcastId });
+    expect(
+      await sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null }),
+    ).toEqual({ broadcastId });
     expect((await db().select().from(broadcasts).where(eq(broadcasts.id, broadcastId))).length).toBe(1);
-    expect((await db().select({ id: messages.id }).from(messages).where(eq(messages.broadcastId, broadcastId))).length).toBe(3);
-    const rows = await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM contact_import_rows WHERE import_id = ${staged.id}`);
+    expect(
+      (await db().select({ id: messages.id }).from(messages).where(eq(messages.broadcastId, broadcastId))).length,
+    ).toBe(3);
+    const rows = await db().get<{ n: number }>(
+      sql`SELECT count(*) AS n FROM contact_import_rows WHERE import_id = ${staged.id}`,
+    );
     expect(rows?.n).toBe(0);
   });
 
@@ -124,16 +197,30 @@ describe("Quick Upload & Send end to end (domain)", () => {
     const u = await createTestUser();
     const now = new Date();
     const phone = uniquePhone();
-    const staged = await stageQuickSend(db(), { file: csvFile(["First Name,Phone", `Ana,${phone}`]), message: "Hi #FIRST_NAME#", scheduledAt: null }, { userId: u.id }, now);
+    const staged = await stageQuickSend(
+      db(),
+      { file: csvFile(["First Name,Phone", `Ana,${phone}`]), message: "Hi #FIRST_NAME#", scheduledAt: null },
+      { userId: u.id },
+      now,
+    );
     await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", clock: () => now, enqueue: noEnqueue });
     await db().run(sql`DELETE FROM contacts WHERE phone = ${phone}`);
-    await expect(sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null })).rejects.toMatchObject({ status: 400, message: NO_CONTACTS });
+    await expect(
+      sendQuickUpload({ db: db(), queue, now, hooks: appHooks }, staged.id, { userId: u.id, ipAddress: null }),
+    ).rejects.toMatchObject({ status: 400, message: NO_CONTACTS });
   });
 
   it("someone else's quick send is a 404", async () => {
     const [a, b] = [await createTestUser(), await createTestUser()];
-    const staged = await stageQuickSend(db(), { file: csvFile(["First Name,Phone", `Ana,${uniquePhone()}`]), message: "Hi", scheduledAt: null }, { userId: a.id }, new Date());
-    await expect(viewQuickSend(db(), { id: staged.id, userId: b.id, now: new Date(), enqueue: noEnqueue })).rejects.toMatchObject({ status: 404 });
+    const staged = await stageQuickSend(
+      db(),
+      { file: csvFile(["First Name,Phone", `Ana,${uniquePhone()}`]), message: "Hi", scheduledAt: null },
+      { userId: a.id },
+      new Date(),
+    );
+    await expect(
+      viewQuickSend(db(), { id: staged.id, userId: b.id, now: new Date(), enqueue: noEnqueue }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });
 

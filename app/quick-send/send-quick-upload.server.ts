@@ -30,23 +30,36 @@ export async function quickSendRecipients(db: Db, importId: number): Promise<num
  * message per contact with the #PLACEHOLDERS# filled from the contact at send time (opt-outs, quiet hours and
  * pacing apply as to any broadcast). Keyed by the upload, so a second confirm returns the same broadcast.
  */
-export async function sendQuickUpload(deps: SendRequestDeps, importId: number, actor: Actor): Promise<{ broadcastId: number }> {
+export async function sendQuickUpload(
+  deps: SendRequestDeps,
+  importId: number,
+  actor: Actor,
+): Promise<{ broadcastId: number }> {
   const { db } = deps;
   const imp = await getContactImport(db, importId, actor.userId);
   if (imp.purpose !== "quick_send" || !imp.message) throw new AppError("not_found", QUICK_SEND_NOT_FOUND);
   if (imp.broadcastId) return { broadcastId: imp.broadcastId };
   if (imp.status === "staged" || imp.status === "importing") throw new AppError("conflict", STILL_SAVING);
-  if (imp.status !== "completed") throw new AppError("conflict", "This upload was not imported, so there is nothing to send.");
+  if (imp.status !== "completed")
+    throw new AppError("conflict", "This upload was not imported, so there is nothing to send.");
   const contactIds = await quickSendRecipients(db, imp.id);
   if (contactIds.length === 0) throw new AppError("validation", NO_CONTACTS);
   const sent = await sendBroadcast(
     deps,
-    { type: "sms", content: imp.message, contactIds, scheduledAt: imp.scheduledAt ? imp.scheduledAt.toISOString() : null },
+    {
+      type: "sms",
+      content: imp.message,
+      contactIds,
+      scheduledAt: imp.scheduledAt ? imp.scheduledAt.toISOString() : null,
+    },
     actor,
     `quick-upload:${imp.id}`,
   );
   await runBatch(db, [
-    db.update(contactImports).set({ broadcastId: sent.broadcastId, updatedAt: deps.now }).where(eq(contactImports.id, imp.id)),
+    db
+      .update(contactImports)
+      .set({ broadcastId: sent.broadcastId, updatedAt: deps.now })
+      .where(eq(contactImports.id, imp.id)),
     // The staged rows have done their job.
     db.delete(contactImportRows).where(eq(contactImportRows.importId, imp.id)),
   ]);

@@ -18,13 +18,21 @@ export type QuickSendInput = { file: File | null; message: string; scheduledAt: 
  * duplicate-aware import and the send all use the same data. Nothing is saved when the file has no valid row.
  * Spreadsheets are staged as their rows stream in, so a 10 MB .xlsx stays inside a Worker's memory (decision 019).
  */
-export async function stageQuickSend(db: Db, input: QuickSendInput, actor: { userId: number }, now: Date): Promise<ContactImport> {
+export async function stageQuickSend(
+  db: Db,
+  input: QuickSendInput,
+  actor: { userId: number },
+  now: Date,
+): Promise<ContactImport> {
   const message = input.message.trim();
   if (!message) throw new AppError("validation", MESSAGE_REQUIRED, { field: "message" });
-  if (message.length > MAX_CONTENT) throw new AppError("validation", `Message must be at most ${MAX_CONTENT} characters`, { field: "message" });
-  if (input.scheduledAt && Number.isNaN(input.scheduledAt.getTime())) throw new AppError("validation", "Please enter a valid date and time", { field: "scheduledAt" });
+  if (message.length > MAX_CONTENT)
+    throw new AppError("validation", `Message must be at most ${MAX_CONTENT} characters`, { field: "message" });
+  if (input.scheduledAt && Number.isNaN(input.scheduledAt.getTime()))
+    throw new AppError("validation", "Please enter a valid date and time", { field: "scheduledAt" });
   const { file } = input;
-  if (!file || (!file.name && file.size === 0)) throw new AppError("validation", "Please choose a file to upload", { field: "file" });
+  if (!file || (!file.name && file.size === 0))
+    throw new AppError("validation", "Please choose a file to upload", { field: "file" });
   const scheduledAt = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : null;
   const extra = { purpose: "quick_send" as const, message, scheduledAt };
   const contents = await readContactsFile(file).catch((err) => {
@@ -34,11 +42,20 @@ export async function stageQuickSend(db: Db, input: QuickSendInput, actor: { use
     // Spreadsheets stream: rows are staged as they are read (decision 019).
     return stageStreamedRows(
       db,
-      { fileName: file.name, rows: contents.rows, requireLastName: false, field: "file", noValidRows: NO_VALID_CONTACTS_FOUND, extra },
+      {
+        fileName: file.name,
+        rows: contents.rows,
+        requireLastName: false,
+        field: "file",
+        noValidRows: NO_VALID_CONTACTS_FOUND,
+        extra,
+      },
       actor,
       now,
     ).catch((err) => {
-      throw err instanceof AppError && !err.field ? new AppError(err.code, err.message, { field: "file", cause: err }) : err;
+      throw err instanceof AppError && !err.field
+        ? new AppError(err.code, err.message, { field: "file", cause: err })
+        : err;
     });
   }
   const parsed = parseContactsCsv(contents.text, { requireLastName: false });

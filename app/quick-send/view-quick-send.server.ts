@@ -11,7 +11,10 @@ import { AppError } from "~/lib/app-error";
  * What the Quick Upload & Send page shows at each step: the staged rows with the message as the first contact
  * (or John Doe of ABC Corp) will get it; the import's progress; then the pre-send check over the saved contacts.
  */
-export async function viewQuickSend(db: Db, opts: { id: number; userId: number; now: Date; enqueue: (importId: number) => Promise<void> }) {
+export async function viewQuickSend(
+  db: Db,
+  opts: { id: number; userId: number; now: Date; enqueue: (importId: number) => Promise<void> },
+) {
   const imp = await getContactImport(db, opts.id, opts.userId);
   if (imp.purpose !== "quick_send" || !imp.message) throw new AppError("not_found", QUICK_SEND_NOT_FOUND);
   const view = await viewContactImport(db, opts);
@@ -20,7 +23,16 @@ export async function viewQuickSend(db: Db, opts: { id: number; userId: number; 
   const preview = renderQuickSend(imp.message, first ?? QUICK_SEND_PREVIEW_DEFAULTS);
   const ready = imp.status === "completed" && !imp.broadcastId;
   const check = ready
-    ? await checkBroadcast(db, { type: "sms", content: imp.message, contactIds: await quickSendRecipients(db, imp.id), scheduledAt: imp.scheduledAt }, opts.now)
+    ? await checkBroadcast(
+        db,
+        {
+          type: "sms",
+          content: imp.message,
+          contactIds: await quickSendRecipients(db, imp.id),
+          scheduledAt: imp.scheduledAt,
+        },
+        opts.now,
+      )
     : null;
   return {
     ...view,

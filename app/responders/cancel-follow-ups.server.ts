@@ -12,7 +12,13 @@ export async function cancelFollowUps(db: Db, phones: string[], now: Date, reaso
   await db
     .update(messages)
     .set({ status: "skipped", errorMessage: reason, updatedAt: now })
-    .where(and(inJson(messages.phone, phones), sql`${messages.status} IN ('pending', 'queued', 'held')`, sql`${messages.kind} = 'auto_followup'`));
+    .where(
+      and(
+        inJson(messages.phone, phones),
+        sql`${messages.status} IN ('pending', 'queued', 'held')`,
+        sql`${messages.kind} = 'auto_followup'`,
+      ),
+    );
   // The number's unsent messages only (messages_unsent_phone_idx, migration 0045: its WHERE is written literally so
   // the partial index applies), not its whole history.
 }

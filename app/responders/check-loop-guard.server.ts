@@ -17,7 +17,11 @@ async function digest(text: string): Promise<string> {
  * like an auto-reply (looks-automated), or the number sent the same text within the last few minutes. The repeat
  * check is one counter row keyed by the number and the text's digest (no history read).
  */
-export async function checkLoopGuard(db: Db, msg: { phone: string; content: string }, now: Date): Promise<LoopReason | null> {
+export async function checkLoopGuard(
+  db: Db,
+  msg: { phone: string; content: string },
+  now: Date,
+): Promise<LoopReason | null> {
   if (looksAutomated(msg.content)) return "looks automated";
   const key = `${msg.phone}:${await digest(normalizedText(msg.content))}`;
   const seen = await hitCap(db, "inbound_repeat", key, { windowMs: REPEAT_WINDOW_MS, limit: 1 }, now);

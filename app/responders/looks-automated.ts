@@ -21,5 +21,9 @@ export function looksAutomated(text: string): boolean {
 
 /** The text reduced for "the same text again": case, spacing and punctuation ignored. */
 export function normalizedText(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().slice(0, 500);
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+    .slice(0, 500);
 }

@@ -22,12 +22,24 @@ const DAY = new Date("2026-11-18T18:30:00Z");
 
 const created: number[] = [];
 afterEach(async () => {
-  if (created.length) await db().run(sql`UPDATE auto_responders SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(created.splice(0))}))`);
+  if (created.length)
+    await db().run(
+      sql`UPDATE auto_responders SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(created.splice(0))}))`,
+    );
 });
 
 async function responder(overrides: Record<string, unknown> = {}) {
   const word = uniqueTag("kw");
-  const r = await createResponder(db(), parseResponder({ name: `R ${word}`, keywords: [word], responses: { primary: `Thanks! (${word})`, followUp: `Any questions? (${word})` }, ...overrides }), DAY);
+  const r = await createResponder(
+    db(),
+    parseResponder({
+      name: `R ${word}`,
+      keywords: [word],
+      responses: { primary: `Thanks! (${word})`, followUp: `Any questions? (${word})` },
+      ...overrides,
+    }),
+    DAY,
+  );
   created.push(r.id);
   return { r, word };
 }
@@ -37,9 +49,18 @@ async function world() {
   const user = await createTestUser();
   const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
   // No capLimits: the caps come from org_settings, i.e. the defaults (no test writes cap settings).
-  const replies: Omit<ReplyDeps, "db" | "now"> = { queue: p.queue, config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" }, classify: classifierFor({}, db()) };
+  const replies: Omit<ReplyDeps, "db" | "now"> = {
+    queue: p.queue,
+    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
+    classify: classifierFor({}, db()),
+  };
   async function inbound(body: string, at: Date) {
-    const res = await receiveInboundSms(p.deps.db, p.queue, { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body }, at);
+    const res = await receiveInboundSms(
+      p.deps.db,
+      p.queue,
+      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
+      at,
+    );
     p.queue.sent.splice(0);
     if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
   }
@@ -47,9 +68,15 @@ async function world() {
     db().all<{ content: string; email: string | null }>(sql`
       SELECT content, email FROM messages WHERE kind = ${kind} AND (phone = ${contact.phone} OR (kind = 'alert' AND content LIKE ${"%" + contact.phone + "%"})) ORDER BY id`);
   const heldFor = async (what: string) =>
-    (await db().get<{ hits: number }>(sql`SELECT hits FROM cap_counters WHERE channel = ${"held:" + what} AND subject = ${contact.phone}`))?.hits ?? 0;
+    (
+      await db().get<{ hits: number }>(
+        sql`SELECT hits FROM cap_counters WHERE channel = ${"held:" + what} AND subject = ${contact.phone}`,
+      )
+    )?.hits ?? 0;
   const activity = (action: string) =>
-    db().all<{ details: string }>(sql`SELECT details FROM activity_log WHERE action = ${action} AND json_extract(details, '$.subject') = ${contact.phone}`);
+    db().all<{ details: string }>(
+      sql`SELECT details FROM activity_log WHERE action = ${action} AND json_extract(details, '$.subject') = ${contact.phone}`,
+    );
   return { contact, inbound, outbound, heldFor, activity };
 }
 
@@ -63,10 +90,12 @@ describe("looksAutomated", () => {
     "Msg & data rates may apply. Reply STOP to unsubscribe.",
     "DO NOT REPLY to this number",
   ])("%s → reads as an auto-reply", (text) => expect(looksAutomated(text)).toBe(true));
-  it.each(["Yes, I'm interested in solar", "How much would panels cost?", "Can you call me tomorrow after 3pm?", "I'm away next week but interested"])(
-    "%s → a person",
-    (text) => expect(looksAutomated(text)).toBe(false),
-  );
+  it.each([
+    "Yes, I'm interested in solar",
+    "How much would panels cost?",
+    "Can you call me tomorrow after 3pm?",
+    "I'm away next week but interested",
+  ])("%s → a person", (text) => expect(looksAutomated(text)).toBe(false));
 });
 
 describe("the loop guard (default caps)", () => {
@@ -83,7 +112,9 @@ describe("the loop guard (default caps)", () => {
     // One activity entry per number and day for each kind, not one per text.
     const entries = await w.activity("held_auto_reply");
     expect(entries).toHaveLength(1);
-    expect(JSON.parse(entries[0].details)).toMatchObject({ reason: `over ${DEFAULT_CAP_LIMITS.autoReplyPerResponder} per 12 hours from this responder` });
+    expect(JSON.parse(entries[0].details)).toMatchObject({
+      reason: `over ${DEFAULT_CAP_LIMITS.autoReplyPerResponder} per 12 hours from this responder`,
+    });
     expect(await w.activity("held_alert_email")).toHaveLength(1);
     // The next day's window is 12 h later: one more answer then.
     await w.inbound(`${word} next day`, new Date(DAY.getTime() + 12 * 60 * MIN));
@@ -109,10 +140,13 @@ describe("the loop guard (default caps)", () => {
   it("one number gets at most 3 auto-replies a day across responders", async () => {
     const w = await world();
     const words = [];
-    for (let i = 0; i < 4; i++) words.push((await responder({ escalation: { enabled: false }, responses: { primary: `Answer ${i}` } })).word);
+    for (let i = 0; i < 4; i++)
+      words.push((await responder({ escalation: { enabled: false }, responses: { primary: `Answer ${i}` } })).word);
     for (const [i, word] of words.entries()) await w.inbound(`about ${word}`, new Date(DAY.getTime() + i * MIN));
     expect((await w.outbound("auto_reply")).map((m) => m.content)).toEqual(["Answer 0", "Answer 1", "Answer 2"]);
-    expect(JSON.parse((await w.activity("held_auto_reply"))[0].details)).toMatchObject({ reason: "over 3 auto-replies today" });
+    expect(JSON.parse((await w.activity("held_auto_reply"))[0].details)).toMatchObject({
+      reason: "over 3 auto-replies today",
+    });
   });
 
   it("the Auto Responder screen's figure is the organisation's tally for today", async () => {

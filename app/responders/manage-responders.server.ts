@@ -39,7 +39,12 @@ export async function createResponder(db: Db, input: ResponderInput, now: Date) 
   if ((await db.select({ n: count() }).from(autoResponders).get())!.n >= MAX_RESPONDERS) {
     throw new AppError("conflict", `At most ${MAX_RESPONDERS} auto-responders`);
   }
-  return (await db.insert(autoResponders).values({ ...columns(input), createdAt: now, updatedAt: now }).returning())[0];
+  return (
+    await db
+      .insert(autoResponders)
+      .values({ ...columns(input), createdAt: now, updatedAt: now })
+      .returning()
+  )[0];
 }
 
 /** The stored responder as the SPEC's object (the shape the form and PUT merge into). */
@@ -63,7 +68,8 @@ export function responderObject(r: Responder): Record<string, unknown> {
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(patch)) out[k] = isObj(v) && isObj(base[k]) ? deepMerge(base[k] as Record<string, unknown>, v) : v;
+  for (const [k, v] of Object.entries(patch))
+    out[k] = isObj(v) && isObj(base[k]) ? deepMerge(base[k] as Record<string, unknown>, v) : v;
   return out;
 }
 
@@ -72,7 +78,11 @@ export async function updateResponder(db: Db, id: number, patch: unknown, now: D
   if (!isObj(patch)) throw new AppError("validation", "Request body must be an auto-responder object");
   const current = await getResponder(db, id);
   const next = parseResponder(deepMerge(responderObject(current), patch));
-  const rows = await db.update(autoResponders).set({ ...columns(next), updatedAt: now }).where(eq(autoResponders.id, id)).returning();
+  const rows = await db
+    .update(autoResponders)
+    .set({ ...columns(next), updatedAt: now })
+    .where(eq(autoResponders.id, id))
+    .returning();
   if (!rows[0]) throw new AppError("not_found", RESPONDER_NOT_FOUND);
   return rows[0];
 }

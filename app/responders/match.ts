@@ -16,7 +16,28 @@ export function words(text: string): string[] {
 }
 
 /** Words that turn the next words around: "not interested", "no longer interested", "don't want". */
-const NEGATIONS = new Set(["not", "no", "never", "dont", "don't", "doesnt", "doesn't", "isnt", "isn't", "arent", "aren't", "wont", "won't", "wouldnt", "wouldn't", "cant", "can't", "nope", "nor", "without"]);
+const NEGATIONS = new Set([
+  "not",
+  "no",
+  "never",
+  "dont",
+  "don't",
+  "doesnt",
+  "doesn't",
+  "isnt",
+  "isn't",
+  "arent",
+  "aren't",
+  "wont",
+  "won't",
+  "wouldnt",
+  "wouldn't",
+  "cant",
+  "can't",
+  "nope",
+  "nor",
+  "without",
+]);
 /** How many words before a keyword a negation still reaches ("not really interested", "no longer interested"). */
 const NEGATION_REACH = 2;
 
@@ -47,7 +68,12 @@ export const BUSINESS_END_HOUR = 17;
 
 /** Weekday (0 = Sunday) and hour of `at` in `timeZone`. */
 export function localDayHour(at: Date, timeZone: string): { day: number; hour: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short", hour: "numeric", hourCycle: "h23" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "short",
+    hour: "numeric",
+    hourCycle: "h23",
+  }).formatToParts(at);
   const wd = parts.find((p) => p.type === "weekday")?.value ?? "Sun";
   const hour = Number(parts.find((p) => p.type === "hour")?.value ?? 0) % 24;
   return { day: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(wd), hour };

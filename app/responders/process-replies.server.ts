@@ -36,7 +36,11 @@ export async function processReplies(deps: ReplyDeps, messageIds: number[], afte
     if (classifyInbound(msg.content)) continue; // a compliance keyword, or a START/YES from a lead: never auto-answered
     const classify = () => classifyOnce(msg.content, msg.id, msg.phone);
     // The classifier's second opinion on an opt-out (issue 24): asked of every reply when a model is configured.
-    if (deps.classify?.hasModel && isClassifierOptOut(msg.content, await classify()) && (await optOutByClassifier(deps.db, deps.queue, msg, deps.now)).optedOut) {
+    if (
+      deps.classify?.hasModel &&
+      isClassifierOptOut(msg.content, await classify()) &&
+      (await optOutByClassifier(deps.db, deps.queue, msg, deps.now)).optedOut
+    ) {
       results.push({ messageId: msg.id, responder: null, alert: null, optedOut: true });
       continue;
     }

@@ -3,9 +3,20 @@ import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
 
 /** What the AI classifier (app/ai) says about a reply; `id` is its ai_classifications row. */
-export type ReplyClassification = { intent: string; sentiment: string; confidence: number; analysisMs: number; id: number | null; provider?: string };
+export type ReplyClassification = {
+  intent: string;
+  sentiment: string;
+  confidence: number;
+  analysisMs: number;
+  id: number | null;
+  provider?: string;
+};
 /** `phone`: whose text it is, for the per-number AI allowance (null: a test, counted per user elsewhere). */
-export type Classify = ((text: string, messageId: number | null, phone?: string | null) => Promise<ReplyClassification>) & {
+export type Classify = ((
+  text: string,
+  messageId: number | null,
+  phone?: string | null,
+) => Promise<ReplyClassification>) & {
   /** A model is configured (not only the keyword classifier): its opinion on an opt-out is asked for every reply. */
   hasModel?: boolean;
 };
@@ -13,7 +24,13 @@ export type Classify = ((text: string, messageId: number | null, phone?: string 
  * Drafts a reply in a style and length (app/ai), when the AI module offers one. `refused`: contact details the
  * model added that nobody wrote — the text is then the written answer (issue 23).
  */
-export type DraftReply = (input: { inbound: string; written: string; style: string; maxLength: number; firstName: string | null }) => Promise<{ text: string; refused: string[] }>;
+export type DraftReply = (input: {
+  inbound: string;
+  written: string;
+  style: string;
+  maxLength: number;
+  firstName: string | null;
+}) => Promise<{ text: string; refused: string[] }>;
 
 export type AlertConfig = {
   publicBaseUrl: string;
@@ -22,7 +39,13 @@ export type AlertConfig = {
 };
 
 /** One ordinary reply as the processors see it, for the step after the responders. */
-export type ReplySource = { inboundId: number; contactId: number | null; phone: string; content: string; name: string | null };
+export type ReplySource = {
+  inboundId: number;
+  contactId: number | null;
+  phone: string;
+  content: string;
+  name: string | null;
+};
 /**
  * What runs after the auto-responders on each reply (smart alerts, registered in app/wiring): told whether the
  * responders or the loop guard already dealt with it, and handed the same once-per-message classification.

@@ -52,12 +52,18 @@ export function valuesOf(r: ResponderInput): ResponderValues {
 function posted(form: Record<string, unknown>, name: string): unknown {
   if (name in form) return form[name];
   let cur: unknown = form;
-  for (const part of name.split(".")) cur = cur && typeof cur === "object" ? (cur as Record<string, unknown>)[part] : undefined;
+  for (const part of name.split("."))
+    cur = cur && typeof cur === "object" ? (cur as Record<string, unknown>)[part] : undefined;
   return cur;
 }
 
 /** A posted form → its flat values (what the no-JS tab switch re-renders) and the nested responder object. */
-export function readResponderForm(form: Record<string, unknown>): { values: ResponderValues; object: Record<string, unknown>; tab: ResponderTab; intent: string } {
+export function readResponderForm(form: Record<string, unknown>): {
+  values: ResponderValues;
+  object: Record<string, unknown>;
+  tab: ResponderTab;
+  intent: string;
+} {
   const text = (name: string) => {
     const v = posted(form, name);
     return typeof v === "string" ? v : "";
@@ -82,11 +88,18 @@ export function readResponderForm(form: Record<string, unknown>): { values: Resp
  * What the dialog shows after its action: the posted values and tab (a no-JS tab switch, or a refused save), and a
  * refused save's error — a validation message as the SPEC words it, alone; other failures say what failed first.
  */
-export function postedResponder(reply: unknown): { values: ResponderValues; tab: ResponderTab; error: { title?: string; message: string } | null } | null {
+export function postedResponder(
+  reply: unknown,
+): { values: ResponderValues; tab: ResponderTab; error: { title?: string; message: string } | null } | null {
   if (isFormFailure(reply)) {
     const { values, tab } = readResponderForm(reply.values);
-    return { values, tab, error: { title: reply.code === "validation" ? undefined : reply.title, message: reply.message } };
+    return {
+      values,
+      tab,
+      error: { title: reply.code === "validation" ? undefined : reply.title, message: reply.message },
+    };
   }
-  if (reply && typeof reply === "object" && "values" in reply && "tab" in reply) return { ...(reply as { values: ResponderValues; tab: ResponderTab }), error: null };
+  if (reply && typeof reply === "object" && "values" in reply && "tab" in reply)
+    return { ...(reply as { values: ResponderValues; tab: ResponderTab }), error: null };
   return null;
 }

@@ -10,8 +10,20 @@ export const RESPONDER_TOASTS = {
   delete: "Failed to delete auto-responder",
 } as const;
 
-export const RESPONDER_CATEGORIES = ["solar_inquiry", "pricing_request", "support_ticket", "appointment_booking", "general_inquiry"] as const;
-export const TRIGGER_TYPES = ["keyword_match", "sentiment_analysis", "intent_detection", "time_based", "smart_matching"] as const;
+export const RESPONDER_CATEGORIES = [
+  "solar_inquiry",
+  "pricing_request",
+  "support_ticket",
+  "appointment_booking",
+  "general_inquiry",
+] as const;
+export const TRIGGER_TYPES = [
+  "keyword_match",
+  "sentiment_analysis",
+  "intent_detection",
+  "time_based",
+  "smart_matching",
+] as const;
 export const SENTIMENTS = ["any", "positive", "neutral", "negative"] as const;
 export const TIME_RESTRICTIONS = ["any", "business_hours", "after_hours", "weekends"] as const;
 /** Not enumerated by the SPEC: any number, a first-time texter only, or one who has written before. */
@@ -25,7 +37,15 @@ export const TIMEZONE_LABELS: Record<(typeof TIMEZONES)[number], string> = {
   "America/New_York": "Eastern",
 };
 
-const flag = z.preprocess((v) => (v === "on" || v === "true" || v === "1" ? true : v === "false" || v === "" || v === "0" || v === undefined ? false : v), z.boolean());
+const flag = z.preprocess(
+  (v) =>
+    v === "on" || v === "true" || v === "1"
+      ? true
+      : v === "false" || v === "" || v === "0" || v === undefined
+        ? false
+        : v,
+  z.boolean(),
+);
 const int = (min: number, max: number, label: string) =>
   z.coerce
     .number({ invalid_type_error: `${label} must be a number` })
@@ -48,14 +68,20 @@ export function cleanList(v: unknown): string[] {
   return out;
 }
 
-const email = z.string().max(254, "Alert emails must be valid email addresses").email("Alert emails must be valid email addresses");
+const email = z
+  .string()
+  .max(254, "Alert emails must be valid email addresses")
+  .email("Alert emails must be valid email addresses");
 
 export const responderSchema = z.object({
   name: z.string().trim().max(120, "Name must be at most 120 characters"),
   keyword: z.string().trim().max(120).optional(),
   category: z.enum(RESPONDER_CATEGORIES).default("solar_inquiry"),
   triggerType: z.enum(TRIGGER_TYPES).default("keyword_match"),
-  keywords: z.preprocess(cleanList, z.array(z.string().max(80, "Keywords must be at most 80 characters")).max(50, "At most 50 keywords")),
+  keywords: z.preprocess(
+    cleanList,
+    z.array(z.string().max(80, "Keywords must be at most 80 characters")).max(50, "At most 50 keywords"),
+  ),
   isActive: flag.default(true),
   conditions: z
     .object({
@@ -63,13 +89,12 @@ export const responderSchema = z.object({
       confidence: int(0, 100, "Confidence").default(70),
       timeOfDay: z.enum(TIME_RESTRICTIONS).default("any"),
       // SPEC §3 leaves the type open and API clients send a count: 0 means no condition, 1 or more "returning".
-      previousInteractions: z.preprocess(
-        (v) => {
+      previousInteractions: z
+        .preprocess((v) => {
           const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
           return Number.isInteger(n) && n >= 0 ? (n >= 1 ? "returning" : "any") : v;
-        },
-        z.enum(PREVIOUS_INTERACTIONS),
-      ).default("any"),
+        }, z.enum(PREVIOUS_INTERACTIONS))
+        .default("any"),
     })
     .default({}),
   aiSettings: z
@@ -111,7 +136,11 @@ export const responderSchema = z.object({
     })
     .default({}),
   analytics: z
-    .object({ trackEngagement: flag.default(true), trackConversions: flag.default(true), abTestEnabled: flag.default(false) })
+    .object({
+      trackEngagement: flag.default(true),
+      trackConversions: flag.default(true),
+      abTestEnabled: flag.default(false),
+    })
     .default({}),
 });
 export type ResponderInput = z.infer<typeof responderSchema>;

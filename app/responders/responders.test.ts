@@ -23,14 +23,22 @@ const NIGHT = new Date("2026-11-18T06:00:00Z");
 const created: number[] = [];
 afterEach(async () => {
   // Test files may share one D1: switch this file's responders off so no other test's inbound meets them.
-  if (created.length) await db().run(sql`UPDATE auto_responders SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(created.splice(0))}))`);
+  if (created.length)
+    await db().run(
+      sql`UPDATE auto_responders SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(created.splice(0))}))`,
+    );
 });
 
 async function responder(overrides: Record<string, unknown> = {}) {
   const word = uniqueTag("kw");
   const r = await createResponder(
     db(),
-    parseResponder({ name: `R ${word}`, keywords: [word], responses: { primary: `Thanks! (${word})`, followUp: `Any questions? (${word})` }, ...overrides }),
+    parseResponder({
+      name: `R ${word}`,
+      keywords: [word],
+      responses: { primary: `Thanks! (${word})`, followUp: `Any questions? (${word})` },
+      ...overrides,
+    }),
     DAY,
   );
   created.push(r.id);
@@ -46,7 +54,12 @@ async function world(now: Date) {
     config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
     classify: classifierFor({}, db()),
     // These tests are about the engine's own rules; the caps (1 reply per 12 h…) have their own tests (caps.test.ts).
-    capLimits: async () => ({ ...DEFAULT_CAP_LIMITS, autoReplyPerResponder: 50, autoReplyPerNumberDay: 100, alertEmailPerConversation: 60 }),
+    capLimits: async () => ({
+      ...DEFAULT_CAP_LIMITS,
+      autoReplyPerResponder: 50,
+      autoReplyPerNumberDay: 100,
+      alertEmailPerConversation: 60,
+    }),
   };
   /** The webhook's work then the inbound job's, as the queue would run them. */
   async function inbound(body: string, at: Date, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
@@ -59,7 +72,16 @@ async function world(now: Date) {
 }
 
 const autoRows = (phone: string) =>
-  db().all<{ id: number; kind: string; status: string; content: string; scheduled_at: number; idempotency_key: string; email: string | null; error_message: string | null }>(sql`
+  db().all<{
+    id: number;
+    kind: string;
+    status: string;
+    content: string;
+    scheduled_at: number;
+    idempotency_key: string;
+    email: string | null;
+    error_message: string | null;
+  }>(sql`
     SELECT id, kind, status, content, scheduled_at, idempotency_key, email, error_message FROM messages
     WHERE (phone = ${phone} AND kind IN ('auto_reply', 'auto_followup')) OR (kind = 'alert' AND content LIKE ${"%" + phone + "%"}) ORDER BY id`);
 
@@ -109,20 +131,41 @@ describe("business hours in the responder's time zone", () => {
 describe("responder validation", () => {
   it("requires name, keywords and primary response; trims and de-duplicates; enforces the limits", () => {
     expect(() => parseResponder({ name: "x", keywords: [], responses: { primary: "hi" } })).toThrow(RESPONDER_REQUIRED);
-    expect(() => parseResponder({ name: "x", keywords: ["a"], responses: { primary: " " } })).toThrow(RESPONDER_REQUIRED);
+    expect(() => parseResponder({ name: "x", keywords: ["a"], responses: { primary: " " } })).toThrow(
+      RESPONDER_REQUIRED,
+    );
     // API clients send previousInteractions as a count (issue 24): 0 = no condition, 1 or more = returning texters.
     const counted = { name: "x", keywords: ["a"], responses: { primary: "hi" } };
-    expect(parseResponder({ ...counted, conditions: { previousInteractions: 0 } }).conditions.previousInteractions).toBe("any");
-    expect(parseResponder({ ...counted, conditions: { previousInteractions: 3 } }).conditions.previousInteractions).toBe("returning");
-    expect(parseResponder({ ...counted, conditions: { previousInteractions: "first_contact" } }).conditions.previousInteractions).toBe("first_contact");
+    expect(
+      parseResponder({ ...counted, conditions: { previousInteractions: 0 } }).conditions.previousInteractions,
+    ).toBe("any");
+    expect(
+      parseResponder({ ...counted, conditions: { previousInteractions: 3 } }).conditions.previousInteractions,
+    ).toBe("returning");
+    expect(
+      parseResponder({ ...counted, conditions: { previousInteractions: "first_contact" } }).conditions
+        .previousInteractions,
+    ).toBe("first_contact");
     expect(() => parseResponder({ ...counted, conditions: { previousInteractions: -1 } })).toThrow();
-    const r = parseResponder({ name: " x ", keywords: [" solar ", "Solar", "", "price"], responses: { primary: "hi" }, escalation: { alertEmails: [" a@b.co ", "a@b.co"] } });
+    const r = parseResponder({
+      name: " x ",
+      keywords: [" solar ", "Solar", "", "price"],
+      responses: { primary: "hi" },
+      escalation: { alertEmails: [" a@b.co ", "a@b.co"] },
+    });
     expect(r.keywords).toEqual(["solar", "price"]);
     expect(r.escalation.alertEmails).toEqual(["a@b.co"]);
-    expect(r).toMatchObject({ category: "solar_inquiry", triggerType: "keyword_match", conditions: { sentiment: "any", confidence: 70, timeOfDay: "any" } });
+    expect(r).toMatchObject({
+      category: "solar_inquiry",
+      triggerType: "keyword_match",
+      conditions: { sentiment: "any", confidence: 70, timeOfDay: "any" },
+    });
     expect(r.aiSettings).toMatchObject({ responseStyle: "professional", maxLength: 160 });
     expect(r.escalation).toMatchObject({ enabled: true, threshold: 3, delay: 30 });
-    expect(r.scheduling).toMatchObject({ timezone: "America/Los_Angeles", delays: { immediate: 0, followUp: 5, escalation: 30 } });
+    expect(r.scheduling).toMatchObject({
+      timezone: "America/Los_Angeles",
+      delays: { immediate: 0, followUp: 5, escalation: 30 },
+    });
     const base = { name: "x", keywords: ["a"], responses: { primary: "hi" } };
     expect(() => parseResponder({ ...base, conditions: { confidence: 101 } })).toThrow(/between 0 and 100/);
     expect(() => parseResponder({ ...base, aiSettings: { maxLength: 49 } })).toThrow(/between 50 and 500/);
@@ -147,9 +190,19 @@ describe("the responder engine", () => {
     expect(rows[0].idempotency_key).toMatch(new RegExp(`^auto:\\d+:${r.id}:primary$`));
     // Not due yet: nothing is queued.
     expect(w.queue.takeSendJobs()).toEqual([]);
-    await enqueueDueMessages(w.deps.db, w.queue, new Date(DAY.getTime() + 19_000), rows.map((m) => m.id));
+    await enqueueDueMessages(
+      w.deps.db,
+      w.queue,
+      new Date(DAY.getTime() + 19_000),
+      rows.map((m) => m.id),
+    );
     expect(w.queue.takeSendJobs()).toEqual([]);
-    await enqueueDueMessages(w.deps.db, w.queue, new Date(DAY.getTime() + 20_000), rows.map((m) => m.id));
+    await enqueueDueMessages(
+      w.deps.db,
+      w.queue,
+      new Date(DAY.getTime() + 20_000),
+      rows.map((m) => m.id),
+    );
     const first = w.queue.takeSendJobs();
     expect(first.map((j) => j.messageId)).toEqual([rows[0].id]);
     await sendMessages(first, { ...w.deps, clock: () => new Date(DAY.getTime() + 20_000) });
@@ -160,7 +213,9 @@ describe("the responder engine", () => {
       [w.contact.phone, `Thanks! (${word})`],
       [w.contact.phone, `Any questions? (${word})`],
     ]);
-    const count = await db().get<{ n: number }>(sql`SELECT response_count AS n FROM auto_responders WHERE id = ${r.id}`);
+    const count = await db().get<{ n: number }>(
+      sql`SELECT response_count AS n FROM auto_responders WHERE id = ${r.id}`,
+    );
     expect(count!.n).toBe(1);
   });
 
@@ -170,7 +225,12 @@ describe("the responder engine", () => {
     await w.inbound(word, NIGHT);
     const later = new Date(NIGHT.getTime() + MIN);
     const rows = await autoRows(w.contact.phone);
-    await enqueueDueMessages(w.deps.db, w.queue, later, rows.map((m) => m.id));
+    await enqueueDueMessages(
+      w.deps.db,
+      w.queue,
+      later,
+      rows.map((m) => m.id),
+    );
     await sendMessages(w.queue.takeSendJobs(), { ...w.deps, clock: () => later });
     expect((await w.twilio.calls()).map((c) => c.body)).toEqual([`Thanks! (${word})`]);
     const after = await autoRows(w.contact.phone);
@@ -185,7 +245,12 @@ describe("the responder engine", () => {
     const w = await world(DAY);
     const { r, word } = await responder();
     const first = await w.inbound(`${word} please`, DAY);
-    const replay = await receiveInboundSms(w.deps.db, w.queue, { sid: first.sid, from: w.contact.phone, to: "+16025550100", body: `${word} please` }, DAY);
+    const replay = await receiveInboundSms(
+      w.deps.db,
+      w.queue,
+      { sid: first.sid, from: w.contact.phone, to: "+16025550100", body: `${word} please` },
+      DAY,
+    );
     expect(replay.duplicate).toBe(true);
     await runInboundJob(w.deps.db, [first.messageId!], DAY, w.replies); // the job delivered twice
     await runInboundJob(w.deps.db, [first.messageId!], new Date(DAY.getTime() + MIN), w.replies);
@@ -194,14 +259,18 @@ describe("the responder engine", () => {
       ["auto_reply", "queued"], // no immediate delay: queued at once
       ["auto_followup", "pending"],
     ]);
-    expect((await db().get<{ n: number }>(sql`SELECT response_count AS n FROM auto_responders WHERE id = ${r.id}`))!.n).toBe(1);
+    expect(
+      (await db().get<{ n: number }>(sql`SELECT response_count AS n FROM auto_responders WHERE id = ${r.id}`))!.n,
+    ).toBe(1);
   });
 
   it("never auto-answers STOP, START or HELP, even with a responder on that word", async () => {
     const w = await world(DAY);
     const { r } = await responder({ keywords: ["stop", "help", "start", "unsubscribe"] });
     for (const body of ["STOP", "help", "Start", "unsubscribe"]) await w.inbound(body, DAY);
-    const compliance = await db().all<{ kind: string }>(sql`SELECT kind FROM messages WHERE phone = ${w.contact.phone} AND direction = 'outbound'`);
+    const compliance = await db().all<{ kind: string }>(
+      sql`SELECT kind FROM messages WHERE phone = ${w.contact.phone} AND direction = 'outbound'`,
+    );
     expect(compliance.every((m) => m.kind === "compliance")).toBe(true);
     expect(compliance.length).toBeGreaterThan(0);
     expect(await db().all(sql`SELECT id FROM responder_triggers WHERE responder_id = ${r.id}`)).toEqual([]);
@@ -213,18 +282,32 @@ describe("the responder engine", () => {
     await w.inbound(`please remove me from your ${word} list`, DAY);
     expect(await autoRows(w.contact.phone)).toEqual([]);
     expect(await db().all(sql`SELECT id FROM responder_triggers WHERE responder_id = ${r.id}`)).toEqual([]);
-    const seen = await db().get<{ intent: string }>(sql`SELECT intent FROM ai_classifications WHERE text_preview LIKE ${"%" + word + "%"}`);
+    const seen = await db().get<{ intent: string }>(
+      sql`SELECT intent FROM ai_classifications WHERE text_preview LIKE ${"%" + word + "%"}`,
+    );
     expect(seen?.intent).toBe("opt_out_like");
   });
 
   it("intent detection answers through the classifier; the confidence threshold holds", async () => {
     const w = await world(DAY);
-    const { word } = await responder({ triggerType: "intent_detection", category: "pricing_request", conditions: { confidence: 50 } });
+    const { word } = await responder({
+      triggerType: "intent_detection",
+      category: "pricing_request",
+      conditions: { confidence: 50 },
+    });
     await w.inbound("How much would the panels cost me per month?", DAY);
-    expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "auto_reply").map((m) => m.content)).toEqual([`Thanks! (${word})`]);
+    expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "auto_reply").map((m) => m.content)).toEqual([
+      `Thanks! (${word})`,
+    ]);
     // The lexicon is at most 95% sure: a responder asking for 100% stays silent.
-    const { r } = await responder({ triggerType: "intent_detection", category: "pricing_request", conditions: { confidence: 100 } });
-    await db().run(sql`UPDATE auto_responders SET is_active = 0 WHERE id <> ${r.id} AND id IN (SELECT value FROM json_each(${JSON.stringify(created)}))`);
+    const { r } = await responder({
+      triggerType: "intent_detection",
+      category: "pricing_request",
+      conditions: { confidence: 100 },
+    });
+    await db().run(
+      sql`UPDATE auto_responders SET is_active = 0 WHERE id <> ${r.id} AND id IN (SELECT value FROM json_each(${JSON.stringify(created)}))`,
+    );
     const w2 = await world(DAY);
     await w2.inbound("How much would the panels cost me per month?", DAY);
     expect(await autoRows(w2.contact.phone)).toEqual([]);
@@ -232,11 +315,16 @@ describe("the responder engine", () => {
 
   it("sentiment analysis answers only the chosen sentiment", async () => {
     const w = await world(DAY);
-    const { word } = await responder({ triggerType: "sentiment_analysis", conditions: { sentiment: "negative", confidence: 0 } });
+    const { word } = await responder({
+      triggerType: "sentiment_analysis",
+      conditions: { sentiment: "negative", confidence: 0 },
+    });
     await w.inbound("great, thanks, sounds good", DAY);
     expect(await autoRows(w.contact.phone)).toEqual([]);
     await w.inbound("this is a scam and annoying, never", new Date(DAY.getTime() + MIN));
-    expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "auto_reply").map((m) => m.content)).toEqual([`Thanks! (${word})`]);
+    expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "auto_reply").map((m) => m.content)).toEqual([
+      `Thanks! (${word})`,
+    ]);
   });
 
   it("a new inbound from the contact cancels the pending follow-up; so does a person's reply", async () => {
@@ -257,7 +345,16 @@ describe("the responder engine", () => {
     await createOutboundMessages(
       w.deps.db,
       w.queue,
-      [{ channel: "sms", kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "Hi Rosa, it's Sam", idempotencyKey: `t:${crypto.randomUUID()}` }],
+      [
+        {
+          channel: "sms",
+          kind: "individual",
+          phone: w.contact.phone,
+          contactId: w.contact.id,
+          content: "Hi Rosa, it's Sam",
+          idempotencyKey: `t:${crypto.randomUUID()}`,
+        },
+      ],
       new Date(DAY.getTime() + 3 * MIN),
       appHooks,
     );
@@ -270,7 +367,9 @@ describe("the responder engine", () => {
 
   it("escalates when the same contact reaches the threshold without a human reply, after the delay", async () => {
     const w = await world(DAY);
-    const { r, word } = await responder({ escalation: { enabled: true, threshold: 2, delay: 45, alertEmails: ["Lead@Helio.test", "lead@helio.test "] } });
+    const { r, word } = await responder({
+      escalation: { enabled: true, threshold: 2, delay: 45, alertEmails: ["Lead@Helio.test", "lead@helio.test "] },
+    });
     await w.inbound(word, DAY);
     expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "alert")).toEqual([]);
     await w.inbound(`${word} again`, new Date(DAY.getTime() + MIN));
@@ -281,7 +380,16 @@ describe("the responder engine", () => {
     await createOutboundMessages(
       w.deps.db,
       w.queue,
-      [{ channel: "sms", kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "On it", idempotencyKey: `t:${crypto.randomUUID()}` }],
+      [
+        {
+          channel: "sms",
+          kind: "individual",
+          phone: w.contact.phone,
+          contactId: w.contact.id,
+          content: "On it",
+          idempotencyKey: `t:${crypto.randomUUID()}`,
+        },
+      ],
       new Date(DAY.getTime() + 2 * MIN),
       appHooks,
     );
@@ -294,7 +402,10 @@ describe("the responder engine", () => {
   it("checks conditions: time of day in the responder's zone and previous interactions", async () => {
     const w = await world(DAY);
     // 18:30 UTC Wednesday = 10:30 in LA (business hours): an after-hours responder stays silent.
-    const { word } = await responder({ conditions: { timeOfDay: "after_hours" }, scheduling: { timezone: "America/Los_Angeles" } });
+    const { word } = await responder({
+      conditions: { timeOfDay: "after_hours" },
+      scheduling: { timezone: "America/Los_Angeles" },
+    });
     await w.inbound(word, DAY);
     expect(await autoRows(w.contact.phone)).toEqual([]);
     // A first-contact responder does not answer someone who has written before.

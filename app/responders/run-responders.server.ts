@@ -91,7 +91,12 @@ export function scoreResponder(
 }
 
 /** `held`: why the loop guard kept the SMS back (a cap, or a text that reads like an auto-reply); null = answered. */
-export type ResponderOutcome = { responderId: number; created: number[]; escalated: boolean; held: string | null } | null;
+export type ResponderOutcome = {
+  responderId: number;
+  created: number[];
+  escalated: boolean;
+  held: string | null;
+} | null;
 
 /** The loop guard's inputs for one inbound text (issue 23): the organisation's caps and the text's own verdict. */
 export type ReplyGuard = { limits: CapLimits; loop: LoopReason | null };
@@ -126,9 +131,17 @@ export async function runResponders(
       ),
     );
 
-  const responders: Responder[] = await db.select().from(autoResponders).where(eq(autoResponders.isActive, true)).orderBy(autoResponders.id).limit(MAX_ACTIVE);
+  const responders: Responder[] = await db
+    .select()
+    .from(autoResponders)
+    .where(eq(autoResponders.isActive, true))
+    .orderBy(autoResponders.id)
+    .limit(MAX_ACTIVE);
   if (!responders.length) return null;
-  const parsed = responders.map((row) => ({ responder: { ...row, keywords: row.keywords ?? [] }, settings: settingsOf(row) }));
+  const parsed = responders.map((row) => ({
+    responder: { ...row, keywords: row.keywords ?? [] },
+    settings: settingsOf(row),
+  }));
 
   const at = new Date(msg.createdAt);
   // The opt-out-like check needs the classifier whenever one is wired; a text the loop guard refuses is never
@@ -153,28 +166,50 @@ export async function runResponders(
   }
   if (!best) return null;
   if (guard.loop) {
-    await recordHeld(deps.db, HELD.autoReply, msg.phone, deps.now, { responderId: best.responder.id, inboundId: msg.id, reason: guard.loop });
+    await recordHeld(deps.db, HELD.autoReply, msg.phone, deps.now, {
+      responderId: best.responder.id,
+      inboundId: msg.id,
+      reason: guard.loop,
+    });
     return { responderId: best.responder.id, created: [], escalated: false, held: guard.loop };
   }
   return answer(deps, msg, best, ai, guard.limits);
 }
 
 /** Why this number may not get another auto-reply now (a spent cap), or null; counts the answer when it may. */
-async function autoReplyCap(deps: ReplyDeps, responderId: number, phone: string, limits: CapLimits): Promise<string | null> {
+async function autoReplyCap(
+  deps: ReplyDeps,
+  responderId: number,
+  phone: string,
+  limits: CapLimits,
+): Promise<string | null> {
   const perResponder = await hitNamedCap(deps.db, "autoReplyPerResponder", `${responderId}:${phone}`, limits, deps.now);
   if (!perResponder.allowed) return `over ${limits.autoReplyPerResponder} per 12 hours from this responder`;
   const perDay = await hitNamedCap(deps.db, "autoReplyPerNumberDay", phone, limits, deps.now);
   return perDay.allowed ? null : `over ${limits.autoReplyPerNumberDay} auto-replies today`;
 }
 
-async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: ReplyClassification | null, limits: CapLimits): Promise<ResponderOutcome> {
+async function answer(
+  deps: ReplyDeps,
+  msg: InboundRow,
+  best: Candidate,
+  ai: ReplyClassification | null,
+  limits: CapLimits,
+): Promise<ResponderOutcome> {
   const { db, now, queue } = deps;
   const r = best.responder;
   const s = best.settings;
   const t = now.getTime();
   const inserted = await db
     .insert(responderTriggers)
-    .values({ responderId: r.id, inboundMessageId: msg.id, phone: msg.phone, inboundAt: new Date(msg.createdAt), escalated: false, createdAt: now })
+    .values({
+      responderId: r.id,
+      inboundMessageId: msg.id,
+      phone: msg.phone,
+      inboundAt: new Date(msg.createdAt),
+      escalated: false,
+      createdAt: now,
+    })
     .onConflictDoNothing({ target: [responderTriggers.inboundMessageId, responderTriggers.responderId] })
     .returning({ id: responderTriggers.id });
   const triggerId = inserted[0]?.id ?? null;
@@ -195,7 +230,13 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
     const lastHumanReply = db
       .select({ at: messages.createdAt })
       .from(messages)
-      .where(and(eq(messages.phone, msg.phone), sql`${messages.kind} IN ('individual', 'quick', 'reply')`, sql`${messages.direction} = 'outbound'`))
+      .where(
+        and(
+          eq(messages.phone, msg.phone),
+          sql`${messages.kind} IN ('individual', 'quick', 'reply')`,
+          sql`${messages.direction} = 'outbound'`,
+        ),
+      )
       .orderBy(desc(messages.id))
       .limit(1);
     const row = await db
@@ -217,17 +258,28 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
   }
 
   const held = await autoReplyCap(deps, r.id, msg.phone, limits);
-  if (held) await recordHeld(db, HELD.autoReply, msg.phone, now, { responderId: r.id, inboundId: msg.id, reason: held });
+  if (held)
+    await recordHeld(db, HELD.autoReply, msg.phone, now, { responderId: r.id, inboundId: msg.id, reason: held });
 
   const firstName = msg.firstName;
   let primary = held ? "" : s.responses.primary;
   if (primary && escalated && s.responses.escalation) primary = s.responses.escalation;
   if (primary && s.aiSettings.useAI && deps.draft) {
     try {
-      const drafted = await deps.draft({ inbound: msg.content, written: primary, style: s.aiSettings.responseStyle, maxLength: s.aiSettings.maxLength, firstName });
+      const drafted = await deps.draft({
+        inbound: msg.content,
+        written: primary,
+        style: s.aiSettings.responseStyle,
+        maxLength: s.aiSettings.maxLength,
+        firstName,
+      });
       if (drafted.text.trim()) primary = drafted.text.trim().slice(0, s.aiSettings.maxLength);
       if (drafted.refused.length) {
-        await recordHeld(db, HELD.aiDraft, msg.phone, now, { responderId: r.id, inboundId: msg.id, refused: drafted.refused.slice(0, 5) });
+        await recordHeld(db, HELD.aiDraft, msg.phone, now, {
+          responderId: r.id,
+          inboundId: msg.id,
+          refused: drafted.refused.slice(0, 5),
+        });
       }
     } catch (err) {
       console.warn("auto-responder draft failed; the written response is used", err);
@@ -263,13 +315,23 @@ async function answer(deps: ReplyDeps, msg: InboundRow, best: Candidate, ai: Rep
     const cap = await hitNamedCap(db, "alertEmailPerConversation", `${msg.phone}:responder:${r.id}`, limits, now);
     if (!cap.allowed) {
       emailsHeld = true;
-      await recordHeld(db, HELD.alertEmail, msg.phone, now, { responderId: r.id, inboundId: msg.id, kind: "escalation" });
+      await recordHeld(db, HELD.alertEmail, msg.phone, now, {
+        responderId: r.id,
+        inboundId: msg.id,
+        kind: "escalation",
+      });
     }
   }
   if (escalated && !emailsHeld) {
-    const to = s.escalation.alertEmails.length ? s.escalation.alertEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [];
+    const to = s.escalation.alertEmails.length
+      ? s.escalation.alertEmails
+      : deps.config.salesAlertEmail
+        ? [deps.config.salesAlertEmail]
+        : [];
     const who = [msg.firstName, msg.lastName].filter(Boolean).join(" ") || msg.phone;
-    const link = msg.contactId ? `${deps.config.publicBaseUrl}/contacts/${msg.contactId}` : `${deps.config.publicBaseUrl}/messages`;
+    const link = msg.contactId
+      ? `${deps.config.publicBaseUrl}/contacts/${msg.contactId}`
+      : `${deps.config.publicBaseUrl}/messages`;
     for (const email of to) {
       outputs.push({
         channel: "email",

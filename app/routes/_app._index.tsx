@@ -1,9 +1,30 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { BarChart3, CheckCheck, FlaskConical, Megaphone, MessageSquareReply, Plus, Send, Users, Zap } from "lucide-react";
+import {
+  BarChart3,
+  CheckCheck,
+  FlaskConical,
+  Megaphone,
+  MessageSquareReply,
+  Plus,
+  Send,
+  Users,
+  Zap,
+} from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { getDashboard } from "~/campaigns/get-dashboard.server";
-import { ActiveBadge, Badge, Button, campaignStatusTone, Card, cx, EmptyState, focusRing, ItemList, StatCard } from "~/components/ui";
+import {
+  ActiveBadge,
+  Badge,
+  Button,
+  campaignStatusTone,
+  Card,
+  cx,
+  EmptyState,
+  focusRing,
+  ItemList,
+  StatCard,
+} from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard — Helio" }];
 
@@ -26,7 +47,11 @@ export default function Dashboard() {
     <div className="space-y-8">
       <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label="Quick actions">
         {QUICK_ACTIONS.map((a) => (
-          <Link key={a.to} to={a.to} className={cx("rounded-lg border border-border bg-surface p-5 shadow-sm hover:border-primary", focusRing)}>
+          <Link
+            key={a.to}
+            to={a.to}
+            className={cx("rounded-lg border border-border bg-surface p-5 shadow-sm hover:border-primary", focusRing)}
+          >
             <a.icon aria-hidden="true" className="mb-2 size-5 text-primary-text" />
             <h3 className="font-semibold">{a.title}</h3>
             <p className="mt-1 text-sm text-fg-muted">{a.text}</p>
@@ -45,29 +70,35 @@ export default function Dashboard() {
         <Card title="Active Campaign Sequences" data-testid="dashboard-campaigns">
           <ItemList
             items={campaigns}
-            empty={<EmptyState icon={Megaphone} title="No campaign sequences yet" action={<Button to="/campaigns/new">Create Your First Sequence</Button>} />}
+            empty={
+              <EmptyState
+                icon={Megaphone}
+                title="No campaign sequences yet"
+                action={<Button to="/campaigns/new">Create Your First Sequence</Button>}
+              />
+            }
             className="divide-y divide-border"
             itemClassName="flex items-start justify-between gap-3 py-3"
             itemTestId="dashboard-campaign"
           >
             {(c) => (
               <>
-                  <div className="min-w-0">
-                    <p className="flex items-center gap-2 font-medium">
-                      {c.status === "running" ? (
-                        <span className="relative flex size-2.5" data-testid="pulse-dot" title="Running">
-                          <span className="absolute inline-flex size-full animate-ping rounded-full bg-success-text opacity-60" />
-                          <span className="relative inline-flex size-2.5 rounded-full bg-success-text" />
-                        </span>
-                      ) : null}
-                      <span className="min-w-0 truncate">{c.name}</span>
-                    </p>
-                    {c.description ? <p className="truncate text-sm text-fg-muted">{c.description}</p> : null}
-                    <p className="text-xs text-fg-subtle">
-                      {c.contactCount.toLocaleString("en-US")} {c.contactCount === 1 ? "contact" : "contacts"}
-                    </p>
-                  </div>
-                  <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>
+                <div className="min-w-0">
+                  <p className="flex items-center gap-2 font-medium">
+                    {c.status === "running" ? (
+                      <span className="relative flex size-2.5" data-testid="pulse-dot" title="Running">
+                        <span className="absolute inline-flex size-full animate-ping rounded-full bg-success-text opacity-60" />
+                        <span className="relative inline-flex size-2.5 rounded-full bg-success-text" />
+                      </span>
+                    ) : null}
+                    <span className="min-w-0 truncate">{c.name}</span>
+                  </p>
+                  {c.description ? <p className="truncate text-sm text-fg-muted">{c.description}</p> : null}
+                  <p className="text-xs text-fg-subtle">
+                    {c.contactCount.toLocaleString("en-US")} {c.contactCount === 1 ? "contact" : "contacts"}
+                  </p>
+                </div>
+                <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>
               </>
             )}
           </ItemList>
@@ -76,7 +107,13 @@ export default function Dashboard() {
         <Card title="Smart Auto-Responders" data-testid="dashboard-responders">
           <ItemList
             items={autoResponders}
-            empty={<EmptyState icon={Zap} title="No auto-responders configured" action={<Button to="/auto-responder">Setup Auto-Responders</Button>} />}
+            empty={
+              <EmptyState
+                icon={Zap}
+                title="No auto-responders configured"
+                action={<Button to="/auto-responder">Setup Auto-Responders</Button>}
+              />
+            }
             className="divide-y divide-border"
             itemClassName="flex items-start justify-between gap-3 py-3"
           >
@@ -101,7 +138,9 @@ export default function Dashboard() {
             ["Monitor performance", "Watch deliveries and responses as your campaigns run."],
           ].map(([title, text], i) => (
             <li key={title} className="flex gap-3">
-              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-soft text-sm font-semibold text-primary-text">{i + 1}</span>
+              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary-soft text-sm font-semibold text-primary-text">
+                {i + 1}
+              </span>
               <span>
                 <span className="block font-medium">{title}</span>
                 <span className="block text-sm text-fg-muted">{text}</span>

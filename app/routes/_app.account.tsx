@@ -23,7 +23,13 @@ export async function loader(args: LoaderFunctionArgs) {
     listSessions(args.context.db, me.id, me.sessionId, args.context.clock()),
   ]);
   return {
-    user: { firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone ?? "", role: user.role },
+    user: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      phone: user.phone ?? "",
+      role: user.role,
+    },
     twoFactorEnabled: me.twoFactorEnabled,
     sessions,
   };
@@ -53,12 +59,16 @@ export async function action(args: ActionFunctionArgs) {
     const now = args.context.clock();
     if (input.intent === "revoke-others") {
       const n = await revokeOtherSessions(args.context.db, me.id, me.sessionId, actor, now);
-      return redirectWithToast(args.context, "/account", { title: n === 1 ? "1 other session signed out" : `${n} other sessions signed out` });
+      return redirectWithToast(args.context, "/account", {
+        title: n === 1 ? "1 other session signed out" : `${n} other sessions signed out`,
+      });
     }
     if (input.intent === "revoke-session") {
       await revokeSession(args.context.db, me.id, input.sessionId, actor, now);
       // Revoking this very session is signing out: the next request goes to the login screen.
-      return redirectWithToast(args.context, input.sessionId === me.sessionId ? "/login" : "/account", { title: "Session signed out" });
+      return redirectWithToast(args.context, input.sessionId === me.sessionId ? "/login" : "/account", {
+        title: "Session signed out",
+      });
     }
     const { intent: _profile, ...profile } = input;
     await updateProfile(args.context.db, me.id, profile, actor, now);
@@ -66,7 +76,8 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export default function Account() {
   const { user, twoFactorEnabled, sessions } = useLoaderData<typeof loader>();
@@ -106,7 +117,10 @@ export default function Account() {
           {twoFactorEnabled ? <Badge tone="success">On</Badge> : <Badge tone="neutral">Off</Badge>}
         </p>
       </Card>
-      <Card title="Your sessions" description="Where you are signed in. Sessions end after 30 minutes without activity and 12 hours after sign-in.">
+      <Card
+        title="Your sessions"
+        description="Where you are signed in. Sessions end after 30 minutes without activity and 12 hours after sign-in."
+      >
         {errors.form ? <p className="mb-2 text-sm text-danger">{errors.form.join(" ")}</p> : null}
         <Table data-testid="sessions">
           <THead columns={["Device", "IP address", "Signed in", "Last seen", ""]} />

@@ -20,17 +20,21 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** The current password is required; other sessions of this user end, this one stays. */
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: passwordSchema, hide: ["currentPassword", "newPassword", "confirmPassword"] }, async (input, { user: me }) => {
-    const token = readSessionToken(args.request);
-    await changeOwnPassword(
-      args.context.db,
-      me.id,
-      input,
-      { ipAddress: clientIp(args.request), keepSessionId: token ? await sha256Hex(token) : null },
-      args.context.clock(),
-    );
-    return redirectWithToast(args.context, me.mustChangePassword ? "/" : "/account", { title: "Password changed" });
-  });
+  return formAction(
+    args,
+    { schema: passwordSchema, hide: ["currentPassword", "newPassword", "confirmPassword"] },
+    async (input, { user: me }) => {
+      const token = readSessionToken(args.request);
+      await changeOwnPassword(
+        args.context.db,
+        me.id,
+        input,
+        { ipAddress: clientIp(args.request), keepSessionId: token ? await sha256Hex(token) : null },
+        args.context.clock(),
+      );
+      return redirectWithToast(args.context, me.mustChangePassword ? "/" : "/account", { title: "Password changed" });
+    },
+  );
 }
 
 export default function ChangePassword() {
@@ -49,9 +53,32 @@ export default function ChangePassword() {
       <Card>
         <Form method="post" className="space-y-3" data-testid="password-form">
           {errors.form ? <Alert tone="danger">{errors.form.join(" ")}</Alert> : null}
-          <Field label="Current Password" name="currentPassword" type="password" required autoComplete="current-password" errors={errors.currentPassword} />
-          <Field label="New Password" name="newPassword" type="password" required minLength={10} autoComplete="new-password" hint="At least 10 characters." errors={errors.newPassword} />
-          <Field label="Confirm New Password" name="confirmPassword" type="password" required autoComplete="new-password" errors={errors.confirmPassword} />
+          <Field
+            label="Current Password"
+            name="currentPassword"
+            type="password"
+            required
+            autoComplete="current-password"
+            errors={errors.currentPassword}
+          />
+          <Field
+            label="New Password"
+            name="newPassword"
+            type="password"
+            required
+            minLength={10}
+            autoComplete="new-password"
+            hint="At least 10 characters."
+            errors={errors.newPassword}
+          />
+          <Field
+            label="Confirm New Password"
+            name="confirmPassword"
+            type="password"
+            required
+            autoComplete="new-password"
+            errors={errors.confirmPassword}
+          />
           <Button type="submit" disabled={pending}>
             {pending ? "Saving..." : "Change Password"}
           </Button>

@@ -2,7 +2,12 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
-import { confirmTwoFactor, disableTwoFactor, getTwoFactorState, startTwoFactorEnrolment } from "~/auth/manage-two-factor.server";
+import {
+  confirmTwoFactor,
+  disableTwoFactor,
+  getTwoFactorState,
+  startTwoFactorEnrolment,
+} from "~/auth/manage-two-factor.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { fieldErrorsOf } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
@@ -31,7 +36,9 @@ export async function action(args: ActionFunctionArgs) {
     switch (input.intent) {
       case "start":
         await startTwoFactorEnrolment(db, me.id);
-        return redirectWithToast(args.context, "/account/two-factor", { title: "Scan the code with your authenticator app" });
+        return redirectWithToast(args.context, "/account/two-factor", {
+          title: "Scan the code with your authenticator app",
+        });
       case "confirm": {
         const recoveryCodes = await confirmTwoFactor(db, me.id, input.code, actor, now);
         // Shown in this response only (no-store, like every signed-in response); only their hashes are kept.
@@ -57,7 +64,10 @@ export default function TwoFactor() {
         <Alert tone="success" data-testid="two-factor-on">
           Two-factor authentication is on. From now on you sign in with your password and a code from the app.
         </Alert>
-        <Card title="Recovery codes" description="Each code signs you in once if you lose your phone. Save them somewhere safe now: they are not shown again.">
+        <Card
+          title="Recovery codes"
+          description="Each code signs you in once if you lose your phone. Save them somewhere safe now: they are not shown again."
+        >
           <ul className="grid grid-cols-2 gap-2 font-mono text-sm" data-testid="recovery-codes">
             {reply.recoveryCodes.map((c) => (
               <li key={c}>{c}</li>
@@ -73,7 +83,10 @@ export default function TwoFactor() {
 
   return (
     <div className="max-w-xl space-y-6">
-      <PageHeader title="Two-factor authentication" description="After your password, Helio asks for a 6-digit code from an authenticator app on your phone." />
+      <PageHeader
+        title="Two-factor authentication"
+        description="After your password, Helio asks for a 6-digit code from an authenticator app on your phone."
+      />
       {state.required ? (
         <Alert tone="warning" data-testid="two-factor-required">
           Your organisation requires two-factor authentication for superusers. Set it up to continue.
@@ -81,17 +94,31 @@ export default function TwoFactor() {
       ) : null}
       {err("form") ? <Alert tone="danger">{err("form")}</Alert> : null}
       {state.enabled ? (
-        <Card title="On" description={`Since ${new Date(state.enabledAt).toUTCString()}. Recovery codes left: ${state.recoveryCodesLeft}.`}>
+        <Card
+          title="On"
+          description={`Since ${new Date(state.enabledAt).toUTCString()}. Recovery codes left: ${state.recoveryCodesLeft}.`}
+        >
           <Form method="post" className="space-y-3" data-testid="two-factor-disable">
             <input type="hidden" name="intent" value="disable" />
-            <Field label="Your password" name="password" type="password" required autoComplete="current-password" errors={err("password")} hint="Needed to turn two-factor off." />
+            <Field
+              label="Your password"
+              name="password"
+              type="password"
+              required
+              autoComplete="current-password"
+              errors={err("password")}
+              hint="Needed to turn two-factor off."
+            />
             <Button type="submit" variant="destructive" disabled={pending}>
               Turn off two-factor
             </Button>
           </Form>
         </Card>
       ) : state.pending ? (
-        <Card title="Step 2: confirm" description="Add this key to your authenticator app (or open the link on your phone), then enter the code it shows.">
+        <Card
+          title="Step 2: confirm"
+          description="Add this key to your authenticator app (or open the link on your phone), then enter the code it shows."
+        >
           <dl className="space-y-2 text-sm">
             <dt className="font-medium">Key</dt>
             <dd className="font-mono break-all" data-testid="totp-secret">
@@ -106,7 +133,15 @@ export default function TwoFactor() {
           </dl>
           <Form method="post" className="mt-4 space-y-3" data-testid="two-factor-confirm">
             <input type="hidden" name="intent" value="confirm" />
-            <Field label="Code from the app" name="code" required inputMode="numeric" autoComplete="one-time-code" maxLength={6} errors={err("code")} />
+            <Field
+              label="Code from the app"
+              name="code"
+              required
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              errors={err("code")}
+            />
             <Button type="submit" disabled={pending}>
               Turn on
             </Button>

@@ -11,13 +11,20 @@ import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Alerts — Helio" }];
 
-const query = z.object({ status: z.enum(["unacknowledged", "acknowledged", "all"]).catch("unacknowledged"), after: zodId().optional().catch(undefined) });
+const query = z.object({
+  status: z.enum(["unacknowledged", "acknowledged", "all"]).catch("unacknowledged"),
+  after: zodId().optional().catch(undefined),
+});
 
 /** The bell's list: smart alerts, unacknowledged first view; keyset paged. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const q = query.parse(Object.fromEntries(new URL(args.request.url).searchParams));
-  const page = await listAlerts(args.context.db, { status: q.status === "all" ? undefined : q.status, after: q.after, limit: 25 });
+  const page = await listAlerts(args.context.db, {
+    status: q.status === "all" ? undefined : q.status,
+    after: q.after,
+    limit: 25,
+  });
   return { ...page, status: q.status };
 }
 
@@ -37,7 +44,11 @@ export async function action(args: ActionFunctionArgs) {
 export default function Alerts() {
   const { alerts, nextCursor, status } = useLoaderData<typeof loader>();
   const tab = (s: string, label: string) => (
-    <TextLink to={`/alerts?status=${s}`} aria-current={status === s ? "page" : undefined} className={status === s ? "font-semibold" : undefined}>
+    <TextLink
+      to={`/alerts?status=${s}`}
+      aria-current={status === s ? "page" : undefined}
+      className={status === s ? "font-semibold" : undefined}
+    >
       {label}
     </TextLink>
   );
@@ -50,11 +61,20 @@ export default function Alerts() {
             {tab("unacknowledged", "Unacknowledged")} {tab("acknowledged", "Acknowledged")} {tab("all", "All")}
           </span>
         }
-        actions={<Button to="/smart-alerts" variant="secondary">Smart Alerts</Button>}
+        actions={
+          <Button to="/smart-alerts" variant="secondary">
+            Smart Alerts
+          </Button>
+        }
       />
       {alerts.length === 0 ? (
         <Card>
-          <EmptyState icon={BellOff} title="No alerts" description="Replies that match an alert profile or keyword bank show here." data-testid="alerts-empty" />
+          <EmptyState
+            icon={BellOff}
+            title="No alerts"
+            description="Replies that match an alert profile or keyword bank show here."
+            data-testid="alerts-empty"
+          />
         </Card>
       ) : (
         <ul className="space-y-3" data-testid="alerts-list">
@@ -75,7 +95,9 @@ export default function Alerts() {
                 >
                   <p className="whitespace-pre-wrap text-sm">{a.content}</p>
                   <p className="mt-2 text-xs text-fg-muted">
-                    {a.intent ? `Classifier: ${a.intent}, ${a.sentiment}, ${a.confidence}% confidence` : "Not classified"}
+                    {a.intent
+                      ? `Classifier: ${a.intent}, ${a.sentiment}, ${a.confidence}% confidence`
+                      : "Not classified"}
                     {a.verdict ? ` · marked ${a.verdict}` : ""}
                     {a.contactId ? (
                       <>
@@ -95,10 +117,26 @@ export default function Alerts() {
                     )}
                     {a.intent ? (
                       <>
-                        <Button type="submit" name="intent" value="right" size="sm" variant="outline" icon={ThumbsUp} aria-pressed={a.verdict === "right"}>
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="right"
+                          size="sm"
+                          variant="outline"
+                          icon={ThumbsUp}
+                          aria-pressed={a.verdict === "right"}
+                        >
                           Right
                         </Button>
-                        <Button type="submit" name="intent" value="wrong" size="sm" variant="outline" icon={ThumbsDown} aria-pressed={a.verdict === "wrong"}>
+                        <Button
+                          type="submit"
+                          name="intent"
+                          value="wrong"
+                          size="sm"
+                          variant="outline"
+                          icon={ThumbsDown}
+                          aria-pressed={a.verdict === "wrong"}
+                        >
                           Wrong
                         </Button>
                       </>

@@ -6,14 +6,36 @@ import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { ActiveBadge, Alert, Badge, Button, Card, cx, EmptyState, focusRing, ItemList, messageStatusTone, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import {
+  ActiveBadge,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  cx,
+  EmptyState,
+  focusRing,
+  ItemList,
+  messageStatusTone,
+  PageHeader,
+  StatCard,
+  Table,
+  TBody,
+  Td,
+  THead,
+} from "~/components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
   const range = parseRange(new URL(args.request.url).searchParams.get("range"));
-  const analytics = await getAnalytics(args.context.db, args.context.cloudflare.env as unknown as Parameters<typeof getAnalytics>[1], args.context.clock(), range);
+  const analytics = await getAnalytics(
+    args.context.db,
+    args.context.cloudflare.env as unknown as Parameters<typeof getAnalytics>[1],
+    args.context.clock(),
+    range,
+  );
   // The compliance report is superuser work (decision 023): the link is shown to those who can open it.
   return { ...analytics, canSeeCompliance: me.role === "superuser" };
 }
@@ -41,7 +63,12 @@ export default function Analytics() {
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="analytics-stats">
         <StatCard label="Messages Sent" value={stats.messagesSent} icon={Send} />
-        <StatCard label="Delivery Rate" value={stats.deliveryRate} icon={CheckCircle2} hint={`${stats.delivered.toLocaleString("en-US")} delivered`} />
+        <StatCard
+          label="Delivery Rate"
+          value={stats.deliveryRate}
+          icon={CheckCircle2}
+          hint={`${stats.delivered.toLocaleString("en-US")} delivered`}
+        />
         <StatCard label="Responses" value={stats.responses} icon={MessageSquare} />
         <StatCard label="Response Rate" value={stats.responseRate} icon={TrendingUp} hint="Responses ÷ messages sent" />
       </div>
@@ -57,7 +84,11 @@ export default function Analytics() {
                 to={`?range=${r}`}
                 preventScrollReset
                 aria-current={data.range === r ? "page" : undefined}
-                className={cx("rounded-md border px-2 py-1 text-xs", focusRing, data.range === r ? "border-primary bg-primary-soft font-semibold" : "border-border text-fg-muted")}
+                className={cx(
+                  "rounded-md border px-2 py-1 text-xs",
+                  focusRing,
+                  data.range === r ? "border-primary bg-primary-soft font-semibold" : "border-border text-fg-muted",
+                )}
               >
                 {r} days
               </Link>
@@ -68,12 +99,26 @@ export default function Analytics() {
         <MessagesChart points={data.daily} />
       </Card>
 
-      <Card title="Campaign Performance" description="The first 5 campaigns: enrolled → sent → delivered → replied → opted out.">
+      <Card
+        title="Campaign Performance"
+        description="The first 5 campaigns: enrolled → sent → delivered → replied → opted out."
+      >
         {data.campaigns.length === 0 ? (
           <EmptyState title="No campaigns yet" />
         ) : (
           <Table data-testid="campaign-performance">
-            <THead columns={["Campaign", "Enrolled", "Sent", "Delivered", "Replied", "Opted out", "Delivery rate", "Response rate"]} />
+            <THead
+              columns={[
+                "Campaign",
+                "Enrolled",
+                "Sent",
+                "Delivered",
+                "Replied",
+                "Opted out",
+                "Delivery rate",
+                "Response rate",
+              ]}
+            />
             <TBody>
               {data.campaigns.map((c) => (
                 <tr key={c.id}>
@@ -94,7 +139,12 @@ export default function Analytics() {
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Auto-Responder Activity">
-          <ItemList items={data.responders} empty="No auto-responders configured" className="space-y-2 text-sm" itemClassName="flex items-center justify-between gap-2">
+          <ItemList
+            items={data.responders}
+            empty="No auto-responders configured"
+            className="space-y-2 text-sm"
+            itemClassName="flex items-center justify-between gap-2"
+          >
             {(r) => (
               <>
                 <span>{r.name}</span>
@@ -107,10 +157,18 @@ export default function Analytics() {
           </ItemList>
         </Card>
         <Card title="Recent Message Activity">
-          <ItemList items={data.recent} empty="No messages yet" className="space-y-2 text-sm" itemClassName="flex flex-wrap items-center gap-2" data-testid="recent-messages">
+          <ItemList
+            items={data.recent}
+            empty="No messages yet"
+            className="space-y-2 text-sm"
+            itemClassName="flex flex-wrap items-center gap-2"
+            data-testid="recent-messages"
+          >
             {(m) => (
               <>
-                <Badge tone={messageStatusTone(m.direction === "inbound" ? "received" : m.status)}>{m.direction === "inbound" ? "Received" : m.status}</Badge>
+                <Badge tone={messageStatusTone(m.direction === "inbound" ? "received" : m.status)}>
+                  {m.direction === "inbound" ? "Received" : m.status}
+                </Badge>
                 <span className="font-medium">{m.to}</span>
                 <span className="truncate text-fg-muted">{m.preview}</span>
                 <span className="ml-auto text-xs text-fg-subtle">
@@ -128,8 +186,8 @@ export default function Analytics() {
             <p className="font-semibold">Sending and Twilio webhooks are refused</p>
             <p>{health.publicUrl.problem}</p>
             <p className="mt-1 text-fg-muted">
-              Now: {health.publicUrl.value ? <code>{health.publicUrl.value}</code> : "not set"}. Set it with {health.publicUrl.how}. Messages wait as pending
-              and go once it is set; Twilio retries refused callbacks.
+              Now: {health.publicUrl.value ? <code>{health.publicUrl.value}</code> : "not set"}. Set it with{" "}
+              {health.publicUrl.how}. Messages wait as pending and go once it is set; Twilio retries refused callbacks.
               {health.publicUrl.lastRefusal ? (
                 <>
                   {" "}
@@ -153,7 +211,8 @@ export default function Analytics() {
           </dd>
           <dt className="text-fg-muted">Database (D1)</dt>
           <dd>
-            <Badge tone={health.d1.ok ? "success" : "danger"}>{health.d1.ok ? "Reachable" : "Unreachable"}</Badge> {health.d1.latencyMs} ms for SELECT 1
+            <Badge tone={health.d1.ok ? "success" : "danger"}>{health.d1.ok ? "Reachable" : "Unreachable"}</Badge>{" "}
+            {health.d1.latencyMs} ms for SELECT 1
             {health.d1.error ? <span className="text-danger-text"> — {health.d1.error}</span> : null}
           </dd>
           <dt className="text-fg-muted">Send queue backlog</dt>
@@ -184,7 +243,9 @@ export default function Analytics() {
                 {k === "sms" ? "SMS provider" : k === "email" ? "Email provider" : "AI provider"}
               </dt>,
               <dd key={`${k}-d`}>
-                <Badge tone={p.configured ? "success" : "warning"}>{p.configured ? p.provider : k === "ai" ? "Not configured" : "Local outbox"}</Badge>
+                <Badge tone={p.configured ? "success" : "warning"}>
+                  {p.configured ? p.provider : k === "ai" ? "Not configured" : "Local outbox"}
+                </Badge>
                 {p.lastError ? (
                   <span className="text-danger-text">
                     {" "}

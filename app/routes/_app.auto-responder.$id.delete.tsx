@@ -29,7 +29,13 @@ export default function DeleteResponder() {
   const { name } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    <ConfirmDialog title="Delete auto-responder" confirmLabel="Delete" pendingLabel="Deleting..." destructive error={failureToast(actionData, RESPONDER_TOASTS.delete)}>
+    <ConfirmDialog
+      title="Delete auto-responder"
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      destructive
+      error={failureToast(actionData, RESPONDER_TOASTS.delete)}
+    >
       <p>
         Delete <span className="font-medium">{name}</span>? It stops answering at once.
       </p>

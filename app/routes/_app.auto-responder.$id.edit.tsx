@@ -29,7 +29,12 @@ export default function EditResponder() {
   const posted = postedResponder(useActionData<typeof action>());
   return (
     <Dialog title={`Edit ${name}`} size="lg">
-      <ResponderForm values={posted?.values ?? values} tab={posted?.tab ?? "basic"} error={posted?.error} submitLabel="Save Changes" />
+      <ResponderForm
+        values={posted?.values ?? values}
+        tab={posted?.tab ?? "basic"}
+        error={posted?.error}
+        submitLabel="Save Changes"
+      />
     </Dialog>
   );
 }

@@ -11,7 +11,10 @@ import { DEFAULT_RESPONDER } from "~/responders/responder-schema";
 export const meta: MetaFunction = () => [{ title: "New Auto-Responder — Helio" }];
 
 // Nothing to load: only the session is checked.
-export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireUser(args);
+  return null;
+};
 
 export async function action(args: ActionFunctionArgs) {
   const id = () => null;
@@ -22,7 +25,12 @@ export default function NewResponder() {
   const posted = postedResponder(useActionData<typeof action>());
   return (
     <Dialog title="Create Auto-Responder" size="lg">
-      <ResponderForm values={posted?.values ?? valuesOf(DEFAULT_RESPONDER)} tab={posted?.tab ?? "basic"} error={posted?.error} submitLabel="Create Responder" />
+      <ResponderForm
+        values={posted?.values ?? valuesOf(DEFAULT_RESPONDER)}
+        tab={posted?.tab ?? "basic"}
+        error={posted?.error}
+        submitLabel="Create Responder"
+      />
     </Dialog>
   );
 }

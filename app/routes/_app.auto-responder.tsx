@@ -5,7 +5,19 @@ import { formatMs } from "~/alerts/format-ms";
 import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
-import { Badge, Button, Card, EmptyState, PageHeader, StatCard, Switch, Table, TBody, Td, THead } from "~/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  EmptyState,
+  PageHeader,
+  StatCard,
+  Switch,
+  Table,
+  TBody,
+  Td,
+  THead,
+} from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
@@ -19,7 +31,11 @@ export const meta: MetaFunction = () => [{ title: "Auto-Responder — Helio" }];
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const now = args.context.clock();
-  const [responders, figures, caps] = await Promise.all([listResponders(args.context.db), getAiAnalytics(args.context.db, now), readCapCounters(args.context.db, now)]);
+  const [responders, figures, caps] = await Promise.all([
+    listResponders(args.context.db),
+    getAiAnalytics(args.context.db, now),
+    readCapCounters(args.context.db, now),
+  ]);
   return {
     responders: responders.map((r) => ({
       id: r.id,
@@ -47,7 +63,9 @@ export async function action(args: ActionFunctionArgs) {
     if (id === null) throw new AppError("not_found", RESPONDER_NOT_FOUND);
     const isActive = input.isActive === "true";
     await updateResponder(context.db, id, { isActive }, context.clock());
-    return redirectWithToast(context, "/auto-responder", { title: isActive ? "Auto-responder activated" : "Auto-responder paused" });
+    return redirectWithToast(context, "/auto-responder", {
+      title: isActive ? "Auto-responder activated" : "Auto-responder paused",
+    });
   });
 }
 
@@ -76,13 +94,21 @@ export default function AutoResponder() {
       {/* The loop guard (decision 021): what it held today, so a quiet responder is explained, not mysterious. */}
       <p className="text-sm text-fg-muted" data-testid="loop-guard-held">
         <ShieldAlert aria-hidden="true" className="mr-1 inline size-4" />
-        <strong>{guard.held.toLocaleString("en-US")}</strong> {guard.held === 1 ? "reply" : "replies"} held by the loop guard today
-        {guard.draftsRefused ? ` · ${guard.draftsRefused.toLocaleString("en-US")} AI drafts refused for contact details nobody wrote` : ""} · AI budget{" "}
-        {guard.aiBudget.used.toLocaleString("en-US")} of {guard.aiBudget.limit.toLocaleString("en-US")} model calls used today
+        <strong>{guard.held.toLocaleString("en-US")}</strong> {guard.held === 1 ? "reply" : "replies"} held by the loop
+        guard today
+        {guard.draftsRefused
+          ? ` · ${guard.draftsRefused.toLocaleString("en-US")} AI drafts refused for contact details nobody wrote`
+          : ""}{" "}
+        · AI budget {guard.aiBudget.used.toLocaleString("en-US")} of {guard.aiBudget.limit.toLocaleString("en-US")}{" "}
+        model calls used today
       </p>
       <Card title="Responders">
         {responders.length === 0 ? (
-          <EmptyState icon={Bot} title="No auto-responders yet" description="Create one to answer replies by keyword, intent, sentiment or time." />
+          <EmptyState
+            icon={Bot}
+            title="No auto-responders yet"
+            description="Create one to answer replies by keyword, intent, sentiment or time."
+          />
         ) : (
           <Table data-testid="responders-table">
             <THead columns={["Name", "Trigger", "Keywords", "Response", "Replies", "Active"]} actions />
@@ -97,11 +123,30 @@ export default function AutoResponder() {
                   <Td className="text-fg-muted">{preview(r.primary)}</Td>
                   <Td>{r.responseCount.toLocaleString("en-US")}</Td>
                   <Td>
-                    <Switch name="isActive" checked={r.isActive} label={`Active: ${r.name}`} fields={{ id: String(r.id) }} />
+                    <Switch
+                      name="isActive"
+                      checked={r.isActive}
+                      label={`Active: ${r.name}`}
+                      fields={{ id: String(r.id) }}
+                    />
                   </Td>
                   <Td className="whitespace-nowrap text-right">
-                    <Button to={`/auto-responder/${r.id}/edit`} preventScrollReset variant="ghost" size="icon" icon={Pencil} aria-label={`Edit ${r.name}`} />
-                    <Button to={`/auto-responder/${r.id}/delete`} preventScrollReset variant="ghost" size="icon" icon={Trash2} aria-label={`Delete ${r.name}`} />
+                    <Button
+                      to={`/auto-responder/${r.id}/edit`}
+                      preventScrollReset
+                      variant="ghost"
+                      size="icon"
+                      icon={Pencil}
+                      aria-label={`Edit ${r.name}`}
+                    />
+                    <Button
+                      to={`/auto-responder/${r.id}/delete`}
+                      preventScrollReset
+                      variant="ghost"
+                      size="icon"
+                      icon={Trash2}
+                      aria-label={`Delete ${r.name}`}
+                    />
                   </Td>
                 </tr>
               ))}

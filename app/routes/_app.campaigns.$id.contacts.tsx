@@ -22,8 +22,15 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const state = pickerState(new URL(args.request.url).searchParams);
-  const [campaign, picker] = await Promise.all([getCampaign(args.context.db, id).catch(throwAsResponse), loadContactPicker(args.context.db, state)]);
-  return { campaign: { id: campaign.id, name: campaign.name, contactCount: campaign.contactCount }, picker, picked: state.picked };
+  const [campaign, picker] = await Promise.all([
+    getCampaign(args.context.db, id).catch(throwAsResponse),
+    loadContactPicker(args.context.db, state),
+  ]);
+  return {
+    campaign: { id: campaign.id, name: campaign.name, contactCount: campaign.contactCount },
+    picker,
+    picked: state.picked,
+  };
 }
 
 /** Picked contacts join the campaign at step 1 (already enrolled ones are left alone). */
@@ -35,7 +42,10 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: addContactsForm, title: FAILED, before: id }, async (input, { user }) => {
     const { added, campaign } = await addCampaignContacts(context.db, id(), input.contactIds, context.clock());
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id(), added });
-    return redirectWithToast(context, "/campaigns", { title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`, description: campaign.name });
+    return redirectWithToast(context, "/campaigns", {
+      title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`,
+      description: campaign.name,
+    });
   });
 }
 
@@ -44,9 +54,17 @@ export default function AddCampaignContacts() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null);
+  useFailureToast(
+    failure,
+    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
+  );
   return (
-    <Dialog title={`Add contacts — ${campaign.name}`} description={`${campaign.contactCount.toLocaleString("en-US")} enrolled. New contacts start at step 1.`} size="lg" closeTo="/campaigns">
+    <Dialog
+      title={`Add contacts — ${campaign.name}`}
+      description={`${campaign.contactCount.toLocaleString("en-US")} enrolled. New contacts start at step 1.`}
+      size="lg"
+      closeTo="/campaigns"
+    >
       <Form method="post" className="space-y-4">
         {failure && !failure.ok ? <Alert tone="danger">{failure.message}</Alert> : null}
         <ContactPicker data={picker} picked={picked} />

@@ -35,7 +35,10 @@ export async function action(args: ActionFunctionArgs) {
 export default function DeleteCampaign() {
   const { campaign } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null);
+  useFailureToast(
+    failure,
+    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
+  );
   return (
     <ConfirmDialog
       title="Delete campaign"

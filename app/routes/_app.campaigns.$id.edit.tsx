@@ -17,11 +17,17 @@ const FAILED = "Error updating campaign";
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return { campaign: await getCampaign(args.context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND)).catch(throwAsResponse) };
+  return {
+    campaign: await getCampaign(args.context.db, routeId(args.params.id, CAMPAIGN_NOT_FOUND)).catch(throwAsResponse),
+  };
 }
 
 // An unticked box posts nothing: the setting is sent explicitly.
-const editForm = withDefaults({ name: "", description: "", promoCode: "", offerExpiration: "" }, updateCampaignSchema, (v) => ({ ...v, stopOnReply: v.stopOnReply === "true" ? "true" : "false" }));
+const editForm = withDefaults(
+  { name: "", description: "", promoCode: "", offerExpiration: "" },
+  updateCampaignSchema,
+  (v) => ({ ...v, stopOnReply: v.stopOnReply === "true" ? "true" : "false" }),
+);
 
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
@@ -29,7 +35,10 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: editForm, title: FAILED, before: id }, async (input, { user }) => {
     const c = await updateCampaign(context.db, id(), input, context.clock());
     await recordActivity(args, user.id, "update_campaign", { campaignId: id(), fields: Object.keys(input) });
-    return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, { title: "Campaign updated", description: c.name });
+    return redirectWithToast(context, `/campaigns${new URL(request.url).search}`, {
+      title: "Campaign updated",
+      description: c.name,
+    });
   });
 }
 
@@ -37,20 +46,44 @@ export default function EditCampaign() {
   const { campaign: c } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null);
+  useFailureToast(
+    failure,
+    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
+  );
   const err = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   return (
     <Dialog title="Edit Campaign">
       <Form method="post" className="space-y-4" noValidate>
-        {failure && !failure.ok && !["name", "offerExpiration", "promoCode"].includes(failure.field ?? "") ? <Alert tone="danger">{failure.message}</Alert> : null}
+        {failure && !failure.ok && !["name", "offerExpiration", "promoCode"].includes(failure.field ?? "") ? (
+          <Alert tone="danger">{failure.message}</Alert>
+        ) : null}
         <Field label="Name" name="name" defaultValue={c.name} errors={err("name")} />
         <Field label="Description" name="description" as="textarea" rows={2} defaultValue={c.description ?? ""} />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label="Promo code" name="promoCode" defaultValue={c.promoCode ?? ""} errors={err("promoCode")} hint="Fills {{promoCode}}" />
-          <Field label="Offer expiration" name="offerExpiration" type="date" defaultValue={c.offerExpiration ?? ""} errors={err("offerExpiration")} hint="Fills {{offerExpiration}}" />
+          <Field
+            label="Promo code"
+            name="promoCode"
+            defaultValue={c.promoCode ?? ""}
+            errors={err("promoCode")}
+            hint="Fills {{promoCode}}"
+          />
+          <Field
+            label="Offer expiration"
+            name="offerExpiration"
+            type="date"
+            defaultValue={c.offerExpiration ?? ""}
+            errors={err("offerExpiration")}
+            hint="Fills {{offerExpiration}}"
+          />
         </div>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="stopOnReply" value="true" defaultChecked={c.stopOnReply} className="size-4 accent-primary" />
+          <input
+            type="checkbox"
+            name="stopOnReply"
+            value="true"
+            defaultChecked={c.stopOnReply}
+            className="size-4 accent-primary"
+          />
           Stop a contact&apos;s sequence when they reply
         </label>
         <DialogActions label="Save Changes" pendingLabel="Saving..." pending={pending} />

@@ -7,14 +7,34 @@ import { z } from "zod";
 import { AI_QUERY, GenerateStepButton } from "~/ai/generate-step-button";
 import { requireUser } from "~/http/guard.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
-import { addStepSchema, CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, STEP_VARIABLES, stepSchema, TOASTS, type ValidStep } from "~/campaigns/campaign-schema";
+import {
+  addStepSchema,
+  CAMPAIGN_NOT_FOUND,
+  checkStep,
+  parseInput,
+  STEP_NOT_FOUND,
+  STEP_VARIABLES,
+  stepSchema,
+  TOASTS,
+  type ValidStep,
+} from "~/campaigns/campaign-schema";
 import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaignSteps, type PublicStep } from "~/campaigns/list-campaign-steps.server";
 import { EMPTY_STEP, segmentLabel, StepFields, type StepDefaults } from "~/campaigns/step-form";
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
 import { useFailureToast } from "~/components/toaster";
-import { Alert, Badge, Button, campaignStatusTone, ConfirmDialog, Dialog, DialogClose, Switch, TextLink } from "~/components/ui";
+import {
+  Alert,
+  Badge,
+  Button,
+  campaignStatusTone,
+  ConfirmDialog,
+  Dialog,
+  DialogClose,
+  Switch,
+  TextLink,
+} from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
 import { failureToast } from "~/components/form-failure";
@@ -30,13 +50,29 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const [campaign, steps] = await Promise.all([getCampaign(db, id), listCampaignSteps(db, id)]).catch(throwAsResponse);
   const params = new URL(args.request.url).searchParams;
-  return { campaign, steps, editId: parseId(params.get("edit")), deleteId: parseId(params.get("delete")), variables: [...STEP_VARIABLES] };
+  return {
+    campaign,
+    steps,
+    editId: parseId(params.get("edit")),
+    deleteId: parseId(params.get("delete")),
+    variables: [...STEP_VARIABLES],
+  };
 }
 
 const intentSchema = z.enum(["add", "update", "toggle", "delete"]);
 type Intent = z.infer<typeof intentSchema>;
-const TOAST_OF: Record<Intent, string> = { add: TOASTS.addStep, update: TOASTS.updateStep, toggle: TOASTS.updateStep, delete: TOASTS.deleteStep };
-const DONE: Record<Intent, string> = { add: "Step added", update: "Step updated", toggle: "Step updated", delete: "Step deleted" };
+const TOAST_OF: Record<Intent, string> = {
+  add: TOASTS.addStep,
+  update: TOASTS.updateStep,
+  toggle: TOASTS.updateStep,
+  delete: TOASTS.deleteStep,
+};
+const DONE: Record<Intent, string> = {
+  add: "Step added",
+  update: "Step updated",
+  toggle: "Step updated",
+  delete: "Step deleted",
+};
 
 /** A step of this campaign, or 404 (a step id from another campaign is not found here). */
 async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: unknown) {
@@ -47,7 +83,9 @@ async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: unknown
 
 // The add and edit forms post the step's fields (checked by the step schemas below, with their own messages); the
 // switch posts isActive; delete only the step id.
-const stepsForm = z.object({ intent: z.enum(intentSchema.options, intentError()), stepId: z.unknown(), isActive: z.unknown() }).passthrough();
+const stepsForm = z
+  .object({ intent: z.enum(intentSchema.options, intentError()), stepId: z.unknown(), isActive: z.unknown() })
+  .passthrough();
 
 export async function action(args: ActionFunctionArgs) {
   const { context } = args;
@@ -69,13 +107,32 @@ export async function action(args: ActionFunctionArgs) {
       let next: ValidStep;
       if (intent === "toggle") {
         // The switch posts isActive "true"/"false" explicitly; everything else stays as it is.
-        const { name, messageType, subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays } = current;
-        next = { name, messageType: messageType as ValidStep["messageType"], subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays, isActive: isActive === "true" };
+        const { name, messageType, subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays } =
+          current;
+        next = {
+          name,
+          messageType: messageType as ValidStep["messageType"],
+          subject,
+          content,
+          delayDays,
+          delayHours,
+          windowStart,
+          windowEnd,
+          windowWeekdays,
+          isActive: isActive === "true",
+        };
       } else {
-        next = checkStep(parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep), current.isActive);
+        next = checkStep(
+          parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep),
+          current.isActive,
+        );
       }
       await updateCampaignStep(context.db, current.id, next, now);
-      await recordActivity(args, user.id, "update_campaign_step", { campaignId: id(), stepId: current.id, ...(intent === "toggle" ? { isActive: next.isActive } : {}) });
+      await recordActivity(args, user.id, "update_campaign_step", {
+        campaignId: id(),
+        stepId: current.id,
+        ...(intent === "toggle" ? { isActive: next.isActive } : {}),
+      });
     }
     return redirectWithToast(context, `/campaigns/${id()}/steps`, { title: DONE[intent] });
   });
@@ -117,12 +174,20 @@ export default function CampaignSteps() {
   const aiSubject = searchParams.get(AI_QUERY.subject);
   const aiName = searchParams.get(AI_QUERY.name);
   const aiError = searchParams.get(AI_QUERY.error);
-  const aiDraft = aiContent !== null ? { content: aiContent, ...(aiSubject !== null ? { subject: aiSubject, messageType: "email" } : {}) } : null;
+  const aiDraft =
+    aiContent !== null
+      ? { content: aiContent, ...(aiSubject !== null ? { subject: aiSubject, messageType: "email" } : {}) }
+      : null;
   // The generated name only fills an empty name: a step's own name is never replaced.
-  const named = <T extends { name: string }>(step: T) => (aiDraft && aiName && !step.name.trim() ? { ...step, name: aiName } : step);
+  const named = <T extends { name: string }>(step: T) =>
+    aiDraft && aiName && !step.name.trim() ? { ...step, name: aiName } : step;
   const editing = editId !== null && steps.some((s) => s.id === editId);
   const addDefaults: StepDefaults = addFailure
-    ? ({ ...EMPTY_STEP, ...Object.fromEntries(Object.entries(addFailure.values).map(([k, v]) => [k, String(v)])), windowWeekdays: addFailure.values.windowWeekdays === "true" } as StepDefaults)
+    ? ({
+        ...EMPTY_STEP,
+        ...Object.fromEntries(Object.entries(addFailure.values).map(([k, v]) => [k, String(v)])),
+        windowWeekdays: addFailure.values.windowWeekdays === "true",
+      } as StepDefaults)
     : aiDraft && !editing
       ? named({ ...EMPTY_STEP, ...aiDraft })
       : EMPTY_STEP;
@@ -136,7 +201,12 @@ export default function CampaignSteps() {
     previousSteps: (before: number) =>
       steps
         .filter((s) => s.stepNumber < before)
-        .map((s) => ({ stepNumber: s.stepNumber, messageType: asType(s.messageType), content: s.content, subject: s.subject })),
+        .map((s) => ({
+          stepNumber: s.stepNumber,
+          messageType: asType(s.messageType),
+          content: s.content,
+          subject: s.subject,
+        })),
   };
 
   return (
@@ -144,7 +214,8 @@ export default function CampaignSteps() {
       title={`Steps — ${campaign.name}`}
       description={
         <span>
-          <Badge tone={campaignStatusTone(campaign.status)}>{campaign.status}</Badge> {steps.length} {steps.length === 1 ? "step" : "steps"}
+          <Badge tone={campaignStatusTone(campaign.status)}>{campaign.status}</Badge> {steps.length}{" "}
+          {steps.length === 1 ? "step" : "steps"}
         </span>
       }
       size="lg"
@@ -173,12 +244,20 @@ export default function CampaignSteps() {
                 <input type="hidden" name="intent" value="update" />
                 <input type="hidden" name="stepId" value={s.id} />
                 <p className="text-sm font-semibold">Editing step {s.stepNumber}</p>
-                {failure && failure.intent === "update" && !failure.field ? <Alert tone="danger">{failure.message}</Alert> : null}
+                {failure && failure.intent === "update" && !failure.field ? (
+                  <Alert tone="danger">{failure.message}</Alert>
+                ) : null}
                 <StepFields
                   key={aiContent ?? "saved"}
                   idPrefix={`edit-${s.id}`}
                   defaults={aiDraft ? named({ ...s, ...aiDraft }) : s}
-                  variables={variables} errors={failure && failure.intent === "update" && failure.field ? { field: failure.field, message: failure.message } : null} />
+                  variables={variables}
+                  errors={
+                    failure && failure.intent === "update" && failure.field
+                      ? { field: failure.field, message: failure.message }
+                      : null
+                  }
+                />
                 <div className="flex justify-end gap-2">
                   <Button to={pathname} variant="secondary" preventScrollReset>
                     Cancel
@@ -251,7 +330,14 @@ function AddStep({
       <h4 className="font-semibold">Add step {stepNumber}</h4>
       {/* Outside the add <Form>: the assistant posts its own form (forms cannot nest). */}
       <div data-testid="ai-assist-slot">{assistant(type)}</div>
-      <Form method="post" action={action} preventScrollReset className="space-y-3" noValidate data-testid="add-step-form">
+      <Form
+        method="post"
+        action={action}
+        preventScrollReset
+        className="space-y-3"
+        noValidate
+        data-testid="add-step-form"
+      >
         <input type="hidden" name="intent" value="add" />
         {failure && !failure.field ? <Alert tone="danger">{failure.message}</Alert> : null}
         <StepFields
@@ -274,11 +360,19 @@ function AddStep({
 
 function StepRow({ s, base }: { s: PublicStep; base: string }) {
   return (
-    <li className="rounded-md border border-border p-3" data-testid="step-row" aria-label={`Step ${s.stepNumber}: ${s.name}`}>
+    <li
+      className="rounded-md border border-border p-3"
+      data-testid="step-row"
+      aria-label={`Step ${s.stepNumber}: ${s.name}`}
+    >
       <div className="flex flex-wrap items-center gap-2">
-        <span className="flex size-6 items-center justify-center rounded-full bg-primary-soft text-xs font-semibold text-primary-text">{s.stepNumber}</span>
+        <span className="flex size-6 items-center justify-center rounded-full bg-primary-soft text-xs font-semibold text-primary-text">
+          {s.stepNumber}
+        </span>
         <span className="font-medium">{s.name}</span>
-        <Badge tone={s.messageType === "email" ? "info" : "primary"}>{s.messageType === "email" ? "Email" : "SMS"}</Badge>
+        <Badge tone={s.messageType === "email" ? "info" : "primary"}>
+          {s.messageType === "email" ? "Email" : "SMS"}
+        </Badge>
         <Badge tone="neutral">{s.delayLabel}</Badge>
         {s.windowStart ? (
           <span className="text-xs text-fg-muted">
@@ -287,12 +381,23 @@ function StepRow({ s, base }: { s: PublicStep; base: string }) {
           </span>
         ) : null}
         <span className="ml-auto flex items-center gap-3">
-          <Switch name="isActive" checked={s.isActive} label={`Active: step ${s.stepNumber} ${s.name}`} action={base} fields={{ intent: "toggle", stepId: String(s.id) }} />
+          <Switch
+            name="isActive"
+            checked={s.isActive}
+            label={`Active: step ${s.stepNumber} ${s.name}`}
+            action={base}
+            fields={{ intent: "toggle", stepId: String(s.id) }}
+          />
           <TextLink to={`${base}?edit=${s.id}`} preventScrollReset aria-label={`Edit step ${s.stepNumber}`}>
             <Pencil aria-hidden="true" className="mr-1 inline size-4" />
             Edit
           </TextLink>
-          <TextLink tone="danger" to={`${base}?delete=${s.id}`} preventScrollReset aria-label={`Delete step ${s.stepNumber}`}>
+          <TextLink
+            tone="danger"
+            to={`${base}?delete=${s.id}`}
+            preventScrollReset
+            aria-label={`Delete step ${s.stepNumber}`}
+          >
             <Trash2 aria-hidden="true" className="mr-1 inline size-4" />
             Delete
           </TextLink>

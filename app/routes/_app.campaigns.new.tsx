@@ -28,7 +28,14 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     picker,
     picked: state.picked,
-    form: { name: echo("name"), description: echo("description"), schedule: (echo("schedule") === "later" ? "later" : "now") as "now" | "later", startAt: echo("startAt"), tz: echo("tz"), selectAll: params.get("selectAll") === "1" },
+    form: {
+      name: echo("name"),
+      description: echo("description"),
+      schedule: (echo("schedule") === "later" ? "later" : "now") as "now" | "later",
+      startAt: echo("startAt"),
+      tz: echo("tz"),
+      selectAll: params.get("selectAll") === "1",
+    },
   };
 }
 
@@ -37,7 +44,16 @@ export async function loader(args: LoaderFunctionArgs) {
  * campaign (picked contacts, or every contact matching the search when "select all" is ticked).
  */
 const newCampaignForm = z
-  .object({ schedule: z.unknown(), startAt: z.unknown(), tz: z.unknown(), selectAll: z.unknown(), audienceQ: z.unknown(), contactIds: asList(z.array(z.unknown())), name: z.unknown(), description: z.unknown() })
+  .object({
+    schedule: z.unknown(),
+    startAt: z.unknown(),
+    tz: z.unknown(),
+    selectAll: z.unknown(),
+    audienceQ: z.unknown(),
+    contactIds: asList(z.array(z.unknown())),
+    name: z.unknown(),
+    description: z.unknown(),
+  })
   .transform((f, ctx) => {
     const at = scheduledInstant(f);
     if (at === null) {
@@ -61,7 +77,12 @@ const newCampaignForm = z
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { user }) => {
-    const c = await createCampaign(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    const c = await createCampaign(
+      context.db,
+      input,
+      { userId: user.id, ipAddress: clientIp(request) },
+      context.clock(),
+    );
     // Next: its steps.
     return redirectWithToast(context, `/campaigns/${c.id}/steps`, { title: "Campaign created", description: c.name });
   });
@@ -72,7 +93,10 @@ export default function NewCampaign() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  useFailureToast(failure, failure && !failure.ok ? { title: failure.title ?? TOASTS.create, description: failure.message } : null);
+  useFailureToast(
+    failure,
+    failure && !failure.ok ? { title: failure.title ?? TOASTS.create, description: failure.message } : null,
+  );
   const fieldError = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   const other = failure && !failure.ok && !["name", "startAt"].includes(failure.field ?? "") ? failure.message : null;
 

@@ -8,7 +8,18 @@ import type { PublicCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaigns } from "~/campaigns/list-campaigns.server";
 import { pauseCampaign } from "~/campaigns/pause-campaign.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
-import { Badge, Button, Card, campaignStatusTone, EmptyState, HiddenFields, PageHeader, Pager, ProgressBar, TextLink } from "~/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  campaignStatusTone,
+  EmptyState,
+  HiddenFields,
+  PageHeader,
+  Pager,
+  ProgressBar,
+  TextLink,
+} from "~/components/ui";
 import { searchParamsOf } from "~/http/api.server";
 import { STATUS_BY_CODE } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
@@ -30,7 +41,11 @@ export async function loader(args: LoaderFunctionArgs) {
   return { campaigns: page.items, nextCursor: page.nextCursor, after: after ?? null };
 }
 
-const intent = z.object({ intent: z.enum(["start", "pause"], intentError()), id: z.string().max(20), resume: z.string().max(10).optional() });
+const intent = z.object({
+  intent: z.enum(["start", "pause"], intentError()),
+  id: z.string().max(20),
+  resume: z.string().max(10).optional(),
+});
 const DONE = { start: "Campaign started", resume: "Campaign resumed", pause: "Campaign paused" } as const;
 
 /** The card's Start/Resume and Pause buttons (plain POST forms): one domain call, then back to the list with a toast. */
@@ -42,7 +57,12 @@ export async function action(args: ActionFunctionArgs) {
     {
       schema: intent,
       // SPEC §8: the destructive toast shows the server's message; a redirect carries it, so it shows without JS too.
-      failureRedirect: (f) => redirectWithToast(context, back, { title: TOASTS[f.intent === "pause" ? "pause" : "start"], description: `${STATUS_BY_CODE[f.code]}: ${f.message}`, variant: "destructive" }),
+      failureRedirect: (f) =>
+        redirectWithToast(context, back, {
+          title: TOASTS[f.intent === "pause" ? "pause" : "start"],
+          description: `${STATUS_BY_CODE[f.code]}: ${f.message}`,
+          variant: "destructive",
+        }),
     },
     async (input, { user }) => {
       const id = routeId(input.id, CAMPAIGN_NOT_FOUND);
@@ -50,7 +70,10 @@ export async function action(args: ActionFunctionArgs) {
       if (input.intent === "start") {
         requirePublicUrl(context.cloudflare.env);
         const c = await startCampaign(context.db, context.queue, id, actor, context.clock());
-        return redirectWithToast(context, back, { title: input.resume ? DONE.resume : DONE.start, description: c.name });
+        return redirectWithToast(context, back, {
+          title: input.resume ? DONE.resume : DONE.start,
+          description: c.name,
+        });
       }
       const c = await pauseCampaign(context.db, id, actor, context.clock());
       return redirectWithToast(context, back, { title: DONE.pause, description: c.name });
@@ -102,9 +125,20 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("id") === String(c.id);
   const p = c.progress;
-  const action = c.status === "draft" || c.status === "paused" ? (c.status === "paused" ? "Resume" : "Start") : c.status === "running" ? "Pause" : null;
+  const action =
+    c.status === "draft" || c.status === "paused"
+      ? c.status === "paused"
+        ? "Resume"
+        : "Start"
+      : c.status === "running"
+        ? "Pause"
+        : null;
   return (
-    <article className="flex h-full flex-col rounded-lg border border-border bg-surface p-4" data-testid="campaign-card" aria-label={c.name}>
+    <article
+      className="flex h-full flex-col rounded-lg border border-border bg-surface p-4"
+      data-testid="campaign-card"
+      aria-label={c.name}
+    >
       <div className="flex items-start justify-between gap-2">
         <h3 className="font-semibold break-words">{c.name}</h3>
         <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>
@@ -121,7 +155,14 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
             : c.contactCount.toLocaleString("en-US")}
         </dd>
         <dt className="text-fg-muted">Created</dt>
-        <dd>{new Date(c.createdAt).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" })}</dd>
+        <dd>
+          {new Date(c.createdAt).toLocaleDateString("en-US", {
+            month: "short",
+            day: "numeric",
+            year: "numeric",
+            timeZone: "UTC",
+          })}
+        </dd>
         <dt className="text-fg-muted">Sent / delivered</dt>
         <dd>
           {c.sentCount.toLocaleString("en-US")} / {c.deliveredCount.toLocaleString("en-US")}
@@ -153,17 +194,41 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
       <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
         {action ? (
           <Form method="post" action={`/campaigns${search}`} preventScrollReset>
-            <HiddenFields fields={{ id: c.id, intent: action === "Pause" ? "pause" : "start", resume: action === "Resume" ? "1" : null }} />
-            <Button type="submit" size="sm" variant={action === "Pause" ? "secondary" : "primary"} icon={action === "Pause" ? Pause : Play} disabled={busy} aria-label={`${action} ${c.name}`}>
+            <HiddenFields
+              fields={{
+                id: c.id,
+                intent: action === "Pause" ? "pause" : "start",
+                resume: action === "Resume" ? "1" : null,
+              }}
+            />
+            <Button
+              type="submit"
+              size="sm"
+              variant={action === "Pause" ? "secondary" : "primary"}
+              icon={action === "Pause" ? Pause : Play}
+              disabled={busy}
+              aria-label={`${action} ${c.name}`}
+            >
               {action}
             </Button>
           </Form>
         ) : null}
-        <Button to={`/campaigns/${c.id}/steps${search}`} preventScrollReset size="sm" variant="outline" icon={ListOrdered} aria-label={`View Steps of ${c.name}`}>
+        <Button
+          to={`/campaigns/${c.id}/steps${search}`}
+          preventScrollReset
+          size="sm"
+          variant="outline"
+          icon={ListOrdered}
+          aria-label={`View Steps of ${c.name}`}
+        >
           View Steps
         </Button>
         {c.status !== "completed" ? (
-          <TextLink to={`/campaigns/${c.id}/contacts${search}`} preventScrollReset aria-label={`Add contacts to ${c.name}`}>
+          <TextLink
+            to={`/campaigns/${c.id}/contacts${search}`}
+            preventScrollReset
+            aria-label={`Add contacts to ${c.name}`}
+          >
             <UserPlus aria-hidden="true" className="mr-1 inline size-4" />
             Add contacts
           </TextLink>
@@ -173,7 +238,12 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
           Edit
         </TextLink>
         {c.status === "draft" ? (
-          <TextLink tone="danger" to={`/campaigns/${c.id}/delete${search}`} preventScrollReset aria-label={`Delete ${c.name}`}>
+          <TextLink
+            tone="danger"
+            to={`/campaigns/${c.id}/delete${search}`}
+            preventScrollReset
+            aria-label={`Delete ${c.name}`}
+          >
             <Trash2 aria-hidden="true" className="mr-1 inline size-4" />
             Delete
           </TextLink>

@@ -29,30 +29,52 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
   const url = new URL(args.request.url);
   const today = isoDay(args.context.clock().getTime());
-  let from = dayParam.safeParse(url.searchParams.get("from")).data ?? isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
+  let from =
+    dayParam.safeParse(url.searchParams.get("from")).data ?? isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
   let to = dayParam.safeParse(url.searchParams.get("to")).data ?? today;
   if (from > to || (Date.parse(to) - Date.parse(from)) / DAY >= MAX_REPORT_DAYS) {
     from = isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
     to = today;
   }
-  const [report, plainWords] = await Promise.all([getComplianceReport(args.context.db, { from, to }), listPlainWordsOptOuts(args.context.db)]);
+  const [report, plainWords] = await Promise.all([
+    getComplianceReport(args.context.db, { from, to }),
+    listPlainWordsOptOuts(args.context.db),
+  ]);
   return { ...report, plainWords };
 }
 
 const undoSchema = z.object({
   id: zodId(),
-  note: z.string().trim().min(1, "Please say why the opt-out is undone").max(500, "The note can be at most 500 characters"),
+  note: z
+    .string()
+    .trim()
+    .min(1, "Please say why the opt-out is undone")
+    .max(500, "The note can be at most 500 characters"),
 });
 
 /** Undo an opt-out understood from plain words, with a note (superusers; kept in the activity log). */
 export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: undoSchema, role: "superuser" }, async (input, { user }) => {
-    await undoPlainWordsOptOut(args.context.db, input.id, input.note, { userId: user.id, ipAddress: clientIp(args.request) }, args.context.clock());
-    return redirectWithToast(args.context, "/compliance", { title: "Opt-out undone", description: "The number can be texted again; your note is in the activity log." });
+    await undoPlainWordsOptOut(
+      args.context.db,
+      input.id,
+      input.note,
+      { userId: user.id, ipAddress: clientIp(args.request) },
+      args.context.clock(),
+    );
+    return redirectWithToast(args.context, "/compliance", {
+      title: "Opt-out undone",
+      description: "The number can be texted again; your note is in the activity log.",
+    });
   });
 }
 
-const KIND_LABEL = { opt_out: "Opt-out", opt_in: "Opt-in", refused: "Refused send", quiet_hours: "Held for quiet hours" } as const;
+const KIND_LABEL = {
+  opt_out: "Opt-out",
+  opt_in: "Opt-in",
+  refused: "Refused send",
+  quiet_hours: "Held for quiet hours",
+} as const;
 
 export default function ComplianceReport() {
   const r = useLoaderData<typeof loader>();
@@ -137,7 +159,9 @@ export default function ComplianceReport() {
               <li key={o.id} className="space-y-2 py-3" data-testid="plain-opt-out">
                 <p className="text-sm">
                   <span className="font-mono">{o.phone}</span> · <LocalTime iso={o.at} pattern="MMM d, HH:mm" /> ·{" "}
-                  <span data-testid="opt-out-reason">{o.reason === "classifier" ? "AI classifier" : "plain words"}</span>
+                  <span data-testid="opt-out-reason">
+                    {o.reason === "classifier" ? "AI classifier" : "plain words"}
+                  </span>
                 </p>
                 {o.words ? <p className="text-sm whitespace-pre-wrap text-fg-muted">“{o.words}”</p> : null}
                 <Form method="post" className="flex flex-wrap items-end gap-2">
@@ -153,7 +177,8 @@ export default function ComplianceReport() {
         )}
       </Card>
       <p className="text-sm text-fg-muted">
-        One contact&apos;s evidence is on their page (Contacts → the contact → &quot;Consent evidence&quot;). Unsubscribe requests are honoured at once on every path.
+        One contact&apos;s evidence is on their page (Contacts → the contact → &quot;Consent evidence&quot;).
+        Unsubscribe requests are honoured at once on every path.
       </p>
     </div>
   );

@@ -21,18 +21,25 @@ export async function loader(args: LoaderFunctionArgs) {
   // An unknown id is a 404 the route's ErrorBoundary shows inside the dialog.
   const contact = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const { id, firstName, lastName, phone, email, company, address, city, state, zipCode } = contact;
-  return { contact: { id, firstName, lastName, phone, email, company, address, city, state, zipCode }, customFields: parseCustomFields(contact.customFields) };
+  return {
+    contact: { id, firstName, lastName, phone, email, company, address, city, state, zipCode },
+    customFields: parseCustomFields(contact.customFields),
+  };
 }
 
 /** Edit: validate (zod + conform), update, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const id = () => routeId(args.params.id, CONTACT_NOT_FOUND);
-  return formAction(args, { schema: contactSchema, coerce: true, title: CONTACT_FAILED.update, before: id }, async (input, { user }) => {
-    await updateContact(context.db, id(), input, context.clock());
-    await recordActivity(args, user.id, "update_contact", { contactId: id() });
-    return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.update });
-  });
+  return formAction(
+    args,
+    { schema: contactSchema, coerce: true, title: CONTACT_FAILED.update, before: id },
+    async (input, { user }) => {
+      await updateContact(context.db, id(), input, context.clock());
+      await recordActivity(args, user.id, "update_contact", { contactId: id() });
+      return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.update });
+    },
+  );
 }
 
 export default function EditContact() {
@@ -42,7 +49,13 @@ export default function EditContact() {
   const defaultValue = { ...Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v ?? ""])), customFields };
   return (
     <Dialog title="Edit Contact">
-      <ContactForm key={id} id={`contact-edit-${id}`} actionData={actionData} defaultValue={defaultValue} submitLabel="Save Changes" />
+      <ContactForm
+        key={id}
+        id={`contact-edit-${id}`}
+        actionData={actionData}
+        defaultValue={defaultValue}
+        submitLabel="Save Changes"
+      />
     </Dialog>
   );
 }

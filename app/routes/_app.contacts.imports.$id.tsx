@@ -8,7 +8,14 @@ import { useFailureToast } from "~/components/toaster";
 import { ColumnMatchForm } from "~/contacts/column-match";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { matchImportColumns } from "~/contacts/match-import-columns.server";
-import { importButtonLabel, importPlan, ImportProgress, ImportStopped, StagedImportForm, StagedImportPreview } from "~/contacts/import-preview";
+import {
+  importButtonLabel,
+  importPlan,
+  ImportProgress,
+  ImportStopped,
+  StagedImportForm,
+  StagedImportPreview,
+} from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { formAction } from "~/http/form-action.server";
@@ -27,16 +34,25 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
   const id = routeId(args.params.id, IMPORT_NOT_FOUND);
-  return viewContactImport(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.queue) }).catch(throwAsResponse);
+  return viewContactImport(context.db, {
+    id,
+    userId: user.id,
+    now: context.clock(),
+    enqueue: importEnqueuer(context.queue),
+  }).catch(throwAsResponse);
 }
 
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("confirm"), duplicateMode: z.enum(DUPLICATE_MODES).catch("skip") }),
-  // Match columns: one `col<i>` per column of the file ("" = ignore).
-  z.object({ intent: z.literal("match") }).catchall(z.string()),
-  z.object({ intent: z.literal("cancel") }),
-  z.object({ intent: z.literal("done") }),
-], intentError());
+const intentSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("confirm"), duplicateMode: z.enum(DUPLICATE_MODES).catch("skip") }),
+    // Match columns: one `col<i>` per column of the file ("" = ignore).
+    z.object({ intent: z.literal("match") }).catchall(z.string()),
+    z.object({ intent: z.literal("cancel") }),
+    z.object({ intent: z.literal("done") }),
+  ],
+  intentError(),
+);
 
 export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, IMPORT_NOT_FOUND);
@@ -44,10 +60,19 @@ export async function action(args: ActionFunctionArgs) {
     const staged = stagedImportIntents(args, user.id, id());
     if (input.intent === "confirm") return await staged.start(input.duplicateMode);
     if (input.intent === "match") {
-      await matchImportColumns(args.context.db, { id: id(), userId: user.id, columns: postedColumns(input) }, args.context.clock());
+      await matchImportColumns(
+        args.context.db,
+        { id: id(), userId: user.id, columns: postedColumns(input) },
+        args.context.clock(),
+      );
       return redirect(new URL(args.request.url).pathname + new URL(args.request.url).search);
     }
-    if (input.intent === "done") return redirectWithToast(args.context, staged.back, await contactImportDoneToast(args.context.db, id(), user.id).catch(throwAsResponse));
+    if (input.intent === "done")
+      return redirectWithToast(
+        args.context,
+        staged.back,
+        await contactImportDoneToast(args.context.db, id(), user.id).catch(throwAsResponse),
+      );
     const cancelled = await staged.cancel("Import cancelled");
     await recordActivity(args, user.id, "cancel_contact_import", { importId: id() });
     return cancelled;
@@ -71,13 +96,22 @@ export default function ImportPreview() {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
 
-  useFailureToast(actionData, actionData?.message ? { title: "Failed to upload contacts", description: "There was an error uploading the contacts. Please try again." } : null);
+  useFailureToast(
+    actionData,
+    actionData?.message
+      ? {
+          title: "Failed to upload contacts",
+          description: "There was an error uploading the contacts. Please try again.",
+        }
+      : null,
+  );
 
   if (imp.status === "mapping" && match) {
     return (
       <Dialog title="Match columns" size="lg">
         <p className="mb-3 text-sm text-fg-muted">
-          File: <span className="font-medium text-fg">{imp.fileName}</span> ({imp.totalRows} {imp.totalRows === 1 ? "row" : "rows"})
+          File: <span className="font-medium text-fg">{imp.fileName}</span> ({imp.totalRows}{" "}
+          {imp.totalRows === 1 ? "row" : "rows"})
         </p>
         {actionData?.message ? (
           <Alert tone="danger" className="mb-4" data-testid="match-error">
@@ -90,7 +124,16 @@ export default function ImportPreview() {
   }
 
   return (
-    <Dialog title={imp.status === "staged" ? "Preview import" : imp.status === "completed" ? "Import complete" : "Importing contacts"} size="lg">
+    <Dialog
+      title={
+        imp.status === "staged"
+          ? "Preview import"
+          : imp.status === "completed"
+            ? "Import complete"
+            : "Importing contacts"
+      }
+      size="lg"
+    >
       <p className="mb-3 text-sm text-fg-muted">
         File: <span className="font-medium text-fg">{imp.fileName}</span>
       </p>
@@ -114,15 +157,24 @@ export default function ImportPreview() {
               <legend className="mb-1 font-medium">Existing contacts (same phone or email)</legend>
               {plan && plan.existing ? (
                 <p className="mb-2 text-fg-muted" data-testid="import-existing-explained">
-                  {plan.byPhone ? `${plan.byPhone} with the same phone: Skip leaves them unchanged, Update fills in this file's values. ` : ""}
+                  {plan.byPhone
+                    ? `${plan.byPhone} with the same phone: Skip leaves them unchanged, Update fills in this file's values. `
+                    : ""}
                   {plan.byEmail ? `${plan.byEmail} with the same email but another phone: always skipped.` : ""}
                 </p>
               ) : null}
               <label className="mr-6 inline-flex items-center gap-2">
-                <input type="radio" name="duplicateMode" value="skip" defaultChecked={imp.duplicateMode !== "update"} /> Skip
+                <input type="radio" name="duplicateMode" value="skip" defaultChecked={imp.duplicateMode !== "update"} />{" "}
+                Skip
               </label>
               <label className="inline-flex items-center gap-2">
-                <input type="radio" name="duplicateMode" value="update" defaultChecked={imp.duplicateMode === "update"} /> Update
+                <input
+                  type="radio"
+                  name="duplicateMode"
+                  value="update"
+                  defaultChecked={imp.duplicateMode === "update"}
+                />{" "}
+                Update
               </label>
             </fieldset>
           </StagedImportForm>
@@ -153,7 +205,12 @@ export default function ImportPreview() {
         </div>
       ) : null}
 
-      <ImportStopped status={imp.status} failureMessage={imp.failureMessage} failed="The import failed." cancelled="This import was cancelled." />
+      <ImportStopped
+        status={imp.status}
+        failureMessage={imp.failureMessage}
+        failed="The import failed."
+        cancelled="This import was cancelled."
+      />
     </Dialog>
   );
 }

@@ -14,15 +14,22 @@ import { redirectWithToast } from "~/http/toast.server";
 export const meta: MetaFunction = () => [{ title: "Add Contact — Helio" }];
 
 // Nothing to load: only the session is checked.
-export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireUser(args);
+  return null;
+};
 
 /** Add: validate (zod + conform), create, then back to the list with a toast. */
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
-  return formAction(args, { schema: contactSchema, coerce: true, title: CONTACT_FAILED.create }, async (input, { user }) => {
-    await createContact(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
-    return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.create });
-  });
+  return formAction(
+    args,
+    { schema: contactSchema, coerce: true, title: CONTACT_FAILED.create },
+    async (input, { user }) => {
+      await createContact(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+      return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.create });
+    },
+  );
 }
 
 export default function NewContact() {

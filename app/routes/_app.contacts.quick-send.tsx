@@ -16,11 +16,20 @@ import { z } from "zod";
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
 
 // Nothing to load: only the session is checked.
-export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireUser(args);
+  return null;
+};
 
 // The file and the message are checked by stageQuickSend (its messages name the field); the time here.
 const quickSendForm = z
-  .object({ file: z.unknown(), message: z.string().default(""), schedule: z.unknown(), startAt: z.unknown(), tz: z.unknown() })
+  .object({
+    file: z.unknown(),
+    message: z.string().default(""),
+    schedule: z.unknown(),
+    startAt: z.unknown(),
+    tz: z.unknown(),
+  })
   .transform((f, ctx) => {
     const at = scheduledInstant(f);
     if (at === null) {
@@ -33,10 +42,14 @@ const quickSendForm = z
 /** Step 1: the file and the message are checked and staged; the next page previews them before anything is saved. */
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
-  return formAction(args, { schema: quickSendForm, limit: { maxBytes: MAX_UPLOAD_REQUEST_BYTES, message: UPLOAD_TOO_LARGE } }, async (input, { user }) => {
-    const staged = await stageQuickSend(context.db, input, { userId: user.id }, context.clock());
-    return redirect(`/contacts/quick-send/${staged.id}${listSearch(request)}`);
-  });
+  return formAction(
+    args,
+    { schema: quickSendForm, limit: { maxBytes: MAX_UPLOAD_REQUEST_BYTES, message: UPLOAD_TOO_LARGE } },
+    async (input, { user }) => {
+      const staged = await stageQuickSend(context.db, input, { userId: user.id }, context.clock());
+      return redirect(`/contacts/quick-send/${staged.id}${listSearch(request)}`);
+    },
+  );
 }
 
 export default function QuickUploadAndSend() {
@@ -46,12 +59,25 @@ export default function QuickUploadAndSend() {
   const aboutFile = !reply?.field || reply.field === "file";
   useFailureToast(
     reply,
-    reply?.message ? (aboutFile ? { title: "Upload failed", description: "Please check your file format and try again." } : { title: "Please check the form", description: reply.message }) : null,
+    reply?.message
+      ? aboutFile
+        ? { title: "Upload failed", description: "Please check your file format and try again." }
+        : { title: "Please check the form", description: reply.message }
+      : null,
   );
-  const v = { message: postedValue(reply, "message"), schedule: postedValue(reply, "schedule") === "later" ? ("later" as const) : ("now" as const), startAt: postedValue(reply, "startAt"), tz: postedValue(reply, "tz") };
+  const v = {
+    message: postedValue(reply, "message"),
+    schedule: postedValue(reply, "schedule") === "later" ? ("later" as const) : ("now" as const),
+    startAt: postedValue(reply, "startAt"),
+    tz: postedValue(reply, "tz"),
+  };
   const errorOn = (field: string) => fieldErrorsOf(reply, field) ?? undefined;
   return (
-    <Dialog title="Quick Upload & Send" description="Text everyone in a spreadsheet: they are saved as contacts, then sent your message." size="lg">
+    <Dialog
+      title="Quick Upload & Send"
+      description="Text everyone in a spreadsheet: they are saved as contacts, then sent your message."
+      size="lg"
+    >
       <Form method="post" encType="multipart/form-data" className="space-y-4" data-testid="quick-send-form">
         {reply?.message && !["file", "message", "startAt"].includes(reply.field ?? "") ? (
           <Alert tone="danger" data-testid="quick-send-error">
@@ -82,9 +108,16 @@ export default function QuickUploadAndSend() {
           startAt={v.startAt ?? ""}
           tz={v.tz ?? ""}
           errors={errorOn("startAt")}
-          labels={{ now: "Send as soon as the contacts are saved", later: "Send at a date and time", field: "Send date and time" }}
+          labels={{
+            now: "Send as soon as the contacts are saved",
+            later: "Send at a date and time",
+            field: "Send date and time",
+          }}
         />
-        <p className="text-xs text-fg-subtle">Nothing is saved or sent yet: the next step shows the contacts and the message as the first of them will get it.</p>
+        <p className="text-xs text-fg-subtle">
+          Nothing is saved or sent yet: the next step shows the contacts and the message as the first of them will get
+          it.
+        </p>
         <DialogActions label="Upload and preview" pendingLabel="Uploading..." pending={pending} />
       </Form>
     </Dialog>

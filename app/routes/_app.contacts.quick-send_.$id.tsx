@@ -26,7 +26,12 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
   const id = routeId(args.params.id, QUICK_SEND_NOT_FOUND);
-  const view = await viewQuickSend(context.db, { id, userId: user.id, now: context.clock(), enqueue: importEnqueuer(context.queue) }).catch(throwAsResponse);
+  const view = await viewQuickSend(context.db, {
+    id,
+    userId: user.id,
+    now: context.clock(),
+    enqueue: importEnqueuer(context.queue),
+  }).catch(throwAsResponse);
   if (view.quick.broadcastId) throw redirect(`/testing/sends/${view.quick.broadcastId}`);
   return view;
 }
@@ -36,16 +41,20 @@ const intentSchema = z.object({ intent: z.enum(["import", "cancel", "send"], int
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const id = () => routeId(args.params.id, QUICK_SEND_NOT_FOUND);
-  return formAction(args, { schema: intentSchema, title: "Failed to send messages", before: id }, async (input, { user }) => {
-    const staged = stagedImportIntents(args, user.id, id());
-    // Duplicate-aware ("skip"): a number that is already a contact keeps its record and still gets the message.
-    if (input.intent === "import") return await staged.start("skip");
-    if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
-    requirePublicUrl(context.cloudflare.env);
-    const deps = context.domain();
-    const { broadcastId } = await sendQuickUpload(deps, id(), { userId: user.id, ipAddress: clientIp(request) });
-    return redirect(`/testing/sends/${broadcastId}`);
-  });
+  return formAction(
+    args,
+    { schema: intentSchema, title: "Failed to send messages", before: id },
+    async (input, { user }) => {
+      const staged = stagedImportIntents(args, user.id, id());
+      // Duplicate-aware ("skip"): a number that is already a contact keeps its record and still gets the message.
+      if (input.intent === "import") return await staged.start("skip");
+      if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
+      requirePublicUrl(context.cloudflare.env);
+      const deps = context.domain();
+      const { broadcastId } = await sendQuickUpload(deps, id(), { userId: user.id, ipAddress: clientIp(request) });
+      return redirect(`/testing/sends/${broadcastId}`);
+    },
+  );
 }
 
 export default function QuickSendPreview() {
@@ -53,7 +62,15 @@ export default function QuickSendPreview() {
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const importing = imp.status === "importing";
-  useFailureToast(reply, reply && !reply.ok ? { title: "Failed to send messages", description: "There was an error sending the bulk messages. Please try again." } : null);
+  useFailureToast(
+    reply,
+    reply && !reply.ok
+      ? {
+          title: "Failed to send messages",
+          description: "There was an error sending the bulk messages. Please try again.",
+        }
+      : null,
+  );
   const n = (x: number) => x.toLocaleString("en-US");
   const title = imp.status === "staged" ? "Preview quick send" : importing ? "Saving contacts" : "Review and send";
 
@@ -75,17 +92,35 @@ export default function QuickSendPreview() {
           </Alert>
         ) : null}
 
-        <Card title={quick.previewName ? `The message as ${quick.previewName} gets it` : "Message preview"} data-testid="quick-preview">
+        <Card
+          title={quick.previewName ? `The message as ${quick.previewName} gets it` : "Message preview"}
+          data-testid="quick-preview"
+        >
           <p className="text-sm whitespace-pre-wrap">{quick.preview}</p>
           <p className="mt-2 text-xs text-fg-subtle">
-            {quick.preview.length} characters · {quick.previewSegments.segments} SMS {quick.previewSegments.segments === 1 ? "segment" : "segments"} ({quick.previewSegments.encoding})
+            {quick.preview.length} characters · {quick.previewSegments.segments} SMS{" "}
+            {quick.previewSegments.segments === 1 ? "segment" : "segments"} ({quick.previewSegments.encoding})
           </p>
         </Card>
 
         {imp.status === "staged" ? (
           <>
-            <StagedImportPreview counts={imp} rows={rows} errors={errors} errorCount={imp.errorCount} extra={["company", "address"]} />
-            <StagedImportForm intent="import" busy={busy} label={busy ? "Saving..." : `Save ${n(imp.validRows)} ${imp.validRows === 1 ? "contact" : "contacts"} and review`} />
+            <StagedImportPreview
+              counts={imp}
+              rows={rows}
+              errors={errors}
+              errorCount={imp.errorCount}
+              extra={["company", "address"]}
+            />
+            <StagedImportForm
+              intent="import"
+              busy={busy}
+              label={
+                busy
+                  ? "Saving..."
+                  : `Save ${n(imp.validRows)} ${imp.validRows === 1 ? "contact" : "contacts"} and review`
+              }
+            />
           </>
         ) : null}
 
@@ -106,15 +141,29 @@ export default function QuickSendPreview() {
             <Form method="post">
               <DialogFooter>
                 <DialogClose>Not now</DialogClose>
-                <Button type="submit" name="intent" value="send" icon={Send} disabled={busy || !check || check.recipients === 0} data-testid="confirm-send">
-                  {!check || check.recipients === 0 ? "No contacts" : `${quick.scheduledAt ? "Schedule" : "Send"} to ${n(check.recipients)}`}
+                <Button
+                  type="submit"
+                  name="intent"
+                  value="send"
+                  icon={Send}
+                  disabled={busy || !check || check.recipients === 0}
+                  data-testid="confirm-send"
+                >
+                  {!check || check.recipients === 0
+                    ? "No contacts"
+                    : `${quick.scheduledAt ? "Schedule" : "Send"} to ${n(check.recipients)}`}
                 </Button>
               </DialogFooter>
             </Form>
           </>
         ) : null}
 
-        <ImportStopped status={imp.status} failureMessage={imp.failureMessage} failed="Saving the contacts failed." cancelled="This quick send was cancelled." />
+        <ImportStopped
+          status={imp.status}
+          failureMessage={imp.failureMessage}
+          failed="Saving the contacts failed."
+          cancelled="This quick send was cancelled."
+        />
       </div>
     </Dialog>
   );

@@ -6,7 +6,21 @@ import { z } from "zod";
 import { loadContactsPage } from "~/contacts/load-contacts-page.server";
 import { searchParamsOf } from "~/http/api.server";
 import { zodId } from "~/lib/ids";
-import { Badge, Button, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Table, TBody, Td, TextLink, THead } from "~/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  EmptyState,
+  Field,
+  PageHeader,
+  Pager,
+  SearchBox,
+  Table,
+  TBody,
+  Td,
+  TextLink,
+  THead,
+} from "~/components/ui";
 
 const DOWNLOAD_FORMATS = [
   { value: "json", label: "JSON" },
@@ -38,7 +52,9 @@ export default function Contacts() {
         title="Contacts"
         description={
           <p data-testid="contact-count">
-            {total !== null ? `${total.toLocaleString("en-US")} ${total === 1 ? "contact" : "contacts"}` : `Results for “${q}”`}
+            {total !== null
+              ? `${total.toLocaleString("en-US")} ${total === 1 ? "contact" : "contacts"}`
+              : `Results for “${q}”`}
           </p>
         }
         actions={
@@ -68,7 +84,15 @@ export default function Contacts() {
         {/* A plain document GET: the browser saves the file (or follows the "No contacts to download" redirect). */}
         <Form method="get" action="/contacts/download" reloadDocument className="flex items-center gap-2">
           {q ? <input type="hidden" name="q" value={q} /> : null}
-          <Field as="select" inline label="Format" id="download-format" name="format" defaultValue="csv" options={DOWNLOAD_FORMATS} />
+          <Field
+            as="select"
+            inline
+            label="Format"
+            id="download-format"
+            name="format"
+            defaultValue="csv"
+            options={DOWNLOAD_FORMATS}
+          />
           <Button type="submit" variant="secondary" icon={Download}>
             Download
           </Button>
@@ -78,9 +102,18 @@ export default function Contacts() {
       {contacts.length === 0 ? (
         <Card className="p-0">
           {q ? (
-            <EmptyState data-testid="contacts-empty" title={`No contacts match “${q}”`} description="Try a different name, phone number, email or company." />
+            <EmptyState
+              data-testid="contacts-empty"
+              title={`No contacts match “${q}”`}
+              description="Try a different name, phone number, email or company."
+            />
           ) : (
-            <EmptyState data-testid="contacts-empty" icon={Users} title="No contacts yet" description="Add a contact or upload a CSV file to get started." />
+            <EmptyState
+              data-testid="contacts-empty"
+              icon={Users}
+              title="No contacts yet"
+              description="Add a contact or upload a CSV file to get started."
+            />
           )}
         </Card>
       ) : (
@@ -98,7 +131,10 @@ export default function Contacts() {
                   <span className="font-mono">{c.phone}</span>
                   {!c.sendable ? (
                     <span className="mt-1 block" title={c.unsendableReason ?? undefined}>
-                      <Badge tone="danger">Not sendable</Badge> <span className="block max-w-56 text-xs whitespace-normal text-danger-text">{c.unsendableReason}</span>
+                      <Badge tone="danger">Not sendable</Badge>{" "}
+                      <span className="block max-w-56 text-xs whitespace-normal text-danger-text">
+                        {c.unsendableReason}
+                      </span>
                     </span>
                   ) : null}
                   {c.optedOut ? <span className="mt-1 block text-xs text-fg-subtle">Opted out</span> : null}
@@ -107,13 +143,22 @@ export default function Contacts() {
                 <Td>{c.company}</Td>
                 <Td>{c.location}</Td>
                 <Td className="text-right whitespace-nowrap">
-                  <TextLink to={`/contacts/${c.id}/edit${search}`} preventScrollReset aria-label={`Edit ${c.firstName} ${c.lastName}`}>
+                  <TextLink
+                    to={`/contacts/${c.id}/edit${search}`}
+                    preventScrollReset
+                    aria-label={`Edit ${c.firstName} ${c.lastName}`}
+                  >
                     Edit
                   </TextLink>
                   <span className="mx-2 text-input" aria-hidden="true">
                     |
                   </span>
-                  <TextLink tone="danger" to={`/contacts/${c.id}/delete${search}`} preventScrollReset aria-label={`Delete ${c.firstName} ${c.lastName}`}>
+                  <TextLink
+                    tone="danger"
+                    to={`/contacts/${c.id}/delete${search}`}
+                    preventScrollReset
+                    aria-label={`Delete ${c.firstName} ${c.lastName}`}
+                  >
                     Delete
                   </TextLink>
                 </Td>

@@ -15,7 +15,9 @@ import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` },
+];
 
 /** Contact detail: profile, consent and opt-out state, campaigns, and the conversation with a reply box. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -23,7 +25,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns, templates] = await Promise.all([getThread(db, { contactId: contact.id }, { before }), contactCampaigns(db, contact.id), pickTemplate(db, new URL(args.request.url))]);
+  const [thread, campaigns, templates] = await Promise.all([
+    getThread(db, { contactId: contact.id }, { before }),
+    contactCampaigns(db, contact.id),
+    pickTemplate(db, new URL(args.request.url)),
+  ]);
   return {
     contact: {
       id: contact.id,
@@ -56,13 +62,19 @@ export async function action(args: ActionFunctionArgs) {
     const id = routeId(args.params.id, CONTACT_NOT_FOUND);
     return { to: { contactId: id }, back: `/contacts/${id}#reply` };
   };
-  return formAction(args, { schema: replyForm, before: target }, (input, { user }) => replyOrReplace(args, target(), input, user.id));
+  return formAction(args, { schema: replyForm, before: target }, (input, { user }) =>
+    replyOrReplace(args, target(), input, user.id),
+  );
 }
 
 export default function ContactDetail() {
   const { contact, customFields, campaigns, thread, templates, nonce } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const optedOut = contact.optedOutAt ? "This contact opted out of texts (STOP): replies are refused until they text START." : !contact.sendable ? (contact.unsendableReason ?? "This number cannot receive texts.") : null;
+  const optedOut = contact.optedOutAt
+    ? "This contact opted out of texts (STOP): replies are refused until they text START."
+    : !contact.sendable
+      ? (contact.unsendableReason ?? "This number cannot receive texts.")
+      : null;
   const label = (name: string) => PLATFORM_VARIABLES.find((v) => v.name === name)?.description ?? name;
   return (
     <div className="space-y-6">
@@ -101,20 +113,25 @@ export default function ContactDetail() {
             <ul className="space-y-1 text-sm" data-testid="consent">
               <li>
                 SMS:{" "}
-                {contact.optedOutAt ? (
-                  <Badge tone="danger">Opted out</Badge>
-                ) : (
-                  <Badge tone="success">Subscribed</Badge>
-                )}
+                {contact.optedOutAt ? <Badge tone="danger">Opted out</Badge> : <Badge tone="success">Subscribed</Badge>}
                 {contact.optedOutAt ? (
                   <span className="ml-1 text-fg-muted">
-                    <LocalTime iso={contact.optedOutAt} /> {contact.optedOutSource ? `(${contact.optedOutSource})` : null}
+                    <LocalTime iso={contact.optedOutAt} />{" "}
+                    {contact.optedOutSource ? `(${contact.optedOutSource})` : null}
                   </span>
                 ) : null}
               </li>
-              <li>Email: {contact.emailUnsubscribedAt ? <Badge tone="danger">Unsubscribed</Badge> : <Badge tone="success">Subscribed</Badge>}</li>
               <li>
-                Consent: {contact.consentSource ?? "—"} {contact.consentAt ? <LocalTime iso={contact.consentAt} /> : null}
+                Email:{" "}
+                {contact.emailUnsubscribedAt ? (
+                  <Badge tone="danger">Unsubscribed</Badge>
+                ) : (
+                  <Badge tone="success">Subscribed</Badge>
+                )}
+              </li>
+              <li>
+                Consent: {contact.consentSource ?? "—"}{" "}
+                {contact.consentAt ? <LocalTime iso={contact.consentAt} /> : null}
               </li>
               {!contact.sendable ? <li className="text-danger-text">{contact.unsendableReason}</li> : null}
             </ul>
@@ -135,9 +152,18 @@ export default function ContactDetail() {
         </div>
         <Card title="Conversation" className="lg:col-span-2">
           <div className="space-y-4">
-            <Thread messages={thread.messages} earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null} />
+            <Thread
+              messages={thread.messages}
+              earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null}
+            />
             <div id="reply">
-              <ReplyBox nonce={nonce} optedOut={optedOut} actionData={actionData} templates={templates.templates} picked={templates.picked} />
+              <ReplyBox
+                nonce={nonce}
+                optedOut={optedOut}
+                actionData={actionData}
+                templates={templates.templates}
+                picked={templates.picked}
+              />
             </div>
           </div>
         </Card>

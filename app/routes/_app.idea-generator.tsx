@@ -43,17 +43,27 @@ export async function loader(args: LoaderFunctionArgs) {
 const chatForm = z.object({
   intent: z.string().optional(),
   message: z.string().default(""),
-  context: z.string().default("").transform((c) => c.slice(0, 2000)),
+  context: z
+    .string()
+    .default("")
+    .transform((c) => c.slice(0, 2000)),
 });
 
 export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: chatForm, title: "Error generating response" }, async (input, { user }) => {
-    const back = input.context.trim() ? `/idea-generator?context=${encodeURIComponent(input.context)}` : "/idea-generator";
+    const back = input.context.trim()
+      ? `/idea-generator?context=${encodeURIComponent(input.context)}`
+      : "/idea-generator";
     if (input.intent === "clear") {
       await clearChat(args.context.db, user.id);
       return redirect(back);
     }
-    await sendChatMessage({ ...args.context.ai(), db: args.context.db }, user.id, { message: input.message, context: input.context }, args.context.clock());
+    await sendChatMessage(
+      { ...args.context.ai(), db: args.context.db },
+      user.id,
+      { message: input.message, context: input.context },
+      args.context.clock(),
+    );
     return redirect(`${back}#latest`);
   });
 }
@@ -79,7 +89,11 @@ export default function IdeaGenerator() {
     if (inputRef.current && e.currentTarget === formRef.current) inputRef.current.value = "";
     void (async () => {
       try {
-        const res = await fetch("/idea-generator/stream", { method: "POST", body: data, headers: { Accept: "text/plain" } });
+        const res = await fetch("/idea-generator/stream", {
+          method: "POST",
+          body: data,
+          headers: { Accept: "text/plain" },
+        });
         if (res.status === 204) return setLive(null);
         if (!res.ok || !res.body) {
           const body = (await res.json().catch(() => null)) as { message?: string } | null;
@@ -98,7 +112,11 @@ export default function IdeaGenerator() {
       } catch (err) {
         setLive(null);
         if (inputRef.current && !inputRef.current.value) inputRef.current.value = message;
-        toast({ title: "Error generating response", description: err instanceof Error ? err.message : "Please try again.", variant: "destructive" });
+        toast({
+          title: "Error generating response",
+          description: err instanceof Error ? err.message : "Please try again.",
+          variant: "destructive",
+        });
       }
     })();
   };
@@ -137,10 +155,18 @@ export default function IdeaGenerator() {
         <Card title="Chat" description="Ask for campaign ideas, message copy, subject lines or objection handling.">
           <div className="space-y-4" data-testid="chat-thread" aria-live="polite">
             {thread.length === 0 && !pendingMessage ? (
-              <EmptyState icon={Bot} title="No messages yet" description="Ask a question or pick a quick prompt to get started." />
+              <EmptyState
+                icon={Bot}
+                title="No messages yet"
+                description="Ask a question or pick a quick prompt to get started."
+              />
             ) : null}
             {thread.map((m, i) => (
-              <div key={m.id} id={i === thread.length - 1 ? "latest" : undefined} className={m.role === "user" ? "flex justify-end" : "flex justify-start"}>
+              <div
+                key={m.id}
+                id={i === thread.length - 1 ? "latest" : undefined}
+                className={m.role === "user" ? "flex justify-end" : "flex justify-start"}
+              >
                 <div
                   data-testid={m.role === "user" ? "chat-user-message" : "chat-assistant-message"}
                   className={
@@ -150,10 +176,19 @@ export default function IdeaGenerator() {
                   }
                 >
                   <div className="flex items-center gap-2 text-xs opacity-80">
-                    {m.role === "user" ? <User className="size-3" aria-hidden /> : <Bot className="size-3" aria-hidden />}
+                    {m.role === "user" ? (
+                      <User className="size-3" aria-hidden />
+                    ) : (
+                      <Bot className="size-3" aria-hidden />
+                    )}
                     <span>{m.role === "user" ? "You" : "Assistant"}</span>
                     <time dateTime={new Date(m.createdAt).toISOString()}>
-                      {new Date(m.createdAt).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" })} UTC
+                      {new Date(m.createdAt).toLocaleTimeString("en-US", {
+                        hour: "numeric",
+                        minute: "2-digit",
+                        timeZone: "UTC",
+                      })}{" "}
+                      UTC
                     </time>
                   </div>
                   <p className="whitespace-pre-wrap text-sm">{m.content}</p>
@@ -165,7 +200,13 @@ export default function IdeaGenerator() {
                             <li key={s}>
                               <Form method="post" onSubmit={streamSubmit}>
                                 <HiddenFields fields={{ intent: "send", message: s, context }} />
-                                <Button type="submit" size="sm" variant="secondary" disabled={sending} data-testid="chat-suggestion">
+                                <Button
+                                  type="submit"
+                                  size="sm"
+                                  variant="secondary"
+                                  disabled={sending}
+                                  data-testid="chat-suggestion"
+                                >
                                   {s}
                                 </Button>
                               </Form>
@@ -184,7 +225,9 @@ export default function IdeaGenerator() {
             {pendingMessage ? (
               <>
                 <div className="flex justify-end">
-                  <p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-primary px-4 py-2 text-sm text-primary-fg">{pendingMessage}</p>
+                  <p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-primary px-4 py-2 text-sm text-primary-fg">
+                    {pendingMessage}
+                  </p>
                 </div>
                 <p className="text-sm text-fg-muted" role="status">
                   Generating...
@@ -194,10 +237,15 @@ export default function IdeaGenerator() {
             {shownLive ? (
               <>
                 <div className="flex justify-end">
-                  <p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-primary px-4 py-2 text-sm text-primary-fg">{shownLive.message}</p>
+                  <p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-primary px-4 py-2 text-sm text-primary-fg">
+                    {shownLive.message}
+                  </p>
                 </div>
                 <div className="flex justify-start">
-                  <div className="max-w-[85%] space-y-2 rounded-lg border border-border bg-muted px-4 py-3 text-fg" data-testid="chat-streaming">
+                  <div
+                    className="max-w-[85%] space-y-2 rounded-lg border border-border bg-muted px-4 py-3 text-fg"
+                    data-testid="chat-streaming"
+                  >
                     <div className="flex items-center gap-2 text-xs opacity-80">
                       <Bot className="size-3" aria-hidden /> <span>Assistant</span>
                     </div>
@@ -216,11 +264,22 @@ export default function IdeaGenerator() {
           <Form method="post" ref={formRef} className="mt-4 space-y-3" onSubmit={streamSubmit}>
             <input type="hidden" name="intent" value="send" />
             <div className="space-y-1 text-sm">
-              <label htmlFor="chat-context" className="text-fg-muted">Context (optional)</label>
-              <Input id="chat-context" ref={contextRef} name="context" defaultValue={context} maxLength={2000} placeholder="e.g. homeowners in Phoenix, summer campaign, free assessment offer" />
+              <label htmlFor="chat-context" className="text-fg-muted">
+                Context (optional)
+              </label>
+              <Input
+                id="chat-context"
+                ref={contextRef}
+                name="context"
+                defaultValue={context}
+                maxLength={2000}
+                placeholder="e.g. homeowners in Phoenix, summer campaign, free assessment offer"
+              />
             </div>
             <div className="space-y-1 text-sm">
-              <label htmlFor="chat-input" className="sr-only">Message</label>
+              <label htmlFor="chat-input" className="sr-only">
+                Message
+              </label>
               <Textarea
                 id="chat-input"
                 ref={inputRef}
@@ -246,7 +305,15 @@ export default function IdeaGenerator() {
                 <li key={p}>
                   <Form method="post" onSubmit={streamSubmit}>
                     <HiddenFields fields={{ intent: "send", message: p, context }} />
-                    <Button type="submit" variant="ghost" size="sm" wrap className="h-auto w-full justify-start py-2" disabled={sending} data-testid="quick-prompt">
+                    <Button
+                      type="submit"
+                      variant="ghost"
+                      size="sm"
+                      wrap
+                      className="h-auto w-full justify-start py-2"
+                      disabled={sending}
+                      data-testid="quick-prompt"
+                    >
                       {p}
                     </Button>
                   </Form>

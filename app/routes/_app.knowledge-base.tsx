@@ -6,17 +6,34 @@ import { Badge, Card, PageHeader } from "~/components/ui";
 export const meta: MetaFunction = () => [{ title: "Knowledge Base — Helio" }];
 
 // Nothing to load: only the session is checked.
-export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return null; };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireUser(args);
+  return null;
+};
 
 /**
  * Static documentation. Every sentence describes Helio as built; features the original brief promised but that are
  * not built (or not yet on a screen) are named as such instead of being described.
  */
-function Section({ title, children, status }: { title: string; children: ReactNode; status?: "not-built" | "api-only" }) {
+function Section({
+  title,
+  children,
+  status,
+}: {
+  title: string;
+  children: ReactNode;
+  status?: "not-built" | "api-only";
+}) {
   return (
     <Card
       title={title}
-      actions={status === "not-built" ? <Badge tone="warning">Not built yet</Badge> : status === "api-only" ? <Badge tone="info">API today, screen in progress</Badge> : undefined}
+      actions={
+        status === "not-built" ? (
+          <Badge tone="warning">Not built yet</Badge>
+        ) : status === "api-only" ? (
+          <Badge tone="info">API today, screen in progress</Badge>
+        ) : undefined
+      }
       data-testid="kb-card"
     >
       <div className="space-y-2 text-sm text-fg-muted [&_li]:ml-5 [&_li]:list-disc">{children}</div>
@@ -30,76 +47,133 @@ export default function KnowledgeBase() {
       <PageHeader title="Knowledge Base" description="How Helio works today — and what it does not do yet." />
       <div className="grid gap-4 lg:grid-cols-2">
         <Section title="Platform overview">
-          <p>Helio helps solar sales teams reach leads by SMS and email, run drip campaigns and keep every contact's consent in order.</p>
+          <p>
+            Helio helps solar sales teams reach leads by SMS and email, run drip campaigns and keep every contact's
+            consent in order.
+          </p>
           <ul>
             <li>
-              <strong>AI content</strong> — the Idea Generator chat and "Generate with AI" for campaign steps. With Workers AI or an OpenAI-compatible endpoint configured they use it; without one, a built-in offline composer writes the drafts.
+              <strong>AI content</strong> — the Idea Generator chat and "Generate with AI" for campaign steps. With
+              Workers AI or an OpenAI-compatible endpoint configured they use it; without one, a built-in offline
+              composer writes the drafts.
             </li>
             <li>
-              <strong>Smart campaigns</strong> — multi-step SMS/email sequences with delays, send windows and stop-on-reply.
+              <strong>Smart campaigns</strong> — multi-step SMS/email sequences with delays, send windows and
+              stop-on-reply.
             </li>
             <li>
-              <strong>Testing</strong> — test sends, broadcasts with a pre-send check, and variable testing, through the same pipeline as real sends.
+              <strong>Testing</strong> — test sends, broadcasts with a pre-send check, and variable testing, through the
+              same pipeline as real sends.
             </li>
             <li>
-              <strong>Analytics</strong> — counts kept as messages are created and change status, a messages-per-day chart and system health.
+              <strong>Analytics</strong> — counts kept as messages are created and change status, a messages-per-day
+              chart and system health.
             </li>
           </ul>
         </Section>
 
         <Section title="AI tools">
           <ul>
-            <li>Idea Generator: a chat with an optional context, six quick prompts and up to three follow-up suggestions per answer; the conversation is kept until you clear it.</li>
             <li>
-              "Generate with AI" in the step editor (introduction, follow-up, value, urgency) drafts a step from the campaign's name, description and earlier steps, and from the
-              step's position and type (SMS or email).
+              Idea Generator: a chat with an optional context, six quick prompts and up to three follow-up suggestions
+              per answer; the conversation is kept until you clear it.
             </li>
-            <li>Every draft is checked before you see it: SMS within 160 characters, plain characters only, "Reply STOP to opt out" on a first text, no invented variables and no promised savings.</li>
-            <li>Incoming replies are classified (interested, appointment request, pricing question, objection, not interested…) for auto-responders and smart alerts.</li>
+            <li>
+              "Generate with AI" in the step editor (introduction, follow-up, value, urgency) drafts a step from the
+              campaign's name, description and earlier steps, and from the step's position and type (SMS or email).
+            </li>
+            <li>
+              Every draft is checked before you see it: SMS within 160 characters, plain characters only, "Reply STOP to
+              opt out" on a first text, no invented variables and no promised savings.
+            </li>
+            <li>
+              Incoming replies are classified (interested, appointment request, pricing question, objection, not
+              interested…) for auto-responders and smart alerts.
+            </li>
           </ul>
         </Section>
 
         <Section title="Campaign management">
           <ul>
-            <li>A campaign has a name, description and an ordered list of steps (SMS or email), each with a delay in days and hours.</li>
-            <li>Steps are numbered 1…n automatically; deleting one renumbers the rest. A step can be made inactive and is then skipped.</li>
-            <li>Steps can be edited while a campaign runs: messages not yet created use the new text, and changed delays re-time waiting contacts.</li>
             <li>
-              Content can use variables such as {"{{firstName}}"}, {"{{lastName}}"}, {"{{company}}"} and {"{{salesRep}}"} (your profile's name, email and phone).
+              A campaign has a name, description and an ordered list of steps (SMS or email), each with a delay in days
+              and hours.
+            </li>
+            <li>
+              Steps are numbered 1…n automatically; deleting one renumbers the rest. A step can be made inactive and is
+              then skipped.
+            </li>
+            <li>
+              Steps can be edited while a campaign runs: messages not yet created use the new text, and changed delays
+              re-time waiting contacts.
+            </li>
+            <li>
+              Content can use variables such as {"{{firstName}}"}, {"{{lastName}}"}, {"{{company}}"} and{" "}
+              {"{{salesRep}}"} (your profile's name, email and phone).
             </li>
             <li>A reply stops the sequence for that contact when stop-on-reply is on; an opt-out always stops it.</li>
-            <li>Create a campaign, pick its contacts (or every contact matching a search), add steps, then start, pause and resume it on the Campaigns screen.</li>
+            <li>
+              Create a campaign, pick its contacts (or every contact matching a search), add steps, then start, pause
+              and resume it on the Campaigns screen.
+            </li>
           </ul>
         </Section>
 
         <Section title="Testing and CSV">
           <ul>
-            <li>The Testing screen sends a manual SMS or email test, a broadcast to picked contacts after a pre-send check (skips, segments, quiet-hour deferrals, warnings), and renders any message for a contact to show unknown tokens and segments. Saved templates can be reused.</li>
-            <li>Quick Upload &amp; Send (on Contacts): a .csv, .xlsx or .xls file and one message using #FIRST_NAME#, #LAST_NAME#, #COMPANY# and #ADDRESS#. The rows are previewed, saved as contacts (numbers already saved keep their record), checked like a broadcast, then sent through the same pipeline, with a progress page.</li>
             <li>
-              Contact CSVs are uploaded on the Contacts screen, previewed, then imported; the template's header is <code>firstName,lastName,email,phone</code> plus optional company and
-              address columns.
+              The Testing screen sends a manual SMS or email test, a broadcast to picked contacts after a pre-send check
+              (skips, segments, quiet-hour deferrals, warnings), and renders any message for a contact to show unknown
+              tokens and segments. Saved templates can be reused.
+            </li>
+            <li>
+              Quick Upload &amp; Send (on Contacts): a .csv, .xlsx or .xls file and one message using #FIRST_NAME#,
+              #LAST_NAME#, #COMPANY# and #ADDRESS#. The rows are previewed, saved as contacts (numbers already saved
+              keep their record), checked like a broadcast, then sent through the same pipeline, with a progress page.
+            </li>
+            <li>
+              Contact CSVs are uploaded on the Contacts screen, previewed, then imported; the template's header is{" "}
+              <code>firstName,lastName,email,phone</code> plus optional company and address columns.
             </li>
           </ul>
         </Section>
 
         <Section title="Contact management">
           <ul>
-            <li>Add, edit, delete and search contacts; phones are normalised and numbers that cannot receive texts are refused with the reason.</li>
-            <li>CSV import with a preview: duplicate phones are skipped or updated, as you choose; export as CSV, JSON or text.</li>
-            <li>Each contact has a page with their profile, consent and opt-out state, campaigns and the whole conversation, with a reply box.</li>
+            <li>
+              Add, edit, delete and search contacts; phones are normalised and numbers that cannot receive texts are
+              refused with the reason.
+            </li>
+            <li>
+              CSV import with a preview: duplicate phones are skipped or updated, as you choose; export as CSV, JSON or
+              text.
+            </li>
+            <li>
+              Each contact has a page with their profile, consent and opt-out state, campaigns and the whole
+              conversation, with a reply box.
+            </li>
             <li>Not built: tags and segments, duplicate-merge suggestions, lead scoring.</li>
           </ul>
         </Section>
 
         <Section title="Analytics">
           <ul>
-            <li>Messages sent, delivered and responses, with delivery rate (delivered ÷ sent) and response rate (responses ÷ sent).</li>
-            <li>A messages-per-day chart (sent, delivered, failed, received) over 7, 30 or 90 days, and a per-campaign funnel: enrolled → sent → delivered → replied → opted out.</li>
-            <li>System health measured live: database round trip, send backlog, last scheduled run, provider configuration and last errors.</li>
             <li>
-              The compliance report (Analytics → Compliance report): opt-outs and opt-ins per day with their source, sends refused and why, sends held for quiet hours, and the consent
-              evidence as CSV — for everyone, or one contact from their page — with the text that opted them out.
+              Messages sent, delivered and responses, with delivery rate (delivered ÷ sent) and response rate (responses
+              ÷ sent).
+            </li>
+            <li>
+              A messages-per-day chart (sent, delivered, failed, received) over 7, 30 or 90 days, and a per-campaign
+              funnel: enrolled → sent → delivered → replied → opted out.
+            </li>
+            <li>
+              System health measured live: database round trip, send backlog, last scheduled run, provider configuration
+              and last errors.
+            </li>
+            <li>
+              The compliance report (Analytics → Compliance report): opt-outs and opt-ins per day with their source,
+              sends refused and why, sends held for quiet hours, and the consent evidence as CSV — for everyone, or one
+              contact from their page — with the text that opted them out.
             </li>
             <li>Not built: email open and click rates, A/B test results, revenue attribution and ROI.</li>
           </ul>
@@ -107,9 +181,18 @@ export default function KnowledgeBase() {
 
         <Section title="Smart alert categories">
           <ul>
-            <li>Incoming replies are matched against keyword banks and alert profiles and get a category: high-priority lead, appointment request, objection or information request.</li>
-            <li>The profile's staff are emailed; an alert nobody acknowledges in time is sent again to the sales alert address. The bell shows unacknowledged alerts.</li>
-            <li>Auto-responders answer matching replies by keyword, sentiment or intent; STOP, START and HELP are always handled by Helio itself and never auto-answered.</li>
+            <li>
+              Incoming replies are matched against keyword banks and alert profiles and get a category: high-priority
+              lead, appointment request, objection or information request.
+            </li>
+            <li>
+              The profile's staff are emailed; an alert nobody acknowledges in time is sent again to the sales alert
+              address. The bell shows unacknowledged alerts.
+            </li>
+            <li>
+              Auto-responders answer matching replies by keyword, sentiment or intent; STOP, START and HELP are always
+              handled by Helio itself and never auto-answered.
+            </li>
             <li>Not built: lead scoring.</li>
           </ul>
         </Section>
@@ -117,17 +200,31 @@ export default function KnowledgeBase() {
         <Section title="Best practices">
           <ul>
             <li>Send a test to yourself before any broadcast or campaign.</li>
-            <li>Keep SMS short: the send API reports the encoding and segment count; emoji switch a message to UCS-2 and cut a segment to 70 characters.</li>
-            <li>Identify your company in the first message and keep your profile's name, email and phone current — they fill {"{{salesRep…}}"}.</li>
+            <li>
+              Keep SMS short: the send API reports the encoding and segment count; emoji switch a message to UCS-2 and
+              cut a segment to 70 characters.
+            </li>
+            <li>
+              Identify your company in the first message and keep your profile's name, email and phone current — they
+              fill {"{{salesRep…}}"}.
+            </li>
           </ul>
         </Section>
 
         <Section title="Navigation guide">
           <ul>
-            <li>Dashboard — stats and shortcuts. Messages — every message, searchable, with incoming/outgoing/failed tabs.</li>
+            <li>
+              Dashboard — stats and shortcuts. Messages — every message, searchable, with incoming/outgoing/failed tabs.
+            </li>
             <li>Contacts — manage, import and export. Analytics — figures, chart and health.</li>
-            <li>User Analytics (superusers) — users, sign-ins, activity, and user management. Your name in the sidebar opens your profile and password.</li>
-            <li>Campaigns — sequences and their steps. Testing — tests, broadcasts and templates. Idea Generator — AI chat.</li>
+            <li>
+              User Analytics (superusers) — users, sign-ins, activity, and user management. Your name in the sidebar
+              opens your profile and password.
+            </li>
+            <li>
+              Campaigns — sequences and their steps. Testing — tests, broadcasts and templates. Idea Generator — AI
+              chat.
+            </li>
             <li>Auto-Responder, Smart Alerts and Test Alerts — answer and route incoming replies.</li>
           </ul>
         </Section>
@@ -138,8 +235,9 @@ export default function KnowledgeBase() {
               <strong>User</strong> — contacts, messages, campaigns, analytics; edits their own profile and password.
             </li>
             <li>
-              <strong>Superuser</strong> — everything a user can do, plus User Analytics and user management: create accounts (a one-time password, changed at first sign-in),
-              change roles, deactivate or reactivate (signs the user out at once) and reset passwords. The last active superuser cannot be demoted or deactivated.
+              <strong>Superuser</strong> — everything a user can do, plus User Analytics and user management: create
+              accounts (a one-time password, changed at first sign-in), change roles, deactivate or reactivate (signs
+              the user out at once) and reset passwords. The last active superuser cannot be demoted or deactivated.
             </li>
             <li>Accounts are issued by an administrator; there is no self sign-up.</li>
           </ul>
@@ -149,12 +247,21 @@ export default function KnowledgeBase() {
           <p className="font-medium text-fg">SMS</p>
           <ul>
             <li>Text only people who gave explicit consent, and identify your company.</li>
-            <li>Replies such as STOP opt the contact out at once; Helio refuses further marketing texts to them on every path, and START opts them back in.</li>
-            <li>Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time (8 p.m. in some states); outside that window they are deferred, never dropped.</li>
+            <li>
+              Replies such as STOP opt the contact out at once; Helio refuses further marketing texts to them on every
+              path, and START opts them back in.
+            </li>
+            <li>
+              Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time (8 p.m. in some states);
+              outside that window they are deferred, never dropped.
+            </li>
           </ul>
           <p className="font-medium text-fg">Email (CAN-SPAM)</p>
           <ul>
-            <li>Every email carries your physical address (COMPANY_ADDRESS) and an unsubscribe link that works without signing in, including one-click unsubscribe.</li>
+            <li>
+              Every email carries your physical address (COMPANY_ADDRESS) and an unsubscribe link that works without
+              signing in, including one-click unsubscribe.
+            </li>
             <li>The law requires honouring unsubscribe requests within 10 days; Helio applies them immediately.</li>
           </ul>
         </Section>

@@ -6,7 +6,21 @@ import { useMemo } from "react";
 import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
-import { Alert, Badge, Button, TextLink, Card, EmptyState, Field, PageHeader, Pager, SearchBox, Spinner, Tabs, messageStatusTone } from "~/components/ui";
+import {
+  Alert,
+  Badge,
+  Button,
+  TextLink,
+  Card,
+  EmptyState,
+  Field,
+  PageHeader,
+  Pager,
+  SearchBox,
+  Spinner,
+  Tabs,
+  messageStatusTone,
+} from "~/components/ui";
 import { searchParamsOf } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
 import { throwAsResponse } from "~/http/http.server";
@@ -35,7 +49,12 @@ const query = z.object({
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
-  const center = await loadMessageCenter(context.db, context.cloudflare.env, context.clock(), query.parse(searchParamsOf(args.request)));
+  const center = await loadMessageCenter(
+    context.db,
+    context.cloudflare.env,
+    context.clock(),
+    query.parse(searchParamsOf(args.request)),
+  );
   return { ...center, isSuperuser: user.role === "superuser" };
 }
 
@@ -51,18 +70,25 @@ export const simulateSchema = z.object({
 // Two forms: the simulated reply (no intent) and, for superusers, the local quiet-hours switch.
 const messagesForm = withDefaults(
   {},
-  z.discriminatedUnion("intent", [simulateSchema.extend({ intent: z.literal("simulate") }), z.object({ intent: z.literal("local-quiet-hours"), value: z.unknown() })]),
+  z.discriminatedUnion("intent", [
+    simulateSchema.extend({ intent: z.literal("simulate") }),
+    z.object({ intent: z.literal("local-quiet-hours"), value: z.unknown() }),
+  ]),
   (v) => ({ ...v, intent: v.intent === "local-quiet-hours" ? v.intent : "simulate" }),
 );
 
 export async function action(args: ActionFunctionArgs) {
   const env = args.context.cloudflare.env;
   const localOnly = () => {
-    if (providerMode(env).sms !== "outbox") throwAsResponse(new AppError("forbidden", "Simulated replies and the quiet-hours switch exist only with the local outbox"));
+    if (providerMode(env).sms !== "outbox")
+      throwAsResponse(
+        new AppError("forbidden", "Simulated replies and the quiet-hours switch exist only with the local outbox"),
+      );
   };
   return formAction(args, { schema: messagesForm, before: localOnly }, async (input, { user }) => {
     if (input.intent === "local-quiet-hours") {
-      if (user.role !== "superuser") throwAsResponse(new AppError("forbidden", "Only a superuser can change how the local outbox sends"));
+      if (user.role !== "superuser")
+        throwAsResponse(new AppError("forbidden", "Only a superuser can change how the local outbox sends"));
       const on = input.value === "on";
       await setLocalIgnoreQuietHours(args.context.db, on, QUIET_HOURS_NOTE, args.context.clock());
       return redirectWithToast(args.context, "/messages", {
@@ -83,7 +109,12 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-const TAB_LABEL: Record<MessageTab, string> = { all: "All", incoming: "Incoming", outgoing: "Outgoing", failed: "Failed" };
+const TAB_LABEL: Record<MessageTab, string> = {
+  all: "All",
+  incoming: "Incoming",
+  outgoing: "Outgoing",
+  failed: "Failed",
+};
 
 function StatusIcon({ m }: { m: MessageListItem }) {
   const [Icon, cls] =
@@ -100,7 +131,20 @@ function StatusIcon({ m }: { m: MessageListItem }) {
 }
 
 export default function MessageCenter() {
-  const { messages, nextCursor, counts, backlog, pacing, q, tab, localMode, isSuperuser, retentionMonths, quietZones, localIgnoreQuietHours } = useLoaderData<typeof loader>();
+  const {
+    messages,
+    nextCursor,
+    counts,
+    backlog,
+    pacing,
+    q,
+    tab,
+    localMode,
+    isSuperuser,
+    retentionMonths,
+    quietZones,
+    localIgnoreQuietHours,
+  } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { search } = useLocation();
   const reply = useActionData<typeof action>();
@@ -112,7 +156,8 @@ export default function MessageCenter() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: simulateSchema }),
     shouldValidate: "onSubmit",
   });
-  const tabHref = (t: MessageTab) => `?${new URLSearchParams({ ...(q ? { q } : {}), ...(t !== "all" ? { tab: t } : {}) })}`;
+  const tabHref = (t: MessageTab) =>
+    `?${new URLSearchParams({ ...(q ? { q } : {}), ...(t !== "all" ? { tab: t } : {}) })}`;
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/messages";
 
   return (
@@ -137,8 +182,9 @@ export default function MessageCenter() {
 
       {backlog.pending + backlog.queued + backlog.sending > 0 ? (
         <Alert tone="warning" data-testid="backlog">
-          <strong>Sending backlog:</strong> {backlog.queued.toLocaleString("en-US")} queued, {backlog.sending.toLocaleString("en-US")} sending,{" "}
-          {backlog.pending.toLocaleString("en-US")} waiting (scheduled or outside allowed hours)
+          <strong>Sending backlog:</strong> {backlog.queued.toLocaleString("en-US")} queued,{" "}
+          {backlog.sending.toLocaleString("en-US")} sending, {backlog.pending.toLocaleString("en-US")} waiting
+          (scheduled or outside allowed hours)
           {backlog.nextScheduledAt ? (
             <>
               {" "}
@@ -147,8 +193,9 @@ export default function MessageCenter() {
           ) : null}
           {backlog.pending > 0 && quietZones.length > 0 && !(localMode && localIgnoreQuietHours) ? (
             <span className="mt-1 block" data-testid="quiet-hours-explained">
-              It is {quietZones.map((z) => `${z.localTime} in ${z.label}`).join(", ")}: marketing texts wait for 8 AM–9 PM in each contact&apos;s
-              own time zone (8 PM in FL, OK, MD and WA), and go out by themselves when it opens.
+              It is {quietZones.map((z) => `${z.localTime} in ${z.label}`).join(", ")}: marketing texts wait for 8 AM–9
+              PM in each contact&apos;s own time zone (8 PM in FL, OK, MD and WA), and go out by themselves when it
+              opens.
             </span>
           ) : null}
           <span className="block text-xs text-fg-muted">
@@ -158,12 +205,20 @@ export default function MessageCenter() {
         </Alert>
       ) : null}
 
-      <Tabs label="Message tabs" value={tab} items={MESSAGE_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: tabHref(t), count: counts[t] }))}>
+      <Tabs
+        label="Message tabs"
+        value={tab}
+        items={MESSAGE_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: tabHref(t), count: counts[t] }))}
+      >
         {loading ? (
           <Spinner label="Loading messages..." />
         ) : messages.length === 0 ? (
           <Card className="border-dashed border-input p-0">
-            <EmptyState icon={Inbox} title="No messages found" description={q ? "Try adjusting your search criteria" : undefined} />
+            <EmptyState
+              icon={Inbox}
+              title="No messages found"
+              description={q ? "Try adjusting your search criteria" : undefined}
+            />
           </Card>
         ) : (
           <ul className="divide-y divide-muted rounded-lg border border-border bg-surface" data-testid="message-list">
@@ -174,7 +229,9 @@ export default function MessageCenter() {
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="font-medium">{m.contactName ?? m.phone ?? m.email}</span>
                     <span className="text-sm text-fg-subtle">{m.channel === "email" ? m.email : m.phone}</span>
-                    <Badge tone={messageStatusTone(m.status, m.direction)}>{m.direction === "inbound" ? "Received" : m.status}</Badge>
+                    <Badge tone={messageStatusTone(m.status, m.direction)}>
+                      {m.direction === "inbound" ? "Received" : m.status}
+                    </Badge>
                     {m.isTest ? <Badge tone="accent">test</Badge> : null}
                   </div>
                   {m.subject ? <p className="mt-1 text-sm font-medium">{m.subject}</p> : null}
@@ -191,7 +248,14 @@ export default function MessageCenter() {
           </ul>
         )}
         <div className="mt-4">
-          <Pager search={search} prev={null} next={nextCursor} prevParam="after" nextParam="before" nextLabel="Older messages" />
+          <Pager
+            search={search}
+            prev={null}
+            next={nextCursor}
+            prevParam="after"
+            nextParam="before"
+            nextLabel="Older messages"
+          />
         </div>
         <p className="mt-3 text-sm text-fg-muted" data-testid="retention-note">
           Messages older than {retentionMonths} months are archived.{" "}
@@ -200,7 +264,10 @@ export default function MessageCenter() {
       </Tabs>
 
       {localMode ? (
-        <Card title="Simulate an inbound reply" description="Local mode only: records a text from this number as if Twilio delivered it (STOP, START and HELP work too).">
+        <Card
+          title="Simulate an inbound reply"
+          description="Local mode only: records a text from this number as if Twilio delivered it (STOP, START and HELP work too)."
+        >
           <Form method="post" {...getFormProps(form)} className="grid gap-2 sm:grid-cols-[12rem_1fr_auto]">
             <Field label="From phone" hideLabel meta={fields.phone} type="tel" placeholder="+15551234567" />
             <Field label="Reply text" hideLabel meta={fields.body} as="textarea" rows={1} placeholder="Reply text" />

@@ -15,7 +15,8 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
-const size = (bytes: number) => (bytes < 1_000_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
+const size = (bytes: number) =>
+  bytes < 1_000_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 export default function MessageArchives() {
   const { months, retentionMonths } = useLoaderData<typeof loader>();
@@ -25,13 +26,18 @@ export default function MessageArchives() {
         title="Message archives"
         description={
           <>
-            Messages older than {retentionMonths} months are moved here, one file per month (gzipped NDJSON, one message per line). Change the
-            period on <TextLink to="/organisation">Organisation</TextLink>. Back to the <TextLink to="/messages">Message Center</TextLink>.
+            Messages older than {retentionMonths} months are moved here, one file per month (gzipped NDJSON, one message
+            per line). Change the period on <TextLink to="/organisation">Organisation</TextLink>. Back to the{" "}
+            <TextLink to="/messages">Message Center</TextLink>.
           </>
         }
       />
       {months.length === 0 ? (
-        <EmptyState icon={Archive} title="Nothing archived yet" description={`No message is older than ${retentionMonths} months.`} />
+        <EmptyState
+          icon={Archive}
+          title="Nothing archived yet"
+          description={`No message is older than ${retentionMonths} months.`}
+        />
       ) : (
         <Table data-testid="archive-months">
           <THead columns={["Month (UTC)", "Messages", "Size", "Last archived", "Download"]} />

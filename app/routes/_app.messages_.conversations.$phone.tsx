@@ -27,7 +27,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const contactId = await contactIdByPhone(db, phone);
   if (contactId) throw redirect(`/contacts/${contactId}`);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, optedOut, templates] = await Promise.all([getThread(db, { phone }, { before }), phoneOptedOut(db, phone), pickTemplate(db, new URL(args.request.url))]);
+  const [thread, optedOut, templates] = await Promise.all([
+    getThread(db, { phone }, { before }),
+    phoneOptedOut(db, phone),
+    pickTemplate(db, new URL(args.request.url)),
+  ]);
   return { phone, thread, optedOut, templates, nonce: crypto.randomUUID() };
 }
 
@@ -37,7 +41,9 @@ export async function action(args: ActionFunctionArgs) {
     const phone = phoneOf(args.params);
     return { to: { phone }, back: `/messages/conversations/${encodeURIComponent(phone)}#reply` };
   };
-  return formAction(args, { schema: replyForm, before: target }, (input, { user }) => replyOrReplace(args, target(), input, user.id));
+  return formAction(args, { schema: replyForm, before: target }, (input, { user }) =>
+    replyOrReplace(args, target(), input, user.id),
+  );
 }
 
 export default function PhoneConversation() {
@@ -56,9 +62,20 @@ export default function PhoneConversation() {
       />
       <Card title="Conversation">
         <div className="space-y-4">
-          <Thread messages={thread.messages} earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null} />
+          <Thread
+            messages={thread.messages}
+            earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null}
+          />
           <div id="reply">
-            <ReplyBox nonce={nonce} optedOut={optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null} actionData={actionData} templates={templates.templates} picked={templates.picked} />
+            <ReplyBox
+              nonce={nonce}
+              optedOut={
+                optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null
+              }
+              actionData={actionData}
+              templates={templates.templates}
+              picked={templates.picked}
+            />
           </div>
         </div>
       </Card>

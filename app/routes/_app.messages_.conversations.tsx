@@ -12,7 +12,10 @@ export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const url = new URL(args.request.url);
   const needsReply = url.searchParams.get("filter") === "needs-reply";
-  return { ...(await listConversations(args.context.db, { after: url.searchParams.get("after"), needsReply })), needsReply };
+  return {
+    ...(await listConversations(args.context.db, { after: url.searchParams.get("after"), needsReply })),
+    needsReply,
+  };
 }
 
 export default function Conversations() {
@@ -35,19 +38,33 @@ export default function Conversations() {
         }
       />
       {conversations.length === 0 ? (
-        <EmptyState title="No conversations yet" description="Messages you send and replies you receive show up here." />
+        <EmptyState
+          title="No conversations yet"
+          description="Messages you send and replies you receive show up here."
+        />
       ) : (
-        <ul className="divide-y divide-border rounded-lg border border-border bg-surface" data-testid="conversation-list">
+        <ul
+          className="divide-y divide-border rounded-lg border border-border bg-surface"
+          data-testid="conversation-list"
+        >
           {conversations.map((c) => (
             <li key={c.id} data-testid="conversation-row" data-needs-reply={c.needsReply ? "1" : "0"}>
               <Link
-                to={c.contactId ? `/contacts/${c.contactId}#reply` : c.phone ? `/messages/conversations/${encodeURIComponent(c.phone)}` : "/messages"}
+                to={
+                  c.contactId
+                    ? `/contacts/${c.contactId}#reply`
+                    : c.phone
+                      ? `/messages/conversations/${encodeURIComponent(c.phone)}`
+                      : "/messages"
+                }
                 className="flex items-start justify-between gap-3 p-3 hover:bg-muted"
               >
                 <div className="min-w-0">
                   <p className="font-medium">
                     {c.contactName ?? c.phone ?? c.email}{" "}
-                    {c.contactName && c.phone ? <span className="text-sm font-normal text-fg-muted">{c.phone}</span> : null}
+                    {c.contactName && c.phone ? (
+                      <span className="text-sm font-normal text-fg-muted">{c.phone}</span>
+                    ) : null}
                   </p>
                   <p className="truncate text-sm text-fg-muted">
                     {c.lastDirection === "inbound" ? "" : "You: "}

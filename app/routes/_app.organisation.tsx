@@ -9,7 +9,12 @@ import { formAction } from "~/http/form-action.server";
 import { withDefaults } from "~/http/form-schema";
 import { clientIp } from "~/lib/request.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
-import { loadOrganisationSettings, MAX_RETENTION_MONTHS, MIN_RETENTION_MONTHS, saveOrgSettings } from "~/messaging/org-settings.server";
+import {
+  loadOrganisationSettings,
+  MAX_RETENTION_MONTHS,
+  MIN_RETENTION_MONTHS,
+  saveOrgSettings,
+} from "~/messaging/org-settings.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
@@ -26,7 +31,11 @@ const schema = z.object({
     .max(300, "Website must be at most 300 characters")
     .refine((v) => v === "" || /^https?:\/\/\S+$/.test(v), "Website must start with http:// or https://")
     .default(""),
-  messageRetentionMonths: z.coerce.number({ invalid_type_error: retentionMessage }).int(retentionMessage).min(MIN_RETENTION_MONTHS, retentionMessage).max(MAX_RETENTION_MONTHS, retentionMessage),
+  messageRetentionMonths: z.coerce
+    .number({ invalid_type_error: retentionMessage })
+    .int(retentionMessage)
+    .min(MIN_RETENTION_MONTHS, retentionMessage)
+    .max(MAX_RETENTION_MONTHS, retentionMessage),
 });
 const FIELDS = ["company", "companyPhone", "website", "messageRetentionMonths"] as const;
 // The automatic channels' caps (decision 021): whole numbers, 0 switches the channel off.
@@ -34,7 +43,10 @@ const capSchema = z.object(
   Object.fromEntries(
     CAP_NAMES.map((n) => {
       const message = `${CAPS[n].label}: enter a whole number from 0 to ${CAPS[n].max.toLocaleString("en-US")}`;
-      return [n, z.coerce.number({ invalid_type_error: message }).int(message).min(0, message).max(CAPS[n].max, message)];
+      return [
+        n,
+        z.coerce.number({ invalid_type_error: message }).int(message).min(0, message).max(CAPS[n].max, message),
+      ];
     }),
   ) as Record<CapName, z.ZodNumber>,
 );
@@ -65,11 +77,22 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: organisationForm, role: "superuser" }, async (input, { user: me }) => {
     if (input.intent === "two-factor-policy") {
       const on = input.requireSuperuserTwoFactor === "on";
-      await setTwoFactorPolicy(args.context.db, on, { userId: me.id, ipAddress: clientIp(args.request), twoFactorEnabled: me.twoFactorEnabled }, args.context.clock());
-      return redirectWithToast(args.context, "/organisation", { title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers" });
+      await setTwoFactorPolicy(
+        args.context.db,
+        on,
+        { userId: me.id, ipAddress: clientIp(args.request), twoFactorEnabled: me.twoFactorEnabled },
+        args.context.clock(),
+      );
+      return redirectWithToast(args.context, "/organisation", {
+        title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers",
+      });
     }
     const { intent: _settings, company, companyPhone, website, messageRetentionMonths, ...caps } = input;
-    await saveOrgSettings(args.context.db, { company, companyPhone, website, messageRetentionMonths, caps }, args.context.clock());
+    await saveOrgSettings(
+      args.context.db,
+      { company, companyPhone, website, messageRetentionMonths, caps },
+      args.context.clock(),
+    );
     return redirectWithToast(args.context, "/organisation", { title: "Organisation settings saved" });
   });
 }
@@ -81,12 +104,26 @@ export default function Organisation() {
   const pending = useNavigation().state === "submitting";
   return (
     <div className="space-y-6">
-      <PageHeader title="Organisation" description="Values for {{company}}, {{companyPhone}} and {{website}} in every message, how long messages are kept, and the limits on automatic messages." />
+      <PageHeader
+        title="Organisation"
+        description="Values for {{company}}, {{companyPhone}} and {{website}} in every message, how long messages are kept, and the limits on automatic messages."
+      />
       <Card>
         <Form method="post" className="max-w-lg space-y-4">
           {actionData?.message ? <Alert tone="danger">{actionData.message}</Alert> : null}
-          <Field name="company" label="Company name" hint="Used for {{company}} when the contact has no company of their own" defaultValue={settings.company ?? ""} />
-          <Field name="companyPhone" label="Company phone" type="tel" hint="{{companyPhone}}" defaultValue={settings.companyPhone ?? ""} />
+          <Field
+            name="company"
+            label="Company name"
+            hint="Used for {{company}} when the contact has no company of their own"
+            defaultValue={settings.company ?? ""}
+          />
+          <Field
+            name="companyPhone"
+            label="Company phone"
+            type="tel"
+            hint="{{companyPhone}}"
+            defaultValue={settings.companyPhone ?? ""}
+          />
           <Field name="website" label="Website" type="url" hint="{{website}}" defaultValue={settings.website ?? ""} />
           <Field
             name="messageRetentionMonths"
@@ -101,11 +138,21 @@ export default function Organisation() {
           <fieldset className="space-y-4 rounded-md border border-border p-3" data-testid="cap-settings">
             <legend className="px-1 text-sm font-semibold">Limits on automatic messages and AI</legend>
             <p className="text-sm text-fg-muted" data-testid="ai-budget-used">
-              AI today: {n(aiBudget.used)} of {n(aiBudget.limit)} model calls used; {n(held.ai_budget)} answered offline past the budget,{" "}
-              {n(held.ai_classify)} replies classified offline past a number&apos;s hourly allowance
+              AI today: {n(aiBudget.used)} of {n(aiBudget.limit)} model calls used; {n(held.ai_budget)} answered offline
+              past the budget, {n(held.ai_classify)} replies classified offline past a number&apos;s hourly allowance
             </p>
             {CAP_NAMES.map((name) => (
-              <Field key={name} name={name} label={CAPS[name].label} type="number" min={0} max={CAPS[name].max} required hint={CAPS[name].hint} defaultValue={String(capLimits[name])} />
+              <Field
+                key={name}
+                name={name}
+                label={CAPS[name].label}
+                type="number"
+                min={0}
+                max={CAPS[name].max}
+                required
+                hint={CAPS[name].hint}
+                defaultValue={String(capLimits[name])}
+              />
             ))}
           </fieldset>
           <Button type="submit" disabled={pending}>
@@ -113,11 +160,19 @@ export default function Organisation() {
           </Button>
         </Form>
       </Card>
-      <Card title="Security" description="Superusers manage users and see every report: a stolen password should not be enough.">
+      <Card
+        title="Security"
+        description="Superusers manage users and see every report: a stolen password should not be enough."
+      >
         <Form method="post" className="space-y-3" data-testid="two-factor-policy">
           <input type="hidden" name="intent" value="two-factor-policy" />
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="requireSuperuserTwoFactor" defaultChecked={twoFactor.requireForSuperusers} className="size-4" />
+            <input
+              type="checkbox"
+              name="requireSuperuserTwoFactor"
+              defaultChecked={twoFactor.requireForSuperusers}
+              className="size-4"
+            />
             Require two-factor authentication for superusers
           </label>
           <p className="text-xs text-fg-muted">A superuser without it is sent to set it up before using the app.</p>

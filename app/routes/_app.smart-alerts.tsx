@@ -15,12 +15,36 @@ import {
   PROFILE_PRIORITIES,
 } from "~/alerts/alert-schema";
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
-import { createBank, createProfile, deleteBank, deleteProfile, listBanks, listProfiles, updateBank, updateProfile } from "~/alerts/manage-alert-settings.server";
+import {
+  createBank,
+  createProfile,
+  deleteBank,
+  deleteProfile,
+  listBanks,
+  listProfiles,
+  updateBank,
+  updateProfile,
+} from "~/alerts/manage-alert-settings.server";
 import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/alerts/staff-suppressions.server";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { alertConfig } from "~/responders/reply-deps";
-import { ActiveBadge, Alert, Badge, Button, Card, ConfirmDialog, EmptyState, Field, PageHeader, PriorityBadge, RecordCard, RecordEditor, RecordForm, Tabs } from "~/components/ui";
+import {
+  ActiveBadge,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  EmptyState,
+  Field,
+  PageHeader,
+  PriorityBadge,
+  RecordCard,
+  RecordEditor,
+  RecordForm,
+  Tabs,
+} from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
@@ -33,7 +57,11 @@ export const meta: MetaFunction = () => [{ title: "Smart Alerts — Helio" }];
 
 const TABS = ["profiles", "banks", "monitoring"] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABEL: Record<Tab, string> = { profiles: "Alert Profiles", banks: "Keyword Banks", monitoring: "AI Monitoring" };
+const TAB_LABEL: Record<Tab, string> = {
+  profiles: "Alert Profiles",
+  banks: "Keyword Banks",
+  monitoring: "AI Monitoring",
+};
 
 function contactOf(info: string | null) {
   try {
@@ -75,7 +103,17 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-type Intent = "create-profile" | "update-profile" | "toggle-profile" | "delete-profile" | "create-bank" | "update-bank" | "toggle-bank" | "delete-bank" | "mark" | "clear-suppression";
+type Intent =
+  | "create-profile"
+  | "update-profile"
+  | "toggle-profile"
+  | "delete-profile"
+  | "create-bank"
+  | "update-bank"
+  | "toggle-bank"
+  | "delete-bank"
+  | "mark"
+  | "clear-suppression";
 const FAILURE: Record<Intent, string> = {
   "create-profile": ALERT_TOASTS.createProfile,
   "update-profile": ALERT_TOASTS.updateProfile,
@@ -110,59 +148,92 @@ function requireRecordId(raw: unknown, notFound: string) {
 /** Create, edit, activate/deactivate and delete profiles and banks; mark a classification right or wrong. */
 const INTENTS = Object.keys(FAILURE) as [Intent, ...Intent[]];
 // Every form of the page posts its intent and its own fields (checked by parseProfile / parseBank and the domain).
-const alertsForm = z.object({ intent: z.enum(INTENTS, intentError("Choose an action on the page.")) }).catchall(z.unknown());
+const alertsForm = z
+  .object({ intent: z.enum(INTENTS, intentError("Choose an action on the page.")) })
+  .catchall(z.unknown());
 
 export async function action(args: ActionFunctionArgs) {
   const { context } = args;
-  const title = (intent: string | undefined) => (intent && intent in FAILURE ? FAILURE[intent as Intent] : "Unknown action");
+  const title = (intent: string | undefined) =>
+    intent && intent in FAILURE ? FAILURE[intent as Intent] : "Unknown action";
   return formAction(args, { schema: alertsForm, title }, async (form) => {
     const { intent } = form;
-    const values = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"));
+    const values = Object.fromEntries(
+      Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
     const db = context.db;
     const now = context.clock();
     // An unticked checkbox posts nothing: absent means off.
     const bankBody = (): Record<string, string> => ({ ...values, useAI: "useAI" in form ? "true" : "false" });
     switch (intent) {
-        case "create-profile":
-          await createProfile(db, parseProfile({ ...values, isActive: "true" }), now);
-          break;
-        case "update-profile": {
-          const id = requireRecordId(form.id, PROFILE_NOT_FOUND);
-          const { name, department, keywords, priority, responseTemplate, escalationTime, email, phone } = values;
-          await updateProfile(db, id, { name, department, keywords, priority, responseTemplate, escalationTime, contactInfo: JSON.stringify({ email, phone }) }, now);
-          break;
-        }
-        case "toggle-profile":
-          await updateProfile(db, requireRecordId(form.id, PROFILE_NOT_FOUND), { isActive: form.isActive === "true" }, now);
-          break;
-        case "delete-profile":
-          await deleteProfile(db, requireRecordId(form.id, PROFILE_NOT_FOUND));
-          break;
-        case "create-bank":
-          await createBank(db, parseBank({ ...bankBody(), isActive: "true" }), now);
-          break;
-        case "update-bank": {
-          const id = requireRecordId(form.id, BANK_NOT_FOUND);
-          const { category, keywords, priority, alertProfileId, autoResponse, aiPrompt, useAI } = bankBody();
-          await updateBank(db, id, { category, keywords, priority, alertProfileId: alertProfileId ?? "", autoResponse, aiPrompt, useAI }, now);
-          break;
-        }
-        case "toggle-bank":
-          await updateBank(db, requireRecordId(form.id, BANK_NOT_FOUND), { isActive: form.isActive === "true" }, now);
-          break;
-        case "delete-bank":
-          await deleteBank(db, requireRecordId(form.id, BANK_NOT_FOUND));
-          break;
-        case "mark": {
-          const verdict = form.verdict;
-          if (verdict !== "right" && verdict !== "wrong") throw new AppError("validation", "Mark the classification right or wrong", { field: "verdict" });
-          await markClassification(db, requireRecordId(form.id, CLASSIFICATION_NOT_FOUND), verdict);
-          break;
-        }
-        case "clear-suppression":
-          await clearStaffSuppression(db, (values.address ?? "").slice(0, 254), alertConfig(context.cloudflare.env).salesAlertEmail);
-          break;
+      case "create-profile":
+        await createProfile(db, parseProfile({ ...values, isActive: "true" }), now);
+        break;
+      case "update-profile": {
+        const id = requireRecordId(form.id, PROFILE_NOT_FOUND);
+        const { name, department, keywords, priority, responseTemplate, escalationTime, email, phone } = values;
+        await updateProfile(
+          db,
+          id,
+          {
+            name,
+            department,
+            keywords,
+            priority,
+            responseTemplate,
+            escalationTime,
+            contactInfo: JSON.stringify({ email, phone }),
+          },
+          now,
+        );
+        break;
       }
+      case "toggle-profile":
+        await updateProfile(
+          db,
+          requireRecordId(form.id, PROFILE_NOT_FOUND),
+          { isActive: form.isActive === "true" },
+          now,
+        );
+        break;
+      case "delete-profile":
+        await deleteProfile(db, requireRecordId(form.id, PROFILE_NOT_FOUND));
+        break;
+      case "create-bank":
+        await createBank(db, parseBank({ ...bankBody(), isActive: "true" }), now);
+        break;
+      case "update-bank": {
+        const id = requireRecordId(form.id, BANK_NOT_FOUND);
+        const { category, keywords, priority, alertProfileId, autoResponse, aiPrompt, useAI } = bankBody();
+        await updateBank(
+          db,
+          id,
+          { category, keywords, priority, alertProfileId: alertProfileId ?? "", autoResponse, aiPrompt, useAI },
+          now,
+        );
+        break;
+      }
+      case "toggle-bank":
+        await updateBank(db, requireRecordId(form.id, BANK_NOT_FOUND), { isActive: form.isActive === "true" }, now);
+        break;
+      case "delete-bank":
+        await deleteBank(db, requireRecordId(form.id, BANK_NOT_FOUND));
+        break;
+      case "mark": {
+        const verdict = form.verdict;
+        if (verdict !== "right" && verdict !== "wrong")
+          throw new AppError("validation", "Mark the classification right or wrong", { field: "verdict" });
+        await markClassification(db, requireRecordId(form.id, CLASSIFICATION_NOT_FOUND), verdict);
+        break;
+      }
+      case "clear-suppression":
+        await clearStaffSuppression(
+          db,
+          (values.address ?? "").slice(0, 254),
+          alertConfig(context.cloudflare.env).salesAlertEmail,
+        );
+        break;
+    }
     const tab = intent.endsWith("bank") ? "banks" : intent === "mark" ? "monitoring" : "profiles";
     return redirectWithToast(context, `/smart-alerts?tab=${tab}`, { title: SUCCESS[intent] });
   });
@@ -182,7 +253,8 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
 }
 
 export default function SmartAlerts() {
-  const { tab, profiles, banks, recent, suppressedStaff, editId, deleteId, heldEmails, emailCap } = useLoaderData<typeof loader>();
+  const { tab, profiles, banks, recent, suppressedStaff, editId, deleteId, heldEmails, emailCap } =
+    useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const items = TABS.map((t) => ({
     value: t,
@@ -192,8 +264,10 @@ export default function SmartAlerts() {
   }));
   const failed = reply && !reply.ok ? reply : null;
   // After a failed post the form shows what was sent, so nothing typed is lost (JS or not).
-  const sent = (intent: string) => (failed && failed.intent === intent ? (failed.values as Record<string, string | undefined>) : null);
-  const errorsFor = (intent: string, name: string) => (failed && failed.intent === intent && failed.field === name ? [failed.message] : undefined);
+  const sent = (intent: string) =>
+    failed && failed.intent === intent ? (failed.values as Record<string, string | undefined>) : null;
+  const errorsFor = (intent: string, name: string) =>
+    failed && failed.intent === intent && failed.field === name ? [failed.message] : undefined;
 
   const editProfile = tab === "profiles" && editId !== null ? profiles.find((p) => p.id === editId) : undefined;
   const editBank = tab === "banks" && editId !== null ? banks.find((b) => b.id === editId) : undefined;
@@ -201,13 +275,34 @@ export default function SmartAlerts() {
   const delBank = tab === "banks" && deleteId !== null ? banks.find((b) => b.id === deleteId) : undefined;
 
   const profileIntent = editProfile ? "update-profile" : "create-profile";
-  const pv = sent(profileIntent) ?? (editProfile
-    ? { name: editProfile.name, department: editProfile.department, keywords: editProfile.keywords.join(", "), email: editProfile.email ?? "", phone: editProfile.phone ?? "", priority: editProfile.priority, escalationTime: String(editProfile.escalationTime), responseTemplate: editProfile.responseTemplate ?? "" }
-    : {});
+  const pv =
+    sent(profileIntent) ??
+    (editProfile
+      ? {
+          name: editProfile.name,
+          department: editProfile.department,
+          keywords: editProfile.keywords.join(", "),
+          email: editProfile.email ?? "",
+          phone: editProfile.phone ?? "",
+          priority: editProfile.priority,
+          escalationTime: String(editProfile.escalationTime),
+          responseTemplate: editProfile.responseTemplate ?? "",
+        }
+      : {});
   const bankIntent = editBank ? "update-bank" : "create-bank";
-  const bv = sent(bankIntent) ?? (editBank
-    ? { category: editBank.category, keywords: editBank.keywords.join(", "), priority: editBank.priority, alertProfileId: editBank.alertProfileId ? String(editBank.alertProfileId) : "", autoResponse: editBank.autoResponse ?? "", aiPrompt: editBank.aiPrompt ?? "", useAI: editBank.useAi ? "true" : "" }
-    : {});
+  const bv =
+    sent(bankIntent) ??
+    (editBank
+      ? {
+          category: editBank.category,
+          keywords: editBank.keywords.join(", "),
+          priority: editBank.priority,
+          alertProfileId: editBank.alertProfileId ? String(editBank.alertProfileId) : "",
+          autoResponse: editBank.autoResponse ?? "",
+          aiPrompt: editBank.aiPrompt ?? "",
+          useAI: editBank.useAi ? "true" : "",
+        }
+      : {});
   const formFailure = (intent: string) =>
     failed && failed.intent === intent ? (
       <Alert tone="danger" data-testid="form-error">
@@ -215,7 +310,10 @@ export default function SmartAlerts() {
       </Alert>
     ) : null;
   const listFailure =
-    failed && !["create-profile", "update-profile", "create-bank", "update-bank", "delete-profile", "delete-bank"].includes(failed.intent ?? "") ? (
+    failed &&
+    !["create-profile", "update-profile", "create-bank", "update-bank", "delete-profile", "delete-bank"].includes(
+      failed.intent ?? "",
+    ) ? (
       <Alert tone="danger" data-testid="action-error">
         <strong>{failed.title}</strong>: {failed.message}
       </Alert>
@@ -223,18 +321,21 @@ export default function SmartAlerts() {
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Smart Alerts" description="Sort incoming replies by priority and tell the right person by email." />
+      <PageHeader
+        title="Smart Alerts"
+        description="Sort incoming replies by priority and tell the right person by email."
+      />
       {/* The per-conversation email cap (decision 021): held emails still leave their alert in the bell. */}
       <p className="text-sm text-fg-muted" data-testid="held-alert-emails">
-        <strong>{heldEmails.toLocaleString("en-US")}</strong> alert {heldEmails === 1 ? "email" : "emails"} held today (at most {emailCap} per conversation per hour; the alerts
-        stay in the bell)
+        <strong>{heldEmails.toLocaleString("en-US")}</strong> alert {heldEmails === 1 ? "email" : "emails"} held today
+        (at most {emailCap} per conversation per hour; the alerts stay in the bell)
       </p>
       {listFailure}
       {suppressedStaff.length ? (
         <Alert tone="warning" data-testid="suppressed-staff">
           <p>
-            <strong>Unsubscribed staff addresses</strong>: these addresses clicked unsubscribe in a marketing email. Alerts and escalations still reach them;
-            clear it if the click was a mistake.
+            <strong>Unsubscribed staff addresses</strong>: these addresses clicked unsubscribe in a marketing email.
+            Alerts and escalations still reach them; clear it if the click was a mistake.
           </p>
           <ul className="mt-2 space-y-1">
             {suppressedStaff.map((s) => (
@@ -264,17 +365,70 @@ export default function SmartAlerts() {
                 failure={formFailure(profileIntent)}
                 testId="profile-form"
               >
-                <Field label="Name" name="name" required defaultValue={pv.name ?? ""} errors={errorsFor(profileIntent, "name")} />
-                <Field as="select" label="Department" name="department" defaultValue={pv.department ?? "Solar Sales"} options={DEPARTMENTS} />
-                <Field label="Keywords" name="keywords" required defaultValue={pv.keywords ?? ""} hint="Separate with commas." errors={errorsFor(profileIntent, "keywords")} />
-                <Field label="Email" name="email" type="email" defaultValue={pv.email ?? ""} errors={errorsFor(profileIntent, "email")} />
+                <Field
+                  label="Name"
+                  name="name"
+                  required
+                  defaultValue={pv.name ?? ""}
+                  errors={errorsFor(profileIntent, "name")}
+                />
+                <Field
+                  as="select"
+                  label="Department"
+                  name="department"
+                  defaultValue={pv.department ?? "Solar Sales"}
+                  options={DEPARTMENTS}
+                />
+                <Field
+                  label="Keywords"
+                  name="keywords"
+                  required
+                  defaultValue={pv.keywords ?? ""}
+                  hint="Separate with commas."
+                  errors={errorsFor(profileIntent, "keywords")}
+                />
+                <Field
+                  label="Email"
+                  name="email"
+                  type="email"
+                  defaultValue={pv.email ?? ""}
+                  errors={errorsFor(profileIntent, "email")}
+                />
                 <Field label="Phone" name="phone" type="tel" defaultValue={pv.phone ?? ""} />
-                <Field as="select" label="Priority" name="priority" defaultValue={pv.priority ?? "medium"} options={PROFILE_PRIORITIES} />
-                <Field label="Escalation time (minutes)" name="escalationTime" type="number" min={1} max={1440} defaultValue={pv.escalationTime ?? "15"} errors={errorsFor(profileIntent, "escalationTime")} />
-                <Field as="textarea" label="Response template" name="responseTemplate" rows={2} defaultValue={pv.responseTemplate ?? ""} />
+                <Field
+                  as="select"
+                  label="Priority"
+                  name="priority"
+                  defaultValue={pv.priority ?? "medium"}
+                  options={PROFILE_PRIORITIES}
+                />
+                <Field
+                  label="Escalation time (minutes)"
+                  name="escalationTime"
+                  type="number"
+                  min={1}
+                  max={1440}
+                  defaultValue={pv.escalationTime ?? "15"}
+                  errors={errorsFor(profileIntent, "escalationTime")}
+                />
+                <Field
+                  as="textarea"
+                  label="Response template"
+                  name="responseTemplate"
+                  rows={2}
+                  defaultValue={pv.responseTemplate ?? ""}
+                />
               </RecordForm>
             }
-            empty={profiles.length === 0 ? <EmptyState icon={BellRing} title="No alert profiles yet" description="Create one to route matching replies to a person." /> : null}
+            empty={
+              profiles.length === 0 ? (
+                <EmptyState
+                  icon={BellRing}
+                  title="No alert profiles yet"
+                  description="Create one to route matching replies to a person."
+                />
+              ) : null
+            }
           >
             {profiles.map((p) => (
               <RecordCard
@@ -310,18 +464,69 @@ export default function SmartAlerts() {
                 failure={formFailure(bankIntent)}
                 testId="bank-form"
               >
-                <Field as="select" label="Category" name="category" required defaultValue={bv.category ?? ""} errors={errorsFor(bankIntent, "category")} placeholder="Choose a category" options={BANK_CATEGORIES} />
-                <Field label="Keywords" name="keywords" required defaultValue={bv.keywords ?? ""} hint="Separate with commas." errors={errorsFor(bankIntent, "keywords")} />
-                <Field as="select" label="Priority" name="priority" defaultValue={bv.priority ?? "medium"} options={BANK_PRIORITIES} />
-                <Field as="select" label="Alert profile" name="alertProfileId" defaultValue={bv.alertProfileId ?? ""} errors={errorsFor(bankIntent, "alertProfileId")} placeholder="None" options={profiles.map((p) => ({ value: p.id, label: p.name }))} />
-                <Field as="textarea" label="Auto response" name="autoResponse" rows={2} defaultValue={bv.autoResponse ?? ""} />
+                <Field
+                  as="select"
+                  label="Category"
+                  name="category"
+                  required
+                  defaultValue={bv.category ?? ""}
+                  errors={errorsFor(bankIntent, "category")}
+                  placeholder="Choose a category"
+                  options={BANK_CATEGORIES}
+                />
+                <Field
+                  label="Keywords"
+                  name="keywords"
+                  required
+                  defaultValue={bv.keywords ?? ""}
+                  hint="Separate with commas."
+                  errors={errorsFor(bankIntent, "keywords")}
+                />
+                <Field
+                  as="select"
+                  label="Priority"
+                  name="priority"
+                  defaultValue={bv.priority ?? "medium"}
+                  options={BANK_PRIORITIES}
+                />
+                <Field
+                  as="select"
+                  label="Alert profile"
+                  name="alertProfileId"
+                  defaultValue={bv.alertProfileId ?? ""}
+                  errors={errorsFor(bankIntent, "alertProfileId")}
+                  placeholder="None"
+                  options={profiles.map((p) => ({ value: p.id, label: p.name }))}
+                />
+                <Field
+                  as="textarea"
+                  label="Auto response"
+                  name="autoResponse"
+                  rows={2}
+                  defaultValue={bv.autoResponse ?? ""}
+                />
                 <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="useAI" value="true" defaultChecked={bv.useAI === "true"} className="size-4" /> Use AI
+                  <input
+                    type="checkbox"
+                    name="useAI"
+                    value="true"
+                    defaultChecked={bv.useAI === "true"}
+                    className="size-4"
+                  />{" "}
+                  Use AI
                 </label>
                 <Field as="textarea" label="AI prompt" name="aiPrompt" rows={2} defaultValue={bv.aiPrompt ?? ""} />
               </RecordForm>
             }
-            empty={banks.length === 0 ? <EmptyState icon={BookText} title="No keyword banks yet" description="Create one to sort replies by category and priority." /> : null}
+            empty={
+              banks.length === 0 ? (
+                <EmptyState
+                  icon={BookText}
+                  title="No keyword banks yet"
+                  description="Create one to sort replies by category and priority."
+                />
+              ) : null
+            }
           >
             {banks.map((b) => (
               <RecordCard
@@ -344,13 +549,25 @@ export default function SmartAlerts() {
             ))}
           </RecordEditor>
         ) : (
-          <Card title="Recent classifications" description="What the classifier saw, newest first. Marks feed the accuracy figure." data-testid="ai-monitoring">
+          <Card
+            title="Recent classifications"
+            description="What the classifier saw, newest first. Marks feed the accuracy figure."
+            data-testid="ai-monitoring"
+          >
             {recent.length === 0 ? (
-              <EmptyState icon={Brain} title="No data yet" description="Classifications appear here as replies come in." />
+              <EmptyState
+                icon={Brain}
+                title="No data yet"
+                description="Classifications appear here as replies come in."
+              />
             ) : (
               <ul className="divide-y divide-border text-sm">
                 {recent.map((c) => (
-                  <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid="classification-row">
+                  <li
+                    key={c.id}
+                    className="flex flex-wrap items-center justify-between gap-2 py-2"
+                    data-testid="classification-row"
+                  >
                     <span className="min-w-0 flex-1 truncate">{c.textPreview}</span>
                     <span className="flex flex-wrap gap-1">
                       <Badge tone="info">{c.intent}</Badge>
@@ -358,15 +575,33 @@ export default function SmartAlerts() {
                       <span className="text-fg-muted">
                         {c.confidence}% · {c.analysisMs} ms
                       </span>
-                      {c.markedCorrect === null ? null : <Badge tone={c.markedCorrect ? "success" : "danger"}>{c.markedCorrect ? "Marked right" : "Marked wrong"}</Badge>}
+                      {c.markedCorrect === null ? null : (
+                        <Badge tone={c.markedCorrect ? "success" : "danger"}>
+                          {c.markedCorrect ? "Marked right" : "Marked wrong"}
+                        </Badge>
+                      )}
                     </span>
                     <Form method="post" action="/smart-alerts?tab=monitoring" className="flex gap-1">
                       <input type="hidden" name="intent" value="mark" />
                       <input type="hidden" name="id" value={c.id} />
-                      <Button type="submit" name="verdict" value="right" size="sm" variant="outline" aria-pressed={c.markedCorrect === 1}>
+                      <Button
+                        type="submit"
+                        name="verdict"
+                        value="right"
+                        size="sm"
+                        variant="outline"
+                        aria-pressed={c.markedCorrect === 1}
+                      >
                         Right
                       </Button>
-                      <Button type="submit" name="verdict" value="wrong" size="sm" variant="outline" aria-pressed={c.markedCorrect === 0}>
+                      <Button
+                        type="submit"
+                        name="verdict"
+                        value="wrong"
+                        size="sm"
+                        variant="outline"
+                        aria-pressed={c.markedCorrect === 0}
+                      >
                         Wrong
                       </Button>
                     </Form>

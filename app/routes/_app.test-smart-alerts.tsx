@@ -32,13 +32,21 @@ export async function loader(args: LoaderFunctionArgs) {
   const [profiles, banks, contacts, caps] = await Promise.all([
     listProfiles(db),
     listBanks(db),
-    db.all<{ id: number; name: string; phone: string | null }>(sql`SELECT id, first_name || ' ' || last_name AS name, phone FROM contacts ORDER BY id DESC LIMIT 50`),
+    db.all<{ id: number; name: string; phone: string | null }>(
+      sql`SELECT id, first_name || ' ' || last_name AS name, phone FROM contacts ORDER BY id DESC LIMIT 50`,
+    ),
     readCapCounters(db, args.context.clock(), user.id),
   ]);
   return {
     salesEmail: alertConfig(args.context.cloudflare.env).salesAlertEmail,
-    profiles: profiles.filter((p) => p.isActive).slice(0, SHOWN).map((p) => ({ id: p.id, name: p.name, department: p.department, priority: p.priority })),
-    banks: banks.filter((b) => b.isActive).slice(0, SHOWN).map((b) => ({ id: b.id, category: b.category, priority: b.priority, keywords: b.keywords.slice(0, 4) })),
+    profiles: profiles
+      .filter((p) => p.isActive)
+      .slice(0, SHOWN)
+      .map((p) => ({ id: p.id, name: p.name, department: p.department, priority: p.priority })),
+    banks: banks
+      .filter((b) => b.isActive)
+      .slice(0, SHOWN)
+      .map((b) => ({ id: b.id, category: b.category, priority: b.priority, keywords: b.keywords.slice(0, 4) })),
     contacts,
     testAlerts: caps.testAlerts!,
   };
@@ -48,8 +56,13 @@ const testAlertForm = z.object({ message: z.string().default(""), contactId: z.u
 
 /** SPEC §9's words for a refused test: an empty message, the hourly limit, or anything else as "test failed". */
 function testAlertRefusal(err: AppError): AppError {
-  if (err.code === "validation") return new AppError("validation", "Please enter a test message.", { title: err.message, field: err.field });
-  if (err.code === "rate_limited") return new AppError("rate_limited", err.message, { title: err.title ?? "Too many test alerts", retryAfter: err.retryAfter });
+  if (err.code === "validation")
+    return new AppError("validation", "Please enter a test message.", { title: err.message, field: err.field });
+  if (err.code === "rate_limited")
+    return new AppError("rate_limited", err.message, {
+      title: err.title ?? "Too many test alerts",
+      retryAfter: err.retryAfter,
+    });
   return new AppError(err.code, ALERT_TOASTS.testFailedText, { title: ALERT_TOASTS.testFailed });
 }
 
@@ -57,11 +70,7 @@ export async function action(args: ActionFunctionArgs) {
   const { context } = args;
   return formAction(args, { schema: testAlertForm }, async ({ message, contactId }, { user }) => {
     try {
-      const result = await runTestAlert(
-        context.replyDeps(),
-        { message, contactId: parseId(contactId) },
-        user.id,
-      );
+      const result = await runTestAlert(context.replyDeps(), { message, contactId: parseId(contactId) }, user.id);
       return data({ ok: true as const, message, result });
     } catch (err) {
       throw err instanceof AppError ? testAlertRefusal(err) : err;
@@ -81,11 +90,14 @@ export default function TestSmartAlerts() {
         description={
           salesEmail ? (
             <>
-              Test alerts are emailed to the sales alert address: <strong data-testid="sales-email">{salesEmail}</strong>
+              Test alerts are emailed to the sales alert address:{" "}
+              <strong data-testid="sales-email">{salesEmail}</strong>
             </>
           ) : (
             <>
-              No sales alert address is set: <strong data-testid="sales-email">set SALES_ALERT_EMAIL with wrangler</strong> so test alerts and escalations have somewhere to go.
+              No sales alert address is set:{" "}
+              <strong data-testid="sales-email">set SALES_ALERT_EMAIL with wrangler</strong> so test alerts and
+              escalations have somewhere to go.
             </>
           )
         }
@@ -98,8 +110,21 @@ export default function TestSmartAlerts() {
                 <strong>{failure.title}</strong>: {failure.description}
               </Alert>
             ) : null}
-            <Field as="textarea" label="Message" name="message" rows={4} defaultValue={reply?.ok ? reply.message : postedValue(reply, "message")} />
-            <Field as="select" label="Contact (optional)" name="contactId" defaultValue="" placeholder="Test contact" options={contacts.map((c) => ({ value: c.id, label: c.phone ? `${c.name} · ${c.phone}` : c.name }))} />
+            <Field
+              as="textarea"
+              label="Message"
+              name="message"
+              rows={4}
+              defaultValue={reply?.ok ? reply.message : postedValue(reply, "message")}
+            />
+            <Field
+              as="select"
+              label="Contact (optional)"
+              name="contactId"
+              defaultValue=""
+              placeholder="Test contact"
+              options={contacts.map((c) => ({ value: c.id, label: c.phone ? `${c.name} · ${c.phone}` : c.name }))}
+            />
             <p className="text-sm text-fg-muted" data-testid="test-alerts-left">
               {testAlerts.remaining} of {testAlerts.limit} test alerts left this hour
             </p>
@@ -149,16 +174,29 @@ export default function TestSmartAlerts() {
               <p>
                 Priority <PriorityBadge priority={r.priority} /> · Category <strong>{r.category}</strong>
               </p>
-              <p>Matched keyword banks: {r.banks.map((b) => `${b.category} (${b.byAi ? "AI" : b.keywords.join(", ")})`).join("; ") || "none"}</p>
+              <p>
+                Matched keyword banks:{" "}
+                {r.banks.map((b) => `${b.category} (${b.byAi ? "AI" : b.keywords.join(", ")})`).join("; ") || "none"}
+              </p>
               <p>Matched alert profiles: {r.profiles.map((p) => p.name).join("; ") || "none"}</p>
-              {r.classification ? <p>Classifier: {r.classification.intent}, {r.classification.sentiment}, {r.classification.confidence}% confidence</p> : null}
+              {r.classification ? (
+                <p>
+                  Classifier: {r.classification.intent}, {r.classification.sentiment}, {r.classification.confidence}%
+                  confidence
+                </p>
+              ) : null}
               <p>Alert emailed to {r.sentTo}</p>
-              {r.wouldSend ? <pre className="whitespace-pre-wrap rounded bg-muted p-3 text-xs">{`Subject: ${r.wouldSend.subject}\n\n${r.wouldSend.content}`}</pre> : null}
+              {r.wouldSend ? (
+                <pre className="whitespace-pre-wrap rounded bg-muted p-3 text-xs">{`Subject: ${r.wouldSend.subject}\n\n${r.wouldSend.content}`}</pre>
+              ) : null}
               {r.wouldSend?.autoResponse ? <p>Auto response to the contact: {r.wouldSend.autoResponse}</p> : null}
             </div>
           ) : (
             <p className="text-sm">
-              No keyword bank or alert profile matched.{r.classification ? ` Classifier: ${r.classification.intent}, ${r.classification.confidence}% confidence.` : ""}
+              No keyword bank or alert profile matched.
+              {r.classification
+                ? ` Classifier: ${r.classification.intent}, ${r.classification.confidence}% confidence.`
+                : ""}
             </p>
           )}
         </Card>

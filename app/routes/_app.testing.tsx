@@ -1,4 +1,10 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { BookOpen, Send } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
@@ -16,7 +22,12 @@ import { asList, intentError } from "~/http/form-schema";
 import { parseId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
 import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
-import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
+import {
+  manualEmailSchema,
+  manualSmsSchema,
+  sendManualEmailTest,
+  sendManualSmsTest,
+} from "~/messaging/create-test-send.server";
 import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
 import { loadTestingPlayground, MAX_PICKED } from "~/playground/load-testing-playground.server";
@@ -39,11 +50,18 @@ export const meta: MetaFunction = () => [{ title: "Message Testing Playground �
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const now = args.context.clock();
-  const [playground, caps] = await Promise.all([loadTestingPlayground(args.context.db, new URL(args.request.url), now), readCapCounters(args.context.db, now, user.id)]);
+  const [playground, caps] = await Promise.all([
+    loadTestingPlayground(args.context.db, new URL(args.request.url), now),
+    readCapCounters(args.context.db, now, user.id),
+  ]);
   return { ...playground, testSends: caps.testSends! };
 }
 
-const TAB_LABEL: Record<PlaygroundTab, string> = { manual: "Manual Test", broadcast: "Broadcast", variables: "Variable Testing" };
+const TAB_LABEL: Record<PlaygroundTab, string> = {
+  manual: "Manual Test",
+  broadcast: "Broadcast",
+  variables: "Variable Testing",
+};
 const SMS_ERROR = "Error sending test message";
 const EMAIL_ERROR = "Error sending manual test";
 const BROADCAST_ERROR = "Error sending broadcast";
@@ -51,20 +69,44 @@ const BROADCAST_ERROR = "Error sending broadcast";
 const text = z.string().default("");
 // The broadcast form: the message, an optional time (ZonedDateTimeField: a local time and its IANA zone) and the
 // picked contacts (ContactPicker's `contactIds`).
-const broadcastFields = { type: z.unknown(), subject: text, content: text, scheduledAt: text, tz: text, contactIds: asList(z.array(z.unknown())), nonce: text };
+const broadcastFields = {
+  type: z.unknown(),
+  subject: text,
+  content: text,
+  scheduledAt: text,
+  tz: text,
+  contactIds: asList(z.array(z.unknown())),
+  nonce: text,
+};
 const playgroundForm = z.discriminatedUnion(
   "intent",
   [
-    z.object({ intent: z.literal("manual"), type: z.unknown(), email: text, subject: text, content: text, phone: text, message: text, nonce: text }),
+    z.object({
+      intent: z.literal("manual"),
+      type: z.unknown(),
+      email: text,
+      subject: text,
+      content: text,
+      phone: text,
+      message: text,
+      nonce: text,
+    }),
     z.object({ intent: z.literal("check"), ...broadcastFields }),
     z.object({ intent: z.literal("send"), ...broadcastFields }),
-    z.object({ intent: z.literal("template"), name: text, templateContent: text, templateType: text, templateSubject: text }),
+    z.object({
+      intent: z.literal("template"),
+      name: text,
+      templateContent: text,
+      templateType: text,
+      templateSubject: text,
+    }),
   ],
   intentError(),
 );
 type BroadcastForm = z.output<z.ZodObject<typeof broadcastFields>>;
 
-const pickedIds = (raw: unknown[]) => [...new Set(raw.map(parseId).filter((x): x is number => x !== null))].slice(0, MAX_PICKED);
+const pickedIds = (raw: unknown[]) =>
+  [...new Set(raw.map(parseId).filter((x): x is number => x !== null))].slice(0, MAX_PICKED);
 
 /** The broadcast form → sendBroadcast's input: the time from its zone (a time that does not parse is refused on its field). */
 function broadcastInput(f: BroadcastForm) {
@@ -74,7 +116,13 @@ function broadcastInput(f: BroadcastForm) {
     if (!at) throw new AppError("validation", "Please enter a valid scheduled time", { field: "scheduledAt" });
     scheduledAt = at.toISOString();
   }
-  return parseInput(broadcastSchema, { type: f.type === "email" ? "email" : "sms", subject: f.subject || null, content: f.content, contactIds: pickedIds(f.contactIds), scheduledAt });
+  return parseInput(broadcastSchema, {
+    type: f.type === "email" ? "email" : "sms",
+    subject: f.subject || null,
+    content: f.content,
+    contactIds: pickedIds(f.contactIds),
+    scheduledAt,
+  });
 }
 
 export type PlaygroundCheck = {
@@ -83,13 +131,24 @@ export type PlaygroundCheck = {
   check: BroadcastCheck;
   nonce: string;
   /** What Confirm posts again: the message, the picked ids and the time as typed, with its zone. */
-  input: { type: "sms" | "email"; subject: string | null; content: string; contactIds: number[]; scheduledAt: string; tz: string };
+  input: {
+    type: "sms" | "email";
+    subject: string | null;
+    content: string;
+    contactIds: number[];
+    scheduledAt: string;
+    tz: string;
+  };
 };
 
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const errorTitle = (intent: string | undefined) =>
-    intent === "template" ? TEMPLATE_CREATE_ERROR : intent === "check" || intent === "send" ? BROADCAST_ERROR : undefined;
+    intent === "template"
+      ? TEMPLATE_CREATE_ERROR
+      : intent === "check" || intent === "send"
+        ? BROADCAST_ERROR
+        : undefined;
   return formAction(args, { schema: playgroundForm, title: errorTitle }, async (form, { user }) => {
     const deps = context.domain();
     const actor = { userId: user.id, ipAddress: clientIp(request) };
@@ -97,25 +156,57 @@ export async function action(args: ActionFunctionArgs) {
       const email = form.type === "email";
       try {
         requirePublicUrl(context.cloudflare.env);
-        if (email) await sendManualEmailTest(deps, parseInput(manualEmailSchema, { email: form.email, subject: form.subject, content: form.content }), actor, form.nonce || undefined);
-        else await sendManualSmsTest(deps, parseInput(manualSmsSchema, { phone: form.phone, message: form.message }), actor, form.nonce || undefined);
+        if (email)
+          await sendManualEmailTest(
+            deps,
+            parseInput(manualEmailSchema, { email: form.email, subject: form.subject, content: form.content }),
+            actor,
+            form.nonce || undefined,
+          );
+        else
+          await sendManualSmsTest(
+            deps,
+            parseInput(manualSmsSchema, { phone: form.phone, message: form.message }),
+            actor,
+            form.nonce || undefined,
+          );
       } catch (err) {
         // The manual form's toast names the channel (SPEC §8).
-        if (err instanceof AppError && !err.title) throw new AppError(err.code, err.message, { field: err.field, retryAfter: err.retryAfter, title: email ? EMAIL_ERROR : SMS_ERROR });
+        if (err instanceof AppError && !err.title)
+          throw new AppError(err.code, err.message, {
+            field: err.field,
+            retryAfter: err.retryAfter,
+            title: email ? EMAIL_ERROR : SMS_ERROR,
+          });
         throw err;
       }
-      return redirectWithToast(context, `/testing?tab=manual${email ? "&type=email" : ""}`, { title: "Test message queued", description: email ? "The test email is on its way." : "The test SMS is on its way." });
+      return redirectWithToast(context, `/testing?tab=manual${email ? "&type=email" : ""}`, {
+        title: "Test message queued",
+        description: email ? "The test email is on its way." : "The test SMS is on its way.",
+      });
     }
     if (form.intent === "check") {
       const input = broadcastInput(form);
-      if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject", { field: "subject" });
-      const check = await checkBroadcast(context.db, { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null }, deps.now);
+      if (input.type === "email" && !input.subject)
+        throw new AppError("validation", "Please enter a subject", { field: "subject" });
+      const check = await checkBroadcast(
+        context.db,
+        { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null },
+        deps.now,
+      );
       const reply: PlaygroundCheck = {
         ok: true,
         intent: "check",
         check,
         nonce: crypto.randomUUID(),
-        input: { type: input.type, subject: input.subject ?? null, content: input.content, contactIds: input.contactIds, scheduledAt: input.scheduledAt ? form.scheduledAt : "", tz: form.tz },
+        input: {
+          type: input.type,
+          subject: input.subject ?? null,
+          content: input.content,
+          contactIds: input.contactIds,
+          scheduledAt: input.scheduledAt ? form.scheduledAt : "",
+          tz: form.tz,
+        },
       };
       return json(reply);
     }
@@ -124,12 +215,23 @@ export async function action(args: ActionFunctionArgs) {
       if (!form.nonce) throw new AppError("validation", "Please review the pre-send check first");
       requirePublicUrl(context.cloudflare.env);
       // Confirm sends what the check promised: the recipients it listed as missing a variable are left out.
-      const result = await sendBroadcast(deps, input, actor, `playground:${form.nonce}`, { skipMissingVariables: true });
+      const result = await sendBroadcast(deps, input, actor, `playground:${form.nonce}`, {
+        skipMissingVariables: true,
+      });
       return redirect(`/testing/sends/${result.broadcastId}`);
     }
-    const input = parseInput(createTemplateSchema, { name: form.name, content: form.templateContent, type: form.templateType || "sms", subject: form.templateSubject || null });
+    const input = parseInput(createTemplateSchema, {
+      name: form.name,
+      content: form.templateContent,
+      type: form.templateType || "sms",
+      subject: form.templateSubject || null,
+    });
     const t = await createTemplate(context.db, input, user.id, deps.now);
-    return redirectWithToast(context, `/testing?tab=manual${t.type === "email" ? "&type=email" : ""}&template=${t.id}`, { title: "Template created", description: `"${t.name}" is ready to use.` });
+    return redirectWithToast(
+      context,
+      `/testing?tab=manual${t.type === "email" ? "&type=email" : ""}&template=${t.id}`,
+      { title: "Template created", description: `"${t.name}" is ready to use.` },
+    );
   });
 }
 
@@ -137,7 +239,11 @@ type PlaygroundReply = PlaygroundCheck | FormFailure | undefined;
 
 function VariablesReference() {
   return (
-    <Card title="Variables reference" description="Use {{name}} in a message; each is filled per contact." data-testid="variables-reference">
+    <Card
+      title="Variables reference"
+      description="Use {{name}} in a message; each is filled per contact."
+      data-testid="variables-reference"
+    >
       <details className="group">
         <summary className="cursor-pointer text-sm font-medium text-primary-text">
           <BookOpen aria-hidden="true" className="mr-1 inline size-4" />
@@ -145,14 +251,20 @@ function VariablesReference() {
         </summary>
         <div className="mt-3 grid gap-3 md:grid-cols-2">
           {variablesByCategory().map(({ category, variables }) => (
-            <details key={category} open className="rounded-md border border-border p-2" data-testid="variable-category">
+            <details
+              key={category}
+              open
+              className="rounded-md border border-border p-2"
+              data-testid="variable-category"
+            >
               <summary className="cursor-pointer font-semibold">
                 {category} <span className="text-xs text-fg-subtle">({variables.length})</span>
               </summary>
               <ul className="mt-2 space-y-1 text-sm">
                 {variables.map((v) => (
                   <li key={v.name} data-testid="variable-item">
-                    <code className="rounded bg-muted px-1">{`{{${v.name}}}`}</code> — {v.description} <span className="text-fg-subtle">e.g. {v.example}</span>
+                    <code className="rounded bg-muted px-1">{`{{${v.name}}}`}</code> — {v.description}{" "}
+                    <span className="text-fg-subtle">e.g. {v.example}</span>
                   </li>
                 ))}
               </ul>
@@ -170,7 +282,13 @@ function TypeSwitch({ type, tab }: { type: "sms" | "email"; tab: PlaygroundTab }
   return (
     <nav aria-label="Message type" className="flex gap-2">
       {(["sms", "email"] as const).map((t) => (
-        <Button key={t} size="sm" variant={t === type ? "primary" : "outline"} to={`/testing?tab=${tab}${t === "email" ? "&type=email" : ""}`} aria-current={t === type ? "page" : undefined}>
+        <Button
+          key={t}
+          size="sm"
+          variant={t === type ? "primary" : "outline"}
+          to={`/testing?tab=${tab}${t === "email" ? "&type=email" : ""}`}
+          aria-current={t === type ? "page" : undefined}
+        >
           {t === "sms" ? "SMS" : "Email"}
         </Button>
       ))}
@@ -200,19 +318,39 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
       }
     >
       <div className="space-y-3">
-        <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId={email ? "manual-content" : "manual-message"} subjectTargetId="manual-subject" />
+        <TemplatePicker
+          templates={d.templates}
+          selectedId={pre?.id}
+          type={d.type}
+          targetId={email ? "manual-content" : "manual-message"}
+          subjectTargetId="manual-subject"
+        />
         <Form method="post" className="space-y-3" key={`${d.type}-${pre?.id ?? ""}`} data-testid="manual-form">
           <HiddenFields fields={{ intent: "manual", type: d.type }} />
           {email ? (
             <>
               <Field label="Email" name="email" type="email" placeholder="test@example.com" />
               <Field label="Subject" name="subject" id="manual-subject" defaultValue={pre?.subject ?? ""} />
-              <Field label="Content" name="content" id="manual-content" as="textarea" rows={5} defaultValue={pre?.content ?? ""} />
+              <Field
+                label="Content"
+                name="content"
+                id="manual-content"
+                as="textarea"
+                rows={5}
+                defaultValue={pre?.content ?? ""}
+              />
             </>
           ) : (
             <>
               <Field label="Phone number" name="phone" type="tel" placeholder="+15551234567" />
-              <Field label="Message" name="message" id="manual-message" as="textarea" rows={4} defaultValue={pre?.content ?? ""} />
+              <Field
+                label="Message"
+                name="message"
+                id="manual-message"
+                as="textarea"
+                rows={4}
+                defaultValue={pre?.content ?? ""}
+              />
             </>
           )}
           <ErrorAlert reply={reply} intent="manual" />
@@ -236,7 +374,16 @@ function CheckPanel({ reply }: { reply: PlaygroundCheck }) {
       <PreSendSummary check={check} channel={input.type} />
       <Form method="post" className="mt-3 flex gap-2">
         <HiddenFields
-          fields={{ intent: "send", nonce, type: input.type, subject: input.subject ?? "", content: input.content, scheduledAt: input.scheduledAt, tz: input.tz, contactIds: input.contactIds }}
+          fields={{
+            intent: "send",
+            nonce,
+            type: input.type,
+            subject: input.subject ?? "",
+            content: input.content,
+            scheduledAt: input.scheduledAt,
+            tz: input.tz,
+            contactIds: input.contactIds,
+          }}
         />
         <Button type="submit" icon={Send} disabled={check.recipients === 0} data-testid="confirm-send">
           Confirm and send to {n(check.recipients)}
@@ -255,14 +402,35 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
   // A refused check or send keeps the draft: the message, the time and the picked contacts come back in the form.
   const draft = isFormFailure(reply) && (reply.intent === "check" || reply.intent === "send") ? reply : undefined;
   const posted = (name: string, fallback: string) => (draft ? postedValue(draft, name) : fallback);
-  const picked = draft ? [draft.values.contactIds ?? []].flat().map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : d.picked;
+  const picked = draft
+    ? [draft.values.contactIds ?? []]
+        .flat()
+        .map(Number)
+        .filter((n) => Number.isSafeInteger(n) && n > 0)
+    : d.picked;
   return (
-    <Card title="Broadcast" description="One message per picked contact, now or at a scheduled time. A pre-send check comes first.">
+    <Card
+      title="Broadcast"
+      description="One message per picked contact, now or at a scheduled time. A pre-send check comes first."
+    >
       <div className="space-y-3">
-        <TemplatePicker templates={d.templates} selectedId={pre?.id} type={d.type} targetId="broadcast-content" subjectTargetId="broadcast-subject" />
+        <TemplatePicker
+          templates={d.templates}
+          selectedId={pre?.id}
+          type={d.type}
+          targetId="broadcast-content"
+          subjectTargetId="broadcast-subject"
+        />
         <Form method="post" className="space-y-3" data-testid="broadcast-form">
           <HiddenFields fields={{ tab: "broadcast", type: d.type }} />
-          {email ? <Field label="Subject" name="subject" id="broadcast-subject" defaultValue={posted("subject", sp.get("subject") ?? pre?.subject ?? "")} /> : null}
+          {email ? (
+            <Field
+              label="Subject"
+              name="subject"
+              id="broadcast-subject"
+              defaultValue={posted("subject", sp.get("subject") ?? pre?.subject ?? "")}
+            />
+          ) : null}
           <Field
             label="Message"
             name="content"
@@ -298,16 +466,34 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
 function VariablesTab({ d }: { d: Data }) {
   const v = d.variables;
   return (
-    <Card title="Variable Testing" description="Render a message for a contact (or sample data) and see what each recipient would get.">
+    <Card
+      title="Variable Testing"
+      description="Render a message for a contact (or sample data) and see what each recipient would get."
+    >
       <Form method="get" className="space-y-3" data-testid="variables-form">
         <input type="hidden" name="tab" value="variables" />
-        <Field label="Message" name="content" as="textarea" rows={4} defaultValue={v?.content ?? "Hi {{firstName}}, this is {{company}}."} />
-        <Field as="select" label="Contact" name="contactId" defaultValue={v?.contactId ? String(v.contactId) : ""} placeholder="Sample data" options={d.picker.contacts.map((c) => ({ value: c.id, label: c.name }))} />
+        <Field
+          label="Message"
+          name="content"
+          as="textarea"
+          rows={4}
+          defaultValue={v?.content ?? "Hi {{firstName}}, this is {{company}}."}
+        />
+        <Field
+          as="select"
+          label="Contact"
+          name="contactId"
+          defaultValue={v?.contactId ? String(v.contactId) : ""}
+          placeholder="Sample data"
+          options={d.picker.contacts.map((c) => ({ value: c.id, label: c.name }))}
+        />
         <Button type="submit">Render</Button>
       </Form>
       {v ? (
         <div className="mt-4 space-y-2" data-testid="variables-result">
-          <p className="text-sm text-fg-muted">{v.contactName ? `Rendered for ${v.contactName}` : "Rendered with sample data"}</p>
+          <p className="text-sm text-fg-muted">
+            {v.contactName ? `Rendered for ${v.contactName}` : "Rendered with sample data"}
+          </p>
           <p className="rounded-md bg-muted p-3 text-sm whitespace-pre-wrap" data-testid="rendered-text">
             {v.text}
           </p>
@@ -316,8 +502,12 @@ function VariablesTab({ d }: { d: Data }) {
             <Badge tone="neutral" data-testid="segment-count">
               {v.segments} SMS segment{v.segments === 1 ? "" : "s"} ({v.encoding})
             </Badge>
-            {v.unknown.length ? <Badge tone="danger">Unknown: {v.unknown.map((u) => `{{${u}}}`).join(", ")}</Badge> : null}
-            {v.missing.length ? <Badge tone="warning">No value: {v.missing.map((u) => `{{${u}}}`).join(", ")}</Badge> : null}
+            {v.unknown.length ? (
+              <Badge tone="danger">Unknown: {v.unknown.map((u) => `{{${u}}}`).join(", ")}</Badge>
+            ) : null}
+            {v.missing.length ? (
+              <Badge tone="warning">No value: {v.missing.map((u) => `{{${u}}}`).join(", ")}</Badge>
+            ) : null}
           </p>
         </div>
       ) : null}
@@ -328,13 +518,24 @@ function VariablesTab({ d }: { d: Data }) {
 function CreateTemplateCard({ reply, type, draft }: { reply: PlaygroundReply; type: "sms" | "email"; draft: string }) {
   const resetting = useResetOnSuccess(reply?.ok === false && reply.intent === "template");
   return (
-    <Card title="Create Template" description="Save a message to reuse; its {{variables}} are found for you." data-testid="create-template">
+    <Card
+      title="Create Template"
+      description="Save a message to reuse; its {{variables}} are found for you."
+      data-testid="create-template"
+    >
       <Form method="post" className="space-y-3" data-testid="template-form" {...resetting}>
         <input type="hidden" name="intent" value="template" />
         <Field label="Template name" name="name" />
         <Field as="select" label="Type" name="templateType" defaultValue={type} options={CHANNEL_OPTIONS} />
         <Field label="Subject (email)" name="templateSubject" />
-        <Field label="Template content" name="templateContent" as="textarea" rows={3} defaultValue={draft} key={draft} />
+        <Field
+          label="Template content"
+          name="templateContent"
+          as="textarea"
+          rows={3}
+          defaultValue={draft}
+          key={draft}
+        />
         <ErrorAlert reply={reply} intent="template" />
         <Button type="submit" variant="secondary">
           Save Template
@@ -353,11 +554,25 @@ export default function TestingPlayground() {
   const href = (t: PlaygroundTab) => `/testing?tab=${t}${d.type === "email" ? "&type=email" : ""}`;
   return (
     <div className="space-y-4">
-      <PageHeader title="Message Testing Playground" description={<p>Manual tests, broadcasts and variable testing.</p>} actions={<TypeSwitch type={d.type} tab={d.tab} />} />
+      <PageHeader
+        title="Message Testing Playground"
+        description={<p>Manual tests, broadcasts and variable testing.</p>}
+        actions={<TypeSwitch type={d.type} tab={d.tab} />}
+      />
       <VariablesReference />
       <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
-        <Tabs label="Playground tabs" value={d.tab} items={PLAYGROUND_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: href(t) }))}>
-          {d.tab === "manual" ? <ManualTab d={d} reply={reply} busy={busy} /> : d.tab === "broadcast" ? <BroadcastTab d={d} reply={reply} busy={busy} /> : <VariablesTab d={d} />}
+        <Tabs
+          label="Playground tabs"
+          value={d.tab}
+          items={PLAYGROUND_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: href(t) }))}
+        >
+          {d.tab === "manual" ? (
+            <ManualTab d={d} reply={reply} busy={busy} />
+          ) : d.tab === "broadcast" ? (
+            <BroadcastTab d={d} reply={reply} busy={busy} />
+          ) : (
+            <VariablesTab d={d} />
+          )}
         </Tabs>
         <CreateTemplateCard reply={reply} type={d.type} draft={d.draft} />
       </div>

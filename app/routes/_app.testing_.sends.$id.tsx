@@ -28,7 +28,8 @@ export default function SendProgressPage() {
         title={`Broadcast #${p.id}`}
         description={
           <p>
-            {p.type === "email" ? "Email" : "SMS"} to {p.recipients.toLocaleString("en-US")} recipients · created <LocalTime iso={p.createdAt} />
+            {p.type === "email" ? "Email" : "SMS"} to {p.recipients.toLocaleString("en-US")} recipients · created{" "}
+            <LocalTime iso={p.createdAt} />
             {p.scheduledAt ? (
               <>
                 {" "}

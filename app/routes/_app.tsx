@@ -43,22 +43,37 @@ export default function AppLayout() {
         >
           <div className="flex items-center justify-between px-5 py-5">
             <div>
-              <Link to="/" className={cx("flex items-center gap-2 rounded text-xl font-bold text-sidebar-accent", focusRing)}>
+              <Link
+                to="/"
+                className={cx("flex items-center gap-2 rounded text-xl font-bold text-sidebar-accent", focusRing)}
+              >
                 <Sun aria-hidden="true" className="size-5" /> Helio
               </Link>
               <p className="text-xs text-sidebar-muted">Connect with clarity</p>
             </div>
-            <a href="#content" onClick={toggle(false)} className={cx("rounded p-1 text-sidebar-muted hover:text-sidebar-fg lg:hidden", focusRing)} aria-label="Close menu">
+            <a
+              href="#content"
+              onClick={toggle(false)}
+              className={cx("rounded p-1 text-sidebar-muted hover:text-sidebar-fg lg:hidden", focusRing)}
+              aria-label="Close menu"
+            >
               <X aria-hidden="true" className="size-5" />
             </a>
           </div>
           <nav className="flex-1 overflow-y-auto px-3">
             <NavList items={NAV_ITEMS} pathname={location.pathname} />
             <p className="mt-4 mb-1 px-3 text-xs font-semibold tracking-wide text-sidebar-muted uppercase">More</p>
-            <NavList items={MORE_NAV_ITEMS.filter((i) => !i.superuserOnly || user.role === "superuser")} pathname={location.pathname} />
+            <NavList
+              items={MORE_NAV_ITEMS.filter((i) => !i.superuserOnly || user.role === "superuser")}
+              pathname={location.pathname}
+            />
           </nav>
           <div className="border-t border-sidebar-border px-5 py-4">
-            <Link to="/account" className={cx("block truncate rounded text-sm font-medium hover:underline", focusRing)} data-testid="user-name">
+            <Link
+              to="/account"
+              className={cx("block truncate rounded text-sm font-medium hover:underline", focusRing)}
+              data-testid="user-name"
+            >
               {name}
             </Link>
             <p className="text-xs tracking-wide text-sidebar-accent" data-testid="user-role">
@@ -79,12 +94,22 @@ export default function AppLayout() {
           </div>
         </aside>
         {/* Overlay: closes the sidebar on small screens. */}
-        <a href="#content" aria-label="Close menu" onClick={toggle(false)} className={cx("sidebar-overlay fixed inset-0 z-30 bg-overlay lg:hidden", open ? "block" : "hidden")} />
+        <a
+          href="#content"
+          aria-label="Close menu"
+          onClick={toggle(false)}
+          className={cx("sidebar-overlay fixed inset-0 z-30 bg-overlay lg:hidden", open ? "block" : "hidden")}
+        />
 
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="sticky top-0 z-20 flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:px-8">
             <div className="flex items-center gap-3">
-              <a href="#sidebar" onClick={toggle(true)} className={cx("rounded p-1 text-fg-muted hover:bg-muted lg:hidden", focusRing)} aria-label="Open menu">
+              <a
+                href="#sidebar"
+                onClick={toggle(true)}
+                className={cx("rounded p-1 text-fg-muted hover:bg-muted lg:hidden", focusRing)}
+                aria-label="Open menu"
+              >
                 <Menu aria-hidden="true" className="size-5" />
               </a>
               <h1 className="text-lg font-semibold" data-testid="header-title">
@@ -94,11 +119,17 @@ export default function AppLayout() {
             <Link
               to="/alerts"
               className={cx("relative rounded-full p-2 text-fg-muted hover:bg-muted", focusRing)}
-              aria-label={unacknowledged ? `Notifications: ${unacknowledged > BELL_COUNT_CAP ? `${BELL_COUNT_CAP}+` : unacknowledged} unacknowledged alerts` : "Notifications"}
+              aria-label={
+                unacknowledged
+                  ? `Notifications: ${unacknowledged > BELL_COUNT_CAP ? `${BELL_COUNT_CAP}+` : unacknowledged} unacknowledged alerts`
+                  : "Notifications"
+              }
               data-testid="bell"
             >
               <Bell aria-hidden="true" className="size-5" />
-              {unacknowledged ? <span data-testid="bell-dot" className="absolute top-1.5 right-1.5 size-2 rounded-full bg-danger" /> : null}
+              {unacknowledged ? (
+                <span data-testid="bell-dot" className="absolute top-1.5 right-1.5 size-2 rounded-full bg-danger" />
+              ) : null}
             </Link>
           </header>
           <main id="content" className="relative flex-1 p-4 lg:p-8">
@@ -118,7 +149,13 @@ export default function AppLayout() {
   );
 }
 
-function NavList({ items, pathname }: { items: readonly { to: string; label: string; icon: (typeof NAV_ITEMS)[number]["icon"] }[]; pathname: string }) {
+function NavList({
+  items,
+  pathname,
+}: {
+  items: readonly { to: string; label: string; icon: (typeof NAV_ITEMS)[number]["icon"] }[];
+  pathname: string;
+}) {
   return (
     <ul className="space-y-1">
       {items.map((item) => {

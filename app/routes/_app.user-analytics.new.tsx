@@ -25,7 +25,12 @@ export async function loader(args: LoaderFunctionArgs) {
 /** Creates the account and answers with its one-time password — shown in this response only, never stored in clear. */
 export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: newUserSchema, role: "superuser" }, async (input, { user: me }) => {
-    const { user, password } = await createUser(args.context.db, input, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
+    const { user, password } = await createUser(
+      args.context.db,
+      input,
+      { userId: me.id, ipAddress: clientIp(args.request) },
+      args.context.clock(),
+    );
     return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
   });
 }
@@ -39,10 +44,20 @@ export default function NewUser() {
   const errors = errorsByField(reply);
   const values = isFormFailure(reply) ? (reply.values as Record<string, string | undefined>) : {};
   return (
-    <Dialog title="Add User" description="The account gets a one-time password, shown once, which must be changed at first sign-in.">
+    <Dialog
+      title="Add User"
+      description="The account gets a one-time password, shown once, which must be changed at first sign-in."
+    >
       <Form method="post" className="space-y-3" data-testid="new-user-form">
         <PersonFields values={values} errors={errors} autoComplete={false} />
-        <Field label="Role" name="role" as="select" defaultValue={values.role ?? "user"} errors={errors.role} options={ROLE_OPTIONS} />
+        <Field
+          label="Role"
+          name="role"
+          as="select"
+          defaultValue={values.role ?? "user"}
+          errors={errors.role}
+          options={ROLE_OPTIONS}
+        />
         <DialogActions label="Create User" pendingLabel="Creating..." pending={pending} />
       </Form>
     </Dialog>

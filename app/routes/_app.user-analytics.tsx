@@ -1,9 +1,33 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Link,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
 import { Activity, Clock, ShieldAlert, UserPlus, Users } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { ActiveBadge, Alert, Badge, Button, Card, EmptyState, PageHeader, Pager, Skeleton, StatCard, Table, Tabs, TBody, Td, THead } from "~/components/ui";
+import {
+  ActiveBadge,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  EmptyState,
+  PageHeader,
+  Pager,
+  Skeleton,
+  StatCard,
+  Table,
+  Tabs,
+  TBody,
+  Td,
+  THead,
+} from "~/components/ui";
 import { parseId } from "~/lib/ids";
 import { isAppError } from "~/lib/app-error";
 import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
@@ -17,14 +41,26 @@ export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args, { role: "superuser" });
   const { db } = args.context;
   const url = new URL(args.request.url);
-  const tab: UserTab = (USER_TABS as readonly string[]).includes(url.searchParams.get("tab") ?? "") ? (url.searchParams.get("tab") as UserTab) : "overview";
+  const tab: UserTab = (USER_TABS as readonly string[]).includes(url.searchParams.get("tab") ?? "")
+    ? (url.searchParams.get("tab") as UserTab)
+    : "overview";
   const rawUser = url.searchParams.get("user");
   const userId = rawUser === null ? null : parseId(rawUser);
   const after = parseId(url.searchParams.get("after"));
-  const [page, totals, totalActivity, recent] = await Promise.all([listUsers(db, { after }), userTotals(db), activityTotal(db), listActivity(db, { limit: RECENT_ACTIVITY })]);
+  const [page, totals, totalActivity, recent] = await Promise.all([
+    listUsers(db, { after }),
+    userTotals(db),
+    activityTotal(db),
+    listActivity(db, { limit: RECENT_ACTIVITY }),
+  ]);
   let selected: Awaited<ReturnType<typeof getUserDetails>> | "missing" | null = null;
   if (rawUser !== null) {
-    selected = userId === null ? "missing" : await getUserDetails(db, userId).catch((e) => (isAppError(e) && e.code === "not_found" ? ("missing" as const) : Promise.reject(e)));
+    selected =
+      userId === null
+        ? "missing"
+        : await getUserDetails(db, userId).catch((e) =>
+            isAppError(e) && e.code === "not_found" ? ("missing" as const) : Promise.reject(e),
+          );
   }
   return {
     meId: me.id,
@@ -32,13 +68,21 @@ export async function loader(args: LoaderFunctionArgs) {
     selectedParam: rawUser,
     users: page.users,
     nextCursor: page.nextCursor,
-    stats: { total: totals.total, superusers: totals.superusers, normal: totals.total - totals.superusers, active: totals.active, totalActivity, recent: recent.length },
+    stats: {
+      total: totals.total,
+      superusers: totals.superusers,
+      normal: totals.total - totals.superusers,
+      active: totals.active,
+      totalActivity,
+      recent: recent.length,
+    },
     recent,
     selected,
   };
 }
 
-const href = (tab: UserTab, user?: string | null) => `/user-analytics?tab=${tab}${user ? `&user=${encodeURIComponent(user)}` : ""}`;
+const href = (tab: UserTab, user?: string | null) =>
+  `/user-analytics?tab=${tab}${user ? `&user=${encodeURIComponent(user)}` : ""}`;
 
 export default function UserAnalytics() {
   const data = useLoaderData<typeof loader>();
@@ -57,7 +101,12 @@ export default function UserAnalytics() {
         }
       />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="user-stats">
-        <StatCard label="Total Users" value={stats.total} icon={Users} hint={`${stats.superusers} superuser${stats.superusers === 1 ? "" : "s"}, ${stats.normal} normal`} />
+        <StatCard
+          label="Total Users"
+          value={stats.total}
+          icon={Users}
+          hint={`${stats.superusers} superuser${stats.superusers === 1 ? "" : "s"}, ${stats.normal} normal`}
+        />
         <StatCard label="Active Users" value={stats.active} icon={Users} />
         <StatCard label="Total Activity" value={stats.totalActivity} icon={Activity} />
         <StatCard label="Recent Activity" value={stats.recent} icon={Clock} hint="Last 50 entries" />
@@ -121,7 +170,12 @@ function Overview() {
                   View Details
                 </Button>{" "}
                 {u.id !== meId ? (
-                  <Button to={`/user-analytics/users/${u.id}?tab=overview`} variant="ghost" size="sm" aria-label={`Manage ${displayName(u)}`}>
+                  <Button
+                    to={`/user-analytics/users/${u.id}?tab=overview`}
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Manage ${displayName(u)}`}
+                  >
                     Manage
                   </Button>
                 ) : null}
@@ -136,7 +190,13 @@ function Overview() {
   );
 }
 
-function LogRows({ entries, showUser }: { entries: ReturnType<typeof useLoaderData<typeof loader>>["recent"]; showUser: boolean }) {
+function LogRows({
+  entries,
+  showUser,
+}: {
+  entries: ReturnType<typeof useLoaderData<typeof loader>>["recent"];
+  showUser: boolean;
+}) {
   return (
     <TBody>
       {entries.map((e) => (
@@ -191,7 +251,9 @@ function Details() {
             <ActiveBadge active={user.isActive} inactiveTone="danger" />
           </dd>
           <dt className="text-fg-muted">Last Login</dt>
-          <dd>{user.lastLoginAt ? <LocalTime iso={user.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never logged in"}</dd>
+          <dd>
+            {user.lastLoginAt ? <LocalTime iso={user.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never logged in"}
+          </dd>
           <dt className="text-fg-muted">Total Logins</dt>
           <dd>{user.loginCount.toLocaleString("en-US")}</dd>
           <dt className="text-fg-muted">Total Activities</dt>

@@ -1,4 +1,10 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
@@ -17,11 +23,20 @@ export const meta: MetaFunction = () => [{ title: "Manage User — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args, { role: "superuser" });
-  const { user } = await getUserDetails(args.context.db, routeId(args.params.id, USER_NOT_FOUND)).catch(throwAsResponse);
+  const { user } = await getUserDetails(args.context.db, routeId(args.params.id, USER_NOT_FOUND)).catch(
+    throwAsResponse,
+  );
   return { user, me: me.id };
 }
 
-const intentSchema = z.enum(["make-superuser", "make-user", "deactivate", "reactivate", "reset-password", "reset-two-factor"]);
+const intentSchema = z.enum([
+  "make-superuser",
+  "make-user",
+  "deactivate",
+  "reactivate",
+  "reset-password",
+  "reset-two-factor",
+]);
 const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   "make-superuser": { role: "superuser" },
   "make-user": { role: "user" },
@@ -44,11 +59,21 @@ export async function action(args: ActionFunctionArgs) {
   const schema = z.object({ intent: z.enum(intentSchema.options, intentError("Choose an action")) });
   return formAction(args, { schema, role: "superuser", before: id }, async ({ intent }, { user: me }) => {
     if (id() === me.id && intent !== "reset-password") {
-      throw new AppError("conflict", "Change your own account from your profile; another superuser can change your role or status.");
+      throw new AppError(
+        "conflict",
+        "Change your own account from your profile; another superuser can change your role or status.",
+      );
     }
     try {
-      const { user, password } = await updateUser(args.context.db, id(), CHANGE[intent], { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
-      if (password) return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
+      const { user, password } = await updateUser(
+        args.context.db,
+        id(),
+        CHANGE[intent],
+        { userId: me.id, ipAddress: clientIp(args.request) },
+        args.context.clock(),
+      );
+      if (password)
+        return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
     } catch (err) {
       if (isAppError(err) && err.code === "not_found") throw redirect("/user-analytics");
       throw err;

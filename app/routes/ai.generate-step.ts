@@ -15,7 +15,10 @@ import { z } from "zod";
 import { formAction } from "~/http/form-action.server";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 /** Only our own paths: never an open redirect. */
 function safeReturn(raw: unknown): string {
@@ -36,7 +39,13 @@ function withParams(path: string, params: Record<string, string>): string {
  * for an empty name field (or the error) in the query.
  */
 // The step editor's "Generate with AI" button (a plain POST form): every field is checked below, in the domain's order.
-const generateForm = z.object({ returnTo: z.unknown(), campaignId: z.unknown(), stepNumber: z.unknown(), messageType: z.unknown(), option: z.unknown() });
+const generateForm = z.object({
+  returnTo: z.unknown(),
+  campaignId: z.unknown(),
+  stepNumber: z.unknown(),
+  messageType: z.unknown(),
+  option: z.unknown(),
+});
 const AI_UNAVAILABLE = "The assistant could not answer just now. Please try again.";
 
 export async function action(args: ActionFunctionArgs) {
@@ -65,7 +74,12 @@ export async function action(args: ActionFunctionArgs) {
           option: form.option ?? undefined,
           previousSteps: steps
             .filter((s) => s.stepNumber < stepNumber)
-            .map((s) => ({ stepNumber: s.stepNumber, messageType: s.messageType, content: s.content, subject: s.subject })),
+            .map((s) => ({
+              stepNumber: s.stepNumber,
+              messageType: s.messageType,
+              content: s.content,
+              subject: s.subject,
+            })),
         });
         const { company } = await loadOrgSettings(db);
         const draft = await chargedAiCall(args.context, user.id, (ai) => generateStepContent(ai, input, { company }));

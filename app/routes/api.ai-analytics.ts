@@ -7,7 +7,11 @@ import { apiRoute } from "~/http/http.server";
 /** GET /api/ai-analytics — real figures from recorded data (null where there is no data yet). */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
-  return apiRoute(async () => Response.json(await getAiAnalytics(args.context.db, args.context.clock()), { headers: { "Cache-Control": "no-store" } }));
+  return apiRoute(async () =>
+    Response.json(await getAiAnalytics(args.context.db, args.context.clock()), {
+      headers: { "Cache-Control": "no-store" },
+    }),
+  );
 }
 
 export async function action(args: ActionFunctionArgs) {

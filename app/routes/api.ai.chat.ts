@@ -6,7 +6,10 @@ import { methodNotAllowed } from "~/http/api.server";
 import { postJson } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 /**
  * POST /api/ai/chat (SPEC §7): { message, context, chatHistory } → { response, suggestions, provider }. Stateless:
@@ -14,5 +17,7 @@ export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser
  */
 export async function action(args: ActionFunctionArgs) {
   const user = await requireApiUser(args);
-  return postJson(args.request, chatInput, (input) => chargedAiCall(args.context, user.id, (ai) => chatWithAssistant({ ...ai, signal: args.request.signal }, input)));
+  return postJson(args.request, chatInput, (input) =>
+    chargedAiCall(args.context, user.id, (ai) => chatWithAssistant({ ...ai, signal: args.request.signal }, input)),
+  );
 }

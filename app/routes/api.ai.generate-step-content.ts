@@ -8,7 +8,10 @@ import { loadOrgSettings } from "~/messaging/org-settings.server";
 import { postJson } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 /** POST /api/ai/generate-step-content (SPEC §7) → { content, response, subject, name, stepPosition, provider }. */
 export async function action(args: ActionFunctionArgs) {
@@ -16,6 +19,13 @@ export async function action(args: ActionFunctionArgs) {
   return postJson(args.request, stepContentInput, async (input) => {
     const { company } = await loadOrgSettings(args.context.db);
     const draft = await chargedAiCall(args.context, user.id, (ai) => generateStepContent(ai, input, { company }));
-    return { content: draft.content, response: draft.content, subject: draft.subject, name: draft.name, stepPosition: draft.stepPosition, provider: draft.provider };
+    return {
+      content: draft.content,
+      response: draft.content,
+      subject: draft.subject,
+      name: draft.name,
+      stepPosition: draft.stepPosition,
+      provider: draft.provider,
+    };
   });
 }

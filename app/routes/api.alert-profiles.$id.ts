@@ -4,8 +4,19 @@ import { deleteProfile, getProfile, updateProfile } from "~/alerts/manage-alert-
 import { requireApiUser } from "~/http/guard.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
-const PROFILE: RecordEndpoint = { notFound: PROFILE_NOT_FOUND, get: getProfile, update: updateProfile, remove: deleteProfile };
+const PROFILE: RecordEndpoint = {
+  notFound: PROFILE_NOT_FOUND,
+  get: getProfile,
+  update: updateProfile,
+  remove: deleteProfile,
+};
 
 /** GET /api/alert-profiles/:id → 200; PUT (a partial such as `{ "isActive": false }`, merged and validated whole) → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return recordRoute(args, PROFILE); };
-export const action = async (args: ActionFunctionArgs) => { await requireApiUser(args); return recordRoute(args, PROFILE); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, PROFILE);
+};
+export const action = async (args: ActionFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, PROFILE);
+};

@@ -7,7 +7,12 @@ import { zodId } from "~/lib/ids";
 import { activityTotal, listActivity } from "~/users/manage-users.server";
 
 const query = z.object({
-  limit: z.coerce.number().int("limit must be an integer").min(1, "limit must be at least 1").max(200, "limit must be at most 200").default(50),
+  limit: z.coerce
+    .number()
+    .int("limit must be an integer")
+    .min(1, "limit must be at least 1")
+    .max(200, "limit must be at most 200")
+    .default(50),
   before: zodId().optional(),
   userId: zodId().optional(),
 });

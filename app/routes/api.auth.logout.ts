@@ -6,7 +6,10 @@ import { methodNotAllowed } from "~/http/api.server";
 import { apiRoute } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 export async function action(args: ActionFunctionArgs) {
   await requireApiUser(args);

@@ -4,8 +4,19 @@ import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 import { deleteResponder, getResponder, updateResponder } from "~/responders/manage-responders.server";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";
 
-const RESPONDER: RecordEndpoint = { notFound: RESPONDER_NOT_FOUND, get: getResponder, update: updateResponder, remove: deleteResponder };
+const RESPONDER: RecordEndpoint = {
+  notFound: RESPONDER_NOT_FOUND,
+  get: getResponder,
+  update: updateResponder,
+  remove: deleteResponder,
+};
 
 /** GET /api/auto-responders/:id → 200; PUT (a partial such as `{ "isActive": false }`, merged and validated whole) → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return recordRoute(args, RESPONDER); };
-export const action = async (args: ActionFunctionArgs) => { await requireApiUser(args); return recordRoute(args, RESPONDER); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, RESPONDER);
+};
+export const action = async (args: ActionFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, RESPONDER);
+};

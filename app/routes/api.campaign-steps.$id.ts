@@ -1,7 +1,14 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
-import { CAMPAIGN_NOT_FOUND, checkStep, parseInput, STEP_NOT_FOUND, stepSchema, TOASTS } from "~/campaigns/campaign-schema";
+import {
+  CAMPAIGN_NOT_FOUND,
+  checkStep,
+  parseInput,
+  STEP_NOT_FOUND,
+  stepSchema,
+  TOASTS,
+} from "~/campaigns/campaign-schema";
 import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
 import { listCampaignSteps, publicStep } from "~/campaigns/list-campaign-steps.server";
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
@@ -15,7 +22,9 @@ import { requireId } from "~/lib/ids";
 /** GET /api/campaign-steps/:campaignId — the campaign's steps in order. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
-  return apiRoute(async () => Response.json(await listCampaignSteps(args.context.db, requireId(args.params.id, CAMPAIGN_NOT_FOUND))));
+  return apiRoute(async () =>
+    Response.json(await listCampaignSteps(args.context.db, requireId(args.params.id, CAMPAIGN_NOT_FOUND))),
+  );
 }
 
 /** PUT /api/campaign-steps/:stepId (the edited step; fields left out keep their value) → 200; DELETE → 204. */
@@ -31,10 +40,34 @@ export async function action(args: ActionFunctionArgs) {
       return new Response(null, { status: 204 });
     }
     const body = await readJson(request);
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("validation", "Request body must be a step object", { title: TOASTS.updateStep });
+    if (!body || typeof body !== "object" || Array.isArray(body))
+      throw new AppError("validation", "Request body must be a step object", { title: TOASTS.updateStep });
     const current = publicStep(await getStepRow(context.db, id));
-    const { name, messageType, subject, content, delayDays, delayHours, isActive, windowStart, windowEnd, windowWeekdays } = current;
-    const merged = { name, messageType, subject, content, delayDays, delayHours, isActive, windowStart, windowEnd, windowWeekdays, ...body };
+    const {
+      name,
+      messageType,
+      subject,
+      content,
+      delayDays,
+      delayHours,
+      isActive,
+      windowStart,
+      windowEnd,
+      windowWeekdays,
+    } = current;
+    const merged = {
+      name,
+      messageType,
+      subject,
+      content,
+      delayDays,
+      delayHours,
+      isActive,
+      windowStart,
+      windowEnd,
+      windowWeekdays,
+      ...body,
+    };
     const fields = parseInput(stepSchema, merged, TOASTS.updateStep);
     const step = await updateCampaignStep(context.db, id, checkStep(fields, current.isActive), context.clock());
     await recordActivity(args, user.id, "update_campaign_step", { campaignId: step.campaignId, stepId: id });

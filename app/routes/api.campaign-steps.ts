@@ -7,7 +7,10 @@ import { methodNotAllowed, readJson } from "~/http/api.server";
 import { apiRoute } from "~/http/http.server";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 /**
  * POST /api/campaign-steps {campaignId, name, messageType, subject, content, delayDays, delayHours, isActive, window…}

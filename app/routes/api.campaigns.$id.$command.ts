@@ -20,10 +20,17 @@ const COMMANDS: Record<string, Command> = {
   /** POST /api/campaigns/:id/start — start a draft or resume a paused campaign → the updated campaign. */
   start: ({ request, context }, user, id) => {
     requirePublicUrl(context.cloudflare.env);
-    return startCampaign(context.db, context.queue, id, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    return startCampaign(
+      context.db,
+      context.queue,
+      id,
+      { userId: user.id, ipAddress: clientIp(request) },
+      context.clock(),
+    );
   },
   /** POST /api/campaigns/:id/pause — running → paused → the updated campaign. */
-  pause: ({ request, context }, user, id) => pauseCampaign(context.db, id, { userId: user.id, ipAddress: clientIp(request) }, context.clock()),
+  pause: ({ request, context }, user, id) =>
+    pauseCampaign(context.db, id, { userId: user.id, ipAddress: clientIp(request) }, context.clock()),
   /** POST /api/campaigns/:id/contacts {contactIds} — add contacts later; they start at step 1 → {added, campaign}. */
   contacts: async (args, user, id) => {
     const { contactIds } = parseInput(addContactsSchema, await readJson(args.request));

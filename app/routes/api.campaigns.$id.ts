@@ -24,5 +24,7 @@ const campaignRecord = (args: LoaderFunctionArgs, userId: number): RecordEndpoin
 });
 
 /** GET /api/campaigns/:id → 200; PUT → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => recordRoute(args, campaignRecord(args, (await requireApiUser(args)).id));
-export const action = async (args: ActionFunctionArgs) => recordRoute(args, campaignRecord(args, (await requireApiUser(args)).id));
+export const loader = async (args: LoaderFunctionArgs) =>
+  recordRoute(args, campaignRecord(args, (await requireApiUser(args)).id));
+export const action = async (args: ActionFunctionArgs) =>
+  recordRoute(args, campaignRecord(args, (await requireApiUser(args)).id));

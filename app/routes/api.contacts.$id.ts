@@ -1,16 +1,26 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { recordActivity } from "~/activity/log-activity.server";
 import { requireApiUser } from "~/http/guard.server";
-import { CONTACT_NOT_FOUND, deleteContact, getContact, publicContact, updateContactFields } from "~/contacts/manage-contacts.server";
+import {
+  CONTACT_NOT_FOUND,
+  deleteContact,
+  getContact,
+  publicContact,
+  updateContactFields,
+} from "~/contacts/manage-contacts.server";
 import { AppError } from "~/lib/app-error";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 /** PUT takes the fields to change (those left out keep their values). */
-const contactRecord = (args: LoaderFunctionArgs, userId: number): RecordEndpoint<Awaited<ReturnType<typeof getContact>>> => ({
+const contactRecord = (
+  args: LoaderFunctionArgs,
+  userId: number,
+): RecordEndpoint<Awaited<ReturnType<typeof getContact>>> => ({
   notFound: CONTACT_NOT_FOUND,
   get: getContact,
   update: async (db, id, body, now) => {
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("validation", "Request body must be a contact object");
+    if (!body || typeof body !== "object" || Array.isArray(body))
+      throw new AppError("validation", "Request body must be a contact object");
     const updated = await updateContactFields(db, id, body, now);
     await recordActivity(args, userId, "update_contact", { contactId: id, fields: Object.keys(body).slice(0, 10) });
     return updated;
@@ -23,5 +33,7 @@ const contactRecord = (args: LoaderFunctionArgs, userId: number): RecordEndpoint
 });
 
 /** GET /api/contacts/:id → 200 with the contact; PUT → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => recordRoute(args, contactRecord(args, (await requireApiUser(args)).id));
-export const action = async (args: ActionFunctionArgs) => recordRoute(args, contactRecord(args, (await requireApiUser(args)).id));
+export const loader = async (args: LoaderFunctionArgs) =>
+  recordRoute(args, contactRecord(args, (await requireApiUser(args)).id));
+export const action = async (args: ActionFunctionArgs) =>
+  recordRoute(args, contactRecord(args, (await requireApiUser(args)).id));

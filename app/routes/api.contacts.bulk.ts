@@ -10,7 +10,10 @@ import { apiRoute } from "~/http/http.server";
 import { clientIp } from "~/lib/request.server";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 const bulkMode = z.enum(DUPLICATE_MODES);
 
@@ -25,10 +28,17 @@ export async function action(args: ActionFunctionArgs) {
   return apiRoute(async () => {
     const body = await readJson(request, { maxBytes: MAX_BULK_JSON_BYTES });
     const items = bulkItems(body);
-    const rawMode = new URL(request.url).searchParams.get("onDuplicate") ?? (Array.isArray(body) ? undefined : (body as { onDuplicate?: unknown }).onDuplicate);
+    const rawMode =
+      new URL(request.url).searchParams.get("onDuplicate") ??
+      (Array.isArray(body) ? undefined : (body as { onDuplicate?: unknown }).onDuplicate);
     const mode = rawMode === undefined || rawMode === null ? "skip" : bulkMode.safeParse(rawMode).data;
     if (!mode) throw new AppError("validation", 'onDuplicate must be "skip" or "update"');
-    const result = await bulkUpsertContacts(context.db, items, { mode, userId: user.id, ipAddress: clientIp(request), now: context.clock() });
+    const result = await bulkUpsertContacts(context.db, items, {
+      mode,
+      userId: user.id,
+      ipAddress: clientIp(request),
+      now: context.clock(),
+    });
     return Response.json(result);
   });
 }

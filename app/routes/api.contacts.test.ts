@@ -14,7 +14,10 @@ async function signedIn() {
 }
 
 function toastCookie(res: Response) {
-  return res.headers.getSetCookie().find((c) => c.startsWith("helio_toast="))?.split(";")[0];
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("helio_toast="))
+    ?.split(";")[0];
 }
 
 describe("/api/contacts", () => {
@@ -37,8 +40,19 @@ describe("/api/contacts", () => {
     });
     expect(res.status).toBe(201);
     const body = await res.json<any>();
-    expect(body).toMatchObject({ firstName: "Ada", lastName: "Lovelace", phone, email: "ada@example.com", company, sendable: true, unsendableReason: null });
-    const log = await db().select().from(activityLog).where(and(eq(activityLog.userId, user.id), eq(activityLog.action, "create_contact")));
+    expect(body).toMatchObject({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      phone,
+      email: "ada@example.com",
+      company,
+      sendable: true,
+      unsendableReason: null,
+    });
+    const log = await db()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.userId, user.id), eq(activityLog.action, "create_contact")));
     expect(log).toMatchObject([{ ipAddress: "198.51.100.4", details: { phone, name: "Ada Lovelace" } }]);
 
     const list = await call(`/api/contacts?q=${company}`, { cookie });
@@ -48,31 +62,58 @@ describe("/api/contacts", () => {
 
   it("answers 400 with the spec's sentence for missing required fields, and the first problem otherwise", async () => {
     const { cookie } = await signedIn();
-    for (const json of [{}, { firstName: "A", lastName: "B" }, { firstName: "  ", lastName: "B", phone: "5551234567" }, { firstName: "A", lastName: null, phone: "1" }]) {
+    for (const json of [
+      {},
+      { firstName: "A", lastName: "B" },
+      { firstName: "  ", lastName: "B", phone: "5551234567" },
+      { firstName: "A", lastName: null, phone: "1" },
+    ]) {
       const res = await call("/api/contacts", { method: "POST", cookie, json });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ message: REQUIRED });
     }
-    const email = await call("/api/contacts", { method: "POST", cookie, json: { firstName: "A", lastName: "B", phone: uniquePhone(), email: "nope" } });
+    const email = await call("/api/contacts", {
+      method: "POST",
+      cookie,
+      json: { firstName: "A", lastName: "B", phone: uniquePhone(), email: "nope" },
+    });
     expect(email.status).toBe(400);
     expect(await email.json()).toEqual({ message: "email: Please enter a valid email address" });
-    const notJson = await call("/api/contacts", { method: "POST", cookie, body: "x", headers: { "Content-Type": "text/plain" } });
+    const notJson = await call("/api/contacts", {
+      method: "POST",
+      cookie,
+      body: "x",
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(notJson.status).toBe(415);
-    const badJson = await call("/api/contacts", { method: "POST", cookie, body: "{", headers: { "Content-Type": "application/json" } });
+    const badJson = await call("/api/contacts", {
+      method: "POST",
+      cookie,
+      body: "{",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(badJson.status).toBe(400);
   });
 
   it("answers 409 for a phone that already exists, however it is written", async () => {
     const { user, cookie } = await signedIn();
     const existing = await createTestContact(user.id, { firstName: "First", lastName: "Owner" });
-    const res = await call("/api/contacts", { method: "POST", cookie, json: { firstName: "A", lastName: "B", phone: pretty(existing.phone) } });
+    const res = await call("/api/contacts", {
+      method: "POST",
+      cookie,
+      json: { firstName: "A", lastName: "B", phone: pretty(existing.phone) },
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ message: "A contact with this phone number already exists (First Owner)" });
   });
 
   it("keeps an impossible number but flags it not sendable with the reason", async () => {
     const { cookie } = await signedIn();
-    const res = await call("/api/contacts", { method: "POST", cookie, json: { firstName: "A", lastName: "B", phone: `+44 20 ${Math.floor(1e7 + Math.random() * 8e7)}` } });
+    const res = await call("/api/contacts", {
+      method: "POST",
+      cookie,
+      json: { firstName: "A", lastName: "B", phone: `+44 20 ${Math.floor(1e7 + Math.random() * 8e7)}` },
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ sendable: false, unsendableReason: PHONE_REASONS.international });
   });
@@ -81,7 +122,11 @@ describe("/api/contacts", () => {
     const { user, cookie } = await signedIn();
     const c = await createTestContact(user.id, { company: "Before", city: "Fresno" });
     const phone = uniquePhone();
-    const put = await call(`/api/contacts/${c.id}`, { method: "PUT", cookie, json: { firstName: "New", lastName: "Name", phone: phone.slice(1), company: "After" } });
+    const put = await call(`/api/contacts/${c.id}`, {
+      method: "PUT",
+      cookie,
+      json: { firstName: "New", lastName: "Name", phone: phone.slice(1), company: "After" },
+    });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ id: c.id, firstName: "New", phone, company: "After", city: "Fresno" });
     const partial = await call(`/api/contacts/${c.id}`, { method: "PUT", cookie, json: { city: "Tulsa" } });
@@ -92,7 +137,11 @@ describe("/api/contacts", () => {
     expect((await call(`/api/contacts/${c.id}`, { method: "PATCH", cookie, json: {} })).status).toBe(405);
 
     for (const id of ["999999999", "abc", "0"]) {
-      const res = await call(`/api/contacts/${id}`, { method: "PUT", cookie, json: { firstName: "A", lastName: "B", phone: uniquePhone() } });
+      const res = await call(`/api/contacts/${id}`, {
+        method: "PUT",
+        cookie,
+        json: { firstName: "A", lastName: "B", phone: uniquePhone() },
+      });
       expect(res.status, id).toBe(404);
       expect(await res.json()).toEqual({ message: "Contact not found" });
     }
@@ -135,12 +184,23 @@ describe("/api/contacts/bulk", () => {
       ],
     });
     expect(bare.status).toBe(200);
-    expect(await bare.json()).toEqual({ created: 1, updated: 0, duplicates: 2, rejected: 1, errors: [`Contact 4: ${REQUIRED}`] });
+    expect(await bare.json()).toEqual({
+      created: 1,
+      updated: 0,
+      duplicates: 2,
+      rejected: 1,
+      errors: [`Contact 4: ${REQUIRED}`],
+    });
 
     const wrapped = await call("/api/contacts/bulk?onDuplicate=update", {
       method: "POST",
       cookie,
-      json: { contacts: [{ firstName: "B", lastName: "Db", phone: existing.phone, company: "New" }, { firstName: "D", lastName: "New", phone: uniquePhone() }] },
+      json: {
+        contacts: [
+          { firstName: "B", lastName: "Db", phone: existing.phone, company: "New" },
+          { firstName: "D", lastName: "New", phone: uniquePhone() },
+        ],
+      },
     });
     expect(await wrapped.json()).toMatchObject({ created: 1, updated: 1, duplicates: 0, rejected: 0 });
     expect((await db().select().from(contacts).where(eq(contacts.id, existing.id)).get())?.company).toBe("New");
@@ -160,10 +220,20 @@ describe("/api/contacts/bulk", () => {
       expect(res.status, JSON.stringify(json)).toBe(400);
       expect(typeof (await res.json<any>()).message).toBe("string");
     }
-    const big = await call("/api/contacts/bulk", { method: "POST", cookie, json: new Array(10_001).fill({ firstName: "a" }) });
+    const big = await call("/api/contacts/bulk", {
+      method: "POST",
+      cookie,
+      json: new Array(10_001).fill({ firstName: "a" }),
+    });
     expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ message: "Too many contacts in one request (maximum 10,000). Use Upload CSV for larger files." });
-    const mode = await call("/api/contacts/bulk?onDuplicate=merge", { method: "POST", cookie, json: [{ firstName: "a" }] });
+    expect(await big.json()).toEqual({
+      message: "Too many contacts in one request (maximum 10,000). Use Upload CSV for larger files.",
+    });
+    const mode = await call("/api/contacts/bulk?onDuplicate=merge", {
+      method: "POST",
+      cookie,
+      json: [{ firstName: "a" }],
+    });
     expect(mode.status).toBe(400);
     expect((await call("/api/contacts/bulk", { cookie })).status).toBe(405);
   });
@@ -172,7 +242,11 @@ describe("/api/contacts/bulk", () => {
 describe("contact dialogs (form posts, no JS needed)", () => {
   it("add: 400 with the required-fields alert and field errors; 302 with a toast on success; 409 for a known phone", async () => {
     const { user, cookie } = await signedIn();
-    const bad = await call("/contacts/new?q=abc", { method: "POST", cookie, body: new URLSearchParams({ firstName: " ", lastName: "", phone: "" }) });
+    const bad = await call("/contacts/new?q=abc", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ firstName: " ", lastName: "", phone: "" }),
+    });
     expect(bad.status).toBe(400);
     const html = await bad.text();
     expect(html).toContain("Required fields missing");
@@ -182,14 +256,22 @@ describe("contact dialogs (form posts, no JS needed)", () => {
     expect(html).toContain("Phone is required");
 
     const phone = uniquePhone();
-    const ok = await call("/contacts/new?q=abc", { method: "POST", cookie, body: new URLSearchParams({ firstName: "Form", lastName: "Made", phone: phone.slice(2) }) });
+    const ok = await call("/contacts/new?q=abc", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ firstName: "Form", lastName: "Made", phone: phone.slice(2) }),
+    });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/contacts?q=abc");
     const page = await (await call("/contacts?q=abc", { headers: { Cookie: `${cookie}; ${toastCookie(ok)}` } })).text();
     expect(page).toContain("Contact created");
     expect(await db().select().from(contacts).where(eq(contacts.phone, phone))).toHaveLength(1);
 
-    const dup = await call("/contacts/new", { method: "POST", cookie, body: new URLSearchParams({ firstName: "X", lastName: "Y", phone }) });
+    const dup = await call("/contacts/new", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ firstName: "X", lastName: "Y", phone }),
+    });
     expect(dup.status).toBe(409);
     expect(await dup.text()).toContain("A contact with this phone number already exists (Form Made)");
     expect(user.id).toBeGreaterThan(0);
@@ -204,13 +286,24 @@ describe("contact dialogs (form posts, no JS needed)", () => {
     expect(formHtml).toContain('value="Edit"');
     expect(formHtml).toContain("Edit Contact");
 
-    const invalid = await call(`/contacts/${c.id}/edit`, { method: "POST", cookie, body: new URLSearchParams({ firstName: "Edit", lastName: "Me", phone: c.phone, email: "bad" }) });
+    const invalid = await call(`/contacts/${c.id}/edit`, {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ firstName: "Edit", lastName: "Me", phone: c.phone, email: "bad" }),
+    });
     expect(invalid.status).toBe(400);
     expect(await invalid.text()).toContain("Please enter a valid email address");
 
-    const saved = await call(`/contacts/${c.id}/edit`, { method: "POST", cookie, body: new URLSearchParams({ firstName: "Edited", lastName: "Me", phone: c.phone, company: "" }) });
+    const saved = await call(`/contacts/${c.id}/edit`, {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ firstName: "Edited", lastName: "Me", phone: c.phone, company: "" }),
+    });
     expect(saved.status).toBe(302);
-    expect(await db().select().from(contacts).where(eq(contacts.id, c.id)).get()).toMatchObject({ firstName: "Edited", company: null });
+    expect(await db().select().from(contacts).where(eq(contacts.id, c.id)).get()).toMatchObject({
+      firstName: "Edited",
+      company: null,
+    });
 
     const confirm = await call(`/contacts/${c.id}/delete`, { cookie });
     expect(await confirm.text()).toContain("Are you sure you want to delete this contact?");
@@ -231,7 +324,8 @@ describe("contact dialogs (form posts, no JS needed)", () => {
     const html = await (await call(`/contacts?q=${company}`, { cookie })).text();
     expect(html).toContain("Not sendable");
     expect(html).toContain(PHONE_REASONS.notUs);
-    for (const text of ["Quick Upload &amp; Send", "Upload CSV", "Add Contact", "Download", ">JSON<", ">CSV<", ">TXT<"]) expect(html).toContain(text);
+    for (const text of ["Quick Upload &amp; Send", "Upload CSV", "Add Contact", "Download", ">JSON<", ">CSV<", ">TXT<"])
+      expect(html).toContain(text);
     const none = await (await call(`/contacts?q=${uniqueTag("zz")}`, { cookie })).text();
     expect(none).toContain("No contacts match");
   });
@@ -270,7 +364,8 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     const page = await (await call(location, { cookie })).text();
     expect(page).toContain("Match columns");
     const form = new URLSearchParams({ intent: "match" });
-    for (const m of page.matchAll(/<select[^>]*name="(col\d+)"[^>]*>([\s\S]*?)<\/select>/g)) form.set(m[1], /<option value="([^"]*)" selected=""/.exec(m[2])?.[1] ?? "");
+    for (const m of page.matchAll(/<select[^>]*name="(col\d+)"[^>]*>([\s\S]*?)<\/select>/g))
+      form.set(m[1], /<option value="([^"]*)" selected=""/.exec(m[2])?.[1] ?? "");
     for (const [k, v] of Object.entries(change)) form.set(k, v);
     return { page, form, res: await call(location, { method: "POST", cookie, body: form }) };
   }
@@ -309,7 +404,11 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     const other = await loginAs(await createTestUser());
     expect((await call(location, { cookie: other })).status).toBe(404);
 
-    const confirm = await call(location, { method: "POST", cookie, body: new URLSearchParams({ intent: "confirm", duplicateMode: "skip" }) });
+    const confirm = await call(location, {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ intent: "confirm", duplicateMode: "skip" }),
+    });
     expect(confirm.status).toBe(302);
     const result = await (await call(location, { cookie })).text();
     expect(result).toContain("Created 12, updated 0, skipped 2 duplicates, rejected 7 rows");
@@ -326,7 +425,10 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     const { cookie } = await signedIn();
     const tag = uniqueTag("Re");
     const phones = Array.from({ length: 4 }, uniquePhone);
-    const text = ["First Name,Last Name,Phone Number,Email", ...phones.map((p, i) => `R${i},${tag},${p},r${i}.${tag}@example.com`)].join("\r\n");
+    const text = [
+      "First Name,Last Name,Phone Number,Email",
+      ...phones.map((p, i) => `R${i},${tag},${p},r${i}.${tag}@example.com`),
+    ].join("\r\n");
     const once = async (duplicateMode: string) => {
       const location = (await upload(cookie, text)).headers.get("Location")!;
       await matchColumns(location, cookie);
@@ -342,7 +444,9 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     expect(again.preview).not.toContain("Import 4 contacts");
     expect(again.preview).toContain("Import: 0 new, 4 existing");
     expect(again.preview).toMatch(/data-testid="import-new"><strong>0<\/strong> new/);
-    expect(again.preview).toContain("4 with the same phone: Skip leaves them unchanged, Update fills in this file&#x27;s values.");
+    expect(again.preview).toContain(
+      "4 with the same phone: Skip leaves them unchanged, Update fills in this file&#x27;s values.",
+    );
     expect(again.result).toContain("Created 0, updated 0, skipped 4 duplicates");
 
     const update = await once("update");
@@ -364,7 +468,11 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     await matchColumns(none.headers.get("Location")!, cookie);
     const page = await (await call(none.headers.get("Location")!, { cookie })).text();
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*>No valid contacts<\/button>/);
-    const confirm = await call(none.headers.get("Location")!, { method: "POST", cookie, body: new URLSearchParams({ intent: "confirm" }) });
+    const confirm = await call(none.headers.get("Location")!, {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ intent: "confirm" }),
+    });
     expect(confirm.status).toBe(400);
     expect(await confirm.text()).toContain("No valid contacts");
   });
@@ -373,7 +481,8 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     const { user, cookie } = await signedIn();
     const tag = uniqueTag("Gc");
     const [mobile, home] = [uniquePhone(), uniquePhone()];
-    const header = "Name,Given Name,Family Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Phone 2 - Type,Phone 2 - Value,Address 1 - City,Address 1 - Region,Address 1 - Postal Code,Notes";
+    const header =
+      "Name,Given Name,Family Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Phone 2 - Type,Phone 2 - Value,Address 1 - City,Address 1 - Region,Address 1 - Postal Code,Notes";
     const text = `${header}\nAna ${tag},Ana,${tag},* Home,ana@example.com,Home,${home},Mobile,${mobile},Albany,NY,12207,VIP\n`;
     const location = (await upload(cookie, text, "contacts.csv")).headers.get("Location")!;
     // The guesses are pre-selected; nothing is staged as contacts yet.
@@ -393,12 +502,28 @@ describe("Upload CSV → preview → import (no JS needed)", () => {
     expect((await matchColumns(location, cookie, { col9: "" })).res.status).toBe(302);
     const preview = await (await call(location, { cookie })).text();
     expect(preview).toContain("Import 1 contact");
-    await call(location, { method: "POST", cookie, body: new URLSearchParams({ intent: "confirm", duplicateMode: "skip" }) });
-    const [saved] = await db().select().from(contacts).where(and(eq(contacts.lastName, tag), eq(contacts.createdBy, user.id)));
-    expect(saved).toMatchObject({ firstName: "Ana", phone: mobile, email: "ana@example.com", city: null, state: "NY", zipCode: "12207" });
+    await call(location, {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ intent: "confirm", duplicateMode: "skip" }),
+    });
+    const [saved] = await db()
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.lastName, tag), eq(contacts.createdBy, user.id)));
+    expect(saved).toMatchObject({
+      firstName: "Ana",
+      phone: mobile,
+      email: "ana@example.com",
+      city: null,
+      state: "NY",
+      zipCode: "12207",
+    });
 
     // The same headers again: the choice made last time (city ignored) is pre-selected.
-    const again = (await upload(cookie, `${header}\nBo Diaz,Bo,Diaz,,,,,Mobile,${uniquePhone()},Troy,NY,12180,\n`, "more.csv")).headers.get("Location")!;
+    const again = (
+      await upload(cookie, `${header}\nBo Diaz,Bo,Diaz,,,,,Mobile,${uniquePhone()},Troy,NY,12180,\n`, "more.csv")
+    ).headers.get("Location")!;
     const second = await (await call(again, { cookie })).text();
     expect(second).toContain("columns-remembered");
     expect(second).toMatch(/name="col9"[^>]*>[\s\S]*?<option value="" selected=""/);
@@ -451,7 +576,9 @@ describe("download", () => {
     const txt = await call(`/contacts/download?format=txt&q=${company}`, { cookie });
     expect(txt.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
     // Formula-safe like the CSV (issue 23): a spreadsheet splitting the lines on "|" runs nothing.
-    expect(await txt.text()).toBe(`'=HYPERLINK(1) Formula | '${b.phone} | ${company}\nSay "hi" Quote | '${a.phone} | ${company}\n`);
+    expect(await txt.text()).toBe(
+      `'=HYPERLINK(1) Formula | '${b.phone} | ${company}\nSay "hi" Quote | '${a.phone} | ${company}\n`,
+    );
   });
 
   it("redirects back with 'No contacts to download' when the list is empty", async () => {
@@ -460,7 +587,9 @@ describe("download", () => {
     const res = await call(`/contacts/download?format=csv&q=${q}`, { cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/contacts?q=${q}`);
-    const page = await (await call(`/contacts?q=${q}`, { headers: { Cookie: `${cookie}; ${toastCookie(res)}` } })).text();
+    const page = await (
+      await call(`/contacts?q=${q}`, { headers: { Cookie: `${cookie}; ${toastCookie(res)}` } })
+    ).text();
     expect(page).toContain("No contacts to download");
     expect((await call("/contacts/download")).status).toBe(302); // signed out → login
   });

@@ -41,7 +41,12 @@ export async function action(args: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   return apiRoute(async () => {
     const input = parseContact(await readJson(request));
-    const created = await createContact(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    const created = await createContact(
+      context.db,
+      input,
+      { userId: user.id, ipAddress: clientIp(request) },
+      context.clock(),
+    );
     return Response.json(publicContact(created), { status: 201 });
   });
 }

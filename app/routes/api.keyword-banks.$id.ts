@@ -4,8 +4,20 @@ import { deleteBank, getBank, publicBank, updateBank } from "~/alerts/manage-ale
 import { requireApiUser } from "~/http/guard.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
-const BANK: RecordEndpoint<Awaited<ReturnType<typeof getBank>>> = { notFound: BANK_NOT_FOUND, get: getBank, update: updateBank, remove: deleteBank, present: publicBank };
+const BANK: RecordEndpoint<Awaited<ReturnType<typeof getBank>>> = {
+  notFound: BANK_NOT_FOUND,
+  get: getBank,
+  update: updateBank,
+  remove: deleteBank,
+  present: publicBank,
+};
 
 /** GET /api/keyword-banks/:id → 200; PUT (a partial such as `{ "isActive": false }`, merged and validated whole) → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return recordRoute(args, BANK); };
-export const action = async (args: ActionFunctionArgs) => { await requireApiUser(args); return recordRoute(args, BANK); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, BANK);
+};
+export const action = async (args: ActionFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, BANK);
+};

@@ -20,6 +20,10 @@ const ENDPOINTS = {
 };
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
-export const action = async (args: ActionFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "send");
+export const action = async (args: ActionFunctionArgs) =>
+  runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "send");

@@ -18,7 +18,10 @@ const query = z.object({
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args);
   return apiRoute(async () => {
-    const { messages, nextCursor } = await listMessages(args.context.db, parseInput(query, searchParamsOf(args.request), "Invalid query"));
+    const { messages, nextCursor } = await listMessages(
+      args.context.db,
+      parseInput(query, searchParamsOf(args.request), "Invalid query"),
+    );
     return pageResponse(messages, { nextCursor: nextCursor ?? null });
   });
 }

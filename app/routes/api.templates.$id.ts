@@ -4,8 +4,20 @@ import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 import { deleteTemplate, getTemplate, updateTemplate } from "~/templates/manage-templates.server";
 import { TEMPLATE_NOT_FOUND, updateTemplateSchema } from "~/templates/template-schema";
 
-const TEMPLATE: RecordEndpoint = { notFound: TEMPLATE_NOT_FOUND, get: getTemplate, update: updateTemplate, remove: deleteTemplate, body: updateTemplateSchema };
+const TEMPLATE: RecordEndpoint = {
+  notFound: TEMPLATE_NOT_FOUND,
+  get: getTemplate,
+  update: updateTemplate,
+  remove: deleteTemplate,
+  body: updateTemplateSchema,
+};
 
 /** GET /api/templates/:id → 200; PUT {name?, type?, subject?, content?} (`variables` recomputed from the content) → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return recordRoute(args, TEMPLATE); };
-export const action = async (args: ActionFunctionArgs) => { await requireApiUser(args); return recordRoute(args, TEMPLATE); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, TEMPLATE);
+};
+export const action = async (args: ActionFunctionArgs) => {
+  await requireApiUser(args);
+  return recordRoute(args, TEMPLATE);
+};

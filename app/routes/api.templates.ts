@@ -11,9 +11,12 @@ const TEMPLATES = {
   item: "a template",
   list: listTemplates,
   parse: (body: unknown) => parseInput(createTemplateSchema, body ?? {}),
-  create: (db: Db, input: CreateTemplateInput, actor: CollectionActor, now: Date) => createTemplate(db, input, actor.userId, now),
+  create: (db: Db, input: CreateTemplateInput, actor: CollectionActor, now: Date) =>
+    createTemplate(db, input, actor.userId, now),
 };
 
 /** GET /api/templates?limit&after — newest first, `X-Next-Cursor` when there is more; POST {name, type, subject, content} → 201, `variables` computed from the content. */
-export const loader = async (args: LoaderFunctionArgs) => pagedCollectionRoute(args, TEMPLATES, (await requireApiUser(args)).id);
-export const action = async (args: ActionFunctionArgs) => pagedCollectionRoute(args, TEMPLATES, (await requireApiUser(args)).id);
+export const loader = async (args: LoaderFunctionArgs) =>
+  pagedCollectionRoute(args, TEMPLATES, (await requireApiUser(args)).id);
+export const action = async (args: ActionFunctionArgs) =>
+  pagedCollectionRoute(args, TEMPLATES, (await requireApiUser(args)).id);

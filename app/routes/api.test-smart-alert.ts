@@ -7,10 +7,16 @@ import { methodNotAllowed } from "~/http/api.server";
 import { postJson } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 
-const body = z.object({ message: z.string({ invalid_type_error: "message must be text" }).default(""), contactId: zodId().nullish() });
+const body = z.object({
+  message: z.string({ invalid_type_error: "message must be text" }).default(""),
+  contactId: zodId().nullish(),
+});
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 /** POST /api/test-smart-alert `{message, contactId?}` → what matched and what was sent; 400 "Message Required". */
 export async function action(args: ActionFunctionArgs) {
@@ -19,7 +25,8 @@ export async function action(args: ActionFunctionArgs) {
   return postJson(
     request,
     body,
-    (input) => runTestAlert(context.replyDeps(), { message: input.message, contactId: input.contactId ?? null }, user.id),
+    (input) =>
+      runTestAlert(context.replyDeps(), { message: input.message, contactId: input.contactId ?? null }, user.id),
     { fallback: ALERT_TOASTS.testFailedText },
   );
 }

@@ -2,7 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { requireApiUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { runSendEndpoint, sendEndpoint } from "~/http/send-route.server";
-import { manualEmailSchema, manualSmsSchema, sendManualEmailTest, sendManualSmsTest } from "~/messaging/create-test-send.server";
+import {
+  manualEmailSchema,
+  manualSmsSchema,
+  sendManualEmailTest,
+  sendManualSmsTest,
+} from "~/messaging/create-test-send.server";
 
 /**
  * Manual tests (SPEC §7, capped by decision 021): only to team members, a text only inside the recipient's calling
@@ -16,6 +21,10 @@ const ENDPOINTS = {
 };
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireApiUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireApiUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
-export const action = async (args: ActionFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "kind");
+export const action = async (args: ActionFunctionArgs) =>
+  runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "kind");

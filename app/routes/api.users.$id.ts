@@ -11,7 +11,9 @@ import { userChangeSchema } from "~/users/user-schema";
 /** GET /api/users/:id — the account with its recent activity and sign-ins (superusers only). */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
-  return apiRoute(async () => Response.json(await getUserDetails(args.context.db, requireId(args.params.id, USER_NOT_FOUND))));
+  return apiRoute(async () =>
+    Response.json(await getUserDetails(args.context.db, requireId(args.params.id, USER_NOT_FOUND))),
+  );
 }
 
 /**
@@ -29,7 +31,13 @@ export async function action(args: ActionFunctionArgs) {
     if (id === me.id && (change.role !== undefined || change.isActive !== undefined || change.resetTwoFactor)) {
       throw new AppError("conflict", "Another superuser must change your own role, status or two-factor");
     }
-    const result = await updateUser(args.context.db, id, change, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock());
+    const result = await updateUser(
+      args.context.db,
+      id,
+      change,
+      { userId: me.id, ipAddress: clientIp(args.request) },
+      args.context.clock(),
+    );
     return Response.json(result, { headers: { "Cache-Control": "no-store" } });
   });
 }

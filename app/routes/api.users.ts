@@ -22,7 +22,8 @@ export async function action(args: ActionFunctionArgs) {
   return postJson(
     args.request,
     newUserSchema,
-    (input) => createUser(args.context.db, input, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock()),
+    (input) =>
+      createUser(args.context.db, input, { userId: me.id, ipAddress: clientIp(args.request) }, args.context.clock()),
     { status: 201 },
   );
 }

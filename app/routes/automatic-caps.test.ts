@@ -18,35 +18,65 @@ const responders: number[] = [];
 let admin: string;
 
 afterAll(async () => {
-  for (const id of responders) await call(`/api/auto-responders/${id}`, { method: "PUT", cookie: admin, json: { isActive: false } });
+  for (const id of responders)
+    await call(`/api/auto-responders/${id}`, { method: "PUT", cookie: admin, json: { isActive: false } });
 });
 
 async function responder(word: string) {
   admin ??= await loginAs(await createTestUser({ role: "superuser" }));
   // The defaults: escalation on, threshold 3, to the sales alert address.
-  const res = await call("/api/auto-responders", { method: "POST", cookie: admin, json: { name: `Loop ${word}`, keywords: [word], responses: { primary: `Thanks for your interest in solar! (${word})` } } });
+  const res = await call("/api/auto-responders", {
+    method: "POST",
+    cookie: admin,
+    json: {
+      name: `Loop ${word}`,
+      keywords: [word],
+      responses: { primary: `Thanks for your interest in solar! (${word})` },
+    },
+  });
   expect(res.status).toBe(201);
   responders.push(((await res.json()) as { id: number }).id);
 }
 
 /** One text from `from`, as Twilio posts it (signed), then the inbound task the webhook queued, as the queue runs it. */
 async function text(from: string, body: string) {
-  const params = { MessageSid: "SM" + crypto.randomUUID().replace(/-/g, ""), From: from, To: "+15005550006", Body: body };
+  const params = {
+    MessageSid: "SM" + crypto.randomUUID().replace(/-/g, ""),
+    From: from,
+    To: "+15005550006",
+    Body: body,
+  };
   const res = await call("/webhooks/twilio/sms", {
     method: "POST",
     body: new URLSearchParams(params),
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": await computeTwilioSignature(TOKEN, BASE + "/webhooks/twilio/sms", params), Origin: "" },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": await computeTwilioSignature(TOKEN, BASE + "/webhooks/twilio/sms", params),
+      Origin: "",
+    },
   });
   expect(res.status).toBe(200);
   const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${params.MessageSid}`);
-  const batch = createMessageBatch("helio-tasks", [{ id: `t-${params.MessageSid}`, timestamp: new Date(), attempts: 1, body: { v: 1, type: "inbound", messageId: row!.id } }]);
+  const batch = createMessageBatch("helio-tasks", [
+    {
+      id: `t-${params.MessageSid}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { v: 1, type: "inbound", messageId: row!.id },
+    },
+  ]);
   await worker.queue(batch, env as never);
   await getQueueResult(batch, createExecutionContext());
 }
 
-const autoReplies = (phone: string) => db().all<{ id: number; content: string }>(sql`SELECT id, content FROM messages WHERE phone = ${phone} AND kind = 'auto_reply' ORDER BY id`);
+const autoReplies = (phone: string) =>
+  db().all<{ id: number; content: string }>(
+    sql`SELECT id, content FROM messages WHERE phone = ${phone} AND kind = 'auto_reply' ORDER BY id`,
+  );
 const escalationEmails = (phone: string) =>
-  db().all(sql`SELECT id FROM messages WHERE kind = 'alert' AND email = ${SALES} AND subject LIKE 'Auto-responder escalation:%' AND content LIKE ${`%(${phone})%`}`);
+  db().all(
+    sql`SELECT id FROM messages WHERE kind = 'alert' AND email = ${SALES} AND subject LIKE 'Auto-responder escalation:%' AND content LIKE ${`%(${phone})%`}`,
+  );
 
 describe("the loop guard on the real inbound path", () => {
   it("a bot that answers every auto-reply with the keyword: 30 texts, at most 1 auto-reply and 1 escalation email", async () => {
@@ -80,7 +110,9 @@ describe("the loop guard on the real inbound path", () => {
     await text(from, `Auto-reply: I'm driving and will get back to you. Re: ${word}`);
     expect(await autoReplies(from)).toEqual([]);
     const page = (await (await call("/auto-responder", { cookie: admin })).text()).replace(/<!-- -->/g, "");
-    expect(page).toMatch(/data-testid="loop-guard-held"[^>]*>.*?<strong>[1-9]\d*<\/strong> repl(?:y|ies) held by the loop guard today/s);
+    expect(page).toMatch(
+      /data-testid="loop-guard-held"[^>]*>.*?<strong>[1-9]\d*<\/strong> repl(?:y|ies) held by the loop guard today/s,
+    );
   });
 });
 
@@ -88,10 +120,18 @@ describe("test sends and test alerts", () => {
   it("a test text to a number outside the team: 400 on /api, a form error on the Testing screen; nothing written", async () => {
     const cookie = await loginAs(await createTestUser());
     const stranger = uniquePhone();
-    const api = await call("/api/test/manual-sms", { method: "POST", cookie, json: { phone: stranger, message: "Huge solar savings, call now" } });
+    const api = await call("/api/test/manual-sms", {
+      method: "POST",
+      cookie,
+      json: { phone: stranger, message: "Huge solar savings, call now" },
+    });
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ message: NOT_TEAM_PHONE });
-    const screen = await call("/testing", { method: "POST", cookie, body: new URLSearchParams({ intent: "manual", type: "sms", phone: stranger, message: "Huge solar savings" }) });
+    const screen = await call("/testing", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ intent: "manual", type: "sms", phone: stranger, message: "Huge solar savings" }),
+    });
     expect(screen.status).toBe(400);
     expect(await screen.text()).toContain(NOT_TEAM_PHONE.replace(/'/g, "&#x27;"));
     expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${stranger}`)).toEqual([]);
@@ -100,7 +140,12 @@ describe("test sends and test alerts", () => {
   it(`test emails: ${DEFAULT_CAP_LIMITS.testSendPerUser} an hour, then 429 with Retry-After; the Testing screen shows what is left`, async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
-    const send = () => call("/api/test/manual-email", { method: "POST", cookie, json: { email: user.email, subject: "Test", content: "Hello" } });
+    const send = () =>
+      call("/api/test/manual-email", {
+        method: "POST",
+        cookie,
+        json: { email: user.email, subject: "Test", content: "Hello" },
+      });
     // Twice the limit plus one: refused at least once even if the hour turns during the loop (the Worker's real clock).
     const refused: Response[] = [];
     const statuses: number[] = [];
@@ -110,10 +155,14 @@ describe("test sends and test alerts", () => {
       if (res.status === 429) refused.push(res);
       else await res.arrayBuffer();
     }
-    expect(statuses.slice(0, DEFAULT_CAP_LIMITS.testSendPerUser)).toEqual(Array(DEFAULT_CAP_LIMITS.testSendPerUser).fill(202));
+    expect(statuses.slice(0, DEFAULT_CAP_LIMITS.testSendPerUser)).toEqual(
+      Array(DEFAULT_CAP_LIMITS.testSendPerUser).fill(202),
+    );
     expect(refused.length).toBeGreaterThan(0);
     expect(Number(refused[0].headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(((await refused[0].json()) as { message: string }).message).toMatch(/^Test send limit reached \(10 per hour\)/);
+    expect(((await refused[0].json()) as { message: string }).message).toMatch(
+      /^Test send limit reached \(10 per hour\)/,
+    );
     const page = (await (await call("/testing", { cookie })).text()).replace(/<!-- -->/g, "");
     expect(page).toMatch(/data-testid="test-sends-left"[^>]*>0 of 10 test sends left this hour/);
   });
@@ -122,13 +171,23 @@ describe("test sends and test alerts", () => {
     const cookie = await loginAs(await createTestUser());
     const statuses: number[] = [];
     for (let i = 0; i <= 2 * DEFAULT_CAP_LIMITS.testAlertPerUser; i++) {
-      const res = await call("/api/test-smart-alert", { method: "POST", cookie, json: { message: `Is this a good time ${i}?` } });
+      const res = await call("/api/test-smart-alert", {
+        method: "POST",
+        cookie,
+        json: { message: `Is this a good time ${i}?` },
+      });
       statuses.push(res.status);
       await res.arrayBuffer();
     }
-    expect(statuses.slice(0, DEFAULT_CAP_LIMITS.testAlertPerUser)).toEqual(Array(DEFAULT_CAP_LIMITS.testAlertPerUser).fill(200));
+    expect(statuses.slice(0, DEFAULT_CAP_LIMITS.testAlertPerUser)).toEqual(
+      Array(DEFAULT_CAP_LIMITS.testAlertPerUser).fill(200),
+    );
     expect(statuses).toContain(429);
-    const screen = await call("/test-smart-alerts", { method: "POST", cookie, body: new URLSearchParams({ message: "one more" }) });
+    const screen = await call("/test-smart-alerts", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ message: "one more" }),
+    });
     expect(screen.status).toBe(429);
     expect(await screen.text()).toContain("Test alert limit reached (5 per hour)");
   });

@@ -7,10 +7,19 @@ import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
 
 // POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => { await requireUser(args); return methodNotAllowed(["POST"]); };
+export const loader = async (args: LoaderFunctionArgs) => {
+  await requireUser(args);
+  return methodNotAllowed(["POST"]);
+};
 
 // The same two boxes as the Idea Generator's form (idea-chat.server bounds the message).
-const chatStreamForm = z.object({ message: z.string().default(""), context: z.string().default("").transform((c) => c.slice(0, 2000)) });
+const chatStreamForm = z.object({
+  message: z.string().default(""),
+  context: z
+    .string()
+    .default("")
+    .transform((c) => c.slice(0, 2000)),
+});
 
 /**
  * POST /idea-generator/stream (the Idea Generator's form, sent by fetch once hydrated): the answer as plain text,
@@ -23,7 +32,9 @@ export async function action(args: ActionFunctionArgs) {
   const postOnly = () => {
     if (args.request.method !== "POST") throw methodNotAllowed(["POST"]);
   };
-  return formAction(args, { schema: chatStreamForm, resource: true, before: postOnly }, (input, { user }) => streamReply(args, user.id, input));
+  return formAction(args, { schema: chatStreamForm, resource: true, before: postOnly }, (input, { user }) =>
+    streamReply(args, user.id, input),
+  );
 }
 
 async function streamReply(args: ActionFunctionArgs, userId: number, input: z.output<typeof chatStreamForm>) {
@@ -37,10 +48,17 @@ async function streamReply(args: ActionFunctionArgs, userId: number, input: z.ou
   args.request.signal?.addEventListener("abort", () => gone.abort(new Error("the client disconnected")));
   let opened: (value: unknown) => void = () => {};
   const firstWords = new Promise((resolve) => (opened = resolve));
-  const run = streamChatMessage({ ...context.ai(), db: context.db }, userId, input, context.clock(), (text) => {
-    opened(true);
-    writer.write(encoder.encode(text)).catch(() => gone.abort(new Error("the client disconnected")));
-  }, gone.signal).then(
+  const run = streamChatMessage(
+    { ...context.ai(), db: context.db },
+    userId,
+    input,
+    context.clock(),
+    (text) => {
+      opened(true);
+      writer.write(encoder.encode(text)).catch(() => gone.abort(new Error("the client disconnected")));
+    },
+    gone.signal,
+  ).then(
     async (answer) => {
       opened(answer ? true : null);
       await writer.close();
@@ -54,5 +72,11 @@ async function streamReply(args: ActionFunctionArgs, userId: number, input: z.ou
   const first = await firstWords;
   if (first === null) return new Response(null, { status: 204 }); // an empty message is ignored
   if (first !== true) return apiErrorResponse(first);
-  return new Response(readable, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+  return new Response(readable, {
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
 }

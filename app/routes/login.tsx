@@ -17,7 +17,11 @@ export const meta: MetaFunction = () => [{ title: "Sign in — Helio" }];
 /** `step: "code"` while this browser holds a pending two-factor sign-in (the password was right). */
 export async function loader(args: LoaderFunctionArgs) {
   if (await getOptionalUser(args)) throw redirect("/");
-  const pending = await readPendingSignIn(args.request, args.context.cloudflare.env.SESSION_SECRET, args.context.clock());
+  const pending = await readPendingSignIn(
+    args.request,
+    args.context.cloudflare.env.SESSION_SECRET,
+    args.context.clock(),
+  );
   return { step: pending ? ("code" as const) : ("password" as const) };
 }
 
@@ -83,7 +87,7 @@ export default function Login() {
             </Form>
           </>
         ) : (
-        <Form
+          <Form
             method="post"
             action="/login"
             noValidate
@@ -107,7 +111,15 @@ export default function Login() {
               placeholder="Enter your email"
               autoComplete="username"
             />
-            <Field label="Password" name="password" type="password" required errors={fieldErrors("password")} placeholder="Enter your password" autoComplete="current-password" />
+            <Field
+              label="Password"
+              name="password"
+              type="password"
+              required
+              errors={fieldErrors("password")}
+              placeholder="Enter your password"
+              autoComplete="current-password"
+            />
             <Button type="submit" disabled={pending} className="w-full">
               {pending ? "Signing in..." : "Sign In"}
             </Button>
@@ -115,7 +127,9 @@ export default function Login() {
         )}
         <p className="mt-6 text-center text-xs text-fg-subtle">Need credentials? Contact your administrator.</p>
       </div>
-      <footer className="fixed bottom-3 w-full text-center text-xs text-fg-subtle">Helio · Built for solar sales teams</footer>
+      <footer className="fixed bottom-3 w-full text-center text-xs text-fg-subtle">
+        Helio · Built for solar sales teams
+      </footer>
     </main>
   );
 }

@@ -2,19 +2,33 @@ import { describe, expect, it } from "vitest";
 import { checkRouteGuards, PUBLIC_HANDLERS, stripComments } from "../../tests/route-guards";
 
 // Every route module's source, read at build time (Vite), keyed by file name.
-const modules = import.meta.glob(["./*.ts", "./*.tsx", "!./*.test.ts", "!./*.test.tsx"], { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const modules = import.meta.glob(["./*.ts", "./*.tsx", "!./*.test.ts", "!./*.test.tsx"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 const sources = Object.fromEntries(Object.entries(modules).map(([path, src]) => [path.replace(/^\.\//, ""), src]));
 
 // formAction (app/http/form-action.server.ts) guards before it reads the form.
 const GUARD_CALL = /\b(requireUser|requireApiUser|formAction)\s*\(/g;
 
 /** Each guard call of each route module, as [file, nth call]: the check must fail when any single one is removed. */
-const guardCalls = Object.entries(sources).flatMap(([file, src]) => [...stripComments(src).matchAll(GUARD_CALL)].map((_, nth) => [file, nth] as const));
+const guardCalls = Object.entries(sources).flatMap(([file, src]) =>
+  [...stripComments(src).matchAll(GUARD_CALL)].map((_, nth) => [file, nth] as const),
+);
 
 describe("route guards", () => {
   it("reads every route module", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(30);
-    for (const f of ["_app.tsx", "_app.contacts.tsx", "api.contacts.ts", "api.contacts.$id.ts", "api.messages.$send.ts", "login.tsx"]) expect(sources).toHaveProperty([f]);
+    for (const f of [
+      "_app.tsx",
+      "_app.contacts.tsx",
+      "api.contacts.ts",
+      "api.contacts.$id.ts",
+      "api.messages.$send.ts",
+      "login.tsx",
+    ])
+      expect(sources).toHaveProperty([f]);
   });
 
   it("every loader and action calls the guard itself or is on the short public list", () => {
@@ -23,7 +37,9 @@ describe("route guards", () => {
 
   it.each(guardCalls)("fails when one guard call is removed: %s (call %i)", (file, nth) => {
     let seen = -1;
-    const doctored = stripComments(sources[file]).replace(GUARD_CALL, (call) => (++seen === nth ? "getOptionalUser(" : call));
+    const doctored = stripComments(sources[file]).replace(GUARD_CALL, (call) =>
+      ++seen === nth ? "getOptionalUser(" : call,
+    );
     const findings = checkRouteGuards({ ...sources, [file]: doctored });
     expect(findings).toHaveLength(1);
     expect(findings[0].file).toBe(file);
@@ -32,14 +48,30 @@ describe("route guards", () => {
   it("fails for a new unguarded route, a guard only in a comment, and a handler hidden behind an alias", () => {
     const check = (sources: Record<string, string>) => checkRouteGuards(sources, {}); // alone, without the real public list
     const route = (body: string) => `import type { LoaderFunctionArgs } from "@remix-run/cloudflare";\n${body}\n`;
-    expect(check({ "_app.new-screen.tsx": route("export async function loader(args: LoaderFunctionArgs) {\n  return null;\n}") })).toHaveLength(1);
     expect(
-      check({ "_app.new-screen.tsx": route("export async function loader(args: LoaderFunctionArgs) {\n  // await requireUser(args);\n  return null;\n}") }),
+      check({
+        "_app.new-screen.tsx": route("export async function loader(args: LoaderFunctionArgs) {\n  return null;\n}"),
+      }),
     ).toHaveLength(1);
-    expect(check({ "api.thing.ts": route('import { handler } from "~/x";\nexport const action = handler;') })[0].problem).toMatch(/declare action as a function/);
+    expect(
+      check({
+        "_app.new-screen.tsx": route(
+          "export async function loader(args: LoaderFunctionArgs) {\n  // await requireUser(args);\n  return null;\n}",
+        ),
+      }),
+    ).toHaveLength(1);
+    expect(
+      check({ "api.thing.ts": route('import { handler } from "~/x";\nexport const action = handler;') })[0].problem,
+    ).toMatch(/declare action as a function/);
     expect(check({ "api.thing.ts": route('export { handler as loader } from "~/x";') })).toHaveLength(1);
     // …and passes once the guard is there, as an arrow function too.
-    expect(check({ "api.thing.ts": route("export const loader = async (args: LoaderFunctionArgs) => {\n  await requireApiUser(args);\n  return null;\n};") })).toEqual([]);
+    expect(
+      check({
+        "api.thing.ts": route(
+          "export const loader = async (args: LoaderFunctionArgs) => {\n  await requireApiUser(args);\n  return null;\n};",
+        ),
+      }),
+    ).toEqual([]);
   });
 
   it("the public list names only existing handlers", () => {

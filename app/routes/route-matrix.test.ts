@@ -51,15 +51,55 @@ const PUBLIC = (status: number): Statuses => ({ anon: status, user: status, supe
 
 const freshContact = async (ctx: Ctx) => (await createTestContact(ctx.userId)).id;
 const freshCampaign = async (ctx: Ctx) =>
-  (await createCampaign(db(), { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` }, { userId: ctx.userId, ipAddress: null }, new Date())).id;
+  (
+    await createCampaign(
+      db(),
+      { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` },
+      { userId: ctx.userId, ipAddress: null },
+      new Date(),
+    )
+  ).id;
 const freshStep = async (ctx: Ctx) =>
-  (await addCampaignStep(db(), await freshCampaign(ctx), checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }), new Date())).id;
-const freshTemplate = async (ctx: Ctx) => (await createTemplate(db(), { name: "Matrix", type: "sms", content: "Hi {{firstName}}" }, ctx.userId, new Date())).id;
+  (
+    await addCampaignStep(
+      db(),
+      await freshCampaign(ctx),
+      checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }),
+      new Date(),
+    )
+  ).id;
+const freshTemplate = async (ctx: Ctx) =>
+  (await createTemplate(db(), { name: "Matrix", type: "sms", content: "Hi {{firstName}}" }, ctx.userId, new Date())).id;
 // Inactive and keyed on a word no test texts: matrix records never answer or alert anyone.
 const freshResponder = async () =>
-  (await createResponder(db(), parseResponder({ name: "Matrix", isActive: false, keywords: [`mx${crypto.randomUUID().slice(0, 8)}`], responses: { primary: "hi" } }), new Date())).id;
-const freshProfile = async () => (await createProfile(db(), parseProfile({ name: "Matrix", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }), new Date())).id;
-const freshBank = async () => (await createBank(db(), parseBank({ category: "Scheduling", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }), new Date())).id;
+  (
+    await createResponder(
+      db(),
+      parseResponder({
+        name: "Matrix",
+        isActive: false,
+        keywords: [`mx${crypto.randomUUID().slice(0, 8)}`],
+        responses: { primary: "hi" },
+      }),
+      new Date(),
+    )
+  ).id;
+const freshProfile = async () =>
+  (
+    await createProfile(
+      db(),
+      parseProfile({ name: "Matrix", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }),
+      new Date(),
+    )
+  ).id;
+const freshBank = async () =>
+  (
+    await createBank(
+      db(),
+      parseBank({ category: "Scheduling", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }),
+      new Date(),
+    )
+  ).id;
 let unsubscribe = "";
 
 const placeholder = (path: string): Case[] => [
@@ -79,7 +119,12 @@ const MATRIX: Record<string, Case[]> = {
   "_app.analytics.tsx": placeholder("/analytics"),
   "_app.auto-responder.tsx": [
     { method: "GET", path: "/auto-responder", expect: SCREEN },
-    { method: "POST", path: "/auto-responder", form: { isActive: "true" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    {
+      method: "POST",
+      path: "/auto-responder",
+      form: { isActive: "true" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
   ],
   "_app.auto-responder.new.tsx": [
     { method: "GET", path: "/auto-responder/new", expect: SCREEN },
@@ -88,16 +133,31 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.auto-responder.$id.edit.tsx": [
     { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/edit`, expect: SCREEN },
-    { method: "POST", path: async () => `/auto-responder/${await freshResponder()}/edit`, form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: async () => `/auto-responder/${await freshResponder()}/edit`,
+      form: { intent: "save" },
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.auto-responder.$id.delete.tsx": [
     { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/delete`, expect: SCREEN },
-    { method: "POST", path: async () => `/auto-responder/${await freshResponder()}/delete`, form: {}, expect: PUBLIC(302) },
+    {
+      method: "POST",
+      path: async () => `/auto-responder/${await freshResponder()}/delete`,
+      form: {},
+      expect: PUBLIC(302),
+    },
   ],
   "_app.campaigns.tsx": [
     { method: "GET", path: "/campaigns", expect: SCREEN },
     { method: "POST", path: "/campaigns", form: {}, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/campaigns", form: { intent: "pause", id: "999999999" }, expect: { anon: 302, user: 302, superuser: 302 } },
+    {
+      method: "POST",
+      path: "/campaigns",
+      form: { intent: "pause", id: "999999999" },
+      expect: { anon: 302, user: 302, superuser: 302 },
+    },
   ],
   "_app.campaigns.new.tsx": [
     { method: "GET", path: "/campaigns/new?q=a", expect: SCREEN },
@@ -105,26 +165,56 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.campaigns.$id.edit.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`, expect: SCREEN },
-    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`, form: {}, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`,
+      form: {},
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.campaigns.$id.delete.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`, expect: SCREEN },
-    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`, form: {}, expect: { anon: 302, user: 302, superuser: 302 } },
+    {
+      method: "POST",
+      path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`,
+      form: {},
+      expect: { anon: 302, user: 302, superuser: 302 },
+    },
   ],
   "_app.campaigns.$id.contacts.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`, expect: SCREEN },
-    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`, form: {}, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`,
+      form: {},
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.campaigns.$id.steps.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, expect: SCREEN },
     { method: "GET", path: "/campaigns/999999999/steps", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "add" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, form: { intent: "toggle", stepId: "999999999", isActive: "false" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    {
+      method: "POST",
+      path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`,
+      form: { intent: "add" },
+      expect: SCREEN_FORM_INVALID,
+    },
+    {
+      method: "POST",
+      path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`,
+      form: { intent: "toggle", stepId: "999999999", isActive: "false" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
   ],
   "idea-generator.stream.ts": [
     { method: "GET", path: "/idea-generator/stream", expect: { anon: 302, user: 405, superuser: 405 } },
     // An empty message is ignored: 204, nothing streamed or stored.
-    { method: "POST", path: "/idea-generator/stream", form: { message: " " }, expect: { anon: 302, user: 204, superuser: 204 } },
+    {
+      method: "POST",
+      path: "/idea-generator/stream",
+      form: { message: " " },
+      expect: { anon: 302, user: 204, superuser: 204 },
+    },
   ],
   "_app.idea-generator.tsx": [
     { method: "GET", path: "/idea-generator", expect: SCREEN },
@@ -150,7 +240,12 @@ const MATRIX: Record<string, Case[]> = {
   "api.ai.generate-step-content.ts": [
     { method: "GET", path: "/api/ai/generate-step-content", expect: API_405 },
     { method: "POST", path: "/api/ai/generate-step-content", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/ai/generate-step-content", json: { campaignName: "Spring", stepNumber: 1, messageType: "sms" }, expect: API },
+    {
+      method: "POST",
+      path: "/api/ai/generate-step-content",
+      json: { campaignName: "Spring", stepNumber: 1, messageType: "sms" },
+      expect: API,
+    },
   ],
   "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app.smart-alerts.tsx": [
@@ -163,16 +258,61 @@ const MATRIX: Record<string, Case[]> = {
     // "Missing information": name/category and keywords are required.
     { method: "POST", path: "/smart-alerts", form: { intent: "create-profile" }, expect: SCREEN_FORM_INVALID },
     { method: "POST", path: "/smart-alerts", form: { intent: "create-bank" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "update-profile", id: String(await freshProfile()), name: "" }), expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "update-bank", id: String(await freshBank()), category: "" }), expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/smart-alerts", form: { intent: "toggle-profile", id: "999999999", isActive: "true" }, expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "toggle-profile", id: String(await freshProfile()), isActive: "false" }), expect: PUBLIC(302) },
-    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "toggle-bank", id: String(await freshBank()), isActive: "false" }), expect: PUBLIC(302) },
-    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "delete-profile", id: String(await freshProfile()) }), expect: PUBLIC(302) },
-    { method: "POST", path: "/smart-alerts", form: async () => ({ intent: "delete-bank", id: String(await freshBank()) }), expect: PUBLIC(302) },
-    { method: "POST", path: "/smart-alerts", form: { intent: "delete-bank", id: "999999999" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: async () => ({ intent: "update-profile", id: String(await freshProfile()), name: "" }),
+      expect: SCREEN_FORM_INVALID,
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: async () => ({ intent: "update-bank", id: String(await freshBank()), category: "" }),
+      expect: SCREEN_FORM_INVALID,
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: { intent: "toggle-profile", id: "999999999", isActive: "true" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: async () => ({ intent: "toggle-profile", id: String(await freshProfile()), isActive: "false" }),
+      expect: PUBLIC(302),
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: async () => ({ intent: "toggle-bank", id: String(await freshBank()), isActive: "false" }),
+      expect: PUBLIC(302),
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: async () => ({ intent: "delete-profile", id: String(await freshProfile()) }),
+      expect: PUBLIC(302),
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: async () => ({ intent: "delete-bank", id: String(await freshBank()) }),
+      expect: PUBLIC(302),
+    },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: { intent: "delete-bank", id: "999999999" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
     { method: "POST", path: "/smart-alerts", form: { intent: "mark", id: "999999999" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/smart-alerts", form: { intent: "mark", id: "999999999", verdict: "right" }, expect: { anon: 302, user: 404, superuser: 404 } },
+    {
+      method: "POST",
+      path: "/smart-alerts",
+      form: { intent: "mark", id: "999999999", verdict: "right" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
   ],
   "_app.testing.tsx": [
     { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
@@ -198,14 +338,29 @@ const MATRIX: Record<string, Case[]> = {
   "_app.user-analytics.users.$id.tsx": [
     { method: "GET", path: async () => `/user-analytics/users/${await freshUser()}`, expect: SUPERUSER_SCREEN },
     { method: "GET", path: "/user-analytics/users/999999999", expect: { anon: 302, user: 403, superuser: 404 } },
-    { method: "POST", path: async () => `/user-analytics/users/${await freshUser()}`, form: { intent: "nonsense" }, expect: SUPER_FORM_INVALID },
+    {
+      method: "POST",
+      path: async () => `/user-analytics/users/${await freshUser()}`,
+      form: { intent: "nonsense" },
+      expect: SUPER_FORM_INVALID,
+    },
   ],
   "_app.account.tsx": [
     { method: "GET", path: "/account", expect: SCREEN },
     { method: "POST", path: "/account", form: {}, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/account", form: { intent: "revoke-session", sessionId: "nope" }, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: "/account",
+      form: { intent: "revoke-session", sessionId: "nope" },
+      expect: SCREEN_FORM_INVALID,
+    },
     // Only one's own sessions: an unknown (or someone else's) id is a 404.
-    { method: "POST", path: "/account", form: { intent: "revoke-session", sessionId: "0".repeat(64) }, expect: { anon: 302, user: 404, superuser: 404 } },
+    {
+      method: "POST",
+      path: "/account",
+      form: { intent: "revoke-session", sessionId: "0".repeat(64) },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
   ],
   "_app.account_.password.tsx": [
     { method: "GET", path: "/account/password", expect: SCREEN },
@@ -215,8 +370,18 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/account/two-factor", expect: SCREEN },
     { method: "POST", path: "/account/two-factor", form: {}, expect: SCREEN_FORM_INVALID },
     // Confirming before starting: nothing to confirm.
-    { method: "POST", path: "/account/two-factor", form: { intent: "confirm", code: "000000" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/account/two-factor", form: { intent: "disable", password: "not the password" }, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: "/account/two-factor",
+      form: { intent: "confirm", code: "000000" },
+      expect: SCREEN_FORM_INVALID,
+    },
+    {
+      method: "POST",
+      path: "/account/two-factor",
+      form: { intent: "disable", password: "not the password" },
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.test-smart-alerts.tsx": [
     { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
@@ -229,16 +394,36 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.contacts.$id.edit.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/edit`, expect: SCREEN },
-    { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}/edit`, form: {}, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: async (c) => `/contacts/${await freshContact(c)}/edit`,
+      form: {},
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.contacts.$id.delete.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/delete`, expect: SCREEN },
-    { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}/delete`, form: {}, expect: { anon: 302, user: 302, superuser: 302 } },
+    {
+      method: "POST",
+      path: async (c) => `/contacts/${await freshContact(c)}/delete`,
+      form: {},
+      expect: { anon: 302, user: 302, superuser: 302 },
+    },
   ],
   "_app.contacts.imports.$id.tsx": [
     { method: "GET", path: "/contacts/imports/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/contacts/imports/999999999", form: { intent: "confirm" }, expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/contacts/imports/999999999", form: { intent: "nonsense" }, expect: { anon: 302, user: 400, superuser: 400 } },
+    {
+      method: "POST",
+      path: "/contacts/imports/999999999",
+      form: { intent: "confirm" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
+    {
+      method: "POST",
+      path: "/contacts/imports/999999999",
+      form: { intent: "nonsense" },
+      expect: { anon: 302, user: 400, superuser: 400 },
+    },
   ],
   "_app.contacts.upload.tsx": [
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
@@ -250,7 +435,12 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: "/compliance", form: {}, expect: SUPER_FORM_INVALID },
     { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SUPERUSER_SCREEN },
     // Undo of a plain-words opt-out: a superuser's, with a note.
-    { method: "POST", path: "/compliance", form: { id: "999999999", note: "x" }, expect: { anon: 302, user: 403, superuser: 404 } },
+    {
+      method: "POST",
+      path: "/compliance",
+      form: { id: "999999999", note: "x" },
+      expect: { anon: 302, user: 403, superuser: 404 },
+    },
   ],
   "_app.contacts.quick-send.tsx": [
     { method: "GET", path: "/contacts/quick-send", expect: SCREEN },
@@ -258,20 +448,50 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.contacts.quick-send_.$id.tsx": [
     { method: "GET", path: "/contacts/quick-send/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/contacts/quick-send/999999999", form: { intent: "send" }, expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/contacts/quick-send/999999999", form: { intent: "nonsense" }, expect: { anon: 302, user: 400, superuser: 400 } },
+    {
+      method: "POST",
+      path: "/contacts/quick-send/999999999",
+      form: { intent: "send" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
+    {
+      method: "POST",
+      path: "/contacts/quick-send/999999999",
+      form: { intent: "nonsense" },
+      expect: { anon: 302, user: 400, superuser: 400 },
+    },
   ],
   "_app.organisation.tsx": [
     { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
-    { method: "POST", path: "/organisation", form: { website: "not a url" }, expect: { anon: 302, user: 403, superuser: 400 } },
+    {
+      method: "POST",
+      path: "/organisation",
+      form: { website: "not a url" },
+      expect: { anon: 302, user: 403, superuser: 400 },
+    },
     // "Require two-factor for superusers": off is always allowed; on needs the superuser's own two-factor first.
-    { method: "POST", path: "/organisation", form: { intent: "two-factor-policy" }, expect: { anon: 302, user: 403, superuser: 302 } },
-    { method: "POST", path: "/organisation", form: { intent: "two-factor-policy", requireSuperuserTwoFactor: "on" }, expect: { anon: 302, user: 403, superuser: 409 } },
+    {
+      method: "POST",
+      path: "/organisation",
+      form: { intent: "two-factor-policy" },
+      expect: { anon: 302, user: 403, superuser: 302 },
+    },
+    {
+      method: "POST",
+      path: "/organisation",
+      form: { intent: "two-factor-policy", requireSuperuserTwoFactor: "on" },
+      expect: { anon: 302, user: 403, superuser: 409 },
+    },
   ],
   "_app.contacts_.$id.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}`, expect: SCREEN },
     { method: "GET", path: "/contacts/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: async (c) => `/contacts/${await freshContact(c)}`, form: { intent: "reply", message: "" }, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: async (c) => `/contacts/${await freshContact(c)}`,
+      form: { intent: "reply", message: "" },
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.messages_.archives.tsx": [
     { method: "GET", path: "/messages/archives", expect: SUPERUSER_SCREEN },
@@ -283,13 +503,23 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app.messages_.conversations.$phone.tsx": [
     { method: "GET", path: "/messages/conversations/%2B14155550987", expect: SCREEN },
-    { method: "POST", path: "/messages/conversations/%2B14155550987", form: { intent: "reply", message: "" }, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: "/messages/conversations/%2B14155550987",
+      form: { intent: "reply", message: "" },
+      expect: SCREEN_FORM_INVALID,
+    },
   ],
   "_app.messages.tsx": [
     { method: "GET", path: "/messages", expect: SCREEN },
     { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },
     // The local outbox's quiet-hours switch is an organisation setting: superusers only.
-    { method: "POST", path: "/messages", form: { intent: "local-quiet-hours", value: "off" }, expect: { anon: 302, user: 403, superuser: 302 } },
+    {
+      method: "POST",
+      path: "/messages",
+      form: { intent: "local-quiet-hours", value: "off" },
+      expect: { anon: 302, user: 403, superuser: 302 },
+    },
   ],
   "login.tsx": [
     { method: "GET", path: "/login", expect: { anon: 200, user: 302, superuser: 302 } },
@@ -306,7 +536,11 @@ const MATRIX: Record<string, Case[]> = {
   "compliance.evidence[.]csv.ts": [
     { method: "GET", path: "/compliance/evidence.csv", expect: SUPERUSER_SCREEN },
     { method: "GET", path: async (c) => `/compliance/evidence.csv?contact=${await freshContact(c)}`, expect: SCREEN },
-    { method: "GET", path: "/compliance/evidence.csv?contact=999999999", expect: { anon: 302, user: 404, superuser: 404 } },
+    {
+      method: "GET",
+      path: "/compliance/evidence.csv?contact=999999999",
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
     { method: "GET", path: "/compliance/evidence.csv?contact=0x6", expect: { anon: 302, user: 404, superuser: 404 } },
     { method: "POST", path: "/compliance/evidence.csv", form: {}, expect: SCREEN_NO_ACTION },
   ],
@@ -331,17 +565,32 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/unsubscribe/forged.token", expect: PUBLIC(404) },
   ],
   "unsubscribe.$token.one-click.ts": [
-    { method: "POST", path: async () => `/unsubscribe/${unsubscribe}/one-click`, form: { "List-Unsubscribe": "One-Click" }, expect: PUBLIC(200) },
+    {
+      method: "POST",
+      path: async () => `/unsubscribe/${unsubscribe}/one-click`,
+      form: { "List-Unsubscribe": "One-Click" },
+      expect: PUBLIC(200),
+    },
     { method: "POST", path: "/unsubscribe/forged.token/one-click", form: {}, expect: PUBLIC(404) },
     { method: "GET", path: async () => `/unsubscribe/${unsubscribe}/one-click`, expect: PUBLIC(405) },
   ],
   // Signature-checked, never session-checked: an unsigned call is 403 whoever sends it.
   "webhooks.twilio.sms.ts": [
-    { method: "POST", path: "/webhooks/twilio/sms", form: { MessageSid: "SMmatrix", From: "+15005550006", Body: "hi" }, expect: PUBLIC(403) },
+    {
+      method: "POST",
+      path: "/webhooks/twilio/sms",
+      form: { MessageSid: "SMmatrix", From: "+15005550006", Body: "hi" },
+      expect: PUBLIC(403),
+    },
     { method: "GET", path: "/webhooks/twilio/sms", expect: PUBLIC(405) },
   ],
   "webhooks.twilio.status.ts": [
-    { method: "POST", path: "/webhooks/twilio/status", form: { MessageSid: "SMmatrix", MessageStatus: "delivered" }, expect: PUBLIC(403) },
+    {
+      method: "POST",
+      path: "/webhooks/twilio/status",
+      form: { MessageSid: "SMmatrix", MessageStatus: "delivered" },
+      expect: PUBLIC(403),
+    },
     { method: "GET", path: "/webhooks/twilio/status", expect: PUBLIC(405) },
   ],
   "api.$.ts": [
@@ -353,7 +602,13 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/api/auth/login", expect: PUBLIC(405) },
   ],
   "api.auth.logout.ts": [
-    { method: "POST", path: "/api/auth/logout", json: {}, expect: { anon: 401, user: 204, superuser: 204 }, freshSession: true },
+    {
+      method: "POST",
+      path: "/api/auth/logout",
+      json: {},
+      expect: { anon: 401, user: 204, superuser: 204 },
+      freshSession: true,
+    },
     { method: "GET", path: "/api/auth/logout", expect: API_405 },
   ],
   "api.auth.me.ts": [
@@ -367,8 +622,17 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "api.contacts.$id.ts": [
     { method: "GET", path: async (c) => `/api/contacts/${await freshContact(c)}`, expect: API },
-    { method: "PUT", path: async (c) => `/api/contacts/${await freshContact(c)}`, json: { email: "not-an-email" }, expect: API_INVALID },
-    { method: "DELETE", path: async (c) => `/api/contacts/${await freshContact(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async (c) => `/api/contacts/${await freshContact(c)}`,
+      json: { email: "not-an-email" },
+      expect: API_INVALID,
+    },
+    {
+      method: "DELETE",
+      path: async (c) => `/api/contacts/${await freshContact(c)}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "PATCH", path: async (c) => `/api/contacts/${await freshContact(c)}`, json: {}, expect: API_405 },
   ],
   "api.contacts.bulk.ts": [
@@ -382,20 +646,53 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "api.campaigns.$id.ts": [
     { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: API },
-    { method: "PUT", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: { name: "" }, expect: API_INVALID },
-    { method: "DELETE", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}`,
+      json: { name: "" },
+      expect: API_INVALID,
+    },
+    {
+      method: "DELETE",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "PATCH", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
   ],
   "api.campaigns.$id.$command.ts": [
     // A draft without steps or contacts cannot start: 409 with a message.
-    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, json: {}, expect: { anon: 401, user: 409, superuser: 409 } },
+    {
+      method: "POST",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`,
+      json: {},
+      expect: { anon: 401, user: 409, superuser: 409 },
+    },
     { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, expect: API_405 },
     // Pausing a draft is an invalid transition.
-    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`, json: {}, expect: { anon: 401, user: 409, superuser: 409 } },
-    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, json: {}, expect: API_INVALID },
+    {
+      method: "POST",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`,
+      json: {},
+      expect: { anon: 401, user: 409, superuser: 409 },
+    },
+    {
+      method: "POST",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`,
+      json: {},
+      expect: API_INVALID,
+    },
     { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, expect: API_405 },
-    { method: "POST", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`, json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
-    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`, expect: { anon: 401, user: 404, superuser: 404 } },
+    {
+      method: "POST",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`,
+      json: {},
+      expect: { anon: 401, user: 404, superuser: 404 },
+    },
+    {
+      method: "GET",
+      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`,
+      expect: { anon: 401, user: 404, superuser: 404 },
+    },
   ],
   "api.campaign-steps.ts": [
     { method: "POST", path: "/api/campaign-steps", json: {}, expect: API_INVALID },
@@ -404,8 +701,17 @@ const MATRIX: Record<string, Case[]> = {
   "api.campaign-steps.$id.ts": [
     // GET takes a campaign id (SPEC §7), PUT/DELETE a step id.
     { method: "GET", path: async (c) => `/api/campaign-steps/${await freshCampaign(c)}`, expect: API },
-    { method: "PUT", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: { name: "" }, expect: API_INVALID },
-    { method: "DELETE", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async (c) => `/api/campaign-steps/${await freshStep(c)}`,
+      json: { name: "" },
+      expect: API_INVALID,
+    },
+    {
+      method: "DELETE",
+      path: async (c) => `/api/campaign-steps/${await freshStep(c)}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
   ],
   "api.users.ts": [
@@ -435,8 +741,17 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "api.templates.$id.ts": [
     { method: "GET", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: API },
-    { method: "PUT", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: { name: "" }, expect: API_INVALID },
-    { method: "DELETE", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async (c) => `/api/templates/${await freshTemplate(c)}`,
+      json: { name: "" },
+      expect: API_INVALID,
+    },
+    {
+      method: "DELETE",
+      path: async (c) => `/api/templates/${await freshTemplate(c)}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "PATCH", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: {}, expect: API_405 },
   ],
   "_app.alerts.tsx": [
@@ -450,9 +765,23 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "api.auto-responders.$id.ts": [
     { method: "GET", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: API },
-    { method: "PUT", path: async () => `/api/auto-responders/${await freshResponder()}`, json: { isActive: false }, expect: API },
-    { method: "PUT", path: async () => `/api/auto-responders/${await freshResponder()}`, json: { keywords: [] }, expect: API_INVALID },
-    { method: "DELETE", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async () => `/api/auto-responders/${await freshResponder()}`,
+      json: { isActive: false },
+      expect: API,
+    },
+    {
+      method: "PUT",
+      path: async () => `/api/auto-responders/${await freshResponder()}`,
+      json: { keywords: [] },
+      expect: API_INVALID,
+    },
+    {
+      method: "DELETE",
+      path: async () => `/api/auto-responders/${await freshResponder()}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "POST", path: async () => `/api/auto-responders/${await freshResponder()}`, json: {}, expect: API_405 },
   ],
   "api.alert-profiles.ts": [
@@ -461,8 +790,17 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "api.alert-profiles.$id.ts": [
     { method: "GET", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: API },
-    { method: "PUT", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: { isActive: false }, expect: API },
-    { method: "DELETE", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async () => `/api/alert-profiles/${await freshProfile()}`,
+      json: { isActive: false },
+      expect: API,
+    },
+    {
+      method: "DELETE",
+      path: async () => `/api/alert-profiles/${await freshProfile()}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "POST", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: {}, expect: API_405 },
   ],
   "api.keyword-banks.ts": [
@@ -471,8 +809,17 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "api.keyword-banks.$id.ts": [
     { method: "GET", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: API },
-    { method: "PUT", path: async () => `/api/keyword-banks/${await freshBank()}`, json: { isActive: false }, expect: API },
-    { method: "DELETE", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: { anon: 401, user: 204, superuser: 204 } },
+    {
+      method: "PUT",
+      path: async () => `/api/keyword-banks/${await freshBank()}`,
+      json: { isActive: false },
+      expect: API,
+    },
+    {
+      method: "DELETE",
+      path: async () => `/api/keyword-banks/${await freshBank()}`,
+      expect: { anon: 401, user: 204, superuser: 204 },
+    },
     { method: "POST", path: async () => `/api/keyword-banks/${await freshBank()}`, json: {}, expect: API_405 },
   ],
   "api.test-smart-alert.ts": [
@@ -508,13 +855,21 @@ const MATRIX: Record<string, Case[]> = {
 };
 
 // Every route module, found at test time (Vite resolves the glob when the test is transformed).
-const ROUTE_FILES = Object.keys(import.meta.glob(["./*.ts", "./*.tsx", "./*/route.ts", "./*/route.tsx", "!./*.test.ts", "!./*.test.tsx"])).map((p) => p.replace(/^\.\//, ""));
+const ROUTE_FILES = Object.keys(
+  import.meta.glob(["./*.ts", "./*.tsx", "./*/route.ts", "./*/route.tsx", "!./*.test.ts", "!./*.test.tsx"]),
+).map((p) => p.replace(/^\.\//, ""));
 
 describe("route × role matrix", () => {
   it("lists every route module under app/routes, and nothing else", () => {
     expect(ROUTE_FILES.length).toBeGreaterThan(30);
-    expect(ROUTE_FILES.filter((f) => !(f in MATRIX)), "route modules missing from MATRIX").toEqual([]);
-    expect(Object.keys(MATRIX).filter((f) => !ROUTE_FILES.includes(f)), "MATRIX entries with no module").toEqual([]);
+    expect(
+      ROUTE_FILES.filter((f) => !(f in MATRIX)),
+      "route modules missing from MATRIX",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((f) => !ROUTE_FILES.includes(f)),
+      "MATRIX entries with no module",
+    ).toEqual([]);
     for (const [file, cases] of Object.entries(MATRIX)) expect(cases.length, file).toBeGreaterThan(0);
   });
 
@@ -531,7 +886,13 @@ describe("route × role matrix", () => {
   });
 
   const rows = Object.entries(MATRIX).flatMap(([file, cases]) =>
-    cases.flatMap((c, i) => (["anon", "user", "superuser"] as const).map((who) => ({ name: `${file} #${i + 1} ${c.method} as ${who}`, c, who }))),
+    cases.flatMap((c, i) =>
+      (["anon", "user", "superuser"] as const).map((who) => ({
+        name: `${file} #${i + 1} ${c.method} as ${who}`,
+        c,
+        who,
+      })),
+    ),
   );
 
   it.each(rows)("$name", async ({ c, who }) => {
@@ -539,12 +900,14 @@ describe("route × role matrix", () => {
     const cookie = c.freshSession ? await s.login() : s.cookie;
     const path = typeof c.path === "string" ? c.path : await c.path({ who, userId: s.userId });
     let body: BodyInit | undefined;
-    if (c.form) body = new URLSearchParams(typeof c.form === "function" ? await c.form({ who, userId: s.userId }) : c.form);
+    if (c.form)
+      body = new URLSearchParams(typeof c.form === "function" ? await c.form({ who, userId: s.userId }) : c.form);
     if (c.multipart) body = new FormData();
     const res = await call(path, { method: c.method, cookie: cookie || undefined, body, json: c.json });
     await res.arrayBuffer();
     expect(res.status, `${c.method} ${path}`).toBe(c.expect[who]);
     // Every anonymous redirect from a guarded screen goes to the sign-in screen.
-    if (who === "anon" && res.status === 302 && !/^\/(login|logout)/.test(path)) expect(res.headers.get("Location")).toBe("/login");
+    if (who === "anon" && res.status === 302 && !/^\/(login|logout)/.test(path))
+      expect(res.headers.get("Location")).toBe("/login");
   });
 });

@@ -21,7 +21,11 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 export async function action({ params, context }: ActionFunctionArgs) {
   const email = await addressFor(params, context.cloudflare.env);
-  await suppress(context.db, { channel: "email", address: email, reason: "email-unsubscribe", source: "link" }, context.clock());
+  await suppress(
+    context.db,
+    { channel: "email", address: email, reason: "email-unsubscribe", source: "link" },
+    context.clock(),
+  );
   return { done: true as const, email };
 }
 

@@ -5,7 +5,13 @@
  * Cache-Control of its own is `no-store` too (the Worker only answers dynamic requests: static files are served by
  * the assets layer before it).
  */
-export function applySecurityHeaders(headers: Headers, nonce: string, isDocument: boolean, isHttps = false, authenticated = false) {
+export function applySecurityHeaders(
+  headers: Headers,
+  nonce: string,
+  isDocument: boolean,
+  isHttps = false,
+  authenticated = false,
+) {
   if (authenticated || !headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   if (isHttps) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");

@@ -4,7 +4,12 @@ import { pageNewestFirst } from "~/db/page-newest-first.server";
 import { templates } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { extractVariables } from "~/messaging/render";
-import { TEMPLATE_NOT_FOUND, TEMPLATE_REQUIRED, type CreateTemplateInput, type UpdateTemplateInput } from "./template-schema";
+import {
+  TEMPLATE_NOT_FOUND,
+  TEMPLATE_REQUIRED,
+  type CreateTemplateInput,
+  type UpdateTemplateInput,
+} from "./template-schema";
 
 export const TEMPLATE_PAGE = 50;
 export const MAX_TEMPLATE_PAGE = 200;
@@ -36,8 +41,14 @@ export function publicTemplate(t: Template): PublicTemplate {
 }
 
 /** Newest first, keyset-paged on the primary key. Templates are shared by the team. */
-export async function listTemplates(db: Db, opts: { after?: number | null; limit?: number } = {}): Promise<{ items: PublicTemplate[]; nextCursor: number | null }> {
-  const { rows, nextCursor } = await pageNewestFirst(db, templates, opts, { page: TEMPLATE_PAGE, max: MAX_TEMPLATE_PAGE });
+export async function listTemplates(
+  db: Db,
+  opts: { after?: number | null; limit?: number } = {},
+): Promise<{ items: PublicTemplate[]; nextCursor: number | null }> {
+  const { rows, nextCursor } = await pageNewestFirst(db, templates, opts, {
+    page: TEMPLATE_PAGE,
+    max: MAX_TEMPLATE_PAGE,
+  });
   return { items: rows.map(publicTemplate), nextCursor };
 }
 
@@ -48,23 +59,43 @@ export async function getTemplate(db: Db, id: number): Promise<PublicTemplate> {
 }
 
 /** `variables` is always computed here from the content's {{names}}, never taken from the caller. */
-export async function createTemplate(db: Db, input: CreateTemplateInput, userId: number | null, now: Date): Promise<PublicTemplate> {
+export async function createTemplate(
+  db: Db,
+  input: CreateTemplateInput,
+  userId: number | null,
+  now: Date,
+): Promise<PublicTemplate> {
   const subject = input.type === "email" ? input.subject?.trim() || null : null;
   const [row] = await db
     .insert(templates)
-    .values({ name: input.name, type: input.type, subject, content: input.content, variables: extractVariables(input.content), createdBy: userId, createdAt: now, updatedAt: now })
+    .values({
+      name: input.name,
+      type: input.type,
+      subject,
+      content: input.content,
+      variables: extractVariables(input.content),
+      createdBy: userId,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   return publicTemplate(row);
 }
 
-export async function updateTemplate(db: Db, id: number, input: UpdateTemplateInput, now: Date): Promise<PublicTemplate> {
+export async function updateTemplate(
+  db: Db,
+  id: number,
+  input: UpdateTemplateInput,
+  now: Date,
+): Promise<PublicTemplate> {
   const current = await db.select().from(templates).where(eq(templates.id, id)).get();
   if (!current) throw new AppError("not_found", TEMPLATE_NOT_FOUND);
   const name = input.name ?? current.name;
   const content = input.content ?? current.content;
   if (!name.trim() || !content.trim()) throw new AppError("validation", TEMPLATE_REQUIRED);
   const type = input.type ?? current.type;
-  const subject = type === "email" ? (input.subject === undefined ? current.subject : input.subject?.trim() || null) : null;
+  const subject =
+    type === "email" ? (input.subject === undefined ? current.subject : input.subject?.trim() || null) : null;
   const [row] = await db
     .update(templates)
     .set({ name, content, type, subject, variables: extractVariables(content), updatedAt: now })

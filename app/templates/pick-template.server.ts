@@ -11,7 +11,10 @@ export const PICKER_TEMPLATES = 100;
  * For a loader with a TemplatePicker: the newest templates and, when the URL holds `?template=<id>` (the no-JS
  * picker), that template to pre-fill the compose form with. An unknown id picks nothing.
  */
-export async function pickTemplate(db: Db, url: URL): Promise<{ templates: PublicTemplate[]; picked: PublicTemplate | null }> {
+export async function pickTemplate(
+  db: Db,
+  url: URL,
+): Promise<{ templates: PublicTemplate[]; picked: PublicTemplate | null }> {
   const { items: templates } = await listTemplates(db, { limit: PICKER_TEMPLATES });
   const id = parseId(url.searchParams.get(TEMPLATE_PARAM));
   if (id === null) return { templates, picked: null };

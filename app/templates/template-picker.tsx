@@ -4,7 +4,13 @@ import { useId, useState } from "react";
 import { Button, Select } from "~/components/ui";
 
 /** What the picker needs of a template (PublicTemplate fits). */
-export type PickableTemplate = { id: number; name: string; type: "sms" | "email"; subject: string | null; content: string };
+export type PickableTemplate = {
+  id: number;
+  name: string;
+  type: "sms" | "email";
+  subject: string | null;
+  content: string;
+};
 
 import { TEMPLATE_PARAM } from "./template-schema";
 
@@ -51,9 +57,16 @@ export function TemplatePicker({
   const location = useLocation();
   const [value, setValue] = useState(selectedId ? String(selectedId) : "");
   const shown = type ? templates.filter((t) => t.type === type) : templates;
-  const keep = preserve ?? Object.fromEntries([...new URLSearchParams(location.search)].filter(([k]) => k !== TEMPLATE_PARAM));
+  const keep =
+    preserve ?? Object.fromEntries([...new URLSearchParams(location.search)].filter(([k]) => k !== TEMPLATE_PARAM));
   return (
-    <Form method="get" preventScrollReset replace className="flex flex-wrap items-end gap-2" data-testid="template-picker">
+    <Form
+      method="get"
+      preventScrollReset
+      replace
+      className="flex flex-wrap items-end gap-2"
+      data-testid="template-picker"
+    >
       {Object.entries(keep).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}

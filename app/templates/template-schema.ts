@@ -8,13 +8,21 @@ export const TEMPLATE_NOT_FOUND = "Template not found";
 /** SPEC §8 toast title for a failed create. */
 export const TEMPLATE_CREATE_ERROR = "Error creating template";
 
-const required = z.string({ required_error: TEMPLATE_REQUIRED, invalid_type_error: TEMPLATE_REQUIRED }).trim().min(1, TEMPLATE_REQUIRED);
+const required = z
+  .string({ required_error: TEMPLATE_REQUIRED, invalid_type_error: TEMPLATE_REQUIRED })
+  .trim()
+  .min(1, TEMPLATE_REQUIRED);
 
 export const createTemplateSchema = z.object({
   name: required.pipe(z.string().max(200, "Template name is too long (maximum 200 characters)")),
   content: required.pipe(z.string().max(10_000, "Template content is too long (maximum 10,000 characters)")),
   type: z.enum(MESSAGE_TYPES, { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
-  subject: z.string().trim().max(500, "Subject is too long (maximum 500 characters)").nullish().refine(isOneLine, SUBJECT_CONTROL_CHARS),
+  subject: z
+    .string()
+    .trim()
+    .max(500, "Subject is too long (maximum 500 characters)")
+    .nullish()
+    .refine(isOneLine, SUBJECT_CONTROL_CHARS),
 });
 
 export const updateTemplateSchema = createTemplateSchema.partial();

@@ -9,7 +9,6 @@ import { listUsers } from "./manage-users.server";
 export const RECENT_ACTIVITIES = 10;
 export const LOGIN_HISTORY = 10;
 
-
 const parseDetails = (text: string | null): Record<string, unknown> | null => {
   if (!text) return null;
   try {
@@ -46,7 +45,14 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
   const [activity, logins] = page.users.length
     ? await db.batch([
         db
-          .select({ userId: a.userId, id: a.id, action: a.action, details: stored(a.details), ipAddress: a.ipAddress, createdAt: a.createdAt })
+          .select({
+            userId: a.userId,
+            id: a.id,
+            action: a.action,
+            details: stored(a.details),
+            ipAddress: a.ipAddress,
+            createdAt: a.createdAt,
+          })
           .from(u)
           .innerJoin(a, inArray(a.id, newestActivity))
           .orderBy(desc(a.createdAt), desc(a.id)),
@@ -84,7 +90,11 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
         ipAddress: a.ipAddress,
         details: parseDetails(a.details),
       })),
-      loginHistory: (loginsOf.get(u.id) ?? []).map((l) => ({ id: l.id, createdAt: l.createdAt.toISOString(), ipAddress: l.ipAddress })),
+      loginHistory: (loginsOf.get(u.id) ?? []).map((l) => ({
+        id: l.id,
+        createdAt: l.createdAt.toISOString(),
+        ipAddress: l.ipAddress,
+      })),
     })),
   };
 }

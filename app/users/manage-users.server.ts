@@ -10,7 +10,6 @@ import { AppError } from "~/lib/app-error";
 import { LAST_SUPERUSER } from "./superuser-rules.js";
 import type { Actor } from "~/lib/actor";
 
-
 export { LAST_SUPERUSER };
 export const USER_NOT_FOUND = "User not found";
 export const MIN_PASSWORD = MIN_PASSWORD_LENGTH;
@@ -76,14 +75,22 @@ export async function listUsers(db: Db, opts: { after?: number | null; limit?: n
 /** The team's figures for the stat cards: one aggregate over the users table (a team, not the contact list). */
 export async function userTotals(db: Db): Promise<{ total: number; superusers: number; active: number }> {
   const row = await db
-    .select({ total: count(), superusers: sum(sql`${users.role} = 'superuser'`).mapWith(Number), active: sum(users.isActive).mapWith(Number) })
+    .select({
+      total: count(),
+      superusers: sum(sql`${users.role} = 'superuser'`).mapWith(Number),
+      active: sum(users.isActive).mapWith(Number),
+    })
     .from(users)
     .get();
   return { total: row?.total ?? 0, superusers: row?.superusers ?? 0, active: row?.active ?? 0 };
 }
 
 export async function activityTotal(db: Db): Promise<number> {
-  const row = await db.select({ total: activityTotals.total }).from(activityTotals).where(eq(activityTotals.id, 1)).get();
+  const row = await db
+    .select({ total: activityTotals.total })
+    .from(activityTotals)
+    .where(eq(activityTotals.id, 1))
+    .get();
   return row?.total ?? 0;
 }
 
@@ -101,8 +108,14 @@ export type ActivityEntry = {
 };
 
 /** Latest first, keyset by id (`before`), optionally one user's (both through indexes). */
-export async function listActivity(db: Db, opts: { limit: number; before?: number; userId?: number }): Promise<ActivityEntry[]> {
-  const where = and(opts.before ? lt(activityLog.id, opts.before) : undefined, opts.userId ? eq(activityLog.userId, opts.userId) : undefined);
+export async function listActivity(
+  db: Db,
+  opts: { limit: number; before?: number; userId?: number },
+): Promise<ActivityEntry[]> {
+  const where = and(
+    opts.before ? lt(activityLog.id, opts.before) : undefined,
+    opts.userId ? eq(activityLog.userId, opts.userId) : undefined,
+  );
   const rows = await db
     .select({
       id: activityLog.id,
@@ -159,7 +172,13 @@ function normaliseEmail(email: string) {
 export type NewUserInput = { email: string; firstName: string; lastName: string; role: Role; phone?: string | null };
 
 /** Creates an account with a random one-time password (returned once, never stored in clear or logged). */
-export async function createUser(db: Db, input: NewUserInput, actor: Actor, now: Date, opts: { iterations?: number } = {}) {
+export async function createUser(
+  db: Db,
+  input: NewUserInput,
+  actor: Actor,
+  now: Date,
+  opts: { iterations?: number } = {},
+) {
   const password = randomPassword();
   const passwordHash = await hashPassword(password, opts.iterations);
   const email = normaliseEmail(input.email);
@@ -182,10 +201,18 @@ export async function createUser(db: Db, input: NewUserInput, actor: Actor, now:
         .returning(),
     ])) as User[][];
     const user = inserted[0];
-    await db.insert(activityLog).values(activityRow("create_user", { userId: actor.userId, ipAddress: actor.ipAddress, now, details: { targetUserId: user.id, email, role: input.role } }));
+    await db.insert(activityLog).values(
+      activityRow("create_user", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        now,
+        details: { targetUserId: user.id, email, role: input.role },
+      }),
+    );
     return { user: publicUserRow(user), password };
   } catch (err) {
-    if (isUniqueViolation(err, "users.email")) throw new AppError("conflict", "A user with this email already exists", { field: "email" });
+    if (isUniqueViolation(err, "users.email"))
+      throw new AppError("conflict", "A user with this email already exists", { field: "email" });
     throw err;
   }
 }
@@ -206,23 +233,48 @@ async function mustExist(db: Db, id: number) {
 export type UserChange = { role?: Role; isActive?: boolean; resetPassword?: boolean; resetTwoFactor?: boolean };
 
 /** Role, active flag and password reset (superusers only; the route checks). Returns the one-time password on reset. */
-export async function updateUser(db: Db, id: number, change: UserChange, actor: Actor, now: Date, opts: { iterations?: number } = {}) {
+export async function updateUser(
+  db: Db,
+  id: number,
+  change: UserChange,
+  actor: Actor,
+  now: Date,
+  opts: { iterations?: number } = {},
+) {
   const before = await mustExist(db, id);
   let password: string | null = null;
   const log = (action: string, details: Record<string, unknown>) =>
-    db.insert(activityLog).values(activityRow(action, { userId: actor.userId, ipAddress: actor.ipAddress, now, details: { targetUserId: id, ...details } }));
+    db.insert(activityLog).values(
+      activityRow(action, {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        now,
+        details: { targetUserId: id, ...details },
+      }),
+    );
 
   if (change.role !== undefined && change.role !== before.role) {
     const guarded = change.role === "superuser" ? eq(users.id, id) : and(eq(users.id, id), keepsAnotherSuperuser(id));
-    const res = await db.update(users).set({ role: change.role, updatedAt: now }).where(guarded).returning({ id: users.id });
+    const res = await db
+      .update(users)
+      .set({ role: change.role, updatedAt: now })
+      .where(guarded)
+      .returning({ id: users.id });
     if (res.length === 0) throw new AppError("conflict", LAST_SUPERUSER);
     await log("change_user_role", { from: before.role, to: change.role });
   }
   if (change.isActive !== undefined && change.isActive !== before.isActive) {
     if (change.isActive) {
-      await runBatch(db, [db.update(users).set({ isActive: true, updatedAt: now }).where(eq(users.id, id)), log("reactivate_user", {})]);
+      await runBatch(db, [
+        db.update(users).set({ isActive: true, updatedAt: now }).where(eq(users.id, id)),
+        log("reactivate_user", {}),
+      ]);
     } else {
-      const res = await db.update(users).set({ isActive: false, updatedAt: now }).where(and(eq(users.id, id), keepsAnotherSuperuser(id))).returning({ id: users.id });
+      const res = await db
+        .update(users)
+        .set({ isActive: false, updatedAt: now })
+        .where(and(eq(users.id, id), keepsAnotherSuperuser(id)))
+        .returning({ id: users.id });
       if (res.length === 0) throw new AppError("conflict", LAST_SUPERUSER);
       // Ends every live session at once (findSessionUser also refuses an inactive user's session).
       await runBatch(db, [db.delete(sessions).where(eq(sessions.userId, id)), log("deactivate_user", {})]);
@@ -256,7 +308,8 @@ export async function changeOwnPassword(
   }
   const problem = passwordProblem(input.newPassword);
   if (problem) throw new AppError("validation", problem, { field: "newPassword" });
-  if (input.newPassword === input.currentPassword) throw new AppError("validation", "Choose a password different from the current one", { field: "newPassword" });
+  if (input.newPassword === input.currentPassword)
+    throw new AppError("validation", "Choose a password different from the current one", { field: "newPassword" });
   const passwordHash = await hashPassword(input.newPassword);
   await runBatch(db, [
     db.update(users).set({ passwordHash, mustChangePassword: false, updatedAt: now }).where(eq(users.id, userId)),
@@ -273,15 +326,31 @@ export type ProfileInput = { firstName: string; lastName: string; email: string;
 export async function updateProfile(db: Db, userId: number, input: ProfileInput, actor: Actor, now: Date) {
   const before = await mustExist(db, userId);
   const email = normaliseEmail(input.email);
-  const next = { firstName: input.firstName.trim(), lastName: input.lastName.trim(), email, phone: input.phone?.trim() || null };
+  const next = {
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
+    email,
+    phone: input.phone?.trim() || null,
+  };
   const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => (before[k] ?? null) !== next[k]);
   try {
     await runBatch(db, [
-      db.update(users).set({ ...next, updatedAt: now }).where(eq(users.id, userId)),
-      db.insert(activityLog).values(activityRow("update_profile", { userId: actor.userId, ipAddress: actor.ipAddress, now, details: { fields: changed } })),
+      db
+        .update(users)
+        .set({ ...next, updatedAt: now })
+        .where(eq(users.id, userId)),
+      db.insert(activityLog).values(
+        activityRow("update_profile", {
+          userId: actor.userId,
+          ipAddress: actor.ipAddress,
+          now,
+          details: { fields: changed },
+        }),
+      ),
     ]);
   } catch (err) {
-    if (isUniqueViolation(err, "users.email")) throw new AppError("conflict", "A user with this email already exists", { field: "email" });
+    if (isUniqueViolation(err, "users.email"))
+      throw new AppError("conflict", "A user with this email already exists", { field: "email" });
     throw err;
   }
   return publicUserRow(await mustExist(db, userId));

@@ -2,8 +2,18 @@ import { z } from "zod";
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "~/auth/password-rules.js";
 import { ROLES } from "~/db/schema/users";
 
-const name = (label: string) => z.string({ required_error: `${label} is required` }).trim().min(1, `${label} is required`).max(100, `${label} is too long`);
-const email = z.string({ required_error: "Email is required" }).trim().min(1, "Email is required").max(254).email("Enter a valid email");
+const name = (label: string) =>
+  z
+    .string({ required_error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} is too long`);
+const email = z
+  .string({ required_error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254)
+  .email("Enter a valid email");
 const phone = z
   .string()
   .trim()
@@ -35,9 +45,17 @@ export const profileSchema = z.object({ firstName: name("First name"), lastName:
 
 export const passwordSchema = z
   .object({
-    currentPassword: z.string({ required_error: "Current password is required" }).min(1, "Current password is required").max(200),
-    newPassword: z.string({ required_error: "New password is required" }).min(MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT).max(200),
+    currentPassword: z
+      .string({ required_error: "Current password is required" })
+      .min(1, "Current password is required")
+      .max(200),
+    newPassword: z
+      .string({ required_error: "New password is required" })
+      .min(MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT)
+      .max(200),
     confirmPassword: z.string({ required_error: "Confirm the new password" }).max(200),
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: "The passwords do not match", path: ["confirmPassword"] });
-
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: "The passwords do not match",
+    path: ["confirmPassword"],
+  });

@@ -22,7 +22,11 @@ describe("user management", () => {
 
   it("creates a user with a one-time password that must be changed at first sign-in", async () => {
     const email = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const res = await call("/api/users", { method: "POST", cookie: await loginAs(admin), json: { email, firstName: "New", lastName: "Rep" } });
+    const res = await call("/api/users", {
+      method: "POST",
+      cookie: await loginAs(admin),
+      json: { email, firstName: "New", lastName: "Rep" },
+    });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { user: { id: number; mustChangePassword: boolean }; password: string };
     expect(body.password).toMatch(/^[A-Za-z0-9]{16}$/);
@@ -40,9 +44,25 @@ describe("user management", () => {
     expect((await call("/account/password", { cookie })).status).toBe(200);
 
     // The current password is required.
-    const wrong = await call("/account/password", { method: "POST", cookie, body: new URLSearchParams({ currentPassword: "nope-nope-nope", newPassword: "a brand new secret", confirmPassword: "a brand new secret" }) });
+    const wrong = await call("/account/password", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({
+        currentPassword: "nope-nope-nope",
+        newPassword: "a brand new secret",
+        confirmPassword: "a brand new secret",
+      }),
+    });
     expect(wrong.status).toBe(400);
-    const ok = await call("/account/password", { method: "POST", cookie, body: new URLSearchParams({ currentPassword: body.password, newPassword: "a brand new secret", confirmPassword: "a brand new secret" }) });
+    const ok = await call("/account/password", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({
+        currentPassword: body.password,
+        newPassword: "a brand new secret",
+        confirmPassword: "a brand new secret",
+      }),
+    });
     expect(ok.status).toBe(302);
     expect((await call("/contacts", { cookie })).status).toBe(200);
     await loginAs({ email, password: "a brand new secret" });
@@ -50,7 +70,11 @@ describe("user management", () => {
 
   it("refuses a duplicate email with 409", async () => {
     const cookie = await loginAs(admin);
-    const res = await call("/api/users", { method: "POST", cookie, json: { email: admin.email.toUpperCase(), firstName: "A", lastName: "B" } });
+    const res = await call("/api/users", {
+      method: "POST",
+      cookie,
+      json: { email: admin.email.toUpperCase(), firstName: "A", lastName: "B" },
+    });
     expect(res.status).toBe(409);
   });
 
@@ -58,7 +82,11 @@ describe("user management", () => {
     const rep = await createTestUser();
     const cookie = await loginAs(rep);
     expect((await call("/api/auth/me", { cookie })).status).toBe(200);
-    const res = await call(`/api/users/${rep.id}`, { method: "PUT", cookie: await loginAs(admin), json: { isActive: false } });
+    const res = await call(`/api/users/${rep.id}`, {
+      method: "PUT",
+      cookie: await loginAs(admin),
+      json: { isActive: false },
+    });
     expect(res.status).toBe(200);
     expect(await db().select().from(sessions).where(eq(sessions.userId, rep.id)).all()).toEqual([]);
     expect((await call("/api/auth/me", { cookie })).status).toBe(401);
@@ -85,9 +113,15 @@ describe("user management", () => {
     // Two superusers: demoting one is fine; then the remaining one is protected.
     expect((await call(`/api/users/${admin.id}`, { method: "PUT", cookie, json: { role: "user" } })).status).toBe(200);
     const adminCookie = await loginAs(admin);
-    expect((await call(`/api/users/${other.id}`, { method: "PUT", cookie: adminCookie, json: { role: "user" } })).status).toBe(403);
-    await expect(updateUser(db(), other.id, { role: "user" }, actor(admin.id), new Date())).rejects.toThrow(LAST_SUPERUSER);
-    await expect(updateUser(db(), other.id, { isActive: false }, actor(admin.id), new Date())).rejects.toThrow(LAST_SUPERUSER);
+    expect(
+      (await call(`/api/users/${other.id}`, { method: "PUT", cookie: adminCookie, json: { role: "user" } })).status,
+    ).toBe(403);
+    await expect(updateUser(db(), other.id, { role: "user" }, actor(admin.id), new Date())).rejects.toThrow(
+      LAST_SUPERUSER,
+    );
+    await expect(updateUser(db(), other.id, { isActive: false }, actor(admin.id), new Date())).rejects.toThrow(
+      LAST_SUPERUSER,
+    );
     const row = await db().select().from(users).where(eq(users.id, other.id)).get();
     expect(row).toMatchObject({ role: "superuser", isActive: true });
   });
@@ -114,23 +148,40 @@ describe("user management", () => {
     for (const json of [{ role: "user" }, { isActive: false }]) {
       const res = await call(`/api/users/${admin.id}`, { method: "PUT", cookie, json });
       expect(res.status).toBe(409);
-      expect(((await res.json()) as { message: string }).message).toBe("Another superuser must change your own role, status or two-factor");
+      expect(((await res.json()) as { message: string }).message).toBe(
+        "Another superuser must change your own role, status or two-factor",
+      );
     }
     for (const intent of ["make-user", "deactivate"]) {
-      const res = await call(`/user-analytics/users/${admin.id}`, { method: "POST", cookie, body: new URLSearchParams({ intent }) });
+      const res = await call(`/user-analytics/users/${admin.id}`, {
+        method: "POST",
+        cookie,
+        body: new URLSearchParams({ intent }),
+      });
       expect(res.status).toBe(409);
       expect(await res.text()).toContain("another superuser can change your role or status");
     }
     const rep = await createTestUser();
-    await expect(updateUser(db(), admin.id, { isActive: false }, actor(rep.id), new Date())).rejects.toThrow(LAST_SUPERUSER);
-    await expect(updateUser(db(), admin.id, { role: "user" }, actor(rep.id), new Date())).rejects.toThrow(LAST_SUPERUSER);
-    expect(await db().select().from(users).where(eq(users.id, admin.id)).get()).toMatchObject({ role: "superuser", isActive: true });
+    await expect(updateUser(db(), admin.id, { isActive: false }, actor(rep.id), new Date())).rejects.toThrow(
+      LAST_SUPERUSER,
+    );
+    await expect(updateUser(db(), admin.id, { role: "user" }, actor(rep.id), new Date())).rejects.toThrow(
+      LAST_SUPERUSER,
+    );
+    expect(await db().select().from(users).where(eq(users.id, admin.id)).get()).toMatchObject({
+      role: "superuser",
+      isActive: true,
+    });
     // There is no delete: DELETE is not a method of the users API.
     expect((await call(`/api/users/${admin.id}`, { method: "DELETE", cookie })).status).toBe(405);
   });
 
   it("a superuser cannot change their own role or status through the API", async () => {
-    const res = await call(`/api/users/${admin.id}`, { method: "PUT", cookie: await loginAs(admin), json: { isActive: false } });
+    const res = await call(`/api/users/${admin.id}`, {
+      method: "PUT",
+      cookie: await loginAs(admin),
+      json: { isActive: false },
+    });
     expect(res.status).toBe(409);
   });
 
@@ -139,14 +190,27 @@ describe("user management", () => {
     const screen = await call("/user-analytics", { cookie });
     expect(screen.status).toBe(403);
     expect(await screen.text()).toContain("Access restricted");
-    for (const path of ["/api/users", "/api/analytics/users", "/api/analytics/activity"]) expect((await call(path, { cookie })).status, path).toBe(403);
-    expect((await call("/api/users", { method: "POST", cookie, json: { email: "x@example.com", firstName: "X", lastName: "Y" } })).status).toBe(403);
+    for (const path of ["/api/users", "/api/analytics/users", "/api/analytics/activity"])
+      expect((await call(path, { cookie })).status, path).toBe(403);
+    expect(
+      (
+        await call("/api/users", {
+          method: "POST",
+          cookie,
+          json: { email: "x@example.com", firstName: "X", lastName: "Y" },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("each user edits their own profile, which the session reflects", async () => {
     const rep = await createTestUser();
     const cookie = await loginAs(rep);
-    const res = await call("/account", { method: "POST", cookie, body: new URLSearchParams({ firstName: "Sarah", lastName: "Miller", email: rep.email, phone: "+15125550123" }) });
+    const res = await call("/account", {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams({ firstName: "Sarah", lastName: "Miller", email: rep.email, phone: "+15125550123" }),
+    });
     expect(res.status).toBe(302);
     const row = await db().select().from(users).where(eq(users.id, rep.id)).get();
     expect(row).toMatchObject({ firstName: "Sarah", lastName: "Miller", phone: "+15125550123" });
@@ -154,9 +218,15 @@ describe("user management", () => {
 
   it("own password change needs the current password", async () => {
     const rep = await createTestUser();
-    await expect(changeOwnPassword(db(), rep.id, { currentPassword: "wrong", newPassword: "another long one" }, { ipAddress: null, keepSessionId: null }, new Date())).rejects.toThrow(
-      "Current password is incorrect",
-    );
+    await expect(
+      changeOwnPassword(
+        db(),
+        rep.id,
+        { currentPassword: "wrong", newPassword: "another long one" },
+        { ipAddress: null, keepSessionId: null },
+        new Date(),
+      ),
+    ).rejects.toThrow("Current password is incorrect");
   });
 });
 
@@ -165,7 +235,13 @@ describe("activity counters and the analytics API", () => {
     const admin = await createTestUser({ role: "superuser" });
     const before = await activityTotal(db());
     const cookie = await loginAs(admin); // one `login` entry
-    await createUser(db(), { email: `c-${crypto.randomUUID().slice(0, 8)}@example.com`, firstName: "C", lastName: "D", role: "user" }, actor(admin.id), new Date(), FAST);
+    await createUser(
+      db(),
+      { email: `c-${crypto.randomUUID().slice(0, 8)}@example.com`, firstName: "C", lastName: "D", role: "user" },
+      actor(admin.id),
+      new Date(),
+      FAST,
+    );
     expect(await activityTotal(db())).toBe(before + 2);
     const row = await db().select().from(users).where(eq(users.id, admin.id)).get();
     const counted = await db().select().from(activityLog).where(eq(activityLog.userId, admin.id)).all();
@@ -173,7 +249,11 @@ describe("activity counters and the analytics API", () => {
 
     // SPEC §3/§7: a list of entries, each with an optional user {firstName, lastName, email}; the total in a header.
     const res = await call("/api/analytics/activity?limit=2", { cookie });
-    const entries = (await res.json()) as { id: number; action: string; user?: { firstName: string; lastName: string; email: string } }[];
+    const entries = (await res.json()) as {
+      id: number;
+      action: string;
+      user?: { firstName: string; lastName: string; email: string };
+    }[];
     const total = await db().select().from(activityTotals).get();
     expect(Array.isArray(entries)).toBe(true);
     expect(res.headers.get("X-Total-Count")).toBe(String(total!.total));
@@ -184,7 +264,13 @@ describe("activity counters and the analytics API", () => {
     expect(entries[0]).not.toHaveProperty("userName");
 
     const usersRes = await call("/api/analytics/users", { cookie });
-    type Listed = { id: number; totalActivities: number; loginCount: number; recentActivities: { id: number; action: string; createdAt: string }[]; loginHistory: { id: number; createdAt: string; ipAddress: string | null }[] };
+    type Listed = {
+      id: number;
+      totalActivities: number;
+      loginCount: number;
+      recentActivities: { id: number; action: string; createdAt: string }[];
+      loginHistory: { id: number; createdAt: string; ipAddress: string | null }[];
+    };
     const list = (await usersRes.json()) as Listed[];
     const me = list.find((u) => u.id === admin.id)!;
     expect(me).toMatchObject({ totalActivities: counted.length, loginCount: 1 });

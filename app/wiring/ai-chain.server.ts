@@ -22,12 +22,21 @@ export type ReplyProviders = Omit<ReplyDeps, "db" | "now">;
  * provider's failure is recorded for the health card, and each model call counts against the organisation's daily
  * budget.
  */
-export function aiChain(env: AiEnv, db: Db, clock: Clock, limits: () => Promise<CapLimits> = capLimitsLoader(db)): AiDeps {
+export function aiChain(
+  env: AiEnv,
+  db: Db,
+  clock: Clock,
+  limits: () => Promise<CapLimits> = capLimitsLoader(db),
+): AiDeps {
   return { providers: aiProvidersFor(env), log: recordingLog(db, clock), budget: orgAiBudget(db, clock, limits) };
 }
 
 /** One AI call on a user's behalf: their per-minute quota is charged first (429 past it), then `run` gets the chain. */
-export async function chargedAiCall<T>(context: { db: Db; clock: Clock; ai: () => AiDeps }, userId: number, run: (deps: AiDeps) => Promise<T>): Promise<T> {
+export async function chargedAiCall<T>(
+  context: { db: Db; clock: Clock; ai: () => AiDeps },
+  userId: number,
+  run: (deps: AiDeps) => Promise<T>,
+): Promise<T> {
   await consumeAiQuota(context.db, userId, context.clock());
   return run(context.ai());
 }
@@ -37,7 +46,12 @@ export async function chargedAiCall<T>(context: { db: Db; clock: Clock; ai: () =
  * texts get at most `aiClassifyPerNumber` model classifications an hour, and every model call counts against the
  * organisation's daily budget; past either, the keyword classifier answers (issue 23).
  */
-export function classifierFor(env: AiEnv, db: Db, clock: Clock = systemClock, limits: () => Promise<CapLimits> = capLimitsLoader(db)): Classify {
+export function classifierFor(
+  env: AiEnv,
+  db: Db,
+  clock: Clock = systemClock,
+  limits: () => Promise<CapLimits> = capLimitsLoader(db),
+): Classify {
   const { providers, log, budget } = aiChain(env, db, clock, limits);
   const offline = providers.filter((p) => p.name === "offline");
   const hasModel = offline.length < providers.length;

@@ -24,7 +24,10 @@ export function pipelineHooks(replies: (() => ReplyProviders) | null): PipelineH
   ];
   if (replies) {
     // Then the auto-responders answer, and smart alerts (told whether a responder answered) tell the right person.
-    inbound.push({ name: "auto-responders, then smart alerts", process: ({ db, now }, ids) => processReplies({ ...replies(), db, now }, ids, runAlerts) });
+    inbound.push({
+      name: "auto-responders, then smart alerts",
+      process: ({ db, now }, ids) => processReplies({ ...replies(), db, now }, ids, runAlerts),
+    });
   }
   return {
     inbound,

@@ -16,7 +16,11 @@ export function routeJsBytes(root) {
   const buildDir = join(root, "public/build");
   const manifestFile = readdirSync(buildDir).find((f) => /^manifest-.*\.js$/.test(f));
   if (!manifestFile) throw new Error("no client manifest: run remix build first");
-  const manifest = JSON.parse(readFileSync(join(buildDir, manifestFile), "utf8").replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""));
+  const manifest = JSON.parse(
+    readFileSync(join(buildDir, manifestFile), "utf8")
+      .replace(/^window\.__remixManifest=/, "")
+      .replace(/;\s*$/, ""),
+  );
   const fileOf = (url) => join(root, "public", url);
   const sizes = new Map();
   const size = (url) => {

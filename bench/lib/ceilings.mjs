@@ -39,17 +39,23 @@ export async function nodeLoop({ twilio, account, from, count, concurrency }) {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < count) await post(next++);
-    })
+    }),
   );
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
-  if (account.calls.length !== count) throw new Error(`node loop: fake recorded ${account.calls.length} calls, sent ${count}`);
+  if (account.calls.length !== count)
+    throw new Error(`node loop: fake recorded ${account.calls.length} calls, sent ${count}`);
   return { seconds, rate: count / seconds };
 }
 
 /** A ceiling's own Worker (a file beside bench/*.mjs) in its own Miniflare, disposed after `use` settles. */
 async function withWorker(file, options, use) {
-  const mf = new Miniflare({ ...MF_BASE, modules: true, scriptPath: fileURLToPath(new URL(`../${file}`, import.meta.url)), ...options });
+  const mf = new Miniflare({
+    ...MF_BASE,
+    modules: true,
+    scriptPath: fileURLToPath(new URL(`../${file}`, import.meta.url)),
+    ...options,
+  });
   try {
     await mf.ready;
     return await use(mf);
@@ -86,14 +92,17 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
         db.prepare("CREATE TABLE m (id INTEGER PRIMARY KEY, status TEXT, sid TEXT)"),
         db
           .prepare(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO m (id, status) SELECT i, 'pending' FROM n"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO m (id, status) SELECT i, 'pending' FROM n",
           )
           .bind(count),
       ]);
       const sent = async () => (await db.prepare("SELECT count(*) AS n FROM m WHERE status = 'sent'").first("n")) ?? 0;
       const start = Date.now();
       const cpuBefore = workerdCpuMs();
-      const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
+      const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", {
+        method: "POST",
+        body: JSON.stringify({ count }),
+      });
       if (!res.ok) throw new Error(`bare consumer enqueue: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
       const done = await waitUntil({
@@ -103,7 +112,9 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
         expected: count,
         check: async () => ({ finished: (await sent()) === count }),
         onProgress: async (s) =>
-          onProgress?.(`bare consumer: ${await sent()}/${count} sent, ${account.calls.length} POSTs, ${s.toFixed(0)} s`),
+          onProgress?.(
+            `bare consumer: ${await sent()}/${count} sent, ${account.calls.length} POSTs, ${s.toFixed(0)} s`,
+          ),
       });
       const seconds = (done - start) / 1000;
       const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
@@ -121,12 +132,26 @@ export async function bareConsumer({ twilio, account, from, count, timeoutMs, on
  * another as Miniflare delivers queue batches, ≤ `concurrency` in flight. Wall clock over all invocations; workerd's
  * CPU per message over the same span.
  */
-export async function workerPostLoop({ twilio, account, from, count, concurrency = 6, perInvocation = QUEUE_CONSUMER.maxBatchSize }) {
+export async function workerPostLoop({
+  twilio,
+  account,
+  from,
+  count,
+  concurrency = 6,
+  perInvocation = QUEUE_CONSUMER.maxBatchSize,
+}) {
   const bindings = { MAX_IN_FLIGHT: String(concurrency), ...twilioBindings({ twilio, account, from }) };
   return withWorker("worker-post-loop.js", { bindings }, async (mf) => {
     const batches = [];
     for (let i = 0; i < count; i += perInvocation)
-      batches.push(JSON.stringify(Array.from({ length: Math.min(perInvocation, count - i) }, (_, k) => ({ to: phoneFor(i + k), body: renderedFor(i + k) }))));
+      batches.push(
+        JSON.stringify(
+          Array.from({ length: Math.min(perInvocation, count - i) }, (_, k) => ({
+            to: phoneFor(i + k),
+            body: renderedFor(i + k),
+          })),
+        ),
+      );
     const cpuBefore = workerdCpuMs();
     const start = performance.now();
     for (const body of batches) {
@@ -136,7 +161,8 @@ export async function workerPostLoop({ twilio, account, from, count, concurrency
     }
     const seconds = (performance.now() - start) / 1000;
     const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / count;
-    if (account.calls.length !== count) throw new Error(`worker POST loop: fake recorded ${account.calls.length} calls, sent ${count}`);
+    if (account.calls.length !== count)
+      throw new Error(`worker POST loop: fake recorded ${account.calls.length} calls, sent ${count}`);
     return { seconds, rate: count / seconds, cpuMsPerMessage, concurrency, perInvocation };
   });
 }
@@ -175,9 +201,13 @@ export function dispatchBudgetFailures(rate, { bare, workerLoop }) {
   const pct = (x) => Math.round(100 * x);
   const out = [];
   if (bare && rate / bare.rate < DISPATCH_BUDGETS.vsBare)
-    out.push(`budget: ${pct(rate / bare.rate)}% of the bare consumer, budget ≥ ${pct(DISPATCH_BUDGETS.vsBare)}% (short by ${pct(DISPATCH_BUDGETS.vsBare - rate / bare.rate)} points)`);
+    out.push(
+      `budget: ${pct(rate / bare.rate)}% of the bare consumer, budget ≥ ${pct(DISPATCH_BUDGETS.vsBare)}% (short by ${pct(DISPATCH_BUDGETS.vsBare - rate / bare.rate)} points)`,
+    );
   if (workerLoop && rate / workerLoop.rate < DISPATCH_BUDGETS.vsWorker)
-    out.push(`budget: ${pct(rate / workerLoop.rate)}% of the minimal Worker making the same POSTs, budget ≥ ${pct(DISPATCH_BUDGETS.vsWorker)}% (short by ${pct(DISPATCH_BUDGETS.vsWorker - rate / workerLoop.rate)} points)`);
+    out.push(
+      `budget: ${pct(rate / workerLoop.rate)}% of the minimal Worker making the same POSTs, budget ≥ ${pct(DISPATCH_BUDGETS.vsWorker)}% (short by ${pct(DISPATCH_BUDGETS.vsWorker - rate / workerLoop.rate)} points)`,
+    );
   return out;
 }
 
@@ -189,7 +219,9 @@ export function dispatchBudgetFailures(rate, { bare, workerLoop }) {
 export function dispatchShares(rate, { loop6, workerLoop, noNetwork, queue }) {
   const pct = (x) => `${(100 * x).toFixed(0)}%`;
   const n = (x) => Math.round(x).toLocaleString("en-US");
-  const lines = [`Share of the Node loop at 6 in flight: Helio ${pct(rate / loop6.rate)}, minimal Worker ${pct(workerLoop.rate / loop6.rate)}; Helio / minimal Worker ${pct(rate / workerLoop.rate)}`];
+  const lines = [
+    `Share of the Node loop at 6 in flight: Helio ${pct(rate / loop6.rate)}, minimal Worker ${pct(workerLoop.rate / loop6.rate)}; Helio / minimal Worker ${pct(rate / workerLoop.rate)}`,
+  ];
   if (noNetwork) {
     const predicted = 1 / (1 / noNetwork.rate + 1 / workerLoop.rate);
     const target = DISPATCH_BUDGETS.vsLoop6 * loop6.rate;
@@ -201,7 +233,7 @@ export function dispatchShares(rate, { loop6, workerLoop, noNetwork, queue }) {
             (queue
               ? `; the queue alone runs at ${n(queue.rate)} msgs/s, which leaves ${(100 * (room - 1 / queue.rate) * 1000).toFixed(1)} ms per 100-message batch for D1 and the consumer's JavaScript (today ${(100 * (1 / noNetwork.rate - 1 / queue.rate) * 1000).toFixed(1)} ms).`
               : ".")
-          : `${pct(DISPATCH_BUDGETS.vsLoop6)} of the loop (${n(target)} msgs/s) is above the minimal Worker itself: no consumer can reach it here.`)
+          : `${pct(DISPATCH_BUDGETS.vsLoop6)} of the loop (${n(target)} msgs/s) is above the minimal Worker itself: no consumer can reach it here.`),
     );
   }
   return lines.join("\n");

@@ -33,7 +33,9 @@ export async function startCpuProfile({ port, title = "core:user:", intervalUs =
         ...rows.map(([key, us]) => {
           const [where, name] = key.split("\t");
           const m = /^app\.js:(\d+):(\d+)$/.exec(where);
-          const source = m ? ` «${lines[Number(m[1])]?.slice(Number(m[2]), Number(m[2]) + 90).replace(/\s+/g, " ")}»` : "";
+          const source = m
+            ? ` «${lines[Number(m[1])]?.slice(Number(m[2]), Number(m[2]) + 90).replace(/\s+/g, " ")}»`
+            : "";
           return `${(us / 1000).toFixed(1).padStart(8)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name} ${where}${source}`;
         }),
       ].join("\n");

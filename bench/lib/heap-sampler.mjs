@@ -7,7 +7,6 @@ import { connectInspector } from "./inspector.mjs";
 
 export { connectInspector };
 
-
 /** Used heap right after a full collection (forced by taking a heap snapshot, whose chunks are dropped). */
 export async function liveHeapMb(inspector) {
   await inspector.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false, captureNumericValue: false });
@@ -24,7 +23,9 @@ export function sampleHeap(inspector, { liveEvery = 0, intervalMs = 1 } = {}) {
   const loop = (async () => {
     for (let n = 1; running; n++) {
       const live = liveEvery > 0 && n % liveEvery === 0;
-      const usedMb = live ? await liveHeapMb(inspector) : (await inspector.send("Runtime.getHeapUsage")).usedSize / 2 ** 20;
+      const usedMb = live
+        ? await liveHeapMb(inspector)
+        : (await inspector.send("Runtime.getHeapUsage")).usedSize / 2 ** 20;
       samples.push({ at: performance.now(), usedMb, live });
       await new Promise((r) => setTimeout(r, intervalMs));
     }

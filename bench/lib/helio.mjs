@@ -10,7 +10,12 @@ import { hashPassword } from "../../app/auth/password-hash.js";
 import { firstNameFor, phoneFor } from "./recipients.mjs";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
-const offlineEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_ERROR_REPORTS: "false", NO_UPDATE_NOTIFIER: "1" };
+const offlineEnv = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  NO_UPDATE_NOTIFIER: "1",
+};
 
 /** The queues as wrangler.toml declares them: sends, and every other job (app/jobs/job-queue.server.ts). */
 export const QUEUE = "helio-jobs";
@@ -25,7 +30,12 @@ function consumerConfig(queue) {
     .find((b) => new RegExp(`^queue\\s*=\\s*"${queue}"`, "m").test(b));
   if (!block) throw new Error(`wrangler.toml has no consumer for ${queue}`);
   const num = (key) => Number(new RegExp(`^${key}\\s*=\\s*(\\d+)`, "m").exec(block)?.[1]);
-  return { maxBatchSize: num("max_batch_size"), maxBatchTimeout: num("max_batch_timeout"), maxRetries: num("max_retries"), deadLetterQueue: /^dead_letter_queue\s*=\s*"([^"]+)"/m.exec(block)?.[1] };
+  return {
+    maxBatchSize: num("max_batch_size"),
+    maxBatchTimeout: num("max_batch_timeout"),
+    maxRetries: num("max_retries"),
+    deadLetterQueue: /^dead_letter_queue\s*=\s*"([^"]+)"/m.exec(block)?.[1],
+  };
 }
 export const QUEUE_CONSUMER = consumerConfig(QUEUE);
 export const TASK_QUEUE_CONSUMER = consumerConfig(TASK_QUEUE);
@@ -40,7 +50,10 @@ export const MF_BASE = {
  * remix build (only when missing) + wrangler's dry-run bundle: one self-contained ESM file. Returns its path.
  * `appDir` may be a scratch copy of the project (node_modules symlinked) to measure a change without touching it.
  */
-export function bundleWorker(outDir, { profile = false, wrapper = profile ? "profiled-worker.js" : null, appDir = root } = {}) {
+export function bundleWorker(
+  outDir,
+  { profile = false, wrapper = profile ? "profiled-worker.js" : null, appDir = root } = {},
+) {
   if (!existsSync(join(appDir, "build/server/index.js"))) {
     execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       cwd: appDir,
@@ -48,11 +61,15 @@ export function bundleWorker(outDir, { profile = false, wrapper = profile ? "pro
       env: offlineEnv,
     });
   }
-  execFileSync(process.execPath, [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outDir], {
-    cwd: appDir,
-    env: offlineEnv,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", outDir],
+    {
+      cwd: appDir,
+      env: offlineEnv,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const js = readdirSync(outDir).filter((f) => f.endsWith(".js"));
   if (js.length !== 1) throw new Error(`expected one bundled .js in ${outDir}, found ${js.join(", ") || "none"}`);
   if (js[0] !== "app.js") copyFileSync(join(outDir, js[0]), join(outDir, "app.js"));
@@ -130,11 +147,11 @@ export async function createBenchUser(db) {
   await db
     .prepare(
       `INSERT INTO users (email, password_hash, first_name, last_name, role, is_active, login_count, created_at, updated_at)
-       VALUES (?, ?, 'Bench', 'Runner', 'superuser', 1, 0, ?, ?)`
+       VALUES (?, ?, 'Bench', 'Runner', 'superuser', 1, 0, ?, ?)`,
     )
     .bind(BENCH_USER.email, hash, t, t)
     .run();
-  return (await db.prepare("SELECT id FROM users WHERE email = ?").bind(BENCH_USER.email).first("id"));
+  return await db.prepare("SELECT id FROM users WHERE email = ?").bind(BENCH_USER.email).first("id");
 }
 
 /** The bench's superuser and `count` contacts in `timeZone`. */

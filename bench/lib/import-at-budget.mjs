@@ -64,7 +64,13 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
   try {
     const scriptPath = bundleWorker(out);
     // No provider is called: the Twilio settings only have to be present.
-    const h = await startHelio({ scriptPath, twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "x".repeat(32) }, from: "+15005550006", rate: 20, cleanups });
+    const h = await startHelio({
+      scriptPath,
+      twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "x".repeat(32) },
+      from: "+15005550006",
+      rate: 20,
+      cleanups,
+    });
     await migrate(h.db);
     await seed(h.db, 0, "America/Denver");
     const cookie = await login(h.mf);
@@ -73,7 +79,12 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
     const post = async (path, body) => {
       const req = new Request(base + path, { method: "POST", body });
       const headers = { Cookie: cookie, "Content-Type": req.headers.get("Content-Type") };
-      return h.mf.dispatchFetch(base + path, { method: "POST", headers, body: await req.arrayBuffer(), redirect: "manual" });
+      return h.mf.dispatchFetch(base + path, {
+        method: "POST",
+        headers,
+        body: await req.arrayBuffer(),
+        redirect: "manual",
+      });
     };
 
     const before = workerdMemory();
@@ -92,7 +103,8 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
     const staged = await post("/contacts/upload", form);
     const location = staged.headers.get("Location");
     await staged.arrayBuffer();
-    if (staged.status !== 302 || !location?.startsWith("/contacts/imports/")) throw new Error(`upload failed: ${staged.status}`);
+    if (staged.status !== 302 || !location?.startsWith("/contacts/imports/"))
+      throw new Error(`upload failed: ${staged.status}`);
     const stageSeconds = (performance.now() - t0) / 1000;
     const stagedPeak = Math.max(peak, workerdMemory().rss);
     const importId = Number(/\/contacts\/imports\/(\d+)/.exec(location)[1]);
@@ -101,7 +113,10 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
     await confirm.arrayBuffer();
     if (confirm.status !== 302) throw new Error(`confirm failed: ${confirm.status}`);
     for (;;) {
-      const row = await h.db.prepare("SELECT status, created_count FROM contact_imports WHERE id = ?").bind(importId).first();
+      const row = await h.db
+        .prepare("SELECT status, created_count FROM contact_imports WHERE id = ?")
+        .bind(importId)
+        .first();
       if (row.status === "completed") break;
       if (row.status === "failed" || row.status === "cancelled") throw new Error(`import ${row.status}`);
       if (performance.now() - t1 > timeoutMs) throw new Error("import did not finish in time");
@@ -114,19 +129,32 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
     const created = await h.db.prepare("SELECT count(*) AS n FROM contacts").first("n");
 
     // The ceiling: the same stored rows, inserted bare into a copy of the table with the same indexes.
-    const { sql: createSql } = await h.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'contacts'").first();
-    const indexes = (await h.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contacts' AND sql IS NOT NULL").all()).results;
+    const { sql: createSql } = await h.db
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'contacts'")
+      .first();
+    const indexes = (
+      await h.db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contacts' AND sql IS NOT NULL")
+        .all()
+    ).results;
     await h.db.batch([
       h.db.prepare(createSql.replace(/CREATE TABLE [`"]?contacts[`"]?/, "CREATE TABLE bare_contacts")),
-      ...indexes.map((i) => h.db.prepare(i.sql.replace(/INDEX [`"]?(\w+)[`"]?/, "INDEX bare_$1").replace(/ON [`"]?contacts[`"]?/, "ON bare_contacts"))),
+      ...indexes.map((i) =>
+        h.db.prepare(
+          i.sql.replace(/INDEX [`"]?(\w+)[`"]?/, "INDEX bare_$1").replace(/ON [`"]?contacts[`"]?/, "ON bare_contacts"),
+        ),
+      ),
     ]);
-    const columns = (await h.db.prepare("SELECT name FROM pragma_table_info('contacts') WHERE name <> 'id'").all()).results.map((c) => c.name);
+    const columns = (
+      await h.db.prepare("SELECT name FROM pragma_table_info('contacts') WHERE name <> 'id'").all()
+    ).results.map((c) => c.name);
     const rows = (await h.db.prepare(`SELECT ${columns.join(", ")} FROM contacts`).all()).results;
     const insert = `INSERT INTO bare_contacts (${columns.join(", ")}) SELECT ${columns.map((c) => `json_extract(value, '$.${c}')`).join(", ")} FROM json_each(?)`;
     const t2 = performance.now();
     for (let i = 0; i < rows.length; i += 10_000) {
       const statements = [];
-      for (let j = i; j < Math.min(i + 10_000, rows.length); j += 1000) statements.push(h.db.prepare(insert).bind(JSON.stringify(rows.slice(j, j + 1000))));
+      for (let j = i; j < Math.min(i + 10_000, rows.length); j += 1000)
+        statements.push(h.db.prepare(insert).bind(JSON.stringify(rows.slice(j, j + 1000))));
       await h.db.batch(statements);
     }
     const bareSeconds = (performance.now() - t2) / 1000;
@@ -143,7 +171,9 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
       hwmMb: after.hwm / 1024,
     };
   } finally {
-    while (cleanups.length) await cleanups.pop()().catch((e) => console.error("cleanup:", e?.message ?? e));
+    while (cleanups.length)
+      await cleanups
+        .pop()()
+        .catch((e) => console.error("cleanup:", e?.message ?? e));
   }
 }
-

@@ -95,7 +95,9 @@ export default {
         read: tally.read,
         written: tally.written,
         statements: tally.statements,
-        byStatement: [...tally.byStatement].map(([sql, s]) => ({ sql, ...s })).sort((a, b) => b.read + b.written - (a.read + a.written)),
+        byStatement: [...tally.byStatement]
+          .map(([sql, s]) => ({ sql, ...s }))
+          .sort((a, b) => b.read + b.written - (a.read + a.written)),
         ...state,
         quietMs: Date.now() - state.lastActivity,
       };

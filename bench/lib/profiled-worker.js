@@ -49,11 +49,20 @@ const realFetch = globalThis.fetch;
 let sidCounter = 0;
 const inProcess = () => {
   const sid = "SM" + (++sidCounter).toString(16).padStart(32, "0");
-  return new Response(JSON.stringify({ sid, status: "queued" }), { status: 201, headers: { "Content-Type": "application/json" } });
+  return new Response(JSON.stringify({ sid, status: "queued" }), {
+    status: 201,
+    headers: { "Content-Type": "application/json" },
+  });
 };
 let stubTwilio = false;
 globalThis.fetch = (input, init) =>
-  timed("fetch", "fetch", stubTwilio && String(input.url ?? input).endsWith("/Messages.json") ? Promise.resolve(inProcess()) : realFetch(input, init));
+  timed(
+    "fetch",
+    "fetch",
+    stubTwilio && String(input.url ?? input).endsWith("/Messages.json")
+      ? Promise.resolve(inProcess())
+      : realFetch(input, init),
+  );
 
 export default {
   fetch(request, env, ctx) {

@@ -44,11 +44,16 @@ const ZONES = [
 ];
 
 export function daytimeZone(now = new Date()) {
-  const hourIn = (timeZone) => Number(new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(now)) % 24;
+  const hourIn = (timeZone) =>
+    Number(new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(now)) % 24;
   // Prefer the zone closest to 14:00 so a long run cannot drift out of the window.
   const ranked = ZONES.map((z) => ({ zone: z, hour: hourIn(z) })).filter((z) => z.hour >= 9 && z.hour < 19);
   ranked.sort((a, b) => Math.abs(a.hour - 14) - Math.abs(b.hour - 14));
   if (!ranked.length) throw new Error("no candidate time zone is between 09:00 and 19:00 right now");
-  const local = new Intl.DateTimeFormat("en-GB", { timeZone: ranked[0].zone, hour: "2-digit", minute: "2-digit" }).format(now);
+  const local = new Intl.DateTimeFormat("en-GB", {
+    timeZone: ranked[0].zone,
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(now);
   return { zone: ranked[0].zone, local };
 }

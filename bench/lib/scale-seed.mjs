@@ -3,7 +3,24 @@
 // process boundary), so it takes well under a minute, and every value derives from the row number and `seed`, so two runs
 // with the same seed hold the same data. The triggers keep every counter, search index and conversation row as
 // the app would.
-const FIRST = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivan", "Jade", "Kai", "Lena", "Milo", "Nia", "Omar", "Pia"];
+const FIRST = [
+  "Ana",
+  "Ben",
+  "Cara",
+  "Dev",
+  "Eli",
+  "Fay",
+  "Gus",
+  "Hana",
+  "Ivan",
+  "Jade",
+  "Kai",
+  "Lena",
+  "Milo",
+  "Nia",
+  "Omar",
+  "Pia",
+];
 const LAST = ["Lee", "Diaz", "Khan", "Ng", "Smith", "Brown", "Garcia", "Patel", "Kim", "Lopez", "Young", "Hill"];
 // Inbound and outbound texts a solar team sees; the search benchmark looks for words in them.
 const TEXTS = [
@@ -19,7 +36,8 @@ const TEXTS = [
 const STATUSES = ["delivered", "delivered", "delivered", "sent", "failed", "undelivered", "skipped", "delivered"];
 const quote = (x) => `'${x.replaceAll("'", "''")}'`;
 /** One of `list` chosen by the SQL expression `expr`: a CASE, so no per-row subquery. */
-const pick = (list, expr) => `CASE (${expr}) % ${list.length} ${list.map((x, k) => `WHEN ${k} THEN ${quote(x)}`).join(" ")} END`;
+const pick = (list, expr) =>
+  `CASE (${expr}) % ${list.length} ${list.map((x, k) => `WHEN ${k} THEN ${quote(x)}`).join(" ")} END`;
 
 function counter(n) {
   return `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
@@ -30,7 +48,19 @@ function counter(n) {
  * @param {{ contacts?: number, messages?: number, campaigns?: number, enrollments?: number, seed?: number, userId: number, now?: number, append?: boolean }} o
  * @returns the figures of what was written and the seconds it took
  */
-export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000, campaigns = 200, enrollments = 0, seed = 1, userId, now = Date.now(), append = false }) {
+export async function seedAtScale(
+  db,
+  {
+    contacts = 100_000,
+    messages = 1_000_000,
+    campaigns = 200,
+    enrollments = 0,
+    seed = 1,
+    userId,
+    now = Date.now(),
+    append = false,
+  },
+) {
   const started = Date.now();
   const year = 365 * 86_400_000;
   // Contacts in chunks of 20,000 rows per statement (one statement is one D1 transaction).
@@ -48,7 +78,7 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
       .bind(now, userId)
       .run();
   }
-  const first = (await db.prepare("SELECT min(id) AS lo, max(id) AS hi FROM contacts").first());
+  const first = await db.prepare("SELECT min(id) AS lo, max(id) AS hi FROM contacts").first();
   const span = first.hi - first.lo + 1;
   // append: more messages for the contacts and campaigns already there (bench:screens' next scale).
   if (!append) {
@@ -105,6 +135,10 @@ export async function seedAtScale(db, { contacts = 100_000, messages = 1_000_000
       .bind(now)
       .run();
   }
-  const counts = await db.prepare("SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM campaigns) AS campaigns, (SELECT count(*) FROM conversations) AS conversations, (SELECT count(*) FROM campaign_enrollments) AS enrollments").first();
+  const counts = await db
+    .prepare(
+      "SELECT (SELECT count(*) FROM contacts) AS contacts, (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM campaigns) AS campaigns, (SELECT count(*) FROM conversations) AS conversations, (SELECT count(*) FROM campaign_enrollments) AS enrollments",
+    )
+    .first();
   return { ...counts, seconds: (Date.now() - started) / 1000 };
 }

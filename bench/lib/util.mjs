@@ -32,13 +32,17 @@ function descendants() {
   for (const p of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-      procs.set(Number(p), { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") });
+      procs.set(Number(p), {
+        name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        fields: stat.slice(stat.lastIndexOf(")") + 2).split(" "),
+      });
     } catch {}
   }
   const mine = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, p] of procs) if (mine.has(Number(p.fields[1])) && !mine.has(pid)) {
+    for (const [pid, p] of procs)
+      if (mine.has(Number(p.fields[1])) && !mine.has(pid)) {
         mine.add(pid);
         grew = true;
       }
@@ -72,7 +76,14 @@ export function fdStats() {
 
 /** TCP sockets touching `port` on loopback, by state (from /proc/net/tcp{,6}). */
 export function socketStates(port) {
-  const names = { "01": "ESTABLISHED", "06": "TIME_WAIT", "08": "CLOSE_WAIT", "04": "FIN_WAIT1", "05": "FIN_WAIT2", "0A": "LISTEN" };
+  const names = {
+    "01": "ESTABLISHED",
+    "06": "TIME_WAIT",
+    "08": "CLOSE_WAIT",
+    "04": "FIN_WAIT1",
+    "05": "FIN_WAIT2",
+    "0A": "LISTEN",
+  };
   const hex = port.toString(16).toUpperCase().padStart(4, "0");
   const out = {};
   for (const f of ["/proc/net/tcp", "/proc/net/tcp6"]) {

@@ -4,16 +4,79 @@
 import { utils, write } from "@e965/xlsx";
 import { colName, esc, workbookParts, zipParts } from "../../tests/xlsx-file.js";
 
-const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "Maria", "Daniel", "Susan", "Anthony", "Karen"];
-const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Wilson", "Anderson", "Thomas"];
-const COMPANIES = ["Sunrise Solar", "Bright Homes", "Peak Roofing", "Valley Realty", "Summit Builders", "Coastal Living", "Greenfield Farms", "Metro Dental"];
-const PLACES = [["Austin", "TX"], ["Phoenix", "AZ"], ["Fresno", "CA"], ["Denver", "CO"], ["Tampa", "FL"], ["Reno", "NV"]];
+const FIRST = [
+  "James",
+  "Mary",
+  "Robert",
+  "Patricia",
+  "John",
+  "Jennifer",
+  "Michael",
+  "Linda",
+  "David",
+  "Elizabeth",
+  "Maria",
+  "Daniel",
+  "Susan",
+  "Anthony",
+  "Karen",
+];
+const LAST = [
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Garcia",
+  "Miller",
+  "Davis",
+  "Rodriguez",
+  "Martinez",
+  "Hernandez",
+  "Lopez",
+  "Wilson",
+  "Anderson",
+  "Thomas",
+];
+const COMPANIES = [
+  "Sunrise Solar",
+  "Bright Homes",
+  "Peak Roofing",
+  "Valley Realty",
+  "Summit Builders",
+  "Coastal Living",
+  "Greenfield Farms",
+  "Metro Dental",
+];
+const PLACES = [
+  ["Austin", "TX"],
+  ["Phoenix", "AZ"],
+  ["Fresno", "CA"],
+  ["Denver", "CO"],
+  ["Tampa", "FL"],
+  ["Reno", "NV"],
+];
 const ZIPS = [78701, 85004, 93721, 80202, 33602, 89501];
 const SOURCES = ["Web form", "Referral", "Door knock", "Trade show", "Facebook ad"];
 const STATUSES = ["New", "Contacted", "Qualified", "Proposal sent", "Closed won", "Closed lost"];
 const OWNERS = ["Avery Admin", "Riley Rep", "Jordan Lee", "Sam Patel"];
 const STREETS = ["Oak", "Maple", "Cedar", "Pine", "Elm", "Sunset", "Lakeview", "Hillcrest"];
-export const HEADER = ["First Name", "Last Name", "Phone Number", "Email", "Company", "Street Address", "City", "State", "Zip", "Lead Source", "Status", "Owner", "Created", "Notes"];
+export const HEADER = [
+  "First Name",
+  "Last Name",
+  "Phone Number",
+  "Email",
+  "Company",
+  "Street Address",
+  "City",
+  "State",
+  "Zip",
+  "Lead Source",
+  "Status",
+  "Owner",
+  "Created",
+  "Notes",
+];
 
 /** Row r's values: unique phone, email and street address; the rest drawn from small lists (shared strings repeat). */
 export function contactRow(r) {
@@ -94,7 +157,8 @@ export async function contactsXlsx(rows) {
     sharedStrings: sharedStrings(),
     sharedCount: strings.length,
     numFmts: '<numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd"/></numFmts>',
-    cellXfs: '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>',
+    cellXfs:
+      '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>',
   });
   const bytes = await zipParts(parts);
   const encoder = new TextEncoder();

@@ -3,7 +3,15 @@
 // pages in key order — into gzipped NDJSON; the restore rebuilds the schema from the migrations, inserts the rows with
 // the triggers set aside (they would count and index every row a second time), rebuilds the FTS indexes and puts the
 // triggers back.
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -35,20 +43,37 @@ export async function describeTables(d1) {
     `SELECT name, seq FROM sqlite_sequence ORDER BY name`,
   ]);
   const virtual = objects.filter((o) => /^CREATE VIRTUAL TABLE/i.test(o.sql ?? "")).map((o) => o.name);
-  const internal = (name) => /^(sqlite_|_cf_|d1_)/.test(name) || virtual.some((v) => name.startsWith(`${v}_`)) || virtual.includes(name);
+  const internal = (name) =>
+    /^(sqlite_|_cf_|d1_)/.test(name) || virtual.some((v) => name.startsWith(`${v}_`)) || virtual.includes(name);
   const real = objects.filter((o) => !internal(o.name));
-  const info = await d1.batch(real.flatMap((o) => [`PRAGMA table_info(${ident(o.name)})`, `PRAGMA foreign_key_list(${ident(o.name)})`]));
+  const info = await d1.batch(
+    real.flatMap((o) => [`PRAGMA table_info(${ident(o.name)})`, `PRAGMA foreign_key_list(${ident(o.name)})`]),
+  );
   const tables = real.map((o, i) => {
     const columns = info[2 * i];
     const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
     const withoutRowid = /WITHOUT\s+ROWID\s*$/i.test(o.sql.trim());
     // The order rows are read and re-inserted in: the INTEGER PRIMARY KEY (the rowid itself), else the hidden rowid
     // (kept too, so the copy is exact), else — WITHOUT ROWID — the primary key.
-    const key = withoutRowid ? pk.map((c) => c.name) : pk.length === 1 && pk[0].type.toUpperCase() === "INTEGER" ? [pk[0].name] : ["rowid"];
-    return { name: o.name, columns: [...(key[0] === "rowid" ? ["rowid"] : []), ...columns.map((c) => c.name)], key, parents: info[2 * i + 1].map((r) => r.table) };
+    const key = withoutRowid
+      ? pk.map((c) => c.name)
+      : pk.length === 1 && pk[0].type.toUpperCase() === "INTEGER"
+        ? [pk[0].name]
+        : ["rowid"];
+    return {
+      name: o.name,
+      columns: [...(key[0] === "rowid" ? ["rowid"] : []), ...columns.map((c) => c.name)],
+      key,
+      parents: info[2 * i + 1].map((r) => r.table),
+    };
   });
   const fts = objects.filter((o) => virtual.includes(o.name) && /USING\s+fts5/i.test(o.sql)).map((o) => o.name);
-  return { tables: parentsFirst(tables), fts, migrations: migrations.map((m) => m.name), sequences: Object.fromEntries(sequences.map((s) => [s.name, s.seq])) };
+  return {
+    tables: parentsFirst(tables),
+    fts,
+    migrations: migrations.map((m) => m.name),
+    sequences: Object.fromEntries(sequences.map((s) => [s.name, s.seq])),
+  };
 }
 
 /** Tables ordered so that every table comes after the tables its foreign keys point to (cycles, if any, by name). */
@@ -57,7 +82,9 @@ function parentsFirst(tables) {
   const placed = new Set();
   let rest = [...tables];
   while (rest.length) {
-    const ready = rest.filter((t) => t.parents.every((p) => p === t.name || placed.has(p) || !tables.some((x) => x.name === p)));
+    const ready = rest.filter((t) =>
+      t.parents.every((p) => p === t.name || placed.has(p) || !tables.some((x) => x.name === p)),
+    );
     const next = ready.length ? ready : [rest[0]];
     for (const t of next) placed.add(t.name);
     out.push(...next);
@@ -97,8 +124,13 @@ export async function backupDatabase(d1, file, { pageRows = PAGE_ROWS, source = 
         }
         counts[t.name] += pages[i].length;
         if (pages[i].length < pageRows) after.delete(t.name);
-        else after.set(t.name, t.key.map((k) => pages[i].at(-1)[k]));
-        if (pages[i].length && counts[t.name] % 100_000 < pages[i].length) log(`  ${t.name}: ${counts[t.name].toLocaleString("en-US")} rows`);
+        else
+          after.set(
+            t.name,
+            t.key.map((k) => pages[i].at(-1)[k]),
+          );
+        if (pages[i].length && counts[t.name] % 100_000 < pages[i].length)
+          log(`  ${t.name}: ${counts[t.name].toLocaleString("en-US")} rows`);
       }
     }
     yield JSON.stringify({ end: true, rows: counts }) + "\n";
@@ -119,7 +151,8 @@ function literal(v) {
     if (!Number.isFinite(v)) throw new Error(`cannot write ${v} as SQL`);
     return String(v);
   }
-  if (typeof v === "object" && typeof v.$blob === "string") return `X'${Buffer.from(v.$blob, "base64").toString("hex")}'`;
+  if (typeof v === "object" && typeof v.$blob === "string")
+    return `X'${Buffer.from(v.$blob, "base64").toString("hex")}'`;
   return q(v);
 }
 
@@ -133,7 +166,8 @@ export async function* readBackup(file) {
     if (!line) continue;
     const item = JSON.parse(line);
     if (!header) {
-      if (item.format !== FORMAT || item.version !== VERSION) throw new Error(`${file} is not a Helio backup (format ${FORMAT}, version ${VERSION})`);
+      if (item.format !== FORMAT || item.version !== VERSION)
+        throw new Error(`${file} is not a Helio backup (format ${FORMAT}, version ${VERSION})`);
       header = item;
       yield { header };
     } else if (item.end) end = item;
@@ -145,7 +179,10 @@ export async function* readBackup(file) {
   if (!header) throw new Error(`${file} is empty`);
   if (!end) throw new Error(`${file} is incomplete: it stops before its last line (the backup did not finish)`);
   for (const t of header.tables) {
-    if ((counts[t.name] ?? 0) !== end.rows[t.name]) throw new Error(`${file} is damaged: ${t.name} has ${counts[t.name] ?? 0} rows, its last line says ${end.rows[t.name]}`);
+    if ((counts[t.name] ?? 0) !== end.rows[t.name])
+      throw new Error(
+        `${file} is damaged: ${t.name} has ${counts[t.name] ?? 0} rows, its last line says ${end.rows[t.name]}`,
+      );
   }
   yield { end };
 }
@@ -174,7 +211,9 @@ function rowStatements(table, values) {
     for (let at = 0; at < v.length; ) {
       let end = Math.min(at + VALUE_PIECE, v.length);
       if (end < v.length && /[\uD800-\uDBFF]/.test(v[end - 1])) end--; // never split a surrogate pair
-      appends.push(`UPDATE ${ident(table.name)} SET ${ident(table.columns[i])} = ${ident(table.columns[i])} || ${q(v.slice(at, end))} WHERE ${where}`);
+      appends.push(
+        `UPDATE ${ident(table.name)} SET ${ident(table.columns[i])} = ${ident(table.columns[i])} || ${q(v.slice(at, end))} WHERE ${where}`,
+      );
       at = end;
     }
   }
@@ -262,7 +301,10 @@ export async function restoreDatabase(d1, file, { log = () => {} } = {}) {
 
     const available = readdirSync(migrationsDir).filter((f) => f.endsWith(".sql"));
     const unknown = header.migrations.filter((m) => !available.includes(m));
-    if (unknown.length) throw new Error(`The backup was taken with migrations this checkout does not have: ${unknown.join(", ")}. Restore it from a checkout that has them.`);
+    if (unknown.length)
+      throw new Error(
+        `The backup was taken with migrations this checkout does not have: ${unknown.join(", ")}. Restore it from a checkout that has them.`,
+      );
 
     // 3. The schema as it was: the backup's migrations in the order they were applied there, recorded the way
     //    `wrangler d1 migrations apply` records them (so it later applies only this checkout's newer ones).
@@ -271,13 +313,20 @@ export async function restoreDatabase(d1, file, { log = () => {} } = {}) {
       [
         // wrangler's own statement, to the whitespace (sqlite_master keeps the text).
         `CREATE TABLE IF NOT EXISTS d1_migrations(\n\t\tid         INTEGER PRIMARY KEY AUTOINCREMENT,\n\t\tname       TEXT UNIQUE,\n\t\tapplied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL\n);`,
-        ...header.migrations.map((m) => `${readFileSync(join(migrationsDir, m), "utf8")}\nINSERT INTO d1_migrations (name) VALUES (${q(m)});`),
+        ...header.migrations.map(
+          (m) => `${readFileSync(join(migrationsDir, m), "utf8")}\nINSERT INTO d1_migrations (name) VALUES (${q(m)});`,
+        ),
       ].join("\n"),
     );
 
     // 4. Triggers aside (they would count, index and log every row again); the rows the migrations seeded go.
     const [triggers] = await d1.batch([`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name`]);
-    await d1.execute([...triggers.map((t) => `DROP TRIGGER ${ident(t.name)};`), ...[...header.tables].reverse().map((t) => `DELETE FROM ${ident(t.name)};`)].join("\n"));
+    await d1.execute(
+      [
+        ...triggers.map((t) => `DROP TRIGGER ${ident(t.name)};`),
+        ...[...header.tables].reverse().map((t) => `DELETE FROM ${ident(t.name)};`),
+      ].join("\n"),
+    );
 
     // 5. The rows, table by table, parents before children, in transactions of about SCRIPT_BYTES (small tables
     //    share one; foreign keys are checked at the end of each).
@@ -294,7 +343,12 @@ export async function restoreDatabase(d1, file, { log = () => {} } = {}) {
     for (const path of scripts) {
       const text = readFileSync(path, "utf8");
       if (batchBytes + text.length > SCRIPT_BYTES) await run();
-      batch.push(...text.split("\n").filter(Boolean).map((line) => JSON.parse(line)));
+      batch.push(
+        ...text
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      );
       batchBytes += text.length;
       done++;
     }
@@ -304,7 +358,10 @@ export async function restoreDatabase(d1, file, { log = () => {} } = {}) {
     //    (the inserts already moved each to its table's highest id; this only matters where the newest rows had been
     //    deleted, so a refusal is a warning, not a failed restore).
     log("Rebuilding the search indexes and putting the triggers back...");
-    await d1.execute([...header.fts.map((f) => `INSERT INTO ${ident(f)}(${ident(f)}) VALUES ('rebuild')`), ...triggers.map((t) => t.sql)]);
+    await d1.execute([
+      ...header.fts.map((f) => `INSERT INTO ${ident(f)}(${ident(f)}) VALUES ('rebuild')`),
+      ...triggers.map((t) => t.sql),
+    ]);
     await d1
       .execute(
         Object.entries(header.sequences).flatMap(([name, seq]) => [
@@ -312,13 +369,20 @@ export async function restoreDatabase(d1, file, { log = () => {} } = {}) {
           `INSERT INTO sqlite_sequence (name, seq) SELECT ${q(name)}, ${Number(seq)} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ${q(name)})`,
         ]),
       )
-      .catch((err) => log(`Warning: the AUTOINCREMENT sequences were not restored (${err.message}); new ids continue after the highest restored ones.`));
+      .catch((err) =>
+        log(
+          `Warning: the AUTOINCREMENT sequences were not restored (${err.message}); new ids continue after the highest restored ones.`,
+        ),
+      );
 
     // 7. Every row is there.
     const counted = await d1.batch(header.tables.map((t) => `SELECT count(*) AS n FROM ${ident(t.name)}`));
     const rows = Object.fromEntries(header.tables.map((t, i) => [t.name, counted[i][0].n]));
     const missing = header.tables.filter((t) => rows[t.name] !== end.rows[t.name]);
-    if (missing.length) throw new Error(`Restored row counts differ from the backup's: ${missing.map((t) => `${t.name} ${rows[t.name]} of ${end.rows[t.name]}`).join(", ")}`);
+    if (missing.length)
+      throw new Error(
+        `Restored row counts differ from the backup's: ${missing.map((t) => `${t.name} ${rows[t.name]} of ${end.rows[t.name]}`).join(", ")}`,
+      );
     return { header, rows, newerMigrations: available.filter((m) => !header.migrations.includes(m)) };
   } finally {
     rmSync(work, { recursive: true, force: true });

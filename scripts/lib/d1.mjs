@@ -26,7 +26,12 @@ export const q = (v) => (v === null || v === undefined ? "NULL" : `'${String(v).
 export function d1(sql, opts = {}) {
   const args = [wranglerBin, "d1", "execute", "DB", opts.remote ? "--remote" : "--local", "--json", "--command", sql];
   if (opts.persistTo) args.push("--persist-to", opts.persistTo);
-  const out = execFileSync(process.execPath, args, { cwd: root, env: offlineEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(process.execPath, args, {
+    cwd: root,
+    env: offlineEnv,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const parsed = JSON.parse(out.slice(out.indexOf("[")));
   return parsed.at(-1)?.results ?? [];
 }
@@ -34,7 +39,11 @@ export function d1(sql, opts = {}) {
 export function migrate(opts = {}) {
   const args = [wranglerBin, "d1", "migrations", "apply", "DB", opts.remote ? "--remote" : "--local"];
   if (opts.persistTo) args.push("--persist-to", opts.persistTo);
-  execFileSync(process.execPath, args, { cwd: root, env: { ...offlineEnv, CI: "true" }, stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync(process.execPath, args, {
+    cwd: root,
+    env: { ...offlineEnv, CI: "true" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
 }
 
 /**
@@ -47,12 +56,20 @@ export function migrate(opts = {}) {
  */
 export async function openD1(opts = {}) {
   if (opts.remote || opts.viaWrangler) return wranglerSession(opts);
-  const [{ Miniflare }, { unstable_readConfig, unstable_splitSqlQuery }] = await Promise.all([import("miniflare"), import("wrangler")]);
+  const [{ Miniflare }, { unstable_readConfig, unstable_splitSqlQuery }] = await Promise.all([
+    import("miniflare"),
+    import("wrangler"),
+  ]);
   const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
   const binding = config.d1_databases.find((d) => d.binding === "DB");
   // Where and under which id wrangler keeps the local database (wrangler's executeLocally does the same).
   const persist = opts.persistTo ? resolve(process.cwd(), opts.persistTo) : join(root, ".wrangler", "state");
-  const mf = new Miniflare({ modules: true, script: "", d1Persist: join(persist, "v3", "d1"), d1Databases: { DB: binding.preview_database_id ?? binding.database_id } });
+  const mf = new Miniflare({
+    modules: true,
+    script: "",
+    d1Persist: join(persist, "v3", "d1"),
+    d1Databases: { DB: binding.preview_database_id ?? binding.database_id },
+  });
   const db = await mf.getD1Database("DB");
   return {
     where: `the local database in ${persist}`,
@@ -70,18 +87,24 @@ export async function openD1(opts = {}) {
 function wranglerSession({ remote = false, persistTo }) {
   const target = [remote ? "--remote" : "--local", ...(persistTo && !remote ? ["--persist-to", persistTo] : [])];
   const run = (args) => {
-    const out = execFileSync(process.execPath, [wranglerBin, "d1", "execute", "DB", ...target, "--json", "--yes", ...args], {
-      cwd: root,
-      env: { ...offlineEnv, CI: "true" },
-      encoding: "utf8",
-      maxBuffer: 1 << 30,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const out = execFileSync(
+      process.execPath,
+      [wranglerBin, "d1", "execute", "DB", ...target, "--json", "--yes", ...args],
+      {
+        cwd: root,
+        env: { ...offlineEnv, CI: "true" },
+        encoding: "utf8",
+        maxBuffer: 1 << 30,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     return JSON.parse(out.slice(out.indexOf("[")));
   };
   const scratch = mkdtempSync(join(tmpdir(), "helio-d1-"));
   return {
-    where: remote ? "the remote database (binding DB in wrangler.toml)" : `the local database${persistTo ? ` in ${persistTo}` : ""} (through wrangler)`,
+    where: remote
+      ? "the remote database (binding DB in wrangler.toml)"
+      : `the local database${persistTo ? ` in ${persistTo}` : ""} (through wrangler)`,
     async batch(sqls) {
       return run(["--command", sqls.join(";\n")]).map((r) => r.results ?? []);
     },

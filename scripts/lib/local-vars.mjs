@@ -22,13 +22,19 @@ export function dotenvValue(text, name) {
  */
 export function resolveLocalVars({ env, devVarsText, host, port }) {
   const fromFile = dotenvValue(devVarsText, "PUBLIC_BASE_URL");
-  const publicBaseUrl = env.PUBLIC_BASE_URL || (fromFile && !isLoopback(fromFile) ? fromFile : `http://${host}:${port}`);
-  const salesAlertEmail = env.SALES_ALERT_EMAIL || dotenvValue(devVarsText, "SALES_ALERT_EMAIL") || "sales-alerts@helio.local";
+  const publicBaseUrl =
+    env.PUBLIC_BASE_URL || (fromFile && !isLoopback(fromFile) ? fromFile : `http://${host}:${port}`);
+  const salesAlertEmail =
+    env.SALES_ALERT_EMAIL || dotenvValue(devVarsText, "SALES_ALERT_EMAIL") || "sales-alerts@helio.local";
   // Workers AI cannot run under --local: leaving it in the chain recorded its failure as the Analytics card's red
   // "Last error" on every AI call (issue 24), for a fallback that is expected. AI_DISABLE_WORKERS_AI=0 keeps it.
   const disableWorkersAi = env.AI_DISABLE_WORKERS_AI || "1";
   return {
-    vars: { PUBLIC_BASE_URL: publicBaseUrl, SALES_ALERT_EMAIL: salesAlertEmail, AI_DISABLE_WORKERS_AI: disableWorkersAi },
+    vars: {
+      PUBLIC_BASE_URL: publicBaseUrl,
+      SALES_ALERT_EMAIL: salesAlertEmail,
+      AI_DISABLE_WORKERS_AI: disableWorkersAi,
+    },
     publicBaseUrl,
     loopback: isLoopback(publicBaseUrl),
   };

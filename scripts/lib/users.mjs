@@ -48,7 +48,6 @@ export async function createUser({ email, password, role, first, last }, { onCon
   return { created: true, id: row.id };
 }
 
-
 /**
  * Activates or deactivates; deactivating also ends the user's sessions at once. The last active superuser cannot be
  * deactivated: the UPDATE itself carries the condition (as the app's updateUser does), so no check-then-write race.

@@ -9,7 +9,6 @@ import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
 
-
 const answers = (page) => page.getByTestId("chat-assistant-message");
 
 async function clearChat(page) {
@@ -37,14 +36,24 @@ describeEachMode("Idea Generator", (mode) => {
       const suggestions = first.getByTestId("chat-suggestion");
       const n = await suggestions.count();
       assert.ok(n >= 1 && n <= 3, `${n} suggestions shown`);
-      assert.equal(await page.getByTestId("chat-user-message").first().innerText().then((t) => t.includes("Ideas for a neighborhood referral campaign")), true);
+      assert.equal(
+        await page
+          .getByTestId("chat-user-message")
+          .first()
+          .innerText()
+          .then((t) => t.includes("Ideas for a neighborhood referral campaign")),
+        true,
+      );
 
       // "Use as template" copies the answer into the Testing screen's Create Template card.
       const answerText = (await first.locator("p.whitespace-pre-wrap").innerText()).trim();
       await first.getByRole("link", { name: "Use as template" }).click();
       await until(async () => /\/testing\?draft=/.test(page.url()), "on the Testing screen");
       const content = page.getByTestId("create-template").getByLabel("Template content");
-      await until(async () => (await content.inputValue()).trim() === answerText.slice(0, 1500).trim(), "the answer in the template form");
+      await until(
+        async () => (await content.inputValue()).trim() === answerText.slice(0, 1500).trim(),
+        "the answer in the template form",
+      );
       await page.goBack();
       await until(async () => (await answers(page).count()) === 1, "back on the thread");
 
@@ -91,7 +100,10 @@ describeEachMode("Idea Generator", (mode) => {
       await input.fill("Write 3 texts for renters about battery storage");
       await page.getByRole("button", { name: "Send" }).click();
       await until(async () => (await answers(page).count()) === 1, "first answer");
-      const texts = async (i) => (await answers(page).nth(i).locator("p.whitespace-pre-wrap").innerText()).split("\n").filter((l) => /^\d+\. /.test(l));
+      const texts = async (i) =>
+        (await answers(page).nth(i).locator("p.whitespace-pre-wrap").innerText())
+          .split("\n")
+          .filter((l) => /^\d+\. /.test(l));
       const before = await texts(0);
       assert.equal(before.length, 3, before.join("\n"));
       for (const t of before) assert.ok(t.replace(/^\d+\. /, "").length <= 160, t);
@@ -114,11 +126,21 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     try {
       const name = `AI drip ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now().toString(36)}`;
-      const created = await context.request.post(BASE + "/api/campaigns", { data: { name, description: "Solar savings for homeowners in Austin" }, headers: { Origin: BASE } });
+      const created = await context.request.post(BASE + "/api/campaigns", {
+        data: { name, description: "Solar savings for homeowners in Austin" },
+        headers: { Origin: BASE },
+      });
       assert.equal(created.status(), 201, await created.text());
       const campaign = await created.json();
       const first = await context.request.post(BASE + "/api/campaign-steps", {
-        data: { campaignId: campaign.id, name: "Intro", messageType: "sms", content: "Hi {{firstName}}, solar for your roof? Reply STOP to opt out", delayDays: 0, delayHours: 0 },
+        data: {
+          campaignId: campaign.id,
+          name: "Intro",
+          messageType: "sms",
+          content: "Hi {{firstName}}, solar for your roof? Reply STOP to opt out",
+          delayDays: 0,
+          delayHours: 0,
+        },
         headers: { Origin: BASE },
       });
       assert.equal(first.status(), 201, await first.text());
@@ -140,7 +162,10 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       assert.equal(await dialog.getByTestId("generate-ai-error").count(), 0);
       // The campaign name is internal (decision 025); the empty name field is filled.
       assert.doesNotMatch(content, /AI drip/i);
-      await until(async () => (await add.getByLabel("Step name").inputValue()) === "Follow-up text", "generated step name");
+      await until(
+        async () => (await add.getByLabel("Step name").inputValue()) === "Follow-up text",
+        "generated step name",
+      );
       // JS fills the field in place; without JS the draft came back in the query.
       if (mode.javaScriptEnabled) assert.equal(page.url(), stepsUrl);
       else assert.match(page.url(), /[?&]aiContent=.*&aiOption=follow-up/);
@@ -171,13 +196,19 @@ describeEachMode("Generate with AI in the step editor", (mode) => {
       await editRow.getByRole("button", { name: "Save" }).press("Enter");
       await until(async () => page.url() === stepsUrl, "back on the step list after editing");
       const step1 = dialog.getByTestId("step-row").filter({ hasText: "Intro" }).first();
-      await until(async () => (await step1.getByTestId("step-content").innerText()).trim() === rewritten.trim(), "step 1 saved with the draft");
+      await until(
+        async () => (await step1.getByTestId("step-content").innerText()).trim() === rewritten.trim(),
+        "step 1 saved with the draft",
+      );
 
       if (mode.javaScriptEnabled) {
         // An email step gets a subject too: the request follows the type chosen in the add form.
         await add.getByLabel("Type").selectOption("email");
         await assistant.getByRole("button", { name: "Value" }).click();
-        await until(async () => (await add.getByLabel("Subject (email steps)").inputValue()).trim().length > 0, "generated subject");
+        await until(
+          async () => (await add.getByLabel("Subject (email steps)").inputValue()).trim().length > 0,
+          "generated subject",
+        );
         assert.ok((await add.getByLabel("Content").inputValue()).trim().length > 0);
       }
     } finally {

@@ -35,7 +35,10 @@ describeEachMode("auth and layout", (mode) => {
     ]) {
       await Promise.all([page.waitForURL(BASE + path), page.getByRole("link", { name: label, exact: true }).click()]);
       await page.locator('[data-testid="header-title"]', { hasText: new RegExp(`^${title}$`) }).waitFor();
-      assert.equal(await page.locator('nav a[aria-current="page"]').textContent(), `${await page.locator('nav a[aria-current="page"] span').textContent()}${label}`);
+      assert.equal(
+        await page.locator('nav a[aria-current="page"]').textContent(),
+        `${await page.locator('nav a[aria-current="page"] span').textContent()}${label}`,
+      );
     }
 
     await page.goto("/no-such-page");
@@ -93,7 +96,9 @@ describe("small screens", () => {
   for (const mode of JS_MODES) {
     it(`opens the sidebar and closes it with the overlay (${mode.name})`, async () => {
       // A phone-sized window from the start: resizing a wide page would catch the sidebar mid-slide.
-      const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, { viewport: { width: 390, height: 800 } });
+      const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, {
+        viewport: { width: 390, height: 800 },
+      });
       const sidebar = page.locator("#sidebar");
       const x = async () => (await sidebar.boundingBox()).x;
       assert.ok((await x()) < 0, "sidebar starts hidden off-screen");

@@ -12,13 +12,26 @@ export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
   });
 }
 
 /** A signed-in page in a fresh context with JavaScript on or off. */
 export async function signedInPage(browser, mode, user, contextOptions = {}) {
-  const context = await browser.newContext({ javaScriptEnabled: mode.javaScriptEnabled, baseURL: BASE, ...contextOptions });
+  const context = await browser.newContext({
+    javaScriptEnabled: mode.javaScriptEnabled,
+    baseURL: BASE,
+    ...contextOptions,
+  });
   const page = await context.newPage();
   await page.goto("/login");
   await page.fill('input[name="email"]', user.email);

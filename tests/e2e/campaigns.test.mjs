@@ -6,7 +6,6 @@ import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
 
-
 // The toast sits fixed at the bottom right, over the dialog's buttons while it shows (and it never leaves without
 // JS): activate controls from the keyboard, as a user can.
 const press = (locator) => locator.press("Enter");
@@ -15,14 +14,18 @@ async function clickTo(page, locator, url) {
   await atUrl(page, url);
 }
 const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
-const stepRow = (dialog, n) => dialog.getByTestId("step-row").filter({ has: dialog.page().locator("span", { hasText: new RegExp(`^${n}$`) }) });
+const stepRow = (dialog, n) =>
+  dialog.getByTestId("step-row").filter({ has: dialog.page().locator("span", { hasText: new RegExp(`^${n}$`) }) });
 
 describeEachMode("campaigns", (mode) => {
   it("creates a campaign with picked contacts, adds / edits inline / deletes steps, starts, pauses and resumes it; the dashboard shows it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = tag("Camp");
     for (let i = 0; i < 2; i++) {
-      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: `Pat${i}`, lastName: last, phone: phone() }, headers: { Origin: BASE } });
+      const res = await context.request.post(BASE + "/api/contacts", {
+        data: { firstName: `Pat${i}`, lastName: last, phone: phone() },
+        headers: { Origin: BASE },
+      });
       assert.equal(res.status(), 201, await res.text());
     }
     const name = tag("Seq");
@@ -124,8 +127,10 @@ describeEachMode("campaigns", (mode) => {
     const row = page.getByTestId("dashboard-campaign").filter({ hasText: name });
     await row.getByTestId("pulse-dot").waitFor();
     await row.getByText("2 contacts").waitFor();
-    for (const label of ["Messages Sent", "Delivered", "Responses", "Contacts"]) await page.getByTestId("stat-cards").getByText(label, { exact: true }).waitFor();
-    for (const label of ["Create Sequence", "Test Messages", "Manage Contacts", "View Analytics"]) await page.getByRole("link", { name: new RegExp(label) }).waitFor();
+    for (const label of ["Messages Sent", "Delivered", "Responses", "Contacts"])
+      await page.getByTestId("stat-cards").getByText(label, { exact: true }).waitFor();
+    for (const label of ["Create Sequence", "Test Messages", "Manage Contacts", "View Analytics"])
+      await page.getByRole("link", { name: new RegExp(label) }).waitFor();
     await page.getByText("Getting Started").waitFor();
     await context.close();
   });
@@ -149,7 +154,10 @@ describeEachMode("a draft campaign's audience", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = `Aud${Date.now().toString(36)}${mode.javaScriptEnabled ? "j" : "n"}`;
     for (const first of ["Ann", "Bob"]) {
-      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: `+1${phone()}` }, headers: { Origin: BASE } });
+      const res = await context.request.post(BASE + "/api/contacts", {
+        data: { firstName: first, lastName: last, phone: `+1${phone()}` },
+        headers: { Origin: BASE },
+      });
       assert.equal(res.status(), 201, await res.text());
     }
     const name = `Audience ${last}`;

@@ -14,7 +14,10 @@ describeEachMode("Compliance report", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
     const phone = randomPhone();
     const last = tag("Cmp");
-    const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: "Opal", lastName: last, phone }, headers: { Origin: BASE } });
+    const res = await context.request.post(BASE + "/api/contacts", {
+      data: { firstName: "Opal", lastName: last, phone },
+      headers: { Origin: BASE },
+    });
     assert.equal(res.status(), 201);
     const contact = await res.json();
 
@@ -22,19 +25,32 @@ describeEachMode("Compliance report", (mode) => {
     await page.goto("/messages");
     await page.getByLabel("From phone").fill(phone);
     await page.getByLabel("Reply text").fill("STOP");
-    await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/messages\?tab=incoming/),
+      page.getByRole("button", { name: "Simulate reply" }).click(),
+    ]);
 
     await page.goto("/analytics");
     await page.getByRole("link", { name: "Compliance report" }).click();
     await atUrl(page, `${BASE}/compliance`);
     // The inbound is handled by the task queue: reload until the report has it.
-    const optOuts = async () => Number(/Opt-outs\s*([\d,]+)/.exec(await page.getByTestId("compliance-totals").innerText())?.[1]?.replace(/,/g, "") ?? 0);
+    const optOuts = async () =>
+      Number(
+        /Opt-outs\s*([\d,]+)/.exec(await page.getByTestId("compliance-totals").innerText())?.[1]?.replace(/,/g, "") ??
+          0,
+      );
     await until(async () => (await optOuts()) >= 1 || (await page.reload(), false), "the opt-out counted", 20_000);
     await page.getByTestId("compliance-reasons").getByText("Opt-out").first().waitFor();
 
     await page.goto(`/contacts/${contact.id}`);
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Consent evidence" }).click()]);
-    assert.match(download.suggestedFilename(), new RegExp(`^consent-evidence-contact-${contact.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Consent evidence" }).click(),
+    ]);
+    assert.match(
+      download.suggestedFilename(),
+      new RegExp(`^consent-evidence-contact-${contact.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    );
     const csv = await readFile(await download.path(), "utf8");
     const lines = csv.trim().split("\r\n");
     assert.equal(lines.length, 2, csv);

@@ -13,7 +13,7 @@ const blocks = new Set();
 function freshBlock() {
   for (;;) {
     const b = phone().slice(0, 6);
-    if (!blocks.has(b) && !b.endsWith("555")) return blocks.add(b), b; // 555-01XX is fictional
+    if (!blocks.has(b) && !b.endsWith("555")) return (blocks.add(b), b); // 555-01XX is fictional
   }
 }
 const pretty = (d) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
@@ -33,7 +33,8 @@ async function continueMatch(page) {
 
 const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 // A row whose name cell has the text: matching the whole row would also find words such as "cannot".
-const rowOf = (page, text) => page.getByTestId("contact-row").filter({ has: page.locator("td:first-child", { hasText: text }) });
+const rowOf = (page, text) =>
+  page.getByTestId("contact-row").filter({ has: page.locator("td:first-child", { hasText: text }) });
 
 /** Searches and waits until the list shows that search's results (a document load without JS, a fetch with it). */
 async function search(page, q) {
@@ -50,8 +51,12 @@ describeEachMode("contacts", (mode) => {
     const digits = phone();
     await page.goto("/contacts");
     await page.getByRole("heading", { name: "Contacts", exact: true }).first().waitFor();
-    for (const label of ["Quick Upload & Send", "Upload CSV", "Add Contact"]) await page.getByRole("link", { name: label }).waitFor();
-    assert.equal(await page.getByRole("link", { name: "Quick Upload & Send" }).getAttribute("href"), "/contacts/quick-send");
+    for (const label of ["Quick Upload & Send", "Upload CSV", "Add Contact"])
+      await page.getByRole("link", { name: label }).waitFor();
+    assert.equal(
+      await page.getByRole("link", { name: "Quick Upload & Send" }).getAttribute("href"),
+      "/contacts/quick-send",
+    );
 
     await clickTo(page, page.getByRole("link", { name: "Add Contact" }), BASE + "/contacts/new");
     const dialog = page.getByRole("dialog", { name: "Add Contact" });
@@ -92,7 +97,11 @@ describeEachMode("contacts", (mode) => {
 
     await search(page, last);
     assert.equal(await page.getByTestId("contact-row").count(), 1);
-    await clickTo(page, rowOf(page, last).getByRole("link", { name: `Edit Erin ${last}` }), /\/contacts\/\d+\/edit\?q=/);
+    await clickTo(
+      page,
+      rowOf(page, last).getByRole("link", { name: `Edit Erin ${last}` }),
+      /\/contacts\/\d+\/edit\?q=/,
+    );
     const edit = page.getByRole("dialog", { name: "Edit Contact" });
     assert.equal(await edit.getByLabel("First Name").inputValue(), "Erin");
     await edit.getByLabel("Company").fill(`${last} Solar`);
@@ -109,7 +118,11 @@ describeEachMode("contacts", (mode) => {
     await page.getByText("No contacts match").waitFor();
 
     await search(page, last);
-    await clickTo(page, rowOf(page, last).getByRole("link", { name: `Delete Erin ${last}` }), /\/contacts\/\d+\/delete/);
+    await clickTo(
+      page,
+      rowOf(page, last).getByRole("link", { name: `Delete Erin ${last}` }),
+      /\/contacts\/\d+\/delete/,
+    );
     const confirm = page.getByRole("dialog", { name: "Delete contact" });
     await confirm.getByText("Are you sure you want to delete this contact?").waitFor();
     await clickTo(page, confirm.getByRole("button", { name: "Delete" }), BASE + `/contacts?q=${last}`);
@@ -133,9 +146,14 @@ describeEachMode("contacts", (mode) => {
     await page.goto("/contacts");
     await clickTo(page, page.getByRole("link", { name: "Upload CSV" }), BASE + "/contacts/upload");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    assert.equal(await dialog.getByRole("link", { name: "Download template" }).getAttribute("href"), "/contacts/template.csv");
+    assert.equal(
+      await dialog.getByRole("link", { name: "Download template" }).getAttribute("href"),
+      "/contacts/template.csv",
+    );
     assert.equal(await dialog.locator('input[type="file"]').getAttribute("accept"), ".csv");
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
     await continueMatch(page);
 
@@ -146,7 +164,10 @@ describeEachMode("contacts", (mode) => {
     assert.equal(await preview.getByTestId("import-preview").locator("tbody tr").count(), 2);
     await preview.getByLabel("Skip").check();
     await preview.getByRole("button", { name: "Import 2 contacts" }).click();
-    await page.getByTestId("import-result").getByText("Created 2, updated 0, skipped 1 duplicates, rejected 1 rows").waitFor();
+    await page
+      .getByTestId("import-result")
+      .getByText("Created 2, updated 0, skipped 1 duplicates, rejected 1 rows")
+      .waitFor();
     await clickTo(page, page.getByRole("button", { name: "Done" }), BASE + "/contacts");
     await toast(page, "Contacts imported").waitFor();
 
@@ -156,25 +177,38 @@ describeEachMode("contacts", (mode) => {
     assert.equal(await page.getByTestId("contact-row").count(), 2);
 
     await page.getByLabel("Format").selectOption("csv");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download" }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), "contacts.csv");
     const csv = await readFile(await download.path(), "utf8");
     const lines = csv.split("\r\n").filter(Boolean);
     assert.equal(lines[0], '"firstName","lastName","phone","email","company","address","city","state","zipCode"');
     assert.equal(lines.length, 3);
     assert.ok(lines.includes(`"Bo","${last}","'${e164(b)}","","'=cmd|' /C calc'!A0","","","",""`), lines.join("\n"));
-    assert.ok(lines.some((l) => l.startsWith(`"Ann","${last}","'${e164(a)}","ann.${last.toLowerCase()}@example.com","Sunny Co"`)));
+    assert.ok(
+      lines.some((l) =>
+        l.startsWith(`"Ann","${last}","'${e164(a)}","ann.${last.toLowerCase()}@example.com","Sunny Co"`),
+      ),
+    );
     await context.close();
   });
 
   it("a re-import of the same file previews 0 new and 2 existing, and the result matches the preview (issue 24, item 12)", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = tag("Re");
-    const file = ["First Name,Last Name,Phone Number", `Rae,${last},${pretty(phone())}`, `Rob,${last},${pretty(phone())}`].join("\n");
+    const file = [
+      "First Name,Last Name,Phone Number",
+      `Rae,${last},${pretty(phone())}`,
+      `Rob,${last},${pretty(phone())}`,
+    ].join("\n");
     const importOnce = async (button, duplicateMode) => {
       await page.goto("/contacts/upload");
       const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-      await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+      await dialog
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
       await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
       await continueMatch(page);
       const preview = page.getByRole("dialog", { name: "Preview import" });
@@ -183,11 +217,16 @@ describeEachMode("contacts", (mode) => {
       return preview;
     };
     await importOnce("Import 2 contacts", "Skip");
-    await page.getByTestId("import-result").getByText("Created 2, updated 0, skipped 0 duplicates, rejected 0 rows").waitFor();
+    await page
+      .getByTestId("import-result")
+      .getByText("Created 2, updated 0, skipped 0 duplicates, rejected 0 rows")
+      .waitFor();
 
     await page.goto("/contacts/upload");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
     await continueMatch(page);
     const preview = page.getByRole("dialog", { name: "Preview import" });
@@ -197,7 +236,10 @@ describeEachMode("contacts", (mode) => {
     assert.equal(await preview.getByRole("button", { name: "Import 2 contacts" }).count(), 0);
     await preview.getByLabel("Update").check();
     await preview.getByRole("button", { name: "Import: 0 new, 2 existing" }).click();
-    await page.getByTestId("import-result").getByText("Created 0, updated 2, skipped 0 duplicates, rejected 0 rows").waitFor();
+    await page
+      .getByTestId("import-result")
+      .getByText("Created 0, updated 2, skipped 0 duplicates, rejected 0 rows")
+      .waitFor();
     await context.close();
   });
 
@@ -207,11 +249,16 @@ describeEachMode("contacts", (mode) => {
     const [home, mobile] = [phone(), phone()];
     // Google's columns, plus a label column named for this run so the header set is new to the server.
     const header = `Name,Given Name,Family Name,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Phone 2 - Type,Phone 2 - Value,Address 1 - City,Address 1 - Region,Address 1 - Postal Code,Labels ${last}`;
-    const file = [header, `Gia ${last},Gia,${last},* Home,gia.${last.toLowerCase()}@example.com,Home,${pretty(home)},Mobile,${pretty(mobile)},Albany,NY,12207,myContacts`].join("\n");
+    const file = [
+      header,
+      `Gia ${last},Gia,${last},* Home,gia.${last.toLowerCase()}@example.com,Home,${pretty(home)},Mobile,${pretty(mobile)},Albany,NY,12207,myContacts`,
+    ].join("\n");
     const uploadFile = async (name, text) => {
       await page.goto("/contacts/upload");
       const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-      await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+      await dialog
+        .locator('input[type="file"]')
+        .setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
       await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
       return page.getByRole("dialog", { name: "Match columns" });
     };
@@ -232,14 +279,23 @@ describeEachMode("contacts", (mode) => {
     await preview.getByTestId("import-preview").getByText(e164(mobile)).waitFor();
     assert.equal(await preview.getByTestId("import-preview").getByText("Albany").count(), 0);
     await preview.getByRole("button", { name: "Import 1 contact" }).click();
-    await page.getByTestId("import-result").getByText("Created 1, updated 0, skipped 0 duplicates, rejected 0 rows").waitFor();
+    await page
+      .getByTestId("import-result")
+      .getByText("Created 1, updated 0, skipped 0 duplicates, rejected 0 rows")
+      .waitFor();
 
-    const again = await uploadFile("more.csv", [header, `Hal ${last},Hal,${last},,,,,Mobile,${pretty(phone())},Troy,NY,12180,`].join("\n"));
+    const again = await uploadFile(
+      "more.csv",
+      [header, `Hal ${last},Hal,${last},,,,,Mobile,${pretty(phone())},Troy,NY,12180,`].join("\n"),
+    );
     await again.getByTestId("columns-remembered").waitFor();
     assert.equal(await select(again, "Address 1 - City").inputValue(), "");
     assert.equal(await select(again, "Phone 2 - Value").inputValue(), "phone");
     await continueMatch(page);
-    await page.getByRole("dialog", { name: "Preview import" }).getByRole("button", { name: "Import 1 contact" }).waitFor();
+    await page
+      .getByRole("dialog", { name: "Preview import" })
+      .getByRole("button", { name: "Import 1 contact" })
+      .waitFor();
     await context.close();
   });
 
@@ -252,10 +308,17 @@ describeEachMode("contacts", (mode) => {
     // Numbers come from two 10,000-number blocks no other run of this test uses: random numbers would meet
     // earlier ones now and then and be skipped as duplicates.
     const blocks = [freshBlock(), freshBlock()];
-    const rows = Array.from({ length: 20_000 }, (_, i) => `R${i},${last},${blocks[i % 2]}${String(i >> 1).padStart(4, "0")}`);
+    const rows = Array.from(
+      { length: 20_000 },
+      (_, i) => `R${i},${last},${blocks[i % 2]}${String(i >> 1).padStart(4, "0")}`,
+    );
     await page.goto("/contacts/upload");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(["firstName,lastName,phone", ...rows].join("\n")) });
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: "big.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["firstName,lastName,phone", ...rows].join("\n")),
+    });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
     await continueMatch(page);
     const url = page.url();
@@ -265,7 +328,10 @@ describeEachMode("contacts", (mode) => {
     const progress = page.getByTestId("import-progress").getByText(/Imported [\d,]+ of 20,000 contacts/);
     const result = page.getByTestId("import-result");
     await progress.or(result).first().waitFor({ timeout: 60_000 });
-    assert.ok(await progress.isVisible(), `no progress before the result: ${await page.getByRole("dialog").innerText()}`);
+    assert.ok(
+      await progress.isVisible(),
+      `no progress before the result: ${await page.getByRole("dialog").innerText()}`,
+    );
     await result.waitFor({ timeout: 60_000 });
     assert.match(await result.innerText(), /Created 20000, updated 0, skipped 0 duplicates, rejected 0 rows/);
     assert.equal(page.url(), url);
@@ -276,11 +342,17 @@ describeEachMode("contacts", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     await page.goto("/contacts/upload");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("just a header") });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "broken.csv", mimeType: "text/csv", buffer: Buffer.from("just a header") });
     await dialog.getByRole("button", { name: "Upload and preview" }).click();
     await page.getByTestId("upload-error").getByText("Failed to parse CSV file. Please check the format.").waitFor();
 
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.from("firstName,lastName,phone\nNo,,\n") });
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: "empty.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("firstName,lastName,phone\nNo,,\n"),
+    });
     await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
     await continueMatch(page);
     const button = page.getByRole("button", { name: "No valid contacts" });

@@ -11,7 +11,10 @@ describeEachMode("Conversations", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const phone = randomPhone();
     const last = `Conv${Date.now()}`;
-    const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: "Rosa", lastName: last, phone, state: "AZ" }, headers: { Origin: BASE } });
+    const res = await context.request.post(BASE + "/api/contacts", {
+      data: { firstName: "Rosa", lastName: last, phone, state: "AZ" },
+      headers: { Origin: BASE },
+    });
     assert.equal(res.status(), 201);
     const contact = await res.json();
 
@@ -20,7 +23,10 @@ describeEachMode("Conversations", (mode) => {
     await page.goto("/messages");
     await page.getByLabel("From phone").fill(phone);
     await page.getByLabel("Reply text").fill(inbound);
-    await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/messages\?tab=incoming/),
+      page.getByRole("button", { name: "Simulate reply" }).click(),
+    ]);
 
     await page.locator("#content").getByRole("link", { name: "Conversations" }).click();
     await page.waitForURL(/\/messages\/conversations/);
@@ -52,12 +58,16 @@ describeEachMode("Conversations", (mode) => {
 
     // A template fills the reply box: at once with JS; without JS "Use template" reloads the page with it.
     const templateText = `Template reply ${mode.name} ${Date.now()}, call us any time`;
-    const created = await context.request.post(BASE + "/api/templates", { data: { name: `Reply ${Date.now()}`, type: "sms", content: templateText }, headers: { Origin: BASE } });
+    const created = await context.request.post(BASE + "/api/templates", {
+      data: { name: `Reply ${Date.now()}`, type: "sms", content: templateText },
+      headers: { Origin: BASE },
+    });
     assert.equal(created.status(), 201);
     const template = await created.json();
     await page.goto(`/contacts/${contact.id}`);
     await page.getByLabel("Reply with a template").selectOption(String(template.id));
-    if (!mode.javaScriptEnabled) await Promise.all([page.waitForURL(/template=/), page.getByTestId("template-apply").click()]);
+    if (!mode.javaScriptEnabled)
+      await Promise.all([page.waitForURL(/template=/), page.getByTestId("template-apply").click()]);
     await page.waitForFunction((t) => document.querySelector("#reply-message")?.value === t, templateText);
     await page.getByRole("button", { name: "Send reply" }).click();
     await page.getByTestId("thread").getByText(templateText).waitFor();

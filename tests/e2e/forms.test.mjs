@@ -21,7 +21,10 @@ describeEachMode("forms after a save", (mode) => {
     // Past the browser's own type="email" check, so the server's refusal is what answers.
     await form.evaluate((f) => (f.noValidate = true));
     await form.getByRole("button", { name: "Create Profile" }).click();
-    await form.getByText(/valid email/i).first().waitFor();
+    await form
+      .getByText(/valid email/i)
+      .first()
+      .waitFor();
     assert.equal(await form.getByLabel("Name").inputValue(), name, "a refused save keeps what was typed");
     await form.getByLabel("Email").fill(`closer.${tag()}@example.com`);
     await form.getByRole("button", { name: "Create Profile" }).click();

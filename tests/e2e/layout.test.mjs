@@ -36,7 +36,10 @@ async function seedOnce() {
     });
     contacts.push(c.id ?? c.contact?.id);
   }
-  const campaign = await api("POST", "/api/campaigns", { name: `Summer Savings Five-Touch Reactivation Sequence ${t}`, description: "A long description ".repeat(8) });
+  const campaign = await api("POST", "/api/campaigns", {
+    name: `Summer Savings Five-Touch Reactivation Sequence ${t}`,
+    description: "A long description ".repeat(8),
+  });
   for (let i = 1; i <= 5; i++) {
     await api("POST", "/api/campaign-steps", {
       campaignId: campaign.id,
@@ -48,7 +51,11 @@ async function seedOnce() {
       delayHours: 0,
     });
   }
-  await api("POST", "/api/messages/send-individual", { contactId: contacts[0], type: "sms", message: `Hi Maximiliana, https://example.com/${"a".repeat(80)} is your estimate` });
+  await api("POST", "/api/messages/send-individual", {
+    contactId: contacts[0],
+    type: "sms",
+    message: `Hi Maximiliana, https://example.com/${"a".repeat(80)} is your estimate`,
+  });
   seeded = { contact: contacts[0], campaign: campaign.id };
   await context.close();
 }
@@ -95,7 +102,8 @@ function measure(page, viewportWidth) {
     const out = [];
     for (const el of document.querySelectorAll("body *")) {
       const r = el.getBoundingClientRect();
-      if (r.right > w + 1 && ![...el.children].some((k) => k.getBoundingClientRect().right > w + 1)) out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 50)}`);
+      if (r.right > w + 1 && ![...el.children].some((k) => k.getBoundingClientRect().right > w + 1))
+        out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 50)}`);
     }
     const dialog = document.querySelector('[role="dialog"]');
     let dialog_ = null;
@@ -103,7 +111,11 @@ function measure(page, viewportWidth) {
       dialog.parentElement.scrollTop = 0; // the overlay scrolls; its top is where a reader starts
       const title = document.getElementById(dialog.getAttribute("aria-labelledby"));
       const box = dialog.getBoundingClientRect();
-      dialog_ = { titleTop: Math.round(title.getBoundingClientRect().top), left: Math.round(box.left), right: Math.round(box.right) };
+      dialog_ = {
+        titleTop: Math.round(title.getBoundingClientRect().top),
+        left: Math.round(box.left),
+        right: Math.round(box.right),
+      };
     }
     return { scrollWidth: document.documentElement.scrollWidth, sticking: out.slice(0, 3), dialog: dialog_ };
   }, viewportWidth);
@@ -113,11 +125,20 @@ async function check(page, path, viewport, { dialog }) {
   await page.goto(path);
   if (dialog) await page.getByRole("dialog").first().waitFor();
   const m = await measure(page, viewport.width);
-  assert.ok(m.scrollWidth <= viewport.width, `${path} at ${viewport.width} px is ${m.scrollWidth} px wide: ${m.sticking.join(", ")}`);
+  assert.ok(
+    m.scrollWidth <= viewport.width,
+    `${path} at ${viewport.width} px is ${m.scrollWidth} px wide: ${m.sticking.join(", ")}`,
+  );
   if (dialog) {
     assert.ok(m.dialog, `${path}: no dialog`);
-    assert.ok(m.dialog.titleTop >= 0, `${path} at ${viewport.width}×${viewport.height}: the dialog's title is ${-m.dialog.titleTop} px above the top when scrolled up`);
-    assert.ok(m.dialog.left >= 0 && m.dialog.right <= viewport.width, `${path}: the dialog spans ${m.dialog.left}–${m.dialog.right} px`);
+    assert.ok(
+      m.dialog.titleTop >= 0,
+      `${path} at ${viewport.width}×${viewport.height}: the dialog's title is ${-m.dialog.titleTop} px above the top when scrolled up`,
+    );
+    assert.ok(
+      m.dialog.left >= 0 && m.dialog.right <= viewport.width,
+      `${path}: the dialog spans ${m.dialog.left}–${m.dialog.right} px`,
+    );
   }
 }
 
@@ -146,10 +167,18 @@ describeEachMode("layout", (mode) => {
 
   it("shows the Match columns step and the CSV preview's counts on a phone", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, { viewport: PHONE });
-    const rows = Array.from({ length: 40 }, (_, i) => `Lee${i},Longsurname-${tag()},${randomPhone()},lee${i}.${tag()}@an-extremely-long-example-domain.example.com`);
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `Lee${i},Longsurname-${tag()},${randomPhone()},lee${i}.${tag()}@an-extremely-long-example-domain.example.com`,
+    );
     await page.goto("/contacts/upload");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(["firstName,lastName,phone,email", ...rows].join("\n")) });
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: "leads.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["firstName,lastName,phone,email", ...rows].join("\n")),
+    });
     await dialog.getByRole("button", { name: "Upload and preview" }).click();
     // The Match columns step first (issue 24): it fits too, and can be scrolled to its title.
     const match = page.getByRole("dialog", { name: "Match columns" });
@@ -158,7 +187,9 @@ describeEachMode("layout", (mode) => {
     assert.ok(mm.scrollWidth <= PHONE.width, `match columns is ${mm.scrollWidth} px wide: ${mm.sticking.join(", ")}`);
     assert.ok(mm.dialog.titleTop >= 0, `match columns title ${mm.dialog.titleTop}`);
     // The column table itself fits: no sideways scrolling inside its wrapper either.
-    const [inner, outer] = await match.getByTestId("column-match").evaluate((t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]);
+    const [inner, outer] = await match
+      .getByTestId("column-match")
+      .evaluate((t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]);
     assert.ok(inner <= outer, `the column table is ${inner} px wide in ${outer} px`);
     await match.getByRole("button", { name: "Continue to preview" }).click();
     const preview = page.getByRole("dialog", { name: "Preview import" });
@@ -179,13 +210,24 @@ describeEachMode("navigation", (mode) => {
     await page.getByTestId("contact-row").first().locator("td:first-child a").click();
     await until(() => /\/contacts\/\d+$/.test(new URL(page.url()).pathname), "the contact page");
     const sidebar = page.locator("#sidebar nav");
-    for (const [label, path] of [["Conversations", "/messages/conversations"], ["Alerts", "/alerts"], ["Compliance", "/compliance"], ["Organisation", "/organisation"], ["Account", "/account"]]) {
+    for (const [label, path] of [
+      ["Conversations", "/messages/conversations"],
+      ["Alerts", "/alerts"],
+      ["Compliance", "/compliance"],
+      ["Organisation", "/organisation"],
+      ["Account", "/account"],
+    ]) {
       assert.equal(await sidebar.getByRole("link", { name: label, exact: true }).getAttribute("href"), path);
     }
     await sidebar.getByRole("link", { name: "Conversations", exact: true }).click();
     await until(() => new URL(page.url()).pathname === "/messages/conversations", "conversations");
     // With JS the address bar changes a moment before the sidebar re-renders: wait for the mark.
-    await until(async () => (await sidebar.getByRole("link", { name: "Conversations", exact: true }).getAttribute("aria-current")) === "page", "Conversations marked current");
+    await until(
+      async () =>
+        (await sidebar.getByRole("link", { name: "Conversations", exact: true }).getAttribute("aria-current")) ===
+        "page",
+      "Conversations marked current",
+    );
     assert.equal(await sidebar.getByRole("link", { name: "Messages", exact: true }).getAttribute("aria-current"), null);
     await context.close();
 

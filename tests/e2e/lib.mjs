@@ -13,10 +13,12 @@ export async function until(check, what = "condition", ms = 15_000) {
 }
 
 /** Waits until the address bar matches (a full URL string or a RegExp). */
-export const atUrl = (page, url) => until(() => (typeof url === "string" ? page.url() === url : url.test(page.url())), `url ${url}`);
+export const atUrl = (page, url) =>
+  until(() => (typeof url === "string" ? page.url() === url : url.test(page.url())), `url ${url}`);
 
 /** `prefix` + 8 letters: searchable, and never colliding between modes or runs. */
-export const tag = (prefix = "") => prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
+export const tag = (prefix = "") =>
+  prefix + Array.from({ length: 8 }, () => "abcdefghjkmnpqrstuvwxyz"[Math.floor(Math.random() * 23)]).join("");
 
 // Area codes in service (assessPhone refuses the others).
 const AREA_CODES = ["212", "213", "305", "312", "404", "415", "503", "602", "617", "702", "713", "801", "919"];
@@ -44,7 +46,8 @@ const ZONE_AREA_CODES = [
   ["808", "Pacific/Honolulu"],
   ["671", "Pacific/Guam"],
 ];
-const localHour = (zone, at) => Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(at));
+const localHour = (zone, at) =>
+  Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(at));
 /** A number (E.164) in a zone where it is 08:00–19:59 now, or null in the hour a day when no US zone is. */
 export function phoneInCallingHours(at = new Date()) {
   const open = ZONE_AREA_CODES.filter(([, zone]) => localHour(zone, at) >= 8 && localHour(zone, at) < 20);

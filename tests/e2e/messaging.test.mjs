@@ -6,8 +6,6 @@ import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
 
-
-
 describeEachMode("Message Center in local outbox mode", (mode) => {
   it("a manual SMS test goes through the real queue to the outbox and shows with its provider id", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
@@ -17,19 +15,29 @@ describeEachMode("Message Center in local outbox mode", (mode) => {
     await setOwnPhone(context, E2E_USERS.user, phone);
     const text = `E2E manual test ${mode.name} ${Date.now()}`;
     // The Testing screen arrives with its own issue; the API call is what that screen makes.
-    const res = await context.request.post(BASE + "/api/test/manual-sms", { data: { phone, message: text }, headers: { Origin: BASE } });
+    const res = await context.request.post(BASE + "/api/test/manual-sms", {
+      data: { phone, message: text },
+      headers: { Origin: BASE },
+    });
     assert.equal(res.status(), 202);
     const { id } = await res.json();
     let row;
-    await until(async () => {
-      const list = await (await context.request.get(BASE + "/api/messages?tab=outgoing&limit=50")).json();
-      row = list.find((m) => m.id === id);
-      return row && row.twilioSid;
-    }, "the queue consumer to send the message", 30_000);
+    await until(
+      async () => {
+        const list = await (await context.request.get(BASE + "/api/messages?tab=outgoing&limit=50")).json();
+        row = list.find((m) => m.id === id);
+        return row && row.twilioSid;
+      },
+      "the queue consumer to send the message",
+      30_000,
+    );
     assert.match(row.twilioSid, /^OB[0-9a-f]{32}$/);
     await page.goto("/messages?tab=outgoing");
     await page.getByText(text).waitFor();
-    await page.getByText(`ID …${row.twilioSid.slice(-8)}`).first().waitFor();
+    await page
+      .getByText(`ID …${row.twilioSid.slice(-8)}`)
+      .first()
+      .waitFor();
     await context.close();
   });
 
@@ -40,7 +48,10 @@ describeEachMode("Message Center in local outbox mode", (mode) => {
     const reply = `Sounds good ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now()}`;
     await page.getByLabel("From phone").fill(phone);
     await page.getByLabel("Reply text").fill(reply);
-    await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/messages\?tab=incoming/),
+      page.getByRole("button", { name: "Simulate reply" }).click(),
+    ]);
     await page.getByText(reply).waitFor();
     await page.getByText("Received").first().waitFor();
 
@@ -59,7 +70,10 @@ describeEachMode("Message Center: a waiting broadcast row (issue 24, item 12)", 
   it("shows the text the contact will get and is found by the contact's name", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = `Zq${Date.now().toString(36)}${mode.javaScriptEnabled ? "j" : "n"}`;
-    const created = await context.request.post(BASE + "/api/contacts", { data: { firstName: "Zelda", lastName: last, phone: randomPhone(), state: "AZ" }, headers: { Origin: BASE } });
+    const created = await context.request.post(BASE + "/api/contacts", {
+      data: { firstName: "Zelda", lastName: last, phone: randomPhone(), state: "AZ" },
+      headers: { Origin: BASE },
+    });
     assert.equal(created.status(), 201);
     const { id } = await created.json();
     // Scheduled a week out: the row waits (pending) with its template.

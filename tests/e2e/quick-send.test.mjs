@@ -27,7 +27,10 @@ describeEachMode("Quick Upload & Send", (mode) => {
       // Not blamed on the file (issue 24): the toast (JS) names what to fix.
       if (mode.javaScriptEnabled) {
         await page.getByTestId("toast").getByText("Please check the form", { exact: true }).first().waitFor();
-        assert.equal(await page.getByTestId("toast").getByText("Please check your file format and try again.").count(), 0);
+        assert.equal(
+          await page.getByTestId("toast").getByText("Please check your file format and try again.").count(),
+          0,
+        );
       }
 
       const marker = tag("q");

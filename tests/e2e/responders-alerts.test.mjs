@@ -31,9 +31,13 @@ describeEachMode("Auto-responders and alerts", (mode) => {
       ["Analytics", null],
     ]) {
       await dialog.getByRole("tab", { name: tab }).click();
-      await until(async () => (await dialog.getByRole("tab", { name: tab }).getAttribute("aria-selected")) === "true", `${tab} selected`);
+      await until(
+        async () => (await dialog.getByRole("tab", { name: tab }).getAttribute("aria-selected")) === "true",
+        `${tab} selected`,
+      );
       if (field) await dialog.getByLabel(field).waitFor();
-      if (tab === "Responses") await dialog.getByLabel("Primary response").fill(`Thanks! A rep will call you about ${keyword}.`);
+      if (tab === "Responses")
+        await dialog.getByLabel("Primary response").fill(`Thanks! A rep will call you about ${keyword}.`);
     }
     await dialog.getByRole("tab", { name: "Basic" }).click();
     await until(async () => (await dialog.getByLabel("Name").inputValue()) === name, "the name kept across tabs");
@@ -45,11 +49,22 @@ describeEachMode("Auto-responders and alerts", (mode) => {
     const toggle = row.getByRole("switch", { name: `Active: ${name}` });
     assert.equal(await toggle.getAttribute("aria-checked"), "true");
     await toggle.click();
-    await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).getByRole("switch").getAttribute("aria-checked")) === "false", "switched off");
+    await until(
+      async () =>
+        (await page
+          .getByTestId("responder-row")
+          .filter({ hasText: name })
+          .getByRole("switch")
+          .getAttribute("aria-checked")) === "false",
+      "switched off",
+    );
 
     await page.getByRole("link", { name: `Delete ${name}` }).click();
     await page.getByRole("dialog", { name: "Delete auto-responder" }).getByRole("button", { name: "Delete" }).click();
-    await until(async () => (await page.getByTestId("responder-row").filter({ hasText: name }).count()) === 0, "the row gone");
+    await until(
+      async () => (await page.getByTestId("responder-row").filter({ hasText: name }).count()) === 0,
+      "the row gone",
+    );
     await context.close();
   });
 
@@ -57,12 +72,18 @@ describeEachMode("Auto-responders and alerts", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const keyword = tag("loop");
     const created = await context.request.post(BASE + "/api/auto-responders", {
-      data: { name: tag("Loop"), keywords: [keyword], responses: { primary: `Thanks! (${keyword})` }, escalation: { enabled: false } },
+      data: {
+        name: tag("Loop"),
+        keywords: [keyword],
+        responses: { primary: `Thanks! (${keyword})` },
+        escalation: { enabled: false },
+      },
       headers: { Origin: BASE },
     });
     assert.equal(created.status(), 201);
     const { id } = await created.json();
-    const held = async () => Number((/^(\d+)/.exec(await page.getByTestId("loop-guard-held").innerText()) ?? [])[1] ?? NaN);
+    const held = async () =>
+      Number((/^(\d+)/.exec(await page.getByTestId("loop-guard-held").innerText()) ?? [])[1] ?? NaN);
     await page.goto("/auto-responder");
     const before = await held();
     // Two texts from one number through the webhook's code path (the Message Center's simulated reply), as a bot
@@ -72,14 +93,24 @@ describeEachMode("Auto-responders and alerts", (mode) => {
       await page.goto("/messages");
       await page.getByLabel("From phone").fill(from);
       await page.getByLabel("Reply text").fill(body);
-      await Promise.all([page.waitForURL(/\/messages\?tab=incoming/), page.getByRole("button", { name: "Simulate reply" }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/messages\?tab=incoming/),
+        page.getByRole("button", { name: "Simulate reply" }).click(),
+      ]);
     }
-    await until(async () => {
-      await page.goto("/auto-responder");
-      return (await held()) >= before + 1;
-    }, "the held reply counted on the Auto Responder screen", 30_000);
+    await until(
+      async () => {
+        await page.goto("/auto-responder");
+        return (await held()) >= before + 1;
+      },
+      "the held reply counted on the Auto Responder screen",
+      30_000,
+    );
     assert.match(await page.getByTestId("loop-guard-held").innerText(), /repl(y|ies) held by the loop guard today/);
-    await context.request.put(`${BASE}/api/auto-responders/${id}`, { data: { isActive: false }, headers: { Origin: BASE } });
+    await context.request.put(`${BASE}/api/auto-responders/${id}`, {
+      data: { isActive: false },
+      headers: { Origin: BASE },
+    });
     await context.close();
   });
 
@@ -104,7 +135,10 @@ describeEachMode("Auto-responders and alerts", (mode) => {
     const item = page.getByTestId("alert-item").filter({ hasText: text });
     await item.waitFor();
     await item.getByRole("button", { name: "Acknowledge" }).click();
-    await until(async () => (await page.getByTestId("alert-item").filter({ hasText: text }).count()) === 0, "gone from Unacknowledged");
+    await until(
+      async () => (await page.getByTestId("alert-item").filter({ hasText: text }).count()) === 0,
+      "gone from Unacknowledged",
+    );
     await page.goto("/alerts?status=acknowledged");
     await page.getByTestId("alert-item").filter({ hasText: text }).waitFor();
     await context.close();

@@ -26,16 +26,36 @@ export async function startServer({
   vars = {},
 } = {}) {
   if (!existsSync(join(root, "build/server/index.js"))) {
-    execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit", env: offlineEnv });
+    execFileSync(process.execPath, [bin("@remix-run/dev/dist/cli.js"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: offlineEnv,
+    });
   }
   const persistTo = mkdtempSync(join(tmpdir(), "helio-e2e-"));
   migrate({ persistTo });
   // The rep is made by the real administrator CLI (npm run user:create / user:deactivate), the others directly.
   const cli = (script, args) =>
-    execFileSync(process.execPath, [join(root, "scripts", script), ...args, "--persist-to", persistTo], { cwd: root, env: offlineEnv, stdio: "pipe" });
+    execFileSync(process.execPath, [join(root, "scripts", script), ...args, "--persist-to", persistTo], {
+      cwd: root,
+      env: offlineEnv,
+      stdio: "pipe",
+    });
   const rep = E2E_USERS.user;
-  cli("user-create.mjs", ["--email", rep.email, "--password", rep.password, "--role", rep.role, "--first", rep.first, "--last", rep.last]);
-  for (const u of [E2E_USERS.admin, E2E_USERS.inactive, E2E_USERS.twoFactorJsOn, E2E_USERS.twoFactorJsOff]) await createUser(u, { persistTo });
+  cli("user-create.mjs", [
+    "--email",
+    rep.email,
+    "--password",
+    rep.password,
+    "--role",
+    rep.role,
+    "--first",
+    rep.first,
+    "--last",
+    rep.last,
+  ]);
+  for (const u of [E2E_USERS.admin, E2E_USERS.inactive, E2E_USERS.twoFactorJsOn, E2E_USERS.twoFactorJsOff])
+    await createUser(u, { persistTo });
   cli("user-set-active.mjs", ["deactivate", "--email", E2E_USERS.inactive.email]);
 
   const base = `http://127.0.0.1:${port}`;
@@ -50,9 +70,30 @@ export async function startServer({
     SENDGRID_API_KEY: "",
     ...vars,
   };
-  const args = [bin("wrangler/bin/wrangler.js"), "dev", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", persistTo, "--test-scheduled", "--log-level", "warn", "--show-interactive-dev-session=false"];
+  const args = [
+    bin("wrangler/bin/wrangler.js"),
+    "dev",
+    "--local",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    persistTo,
+    "--test-scheduled",
+    "--log-level",
+    "warn",
+    "--show-interactive-dev-session=false",
+  ];
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
-  const child = spawn(process.execPath, args, { cwd: root, env: offlineEnv, stdio: ["ignore", "inherit", "inherit"], detached: true });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: offlineEnv,
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
 
   const deadline = Date.now() + 60_000;
   for (;;) {

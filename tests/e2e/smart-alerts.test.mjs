@@ -25,7 +25,10 @@ describeEachMode("smart alerts", (mode) => {
     await pform.getByRole("button", { name: "Create Profile" }).click();
     await page.getByTestId("profile-card").filter({ hasText: email }).waitFor();
     // A one-click unsubscribe of that address (as a mail provider would POST it).
-    const res = await fetch(`${BASE}/unsubscribe/${unsubscribeToken(email)}/one-click`, { method: "POST", body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }) });
+    const res = await fetch(`${BASE}/unsubscribe/${unsubscribeToken(email)}/one-click`, {
+      method: "POST",
+      body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
+    });
     assert.equal(res.status, 200);
     // The document is enough (the locators below wait): a subresource still settling from the last submission must
     // not hold the load event.
@@ -39,7 +42,7 @@ describeEachMode("smart alerts", (mode) => {
     await context.close();
   });
 
-  it("creates an alert profile (after \"Missing information\") and a keyword bank, and shows their cards", async () => {
+  it('creates an alert profile (after "Missing information") and a keyword bank, and shows their cards', async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const name = tag("Profile");
     const kw = tag("kw");

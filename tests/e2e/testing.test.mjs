@@ -102,7 +102,10 @@ describeEachMode("Message Testing Playground", (mode) => {
     await page.getByLabel("Phone number").fill(randomPhone());
     await page.getByLabel("Message", { exact: true }).fill(`Huge solar savings ${tag()}`);
     await page.getByRole("button", { name: "Send Test SMS" }).click();
-    await page.getByTestId("form-error").getByText("Test texts go only to your own number or a team member's").waitFor();
+    await page
+      .getByTestId("form-error")
+      .getByText("Test texts go only to your own number or a team member's")
+      .waitFor();
     await context.close();
   });
 
@@ -124,7 +127,8 @@ describeEachMode("Message Testing Playground", (mode) => {
     // Using it on another tab: the picker (a select with JS, a GET form without).
     await page.goto("/testing?tab=broadcast");
     await page.getByLabel("Use a template").first().selectOption({ label: name });
-    if (!mode.javaScriptEnabled) await Promise.all([page.waitForURL(/template=\d+/), page.getByTestId("template-apply").first().click()]);
+    if (!mode.javaScriptEnabled)
+      await Promise.all([page.waitForURL(/template=\d+/), page.getByTestId("template-apply").first().click()]);
     await hasValue(page.locator("#broadcast-content"), content);
     await context.close();
   });
@@ -133,7 +137,10 @@ describeEachMode("Message Testing Playground", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = `Bcast${tag()}`;
     for (const first of ["Ann", "Bob"]) {
-      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: randomPhone() }, headers: { Origin: BASE } });
+      const res = await context.request.post(BASE + "/api/contacts", {
+        data: { firstName: first, lastName: last, phone: randomPhone() },
+        headers: { Origin: BASE },
+      });
       assert.equal(res.status(), 201, await res.text());
     }
     await page.goto("/testing?tab=broadcast");
@@ -154,8 +161,14 @@ describeEachMode("Message Testing Playground", (mode) => {
     assert.equal(await page.getByTestId("check-recipients").textContent(), "2");
     assert.match(await page.getByTestId("check-segments").textContent(), /1 per message .*2 in total/);
     const warnings = await page.getByTestId("check-warning").allTextContents();
-    assert.ok(warnings.some((w) => w.includes("opt-out wording")), warnings.join("|"));
-    assert.ok(warnings.some((w) => w.includes("bit.ly")), warnings.join("|"));
+    assert.ok(
+      warnings.some((w) => w.includes("opt-out wording")),
+      warnings.join("|"),
+    );
+    assert.ok(
+      warnings.some((w) => w.includes("bit.ly")),
+      warnings.join("|"),
+    );
     await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);
     await page.getByTestId("send-progress").waitFor();
     await page.getByText("SMS to 2 recipients").waitFor();
@@ -167,14 +180,23 @@ describeEachMode("Message Testing Playground", (mode) => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
     const last = `Promise${tag()}`;
     const ids = [];
-    for (const [first, state] of [["Ann", "CA"], ["Bob", "AZ"], ["Cy", ""]]) {
-      const res = await context.request.post(BASE + "/api/contacts", { data: { firstName: first, lastName: last, phone: randomPhone(), state }, headers: { Origin: BASE } });
+    for (const [first, state] of [
+      ["Ann", "CA"],
+      ["Bob", "AZ"],
+      ["Cy", ""],
+    ]) {
+      const res = await context.request.post(BASE + "/api/contacts", {
+        data: { firstName: first, lastName: last, phone: randomPhone(), state },
+        headers: { Origin: BASE },
+      });
       assert.equal(res.status(), 201, await res.text());
       ids.push((await res.json()).id);
     }
     await page.goto(`/testing?tab=broadcast&q=${last}`);
     await page.getByText("{{firstName|there}} uses").waitFor(); // the fallback syntax, where variables are typed
-    await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}}, solar in {{state}} pays. Reply STOP to opt out");
+    await page
+      .getByLabel("Message", { exact: true })
+      .fill("Hi {{firstName}}, solar in {{state}} pays. Reply STOP to opt out");
     for (const first of ["Ann", "Bob", "Cy"]) await page.getByLabel(`${first} ${last}`).check();
     if (mode.javaScriptEnabled) await page.getByTestId("picked-count").getByText("3 selected").waitFor();
     await page.getByRole("button", { name: "Review and send" }).click();

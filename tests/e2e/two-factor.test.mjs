@@ -46,7 +46,10 @@ describeEachMode("two-factor authentication", (mode) => {
     await page.getByRole("button", { name: "Set up two-factor" }).click();
     const secret = (await page.getByTestId("totp-secret").textContent()).replace(/\s/g, "");
     assert.match(secret, /^[A-Z2-7]{32}$/);
-    assert.match(await page.getByTestId("totp-uri").getAttribute("href"), /^otpauth:\/\/totp\/Helio:tfa-o(n|ff)%40e2e\.test\?secret=/);
+    assert.match(
+      await page.getByTestId("totp-uri").getAttribute("href"),
+      /^otpauth:\/\/totp\/Helio:tfa-o(n|ff)%40e2e\.test\?secret=/,
+    );
 
     // A wrong code is refused, the right one turns it on and shows the recovery codes once.
     await page.fill('input[name="code"]', "000000");

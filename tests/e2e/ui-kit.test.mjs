@@ -81,7 +81,10 @@ describeEachMode("route dialog close links", (mode) => {
     await atUrl(page, BASE + "/contacts/upload?q=nobodyatall");
     const dialog = page.getByRole("dialog", { name: "Upload CSV" });
     await dialog.waitFor();
-    assert.equal(await dialog.getByRole("link", { name: "Close", exact: true }).getAttribute("href"), "/contacts?q=nobodyatall");
+    assert.equal(
+      await dialog.getByRole("link", { name: "Close", exact: true }).getAttribute("href"),
+      "/contacts?q=nobodyatall",
+    );
     await dialog.getByRole("link", { name: "Cancel" }).click();
     await atUrl(page, BASE + "/contacts?q=nobodyatall");
     await dialog.waitFor({ state: "detached" });
@@ -121,12 +124,18 @@ describeEachMode("URL tabs", (mode) => {
       assert.equal(page.url(), BASE + "/messages");
       await page.keyboard.press("Enter");
       await atUrl(page, BASE + "/messages?tab=incoming");
-      await until(async () => (await list.getByRole("tab", { name: /^Incoming/ }).getAttribute("aria-selected")) === "true", "Incoming selected");
+      await until(
+        async () => (await list.getByRole("tab", { name: /^Incoming/ }).getAttribute("aria-selected")) === "true",
+        "Incoming selected",
+      );
       assert.equal(await all.getAttribute("aria-selected"), "false");
       // A click follows the link too.
       await list.getByRole("tab", { name: /^Failed/ }).click();
       await atUrl(page, BASE + "/messages?tab=failed");
-      await until(async () => (await list.getByRole("tab", { name: /^Failed/ }).getAttribute("aria-selected")) === "true", "Failed selected");
+      await until(
+        async () => (await list.getByRole("tab", { name: /^Failed/ }).getAttribute("aria-selected")) === "true",
+        "Failed selected",
+      );
     } else {
       const nav = page.getByRole("navigation", { name: "Message tabs" });
       assert.equal(await nav.getByRole("link", { name: /^All/ }).getAttribute("aria-current"), "page");

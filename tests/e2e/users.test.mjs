@@ -11,18 +11,25 @@ describeEachMode("user analytics and management", (mode) => {
     await page.goto("/user-analytics");
     await page.getByTestId("page-title").getByText("User Analytics").waitFor();
     const stats = page.getByTestId("user-stats");
-    for (const label of ["Total Users", "Active Users", "Total Activity", "Recent Activity"]) await stats.getByText(label).waitFor();
+    for (const label of ["Total Users", "Active Users", "Total Activity", "Recent Activity"])
+      await stats.getByText(label).waitFor();
     const rep = page.getByTestId("user-row").filter({ hasText: E2E_USERS.user.email });
     await rep.getByText("Riley Rep").waitFor();
 
     // View Details selects the user and opens the Details tab (in the URL).
-    await Promise.all([page.waitForURL(/tab=details&user=\d+/), rep.getByRole("link", { name: "View Details" }).click()]);
+    await Promise.all([
+      page.waitForURL(/tab=details&user=\d+/),
+      rep.getByRole("link", { name: "View Details" }).click(),
+    ]);
     const details = page.getByTestId("user-details");
     await details.getByText(E2E_USERS.user.email, { exact: true }).waitFor();
     await details.getByText("Login History").waitFor();
 
     // Activity Logs: the admin's own sign-in is there.
-    await Promise.all([page.waitForURL(/tab=logs/), page.getByRole(mode.javaScriptEnabled ? "tab" : "link", { name: "Activity Logs" }).click()]);
+    await Promise.all([
+      page.waitForURL(/tab=logs/),
+      page.getByRole(mode.javaScriptEnabled ? "tab" : "link", { name: "Activity Logs" }).click(),
+    ]);
     await page.getByTestId("log-row").filter({ hasText: "login" }).first().waitFor();
 
     // Create a user: the one-time password is shown once.
@@ -57,8 +64,14 @@ describeEachMode("user analytics and management", (mode) => {
     // Deactivate: the new user's live session ends at once.
     await page.goto("/user-analytics?tab=overview");
     const row = page.getByTestId("user-row").filter({ hasText: email });
-    await Promise.all([page.waitForURL(/\/user-analytics\/users\/\d+/), row.getByRole("link", { name: /Manage/ }).click()]);
-    await Promise.all([page.waitForURL(/\/user-analytics\?tab=overview$/), page.getByRole("button", { name: "Deactivate" }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/user-analytics\/users\/\d+/),
+      row.getByRole("link", { name: /Manage/ }).click(),
+    ]);
+    await Promise.all([
+      page.waitForURL(/\/user-analytics\?tab=overview$/),
+      page.getByRole("button", { name: "Deactivate" }).click(),
+    ]);
     await page.getByTestId("user-row").filter({ hasText: email }).getByText("Inactive").waitFor();
     await np.goto("/contacts");
     assert.equal(new URL(np.url()).pathname, "/login");

@@ -114,14 +114,20 @@ export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
    * Makes the fake POST a signed status callback (as Twilio would) to `url` (default: the message's StatusCallback).
    * A URL under `${this.url}/__sink/` is recorded by the fake and readable with `sink()`.
    */
-  statusCallback(sid: string, status: string, opts: { url?: string; signWith?: string; errorCode?: number | string } = {}) {
+  statusCallback(
+    sid: string,
+    status: string,
+    opts: { url?: string; signWith?: string; errorCode?: number | string } = {},
+  ) {
     return control<{ url: string; params: Record<string, string>; signature: string; status: number; body: string }>(
       this.url,
       this.q("/status-callback"),
       { sid, status, ...opts },
     );
   }
-  async sink(prefix = "/__sink/"): Promise<Array<{ path: string; headers: Record<string, string>; body: string; params: Record<string, string> }>> {
+  async sink(
+    prefix = "/__sink/",
+  ): Promise<Array<{ path: string; headers: Record<string, string>; body: string; params: Record<string, string> }>> {
     return (await control<{ requests: any[] }>(this.url, `/sink?prefix=${encodeURIComponent(prefix)}`)).requests;
   }
 }
@@ -176,23 +182,35 @@ export function newFakeOpenAiKey(): string {
 export const fakeOpenAiBase = () => `${inject("fakeOpenAiUrl")}/v1`;
 
 async function openAiControl(path: string, body: Record<string, unknown>) {
-  const res = await fetch(`${inject("fakeOpenAiUrl")}/__control/${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${inject("fakeOpenAiUrl")}/__control/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`fake OpenAI control ${path}: HTTP ${res.status}`);
   return res.json();
 }
 
 /** Queue the next completion's message content (optionally answered after `delayMs`). */
-export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number, chunkDelayMs?: number) => openAiControl("answer", { key, content, delayMs, chunkDelayMs });
+export const queueOpenAiAnswer = (key: string, content: string, delayMs?: number, chunkDelayMs?: number) =>
+  openAiControl("answer", { key, content, delayMs, chunkDelayMs });
 /**
  * The account answers like a model steered by the prompt's text (no queued answers needed): "gullible" follows a
  * "Reply with: …" anywhere, "fence-aware" only outside `<<< … >>>` fences. `field` is the JSON key it answers in.
  */
-export const obeyOpenAi = (key: string, mode: "gullible" | "fence-aware", field = "reply") => openAiControl("obey", { key, mode, field });
+export const obeyOpenAi = (key: string, mode: "gullible" | "fence-aware", field = "reply") =>
+  openAiControl("obey", { key, mode, field });
 /** The next `count` completions fail with `status` (0 = connection dropped). */
 export const failOpenAi = (key: string, count = 1, status = 500) => openAiControl("fail", { key, count, status });
 export const openAiCalls = (key: string) =>
   openAiControl("calls", { key }) as Promise<
-    Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format: unknown; chunksSent: number; closedByClient: boolean }>
+    Array<{
+      model: string;
+      messages: Array<{ role: string; content: string }>;
+      response_format: unknown;
+      chunksSent: number;
+      closedByClient: boolean;
+    }>
   >;
 
 /** The ProviderError a provider call rejected with (the test fails if it resolved or threw something else). */

@@ -120,14 +120,15 @@ export function rfc2822(date) {
  */
 export function answerScopeControl(res, { path, post, json, scope, srv }) {
   const ok = () => (sendJson(res, 200, { ok: true }), true);
-  if (path === "/reset" && post) return scope.reset(), ok();
+  if (path === "/reset" && post) return (scope.reset(), ok());
   if (path === "/fail-next" && post) {
     scope.failNext(json.n ?? 1, json.status ?? 429, json);
-    return sendJson(res, 200, { ok: true, pending: scope.pendingFailures }), true;
+    return (sendJson(res, 200, { ok: true, pending: scope.pendingFailures }), true);
   }
-  if (path === "/delay" && post) return scope.setDelay(json.ms ?? 0), ok();
-  if (path === "/calls") return sendJson(res, 200, { calls: scope.calls }), true;
-  if (path === "/invalid" && post) return scope.addInvalid(json.to), ok();
-  if (path === "/stats") return sendJson(res, 200, { requests: scope.requests, connections: srv.connectionStats() }), true;
+  if (path === "/delay" && post) return (scope.setDelay(json.ms ?? 0), ok());
+  if (path === "/calls") return (sendJson(res, 200, { calls: scope.calls }), true);
+  if (path === "/invalid" && post) return (scope.addInvalid(json.to), ok());
+  if (path === "/stats")
+    return (sendJson(res, 200, { requests: scope.requests, connections: srv.connectionStats() }), true);
   return false;
 }

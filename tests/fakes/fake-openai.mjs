@@ -30,9 +30,14 @@ export async function startFakeOpenAi(opts = {}) {
     if (url.pathname.startsWith("/__control/")) {
       const input = body ? JSON.parse(body) : {};
       const a = account(String(input.key ?? ""));
-      if (url.pathname === "/__control/answer") a.answers.push({ content: String(input.content), delayMs: input.delayMs, chunkDelayMs: input.chunkDelayMs });
+      if (url.pathname === "/__control/answer")
+        a.answers.push({ content: String(input.content), delayMs: input.delayMs, chunkDelayMs: input.chunkDelayMs });
       else if (url.pathname === "/__control/fail") a.failures.add(input.count ?? 1, input.status ?? 500);
-      else if (url.pathname === "/__control/obey") a.obey = { mode: input.mode === "gullible" ? "gullible" : "fence-aware", field: String(input.field ?? "reply") };
+      else if (url.pathname === "/__control/obey")
+        a.obey = {
+          mode: input.mode === "gullible" ? "gullible" : "fence-aware",
+          field: String(input.field ?? "reply"),
+        };
       else if (url.pathname === "/__control/calls") return sendJson(res, 200, a.calls);
       else return sendJson(res, 404, { error: "unknown control" });
       return sendJson(res, 200, { ok: true });
@@ -49,7 +54,14 @@ export async function startFakeOpenAi(opts = {}) {
     } catch {
       return sendJson(res, 400, { error: { message: "Invalid JSON", type: "invalid_request_error" } });
     }
-    const call = { model: payload.model, messages: payload.messages, response_format: payload.response_format, at: Date.now(), chunksSent: 0, closedByClient: false };
+    const call = {
+      model: payload.model,
+      messages: payload.messages,
+      response_format: payload.response_format,
+      at: Date.now(),
+      chunksSent: 0,
+      closedByClient: false,
+    };
     a.calls.push(call);
     // The client hung up before the answer was complete (a streamed answer whose reader went away).
     res.on("close", () => {
@@ -60,7 +72,9 @@ export async function startFakeOpenAi(opts = {}) {
       if (failure.status === 0) return req.socket.destroy();
       return sendJson(res, failure.status, { error: { message: "Injected failure", type: "server_error" } });
     }
-    const answer = a.answers.shift() ?? (a.obey ? { content: obeyed(payload.messages, a.obey) } : { content: '{"error":"no answer queued"}' });
+    const answer =
+      a.answers.shift() ??
+      (a.obey ? { content: obeyed(payload.messages, a.obey) } : { content: '{"error":"no answer queued"}' });
     if (answer.delayMs) await sleep(answer.delayMs);
     if (res.destroyed || req.socket.destroyed) return;
     if (payload.stream) {
@@ -69,7 +83,12 @@ export async function startFakeOpenAi(opts = {}) {
       const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
       for (let i = 0; i < answer.content.length; i += 8) {
         if (res.destroyed) return;
-        const delta = { id, object: "chat.completion.chunk", model: payload.model, choices: [{ index: 0, delta: { content: answer.content.slice(i, i + 8) }, finish_reason: null }] };
+        const delta = {
+          id,
+          object: "chat.completion.chunk",
+          model: payload.model,
+          choices: [{ index: 0, delta: { content: answer.content.slice(i, i + 8) }, finish_reason: null }],
+        };
         res.write(`data: ${JSON.stringify(delta)}\n\n`);
         call.chunksSent++;
         // A slow model: one delta per chunkDelayMs, so a test can hang up midway.

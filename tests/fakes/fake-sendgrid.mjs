@@ -14,7 +14,9 @@ const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
 const HELP = "http://sendgrid.com/docs/API_Reference/Web_API_v3/Mail/errors.html";
 
 /** @param {string} message @param {string | null} [field] */
-const sgError = (message, field = null) => ({ errors: [{ message, field, help: field ? `${HELP}#message.${field}` : null }] });
+const sgError = (message, field = null) => ({
+  errors: [{ message, field, help: field ? `${HELP}#message.${field}` : null }],
+});
 
 const typeName = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v);
 
@@ -26,7 +28,10 @@ const typeName = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : Numb
 function validate(p, rejected) {
   if (!p || typeof p !== "object") return sgError("Bad Request");
   if (!Array.isArray(p.personalizations) || p.personalizations.length === 0)
-    return sgError("The personalizations field is required and must have at least one personalization.", "personalizations");
+    return sgError(
+      "The personalizations field is required and must have at least one personalization.",
+      "personalizations",
+    );
   for (const [i, pers] of p.personalizations.entries()) {
     if (!Array.isArray(pers?.to) || pers.to.length === 0)
       return sgError(
@@ -63,14 +68,18 @@ function validate(p, rejected) {
   const types = p.content.map((c) => c.type);
   const plain = types.indexOf("text/plain");
   const html = types.indexOf("text/html");
-  if ((plain > 0) || (html >= 0 && plain >= 0 && html < plain) || (html > 0 && plain < 0))
-    return sgError("If present, text/plain and text/html may only be provided in order, followed by any other content.", "content");
+  if (plain > 0 || (html >= 0 && plain >= 0 && html < plain) || (html > 0 && plain < 0))
+    return sgError(
+      "If present, text/plain and text/html may only be provided in order, followed by any other content.",
+      "content",
+    );
   for (const field of ["headers", "custom_args"]) {
     if (p[field] === undefined) continue;
     if (typeof p[field] !== "object" || Array.isArray(p[field]) || p[field] === null)
       return sgError(`Invalid type. Expected: object, given: ${typeName(p[field])}.`, field);
     for (const [k, v] of Object.entries(p[field])) {
-      if (typeof v !== "string") return sgError(`Invalid type. Expected: string, given: ${typeName(v)}.`, `${field}.${k}`);
+      if (typeof v !== "string")
+        return sgError(`Invalid type. Expected: string, given: ${typeName(v)}.`, `${field}.${k}`);
     }
   }
   return null;
@@ -139,7 +148,8 @@ function createKey(apiKey) {
         headers["X-RateLimit-Reset"] = String(Math.ceil(Date.now() / 1000) + (Number(failure.retryAfter) || 1));
       }
       const message =
-        failure.message ?? (failure.status === 429 ? "too many requests" : failure.status >= 500 ? "internal error" : "Bad Request");
+        failure.message ??
+        (failure.status === 429 ? "too many requests" : failure.status >= 500 ? "internal error" : "Bad Request");
       return sendJson(res, failure.status, sgError(message), headers);
     }
 

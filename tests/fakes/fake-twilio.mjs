@@ -20,7 +20,16 @@
 //   GET  /__control/sink?prefix=/__sink/x       → { requests } POSTed to /__sink/* (a callback target on this server)
 //   GET  /__control/stats                       → { requests, connections: { open, total } }
 import { createHmac } from "node:crypto";
-import { answerScopeControl, createFailureQueue, listen, randomHex, readBody, rfc2822, sendJson, sleep } from "./fake-http.mjs";
+import {
+  answerScopeControl,
+  createFailureQueue,
+  listen,
+  randomHex,
+  readBody,
+  rfc2822,
+  sendJson,
+  sleep,
+} from "./fake-http.mjs";
 
 const API = "/2010-04-01";
 
@@ -175,17 +184,30 @@ function createAccount(accountSid, authToken, options = {}) {
     if (!to) return [400, twilioError(400, 21604, "A 'To' phone number is required.")];
     if (!params.Body) return [400, twilioError(400, 21602, "Message body is required.")];
     if (!params.From && !params.MessagingServiceSid)
-      return [400, twilioError(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message.")];
+      return [
+        400,
+        twilioError(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message."),
+      ];
     if (params.MessagingServiceSid && !/^MG[0-9a-f]{32}$/.test(params.MessagingServiceSid))
       return [400, twilioError(400, 21701, `The Messaging Service Sid ${params.MessagingServiceSid} is invalid.`)];
     if (params.From && !/^\+[1-9]\d{6,14}$/.test(params.From))
-      return [400, twilioError(400, 21212, `The 'From' number ${params.From} is not a valid phone number, shortcode, or alphanumeric sender ID.`)];
+      return [
+        400,
+        twilioError(
+          400,
+          21212,
+          `The 'From' number ${params.From} is not a valid phone number, shortcode, or alphanumeric sender ID.`,
+        ),
+      ];
     if (params.Body.length > 1600)
       return [400, twilioError(400, 21617, "The concatenated message body exceeds the 1600 character limit.")];
     const numberError = numberErrors.get(to);
     if (numberError) {
       const status = numberError.status ?? 400;
-      return [status, twilioError(status, numberError.code, numberError.message ?? twilioMessageFor(numberError.code, to))];
+      return [
+        status,
+        twilioError(status, numberError.code, numberError.message ?? twilioMessageFor(numberError.code, to)),
+      ];
     }
     if (!/^\+[1-9]\d{6,14}$/.test(to)) return [400, twilioError(400, 21211, twilioMessageFor(21211, to))];
     return [201, createMessage(params)];
@@ -357,7 +379,12 @@ function createAccount(accountSid, authToken, options = {}) {
      * @param {number} n @param {number} [status] @param {{ retryAfter?: number | string, code?: number, message?: string }} [opts]
      */
     failNext(n, status = 429, opts = {}) {
-      failures.add(n, status, { retryAfter: opts.retryAfter, code: opts.code, message: opts.message, afterCreate: opts.afterCreate });
+      failures.add(n, status, {
+        retryAfter: opts.retryAfter,
+        code: opts.code,
+        message: opts.message,
+        afterCreate: opts.afterCreate,
+      });
     },
     get pendingFailures() {
       return failures.pending;
@@ -435,7 +462,7 @@ export async function startFakeTwilio(options) {
       const m = account.messages.get(path.slice("/messages/".length));
       return m ? sendJson(res, 200, m) : sendJson(res, 404, { message: "no such message" });
     }
-    if (path === "/unsubscribed" && post) return account.addUnsubscribed(json.to), sendJson(res, 200, { ok: true });
+    if (path === "/unsubscribed" && post) return (account.addUnsubscribed(json.to), sendJson(res, 200, { ok: true }));
     if (path === "/number-error" && post) {
       account.setNumberError(json.to, json.code, { message: json.message, status: json.status });
       return sendJson(res, 200, { ok: true });
@@ -455,12 +482,19 @@ export async function startFakeTwilio(options) {
     if (url.pathname.startsWith("/__control/")) return handleControl(req, res, url);
     const body = await readBody(req);
     if (url.pathname.startsWith("/__sink/")) {
-      sink.push({ path: url.pathname + url.search, headers: req.headers, body, params: Object.fromEntries(new URLSearchParams(body)), at: Date.now() });
+      sink.push({
+        path: url.pathname + url.search,
+        headers: req.headers,
+        body,
+        params: Object.fromEntries(new URLSearchParams(body)),
+        at: Date.now(),
+      });
       res.writeHead(204).end();
       return;
     }
     const match = url.pathname.match(/^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/(SM[0-9a-f]{32}))?\.json$/);
-    if (!match) return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
+    if (!match)
+      return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
     const account = byAuth.get(req.headers.authorization ?? "");
     if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
     return account.handleApi(req, res, url, match, body);
@@ -488,7 +522,8 @@ export async function startFakeTwilio(options) {
       sink.length = 0;
     },
     /** An extra isolated account on the same server. */
-    createAccount: (/** @type {{ accountSid?: string, authToken?: string }} */ o = {}) => addAccount(o.accountSid, o.authToken),
+    createAccount: (/** @type {{ accountSid?: string, authToken?: string }} */ o = {}) =>
+      addAccount(o.accountSid, o.authToken),
     /** Connection counts, to check that a client reuses connections. */
     connectionStats: () => srv.connectionStats(),
     stop: () => srv.stop(),

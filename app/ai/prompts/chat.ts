@@ -14,7 +14,13 @@ export function chatPrompt(message: string, context: string, history: readonly C
       DRAFT_RULES,
       'Answer with JSON only: {"response": "<your answer, plain text, may use - bullets>", "suggestions": ["<a follow-up question the user could ask>", "..."]} with 3 suggestions.',
     ].join("\n"),
-    user: [thread && `Conversation so far:\n${thread}`, context.trim() && `Context from the user: ${context.trim()}`, `User: ${message}`].filter(Boolean).join("\n\n"),
+    user: [
+      thread && `Conversation so far:\n${thread}`,
+      context.trim() && `Context from the user: ${context.trim()}`,
+      `User: ${message}`,
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
     maxTokens: 700,
   };
 }

@@ -1,7 +1,15 @@
 import type { AiPrompt } from "../provider";
 import { fenceFor } from "./fence";
 
-export const INTENTS = ["interested", "appointment_request", "pricing_question", "objection", "not_interested", "opt_out_like", "other"] as const;
+export const INTENTS = [
+  "interested",
+  "appointment_request",
+  "pricing_question",
+  "objection",
+  "not_interested",
+  "opt_out_like",
+  "other",
+] as const;
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
 export function classifyReplyPrompt(text: string, nonce?: string): AiPrompt {

@@ -21,9 +21,11 @@ export function fenceFor(nonce: string = newFenceNonce()): Fence {
 
 /** The untrusted text with every fence-like sequence broken up. */
 export function neutralise(text: string): string {
-  return text
-    .replace(/[<>\u2039\u203A\u00AB\u00BB\uFF1C\uFF1E\u3008\u3009]{2,}/g, " ")
-    .replace(/\b(?:END[-_ ]?)?DATA-[A-Za-z0-9]+/gi, " ")
-    // Control characters (other than tab and newlines) have no place in a text message and can hide markers.
-    .replace(/\p{Cc}/gu, (c) => (c === "\n" || c === "\r" || c === "\t" ? c : ""));
+  return (
+    text
+      .replace(/[<>\u2039\u203A\u00AB\u00BB\uFF1C\uFF1E\u3008\u3009]{2,}/g, " ")
+      .replace(/\b(?:END[-_ ]?)?DATA-[A-Za-z0-9]+/gi, " ")
+      // Control characters (other than tab and newlines) have no place in a text message and can hide markers.
+      .replace(/\p{Cc}/gu, (c) => (c === "\n" || c === "\r" || c === "\t" ? c : ""))
+  );
 }

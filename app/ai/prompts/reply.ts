@@ -2,7 +2,13 @@ import type { AiPrompt } from "../provider";
 import { fenceFor } from "./fence";
 import { DRAFT_RULES } from "./rules";
 
-export type ReplyRequest = { inbound: string; written: string; style: string; maxLength: number; firstName: string | null };
+export type ReplyRequest = {
+  inbound: string;
+  written: string;
+  style: string;
+  maxLength: number;
+  firstName: string | null;
+};
 
 /** An auto-responder's reply to one inbound text, from the responder's written answer (issue 13, `useAI`). */
 export function replyPrompt(r: ReplyRequest, nonce?: string): AiPrompt {

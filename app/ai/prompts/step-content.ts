@@ -6,13 +6,20 @@ const OPTION_BRIEF = {
   introduction: "Introduce the team and the offer warmly.",
   "follow-up": "Follow up politely on earlier messages without repeating them.",
   value: "Share one concrete, honest benefit of solar for the homeowner.",
-  urgency: "Give a truthful, gentle reason to act soon (install schedules, incentive changes) without pressure tactics.",
+  urgency:
+    "Give a truthful, gentle reason to act soon (install schedules, incentive changes) without pressure tactics.",
 } as const;
 
-export function stepContentPrompt(input: StepContentInput, option: keyof typeof OPTION_BRIEF, brand: { company?: string | null; rep?: boolean } = {}): AiPrompt {
+export function stepContentPrompt(
+  input: StepContentInput,
+  option: keyof typeof OPTION_BRIEF,
+  brand: { company?: string | null; rep?: boolean } = {},
+): AiPrompt {
   const previous = input.previousSteps
     .filter((s) => s.stepNumber < input.stepNumber)
-    .map((s) => `Step ${s.stepNumber} (${s.messageType}): ${s.subject ? `[${s.subject}] ` : ""}${s.content.slice(0, 400)}`)
+    .map(
+      (s) => `Step ${s.stepNumber} (${s.messageType}): ${s.subject ? `[${s.subject}] ` : ""}${s.content.slice(0, 400)}`,
+    )
     .join("\n");
   return {
     system: [
@@ -30,7 +37,9 @@ export function stepContentPrompt(input: StepContentInput, option: keyof typeof 
     ].join("\n"),
     user: [
       `Write step ${input.stepNumber} (${input.stepPosition} message) of a ${input.messageType === "sms" ? "text message" : "email"} campaign.`,
-      input.campaignDescription ? `Brief (what this campaign is about): ${input.campaignDescription}` : "Brief: a free, no-obligation solar assessment for the homeowner.",
+      input.campaignDescription
+        ? `Brief (what this campaign is about): ${input.campaignDescription}`
+        : "Brief: a free, no-obligation solar assessment for the homeowner.",
       brand.company && `Company: ${brand.company}`,
       `Internal campaign name (for context only, never in the message): ${input.campaignName || "(unnamed)"}`,
       input.targetAudience && `Audience: ${input.targetAudience}`,

@@ -29,7 +29,13 @@ export function createOpenAi(config: OpenAiConfig): AiProvider {
       method: "POST",
       headers,
       signal,
-      body: JSON.stringify({ model: config.model, messages: chatMessages(prompt), max_tokens: prompt.maxTokens, temperature: 0.7, ...extra }),
+      body: JSON.stringify({
+        model: config.model,
+        messages: chatMessages(prompt),
+        max_tokens: prompt.maxTokens,
+        temperature: 0.7,
+        ...extra,
+      }),
     });
     if (!res.ok || !res.body) {
       await res.body?.cancel();
@@ -50,7 +56,10 @@ export function createOpenAi(config: OpenAiConfig): AiProvider {
     },
     async *stream(prompt: AiPrompt, signal: AbortSignal): AsyncIterable<string> {
       const res = await post(prompt, signal, { stream: true });
-      yield* sseText(res.body!, (e) => (e as { choices?: { delta?: { content?: string | null } }[] }).choices?.[0]?.delta?.content);
+      yield* sseText(
+        res.body!,
+        (e) => (e as { choices?: { delta?: { content?: string | null } }[] }).choices?.[0]?.delta?.content,
+      );
     },
   };
 }

@@ -2,7 +2,9 @@ import { parseModelJson } from "../parse-json";
 import { chatMessages, MalformedAiOutput, sseText, type AiPrompt, type AiProvider, type AiTask } from "../provider";
 
 /** The part of the `env.AI` binding we use (kept structural so tests can hand in a fake binding). */
-export type AiBinding = { run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown> };
+export type AiBinding = {
+  run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
+};
 
 /** A current instruct model on Workers AI (decision 007). */
 export const WORKERS_AI_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";

@@ -23,9 +23,16 @@ export function Alert({
   className,
   children,
   ...rest
-}: { tone?: Tone; role?: "alert" | "status"; className?: string; children: ReactNode } & { id?: string; "data-testid"?: string }) {
+}: { tone?: Tone; role?: "alert" | "status"; className?: string; children: ReactNode } & {
+  id?: string;
+  "data-testid"?: string;
+}) {
   return (
-    <div role={role ?? (tone === "danger" ? "alert" : undefined)} className={cx("rounded-md border p-3 text-sm", ALERT[tone], className)} {...rest}>
+    <div
+      role={role ?? (tone === "danger" ? "alert" : undefined)}
+      className={cx("rounded-md border p-3 text-sm", ALERT[tone], className)}
+      {...rest}
+    >
       {children}
     </div>
   );

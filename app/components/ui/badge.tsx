@@ -14,9 +14,25 @@ const BADGE: Record<Tone, string> = {
 };
 
 /** A small status label. Pick the tone with `campaignStatusTone` / `messageStatusTone` where one applies. */
-export function Badge({ tone = "neutral", icon: Icon, className, children }: { tone?: Tone; icon?: LucideIcon; className?: string; children: ReactNode }) {
+export function Badge({
+  tone = "neutral",
+  icon: Icon,
+  className,
+  children,
+}: {
+  tone?: Tone;
+  icon?: LucideIcon;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <span className={cx("inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium", BADGE[tone], className)}>
+    <span
+      className={cx(
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium",
+        BADGE[tone],
+        className,
+      )}
+    >
       {Icon ? <Icon aria-hidden="true" className="size-3" /> : null}
       {children}
     </span>

@@ -21,7 +21,12 @@ const SIZE: Record<ButtonSize, string> = {
 };
 
 /** The classes of a button, for the rare element that must look like one but is neither <button> nor a link. */
-export function buttonClass({ variant = "primary", size = "md", wrap = false, className }: { variant?: ButtonVariant; size?: ButtonSize; wrap?: boolean; className?: string } = {}) {
+export function buttonClass({
+  variant = "primary",
+  size = "md",
+  wrap = false,
+  className,
+}: { variant?: ButtonVariant; size?: ButtonSize; wrap?: boolean; className?: string } = {}) {
   return cx(
     // cx does not merge classes, so a wrapping button must not also carry whitespace-nowrap (the later rule wins).
     wrap ? "whitespace-normal text-left" : "whitespace-nowrap",
@@ -49,29 +54,31 @@ export type ButtonLinkProps = Own & Omit<LinkProps, "children"> & { to: LinkProp
  * A button, or with `to` a Remix <Link> that looks like one (navigation stays a link, so it works without JS and
  * opens in a new tab). `type` defaults to "button" so only an explicit `type="submit"` submits a form.
  */
-export const Button = forwardRef<HTMLButtonElement | HTMLAnchorElement, ButtonProps | ButtonLinkProps>(function Button(props, ref) {
-  const { variant, size, wrap, icon: Icon, className, children, ...rest } = props;
-  const classes = buttonClass({ variant, size, wrap, className });
-  const content = (
-    <>
-      {Icon ? <Icon aria-hidden="true" className={size === "sm" ? "size-3.5" : "size-4"} /> : null}
-      {children}
-    </>
-  );
-  if (rest.to !== undefined) {
-    return (
-      <Link ref={ref as Ref<HTMLAnchorElement>} {...(rest as LinkProps)} className={classes}>
-        {content}
-      </Link>
+export const Button = forwardRef<HTMLButtonElement | HTMLAnchorElement, ButtonProps | ButtonLinkProps>(
+  function Button(props, ref) {
+    const { variant, size, wrap, icon: Icon, className, children, ...rest } = props;
+    const classes = buttonClass({ variant, size, wrap, className });
+    const content = (
+      <>
+        {Icon ? <Icon aria-hidden="true" className={size === "sm" ? "size-3.5" : "size-4"} /> : null}
+        {children}
+      </>
     );
-  }
-  const { type = "button", ...buttonProps } = rest as ButtonHTMLAttributes<HTMLButtonElement>;
-  return (
-    <button ref={ref as Ref<HTMLButtonElement>} type={type} {...buttonProps} className={classes}>
-      {content}
-    </button>
-  );
-});
+    if (rest.to !== undefined) {
+      return (
+        <Link ref={ref as Ref<HTMLAnchorElement>} {...(rest as LinkProps)} className={classes}>
+          {content}
+        </Link>
+      );
+    }
+    const { type = "button", ...buttonProps } = rest as ButtonHTMLAttributes<HTMLButtonElement>;
+    return (
+      <button ref={ref as Ref<HTMLButtonElement>} type={type} {...buttonProps} className={classes}>
+        {content}
+      </button>
+    );
+  },
+);
 
 type TextLinkProps = { tone?: "primary" | "danger" | "muted"; className?: string; children: ReactNode } & (
   | (Omit<LinkProps, "className" | "children"> & { href?: undefined })

@@ -14,9 +14,19 @@ export function Card({
   className,
   children,
   ...rest
-}: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; className?: string; children?: ReactNode; "data-testid"?: string }) {
+}: {
+  title?: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+  children?: ReactNode;
+  "data-testid"?: string;
+}) {
   return (
-    <section className={cx("min-w-0 rounded-lg border border-border bg-surface p-4 text-fg wrap-anywhere", className)} {...rest}>
+    <section
+      className={cx("min-w-0 rounded-lg border border-border bg-surface p-4 text-fg wrap-anywhere", className)}
+      {...rest}
+    >
       {title || actions ? (
         <div className="mb-3 flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
@@ -32,7 +42,15 @@ export function Card({
 }
 
 /** A screen's title row: the h2 (data-testid="page-title"), an optional line under it, actions on the right. */
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-3">
       <div>
@@ -47,14 +65,26 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
 }
 
 /** One figure with its label (dashboard, analytics): value defaults to 0 when missing. */
-export function StatCard({ label, value, icon: Icon, hint }: { label: string; value: number | string | null | undefined; icon?: LucideIcon; hint?: ReactNode }) {
+export function StatCard({
+  label,
+  value,
+  icon: Icon,
+  hint,
+}: {
+  label: string;
+  value: number | string | null | undefined;
+  icon?: LucideIcon;
+  hint?: ReactNode;
+}) {
   return (
     <div className="rounded-lg border border-border bg-surface p-5">
       <div className="flex items-center justify-between gap-2">
         <p className="text-sm font-medium text-fg-muted">{label}</p>
         {Icon ? <Icon aria-hidden="true" className="size-5 text-primary-text" /> : null}
       </div>
-      <p className="mt-2 text-3xl font-bold">{typeof value === "number" ? value.toLocaleString("en-US") : (value ?? 0)}</p>
+      <p className="mt-2 text-3xl font-bold">
+        {typeof value === "number" ? value.toLocaleString("en-US") : (value ?? 0)}
+      </p>
       {hint ? <p className="mt-1 text-xs text-fg-subtle">{hint}</p> : null}
     </div>
   );
@@ -68,7 +98,14 @@ export function EmptyState({
   action,
   className,
   ...rest
-}: { title: ReactNode; description?: ReactNode; icon?: LucideIcon; action?: ReactNode; className?: string; "data-testid"?: string }) {
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  icon?: LucideIcon;
+  action?: ReactNode;
+  className?: string;
+  "data-testid"?: string;
+}) {
   return (
     <div className={cx("p-10 text-center", className)} {...rest}>
       {Icon ? <Icon aria-hidden="true" className="mx-auto mb-3 size-8 text-fg-subtle" /> : null}

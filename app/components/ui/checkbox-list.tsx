@@ -38,7 +38,9 @@ export function CheckboxList({
         <input key={v} type="hidden" name={name} value={v} />
       ))}
       <ul className={cx("divide-y divide-border overflow-y-auto", maxHeightClass)}>
-        {items.length === 0 ? <li className="p-4 text-center text-sm text-fg-subtle">{empty ?? "Nothing to show"}</li> : null}
+        {items.length === 0 ? (
+          <li className="p-4 text-center text-sm text-fg-subtle">{empty ?? "Nothing to show"}</li>
+        ) : null}
         {items.map((it) => (
           <CheckboxRow key={it.value} name={name} item={it} checked={checked.has(it.value)} />
         ))}
@@ -52,7 +54,13 @@ function CheckboxRow({ name, item, checked }: { name: string; item: CheckboxItem
   return (
     <li>
       <label className="flex cursor-pointer items-start gap-3 px-3 py-2 hover:bg-muted">
-        <input type="checkbox" name={name} value={item.value} defaultChecked={checked} className={cx("mt-0.5 size-4 shrink-0 rounded border-input accent-primary", focusRing)} />
+        <input
+          type="checkbox"
+          name={name}
+          value={item.value}
+          defaultChecked={checked}
+          className={cx("mt-0.5 size-4 shrink-0 rounded border-input accent-primary", focusRing)}
+        />
         <span className="min-w-0 text-sm">
           <span className="block font-medium">{item.label}</span>
           {item.detail ? <span className="block truncate text-xs text-fg-muted">{item.detail}</span> : null}

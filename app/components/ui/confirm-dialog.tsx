@@ -47,7 +47,12 @@ export function ConfirmDialog({
         {Object.entries(fields ?? {}).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <DialogActions label={confirmLabel} pendingLabel={pendingLabel} pending={pending} variant={destructive ? "destructive" : "primary"} />
+        <DialogActions
+          label={confirmLabel}
+          pendingLabel={pendingLabel}
+          pending={pending}
+          variant={destructive ? "destructive" : "primary"}
+        />
       </Form>
     </Dialog>
   );

@@ -4,4 +4,5 @@ export function cx(...parts: (string | false | null | undefined)[]): string {
 }
 
 /** The one focus style: a visible ring for keyboard focus only. */
-export const focusRing = "outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-surface";
+export const focusRing =
+  "outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-surface";

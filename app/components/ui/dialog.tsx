@@ -1,7 +1,17 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { Link, useLocation, useMatches, useNavigate } from "@remix-run/react";
 import { X } from "lucide-react";
-import { createContext, useCallback, useContext, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from "./button";
 import { cx, focusRing } from "./cx";
@@ -52,7 +62,11 @@ export function Dialog({
   // The control that had focus when the dialog mounted (the "Add Contact" link after a client-side navigation;
   // nothing on a fresh page load).
   const [opener] = useState(() =>
-    typeof document !== "undefined" && document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null,
+    typeof document !== "undefined" &&
+    document.activeElement instanceof HTMLElement &&
+    document.activeElement !== document.body
+      ? document.activeElement
+      : null,
   );
 
   const close = useCallback(() => {
@@ -61,7 +75,10 @@ export function Dialog({
     setOpen(false);
     navigate(back, { preventScrollReset: true });
   }, [back, navigate]);
-  const state = useMemo<DialogState>(() => ({ closeTo: back, close: hydrated ? close : null }), [back, close, hydrated]);
+  const state = useMemo<DialogState>(
+    () => ({ closeTo: back, close: hydrated ? close : null }),
+    [back, close, hydrated],
+  );
 
   return (
     <DialogContext.Provider value={state}>
@@ -80,7 +97,10 @@ export function Dialog({
               event.preventDefault();
               if (opener?.isConnected) opener.focus();
             }}
-            className={cx("relative my-auto w-full min-w-0 rounded-xl bg-surface p-4 sm:p-6 text-fg shadow-xl outline-none", size === "lg" ? "max-w-4xl" : "max-w-lg")}
+            className={cx(
+              "relative my-auto w-full min-w-0 rounded-xl bg-surface p-4 sm:p-6 text-fg shadow-xl outline-none",
+              size === "lg" ? "max-w-4xl" : "max-w-lg",
+            )}
           >
             <div className="mb-4 flex items-start justify-between gap-4">
               <div>
@@ -93,7 +113,10 @@ export function Dialog({
                   </p>
                 ) : null}
               </div>
-              <DialogCloseLink aria-label="Close" className={cx("rounded p-1 text-fg-subtle hover:bg-muted hover:text-fg", focusRing)}>
+              <DialogCloseLink
+                aria-label="Close"
+                className={cx("rounded p-1 text-fg-subtle hover:bg-muted hover:text-fg", focusRing)}
+              >
                 <X aria-hidden="true" className="size-5" />
               </DialogCloseLink>
             </div>
@@ -124,12 +147,25 @@ function useCloseLink() {
 }
 
 /** A plain link to where the dialog closes (the × and the backdrop). */
-function DialogCloseLink(props: { className?: string; children?: ReactNode; tabIndex?: number; "aria-label"?: string }) {
+function DialogCloseLink(props: {
+  className?: string;
+  children?: ReactNode;
+  tabIndex?: number;
+  "aria-label"?: string;
+}) {
   return <Link {...useCloseLink()} {...props} />;
 }
 
 /** A button-styled link that closes the dialog ("Cancel", "Back to contacts"). */
-export function DialogClose({ children, variant = "secondary", size = "md" }: { children: ReactNode; variant?: ButtonVariant; size?: ButtonSize }) {
+export function DialogClose({
+  children,
+  variant = "secondary",
+  size = "md",
+}: {
+  children: ReactNode;
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+}) {
   return (
     <Button {...useCloseLink()} variant={variant} size={size}>
       {children}
@@ -151,7 +187,10 @@ export function DialogActions({
   pendingLabel,
   pending = false,
   ...button
-}: { label: ReactNode; pendingLabel?: ReactNode; pending?: boolean } & Pick<ButtonProps, "icon" | "variant" | "name" | "value">) {
+}: { label: ReactNode; pendingLabel?: ReactNode; pending?: boolean } & Pick<
+  ButtonProps,
+  "icon" | "variant" | "name" | "value"
+>) {
   return (
     <DialogFooter>
       <DialogClose>Cancel</DialogClose>

@@ -1,19 +1,31 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import {
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { cx, focusRing } from "./cx";
 
 const control =
   "w-full rounded-md border border-input bg-surface px-3 py-2 text-sm text-fg placeholder:text-fg-subtle focus:border-primary aria-invalid:border-danger disabled:opacity-60";
 
 /** A bare text input in the kit's style (use Field for a labelled one). */
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
+  { className, ...props },
+  ref,
+) {
   const file = props.type === "file";
   return (
     <input
       ref={ref}
       {...props}
       className={cx(
-        file ? "block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-muted file:px-3 file:py-2 file:text-fg" : control,
+        file
+          ? "block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-muted file:px-3 file:py-2 file:text-fg"
+          : control,
         focusRing,
         className,
       )}
@@ -21,11 +33,17 @@ export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputE
   );
 });
 
-export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select({ className, ...props }, ref) {
+export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select(
+  { className, ...props },
+  ref,
+) {
   return <select ref={ref} {...props} className={cx(control, "px-2", focusRing, className)} />;
 });
 
-export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...props }, ref) {
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea(
+  { className, ...props },
+  ref,
+) {
   return <textarea ref={ref} {...props} className={cx(control, focusRing, className)} />;
 });
 
@@ -63,7 +81,12 @@ type Meta = FieldMetadata<unknown, Record<string, unknown>, string[]>;
  * every page that shows a Field, the login screen included, even where no conform form is used (issue 15's bytes).
  */
 function conformProps(meta: Meta, as: "input" | "select" | "textarea", type?: string): Record<string, unknown> {
-  const props: Record<string, unknown> = { id: meta.id, name: meta.name, form: meta.formId, required: meta.required || undefined };
+  const props: Record<string, unknown> = {
+    id: meta.id,
+    name: meta.name,
+    form: meta.formId,
+    required: meta.required || undefined,
+  };
   const initial = meta.initialValue;
   if (as === "select") {
     props.multiple = meta.multiple;
@@ -112,7 +135,15 @@ export function Field(props: FieldProps) {
     controlEl = (
       <Select {...conform} {...select} {...aria}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options?.map((o) => (typeof o === "string" ? <option key={o}>{o}</option> : <option key={o.value} value={o.value}>{o.label}</option>))}
+        {options?.map((o) =>
+          typeof o === "string" ? (
+            <option key={o}>{o}</option>
+          ) : (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ),
+        )}
         {children}
       </Select>
     );
@@ -126,7 +157,10 @@ export function Field(props: FieldProps) {
 
   return (
     <div className={cx(inline ? "flex items-center gap-2" : undefined, className)}>
-      <label htmlFor={id} className={cx(hideLabel ? "sr-only" : inline ? "text-sm text-fg-muted" : "mb-1 block text-sm font-medium")}>
+      <label
+        htmlFor={id}
+        className={cx(hideLabel ? "sr-only" : inline ? "text-sm text-fg-muted" : "mb-1 block text-sm font-medium")}
+      >
         {label}
         {required && !hideLabel && !inline ? (
           <span aria-hidden="true" className="text-danger">

@@ -20,19 +20,33 @@ describe("HiddenFields", () => {
 
   it("renders nothing for an empty list, and escapes what it posts", () => {
     expect(html(<HiddenFields fields={{ pick: [] }} />)).toBe("");
-    expect(html(<HiddenFields fields={{ message: '"><script>x</script>' }} />)).toBe('<input type="hidden" name="message" value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"/>');
+    expect(html(<HiddenFields fields={{ message: '"><script>x</script>' }} />)).toBe(
+      '<input type="hidden" name="message" value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"/>',
+    );
   });
 });
 
 describe("Field as a select", () => {
   it("renders the placeholder first, then the options (strings or value/label), then children", () => {
     const out = html(
-      <Field as="select" label="Profile" name="p" defaultValue="2" placeholder="None" options={["a", { value: 2, label: "Two" }]}>
+      <Field
+        as="select"
+        label="Profile"
+        name="p"
+        defaultValue="2"
+        placeholder="None"
+        options={["a", { value: 2, label: "Two" }]}
+      >
         <option value="z">Zed</option>
       </Field>,
     );
     const options = [...out.matchAll(/<option[^>]*>[^<]*<\/option>/g)].map((m) => m[0]);
-    expect(options).toEqual(['<option value="">None</option>', "<option>a</option>", '<option value="2" selected="">Two</option>', '<option value="z">Zed</option>']);
+    expect(options).toEqual([
+      '<option value="">None</option>',
+      "<option>a</option>",
+      '<option value="2" selected="">Two</option>',
+      '<option value="z">Zed</option>',
+    ]);
     expect(out).toMatch(/<label for="([^"]+)"[^>]*>Profile<\/label><select[^>]*id="\1"/);
   });
 });

@@ -8,7 +8,9 @@ export function HiddenFields({ fields }: { fields: Record<string, HiddenValue | 
   return (
     <>
       {Object.entries(fields).flatMap(([name, value]) =>
-        (Array.isArray(value) ? value : [value]).flatMap((v, i) => (v == null ? [] : [<input key={`${name}-${i}`} type="hidden" name={name} value={v} />])),
+        (Array.isArray(value) ? value : [value]).flatMap((v, i) =>
+          v == null ? [] : [<input key={`${name}-${i}`} type="hidden" name={name} value={v} />],
+        ),
       )}
     </>
   );

@@ -1,7 +1,15 @@
 // The UI kit: every screen is assembled from these parts (docs/ui.md shows each with its no-JS / JS behaviour).
 export { Alert, type Tone } from "./alert";
 export { ActiveBadge, Badge, campaignStatusTone, messageStatusTone, PriorityBadge } from "./badge";
-export { Button, buttonClass, TextLink, type ButtonProps, type ButtonLinkProps, type ButtonSize, type ButtonVariant } from "./button";
+export {
+  Button,
+  buttonClass,
+  TextLink,
+  type ButtonProps,
+  type ButtonLinkProps,
+  type ButtonSize,
+  type ButtonVariant,
+} from "./button";
 export { Card, EmptyState, PageHeader, StatCard } from "./card";
 export { CheckboxList, type CheckboxItem } from "./checkbox-list";
 export { ConfirmDialog } from "./confirm-dialog";

@@ -21,7 +21,8 @@ export function ItemList<T extends { id: Key }>({
   children: (item: T) => ReactNode;
   "data-testid"?: string;
 }) {
-  if (items.length === 0) return typeof empty === "string" ? <p className="text-sm text-fg-muted">{empty}</p> : <>{empty}</>;
+  if (items.length === 0)
+    return typeof empty === "string" ? <p className="text-sm text-fg-muted">{empty}</p> : <>{empty}</>;
   return (
     <ul className={className} {...rest}>
       {items.map((item) => (

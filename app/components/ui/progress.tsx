@@ -1,6 +1,10 @@
 import { cx } from "./cx";
 
-export type ProgressPart = { label: string; value: number; tone: "primary" | "success" | "warning" | "danger" | "neutral" };
+export type ProgressPart = {
+  label: string;
+  value: number;
+  tone: "primary" | "success" | "warning" | "danger" | "neutral";
+};
 
 const FILL: Record<ProgressPart["tone"], string> = {
   primary: "bg-primary",
@@ -11,11 +15,25 @@ const FILL: Record<ProgressPart["tone"], string> = {
 };
 
 /** A stacked bar of parts out of `total` with a text legend (the figures are written out, so colour is not the only signal). */
-export function ProgressBar({ parts, total, label, className }: { parts: ProgressPart[]; total: number; label: string; className?: string }) {
+export function ProgressBar({
+  parts,
+  total,
+  label,
+  className,
+}: {
+  parts: ProgressPart[];
+  total: number;
+  label: string;
+  className?: string;
+}) {
   const pct = (v: number) => (total > 0 ? Math.min(100, (v / total) * 100) : 0);
   return (
     <div className={className}>
-      <div className="flex h-2 overflow-hidden rounded-full bg-muted" role="img" aria-label={`${label}: ${parts.map((p) => `${p.value.toLocaleString("en-US")} ${p.label}`).join(", ")}`}>
+      <div
+        className="flex h-2 overflow-hidden rounded-full bg-muted"
+        role="img"
+        aria-label={`${label}: ${parts.map((p) => `${p.value.toLocaleString("en-US")} ${p.label}`).join(", ")}`}
+      >
         {parts.map((p) => (
           <span key={p.label} className={cx("h-full", FILL[p.tone])} style={{ width: `${pct(p.value)}%` }} />
         ))}

@@ -50,7 +50,14 @@ export function RecordForm({
   const resetting = useResetOnSuccess(Boolean(failure));
   return (
     <Card title={editing ? `Edit ${editing.name}` : `New ${noun.title}`} data-testid={`${testId}-card`}>
-      <Form method="post" action={`?${query}`} className="space-y-3" data-testid={testId} key={`${testId}-${editing?.id ?? "new"}`} {...resetting}>
+      <Form
+        method="post"
+        action={`?${query}`}
+        className="space-y-3"
+        data-testid={testId}
+        key={`${testId}-${editing?.id ?? "new"}`}
+        {...resetting}
+      >
         {failure}
         {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
         {children}
@@ -98,7 +105,15 @@ export function RecordCard({
       title={name}
       description={description}
       data-testid={testId}
-      actions={<Switch name="isActive" checked={isActive} label={`Active: ${name}`} action={`?${query}`} fields={{ intent: toggleIntent, id: String(id) }} />}
+      actions={
+        <Switch
+          name="isActive"
+          checked={isActive}
+          label={`Active: ${name}`}
+          action={`?${query}`}
+          fields={{ intent: toggleIntent, id: String(id) }}
+        />
+      }
     >
       <div className="space-y-2 text-sm">
         {children}
@@ -115,7 +130,17 @@ export function RecordCard({
   );
 }
 
-function RecordLink({ to, icon, variant, children }: { to: string; icon: LucideIcon; variant: "outline" | "ghost"; children: ReactNode }) {
+function RecordLink({
+  to,
+  icon,
+  variant,
+  children,
+}: {
+  to: string;
+  icon: LucideIcon;
+  variant: "outline" | "ghost";
+  children: ReactNode;
+}) {
   return (
     <Button to={to} size="sm" variant={variant} icon={icon} preventScrollReset>
       {children}

@@ -48,7 +48,10 @@ export function SearchBox({
   const location = useLocation();
   const target = useResolvedPath(action ?? ".");
   // A GET to this form's route with a different query is this search (or a page of it) loading.
-  const searching = navigation.state === "loading" && navigation.location.pathname === target.pathname && navigation.location.search !== location.search;
+  const searching =
+    navigation.state === "loading" &&
+    navigation.location.pathname === target.pathname &&
+    navigation.location.search !== location.search;
   useEffect(() => () => clearTimeout(timer.current), []);
   // Follow the URL when it changes from elsewhere (back button, a link) without fighting the user's typing.
   useEffect(() => {
@@ -57,13 +60,22 @@ export function SearchBox({
 
   const Wrapper = inForm ? InFormSearch : Form;
   return (
-    <Wrapper method="get" action={action} role="search" className={cx("flex max-w-full min-w-0 flex-1 gap-2 sm:min-w-64", className)} onSubmit={() => clearTimeout(timer.current)}>
+    <Wrapper
+      method="get"
+      action={action}
+      role="search"
+      className={cx("flex max-w-full min-w-0 flex-1 gap-2 sm:min-w-64", className)}
+      onSubmit={() => clearTimeout(timer.current)}
+    >
       {Object.entries(hidden ?? {}).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       <label htmlFor={inputId} className="sr-only">
         {label}
       </label>
       <div className="relative min-w-0 flex-1">
-        <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-subtle" />
+        <Search
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-fg-subtle"
+        />
         <Input
           id={inputId}
           ref={box}
@@ -80,12 +92,20 @@ export function SearchBox({
                   const next = e.currentTarget.value.trim();
                   clearTimeout(timer.current);
                   // A pending search must not fire after the user has moved on (Enter, a link, a dialog).
-                  timer.current = setTimeout(() => next !== value && submit(form, { replace: true, preventScrollReset: true }), debounceMs);
+                  timer.current = setTimeout(
+                    () => next !== value && submit(form, { replace: true, preventScrollReset: true }),
+                    debounceMs,
+                  );
                 }
           }
         />
       </div>
-      <Button type="submit" variant="secondary" data-testid={buttonTestId} {...(inForm ? { formMethod: "get", formAction: action, formNoValidate: true } : {})}>
+      <Button
+        type="submit"
+        variant="secondary"
+        data-testid={buttonTestId}
+        {...(inForm ? { formMethod: "get", formAction: action, formNoValidate: true } : {})}
+      >
         {searching ? "Searching..." : "Search"}
       </Button>
     </Wrapper>
@@ -93,7 +113,18 @@ export function SearchBox({
 }
 
 /** The search row inside another form: no form of its own (forms cannot nest); the button carries the GET. */
-function InFormSearch({ children, className, role }: { children: ReactNode; className?: string; role?: string; method?: string; action?: string; onSubmit?: () => void }) {
+function InFormSearch({
+  children,
+  className,
+  role,
+}: {
+  children: ReactNode;
+  className?: string;
+  role?: string;
+  method?: string;
+  action?: string;
+  onSubmit?: () => void;
+}) {
   return (
     <div role={role} className={className}>
       {children}

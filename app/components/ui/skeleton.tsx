@@ -9,7 +9,10 @@ export function Skeleton({ className }: { className?: string }) {
 export function Spinner({ label = "Loading..." }: { label?: string }) {
   return (
     <div role="status" className="flex items-center gap-2 text-sm text-fg-muted">
-      <span aria-hidden="true" className="inline-block size-5 animate-spin rounded-full border-2 border-primary border-t-transparent" />
+      <span
+        aria-hidden="true"
+        className="inline-block size-5 animate-spin rounded-full border-2 border-primary border-t-transparent"
+      />
       {label}
     </div>
   );

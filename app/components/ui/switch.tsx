@@ -6,8 +6,13 @@ import { cx, focusRing } from "./cx";
 import { HiddenFields } from "./hidden-fields";
 
 const track = (on: boolean) =>
-  cx("relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60", focusRing, on ? "bg-primary" : "bg-input");
-const thumb = (on: boolean) => cx("block size-5 rounded-full bg-surface shadow transition-transform", on ? "translate-x-5" : "translate-x-0.5");
+  cx(
+    "relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60",
+    focusRing,
+    on ? "bg-primary" : "bg-input",
+  );
+const thumb = (on: boolean) =>
+  cx("block size-5 rounded-full bg-surface shadow transition-transform", on ? "translate-x-5" : "translate-x-0.5");
 
 /**
  * An on/off setting saved by a form post. Without JS it is a submit button (role="switch") posting
@@ -44,11 +49,24 @@ export function Switch({
         {label}
       </span>
       {hydrated ? (
-        <SwitchPrimitive.Root type="submit" checked={on} disabled={disabled} aria-labelledby={labelId} className={track(on)}>
+        <SwitchPrimitive.Root
+          type="submit"
+          checked={on}
+          disabled={disabled}
+          aria-labelledby={labelId}
+          className={track(on)}
+        >
           <SwitchPrimitive.Thumb className={thumb(on)} />
         </SwitchPrimitive.Root>
       ) : (
-        <button type="submit" role="switch" aria-checked={on} aria-labelledby={labelId} disabled={disabled} className={track(on)}>
+        <button
+          type="submit"
+          role="switch"
+          aria-checked={on}
+          aria-labelledby={labelId}
+          disabled={disabled}
+          className={track(on)}
+        >
           <span className={thumb(on)} />
         </button>
       )}

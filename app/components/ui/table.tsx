@@ -3,11 +3,23 @@ import { Button } from "./button";
 import { cx } from "./cx";
 
 /** A bordered, horizontally scrolling table. Compose with THead/Th/Td; rows are plain <tr>. */
-export function Table({ children, className, caption, ...rest }: { children: ReactNode; className?: string; caption?: ReactNode; "data-testid"?: string }) {
+export function Table({
+  children,
+  className,
+  caption,
+  ...rest
+}: {
+  children: ReactNode;
+  className?: string;
+  caption?: ReactNode;
+  "data-testid"?: string;
+}) {
   return (
     <div className={cx("relative overflow-x-auto rounded-lg border border-border bg-surface", className)}>
       <table className="min-w-full divide-y divide-border text-sm" {...rest}>
-        {caption ? <caption className="bg-canvas px-3 py-2 text-left text-xs font-semibold text-fg-muted">{caption}</caption> : null}
+        {caption ? (
+          <caption className="bg-canvas px-3 py-2 text-left text-xs font-semibold text-fg-muted">{caption}</caption>
+        ) : null}
         {children}
       </table>
     </div>
@@ -18,7 +30,15 @@ export function Table({ children, className, caption, ...rest }: { children: Rea
  * The header row: `columns` names each column (or pass `<Th>` children for anything richer); `actions` adds a last
  * column for row buttons, labelled for screen readers only.
  */
-export function THead({ columns, actions, children }: { columns?: readonly string[]; actions?: boolean; children?: ReactNode }) {
+export function THead({
+  columns,
+  actions,
+  children,
+}: {
+  columns?: readonly string[];
+  actions?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <thead className="bg-canvas text-left text-xs font-semibold tracking-wide text-fg-muted uppercase">
       <tr>

@@ -17,7 +17,9 @@ function TabLabel({ item }: { item: TabItem }) {
   return (
     <>
       {item.label}
-      {item.count !== undefined ? <span className="ml-1 rounded-full bg-muted px-2 text-xs">{item.count.toLocaleString("en-US")}</span> : null}
+      {item.count !== undefined ? (
+        <span className="ml-1 rounded-full bg-muted px-2 text-xs">{item.count.toLocaleString("en-US")}</span>
+      ) : null}
     </>
   );
 }
@@ -29,7 +31,17 @@ const plainClick = (e: MouseEvent) => e.button === 0 && !e.metaKey && !e.ctrlKey
  * panel, so they work without JS (a <nav> of links with aria-current). Once hydrated they become Radix Tabs: a
  * tablist with arrow-key movement between tabs, Enter/Space or a click navigates to the tab's URL.
  */
-export function Tabs({ label, value, items, children }: { label: string; value: string; items: TabItem[]; children: ReactNode }) {
+export function Tabs({
+  label,
+  value,
+  items,
+  children,
+}: {
+  label: string;
+  value: string;
+  items: TabItem[];
+  children: ReactNode;
+}) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const baseId = useId();
@@ -67,7 +79,12 @@ export function Tabs({ label, value, items, children }: { label: string; value: 
       ) : (
         <nav aria-label={label} className="flex gap-1 overflow-x-auto border-b border-border">
           {items.map((item) => (
-            <Link key={item.value} to={item.href} aria-current={item.value === value ? "page" : undefined} className={tabClass(item.value === value)}>
+            <Link
+              key={item.value}
+              to={item.href}
+              aria-current={item.value === value ? "page" : undefined}
+              className={tabClass(item.value === value)}
+            >
               <TabLabel item={item} />
             </Link>
           ))}

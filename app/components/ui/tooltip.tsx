@@ -18,12 +18,24 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
  * A hint on hover/focus (JS only; the trigger must have its own accessible name, so nothing is lost without JS).
  * The child must be one focusable element (a Button, a link).
  */
-export function Tooltip({ content, side = "top", children }: { content: ReactNode; side?: "top" | "right" | "bottom" | "left"; children: ReactElement }) {
+export function Tooltip({
+  content,
+  side = "top",
+  children,
+}: {
+  content: ReactNode;
+  side?: "top" | "right" | "bottom" | "left";
+  children: ReactElement;
+}) {
   return (
     <TooltipPrimitive.Root>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
       <TooltipPrimitive.Portal>
-        <TooltipPrimitive.Content side={side} sideOffset={6} className="z-[60] max-w-xs rounded-md bg-fg px-2.5 py-1.5 text-xs text-surface shadow-md">
+        <TooltipPrimitive.Content
+          side={side}
+          sideOffset={6}
+          className="z-[60] max-w-xs rounded-md bg-fg px-2.5 py-1.5 text-xs text-surface shadow-md"
+        >
           {content}
           <TooltipPrimitive.Arrow className="fill-fg" />
         </TooltipPrimitive.Content>

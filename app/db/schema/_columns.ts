@@ -12,4 +12,5 @@ export const updatedAt = () =>
     .$defaultFn(() => new Date());
 export const bool = (name: string) => integer(name, { mode: "boolean" });
 /** A required reference to the parent row, deleted with it (ON DELETE CASCADE). */
-export const parentId = (name: string, parent: () => AnySQLiteColumn) => integer(name).notNull().references(parent, { onDelete: "cascade" });
+export const parentId = (name: string, parent: () => AnySQLiteColumn) =>
+  integer(name).notNull().references(parent, { onDelete: "cascade" });

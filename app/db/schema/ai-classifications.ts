@@ -19,7 +19,10 @@ export const aiClassifications = sqliteTable(
     /** Set when a person confirms (true) or corrects (false) the classification. */
     markedCorrect: bool("marked_correct"),
   },
-  (t) => [index("ai_classifications_created_at_idx").on(t.createdAt), index("ai_classifications_message_idx").on(t.messageId)],
+  (t) => [
+    index("ai_classifications_created_at_idx").on(t.createdAt),
+    index("ai_classifications_message_idx").on(t.messageId),
+  ],
 );
 
 /** AI calls per user per minute window (cost control). */

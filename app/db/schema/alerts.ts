@@ -5,7 +5,12 @@ import { contacts } from "./contacts";
 import { users } from "./users";
 
 export const ALERT_STATUSES = ["unacknowledged", "acknowledged"] as const;
-export const ALERT_CATEGORIES = ["high-priority lead", "appointment request", "objection", "information request"] as const;
+export const ALERT_CATEGORIES = [
+  "high-priority lead",
+  "appointment request",
+  "objection",
+  "information request",
+] as const;
 export type AlertCategory = (typeof ALERT_CATEGORIES)[number];
 
 /** One alert per inbound reply that matched a keyword bank or alert profile (test alerts have no inbound). */

@@ -18,5 +18,8 @@ export const broadcasts = sqliteTable(
     idempotencyKey: text("idempotency_key"),
     createdAt: createdAt(),
   },
-  (t) => [index("broadcasts_created_at_idx").on(t.createdAt), uniqueIndex("broadcasts_idempotency_key_uq").on(t.idempotencyKey)],
+  (t) => [
+    index("broadcasts_created_at_idx").on(t.createdAt),
+    uniqueIndex("broadcasts_idempotency_key_uq").on(t.idempotencyKey),
+  ],
 );

@@ -37,10 +37,7 @@ export const campaigns = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index("campaigns_created_at_idx").on(t.createdAt),
-    index("campaigns_status_idx").on(t.status),
-  ],
+  (t) => [index("campaigns_created_at_idx").on(t.createdAt), index("campaigns_status_idx").on(t.status)],
 );
 
 export type Campaign = typeof campaigns.$inferSelect;

@@ -14,5 +14,8 @@ export const capCounters = sqliteTable(
     hits: integer("hits").notNull().default(0),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channel, t.subject, t.windowStart] }), index("cap_counters_expires_at_idx").on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.channel, t.subject, t.windowStart] }),
+    index("cap_counters_expires_at_idx").on(t.expiresAt),
+  ],
 );

@@ -13,5 +13,8 @@ export const chatMessages = sqliteTable(
     createdAt: createdAt(),
   },
   // created_at: the retention purge (app/jobs/purge-old-rows.server.ts, decision 022).
-  (t) => [index("chat_messages_user_created_at_idx").on(t.userId, t.createdAt), index("chat_messages_created_at_idx").on(t.createdAt)],
+  (t) => [
+    index("chat_messages_user_created_at_idx").on(t.userId, t.createdAt),
+    index("chat_messages_created_at_idx").on(t.createdAt),
+  ],
 );

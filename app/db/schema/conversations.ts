@@ -17,7 +17,11 @@ export const conversations = sqliteTable(
     lastPreview: text("last_preview").notNull(),
     needsReply: bool("needs_reply").notNull().default(false),
   },
-  (t) => [uniqueIndex("conversations_key_uq").on(t.key), index("conversations_recent_idx").on(t.lastMessageAt, t.lastMessageId), index("conversations_contact_idx").on(t.contactId)],
+  (t) => [
+    uniqueIndex("conversations_key_uq").on(t.key),
+    index("conversations_recent_idx").on(t.lastMessageAt, t.lastMessageId),
+    index("conversations_contact_idx").on(t.contactId),
+  ],
 );
 
 export type Conversation = typeof conversations.$inferSelect;

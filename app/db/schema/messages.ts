@@ -29,7 +29,19 @@ export const MESSAGE_STATUSES = [
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Why a message exists: decides quiet hours (marketing kinds), suppression exemptions and Message Center labels. */
-export const MESSAGE_KINDS = ["campaign", "broadcast", "quick", "individual", "test", "compliance", "reply", "inbound", "auto_reply", "auto_followup", "alert"] as const;
+export const MESSAGE_KINDS = [
+  "campaign",
+  "broadcast",
+  "quick",
+  "individual",
+  "test",
+  "compliance",
+  "reply",
+  "inbound",
+  "auto_reply",
+  "auto_followup",
+  "alert",
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const messages = sqliteTable(
@@ -76,19 +88,39 @@ export const messages = sqliteTable(
   // Partial indexes are used only when a query repeats their WHERE literally (status = 'x', not IN or a parameter).
   (t) => [
     uniqueIndex("messages_idempotency_key_uq").on(t.idempotencyKey),
-    uniqueIndex("messages_twilio_sid_uq").on(t.twilioSid).where(sql`twilio_sid IS NOT NULL`),
+    uniqueIndex("messages_twilio_sid_uq")
+      .on(t.twilioSid)
+      .where(sql`twilio_sid IS NOT NULL`),
     index("messages_created_at_idx").on(t.createdAt, t.id),
-    index("messages_due_idx").on(t.status, t.scheduledAt).where(sql`status = 'pending' OR status = 'queued' OR status = 'sending'`),
-    index("messages_held_idx").on(t.campaignId).where(sql`status = 'held'`),
+    index("messages_due_idx")
+      .on(t.status, t.scheduledAt)
+      .where(sql`status = 'pending' OR status = 'queued' OR status = 'sending'`),
+    index("messages_held_idx")
+      .on(t.campaignId)
+      .where(sql`status = 'held'`),
     index("messages_contact_thread_idx").on(t.contactId, t.id),
     index("messages_phone_thread_idx").on(t.phone, t.id),
-    index("messages_campaign_idx").on(t.campaignId).where(sql`campaign_id IS NOT NULL`),
-    index("messages_broadcast_status_idx").on(t.broadcastId, t.status).where(sql`broadcast_id IS NOT NULL AND status NOT IN ('queued', 'sending')`),
-    index("messages_email_idx").on(t.email).where(sql`channel = 'email'`),
-    index("messages_inbound_idx").on(t.id).where(sql`direction = 'inbound'`),
-    index("messages_failed_idx").on(t.id).where(sql`status = 'failed' OR status = 'undelivered'`),
-    index("messages_unsent_phone_idx").on(t.phone).where(sql`status IN ('pending', 'queued', 'held')`),
-    index("messages_phone_conversation_idx").on(t.phone, t.id).where(sql`direction = 'inbound' OR kind IN ('individual', 'quick', 'reply')`),
+    index("messages_campaign_idx")
+      .on(t.campaignId)
+      .where(sql`campaign_id IS NOT NULL`),
+    index("messages_broadcast_status_idx")
+      .on(t.broadcastId, t.status)
+      .where(sql`broadcast_id IS NOT NULL AND status NOT IN ('queued', 'sending')`),
+    index("messages_email_idx")
+      .on(t.email)
+      .where(sql`channel = 'email'`),
+    index("messages_inbound_idx")
+      .on(t.id)
+      .where(sql`direction = 'inbound'`),
+    index("messages_failed_idx")
+      .on(t.id)
+      .where(sql`status = 'failed' OR status = 'undelivered'`),
+    index("messages_unsent_phone_idx")
+      .on(t.phone)
+      .where(sql`status IN ('pending', 'queued', 'held')`),
+    index("messages_phone_conversation_idx")
+      .on(t.phone, t.id)
+      .where(sql`direction = 'inbound' OR kind IN ('individual', 'quick', 'reply')`),
   ],
 );
 

@@ -7,7 +7,9 @@ export const responderTriggers = sqliteTable(
   "responder_triggers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    responderId: integer("responder_id").notNull().references(() => autoResponders.id, { onDelete: "cascade" }),
+    responderId: integer("responder_id")
+      .notNull()
+      .references(() => autoResponders.id, { onDelete: "cascade" }),
     inboundMessageId: integer("inbound_message_id").notNull(),
     phone: text("phone").notNull(),
     inboundAt: utc("inbound_at").notNull(),

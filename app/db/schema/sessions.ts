@@ -15,7 +15,8 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
   },
   (t) => [
-    index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt),
+    index("sessions_user_id_idx").on(t.userId),
+    index("sessions_expires_at_idx").on(t.expiresAt),
     index("sessions_last_seen_at_idx").on(t.lastSeenAt),
   ],
 );

@@ -65,5 +65,9 @@ export type HttpTransport = {
 
 /** The transport's settings resolved: the API base without a trailing slash, the fetch, the timeout (20 s). */
 export function transportOf(config: HttpTransport, defaultBase: string) {
-  return { base: (config.apiBase?.trim() || defaultBase).replace(/\/+$/, ""), doFetch: fetchFrom(config.fetch), timeoutMs: config.timeoutMs ?? 20_000 };
+  return {
+    base: (config.apiBase?.trim() || defaultBase).replace(/\/+$/, ""),
+    doFetch: fetchFrom(config.fetch),
+    timeoutMs: config.timeoutMs ?? 20_000,
+  };
 }

@@ -60,7 +60,9 @@ describe("outbox SMS", () => {
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => provider.send(sms(3))));
     expect(new Set(concurrent.map((a) => a.sid)).size).toBe(1);
     expect(await db.$count(outboxMessages)).toBe(3);
-    expect((await db.select().from(outboxMessages).where(eq(outboxMessages.sid, first.sid)))[0].fromAddress).toBe("+15550001111");
+    expect((await db.select().from(outboxMessages).where(eq(outboxMessages.sid, first.sid)))[0].fromAddress).toBe(
+      "+15550001111",
+    );
   });
 
   it("findSent returns this number's messages since a time, newest first", async () => {
@@ -90,7 +92,12 @@ describe("outbox email", () => {
       ["email", 9],
       ["sms", 9],
     ]);
-    expect(rows[0]).toMatchObject({ toAddress: "ana@example.com", fromAddress: "helio@localhost", subject: "Quote", body: "Hello" });
+    expect(rows[0]).toMatchObject({
+      toAddress: "ana@example.com",
+      fromAddress: "helio@localhost",
+      subject: "Quote",
+      body: "Hello",
+    });
   });
 
   it("keeps the html when there is no text part", async () => {
@@ -106,15 +113,22 @@ describe("advanceOutboxStatuses", () => {
     const b = await createOutboxEmail(db, { clock: () => at(500) }).send(email(2));
 
     expect(await advanceOutboxStatuses(db, at(1999))).toEqual([]);
-    expect(await advanceOutboxStatuses(db, at(2000))).toEqual([{ sid: a.sid, status: "delivered", channel: "sms", messageId: 1 }]);
-    expect(await advanceOutboxStatuses(db, at(10_000))).toEqual([{ sid: b.sid, status: "delivered", channel: "email", messageId: 2 }]);
+    expect(await advanceOutboxStatuses(db, at(2000))).toEqual([
+      { sid: a.sid, status: "delivered", channel: "sms", messageId: 1 },
+    ]);
+    expect(await advanceOutboxStatuses(db, at(10_000))).toEqual([
+      { sid: b.sid, status: "delivered", channel: "email", messageId: 2 },
+    ]);
     expect(await advanceOutboxStatuses(db, at(20_000))).toEqual([]);
 
     const rows = await db.select().from(outboxMessages);
     expect(rows.every((r) => r.status === "delivered")).toBe(true);
     expect(rows.find((r) => r.sid === b.sid)!.updatedAt).toEqual(at(10_000));
     // A retry after delivery still finds the same message.
-    expect(await createOutboxSms(db, { clock: () => at(30_000) }).send(sms(1))).toEqual({ sid: a.sid, status: "delivered" });
+    expect(await createOutboxSms(db, { clock: () => at(30_000) }).send(sms(1))).toEqual({
+      sid: a.sid,
+      status: "delivered",
+    });
   });
 
   it("honours olderThanMs and limit, oldest first", async () => {

@@ -44,7 +44,11 @@ async function insertOnce(
     .select({ sid: outboxMessages.sid, status: outboxMessages.status })
     .from(outboxMessages)
     .where(
-      and(eq(outboxMessages.toAddress, row.to), eq(outboxMessages.channel, row.channel), eq(outboxMessages.messageId, row.messageId)),
+      and(
+        eq(outboxMessages.toAddress, row.to),
+        eq(outboxMessages.channel, row.channel),
+        eq(outboxMessages.messageId, row.messageId),
+      ),
     )
     .orderBy(outboxMessages.id)
     .limit(1);
@@ -58,13 +62,29 @@ export function createOutboxSms(db: Db, options: OutboxOptions): SmsProvider {
     name: "outbox",
     sender,
     send(msg) {
-      return insertOnce(db, { channel: "sms", to: msg.to, from: sender, subject: null, body: msg.body, messageId: msg.messageId }, options.clock());
+      return insertOnce(
+        db,
+        { channel: "sms", to: msg.to, from: sender, subject: null, body: msg.body, messageId: msg.messageId },
+        options.clock(),
+      );
     },
     async findSent(to, since): Promise<ProviderMessage[]> {
       const rows = await db
-        .select({ sid: outboxMessages.sid, status: outboxMessages.status, to: outboxMessages.toAddress, body: outboxMessages.body, dateCreated: outboxMessages.createdAt })
+        .select({
+          sid: outboxMessages.sid,
+          status: outboxMessages.status,
+          to: outboxMessages.toAddress,
+          body: outboxMessages.body,
+          dateCreated: outboxMessages.createdAt,
+        })
         .from(outboxMessages)
-        .where(and(eq(outboxMessages.toAddress, to), eq(outboxMessages.channel, "sms"), gte(outboxMessages.createdAt, since)))
+        .where(
+          and(
+            eq(outboxMessages.toAddress, to),
+            eq(outboxMessages.channel, "sms"),
+            gte(outboxMessages.createdAt, since),
+          ),
+        )
         .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
         .limit(50);
       return rows;
@@ -80,7 +100,11 @@ export function createOutboxEmail(db: Db, options: OutboxOptions): EmailProvider
     send(msg) {
       // The debug view shows text; html only when there is no text part.
       const body = msg.text || msg.html;
-      return insertOnce(db, { channel: "email", to: msg.to, from: sender, subject: msg.subject, body, messageId: msg.messageId }, options.clock());
+      return insertOnce(
+        db,
+        { channel: "email", to: msg.to, from: sender, subject: msg.subject, body, messageId: msg.messageId },
+        options.clock(),
+      );
     },
   };
 }
@@ -110,7 +134,10 @@ export async function listOutbox(
   db: Db,
   { limit = 50, after = null, channel }: { limit?: number; after?: number | null; channel?: Channel } = {},
 ): Promise<{ items: OutboxMessage[]; nextAfter: number | null }> {
-  const conditions = [after !== null ? lt(outboxMessages.id, after) : undefined, channel ? eq(outboxMessages.channel, channel) : undefined];
+  const conditions = [
+    after !== null ? lt(outboxMessages.id, after) : undefined,
+    channel ? eq(outboxMessages.channel, channel) : undefined,
+  ];
   const items = await db
     .select()
     .from(outboxMessages)

@@ -18,7 +18,9 @@ describe("smsProviderFor", () => {
   it("uses Twilio only with account SID, token and a sender", () => {
     expect(smsProviderFor(twilioEnv, db, now)).toMatchObject({ name: "twilio", sender: "+15551230000" });
     const mg = "MG" + "2".repeat(32);
-    expect(smsProviderFor({ ...twilioEnv, TWILIO_FROM_NUMBER: "", TWILIO_MESSAGING_SERVICE_SID: mg }, db, now)).toMatchObject({
+    expect(
+      smsProviderFor({ ...twilioEnv, TWILIO_FROM_NUMBER: "", TWILIO_MESSAGING_SERVICE_SID: mg }, db, now),
+    ).toMatchObject({
       name: "twilio",
       sender: mg,
     });
@@ -29,17 +31,30 @@ describe("smsProviderFor", () => {
 
   it("falls back to the outbox, keeping a configured number as its sender", () => {
     expect(smsProviderFor({}, db, now)).toMatchObject({ name: "outbox", sender: "+15005550006" });
-    expect(smsProviderFor({ TWILIO_FROM_NUMBER: "+15551230000" }, db, now)).toMatchObject({ name: "outbox", sender: "+15551230000" });
+    expect(smsProviderFor({ TWILIO_FROM_NUMBER: "+15551230000" }, db, now)).toMatchObject({
+      name: "outbox",
+      sender: "+15551230000",
+    });
   });
 
   it("sends through TWILIO_API_BASE when set", async () => {
     const fake = await newFakeTwilioAccount();
     const provider = smsProviderFor(
-      { TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_AUTH_TOKEN: fake.authToken, TWILIO_FROM_NUMBER: "+15005550006", TWILIO_API_BASE: fake.url },
+      {
+        TWILIO_ACCOUNT_SID: fake.accountSid,
+        TWILIO_AUTH_TOKEN: fake.authToken,
+        TWILIO_FROM_NUMBER: "+15005550006",
+        TWILIO_API_BASE: fake.url,
+      },
       db,
       now,
     );
-    const { sid } = await provider.send({ to: "+14155550100", body: "via registry", statusCallback: null, messageId: 1 });
+    const { sid } = await provider.send({
+      to: "+14155550100",
+      body: "via registry",
+      statusCallback: null,
+      messageId: 1,
+    });
     expect((await fake.calls()).map((c) => c.sid)).toEqual([sid]);
   });
 });
@@ -51,7 +66,10 @@ describe("emailProviderFor", () => {
       sender: "news@helio.test",
     });
     expect(emailProviderFor({ SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "" }, db, now).name).toBe("outbox");
-    expect(emailProviderFor({ EMAIL_FROM: "news@helio.test" }, db, now)).toMatchObject({ name: "outbox", sender: "news@helio.test" });
+    expect(emailProviderFor({ EMAIL_FROM: "news@helio.test" }, db, now)).toMatchObject({
+      name: "outbox",
+      sender: "news@helio.test",
+    });
     expect(emailProviderFor({}, db, () => new Date())).toMatchObject({ name: "outbox", sender: "helio@localhost" });
   });
 
@@ -66,7 +84,14 @@ describe("emailProviderFor", () => {
       db,
       now,
     );
-    await provider.send({ to: "ana@example.com", subject: "s", text: "t", html: "<p>t</p>", unsubscribeUrl: "https://helio.test/u", messageId: 3 });
+    await provider.send({
+      to: "ana@example.com",
+      subject: "s",
+      text: "t",
+      html: "<p>t</p>",
+      unsubscribeUrl: "https://helio.test/u",
+      messageId: 3,
+    });
     const [call] = await fake.calls();
     expect(call).toMatchObject({ from: "news@helio.test", fromName: "Helio Solar", httpStatus: 202 });
   });
@@ -75,7 +100,10 @@ describe("emailProviderFor", () => {
 describe("providerMode", () => {
   it("reports each channel's provider for the banner", () => {
     expect(providerMode({})).toEqual({ sms: "outbox", email: "outbox" });
-    expect(providerMode({ ...twilioEnv, SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "a@b.test" })).toEqual({ sms: "twilio", email: "sendgrid" });
+    expect(providerMode({ ...twilioEnv, SENDGRID_API_KEY: "SG.x", EMAIL_FROM: "a@b.test" })).toEqual({
+      sms: "twilio",
+      email: "sendgrid",
+    });
     expect(providerMode({ ...twilioEnv, SENDGRID_API_KEY: "SG.x" })).toEqual({ sms: "twilio", email: "outbox" });
   });
 });

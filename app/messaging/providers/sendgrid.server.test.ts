@@ -10,7 +10,9 @@ beforeEach(async () => {
   fake = await newFakeSendGridKey();
 });
 
-const email = (overrides: Partial<{ to: string; subject: string; text: string; html: string; messageId: number }> = {}) => ({
+const email = (
+  overrides: Partial<{ to: string; subject: string; text: string; html: string; messageId: number }> = {},
+) => ({
   to: "ana@example.com",
   subject: "Your solar quote",
   text: "Hello Ana",
@@ -45,7 +47,9 @@ describe("createSendGridEmail", () => {
   });
 
   it("strips CR, LF, NUL and other control characters from the subject, so no header can be injected (issue 23)", async () => {
-    await createSendGridEmail(fake.config()).send(email({ subject: "Quote\r\nBcc: all@example.com\u0000\u0007 ready" }));
+    await createSendGridEmail(fake.config()).send(
+      email({ subject: "Quote\r\nBcc: all@example.com\u0000\u0007 ready" }),
+    );
     const [call] = await fake.calls();
     expect(call.payload.subject).toBe("Quote Bcc: all@example.com  ready");
   });
@@ -60,7 +64,12 @@ describe("createSendGridEmail", () => {
   it("429 → retry, with Retry-After or else X-RateLimit-Reset", async () => {
     await fake.failNext(1, 429, { retryAfter: 12 });
     const e1 = await providerError(createSendGridEmail(fake.config()).send(email()));
-    expect(e1).toMatchObject({ kind: "retry", code: "http_429", retryAfterSeconds: 12, message: "SendGrid 429: too many requests." });
+    expect(e1).toMatchObject({
+      kind: "retry",
+      code: "http_429",
+      retryAfterSeconds: 12,
+      message: "SendGrid 429: too many requests.",
+    });
 
     await fake.failNext(1, 429);
     const e2 = await providerError(createSendGridEmail(fake.config()).send(email()));
@@ -71,9 +80,15 @@ describe("createSendGridEmail", () => {
 
   it("5xx and network failures → retry", async () => {
     await fake.failNext(1, 502);
-    expect(await providerError(createSendGridEmail(fake.config()).send(email()))).toMatchObject({ kind: "retry", code: "http_502" });
+    expect(await providerError(createSendGridEmail(fake.config()).send(email()))).toMatchObject({
+      kind: "retry",
+      code: "http_502",
+    });
     await fake.failNext(1, 0);
-    expect(await providerError(createSendGridEmail(fake.config()).send(email()))).toMatchObject({ kind: "retry", code: "network" });
+    expect(await providerError(createSendGridEmail(fake.config()).send(email()))).toMatchObject({
+      kind: "retry",
+      code: "network",
+    });
     const closed = createSendGridEmail({ ...fake.config(), apiBase: "http://127.0.0.1:1" });
     expect(await providerError(closed.send(email()))).toMatchObject({ kind: "retry", code: "network" });
   });
@@ -81,7 +96,11 @@ describe("createSendGridEmail", () => {
   it("400 → permanent with SendGrid's first error message", async () => {
     await fake.addInvalid("bounce@example.com");
     const e = await providerError(createSendGridEmail(fake.config()).send(email({ to: "bounce@example.com" })));
-    expect(e).toMatchObject({ kind: "permanent", code: "http_400", message: "SendGrid 400: Does not contain a valid address." });
+    expect(e).toMatchObject({
+      kind: "permanent",
+      code: "http_400",
+      message: "SendGrid 400: Does not contain a valid address.",
+    });
 
     const e2 = await providerError(createSendGridEmail(fake.config()).send(email({ subject: "" })));
     expect(e2.kind).toBe("permanent");

@@ -1,5 +1,13 @@
 // SendGrid v3 Mail Send over plain fetch: one JSON POST per email.
-import { fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, transportOf, type HttpTransport, type ProviderJson } from "./http-errors.server";
+import {
+  fetchOrRetry,
+  isTransientStatus,
+  parseRetryAfter,
+  readJson,
+  transportOf,
+  type HttpTransport,
+  type ProviderJson,
+} from "./http-errors.server";
 import { ProviderError, type EmailProvider } from "./provider";
 
 export const SENDGRID_API_BASE = "https://api.sendgrid.com";
@@ -61,7 +69,14 @@ export function createSendGridEmail(config: SendGridConfig): EmailProvider {
         subject: headerSafe(msg.subject),
         content,
         // RFC 8058 one-click unsubscribe (required by Gmail/Yahoo for bulk senders); staff mail has none.
-        ...(msg.unsubscribeUrl ? { headers: { "List-Unsubscribe": `<${headerSafe(msg.unsubscribeUrl)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
+        ...(msg.unsubscribeUrl
+          ? {
+              headers: {
+                "List-Unsubscribe": `<${headerSafe(msg.unsubscribeUrl)}>`,
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+              },
+            }
+          : {}),
         // Echoed in SendGrid's event webhook; values must be strings.
         custom_args: { message_id: String(msg.messageId) },
       };
@@ -71,7 +86,11 @@ export function createSendGridEmail(config: SendGridConfig): EmailProvider {
         url,
         {
           method: "POST",
-          headers: { Authorization: `Bearer ${config.apiKey}`, "Content-Type": "application/json", Accept: "application/json" },
+          headers: {
+            Authorization: `Bearer ${config.apiKey}`,
+            "Content-Type": "application/json",
+            Accept: "application/json",
+          },
           body: JSON.stringify(payload),
         },
         timeoutMs,

@@ -13,7 +13,9 @@ beforeEach(async () => {
   fake = await newFakeTwilioAccount();
 });
 
-const sms = (overrides: Partial<{ to: string; body: string; statusCallback: string | null; messageId: number }> = {}) => ({
+const sms = (
+  overrides: Partial<{ to: string; body: string; statusCallback: string | null; messageId: number }> = {},
+) => ({
   to: "+14155550100",
   body: "Hi from Helio",
   statusCallback: CALLBACK,
@@ -38,7 +40,13 @@ describe("createTwilioSms send", () => {
     expect(calls[0].contentType).toMatch(/^application\/x-www-form-urlencoded/);
     expect(calls[0].sid).toBe(accepted.sid);
     const [message] = await fake.messages();
-    expect(message).toMatchObject({ sid: accepted.sid, to: "+14155550100", from: FROM, body, account_sid: fake.accountSid });
+    expect(message).toMatchObject({
+      sid: accepted.sid,
+      to: "+14155550100",
+      from: FROM,
+      body,
+      account_sid: fake.accountSid,
+    });
   });
 
   it("sends MessagingServiceSid instead of From when configured (accepted → queued)", async () => {
@@ -53,7 +61,9 @@ describe("createTwilioSms send", () => {
   });
 
   it("refuses a config without a sender", () => {
-    expect(() => createTwilioSms({ accountSid: fake.accountSid, authToken: fake.authToken, from: " " })).toThrow(/From number/);
+    expect(() => createTwilioSms({ accountSid: fake.accountSid, authToken: fake.authToken, from: " " })).toThrow(
+      /From number/,
+    );
   });
 
   it("429 with Retry-After → retry with retryAfterSeconds", async () => {
@@ -93,7 +103,11 @@ describe("createTwilioSms send", () => {
   it("other carrier/number codes → permanent with the code; unknown codes keep Twilio's message", async () => {
     await fake.setNumberError("+14155550197", 21614);
     const e1 = await providerError(createTwilioSms(fake.config()).send(sms({ to: "+14155550197" })));
-    expect(e1).toMatchObject({ kind: "permanent", code: "21614", message: "Twilio 21614: The 'To' number is not a mobile number." });
+    expect(e1).toMatchObject({
+      kind: "permanent",
+      code: "21614",
+      message: "Twilio 21614: The 'To' number is not a mobile number.",
+    });
     await fake.setNumberError("+14155550196", 21999, { message: "Something Twilio-specific" });
     const e2 = await providerError(createTwilioSms(fake.config()).send(sms({ to: "+14155550196" })));
     expect(e2).toMatchObject({ kind: "permanent", code: "21999", message: "Twilio 21999: Something Twilio-specific." });
@@ -112,7 +126,10 @@ describe("createTwilioSms send", () => {
     expect(await providerError(closed.send(sms()))).toMatchObject({ kind: "retry", code: "network" });
 
     await fake.failNext(1, 0);
-    expect(await providerError(createTwilioSms(fake.config()).send(sms()))).toMatchObject({ kind: "retry", code: "network" });
+    expect(await providerError(createTwilioSms(fake.config()).send(sms()))).toMatchObject({
+      kind: "retry",
+      code: "network",
+    });
 
     await fake.setDelay(1_000);
     const impatient = createTwilioSms({ ...fake.config(), timeoutMs: 100 });
@@ -177,15 +194,36 @@ describe("status callbacks from the fake (independent signer) validate with our 
     const sent = await fake.statusCallback(sid, "delivered");
     expect(sent.status).toBe(204);
     const [received] = await fake.sink(sinkPath);
-    expect(received.params).toMatchObject({ MessageSid: sid, MessageStatus: "delivered", AccountSid: fake.accountSid, To: "+14155550100", From: FROM });
+    expect(received.params).toMatchObject({
+      MessageSid: sid,
+      MessageStatus: "delivered",
+      AccountSid: fake.accountSid,
+      To: "+14155550100",
+      From: FROM,
+    });
     const url = `${fake.url}${received.path}`;
-    expect(await validateTwilioSignature(fake.authToken, received.headers["x-twilio-signature"], url, received.params)).toBe(true);
-    expect(await validateTwilioSignature("another-token", received.headers["x-twilio-signature"], url, received.params)).toBe(false);
+    expect(
+      await validateTwilioSignature(fake.authToken, received.headers["x-twilio-signature"], url, received.params),
+    ).toBe(true);
+    expect(
+      await validateTwilioSignature("another-token", received.headers["x-twilio-signature"], url, received.params),
+    ).toBe(false);
 
     const forgedPath = `/__sink/status/${crypto.randomUUID()}`;
-    await fake.statusCallback(sid, "undelivered", { url: `${fake.url}${forgedPath}`, signWith: "wrong-token", errorCode: 30003 });
+    await fake.statusCallback(sid, "undelivered", {
+      url: `${fake.url}${forgedPath}`,
+      signWith: "wrong-token",
+      errorCode: 30003,
+    });
     const [forged] = await fake.sink(forgedPath);
     expect(forged.params.ErrorCode).toBe("30003");
-    expect(await validateTwilioSignature(fake.authToken, forged.headers["x-twilio-signature"], `${fake.url}${forgedPath}`, forged.params)).toBe(false);
+    expect(
+      await validateTwilioSignature(
+        fake.authToken,
+        forged.headers["x-twilio-signature"],
+        `${fake.url}${forgedPath}`,
+        forged.params,
+      ),
+    ).toBe(false);
   });
 });

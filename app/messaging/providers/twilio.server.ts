@@ -1,6 +1,14 @@
 // Twilio Programmable Messaging over plain fetch (docs/decisions/003-twilio-over-fetch.md): the SDK adds ~417 KiB
 // gzipped to the Worker for two REST calls.
-import { fetchOrRetry, isTransientStatus, parseRetryAfter, readJson, transportOf, type HttpTransport, type ProviderJson } from "./http-errors.server";
+import {
+  fetchOrRetry,
+  isTransientStatus,
+  parseRetryAfter,
+  readJson,
+  transportOf,
+  type HttpTransport,
+  type ProviderJson,
+} from "./http-errors.server";
 import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
@@ -47,7 +55,11 @@ function normaliseStatus(status: unknown): SendAccepted["status"] {
 function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
   const n = Number(json?.code);
   const twilioCode = json?.code != null && Number.isInteger(n) && n > 0 ? n : null;
-  const text = (twilioCode !== null && KNOWN_CODES[twilioCode]) || (typeof json?.message === "string" && json.message) || res.statusText || "Request failed.";
+  const text =
+    (twilioCode !== null && KNOWN_CODES[twilioCode]) ||
+    (typeof json?.message === "string" && json.message) ||
+    res.statusText ||
+    "Request failed.";
   const label = twilioCode !== null ? `Twilio ${twilioCode}` : `Twilio HTTP ${res.status}`;
   const message = `${label}: ${/[.!?]$/.test(text) ? text : text + "."}`;
   const code = twilioCode !== null ? String(twilioCode) : `http_${res.status}`;
@@ -91,7 +103,11 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
         messagesUrl,
         {
           method: "POST",
-          headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+          headers: {
+            Authorization: authorization,
+            "Content-Type": "application/x-www-form-urlencoded",
+            Accept: "application/json",
+          },
           body: form.toString(),
         },
         timeoutMs,
