@@ -29,6 +29,8 @@ export const FLOORS = [
       "users",
       "quick-send",
       "playground",
+      "message-center",
+      "idea-generator",
     ],
   },
   { name: "pipeline", units: ["messaging"] },
@@ -49,8 +51,15 @@ export const FILE_FLOORS = {
 export const SIDEWAYS = {
   ai: { campaigns: "the step drafter writes with the campaign step's variables (STEP_VARIABLES)" },
   alerts: { responders: "alerts match keywords and quote replies with the responders' matcher and reply deps" },
-  analytics: { campaigns: "the Analytics screen reuses the campaign stats statements" },
-  conversations: { templates: "the reply box offers the template picker" },
+  analytics: {
+    campaigns: "the Analytics screen reuses the campaign stats statements",
+    "message-center": "Recent Message Activity is the Message Center's list of customer messages",
+  },
+  conversations: {
+    templates: "the reply box offers the template picker",
+    "message-center": "a thread's rows are the Message Center's list items",
+  },
+  "idea-generator": { ai: "the Idea Generator answers through the AI chain and its offline chat composer" },
   playground: { templates: "the Testing Playground picks a template" },
   responders: { ai: "auto-replies are drafted and classified by the AI chain" },
 };

@@ -5,7 +5,7 @@ import { PUBLIC_URL_HOW, publicBaseUrlOf, publicUrlProblem } from "~/messaging/c
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
 import { dayKeys, rate, type Range } from "./rates";
 import { selectStatuses, statusesFrom } from "~/activity/system-status.server";
-import { backlogCountsSql } from "~/messaging/list-messages.server";
+import { backlogCountsSql } from "~/message-center/list-messages.server";
 
 // Each part of the screen is a read and the function that shapes its rows, so getAnalytics can send every read in one
 // D1 batch: one round trip instead of ten (locally D1 runs one statement at a time, so ten concurrent reads from four

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { pendingPreview } from "~/messaging/list-messages.server";
+import { pendingPreview } from "~/message-center/list-messages.server";
 
 export const THREAD_PAGE = 30;
 const WAITING = new Set(["pending", "queued", "sending", "held"]);

@@ -17,7 +17,7 @@ import {
   SCAN_SQL,
   type ArchiveBucket,
 } from "./archive-old-messages.server";
-import { listMessages } from "./list-messages.server";
+import { listMessages } from "../message-center/list-messages.server";
 import { saveOrgSettings } from "./org-settings.server";
 
 type Row = Record<string, unknown> & { id: number; created_at: number; status: string };

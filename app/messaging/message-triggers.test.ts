@@ -7,7 +7,7 @@ import { db } from "../../tests/factories";
 import { uniquePhone } from "../../tests/contact-factory";
 import { appHooks, DAYTIME, pipeline } from "../../tests/messaging-harness";
 import { createOutboundMessages } from "./create-outbound-messages.server";
-import { listMessages } from "./list-messages.server";
+import { listMessages } from "../message-center/list-messages.server";
 
 async function rowsWritten(statement: ReturnType<typeof sql>) {
   const result = (await db().run(statement)) as unknown as { meta: { rows_written: number } };

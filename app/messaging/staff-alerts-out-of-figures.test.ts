@@ -14,7 +14,7 @@ import { createTestUser, db } from "../../tests/factories";
 import { DAYTIME, pipeline, runInboundJob } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
-import { listMessages, messageTabCounts } from "./list-messages.server";
+import { listMessages, messageTabCounts } from "../message-center/list-messages.server";
 import { receiveInboundSms } from "./receive-inbound.server";
 
 // Issue 24, item 7: staff alert emails (kind 'alert') are our mail to the team. They were Message Center rows,

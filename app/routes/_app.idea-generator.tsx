@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useToast } from "~/components/toaster";
-import { clearChat, listChatThread, sendChatMessage } from "~/ai/idea-chat.server";
+import { clearChat, listChatThread, sendChatMessage } from "~/idea-generator/idea-chat.server";
 import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
 import { z } from "zod";

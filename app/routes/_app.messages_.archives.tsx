@@ -4,7 +4,7 @@ import { Archive } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { EmptyState, PageHeader, Table, TBody, Td, TextLink, THead } from "~/components/ui";
-import { listMessageArchives } from "~/messaging/list-message-archives.server";
+import { listMessageArchives } from "~/message-center/list-message-archives.server";
 
 export const meta: MetaFunction = () => [{ title: "Message archives — Helio" }];
 

@@ -4,8 +4,8 @@ import { requireApiUser } from "~/http/guard.server";
 import { pageResponse, parseInput, searchParamsOf } from "~/http/api.server";
 import { apiRoute } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
-import { listMessages } from "~/messaging/list-messages.server";
-import { MESSAGE_TABS } from "~/messaging/message-tabs";
+import { listMessages } from "~/message-center/list-messages.server";
+import { MESSAGE_TABS } from "~/message-center/message-tabs";
 
 const query = z.object({
   q: z.string().max(200).optional(),

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { streamChatMessage } from "~/ai/idea-chat.server";
+import { streamChatMessage } from "~/idea-generator/idea-chat.server";
 import { requireUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { apiErrorResponse } from "~/http/http.server";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/http/guard.server";
 import { throwAsResponse } from "~/http/http.server";
 import { parseId } from "~/lib/ids";
-import { downloadMessageArchive } from "~/messaging/download-message-archive.server";
+import { downloadMessageArchive } from "~/message-center/download-message-archive.server";
 
 /** GET /messages/archives/<yyyy-mm>[?file=n] — a month of archived messages from R2, streamed (superusers only). */
 export async function loader(args: LoaderFunctionArgs) {

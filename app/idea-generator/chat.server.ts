@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { normalizeTypography, removePromises } from "./draft-rules";
-import { composeChatAnswer } from "./offline-chat";
-import { chatPrompt, type ChatTurn } from "./prompts/chat";
-import type { AiProviderName } from "./provider";
-import { runChain, type AiDeps } from "./run-chain.server";
+import { normalizeTypography, removePromises } from "../ai/draft-rules";
+import { composeChatAnswer } from "../ai/offline-chat";
+import { chatPrompt, type ChatTurn } from "../ai/prompts/chat";
+import type { AiProviderName } from "../ai/provider";
+import { runChain, type AiDeps } from "../ai/run-chain.server";
 
 export const chatInput = z.object({
   message: z.string().trim().min(1, "Type a message first").max(2000),

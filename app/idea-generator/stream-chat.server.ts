@@ -1,9 +1,9 @@
 import { type ChatAnswer, type ChatInput } from "./chat.server";
-import { normalizeTypography, removePromises } from "./draft-rules";
-import { composeChatAnswer } from "./offline-chat";
-import { chatPrompt } from "./prompts/chat";
-import { MalformedAiOutput, type AiPrompt } from "./provider";
-import { defaultLog, providersWithinBudget, type AiDeps } from "./run-chain.server";
+import { normalizeTypography, removePromises } from "../ai/draft-rules";
+import { composeChatAnswer } from "../ai/offline-chat";
+import { chatPrompt } from "../ai/prompts/chat";
+import { MalformedAiOutput, type AiPrompt } from "../ai/provider";
+import { defaultLog, providersWithinBudget, type AiDeps } from "../ai/run-chain.server";
 
 /** Streamed answers are plain text; the follow-up questions come after this line. */
 export const SUGGESTIONS_MARKER = "SUGGESTIONS:";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { loadRetentionMonths } from "./org-settings.server";
+import { loadRetentionMonths } from "../messaging/org-settings.server";
 
 /** Parts streamed by one download at most: each is one R2 read, a subrequest, of which a request may make ~1,000 (Paid plan). */
 export const PARTS_PER_DOWNLOAD = 500;

@@ -4,9 +4,9 @@ import type { Db } from "~/db/client.server";
 import { chatMessages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { chatWithAssistant } from "./chat.server";
-import { consumeAiQuota } from "./consume-ai-quota.server";
+import { consumeAiQuota } from "../ai/consume-ai-quota.server";
 import { streamChat } from "./stream-chat.server";
-import type { AiDeps } from "./run-chain.server";
+import type { AiDeps } from "../ai/run-chain.server";
 
 export const THREAD_LIMIT = 50;
 

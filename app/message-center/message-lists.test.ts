@@ -6,7 +6,7 @@ import { sendReply } from "~/conversations/send-reply.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { appHooks, DAYTIME, pipeline } from "../../tests/messaging-harness";
-import { createOutboundMessages } from "./create-outbound-messages.server";
+import { createOutboundMessages } from "../messaging/create-outbound-messages.server";
 import { listMessages, nameSearchQuery } from "./list-messages.server";
 
 // Issue 24, item 12: messages written in the same instant (a broadcast writes hundreds in one millisecond) are newest

@@ -2,8 +2,8 @@ import { and, desc, lt, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { contacts, messages } from "~/db/schema";
-import { extractVariables, renderTemplate } from "./render";
-import { variableSource, variableValues } from "./variable-values";
+import { extractVariables, renderTemplate } from "../messaging/render";
+import { variableSource, variableValues } from "../messaging/variable-values";
 
 import { MESSAGE_TABS, type MessageTab } from "./message-tabs";
 import { ftsQuery } from "~/lib/fts";

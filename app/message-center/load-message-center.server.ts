@@ -1,10 +1,10 @@
 import type { Db } from "~/db/client.server";
-import { messagingConfig } from "./config.server";
+import { messagingConfig } from "../messaging/config.server";
 import { listMessages, messageTabCounts, sendingBacklog } from "./list-messages.server";
 import type { MessageTab } from "./message-tabs";
-import { loadMessageCenterSettings } from "./org-settings.server";
-import { quietZonesNow } from "./quiet-hours";
-import { providerMode } from "./providers/registry.server";
+import { loadMessageCenterSettings } from "../messaging/org-settings.server";
+import { quietZonesNow } from "../messaging/quiet-hours";
+import { providerMode } from "../messaging/providers/registry.server";
 
 /**
  * The Message Center screen: one page of the (searched) tab, the tab counts, the sending backlog, the pacing limits

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
 import { chatWithAssistant } from "./chat.server";
-import { createOfflineComposer } from "./providers/offline.server";
-import { createOpenAi } from "./providers/openai.server";
+import { createOfflineComposer } from "../ai/providers/offline.server";
+import { createOpenAi } from "../ai/providers/openai.server";
 
 describe("chat with the client gone", () => {
   it("aborts the provider call (the endpoint sees the connection closed) and asks no other provider", async () => {

@@ -10,8 +10,8 @@ import {
 } from "../../tests/fakes/control";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { listChatThread } from "./idea-chat.server";
-import { createOfflineComposer } from "./providers/offline.server";
-import { createOpenAi } from "./providers/openai.server";
+import { createOfflineComposer } from "../ai/providers/offline.server";
+import { createOpenAi } from "../ai/providers/openai.server";
 import {
   MAX_ANSWER_CHARS,
   splitAnswer,
