@@ -47,7 +47,7 @@ describe("a back-edge fails lint", () => {
 
   it("the pipeline importing campaigns", async () => {
     const errors = await floorErrors(
-      `import { stopEnrollmentsOnReply } from "~/campaigns/stop-on-reply.server";\nexport const f = stopEnrollmentsOnReply;\n`,
+      `import { stopEnrollmentsOnReply } from "~/campaigns/stop-enrollments-on-reply.server";\nexport const f = stopEnrollmentsOnReply;\n`,
       "app/messaging/bad-floor.server.ts",
     );
     expect(errors).toEqual([
@@ -65,7 +65,7 @@ describe("a back-edge fails lint", () => {
 
   it("contacts importing the pipeline", async () => {
     const errors = await floorErrors(
-      `export { sendBroadcast } from "~/messaging/create-broadcast.server";\n`,
+      `export { sendBroadcast } from "~/messaging/send-broadcast.server";\n`,
       "app/contacts/bad-floor.server.ts",
     );
     expect(errors).toEqual([expect.stringMatching(/contacts\/ \(floor "contacts"\) may not import from messaging\//)]);

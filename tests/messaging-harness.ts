@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import type { MessagingConfig } from "~/messaging/config.server";
+import type { MessagingConfig } from "~/messaging/messaging-config.server";
 import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
 import type { SendDeps } from "~/messaging/consume-send-batch.server";

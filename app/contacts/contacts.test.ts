@@ -12,7 +12,7 @@ import { bulkItems, bulkUpsertContacts, TOO_MANY_CONTACTS } from "./bulk-contact
 import { AppError } from "~/lib/app-error";
 import { importErrorPreview, importResultSummary } from "./contact-import-summary";
 import { getContactImport, previewRows } from "./get-contact-import.server";
-import { importNextChunk } from "./import-contact-chunk.server";
+import { importNextChunk } from "./import-next-chunk.server";
 import { resumeIfStalled } from "./resume-stalled-import.server";
 import { stageContactImport } from "./stage-contact-import.server";
 import { confirmContactImport, startContactImport } from "./start-contact-import.server";

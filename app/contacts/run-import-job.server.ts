@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import type { ImportContactsJob } from "~/jobs/jobs";
-import { importNextChunk } from "./import-contact-chunk.server";
+import { importNextChunk } from "./import-next-chunk.server";
 import type { Clock } from "~/lib/clock";
 
 /** Work on one import for at most `budgetMs`, then hand the rest to a fresh queue message. */

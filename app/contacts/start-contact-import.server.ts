@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { contactImports, type ContactImport, type DuplicateMode } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { getContactImport } from "./get-contact-import.server";
-import { importNextChunk } from "./import-contact-chunk.server";
+import { importNextChunk } from "./import-next-chunk.server";
 import type { Clock } from "~/lib/clock";
 
 export const NO_VALID_CONTACTS = "No valid contacts";

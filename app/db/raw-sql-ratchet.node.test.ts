@@ -42,7 +42,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "campaigns/pause-campaign.server.ts": {
     "guarded-insert": "logged only when the UPDATE before it changed a row (changes() > 0)",
   },
-  "contacts/import-contact-chunk.server.ts": {
+  "contacts/import-next-chunk.server.ts": {
     "guarded-insert": "logged only while the import is still importing (a redelivered finish logs nothing)",
   },
   // FTS5 virtual tables are not in the drizzle schema (migrations create them by hand).

@@ -1,7 +1,7 @@
 // POST /api/ai/chat hands the request's signal to the chain: a client that leaves stops the model (issue 23).
 import { describe, expect, it } from "vitest";
 import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
-import { chatWithAssistant } from "./chat.server";
+import { chatWithAssistant } from "./chat-with-assistant.server";
 import { createOfflineComposer } from "../ai/providers/offline.server";
 import { createOpenAi } from "../ai/providers/openai.server";
 

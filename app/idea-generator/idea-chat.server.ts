@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { chatMessages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { chatWithAssistant } from "./chat.server";
+import { chatWithAssistant } from "./chat-with-assistant.server";
 import { consumeAiQuota } from "../ai/consume-ai-quota.server";
 import { streamChat } from "./stream-chat.server";
 import type { AiDeps } from "../ai/run-chain.server";

@@ -1,4 +1,4 @@
-import { type ChatAnswer, type ChatInput } from "./chat.server";
+import { type ChatAnswer, type ChatInput } from "./chat-with-assistant.server";
 import { normalizeTypography, removePromises } from "../ai/draft-rules";
 import { composeChatAnswer } from "../ai/offline-chat";
 import { chatPrompt } from "../ai/prompts/chat";

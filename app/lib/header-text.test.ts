@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stepSchema } from "~/campaigns/campaign-schema";
-import { broadcastSchema } from "~/messaging/create-broadcast.server";
-import { individualSchema } from "~/messaging/create-individual-send.server";
+import { broadcastSchema } from "~/messaging/send-broadcast.server";
+import { individualSchema } from "~/messaging/send-individual.server";
 import { manualEmailSchema } from "~/messaging/create-test-send.server";
 import { createTemplateSchema } from "~/templates/template-schema";
 import { call, createTestUser, loginAs } from "../../tests/factories";

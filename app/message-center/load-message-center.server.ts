@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import { messagingConfig } from "../messaging/config.server";
+import { messagingConfig } from "../messaging/messaging-config.server";
 import { listMessages, messageTabCounts, sendingBacklog } from "./list-messages.server";
 import type { MessageTab } from "./message-tabs";
 import { loadMessageCenterSettings } from "../messaging/org-settings.server";

@@ -10,7 +10,7 @@ import type { SendJob } from "~/jobs/jobs";
 import type { Clock } from "~/lib/clock";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { OPTED_OUT_REASON, STAFF_MAIL_KINDS, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
-import type { MessagingConfig } from "./config.server";
+import type { MessagingConfig } from "./messaging-config.server";
 import {
   carryLateness,
   createSendGate,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { messages } from "~/db/schema";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { sendBroadcast } from "./create-broadcast.server";
+import { sendBroadcast } from "./send-broadcast.server";
 import { getSendProgress } from "./get-send-progress.server";
 import { appHooks } from "../../tests/messaging-harness";
 

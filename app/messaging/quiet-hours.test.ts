@@ -7,7 +7,7 @@ import { createTestUser } from "../../tests/factories";
 import { pipeline, appHooks } from "../../tests/messaging-harness";
 import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, sendWindowFor } from "./quiet-hours.js";
 import { sendMessages } from "./consume-send-batch.server";
-import { broadcastSchema, sendBroadcast } from "./create-broadcast.server";
+import { broadcastSchema, sendBroadcast } from "./send-broadcast.server";
 
 const MINUTE = 60_000;
 const at = (iso: string) => new Date(iso);

@@ -8,7 +8,7 @@ import { dispatchDueMessages } from "./enqueue-due-messages.server";
 import { sendMessages, MAX_ATTEMPTS } from "./consume-send-batch.server";
 import { reconcileMessages } from "./reconcile-messages.server";
 import { receiveInboundSms } from "./receive-inbound.server";
-import { broadcastSchema, sendBroadcast } from "./create-broadcast.server";
+import { broadcastSchema, sendBroadcast } from "./send-broadcast.server";
 import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser } from "../../tests/factories";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { messagingConfig } from "./config.server";
+import { messagingConfig } from "./messaging-config.server";
 import { sendMessages } from "./consume-send-batch.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { messageRow, pipeline } from "../../tests/messaging-harness";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sendBroadcast } from "./create-broadcast.server";
-import { sendIndividual } from "./create-individual-send.server";
+import { sendBroadcast } from "./send-broadcast.server";
+import { sendIndividual } from "./send-individual.server";
 import { sendManualSmsTest } from "./create-test-send.server";
 import { sendMessages } from "./consume-send-batch.server";
 import { saveOrgSettings } from "./org-settings.server";

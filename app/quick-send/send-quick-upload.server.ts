@@ -3,7 +3,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import { contactImportRows, contactImports, contacts } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { SendRequestDeps } from "~/messaging/check-send-request.server";
-import { sendBroadcast } from "~/messaging/create-broadcast.server";
+import { sendBroadcast } from "~/messaging/send-broadcast.server";
 import { getContactImport } from "~/contacts/get-contact-import.server";
 import type { Actor } from "~/lib/actor";
 

@@ -21,7 +21,7 @@ import { formAction } from "~/http/form-action.server";
 import { asList, intentError } from "~/http/form-schema";
 import { parseId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
-import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
+import { broadcastSchema, sendBroadcast } from "~/messaging/send-broadcast.server";
 import {
   manualEmailSchema,
   manualSmsSchema,

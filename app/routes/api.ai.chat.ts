@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { chargedAiCall } from "~/wiring/ai-chain.server";
-import { chatInput, chatWithAssistant } from "~/idea-generator/chat.server";
+import { chatInput, chatWithAssistant } from "~/idea-generator/chat-with-assistant.server";
 import { requireApiUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { postJson } from "~/http/http.server";

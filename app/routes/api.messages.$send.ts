@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { requireApiUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { runSendEndpoint, sendEndpoint } from "~/http/send-route.server";
-import { broadcastSchema, sendBroadcast } from "~/messaging/create-broadcast.server";
-import { individualSchema, sendIndividual } from "~/messaging/create-individual-send.server";
-import { quickSendSchema, sendQuick } from "~/messaging/create-quick-send.server";
+import { broadcastSchema, sendBroadcast } from "~/messaging/send-broadcast.server";
+import { individualSchema, sendIndividual } from "~/messaging/send-individual.server";
+import { quickSendSchema, sendQuick } from "~/messaging/send-quick.server";
 
 /**
  * The send endpoints (SPEC §7), each POST-only and answering 202 with what was queued; an `Idempotency-Key`

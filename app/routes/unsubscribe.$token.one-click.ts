@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { suppress } from "~/messaging/compliance.server";
-import { messagingConfig } from "~/messaging/config.server";
+import { messagingConfig } from "~/messaging/messaging-config.server";
 import { verifyUnsubscribeToken } from "~/messaging/unsubscribe.server";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Button } from "~/components/ui";
 import { suppress } from "~/messaging/compliance.server";
-import { messagingConfig } from "~/messaging/config.server";
+import { messagingConfig } from "~/messaging/messaging-config.server";
 import { verifyUnsubscribeToken } from "~/messaging/unsubscribe.server";
 
 export const meta: MetaFunction = () => [{ title: "Unsubscribe — Helio" }];

@@ -5,7 +5,7 @@ import type { JobDeps } from "~/jobs/job-handlers.server";
 import type { TickDeps } from "~/jobs/run-scheduled-tick.server";
 import { systemClock, type Clock } from "~/lib/clock";
 import type { JobQueue } from "~/lib/job-queue";
-import { messagingConfig } from "~/messaging/config.server";
+import { messagingConfig } from "~/messaging/messaging-config.server";
 import type { SendDeps } from "~/messaging/consume-send-batch.server";
 import type { PipelineContext, PipelineHooks } from "~/messaging/pipeline-hooks";
 import { emailProviderFor, smsProviderFor } from "~/messaging/providers/registry.server";

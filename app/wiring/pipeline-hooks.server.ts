@@ -1,7 +1,7 @@
 import { runAlerts } from "~/alerts/run-alerts.server";
 import { attributeReplies } from "~/campaigns/attribute-replies.server";
 import { holdPausedCampaignMessages } from "~/campaigns/campaign-variables";
-import { stopEnrollmentsOnReply } from "~/campaigns/stop-on-reply.server";
+import { stopEnrollmentsOnReply } from "~/campaigns/stop-enrollments-on-reply.server";
 import type { InboundProcessor, PipelineHooks } from "~/messaging/pipeline-hooks";
 import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { processReplies } from "~/responders/process-replies.server";
