@@ -21,7 +21,6 @@ export const FLOORS = [
     units: [
       "campaigns",
       "responders",
-      "alerts",
       "ai",
       "conversations",
       "templates",
@@ -50,7 +49,6 @@ export const FILE_FLOORS = {
 /** The sideways imports the features floor allows, each with why. Kept acyclic (floors.node.test.mjs checks). */
 export const SIDEWAYS = {
   ai: { campaigns: "the step drafter writes with the campaign step's variables (STEP_VARIABLES)" },
-  alerts: { responders: "alerts match keywords and quote replies with the responders' matcher and reply deps" },
   analytics: {
     campaigns: "the Analytics screen reuses the campaign stats statements",
     "message-center": "Recent Message Activity is the Message Center's list of customer messages",

@@ -57,10 +57,10 @@ describe("a back-edge fails lint", () => {
 
   it("a file on the allow-list reaching a folder its entry does not name", async () => {
     const errors = await floorErrors(
-      `import { runAlerts } from "~/alerts/run-alerts.server";\nexport const f = runAlerts;\n`,
+      `import { runAlerts } from "~/responders/alerts/run-alerts.server";\nexport const f = runAlerts;\n`,
       "app/messaging/receive-inbound.server.ts",
     );
-    expect(errors).toEqual([expect.stringMatching(/messaging\/ \(floor "pipeline"\) may not import from alerts\//)]);
+    expect(errors).toEqual([expect.stringMatching(/messaging\/ \(floor "pipeline"\) may not import from responders\//)]);
   });
 
   it("contacts importing the pipeline", async () => {

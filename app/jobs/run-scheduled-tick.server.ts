@@ -8,7 +8,7 @@ import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
 import type { SmsProvider } from "~/messaging/providers/provider";
 import type { AlertConfig } from "~/responders/reply-deps";
-import { escalateDueAlerts } from "~/alerts/run-alerts.server";
+import { escalateDueAlerts } from "~/responders/alerts/run-alerts.server";
 import { archiveOldMessages } from "~/messaging/archive-old-messages.server";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
 import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";

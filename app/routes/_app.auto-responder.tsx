@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Bot, Clock, MessageSquareReply, Pencil, Plus, ShieldAlert, Siren, Trash2 } from "lucide-react";
-import { formatMs } from "~/alerts/format-ms";
-import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
+import { formatMs } from "~/responders/alerts/format-ms";
+import { getAiAnalytics } from "~/responders/alerts/get-ai-analytics.server";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import {

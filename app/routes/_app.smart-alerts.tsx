@@ -13,8 +13,12 @@ import {
   PLACEHOLDER_PHONE,
   PROFILE_NOT_FOUND,
   PROFILE_PRIORITIES,
-} from "~/alerts/alert-schema";
-import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "~/alerts/ai-monitoring.server";
+} from "~/responders/alerts/alert-schema";
+import {
+  CLASSIFICATION_NOT_FOUND,
+  listRecentClassifications,
+  markClassification,
+} from "~/responders/alerts/ai-monitoring.server";
 import {
   createBank,
   createProfile,
@@ -24,8 +28,8 @@ import {
   listProfiles,
   updateBank,
   updateProfile,
-} from "~/alerts/manage-alert-settings.server";
-import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/alerts/staff-suppressions.server";
+} from "~/responders/alerts/manage-alert-settings.server";
+import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/responders/alerts/staff-suppressions.server";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { alertConfig } from "~/responders/reply-deps";

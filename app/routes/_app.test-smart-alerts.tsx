@@ -2,9 +2,9 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { sql } from "drizzle-orm";
 import { Send } from "lucide-react";
-import { ALERT_TOASTS } from "~/alerts/alert-schema";
-import { listBanks, listProfiles } from "~/alerts/manage-alert-settings.server";
-import { runTestAlert } from "~/alerts/run-test-alert.server";
+import { ALERT_TOASTS } from "~/responders/alerts/alert-schema";
+import { listBanks, listProfiles } from "~/responders/alerts/manage-alert-settings.server";
+import { runTestAlert } from "~/responders/alerts/run-test-alert.server";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { Alert, Button, Card, Field, ItemList, PageHeader, PriorityBadge } from "~/components/ui";

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
 import { useState, type MouseEvent } from "react";
-import { BELL_COUNT_CAP } from "~/alerts/bell";
-import { countUnacknowledged } from "~/alerts/manage-alerts.server";
+import { BELL_COUNT_CAP } from "~/responders/alerts/bell";
+import { countUnacknowledged } from "~/responders/alerts/manage-alerts.server";
 import { publicUser, requireUser } from "~/http/guard.server";
 import { headerTitle, isActive, MORE_NAV_ITEMS, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
@@ -11,7 +11,7 @@ import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
 export async function loader(args: LoaderFunctionArgs) {
   // The server decides: no session → the login screen, whatever the path; a one-time password → change it first.
   const user = await requireUser(args);
-  // The bell: unacknowledged smart alerts, an indexed read of at most BELL_COUNT_CAP + 1 rows (app/alerts).
+  // The bell: unacknowledged smart alerts, an indexed read of at most BELL_COUNT_CAP + 1 rows (app/responders/alerts).
   return { user: publicUser(user), unacknowledged: await countUnacknowledged(args.context.db) };
 }
 

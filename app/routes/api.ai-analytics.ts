@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { methodNotAllowed } from "~/http/api.server";
-import { getAiAnalytics } from "~/alerts/get-ai-analytics.server";
+import { getAiAnalytics } from "~/responders/alerts/get-ai-analytics.server";
 import { requireApiUser } from "~/http/guard.server";
 import { apiRoute } from "~/http/http.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { PROFILE_NOT_FOUND } from "~/alerts/alert-schema";
-import { deleteProfile, getProfile, updateProfile } from "~/alerts/manage-alert-settings.server";
+import { PROFILE_NOT_FOUND } from "~/responders/alerts/alert-schema";
+import { deleteProfile, getProfile, updateProfile } from "~/responders/alerts/manage-alert-settings.server";
 import { requireApiUser } from "~/http/guard.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { parseProfile } from "~/alerts/alert-schema";
-import { createProfile, listProfiles } from "~/alerts/manage-alert-settings.server";
+import { parseProfile } from "~/responders/alerts/alert-schema";
+import { createProfile, listProfiles } from "~/responders/alerts/manage-alert-settings.server";
 import { requireApiUser } from "~/http/guard.server";
 import { collectionRoute } from "~/http/record-route.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { BANK_NOT_FOUND } from "~/alerts/alert-schema";
-import { deleteBank, getBank, publicBank, updateBank } from "~/alerts/manage-alert-settings.server";
+import { BANK_NOT_FOUND } from "~/responders/alerts/alert-schema";
+import { deleteBank, getBank, publicBank, updateBank } from "~/responders/alerts/manage-alert-settings.server";
 import { requireApiUser } from "~/http/guard.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { parseBank } from "~/alerts/alert-schema";
-import { createBank, listBanks, publicBank } from "~/alerts/manage-alert-settings.server";
+import { parseBank } from "~/responders/alerts/alert-schema";
+import { createBank, listBanks, publicBank } from "~/responders/alerts/manage-alert-settings.server";
 import { requireApiUser } from "~/http/guard.server";
 import { collectionRoute } from "~/http/record-route.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { ALERT_TOASTS } from "~/alerts/alert-schema";
-import { runTestAlert } from "~/alerts/run-test-alert.server";
+import { ALERT_TOASTS } from "~/responders/alerts/alert-schema";
+import { runTestAlert } from "~/responders/alerts/run-test-alert.server";
 import { requireApiUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { postJson } from "~/http/http.server";

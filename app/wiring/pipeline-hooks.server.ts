@@ -1,4 +1,4 @@
-import { runAlerts } from "~/alerts/run-alerts.server";
+import { runAlerts } from "~/responders/alerts/run-alerts.server";
 import { attributeReplies } from "~/campaigns/attribute-replies.server";
 import { holdPausedCampaignMessages } from "~/campaigns/campaign-variables";
 import { stopEnrollmentsOnReply } from "~/campaigns/stop-enrollments-on-reply.server";

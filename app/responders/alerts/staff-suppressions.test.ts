@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { suppress } from "~/messaging/compliance.server";
-import { uniqueTag } from "../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { uniqueTag } from "../../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../tests/factories";
 import { parseProfile } from "./alert-schema";
 import { createProfile } from "./manage-alert-settings.server";
 

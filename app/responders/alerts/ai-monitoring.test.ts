@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { aiClassifications, alerts } from "~/db/schema";
-import { db } from "../../tests/factories";
+import { db } from "../../../tests/factories";
 import { CLASSIFICATION_NOT_FOUND, listRecentClassifications, markClassification } from "./ai-monitoring.server";
 
 const addClassification = async (text: string, createdAt: Date) =>

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
-import { uniqueTag } from "../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../tests/factories";
+import { uniqueTag } from "../../../tests/contact-factory";
 
 describe("smart alert and auto-responder API", () => {
   it("POST /api/test-smart-alert: Message Required; a matching message shows the match and emails the sales address", async () => {
