@@ -60,7 +60,9 @@ describe("a back-edge fails lint", () => {
       `import { runAlerts } from "~/responders/alerts/run-alerts.server";\nexport const f = runAlerts;\n`,
       "app/messaging/receive-inbound.server.ts",
     );
-    expect(errors).toEqual([expect.stringMatching(/messaging\/ \(floor "pipeline"\) may not import from responders\//)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/messaging\/ \(floor "pipeline"\) may not import from responders\//),
+    ]);
   });
 
   it("contacts importing the pipeline", async () => {
