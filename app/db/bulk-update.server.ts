@@ -25,12 +25,8 @@ export type BulkUpdate<T extends SQLiteTable> = {
   returning?: SQL;
 };
 
-/** One statement for all `rows`; a payload_too_large AppError if their JSON is over D1_VALUE_BUDGET bytes. */
-export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
-  table: T,
-  rows: readonly R[],
-  build: (j: JsonFields<R>) => BulkUpdate<T>,
-): SQL {
+/** `rows` as one JSON value, or a payload_too_large AppError when they are over D1_VALUE_BUDGET bytes. */
+function oneValueJson(rows: readonly object[]): string {
   const chunks = chunkByBytes(rows);
   const first = chunks.next();
   if (!first.done && !chunks.next().done) {
@@ -39,7 +35,16 @@ export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
       `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`,
     );
   }
-  return bulkUpdateFromJson(table, first.done ? "[]" : first.value.json, build);
+  return first.done ? "[]" : first.value.json;
+}
+
+/** One statement for all `rows`; a payload_too_large AppError if their JSON is over D1_VALUE_BUDGET bytes. */
+export function bulkUpdateSql<T extends SQLiteTable, R extends object>(
+  table: T,
+  rows: readonly R[],
+  build: (j: JsonFields<R>) => BulkUpdate<T>,
+): SQL {
+  return bulkUpdateFromJson(table, oneValueJson(rows), build);
 }
 
 /** The same UPDATE once per chunk of `rows` whose JSON fits the budget (chunkByBytes): run them in one batch(). */
@@ -103,15 +108,7 @@ export function bulkInsertSql<T extends SQLiteTable, R extends object>(
   rows: readonly R[],
   build: (j: JsonFields<R>) => BulkInsert<T>,
 ): SQL {
-  const chunks = chunkByBytes(rows);
-  const first = chunks.next();
-  if (!first.done && !chunks.next().done) {
-    throw new AppError(
-      "payload_too_large",
-      `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`,
-    );
-  }
-  return bulkInsertFromJson(table, first.done ? "[]" : first.value.json, build);
+  return bulkInsertFromJson(table, oneValueJson(rows), build);
 }
 
 /** The same INSERT once per chunk of `rows` whose JSON fits the budget (chunkByBytes): run them in one batch(). */
