@@ -17,7 +17,9 @@ import { stepContentInput } from "./step-content-schema";
 
 const ANSWER = JSON.stringify({ intent: "interested", sentiment: "positive", confidence: 88 });
 /** A day of its own (the budget's counter is the organisation's: another test's calls must not land in it). */
-const ownDay = () => new Date(Date.UTC(2031, 0, 1) + Math.floor(Math.random() * 3000) * DAY + 15 * HOUR);
+// Each test spends the organisation's budget on a day of its own. Even days only: a test that moves to "the next day"
+// lands on an odd one, which no other test's day can be (a shared day once left the budget already spent).
+const ownDay = () => new Date(Date.UTC(2031, 0, 1) + Math.floor(Math.random() * 1500) * 2 * DAY + 15 * HOUR);
 const envFor = (key: string) => ({ OPENAI_API_KEY: key, OPENAI_BASE_URL: fakeOpenAiBase(), OPENAI_MODEL: "gpt-test" });
 
 describe("AI classification caps", () => {
