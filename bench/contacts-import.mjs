@@ -10,6 +10,7 @@
 import { createServer } from "node:net";
 import { E2E_USERS, startServer } from "../tests/e2e/server.mjs";
 import { importAgainstCeiling } from "./lib/import-at-budget.mjs";
+import { FIRST, LAST } from "./lib/names.mjs";
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 200);
@@ -27,40 +28,6 @@ function freePort() {
   });
 }
 
-const FIRST = [
-  "James",
-  "Mary",
-  "Robert",
-  "Patricia",
-  "John",
-  "Jennifer",
-  "Michael",
-  "Linda",
-  "David",
-  "Elizabeth",
-  "Maria",
-  "Daniel",
-  "Susan",
-  "Anthony",
-  "Karen",
-];
-const LAST = [
-  "Smith",
-  "Johnson",
-  "Williams",
-  "Brown",
-  "Jones",
-  "Garcia",
-  "Miller",
-  "Davis",
-  "Rodriguez",
-  "Martinez",
-  "Hernandez",
-  "Lopez",
-  "Wilson",
-  "Anderson",
-  "Thomas",
-];
 const COMPANIES = [
   "Bright Homes",
   "Peak Roofing",

@@ -3,41 +3,8 @@
 // the import maps plus the ones it ignores (lead source, status, owner, created date, notes).
 import { utils, write } from "@e965/xlsx";
 import { colName, esc, workbookParts, zipParts } from "../../tests/xlsx-file.js";
+import { FIRST, LAST } from "./names.mjs";
 
-const FIRST = [
-  "James",
-  "Mary",
-  "Robert",
-  "Patricia",
-  "John",
-  "Jennifer",
-  "Michael",
-  "Linda",
-  "David",
-  "Elizabeth",
-  "Maria",
-  "Daniel",
-  "Susan",
-  "Anthony",
-  "Karen",
-];
-const LAST = [
-  "Smith",
-  "Johnson",
-  "Williams",
-  "Brown",
-  "Jones",
-  "Garcia",
-  "Miller",
-  "Davis",
-  "Rodriguez",
-  "Martinez",
-  "Hernandez",
-  "Lopez",
-  "Wilson",
-  "Anderson",
-  "Thomas",
-];
 const COMPANIES = [
   "Sunrise Solar",
   "Bright Homes",
