@@ -10,7 +10,7 @@ import { runEnrollmentJob } from "~/campaigns/run-enrollment-job.server";
 import { startCampaign } from "~/campaigns/start-campaign.server";
 import type { EnrollCampaignJob, SendJob } from "~/jobs/jobs";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import { createTestContact, uniqueTag } from "../../tests/contact-factory";
+import { createTestContact, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
 import { pipeline } from "../../tests/messaging-harness";
 import { generateStepContent } from "./generate-step-content.server";
@@ -53,7 +53,7 @@ describe("{{salesRep}} in generated campaign steps (issue 24, item 8)", () => {
       firstName: "Ada",
       lastName: uniqueTag("Sol"),
       state: "AZ",
-      phone: `+1602${String(Math.floor(Math.random() * 9_000_000) + 2_000_000)}`,
+      phone: uniquePhone(["602"]),
     });
     const c = await createCampaign(
       deps.db,
