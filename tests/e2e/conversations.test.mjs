@@ -1,10 +1,23 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { randomPhone } from "./lib.mjs";
+import { randomPhone, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
+
+// Polled from Node: page.waitForFunction's in-page polling timed out in CI (30 s, JS off) right after the form's POST
+// re-rendered the page; reading the box's value from outside works the same with JS on and off.
+const replyBoxHolds = (page, value) =>
+  until(
+    async () =>
+      (await page
+        .locator("#reply-message")
+        .inputValue()
+        .catch(() => null)) === value,
+    `reply box "${value}"`,
+    30_000,
+  );
 
 describeEachMode("Conversations", (mode) => {
   it("an inbound message marks the conversation 'needs reply'; replying from the contact's page shows in the thread", async () => {
@@ -42,7 +55,7 @@ describeEachMode("Conversations", (mode) => {
     await page.getByLabel("Reply", { exact: true }).fill("It\u2019s worth it \u2014 call me");
     await page.getByTestId("ucs2-note").waitFor();
     await page.getByRole("button", { name: "Replace them" }).click();
-    await page.waitForFunction(() => document.querySelector("#reply-message")?.value === "It's worth it - call me");
+    await replyBoxHolds(page, "It's worth it - call me");
     // With JS the note goes once the text is plain; without JS it stays (nothing can re-check while typing).
     if (mode.javaScriptEnabled) assert.equal(await page.getByTestId("ucs2-note").count(), 0);
 
@@ -52,7 +65,7 @@ describeEachMode("Conversations", (mode) => {
     await page.getByRole("button", { name: "Send reply" }).click();
     await page.getByTestId("thread").getByText(reply).waitFor();
     // Sent: the box is empty again, with JS too (issue 24: a kept text invites a double send).
-    await page.waitForFunction(() => document.querySelector("#reply-message")?.value === "");
+    await replyBoxHolds(page, "");
     const outbound = page.getByTestId("thread-message").filter({ hasText: reply });
     assert.equal(await outbound.getAttribute("data-direction"), "outbound");
 
@@ -68,7 +81,7 @@ describeEachMode("Conversations", (mode) => {
     await page.getByLabel("Reply with a template").selectOption(String(template.id));
     if (!mode.javaScriptEnabled)
       await Promise.all([page.waitForURL(/template=/), page.getByTestId("template-apply").click()]);
-    await page.waitForFunction((t) => document.querySelector("#reply-message")?.value === t, templateText);
+    await replyBoxHolds(page, templateText);
     await page.getByRole("button", { name: "Send reply" }).click();
     await page.getByTestId("thread").getByText(templateText).waitFor();
 
