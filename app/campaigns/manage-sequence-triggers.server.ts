@@ -77,12 +77,18 @@ export async function listTriggerableCampaigns(db: Db, limit = 200) {
 /** A new enabled rule "new lead from <source or any> → start <campaign>". Logs `create_lead_trigger`. */
 export async function createSequenceTrigger(db: Db, input: CreateRuleInput, actor: Actor, now: Date) {
   const [c, total] = await Promise.all([
-    db.select({ id: campaigns.id, status: campaigns.status }).from(campaigns).where(eq(campaigns.id, input.campaignId)).get(),
+    db
+      .select({ id: campaigns.id, status: campaigns.status })
+      .from(campaigns)
+      .where(eq(campaigns.id, input.campaignId))
+      .get(),
     db.select({ n: count() }).from(sequenceTriggers).get(),
   ]);
   if (!c) throw new AppError("validation", RULE_CAMPAIGN_REQUIRED, { field: "campaignId" });
   if (c.status === "completed")
-    throw new AppError("validation", "This sequence is completed; choose one that can still run", { field: "campaignId" });
+    throw new AppError("validation", "This sequence is completed; choose one that can still run", {
+      field: "campaignId",
+    });
   if ((total?.n ?? 0) >= MAX_RULES)
     throw new AppError("conflict", `At most ${MAX_RULES} trigger rules; delete one you no longer use`);
   const trigger: SequenceTriggerOn = { on: "lead.created", source: input.source };
@@ -121,14 +127,26 @@ export async function setSequenceTriggerEnabled(db: Db, id: number, enabled: boo
   if (!rows.length) throw new AppError("not_found", RULE_NOT_FOUND);
   await db
     .insert(activityLog)
-    .values(activityRow("update_lead_trigger", { userId: actor.userId, ipAddress: actor.ipAddress, details: { id, enabled }, now }));
+    .values(
+      activityRow("update_lead_trigger", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        details: { id, enabled },
+        now,
+      }),
+    );
 }
 
 /** Deletes a rule (the enrolments it made stay). Logs `delete_lead_trigger`. */
 export async function deleteSequenceTrigger(db: Db, id: number, actor: Actor, now: Date) {
-  const rows = await db.delete(sequenceTriggers).where(eq(sequenceTriggers.id, id)).returning({ id: sequenceTriggers.id });
+  const rows = await db
+    .delete(sequenceTriggers)
+    .where(eq(sequenceTriggers.id, id))
+    .returning({ id: sequenceTriggers.id });
   if (!rows.length) throw new AppError("not_found", RULE_NOT_FOUND);
   await db
     .insert(activityLog)
-    .values(activityRow("delete_lead_trigger", { userId: actor.userId, ipAddress: actor.ipAddress, details: { id }, now }));
+    .values(
+      activityRow("delete_lead_trigger", { userId: actor.userId, ipAddress: actor.ipAddress, details: { id }, now }),
+    );
 }

@@ -36,7 +36,7 @@ export async function runLeadTriggers(deps: LeadTriggerDeps, event: LeadEvent): 
   const { contactId, now } = event;
   const t = now.getTime();
   const key = sourceKey(event.source);
-  const [contactRows, ruleRows] = (await runBatch(db, [
+  const [contactRows, ruleRows] = await Promise.all([
     db.select({ optedOutAt: contacts.optedOutAt }).from(contacts).where(eq(contacts.id, contactId)),
     db
       .select({
@@ -57,7 +57,7 @@ export async function runLeadTriggers(deps: LeadTriggerDeps, event: LeadEvent): 
         ),
       )
       .orderBy(sequenceTriggers.id),
-  ])) as [{ optedOutAt: Date | null }[], RuleRow[]];
+  ]);
   const contact = contactRows[0];
   if (!contact) throw new AppError("not_found", "Contact not found");
 

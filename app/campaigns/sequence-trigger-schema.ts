@@ -16,7 +16,11 @@ export function sourceKey(source: string | null | undefined): string {
 }
 
 /** The stored columns of a trigger. */
-export function triggerColumns(t: SequenceTriggerOn): { triggerOn: "lead.created"; matchKey: string; matchValue: string | null } {
+export function triggerColumns(t: SequenceTriggerOn): {
+  triggerOn: "lead.created";
+  matchKey: string;
+  matchValue: string | null;
+} {
   const value = t.source?.trim() || null;
   return { triggerOn: t.on, matchKey: sourceKey(value), matchValue: value };
 }
@@ -31,7 +35,11 @@ export const RULE_CAMPAIGN_REQUIRED = "Please choose the sequence to start";
 
 /** The create form (and any JSON caller): a blank source means any source. */
 export const createRuleSchema = z.object({
-  name: z.string().trim().min(1, RULE_NAME_REQUIRED).max(MAX_RULE_NAME, `Name must be at most ${MAX_RULE_NAME} characters`),
+  name: z
+    .string()
+    .trim()
+    .min(1, RULE_NAME_REQUIRED)
+    .max(MAX_RULE_NAME, `Name must be at most ${MAX_RULE_NAME} characters`),
   source: z
     .string()
     .trim()
