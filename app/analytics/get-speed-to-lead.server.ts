@@ -10,6 +10,9 @@ export type Median = { medianMs: number | null; count: number };
 export type SpeedToLead = { leadToFirstText: Median; replyToAnswer: Median };
 export type SpeedToLeadQuery = { from: Date; to: Date; userId?: number | null };
 
+/** The last `days` days up to `now` (the screens' 7 / 30 / 90). */
+export const periodOf = (now: Date, days: number) => ({ from: new Date(now.getTime() - days * 86_400_000), to: now });
+
 /** The two measures: the start column (the period is on it), the end column, and the sender of the end. */
 const MEASURES = {
   // The rows with an end are exactly the partial indexes' rows (their WHERE repeated literally).
@@ -58,17 +61,4 @@ export async function getSpeedToLead(db: Db, q: SpeedToLeadQuery): Promise<Speed
     median(db, "replyToAnswer", q),
   ]);
   return { leadToFirstText, replyToAnswer };
-}
-
-/** "45 s", "3 min", "2 h 5 min", "1 d 4 h"; "—" when nothing was measured. */
-export function formatDuration(ms: number | null): string {
-  if (ms === null) return "—";
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const min = Math.round(s / 60);
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  if (h < 24) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
-  const d = Math.floor(h / 24);
-  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
 }

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { runLeadTriggers } from "~/campaigns/run-lead-triggers.server";
 import type { SendJob } from "~/jobs/jobs";
@@ -8,7 +7,8 @@ import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { appHooks, pipeline } from "../../tests/messaging-harness";
-import { countQuery, formatDuration, gapsQuery, getSpeedToLead } from "./get-speed-to-lead.server";
+import { countQuery, gapsQuery, getSpeedToLead } from "./get-speed-to-lead.server";
+import { formatDuration } from "./speed-to-lead-card";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

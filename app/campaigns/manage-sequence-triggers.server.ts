@@ -125,16 +125,14 @@ export async function setSequenceTriggerEnabled(db: Db, id: number, enabled: boo
     .where(eq(sequenceTriggers.id, id))
     .returning({ id: sequenceTriggers.id });
   if (!rows.length) throw new AppError("not_found", RULE_NOT_FOUND);
-  await db
-    .insert(activityLog)
-    .values(
-      activityRow("update_lead_trigger", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { id, enabled },
-        now,
-      }),
-    );
+  await db.insert(activityLog).values(
+    activityRow("update_lead_trigger", {
+      userId: actor.userId,
+      ipAddress: actor.ipAddress,
+      details: { id, enabled },
+      now,
+    }),
+  );
 }
 
 /** Deletes a rule (the enrolments it made stay). Logs `delete_lead_trigger`. */
