@@ -74,9 +74,9 @@ END;
 -- A text handed to the provider: the lead's first text (any customer text: a step, a person, an auto-reply), and the
 -- rep's answer to the first reply (a person's send only). Tests, compliance answers and staff alerts are no touch.
 CREATE TRIGGER `messages_response_times_au` AFTER UPDATE OF status ON `messages`
-WHEN new.direction = 'outbound' AND new.channel = 'sms' AND new.contact_id IS NOT NULL AND new.is_test = 0
-	AND new.kind NOT IN ('test', 'compliance', 'alert')
-	AND new.status IN ('sent', 'delivered') AND old.status IN ('pending', 'queued', 'sending', 'held') BEGIN
+WHEN old.status IN ('pending', 'queued', 'sending', 'held') AND new.status IN ('sent', 'delivered')
+	AND new.direction = 'outbound' AND new.channel = 'sms' AND new.contact_id IS NOT NULL AND new.is_test = 0
+	AND new.kind NOT IN ('test', 'compliance', 'alert') BEGIN
 	UPDATE `contact_response_times` SET first_text_at = coalesce(new.sent_at, new.updated_at), first_text_by = new.created_by
 	WHERE contact_id = new.contact_id AND lead_at IS NOT NULL AND first_text_at IS NULL;
 	UPDATE `contact_response_times` SET first_answer_at = coalesce(new.sent_at, new.updated_at), first_answer_by = new.created_by

@@ -38,25 +38,7 @@ export async function runLeadTriggers(deps: LeadTriggerDeps, event: LeadEvent): 
   const key = sourceKey(event.source);
   const [contactRows, ruleRows] = await Promise.all([
     db.select({ optedOutAt: contacts.optedOutAt }).from(contacts).where(eq(contacts.id, contactId)),
-    db
-      .select({
-        ruleId: sequenceTriggers.id,
-        campaignId: campaigns.id,
-        status: campaigns.status,
-        scheduledAt: campaigns.scheduledAt,
-        startDate: campaigns.startDate,
-      })
-      .from(sequenceTriggers)
-      .innerJoin(campaigns, eq(campaigns.id, sequenceTriggers.campaignId))
-      // The partial index's WHERE repeated literally, so the planner can use it.
-      .where(
-        and(
-          eq(sequenceTriggers.triggerOn, "lead.created"),
-          inArray(sequenceTriggers.matchKey, key ? [key, ""] : [""]),
-          sql`${sequenceTriggers.enabled} = 1`,
-        ),
-      )
-      .orderBy(sequenceTriggers.id),
+    matchingRulesQuery(db, key),
   ]);
   const contact = contactRows[0];
   if (!contact) throw new AppError("not_found", "Contact not found");
@@ -140,3 +122,28 @@ type RuleRow = {
   scheduledAt: Date | null;
   startDate: Date | null;
 };
+
+/**
+ * The enabled `lead.created` rules for a source key (and those for any source), with their campaign: two seeks in
+ * sequence_triggers_match_idx (its WHERE repeated literally, so the planner can use it), each campaign by its key.
+ */
+export function matchingRulesQuery(db: Db, key: string) {
+  return db
+    .select({
+      ruleId: sequenceTriggers.id,
+      campaignId: campaigns.id,
+      status: campaigns.status,
+      scheduledAt: campaigns.scheduledAt,
+      startDate: campaigns.startDate,
+    })
+    .from(sequenceTriggers)
+    .innerJoin(campaigns, eq(campaigns.id, sequenceTriggers.campaignId))
+    .where(
+      and(
+        eq(sequenceTriggers.triggerOn, "lead.created"),
+        inArray(sequenceTriggers.matchKey, key ? [key, ""] : [""]),
+        sql`${sequenceTriggers.enabled} = 1`,
+      ),
+    )
+    .orderBy(sequenceTriggers.id);
+}

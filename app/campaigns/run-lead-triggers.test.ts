@@ -17,7 +17,7 @@ import { getCampaign } from "./get-campaign.server";
 import { createSequenceTrigger, setSequenceTriggerEnabled } from "./manage-sequence-triggers.server";
 import { pauseCampaign } from "./pause-campaign.server";
 import { runEnrollmentJob } from "./run-enrollment-job.server";
-import { runLeadTriggers } from "./run-lead-triggers.server";
+import { matchingRulesQuery, runLeadTriggers } from "./run-lead-triggers.server";
 import { startCampaign } from "./start-campaign.server";
 
 const SECOND = 1000;
@@ -237,5 +237,20 @@ describe("speed to lead: which rules fire", () => {
       sql`SELECT lead_at, lead_source FROM contact_response_times WHERE contact_id = ${contact.id}`,
     );
     expect(row).toEqual({ lead_at: first, lead_source: "Zillow" });
+  });
+});
+
+describe("speed to lead: the lookup", () => {
+  it("finds a lead's rules through sequence_triggers_match_idx and each campaign by its key, never a scan", async () => {
+    const { deps } = await pipeline();
+    const { sql: text, params } = matchingRulesQuery(deps.db, "energysage").toSQL();
+    const rows = await deps.db.$client
+      .prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    const plan = rows.results.map((r) => r.detail).join(" | ");
+    expect(plan).toMatch(/SEARCH sequence_triggers USING INDEX sequence_triggers_match_idx/);
+    expect(plan).toMatch(/SEARCH campaigns USING INTEGER PRIMARY KEY/);
+    expect(plan).not.toMatch(/SCAN/);
   });
 });
