@@ -76,3 +76,24 @@ describe("Lead triggers screen (no JS)", () => {
     ]);
   });
 });
+
+describe("speed-to-lead figures on the screens (no JS)", () => {
+  it("the Dashboard shows both medians for the chosen period; User Analytics shows them for the selected rep", async () => {
+    const admin = await createTestUser({ role: "superuser" });
+    const cookie = await loginAs(admin);
+    const dashboard = await call("/?range=7", { cookie });
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain("Lead to first text");
+    expect(html).toContain("First reply to answer");
+    // The chosen period is the current link (a plain link per period: no JS needed).
+    expect(html).toMatch(
+      /<a[^>]*href="\/\?range=7"[^>]*aria-current="page"|<a[^>]*aria-current="page"[^>]*href="\/\?range=7"/,
+    );
+    const details = await call(`/user-analytics?tab=details&user=${admin.id}&range=90`, { cookie });
+    expect(details.status).toBe(200);
+    const text = await details.text();
+    expect(text).toContain("Speed to lead: ");
+    expect(text).toContain("Lead to first text");
+  });
+});
