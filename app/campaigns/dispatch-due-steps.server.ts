@@ -7,7 +7,8 @@ import { nextInStepWindow } from "./send-window";
 /** Due enrolments read per statement (through the (status, next_run_at) index, in due order). */
 export const DISPATCH_BATCH = 500;
 
-type Due = {
+/** An enrolment the dispatcher acts on, as the due scan reads it. */
+export type DueEnrollment = {
   id: number;
   campaign_id: number;
   contact_id: number;
@@ -15,6 +16,7 @@ type Due = {
   next_run_at: number;
   anchor_at: number | null;
 };
+type Due = DueEnrollment;
 type Step = {
   id: number;
   campaign_id: number;
@@ -86,6 +88,25 @@ export async function dispatchDueSteps(
     await dispatchBatch(db, queue, due, t, now, result);
     if (due.length < batch || result.due >= maxPerTick) break;
   }
+  return result;
+}
+
+/**
+ * The same dispatch for enrolments the caller just created (a lead's trigger rules, runLeadTriggers): their first
+ * step is created now — queued, so the send queue has it at once — when it is due and inside its window, else the
+ * enrolment is rescheduled to the window's opening for the cron. Quiet hours are the consumer's, as for any step.
+ */
+export async function dispatchEnrollments(db: Db, queue: JobQueue, due: DueEnrollment[], now: Date) {
+  const result: DispatchResult = {
+    due: due.length,
+    created: 0,
+    rescheduled: 0,
+    completed: 0,
+    parked: 0,
+    rowsRead: 0,
+    dueScanRowsRead: 0,
+  };
+  if (due.length) await dispatchBatch(db, queue, due, now.getTime(), now, result);
   return result;
 }
 

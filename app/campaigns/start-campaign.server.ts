@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaigns, campaignSteps, type Campaign } from "~/db/schema";
+import { campaigns, campaignSteps, sequenceTriggers, type Campaign } from "~/db/schema";
 import type { EnrollCampaignJob } from "~/jobs/jobs";
 import { AppError } from "~/lib/app-error";
 import type { JobQueue } from "~/lib/job-queue";
@@ -31,7 +31,8 @@ export async function startCampaign(
     throw new AppError("conflict", "This campaign is completed and cannot be started again", { title: TOASTS.start });
   if (c.status === "running")
     throw new AppError("conflict", "This campaign is already running", { title: TOASTS.start });
-  if (c.contactCount === 0 && c.audienceQuery === null) {
+  // A campaign that a lead trigger rule feeds may start empty: its contacts are the leads to come (decision 037).
+  if (c.contactCount === 0 && c.audienceQuery === null && !(await fedByTrigger(db, id))) {
     throw new AppError("conflict", "Add contacts before starting the campaign", { title: TOASTS.start });
   }
   const active = await db
@@ -66,4 +67,15 @@ export async function startCampaign(
   const job: EnrollCampaignJob = { v: 1, type: "enroll-campaign", campaignId: id, afterContactId: null };
   await queue.send(job, { contentType: "json" });
   return publicCampaign(await getCampaignRow(db, id));
+}
+
+/** Whether an enabled trigger rule starts this campaign (sequence_triggers_campaign_idx). */
+async function fedByTrigger(db: Db, campaignId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: sequenceTriggers.id })
+    .from(sequenceTriggers)
+    .where(and(eq(sequenceTriggers.campaignId, campaignId), eq(sequenceTriggers.enabled, true)))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }

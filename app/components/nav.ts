@@ -16,6 +16,7 @@ import {
   TestTube,
   UserCheck,
   Users,
+  Zap,
   type LucideIcon,
 } from "lucide-react";
 
@@ -44,6 +45,8 @@ export const MORE_NAV_ITEMS: readonly { to: string; label: string; icon: LucideI
   { to: "/alerts", label: "Alerts", icon: Bell },
   { to: "/compliance", label: "Compliance", icon: ShieldCheck, superuserOnly: true },
   { to: "/organisation", label: "Organisation", icon: Building2, superuserOnly: true },
+  // Speed to lead (issue 26): which lead starts which sequence.
+  { to: "/lead-triggers", label: "Lead triggers", icon: Zap, superuserOnly: true },
   { to: "/account", label: "Account", icon: CircleUser },
 ];
 

@@ -11,6 +11,9 @@ import worker from "../../workers/app";
 import { seedAtScale } from "../../bench/lib/scale-seed.mjs";
 import { computeTwilioSignature } from "~/messaging/twilio-signature";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { recordingQueue } from "../../tests/messaging-harness";
+import { createSequenceTrigger } from "~/campaigns/manage-sequence-triggers.server";
+import { runLeadTriggers } from "~/campaigns/run-lead-triggers.server";
 
 // Every event path — a status callback, an inbound reply (plain, keyword, STOP) with its task, the send consumer, a
 // cron tick — run through the real Worker over a database with a year's shape and real statistics (ANALYZE), with
@@ -263,6 +266,47 @@ const events: Event[] = [
         "helio-jobs",
         rows.map((r) => ({ v: 1, type: "send", messageId: r.id })),
       );
+    },
+  },
+  {
+    // Speed to lead (decision 037): what the lead webhook runs once the contact exists — the rules by index, one
+    // enrolment, the first step created at once — then that step's send job.
+    name: "a lead's trigger rules (one matching running sequence) and its first step's send",
+    budget: 300,
+    prepare: async () => {
+      const admin = await createTestUser({ role: "superuser" });
+      const cookie = await loginAs(admin);
+      const post = async (path: string, json: unknown) => {
+        const res = await call(path, { method: "POST", cookie, json });
+        expect(res.status, path).toBeLessThan(300);
+        return (await res.json()) as { id: number };
+      };
+      const c = await post("/api/campaigns", { name: "Speed to lead" });
+      await post("/api/campaign-steps", {
+        campaignId: c.id,
+        name: "Hello",
+        messageType: "sms",
+        content: "Hi {{firstName}}, thanks for your solar request!",
+        delayDays: 0,
+        delayHours: 0,
+      });
+      await createSequenceTrigger(
+        db(),
+        { name: "Event path", source: "EventPathVendor", campaignId: c.id },
+        { userId: admin.id, ipAddress: null },
+        new Date(),
+      );
+      await db().run(sql`UPDATE campaigns SET status = 'running' WHERE id = ${c.id}`);
+      return JSON.stringify({ campaignId: c.id, contactId: busyContacts[16].id });
+    },
+    run: async (arg) => {
+      const { campaignId, contactId } = JSON.parse(arg) as { campaignId: number; contactId: number };
+      const queue = recordingQueue();
+      const r = await runLeadTriggers({ db: db(), queue }, { contactId, source: "eventpathvendor", now: new Date() });
+      expect(r.enrolled.map((e) => e.campaignId)).toContain(campaignId);
+      const sends = queue.takeSendJobs();
+      expect(sends).toHaveLength(1);
+      await runJobs("helio-jobs", sends);
     },
   },
   {

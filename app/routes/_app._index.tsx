@@ -13,6 +13,9 @@ import {
 } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { getDashboard } from "~/campaigns/get-dashboard.server";
+import { getSpeedToLead, periodOf } from "~/analytics/get-speed-to-lead.server";
+import { parseRange } from "~/analytics/rates";
+import { SpeedToLeadCard } from "~/analytics/speed-to-lead-card";
 import {
   ActiveBadge,
   Badge,
@@ -28,10 +31,18 @@ import {
 
 export const meta: MetaFunction = () => [{ title: "Dashboard — Helio" }];
 
-/** Stat cards from maintained counters (message_counts, contact_totals), the first 5 campaigns and auto-responders. */
+/**
+ * Stat cards from maintained counters (message_counts, contact_totals), the first 5 campaigns and auto-responders,
+ * and the speed-to-lead medians over `?range=` days (7, 30 or 90; contact_response_times, decision 037).
+ */
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
-  return getDashboard(args.context.db);
+  const range = parseRange(new URL(args.request.url).searchParams.get("range"));
+  const [dashboard, speedToLead] = await Promise.all([
+    getDashboard(args.context.db),
+    getSpeedToLead(args.context.db, periodOf(args.context.clock(), range)),
+  ]);
+  return { ...dashboard, speedToLead, range };
 }
 
 const QUICK_ACTIONS = [
@@ -42,7 +53,7 @@ const QUICK_ACTIONS = [
 ];
 
 export default function Dashboard() {
-  const { stats, campaigns, autoResponders } = useLoaderData<typeof loader>();
+  const { stats, campaigns, autoResponders, speedToLead, range } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-8">
       <section className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label="Quick actions">
@@ -65,6 +76,8 @@ export default function Dashboard() {
         <StatCard label="Responses" value={stats.responses} icon={MessageSquareReply} />
         <StatCard label="Contacts" value={stats.contacts} icon={Users} />
       </section>
+
+      <SpeedToLeadCard figures={speedToLead} range={range} hrefFor={(r) => `/?range=${r}`} />
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Active Campaign Sequences" data-testid="dashboard-campaigns">

@@ -31,6 +31,9 @@ import {
 import { parseId } from "~/lib/ids";
 import { isAppError } from "~/lib/app-error";
 import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
+import { getSpeedToLead, periodOf } from "~/analytics/get-speed-to-lead.server";
+import { parseRange, type Range } from "~/analytics/rates";
+import { SpeedToLeadCard } from "~/analytics/speed-to-lead-card";
 import { activityTotal, getUserDetails, listActivity, listUsers, userTotals } from "~/users/manage-users.server";
 
 export const meta: MetaFunction = () => [{ title: "User Analytics — Helio" }];
@@ -62,7 +65,15 @@ export async function loader(args: LoaderFunctionArgs) {
             isAppError(e) && e.code === "not_found" ? ("missing" as const) : Promise.reject(e),
           );
   }
+  // Per rep (decision 037): the texts this user sent — their own, or their campaigns' steps (decision 027).
+  const range = parseRange(url.searchParams.get("range"));
+  const speedToLead =
+    selected && selected !== "missing"
+      ? await getSpeedToLead(db, { ...periodOf(args.context.clock(), range), userId: selected.user.id })
+      : null;
   return {
+    range,
+    speedToLead,
     meId: me.id,
     tab,
     selectedParam: rawUser,
@@ -230,12 +241,22 @@ function Logs() {
 }
 
 function Details() {
-  const { selected } = useLoaderData<typeof loader>();
+  const { selected, speedToLead, range, selectedParam } = useLoaderData<typeof loader>();
   if (selected === null) return <EmptyState title="Select a user to view details" />;
   if (selected === "missing") return <EmptyState title="User not found" />;
   const { user, activity, logins } = selected;
   return (
     <div className="grid gap-4 lg:grid-cols-2" data-testid="user-details">
+      {speedToLead ? (
+        <div className="lg:col-span-2">
+          <SpeedToLeadCard
+            title={`Speed to lead: ${displayName(user)}`}
+            figures={speedToLead}
+            range={range}
+            hrefFor={(r: Range) => `${href("details", selectedParam)}&range=${r}`}
+          />
+        </div>
+      ) : null}
       <Card title="Profile" className="lg:col-span-2">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <dt className="text-fg-muted">Name</dt>

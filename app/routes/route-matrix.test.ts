@@ -461,6 +461,21 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 400, superuser: 400 },
     },
   ],
+  "_app.lead-triggers.tsx": [
+    { method: "GET", path: "/lead-triggers", expect: SUPERUSER_SCREEN },
+    {
+      method: "POST",
+      path: "/lead-triggers",
+      form: { intent: "create" },
+      expect: { anon: 302, user: 403, superuser: 400 },
+    },
+    {
+      method: "POST",
+      path: "/lead-triggers",
+      form: { intent: "delete", id: "999999999" },
+      expect: { anon: 302, user: 403, superuser: 404 },
+    },
+  ],
   "_app.organisation.tsx": [
     { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
     {

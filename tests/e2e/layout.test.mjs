@@ -77,6 +77,7 @@ const screens = () => [
   "/user-analytics",
   "/knowledge-base",
   "/organisation",
+  "/lead-triggers",
   "/account",
   "/account/password",
   "/alerts",

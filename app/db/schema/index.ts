@@ -33,3 +33,5 @@ export * from "./message-archive-state";
 export * from "./recovery-codes";
 export * from "./cap-counters";
 export * from "./import-column-maps";
+export * from "./sequence-triggers";
+export * from "./contact-response-times";

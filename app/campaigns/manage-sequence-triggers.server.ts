@@ -1,0 +1,150 @@
+import { count, desc, eq, inArray } from "drizzle-orm";
+import { activityRow } from "~/activity/log-activity.server";
+import { runBatch, type Db } from "~/db/client.server";
+import { activityLog, campaigns, sequenceTriggers } from "~/db/schema";
+import type { Actor } from "~/lib/actor";
+import { AppError } from "~/lib/app-error";
+import {
+  describeTrigger,
+  MAX_RULES,
+  RULE_CAMPAIGN_REQUIRED,
+  triggerColumns,
+  type CreateRuleInput,
+  type SequenceTriggerOn,
+} from "./sequence-trigger-schema";
+
+// Lead trigger rules are organisation settings managed by superusers (decision 037): a rule fires on every lead
+// from every key, so who may start which sequence for whose leads is not a campaign owner's call alone.
+
+export const RULE_NOT_FOUND = "Trigger rule not found";
+
+export type PublicRule = {
+  id: number;
+  name: string;
+  trigger: SequenceTriggerOn;
+  description: string;
+  campaignId: number;
+  campaignName: string;
+  campaignStatus: string;
+  enabled: boolean;
+  createdAt: string;
+};
+
+/** Every rule, newest first (at most MAX_RULES exist), with its campaign's name and status. */
+export async function listSequenceTriggers(db: Db): Promise<PublicRule[]> {
+  const rows = await db
+    .select({
+      id: sequenceTriggers.id,
+      name: sequenceTriggers.name,
+      triggerOn: sequenceTriggers.triggerOn,
+      matchValue: sequenceTriggers.matchValue,
+      campaignId: sequenceTriggers.campaignId,
+      campaignName: campaigns.name,
+      campaignStatus: campaigns.status,
+      enabled: sequenceTriggers.enabled,
+      createdAt: sequenceTriggers.createdAt,
+    })
+    .from(sequenceTriggers)
+    .innerJoin(campaigns, eq(campaigns.id, sequenceTriggers.campaignId))
+    .orderBy(desc(sequenceTriggers.id))
+    .limit(MAX_RULES);
+  return rows.map((r) => {
+    const trigger: SequenceTriggerOn = { on: r.triggerOn, source: r.matchValue };
+    return {
+      id: r.id,
+      name: r.name,
+      trigger,
+      description: describeTrigger(trigger),
+      campaignId: r.campaignId,
+      campaignName: r.campaignName,
+      campaignStatus: r.campaignStatus,
+      enabled: r.enabled,
+      createdAt: r.createdAt.toISOString(),
+    };
+  });
+}
+
+/** The campaigns a rule may start: any that is not completed, newest first (the picker). */
+export async function listTriggerableCampaigns(db: Db, limit = 200) {
+  return db
+    .select({ id: campaigns.id, name: campaigns.name, status: campaigns.status })
+    .from(campaigns)
+    .where(inArray(campaigns.status, ["draft", "running", "paused"]))
+    .orderBy(desc(campaigns.id))
+    .limit(limit);
+}
+
+/** A new enabled rule "new lead from <source or any> → start <campaign>". Logs `create_lead_trigger`. */
+export async function createSequenceTrigger(db: Db, input: CreateRuleInput, actor: Actor, now: Date) {
+  const [c, total] = await Promise.all([
+    db
+      .select({ id: campaigns.id, status: campaigns.status })
+      .from(campaigns)
+      .where(eq(campaigns.id, input.campaignId))
+      .get(),
+    db.select({ n: count() }).from(sequenceTriggers).get(),
+  ]);
+  if (!c) throw new AppError("validation", RULE_CAMPAIGN_REQUIRED, { field: "campaignId" });
+  if (c.status === "completed")
+    throw new AppError("validation", "This sequence is completed; choose one that can still run", {
+      field: "campaignId",
+    });
+  if ((total?.n ?? 0) >= MAX_RULES)
+    throw new AppError("conflict", `At most ${MAX_RULES} trigger rules; delete one you no longer use`);
+  const trigger: SequenceTriggerOn = { on: "lead.created", source: input.source };
+  const [rows] = (await runBatch(db, [
+    db
+      .insert(sequenceTriggers)
+      .values({
+        name: input.name,
+        ...triggerColumns(trigger),
+        campaignId: c.id,
+        enabled: true,
+        createdBy: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: sequenceTriggers.id }),
+    db.insert(activityLog).values(
+      activityRow("create_lead_trigger", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        details: { campaignId: c.id, source: input.source },
+        now,
+      }),
+    ),
+  ])) as [{ id: number }[]];
+  return { id: rows[0].id };
+}
+
+/** Turns a rule on or off. Logs `update_lead_trigger`. */
+export async function setSequenceTriggerEnabled(db: Db, id: number, enabled: boolean, actor: Actor, now: Date) {
+  const rows = await db
+    .update(sequenceTriggers)
+    .set({ enabled, updatedAt: now })
+    .where(eq(sequenceTriggers.id, id))
+    .returning({ id: sequenceTriggers.id });
+  if (!rows.length) throw new AppError("not_found", RULE_NOT_FOUND);
+  await db.insert(activityLog).values(
+    activityRow("update_lead_trigger", {
+      userId: actor.userId,
+      ipAddress: actor.ipAddress,
+      details: { id, enabled },
+      now,
+    }),
+  );
+}
+
+/** Deletes a rule (the enrolments it made stay). Logs `delete_lead_trigger`. */
+export async function deleteSequenceTrigger(db: Db, id: number, actor: Actor, now: Date) {
+  const rows = await db
+    .delete(sequenceTriggers)
+    .where(eq(sequenceTriggers.id, id))
+    .returning({ id: sequenceTriggers.id });
+  if (!rows.length) throw new AppError("not_found", RULE_NOT_FOUND);
+  await db
+    .insert(activityLog)
+    .values(
+      activityRow("delete_lead_trigger", { userId: actor.userId, ipAddress: actor.ipAddress, details: { id }, now }),
+    );
+}

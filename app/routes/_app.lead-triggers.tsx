@@ -1,0 +1,196 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Zap } from "lucide-react";
+import { z } from "zod";
+import {
+  createSequenceTrigger,
+  deleteSequenceTrigger,
+  listSequenceTriggers,
+  listTriggerableCampaigns,
+  setSequenceTriggerEnabled,
+} from "~/campaigns/manage-sequence-triggers.server";
+import { createRuleSchema, MAX_RULE_NAME, MAX_SOURCE } from "~/campaigns/sequence-trigger-schema";
+import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
+import {
+  ActiveBadge,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  campaignStatusTone,
+  EmptyState,
+  Field,
+  ItemList,
+  PageHeader,
+} from "~/components/ui";
+import { formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { requireUser } from "~/http/guard.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { zodId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
+
+export const meta: MetaFunction = () => [{ title: "Lead triggers — Helio" }];
+
+// Superusers only (decision 037): a rule starts a sequence for every matching lead from every API key.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args, { role: "superuser" });
+  const [rules, campaigns] = await Promise.all([
+    listSequenceTriggers(args.context.db),
+    listTriggerableCampaigns(args.context.db),
+  ]);
+  return { rules, campaigns };
+}
+
+const ruleId = zodId("Trigger rule not found");
+const leadTriggerForm = withDefaults(
+  { name: "", source: "", campaignId: "" },
+  z.discriminatedUnion(
+    "intent",
+    [
+      createRuleSchema.extend({ intent: z.literal("create") }),
+      z.object({ intent: z.literal("enable"), id: ruleId }),
+      z.object({ intent: z.literal("disable"), id: ruleId }),
+      z.object({ intent: z.literal("delete"), id: ruleId }),
+    ],
+    intentError(),
+  ),
+);
+
+export async function action(args: ActionFunctionArgs) {
+  return formAction(
+    args,
+    { schema: leadTriggerForm, role: "superuser", title: "Error saving trigger rule" },
+    async (input, { user }) => {
+      const { db } = args.context;
+      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
+      const now = args.context.clock();
+      if (input.intent === "create") {
+        await createSequenceTrigger(db, input, actor, now);
+        return redirectWithToast(args.context, "/lead-triggers", { title: "Trigger rule created" });
+      }
+      if (input.intent === "delete") {
+        await deleteSequenceTrigger(db, input.id, actor, now);
+        return redirectWithToast(args.context, "/lead-triggers", { title: "Trigger rule deleted" });
+      }
+      await setSequenceTriggerEnabled(db, input.id, input.intent === "enable", actor, now);
+      return redirectWithToast(args.context, "/lead-triggers", {
+        title: input.intent === "enable" ? "Trigger rule enabled" : "Trigger rule disabled",
+      });
+    },
+  );
+}
+
+export default function LeadTriggers() {
+  const { rules, campaigns } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  const creating = failure?.intent === "create" ? failure : undefined;
+  const value = (k: string) => postedValue(creating, k);
+  const formError = formErrorOf(creating, ["name", "source", "campaignId"]);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Lead triggers"
+        description="Start a sequence the moment a lead arrives: its first text goes out within a minute when the contact's sending hours are open, and when they open otherwise."
+      />
+      <Card title="New rule">
+        <Form method="post" className="max-w-lg space-y-4" data-testid="lead-trigger-form">
+          <input type="hidden" name="intent" value="create" />
+          {formError ? <Alert tone="danger">{formError}</Alert> : null}
+          <Field
+            name="name"
+            label="Name"
+            required
+            maxLength={MAX_RULE_NAME}
+            defaultValue={value("name")}
+            errors={fieldErrorsOf(creating, "name") ?? undefined}
+          />
+          <Field
+            name="source"
+            label="Lead source"
+            maxLength={MAX_SOURCE}
+            hint="As the lead webhook receives it (EnergySage, Website…), in any case. Leave blank for any source."
+            defaultValue={value("source")}
+            errors={fieldErrorsOf(creating, "source") ?? undefined}
+          />
+          <Field
+            as="select"
+            name="campaignId"
+            label="Sequence to start"
+            required
+            placeholder="Choose a sequence"
+            options={campaigns.map((c) => ({ value: String(c.id), label: `${c.name} (${c.status})` }))}
+            defaultValue={value("campaignId")}
+            errors={fieldErrorsOf(creating, "campaignId") ?? undefined}
+            hint="It must be running for leads to be enrolled; a sequence with a rule may start with no contacts."
+          />
+          <Button type="submit" disabled={pending}>
+            {pending ? "Saving..." : "Create rule"}
+          </Button>
+        </Form>
+      </Card>
+      <Card title="Rules">
+        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
+        <ItemList
+          items={rules}
+          data-testid="lead-trigger-rules"
+          className="divide-y divide-muted"
+          itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
+          itemTestId="lead-trigger-rule"
+          empty={
+            <EmptyState
+              icon={Zap}
+              title="No trigger rules yet"
+              description="Leads are stored, and no sequence starts by itself."
+            />
+          }
+        >
+          {(r) => (
+            <>
+              <div className="min-w-0 space-y-1">
+                <p className="font-medium break-words">{r.name}</p>
+                <p className="text-sm break-words text-fg-muted">
+                  {r.description} → start <span className="font-medium text-fg">{r.campaignName}</span>
+                </p>
+                <div className="flex flex-wrap gap-2">
+                  <ActiveBadge active={r.enabled} />
+                  <Badge tone={campaignStatusTone(r.campaignStatus)}>Sequence {r.campaignStatus}</Badge>
+                </div>
+              </div>
+              <div className="flex flex-wrap gap-2">
+                <Form method="post">
+                  <input type="hidden" name="id" value={r.id} />
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={r.enabled ? "disable" : "enable"}
+                    variant="outline"
+                    size="sm"
+                    disabled={pending}
+                    aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
+                  >
+                    {r.enabled ? "Disable" : "Enable"}
+                  </Button>
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="id" value={r.id} />
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="delete"
+                    variant="destructive"
+                    size="sm"
+                    disabled={pending}
+                    aria-label={`Delete ${r.name}`}
+                  >
+                    Delete
+                  </Button>
+                </Form>
+              </div>
+            </>
+          )}
+        </ItemList>
+      </Card>
+    </div>
+  );
+}
