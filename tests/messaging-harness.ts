@@ -4,12 +4,14 @@ import type { MessagingConfig } from "~/messaging/messaging-config.server";
 import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
 import type { SendDeps } from "~/messaging/consume-send-batch.server";
+import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import type { SendJob } from "~/jobs/jobs";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import type { ReplyProviders } from "~/wiring/ai-chain.server";
 import { pipelineHooks } from "~/wiring/pipeline-hooks.server";
 import { newFakeSendGridKey, newFakeTwilioAccount } from "./fakes/control";
 import { db } from "./factories";
+import { uniquePhone } from "./contact-factory";
 
 /** A queue that records what the pipeline enqueues, so a test decides when the consumer runs. */
 export function recordingQueue() {
@@ -72,6 +74,28 @@ export async function pipeline(
     hooks: appHooks,
   };
   return { deps, twilio, sendgrid, queue: recordingQueue() };
+}
+
+/**
+ * Writes one outbound message the way most pipeline tests need it: a test SMS to a fresh number with a fresh
+ * idempotency key (`fields` changes any of it; an email needs `channel`, `email` and `subject`). Returns its id, or
+ * undefined when the key was already used.
+ */
+export async function queueMessage(
+  deps: Pick<SendDeps, "db">,
+  queue: ReturnType<typeof recordingQueue>,
+  fields: Partial<OutboundInput> & { content: string },
+  now = new Date(),
+) {
+  const input: OutboundInput = {
+    channel: "sms",
+    kind: "test",
+    idempotencyKey: `t:${crypto.randomUUID()}`,
+    ...fields,
+  };
+  if (input.channel === "sms" && !("phone" in fields)) input.phone = uniquePhone();
+  const [id] = await createOutboundMessages(deps.db, queue, [input], now);
+  return id;
 }
 
 export async function messageRow(id: number) {

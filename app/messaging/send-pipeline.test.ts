@@ -13,7 +13,7 @@ import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser } from "../../tests/factories";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { longText, measuringD1 } from "../../tests/bound-values";
-import { DAYTIME, messageRow, pipeline, TEST_CONFIG, appHooks } from "../../tests/messaging-harness";
+import { DAYTIME, messageRow, pipeline, queueMessage, TEST_CONFIG, appHooks } from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
 import { slotIntervalMs } from "./pacing.server";
@@ -76,20 +76,7 @@ describe("send pipeline: exactly one provider call per message", () => {
         return accepted;
       },
     };
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "race the callback",
-          idempotencyKey: `cb:${crypto.randomUUID()}`,
-        },
-      ],
-      DAYTIME,
-    );
+    const id = await queueMessage(deps, queue, { content: "race the callback" }, DAYTIME);
     await sendMessages(queue.takeSendJobs(), { ...deps, sms });
     const row = await messageRow(id);
     expect(row).toMatchObject({ status: "delivered" });
@@ -158,20 +145,7 @@ describe("send pipeline: exactly one provider call per message", () => {
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "crash test",
-          idempotencyKey: `c:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "crash test" });
     const jobs = queue.takeSendJobs();
     await expect(sendMessages(jobs, { ...deps, db: flaky })).rejects.toThrow("worker died");
     expect((await messageRow(id))?.status).toBe("sending");
@@ -220,20 +194,7 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("a row stuck in sending that the provider never got is queued again and sent once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "never sent",
-          idempotencyKey: `n:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "never sent" });
     queue.takeSendJobs();
     await deps.db.run(
       sql`UPDATE messages SET status = 'sending', claimed_at = ${Date.now() - 10 * 60_000} WHERE id = ${id}`,
@@ -250,20 +211,7 @@ describe("send pipeline: exactly one provider call per message", () => {
 describe("send pipeline: provider errors", () => {
   it("a dropped connection after Twilio accepted is recorded from Twilio, not resent", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "lost answer",
-          idempotencyKey: `l:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "lost answer" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0, { afterCreate: true });
     const outcomes = await sendMessages(jobs, deps);
@@ -275,20 +223,7 @@ describe("send pipeline: provider errors", () => {
 
   it("a dropped connection before Twilio accepted waits for the reconciler, then goes exactly once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "dropped",
-          idempotencyKey: `l:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "dropped" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0);
     expect((await sendMessages(jobs, deps)).size).toBe(0); // not retried blindly
@@ -301,21 +236,12 @@ describe("send pipeline: provider errors", () => {
 
   it("an email whose send timed out is failed, never sent twice", async () => {
     const { deps, sendgrid, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "email",
-          kind: "test",
-          email: `t${crypto.randomUUID().slice(0, 6)}@example.com`,
-          subject: "s",
-          content: "x",
-          idempotencyKey: `e:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, {
+      channel: "email",
+      email: `t${crypto.randomUUID().slice(0, 6)}@example.com`,
+      subject: "s",
+      content: "x",
+    });
     await sendgrid.failNext(1, 0);
     expect((await sendMessages(queue.takeSendJobs(), deps)).size).toBe(0);
     expect(await messageRow(id)).toMatchObject({ status: "failed", error_code: "network" });
@@ -354,20 +280,7 @@ describe("send pipeline: provider errors", () => {
 
   it("429 → retried later (Retry-After honoured), then sent", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "busy",
-          idempotencyKey: `b:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "busy" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 429, { retryAfter: 7 });
     const outcomes = await sendMessages(jobs, deps);
@@ -380,20 +293,7 @@ describe("send pipeline: provider errors", () => {
 
   it("5xx backs off exponentially and gives up after MAX_ATTEMPTS", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "down",
-          idempotencyKey: `d:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "down" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(100, 503);
     const delays: number[] = [];
@@ -631,20 +531,7 @@ describe("compliance in the pipeline", () => {
 
   it("replaces #PLACEHOLDERS# with nothing when the number is not a contact", async () => {
     const { deps, twilio, queue } = await pipeline();
-    await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "Hi #FIRST_NAME#, from #COMPANY#.",
-          idempotencyKey: `ph:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    await queueMessage(deps, queue, { content: "Hi #FIRST_NAME#, from #COMPANY#." });
     await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls())[0].body).toBe("Hi , from .");
   });
