@@ -1,21 +1,19 @@
 import { sql } from "drizzle-orm";
+import { replyWorld } from "../../tests/reply-world";
 import { describe, expect, it } from "vitest";
 import { getAnalytics } from "~/analytics/get-analytics.server";
 import { getStats } from "~/campaigns/get-stats.server";
 import { listConversations } from "~/conversations/list-conversations.server";
 import { campaigns } from "~/db/schema";
-import { classifierFor } from "~/wiring/ai-chain.server";
-import type { ReplyDeps } from "~/responders/reply-deps";
 import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
 import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
 import { alertRulesMadeHere } from "../../tests/alert-rules";
-import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
-import { DAYTIME, pipeline, runInboundJob } from "../../tests/messaging-harness";
+import { uniqueTag } from "../../tests/contact-factory";
+import { db } from "../../tests/factories";
+import { DAYTIME } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { listMessages, messageTabCounts } from "../message-center/list-messages.server";
-import { receiveInboundSms } from "./receive-inbound.server";
 
 // Issue 24, item 7: staff alert emails (kind 'alert') are our mail to the team. They were Message Center rows,
 // "conversations", Recent Message Activity and "Messages Sent"; Smart Alerts keeps their history (the alerts table).
@@ -27,26 +25,9 @@ const dailyOutbound = async () =>
   ))!.n;
 
 async function world() {
-  const p = await pipeline({ clock: () => DAYTIME });
-  const user = await createTestUser();
-  const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = {
-    queue: p.queue,
-    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
-    classify: classifierFor({}, db()),
-  };
-  async function inbound(body: string) {
-    const res = await receiveInboundSms(
-      p.deps.db,
-      p.queue,
-      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
-      DAYTIME,
-    );
-    p.queue.sent.splice(0);
-    await runInboundJob(p.deps.db, [res.messageId!], DAYTIME, replies);
-    return res.messageId!;
-  }
-  return { ...p, user, contact, inbound };
+  const w = await replyWorld(DAYTIME, { contact: { lastName: "Diaz" } });
+  const inbound = async (body: string) => (await w.inbound(body)).messageId!;
+  return { ...w, inbound };
 }
 
 describe("staff alert emails are not customer messages (issue 24, item 7)", () => {
