@@ -2,6 +2,7 @@
 // Pure: the caller reads the file, and decides what to do with the rows (preview, insert, dedupe).
 
 import Papa, { type ParseResult } from "papaparse";
+import { CONTACT_FIELD_NAMES } from "./contact-fields";
 import { withoutControlChars } from "./decode-text";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
@@ -46,17 +47,7 @@ export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the form
 
 type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
 
-const FIELDS: readonly Field[] = [
-  "firstName",
-  "lastName",
-  "phone",
-  "email",
-  "company",
-  "address",
-  "city",
-  "state",
-  "zipCode",
-];
+const FIELDS: readonly Field[] = CONTACT_FIELD_NAMES;
 // The Match columns step's labels, so an error names a field as the person saw it there.
 const FIELD_LABELS = Object.fromEntries(FIELDS.map((f) => [f, TARGET_LABELS[f]])) as Record<Field, string>;
 
