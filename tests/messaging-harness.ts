@@ -86,6 +86,7 @@ export async function queueMessage(
   queue: ReturnType<typeof recordingQueue>,
   fields: Partial<OutboundInput> & { content: string },
   now = new Date(),
+  hooks?: Parameters<typeof createOutboundMessages>[4],
 ) {
   const input: OutboundInput = {
     channel: "sms",
@@ -94,7 +95,7 @@ export async function queueMessage(
     ...fields,
   };
   if (input.channel === "sms" && !("phone" in fields)) input.phone = uniquePhone();
-  const [id] = await createOutboundMessages(deps.db, queue, [input], now);
+  const [id] = await createOutboundMessages(deps.db, queue, [input], now, hooks);
   return id;
 }
 

@@ -25,19 +25,10 @@ describe("send pipeline: exactly one provider call per message", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const user = await createTestUser();
     const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-    const [id] = await createOutboundMessages(
-      deps.db,
+    const id = await queueMessage(
+      deps,
       queue,
-      [
-        {
-          channel: "sms",
-          kind: "individual",
-          contactId: contact.id,
-          phone: contact.phone,
-          content: "Hi {{firstName}}, solar?",
-          idempotencyKey: `t:${crypto.randomUUID()}`,
-        },
-      ],
+      { kind: "individual", contactId: contact.id, phone: contact.phone, content: "Hi {{firstName}}, solar?" },
       DAYTIME,
       appHooks,
     );

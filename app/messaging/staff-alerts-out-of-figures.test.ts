@@ -10,9 +10,8 @@ import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
 import { alertRulesMadeHere } from "../../tests/alert-rules";
 import { uniqueTag } from "../../tests/contact-factory";
 import { db } from "../../tests/factories";
-import { DAYTIME } from "../../tests/messaging-harness";
+import { DAYTIME, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
-import { createOutboundMessages } from "./create-outbound-messages.server";
 import { listMessages, messageTabCounts } from "../message-center/list-messages.server";
 
 // Issue 24, item 7: staff alert emails (kind 'alert') are our mail to the team. They were Message Center rows,
@@ -86,20 +85,17 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
       .insert(campaigns)
       .values({ name: `Rate ${uniqueTag("c")}`, status: "running" })
       .returning();
-    await createOutboundMessages(
-      db(),
+    await queueMessage(
+      { db: db() },
       w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "campaign",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          campaignId: campaign.id,
-          content: "Hi Rosa, still thinking about solar?",
-          idempotencyKey: uniqueTag("c1"),
-        },
-      ],
+      {
+        kind: "campaign",
+        phone: w.contact.phone,
+        contactId: w.contact.id,
+        campaignId: campaign.id,
+        content: "Hi Rosa, still thinking about solar?",
+        idempotencyKey: uniqueTag("c1"),
+      },
       DAYTIME,
     );
     await sendMessages(w.queue.takeSendJobs(), w.deps);
@@ -112,20 +108,17 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
     expect(await count()).toEqual({ sent: 1, responses: 1 });
 
     // A second campaign text, answered: a second response.
-    await createOutboundMessages(
-      db(),
+    await queueMessage(
+      { db: db() },
       w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "campaign",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          campaignId: campaign.id,
-          content: "Following up, Rosa",
-          idempotencyKey: uniqueTag("c2"),
-        },
-      ],
+      {
+        kind: "campaign",
+        phone: w.contact.phone,
+        contactId: w.contact.id,
+        campaignId: campaign.id,
+        content: "Following up, Rosa",
+        idempotencyKey: uniqueTag("c2"),
+      },
       DAYTIME,
     );
     await sendMessages(w.queue.takeSendJobs(), w.deps);

@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import { replyWorld, respondersMadeHere } from "../../tests/reply-world";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
-import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { db } from "../../tests/factories";
-import { runInboundJob, appHooks } from "../../tests/messaging-harness";
+import { appHooks, queueMessage, runInboundJob } from "../../tests/messaging-harness";
 import { updateResponder } from "./manage-responders.server";
 import { isBusinessHours, matchKeywords, timeAllows } from "./match";
 import { parseResponder, RESPONDER_REQUIRED } from "./responder-schema";
@@ -305,19 +304,10 @@ describe("the responder engine", () => {
     await w.inbound(`${word}, still keen`, new Date(DAY.getTime() + 2 * MIN));
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => m.status)).toEqual(["skipped", "pending"]);
-    await createOutboundMessages(
-      w.deps.db,
+    await queueMessage(
+      w.deps,
       w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "individual",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          content: "Hi Rosa, it's Sam",
-          idempotencyKey: `t:${crypto.randomUUID()}`,
-        },
-      ],
+      { kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "Hi Rosa, it's Sam" },
       new Date(DAY.getTime() + 3 * MIN),
       appHooks,
     );
@@ -340,19 +330,10 @@ describe("the responder engine", () => {
     expect(alerts.map((m) => [m.email, m.scheduled_at])).toEqual([["Lead@Helio.test", DAY.getTime() + MIN + 45 * MIN]]);
     expect(alerts[0].content).toContain(r.name);
     // A person replies: the count starts again.
-    await createOutboundMessages(
-      w.deps.db,
+    await queueMessage(
+      w.deps,
       w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "individual",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          content: "On it",
-          idempotencyKey: `t:${crypto.randomUUID()}`,
-        },
-      ],
+      { kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "On it" },
       new Date(DAY.getTime() + 2 * MIN),
       appHooks,
     );
