@@ -3,10 +3,11 @@ import type { Db } from "~/db/client.server";
 import type { MessagingConfig } from "~/messaging/messaging-config.server";
 import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
-import type { SendDeps } from "~/messaging/consume-send-batch.server";
+import { sendMessages, type SendDeps } from "~/messaging/consume-send-batch.server";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import type { SendJob } from "~/jobs/jobs";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
+import { sendBroadcast } from "~/messaging/send-broadcast.server";
 import type { ReplyProviders } from "~/wiring/ai-chain.server";
 import { pipelineHooks } from "~/wiring/pipeline-hooks.server";
 import { newFakeSendGridKey, newFakeTwilioAccount } from "./fakes/control";
@@ -97,6 +98,18 @@ export async function queueMessage(
   if (input.channel === "sms" && !("phone" in fields)) input.phone = uniquePhone();
   const [id] = await createOutboundMessages(deps.db, queue, [input], now, hooks);
   return id;
+}
+
+/** A broadcast sent at `now` with the app's hooks, then one consumer pass over the send jobs it queued. */
+export async function broadcastAndSend(
+  { deps, queue }: { deps: SendDeps; queue: ReturnType<typeof recordingQueue> },
+  now: Date,
+  input: Parameters<typeof sendBroadcast>[1],
+  actor: Parameters<typeof sendBroadcast>[2],
+) {
+  const result = await sendBroadcast({ db: deps.db, queue, now, hooks: appHooks }, input, actor);
+  await sendMessages(queue.takeSendJobs(), deps);
+  return result;
 }
 
 export async function messageRow(id: number) {

@@ -13,7 +13,15 @@ import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser } from "../../tests/factories";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { longText, measuringD1 } from "../../tests/bound-values";
-import { DAYTIME, messageRow, pipeline, queueMessage, TEST_CONFIG, appHooks } from "../../tests/messaging-harness";
+import {
+  DAYTIME,
+  messageRow,
+  pipeline,
+  queueMessage,
+  TEST_CONFIG,
+  appHooks,
+  broadcastAndSend,
+} from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
 import { slotIntervalMs } from "./pacing.server";
@@ -358,12 +366,12 @@ describe("compliance in the pipeline", () => {
       await sendMessages(confirmations, deps);
       expect((await twilio.calls()).map((c) => c.body)).toEqual([expect.stringMatching(/unsubscribed/i)]);
 
-      await sendBroadcast(
-        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+      await broadcastAndSend(
+        { deps, queue },
+        DAYTIME,
         { type: "sms", content: "Big news", contactIds: [contact.id] },
         actor,
       );
-      await sendMessages(queue.takeSendJobs(), deps);
       expect(await twilio.calls()).toHaveLength(1);
       const row = await deps.db.get<{ status: string; error_message: string }>(
         sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id} AND kind = 'broadcast'`,
@@ -459,12 +467,12 @@ describe("compliance in the pipeline", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => late });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { state: "NY" });
-    await sendBroadcast(
-      { db: deps.db, queue, now: late, hooks: appHooks },
+    await broadcastAndSend(
+      { deps, queue },
+      late,
       { type: "sms", content: "Evening offer", contactIds: [contact.id] },
       actor,
     );
-    await sendMessages(queue.takeSendJobs(), deps);
     const row = await deps.db.get<{ status: string; scheduled_at: number }>(
       sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${contact.id}`,
     );
@@ -511,12 +519,12 @@ describe("compliance in the pipeline", () => {
     }); // Miami number, no state
     const ny = await createTestContact(actor.userId, { state: "NY" });
     expect(noState.timeZone).toBe("America/New_York");
-    await sendBroadcast(
-      { db: deps.db, queue, now: at, hooks: appHooks },
+    await broadcastAndSend(
+      { deps, queue },
+      at,
       { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] },
       actor,
     );
-    await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls()).map((c) => c.to)).toEqual([ny.phone]);
   });
 
@@ -531,12 +539,7 @@ describe("compliance in the pipeline", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { phone: "+44 20 7946 0958", state: "AZ" });
-    await sendBroadcast(
-      { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
-      { type: "sms", content: "Hi", contactIds: [contact.id] },
-      actor,
-    );
-    await sendMessages(queue.takeSendJobs(), deps);
+    await broadcastAndSend({ deps, queue }, DAYTIME, { type: "sms", content: "Hi", contactIds: [contact.id] }, actor);
     const row = await deps.db.get<{ status: string; error_message: string }>(
       sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id}`,
     );
