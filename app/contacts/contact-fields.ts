@@ -26,6 +26,13 @@ export const CONTACT_FIELD_NAMES = [
   "zipCode",
 ] as const satisfies readonly Exclude<keyof ContactFields, "customFields">[];
 
+export type ContactFieldName = (typeof CONTACT_FIELD_NAMES)[number];
+
+/** The nine fields of a contact-like record, in CONTACT_FIELD_NAMES order. */
+export function pickContactFields<T extends Record<ContactFieldName, unknown>>(c: T): Pick<T, ContactFieldName> {
+  return Object.fromEntries(CONTACT_FIELD_NAMES.map((k) => [k, c[k]])) as Pick<T, ContactFieldName>;
+}
+
 /** Those fields as a contacts row read with SQL names them (snake_case). */
 export type ContactFieldColumns = {
   first_name: string;
