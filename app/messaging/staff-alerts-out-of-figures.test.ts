@@ -85,19 +85,22 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
       .insert(campaigns)
       .values({ name: `Rate ${uniqueTag("c")}`, status: "running" })
       .returning();
-    await queueMessage(
-      { db: db() },
-      w.queue,
-      {
-        kind: "campaign",
-        phone: w.contact.phone,
-        contactId: w.contact.id,
-        campaignId: campaign.id,
-        content: "Hi Rosa, still thinking about solar?",
-        idempotencyKey: uniqueTag("c1"),
-      },
-      DAYTIME,
-    );
+    // A campaign text to Rosa, as the campaign's step would write it.
+    const campaignText = (content: string, key: string) =>
+      queueMessage(
+        { db: db() },
+        w.queue,
+        {
+          kind: "campaign",
+          phone: w.contact.phone,
+          contactId: w.contact.id,
+          campaignId: campaign.id,
+          content,
+          idempotencyKey: uniqueTag(key),
+        },
+        DAYTIME,
+      );
+    await campaignText("Hi Rosa, still thinking about solar?", "c1");
     await sendMessages(w.queue.takeSendJobs(), w.deps);
     const count = async () =>
       (await db().get<{ sent: number; responses: number }>(
@@ -108,19 +111,7 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
     expect(await count()).toEqual({ sent: 1, responses: 1 });
 
     // A second campaign text, answered: a second response.
-    await queueMessage(
-      { db: db() },
-      w.queue,
-      {
-        kind: "campaign",
-        phone: w.contact.phone,
-        contactId: w.contact.id,
-        campaignId: campaign.id,
-        content: "Following up, Rosa",
-        idempotencyKey: uniqueTag("c2"),
-      },
-      DAYTIME,
-    );
+    await campaignText("Following up, Rosa", "c2");
     await sendMessages(w.queue.takeSendJobs(), w.deps);
     await w.inbound("Ok");
     await w.inbound("And another thing");

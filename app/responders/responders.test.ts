@@ -152,19 +152,17 @@ describe("the responder engine", () => {
     expect(rows[0].idempotency_key).toMatch(new RegExp(`^auto:\\d+:${r.id}:primary$`));
     // Not due yet: nothing is queued.
     expect(w.queue.takeSendJobs()).toEqual([]);
-    await enqueueDueMessages(
-      w.deps.db,
-      w.queue,
-      new Date(DAY.getTime() + 19_000),
-      rows.map((m) => m.id),
-    );
+    // The cron's pass over these rows, `ms` after DAY.
+    const enqueueAt = (ms: number) =>
+      enqueueDueMessages(
+        w.deps.db,
+        w.queue,
+        new Date(DAY.getTime() + ms),
+        rows.map((m) => m.id),
+      );
+    await enqueueAt(19_000);
     expect(w.queue.takeSendJobs()).toEqual([]);
-    await enqueueDueMessages(
-      w.deps.db,
-      w.queue,
-      new Date(DAY.getTime() + 20_000),
-      rows.map((m) => m.id),
-    );
+    await enqueueAt(20_000);
     const first = w.queue.takeSendJobs();
     expect(first.map((j) => j.messageId)).toEqual([rows[0].id]);
     await sendMessages(first, { ...w.deps, clock: () => new Date(DAY.getTime() + 20_000) });
