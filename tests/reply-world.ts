@@ -8,7 +8,7 @@ import type { ReplyDeps } from "~/responders/reply-deps";
 import { classifierFor } from "~/wiring/ai-chain.server";
 import { createTestContact, uniqueTag } from "./contact-factory";
 import { createTestUser, db } from "./factories";
-import { pipeline, runInboundJob } from "./messaging-harness";
+import { appHooks, pipeline, queueMessage, runInboundJob } from "./messaging-harness";
 
 /**
  * One contact (Rosa, in Arizona) texting in through the same inbound path the queue runs: the webhook's work
@@ -35,7 +35,16 @@ export async function replyWorld(
     if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
     return { ...res, sid };
   }
-  return { ...p, user, contact, inbound, replies };
+  /** Someone on the team texts the contact: a human send, so the pipeline's human-send hooks run. */
+  const personReplies = (content: string, at = now) =>
+    queueMessage(
+      p.deps,
+      p.queue,
+      { kind: "individual", phone: contact.phone, contactId: contact.id, content },
+      at,
+      appHooks,
+    );
+  return { ...p, user, contact, inbound, personReplies, replies };
 }
 
 /**

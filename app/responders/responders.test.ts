@@ -6,7 +6,7 @@ import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { db } from "../../tests/factories";
-import { appHooks, queueMessage, runInboundJob } from "../../tests/messaging-harness";
+import { runInboundJob } from "../../tests/messaging-harness";
 import { updateResponder } from "./manage-responders.server";
 import { isBusinessHours, matchKeywords, timeAllows } from "./match";
 import { parseResponder, RESPONDER_REQUIRED } from "./responder-schema";
@@ -302,13 +302,7 @@ describe("the responder engine", () => {
     await w.inbound(`${word}, still keen`, new Date(DAY.getTime() + 2 * MIN));
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => m.status)).toEqual(["skipped", "pending"]);
-    await queueMessage(
-      w.deps,
-      w.queue,
-      { kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "Hi Rosa, it's Sam" },
-      new Date(DAY.getTime() + 3 * MIN),
-      appHooks,
-    );
+    await w.personReplies("Hi Rosa, it's Sam", new Date(DAY.getTime() + 3 * MIN));
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => [m.status, m.error_message])).toEqual([
       ["skipped", "Cancelled: the contact wrote again"],
@@ -328,13 +322,7 @@ describe("the responder engine", () => {
     expect(alerts.map((m) => [m.email, m.scheduled_at])).toEqual([["Lead@Helio.test", DAY.getTime() + MIN + 45 * MIN]]);
     expect(alerts[0].content).toContain(r.name);
     // A person replies: the count starts again.
-    await queueMessage(
-      w.deps,
-      w.queue,
-      { kind: "individual", phone: w.contact.phone, contactId: w.contact.id, content: "On it" },
-      new Date(DAY.getTime() + 2 * MIN),
-      appHooks,
-    );
+    await w.personReplies("On it", new Date(DAY.getTime() + 2 * MIN));
     await w.inbound(`${word} 3`, new Date(DAY.getTime() + 3 * MIN));
     expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "alert")).toHaveLength(1);
     await w.inbound(`${word} 4`, new Date(DAY.getTime() + 4 * MIN));
