@@ -2,8 +2,8 @@
 // the team wrote (the responder's answer, the organisation's settings, the user's brief); and untrusted text sits in a
 // fence it cannot close.
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiChain } from "../../tests/ai-chain";
-import { newFakeOpenAiKey, queueOpenAiAnswer } from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { queueOpenAiAnswer } from "../../tests/fakes/control";
 import { contactDetails, enforceDraftRules, foreignContactDetails } from "./draft-rules";
 import { generateEmail } from "./generate-email.server";
 import { generateStepContent } from "./generate-step-content.server";
@@ -65,13 +65,9 @@ describe("fences the untrusted text cannot close", () => {
 
 describe("generated step content and emails", () => {
   it("a step draft with a URL or number nobody wrote gives way to the offline composer's", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        content: "Hi {{firstName}}, claim your rebate at http://solar-rebate.example or call 1-900-555-0199!",
-      }),
-    );
+    const key = await keyAnswering({
+      content: "Hi {{firstName}}, claim your rebate at http://solar-rebate.example or call 1-900-555-0199!",
+    });
     const input = stepContentInput.parse({
       campaignName: "Spring Solar",
       campaignDescription: "Free roof checks. Book at https://helio.example",
@@ -94,11 +90,10 @@ describe("generated step content and emails", () => {
   });
 
   it("an email draft too", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({ subject: "Your rebate", content: "Hello, reply to claims@rebate-desk.example to claim." }),
-    );
+    const key = await keyAnswering({
+      subject: "Your rebate",
+      content: "Hello, reply to claims@rebate-desk.example to claim.",
+    });
     const r = await generateEmail(fakeOpenAiChain(key), {
       prompt: "A friendly follow-up about solar",
       type: "follow-up",

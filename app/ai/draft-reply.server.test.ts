@@ -1,7 +1,7 @@
 // The useAI auto-reply drafter against the fake OpenAI-compatible server on loopback (its wire format), and offline.
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiChain } from "../../tests/ai-chain";
-import { failOpenAi, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { failOpenAi, newFakeOpenAiKey, openAiCalls } from "../../tests/fakes/control";
 import { draftReply, fitReply, offlineReply } from "./draft-reply.server";
 import { recordingLog } from "./run-chain.server";
 import { readStatuses } from "~/activity/system-status.server";
@@ -17,14 +17,10 @@ const request = {
 
 describe("draftReply", () => {
   it("asks the model with the lead's text fenced as data, and keeps the reply within the responder's length", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        reply:
-          "Hi Ana! Happy to help: a rep will call you today with a free quote for your roof and answer every question",
-      }),
-    );
+    const key = await keyAnswering({
+      reply:
+        "Hi Ana! Happy to help: a rep will call you today with a free quote for your roof and answer every question",
+    });
     const r = await draftReply(fakeOpenAiChain(key), request);
     expect(r.provider).toBe("openai");
     expect(r.text.length).toBeLessThanOrEqual(80);

@@ -3,8 +3,8 @@
 // steps can fill it: STEP_REP_VARIABLE.) Offline, and against
 // the fake OpenAI-compatible server on loopback whose answer echoes the campaign name.
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiChain } from "../../tests/ai-chain";
-import { newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { openAiCalls } from "../../tests/fakes/control";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { generateStepContent, STEP_REP_VARIABLE, withoutCampaignName } from "./generate-step-content.server";
 import { createOfflineComposer } from "./providers/offline.server";
@@ -74,8 +74,7 @@ describe("generateStepContent offline", () => {
 
 describe("generateStepContent with a model", () => {
   it("tells the model the campaign name is internal and gives it the brief and the company", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(key, JSON.stringify({ content: "Hi {{firstName}}, a battery keeps your lights on." }));
+    const key = await keyAnswering({ content: "Hi {{firstName}}, a battery keeps your lights on." });
     await generateStepContent(fakeOpenAiChain(key), input(), { company: "Bright Roof Solar" });
     const [call] = await openAiCalls(key);
     const system = call.messages.find((m) => m.role === "system")!.content;
@@ -88,13 +87,9 @@ describe("generateStepContent with a model", () => {
   });
 
   it("a model that echoes the campaign name: the name never reaches the step (SMS)", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        content: "Hi {{firstName}}! Reaching out from Summer Savings 3-Touch: want a free battery check?",
-      }),
-    );
+    const key = await keyAnswering({
+      content: "Hi {{firstName}}! Reaching out from Summer Savings 3-Touch: want a free battery check?",
+    });
     const d = await generateStepContent(fakeOpenAiChain(key), input(), { company: "Bright Roof Solar" });
     expect(d.provider).toBe("openai");
     expect(d.content).toBe(
@@ -104,15 +99,11 @@ describe("generateStepContent with a model", () => {
   });
 
   it("a model that echoes the campaign name: the name never reaches the step (email, subject, variable, quotes)", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        subject: "summer savings 3-touch: your battery check",
-        content:
-          'Hi {{firstName}},\n\nWelcome to the "Summer Savings 3-Touch" campaign from {{campaignName}}. Summer Savings is about backup power.\n\nBest,\nThe team',
-      }),
-    );
+    const key = await keyAnswering({
+      subject: "summer savings 3-touch: your battery check",
+      content:
+        'Hi {{firstName}},\n\nWelcome to the "Summer Savings 3-Touch" campaign from {{campaignName}}. Summer Savings is about backup power.\n\nBest,\nThe team',
+    });
     const d = await generateStepContent(fakeOpenAiChain(key), input({ messageType: "email", stepNumber: 2 }));
     expect(`${d.subject}\n${d.content}`).not.toMatch(/summer savings|3-touch|campaignName/i);
     expect(d.subject).toBe("our team: your battery check");

@@ -1,7 +1,7 @@
 // The streamed Idea Generator answer: the text as the provider writes it (the fake OpenAI-compatible server speaks
 // server-sent events on loopback), the fall-through before any text, the offline composer word by word, and the route.
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiChain } from "../../tests/ai-chain";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
 import { failOpenAi, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { listChatThread } from "./idea-chat.server";
@@ -18,9 +18,7 @@ const input = { message: "Ideas for a referral campaign", context: "", chatHisto
 
 describe("streamChat", () => {
   it("passes the model's text on as it streams, holding back the suggestions", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
+    const key = await keyAnswering(
       `Ask happy customers to text a neighbor.\n- Offer a gift card\n${SUGGESTIONS_MARKER}\n- How big a reward?\n- Which channel works best?\n- When to ask?\n- One too many`,
     );
     const pieces: string[] = [];
