@@ -112,6 +112,16 @@ export async function broadcastAndSend(
   return result;
 }
 
+/** `n` test texts to fresh numbers, "<label> 0", "<label> 1", …, each with its own idempotency key. */
+export const testTexts = (n: number, label: string): OutboundInput[] =>
+  Array.from({ length: n }, (_, i) => ({
+    channel: "sms",
+    kind: "test",
+    phone: uniquePhone(),
+    content: `${label} ${i}`,
+    idempotencyKey: `${label}:${crypto.randomUUID()}`,
+  }));
+
 export async function messageRow(id: number) {
   return db().get<Record<string, any>>(sql`SELECT * FROM messages WHERE id = ${id}`);
 }

@@ -21,6 +21,7 @@ import {
   TEST_CONFIG,
   appHooks,
   broadcastAndSend,
+  testTexts,
 } from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
@@ -100,13 +101,7 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("two consumers racing on the same batch make one call per message", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const msgs = Array.from({ length: 8 }, (_, i) => ({
-      channel: "sms" as const,
-      kind: "test" as const,
-      phone: uniquePhone(),
-      content: `race ${i}`,
-      idempotencyKey: `race:${crypto.randomUUID()}`,
-    }));
+    const msgs = testTexts(8, "race");
     await createOutboundMessages(deps.db, queue, msgs, new Date());
     const jobs = queue.takeSendJobs();
     await Promise.all([sendMessages(jobs, deps), sendMessages([...jobs].reverse(), deps), sendMessages(jobs, deps)]);
@@ -554,13 +549,7 @@ describe("pacing and scheduling", () => {
   // pacing.test.ts and measured on the wire by bench/broadcast.mjs; wall-clock gaps here only flaked under load.
   it("holds the daily cap: sends beyond it wait in D1 with the reason", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 10, smsDailyCap: 6 } });
-    const msgs = Array.from({ length: 8 }, (_, i) => ({
-      channel: "sms" as const,
-      kind: "test" as const,
-      phone: uniquePhone(),
-      content: `paced ${i}`,
-      idempotencyKey: `pace:${crypto.randomUUID()}`,
-    }));
+    const msgs = testTexts(8, "paced");
     const ids = await createOutboundMessages(deps.db, queue, msgs, new Date());
     await sendMessages(queue.takeSendJobs(), deps);
     const at = (await twilio.calls()).map((c) => c.at).sort((a, b) => a - b);
@@ -576,13 +565,7 @@ describe("pacing and scheduling", () => {
     const t0 = new Date();
     // Room for two slots: the 30 ms lead, then 1,025 ms apart at 1/s.
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1, pacingWindowMs: 2100 } });
-    const msgs = Array.from({ length: 6 }, (_, i) => ({
-      channel: "sms" as const,
-      kind: "test" as const,
-      phone: uniquePhone(),
-      content: `line ${i}`,
-      idempotencyKey: `line:${crypto.randomUUID()}`,
-    }));
+    const msgs = testTexts(6, "line");
     const ids = await createOutboundMessages(deps.db, queue, msgs, t0);
     const outcomes = await sendMessages(queue.takeSendJobs(), deps);
     expect(outcomes.size).toBe(0); // nothing goes back to the queue to be retried
