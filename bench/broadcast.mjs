@@ -41,18 +41,27 @@ import {
   runCron,
   seed,
   sendBroadcast,
-  startHelio,
+  startHelioOnFake,
+  BENCH_FROM,
   statusCounts,
 } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { fdStats, interArrival, parseFlags, runBench, socketStates, waitUntil, workerdCpuMs } from "./lib/util.mjs";
+import {
+  benchSession,
+  fdStats,
+  interArrival,
+  parseFlags,
+  runBench,
+  socketStates,
+  waitUntil,
+  workerdCpuMs,
+} from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const COUNT = Number(flags.count ?? 10_000);
 const RATE = Number(flags.rate ?? 20);
 const PACED_COUNT = Number(flags["paced-count"] ?? RATE * 30);
 const TIMEOUT_MS = Number(flags.timeout ?? 600) * 1000;
-const FROM = "+15017122661";
 const GOAL = 0.8;
 for (const [name, v, max] of [
   ["count", COUNT, 100_000],
@@ -63,17 +72,7 @@ for (const [name, v, max] of [
     throw new Error(`--${name} must be an integer from 1 to ${max}`);
 }
 
-const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
-const t0 = performance.now();
-const loadAtStart = os.loadavg();
-const cleanups = [];
-const cleanup = async () => {
-  while (cleanups.length)
-    await cleanups
-      .pop()()
-      .catch((e) => console.error("cleanup:", e?.message ?? e));
-};
-process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
+const { t0, log, loadAtStart, cleanups, cleanup } = benchSession();
 
 /** Duplicates and lost, from the fake's own records, plus the D1 rows' sids checked against the fake. */
 function verify(account, count, rows) {
@@ -121,12 +120,8 @@ async function helioRun({
   inProcessTwilio = false,
   cpuProfile = false,
 }) {
-  const account = fake.createAccount();
-  const depth = cleanups.length;
-  const h = await startHelio({
+  const { account, depth, h } = await startHelioOnFake(fake, {
     scriptPath,
-    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
-    from: FROM,
     rate,
     cleanups,
     bindings: inProcessTwilio ? { BENCH_IN_PROCESS_TWILIO: "1" } : {},
@@ -356,14 +351,20 @@ async function main() {
   const loops = [];
   if (!flags["skip-ceilings"]) {
     for (const concurrency of [6, 32]) {
-      const r = await nodeLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency });
+      const r = await nodeLoop({
+        twilio: fake,
+        account: fake.createAccount(),
+        from: BENCH_FROM,
+        count: COUNT,
+        concurrency,
+      });
       loops.push({ concurrency, ...r });
       log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
     }
     workerLoop = await workerPostLoop({
       twilio: fake,
       account: fake.createAccount(),
-      from: FROM,
+      from: BENCH_FROM,
       count: COUNT,
       concurrency: 6,
     });
@@ -387,7 +388,7 @@ async function main() {
       const r = await bareConsumer({
         twilio: fake,
         account,
-        from: FROM,
+        from: BENCH_FROM,
         count: COUNT,
         timeoutMs: TIMEOUT_MS,
         onProgress: log,

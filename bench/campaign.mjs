@@ -26,16 +26,15 @@ import {
   nodeLoop,
   workerPostLoop,
 } from "./lib/ceilings.mjs";
-import { api, bundleWorker, login, migrate, root, runCron, seed, startHelio } from "./lib/helio.mjs";
+import { api, BENCH_FROM, bundleWorker, login, migrate, root, runCron, seed, startHelioOnFake } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
+import { benchSession, parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const COUNT = Number(flags.count ?? 10_000);
 const BIG = Number(flags.big ?? 100_000);
 const DUE = Number(flags.due ?? 1000);
 const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
-const FROM = "+15017122661";
 for (const [name, v] of [
   ["count", COUNT],
   ["big", BIG],
@@ -47,17 +46,7 @@ for (const [name, v] of [
 if (DUE > Math.min(BIG, 10_000))
   throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
 
-const t0 = performance.now();
-const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
-const loadAtStart = os.loadavg();
-const cleanups = [];
-const cleanup = async () => {
-  while (cleanups.length)
-    await cleanups
-      .pop()()
-      .catch((e) => console.error("cleanup:", e?.message ?? e));
-};
-process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
+const { t0, log, loadAtStart, cleanups, cleanup } = benchSession();
 
 /** A campaign with one SMS step ready to start (audience: every contact, or picked ids). */
 async function campaignWithStep(mf, cookie, body) {
@@ -122,13 +111,8 @@ function stdioCapture() {
 }
 
 async function throughputRun(scriptPath, fake, tz) {
-  const account = fake.createAccount();
-  const depth = cleanups.length;
-  const h = await startHelio({
+  const { account, depth, h } = await startHelioOnFake(fake, {
     scriptPath,
-    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
-    from: FROM,
-    rate: 100_000,
     cleanups,
   });
   await migrate(h.db);
@@ -187,14 +171,9 @@ async function throughputRun(scriptPath, fake, tz) {
 }
 
 async function bigRun(scriptPath, fake, tz) {
-  const account = fake.createAccount();
-  const depth = cleanups.length;
   const stdio = stdioCapture();
-  const h = await startHelio({
+  const { depth, h } = await startHelioOnFake(fake, {
     scriptPath,
-    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
-    from: FROM,
-    rate: 100_000,
     cleanups,
     mfOptions: stdio.mfOptions,
   });
@@ -321,18 +300,24 @@ async function main() {
     bare = await bareConsumer({
       twilio: fake,
       account: fake.createAccount(),
-      from: FROM,
+      from: BENCH_FROM,
       count: COUNT,
       timeoutMs: TIMEOUT_MS,
       onProgress: log,
     });
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
-    loop6 = await nodeLoop({ twilio: fake, account: fake.createAccount(), from: FROM, count: COUNT, concurrency: 6 });
+    loop6 = await nodeLoop({
+      twilio: fake,
+      account: fake.createAccount(),
+      from: BENCH_FROM,
+      count: COUNT,
+      concurrency: 6,
+    });
     log(`Node loop, 6 in flight: ${loop6.rate.toFixed(0)} msgs/s`);
     workerLoop = await workerPostLoop({
       twilio: fake,
       account: fake.createAccount(),
-      from: FROM,
+      from: BENCH_FROM,
       count: COUNT,
       concurrency: 6,
     });

@@ -18,10 +18,19 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
-import { api, bundleWorker, createBenchUser, login, migrate, runCron, startHelio } from "./lib/helio.mjs";
+import {
+  api,
+  BENCH_FROM,
+  bundleWorker,
+  createBenchUser,
+  login,
+  migrate,
+  runCron,
+  startHelioOnFake,
+} from "./lib/helio.mjs";
 import { daytimeZone } from "./lib/recipients.mjs";
 import { seedAtScale } from "./lib/scale-seed.mjs";
-import { parseFlags, runBench, sleep } from "./lib/util.mjs";
+import { benchSession, parseFlags, runBench, sleep } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const SCALES = String(flags.scales ?? "10000,1000000,5000000")
@@ -29,14 +38,11 @@ const SCALES = String(flags.scales ?? "10000,1000000,5000000")
   .map(Number);
 const REPEAT = Number(flags.repeat ?? 5);
 const VERBOSE = Boolean(flags.verbose);
-const FROM = "+15017122661";
 const BASE = "https://bench.helio.example"; // PUBLIC_BASE_URL: Twilio signs the URL it called
 const CAMPAIGN_RECIPIENTS = 20;
 const BUDGET = { callbackRead: 10, inboundRead: 300, inboundDrift: 0.1, smsWritten: 25, idleCronRead: 30 };
-const cleanups = [];
 
-const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
-const t0 = performance.now();
+const { log, cleanups, cleanup } = benchSession();
 
 /** Twilio's X-Twilio-Signature: base64 HMAC-SHA1 over the URL and the sorted parameters. */
 function sign(token, url, params) {
@@ -47,14 +53,9 @@ function sign(token, url, params) {
 }
 
 async function scaleRun(scriptPath, fake, messages) {
-  const account = fake.createAccount();
-  const depth = cleanups.length;
   const tz = daytimeZone();
-  const h = await startHelio({
+  const { account, depth, h } = await startHelioOnFake(fake, {
     scriptPath,
-    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
-    from: FROM,
-    rate: 100_000,
     cleanups,
     bindings: { PUBLIC_BASE_URL: BASE },
   });
@@ -123,7 +124,7 @@ async function scaleRun(scriptPath, fake, messages) {
     post("/webhooks/twilio/sms", {
       MessageSid: "SM" + randomBytes(16).toString("hex"),
       From: await phoneOf(contactId),
-      To: FROM,
+      To: BENCH_FROM,
       Body: body,
       AccountSid: account.accountSid,
     });
@@ -413,9 +414,4 @@ async function main() {
   return failures.length ? 1 : 0;
 }
 
-runBench(main, async () => {
-  while (cleanups.length)
-    await cleanups
-      .pop()()
-      .catch((e) => console.error("cleanup:", e?.message ?? e));
-});
+runBench(main, cleanup);

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";
 import { join } from "node:path";
 import { Miniflare } from "miniflare";
-import { bundleWorker, createBenchUser, login, MF_BASE, migrate, startHelio } from "./lib/helio.mjs";
+import { bundleWorker, createBenchUser, login, MF_BASE, migrate, startHelioWithoutProvider } from "./lib/helio.mjs";
 import { seedAtScale } from "./lib/scale-seed.mjs";
 import { parseFlags, runBench } from "./lib/util.mjs";
 
@@ -67,11 +67,8 @@ async function main() {
   const out = mkdtempSync(join(tmpdir(), "helio-screens-"));
   cleanups.push(async () => rmSync(out, { recursive: true, force: true }));
   const scriptPath = bundleWorker(out);
-  const { mf, db } = await startHelio({
+  const { mf, db } = await startHelioWithoutProvider({
     scriptPath,
-    twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "0".repeat(32) },
-    from: "+15005550006",
-    rate: 20,
     cleanups,
   });
   await migrate(db);

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectInspector, liveHeapMb, sampleHeap } from "./lib/heap-sampler.mjs";
-import { bundleWorker, login, migrate, root, seed, startHelio } from "./lib/helio.mjs";
+import { bundleWorker, login, migrate, root, seed, startHelioWithoutProvider } from "./lib/helio.mjs";
 import { parseFlags, workerdCpuMs } from "./lib/util.mjs";
 import { contactsXlsOfSize, contactsXlsxOfSize } from "./lib/xlsx-contacts.mjs";
 
@@ -126,11 +126,8 @@ async function main() {
 
     console.log("The Worker: Quick Upload & Send of the file, heap through the inspector…");
     const scriptPath = bundleWorker(out, { wrapper: "heap-probe-worker.js" });
-    const h = await startHelio({
+    const h = await startHelioWithoutProvider({
       scriptPath,
-      twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "x".repeat(32) },
-      from: "+15005550006",
-      rate: 20,
       cleanups,
       mfOptions: { inspectorPort: 0 },
     });

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveLocalVars } from "./lib/local-vars.mjs";
+import { stopProcessGroup } from "./lib/process-group.mjs";
 
 const EXAMPLE = "PUBLIC_BASE_URL=http://127.0.0.1:8787\nSALES_ALERT_EMAIL=sales-alerts@helio.local\n";
 
@@ -61,13 +62,7 @@ describe("npm start", () => {
       expect((await post(tunnel)).status).not.toBe(403);
       expect((await post("http://127.0.0.1:8787")).status).toBe(403);
     } finally {
-      try {
-        process.kill(-child.pid, "SIGINT");
-      } catch {}
-      await new Promise((r) => setTimeout(r, 1000));
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
+      await stopProcessGroup(child, "SIGINT", 1000);
     }
   }, 180_000);
 });

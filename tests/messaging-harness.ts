@@ -3,13 +3,16 @@ import type { Db } from "~/db/client.server";
 import type { MessagingConfig } from "~/messaging/messaging-config.server";
 import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
-import type { SendDeps } from "~/messaging/consume-send-batch.server";
+import { sendMessages, type SendDeps } from "~/messaging/consume-send-batch.server";
+import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import type { SendJob } from "~/jobs/jobs";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
+import { sendBroadcast } from "~/messaging/send-broadcast.server";
 import type { ReplyProviders } from "~/wiring/ai-chain.server";
 import { pipelineHooks } from "~/wiring/pipeline-hooks.server";
 import { newFakeSendGridKey, newFakeTwilioAccount } from "./fakes/control";
 import { db } from "./factories";
+import { uniquePhone } from "./contact-factory";
 
 /** A queue that records what the pipeline enqueues, so a test decides when the consumer runs. */
 export function recordingQueue() {
@@ -73,6 +76,51 @@ export async function pipeline(
   };
   return { deps, twilio, sendgrid, queue: recordingQueue() };
 }
+
+/**
+ * Writes one outbound message the way most pipeline tests need it: a test SMS to a fresh number with a fresh
+ * idempotency key (`fields` changes any of it; an email needs `channel`, `email` and `subject`). Returns its id, or
+ * undefined when the key was already used.
+ */
+export async function queueMessage(
+  deps: Pick<SendDeps, "db">,
+  queue: ReturnType<typeof recordingQueue>,
+  fields: Partial<OutboundInput> & { content: string },
+  now = new Date(),
+  hooks?: Parameters<typeof createOutboundMessages>[4],
+) {
+  const input: OutboundInput = {
+    channel: "sms",
+    kind: "test",
+    idempotencyKey: `t:${crypto.randomUUID()}`,
+    ...fields,
+  };
+  if (input.channel === "sms" && !("phone" in fields)) input.phone = uniquePhone();
+  const [id] = await createOutboundMessages(deps.db, queue, [input], now, hooks);
+  return id;
+}
+
+/** A broadcast sent at `now` with the app's hooks, then one consumer pass over the send jobs it queued. */
+export async function broadcastAndSend(
+  { deps, queue }: { deps: SendDeps; queue: ReturnType<typeof recordingQueue> },
+  now: Date,
+  input: Parameters<typeof sendBroadcast>[1],
+  actor: Parameters<typeof sendBroadcast>[2],
+) {
+  const result = await sendBroadcast({ db: deps.db, queue, now, hooks: appHooks }, input, actor);
+  await sendMessages(queue.takeSendJobs(), deps);
+  return result;
+}
+
+/** `n` test texts to fresh numbers, "<label> 0", "<label> 1", …, each with its own idempotency key. */
+export const testTexts = (n: number, label: string): OutboundInput[] =>
+  Array.from({ length: n }, (_, i) => ({
+    channel: "sms",
+    kind: "test",
+    phone: uniquePhone(),
+    content: `${label} ${i}`,
+    idempotencyKey: `${label}:${crypto.randomUUID()}`,
+  }));
 
 export async function messageRow(id: number) {
   return db().get<Record<string, any>>(sql`SELECT * FROM messages WHERE id = ${id}`);

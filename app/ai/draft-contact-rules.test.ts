@@ -2,14 +2,13 @@
 // the team wrote (the responder's answer, the organisation's settings, the user's brief); and untrusted text sits in a
 // fence it cannot close.
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiBase, newFakeOpenAiKey, queueOpenAiAnswer } from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { queueOpenAiAnswer } from "../../tests/fakes/control";
 import { contactDetails, enforceDraftRules, foreignContactDetails } from "./draft-rules";
 import { generateEmail } from "./generate-email.server";
 import { generateStepContent } from "./generate-step-content.server";
 import { fenceFor, neutralise } from "./prompts/fence";
 import { classifyReplyPrompt } from "./prompts/classify-reply";
-import { createOfflineComposer } from "./providers/offline.server";
-import { createOpenAi } from "./providers/openai.server";
 import { stepContentInput } from "./step-content-schema";
 
 describe("contact details in a draft", () => {
@@ -65,29 +64,17 @@ describe("fences the untrusted text cannot close", () => {
 });
 
 describe("generated step content and emails", () => {
-  const chain = (key: string) => ({
-    providers: [
-      createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }),
-      createOfflineComposer(),
-    ],
-    log: () => {},
-  });
-
   it("a step draft with a URL or number nobody wrote gives way to the offline composer's", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        content: "Hi {{firstName}}, claim your rebate at http://solar-rebate.example or call 1-900-555-0199!",
-      }),
-    );
+    const key = await keyAnswering({
+      content: "Hi {{firstName}}, claim your rebate at http://solar-rebate.example or call 1-900-555-0199!",
+    });
     const input = stepContentInput.parse({
       campaignName: "Spring Solar",
       campaignDescription: "Free roof checks. Book at https://helio.example",
       stepNumber: 2,
       messageType: "sms",
     });
-    const r = await generateStepContent(chain(key), input);
+    const r = await generateStepContent(fakeOpenAiChain(key), input);
     expect(r.provider).toBe("offline");
     expect(r.content).not.toMatch(/solar-rebate|900/);
     // The team's own site, from the brief, is fine.
@@ -95,7 +82,7 @@ describe("generated step content and emails", () => {
       key,
       JSON.stringify({ content: "Hi {{firstName}}, book your free roof check at https://helio.example" }),
     );
-    const ok = await generateStepContent(chain(key), input);
+    const ok = await generateStepContent(fakeOpenAiChain(key), input);
     expect(ok).toMatchObject({
       provider: "openai",
       content: "Hi {{firstName}}, book your free roof check at https://helio.example",
@@ -103,12 +90,11 @@ describe("generated step content and emails", () => {
   });
 
   it("an email draft too", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({ subject: "Your rebate", content: "Hello, reply to claims@rebate-desk.example to claim." }),
-    );
-    const r = await generateEmail(chain(key), {
+    const key = await keyAnswering({
+      subject: "Your rebate",
+      content: "Hello, reply to claims@rebate-desk.example to claim.",
+    });
+    const r = await generateEmail(fakeOpenAiChain(key), {
       prompt: "A friendly follow-up about solar",
       type: "follow-up",
       context: "",

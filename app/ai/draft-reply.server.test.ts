@@ -1,15 +1,8 @@
 // The useAI auto-reply drafter against the fake OpenAI-compatible server on loopback (its wire format), and offline.
 import { describe, expect, it } from "vitest";
-import {
-  failOpenAi,
-  fakeOpenAiBase,
-  newFakeOpenAiKey,
-  openAiCalls,
-  queueOpenAiAnswer,
-} from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { failOpenAi, newFakeOpenAiKey, openAiCalls } from "../../tests/fakes/control";
 import { draftReply, fitReply, offlineReply } from "./draft-reply.server";
-import { createOfflineComposer } from "./providers/offline.server";
-import { createOpenAi } from "./providers/openai.server";
 import { recordingLog } from "./run-chain.server";
 import { readStatuses } from "~/activity/system-status.server";
 import { db } from "../../tests/factories";
@@ -21,25 +14,14 @@ const request = {
   maxLength: 80,
   firstName: "Ana",
 };
-const chain = (key: string) => ({
-  providers: [
-    createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }),
-    createOfflineComposer(),
-  ],
-  log: () => {},
-});
 
 describe("draftReply", () => {
   it("asks the model with the lead's text fenced as data, and keeps the reply within the responder's length", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        reply:
-          "Hi Ana! Happy to help: a rep will call you today with a free quote for your roof and answer every question",
-      }),
-    );
-    const r = await draftReply(chain(key), request);
+    const key = await keyAnswering({
+      reply:
+        "Hi Ana! Happy to help: a rep will call you today with a free quote for your roof and answer every question",
+    });
+    const r = await draftReply(fakeOpenAiChain(key), request);
     expect(r.provider).toBe("openai");
     expect(r.text.length).toBeLessThanOrEqual(80);
     expect(r.text).toMatch(/^Hi Ana! Happy to help: a rep will call you today with a free quote/);
@@ -62,7 +44,7 @@ describe("draftReply", () => {
   it("falls back to the written answer, greeted in the chosen style, when the model fails", async () => {
     const key = newFakeOpenAiKey();
     await failOpenAi(key, 3, 500);
-    const r = await draftReply(chain(key), request);
+    const r = await draftReply(fakeOpenAiChain(key), request);
     expect(r.provider).toBe("offline");
     expect(r.text).toBe("Hi Ana! A rep will call you with a free quote today.");
   });
@@ -71,7 +53,7 @@ describe("draftReply", () => {
     const key = newFakeOpenAiKey();
     await failOpenAi(key, 3, 503);
     const at = new Date("2031-05-05T10:00:00Z");
-    await draftReply({ ...chain(key), log: recordingLog(db(), () => at) }, request);
+    await draftReply({ ...fakeOpenAiChain(key), log: recordingLog(db(), () => at) }, request);
     const status = (await readStatuses(db()))["provider_error:ai"];
     expect(status.updatedAt).toBe(at.toISOString());
     expect(status.value).toMatchObject({ provider: "openai", task: "reply" });

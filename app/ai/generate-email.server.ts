@@ -3,7 +3,7 @@ import { enforceDraftRules } from "./draft-rules";
 import { composeStepDraft, type ComposeOption } from "./offline-composer";
 import { emailPrompt } from "./prompts/email";
 import type { AiProviderName } from "./provider";
-import { runChain, type AiDeps } from "./run-chain.server";
+import { logRefusedDraft, runChain, type AiDeps } from "./run-chain.server";
 import { stepContentInput } from "./step-content-schema";
 
 /** POST /api/ai/generate-email (SPEC §7): prompt, type, context. */
@@ -58,13 +58,7 @@ export async function generateEmail(
   };
   const draft = enforceDraftRules(value, rules);
   if (draft.foreign?.length) {
-    await Promise.resolve(
-      deps.log?.({
-        kind: "email",
-        provider,
-        error: `draft refused: contact details nobody wrote (${draft.foreign.slice(0, 3).join(", ")})`,
-      }),
-    ).catch(() => undefined);
+    await logRefusedDraft(deps, "email", provider, draft.foreign);
     const fallback = enforceDraftRules(offlineDraft(), rules);
     return { subject: fallback.subject ?? "", content: fallback.content, provider: "offline" };
   }

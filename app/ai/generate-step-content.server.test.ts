@@ -3,22 +3,15 @@
 // steps can fill it: STEP_REP_VARIABLE.) Offline, and against
 // the fake OpenAI-compatible server on loopback whose answer echoes the campaign name.
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { openAiCalls } from "../../tests/fakes/control";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { generateStepContent, STEP_REP_VARIABLE, withoutCampaignName } from "./generate-step-content.server";
 import { createOfflineComposer } from "./providers/offline.server";
-import { createOpenAi } from "./providers/openai.server";
 import { GENERATE_OPTIONS, stepContentInput } from "./step-content-schema";
 
 const CAMPAIGN = "Summer Savings 3-Touch";
 const offline = { providers: [createOfflineComposer()], log: () => {} };
-const openAi = (key: string) => ({
-  providers: [
-    createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }),
-    createOfflineComposer(),
-  ],
-  log: () => {},
-});
 const input = (over: Record<string, unknown> = {}) =>
   stepContentInput.parse({
     campaignName: CAMPAIGN,
@@ -81,9 +74,8 @@ describe("generateStepContent offline", () => {
 
 describe("generateStepContent with a model", () => {
   it("tells the model the campaign name is internal and gives it the brief and the company", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(key, JSON.stringify({ content: "Hi {{firstName}}, a battery keeps your lights on." }));
-    await generateStepContent(openAi(key), input(), { company: "Bright Roof Solar" });
+    const key = await keyAnswering({ content: "Hi {{firstName}}, a battery keeps your lights on." });
+    await generateStepContent(fakeOpenAiChain(key), input(), { company: "Bright Roof Solar" });
     const [call] = await openAiCalls(key);
     const system = call.messages.find((m) => m.role === "system")!.content;
     const user = call.messages.find((m) => m.role === "user")!.content;
@@ -95,14 +87,10 @@ describe("generateStepContent with a model", () => {
   });
 
   it("a model that echoes the campaign name: the name never reaches the step (SMS)", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        content: "Hi {{firstName}}! Reaching out from Summer Savings 3-Touch: want a free battery check?",
-      }),
-    );
-    const d = await generateStepContent(openAi(key), input(), { company: "Bright Roof Solar" });
+    const key = await keyAnswering({
+      content: "Hi {{firstName}}! Reaching out from Summer Savings 3-Touch: want a free battery check?",
+    });
+    const d = await generateStepContent(fakeOpenAiChain(key), input(), { company: "Bright Roof Solar" });
     expect(d.provider).toBe("openai");
     expect(d.content).toBe(
       "Hi {{firstName}}! Reaching out from Bright Roof Solar: want a free battery check? Reply STOP to opt out.",
@@ -111,16 +99,12 @@ describe("generateStepContent with a model", () => {
   });
 
   it("a model that echoes the campaign name: the name never reaches the step (email, subject, variable, quotes)", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
-      JSON.stringify({
-        subject: "summer savings 3-touch: your battery check",
-        content:
-          'Hi {{firstName}},\n\nWelcome to the "Summer Savings 3-Touch" campaign from {{campaignName}}. Summer Savings is about backup power.\n\nBest,\nThe team',
-      }),
-    );
-    const d = await generateStepContent(openAi(key), input({ messageType: "email", stepNumber: 2 }));
+    const key = await keyAnswering({
+      subject: "summer savings 3-touch: your battery check",
+      content:
+        'Hi {{firstName}},\n\nWelcome to the "Summer Savings 3-Touch" campaign from {{campaignName}}. Summer Savings is about backup power.\n\nBest,\nThe team',
+    });
+    const d = await generateStepContent(fakeOpenAiChain(key), input({ messageType: "email", stepNumber: 2 }));
     expect(`${d.subject}\n${d.content}`).not.toMatch(/summer savings|3-touch|campaignName/i);
     expect(d.subject).toBe("our team: your battery check");
     expect(d.content).toContain("from our team. our team is about backup power.");

@@ -4,7 +4,7 @@ import { enforceDraftRules, fixVariables, normalizeTypography, type Draft } from
 import { composeStepDraft, defaultOption, type ComposeOption, type StepBrand } from "./offline-composer";
 import { stepContentPrompt } from "./prompts/step-content";
 import type { AiProviderName } from "./provider";
-import { runChain, type AiDeps } from "./run-chain.server";
+import { logRefusedDraft, runChain, type AiDeps } from "./run-chain.server";
 import type { StepContentInput } from "./step-content-schema";
 
 const answer = z.object({ content: z.string().min(1).max(6000), subject: z.string().max(300).nullable().optional() });
@@ -100,13 +100,7 @@ export async function generateStepContent(
   let draft = held(value);
   let answeredBy = provider;
   if (draft.foreign?.length) {
-    await Promise.resolve(
-      deps.log?.({
-        kind: "step-content",
-        provider,
-        error: `draft refused: contact details nobody wrote (${draft.foreign.slice(0, 3).join(", ")})`,
-      }),
-    ).catch(() => undefined);
+    await logRefusedDraft(deps, "step-content", provider, draft.foreign);
     draft = held(offline());
     answeredBy = "offline";
   }

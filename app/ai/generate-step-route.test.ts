@@ -6,6 +6,19 @@ import { saveOrgSettings } from "~/messaging/org-settings.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 
 // "Generate with AI" without JS: a form POST that redirects back to the step editor with the draft in the query.
+/** Posts the Generate with AI form as the browser does and returns where it redirects to (always a redirect). */
+async function generateStep(cookie: string, fields: Record<string, string>) {
+  const res = await call("/ai/generate-step", {
+    method: "POST",
+    cookie,
+    body: new URLSearchParams(fields),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get("Location")!, "https://helio.test");
+}
+
 describe("POST /ai/generate-step", () => {
   it("drafts from the campaign's brief and its earlier steps, and comes back to the editor with a step name", async () => {
     const user = await createTestUser();
@@ -23,22 +36,13 @@ describe("POST /ai/generate-step", () => {
       checkStep({ name: "Intro", messageType: "sms", content: "Hi {{firstName}}", delayDays: 0, delayHours: 0 }),
       new Date(),
     );
-    const form = new URLSearchParams({
+    const to = await generateStep(cookie, {
       campaignId: String(c.id),
       stepNumber: "2",
       messageType: "email",
       option: "value",
       returnTo: `/campaigns/${c.id}?step=new`,
     });
-    const res = await call("/ai/generate-step", {
-      method: "POST",
-      cookie,
-      body: form,
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      redirect: "manual",
-    });
-    expect(res.status).toBe(302);
-    const to = new URL(res.headers.get("Location")!, "https://helio.test");
     expect(to.pathname).toBe(`/campaigns/${c.id}`);
     expect(to.searchParams.get("step")).toBe("new");
     expect(to.searchParams.get("aiOption")).toBe("value");
@@ -53,22 +57,13 @@ describe("POST /ai/generate-step", () => {
   it("never redirects off-site, and reports errors in the query", async () => {
     const user = await createTestUser();
     const cookie = await loginAs(user);
-    const form = new URLSearchParams({
+    const to = await generateStep(cookie, {
       campaignId: "999999",
       stepNumber: "1",
       messageType: "sms",
       option: "introduction",
       returnTo: "//evil.example/x",
     });
-    const res = await call("/ai/generate-step", {
-      method: "POST",
-      cookie,
-      body: form,
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      redirect: "manual",
-    });
-    expect(res.status).toBe(302);
-    const to = new URL(res.headers.get("Location")!, "https://helio.test");
     expect(to.origin).toBe("https://helio.test");
     expect(to.pathname).toBe("/campaigns");
     expect(to.searchParams.get("aiError")).toBe("Campaign not found");

@@ -24,6 +24,15 @@ export type ChainResult<T> = { value: T; provider: AiProviderName };
 export const defaultLog: AiLog = (e) =>
   console.warn(`[ai] ${e.kind}: ${e.provider} failed, trying the next provider: ${e.error}`);
 
+/**
+ * Reports a model's draft that was refused for naming contact details nobody wrote (the offline composer answers
+ * instead). Logging never fails the request.
+ */
+export async function logRefusedDraft(deps: AiDeps, kind: string, provider: AiProviderName, foreign: string[]) {
+  const error = `draft refused: contact details nobody wrote (${foreign.slice(0, 3).join(", ")})`;
+  await Promise.resolve(deps.log?.({ kind, provider, error })).catch(() => undefined);
+}
+
 /** The log the app uses: the console, and `provider_error:ai` in system_status (the Analytics health card). */
 export function recordingLog(db: Db, clock: Clock): AiLog {
   return async (e) => {

@@ -8,6 +8,23 @@ import { logIn } from "./login.server";
 import { findSessionUser, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./session.server";
 import { sha256Hex } from "~/lib/crypto.server";
 
+/** 100 failed sign-ins written straight into login_history (20 rows a statement); `nth(i)` says who, where, when. */
+async function hundredFailures(nth: (i: number) => { email: string; ipAddress: string; createdAt: Date }) {
+  const rows = Array.from({ length: 100 }, (_, i) => ({ ...nth(i), success: false }));
+  for (let i = 0; i < rows.length; i += 20)
+    await db()
+      .insert(loginHistory)
+      .values(rows.slice(i, i + 20));
+}
+
+/** 100 failed sign-ins from `ip` in the 100 s before `t0`, each for another made-up account. */
+const failedSignIns = (ip: string, prefix: string, t0: Date) =>
+  hundredFailures((i) => ({
+    email: `${prefix}${i}@example.com`,
+    ipAddress: ip,
+    createdAt: new Date(t0.getTime() - 1000 * i),
+  }));
+
 describe("POST /api/auth/login", () => {
   it("signs in, sets an HttpOnly SameSite=Lax Secure cookie and stores only the token's hash", async () => {
     const u = await createTestUser();
@@ -103,16 +120,7 @@ describe("POST /api/auth/login", () => {
   it("100 failures from one IP for other accounts do not refuse a fresh browser's right password on that IP", async () => {
     const t0 = new Date("2026-11-21T12:00:00Z");
     const ip = "192.0.2.99";
-    const rows = Array.from({ length: 100 }, (_, i) => ({
-      email: `spray${i}@example.com`,
-      ipAddress: ip,
-      success: false,
-      createdAt: new Date(t0.getTime() - 1000 * i),
-    }));
-    for (let i = 0; i < rows.length; i += 20)
-      await db()
-        .insert(loginHistory)
-        .values(rows.slice(i, i + 20));
+    await failedSignIns(ip, "spray", t0);
     const u = await createTestUser();
     const ok = await logIn(db(), { email: u.email, password: u.password, ipAddress: ip, userAgent: null }, t0);
     expect(ok.user!.id).toBe(u.id);
@@ -141,16 +149,7 @@ describe("POST /api/auth/login", () => {
   it("a busy network still limits guessing: each account gets 3 failures an hour from it, other networks are unaffected", async () => {
     const t0 = new Date("2026-11-21T13:00:00Z");
     const ip = "192.0.2.77";
-    const rows = Array.from({ length: 100 }, (_, i) => ({
-      email: `stuff${i}@example.com`,
-      ipAddress: ip,
-      success: false,
-      createdAt: new Date(t0.getTime() - 1000 * i),
-    }));
-    for (let i = 0; i < rows.length; i += 20)
-      await db()
-        .insert(loginHistory)
-        .values(rows.slice(i, i + 20));
+    await failedSignIns(ip, "stuff", t0);
     const u = await createTestUser();
     const from = (ipAddress: string, password: string, at: number) =>
       logIn(db(), { email: u.email, password, ipAddress, userAgent: null }, new Date(t0.getTime() + at));
@@ -174,16 +173,11 @@ describe("POST /api/auth/login", () => {
   it("100 failures on one account still back that account off, whatever the network", async () => {
     const t0 = new Date("2026-11-21T14:00:00Z");
     const u = await createTestUser();
-    const rows = Array.from({ length: 100 }, (_, i) => ({
+    await hundredFailures((i) => ({
       email: u.email,
       ipAddress: `203.0.113.${i % 200}`,
-      success: false,
       createdAt: new Date(t0.getTime() - 30_000 * i),
     }));
-    for (let i = 0; i < rows.length; i += 20)
-      await db()
-        .insert(loginHistory)
-        .values(rows.slice(i, i + 20));
     await expect(
       logIn(db(), { email: u.email, password: u.password, ipAddress: "198.51.100.9", userAgent: null }, t0),
     ).rejects.toSatisfy(

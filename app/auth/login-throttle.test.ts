@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call, createTestUser } from "../../tests/factories";
 
-const attempt = (email: string, password: string, headers: Record<string, string> = {}) =>
-  call("/api/auth/login", { method: "POST", json: { email, password }, headers });
+const attempt = (email: string, password: string, headers: Record<string, string> = {}, cookie?: string) =>
+  call("/api/auth/login", { method: "POST", json: { email, password }, headers, cookie });
 const deviceCookieFrom = (res: Response) => {
   const set = res.headers.getSetCookie().find((c) => c.includes("helio_device="));
   return set ? set.split(";")[0] : null;
@@ -48,49 +48,15 @@ describe("device cookies: strangers cannot lock the owner out (issue 9 #6, OWASP
     const device = deviceCookieFrom(await attempt(u.email, u.password))!;
     // For another account the cookie is nobody: the other account's back-off applies to it.
     for (let i = 0; i < 5; i++) expect((await attempt(other.email, `x-${i}`)).status).toBe(401);
-    expect(
-      (
-        await call("/api/auth/login", {
-          method: "POST",
-          json: { email: other.email, password: other.password },
-          cookie: device,
-        })
-      ).status,
-    ).toBe(429);
+    expect((await attempt(other.email, other.password, {}, device)).status).toBe(429);
     // A tampered cookie is ignored too.
     const [name, value] = device.split("=");
     const forged = `${name}=${value.slice(0, -2)}${value.endsWith("AA") ? "BB" : "AA"}`;
     for (let i = 0; i < 5; i++) expect((await attempt(u.email, `y-${i}`)).status).toBe(401);
-    expect(
-      (
-        await call("/api/auth/login", {
-          method: "POST",
-          json: { email: u.email, password: u.password },
-          cookie: forged,
-        })
-      ).status,
-    ).toBe(429);
+    expect((await attempt(u.email, u.password, {}, forged)).status).toBe(429);
     // The device's own budget: five wrong guesses with the cookie, then it counts as an unknown client (locked).
-    for (let i = 0; i < 5; i++) {
-      expect(
-        (
-          await call("/api/auth/login", {
-            method: "POST",
-            json: { email: u.email, password: `z-${i}` },
-            cookie: device,
-          })
-        ).status,
-      ).toBe(401);
-    }
-    expect(
-      (
-        await call("/api/auth/login", {
-          method: "POST",
-          json: { email: u.email, password: u.password },
-          cookie: device,
-        })
-      ).status,
-    ).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await attempt(u.email, `z-${i}`, {}, device)).status).toBe(401);
+    expect((await attempt(u.email, u.password, {}, device)).status).toBe(429);
   });
 
   it("the sign-in screen issues and honours the device cookie too", async () => {

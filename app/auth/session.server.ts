@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { sessions, users, type User } from "~/db/schema";
 import { randomToken, sha256Hex } from "~/lib/crypto.server";
+import { cookieName, readCookie, serializeCookie } from "./cookies.server";
 import { REQUIRE_SUPERUSER_2FA_KEY } from "./two-factor-settings";
 
 // ASVS 5 V7.3 at level 2 with NIST SP 800-63B AAL2 as the reference (decision 002, update 2026-11-26): signed out
@@ -20,40 +21,18 @@ export type SessionUser = Pick<
 /** What the guard gets: the user, the session row's id (to mark "this device"), and whether 2FA must be set up first. */
 export type SignedIn = SessionUser & { sessionId: string; mustEnrolTwoFactor: boolean };
 
-function isSecure(request: Request) {
-  const { protocol, hostname } = new URL(request.url);
-  return protocol === "https:" && hostname !== "localhost" && hostname !== "127.0.0.1";
-}
-
 export function sessionCookieName(request: Request) {
-  // __Host- pins the cookie to this exact origin over HTTPS; plain http on localhost cannot use it.
-  return isSecure(request) ? "__Host-helio_session" : "helio_session";
+  return cookieName(request, "helio_session");
 }
 
 export function readSessionToken(request: Request): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  const name = sessionCookieName(request);
-  for (const part of header.split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) {
-      const value = v.join("=");
-      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
-    }
-  }
-  return null;
+  const value = readCookie(request, sessionCookieName(request));
+  return value !== null && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
 }
 
 export function serializeSessionCookie(request: Request, token: string | null): string {
-  const attrs = [
-    `${sessionCookieName(request)}=${token ?? ""}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    token ? `Max-Age=${Math.floor(SESSION_ABSOLUTE_MS / 1000)}` : "Max-Age=0",
-  ];
-  if (isSecure(request)) attrs.push("Secure");
-  return attrs.join("; ");
+  const maxAgeS = token ? Math.floor(SESSION_ABSOLUTE_MS / 1000) : 0;
+  return serializeCookie(request, sessionCookieName(request), token ?? "", maxAgeS);
 }
 
 /** A new random token each login; only its hash is stored. */

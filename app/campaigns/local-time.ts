@@ -1,3 +1,5 @@
+import { wallClock, zoneFormatter } from "~/lib/zone-clock";
+
 /**
  * The create dialog's "start at" field is a `datetime-local` value ("YYYY-MM-DDTHH:MM", no zone) typed in the
  * browser's time zone. The form carries the zone as an IANA name (`tz`: a select whose default the browser replaces
@@ -7,24 +9,8 @@ const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 /** Offset of `zone` from UTC at `utcMs`, in ms (local = utc + offset); null for an unknown zone. */
 function zoneOffset(zone: string, utcMs: number): number | null {
-  let f: Intl.DateTimeFormat;
-  try {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-  } catch {
-    return null;
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(utcMs)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour % 24, +p.minute, +p.second);
-  return asUtc - Math.floor(utcMs / 1000) * 1000;
+  const f = zoneFormatter(zone);
+  return f ? wallClock(f, utcMs).offset : null;
 }
 
 /** "2026-12-01T09:30" in "America/Los_Angeles" → 2026-12-01T17:30Z; null for a malformed value or unknown zone. */

@@ -1,5 +1,6 @@
 // Per-step send windows ("between 10:00 and 17:00 in the contact's time zone, weekdays only"). Pure; the
 // dispatcher moves a step's due time into the next window. Quiet hours are applied on top by the send pipeline.
+import { wallClock, zoneFormatter } from "~/lib/zone-clock";
 
 export type StepWindow = { startMinute: number; endMinute: number; weekdaysOnly: boolean };
 
@@ -7,35 +8,10 @@ export type StepWindow = { startMinute: number; endMinute: number; weekdaysOnly:
 export const WINDOW_FALLBACK_ZONE = "America/New_York";
 
 const MINUTE = 60_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const WEEKDAY: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
 
-function formatter(timeZone: string | null): Intl.DateTimeFormat {
-  const zone = timeZone || WINDOW_FALLBACK_ZONE;
-  let f = formatters.get(zone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat("en-US", {
-        timeZone: zone,
-        hourCycle: "h23",
-        weekday: "short",
-        hour: "2-digit",
-        minute: "2-digit",
-      });
-    } catch {
-      f = formatter(WINDOW_FALLBACK_ZONE);
-    }
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
-function localClock(f: Intl.DateTimeFormat, ms: number) {
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(ms)) p[part.type] = part.value;
-  const hour = Number(p.hour) % 24;
-  return { minute: hour * 60 + Number(p.minute), weekday: WEEKDAY[p.weekday] ?? 1 };
-}
+/** The zone's formatter; an unknown zone reads as the fallback zone. */
+const formatter = (timeZone: string | null) =>
+  zoneFormatter(timeZone || WINDOW_FALLBACK_ZONE) ?? zoneFormatter(WINDOW_FALLBACK_ZONE)!;
 
 /** "HH:MM" → minutes after midnight, or null. "24:00" is accepted as an end of day. */
 export function parseClock(v: string): number | null {
@@ -54,13 +30,15 @@ export function nextInStepWindow(ms: number, timeZone: string | null, w: StepWin
   const f = formatter(timeZone);
   let t = ms;
   for (let i = 0; i < 20; i++) {
-    const here = localClock(f, t);
+    const here = wallClock(f, t);
     const dayOk = !w.weekdaysOnly || (here.weekday >= 1 && here.weekday <= 5);
-    if (dayOk && here.minute >= w.startMinute && here.minute < w.endMinute) return t;
+    if (dayOk && here.minuteOfDay >= w.startMinute && here.minuteOfDay < w.endMinute) return t;
     // Jump to the next local window start (today when before it on an allowed day, else tomorrow's); a DST
     // change in between is corrected by re-reading the clock on the next pass.
     const delta =
-      dayOk && here.minute < w.startMinute ? w.startMinute - here.minute : 1440 - here.minute + w.startMinute;
+      dayOk && here.minuteOfDay < w.startMinute
+        ? w.startMinute - here.minuteOfDay
+        : 1440 - here.minuteOfDay + w.startMinute;
     t = Math.floor(t / MINUTE) * MINUTE + delta * MINUTE;
   }
   return t;

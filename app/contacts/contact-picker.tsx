@@ -22,6 +22,22 @@ export function ContactPicker({
 }) {
   const onPage = new Set(data.contacts.map((c) => c.id));
   const keep = picked.filter((id) => !onPage.has(id)).map(String);
+  // A page link is a GET submit of the picker's own form, so the picked ids travel with it (no JS needed).
+  const page = (name: "before" | "after", cursor: number | null, label: string) =>
+    cursor !== null ? (
+      <Button
+        type="submit"
+        size="sm"
+        variant="ghost"
+        formMethod="get"
+        formAction={action}
+        formNoValidate
+        name={name}
+        value={String(cursor)}
+      >
+        {label}
+      </Button>
+    ) : null;
   return (
     <div className="space-y-2" data-testid="contact-picker">
       <SearchBox
@@ -49,34 +65,8 @@ export function ContactPicker({
           <div className="flex flex-wrap items-center justify-between gap-2">
             <PickedCount initial={picked.length} />
             <span className="flex gap-2">
-              {data.prevCursor !== null ? (
-                <Button
-                  type="submit"
-                  size="sm"
-                  variant="ghost"
-                  formMethod="get"
-                  formAction={action}
-                  formNoValidate
-                  name="before"
-                  value={String(data.prevCursor)}
-                >
-                  Previous
-                </Button>
-              ) : null}
-              {data.nextCursor !== null ? (
-                <Button
-                  type="submit"
-                  size="sm"
-                  variant="ghost"
-                  formMethod="get"
-                  formAction={action}
-                  formNoValidate
-                  name="after"
-                  value={String(data.nextCursor)}
-                >
-                  More contacts
-                </Button>
-              ) : null}
+              {page("before", data.prevCursor, "Previous")}
+              {page("after", data.nextCursor, "More contacts")}
             </span>
           </div>
         }

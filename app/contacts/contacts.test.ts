@@ -42,6 +42,13 @@ async function runToEnd(importId: number) {
   throw new Error("import did not finish");
 }
 
+/** The user's import_contacts entries in the activity log. */
+const importsLogged = (userId: number) =>
+  db()
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.userId, userId), eq(activityLog.action, "import_contacts")));
+
 describe("phone normalisation and sendability on create and edit", () => {
   it("normalises a formatted 10-digit number to +1… and keeps an impossible one, flagged with the reason", async () => {
     const u = await createTestUser();
@@ -344,11 +351,7 @@ describe("staged CSV import", () => {
     const [short] = await contactsByPhone([shortPhone]);
     expect(short).toMatchObject({ sendable: false, unsendableReason: PHONE_REASONS.notUs });
     expect(await db().select().from(contactImportRows).where(eq(contactImportRows.importId, imp.id))).toHaveLength(0);
-    const log = await db()
-      .select()
-      .from(activityLog)
-      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "import_contacts")));
-    expect(log).toHaveLength(1);
+    expect(await importsLogged(u.id)).toHaveLength(1);
   });
 
   it("update mode merges into the existing contact", async () => {
@@ -385,11 +388,7 @@ describe("staged CSV import", () => {
     // A late redelivery of a finished import does nothing.
     expect(await importNextChunk(db(), imp.id, now())).toEqual({ done: true });
     expect(await contactsByPhone(phones)).toHaveLength(30);
-    const log = await db()
-      .select()
-      .from(activityLog)
-      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "import_contacts")));
-    expect(log).toHaveLength(1);
+    expect(await importsLogged(u.id)).toHaveLength(1);
   });
 
   it("a late redelivery working from a stale read writes nothing", async () => {

@@ -10,6 +10,16 @@ import { readContactsFile } from "./read-contacts-file.server";
 const ANA = { firstName: "Ana", lastName: "Lee", phone: "+12128675301" };
 const BO = { firstName: "Bo", lastName: "Diaz", phone: "+13108675302" };
 const CY = { firstName: "Cy", lastName: "Park", phone: "+14158675303" };
+/** Ana's row where the export has every field. */
+const ANA_EVERYTHING = {
+  ...ANA,
+  email: "ana.lee@example.com",
+  address: "1 Elm St",
+  city: "Albany",
+  state: "NY",
+  zipCode: "12207",
+  company: "Sun Co",
+};
 
 /** A fixture as the Upload CSV dialog reads it (the contacts import's rules: first, last name and phone required). */
 async function importOf(name: string) {
@@ -23,15 +33,7 @@ describe("CRM and lead-vendor exports", () => {
     const r = await importOf("crm-hubspot.csv");
     expect(r.errors).toEqual([]);
     expect(r.rows).toMatchObject([
-      {
-        ...ANA,
-        email: "ana.lee@example.com",
-        address: "1 Elm St",
-        city: "Albany",
-        state: "NY",
-        zipCode: "12207",
-        company: "Sun Co",
-      },
+      ANA_EVERYTHING,
       { ...BO, state: "CA", zipCode: "90012" },
       { ...CY, company: "Bright Roofs", email: null },
     ]);
@@ -42,15 +44,7 @@ describe("CRM and lead-vendor exports", () => {
     expect(r.errors).toEqual([]);
     expect(r.rows).toMatchObject([
       // Phone 1 is Home, Phone 2 is Mobile: the mobile wins although it is further right.
-      {
-        ...ANA,
-        email: "ana.lee@example.com",
-        address: "1 Elm St",
-        city: "Albany",
-        state: "NY",
-        zipCode: "12207",
-        company: "Sun Co",
-      },
+      ANA_EVERYTHING,
       { ...BO, email: "bo@work.example.com", city: "Los Angeles", state: "CA", zipCode: "90012", address: null },
       { ...CY, email: "cy@example.com", company: "Bright Roofs" },
     ]);

@@ -2,6 +2,8 @@
 // Pure: the caller reads the file, and decides what to do with the rows (preview, insert, dedupe).
 
 import Papa, { type ParseResult } from "papaparse";
+import { CONTACT_FIELD_NAMES, type ContactFieldName } from "./contact-fields";
+import type { REQUIRED_CONTACT_FIELDS } from "./contact-schema";
 import { withoutControlChars } from "./decode-text";
 import { contactSchema } from "./contact-schema";
 import { normalizePhone } from "./phone";
@@ -18,18 +20,12 @@ import {
 } from "./column-aliases";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
 
-export type ImportRow = {
+type RequiredField = (typeof REQUIRED_CONTACT_FIELDS)[number];
+
+/** A valid row: every contact field, the required ones as text, the others text or null. */
+export type ImportRow = { [K in ContactFieldName]: K extends RequiredField ? string : string | null } & {
   /** The row's number as a spreadsheet shows it: the header is row 1, the first data row is row 2. */
   rowNumber: number;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  email: string | null;
-  company: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
   /** Columns named like a custom-field variable (roofSize, appointmentDate, …), when any is filled. */
   customFields?: Record<string, string>;
 };
@@ -46,17 +42,7 @@ export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the form
 
 type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
 
-const FIELDS: readonly Field[] = [
-  "firstName",
-  "lastName",
-  "phone",
-  "email",
-  "company",
-  "address",
-  "city",
-  "state",
-  "zipCode",
-];
+const FIELDS: readonly Field[] = CONTACT_FIELD_NAMES;
 // The Match columns step's labels, so an error names a field as the person saw it there.
 const FIELD_LABELS = Object.fromEntries(FIELDS.map((f) => [f, TARGET_LABELS[f]])) as Record<Field, string>;
 

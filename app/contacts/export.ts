@@ -1,4 +1,4 @@
-import type { ContactFields } from "./contact-fields";
+import { CONTACT_FIELD_NAMES, type ContactFields } from "./contact-fields";
 // Contacts download (SPEC §5 "Download"): CSV, JSON and TXT renderings. Pure string builders; csvHeader and
 // csvRow let a route stream a large list page by page instead of building one big string.
 
@@ -7,17 +7,7 @@ export const NO_CONTACTS_TO_DOWNLOAD = "No contacts to download";
 export type ExportContact = ContactFields;
 
 /** Column order of every format. */
-export const EXPORT_COLUMNS = [
-  "firstName",
-  "lastName",
-  "phone",
-  "email",
-  "company",
-  "address",
-  "city",
-  "state",
-  "zipCode",
-] as const satisfies readonly (keyof ExportContact)[];
+export const EXPORT_COLUMNS = CONTACT_FIELD_NAMES;
 
 const CRLF = "\r\n";
 

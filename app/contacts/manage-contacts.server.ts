@@ -6,6 +6,7 @@ import { activityLog, contacts, messages, type Contact } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { parseContact } from "./contact-schema";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
+import { pickContactFields } from "./contact-fields";
 
 export const CONTACT_NOT_FOUND = "Contact not found";
 
@@ -13,15 +14,7 @@ export const CONTACT_NOT_FOUND = "Contact not found";
 export function publicContact(c: Contact) {
   return {
     id: c.id,
-    firstName: c.firstName,
-    lastName: c.lastName,
-    phone: c.phone,
-    email: c.email,
-    company: c.company,
-    address: c.address,
-    city: c.city,
-    state: c.state,
-    zipCode: c.zipCode,
+    ...pickContactFields(c),
     timeZone: c.timeZone,
     sendable: c.sendable,
     unsendableReason: c.unsendableReason,

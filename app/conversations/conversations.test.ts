@@ -169,22 +169,18 @@ describe("conversations", () => {
     const before = (await db().get<{ n: number }>(
       sql`SELECT count(*) AS n FROM messages WHERE contact_id = ${contact.id} AND direction = 'outbound' AND kind <> 'compliance'`,
     ))!.n;
-    await expect(
+    const reply = (to: { contactId: number } | { phone: string }) =>
       sendReply(
         { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
-        { contactId: contact.id },
+        to,
         { message: "Hi?", nonce: nonce() },
         { userId: user.id, ipAddress: null },
-      ),
-    ).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("opted out") });
-    await expect(
-      sendReply(
-        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
-        { phone: contact.phone },
-        { message: "Hi?", nonce: nonce() },
-        { userId: user.id, ipAddress: null },
-      ),
-    ).rejects.toMatchObject({ code: "conflict" });
+      );
+    await expect(reply({ contactId: contact.id })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("opted out"),
+    });
+    await expect(reply({ phone: contact.phone })).rejects.toMatchObject({ code: "conflict" });
     expect(
       (await db().get<{ n: number }>(
         sql`SELECT count(*) AS n FROM messages WHERE contact_id = ${contact.id} AND direction = 'outbound' AND kind <> 'compliance'`,

@@ -1,9 +1,8 @@
 // POST /api/ai/chat hands the request's signal to the chain: a client that leaves stops the model (issue 23).
 import { describe, expect, it } from "vitest";
-import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
+import { fakeOpenAiChain } from "../../tests/ai-chain";
+import { newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
 import { chatWithAssistant } from "./chat-with-assistant.server";
-import { createOfflineComposer } from "../ai/providers/offline.server";
-import { createOpenAi } from "../ai/providers/openai.server";
 
 describe("chat with the client gone", () => {
   it("aborts the provider call (the endpoint sees the connection closed) and asks no other provider", async () => {
@@ -12,10 +11,7 @@ describe("chat with the client gone", () => {
     const client = new AbortController();
     setTimeout(() => client.abort(new Error("the client disconnected")), 200);
     const started = Date.now();
-    const providers = [
-      createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 10_000 }),
-      createOfflineComposer(),
-    ];
+    const { providers } = fakeOpenAiChain(key, 10_000);
     await expect(
       chatWithAssistant(
         { providers, log: () => {}, signal: client.signal },

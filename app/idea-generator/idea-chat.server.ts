@@ -36,6 +36,19 @@ export async function listChatThread(db: Db, userId: number, limit = THREAD_LIMI
 }
 
 /**
+ * A turn's question: the message and context cut to 2,000 characters, with the last 10 messages of the thread; the
+ * turn counts against the user's AI quota. Null for an empty message (nothing is counted).
+ */
+async function startChatTurn(db: Db, userId: number, input: { message: string; context: string }, now: Date) {
+  const message = input.message.trim().slice(0, 2000);
+  if (!message) return null;
+  await consumeAiQuota(db, userId, now);
+  const history = (await listChatThread(db, userId, 10)).map((m) => ({ role: m.role, content: m.content }));
+  const question = { message, context: input.context.trim().slice(0, 2000), chatHistory: history };
+  return { message, question, previous: history.length };
+}
+
+/**
  * Asks the assistant and stores the question and the answer together (one batch: never a question without its
  * answer). An empty message is ignored (null). Provider failures have already fallen through to the offline
  * composer; anything still failing is "Error generating response".
@@ -46,17 +59,12 @@ export async function sendChatMessage(
   input: { message: string; context: string },
   now: Date,
 ): Promise<{ response: string; suggestions: string[]; provider: string } | null> {
-  const message = input.message.trim().slice(0, 2000);
-  if (!message) return null;
-  await consumeAiQuota(deps.db, userId, now);
-  const history = (await listChatThread(deps.db, userId, 10)).map((m) => ({ role: m.role, content: m.content }));
+  const turn = await startChatTurn(deps.db, userId, input, now);
+  if (!turn) return null;
+  const { message, question, previous } = turn;
   let answer;
   try {
-    answer = await chatWithAssistant(
-      deps,
-      { message, context: input.context.trim().slice(0, 2000), chatHistory: history },
-      history.length,
-    );
+    answer = await chatWithAssistant(deps, question, previous);
   } catch (cause) {
     throw new AppError("unavailable", "The assistant could not answer just now. Please try again.", {
       title: "Error generating response",
@@ -100,17 +108,16 @@ export async function streamChatMessage(
   /** Aborts when the reader has gone: the model is stopped and nothing is stored. */
   signal?: AbortSignal,
 ): Promise<{ response: string; suggestions: string[]; provider: string } | null> {
-  const message = input.message.trim().slice(0, 2000);
-  if (!message) return null;
-  await consumeAiQuota(deps.db, userId, now);
-  const history = (await listChatThread(deps.db, userId, 10)).map((m) => ({ role: m.role, content: m.content }));
+  const turn = await startChatTurn(deps.db, userId, input, now);
+  if (!turn) return null;
+  const { message, question, previous } = turn;
   let started = false;
   let answer;
   try {
     answer = await streamChat(
       deps,
-      { message, context: input.context.trim().slice(0, 2000), chatHistory: history },
-      history.length,
+      question,
+      previous,
       (t) => {
         started = true;
         onText(t);

@@ -1,17 +1,10 @@
 // The streamed Idea Generator answer: the text as the provider writes it (the fake OpenAI-compatible server speaks
 // server-sent events on loopback), the fall-through before any text, the offline composer word by word, and the route.
 import { describe, expect, it } from "vitest";
-import {
-  failOpenAi,
-  fakeOpenAiBase,
-  newFakeOpenAiKey,
-  openAiCalls,
-  queueOpenAiAnswer,
-} from "../../tests/fakes/control";
+import { fakeOpenAiChain, keyAnswering } from "../../tests/ai-chain";
+import { failOpenAi, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { listChatThread } from "./idea-chat.server";
-import { createOfflineComposer } from "../ai/providers/offline.server";
-import { createOpenAi } from "../ai/providers/openai.server";
 import {
   MAX_ANSWER_CHARS,
   splitAnswer,
@@ -22,23 +15,14 @@ import {
 } from "./stream-chat.server";
 
 const input = { message: "Ideas for a referral campaign", context: "", chatHistory: [] };
-const chain = (key: string) => ({
-  providers: [
-    createOpenAi({ apiKey: key, baseUrl: fakeOpenAiBase(), model: "gpt-test", timeoutMs: 5_000 }),
-    createOfflineComposer(),
-  ],
-  log: () => {},
-});
 
 describe("streamChat", () => {
   it("passes the model's text on as it streams, holding back the suggestions", async () => {
-    const key = newFakeOpenAiKey();
-    await queueOpenAiAnswer(
-      key,
+    const key = await keyAnswering(
       `Ask happy customers to text a neighbor.\n- Offer a gift card\n${SUGGESTIONS_MARKER}\n- How big a reward?\n- Which channel works best?\n- When to ask?\n- One too many`,
     );
     const pieces: string[] = [];
-    const answer = await streamChat(chain(key), input, 0, (t) => pieces.push(t));
+    const answer = await streamChat(fakeOpenAiChain(key), input, 0, (t) => pieces.push(t));
     expect(answer.provider).toBe("openai");
     expect(pieces.length).toBeGreaterThan(2); // it came in pieces, not at once
     expect(pieces.join("")).toBe("Ask happy customers to text a neighbor.\n- Offer a gift card\n");
@@ -52,7 +36,7 @@ describe("streamChat", () => {
     const key = newFakeOpenAiKey();
     await failOpenAi(key, 1, 500);
     const pieces: string[] = [];
-    const answer = await streamChat(chain(key), input, 0, (t) => pieces.push(t));
+    const answer = await streamChat(fakeOpenAiChain(key), input, 0, (t) => pieces.push(t));
     expect(answer.provider).toBe("offline");
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join("").trim()).toBe(answer.response);
@@ -66,7 +50,7 @@ describe("streamChat", () => {
     const reader = new AbortController();
     const pieces: string[] = [];
     const run = streamChat(
-      chain(key),
+      fakeOpenAiChain(key),
       input,
       0,
       (t) => {
@@ -90,7 +74,7 @@ describe("streamChat", () => {
     const key = newFakeOpenAiKey();
     await queueOpenAiAnswer(key, "Knock on doors. ".repeat(20_000)); // 320,000 characters
     const pieces: string[] = [];
-    const answer = await streamChat(chain(key), input, 0, (t) => pieces.push(t));
+    const answer = await streamChat(fakeOpenAiChain(key), input, 0, (t) => pieces.push(t));
     expect(answer.response.endsWith(TRUNCATED_ANSWER.trim())).toBe(true);
     expect(answer.response.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length);
     expect(pieces.join("").length).toBeLessThanOrEqual(MAX_ANSWER_CHARS + TRUNCATED_ANSWER.length);

@@ -4,12 +4,25 @@ export async function sha256Hex(input: string): Promise<string> {
   return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(input)));
 }
 
+/** Bytes → base64url without padding. */
+function base64Url(bytes: Uint8Array): string {
+  let s = "";
+  for (const x of bytes) s += String.fromCharCode(x);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
 /** URL-safe random token with `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
-  const b = crypto.getRandomValues(new Uint8Array(bytes));
-  let s = "";
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** HMAC-SHA256 of `message` under `secret`, base64url without padding (43 characters). */
+export async function hmacSha256(secret: string, message: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return base64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(message))));
 }
 
 /** Constant-time string comparison (length leak only). */

@@ -5,8 +5,7 @@ import { listConversations } from "~/conversations/list-conversations.server";
 import { sendReply } from "~/conversations/send-reply.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { appHooks, DAYTIME, pipeline } from "../../tests/messaging-harness";
-import { createOutboundMessages } from "../messaging/create-outbound-messages.server";
+import { appHooks, DAYTIME, pipeline, queueMessage } from "../../tests/messaging-harness";
 import { listMessages, nameSearchQuery } from "./list-messages.server";
 
 // Issue 24, item 12: messages written in the same instant (a broadcast writes hundreds in one millisecond) are newest
@@ -53,20 +52,17 @@ describe("newest-first message lists (issue 24, item 12)", () => {
     const last = uniqueTag("Qz");
     const contact = await createTestContact(user.id, { firstName: "Zelda", lastName: last, state: "AZ" });
     const later = new Date(DAYTIME.getTime() + 24 * 3600_000); // scheduled: stays pending with its template
-    const [id] = await createOutboundMessages(
-      db(),
+    const id = await queueMessage(
+      { db: db() },
       queue,
-      [
-        {
-          channel: "sms",
-          kind: "campaign",
-          phone: contact.phone,
-          contactId: contact.id,
-          content: "Hi {{firstName}}, {{salesRep}} here about your roof.",
-          idempotencyKey: uniqueTag("p"),
-          scheduledAt: later,
-        },
-      ],
+      {
+        kind: "campaign",
+        phone: contact.phone,
+        contactId: contact.id,
+        content: "Hi {{firstName}}, {{salesRep}} here about your roof.",
+        idempotencyKey: uniqueTag("p"),
+        scheduledAt: later,
+      },
       DAYTIME,
     );
     const byName = (await listMessages(db(), { q: `zelda ${last}` })).messages;

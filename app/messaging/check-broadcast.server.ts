@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { fieldsOfRow, type ContactFieldColumns } from "~/contacts/contact-fields";
 import type { Db } from "~/db/client.server";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
@@ -56,17 +57,8 @@ export interface BroadcastCheck {
   warnings: { code: "no_opt_out" | "link_shortener" | "unknown_variable"; message: string }[];
 }
 
-type Row = {
+type Row = ContactFieldColumns & {
   id: number;
-  first_name: string;
-  last_name: string;
-  phone: string;
-  email: string | null;
-  company: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zip_code: string | null;
   time_zone: string | null;
   sendable: number;
   opted_out: number;
@@ -121,17 +113,7 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
         skipped.notSendable++;
         continue;
       }
-      const values = {
-        firstName: c.first_name,
-        lastName: c.last_name,
-        phone: c.phone,
-        email: c.email,
-        company: c.company,
-        address: c.address,
-        city: c.city,
-        state: c.state,
-        zipCode: c.zip_code,
-      };
+      const values = fieldsOfRow(c);
       const opts = { now: at, timeZone: c.time_zone ?? DEFAULT_RENDER_TIME_ZONE };
       const body = renderTemplate(input.content, values, opts);
       const subj = email && input.subject ? renderTemplate(input.subject, values, opts) : null;

@@ -5,9 +5,8 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
-import { messageRow, pipeline } from "../../tests/messaging-harness";
+import { messageRow, pipeline, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
-import { createOutboundMessages } from "./create-outbound-messages.server";
 import { setLocalIgnoreQuietHours } from "./org-settings.server";
 import { createOutboxSms } from "./providers/outbox.server";
 import { QUIET_HOURS_NOTE, quietZonesNow } from "./quiet-hours";
@@ -21,19 +20,10 @@ async function nightBroadcast(
 ) {
   const user = await createTestUser();
   const c = await createTestContact(user.id, { zipCode: "10001", state: "NY" });
-  const [id] = await createOutboundMessages(
-    deps.db,
+  const id = await queueMessage(
+    deps,
     queue,
-    [
-      {
-        channel: "sms",
-        kind: "broadcast",
-        contactId: c.id,
-        phone: c.phone,
-        content: "Solar savings!",
-        idempotencyKey: `q:${crypto.randomUUID()}`,
-      },
-    ],
+    { kind: "broadcast", contactId: c.id, phone: c.phone, content: "Solar savings!" },
     NIGHT_NY,
   );
   return id;

@@ -8,8 +8,7 @@ import type { ReplyDeps } from "~/responders/reply-deps";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { fakeOpenAiBase, newFakeOpenAiKey, openAiCalls, queueOpenAiAnswer } from "../../tests/fakes/control";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
-import { DAYTIME, pipeline, runInboundJob } from "../../tests/messaging-harness";
-import { createOutboundMessages } from "./create-outbound-messages.server";
+import { DAYTIME, pipeline, queueMessage, runInboundJob } from "../../tests/messaging-harness";
 import { receiveInboundSms } from "./receive-inbound.server";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "./review-plain-opt-outs.server";
 
@@ -57,20 +56,17 @@ async function world() {
 describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () => {
   it("a confident opt_out_like the keyword rules missed suppresses the number like STOP, once, and is listed for review and undo", async () => {
     const w = await world();
-    const [waiting] = await createOutboundMessages(
-      db(),
+    const waiting = await queueMessage(
+      { db: db() },
       w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "campaign",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          content: "Hi Rosa",
-          idempotencyKey: uniqueTag("w"),
-          scheduledAt: new Date(DAYTIME.getTime() + 3600_000),
-        },
-      ],
+      {
+        kind: "campaign",
+        phone: w.contact.phone,
+        contactId: w.contact.id,
+        content: "Hi Rosa",
+        idempotencyKey: uniqueTag("w"),
+        scheduledAt: new Date(DAYTIME.getTime() + 3600_000),
+      },
       DAYTIME,
     );
     const words = "Please quit bugging me about panels, I'm done with this";

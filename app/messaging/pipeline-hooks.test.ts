@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
 import { uniquePhone } from "../../tests/contact-factory";
-import { DAYTIME, pipeline, recordingQueue } from "../../tests/messaging-harness";
+import { DAYTIME, pipeline, queueMessage, recordingQueue } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { NO_PIPELINE_HOOKS, type InboundProcessor, type PipelineHooks } from "./pipeline-hooks";
@@ -38,20 +38,7 @@ describe("pipeline hooks", () => {
 
   it("a hold keeps the message from the provider, with the hook's reason", async () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "wait",
-          idempotencyKey: `hold:${crypto.randomUUID()}`,
-        },
-      ],
-      DAYTIME,
-    );
+    const id = await queueMessage(deps, queue, { content: "wait" }, DAYTIME);
     const held = { ...deps, hooks: { holdSend: [(row: { id: number }) => (row.id === id ? "Held: testing" : null)] } };
     await sendMessages(queue.takeSendJobs(), held);
     expect(await deps.db.get(sql`SELECT status, error_message AS reason FROM messages WHERE id = ${id}`)).toEqual({

@@ -234,22 +234,20 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
     });
 
     for (const bad of [LOOPBACK, undefined]) {
-      const sms = await fetchWith(envWith(fake, bad), "/webhooks/twilio/sms", {
-        method: "POST",
-        base: LOOPBACK,
-        headers: await signed(LOOPBACK, "/webhooks/twilio/sms", params),
-        body: new URLSearchParams(params),
-      });
+      // Twilio calls the loopback address it was given, signing exactly that URL.
+      const webhook = async (path: string, p: Record<string, string>) =>
+        fetchWith(envWith(fake, bad), path, {
+          method: "POST",
+          base: LOOPBACK,
+          headers: await signed(LOOPBACK, path, p),
+          body: new URLSearchParams(p),
+        });
+      const sms = await webhook("/webhooks/twilio/sms", params);
       expect(sms.status).toBe(503);
       expect(sms.headers.get("Retry-After")).toBe("300");
       expect(await sms.text()).toBe(PUBLIC_URL_NOT_SET);
       const status = { MessageSid: sid, MessageStatus: "delivered" };
-      const cb = await fetchWith(envWith(fake, bad), "/webhooks/twilio/status", {
-        method: "POST",
-        base: LOOPBACK,
-        headers: await signed(LOOPBACK, "/webhooks/twilio/status", status),
-        body: new URLSearchParams(status),
-      });
+      const cb = await webhook("/webhooks/twilio/status", status);
       expect(cb.status).toBe(503);
     }
     expect(await db().all(sql`SELECT id FROM messages WHERE phone = ${from}`)).toEqual([]);

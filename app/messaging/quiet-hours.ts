@@ -1,5 +1,6 @@
 // Quiet hours: marketing SMS may only go out inside the recipient's local calling window.
 // Local wall-clock time is read with Intl.DateTimeFormat (no tz library); instants are epoch ms.
+import { wallClock, zoneFormatter } from "~/lib/zone-clock";
 
 export interface SendWindow {
   /** Minutes after local midnight; the window is [startMinute, endMinute). */
@@ -49,49 +50,8 @@ export function sendWindowFor(state: string | null): SendWindow {
 }
 
 const MINUTE = 60_000;
-const formatters = new Map<string, Intl.DateTimeFormat | null>();
-
-/** Cached formatter for a zone, or null when Intl rejects the zone. */
-function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
-  let f = formatters.get(timeZone);
-  if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      });
-    } catch {
-      f = null;
-    }
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 export function isValidTimeZone(timeZone: string | null | undefined): timeZone is string {
-  return typeof timeZone === "string" && timeZone.trim() !== "" && formatterFor(timeZone) !== null;
-}
-
-interface Local {
-  /** Minutes after local midnight. */
-  minuteOfDay: number;
-  /** Local wall clock minus UTC, in ms. */
-  offset: number;
-}
-
-function local(f: Intl.DateTimeFormat, ms: number): Local {
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(ms)) if (part.type !== "literal") p[part.type] = Number(part.value);
-  const hour = p.hour === 24 ? 0 : p.hour; // some engines print midnight as 24 even with h23
-  const wall = Date.UTC(p.year, p.month - 1, p.day, hour, p.minute, p.second);
-  const wholeSecond = ms - (((ms % 1000) + 1000) % 1000);
-  return { minuteOfDay: hour * 60 + p.minute, offset: wall - wholeSecond };
+  return typeof timeZone === "string" && timeZone.trim() !== "" && zoneFormatter(timeZone) !== null;
 }
 
 function inWindow(minuteOfDay: number, w: SendWindow): boolean {
@@ -107,16 +67,16 @@ function inWindow(minuteOfDay: number, w: SendWindow): boolean {
  */
 function nextAllowedInZone(ms: number, f: Intl.DateTimeFormat, w: SendWindow): number {
   let t = ms;
-  let here = local(f, t);
+  let here = wallClock(f, t);
   if (inWindow(here.minuteOfDay, w)) return t;
   t = Math.ceil(t / MINUTE) * MINUTE;
   for (let i = 0; i < 32; i++) {
-    here = local(f, t);
+    here = wallClock(f, t);
     if (inWindow(here.minuteOfDay, w)) return t;
     const m = here.minuteOfDay;
     const delta = m < w.startMinute ? w.startMinute - m : 1440 - m + w.startMinute;
     const target = t + delta * MINUTE;
-    if (local(f, target).offset === here.offset) {
+    if (wallClock(f, target).offset === here.offset) {
       t = target;
       continue;
     }
@@ -125,7 +85,7 @@ function nextAllowedInZone(ms: number, f: Intl.DateTimeFormat, w: SendWindow): n
     let hi = target / MINUTE;
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
-      if (local(f, mid * MINUTE).offset === here.offset) lo = mid;
+      if (wallClock(f, mid * MINUTE).offset === here.offset) lo = mid;
       else hi = mid;
     }
     t = hi * MINUTE;
@@ -134,18 +94,18 @@ function nextAllowedInZone(ms: number, f: Intl.DateTimeFormat, w: SendWindow): n
 }
 
 function fallbackFormatters(): Intl.DateTimeFormat[] {
-  return FALLBACK_TIME_ZONES.map((z) => formatterFor(z)!);
+  return FALLBACK_TIME_ZONES.map((z) => zoneFormatter(z)!);
 }
 
 function resolve(timeZone: string | null, state: string | null): { zones: Intl.DateTimeFormat[]; window: SendWindow } {
-  const f = isValidTimeZone(timeZone) ? formatterFor(timeZone) : null;
+  const f = isValidTimeZone(timeZone) ? zoneFormatter(timeZone) : null;
   return f ? { zones: [f], window: sendWindowFor(state) } : { zones: fallbackFormatters(), window: STRICT_WINDOW };
 }
 
 export function isWithinSendWindow(now: Date, timeZone: string | null, state: string | null): boolean {
   const { zones, window } = resolve(timeZone, state);
   const ms = now.getTime();
-  return zones.every((f) => inWindow(local(f, ms).minuteOfDay, window));
+  return zones.every((f) => inWindow(wallClock(f, ms).minuteOfDay, window));
 }
 
 /**
@@ -156,7 +116,7 @@ export function isWithinSendWindow(now: Date, timeZone: string | null, state: st
 export function nextAllowedSendTime(now: Date, timeZone: string | null, state: string | null): Date {
   const { zones, window } = resolve(timeZone, state);
   const start = now.getTime();
-  if (zones.every((f) => inWindow(local(f, start).minuteOfDay, window))) return new Date(start);
+  if (zones.every((f) => inWindow(wallClock(f, start).minuteOfDay, window))) return new Date(start);
   let t = Math.ceil(start / MINUTE) * MINUTE;
   for (let i = 0; i < 64; i++) {
     const next = Math.max(...zones.map((f) => nextAllowedInZone(t, f, window)));

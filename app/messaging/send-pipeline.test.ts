@@ -13,7 +13,16 @@ import { sendManualSmsTest } from "./create-test-send.server";
 import { createTestUser } from "../../tests/factories";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { longText, measuringD1 } from "../../tests/bound-values";
-import { DAYTIME, messageRow, pipeline, TEST_CONFIG, appHooks } from "../../tests/messaging-harness";
+import {
+  DAYTIME,
+  messageRow,
+  pipeline,
+  queueMessage,
+  TEST_CONFIG,
+  appHooks,
+  broadcastAndSend,
+  testTexts,
+} from "../../tests/messaging-harness";
 const TEST_CONFIG_ADDRESS = TEST_CONFIG.companyAddress;
 import { OPTED_OUT_REASON } from "./compliance.server";
 import { slotIntervalMs } from "./pacing.server";
@@ -25,19 +34,10 @@ describe("send pipeline: exactly one provider call per message", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const user = await createTestUser();
     const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-    const [id] = await createOutboundMessages(
-      deps.db,
+    const id = await queueMessage(
+      deps,
       queue,
-      [
-        {
-          channel: "sms",
-          kind: "individual",
-          contactId: contact.id,
-          phone: contact.phone,
-          content: "Hi {{firstName}}, solar?",
-          idempotencyKey: `t:${crypto.randomUUID()}`,
-        },
-      ],
+      { kind: "individual", contactId: contact.id, phone: contact.phone, content: "Hi {{firstName}}, solar?" },
       DAYTIME,
       appHooks,
     );
@@ -76,20 +76,7 @@ describe("send pipeline: exactly one provider call per message", () => {
         return accepted;
       },
     };
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "race the callback",
-          idempotencyKey: `cb:${crypto.randomUUID()}`,
-        },
-      ],
-      DAYTIME,
-    );
+    const id = await queueMessage(deps, queue, { content: "race the callback" }, DAYTIME);
     await sendMessages(queue.takeSendJobs(), { ...deps, sms });
     const row = await messageRow(id);
     expect(row).toMatchObject({ status: "delivered" });
@@ -114,13 +101,7 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("two consumers racing on the same batch make one call per message", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const msgs = Array.from({ length: 8 }, (_, i) => ({
-      channel: "sms" as const,
-      kind: "test" as const,
-      phone: uniquePhone(),
-      content: `race ${i}`,
-      idempotencyKey: `race:${crypto.randomUUID()}`,
-    }));
+    const msgs = testTexts(8, "race");
     await createOutboundMessages(deps.db, queue, msgs, new Date());
     const jobs = queue.takeSendJobs();
     await Promise.all([sendMessages(jobs, deps), sendMessages([...jobs].reverse(), deps), sendMessages(jobs, deps)]);
@@ -158,20 +139,7 @@ describe("send pipeline: exactly one provider call per message", () => {
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "crash test",
-          idempotencyKey: `c:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "crash test" });
     const jobs = queue.takeSendJobs();
     await expect(sendMessages(jobs, { ...deps, db: flaky })).rejects.toThrow("worker died");
     expect((await messageRow(id))?.status).toBe("sending");
@@ -220,20 +188,7 @@ describe("send pipeline: exactly one provider call per message", () => {
 
   it("a row stuck in sending that the provider never got is queued again and sent once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "never sent",
-          idempotencyKey: `n:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "never sent" });
     queue.takeSendJobs();
     await deps.db.run(
       sql`UPDATE messages SET status = 'sending', claimed_at = ${Date.now() - 10 * 60_000} WHERE id = ${id}`,
@@ -250,20 +205,7 @@ describe("send pipeline: exactly one provider call per message", () => {
 describe("send pipeline: provider errors", () => {
   it("a dropped connection after Twilio accepted is recorded from Twilio, not resent", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "lost answer",
-          idempotencyKey: `l:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "lost answer" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0, { afterCreate: true });
     const outcomes = await sendMessages(jobs, deps);
@@ -275,20 +217,7 @@ describe("send pipeline: provider errors", () => {
 
   it("a dropped connection before Twilio accepted waits for the reconciler, then goes exactly once", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "dropped",
-          idempotencyKey: `l:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "dropped" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 0);
     expect((await sendMessages(jobs, deps)).size).toBe(0); // not retried blindly
@@ -301,21 +230,12 @@ describe("send pipeline: provider errors", () => {
 
   it("an email whose send timed out is failed, never sent twice", async () => {
     const { deps, sendgrid, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "email",
-          kind: "test",
-          email: `t${crypto.randomUUID().slice(0, 6)}@example.com`,
-          subject: "s",
-          content: "x",
-          idempotencyKey: `e:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, {
+      channel: "email",
+      email: `t${crypto.randomUUID().slice(0, 6)}@example.com`,
+      subject: "s",
+      content: "x",
+    });
     await sendgrid.failNext(1, 0);
     expect((await sendMessages(queue.takeSendJobs(), deps)).size).toBe(0);
     expect(await messageRow(id)).toMatchObject({ status: "failed", error_code: "network" });
@@ -354,20 +274,7 @@ describe("send pipeline: provider errors", () => {
 
   it("429 → retried later (Retry-After honoured), then sent", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "busy",
-          idempotencyKey: `b:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "busy" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(1, 429, { retryAfter: 7 });
     const outcomes = await sendMessages(jobs, deps);
@@ -380,20 +287,7 @@ describe("send pipeline: provider errors", () => {
 
   it("5xx backs off exponentially and gives up after MAX_ATTEMPTS", async () => {
     const { deps, twilio, queue } = await pipeline();
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "down",
-          idempotencyKey: `d:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, { content: "down" });
     const jobs = queue.takeSendJobs();
     await twilio.failNext(100, 503);
     const delays: number[] = [];
@@ -467,12 +361,12 @@ describe("compliance in the pipeline", () => {
       await sendMessages(confirmations, deps);
       expect((await twilio.calls()).map((c) => c.body)).toEqual([expect.stringMatching(/unsubscribed/i)]);
 
-      await sendBroadcast(
-        { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
+      await broadcastAndSend(
+        { deps, queue },
+        DAYTIME,
         { type: "sms", content: "Big news", contactIds: [contact.id] },
         actor,
       );
-      await sendMessages(queue.takeSendJobs(), deps);
       expect(await twilio.calls()).toHaveLength(1);
       const row = await deps.db.get<{ status: string; error_message: string }>(
         sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id} AND kind = 'broadcast'`,
@@ -568,12 +462,12 @@ describe("compliance in the pipeline", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => late });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { state: "NY" });
-    await sendBroadcast(
-      { db: deps.db, queue, now: late, hooks: appHooks },
+    await broadcastAndSend(
+      { deps, queue },
+      late,
       { type: "sms", content: "Evening offer", contactIds: [contact.id] },
       actor,
     );
-    await sendMessages(queue.takeSendJobs(), deps);
     const row = await deps.db.get<{ status: string; scheduled_at: number }>(
       sql`SELECT status, scheduled_at FROM messages WHERE contact_id = ${contact.id}`,
     );
@@ -620,31 +514,18 @@ describe("compliance in the pipeline", () => {
     }); // Miami number, no state
     const ny = await createTestContact(actor.userId, { state: "NY" });
     expect(noState.timeZone).toBe("America/New_York");
-    await sendBroadcast(
-      { db: deps.db, queue, now: at, hooks: appHooks },
+    await broadcastAndSend(
+      { deps, queue },
+      at,
       { type: "sms", content: "Evening", contactIds: [noState.id, ny.id] },
       actor,
     );
-    await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls()).map((c) => c.to)).toEqual([ny.phone]);
   });
 
   it("replaces #PLACEHOLDERS# with nothing when the number is not a contact", async () => {
     const { deps, twilio, queue } = await pipeline();
-    await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "test",
-          phone: uniquePhone(),
-          content: "Hi #FIRST_NAME#, from #COMPANY#.",
-          idempotencyKey: `ph:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    await queueMessage(deps, queue, { content: "Hi #FIRST_NAME#, from #COMPANY#." });
     await sendMessages(queue.takeSendJobs(), deps);
     expect((await twilio.calls())[0].body).toBe("Hi , from .");
   });
@@ -653,12 +534,7 @@ describe("compliance in the pipeline", () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const actor = await actorFor();
     const contact = await createTestContact(actor.userId, { phone: "+44 20 7946 0958", state: "AZ" });
-    await sendBroadcast(
-      { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
-      { type: "sms", content: "Hi", contactIds: [contact.id] },
-      actor,
-    );
-    await sendMessages(queue.takeSendJobs(), deps);
+    await broadcastAndSend({ deps, queue }, DAYTIME, { type: "sms", content: "Hi", contactIds: [contact.id] }, actor);
     const row = await deps.db.get<{ status: string; error_message: string }>(
       sql`SELECT status, error_message FROM messages WHERE contact_id = ${contact.id}`,
     );
@@ -673,13 +549,7 @@ describe("pacing and scheduling", () => {
   // pacing.test.ts and measured on the wire by bench/broadcast.mjs; wall-clock gaps here only flaked under load.
   it("holds the daily cap: sends beyond it wait in D1 with the reason", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 10, smsDailyCap: 6 } });
-    const msgs = Array.from({ length: 8 }, (_, i) => ({
-      channel: "sms" as const,
-      kind: "test" as const,
-      phone: uniquePhone(),
-      content: `paced ${i}`,
-      idempotencyKey: `pace:${crypto.randomUUID()}`,
-    }));
+    const msgs = testTexts(8, "paced");
     const ids = await createOutboundMessages(deps.db, queue, msgs, new Date());
     await sendMessages(queue.takeSendJobs(), deps);
     const at = (await twilio.calls()).map((c) => c.at).sort((a, b) => a - b);
@@ -695,13 +565,7 @@ describe("pacing and scheduling", () => {
     const t0 = new Date();
     // Room for two slots: the 30 ms lead, then 1,025 ms apart at 1/s.
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1, pacingWindowMs: 2100 } });
-    const msgs = Array.from({ length: 6 }, (_, i) => ({
-      channel: "sms" as const,
-      kind: "test" as const,
-      phone: uniquePhone(),
-      content: `line ${i}`,
-      idempotencyKey: `line:${crypto.randomUUID()}`,
-    }));
+    const msgs = testTexts(6, "line");
     const ids = await createOutboundMessages(deps.db, queue, msgs, t0);
     const outcomes = await sendMessages(queue.takeSendJobs(), deps);
     expect(outcomes.size).toBe(0); // nothing goes back to the queue to be retried

@@ -1,21 +1,18 @@
 import { sql } from "drizzle-orm";
+import { replyWorld } from "../../tests/reply-world";
 import { describe, expect, it } from "vitest";
 import { getAnalytics } from "~/analytics/get-analytics.server";
 import { getStats } from "~/campaigns/get-stats.server";
 import { listConversations } from "~/conversations/list-conversations.server";
 import { campaigns } from "~/db/schema";
-import { classifierFor } from "~/wiring/ai-chain.server";
-import type { ReplyDeps } from "~/responders/reply-deps";
 import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
 import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
 import { alertRulesMadeHere } from "../../tests/alert-rules";
-import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
-import { DAYTIME, pipeline, runInboundJob } from "../../tests/messaging-harness";
+import { uniqueTag } from "../../tests/contact-factory";
+import { db } from "../../tests/factories";
+import { DAYTIME, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
-import { createOutboundMessages } from "./create-outbound-messages.server";
 import { listMessages, messageTabCounts } from "../message-center/list-messages.server";
-import { receiveInboundSms } from "./receive-inbound.server";
 
 // Issue 24, item 7: staff alert emails (kind 'alert') are our mail to the team. They were Message Center rows,
 // "conversations", Recent Message Activity and "Messages Sent"; Smart Alerts keeps their history (the alerts table).
@@ -27,26 +24,9 @@ const dailyOutbound = async () =>
   ))!.n;
 
 async function world() {
-  const p = await pipeline({ clock: () => DAYTIME });
-  const user = await createTestUser();
-  const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = {
-    queue: p.queue,
-    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
-    classify: classifierFor({}, db()),
-  };
-  async function inbound(body: string) {
-    const res = await receiveInboundSms(
-      p.deps.db,
-      p.queue,
-      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
-      DAYTIME,
-    );
-    p.queue.sent.splice(0);
-    await runInboundJob(p.deps.db, [res.messageId!], DAYTIME, replies);
-    return res.messageId!;
-  }
-  return { ...p, user, contact, inbound };
+  const w = await replyWorld(DAYTIME, { contact: { lastName: "Diaz" } });
+  const inbound = async (body: string) => (await w.inbound(body)).messageId!;
+  return { ...w, inbound };
 }
 
 describe("staff alert emails are not customer messages (issue 24, item 7)", () => {
@@ -105,22 +85,22 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
       .insert(campaigns)
       .values({ name: `Rate ${uniqueTag("c")}`, status: "running" })
       .returning();
-    await createOutboundMessages(
-      db(),
-      w.queue,
-      [
+    // A campaign text to Rosa, as the campaign's step would write it.
+    const campaignText = (content: string, key: string) =>
+      queueMessage(
+        { db: db() },
+        w.queue,
         {
-          channel: "sms",
           kind: "campaign",
           phone: w.contact.phone,
           contactId: w.contact.id,
           campaignId: campaign.id,
-          content: "Hi Rosa, still thinking about solar?",
-          idempotencyKey: uniqueTag("c1"),
+          content,
+          idempotencyKey: uniqueTag(key),
         },
-      ],
-      DAYTIME,
-    );
+        DAYTIME,
+      );
+    await campaignText("Hi Rosa, still thinking about solar?", "c1");
     await sendMessages(w.queue.takeSendJobs(), w.deps);
     const count = async () =>
       (await db().get<{ sent: number; responses: number }>(
@@ -131,22 +111,7 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
     expect(await count()).toEqual({ sent: 1, responses: 1 });
 
     // A second campaign text, answered: a second response.
-    await createOutboundMessages(
-      db(),
-      w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "campaign",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          campaignId: campaign.id,
-          content: "Following up, Rosa",
-          idempotencyKey: uniqueTag("c2"),
-        },
-      ],
-      DAYTIME,
-    );
+    await campaignText("Following up, Rosa", "c2");
     await sendMessages(w.queue.takeSendJobs(), w.deps);
     await w.inbound("Ok");
     await w.inbound("And another thing");

@@ -2,8 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messagingConfig } from "./messaging-config.server";
 import { sendMessages } from "./consume-send-batch.server";
-import { createOutboundMessages } from "./create-outbound-messages.server";
-import { messageRow, pipeline } from "../../tests/messaging-harness";
+import { messageRow, pipeline, queueMessage } from "../../tests/messaging-harness";
 
 describe("unsubscribe secret (issue 9 #8)", () => {
   it("never falls back to a fixed string; the local outbox may use SESSION_SECRET, a real provider needs UNSUBSCRIBE_SECRET", () => {
@@ -27,21 +26,12 @@ describe("unsubscribe secret (issue 9 #8)", () => {
 
   it("refuses to send real email without a secret, with a clear error and no provider call", async () => {
     const { deps, sendgrid, queue } = await pipeline({ config: { unsubscribeSecret: null } });
-    const [id] = await createOutboundMessages(
-      deps.db,
-      queue,
-      [
-        {
-          channel: "email",
-          kind: "test",
-          email: `s${crypto.randomUUID().slice(0, 6)}@example.com`,
-          subject: "s",
-          content: "x",
-          idempotencyKey: `sec:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(),
-    );
+    const id = await queueMessage(deps, queue, {
+      channel: "email",
+      email: `s${crypto.randomUUID().slice(0, 6)}@example.com`,
+      subject: "s",
+      content: "x",
+    });
     await sendMessages(queue.takeSendJobs(), deps);
     expect(await sendgrid.calls()).toHaveLength(0);
     expect(await messageRow(id)).toMatchObject({

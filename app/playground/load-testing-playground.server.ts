@@ -5,6 +5,7 @@ import { parseId } from "~/lib/ids";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { renderTemplate, DEFAULT_RENDER_TIME_ZONE } from "~/messaging/render";
 import { smsSegments } from "~/messaging/segments";
+import { fieldsOfRow, type ContactFieldColumns } from "~/contacts/contact-fields";
 import { exampleValues } from "~/contacts/variables";
 
 import { PLAYGROUND_TABS, type PlaygroundTab } from "./playground-tabs";
@@ -43,34 +44,11 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   if (tab === "variables" && content.trim()) {
     const contactId = parseId(p.get("contactId"));
     const c = contactId
-      ? await db.get<{
-          first_name: string;
-          last_name: string;
-          phone: string;
-          email: string | null;
-          company: string | null;
-          address: string | null;
-          city: string | null;
-          state: string | null;
-          zip_code: string | null;
-          time_zone: string | null;
-        }>(
+      ? await db.get<ContactFieldColumns & { time_zone: string | null }>(
           sql`SELECT first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone FROM contacts WHERE id = ${contactId}`,
         )
       : undefined;
-    const values = c
-      ? {
-          firstName: c.first_name,
-          lastName: c.last_name,
-          phone: c.phone,
-          email: c.email,
-          company: c.company,
-          address: c.address,
-          city: c.city,
-          state: c.state,
-          zipCode: c.zip_code,
-        }
-      : exampleValues();
+    const values = c ? fieldsOfRow(c) : exampleValues();
     const r = renderTemplate(content.slice(0, 5000), values, {
       now,
       timeZone: c?.time_zone ?? DEFAULT_RENDER_TIME_ZONE,

@@ -95,39 +95,14 @@ describe("stageQuickSend", () => {
   it("refuses a blank message, a file without valid rows and a malformed workbook, staging nothing", async () => {
     const u = await createTestUser();
     const now = new Date();
-    await expect(
-      stageQuickSend(
-        db(),
-        { file: fixtureFile("quick-send.xlsx"), message: "  ", scheduledAt: null },
-        { userId: u.id },
-        now,
-      ),
-    ).rejects.toMatchObject({
-      status: 400,
-      message: MESSAGE_REQUIRED,
-    });
-    await expect(
-      stageQuickSend(
-        db(),
-        { file: csvFile(["First Name,Phone", ",2128675301"]), message: "Hi", scheduledAt: null },
-        { userId: u.id },
-        now,
-      ),
-    ).rejects.toMatchObject({
-      status: 400,
-      message: NO_VALID_CONTACTS_FOUND,
-    });
-    await expect(
-      stageQuickSend(
-        db(),
-        { file: fixtureFile("malformed.xlsx"), message: "Hi", scheduledAt: null },
-        { userId: u.id },
-        now,
-      ),
-    ).rejects.toMatchObject({
-      status: 400,
-      message: SPREADSHEET_PARSE_FAILED,
-    });
+    const refused = (file: File, message: string, why: string) =>
+      expect(stageQuickSend(db(), { file, message, scheduledAt: null }, { userId: u.id }, now)).rejects.toMatchObject({
+        status: 400,
+        message: why,
+      });
+    await refused(fixtureFile("quick-send.xlsx"), "  ", MESSAGE_REQUIRED);
+    await refused(csvFile(["First Name,Phone", ",2128675301"]), "Hi", NO_VALID_CONTACTS_FOUND);
+    await refused(fixtureFile("malformed.xlsx"), "Hi", SPREADSHEET_PARSE_FAILED);
     expect(await importsOf(u.id)).toBe(0);
   });
 });

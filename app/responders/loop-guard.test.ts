@@ -3,67 +3,22 @@
 // reads like another system's auto-reply, the per-number daily cap across responders, and the counters and activity
 // entries a capped event leaves.
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { replyWorld, respondersMadeHere } from "../../tests/reply-world";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
 import { readHeldToday } from "~/caps/record-held.server";
-import { receiveInboundSms } from "~/messaging/receive-inbound.server";
-import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
-import { pipeline, runInboundJob } from "../../tests/messaging-harness";
+import { db } from "../../tests/factories";
 import { looksAutomated } from "./looks-automated";
-import { createResponder } from "./manage-responders.server";
-import { parseResponder } from "./responder-schema";
-import type { ReplyDeps } from "./reply-deps";
-import { classifierFor } from "~/wiring/ai-chain.server";
 
 const MIN = 60_000;
 /** A Wednesday, daytime in the US; each test's numbers are its own, so the counters never meet another test's. */
 const DAY = new Date("2026-11-18T18:30:00Z");
 
-const created: number[] = [];
-afterEach(async () => {
-  if (created.length)
-    await db().run(
-      sql`UPDATE auto_responders SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(created.splice(0))}))`,
-    );
-});
-
-async function responder(overrides: Record<string, unknown> = {}) {
-  const word = uniqueTag("kw");
-  const r = await createResponder(
-    db(),
-    parseResponder({
-      name: `R ${word}`,
-      keywords: [word],
-      responses: { primary: `Thanks! (${word})`, followUp: `Any questions? (${word})` },
-      ...overrides,
-    }),
-    DAY,
-  );
-  created.push(r.id);
-  return { r, word };
-}
+const responder = respondersMadeHere(DAY);
 
 async function world() {
-  const p = await pipeline({ clock: () => DAY });
-  const user = await createTestUser();
-  const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
   // No capLimits: the caps come from org_settings, i.e. the defaults (no test writes cap settings).
-  const replies: Omit<ReplyDeps, "db" | "now"> = {
-    queue: p.queue,
-    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
-    classify: classifierFor({}, db()),
-  };
-  async function inbound(body: string, at: Date) {
-    const res = await receiveInboundSms(
-      p.deps.db,
-      p.queue,
-      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
-      at,
-    );
-    p.queue.sent.splice(0);
-    if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
-  }
+  const { contact, inbound } = await replyWorld(DAY);
   const outbound = (kind: string) =>
     db().all<{ content: string; email: string | null }>(sql`
       SELECT content, email FROM messages WHERE kind = ${kind} AND (phone = ${contact.phone} OR (kind = 'alert' AND content LIKE ${"%" + contact.phone + "%"})) ORDER BY id`);

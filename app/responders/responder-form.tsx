@@ -60,6 +60,22 @@ export function ResponderForm({
 }) {
   const v = (name: string) => values[name] ?? "";
   const panel = (name: ResponderTab) => ({ hidden: tab !== name, "data-tab-panel": name });
+  // One line a field: every field's default is its posted value, so only the label, name and kind differ.
+  const select = (label: string, name: string, options: { value: string; label: string }[]) => (
+    <Field as="select" label={label} name={name} defaultValue={v(name)} options={options} />
+  );
+  const num = (label: string, name: string, min: number, max: number) => (
+    <Field label={label} name={name} type="number" min={min} max={max} defaultValue={v(name)} />
+  );
+  const area = (label: string, name: string, rows: number) => (
+    <Field as="textarea" label={label} name={name} rows={rows} defaultValue={v(name)} />
+  );
+  const checks = (list: [name: string, label: string][]) =>
+    list.map(([name, text]) => (
+      <Check key={name} name={name} values={values}>
+        {text}
+      </Check>
+    ));
   return (
     <Form method="post" className="space-y-4" data-testid="responder-form">
       <input type="hidden" name="tab" value={tab} />
@@ -93,20 +109,8 @@ export function ResponderForm({
         {/* Not `required`: the browser's bubble would pre-empt SPEC §8's one message for name, keywords and response. */}
         <Field label="Name" name="name" defaultValue={v("name")} />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            as="select"
-            label="Category"
-            name="category"
-            defaultValue={v("category")}
-            options={choices(RESPONDER_CATEGORIES)}
-          />
-          <Field
-            as="select"
-            label="Trigger type"
-            name="triggerType"
-            defaultValue={v("triggerType")}
-            options={choices(TRIGGER_TYPES)}
-          />
+          {select("Category", "category", choices(RESPONDER_CATEGORIES))}
+          {select("Trigger type", "triggerType", choices(TRIGGER_TYPES))}
         </div>
         <Field
           label="Keywords"
@@ -115,140 +119,42 @@ export function ResponderForm({
           hint="Separate with commas; matched as whole words, any case."
         />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            as="select"
-            label="Sentiment"
-            name="conditions.sentiment"
-            defaultValue={v("conditions.sentiment")}
-            options={choices(SENTIMENTS)}
-          />
-          <Field
-            label="Confidence threshold (0–100)"
-            name="conditions.confidence"
-            type="number"
-            min={0}
-            max={100}
-            defaultValue={v("conditions.confidence")}
-          />
-          <Field
-            as="select"
-            label="Time of day"
-            name="conditions.timeOfDay"
-            defaultValue={v("conditions.timeOfDay")}
-            options={choices(TIME_RESTRICTIONS)}
-          />
-          <Field
-            as="select"
-            label="Previous interactions"
-            name="conditions.previousInteractions"
-            defaultValue={v("conditions.previousInteractions")}
-            options={choices(PREVIOUS_INTERACTIONS)}
-          />
-          <Field
-            as="select"
-            label="Time zone"
-            name="scheduling.timezone"
-            defaultValue={v("scheduling.timezone")}
-            options={choices(TIMEZONES, TIMEZONE_LABELS)}
-          />
+          {select("Sentiment", "conditions.sentiment", choices(SENTIMENTS))}
+          {num("Confidence threshold (0–100)", "conditions.confidence", 0, 100)}
+          {select("Time of day", "conditions.timeOfDay", choices(TIME_RESTRICTIONS))}
+          {select("Previous interactions", "conditions.previousInteractions", choices(PREVIOUS_INTERACTIONS))}
+          {select("Time zone", "scheduling.timezone", choices(TIMEZONES, TIMEZONE_LABELS))}
         </div>
-        <Check name="scheduling.businessHours" values={values}>
-          Only during business hours (Mon–Fri 9:00–17:00)
-        </Check>
-        <Check name="isActive" values={values}>
-          Active
-        </Check>
+        {checks([
+          ["scheduling.businessHours", "Only during business hours (Mon–Fri 9:00–17:00)"],
+          ["isActive", "Active"],
+        ])}
       </div>
       <div {...panel("ai")} className="space-y-3">
-        <Check name="aiSettings.useAI" values={values}>
-          Draft replies with AI (falls back to the written response)
-        </Check>
+        {checks([["aiSettings.useAI", "Draft replies with AI (falls back to the written response)"]])}
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            as="select"
-            label="Response style"
-            name="aiSettings.responseStyle"
-            defaultValue={v("aiSettings.responseStyle")}
-            options={choices(RESPONSE_STYLES)}
-          />
-          <Field
-            label="Max length (50–500)"
-            name="aiSettings.maxLength"
-            type="number"
-            min={50}
-            max={500}
-            defaultValue={v("aiSettings.maxLength")}
-          />
+          {select("Response style", "aiSettings.responseStyle", choices(RESPONSE_STYLES))}
+          {num("Max length (50–500)", "aiSettings.maxLength", 50, 500)}
         </div>
-        <Check name="aiSettings.personalization" values={values}>
-          Personalization
-        </Check>
-        <Check name="aiSettings.contextAware" values={values}>
-          Context aware
-        </Check>
+        {checks([
+          ["aiSettings.personalization", "Personalization"],
+          ["aiSettings.contextAware", "Context aware"],
+        ])}
       </div>
       <div {...panel("responses")} className="space-y-3">
-        <Field
-          as="textarea"
-          label="Primary response"
-          name="responses.primary"
-          rows={3}
-          defaultValue={v("responses.primary")}
-        />
-        <Field
-          as="textarea"
-          label="Follow-up"
-          name="responses.followUp"
-          rows={2}
-          defaultValue={v("responses.followUp")}
-        />
-        <Field
-          as="textarea"
-          label="Escalation response"
-          name="responses.escalation"
-          rows={2}
-          defaultValue={v("responses.escalation")}
-        />
+        {area("Primary response", "responses.primary", 3)}
+        {area("Follow-up", "responses.followUp", 2)}
+        {area("Escalation response", "responses.escalation", 2)}
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Immediate delay (0–60 s)"
-            name="scheduling.delays.immediate"
-            type="number"
-            min={0}
-            max={60}
-            defaultValue={v("scheduling.delays.immediate")}
-          />
-          <Field
-            label="Follow-up delay (1–1440 min)"
-            name="scheduling.delays.followUp"
-            type="number"
-            min={1}
-            max={1440}
-            defaultValue={v("scheduling.delays.followUp")}
-          />
+          {num("Immediate delay (0–60 s)", "scheduling.delays.immediate", 0, 60)}
+          {num("Follow-up delay (1–1440 min)", "scheduling.delays.followUp", 1, 1440)}
         </div>
       </div>
       <div {...panel("escalation")} className="space-y-3">
-        <Check name="escalation.enabled" values={values}>
-          Escalate to a person
-        </Check>
+        {checks([["escalation.enabled", "Escalate to a person"]])}
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Threshold (1–10)"
-            name="escalation.threshold"
-            type="number"
-            min={1}
-            max={10}
-            defaultValue={v("escalation.threshold")}
-          />
-          <Field
-            label="Delay (0–1440 min)"
-            name="escalation.delay"
-            type="number"
-            min={0}
-            max={1440}
-            defaultValue={v("escalation.delay")}
-          />
+          {num("Threshold (1–10)", "escalation.threshold", 1, 10)}
+          {num("Delay (0–1440 min)", "escalation.delay", 0, 1440)}
         </div>
         <Field
           label="Alert emails"
@@ -258,15 +164,11 @@ export function ResponderForm({
         />
       </div>
       <div {...panel("analytics")} className="space-y-3">
-        <Check name="analytics.trackEngagement" values={values}>
-          Track engagement
-        </Check>
-        <Check name="analytics.trackConversions" values={values}>
-          Track conversions
-        </Check>
-        <Check name="analytics.abTestEnabled" values={values}>
-          A/B test
-        </Check>
+        {checks([
+          ["analytics.trackEngagement", "Track engagement"],
+          ["analytics.trackConversions", "Track conversions"],
+          ["analytics.abTestEnabled", "A/B test"],
+        ])}
       </div>
       <DialogFooter>
         <DialogClose>Cancel</DialogClose>

@@ -1,18 +1,15 @@
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { replyWorld, respondersMadeHere } from "../../tests/reply-world";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
-import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
-import { pipeline, runInboundJob, appHooks } from "../../tests/messaging-harness";
-import { createResponder, updateResponder } from "./manage-responders.server";
+import { db } from "../../tests/factories";
+import { runInboundJob } from "../../tests/messaging-harness";
+import { updateResponder } from "./manage-responders.server";
 import { isBusinessHours, matchKeywords, timeAllows } from "./match";
 import { parseResponder, RESPONDER_REQUIRED } from "./responder-schema";
-import type { ReplyDeps } from "./reply-deps";
-import { classifierFor } from "~/wiring/ai-chain.server";
 
 const MIN = 60_000;
 /** Wednesday 18:30 UTC: 11:30 in Phoenix, daytime across the continental US. */
@@ -20,55 +17,20 @@ const DAY = new Date("2026-11-18T18:30:00Z");
 /** Wednesday 06:00 UTC: 23:00 in Phoenix — quiet hours. */
 const NIGHT = new Date("2026-11-18T06:00:00Z");
 
-const created: number[] = [];
-afterEach(async () => {
-  // Test files may share one D1: switch this file's responders off so no other test's inbound meets them.
-  if (created.length)
-    await db().run(
-      sql`UPDATE auto_responders SET is_active = 0 WHERE id IN (SELECT value FROM json_each(${JSON.stringify(created.splice(0))}))`,
-    );
-});
+const responder = respondersMadeHere(DAY);
 
-async function responder(overrides: Record<string, unknown> = {}) {
-  const word = uniqueTag("kw");
-  const r = await createResponder(
-    db(),
-    parseResponder({
-      name: `R ${word}`,
-      keywords: [word],
-      responses: { primary: `Thanks! (${word})`, followUp: `Any questions? (${word})` },
-      ...overrides,
-    }),
-    DAY,
-  );
-  created.push(r.id);
-  return { r, word };
-}
-
-async function world(now: Date) {
-  const p = await pipeline({ clock: () => now });
-  const user = await createTestUser();
-  const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = {
-    queue: p.queue,
-    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
-    classify: classifierFor({}, db()),
-    // These tests are about the engine's own rules; the caps (1 reply per 12 h…) have their own tests (caps.test.ts).
-    capLimits: async () => ({
-      ...DEFAULT_CAP_LIMITS,
-      autoReplyPerResponder: 50,
-      autoReplyPerNumberDay: 100,
-      alertEmailPerConversation: 60,
-    }),
-  };
-  /** The webhook's work then the inbound job's, as the queue would run them. */
-  async function inbound(body: string, at: Date, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
-    const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
-    p.queue.sent.splice(0);
-    if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
-    return { ...res, sid };
-  }
-  return { ...p, user, contact, inbound, replies };
+function world(now: Date) {
+  return replyWorld(now, {
+    replies: {
+      // These tests are about the engine's own rules; the caps (1 reply per 12 h…) have their own tests (caps.test.ts).
+      capLimits: async () => ({
+        ...DEFAULT_CAP_LIMITS,
+        autoReplyPerResponder: 50,
+        autoReplyPerNumberDay: 100,
+        alertEmailPerConversation: 60,
+      }),
+    },
+  });
 }
 
 const autoRows = (phone: string) =>
@@ -190,19 +152,17 @@ describe("the responder engine", () => {
     expect(rows[0].idempotency_key).toMatch(new RegExp(`^auto:\\d+:${r.id}:primary$`));
     // Not due yet: nothing is queued.
     expect(w.queue.takeSendJobs()).toEqual([]);
-    await enqueueDueMessages(
-      w.deps.db,
-      w.queue,
-      new Date(DAY.getTime() + 19_000),
-      rows.map((m) => m.id),
-    );
+    // The cron's pass over these rows, `ms` after DAY.
+    const enqueueAt = (ms: number) =>
+      enqueueDueMessages(
+        w.deps.db,
+        w.queue,
+        new Date(DAY.getTime() + ms),
+        rows.map((m) => m.id),
+      );
+    await enqueueAt(19_000);
     expect(w.queue.takeSendJobs()).toEqual([]);
-    await enqueueDueMessages(
-      w.deps.db,
-      w.queue,
-      new Date(DAY.getTime() + 20_000),
-      rows.map((m) => m.id),
-    );
+    await enqueueAt(20_000);
     const first = w.queue.takeSendJobs();
     expect(first.map((j) => j.messageId)).toEqual([rows[0].id]);
     await sendMessages(first, { ...w.deps, clock: () => new Date(DAY.getTime() + 20_000) });
@@ -306,7 +266,7 @@ describe("the responder engine", () => {
       conditions: { confidence: 100 },
     });
     await db().run(
-      sql`UPDATE auto_responders SET is_active = 0 WHERE id <> ${r.id} AND id IN (SELECT value FROM json_each(${JSON.stringify(created)}))`,
+      sql`UPDATE auto_responders SET is_active = 0 WHERE id <> ${r.id} AND id IN (SELECT value FROM json_each(${JSON.stringify(responder.created)}))`,
     );
     const w2 = await world(DAY);
     await w2.inbound("How much would the panels cost me per month?", DAY);
@@ -342,22 +302,7 @@ describe("the responder engine", () => {
     await w.inbound(`${word}, still keen`, new Date(DAY.getTime() + 2 * MIN));
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => m.status)).toEqual(["skipped", "pending"]);
-    await createOutboundMessages(
-      w.deps.db,
-      w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "individual",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          content: "Hi Rosa, it's Sam",
-          idempotencyKey: `t:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(DAY.getTime() + 3 * MIN),
-      appHooks,
-    );
+    await w.personReplies("Hi Rosa, it's Sam", new Date(DAY.getTime() + 3 * MIN));
     rows = await autoRows(w.contact.phone);
     expect(rows.filter((m) => m.kind === "auto_followup").map((m) => [m.status, m.error_message])).toEqual([
       ["skipped", "Cancelled: the contact wrote again"],
@@ -377,22 +322,7 @@ describe("the responder engine", () => {
     expect(alerts.map((m) => [m.email, m.scheduled_at])).toEqual([["Lead@Helio.test", DAY.getTime() + MIN + 45 * MIN]]);
     expect(alerts[0].content).toContain(r.name);
     // A person replies: the count starts again.
-    await createOutboundMessages(
-      w.deps.db,
-      w.queue,
-      [
-        {
-          channel: "sms",
-          kind: "individual",
-          phone: w.contact.phone,
-          contactId: w.contact.id,
-          content: "On it",
-          idempotencyKey: `t:${crypto.randomUUID()}`,
-        },
-      ],
-      new Date(DAY.getTime() + 2 * MIN),
-      appHooks,
-    );
+    await w.personReplies("On it", new Date(DAY.getTime() + 2 * MIN));
     await w.inbound(`${word} 3`, new Date(DAY.getTime() + 3 * MIN));
     expect((await autoRows(w.contact.phone)).filter((m) => m.kind === "alert")).toHaveLength(1);
     await w.inbound(`${word} 4`, new Date(DAY.getTime() + 4 * MIN));

@@ -16,45 +16,26 @@ export function PersonFields({
   errors: Partial<Record<string, string[]>>;
   autoComplete: boolean;
 }) {
-  const ac = (hint: string) => (autoComplete ? hint : "off");
+  // One line a field: each shows its own value and errors; autofill is on only for one's own profile.
+  const field = (name: keyof Values, label: string, autofill: string, more: { type?: string; required?: boolean }) => (
+    <Field
+      label={label}
+      name={name}
+      {...more}
+      defaultValue={values[name] ?? undefined}
+      errors={errors[name]}
+      autoComplete={autoComplete ? autofill : "off"}
+    />
+  );
   return (
     <>
       {errors.form ? <Alert tone="danger">{errors.form.join(" ")}</Alert> : null}
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          label="First Name"
-          name="firstName"
-          required
-          defaultValue={values.firstName ?? undefined}
-          errors={errors.firstName}
-          autoComplete={ac("given-name")}
-        />
-        <Field
-          label="Last Name"
-          name="lastName"
-          required
-          defaultValue={values.lastName ?? undefined}
-          errors={errors.lastName}
-          autoComplete={ac("family-name")}
-        />
+        {field("firstName", "First Name", "given-name", { required: true })}
+        {field("lastName", "Last Name", "family-name", { required: true })}
       </div>
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        required
-        defaultValue={values.email ?? undefined}
-        errors={errors.email}
-        autoComplete={ac("email")}
-      />
-      <Field
-        label="Phone"
-        name="phone"
-        type="tel"
-        defaultValue={values.phone ?? undefined}
-        errors={errors.phone}
-        autoComplete={ac("tel")}
-      />
+      {field("email", "Email", "email", { type: "email", required: true })}
+      {field("phone", "Phone", "tel", { type: "tel" })}
     </>
   );
 }

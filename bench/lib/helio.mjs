@@ -124,6 +124,38 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
   return { mf, db };
 }
 
+/** The sender every bench run's fake Twilio account sends from. */
+export const BENCH_FROM = "+15017122661";
+
+/**
+ * A run against the fake Twilio: a fresh account on it and a Helio sending through that account. `depth` is where
+ * this run's cleanups start (`while (cleanups.length > depth) await cleanups.pop()()` stops only what it started).
+ */
+export async function startHelioOnFake(fake, { rate = 100_000, cleanups, ...rest }) {
+  const account = fake.createAccount();
+  const depth = cleanups.length;
+  const h = await startHelio({
+    twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
+    from: BENCH_FROM,
+    rate,
+    cleanups,
+    ...rest,
+  });
+  return { account, depth, h };
+}
+
+/** A Helio whose runs call no provider: the Twilio settings only have to be present (nothing listens there). */
+export function startHelioWithoutProvider({ scriptPath, cleanups, mfOptions }) {
+  return startHelio({
+    scriptPath,
+    twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "x".repeat(32) },
+    from: "+15005550006",
+    rate: 20,
+    cleanups,
+    mfOptions,
+  });
+}
+
 /** Every migrations/*.sql in order; each `--> statement-breakpoint` chunk is one statement (triggers included). */
 export async function migrate(db) {
   const dir = join(root, "migrations");

@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, login, migrate, seed, startHelio } from "./helio.mjs";
+import { bundleWorker, login, migrate, seed, startHelioWithoutProvider } from "./helio.mjs";
 
 /** Every process below `pid` (children, grandchildren…), from /proc. */
 function descendants(pid) {
@@ -64,11 +64,8 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
   try {
     const scriptPath = bundleWorker(out);
     // No provider is called: the Twilio settings only have to be present.
-    const h = await startHelio({
+    const h = await startHelioWithoutProvider({
       scriptPath,
-      twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "x".repeat(32) },
-      from: "+15005550006",
-      rate: 20,
       cleanups,
     });
     await migrate(h.db);

@@ -1,6 +1,26 @@
 import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A bench script's shared frame: `log` prefixes the seconds since the start, `loadAtStart` is the machine's load
+ * then, and `cleanups` (stop a server, remove a folder…) run last first by `cleanup`, at the end or on Ctrl-C.
+ */
+export function benchSession() {
+  const t0 = performance.now();
+  const log = (...a) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s]`, ...a);
+  const loadAtStart = os.loadavg();
+  const cleanups = [];
+  const cleanup = async () => {
+    while (cleanups.length)
+      await cleanups
+        .pop()()
+        .catch((e) => console.error("cleanup:", e?.message ?? e));
+  };
+  process.once("SIGINT", () => cleanup().finally(() => process.exit(130)));
+  return { t0, log, loadAtStart, cleanups, cleanup };
+}
 
 /**
  * Waits for a run to finish and returns the epoch ms at which it was seen finished. The fake's in-process call count

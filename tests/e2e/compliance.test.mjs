@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, randomPhone, tag, until } from "./lib.mjs";
+import { atUrl, randomPhone, tag, until, simulateReply } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -22,13 +22,7 @@ describeEachMode("Compliance report", (mode) => {
     const contact = await res.json();
 
     // The contact texts STOP (the local outbox's simulated inbound: the Twilio webhook's path).
-    await page.goto("/messages");
-    await page.getByLabel("From phone").fill(phone);
-    await page.getByLabel("Reply text").fill("STOP");
-    await Promise.all([
-      page.waitForURL(/\/messages\?tab=incoming/),
-      page.getByRole("button", { name: "Simulate reply" }).click(),
-    ]);
+    await simulateReply(page, phone, "STOP");
 
     await page.goto("/analytics");
     await page.getByRole("link", { name: "Compliance report" }).click();

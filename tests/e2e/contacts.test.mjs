@@ -24,6 +24,15 @@ async function clickTo(page, locator, url) {
   await atUrl(page, url);
 }
 
+/** Opens Upload CSV and uploads `text` as the file: the import's Match columns step comes next (returned). */
+async function uploadCsv(page, text, name = "leads.csv") {
+  await page.goto("/contacts/upload");
+  const dialog = page.getByRole("dialog", { name: "Upload CSV" });
+  await dialog.locator('input[type="file"]').setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+  await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+  return page.getByRole("dialog", { name: "Match columns" });
+}
+
 /** The Match columns step with its guesses kept: Continue to the preview (the same address, now the preview). */
 async function continueMatch(page) {
   const match = page.getByRole("dialog", { name: "Match columns" });
@@ -204,12 +213,7 @@ describeEachMode("contacts", (mode) => {
       `Rob,${last},${pretty(phone())}`,
     ].join("\n");
     const importOnce = async (button, duplicateMode) => {
-      await page.goto("/contacts/upload");
-      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-      await dialog
-        .locator('input[type="file"]')
-        .setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
-      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+      await uploadCsv(page, file);
       await continueMatch(page);
       const preview = page.getByRole("dialog", { name: "Preview import" });
       await preview.getByLabel(duplicateMode).check();
@@ -222,12 +226,7 @@ describeEachMode("contacts", (mode) => {
       .getByText("Created 2, updated 0, skipped 0 duplicates, rejected 0 rows")
       .waitFor();
 
-    await page.goto("/contacts/upload");
-    const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    await dialog
-      .locator('input[type="file"]')
-      .setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
-    await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+    await uploadCsv(page, file);
     await continueMatch(page);
     const preview = page.getByRole("dialog", { name: "Preview import" });
     assert.equal((await preview.getByTestId("import-new").innerText()).trim(), "0 new");
@@ -253,18 +252,9 @@ describeEachMode("contacts", (mode) => {
       header,
       `Gia ${last},Gia,${last},* Home,gia.${last.toLowerCase()}@example.com,Home,${pretty(home)},Mobile,${pretty(mobile)},Albany,NY,12207,myContacts`,
     ].join("\n");
-    const uploadFile = async (name, text) => {
-      await page.goto("/contacts/upload");
-      const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-      await dialog
-        .locator('input[type="file"]')
-        .setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
-      await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
-      return page.getByRole("dialog", { name: "Match columns" });
-    };
     const select = (match, column) => match.getByLabel(`Contact field for ${column}`, { exact: true });
 
-    const match = await uploadFile("contacts.csv", file);
+    const match = await uploadCsv(page, file, "contacts.csv");
     assert.equal(await select(match, "Given Name").inputValue(), "firstName");
     assert.equal(await select(match, "Family Name").inputValue(), "lastName");
     assert.equal(await select(match, "Phone 2 - Value").inputValue(), "phone");
@@ -284,9 +274,10 @@ describeEachMode("contacts", (mode) => {
       .getByText("Created 1, updated 0, skipped 0 duplicates, rejected 0 rows")
       .waitFor();
 
-    const again = await uploadFile(
-      "more.csv",
+    const again = await uploadCsv(
+      page,
       [header, `Hal ${last},Hal,${last},,,,,Mobile,${pretty(phone())},Troy,NY,12180,`].join("\n"),
+      "more.csv",
     );
     await again.getByTestId("columns-remembered").waitFor();
     assert.equal(await select(again, "Address 1 - City").inputValue(), "");
@@ -312,14 +303,7 @@ describeEachMode("contacts", (mode) => {
       { length: 20_000 },
       (_, i) => `R${i},${last},${blocks[i % 2]}${String(i >> 1).padStart(4, "0")}`,
     );
-    await page.goto("/contacts/upload");
-    const dialog = page.getByRole("dialog", { name: "Upload CSV" });
-    await dialog.locator('input[type="file"]').setInputFiles({
-      name: "big.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from(["firstName,lastName,phone", ...rows].join("\n")),
-    });
-    await clickTo(page, dialog.getByRole("button", { name: "Upload and preview" }), /\/contacts\/imports\/\d+$/);
+    await uploadCsv(page, ["firstName,lastName,phone", ...rows].join("\n"), "big.csv");
     await continueMatch(page);
     const url = page.url();
     await page.getByRole("button", { name: "Import 20000 contacts" }).click();

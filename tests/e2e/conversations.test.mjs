@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { randomPhone, until } from "./lib.mjs";
+import { randomPhone, simulateReply, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -33,13 +33,7 @@ describeEachMode("Conversations", (mode) => {
 
     // The contact writes in (the local outbox's simulated inbound: the Twilio webhook's path).
     const inbound = `Is solar worth it ${mode.name} ${Date.now()}`;
-    await page.goto("/messages");
-    await page.getByLabel("From phone").fill(phone);
-    await page.getByLabel("Reply text").fill(inbound);
-    await Promise.all([
-      page.waitForURL(/\/messages\?tab=incoming/),
-      page.getByRole("button", { name: "Simulate reply" }).click(),
-    ]);
+    await simulateReply(page, phone, inbound);
 
     await page.locator("#content").getByRole("link", { name: "Conversations" }).click();
     await page.waitForURL(/\/messages\/conversations/);

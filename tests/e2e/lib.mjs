@@ -66,3 +66,17 @@ export async function setOwnPhone(context, user, phoneNumber) {
   if (res.status() !== 302) throw new Error(`setting the profile phone failed: ${res.status()} ${await res.text()}`);
 }
 const BASE_URL = () => process.env.E2E_BASE_URL ?? "http://127.0.0.1:8799";
+
+/**
+ * A text from `from` through the webhook's code path: the Message Center's simulated reply (the local outbox), which
+ * lands on the Incoming tab.
+ */
+export async function simulateReply(page, from, body) {
+  await page.goto("/messages");
+  await page.getByLabel("From phone").fill(from);
+  await page.getByLabel("Reply text").fill(body);
+  await Promise.all([
+    page.waitForURL(/\/messages\?tab=incoming/),
+    page.getByRole("button", { name: "Simulate reply" }).click(),
+  ]);
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { phoneInCallingHours, randomPhone, setOwnPhone, until } from "./lib.mjs";
+import { phoneInCallingHours, randomPhone, setOwnPhone, simulateReply, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -43,15 +43,9 @@ describeEachMode("Message Center in local outbox mode", (mode) => {
 
   it("simulates an inbound reply and finds it under Incoming and by search", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user);
-    await page.goto("/messages");
     const phone = randomPhone();
     const reply = `Sounds good ${mode.javaScriptEnabled ? "js" : "nojs"} ${Date.now()}`;
-    await page.getByLabel("From phone").fill(phone);
-    await page.getByLabel("Reply text").fill(reply);
-    await Promise.all([
-      page.waitForURL(/\/messages\?tab=incoming/),
-      page.getByRole("button", { name: "Simulate reply" }).click(),
-    ]);
+    await simulateReply(page, phone, reply);
     await page.getByText(reply).waitFor();
     await page.getByText("Received").first().waitFor();
 

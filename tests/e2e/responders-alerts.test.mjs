@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, randomPhone, tag, until } from "./lib.mjs";
+import { atUrl, randomPhone, tag, until, simulateReply } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -90,13 +90,7 @@ describeEachMode("Auto-responders and alerts", (mode) => {
     // answering the auto-reply with the keyword would send them.
     const from = randomPhone();
     for (const body of [`${keyword} please`, `${keyword} please`]) {
-      await page.goto("/messages");
-      await page.getByLabel("From phone").fill(from);
-      await page.getByLabel("Reply text").fill(body);
-      await Promise.all([
-        page.waitForURL(/\/messages\?tab=incoming/),
-        page.getByRole("button", { name: "Simulate reply" }).click(),
-      ]);
+      await simulateReply(page, from, body);
     }
     await until(
       async () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate, offlineEnv } from "../../scripts/lib/d1.mjs";
 import { createUser } from "../../scripts/lib/users.mjs";
+import { stopProcessGroup } from "../../scripts/lib/process-group.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (p) => join(root, "node_modules", p);
@@ -108,13 +109,7 @@ export async function startServer({
     base,
     persistTo,
     async stop() {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {}
-      await new Promise((r) => setTimeout(r, 500));
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
+      await stopProcessGroup(child, "SIGTERM", 500);
       rmSync(persistTo, { recursive: true, force: true });
     },
   };

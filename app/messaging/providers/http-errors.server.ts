@@ -71,3 +71,40 @@ export function transportOf(config: HttpTransport, defaultBase: string) {
     timeoutMs: config.timeoutMs ?? 20_000,
   };
 }
+
+/** "<label>: <text>." — a provider's error text as one sentence, its own final stop kept. */
+export const providerMessage = (label: string, text: string) => `${label}: ${/[.!?]$/.test(text) ? text : text + "."}`;
+
+/** A non-2xx answer → ProviderError: retryable for the transient statuses (with the wait), permanent otherwise. */
+export function providerError(
+  res: Response,
+  message: string,
+  code: string,
+  retryAfterSeconds: number | null,
+  suppress = false,
+): ProviderError {
+  if (isTransientStatus(res.status)) return new ProviderError("retry", message, code, retryAfterSeconds);
+  return new ProviderError("permanent", message, code, null, suppress);
+}
+
+/**
+ * One HTTP provider's calls: the transport resolved once, then each call fetches (network failures → retry), reads
+ * the JSON body and turns a non-2xx answer into the provider's own ProviderError.
+ */
+export function providerClient(
+  config: HttpTransport,
+  defaultBase: string,
+  label: string,
+  errorFromResponse: (res: Response, json: ProviderJson) => ProviderError,
+) {
+  const { base, doFetch, timeoutMs } = transportOf(config, defaultBase);
+  return {
+    base,
+    async call(url: string, init: RequestInit): Promise<{ res: Response; json: ProviderJson }> {
+      const res = await fetchOrRetry(doFetch, label, url, init, timeoutMs);
+      const json = await readJson(res);
+      if (!res.ok) throw errorFromResponse(res, json);
+      return { res, json };
+    },
+  };
+}

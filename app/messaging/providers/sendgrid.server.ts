@@ -1,14 +1,7 @@
 // SendGrid v3 Mail Send over plain fetch: one JSON POST per email.
-import {
-  fetchOrRetry,
-  isTransientStatus,
-  parseRetryAfter,
-  readJson,
-  transportOf,
-  type HttpTransport,
-  type ProviderJson,
-} from "./http-errors.server";
-import { ProviderError, type EmailProvider } from "./provider";
+import { parseRetryAfter, providerClient, providerError, providerMessage } from "./http-errors.server";
+import type { HttpTransport, ProviderJson } from "./http-errors.server";
+import type { EmailProvider, ProviderError } from "./provider";
 
 export const SENDGRID_API_BASE = "https://api.sendgrid.com";
 
@@ -30,10 +23,12 @@ function retryAfterSeconds(res: Response): number | null {
 function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
   const first = Array.isArray(json?.errors) ? json.errors[0] : null;
   const text = (typeof first?.message === "string" && first.message) || res.statusText || "Request failed.";
-  const message = `SendGrid ${res.status}: ${/[.!?]$/.test(text) ? text : text + "."}`;
-  const code = `http_${res.status}`;
-  if (isTransientStatus(res.status)) return new ProviderError("retry", message, code, retryAfterSeconds(res));
-  return new ProviderError("permanent", message, code);
+  return providerError(
+    res,
+    providerMessage(`SendGrid ${res.status}`, text),
+    `http_${res.status}`,
+    retryAfterSeconds(res),
+  );
 }
 
 /**
@@ -49,8 +44,8 @@ export function headerSafe(value: string): string {
 export function createSendGridEmail(config: SendGridConfig): EmailProvider {
   const from = config.from.trim();
   if (!config.apiKey || !from) throw new Error("SendGrid needs an API key and a From address.");
-  const { base, doFetch, timeoutMs } = transportOf(config, SENDGRID_API_BASE);
-  const url = `${base}/v3/mail/send`;
+  const api = providerClient(config, SENDGRID_API_BASE, "SendGrid", errorFromResponse);
+  const url = `${api.base}/v3/mail/send`;
   const sender = config.fromName ? { email: from, name: config.fromName } : { email: from };
 
   return {
@@ -80,23 +75,15 @@ export function createSendGridEmail(config: SendGridConfig): EmailProvider {
         // Echoed in SendGrid's event webhook; values must be strings.
         custom_args: { message_id: String(msg.messageId) },
       };
-      const res = await fetchOrRetry(
-        doFetch,
-        "SendGrid",
-        url,
-        {
-          method: "POST",
-          headers: {
-            Authorization: `Bearer ${config.apiKey}`,
-            "Content-Type": "application/json",
-            Accept: "application/json",
-          },
-          body: JSON.stringify(payload),
+      const { res } = await api.call(url, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${config.apiKey}`,
+          "Content-Type": "application/json",
+          Accept: "application/json",
         },
-        timeoutMs,
-      );
-      const json = await readJson(res);
-      if (!res.ok) throw errorFromResponse(res, json);
+        body: JSON.stringify(payload),
+      });
       // SendGrid always sends X-Message-Id with a 202; should it not, the email was still accepted — record it
       // under a local id rather than fail (custom_args.message_id still ties events to the row).
       const sid = res.headers.get("X-Message-Id") || `sg-${crypto.randomUUID()}`;

@@ -1,14 +1,7 @@
 // Twilio Programmable Messaging over plain fetch (docs/decisions/003-twilio-over-fetch.md): the SDK adds ~417 KiB
 // gzipped to the Worker for two REST calls.
-import {
-  fetchOrRetry,
-  isTransientStatus,
-  parseRetryAfter,
-  readJson,
-  transportOf,
-  type HttpTransport,
-  type ProviderJson,
-} from "./http-errors.server";
+import { parseRetryAfter, providerClient, providerError, providerMessage } from "./http-errors.server";
+import type { HttpTransport, ProviderJson } from "./http-errors.server";
 import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
@@ -61,12 +54,9 @@ function errorFromResponse(res: Response, json: ProviderJson): ProviderError {
     res.statusText ||
     "Request failed.";
   const label = twilioCode !== null ? `Twilio ${twilioCode}` : `Twilio HTTP ${res.status}`;
-  const message = `${label}: ${/[.!?]$/.test(text) ? text : text + "."}`;
   const code = twilioCode !== null ? String(twilioCode) : `http_${res.status}`;
-  if (isTransientStatus(res.status)) {
-    return new ProviderError("retry", message, code, parseRetryAfter(res.headers.get("Retry-After")));
-  }
-  return new ProviderError("permanent", message, code, null, twilioCode === 21610);
+  const retryAfter = parseRetryAfter(res.headers.get("Retry-After"));
+  return providerError(res, providerMessage(label, text), code, retryAfter, twilioCode === 21610);
 }
 
 /** RFC 2822 ("Thu, 30 Jul 2015 20:12:31 +0000") → Date, or null. */
@@ -83,8 +73,8 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
   if (!accountSid || !config.authToken) throw new Error("Twilio needs an account SID and an auth token.");
   if (!from && !messagingServiceSid) throw new Error("Twilio needs a From number or a Messaging Service SID.");
 
-  const { base, doFetch, timeoutMs } = transportOf(config, TWILIO_API_BASE);
-  const messagesUrl = `${base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
+  const api = providerClient(config, TWILIO_API_BASE, "Twilio", errorFromResponse);
+  const messagesUrl = `${api.base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
   const authorization = "Basic " + btoa(`${accountSid}:${config.authToken}`);
 
   return {
@@ -97,23 +87,15 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       else form.set("From", from!);
       if (msg.statusCallback) form.set("StatusCallback", msg.statusCallback);
 
-      const res = await fetchOrRetry(
-        doFetch,
-        "Twilio",
-        messagesUrl,
-        {
-          method: "POST",
-          headers: {
-            Authorization: authorization,
-            "Content-Type": "application/x-www-form-urlencoded",
-            Accept: "application/json",
-          },
-          body: form.toString(),
+      const { res, json } = await api.call(messagesUrl, {
+        method: "POST",
+        headers: {
+          Authorization: authorization,
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "application/json",
         },
-        timeoutMs,
-      );
-      const json = await readJson(res);
-      if (!res.ok) throw errorFromResponse(res, json);
+        body: form.toString(),
+      });
       if (typeof json?.sid !== "string" || !json.sid) {
         // Twilio took the message but we cannot tell which one it is: permanent, because a retry could send it twice.
         throw new ProviderError(
@@ -129,15 +111,10 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       // No DateSent filter: Twilio leaves date_sent empty while a message waits in its own queue, and
       // those are exactly the ones a reconciler must not miss. The newest 50 to this number, cut by date_created.
       const query = new URLSearchParams({ To: to, PageSize: "50" });
-      const res = await fetchOrRetry(
-        doFetch,
-        "Twilio",
-        `${messagesUrl}?${query}`,
-        { method: "GET", headers: { Authorization: authorization, Accept: "application/json" } },
-        timeoutMs,
-      );
-      const json = await readJson(res);
-      if (!res.ok) throw errorFromResponse(res, json);
+      const { json } = await api.call(`${messagesUrl}?${query}`, {
+        method: "GET",
+        headers: { Authorization: authorization, Accept: "application/json" },
+      });
       const list: ProviderJson[] = Array.isArray(json?.messages) ? json.messages : [];
       const found: ProviderMessage[] = list
         .filter((m) => typeof m?.sid === "string")

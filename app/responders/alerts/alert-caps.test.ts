@@ -2,14 +2,11 @@
 // one conversation emails each recipient at most once an hour — as it arrives and when the cron escalates it — and a
 // keyword bank's auto-response counts against the number's daily auto-reply cap.
 import { sql } from "drizzle-orm";
+import { replyWorld } from "../../../tests/reply-world";
 import { describe, expect, it } from "vitest";
-import { receiveInboundSms } from "~/messaging/receive-inbound.server";
-import { classifierFor } from "~/wiring/ai-chain.server";
-import type { ReplyDeps } from "~/responders/reply-deps";
-import { createTestContact, uniqueTag } from "../../../tests/contact-factory";
-import { createTestUser, db } from "../../../tests/factories";
+import { uniqueTag } from "../../../tests/contact-factory";
+import { db } from "../../../tests/factories";
 import { alertRulesMadeHere } from "../../../tests/alert-rules";
-import { pipeline, runInboundJob } from "../../../tests/messaging-harness";
 import { parseBank, parseProfile } from "./alert-schema";
 import { createBank, createProfile } from "./manage-alert-settings.server";
 import { escalateDueAlerts } from "./run-alerts.server";
@@ -19,14 +16,7 @@ const DAY = new Date("2026-11-18T18:30:00Z");
 const made = alertRulesMadeHere();
 
 async function world() {
-  const p = await pipeline({ clock: () => DAY });
-  const user = await createTestUser();
-  const contact = await createTestContact(user.id, { firstName: "Rosa", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = {
-    queue: p.queue,
-    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
-    classify: classifierFor({}, db()),
-  };
+  const w = await replyWorld(DAY);
   const word = uniqueTag("kw");
   const email = `${uniqueTag("staff")}@helio.test`;
   const profile = await createProfile(
@@ -47,17 +37,7 @@ async function world() {
   );
   made.profiles.push(profile.id);
   made.banks.push(bank.id);
-  async function inbound(body: string, at: Date) {
-    const res = await receiveInboundSms(
-      db(),
-      p.queue,
-      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body },
-      at,
-    );
-    p.queue.sent.splice(0);
-    await runInboundJob(db(), [res.messageId!], at, replies);
-  }
-  return { ...p, contact, word, email, inbound, replies };
+  return { ...w, word, email };
 }
 
 describe("smart alerts under the caps", () => {

@@ -1,14 +1,12 @@
 import { sql } from "drizzle-orm";
+import { replyWorld } from "../../../tests/reply-world";
 import { describe, expect, it } from "vitest";
-import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import { classifierFor } from "~/wiring/ai-chain.server";
-import type { ReplyDeps } from "~/responders/reply-deps";
-import { createTestContact, uniqueTag } from "../../../tests/contact-factory";
-import { call, createTestUser, db } from "../../../tests/factories";
+import { uniqueTag } from "../../../tests/contact-factory";
+import { call, db } from "../../../tests/factories";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { alertRulesMadeHere } from "../../../tests/alert-rules";
-import { pipeline, runInboundJob } from "../../../tests/messaging-harness";
+import { runInboundJob } from "../../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
 import { acknowledgeAlert, countUnacknowledged, listAlerts, markAlert } from "./manage-alerts.server";
 import { createBank, createProfile } from "./manage-alert-settings.server";
@@ -18,22 +16,8 @@ const MIN = 60_000;
 const DAY = new Date("2026-11-18T18:30:00Z");
 const made = alertRulesMadeHere();
 
-async function world() {
-  const p = await pipeline({ clock: () => DAY });
-  const user = await createTestUser();
-  const contact = await createTestContact(user.id, { firstName: "Rosa", lastName: "Diaz", state: "AZ" });
-  const replies: Omit<ReplyDeps, "db" | "now"> = {
-    queue: p.queue,
-    config: { publicBaseUrl: "https://helio.test", salesAlertEmail: "sales@helio.test" },
-    classify: classifierFor({}, db()),
-  };
-  async function inbound(body: string, at = DAY, sid = "SM" + crypto.randomUUID().replace(/-/g, "")) {
-    const res = await receiveInboundSms(p.deps.db, p.queue, { sid, from: contact.phone, to: "+16025550100", body }, at);
-    p.queue.sent.splice(0);
-    if (res.messageId) await runInboundJob(p.deps.db, [res.messageId], at, replies);
-    return { ...res, sid };
-  }
-  return { ...p, user, contact, inbound, replies };
+function world() {
+  return replyWorld(DAY, { contact: { lastName: "Diaz" } });
 }
 
 async function rules(

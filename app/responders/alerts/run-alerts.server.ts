@@ -8,28 +8,12 @@ import { recordHeld } from "~/caps/record-held.server";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { matchKeywords } from "~/responders/match";
 import { quoteText, type ReplyClassification, type ReplyDeps } from "~/responders/reply-deps";
-import { parseContactInfo, PRIORITY_RANK } from "./alert-schema";
+import { parseContactInfo, PRIORITY_RANK, type BankInput, type ProfileInput } from "./alert-schema";
 
-type ProfileRule = {
-  id: number;
-  name: string;
-  department: string;
-  keywords: string[];
-  contactInfo: string | null;
-  priority: string;
-  escalationTime: number;
-  responseTemplate: string | null;
-};
-type BankRule = {
-  id: number;
-  category: string;
-  keywords: string[];
-  priority: string;
-  alertProfileId: number | null;
-  autoResponse: string | null;
-  useAi: boolean;
-  aiPrompt: string | null;
-};
+/** An active alert profile as the matcher reads it (the stored contact info may be empty). */
+type ProfileRule = Omit<ProfileInput, "isActive" | "contactInfo"> & { id: number; contactInfo: string | null };
+/** An active keyword bank as the matcher reads it: its settings and id. */
+type BankRule = Omit<BankInput, "isActive"> & { id: number };
 
 /** The classifier intents (app/ai) a keyword bank with useAI stands for, by its category. */
 const BANK_INTENTS: Record<string, string[]> = {
