@@ -22,8 +22,18 @@ import { describe, expect, it } from "vitest";
 // A statement that must stay raw carries `// raw-sql: <key>` on the line(s) just above it, and <key> is listed in
 // ALLOWED for that file with the reason; it is then left out of both counts.
 
-/** Helpers whose SQL is checked against the schema's columns (app/db/bulk-update.server.ts). */
-const TYPED_HELPERS = new Set(["bulkUpdateSql", "bulkUpdateStatements", "bulkInsertSql", "bulkInsertStatements"]);
+/**
+ * Helpers whose SQL is checked against the schema's columns (app/db/bulk-update.server.ts), and the send consumer's
+ * exported wrappers around bulkUpdateStatements (query-plans.test.ts pins their plans, so they are named functions).
+ */
+const TYPED_HELPERS = new Set([
+  "bulkUpdateSql",
+  "bulkUpdateStatements",
+  "bulkInsertSql",
+  "bulkInsertStatements",
+  "claimStatements",
+  "recordOutcomeStatements",
+]);
 
 /** Statements the builder cannot express. Key = the `raw-sql:` marker above the statement; one line of why. */
 const ALLOWED: Record<string, Record<string, string>> = {
@@ -44,6 +54,25 @@ const ALLOWED: Record<string, Record<string, string>> = {
   },
   "contacts/import-next-chunk.server.ts": {
     "guarded-insert": "logged only while the import is still importing (a redelivered finish logs nothing)",
+  },
+  "messaging/compliance.server.ts": {
+    "guarded-insert": "the suppression is written only when the batch's condition holds (a newer STOP won)",
+  },
+  "messaging/providers/outbox.server.ts": {
+    "guarded-insert": "the outbox row is written only if this message is not already there (a provider retry)",
+  },
+  // INSERT … SELECT from another table: drizzle's insert().select() must name every column of the target, in order.
+  "messaging/send-broadcast.server.ts": {
+    "insert-select": "one message per picked contact, read from contacts inside the batch that writes the broadcast",
+  },
+  // UPDATE … FROM a derived table joined to messages (one statement per archived chunk).
+  "messaging/keep-consent-evidence.server.ts": {
+    "update-from": "copies each opt-out/opt-in event's evidence message before the archive deletes it",
+  },
+  // The archive works on the D1 binding: it copies rows as stored (SELECT *, epoch ms, 0/1) to R2, reports D1's own
+  // rows_read, and commits the delete with the consent-evidence copy in one d1.batch.
+  "messaging/archive-old-messages.server.ts": {
+    archive: "rows as stored to R2, D1's rows_read per read, one d1.batch with keepConsentEvidence",
   },
   // FTS5 virtual tables are not in the drizzle schema (migrations create them by hand).
   "campaigns/count-matching-contacts.server.ts": { "fts-match": "contacts_fts MATCH" },
@@ -66,7 +95,7 @@ const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   conversations: { raw: 8, typedRows: 6 },
   jobs: { raw: 5, typedRows: 2 },
   "message-center": { raw: 10, typedRows: 8 },
-  messaging: { raw: 84, typedRows: 40 },
+  messaging: { raw: 0, typedRows: 0 },
   playground: { raw: 1, typedRows: 1 },
   responders: { raw: 0, typedRows: 0 },
   routes: { raw: 1, typedRows: 1 },
