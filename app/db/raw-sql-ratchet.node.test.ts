@@ -95,7 +95,7 @@ const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   campaigns: { raw: 18, typedRows: 4 },
   caps: { raw: 0, typedRows: 0 },
   contacts: { raw: 6, typedRows: 1 },
-  conversations: { raw: 8, typedRows: 6 },
+  conversations: { raw: 0, typedRows: 0 },
   jobs: { raw: 5, typedRows: 2 },
   "message-center": { raw: 10, typedRows: 8 },
   messaging: { raw: 0, typedRows: 0 },
