@@ -5,7 +5,7 @@ import { PUBLIC_URL_HOW, publicBaseUrlOf, publicUrlProblem } from "~/messaging/c
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
 import { dayKeys, rate, type Range } from "./rates";
 import { selectStatuses, statusesFrom } from "~/activity/system-status.server";
-import { backlogCountsSql } from "~/message-center/list-messages.server";
+import { backlogCounts } from "~/message-center/list-messages.server";
 
 // Each part of the screen is a read and the function that shapes its rows, so getAnalytics can send every read in one
 // D1 batch: one round trip instead of ten (locally D1 runs one statement at a time, so ten concurrent reads from four
@@ -129,7 +129,7 @@ type HealthRows = [BacklogRow[], { created_at: number | null }[], Parameters<typ
 /** The reads behind the health card (all index seeks or tiny tables). */
 function healthStatements(db: Db, now: Date) {
   return [
-    db.all<BacklogRow>(backlogCountsSql),
+    backlogCounts(db),
     // Two index seeks (messages_due_idx), not a scan: the oldest message due and still waiting, by when it fell due.
     db.all<{ created_at: number | null }>(sql`SELECT min(at) AS created_at FROM (
       SELECT at FROM (SELECT scheduled_at AS at FROM messages WHERE status = 'pending' AND scheduled_at <= ${now.getTime()} ORDER BY scheduled_at LIMIT 1)
