@@ -13,7 +13,6 @@ import { failureToast, postedValue } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
-import { alertConfig } from "~/responders/reply-deps";
 
 export const meta: MetaFunction = () => [{ title: "Test Alerts — Helio" }];
 
@@ -38,7 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
     readCapCounters(db, args.context.clock(), user.id),
   ]);
   return {
-    salesEmail: alertConfig(args.context.cloudflare.env).salesAlertEmail,
+    salesEmail: args.context.alerts().salesAlertEmail,
     profiles: profiles
       .filter((p) => p.isActive)
       .slice(0, SHOWN)
