@@ -90,7 +90,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
 const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   activity: { raw: 1, typedRows: 1 },
   ai: { raw: 2, typedRows: 0 },
-  analytics: { raw: 8, typedRows: 7 },
+  analytics: { raw: 0, typedRows: 0 },
   auth: { raw: 0, typedRows: 0 },
   campaigns: { raw: 18, typedRows: 4 },
   caps: { raw: 0, typedRows: 0 },
