@@ -68,10 +68,15 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "messaging/send-broadcast.server.ts": {
     "insert-select": "one message per picked contact, read from contacts inside the batch that writes the broadcast",
   },
-  // UPDATE … FROM a derived table joined to messages (one statement per archived chunk).
+  // UPDATE … FROM a derived table, or UPDATE <table> AS <alias>: drizzle's update() has neither.
+  "campaigns/attribute-replies.server.ts": {
+    "update-from": "responses counted per campaign from a grouped derived table; replies stamped through the alias i",
+  },
   "messaging/keep-consent-evidence.server.ts": {
     "update-from": "copies each opt-out/opt-in event's evidence message before the archive deletes it",
   },
+  // The campaign dispatcher's reads report D1's own rows_read per tick (bench/campaign.mjs reads the debug line).
+  "campaigns/dispatch-due-steps.server.ts": { "d1-meta": "the due scan and its batch of reads, with rows_read" },
   // The archive works on the D1 binding: it copies rows as stored (SELECT *, epoch ms, 0/1) to R2, reports D1's own
   // rows_read, and commits the delete with the consent-evidence copy in one d1.batch.
   "messaging/archive-old-messages.server.ts": {
@@ -92,7 +97,7 @@ const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   ai: { raw: 2, typedRows: 0 },
   analytics: { raw: 0, typedRows: 0 },
   auth: { raw: 0, typedRows: 0 },
-  campaigns: { raw: 18, typedRows: 4 },
+  campaigns: { raw: 1, typedRows: 0 },
   caps: { raw: 0, typedRows: 0 },
   contacts: { raw: 6, typedRows: 1 },
   conversations: { raw: 0, typedRows: 0 },
