@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
+import { contactImports } from "~/db/schema";
 import { purgeOldActivity } from "~/activity/purge-old-activity.server";
 import { recordStatus } from "~/activity/system-status.server";
 import { purgeOldCapWindows } from "~/caps/purge-old-cap-windows.server";
@@ -85,5 +86,9 @@ export const defaultTasks: Task[] = [
   },
   // Uploads that were previewed but never confirmed.
   ({ db, now }) =>
-    db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
+    db
+      .delete(contactImports)
+      .where(
+        and(eq(contactImports.status, "staged"), lt(contactImports.createdAt, new Date(now.getTime() - 24 * 3600_000))),
+      ),
 ];
