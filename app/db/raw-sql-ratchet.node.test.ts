@@ -96,8 +96,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
 
 /** Raw statements and hand-typed rows per folder of app/ (test files excluded). Only ever lower these. */
 const BUDGET: Record<string, { raw: number; typedRows: number }> = {
-  activity: { raw: 1, typedRows: 1 },
-  ai: { raw: 2, typedRows: 0 },
+  activity: { raw: 0, typedRows: 0 },
+  ai: { raw: 0, typedRows: 0 },
   analytics: { raw: 0, typedRows: 0 },
   auth: { raw: 0, typedRows: 0 },
   campaigns: { raw: 1, typedRows: 0 },
