@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { bulkUpdateStatements } from "~/db/bulk-update.server";
+import { bulkUpdateStatements, inJson } from "~/db/bulk-update.server";
 import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contacts, type DuplicateMode } from "~/db/schema";
@@ -27,12 +27,14 @@ const SELECT_FROM_JSON = `json_extract(value,'$.firstName'), json_extract(value,
  * belongs to a contact is a duplicate of it. Two indexed lookups, one bound JSON array each.
  */
 async function findExisting(db: Db, rows: Row[]) {
-  const phones = JSON.stringify(rows.map((r) => r.phone));
-  const emails = JSON.stringify(rows.map((r) => r.email).filter(Boolean));
-  const found = await db.all<{ id: number; phone: string; email: string | null }>(
-    sql`SELECT id, phone, email FROM contacts WHERE phone IN (SELECT value FROM json_each(${phones}))
-        UNION SELECT id, phone, email FROM contacts WHERE email IN (SELECT value FROM json_each(${emails}))`,
-  );
+  const phones = rows.map((r) => r.phone);
+  const emails = rows.flatMap((r) => (r.email ? [r.email] : []));
+  const match = { id: contacts.id, phone: contacts.phone, email: contacts.email };
+  const found = await db
+    .select(match)
+    .from(contacts)
+    .where(inJson(contacts.phone, phones))
+    .union(db.select(match).from(contacts).where(inJson(contacts.email, emails)));
   const byPhone = new Map<string, number>();
   const byEmail = new Map<string, number>();
   for (const f of found) {

@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { contacts } from "~/db/schema";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import type { Db } from "~/db/client.server";
 import { parseId } from "~/lib/ids";
@@ -43,43 +44,45 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   if (tab === "variables" && content.trim()) {
     const contactId = parseId(p.get("contactId"));
     const c = contactId
-      ? await db.get<{
-          first_name: string;
-          last_name: string;
-          phone: string;
-          email: string | null;
-          company: string | null;
-          address: string | null;
-          city: string | null;
-          state: string | null;
-          zip_code: string | null;
-          time_zone: string | null;
-        }>(
-          sql`SELECT first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone FROM contacts WHERE id = ${contactId}`,
-        )
+      ? await db
+          .select({
+            firstName: contacts.firstName,
+            lastName: contacts.lastName,
+            phone: contacts.phone,
+            email: contacts.email,
+            company: contacts.company,
+            address: contacts.address,
+            city: contacts.city,
+            state: contacts.state,
+            zipCode: contacts.zipCode,
+            timeZone: contacts.timeZone,
+          })
+          .from(contacts)
+          .where(eq(contacts.id, contactId))
+          .get()
       : undefined;
     const values = c
       ? {
-          firstName: c.first_name,
-          lastName: c.last_name,
+          firstName: c.firstName,
+          lastName: c.lastName,
           phone: c.phone,
           email: c.email,
           company: c.company,
           address: c.address,
           city: c.city,
           state: c.state,
-          zipCode: c.zip_code,
+          zipCode: c.zipCode,
         }
       : exampleValues();
     const r = renderTemplate(content.slice(0, 5000), values, {
       now,
-      timeZone: c?.time_zone ?? DEFAULT_RENDER_TIME_ZONE,
+      timeZone: c?.timeZone ?? DEFAULT_RENDER_TIME_ZONE,
     });
     const seg = smsSegments(r.text);
     variables = {
       content,
       contactId: c ? contactId : null,
-      contactName: c ? `${c.first_name} ${c.last_name}` : null,
+      contactName: c ? `${c.firstName} ${c.lastName}` : null,
       text: r.text,
       unknown: r.unknown,
       missing: r.missing,
