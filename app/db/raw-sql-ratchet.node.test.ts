@@ -102,7 +102,7 @@ const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   auth: { raw: 0, typedRows: 0 },
   campaigns: { raw: 1, typedRows: 0 },
   caps: { raw: 0, typedRows: 0 },
-  contacts: { raw: 5, typedRows: 0 },
+  contacts: { raw: 0, typedRows: 0 },
   conversations: { raw: 0, typedRows: 0 },
   jobs: { raw: 0, typedRows: 0 },
   "message-center": { raw: 0, typedRows: 0 },
