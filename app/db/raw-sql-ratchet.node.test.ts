@@ -100,7 +100,7 @@ const BUDGET: Record<string, { raw: number; typedRows: number }> = {
   ai: { raw: 0, typedRows: 0 },
   analytics: { raw: 0, typedRows: 0 },
   auth: { raw: 0, typedRows: 0 },
-  campaigns: { raw: 1, typedRows: 0 },
+  campaigns: { raw: 0, typedRows: 0 },
   caps: { raw: 0, typedRows: 0 },
   contacts: { raw: 0, typedRows: 0 },
   conversations: { raw: 0, typedRows: 0 },
