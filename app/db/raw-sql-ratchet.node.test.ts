@@ -68,15 +68,18 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "messaging/send-broadcast.server.ts": {
     "insert-select": "one message per picked contact, read from contacts inside the batch that writes the broadcast",
   },
-  // UPDATE … FROM a derived table, or UPDATE <table> AS <alias>: drizzle's update() has neither.
+  // The reply's correlated subqueries name the updated row by an alias (`messages AS i`); drizzle cannot alias the
+  // table an update() writes.
   "campaigns/attribute-replies.server.ts": {
     "update-from": "responses counted per campaign from a grouped derived table; replies stamped through the alias i",
   },
+  // A prepared D1 statement of the archive's own d1.batch (below).
   "messaging/keep-consent-evidence.server.ts": {
     "update-from": "copies each opt-out/opt-in event's evidence message before the archive deletes it",
   },
   // The campaign dispatcher's reads report D1's own rows_read per tick (bench/campaign.mjs reads the debug line).
   "campaigns/dispatch-due-steps.server.ts": { "d1-meta": "the due scan and its batch of reads, with rows_read" },
+  // SQLite's SELECT without FROM: drizzle's select() always has one.
   "jobs/purge-old-rows.server.ts": {
     "select-without-from": "each retention table's oldest created_at in one statement (one index row each)",
   },
