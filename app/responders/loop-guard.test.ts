@@ -11,7 +11,7 @@ import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { pipeline, runInboundJob } from "../../tests/messaging-harness";
 import { looksAutomated } from "./looks-automated";
-import { createResponder } from "./manage-responders.server";
+import { createResponder } from "./create-responder.server";
 import { parseResponder } from "./responder-schema";
 import type { ReplyDeps } from "./reply-deps";
 import { classifierFor } from "~/wiring/ai-chain.server";

@@ -6,7 +6,7 @@ import { createCampaign } from "~/campaigns/create-campaign.server";
 import { createTemplate } from "~/templates/create-template.server";
 import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
 import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
-import { createResponder } from "~/responders/manage-responders.server";
+import { createResponder } from "~/responders/create-responder.server";
 import { parseResponder } from "~/responders/responder-schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 
