@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { toContactValues, type ContactFields } from "~/contacts/contact-row.server";
-import { createContact } from "~/contacts/manage-contacts.server";
+import { createContact } from "~/contacts/create-contact.server";
 import { US_AREA_CODES } from "~/contacts/phone";
 import { upsertContactChunk, UPSERT_CHUNK } from "~/contacts/upsert-contacts.server";
 import { deriveTimeZone } from "~/contacts/us-geo";

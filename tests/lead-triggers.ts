@@ -2,7 +2,7 @@
 // id, the lead's source and the request's `now` to runLeadTriggers with the request's db and queue
 // (`context.domain()` in a route). Tests use this to post "a lead" without the webhook.
 import type { ContactFields } from "~/contacts/contact-row.server";
-import { createContact } from "~/contacts/manage-contacts.server";
+import { createContact } from "~/contacts/create-contact.server";
 import { runLeadTriggers, type LeadTriggerDeps } from "~/campaigns/run-lead-triggers.server";
 import { contactFields } from "./contact-factory";
 

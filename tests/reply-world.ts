@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach } from "vitest";
 import type { ContactFields } from "~/contacts/contact-row.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
-import { createResponder } from "~/responders/manage-responders.server";
+import { createResponder } from "~/responders/create-responder.server";
 import { parseResponder } from "~/responders/responder-schema";
 import type { ReplyDeps } from "~/responders/reply-deps";
 import { classifierFor } from "~/wiring/ai-chain.server";

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { asc, inArray, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { activityLog } from "~/db/schema";
 
 export const DEFAULT_ACTIVITY_RETENTION_DAYS = 365;
 /** Rows removed per tick at most: the delete triggers adjust the counters per row, so keep each tick short. */
@@ -14,10 +15,20 @@ export function activityRetentionDays(env: object): number {
 
 /** Cron task: removes at most `batch` entries older than the retention, oldest first, through the created_at index. */
 export async function purgeOldActivity(db: Db, now: Date, retentionDays: number, batch = PURGE_BATCH): Promise<number> {
-  const cutoff = now.getTime() - retentionDays * 86_400_000;
-  const rows = await db.all<{ id: number }>(sql`
-    DELETE FROM activity_log WHERE id IN (
-      SELECT id FROM activity_log WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${batch}
-    ) RETURNING id`);
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+  const rows = await db
+    .delete(activityLog)
+    .where(
+      inArray(
+        activityLog.id,
+        db
+          .select({ id: activityLog.id })
+          .from(activityLog)
+          .where(lt(activityLog.createdAt, cutoff))
+          .orderBy(asc(activityLog.createdAt))
+          .limit(batch),
+      ),
+    )
+    .returning({ id: activityLog.id });
   return rows.length;
 }

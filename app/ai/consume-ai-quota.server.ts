@@ -1,4 +1,6 @@
-import type { Db } from "~/db/client.server";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { runBatch, type Db } from "~/db/client.server";
+import { aiUsage } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 
 export const AI_CALLS_PER_MINUTE = 20;
@@ -15,17 +17,20 @@ export async function consumeAiQuota(
   limit = AI_CALLS_PER_MINUTE,
 ): Promise<{ calls: number; limit: number }> {
   const windowStart = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
-  const [, counted] = await db.$client.batch([
-    db.$client
-      .prepare("DELETE FROM ai_usage WHERE user_id = ?1 AND window_start < ?2")
-      .bind(userId, windowStart - 60 * WINDOW_MS),
-    db.$client
-      .prepare(
-        "INSERT INTO ai_usage (user_id, window_start, calls) VALUES (?1, ?2, 1) ON CONFLICT (user_id, window_start) DO UPDATE SET calls = calls + 1 RETURNING calls",
-      )
-      .bind(userId, windowStart),
-  ]);
-  const calls = Number((counted.results[0] as { calls: number } | undefined)?.calls ?? 1);
+  const [, counted] = (await runBatch(db, [
+    db
+      .delete(aiUsage)
+      .where(and(eq(aiUsage.userId, userId), lt(aiUsage.windowStart, new Date(windowStart - 60 * WINDOW_MS)))),
+    db
+      .insert(aiUsage)
+      .values({ userId, windowStart: new Date(windowStart), calls: 1 })
+      .onConflictDoUpdate({
+        target: [aiUsage.userId, aiUsage.windowStart],
+        set: { calls: sql`${aiUsage.calls} + 1` },
+      })
+      .returning({ calls: aiUsage.calls }),
+  ])) as [unknown, { calls: number }[]];
+  const calls = Number(counted[0]?.calls ?? 1);
   if (calls > limit) {
     const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now.getTime()) / 1000));
     throw new AppError(

@@ -1,6 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { csvCell } from "~/contacts/export";
 import type { Db } from "~/db/client.server";
+import { complianceEvents, contacts, messages } from "~/db/schema";
+import { epochMs } from "~/db/stored-values.server";
 import { EVIDENCE_MESSAGE_ID } from "~/messaging/keep-consent-evidence.server";
 
 const PAGE = 1000;
@@ -22,24 +25,40 @@ const COLUMNS = [
   "our_number",
 ];
 
-type Row = {
-  id: number;
-  at: number;
-  kind: string;
-  channel: string;
-  source: string | null;
-  contact_id: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  address: string | null;
-  phone: string | null;
-  email: string | null;
-  consent_source: string | null;
-  consent_at: number | null;
-  inbound: string | null;
-  inbound_at: number | null;
-  our_number: string | null;
-};
+// EVIDENCE_MESSAGE_ID names the event `e`.
+const e = alias(complianceEvents, "e");
+const c = alias(contacts, "c");
+const m = alias(messages, "m");
+
+/** One page of opt-out/opt-in events after `after`, with the contact and the evidence message. */
+const evidencePage = (db: Db, after: number, contactId: number | null | undefined) =>
+  db
+    .select({
+      id: e.id,
+      at: e.at,
+      kind: e.kind,
+      channel: e.channel,
+      source: e.source,
+      contact_id: e.contactId,
+      first_name: c.firstName,
+      last_name: c.lastName,
+      address: e.address,
+      phone: c.phone,
+      email: c.email,
+      consent_source: c.consentSource,
+      consent_at: epochMs(c.consentAt),
+      inbound: sql<string | null>`coalesce(${e.inboundContent}, ${m.content})`,
+      inbound_at: sql<number | null>`coalesce(${e.inboundAt}, ${epochMs(m.createdAt)})`,
+      our_number: sql<string | null>`coalesce(${e.inboundTo}, ${m.fromAddress})`,
+    })
+    .from(e)
+    .leftJoin(c, eq(c.id, e.contactId))
+    .leftJoin(m, sql`${e.inboundAt} IS NULL AND ${m.id} = ${sql.raw(EVIDENCE_MESSAGE_ID)}`)
+    .where(
+      and(inArray(e.kind, ["opt_out", "opt_in"]), gt(e.id, after), contactId ? eq(e.contactId, contactId) : undefined),
+    )
+    .orderBy(asc(e.id))
+    .limit(PAGE);
 
 const iso = (ms: number | null) => (ms == null ? "" : new Date(ms).toISOString());
 
@@ -60,14 +79,7 @@ export function exportConsentEvidence(db: Db, opts: { contactId?: number | null 
         controller.enqueue(encoder.encode(COLUMNS.map(csvCell).join(",") + "\r\n"));
         return;
       }
-      const rows = await db.all<Row>(sql`
-        SELECT e.id, e.at, e.kind, e.channel, e.source, e.contact_id, c.first_name, c.last_name, e.address, c.phone, c.email, c.consent_source, c.consent_at,
-          coalesce(e.inbound_content, m.content) AS inbound, coalesce(e.inbound_at, m.created_at) AS inbound_at, coalesce(e.inbound_to, m.from_address) AS our_number
-        FROM compliance_events e
-        LEFT JOIN contacts c ON c.id = e.contact_id
-        LEFT JOIN messages m ON e.inbound_at IS NULL AND m.id = ${sql.raw(EVIDENCE_MESSAGE_ID)}
-        WHERE e.kind IN ('opt_out', 'opt_in') AND e.id > ${after} ${opts.contactId ? sql`AND e.contact_id = ${opts.contactId}` : sql``}
-        ORDER BY e.id LIMIT ${PAGE}`);
+      const rows = await evidencePage(db, after, opts.contactId);
       if (rows.length === 0) {
         controller.close();
         return;

@@ -1,23 +1,30 @@
-import { sql } from "drizzle-orm";
+import { and, asc, between, desc, lte, ne, sql, type SQL } from "drizzle-orm";
 import { statsFrom, statsStatements } from "~/campaigns/get-stats.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { autoResponders, campaigns, messageDailyCounts, messages, orgSettings } from "~/db/schema";
+import { epochMs } from "~/db/stored-values.server";
 import { PUBLIC_URL_HOW, publicBaseUrlOf, publicUrlProblem } from "~/messaging/check-public-url.server";
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
 import { dayKeys, rate, type Range } from "./rates";
 import { selectStatuses, statusesFrom } from "~/activity/system-status.server";
-import { backlogCountsSql } from "~/message-center/list-messages.server";
+import { backlogCounts } from "~/message-center/list-messages.server";
 
 // Each part of the screen is a read and the function that shapes its rows, so getAnalytics can send every read in one
 // D1 batch: one round trip instead of ten (locally D1 runs one statement at a time, so ten concurrent reads from four
 // concurrent page loads queued behind each other; against a remote D1 each is a network round trip).
 
 export type DailyPoint = { day: string; sent: number; delivered: number; failed: number; received: number };
-type DailyRow = { day: string; direction: string; status: string; n: number };
-
 const selectDailyCounts = (db: Db, keys: string[]) =>
-  db.all<DailyRow>(
-    sql`SELECT day, direction, status, n FROM message_daily_counts WHERE day >= ${keys[0]} AND day <= ${keys[keys.length - 1]}`,
-  );
+  db
+    .select({
+      day: messageDailyCounts.day,
+      direction: messageDailyCounts.direction,
+      status: messageDailyCounts.status,
+      n: messageDailyCounts.n,
+    })
+    .from(messageDailyCounts)
+    .where(between(messageDailyCounts.day, keys[0], keys[keys.length - 1]));
+type DailyRow = Awaited<ReturnType<typeof selectDailyCounts>>[number];
 
 /**
  * Messages per UTC day (of creation) from message_daily_counts: ≤ 90 days × a few (direction, status) rows.
@@ -56,60 +63,71 @@ export type CampaignFunnel = {
   deliveryRate: string;
   responseRate: string;
 };
-type FunnelRow = {
-  id: number;
-  name: string;
-  status: string;
-  contact_count: number;
-  sent_count: number;
-  delivered_count: number;
-  response_count: number;
-  opted_out_count: number;
-};
-
 /** The first 5 campaigns (newest first, as the dashboard lists them), from their maintained counters. */
 const selectCampaignFunnels = (db: Db, limit = 5) =>
-  db.all<FunnelRow>(
-    sql`SELECT id, name, status, contact_count, sent_count, delivered_count, response_count, opted_out_count FROM campaigns ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
-  );
+  db
+    .select({
+      id: campaigns.id,
+      name: campaigns.name,
+      status: campaigns.status,
+      contactCount: campaigns.contactCount,
+      sentCount: campaigns.sentCount,
+      deliveredCount: campaigns.deliveredCount,
+      responseCount: campaigns.responseCount,
+      optedOutCount: campaigns.optedOutCount,
+    })
+    .from(campaigns)
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
+    .limit(limit);
+type FunnelRow = Awaited<ReturnType<typeof selectCampaignFunnels>>[number];
 
 const funnelsFrom = (rows: FunnelRow[]): CampaignFunnel[] =>
   rows.map((r) => ({
     id: r.id,
     name: r.name,
     status: r.status,
-    enrolled: r.contact_count,
-    sent: r.sent_count,
-    delivered: r.delivered_count,
-    replied: r.response_count,
-    optedOut: r.opted_out_count,
-    deliveryRate: rate(r.delivered_count, r.sent_count),
-    responseRate: rate(r.response_count, r.sent_count),
+    enrolled: r.contactCount,
+    sent: r.sentCount,
+    delivered: r.deliveredCount,
+    replied: r.responseCount,
+    optedOut: r.optedOutCount,
+    deliveryRate: rate(r.deliveredCount, r.sentCount),
+    responseRate: rate(r.responseCount, r.sentCount),
   }));
 
-type ResponderRow = { id: number; name: string; is_active: number; response_count: number };
 const selectResponderActivity = (db: Db, limit = 10) =>
-  db.all<ResponderRow>(
-    sql`SELECT id, name, is_active, response_count FROM auto_responders ORDER BY response_count DESC, id LIMIT ${limit}`,
-  );
+  db
+    .select({
+      id: autoResponders.id,
+      name: autoResponders.name,
+      isActive: autoResponders.isActive,
+      responseCount: autoResponders.responseCount,
+    })
+    .from(autoResponders)
+    .orderBy(desc(autoResponders.responseCount), asc(autoResponders.id))
+    .limit(limit);
+type ResponderRow = Awaited<ReturnType<typeof selectResponderActivity>>[number];
 const respondersFrom = (rows: ResponderRow[]) =>
-  rows.map((r) => ({ id: r.id, name: r.name, isActive: Boolean(r.is_active), responseCount: r.response_count }));
+  rows.map((r) => ({ id: r.id, name: r.name, isActive: r.isActive, responseCount: r.responseCount }));
 
-type RecentRow = {
-  id: number;
-  direction: string;
-  status: string;
-  channel: string;
-  phone: string | null;
-  email: string | null;
-  content: string;
-  created_at: number;
-};
 const selectRecentMessages = (db: Db, limit = 10) =>
-  db.all<RecentRow>(
+  db
+    .select({
+      id: messages.id,
+      direction: messages.direction,
+      status: messages.status,
+      channel: messages.channel,
+      phone: messages.phone,
+      email: messages.email,
+      content: sql<string>`substr(${messages.content}, 1, 80)`,
+      created_at: epochMs(messages.createdAt),
+    })
+    .from(messages)
     // Staff alert emails are not customer activity (Smart Alerts lists them).
-    sql`SELECT id, direction, status, channel, phone, email, substr(content, 1, 80) AS content, created_at FROM messages WHERE kind <> 'alert' ORDER BY id DESC LIMIT ${limit}`,
-  );
+    .where(ne(messages.kind, "alert"))
+    .orderBy(desc(messages.id))
+    .limit(limit);
+type RecentRow = Awaited<ReturnType<typeof selectRecentMessages>>[number];
 const recentFrom = (rows: RecentRow[]) =>
   rows.map((r) => ({
     id: r.id,
@@ -122,30 +140,61 @@ const recentFrom = (rows: RecentRow[]) =>
   }));
 
 type HealthEnv = ProviderEnv & { PUBLIC_BASE_URL?: string } & Record<string, unknown>;
-type BacklogRow = { status: string; n: number };
-type FailureRow = { channel: string; error_message: string | null; error_code: string | null; updated_at: number };
-type HealthRows = [BacklogRow[], { created_at: number | null }[], Parameters<typeof statusesFrom>[0], FailureRow[]];
+/** The first due message of one status, as a one-row table (a compound SELECT's parts may not ORDER or LIMIT). */
+function firstDue(db: Db, name: string, where: SQL) {
+  const first = db
+    .select({ at: epochMs(messages.scheduledAt).as("at") })
+    .from(messages)
+    .where(where)
+    .orderBy(asc(messages.scheduledAt))
+    .limit(1)
+    .as(name);
+  return db.select({ at: first.at }).from(first);
+}
+
+/** Two index seeks (messages_due_idx), not a scan: the oldest message due and still waiting, by when it fell due. */
+function selectOldestWaiting(db: Db, now: Date) {
+  // The literal statuses: messages_due_idx is partial and a bound status cannot use it.
+  const waiting = firstDue(db, "p", and(sql`${messages.status} = 'pending'`, lte(messages.scheduledAt, now))!)
+    .unionAll(firstDue(db, "q", sql`${messages.status} = 'queued'`))
+    .as("w");
+  return db.select({ created_at: sql<number | null>`min(${waiting.at})` }).from(waiting);
+}
+
+const selectLastFailures = (db: Db) =>
+  db
+    .select({
+      channel: messages.channel,
+      error_message: messages.errorMessage,
+      error_code: messages.errorCode,
+      updated_at: epochMs(messages.updatedAt),
+    })
+    .from(messages)
+    .where(sql`${messages.status} = 'failed'`)
+    .orderBy(desc(messages.id))
+    .limit(20);
+
+type HealthRows = [
+  Awaited<ReturnType<typeof backlogCounts>>,
+  Awaited<ReturnType<typeof selectOldestWaiting>>,
+  Parameters<typeof statusesFrom>[0],
+  Awaited<ReturnType<typeof selectLastFailures>>,
+];
 
 /** The reads behind the health card (all index seeks or tiny tables). */
 function healthStatements(db: Db, now: Date) {
-  return [
-    db.all<BacklogRow>(backlogCountsSql),
-    // Two index seeks (messages_due_idx), not a scan: the oldest message due and still waiting, by when it fell due.
-    db.all<{ created_at: number | null }>(sql`SELECT min(at) AS created_at FROM (
-      SELECT at FROM (SELECT scheduled_at AS at FROM messages WHERE status = 'pending' AND scheduled_at <= ${now.getTime()} ORDER BY scheduled_at LIMIT 1)
-      UNION ALL SELECT at FROM (SELECT scheduled_at AS at FROM messages WHERE status = 'queued' ORDER BY scheduled_at LIMIT 1))`),
-    selectStatuses(db),
-    db.all<FailureRow>(
-      sql`SELECT channel, error_message, error_code, updated_at FROM (SELECT channel, error_message, error_code, updated_at FROM messages WHERE status = 'failed' ORDER BY id DESC LIMIT 20)`,
-    ),
-  ] as const;
+  return [backlogCounts(db), selectOldestWaiting(db, now), selectStatuses(db), selectLastFailures(db)] as const;
 }
 
 /** A D1 round trip of its own, timed: the health card's latency and whether D1 answers at all. */
 async function pingD1(db: Db) {
   const started = Date.now();
   try {
-    await db.get(sql`SELECT 1`);
+    // One primary-key row at most of a handful: a round trip, not a read.
+    await db
+      .select({ one: sql`1` })
+      .from(orgSettings)
+      .limit(1);
     return { ok: true, latencyMs: Date.now() - started, error: null as string | null };
   } catch (err) {
     return { ok: false, latencyMs: Date.now() - started, error: err instanceof Error ? err.message : String(err) };

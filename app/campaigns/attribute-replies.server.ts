@@ -26,6 +26,7 @@ export async function attributeReplies(db: Db, messageIds: number[], now: Date) 
         AND (p.campaign_id = ${lastCampaign} OR p.id IN (SELECT value FROM json_each(${ids}))))`;
   // One transaction: count, then stamp campaign_id, so a redelivered job (campaign_id already set) counts nothing.
   await runBatch(db, [
+    // raw-sql: update-from
     db.run(sql`
       UPDATE campaigns SET response_count = response_count + r.n
       FROM (SELECT campaign_id, count(*) AS n FROM (
@@ -33,6 +34,7 @@ export async function attributeReplies(db: Db, messageIds: number[], now: Date) 
               WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL AND ${firstReply})
             WHERE campaign_id IS NOT NULL GROUP BY campaign_id) AS r
       WHERE campaigns.id = r.campaign_id`),
+    // raw-sql: update-from
     db.run(sql`
       UPDATE messages AS i SET campaign_id = ${lastCampaign}
       WHERE i.id IN (SELECT value FROM json_each(${ids})) AND i.direction = 'inbound' AND i.campaign_id IS NULL`),

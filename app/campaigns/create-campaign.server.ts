@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, exists, max, sql } from "drizzle-orm";
+import { bulkInsertSql } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, campaigns, type Campaign } from "~/db/schema";
+import { activityLog, campaignEnrollments, campaigns, contacts, type Campaign } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { TOASTS, type CreateCampaignInput } from "./campaign-schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
@@ -24,9 +25,9 @@ export async function createCampaign(
     });
   }
   const t = now.getTime();
-  const ids = JSON.stringify([...new Set(input.contactIds ?? [])]);
+  const ids = [...new Set(input.contactIds ?? [])].map((id) => ({ id }));
   // D1 runs a batch as one serialised transaction, so max(id) right after the insert is this campaign.
-  const newId = sql`(SELECT max(id) FROM campaigns)`;
+  const newId = sql`${db.select({ id: max(campaigns.id) }).from(campaigns)}`;
   const [[created]] = (await runBatch(db, [
     db
       .insert(campaigns)
@@ -44,10 +45,21 @@ export async function createCampaign(
         updatedAt: now,
       })
       .returning(),
-    db.run(sql`
-      INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, created_at, updated_at)
-      SELECT ${newId}, c.id, 'paused', 1, ${t}, ${t} FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${ids}))
-      ON CONFLICT(campaign_id, contact_id) DO NOTHING`),
+    // The picked contacts that exist, paused until the campaign starts.
+    db.run(
+      bulkInsertSql(campaignEnrollments, ids, (j) => ({
+        values: {
+          campaignId: newId,
+          contactId: j.id,
+          status: sql`'paused'`,
+          nextStepNumber: 1,
+          createdAt: t,
+          updatedAt: t,
+        },
+        where: exists(db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, j.id))),
+        onConflict: sql`ON CONFLICT(campaign_id, contact_id) DO NOTHING`,
+      })),
+    ),
     db.insert(activityLog).values({
       userId: actor.userId,
       action: "create_campaign",

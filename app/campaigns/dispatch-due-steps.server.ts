@@ -1,4 +1,7 @@
-import type { Db } from "~/db/client.server";
+import { sql } from "drizzle-orm";
+import { bulkUpdateSql, type JsonFields } from "~/db/bulk-update.server";
+import { runBatch, type Db } from "~/db/client.server";
+import { campaignEnrollments } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { delayMs } from "./delay-label";
@@ -73,6 +76,7 @@ export async function dispatchDueSteps(
     dueScanRowsRead: 0,
   };
   for (;;) {
+    // raw-sql: d1-meta
     const dueRes = await db.$client
       .prepare(
         `SELECT id, campaign_id, contact_id, next_step_number, next_run_at, anchor_at FROM campaign_enrollments
@@ -113,15 +117,18 @@ export async function dispatchEnrollments(db: Db, queue: JobQueue, due: DueEnrol
 async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now: Date, result: DispatchResult) {
   const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
   const [campaignRes, stepRes, contactRes] = await db.$client.batch([
+    // raw-sql: d1-meta
     db.$client
       .prepare(`SELECT id, status, created_by FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
       .bind(JSON.stringify(campaignIds)),
+    // raw-sql: d1-meta
     db.$client
       .prepare(
         `SELECT id, campaign_id, position, message_type, subject, content, delay_days, delay_hours, window_start, window_end, window_weekdays
          FROM campaign_steps WHERE campaign_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY campaign_id, position`,
       )
       .bind(JSON.stringify(campaignIds)),
+    // raw-sql: d1-meta
     db.$client
       .prepare(`SELECT id, phone, email, time_zone FROM contacts WHERE id IN (SELECT value FROM json_each(?))`)
       .bind(JSON.stringify([...new Set(due.map((d) => d.contact_id))])),
@@ -187,18 +194,14 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
 
   // Every write is compare-and-set on what this tick read (position and due time): an overlapping tick, or the
   // pipeline advancing the enrolment meanwhile, makes it a no-op instead of moving the enrolment backwards.
-  const cas = (rows: { id: number; ns: number; nr: number; at?: number | null; st?: string }[]) => JSON.stringify(rows);
+  const e = campaignEnrollments;
+  const sameAsRead = (j: JsonFields<{ id: number; ns: number; nr: number }>) =>
+    sql`${e.id} = ${j.id} AND +${e.status} = 'active' AND ${e.nextStepNumber} = ${j.ns} AND ${e.nextRunAt} = ${j.nr}`;
   const statements = [];
   if (send.length) {
+    const rows = send.map(({ d }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at }));
     statements.push(
-      db.$client
-        .prepare(
-          `UPDATE campaign_enrollments SET next_run_at = NULL, updated_at = ?1
-       FROM json_each(?2) AS j
-       WHERE campaign_enrollments.id = json_extract(j.value,'$.id') AND +campaign_enrollments.status = 'active'
-         AND campaign_enrollments.next_step_number = json_extract(j.value,'$.ns') AND campaign_enrollments.next_run_at = json_extract(j.value,'$.nr')`,
-        )
-        .bind(t, cas(send.map(({ d }) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at })))),
+      db.run(bulkUpdateSql(e, rows, (j) => ({ set: { nextRunAt: null, updatedAt: t }, where: sameAsRead(j) }))),
     );
   }
   const moves = [
@@ -208,17 +211,15 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
   ];
   if (moves.length) {
     statements.push(
-      db.$client
-        .prepare(
-          `UPDATE campaign_enrollments SET next_run_at = json_extract(j.value,'$.at'), status = json_extract(j.value,'$.st'), updated_at = ?1
-       FROM json_each(?2) AS j
-       WHERE campaign_enrollments.id = json_extract(j.value,'$.id') AND +campaign_enrollments.status = 'active'
-         AND campaign_enrollments.next_step_number = json_extract(j.value,'$.ns') AND campaign_enrollments.next_run_at = json_extract(j.value,'$.nr')`,
-        )
-        .bind(t, cas(moves)),
+      db.run(
+        bulkUpdateSql(e, moves, (j) => ({
+          set: { nextRunAt: j.at, status: j.st, updatedAt: t },
+          where: sameAsRead(j),
+        })),
+      ),
     );
   }
-  if (statements.length) await db.$client.batch(statements);
+  if (statements.length) await runBatch(db, statements);
   result.rescheduled += reschedule.length;
   result.parked += park.length;
   result.completed += complete.length;

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
+import { contactTotals, messageCounts } from "~/db/schema";
 
 export type Stats = { messagesSent: number; delivered: number; responses: number; contacts: number };
 
@@ -13,14 +14,16 @@ export async function getStats(db: Db): Promise<Stats> {
   return statsFrom(counts, totals);
 }
 
-type CountRow = { direction: string; status: string; n: number };
-type TotalRow = { n: number };
+type CountRow = Pick<typeof messageCounts.$inferSelect, "direction" | "status" | "n">;
+type TotalRow = Pick<typeof contactTotals.$inferSelect, "n">;
 
 /** The two reads behind getStats, for a caller that batches them with its own (one D1 round trip). */
 export function statsStatements(db: Db) {
   return [
-    db.all<CountRow>(sql`SELECT direction, status, n FROM message_counts`),
-    db.all<TotalRow>(sql`SELECT n FROM contact_totals WHERE id = 1`),
+    db
+      .select({ direction: messageCounts.direction, status: messageCounts.status, n: messageCounts.n })
+      .from(messageCounts),
+    db.select({ n: contactTotals.n }).from(contactTotals).where(eq(contactTotals.id, 1)),
   ] as const;
 }
 

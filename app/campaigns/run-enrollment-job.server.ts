@@ -1,8 +1,9 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, inArray, lt, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { bulkInsertSql } from "~/db/bulk-update.server";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaignEnrollments, campaigns, type Campaign } from "~/db/schema";
+import { campaignEnrollments, campaigns, contacts, messages, type Campaign } from "~/db/schema";
 import type { EnrollCampaignJob } from "~/jobs/jobs";
 import type { JobQueue } from "~/lib/job-queue";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
@@ -53,26 +54,58 @@ export async function runEnrollmentJob(
 
   if (job.afterContactId === null) {
     for (;;) {
-      const res = await db.run(sql`
-        UPDATE campaign_enrollments SET status = 'active',
-          next_run_at = CASE WHEN anchor_at IS NULL THEN ${anchor} ELSE next_run_at END,
-          anchor_at = coalesce(anchor_at, ${anchor}), updated_at = ${t}
-        WHERE id IN (SELECT id FROM campaign_enrollments WHERE campaign_id = ${c.id} AND status = 'paused' LIMIT ${chunk})`);
+      const e = campaignEnrollments;
+      const res = await db
+        .update(e)
+        .set({
+          status: "active",
+          nextRunAt: sql`CASE WHEN ${e.anchorAt} IS NULL THEN ${anchor} ELSE ${e.nextRunAt} END`,
+          anchorAt: sql`coalesce(${e.anchorAt}, ${anchor})`,
+          updatedAt: now,
+        })
+        .where(
+          inArray(
+            e.id,
+            db
+              .select({ id: e.id })
+              .from(e)
+              .where(and(eq(e.campaignId, c.id), eq(e.status, "paused")))
+              .limit(chunk),
+          ),
+        );
       // meta.changes also counts the counter trigger's writes: at worst one extra pass that changes nothing.
       if ((res.meta.changes ?? 0) < chunk) break;
       if (Date.now() > budget) return more(null);
     }
     for (;;) {
       // A held message whose contact left meanwhile (deleted, opted out, replied) is skipped, never released.
-      const released = await db.all<{ id: number; status: string }>(sql`
-        UPDATE messages SET
-          status = CASE WHEN EXISTS (SELECT 1 FROM campaign_enrollments e WHERE e.id = messages.enrollment_id AND e.status IN ('active', 'paused'))
-                   THEN 'pending' ELSE 'skipped' END,
-          error_message = CASE WHEN EXISTS (SELECT 1 FROM campaign_enrollments e WHERE e.id = messages.enrollment_id AND e.status IN ('active', 'paused'))
-                   THEN NULL ELSE 'The contact left the campaign while it was paused' END,
-          scheduled_at = ${t}, updated_at = ${t}
-        WHERE id IN (SELECT id FROM messages WHERE status = 'held' AND campaign_id = ${c.id} LIMIT ${Math.min(chunk, 1000)})
-        RETURNING id, status`);
+      const e = alias(campaignEnrollments, "e");
+      const stillIn = exists(
+        db
+          .select({ one: sql`1` })
+          .from(e)
+          .where(and(eq(e.id, messages.enrollmentId), inArray(e.status, ["active", "paused"]))),
+      );
+      const released = await db
+        .update(messages)
+        .set({
+          status: sql`CASE WHEN ${stillIn} THEN 'pending' ELSE 'skipped' END`,
+          errorMessage: sql`CASE WHEN ${stillIn} THEN NULL ELSE 'The contact left the campaign while it was paused' END`,
+          scheduledAt: now,
+          updatedAt: now,
+        })
+        .where(
+          inArray(
+            messages.id,
+            db
+              .select({ id: messages.id })
+              .from(messages)
+              // The literal status: messages_held_idx is partial and a bound status cannot use it.
+              .where(and(sql`${messages.status} = 'held'`, eq(messages.campaignId, c.id)))
+              .limit(Math.min(chunk, 1000)),
+          ),
+        )
+        .returning({ id: messages.id, status: messages.status });
       await enqueueDueMessages(
         db,
         queue,
@@ -113,13 +146,42 @@ async function enrollChunk(
   const below = cursor ?? Number.MAX_SAFE_INTEGER;
   if (c.audienceQuery === "") {
     // Every contact: a primary-key range, read and inserted inside the database in one transaction.
-    const range = sql`(SELECT id FROM contacts WHERE id < ${below} ORDER BY id DESC LIMIT ${chunk})`;
+    const range = () =>
+      db
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(lt(contacts.id, below))
+        .orderBy(desc(contacts.id))
+        .limit(chunk)
+        .as("r");
+    const r = range();
+    const e = campaignEnrollments;
+    const bound = range();
     const [, bounds] = (await runBatch(db, [
-      db.run(sql`
-        INSERT INTO campaign_enrollments (campaign_id, contact_id, status, next_step_number, next_run_at, anchor_at, created_at, updated_at)
-        SELECT ${c.id}, r.id, 'active', 1, ${anchor}, ${anchor}, ${t}, ${t} FROM ${range} AS r WHERE true
-        ON CONFLICT(campaign_id, contact_id) DO NOTHING`),
-      db.all(sql`SELECT min(id) AS lo, count(*) AS n FROM ${range}`),
+      // Every column of campaign_enrollments, in order (drizzle's insert().select() writes them all).
+      db
+        .insert(e)
+        .select(
+          db
+            .select({
+              id: sql<number>`NULL`.as("id"),
+              campaignId: sql<number>`${c.id}`.as("campaign_id"),
+              contactId: r.id,
+              status: sql<"active">`'active'`.as("status"),
+              nextStepNumber: sql<number>`1`.as("next_step_number"),
+              nextRunAt: sql<Date>`${anchor}`.as("next_run_at"),
+              lastSentAt: sql<Date | null>`NULL`.as("last_sent_at"),
+              anchorAt: sql<Date>`${anchor}`.as("anchor_at"),
+              stopReason: sql<string | null>`NULL`.as("stop_reason"),
+              createdAt: sql<Date>`${t}`.as("created_at"),
+              updatedAt: sql<Date>`${t}`.as("updated_at"),
+            })
+            .from(r)
+            // `WHERE true`: without it SQLite reads ON CONFLICT as the SELECT's join constraint.
+            .where(sql`true`),
+        )
+        .onConflictDoNothing({ target: [e.campaignId, e.contactId] }),
+      db.select({ lo: sql<number | null>`min(${bound.id})`, n: count() }).from(bound),
     ])) as [unknown, { lo: number | null; n: number }[]];
     const { lo, n } = bounds[0] ?? { lo: null, n: 0 };
     return n < chunk || lo === null ? null : lo;

@@ -1,5 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, eq, exists, inArray, isNotNull, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { alias } from "drizzle-orm/sqlite-core";
+import { inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { campaignEnrollments, campaigns, contacts, messages } from "~/db/schema";
 
 export const REPLIED_REASON = "replied";
 
@@ -12,20 +16,53 @@ export const REPLIED_REASON = "replied";
  */
 export async function stopEnrollmentsOnReply(db: Db, inboundMessageIds: number[], now: Date) {
   if (inboundMessageIds.length === 0) return;
-  const t = now.getTime();
-  const contacts = sql`(SELECT contact_id FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(inboundMessageIds)}))
-                          AND direction = 'inbound' AND contact_id IS NOT NULL)`;
+  // The repliers: the contacts of these inbound messages (messages_inbound_idx, by the literal direction).
+  const repliers = () =>
+    db
+      .select({ id: messages.contactId })
+      .from(messages)
+      .where(
+        and(
+          inJson(messages.id, inboundMessageIds),
+          sql`${messages.direction} = 'inbound'`,
+          isNotNull(messages.contactId),
+        ),
+      );
   // Per row, by primary key: `campaign_id IN (SELECT … WHERE stop_on_reply = 1)` read every campaign each time.
-  const stopOnReply = (table: string) =>
-    sql`EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ${sql.raw(table)}.campaign_id AND c.stop_on_reply = 1)`;
+  const c = alias(campaigns, "c");
+  const stopOnReply = (campaignId: SQLiteColumn) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(c)
+        .where(and(eq(c.id, campaignId), sql`${c.stopOnReply} = 1`)),
+    );
+  const e = campaignEnrollments;
   // The unary + keeps both statements on the contact's index: on status, SQLite walked every waiting enrolment
   // (issue 22).
   await runBatch(db, [
-    db.run(sql`UPDATE campaign_enrollments SET status = 'stopped', stop_reason = ${REPLIED_REASON}, next_run_at = NULL, updated_at = ${t}
-               WHERE contact_id IN ${contacts} AND +status IN ('active', 'paused') AND ${stopOnReply("campaign_enrollments")}`),
+    db
+      .update(e)
+      .set({ status: "stopped", stopReason: REPLIED_REASON, nextRunAt: null, updatedAt: now })
+      .where(
+        and(inArray(e.contactId, repliers()), sql`+${e.status} IN ('active', 'paused')`, stopOnReply(e.campaignId)),
+      ),
     // The contact's unsent step messages, through messages_unsent_phone_idx (its numbers' unsent rows, migration 0045).
-    db.run(sql`UPDATE messages SET status = 'skipped', error_message = 'Contact replied: the sequence stopped', updated_at = ${t}
-               WHERE phone IN (SELECT phone FROM contacts WHERE id IN ${contacts}) AND status IN ('pending', 'queued', 'held')
-                 AND contact_id IN ${contacts} AND direction = 'outbound' AND enrollment_id IS NOT NULL AND ${stopOnReply("messages")}`),
+    db
+      .update(messages)
+      .set({ status: "skipped", errorMessage: "Contact replied: the sequence stopped", updatedAt: now })
+      .where(
+        and(
+          inArray(
+            messages.phone,
+            db.select({ phone: contacts.phone }).from(contacts).where(inArray(contacts.id, repliers())),
+          ),
+          sql`${messages.status} IN ('pending', 'queued', 'held')`,
+          inArray(messages.contactId, repliers()),
+          sql`${messages.direction} = 'outbound'`,
+          isNotNull(messages.enrollmentId),
+          stopOnReply(messages.campaignId),
+        ),
+      ),
   ]);
 }

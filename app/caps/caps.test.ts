@@ -6,8 +6,8 @@ import { db } from "../../tests/factories";
 import { uniqueTag } from "../../tests/contact-factory";
 import { capLimitsFrom, DEFAULT_CAP_LIMITS, HOUR } from "./caps";
 import { hitCap, readCapUse } from "./hit-cap.server";
-import { purgeCapWindowsSql, purgeOldCapWindows } from "./purge-old-cap-windows.server";
-import { heldTodaySql } from "./record-held.server";
+import { purgeCapWindows, purgeOldCapWindows } from "./purge-old-cap-windows.server";
+import { heldToday } from "./record-held.server";
 
 const AT = new Date("2026-11-18T18:30:00Z");
 const plan = async (q: SQL) =>
@@ -77,10 +77,10 @@ describe("cap counters", () => {
   });
 
   it("plans: the tallies read by primary key, the purge through the expires_at index", async () => {
-    expect(await plan(heldTodaySql(["auto_reply", "alert_email"], AT))).toMatch(
+    expect(await plan(heldToday(db(), ["auto_reply", "alert_email"], AT).getSQL())).toMatch(
       /SEARCH cap_counters USING (?:PRIMARY KEY|INDEX sqlite_autoindex_cap_counters_1) \(channel=\? AND subject=\? AND window_start=\?\)/,
     );
-    expect(await plan(purgeCapWindowsSql(AT))).toMatch(
+    expect(await plan(purgeCapWindows(db(), AT).getSQL())).toMatch(
       /SEARCH cap_counters USING (?:COVERING )?INDEX cap_counters_expires_at_idx \(expires_at<\?\)/,
     );
     // The idle tick's probe: the index's first entry.

@@ -1,6 +1,10 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { capCounters } from "~/db/schema";
 import { CAPS, DAY, windowStart, type CapLimits, type CapName } from "./caps";
+
+/** The counters' primary key: one row per channel, subject and window. */
+export const CAP_KEY = [capCounters.channel, capCounters.subject, capCounters.windowStart];
 
 export type CapCheck = { allowed: boolean; hits: number; limit: number; resetAt: number };
 export type CapWindow = { windowMs: number; limit: number };
@@ -18,9 +22,11 @@ export async function hitCap(
   now: Date,
 ): Promise<CapCheck> {
   const start = windowStart(now.getTime(), windowMs);
-  const row = await db.get<{ hits: number }>(sql`
-    INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, ${subject}, ${start}, 1, ${start + windowMs})
-    ON CONFLICT (channel, subject, window_start) DO UPDATE SET hits = hits + 1 RETURNING hits`);
+  const [row] = await db
+    .insert(capCounters)
+    .values({ channel, subject, windowStart: start, hits: 1, expiresAt: start + windowMs })
+    .onConflictDoUpdate({ target: CAP_KEY, set: { hits: sql`${capCounters.hits} + 1` } })
+    .returning({ hits: capCounters.hits });
   const hits = Number(row?.hits ?? 1);
   return { allowed: hits <= limit, hits, limit, resetAt: start + windowMs };
 }
@@ -34,8 +40,11 @@ export function hitNamedCap(db: Db, name: CapName, subject: string, limits: CapL
 export async function readCapUse(db: Db, name: CapName, subject: string, limits: CapLimits, now: Date) {
   const { windowMs } = CAPS[name];
   const start = windowStart(now.getTime(), windowMs);
-  const row = await db.get<{ hits: number }>(sql`
-    SELECT hits FROM cap_counters WHERE channel = ${name} AND subject = ${subject} AND window_start = ${start}`);
+  const row = await db
+    .select({ hits: capCounters.hits })
+    .from(capCounters)
+    .where(and(eq(capCounters.channel, name), eq(capCounters.subject, subject), eq(capCounters.windowStart, start)))
+    .get();
   const used = Math.min(Number(row?.hits ?? 0), limits[name]);
   return { used, limit: limits[name], remaining: Math.max(0, limits[name] - used), resetAt: start + windowMs };
 }

@@ -1,11 +1,14 @@
-import { sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
+import { orgSettings } from "~/db/schema";
 import { CAP_SETTING_KEYS, capLimitsFrom, type CapLimits } from "./caps";
 
 /** The organisation's cap limits (defaults where unset): the few `cap.*` rows of org_settings, by primary key. */
 export async function loadCapLimits(db: Db): Promise<CapLimits> {
-  const rows = await db.all<{ key: string; value: string }>(sql`
-    SELECT key, value FROM org_settings WHERE key IN (SELECT value FROM json_each(${JSON.stringify(CAP_SETTING_KEYS)}))`);
+  const rows = await db
+    .select({ key: orgSettings.key, value: orgSettings.value })
+    .from(orgSettings)
+    .where(inJson(orgSettings.key, CAP_SETTING_KEYS));
   return capLimitsFrom(rows);
 }
 

@@ -1,7 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { capCounters } from "~/db/schema";
 import { DAY, windowStart, type HeldKind } from "./caps";
-import { TALLY_KEEP_MS } from "./hit-cap.server";
+import { CAP_KEY, TALLY_KEEP_MS } from "./hit-cap.server";
 
 /** The activity log's action for a held event of this kind. */
 export const heldAction = (what: HeldKind) => `held_${what}`;
@@ -22,12 +24,15 @@ export async function recordHeld(
   const day = windowStart(now.getTime(), DAY);
   const channel = `held:${what}`;
   const upsert = (s: string) =>
-    db.run(sql`INSERT INTO cap_counters (channel, subject, window_start, hits, expires_at) VALUES (${channel}, ${s}, ${day}, 1, ${day + TALLY_KEEP_MS})
-               ON CONFLICT (channel, subject, window_start) DO UPDATE SET hits = hits + 1`);
+    db
+      .insert(capCounters)
+      .values({ channel, subject: s, windowStart: day, hits: 1, expiresAt: day + TALLY_KEEP_MS })
+      .onConflictDoUpdate({ target: CAP_KEY, set: { hits: sql`${capCounters.hits} + 1` } });
   const entry = JSON.stringify({ subject, ...details });
   await runBatch(db, [
     upsert("org"),
     ...(subject === "org" ? [] : [upsert(subject)]),
+    // raw-sql: guarded-insert
     db.run(sql`INSERT INTO activity_log (user_id, action, details, ip_address, created_at)
                SELECT ${userId}, ${heldAction(what)}, ${entry}, NULL, ${now.getTime()}
                WHERE (SELECT hits FROM cap_counters WHERE channel = ${channel} AND subject = ${subject} AND window_start = ${day}) = 1`),
@@ -35,10 +40,21 @@ export async function recordHeld(
 }
 
 /** The tallies' read: one primary-key search per kind (checked in caps.test.ts). */
-export function heldTodaySql(kinds: readonly HeldKind[], now: Date) {
+export function heldToday(db: Db, kinds: readonly HeldKind[], now: Date) {
   const day = windowStart(now.getTime(), DAY);
-  return sql`SELECT channel, hits FROM cap_counters
-    WHERE channel IN (SELECT 'held:' || value FROM json_each(${JSON.stringify(kinds)})) AND subject = 'org' AND window_start = ${day}`;
+  return db
+    .select({ channel: capCounters.channel, hits: capCounters.hits })
+    .from(capCounters)
+    .where(
+      and(
+        inJson(
+          capCounters.channel,
+          kinds.map((k) => `held:${k}`),
+        ),
+        eq(capCounters.subject, "org"),
+        eq(capCounters.windowStart, day),
+      ),
+    );
 }
 
 /** Today's (UTC) organisation tallies of held events, by kind: one primary-key read per kind. */
@@ -47,7 +63,7 @@ export async function readHeldToday<K extends HeldKind>(
   kinds: readonly K[],
   now: Date,
 ): Promise<Record<K, number>> {
-  const rows = await db.all<{ channel: string; hits: number }>(heldTodaySql(kinds, now));
+  const rows = await heldToday(db, kinds, now);
   const out = Object.fromEntries(kinds.map((k) => [k, 0])) as Record<K, number>;
   for (const r of rows) out[r.channel.slice(5) as K] = Number(r.hits);
   return out;

@@ -17,7 +17,9 @@ import { resumeIfStalled } from "./resume-stalled-import.server";
 import { stageContactImport } from "./stage-contact-import.server";
 import { confirmContactImport, startContactImport } from "./start-contact-import.server";
 import { countContacts, listContacts } from "./list-contacts.server";
-import { deleteContact, getContact, updateContact } from "./manage-contacts.server";
+import { deleteContact } from "./delete-contact.server";
+import { getContact } from "./get-contact.server";
+import { updateContact } from "./update-contact.server";
 import { PHONE_REASONS } from "./phone";
 
 const now = () => new Date();

@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { Contact } from "~/db/schema";
 import { countContacts, listContacts, PAGE_SIZE } from "./list-contacts.server";
-import { publicContact } from "./manage-contacts.server";
+import { publicContact } from "./public-contact.server";
 
 export type ContactListQuery = { q?: string; after?: number; before?: number };
 

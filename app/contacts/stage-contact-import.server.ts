@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImportRows, contactImports, type ContactImport, type NewContactImport } from "~/db/schema";
@@ -88,6 +88,17 @@ export async function stageParsedRows(
   return created;
 }
 
+/** Staged rows of an import: one INSERT per chunk of at most STAGE_CHUNK rows (and D1_VALUE_BUDGET bytes), one batch. */
+async function stageRows(db: Db, importId: number, rows: Iterable<{ n: number; d: string }>) {
+  const statements = bulkInsertStatements(
+    contactImportRows,
+    rows,
+    (j) => ({ values: { importId, rowNumber: j.n, data: j.d } }),
+    { maxRows: STAGE_CHUNK },
+  ).map((q) => db.run(q));
+  if (statements.length) await runBatch(db, statements);
+}
+
 /**
  * The staged rows of a new import, `{ n: row number, d: JSON }` as they are made, chunked by bytes (1,000 rows of
  * long fields are megabytes, and D1 refuses a bound value over 2 MB), all in one batch; on any failure the import
@@ -95,15 +106,7 @@ export async function stageParsedRows(
  */
 async function insertStagedRows(db: Db, importId: number, rows: Iterable<{ n: number; d: string }>) {
   try {
-    const statements = bulkInsertStatements(
-      contactImportRows,
-      rows,
-      (j) => ({ values: { importId, rowNumber: j.n, data: j.d } }),
-      {
-        maxRows: STAGE_CHUNK,
-      },
-    ).map((q) => db.run(q));
-    if (statements.length) await runBatch(db, statements);
+    await stageRows(db, importId, rows);
   } catch (err) {
     await db.delete(contactImports).where(eq(contactImports.id, importId));
     throw err;
@@ -150,17 +153,14 @@ export async function stageStreamedRows(
 
   const flush = async () => {
     if (!chunk.length) return;
-    const json = JSON.stringify(chunk);
+    const rows = chunk;
     chunk = [];
     if (!created)
       [created] = await db
         .insert(contactImports)
         .values({ ...base, status: "failed", failureMessage: STAGING_INTERRUPTED })
         .returning();
-    await db.run(
-      sql`INSERT INTO contact_import_rows (import_id, row_number, data)
-          SELECT ${created.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
-    );
+    await stageRows(db, created.id, rows);
   };
 
   try {
@@ -196,7 +196,6 @@ export async function stageStreamedRows(
     };
     // A small file (one chunk or none): the import and its rows in one batch, as stageParsedRows writes them.
     if (!created) {
-      const json = JSON.stringify(chunk);
       const [row] = await db
         .insert(contactImports)
         .values({ ...base, ...counts })
@@ -204,10 +203,7 @@ export async function stageStreamedRows(
       created = row;
       if (chunk.length) {
         try {
-          await db.run(
-            sql`INSERT INTO contact_import_rows (import_id, row_number, data)
-                SELECT ${row.id}, json_extract(value,'$.n'), json_extract(value,'$.d') FROM json_each(${json})`,
-          );
+          await stageRows(db, row.id, chunk);
         } catch (err) {
           await db.delete(contactImports).where(eq(contactImports.id, row.id));
           throw err;

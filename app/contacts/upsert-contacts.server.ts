@@ -1,9 +1,9 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
-import { bulkUpdateStatements } from "~/db/bulk-update.server";
-import { chunkByBytes } from "~/db/chunk-by-bytes.server";
+import { bulkInsertStatements, bulkUpdateStatements, inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { contacts, type DuplicateMode } from "~/db/schema";
+import { contacts, suppressions, type DuplicateMode } from "~/db/schema";
 import { isUniquePhoneViolation, type ContactValues } from "./contact-row.server";
 
 // Rows travel as one bound JSON parameter per statement (json_each), so a chunk of any size stays far inside D1's
@@ -15,24 +15,19 @@ export type UpsertCounts = { created: number; updated: number; duplicates: numbe
 
 type Row = ContactValues;
 
-const COLS = `first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone, sendable, unsendable_reason, consent_source, consent_at, created_by, created_at, updated_at, custom_fields`;
-const SELECT_FROM_JSON = `json_extract(value,'$.firstName'), json_extract(value,'$.lastName'), json_extract(value,'$.phone'),
-  json_extract(value,'$.email'), json_extract(value,'$.company'), json_extract(value,'$.address'), json_extract(value,'$.city'),
-  json_extract(value,'$.state'), json_extract(value,'$.zipCode'), json_extract(value,'$.timeZone'), json_extract(value,'$.sendable'),
-  json_extract(value,'$.unsendableReason'), json_extract(value,'$.consentSource'), json_extract(value,'$.now'), json_extract(value,'$.createdBy'),
-  json_extract(value,'$.now'), json_extract(value,'$.now'), json_extract(value,'$.customFields')`;
-
 /**
  * Duplicate detection against the database for one chunk: a row whose normalised phone or email already
  * belongs to a contact is a duplicate of it. Two indexed lookups, one bound JSON array each.
  */
 async function findExisting(db: Db, rows: Row[]) {
-  const phones = JSON.stringify(rows.map((r) => r.phone));
-  const emails = JSON.stringify(rows.map((r) => r.email).filter(Boolean));
-  const found = await db.all<{ id: number; phone: string; email: string | null }>(
-    sql`SELECT id, phone, email FROM contacts WHERE phone IN (SELECT value FROM json_each(${phones}))
-        UNION SELECT id, phone, email FROM contacts WHERE email IN (SELECT value FROM json_each(${emails}))`,
-  );
+  const phones = rows.map((r) => r.phone);
+  const emails = rows.flatMap((r) => (r.email ? [r.email] : []));
+  const match = { id: contacts.id, phone: contacts.phone, email: contacts.email };
+  const found = await db
+    .select(match)
+    .from(contacts)
+    .where(inJson(contacts.phone, phones))
+    .union(db.select(match).from(contacts).where(inJson(contacts.email, emails)));
   const byPhone = new Map<string, number>();
   const byEmail = new Map<string, number>();
   for (const f of found) {
@@ -107,13 +102,31 @@ async function planAndWrite(
       consentSource: opts.consentSource ?? null,
       now,
     }));
-    for (const { json } of chunkByBytes(inserts)) {
-      statements.push(
-        db.run(
-          sql`INSERT INTO contacts (${sql.raw(COLS)}) SELECT ${sql.raw(SELECT_FROM_JSON)} FROM json_each(${json}) WHERE ${guard}`,
-        ),
-      );
-    }
+    statements.push(
+      ...bulkInsertStatements(contacts, inserts, (j) => ({
+        values: {
+          firstName: j.firstName,
+          lastName: j.lastName,
+          phone: j.phone,
+          email: j.email,
+          company: j.company,
+          address: j.address,
+          city: j.city,
+          state: j.state,
+          zipCode: j.zipCode,
+          timeZone: j.timeZone,
+          sendable: j.sendable,
+          unsendableReason: j.unsendableReason,
+          consentSource: j.consentSource,
+          consentAt: j.now,
+          createdBy: j.createdBy,
+          createdAt: j.now,
+          updatedAt: j.now,
+          customFields: j.customFields,
+        },
+        where: guard,
+      })).map((q) => db.run(q)),
+    );
     // A number or address that opted out before it became a contact shows as opted out at once.
     statements.push(...optOutFlagStatements(db, toInsert));
   }
@@ -151,15 +164,34 @@ async function planAndWrite(
 /** Flags contacts whose phone or email is already on the suppression list (one statement per channel). */
 export function optOutFlagStatements(db: Db, rows: { phone: string; email: string | null }[]): BatchItem<"sqlite">[] {
   if (rows.length === 0) return [];
-  const phones = JSON.stringify(rows.map((r) => r.phone));
-  const emails = JSON.stringify(rows.flatMap((r) => (r.email ? [r.email] : [])));
+  const phones = rows.map((r) => r.phone);
+  const emails = rows.flatMap((r) => (r.email ? [r.email] : []));
+  const s = alias(suppressions, "s");
   return [
-    db.run(sql`UPDATE contacts SET opted_out_at = s.created_at, opted_out_source = s.reason
-               FROM suppressions s WHERE s.channel = 'sms' AND s.address = contacts.phone
-                 AND contacts.phone IN (SELECT value FROM json_each(${phones})) AND contacts.opted_out_at IS NULL`),
-    db.run(sql`UPDATE contacts SET email_unsubscribed_at = s.created_at
-               FROM suppressions s WHERE s.channel = 'email' AND s.address = contacts.email
-                 AND contacts.email IN (SELECT value FROM json_each(${emails})) AND contacts.email_unsubscribed_at IS NULL`),
+    db
+      .update(contacts)
+      .set({ optedOutAt: sql`${s.createdAt}`, optedOutSource: sql`${s.reason}` })
+      .from(s)
+      .where(
+        and(
+          sql`${s.channel} = 'sms'`,
+          eq(s.address, contacts.phone),
+          inJson(contacts.phone, phones),
+          isNull(contacts.optedOutAt),
+        ),
+      ),
+    db
+      .update(contacts)
+      .set({ emailUnsubscribedAt: sql`${s.createdAt}` })
+      .from(s)
+      .where(
+        and(
+          sql`${s.channel} = 'email'`,
+          eq(s.address, contacts.email),
+          inJson(contacts.email, emails),
+          isNull(contacts.emailUnsubscribedAt),
+        ),
+      ),
   ];
 }
 

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { campaignEnrollments, campaigns, contacts, messages, suppressions } from "~/db/schema";
 import { pendingPreview } from "~/message-center/list-messages.server";
 
 export const THREAD_PAGE = 30;
@@ -17,12 +18,6 @@ export type ThreadMessage = {
   createdAt: string;
 };
 
-/** The row as SQLite returns it (snake_case, epoch milliseconds). */
-type ThreadRow = Omit<ThreadMessage, "errorMessage" | "createdAt"> & {
-  error_message: string | null;
-  created_at: number;
-};
-
 /**
  * One conversation's messages, oldest → newest on screen, keyset-paged by id: the first page is the newest
  * THREAD_PAGE messages, `before` (the oldest id shown) fetches the earlier ones. A contact's thread walks
@@ -35,18 +30,46 @@ export async function getThread(
 ) {
   const limit = Math.min(Math.max(opts.limit ?? THREAD_PAGE, 1), 200);
   const where =
-    "contactId" in who ? sql`contact_id = ${who.contactId}` : sql`phone = ${who.phone} AND contact_id IS NULL`;
-  const rows =
-    await db.all<ThreadRow>(sql`SELECT id, channel, direction, kind, status, subject, content, error_message, created_at FROM messages
-         WHERE ${where} ${opts.before ? sql`AND id < ${opts.before}` : sql``} ORDER BY id DESC LIMIT ${limit + 1}`);
+    "contactId" in who
+      ? eq(messages.contactId, who.contactId)
+      : and(eq(messages.phone, who.phone), isNull(messages.contactId));
+  const rows = await db
+    .select({
+      id: messages.id,
+      channel: messages.channel,
+      direction: messages.direction,
+      kind: messages.kind,
+      status: messages.status,
+      subject: messages.subject,
+      content: messages.content,
+      errorMessage: messages.errorMessage,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(where, opts.before ? lt(messages.id, opts.before) : undefined))
+    .orderBy(desc(messages.id))
+    .limit(limit + 1);
   const page = rows.slice(0, limit).reverse();
   // A waiting bulk row holds its template until it is sent: show what the contact will read (issue 24, item 12).
-  const waiting = (r: ThreadRow) => WAITING.has(r.status) && r.direction === "outbound" && r.content.includes("{{");
+  const waiting = (r: (typeof rows)[number]) =>
+    WAITING.has(r.status) && r.direction === "outbound" && r.content.includes("{{");
   if ("contactId" in who && page.some(waiting)) {
-    const contact = await db.get<
-      Record<string, unknown>
-    >(sql`SELECT first_name, last_name, email AS contact_email, phone AS contact_phone, company, address,
-        city, state, zip_code, custom_fields FROM contacts WHERE id = ${who.contactId}`);
+    const contact = await db
+      .select({
+        first_name: contacts.firstName,
+        last_name: contacts.lastName,
+        contact_email: contacts.email,
+        contact_phone: contacts.phone,
+        company: contacts.company,
+        address: contacts.address,
+        city: contacts.city,
+        state: contacts.state,
+        zip_code: contacts.zipCode,
+        custom_fields: contacts.customFields,
+      })
+      .from(contacts)
+      .where(eq(contacts.id, who.contactId))
+      .get();
     if (contact) for (const r of page) if (waiting(r)) r.content = pendingPreview(r.content, contact);
   }
   return {
@@ -59,8 +82,8 @@ export async function getThread(
         status: r.status,
         subject: r.subject,
         content: r.content,
-        errorMessage: r.error_message,
-        createdAt: new Date(r.created_at).toISOString(),
+        errorMessage: r.errorMessage,
+        createdAt: r.createdAt.toISOString(),
       }),
     ),
     /** The id to pass as `before` for the earlier page, or null at the start of the conversation. */
@@ -70,13 +93,27 @@ export async function getThread(
 
 /** The campaigns a contact is enrolled in, newest first (bounded: a contact is in a handful). */
 export async function contactCampaigns(db: Db, contactId: number) {
-  return db.all<{ id: number; name: string; status: string; enrollmentStatus: string }>(
-    sql`SELECT c.id, c.name, c.status, e.status AS enrollmentStatus FROM campaign_enrollments e JOIN campaigns c ON c.id = e.campaign_id
-        WHERE e.contact_id = ${contactId} ORDER BY e.id DESC LIMIT 50`,
-  );
+  return db
+    .select({
+      id: campaigns.id,
+      name: campaigns.name,
+      status: campaigns.status,
+      enrollmentStatus: campaignEnrollments.status,
+    })
+    .from(campaignEnrollments)
+    .innerJoin(campaigns, eq(campaigns.id, campaignEnrollments.campaignId))
+    .where(eq(campaignEnrollments.contactId, contactId))
+    .orderBy(desc(campaignEnrollments.id))
+    .limit(50);
 }
 
 /** Whether a bare number has opted out (the suppression list); a contact's own state is on the contact row. */
 export async function phoneOptedOut(db: Db, phone: string) {
-  return Boolean(await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`));
+  return Boolean(
+    await db
+      .select({ id: suppressions.id })
+      .from(suppressions)
+      .where(and(eq(suppressions.channel, "sms"), eq(suppressions.address, phone)))
+      .get(),
+  );
 }

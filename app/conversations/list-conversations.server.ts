@@ -1,5 +1,10 @@
-import { sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { contacts, conversations } from "~/db/schema";
+
+const v = alias(conversations, "v");
+const c = alias(contacts, "c");
 
 export const CONVERSATIONS_PAGE = 25;
 
@@ -33,42 +38,51 @@ export async function listConversations(
 ) {
   const limit = Math.min(Math.max(opts.limit ?? CONVERSATIONS_PAGE, 1), 100);
   const cursor = parseConversationCursor(opts.after);
-  const rows = await db.all<{
-    id: number;
-    last_message_id: number;
-    contact_id: number | null;
-    first_name: string | null;
-    last_name: string | null;
-    phone: string | null;
-    email: string | null;
-    last_message_at: number;
-    last_direction: "inbound" | "outbound";
-    last_preview: string;
-    needs_reply: number;
-    opted_out_at: number | null;
-  }>(sql`SELECT v.id, v.last_message_id, v.contact_id, c.first_name, c.last_name, coalesce(c.phone, v.phone) AS phone, coalesce(c.email, v.email) AS email,
-      v.last_message_at, v.last_direction, v.last_preview, v.needs_reply, c.opted_out_at
-    FROM conversations v LEFT JOIN contacts c ON c.id = v.contact_id
-    WHERE 1 ${cursor ? sql`AND (v.last_message_at < ${cursor.at} OR (v.last_message_at = ${cursor.at} AND v.last_message_id < ${cursor.id}))` : sql``}
-      ${opts.needsReply ? sql`AND v.needs_reply = 1` : sql``}
-    ORDER BY v.last_message_at DESC, v.last_message_id DESC LIMIT ${limit + 1}`);
+  const at = cursor && new Date(cursor.at);
+  const rows = await db
+    .select({
+      id: v.id,
+      lastMessageId: v.lastMessageId,
+      contactId: v.contactId,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      phone: sql<string | null>`coalesce(${c.phone}, ${v.phone})`,
+      email: sql<string | null>`coalesce(${c.email}, ${v.email})`,
+      lastMessageAt: v.lastMessageAt,
+      lastDirection: v.lastDirection,
+      lastPreview: v.lastPreview,
+      needsReply: v.needsReply,
+      optedOutAt: c.optedOutAt,
+    })
+    .from(v)
+    .leftJoin(c, eq(c.id, v.contactId))
+    .where(
+      and(
+        cursor && at
+          ? or(lt(v.lastMessageAt, at), and(eq(v.lastMessageAt, at), lt(v.lastMessageId, cursor.id)))
+          : undefined,
+        opts.needsReply ? sql`${v.needsReply} = 1` : undefined,
+      ),
+    )
+    .orderBy(desc(v.lastMessageAt), desc(v.lastMessageId))
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     conversations: page.map(
       (r): ConversationListItem => ({
         id: r.id,
-        contactId: r.contact_id,
-        contactName: r.first_name != null ? `${r.first_name} ${r.last_name ?? ""}`.trim() : null,
+        contactId: r.contactId,
+        contactName: r.firstName != null ? `${r.firstName} ${r.lastName ?? ""}`.trim() : null,
         phone: r.phone,
         email: r.email,
-        lastMessageAt: new Date(r.last_message_at).toISOString(),
-        lastDirection: r.last_direction,
-        lastPreview: r.last_preview,
-        needsReply: r.needs_reply === 1,
-        optedOut: r.opted_out_at != null,
+        lastMessageAt: r.lastMessageAt.toISOString(),
+        lastDirection: r.lastDirection,
+        lastPreview: r.lastPreview,
+        needsReply: r.needsReply,
+        optedOut: r.optedOutAt != null,
       }),
     ),
-    nextCursor: rows.length > limit && last ? `${last.last_message_at}-${last.last_message_id}` : null,
+    nextCursor: rows.length > limit && last ? `${last.lastMessageAt.getTime()}-${last.lastMessageId}` : null,
   };
 }

@@ -1,4 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { contacts, conversations } from "~/db/schema";
+import { phoneOptedOut } from "./get-conversation.server";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
 import {
@@ -44,22 +46,26 @@ export async function sendReply(
   let contactId: number | null = null;
   let phone: string;
   if ("contactId" in to) {
-    const c = await db.get<{
-      id: number;
-      phone: string;
-      opted_out_at: number | null;
-      sendable: number;
-      unsendable_reason: string | null;
-    }>(sql`SELECT id, phone, opted_out_at, sendable, unsendable_reason FROM contacts WHERE id = ${to.contactId}`);
+    const c = await db
+      .select({
+        id: contacts.id,
+        phone: contacts.phone,
+        optedOutAt: contacts.optedOutAt,
+        sendable: contacts.sendable,
+        unsendableReason: contacts.unsendableReason,
+      })
+      .from(contacts)
+      .where(eq(contacts.id, to.contactId))
+      .get();
     if (!c) throw new AppError("not_found", "Contact not found");
-    if (c.opted_out_at != null)
+    if (c.optedOutAt != null)
       throw new AppError(
         "conflict",
         `${OPTED_OUT_REASON}: this contact texted STOP and cannot be messaged until they text START`,
         { field: "message" },
       );
     if (!c.sendable)
-      throw new AppError("validation", c.unsendable_reason ?? "This contact's number cannot receive texts", {
+      throw new AppError("validation", c.unsendableReason ?? "This contact's number cannot receive texts", {
         field: "message",
       });
     contactId = c.id;
@@ -67,7 +73,7 @@ export async function sendReply(
   } else {
     phone = sendablePhone(to.phone);
   }
-  if (await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`)) {
+  if (await phoneOptedOut(db, phone)) {
     throw new AppError(
       "conflict",
       `${OPTED_OUT_REASON}: this number texted STOP and cannot be messaged until it texts START`,
@@ -81,11 +87,13 @@ export async function sendReply(
     input.message,
   );
   const key = contactId ? `c:${contactId}` : `p:${phone}`;
-  const conv = await db.get<{ last_direction: string; last_message_at: number }>(
-    sql`SELECT last_direction, last_message_at FROM conversations WHERE key = ${key}`,
-  );
+  const conv = await db
+    .select({ lastDirection: conversations.lastDirection, lastMessageAt: conversations.lastMessageAt })
+    .from(conversations)
+    .where(eq(conversations.key, key))
+    .get();
   const conversational =
-    conv?.last_direction === "inbound" && now.getTime() - conv.last_message_at <= CONVERSATIONAL_WINDOW_MS;
+    conv?.lastDirection === "inbound" && now.getTime() - conv.lastMessageAt.getTime() <= CONVERSATIONAL_WINDOW_MS;
   const idempotencyKey = `reply:${actor.userId}:${input.nonce}`;
   await createOutboundMessages(
     db,

@@ -22,8 +22,18 @@ import { describe, expect, it } from "vitest";
 // A statement that must stay raw carries `// raw-sql: <key>` on the line(s) just above it, and <key> is listed in
 // ALLOWED for that file with the reason; it is then left out of both counts.
 
-/** Helpers whose SQL is checked against the schema's columns (app/db/bulk-update.server.ts). */
-const TYPED_HELPERS = new Set(["bulkUpdateSql", "bulkUpdateStatements", "bulkInsertSql", "bulkInsertStatements"]);
+/**
+ * Helpers whose SQL is checked against the schema's columns (app/db/bulk-update.server.ts), and the send consumer's
+ * exported wrappers around bulkUpdateStatements (query-plans.test.ts pins their plans, so they are named functions).
+ */
+const TYPED_HELPERS = new Set([
+  "bulkUpdateSql",
+  "bulkUpdateStatements",
+  "bulkInsertSql",
+  "bulkInsertStatements",
+  "claimStatements",
+  "recordOutcomeStatements",
+]);
 
 /** Statements the builder cannot express. Key = the `raw-sql:` marker above the statement; one line of why. */
 const ALLOWED: Record<string, Record<string, string>> = {
@@ -45,6 +55,39 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "contacts/import-next-chunk.server.ts": {
     "guarded-insert": "logged only while the import is still importing (a redelivered finish logs nothing)",
   },
+  "caps/record-held.server.ts": {
+    "guarded-insert": "the activity entry is written only for the first held event of the day (its tally is 1)",
+  },
+  "messaging/compliance.server.ts": {
+    "guarded-insert": "the suppression is written only when the batch's condition holds (a newer STOP won)",
+  },
+  "messaging/providers/outbox.server.ts": {
+    "guarded-insert": "the outbox row is written only if this message is not already there (a provider retry)",
+  },
+  // INSERT … SELECT from another table: drizzle's insert().select() must name every column of the target, in order.
+  "messaging/send-broadcast.server.ts": {
+    "insert-select": "one message per picked contact, read from contacts inside the batch that writes the broadcast",
+  },
+  // The reply's correlated subqueries name the updated row by an alias (`messages AS i`); drizzle cannot alias the
+  // table an update() writes.
+  "campaigns/attribute-replies.server.ts": {
+    "update-from": "responses counted per campaign from a grouped derived table; replies stamped through the alias i",
+  },
+  // A prepared D1 statement of the archive's own d1.batch (below).
+  "messaging/keep-consent-evidence.server.ts": {
+    "update-from": "copies each opt-out/opt-in event's evidence message before the archive deletes it",
+  },
+  // The campaign dispatcher's reads report D1's own rows_read per tick (bench/campaign.mjs reads the debug line).
+  "campaigns/dispatch-due-steps.server.ts": { "d1-meta": "the due scan and its batch of reads, with rows_read" },
+  // SQLite's SELECT without FROM: drizzle's select() always has one.
+  "jobs/purge-old-rows.server.ts": {
+    "select-without-from": "each retention table's oldest created_at in one statement (one index row each)",
+  },
+  // The archive works on the D1 binding: it copies rows as stored (SELECT *, epoch ms, 0/1) to R2, reports D1's own
+  // rows_read, and commits the delete with the consent-evidence copy in one d1.batch.
+  "messaging/archive-old-messages.server.ts": {
+    archive: "rows as stored to R2, D1's rows_read per read, one d1.batch with keepConsentEvidence",
+  },
   // FTS5 virtual tables are not in the drizzle schema (migrations create them by hand).
   "campaigns/count-matching-contacts.server.ts": { "fts-match": "contacts_fts MATCH" },
   "contacts/list-contacts.server.ts": { "fts-match": "contacts_fts MATCH, walked in rowid order" },
@@ -56,20 +99,20 @@ const ALLOWED: Record<string, Record<string, string>> = {
 
 /** Raw statements and hand-typed rows per folder of app/ (test files excluded). Only ever lower these. */
 const BUDGET: Record<string, { raw: number; typedRows: number }> = {
-  activity: { raw: 1, typedRows: 1 },
-  ai: { raw: 2, typedRows: 0 },
-  analytics: { raw: 9, typedRows: 8 },
+  activity: { raw: 0, typedRows: 0 },
+  ai: { raw: 0, typedRows: 0 },
+  analytics: { raw: 0, typedRows: 0 },
   auth: { raw: 0, typedRows: 0 },
-  campaigns: { raw: 18, typedRows: 4 },
-  caps: { raw: 10, typedRows: 6 },
-  contacts: { raw: 6, typedRows: 1 },
-  conversations: { raw: 8, typedRows: 6 },
-  jobs: { raw: 5, typedRows: 2 },
-  "message-center": { raw: 10, typedRows: 8 },
-  messaging: { raw: 84, typedRows: 40 },
-  playground: { raw: 1, typedRows: 1 },
+  campaigns: { raw: 0, typedRows: 0 },
+  caps: { raw: 0, typedRows: 0 },
+  contacts: { raw: 0, typedRows: 0 },
+  conversations: { raw: 0, typedRows: 0 },
+  jobs: { raw: 0, typedRows: 0 },
+  "message-center": { raw: 0, typedRows: 0 },
+  messaging: { raw: 0, typedRows: 0 },
+  playground: { raw: 0, typedRows: 0 },
   responders: { raw: 0, typedRows: 0 },
-  routes: { raw: 1, typedRows: 1 },
+  routes: { raw: 0, typedRows: 0 },
   users: { raw: 0, typedRows: 0 },
 };
 

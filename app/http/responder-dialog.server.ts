@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { redirectWithToast } from "./toast.server";
-import { createResponder, updateResponder } from "~/responders/manage-responders.server";
+import { createResponder } from "~/responders/create-responder.server";
+import { updateResponder } from "~/responders/update-responder.server";
 import { readResponderForm } from "~/responders/responder-form-values";
 import { parseResponder, RESPONDER_TOASTS } from "~/responders/responder-schema";
 

@@ -1,5 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
+import { contactImports, messages } from "~/db/schema";
 import { jobSchema } from "./jobs";
 
 /**
@@ -8,7 +10,6 @@ import { jobSchema } from "./jobs";
  * 15 minutes), an import is marked failed with a message its page shows. Everything is acked.
  */
 export async function handleDeadLetters(batch: MessageBatch<unknown>, db: Db, now: Date) {
-  const t = now.getTime();
   const sends: number[] = [];
   const imports: number[] = [];
   for (const msg of batch.messages) {
@@ -19,12 +20,25 @@ export async function handleDeadLetters(batch: MessageBatch<unknown>, db: Db, no
     msg.ack();
   }
   if (sends.length) {
-    await db.run(sql`UPDATE messages SET status = 'failed', error_message = coalesce(error_message || ' — ', '') || 'gave up after repeated delivery failures', updated_at = ${t}
-                     WHERE id IN (SELECT value FROM json_each(${JSON.stringify(sends)})) AND +status = 'queued'`);
+    await db
+      .update(messages)
+      .set({
+        status: "failed",
+        errorMessage: sql`coalesce(${messages.errorMessage} || ' — ', '') || 'gave up after repeated delivery failures'`,
+        updatedAt: now,
+      })
+      .where(and(inJson(messages.id, sends), sql`+${messages.status} = 'queued'`));
   }
   if (imports.length) {
-    await db.run(sql`UPDATE contact_imports SET status = 'failed', failure_message = 'The import stopped after repeated errors. Contacts imported so far were kept; upload the file again to finish (existing contacts are detected as duplicates).', updated_at = ${t}
-                     WHERE id IN (SELECT value FROM json_each(${JSON.stringify(imports)})) AND status = 'importing'`);
+    await db
+      .update(contactImports)
+      .set({
+        status: "failed",
+        failureMessage:
+          "The import stopped after repeated errors. Contacts imported so far were kept; upload the file again to finish (existing contacts are detected as duplicates).",
+        updatedAt: now,
+      })
+      .where(and(inJson(contactImports.id, imports), eq(contactImports.status, "importing")));
   }
   return { sends: sends.length, imports: imports.length };
 }

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { aiClassifications, alerts, chatMessages, loginHistory } from "~/db/schema";
 
 const DAY_MS = 86_400_000;
 /** Rows removed per table per tick at most: a tick stays short however much is due. */
@@ -24,12 +25,32 @@ export const RETENTION = [
 
 export type RetentionTable = (typeof RETENTION)[number]["table"];
 
+const TABLES = {
+  login_history: loginHistory,
+  chat_messages: chatMessages,
+  alerts,
+  ai_classifications: aiClassifications,
+} as const;
+
 /** Deletes at most `chunk` rows of `table` older than `days`, oldest first; returns how many went. */
 export function purgeOlderThan(db: Db, table: RetentionTable, days: number, now: Date, chunk = PURGE_CHUNK) {
   const cutoff = now.getTime() - days * DAY_MS;
-  const t = sql.raw(table);
-  return db.all<{ id: number }>(sql`
-    DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${chunk}) RETURNING id`);
+  // One shape for the four tables: their id and created_at (utc) columns.
+  const t = TABLES[table] as typeof loginHistory;
+  return db
+    .delete(t)
+    .where(
+      inArray(
+        t.id,
+        db
+          .select({ id: t.id })
+          .from(t)
+          .where(sql`${t.createdAt} < ${cutoff}`)
+          .orderBy(t.createdAt)
+          .limit(chunk),
+      ),
+    )
+    .returning({ id: t.id });
 }
 
 /**
@@ -42,6 +63,8 @@ export async function purgeOldRows(db: Db, now: Date, chunk = PURGE_CHUNK) {
     RETENTION.map(({ table }) => sql`(SELECT min(created_at) FROM ${sql.raw(table)}) AS ${sql.raw(table)}`),
     sql`, `,
   );
+  // A SELECT without FROM (one index row per table in one statement): drizzle's select() needs a FROM.
+  // raw-sql: select-without-from
   const first =
     (await db.get<Record<RetentionTable, number | null>>(sql`SELECT ${oldest}`)) ??
     ({} as Record<RetentionTable, number | null>);

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
-import { activityRetentionDays, purgeOldActivity } from "~/activity/purge-old-activity.server";
+import { and, eq, lt } from "drizzle-orm";
+import { contactImports } from "~/db/schema";
+import { purgeOldActivity } from "~/activity/purge-old-activity.server";
 import { recordStatus } from "~/activity/system-status.server";
 import { purgeOldCapWindows } from "~/caps/purge-old-cap-windows.server";
 import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
@@ -9,7 +10,7 @@ import type { JobQueue } from "~/lib/job-queue";
 import type { SmsProvider } from "~/messaging/providers/provider";
 import type { AlertConfig } from "~/responders/reply-deps";
 import { escalateDueAlerts } from "~/responders/alerts/run-alerts.server";
-import { archiveOldMessages } from "~/messaging/archive-old-messages.server";
+import { archiveOldMessages, type ArchiveBucket } from "~/messaging/archive-old-messages.server";
 import { advanceOutboxStatuses } from "~/messaging/providers/outbox.server";
 import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
@@ -18,12 +19,15 @@ import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 
 /**
  * What the tasks take, built by the composition root (app/wiring/app-deps.server.ts `tickDeps`): `now` is the tick's
- * scheduled time for every task; `env` for the settings tasks read themselves (retention, the archive bucket).
+ * scheduled time for every task; the settings and the archive bucket come from the root too (no task reads `env`).
  */
 export type TickDeps = {
   db: Db;
-  env: Env;
   now: Date;
+  /** The activity log's retention in days (ACTIVITY_RETENTION_DAYS, else the default). */
+  activityRetentionDays: () => number;
+  /** Where the retention task archives old messages (R2 `ARCHIVE`). */
+  archive: ArchiveBucket;
   queue: JobQueue;
   sms: () => SmsProvider;
   alerts: () => AlertConfig;
@@ -41,6 +45,10 @@ export async function runScheduledTick(deps: TickDeps, tasks: Task[] = defaultTa
   );
   return { ran: tasks.length, failed: failed.length };
 }
+
+/** Activity entries past the retention the composition root read (ACTIVITY_RETENTION_DAYS). */
+export const purgeActivityTask: Task = ({ db, activityRetentionDays, now }) =>
+  purgeOldActivity(db, now, activityRetentionDays());
 
 export const defaultTasks: Task[] = [
   ({ db, now }) => purgeExpiredSessions(db, now),
@@ -61,7 +69,7 @@ export const defaultTasks: Task[] = [
     await pruneStatusBacklog(db, now);
   },
   // Activity entries past ACTIVITY_RETENTION_DAYS (default 365), a bounded batch per tick.
-  ({ db, env, now }) => purgeOldActivity(db, now, activityRetentionDays(env)),
+  (d) => purgeActivityTask(d),
   // login_history, chat_messages, alerts, ai_classifications past their retention (decision 022), a chunk each per tick.
   async ({ db, now }) => {
     const removed = await purgeOldRows(db, now);
@@ -72,11 +80,15 @@ export const defaultTasks: Task[] = [
   // Smart alerts nobody acknowledged within their profile's escalationTime go to the escalation address.
   ({ db, queue, alerts, now }) => escalateDueAlerts({ db, queue, now, config: alerts() }),
   // Messages older than the retention (org setting, default 18 months) → R2, a bounded chunk per tick (decision 017).
-  async ({ db, env, now }) => {
-    const r = await archiveOldMessages(db, env.ARCHIVE, now);
+  async ({ db, archive, now }) => {
+    const r = await archiveOldMessages(db, archive, now);
     if (r.archived || r.busy) console.log("message-archive", JSON.stringify(r));
   },
   // Uploads that were previewed but never confirmed.
   ({ db, now }) =>
-    db.run(sql`DELETE FROM contact_imports WHERE status = 'staged' AND created_at < ${now.getTime() - 24 * 3600_000}`),
+    db
+      .delete(contactImports)
+      .where(
+        and(eq(contactImports.status, "staged"), lt(contactImports.createdAt, new Date(now.getTime() - 24 * 3600_000))),
+      ),
 ];

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { messageArchives } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { PARTS_PER_DOWNLOAD } from "./list-message-archives.server";
 
@@ -14,9 +15,13 @@ export async function downloadMessageArchive(db: Db, bucket: Pick<R2Bucket, "get
   if (!ARCHIVE_MONTH.test(month) || !Number.isInteger(file) || file < 1)
     throw new AppError("not_found", "No archive for that month");
   const keys = (
-    await db.all<{ key: string }>(
-      sql`SELECT key FROM message_archives WHERE month = ${month} ORDER BY key LIMIT ${PARTS_PER_DOWNLOAD} OFFSET ${(file - 1) * PARTS_PER_DOWNLOAD}`,
-    )
+    await db
+      .select({ key: messageArchives.key })
+      .from(messageArchives)
+      .where(eq(messageArchives.month, month))
+      .orderBy(asc(messageArchives.key))
+      .limit(PARTS_PER_DOWNLOAD)
+      .offset((file - 1) * PARTS_PER_DOWNLOAD)
   ).map((r) => r.key);
   if (keys.length === 0) throw new AppError("not_found", "No archive for that month");
   let next = 0;

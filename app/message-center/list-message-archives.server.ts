@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { desc } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { messageArchiveMonths } from "~/db/schema";
 import { loadRetentionMonths } from "../messaging/org-settings.server";
 
 /** Parts streamed by one download at most: each is one R2 read, a subrequest, of which a request may make ~1,000 (Paid plan). */
@@ -17,9 +18,7 @@ export type ArchiveMonth = {
 /** The archive screen: every archived month, newest first (one summary row each), and the retention in force. */
 export async function listMessageArchives(db: Db) {
   const [rows, retentionMonths] = await Promise.all([
-    db.all<{ month: string; parts: number; rows: number; bytes: number; updated_at: number }>(
-      sql`SELECT month, parts, rows, bytes, updated_at FROM message_archive_months ORDER BY month DESC`,
-    ),
+    db.select().from(messageArchiveMonths).orderBy(desc(messageArchiveMonths.month)),
     loadRetentionMonths(db),
   ]);
   const months = rows.map(
@@ -28,7 +27,7 @@ export async function listMessageArchives(db: Db) {
       parts: r.parts,
       messages: r.rows,
       bytes: r.bytes,
-      updatedAt: new Date(r.updated_at).toISOString(),
+      updatedAt: new Date(r.updatedAt).toISOString(),
       files: Math.ceil(r.parts / PARTS_PER_DOWNLOAD),
     }),
   );

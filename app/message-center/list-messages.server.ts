@@ -1,7 +1,7 @@
-import { and, desc, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt, max, min, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
-import { contacts, messages } from "~/db/schema";
+import { contacts, messageCounts, messages, senderPacing } from "~/db/schema";
 import { extractVariables, renderTemplate } from "../messaging/render";
 import { variableSource, variableValues } from "../messaging/variable-values";
 
@@ -47,10 +47,7 @@ export const NAME_SEARCH_CONTACTS = 50;
 
 const m = alias(messages, "m");
 const c = alias(contacts, "c");
-// The same columns, under the same names, for the raw FTS walk and the builder's name search.
-const COLUMNS = sql`m.id, m.content, m.phone, m.email, m.subject, m.channel, m.kind, m.direction, m.status, m.created_at,
-      m.twilio_sid, m.campaign_id, m.contact_id, m.error_message, m.is_test, c.first_name, c.last_name, c.email AS contact_email,
-      c.phone AS contact_phone, c.company, c.address, c.city, c.state, c.zip_code, c.custom_fields`;
+// The same columns, under the same names, for the FTS walk, the list and the name search.
 type Row = Record<string, unknown>;
 const BUILDER_COLUMNS = {
   id: m.id,
@@ -169,18 +166,29 @@ export async function listMessages(
   const match = q ? ftsQuery(q) : null;
   const tab = TAB_FILTER[opts.tab ?? "all"];
   // The name of the contact, also for messages from a number that became a contact later.
-  const select = sql`SELECT ${COLUMNS}
-    FROM messages m
-    LEFT JOIN contacts c ON c.id = coalesce(m.contact_id, (SELECT id FROM contacts WHERE phone = m.phone))`;
+  const byPhone = db.select({ id: contacts.id }).from(contacts).where(eq(contacts.phone, m.phone));
+  const select = () =>
+    db
+      .select(BUILDER_COLUMNS)
+      .from(m)
+      .leftJoin(c, sql`${c.id} = coalesce(${m.contactId}, ${byPhone})`);
   let rows: Row[];
   if (match) {
     // The FTS index walks rowids newest first; the tab filter and cursor apply inside the same walk.
     const [byText, byName] = await Promise.all([
-      db.all<Row>(sql`${select}
-        JOIN messages_fts f ON f.rowid = m.id
-        WHERE messages_fts MATCH ${match} AND ${tab} AND ${CUSTOMER_MESSAGES} ${opts.before ? sql`AND f.rowid < ${opts.before}` : sql``}
-        ORDER BY f.rowid DESC LIMIT ${limit + 1}`),
-      nameSearchQuery(db, match, tab, opts.before, limit + 1) as Promise<Row[]>,
+      select()
+        .innerJoin(sql`messages_fts f`, sql`f.rowid = ${m.id}`)
+        .where(
+          and(
+            sql`messages_fts MATCH ${match}`,
+            tab,
+            CUSTOMER_MESSAGES,
+            opts.before ? sql`f.rowid < ${opts.before}` : undefined,
+          ),
+        )
+        .orderBy(sql`f.rowid DESC`)
+        .limit(limit + 1),
+      nameSearchQuery(db, match, tab, opts.before, limit + 1),
     ]);
     const seen = new Set<number>();
     rows = [...byText, ...byName]
@@ -188,10 +196,19 @@ export async function listMessages(
       .filter((r) => !seen.has(r.id as number) && seen.add(r.id as number))
       .slice(0, limit + 1);
   } else {
-    rows = await db.all<Row>(sql`${select}
-        WHERE ${tab} AND ${CUSTOMER_MESSAGES} ${opts.before ? sql`AND m.id < ${opts.before}` : sql``}
-          ${q ? sql`AND m.id > (SELECT max(id) FROM messages) - ${SHORT_SEARCH_WINDOW} AND (m.content LIKE ${likeContains(q)} ESCAPE '\\' OR m.phone LIKE ${likeContains(q)} ESCAPE '\\')` : sql``}
-        ORDER BY m.id DESC LIMIT ${limit + 1}`);
+    rows = await select()
+      .where(
+        and(
+          tab,
+          CUSTOMER_MESSAGES,
+          opts.before ? lt(m.id, opts.before) : undefined,
+          q
+            ? sql`${m.id} > ${db.select({ id: max(messages.id) }).from(messages)} - ${SHORT_SEARCH_WINDOW} AND (${m.content} LIKE ${likeContains(q)} ESCAPE '\\' OR ${m.phone} LIKE ${likeContains(q)} ESCAPE '\\')`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(m.id))
+      .limit(limit + 1);
   }
   const items = rows.slice(0, limit).map(itemOf);
   return { messages: items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };
@@ -199,9 +216,9 @@ export async function listMessages(
 
 /** Tab counts from the trigger-maintained message_counts table: one small read, whatever the volume. */
 export async function messageTabCounts(db: Db): Promise<Record<MessageTab, number>> {
-  const rows = await db.all<{ direction: string; status: string; n: number }>(
-    sql`SELECT direction, status, n FROM message_counts`,
-  );
+  const rows = await db
+    .select({ direction: messageCounts.direction, status: messageCounts.status, n: messageCounts.n })
+    .from(messageCounts);
   const sum = (f: (r: { direction: string; status: string }) => boolean) => rows.filter(f).reduce((a, r) => a + r.n, 0);
   return {
     all: sum(() => true),
@@ -216,10 +233,19 @@ export async function messageTabCounts(db: Db): Promise<Record<MessageTab, numbe
  * steps write no counter rows, migration 0041), so these are counted on messages_due_idx, which holds only them.
  * Each count stops at 100,000 so a screen never reads more than that.
  */
-export const backlogCountsSql = sql`
-  SELECT 'pending' AS status, count(*) AS n FROM (SELECT 1 FROM messages WHERE status = 'pending' LIMIT 100000)
-  UNION ALL SELECT 'queued', count(*) FROM (SELECT 1 FROM messages WHERE status = 'queued' LIMIT 100000)
-  UNION ALL SELECT 'sending', count(*) FROM (SELECT 1 FROM messages WHERE status = 'sending' LIMIT 100000)`;
+export function backlogCounts(db: Db) {
+  const waiting = (status: "pending" | "queued" | "sending") => {
+    // The literal status: the partial index cannot serve a bound one.
+    const rows = db
+      .select({ one: sql`1` })
+      .from(messages)
+      .where(sql`${messages.status} = ${sql.raw(`'${status}'`)}`)
+      .limit(100_000)
+      .as(status);
+    return db.select({ status: sql<string>`${status}`.as("status"), n: count() }).from(rows);
+  };
+  return waiting("pending").unionAll(waiting("queued")).unionAll(waiting("sending"));
+}
 
 /**
  * What is waiting to go out and how fast it can: outbound pending (scheduled or deferred by quiet hours /
@@ -227,11 +253,13 @@ export const backlogCountsSql = sql`
  */
 export async function sendingBacklog(db: Db, now: Date) {
   const [counts, senders, nextDue] = await Promise.all([
-    db.all<{ status: string; n: number }>(backlogCountsSql),
-    db.all<{ sender: string; next_slot_ms: number; day: string; day_count: number }>(
-      sql`SELECT sender, next_slot_ms, day, day_count FROM sender_pacing ORDER BY sender LIMIT 20`,
-    ),
-    db.get<{ at: number | null }>(sql`SELECT min(scheduled_at) AS at FROM messages WHERE status = 'pending'`),
+    backlogCounts(db),
+    db.select().from(senderPacing).orderBy(asc(senderPacing.sender)).limit(20),
+    db
+      .select({ at: min(messages.scheduledAt) })
+      .from(messages)
+      .where(sql`${messages.status} = 'pending'`)
+      .get(),
   ]);
   const n = (s: string) => counts.find((c) => c.status === s)?.n ?? 0;
   const today = now.toISOString().slice(0, 10);
@@ -239,11 +267,11 @@ export async function sendingBacklog(db: Db, now: Date) {
     pending: n("pending"),
     queued: n("queued"),
     sending: n("sending"),
-    nextScheduledAt: nextDue?.at ? new Date(nextDue.at).toISOString() : null,
+    nextScheduledAt: nextDue?.at ? nextDue.at.toISOString() : null,
     senders: senders.map((s) => ({
       sender: s.sender,
-      sentToday: s.day === today ? s.day_count : 0,
-      busyUntil: s.next_slot_ms > now.getTime() ? new Date(s.next_slot_ms).toISOString() : null,
+      sentToday: s.day === today ? s.dayCount : 0,
+      busyUntil: s.nextSlotMs > now.getTime() ? new Date(s.nextSlotMs).toISOString() : null,
     })),
   };
 }

@@ -101,9 +101,11 @@ export async function archiveOldMessages(
   const t = now.getTime();
   const today = now.toISOString().slice(0, 10);
   const [stateRes, settingRes] = await d1.batch([
+    // raw-sql: archive
     d1.prepare(
       `SELECT cursor_at, cursor_id, lap_day, lease_until, pending_keys FROM message_archive_state WHERE id = 1`,
     ),
+    // raw-sql: archive
     d1.prepare(`SELECT key, value FROM org_settings WHERE key = ?`).bind(RETENTION_KEY),
   ]);
   const state = stateRes.results[0] as State | undefined;
@@ -120,6 +122,7 @@ export async function archiveOldMessages(
 
   const newLap = state.lap_day !== today;
   const [cursorAt, cursorId] = newLap ? [0, 0] : [state.cursor_at, state.cursor_id];
+  // raw-sql: archive
   const scan = await d1
     .prepare(SCAN_SQL)
     .bind(cursorAt, cursorId, cutoff, opts.chunk ?? ARCHIVE_CHUNK)
@@ -134,6 +137,7 @@ export async function archiveOldMessages(
   if (done.length === 0 && pending.length === 0) {
     // Nothing to archive: move the cursor past the unfinished rows it read (or start the day's lap), nothing else.
     if (last || newLap) {
+      // raw-sql: archive
       await d1
         .prepare(
           `UPDATE message_archive_state SET cursor_at = ?, cursor_id = ?, lap_day = ? WHERE id = 1 AND lease_until = ?`,
@@ -148,6 +152,7 @@ export async function archiveOldMessages(
   const keys = parts.map((p) => p.key);
   const lease = t + ARCHIVE_LEASE_MS;
   // Take the task, recording the keys before they exist in R2; another tick that got here first wins.
+  // raw-sql: archive
   const claim = await d1
     .prepare(`UPDATE message_archive_state SET lease_until = ?, pending_keys = ? WHERE id = 1 AND lease_until = ?`)
     .bind(lease, JSON.stringify(keys), state.lease_until)
@@ -180,20 +185,25 @@ export async function archiveOldMessages(
     );
     await d1.batch([
       keepConsentEvidence(d1, ids),
+      // raw-sql: archive
       d1.prepare(`UPDATE message_archive_state SET archiving = 1 WHERE id = 1`),
+      // raw-sql: archive
       d1.prepare(`DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))`).bind(ids),
+      // raw-sql: archive
       d1
         .prepare(
           `UPDATE message_archive_state SET archiving = 0, cursor_at = ?, cursor_id = ?, lap_day = ?, lease_until = 0, pending_keys = NULL WHERE id = 1`,
         )
         .bind(next.at, next.id, today),
       // A plain INSERT: a key recorded twice would mean an object overwritten, so the batch fails instead.
+      // raw-sql: archive
       d1
         .prepare(
           `INSERT INTO message_archives (key, month, first_id, last_id, rows, bytes, created_at)
            SELECT value ->> 'key', value ->> 'month', value ->> 'first', value ->> 'last', value ->> 'rows', value ->> 'bytes', ?2 FROM json_each(?1)`,
         )
         .bind(records, t),
+      // raw-sql: archive
       d1
         .prepare(
           `INSERT INTO message_archive_months (month, parts, rows, bytes, updated_at)
@@ -205,6 +215,7 @@ export async function archiveOldMessages(
     ]);
   } catch (err) {
     // Let the next tick retry at once; the pending keys stay recorded so it can clean up.
+    // raw-sql: archive
     await d1
       .prepare(`UPDATE message_archive_state SET lease_until = 0 WHERE id = 1 AND lease_until = ?`)
       .bind(lease)

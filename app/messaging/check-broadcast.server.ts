@@ -1,6 +1,9 @@
-import { sql } from "drizzle-orm";
-import { fieldsOfRow, type ContactFieldColumns } from "~/contacts/contact-fields";
+import { and, eq, exists, isNotNull, not, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { fieldsOfRow } from "~/contacts/contact-fields";
+import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
+import { contacts, messages, suppressions } from "~/db/schema";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -57,20 +60,55 @@ export interface BroadcastCheck {
   warnings: { code: "no_opt_out" | "link_shortener" | "unknown_variable"; message: string }[];
 }
 
-type Row = ContactFieldColumns & {
-  id: number;
-  time_zone: string | null;
-  sendable: number;
-  opted_out: number;
-  first_touch: number;
-};
-
 export function findLinkShortener(text: string): string | null {
   return SHORTENER_RE.exec(text)?.[1]?.toLowerCase() ?? null;
 }
 
 export function hasOptOutWording(text: string): boolean {
   return OPT_OUT_RE.test(text);
+}
+
+const pc = alias(contacts, "c");
+const sup = alias(suppressions, "s");
+const msg = alias(messages, "m");
+
+/** The picked contacts with what the check needs: opted out (flag or suppression), first marketing touch. */
+function checkRows(db: Db, ids: readonly number[], email: boolean) {
+  const suppressed = (channel: SQL, address: typeof pc.phone | typeof pc.email) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(sup)
+        .where(and(channel, eq(sup.address, address))),
+    );
+  return db
+    .select({
+      id: pc.id,
+      first_name: pc.firstName,
+      last_name: pc.lastName,
+      phone: pc.phone,
+      email: pc.email,
+      company: pc.company,
+      address: pc.address,
+      city: pc.city,
+      state: pc.state,
+      zip_code: pc.zipCode,
+      time_zone: pc.timeZone,
+      sendable: pc.sendable,
+      opted_out: (email
+        ? or(isNotNull(pc.emailUnsubscribedAt), suppressed(sql`${sup.channel} = 'email'`, pc.email))
+        : or(isNotNull(pc.optedOutAt), suppressed(sql`${sup.channel} = 'sms'`, pc.phone)))!.mapWith(Boolean),
+      first_touch: not(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(msg)
+            .where(and(eq(msg.contactId, pc.id), sql`${msg.direction} = 'outbound'`, sql`${msg.isMarketing} = 1`)),
+        ),
+      ).mapWith(Boolean),
+    })
+    .from(pc)
+    .where(inJson(pc.id, ids));
 }
 
 /**
@@ -93,16 +131,7 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   let encoding: "GSM-7" | "UCS-2" | null = null;
   const email = input.type === "email";
   for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
-    const chunk = JSON.stringify(ids.slice(i, i + CHECK_CHUNK));
-    const rows = await db.all<Row>(sql`
-      SELECT c.id, c.first_name, c.last_name, c.phone, c.email, c.company, c.address, c.city, c.state, c.zip_code, c.time_zone, c.sendable,
-        ${
-          email
-            ? sql`(c.email_unsubscribed_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'email' AND s.address = c.email))`
-            : sql`(c.opted_out_at IS NOT NULL OR EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = 'sms' AND s.address = c.phone))`
-        } AS opted_out,
-        NOT EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'outbound' AND m.is_marketing = 1) AS first_touch
-      FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${chunk}))`);
+    const rows = await checkRows(db, ids.slice(i, i + CHECK_CHUNK), email);
     found += rows.length;
     for (const c of rows) {
       if (c.opted_out) {

@@ -1,10 +1,11 @@
-import { sql } from "drizzle-orm";
+import { and, eq, isNotNull, not, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { activityRow } from "~/activity/log-activity.server";
 import { assessPhone, normalizePhone } from "~/contacts/phone";
 import { chunkByBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog } from "~/db/schema";
+import { activityLog, contacts, messages, users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { findUnknownVariables, renderTemplate, requiredVariables } from "./render";
 import { loadOrgSettings } from "./org-settings.server";
@@ -66,6 +67,15 @@ const CONTACT_SQL: Record<string, string> = {
   ...Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, CUSTOM(n)])),
 };
 
+/** The contacts as `c`: CONTACT_SQL's expressions name their columns that way. */
+const pc = alias(contacts, "c");
+
+/** True (1) where the variable's contact value is missing or blank. */
+const blank = (n: string) => sql`trim(coalesce(CAST(${sql.raw(CONTACT_SQL[n])} AS TEXT), '')) = ''`;
+
+/** `<column> IN` one chunk of ids already written as JSON (chunkByBytes). */
+const inJsonText = (column: typeof pc.id, json: string) => sql`${column} IN (SELECT value FROM json_each(${json}))`;
+
 /**
  * The one place a send is checked for tokens it would leave empty: every {{variable}} used without a fallback
  * must have a value for every recipient — from the contact, their custom fields, the sender's profile, the
@@ -85,9 +95,11 @@ export async function assertVariablesFilled(
   const sources = new Set(required.map(variableSource));
   const org = sources.has("org") || required.includes("company") ? await loadOrgSettings(db) : {};
   const sender = sources.has("sender")
-    ? await db.get<{ firstName: string; lastName: string; email: string; phone: string | null }>(
-        sql`SELECT first_name AS firstName, last_name AS lastName, email, phone FROM users WHERE id = ${senderId}`,
-      )
+    ? ((await db
+        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, phone: users.phone })
+        .from(users)
+        .where(eq(users.id, senderId))
+        .get()) ?? null)
     : null;
   const fixed = variableValues({ sender, org, to: "bare" in target ? target.bare : undefined });
 
@@ -101,13 +113,13 @@ export async function assertVariablesFilled(
     total = 1;
     for (const n of perContact) if (!fixed[n]?.trim()) lacking.push({ variable: n, recipients: 1 });
   } else {
-    const cols = perContact.map((n, i) => `sum(trim(coalesce(CAST(${CONTACT_SQL[n]} AS TEXT), '')) = '') AS v${i}`);
+    const blanks = Object.fromEntries(perContact.map((n, i) => [`v${i}`, sql<number | null>`sum(${blank(n)})`]));
     // 100,000 ids can be 1.7 MB of JSON: one aggregate per ~1 MB of them, in one batch, added up here.
     const parts = Array.from(chunkByBytes(new Set(target.contactIds)), ({ json }) =>
-      db.all<Record<string, number | null>>(
-        sql`SELECT count(*) AS total${sql.raw(cols.map((c) => `, ${c}`).join(""))} FROM contacts c
-            WHERE c.id IN (SELECT value FROM json_each(${json}))${target.channel === "email" ? sql` AND c.email IS NOT NULL` : sql``}`,
-      ),
+      db
+        .select({ total: sql<number>`count(*)`, ...blanks })
+        .from(pc)
+        .where(and(inJsonText(pc.id, json), target.channel === "email" ? isNotNull(pc.email) : undefined)),
     );
     const sums = ((await runBatch(db, parts)) as Record<string, number | null>[][]).map((r) => r[0] ?? {});
     const sumOf = (key: string) => sums.reduce((n, r) => n + (r[key] ?? 0), 0);
@@ -162,11 +174,15 @@ export async function contactsWithVariables(
     return (src === "contact" || src === "custom") && !(n === "company" && org.company?.trim());
   });
   if (!perContact.length) return [...new Set(contactIds)];
-  const lacking = perContact.map((n) => `trim(coalesce(CAST(${CONTACT_SQL[n]} AS TEXT), '')) = ''`).join(" OR ");
+  const lacking = sql.join(
+    perContact.map((n) => blank(n)),
+    sql` OR `,
+  );
   const reads = Array.from(chunkByBytes(new Set(contactIds)), ({ json }) =>
-    db.all<{ id: number }>(
-      sql`SELECT c.id FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${json})) AND NOT (${sql.raw(lacking)})`,
-    ),
+    db
+      .select({ id: pc.id })
+      .from(pc)
+      .where(and(inJsonText(pc.id, json), not(sql`(${lacking})`))),
   );
   return ((await runBatch(db, reads)) as { id: number }[][]).flat().map((r) => r.id);
 }
@@ -186,7 +202,7 @@ export const smsInfo = (content: string) => {
 };
 
 export async function contactIdByPhone(db: Db, phone: string) {
-  return (await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE phone = ${phone}`))?.id ?? null;
+  return (await db.select({ id: contacts.id }).from(contacts).where(eq(contacts.phone, phone)).get())?.id ?? null;
 }
 
 export async function logSend(db: Db, actor: Actor, now: Date, details: Record<string, unknown>) {
@@ -197,9 +213,11 @@ export async function logSend(db: Db, actor: Actor, now: Date, details: Record<s
 
 /** The message for a send key — the one just written, or the earlier one when a client retried with the same key. */
 export async function messageByKey(db: Db, idempotencyKey: string) {
-  return db.get<{ id: number; status: string; phone: string | null; email: string | null }>(
-    sql`SELECT id, status, phone, email FROM messages WHERE idempotency_key = ${idempotencyKey}`,
-  );
+  return db
+    .select({ id: messages.id, status: messages.status, phone: messages.phone, email: messages.email })
+    .from(messages)
+    .where(eq(messages.idempotencyKey, idempotencyKey))
+    .get();
 }
 
 /**
@@ -241,5 +259,6 @@ export async function sendOneSms(
     hooks,
   );
   await logSend(db, actor, now, { type: input.logType, to: phone, messageId: id });
-  return { ...(await messageByKey(db, idempotencyKey)), ...smsInfo(input.message) };
+  // Just written (or an earlier send with the same key): always there.
+  return { ...(await messageByKey(db, idempotencyKey))!, ...smsInfo(input.message) };
 }

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { HELD } from "~/caps/caps";
 import { hitNamedCap } from "~/caps/hit-cap.server";
 import { loadCapLimits } from "~/caps/load-cap-limits.server";
@@ -6,6 +6,7 @@ import { recordHeld } from "~/caps/record-held.server";
 import { normalizePhone } from "~/contacts/phone";
 import { deriveTimeZone } from "~/contacts/us-geo";
 import type { Db } from "~/db/client.server";
+import { users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
 import type { Actor } from "~/lib/actor";
@@ -22,15 +23,19 @@ const MAX_TEAM = 1000;
  */
 export async function checkTestRecipient(db: Db, actor: Actor, to: { phone: string } | { email: string }, now: Date) {
   if ("email" in to) {
-    const user = await db.get<{ id: number }>(
-      sql`SELECT id FROM users WHERE email = ${to.email.toLowerCase()} AND is_active = 1`,
-    );
+    const user = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, to.email.toLowerCase()), eq(users.isActive, true)))
+      .get();
     if (!user) throw new AppError("validation", NOT_TEAM_EMAIL, { field: "email" });
   } else {
-    const team = await db.all<{ phone: string }>(
-      sql`SELECT phone FROM users WHERE phone IS NOT NULL AND is_active = 1 LIMIT ${MAX_TEAM}`,
-    );
-    if (!team.some((u) => normalizePhone(u.phone) === to.phone))
+    const team = await db
+      .select({ phone: users.phone })
+      .from(users)
+      .where(and(isNotNull(users.phone), eq(users.isActive, true)))
+      .limit(MAX_TEAM);
+    if (!team.some((u) => u.phone !== null && normalizePhone(u.phone) === to.phone))
       throw new AppError("validation", NOT_TEAM_PHONE, { field: "phone" });
     const zone = deriveTimeZone({ phone: to.phone });
     if (!isWithinSendWindow(now, zone, null)) {

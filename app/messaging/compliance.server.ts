@@ -1,6 +1,11 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { campaignEnrollments } from "~/db/schema/campaign-enrollments";
+import { contacts } from "~/db/schema/contacts";
+import { messages } from "~/db/schema/messages";
+import { suppressions } from "~/db/schema/suppressions";
 
 export type Channel = "sms" | "email";
 
@@ -16,9 +21,10 @@ export const STAFF_MAIL_KINDS: ReadonlySet<string> = new Set(["alert"]);
 /** Which of `addresses` are on the do-not-contact list (one statement, one bound JSON array). */
 export async function suppressedAmong(db: Db, channel: Channel, addresses: string[]): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
-  const rows = await db.all<{ address: string }>(
-    sql`SELECT address FROM suppressions WHERE channel = ${channel} AND address IN (SELECT value FROM json_each(${JSON.stringify(addresses)}))`,
-  );
+  const rows = await db
+    .select({ address: suppressions.address })
+    .from(suppressions)
+    .where(and(eq(suppressions.channel, channel), inJson(suppressions.address, addresses)));
   return new Set(rows.map((r) => r.address));
 }
 
@@ -35,32 +41,54 @@ export function suppressStatements(
   when: SQL = sql`1`,
 ): BatchItem<"sqlite">[] {
   const t = now.getTime();
-  const contactMatch = s.channel === "sms" ? sql`phone = ${s.address}` : sql`email = ${s.address}`;
+  const contactMatch = s.channel === "sms" ? eq(contacts.phone, s.address) : eq(contacts.email, s.address);
   const skippedReason = s.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON;
   return [
+    // raw-sql: guarded-insert
     db.run(
       sql`INSERT INTO suppressions (channel, address, reason, source, created_at) SELECT ${s.channel}, ${s.address}, ${s.reason}, ${s.source ?? null}, ${t} WHERE ${when}
           ON CONFLICT(channel, address) DO NOTHING`,
     ),
     s.channel === "sms"
-      ? db.run(
-          sql`UPDATE contacts SET opted_out_at = coalesce(opted_out_at, ${t}), opted_out_source = coalesce(opted_out_source, ${s.reason}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`,
-        )
-      : db.run(
-          sql`UPDATE contacts SET email_unsubscribed_at = coalesce(email_unsubscribed_at, ${t}), updated_at = ${t} WHERE ${contactMatch} AND ${when}`,
-        ),
+      ? db
+          .update(contacts)
+          .set({
+            optedOutAt: sql`coalesce(${contacts.optedOutAt}, ${t})`,
+            optedOutSource: sql`coalesce(${contacts.optedOutSource}, ${s.reason})`,
+            updatedAt: now,
+          })
+          .where(and(contactMatch, when))
+      : db
+          .update(contacts)
+          .set({ emailUnsubscribedAt: sql`coalesce(${contacts.emailUnsubscribedAt}, ${t})`, updatedAt: now })
+          .where(and(contactMatch, when)),
     // By the contact (its index), not the status index over every waiting enrolment: the unary + (issue 22).
-    db.run(
-      sql`UPDATE campaign_enrollments SET status = 'stopped', stop_reason = ${s.channel === "sms" ? "opted_out" : "unsubscribed"}, updated_at = ${t}
-          WHERE +status IN ('active', 'paused') AND contact_id IN (SELECT id FROM contacts WHERE ${contactMatch}) AND ${when}`,
-    ),
-    db.run(
-      // Not yet handed to the provider, held ones included (a paused campaign's): messages_unsent_phone_idx holds just
-      // those, and the WHERE repeats its condition so SQLite uses it (migration 0045).
-      sql`UPDATE messages SET status = 'skipped', error_message = ${skippedReason}, updated_at = ${t}
-          WHERE status IN ('pending', 'queued', 'held') AND direction = 'outbound' AND kind NOT IN ('compliance', 'alert')
-            AND ${s.channel === "sms" ? sql`channel = 'sms' AND phone = ${s.address}` : sql`channel = 'email' AND email = ${s.address}`} AND ${when}`,
-    ),
+    db
+      .update(campaignEnrollments)
+      .set({ status: "stopped", stopReason: s.channel === "sms" ? "opted_out" : "unsubscribed", updatedAt: now })
+      .where(
+        and(
+          sql`+${campaignEnrollments.status} IN ('active', 'paused')`,
+          inArray(campaignEnrollments.contactId, db.select({ id: contacts.id }).from(contacts).where(contactMatch)),
+          when,
+        ),
+      ),
+    // Not yet handed to the provider, held ones included (a paused campaign's): messages_unsent_phone_idx holds just
+    // those, and the WHERE repeats its condition literally so SQLite uses it (migration 0045).
+    db
+      .update(messages)
+      .set({ status: "skipped", errorMessage: skippedReason, updatedAt: now })
+      .where(
+        and(
+          sql`${messages.status} IN ('pending', 'queued', 'held')`,
+          sql`${messages.direction} = 'outbound'`,
+          sql`${messages.kind} NOT IN ('compliance', 'alert')`,
+          s.channel === "sms"
+            ? and(sql`${messages.channel} = 'sms'`, eq(messages.phone, s.address))
+            : and(sql`${messages.channel} = 'email'`, eq(messages.email, s.address)),
+          when,
+        ),
+      ),
   ];
 }
 
@@ -72,16 +100,17 @@ export function unsuppressStatements(
   now: Date,
   when: SQL = sql`1`,
 ): BatchItem<"sqlite">[] {
-  const t = now.getTime();
   return [
-    db.run(sql`DELETE FROM suppressions WHERE channel = ${channel} AND address = ${address} AND ${when}`),
+    db.delete(suppressions).where(and(eq(suppressions.channel, channel), eq(suppressions.address, address), when)),
     channel === "sms"
-      ? db.run(
-          sql`UPDATE contacts SET opted_out_at = NULL, opted_out_source = NULL, updated_at = ${t} WHERE phone = ${address} AND ${when}`,
-        )
-      : db.run(
-          sql`UPDATE contacts SET email_unsubscribed_at = NULL, updated_at = ${t} WHERE email = ${address} AND ${when}`,
-        ),
+      ? db
+          .update(contacts)
+          .set({ optedOutAt: null, optedOutSource: null, updatedAt: now })
+          .where(and(eq(contacts.phone, address), when))
+      : db
+          .update(contacts)
+          .set({ emailUnsubscribedAt: null, updatedAt: now })
+          .where(and(eq(contacts.email, address), when)),
   ];
 }
 

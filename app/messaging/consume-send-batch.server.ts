@@ -2,10 +2,19 @@ import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { recordStatus } from "~/activity/system-status.server";
 import { assessPhone } from "~/contacts/phone";
-import { bulkUpdateStatements } from "~/db/bulk-update.server";
+import { bulkUpdateStatements, inJson } from "~/db/bulk-update.server";
 import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaigns, contacts, messages, users, type Campaign, type Contact, type Message } from "~/db/schema";
+import {
+  campaigns,
+  contacts,
+  messages,
+  suppressions as suppressionList,
+  users,
+  type Campaign,
+  type Contact,
+  type Message,
+} from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
 import type { Clock } from "~/lib/clock";
 import type { JobOutcomes } from "~/lib/job-queue";
@@ -215,6 +224,9 @@ type ClaimRow = {
  * queued → sending (claimed: the rendered text, an attempt) or → the decided outcome, only while still `queued`.
  * One statement per ~1 MB of rows (rendered emails can be 50,000 characters each): run them in one batch().
  */
+/** What a claim returns for each row it updated. */
+type Claimed = Pick<Message, "id" | "status">;
+
 export function claimStatements(rows: readonly ClaimRow[], t: number) {
   return bulkUpdateStatements(messages, rows, (j) => ({
     set: {
@@ -471,18 +483,16 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       }),
     ),
   ];
-  const claims = claimRows.length
-    ? claimStatements(claimRows, t).map((q) => db.all<{ id: number; status: string }>(q))
-    : [];
-  let claimed: { id: number; status: string }[] = [];
+  const claims = claimRows.length ? claimStatements(claimRows, t).map((q) => db.all<Claimed>(q)) : [];
+  let claimed: Claimed[] = [];
   if (reserveWithClaim) {
     const [reserved, ...rows] = (await runBatch(db, [reserveStatement(db, sender, plan), ...claims])) as [
       { next_slot_ms: number }[],
-      ...{ id: number; status: string }[][],
+      ...Claimed[][],
     ];
     reservationFrom(plan, reserved[0]).slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
     claimed = rows.flat();
-  } else if (claims.length) claimed = ((await runBatch(db, claims)) as { id: number; status: string }[][]).flat();
+  } else if (claims.length) claimed = ((await runBatch(db, claims)) as Claimed[][]).flat();
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
   // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.
@@ -534,7 +544,10 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     const written = await runBatch(db, [
       ...recordOutcomeStatements(results, Date.now()).map((q) => db.run(q)),
       ...[...sentByCampaign].map(([id, n]) =>
-        db.run(sql`UPDATE campaigns SET sent_count = sent_count + ${n} WHERE id = ${id}`),
+        db
+          .update(campaigns)
+          .set({ sentCount: sql`${campaigns.sentCount} + ${n}` })
+          .where(eq(campaigns.id, id)),
       ),
       ...suppressions,
       ...(gate.resumeAt === null ? [] : [carryLateness(db, deps.sms.sender, gate.resumeAt)]),
@@ -569,10 +582,16 @@ export const PUBLIC_URL_HOLD_MS = 5 * 60_000;
  * PUBLIC_URL_HOLD_MS, so they go once the URL is fixed. Queue retries would run out and dead-letter them as failed.
  */
 async function holdForPublicUrl(db: Db, ids: readonly number[], problem: string, t: number) {
-  const held = await db.all<{
-    id: number;
-  }>(sql`UPDATE messages SET status = 'pending', scheduled_at = ${t + PUBLIC_URL_HOLD_MS}, error_message = ${problem}, updated_at = ${t}
-    WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND +status = 'queued' RETURNING id`);
+  const held = await db
+    .update(messages)
+    .set({
+      status: "pending",
+      scheduledAt: new Date(t + PUBLIC_URL_HOLD_MS),
+      errorMessage: problem,
+      updatedAt: new Date(t),
+    })
+    .where(and(inJson(messages.id, ids), sql`+${messages.status} = 'queued'`))
+    .returning({ id: messages.id });
   console.error(`send batch held (${held.length} of ${ids.length} messages back to pending): ${problem}`);
   await recordStatus(
     db,
@@ -584,8 +603,13 @@ async function holdForPublicUrl(db: Db, ids: readonly number[], problem: string,
 
 async function suppressedNow(db: Db, row: Row) {
   const address = row.channel === "sms" ? (row.contactPhone ?? row.phone) : (row.contactEmail ?? row.email);
+  if (!address) return false;
   return Boolean(
-    await db.get(sql`SELECT 1 AS x FROM suppressions WHERE channel = ${row.channel} AND address = ${address}`),
+    await db
+      .select({ x: sql`1` })
+      .from(suppressionList)
+      .where(and(eq(suppressionList.channel, row.channel), eq(suppressionList.address, address)))
+      .get(),
   );
 }
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { chunkByBytes } from "~/db/chunk-by-bytes.server";
+import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import type { MessageKind } from "~/db/schema";
+import { messages, type Message, type MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
 import type { PipelineHooks } from "./pipeline-hooks";
@@ -73,20 +73,40 @@ export async function createOutboundMessages(
     ...new Set(inputs.filter((m) => m.channel === "sms" && m.phone && HUMAN_KINDS.has(m.kind)).map((m) => m.phone!)),
   ];
   if (humanPhones.length && !hooks) throw new Error("createOutboundMessages: a person's send needs the pipeline hooks");
-  const inserts = Array.from(chunkByBytes(rows, { maxRows: INSERT_CHUNK }), ({ json }) =>
-    db.all<{ id: number }>(sql`
-      INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, step_id, enrollment_id, broadcast_id,
-        phone, email, subject, content, idempotency_key, is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
-      SELECT json_extract(value,'$.channel'), 'outbound', json_extract(value,'$.kind'), json_extract(value,'$.status'), json_extract(value,'$.contactId'),
-        json_extract(value,'$.campaignId'), json_extract(value,'$.stepId'), json_extract(value,'$.enrollmentId'), json_extract(value,'$.broadcastId'),
-        json_extract(value,'$.phone'), json_extract(value,'$.email'), json_extract(value,'$.subject'), json_extract(value,'$.content'),
-        json_extract(value,'$.idempotencyKey'), json_extract(value,'$.isMarketing'), json_extract(value,'$.isTest'),
-        json_extract(value,'$.scheduledAt'), 0, json_extract(value,'$.createdBy'), ${t}, ${t}
-      FROM json_each(${json}) WHERE true
-      ON CONFLICT(idempotency_key) DO NOTHING
-      RETURNING id, status`),
-  );
-  const inserted = ((await runBatch(db, inserts)) as { id: number; status: string }[][]).flat();
+  type Inserted = Pick<Message, "id" | "status">;
+  const inserts = bulkInsertStatements(
+    messages,
+    rows,
+    (j) => ({
+      values: {
+        channel: j.channel,
+        direction: sql`'outbound'`,
+        kind: j.kind,
+        status: j.status,
+        contactId: j.contactId,
+        campaignId: j.campaignId,
+        stepId: j.stepId,
+        enrollmentId: j.enrollmentId,
+        broadcastId: j.broadcastId,
+        phone: j.phone,
+        email: j.email,
+        subject: j.subject,
+        content: j.content,
+        idempotencyKey: j.idempotencyKey,
+        isMarketing: j.isMarketing,
+        isTest: j.isTest,
+        scheduledAt: j.scheduledAt,
+        attempts: 0,
+        createdBy: j.createdBy,
+        createdAt: t,
+        updatedAt: t,
+      },
+      onConflict: sql`ON CONFLICT(idempotency_key) DO NOTHING`,
+      returning: sql`${messages.id} AS id, ${messages.status} AS status`,
+    }),
+    { maxRows: INSERT_CHUNK },
+  ).map((q) => db.all<Inserted>(q));
+  const inserted = ((await runBatch(db, inserts)) as Inserted[][]).flat();
   const created = inserted.map((r) => r.id);
   // A person wrote to the contact: the features that care hear of it (app/wiring registers them), in order.
   if (created.length && humanPhones.length) for (const hook of hooks!.humanSend) await hook({ db, now }, humanPhones);

@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { contacts } from "~/db/schema";
 import { z } from "zod";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { checkTestRecipient } from "./check-test-recipient.server";
@@ -64,7 +65,7 @@ export async function sendManualEmailTest(
   assertKnownVariables(input.subject, input.content);
   const email = input.email.toLowerCase();
   if (!(await messageByKey(db, `test:${actor.userId}:${key}`))) await checkTestRecipient(db, actor, { email }, now);
-  const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE email = ${email} LIMIT 1`);
+  const contact = await db.select({ id: contacts.id }).from(contacts).where(eq(contacts.email, email)).limit(1).get();
   await assertVariablesFilled(
     db,
     actor.userId,

@@ -1,17 +1,20 @@
-import { sql } from "drizzle-orm";
+import { and, asc, lte, sql } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
+import { messages } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
 import type { JobQueue } from "~/lib/job-queue";
 
 // Between producer (create-outbound-messages) and consumer (consume-send-batch): rows whose time has come
 // move pending → queued and get one `send` queue message each.
 
-/** The SQL of the pending → queued step for a JSON array of ids (exported for the query-plan test). */
-export const markQueuedSql = (idsJson: string, t: number) => sql`
-      UPDATE messages SET status = 'queued', updated_at = ${t}
-      WHERE id IN (SELECT value FROM json_each(${idsJson}))
-        AND +status = 'pending' AND scheduled_at <= ${t}
-      RETURNING id`;
+/** The pending → queued step for these ids (exported for the query-plan test). */
+export const markQueued = (db: Db, ids: readonly number[], now: Date) =>
+  db
+    .update(messages)
+    .set({ status: "queued", updatedAt: now })
+    .where(and(inJson(messages.id, ids), sql`+${messages.status} = 'pending'`, lte(messages.scheduledAt, now)))
+    .returning({ id: messages.id });
 
 /**
  * pending → queued for due rows, then one queue message per row (sendBatch, 100 at a time). A row whose
@@ -19,11 +22,10 @@ export const markQueuedSql = (idsJson: string, t: number) => sql`
  * duplicates harmless.
  */
 export async function enqueueDueMessages(db: Db, queue: JobQueue, now: Date, ids: number[]) {
-  const t = now.getTime();
   let queued = 0;
   for (let i = 0; i < ids.length; i += 1000) {
     // `+status`: find the rows by id; the status index would scan the whole pending backlog.
-    const rows = await db.all<{ id: number }>(markQueuedSql(JSON.stringify(ids.slice(i, i + 1000)), t));
+    const rows = await markQueued(db, ids.slice(i, i + 1000), now);
     await sendJobs(
       queue,
       rows.map((r) => r.id),
@@ -48,9 +50,13 @@ export async function sendJobs(queue: JobQueue, ids: number[]) {
 export async function dispatchDueMessages(db: Db, queue: JobQueue, now: Date, maxPerTick = 40_000) {
   let total = 0;
   for (;;) {
-    const due = await db.all<{ id: number }>(
-      sql`SELECT id FROM messages WHERE status = 'pending' AND scheduled_at <= ${now.getTime()} ORDER BY scheduled_at LIMIT 1000`,
-    );
+    // The literal status: messages_due_idx is partial and a bound status cannot use it.
+    const due = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(sql`${messages.status} = 'pending'`, lte(messages.scheduledAt, now)))
+      .orderBy(asc(messages.scheduledAt))
+      .limit(1000);
     if (due.length === 0) break;
     total += await enqueueDueMessages(
       db,

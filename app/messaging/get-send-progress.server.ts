@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { broadcasts, messages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 
 export const SEND_NOT_FOUND = "Send not found";
@@ -26,24 +27,28 @@ export interface SendProgress {
  * the recipients minus every other status. Each query repeats the index's condition so SQLite can use it.
  */
 /** messages_broadcast_status_idx's condition, written as the index is (migration 0044). */
-const NOT_IN_FLIGHT = sql`status NOT IN ('queued', 'sending')`;
+const NOT_IN_FLIGHT = sql`${messages.status} NOT IN ('queued', 'sending')`;
 
 export async function getSendProgress(db: Db, id: number): Promise<SendProgress> {
-  const b = await db.get<{
-    id: number;
-    type: "sms" | "email";
-    subject: string | null;
-    content: string;
-    recipient_count: number;
-    scheduled_at: number | null;
-    created_at: number;
-  }>(
-    sql`SELECT id, type, subject, content, recipient_count, scheduled_at, created_at FROM broadcasts WHERE id = ${id}`,
-  );
+  const b = await db
+    .select({
+      id: broadcasts.id,
+      type: broadcasts.type,
+      subject: broadcasts.subject,
+      content: broadcasts.content,
+      recipientCount: broadcasts.recipientCount,
+      scheduledAt: broadcasts.scheduledAt,
+      createdAt: broadcasts.createdAt,
+    })
+    .from(broadcasts)
+    .where(eq(broadcasts.id, id))
+    .get();
   if (!b) throw new AppError("not_found", SEND_NOT_FOUND);
-  const rows = await db.all<{ status: string; n: number }>(
-    sql`SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ${id} AND ${NOT_IN_FLIGHT} GROUP BY status`,
-  );
+  const rows = await db
+    .select({ status: messages.status, n: count() })
+    .from(messages)
+    .where(and(eq(messages.broadcastId, id), NOT_IN_FLIGHT))
+    .groupBy(messages.status);
   const counts = { waiting: 0, queued: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 };
   for (const r of rows) {
     if (r.status === "pending" || r.status === "held") counts.waiting += r.n;
@@ -52,22 +57,33 @@ export async function getSendProgress(db: Db, id: number): Promise<SendProgress>
     else if (r.status === "failed" || r.status === "undelivered") counts.failed += r.n;
     else if (r.status === "skipped") counts.skipped += r.n;
   }
-  counts.queued = Math.max(0, b.recipient_count - rows.reduce((a, r) => a + r.n, 0));
+  counts.queued = Math.max(0, b.recipientCount - rows.reduce((a, r) => a + r.n, 0));
+  const status = sql<"failed" | "skipped">`CASE WHEN ${messages.status} = 'skipped' THEN 'skipped' ELSE 'failed' END`;
+  const reason = sql<string>`coalesce(${messages.errorMessage}, 'Unknown reason')`;
   const reasons =
     counts.failed + counts.skipped > 0
-      ? await db.all<{ status: "failed" | "skipped"; reason: string; count: number }>(sql`
-          SELECT CASE WHEN status = 'skipped' THEN 'skipped' ELSE 'failed' END AS status, coalesce(error_message, 'Unknown reason') AS reason, count(*) AS count
-          FROM messages WHERE broadcast_id = ${id} AND ${NOT_IN_FLIGHT} AND status IN ('failed', 'undelivered', 'skipped')
-          GROUP BY 1, 2 ORDER BY count DESC LIMIT ${REASONS_SHOWN}`)
+      ? await db
+          .select({ status, reason, count: count() })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.broadcastId, id),
+              NOT_IN_FLIGHT,
+              sql`${messages.status} IN ('failed', 'undelivered', 'skipped')`,
+            ),
+          )
+          .groupBy(sql`1`, sql`2`)
+          .orderBy(desc(sql`count(*)`))
+          .limit(REASONS_SHOWN)
       : [];
   return {
     id: b.id,
     type: b.type,
     subject: b.subject,
     content: b.content,
-    recipients: b.recipient_count,
-    scheduledAt: b.scheduled_at ? new Date(b.scheduled_at).toISOString() : null,
-    createdAt: new Date(b.created_at).toISOString(),
+    recipients: b.recipientCount,
+    scheduledAt: b.scheduledAt ? b.scheduledAt.toISOString() : null,
+    createdAt: b.createdAt.toISOString(),
     counts,
     reasons,
     done: counts.waiting + counts.queued === 0,

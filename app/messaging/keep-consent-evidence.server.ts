@@ -10,6 +10,7 @@ export const EVIDENCE_MESSAGE_ID = `(SELECT id FROM messages WHERE contact_id = 
  * export shows the same text after they leave D1. Reads only the events of the contacts those inbound messages came from.
  */
 export function keepConsentEvidence(d1: D1Database, idsJson: string): D1PreparedStatement {
+  // raw-sql: update-from
   return d1
     .prepare(
       `UPDATE compliance_events SET inbound_content = m.content, inbound_at = m.created_at, inbound_to = m.from_address

@@ -1,10 +1,12 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
+import { messages, smsKeywordState } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { suppressStatements } from "./compliance.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { CLASSIFIER_OPT_OUT_CONFIDENCE, CLASSIFIER_REASON, isPlainWordsOptOut, keywordReply } from "./keywords";
 import { loadKeywordBrand } from "./org-settings.server";
+import { keywordWon, newerKeywordWins } from "./sms-keyword-state.server";
 
 /** What the pipeline needs of a classification (the responders' classifier gives it; the pipeline imports no feature). */
 export type ClassifierReading = { intent: string; confidence: number; provider?: string | null };
@@ -33,20 +35,22 @@ export async function optOutByClassifier(
   inbound: { id: number; phone: string; contactId: number | null },
   now: Date,
 ) {
-  const msg = await db.get<{ sid: string | null }>(
-    sql`SELECT twilio_sid AS sid FROM messages WHERE id = ${inbound.id}`,
-  );
+  const msg = await db.select({ sid: messages.twilioSid }).from(messages).where(eq(messages.id, inbound.id)).get();
   const sid = msg?.sid ?? `message:${inbound.id}`;
   const nonce = crypto.randomUUID();
-  const t = now.getTime();
-  const won = sql`EXISTS (SELECT 1 FROM sms_keyword_state WHERE address = ${inbound.phone} AND nonce = ${nonce})`;
+  const won = keywordWon(db, inbound.phone, nonce);
   const [, suppressed] = (await runBatch(db, [
-    db.run(sql`
-      INSERT INTO sms_keyword_state (address, keyword, message_id, message_sid, nonce, applied_at)
-      VALUES (${inbound.phone}, 'stop', ${inbound.id}, ${sid}, ${nonce}, ${t})
-      ON CONFLICT(address) DO UPDATE SET keyword = excluded.keyword, message_id = excluded.message_id,
-        message_sid = excluded.message_sid, nonce = excluded.nonce, applied_at = excluded.applied_at
-      WHERE excluded.message_id > sms_keyword_state.message_id`),
+    db
+      .insert(smsKeywordState)
+      .values({
+        address: inbound.phone,
+        keyword: "stop",
+        messageId: inbound.id,
+        messageSid: sid,
+        nonce,
+        appliedAt: now,
+      })
+      .onConflictDoUpdate(newerKeywordWins),
     ...suppressStatements(
       db,
       { channel: "sms", address: inbound.phone, reason: CLASSIFIER_REASON, source: sid },

@@ -1,6 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { CAP_NAMES, capLimitsFrom, capSettingKey, type CapLimits } from "~/caps/caps";
+import { bulkInsertSql, inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { messages } from "~/db/schema/messages";
+import { orgSettings } from "~/db/schema/org-settings";
 import { ORG_SETTING_KEYS, type OrgSettings } from "./variable-values";
 
 /** The organisation settings that feed {{company}}, {{companyPhone}} and {{website}} (a handful of rows). */
@@ -10,9 +13,11 @@ export async function loadOrgSettings(db: Db): Promise<OrgSettings> {
 
 export type OrgSettingRow = { key: string; value: string };
 
+const settingColumns = { key: orgSettings.key, value: orgSettings.value };
+
 /** The settings read alone, to ride in a D1 batch with other reads (the send consumer's first round trip). */
 export function selectOrgSettings(db: Db) {
-  return db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings`);
+  return db.select(settingColumns).from(orgSettings);
 }
 
 export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
@@ -25,9 +30,10 @@ export function orgSettingsFrom(rows: readonly OrgSettingRow[]): OrgSettings {
 
 /** The business named in STOP/START/HELP answers: two primary-key reads, only when such an answer is sent. */
 export async function loadKeywordBrand(db: Db): Promise<{ company?: string; companyPhone?: string }> {
-  const rows = await db.all<OrgSettingRow>(
-    sql`SELECT key, value FROM org_settings WHERE key IN ('company', 'companyPhone')`,
-  );
+  const rows = await db
+    .select(settingColumns)
+    .from(orgSettings)
+    .where(inArray(orgSettings.key, ["company", "companyPhone"]));
   const { company, companyPhone } = orgSettingsFrom(rows);
   return { company, companyPhone };
 }
@@ -47,17 +53,26 @@ export function localIgnoresQuietHours(rows: readonly OrgSettingRow[]): boolean 
  * next cron tick sends them): pending rows only, through the partial due index.
  */
 export async function setLocalIgnoreQuietHours(db: Db, on: boolean, deferredNote: string, now: Date) {
-  const t = now.getTime();
   await runBatch(db, [
     on
-      ? db.run(sql`INSERT INTO org_settings (key, value, updated_at) VALUES (${LOCAL_IGNORE_QUIET_HOURS_KEY}, '1', ${t})
-                   ON CONFLICT(key) DO UPDATE SET value = '1', updated_at = excluded.updated_at`)
-      : db.run(sql`DELETE FROM org_settings WHERE key = ${LOCAL_IGNORE_QUIET_HOURS_KEY}`),
+      ? db
+          .insert(orgSettings)
+          .values({ key: LOCAL_IGNORE_QUIET_HOURS_KEY, value: "1", updatedAt: now })
+          .onConflictDoUpdate({ target: orgSettings.key, set: { value: "1", updatedAt: now } })
+      : db.delete(orgSettings).where(eq(orgSettings.key, LOCAL_IGNORE_QUIET_HOURS_KEY)),
     ...(on
       ? [
-          db.run(
-            sql`UPDATE messages SET scheduled_at = ${t}, updated_at = ${t} WHERE status = 'pending' AND scheduled_at > ${t} AND error_message = ${deferredNote}`,
-          ),
+          db
+            .update(messages)
+            .set({ scheduledAt: now, updatedAt: now })
+            .where(
+              and(
+                // The literal keeps the partial due index usable (a bound status cannot match its WHERE).
+                sql`${messages.status} = 'pending'`,
+                gt(messages.scheduledAt, now),
+                eq(messages.errorMessage, deferredNote),
+              ),
+            ),
         ]
       : []),
   ]);
@@ -78,7 +93,7 @@ export function retentionMonthsFrom(rows: readonly OrgSettingRow[]): number {
 
 export async function loadRetentionMonths(db: Db): Promise<number> {
   return retentionMonthsFrom(
-    await db.all<OrgSettingRow>(sql`SELECT key, value FROM org_settings WHERE key = ${RETENTION_KEY}`),
+    await db.select(settingColumns).from(orgSettings).where(eq(orgSettings.key, RETENTION_KEY)),
   );
 }
 
@@ -109,19 +124,22 @@ export async function saveOrgSettings(
 ) {
   const t = now.getTime();
   const caps = values.caps ?? {};
-  const json = JSON.stringify([
+  const rows = [
     ...ORG_SETTING_KEYS.map((key) => ({ key, value: values[key]?.trim() ?? "" })),
     ...(values.messageRetentionMonths === undefined
       ? []
       : [{ key: RETENTION_KEY, value: String(values.messageRetentionMonths) }]),
     ...CAP_NAMES.filter((n) => caps[n] !== undefined).map((n) => ({ key: capSettingKey(n), value: String(caps[n]) })),
-  ]);
+  ];
+  const blank = rows.filter((r) => r.value === "").map((r) => r.key);
   await runBatch(db, [
+    db.delete(orgSettings).where(inJson(orgSettings.key, blank)),
     db.run(
-      sql`DELETE FROM org_settings WHERE key IN (SELECT json_extract(value,'$.key') FROM json_each(${json}) WHERE json_extract(value,'$.value') = '')`,
+      bulkInsertSql(orgSettings, rows, (j) => ({
+        values: { key: j.key, value: j.value, updatedAt: t },
+        where: sql`${j.value} <> ''`,
+        onConflict: sql`ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      })),
     ),
-    db.run(sql`INSERT INTO org_settings (key, value, updated_at)
-               SELECT json_extract(value,'$.key'), json_extract(value,'$.value'), ${t} FROM json_each(${json}) WHERE json_extract(value,'$.value') <> ''
-               ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`),
   ]);
 }

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { senderPacing } from "~/db/schema";
 
 export type SlotReservation = {
   /** Send times (epoch ms) for the reserved messages, one per message, slotIntervalMs(rate) apart. */
@@ -119,13 +120,19 @@ export function planReservation(
  */
 export function reserveStatement(db: Db, sender: string, plan: ReservationPlan) {
   const { want, earliest, interval, day } = plan;
-  return db.all<{ next_slot_ms: number }>(sql`
-    INSERT INTO sender_pacing (sender, next_slot_ms, day, day_count) VALUES (${sender}, ${earliest + want * interval}, ${day}, ${want})
-    ON CONFLICT(sender) DO UPDATE SET
-      next_slot_ms = max(next_slot_ms, ${earliest}) + ${want * interval},
-      day_count = CASE WHEN day = ${day} THEN day_count + ${want} ELSE ${want} END,
-      day = ${day}
-    RETURNING next_slot_ms`);
+  const p = senderPacing;
+  return db
+    .insert(p)
+    .values({ sender, nextSlotMs: earliest + want * interval, day, dayCount: want })
+    .onConflictDoUpdate({
+      target: p.sender,
+      set: {
+        nextSlotMs: sql`max(${p.nextSlotMs}, ${earliest}) + ${want * interval}`,
+        dayCount: sql`CASE WHEN ${p.day} = ${day} THEN ${p.dayCount} + ${want} ELSE ${want} END`,
+        day,
+      },
+    })
+    .returning({ next_slot_ms: p.nextSlotMs });
 }
 
 /** The slots a plan got, from the row `reserveStatement` returned. */
@@ -141,11 +148,14 @@ export function reservationFrom(plan: ReservationPlan, row: { next_slot_ms: numb
   };
 }
 
-export type PacingState = { next_slot_ms: number; day: string; day_count: number };
+export type PacingState = Awaited<ReturnType<typeof selectPacingState>>[number];
 
 /** The sender's pacing row (none before its first send), to ride in a D1 batch with the consumer's other reads. */
 export function selectPacingState(db: Db, sender: string) {
-  return db.all<PacingState>(sql`SELECT next_slot_ms, day, day_count FROM sender_pacing WHERE sender = ${sender}`);
+  return db
+    .select({ next_slot_ms: senderPacing.nextSlotMs, day: senderPacing.day, day_count: senderPacing.dayCount })
+    .from(senderPacing)
+    .where(eq(senderPacing.sender, sender));
 }
 
 /**
@@ -162,11 +172,13 @@ export async function projectSlots(
 ) {
   if (count === 0) return [];
   const interval = slotIntervalMs(opts.ratePerSecond);
-  const row = await db.get<{ projected_ms: number }>(sql`
-    UPDATE sender_pacing SET projected_ms = max(projected_ms, next_slot_ms, ${opts.after}, ${opts.now}) + ${count * interval}
-    WHERE sender = ${sender}
-    RETURNING projected_ms`);
-  const end = row?.projected_ms ?? Math.max(opts.after, opts.now) + count * interval;
+  const p = senderPacing;
+  const [row] = await db
+    .update(p)
+    .set({ projectedMs: sql`max(${p.projectedMs}, ${p.nextSlotMs}, ${opts.after}, ${opts.now}) + ${count * interval}` })
+    .where(eq(p.sender, sender))
+    .returning({ projectedMs: p.projectedMs });
+  const end = row?.projectedMs ?? Math.max(opts.after, opts.now) + count * interval;
   const start = end - count * interval;
   return Array.from({ length: count }, (_, i) => Math.round(start + i * interval));
 }
@@ -215,9 +227,10 @@ export function createSendGate(opts: {
  * consumer's sends went out late. A statement for the batch that records the outcomes.
  */
 export function carryLateness(db: Db, sender: string, resumeAt: number) {
-  return db.run(
-    sql`UPDATE sender_pacing SET next_slot_ms = max(next_slot_ms, ${Math.ceil(resumeAt)}) WHERE sender = ${sender}`,
-  );
+  return db
+    .update(senderPacing)
+    .set({ nextSlotMs: sql`max(${senderPacing.nextSlotMs}, ${Math.ceil(resumeAt)})` })
+    .where(eq(senderPacing.sender, sender));
 }
 
 /** Start of the next UTC day: when a capped sender may send again. */

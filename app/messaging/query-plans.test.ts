@@ -3,8 +3,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
 import { claimStatements, recordOutcomeStatements, selectQueuedForSend } from "./consume-send-batch.server";
-import { markQueuedSql } from "./enqueue-due-messages.server";
-import { plainWordsOptOutsSql } from "./review-plain-opt-outs.server";
+import { markQueued } from "./enqueue-due-messages.server";
+import { plainWordsOptOuts } from "./review-plain-opt-outs.server";
 
 // The pipeline's per-batch statements find rows by id and then check their status. SQLite would rather
 // use the (status, …) index, which with a 10k backlog scans every queued row per batch (the broadcast
@@ -19,7 +19,7 @@ describe("query plans of the send pipeline's batch statements", () => {
       ["read", selectQueuedForSend(db(), [1, 2, 3]).getSQL()],
       ["claim", claimStatements([{ id: 1, status: "sending", claim: 1, content: "x", subject: null }], 0)[0]],
       ["record", recordOutcomeStatements([{ id: 1, status: "sent", sid: "SM1" }], 0)[0]],
-      ["enqueue", markQueuedSql("[1,2,3]", 0)],
+      ["enqueue", markQueued(db(), [1, 2, 3], new Date(0)).getSQL()],
     ];
     for (const [name, q] of statements) {
       const p = await plan(q);
@@ -42,7 +42,7 @@ describe("query plans of the send pipeline's batch statements", () => {
   });
 
   it("the plain-words opt-out review list reads its index and each message by sid, never the tables", async () => {
-    const p = await plan(plainWordsOptOutsSql());
+    const p = await plan(plainWordsOptOuts(db()).getSQL());
     expect(p).toMatch(/SEARCH s USING INDEX suppressions_reason_created_at_idx/);
     expect(p).toMatch(/SEARCH m USING INDEX/);
     expect(p).not.toMatch(/SCAN (s|m)\b/);

@@ -1,7 +1,10 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { normalizePhone } from "~/contacts/phone";
 import { runBatch, type Db } from "~/db/client.server";
+import { contacts } from "~/db/schema/contacts";
+import { messages } from "~/db/schema/messages";
+import { smsKeywordState } from "~/db/schema/sms-keyword-state";
 import type { DomainContext } from "~/db/domain-context";
 import type { InboundJob } from "~/jobs/jobs";
 import { suppressStatements, unsuppressStatements } from "./compliance.server";
@@ -10,6 +13,7 @@ import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { loadKeywordBrand } from "./org-settings.server";
 import type { PipelineHooks } from "./pipeline-hooks";
+import { keywordWon, newerKeywordWins } from "./sms-keyword-state.server";
 
 export type InboundSms = {
   sid: string;
@@ -51,14 +55,31 @@ export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms
   const exact = classifyInbound(msg.body, msg.optOutType);
   const plainWords = exact === null && isPlainWordsOptOut(msg.body);
   const keyword: InboundKeyword | null = exact ?? (plainWords ? "stop" : null);
-  const contact = await db.get<{ id: number }>(sql`SELECT id FROM contacts WHERE phone = ${phone}`);
+  const contact = await db.select({ id: contacts.id }).from(contacts).where(eq(contacts.phone, phone)).get();
+  const idempotencyKey = "in:" + msg.sid;
 
-  const insert = db.run(sql`
-    INSERT INTO messages (channel, direction, kind, status, contact_id, phone, from_address, content, idempotency_key, twilio_sid,
-      provider, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
-    VALUES ('sms', 'inbound', 'inbound', 'received', ${contact?.id ?? null}, ${phone}, ${msg.to}, ${msg.body}, ${"in:" + msg.sid}, ${msg.sid},
-      'twilio', 0, 0, 0, ${t}, ${t}, ${t})
-    ON CONFLICT(idempotency_key) DO NOTHING`);
+  const insert = db
+    .insert(messages)
+    .values({
+      channel: "sms",
+      direction: "inbound",
+      kind: "inbound",
+      status: "received",
+      contactId: contact?.id ?? null,
+      phone,
+      fromAddress: msg.to,
+      content: msg.body,
+      idempotencyKey,
+      twilioSid: msg.sid,
+      provider: "twilio",
+      isMarketing: false,
+      isTest: false,
+      attempts: 0,
+      scheduledAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: messages.idempotencyKey });
   // Keyword effects apply only when this inbound row is new AND newer than the last keyword applied to the
   // number, so a replayed START (a Twilio retry, a captured request) never undoes a later STOP, nor a replayed
   // STOP a later START. "Newer" is arrival order of first-seen MessageSids (messages.id): Twilio's inbound
@@ -70,16 +91,25 @@ export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms
   const keywordState: BatchItem<"sqlite">[] =
     keyword === "stop" || keyword === "start"
       ? [
-          db.run(sql`
-            INSERT INTO sms_keyword_state (address, keyword, message_id, message_sid, nonce, applied_at)
-            SELECT ${phone}, ${keyword}, m.id, ${msg.sid}, ${nonce}, ${t} FROM messages m
-            WHERE m.idempotency_key = ${"in:" + msg.sid} AND changes() > 0
-            ON CONFLICT(address) DO UPDATE SET keyword = excluded.keyword, message_id = excluded.message_id,
-              message_sid = excluded.message_sid, nonce = excluded.nonce, applied_at = excluded.applied_at
-            WHERE excluded.message_id > sms_keyword_state.message_id`),
+          db
+            .insert(smsKeywordState)
+            .select(
+              db
+                .select({
+                  address: sql<string>`${phone}`.as("address"),
+                  keyword: sql<"stop" | "start">`${keyword}`.as("keyword"),
+                  messageId: messages.id,
+                  messageSid: sql<string>`${msg.sid}`.as("message_sid"),
+                  nonce: sql<string>`${nonce}`.as("nonce"),
+                  appliedAt: sql<Date>`${t}`.as("applied_at"),
+                })
+                .from(messages)
+                .where(and(eq(messages.idempotencyKey, idempotencyKey), sql`changes() > 0`)),
+            )
+            .onConflictDoUpdate(newerKeywordWins),
         ]
       : [];
-  const won = sql`EXISTS (SELECT 1 FROM sms_keyword_state WHERE address = ${phone} AND nonce = ${nonce})`;
+  const won = keywordWon(db, phone, nonce);
   const compliance: BatchItem<"sqlite">[] =
     keyword === "stop"
       ? suppressStatements(
@@ -101,7 +131,11 @@ export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms
   // says, inside the same transaction, if this message changed the number's state — so two STOPs racing
   // still get one confirmation between them.
   const stateChanged = (suppressionChange?.meta?.changes ?? 0) > 0;
-  const row = await db.get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${"in:" + msg.sid}`);
+  const row = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(eq(messages.idempotencyKey, idempotencyKey))
+    .get();
   const messageId = row!.id;
 
   // Twilio already replied to its own keywords; otherwise one answer per change of state (and every HELP).

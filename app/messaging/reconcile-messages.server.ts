@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { messages } from "~/db/schema";
 import type { SmsProvider } from "./providers/provider";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
@@ -18,43 +19,73 @@ export const STUCK_QUEUED_MS = 15 * 60_000;
  */
 export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvider, now: Date) {
   const t = now.getTime();
-  const stuck = await db.all<{
-    id: number;
-    channel: string;
-    phone: string | null;
-    content: string;
-    claimed_at: number;
-  }>(sql`
-    SELECT id, channel, phone, content, claimed_at FROM messages
-    WHERE status = 'sending' AND claimed_at < ${t - STUCK_SENDING_MS} ORDER BY claimed_at LIMIT 50`);
+  // Status literals: messages_due_idx is partial and a bound status cannot use it.
+  const stillSending = (id: number) => and(eq(messages.id, id), sql`${messages.status} = 'sending'`);
+  const stuck = await db
+    .select({
+      id: messages.id,
+      channel: messages.channel,
+      phone: messages.phone,
+      content: messages.content,
+      claimedAt: messages.claimedAt,
+    })
+    .from(messages)
+    .where(and(sql`${messages.status} = 'sending'`, lt(messages.claimedAt, new Date(t - STUCK_SENDING_MS))))
+    .orderBy(asc(messages.claimedAt))
+    .limit(50);
   let recovered = 0;
   let requeued = 0;
   for (const row of stuck) {
     if (row.channel !== "sms" || !row.phone) {
-      await db.run(sql`UPDATE messages SET status = 'failed', error_message = 'Outcome unknown after an interruption; not resent to avoid a duplicate', updated_at = ${t}
-                       WHERE id = ${row.id} AND status = 'sending'`);
+      await db
+        .update(messages)
+        .set({
+          status: "failed",
+          errorMessage: "Outcome unknown after an interruption; not resent to avoid a duplicate",
+          updatedAt: now,
+        })
+        .where(stillSending(row.id));
       continue;
     }
-    const found = (await sms.findSent(row.phone, new Date(row.claimed_at - 60_000))).find(
+    const found = (await sms.findSent(row.phone, new Date(row.claimedAt!.getTime() - 60_000))).find(
       (m) => m.body === row.content,
     );
     if (found) {
-      await db.run(sql`UPDATE messages SET status = ${mapProviderStatus(found.status) ?? "sent"}, twilio_sid = ${found.sid}, provider = ${sms.name},
-                         from_address = ${sms.sender}, sent_at = coalesce(sent_at, ${found.dateCreated?.getTime() ?? t}), updated_at = ${t}
-                       WHERE id = ${row.id} AND status = 'sending'`);
+      await db
+        .update(messages)
+        .set({
+          status: mapProviderStatus(found.status) ?? "sent",
+          twilioSid: found.sid,
+          provider: sms.name,
+          fromAddress: sms.sender,
+          sentAt: sql`coalesce(${messages.sentAt}, ${found.dateCreated?.getTime() ?? t})`,
+          updatedAt: now,
+        })
+        .where(stillSending(row.id));
       recovered++;
     } else {
-      await db.run(
-        sql`UPDATE messages SET status = 'queued', updated_at = ${t} WHERE id = ${row.id} AND status = 'sending'`,
-      );
+      await db.update(messages).set({ status: "queued", updatedAt: now }).where(stillSending(row.id));
       await sendJobs(queue, [row.id]);
       requeued++;
     }
   }
-  const lost = await db.all<{ id: number }>(sql`
-    UPDATE messages SET updated_at = ${t}
-    WHERE id IN (SELECT id FROM messages WHERE status = 'queued' AND scheduled_at < ${t - STUCK_QUEUED_MS} AND updated_at < ${t - STUCK_QUEUED_MS} LIMIT 1000)
-    RETURNING id`);
+  const before = new Date(t - STUCK_QUEUED_MS);
+  const lost = await db
+    .update(messages)
+    .set({ updatedAt: now })
+    .where(
+      inArray(
+        messages.id,
+        db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(
+            and(sql`${messages.status} = 'queued'`, lt(messages.scheduledAt, before), lt(messages.updatedAt, before)),
+          )
+          .limit(1000),
+      ),
+    )
+    .returning({ id: messages.id });
   await sendJobs(
     queue,
     lost.map((l) => l.id),

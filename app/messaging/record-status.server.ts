@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
-import { bulkUpdateSql } from "~/db/bulk-update.server";
+import { and, eq, exists, lt, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { bulkInsertSql, bulkUpdateSql, inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
-import { messages } from "~/db/schema";
+import { campaigns, messages, statusBacklog } from "~/db/schema";
 
 /** Provider status → ours. Twilio's queued/accepted/sending are all "handed to the provider" = sent. */
 export function mapProviderStatus(status: string): "sent" | "delivered" | "undelivered" | "failed" | null {
@@ -68,45 +69,55 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
   const changedSids = new Set(changed.map((c) => c.sid));
   const unchanged = [...new Set(mapped.map((u) => u.sid).filter((sid) => !changedSids.has(sid)))];
   const known = unchanged.length
-    ? await db.all<{ sid: string }>(
-        unchanged.length === 1
-          ? sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid = ${unchanged[0]}`
-          : sql`SELECT twilio_sid AS sid FROM messages WHERE twilio_sid IN (SELECT value FROM json_each(${JSON.stringify(unchanged)}))`,
-      )
+    ? await db
+        .select({ sid: messages.twilioSid })
+        .from(messages)
+        .where(unchanged.length === 1 ? eq(messages.twilioSid, unchanged[0]) : inJson(messages.twilioSid, unchanged))
     : [];
   const knownSids = new Set([...changedSids, ...known.map((k) => k.sid)]);
   const unknown = updates.filter((u) => !knownSids.has(u.sid));
   if (unknown.length) {
-    await db.run(sql`
-      INSERT INTO status_backlog (sid, status, error_code, error_message, received_at)
-      SELECT json_extract(value,'$.sid'), json_extract(value,'$.status'), json_extract(value,'$.errorCode'), json_extract(value,'$.errorMessage'), ${t}
-      FROM json_each(${JSON.stringify(unknown)}) WHERE true
-      ON CONFLICT(sid, status) DO NOTHING`);
+    await db.run(
+      bulkInsertSql(statusBacklog, unknown, (j) => ({
+        values: { sid: j.sid, status: j.status, errorCode: j.errorCode, errorMessage: j.errorMessage, receivedAt: t },
+        onConflict: sql`ON CONFLICT(sid, status) DO NOTHING`,
+      })),
+    );
   }
   const delivered = new Map<number, number>();
   for (const c of changed)
     if (c.campaign_id && c.status === "delivered")
       delivered.set(c.campaign_id, (delivered.get(c.campaign_id) ?? 0) + 1);
   for (const [id, n] of delivered)
-    await db.run(sql`UPDATE campaigns SET delivered_count = delivered_count + ${n} WHERE id = ${id}`);
+    await db
+      .update(campaigns)
+      .set({ deliveredCount: sql`${campaigns.deliveredCount} + ${n}` })
+      .where(eq(campaigns.id, id));
   return changed.length;
 }
 
-type BacklogRow = { sid: string; status: string; error_code: string | null; error_message: string | null };
+const b = alias(statusBacklog, "b");
+const m = alias(messages, "m");
+
+type BacklogRow = Pick<typeof statusBacklog.$inferSelect, "sid" | "status" | "errorCode" | "errorMessage">;
 
 /**
  * Statuses that arrived before their send was recorded, for these sids (or any, up to 500): a statement that can
  * end the batch that records the sends, so the join sees their sids without another round trip.
  */
 export function selectStatusBacklog(db: Db, sids?: string[]) {
-  return db.all<BacklogRow>(
-    sids
-      ? sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b
-            WHERE b.sid IN (SELECT value FROM json_each(${JSON.stringify(sids)})) AND EXISTS (SELECT 1 FROM messages m WHERE m.twilio_sid = b.sid)`
-      : // The backlog drives (EXISTS, not a join): as a join SQLite walked every message's sid to probe an empty backlog.
-        sql`SELECT b.sid, b.status, b.error_code, b.error_message FROM status_backlog b
-            WHERE EXISTS (SELECT 1 FROM messages m WHERE m.twilio_sid = b.sid) LIMIT 500`,
+  // The backlog drives (EXISTS, not a join): as a join SQLite walked every message's sid to probe an empty backlog.
+  const recorded = exists(
+    db
+      .select({ one: sql`1` })
+      .from(m)
+      .where(eq(m.twilioSid, b.sid)),
   );
+  const q = db
+    .select({ sid: b.sid, status: b.status, errorCode: b.errorCode, errorMessage: b.errorMessage })
+    .from(b)
+    .where(sids ? and(inJson(b.sid, sids), recorded) : recorded);
+  return sids ? q : q.limit(500);
 }
 
 /** Applies backlog rows read by selectStatusBacklog to their messages and clears them. */
@@ -114,11 +125,14 @@ export async function applyBacklogRows(db: Db, now: Date, rows: readonly Backlog
   if (rows.length) {
     await recordStatusUpdates(
       db,
-      rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.error_code, errorMessage: r.error_message })),
+      rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.errorCode, errorMessage: r.errorMessage })),
       now,
     );
-    await db.run(
-      sql`DELETE FROM status_backlog WHERE sid IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.sid))}))`,
+    await db.delete(statusBacklog).where(
+      inJson(
+        statusBacklog.sid,
+        rows.map((r) => r.sid),
+      ),
     );
   }
   return rows.length;
@@ -130,5 +144,5 @@ export async function applyStatusBacklog(db: Db, now: Date, sids?: string[]) {
 }
 
 export async function pruneStatusBacklog(db: Db, now: Date) {
-  await db.run(sql`DELETE FROM status_backlog WHERE received_at < ${now.getTime() - 24 * 3600_000}`);
+  await db.delete(statusBacklog).where(lt(statusBacklog.receivedAt, now.getTime() - 24 * 3600_000));
 }

@@ -1,40 +1,37 @@
-import { sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog } from "~/db/schema";
+import { activityLog, messages, suppressions } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { unsuppressStatements } from "./compliance.server";
 import { REVIEWABLE_OPT_OUT_REASONS } from "./keywords";
 
 export const PLAIN_OPT_OUTS_SHOWN = 50;
 export type PlainWordsOptOut = { id: number; phone: string; at: string; words: string | null; reason: string };
-const REVIEWABLE = sql.join(
-  REVIEWABLE_OPT_OUT_REASONS.map((r) => sql`${r}`),
-  sql`, `,
-);
+const s = alias(suppressions, "s");
+const m = alias(messages, "m");
 
 /**
  * The opt-outs Helio understood from plain words, newest first, each with the text that caused it: a wrong call
  * ("don't stop, I'm interested" read as a stop) can be seen and undone. Through suppressions_reason_created_at_idx and
  * the inbound message's sid (its unique index).
  */
-export const plainWordsOptOutsSql = () => sql`
-    SELECT s.id, s.address, s.created_at, s.reason, m.content FROM suppressions s
-    LEFT JOIN messages m ON m.twilio_sid = s.source AND m.direction = 'inbound'
-    WHERE s.reason IN (${REVIEWABLE}) ORDER BY s.created_at DESC, s.id DESC LIMIT ${PLAIN_OPT_OUTS_SHOWN}`;
+export const plainWordsOptOuts = (db: Db) =>
+  db
+    .select({ id: s.id, address: s.address, createdAt: s.createdAt, reason: s.reason, content: m.content })
+    .from(s)
+    .leftJoin(m, and(eq(m.twilioSid, s.source), sql`${m.direction} = 'inbound'`))
+    .where(inArray(s.reason, [...REVIEWABLE_OPT_OUT_REASONS]))
+    .orderBy(desc(s.createdAt), desc(s.id))
+    .limit(PLAIN_OPT_OUTS_SHOWN);
 
 export async function listPlainWordsOptOuts(db: Db): Promise<PlainWordsOptOut[]> {
-  const rows = await db.all<{
-    id: number;
-    address: string;
-    created_at: number;
-    reason: string;
-    content: string | null;
-  }>(plainWordsOptOutsSql());
+  const rows = await plainWordsOptOuts(db);
   return rows.map((r) => ({
     id: r.id,
     phone: r.address,
-    at: new Date(r.created_at).toISOString(),
+    at: r.createdAt.toISOString(),
     words: r.content,
     reason: r.reason,
   }));
@@ -52,9 +49,17 @@ export async function undoPlainWordsOptOut(
   actor: { userId: number; ipAddress: string | null },
   now: Date,
 ) {
-  const row = await db.get<{ address: string; source: string | null }>(
-    sql`SELECT address, source FROM suppressions WHERE id = ${id} AND channel = 'sms' AND reason IN (${REVIEWABLE})`,
-  );
+  const row = await db
+    .select({ address: suppressions.address, source: suppressions.source })
+    .from(suppressions)
+    .where(
+      and(
+        eq(suppressions.id, id),
+        eq(suppressions.channel, "sms"),
+        inArray(suppressions.reason, [...REVIEWABLE_OPT_OUT_REASONS]),
+      ),
+    )
+    .get();
   if (!row) throw new AppError("not_found", "That opt-out is no longer on the list");
   await runBatch(db, [
     ...unsuppressStatements(db, "sms", row.address, now),

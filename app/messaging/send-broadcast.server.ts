@@ -1,6 +1,7 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { runBatch } from "~/db/client.server";
+import { broadcasts, messages } from "~/db/schema";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
@@ -60,15 +61,18 @@ export async function sendBroadcast(
   if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
   assertKnownVariables(input.subject, input.content);
   const idempotencyKey = `${actor.userId}:${key}`;
-  const existing = await db.get<{ id: number; recipient_count: number; scheduled_at: number | null }>(
-    sql`SELECT id, recipient_count, scheduled_at FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`,
-  );
+  const byKey = eq(broadcasts.idempotencyKey, idempotencyKey);
+  const existing = await db
+    .select({ id: broadcasts.id, recipientCount: broadcasts.recipientCount, scheduledAt: broadcasts.scheduledAt })
+    .from(broadcasts)
+    .where(byKey)
+    .get();
   if (existing) {
     return {
       broadcastId: existing.id,
-      recipients: existing.recipient_count,
+      recipients: existing.recipientCount,
       queued: 0,
-      scheduledAt: existing.scheduled_at ? new Date(existing.scheduled_at).toISOString() : null,
+      scheduledAt: existing.scheduledAt ? existing.scheduledAt.toISOString() : null,
       replayed: true,
     };
   }
@@ -86,7 +90,7 @@ export async function sendBroadcast(
   const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const at = Math.max(scheduledAt?.getTime() ?? t, t);
   const subject = input.type === "email" ? (input.subject ?? null) : null;
-  const bid = sql`(SELECT id FROM broadcasts WHERE idempotency_key = ${idempotencyKey})`;
+  const bid = sql`${db.select({ id: broadcasts.id }).from(broadcasts).where(byKey)}`;
   // Small broadcasts due now start at once: their rows are written `queued` (no pending → queued write, issue 22)
   // and queued after the commit; big ones wait `pending` for the cron's chunks (a request may only make so many
   // queue sends), as do scheduled ones.
@@ -94,13 +98,24 @@ export async function sendBroadcast(
   // The rows by their idempotency keys (the unique index): the broadcast index leaves out queued rows.
   // (A bound JS number reaches SQLite as a REAL, which would spell the key `bcast:1.0:…`: the id goes as text.)
   const rowsOf = (b: SQL | number) =>
-    sql`messages WHERE idempotency_key IN (SELECT 'bcast:' || ${typeof b === "number" ? String(b) : b} || ':' || value FROM json_each(${JSON.stringify(ids)}))`;
-  const statements = [
-    db.run(sql`INSERT INTO broadcasts (type, subject, content, recipient_count, scheduled_at, created_by, idempotency_key, created_at)
-               VALUES (${input.type}, ${subject}, ${input.content}, 0, ${scheduledAt?.getTime() ?? null}, ${actor.userId}, ${idempotencyKey}, ${t})`),
+    sql`${messages.idempotencyKey} IN (SELECT 'bcast:' || ${typeof b === "number" ? String(b) : b} || ':' || value FROM json_each(${JSON.stringify(ids)}))`;
+  const statements: unknown[] = [
+    db.insert(broadcasts).values({
+      type: input.type,
+      subject,
+      content: input.content,
+      recipientCount: 0,
+      scheduledAt,
+      createdBy: actor.userId,
+      idempotencyKey,
+      createdAt: now,
+    }),
   ];
   for (let i = 0; i < ids.length; i += 5000) {
     statements.push(
+      // One message per picked contact, read from contacts in the same batch (drizzle's insert().select() wants every
+      // column of messages, in order).
+      // raw-sql: insert-select
       db.run(sql`
         INSERT INTO messages (channel, direction, kind, status, contact_id, broadcast_id, phone, email, subject, content, idempotency_key,
           is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
@@ -112,7 +127,10 @@ export async function sendBroadcast(
     );
   }
   statements.push(
-    db.run(sql`UPDATE broadcasts SET recipient_count = (SELECT count(*) FROM ${rowsOf(bid)}) WHERE id = ${bid}`),
+    db
+      .update(broadcasts)
+      .set({ recipientCount: sql`${db.select({ n: count() }).from(messages).where(rowsOf(bid))}` })
+      .where(eq(broadcasts.id, bid)),
   );
   try {
     await runBatch(db, statements);
@@ -120,11 +138,13 @@ export async function sendBroadcast(
     if (isUniqueViolation(err, "broadcasts.idempotency_key")) return sendBroadcast(deps, input, actor, key, opts);
     throw err;
   }
-  const b = (await db.get<{ id: number; recipient_count: number }>(
-    sql`SELECT id, recipient_count FROM broadcasts WHERE idempotency_key = ${idempotencyKey}`,
-  ))!;
-  if (b.recipient_count === 0) {
-    await db.run(sql`DELETE FROM broadcasts WHERE id = ${b.id}`);
+  const b = (await db
+    .select({ id: broadcasts.id, recipientCount: broadcasts.recipientCount })
+    .from(broadcasts)
+    .where(byKey)
+    .get())!;
+  if (b.recipientCount === 0) {
+    await db.delete(broadcasts).where(eq(broadcasts.id, b.id));
     throw new AppError(
       "validation",
       input.type === "email"
@@ -134,7 +154,10 @@ export async function sendBroadcast(
   }
   let queued = 0;
   if (immediate) {
-    const rows = await db.all<{ id: number }>(sql`SELECT id FROM ${rowsOf(b.id)} AND +status = 'queued'`);
+    const rows = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(rowsOf(b.id), sql`+${messages.status} = 'queued'`));
     await sendJobs(
       queue,
       rows.map((r) => r.id),
@@ -145,12 +168,12 @@ export async function sendBroadcast(
     type: "broadcast",
     broadcastId: b.id,
     channel: input.type,
-    recipients: b.recipient_count,
+    recipients: b.recipientCount,
     scheduledAt: scheduledAt?.toISOString() ?? null,
   });
   return {
     broadcastId: b.id,
-    recipients: b.recipient_count,
+    recipients: b.recipientCount,
     queued,
     scheduledAt: at > t ? new Date(at).toISOString() : null,
     ...(input.type === "sms"

@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { contacts } from "~/db/schema";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
@@ -30,9 +31,11 @@ export async function sendIndividual(
 ) {
   if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
   assertKnownVariables(input.subject, input.message);
-  const contact = await db.get<{ id: number; phone: string; email: string | null }>(
-    sql`SELECT id, phone, email FROM contacts WHERE id = ${input.contactId}`,
-  );
+  const contact = await db
+    .select({ id: contacts.id, phone: contacts.phone, email: contacts.email })
+    .from(contacts)
+    .where(eq(contacts.id, input.contactId))
+    .get();
   if (!contact) throw new AppError("not_found", "Contact not found");
   if (input.type === "email" && !contact.email) throw new AppError("validation", "This contact has no email address");
   await assertVariablesFilled(
@@ -63,7 +66,7 @@ export async function sendIndividual(
   );
   await logSend(db, actor, now, { type: "individual", contactId: contact.id, messageId: id });
   return {
-    ...(await messageByKey(db, `ind:${actor.userId}:${key}`)),
+    ...(await messageByKey(db, `ind:${actor.userId}:${key}`))!,
     ...(input.type === "sms" ? smsInfo(input.message) : {}),
   };
 }

@@ -11,7 +11,7 @@ import { createTestUser, db } from "../../tests/factories";
 import { parseContactsCsv } from "~/contacts/csv-import";
 import { toContactValues } from "~/contacts/contact-row.server";
 import { upsertContactChunk } from "~/contacts/upsert-contacts.server";
-import { updateContact } from "~/contacts/manage-contacts.server";
+import { updateContact } from "~/contacts/update-contact.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { DAYTIME, pipeline, appHooks } from "../../tests/messaging-harness";

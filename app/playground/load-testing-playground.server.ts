@@ -1,11 +1,12 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { contacts } from "~/db/schema";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import type { Db } from "~/db/client.server";
 import { parseId } from "~/lib/ids";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { renderTemplate, DEFAULT_RENDER_TIME_ZONE } from "~/messaging/render";
 import { smsSegments } from "~/messaging/segments";
-import { fieldsOfRow, type ContactFieldColumns } from "~/contacts/contact-fields";
+import { pickContactFields } from "~/contacts/contact-fields";
 import { exampleValues } from "~/contacts/variables";
 
 import { PLAYGROUND_TABS, type PlaygroundTab } from "./playground-tabs";
@@ -44,20 +45,33 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   if (tab === "variables" && content.trim()) {
     const contactId = parseId(p.get("contactId"));
     const c = contactId
-      ? await db.get<ContactFieldColumns & { time_zone: string | null }>(
-          sql`SELECT first_name, last_name, phone, email, company, address, city, state, zip_code, time_zone FROM contacts WHERE id = ${contactId}`,
-        )
+      ? await db
+          .select({
+            firstName: contacts.firstName,
+            lastName: contacts.lastName,
+            phone: contacts.phone,
+            email: contacts.email,
+            company: contacts.company,
+            address: contacts.address,
+            city: contacts.city,
+            state: contacts.state,
+            zipCode: contacts.zipCode,
+            timeZone: contacts.timeZone,
+          })
+          .from(contacts)
+          .where(eq(contacts.id, contactId))
+          .get()
       : undefined;
-    const values = c ? fieldsOfRow(c) : exampleValues();
+    const values = c ? pickContactFields(c) : exampleValues();
     const r = renderTemplate(content.slice(0, 5000), values, {
       now,
-      timeZone: c?.time_zone ?? DEFAULT_RENDER_TIME_ZONE,
+      timeZone: c?.timeZone ?? DEFAULT_RENDER_TIME_ZONE,
     });
     const seg = smsSegments(r.text);
     variables = {
       content,
       contactId: c ? contactId : null,
-      contactName: c ? `${c.first_name} ${c.last_name}` : null,
+      contactName: c ? `${c.firstName} ${c.lastName}` : null,
       text: r.text,
       unknown: r.unknown,
       missing: r.missing,

@@ -10,7 +10,7 @@ import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { fakeOpenAiBase, newFakeOpenAiKey, obeyOpenAi, openAiCalls } from "../../tests/fakes/control";
 import { createTestUser, db } from "../../tests/factories";
 import { pipeline, runInboundJob } from "../../tests/messaging-harness";
-import { createResponder } from "./manage-responders.server";
+import { createResponder } from "./create-responder.server";
 import { parseResponder } from "./responder-schema";
 import { replyProviders } from "~/wiring/ai-chain.server";
 

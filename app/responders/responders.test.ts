@@ -7,7 +7,7 @@ import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { db } from "../../tests/factories";
 import { runInboundJob } from "../../tests/messaging-harness";
-import { updateResponder } from "./manage-responders.server";
+import { updateResponder } from "./update-responder.server";
 import { isBusinessHours, matchKeywords, timeAllows } from "./match";
 import { parseResponder, RESPONDER_REQUIRED } from "./responder-schema";
 

@@ -7,7 +7,7 @@ import { hitNamedCap } from "~/caps/hit-cap.server";
 import { recordHeld } from "~/caps/record-held.server";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import type { LoopReason } from "./check-loop-guard.server";
-import type { Responder } from "./manage-responders.server";
+import type { Responder } from "./responder-row.server";
 import { matchKeywords, isBusinessHours, timeAllows } from "./match";
 import { DEFAULT_RESPONDER, type ResponderInput } from "./responder-schema";
 import { quoteText, type ReplyClassification, type ReplyDeps } from "./reply-deps";

@@ -3,7 +3,9 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { KeyRound, ShieldCheck } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
-import { listSessions, revokeOtherSessions, revokeSession } from "~/auth/manage-sessions.server";
+import { listSessions } from "~/auth/list-sessions.server";
+import { revokeOtherSessions } from "~/auth/revoke-other-sessions.server";
+import { revokeSession } from "~/auth/revoke-session.server";
 import { Badge, Button, Card, PageHeader, Table, TBody, Td, THead } from "~/components/ui";
 import { errorsByField, isFormFailure } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";

@@ -2,7 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, useLoaderData } from "@remix-run/react";
 import { BellOff, Check, ThumbsDown, ThumbsUp } from "lucide-react";
 import { z } from "zod";
-import { acknowledgeAlert, listAlerts, markAlert } from "~/responders/alerts/manage-alerts.server";
+import { acknowledgeAlert } from "~/responders/alerts/acknowledge-alert.server";
+import { listAlerts } from "~/responders/alerts/list-alerts.server";
+import { markAlert } from "~/responders/alerts/mark-alert.server";
 import { requireUser } from "~/http/guard.server";
 import { Badge, Button, Card, EmptyState, PageHeader, Pager, PriorityBadge, TextLink } from "~/components/ui";
 import { formAction } from "~/http/form-action.server";

@@ -6,7 +6,8 @@ import { failureToast } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
 import { routeId, throwAsResponse } from "~/http/http.server";
-import { deleteResponder, getResponder } from "~/responders/manage-responders.server";
+import { deleteResponder } from "~/responders/delete-responder.server";
+import { getResponder } from "~/responders/get-responder.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
 import { redirectWithToast } from "~/http/toast.server";
 

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
-import { getResponder } from "~/responders/manage-responders.server";
+import { getResponder } from "~/responders/get-responder.server";
 import { responderDialogForm, saveResponderDialog } from "~/http/responder-dialog.server";
 import { formAction } from "~/http/form-action.server";
 import { ResponderForm } from "~/responders/responder-form";

@@ -22,7 +22,8 @@ import { AppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
-import { listResponders, updateResponder } from "~/responders/manage-responders.server";
+import { listResponders } from "~/responders/list-responders.server";
+import { updateResponder } from "~/responders/update-responder.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
 import { redirectWithToast } from "~/http/toast.server";
 

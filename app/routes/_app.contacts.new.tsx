@@ -7,7 +7,7 @@ import { CONTACT_DONE, CONTACT_FAILED } from "~/contacts/contact-toasts";
 import { formAction } from "~/http/form-action.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { listSearch } from "~/contacts/list-search";
-import { createContact } from "~/contacts/manage-contacts.server";
+import { createContact } from "~/contacts/create-contact.server";
 import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 

@@ -5,7 +5,7 @@ import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
-import { CONTACT_NOT_FOUND, getContact } from "~/contacts/manage-contacts.server";
+import { CONTACT_NOT_FOUND, getContact } from "~/contacts/get-contact.server";
 import { ReplyBox, Thread } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";

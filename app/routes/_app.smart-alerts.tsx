@@ -32,7 +32,6 @@ import {
 import { clearStaffSuppression, listSuppressedStaffAddresses } from "~/responders/alerts/staff-suppressions.server";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
-import { alertConfig } from "~/responders/reply-deps";
 import {
   ActiveBadge,
   Alert,
@@ -84,7 +83,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const tabParam = url.searchParams.get("tab") ?? "";
   const tab: Tab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as Tab) : "profiles";
   const db = args.context.db;
-  const salesAlertEmail = alertConfig(args.context.cloudflare.env).salesAlertEmail;
+  const salesAlertEmail = args.context.alerts().salesAlertEmail;
   const [profiles, banks, recent, suppressedStaff, caps] = await Promise.all([
     listProfiles(db),
     listBanks(db),
@@ -231,11 +230,7 @@ export async function action(args: ActionFunctionArgs) {
         break;
       }
       case "clear-suppression":
-        await clearStaffSuppression(
-          db,
-          (values.address ?? "").slice(0, 254),
-          alertConfig(context.cloudflare.env).salesAlertEmail,
-        );
+        await clearStaffSuppression(db, (values.address ?? "").slice(0, 254), context.alerts().salesAlertEmail);
         break;
     }
     const tab = intent.endsWith("bank") ? "banks" : intent === "mark" ? "monitoring" : "profiles";

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
+import { contacts as contactsTable } from "~/db/schema";
 import { Send } from "lucide-react";
 import { ALERT_TOASTS } from "~/responders/alerts/alert-schema";
 import { listBanks, listProfiles } from "~/responders/alerts/manage-alert-settings.server";
@@ -13,7 +14,6 @@ import { failureToast, postedValue } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
-import { alertConfig } from "~/responders/reply-deps";
 
 export const meta: MetaFunction = () => [{ title: "Test Alerts — Helio" }];
 
@@ -32,13 +32,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const [profiles, banks, contacts, caps] = await Promise.all([
     listProfiles(db),
     listBanks(db),
-    db.all<{ id: number; name: string; phone: string | null }>(
-      sql`SELECT id, first_name || ' ' || last_name AS name, phone FROM contacts ORDER BY id DESC LIMIT 50`,
-    ),
+    db
+      .select({
+        id: contactsTable.id,
+        name: sql<string>`${contactsTable.firstName} || ' ' || ${contactsTable.lastName}`,
+        phone: contactsTable.phone,
+      })
+      .from(contactsTable)
+      .orderBy(desc(contactsTable.id))
+      .limit(50),
     readCapCounters(db, args.context.clock(), user.id),
   ]);
   return {
-    salesEmail: alertConfig(args.context.cloudflare.env).salesAlertEmail,
+    salesEmail: args.context.alerts().salesAlertEmail,
     profiles: profiles
       .filter((p) => p.isActive)
       .slice(0, SHOWN)

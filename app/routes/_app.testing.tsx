@@ -34,7 +34,7 @@ import { loadTestingPlayground, MAX_PICKED } from "~/playground/load-testing-pla
 import { PLAYGROUND_TABS, type PlaygroundTab } from "~/playground/playground-tabs";
 import { variablesByCategory } from "~/contacts/variables";
 import { parseInput } from "~/http/api.server";
-import { createTemplate } from "~/templates/manage-templates.server";
+import { createTemplate } from "~/templates/create-template.server";
 import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
 import { redirectWithToast } from "~/http/toast.server";

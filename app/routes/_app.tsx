@@ -3,7 +3,7 @@ import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@
 import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { BELL_COUNT_CAP } from "~/responders/alerts/bell";
-import { countUnacknowledged } from "~/responders/alerts/manage-alerts.server";
+import { countUnacknowledged } from "~/responders/alerts/count-unacknowledged.server";
 import { publicUser, requireUser } from "~/http/guard.server";
 import { headerTitle, isActive, MORE_NAV_ITEMS, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
-import { deleteResponder, getResponder, updateResponder } from "~/responders/manage-responders.server";
+import { deleteResponder } from "~/responders/delete-responder.server";
+import { getResponder } from "~/responders/get-responder.server";
+import { updateResponder } from "~/responders/update-responder.server";
 import { RESPONDER_NOT_FOUND } from "~/responders/responder-schema";
 
 const RESPONDER: RecordEndpoint = {

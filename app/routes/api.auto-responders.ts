@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
 import { collectionRoute } from "~/http/record-route.server";
-import { createResponder, listResponders } from "~/responders/manage-responders.server";
+import { createResponder } from "~/responders/create-responder.server";
+import { listResponders } from "~/responders/list-responders.server";
 import { parseResponder } from "~/responders/responder-schema";
 
 const RESPONDERS = { list: listResponders, parse: parseResponder, create: createResponder };

@@ -1,13 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { recordActivity } from "~/activity/log-activity.server";
 import { requireApiUser } from "~/http/guard.server";
-import {
-  CONTACT_NOT_FOUND,
-  deleteContact,
-  getContact,
-  publicContact,
-  updateContactFields,
-} from "~/contacts/manage-contacts.server";
+import { deleteContact } from "~/contacts/delete-contact.server";
+import { CONTACT_NOT_FOUND, getContact } from "~/contacts/get-contact.server";
+import { publicContact } from "~/contacts/public-contact.server";
+import { updateContactFields } from "~/contacts/update-contact-fields.server";
 import { AppError } from "~/lib/app-error";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 

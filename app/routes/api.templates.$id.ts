@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
-import { deleteTemplate, getTemplate, updateTemplate } from "~/templates/manage-templates.server";
+import { deleteTemplate } from "~/templates/delete-template.server";
+import { getTemplate } from "~/templates/get-template.server";
+import { updateTemplate } from "~/templates/update-template.server";
 import { TEMPLATE_NOT_FOUND, updateTemplateSchema } from "~/templates/template-schema";
 
 const TEMPLATE: RecordEndpoint = {

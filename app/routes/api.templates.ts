@@ -3,7 +3,8 @@ import { requireApiUser } from "~/http/guard.server";
 import { parseInput } from "~/http/api.server";
 import type { Db } from "~/db/client.server";
 import { pagedCollectionRoute, type CollectionActor } from "~/http/record-route.server";
-import { createTemplate, listTemplates, MAX_TEMPLATE_PAGE } from "~/templates/manage-templates.server";
+import { createTemplate } from "~/templates/create-template.server";
+import { listTemplates, MAX_TEMPLATE_PAGE } from "~/templates/list-templates.server";
 import { createTemplateSchema, type CreateTemplateInput } from "~/templates/template-schema";
 
 const TEMPLATES = {

@@ -3,10 +3,10 @@ import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
-import { createTemplate } from "~/templates/manage-templates.server";
+import { createTemplate } from "~/templates/create-template.server";
 import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
 import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
-import { createResponder } from "~/responders/manage-responders.server";
+import { createResponder } from "~/responders/create-responder.server";
 import { parseResponder } from "~/responders/responder-schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 

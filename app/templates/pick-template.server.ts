@@ -2,7 +2,9 @@ import type { Db } from "~/db/client.server";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
 import { TEMPLATE_PARAM } from "./template-schema";
-import { getTemplate, listTemplates, type PublicTemplate } from "./manage-templates.server";
+import { getTemplate } from "./get-template.server";
+import { listTemplates } from "./list-templates.server";
+import type { PublicTemplate } from "./public-template.server";
 
 /** How many templates a picker offers (newest first). */
 export const PICKER_TEMPLATES = 100;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
-import { createTemplate } from "./manage-templates.server";
+import { createTemplate } from "./create-template.server";
 import { pickTemplate } from "./pick-template.server";
 import { TEMPLATE_REQUIRED } from "./template-schema";
 

@@ -1,3 +1,4 @@
+import { activityRetentionDays } from "~/activity/purge-old-activity.server";
 import type { AiDeps } from "~/ai/run-chain.server";
 import { createDb, type Db } from "~/db/client.server";
 import { jobQueue } from "~/jobs/job-queue.server";
@@ -40,7 +41,12 @@ export type AppDeps = {
   replies: () => ReplyProviders;
   /** Auto-responders' and smart alerts' dependencies for one request or event. */
   replyDeps: (now?: Date) => ReplyDeps;
+  /** The alert addresses and links (SALES_ALERT_EMAIL, PUBLIC_BASE_URL): the alert screens and the escalations. */
   alerts: () => AlertConfig;
+  /** The activity log's retention in days (ACTIVITY_RETENTION_DAYS). */
+  activityRetentionDays: () => number;
+  /** The message archive's R2 bucket. */
+  archive: R2Bucket;
 };
 
 export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
@@ -69,6 +75,8 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
     replies,
     replyDeps: (now = clock()) => ({ ...replies(), db, now }),
     alerts: () => alertConfig(env),
+    activityRetentionDays: () => activityRetentionDays(env),
+    archive: env.ARCHIVE,
   };
 }
 

@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
 import type { JobQueue } from "~/lib/job-queue";
 import type { PipelineContext } from "~/messaging/pipeline-hooks";
-import type { ReplyDeps } from "~/responders/reply-deps";
+import type { AlertConfig, ReplyDeps } from "~/responders/reply-deps";
 import { buildAppDeps } from "./app-deps.server";
 
 declare module "@remix-run/cloudflare" {
@@ -22,6 +22,8 @@ declare module "@remix-run/cloudflare" {
     ai: () => AiDeps;
     /** Auto-responders' and smart alerts' dependencies for this request (test alerts). */
     replyDeps: () => ReplyDeps;
+    /** The alert addresses and links (the smart-alert screens show the sales address). */
+    alerts: () => AlertConfig;
   }
 }
 
@@ -37,5 +39,6 @@ export function requestContext(env: Env, ctx: ExecutionContext, nonce: string): 
     domain: () => deps.context(),
     ai: deps.ai,
     replyDeps: () => deps.replyDeps(),
+    alerts: deps.alerts,
   };
 }

@@ -22,6 +22,8 @@ export const campaigns = sqliteTable(
     sentCount: integer("sent_count").notNull().default(0),
     deliveredCount: integer("delivered_count").notNull().default(0),
     responseCount: integer("response_count").notNull().default(0),
+    /** Enrolments stopped by an opt-out, kept by triggers on campaign_enrollments (migration 0029). */
+    optedOutCount: integer("opted_out_count").notNull().default(0),
     // Campaign engine (migration 0014): stop-on-reply switch; the audience query enrolled at start ("" = all
     // contacts, null = picked contacts only); enrolment progress kept by triggers on campaign_enrollments.
     stopOnReply: bool("stop_on_reply").notNull().default(true),

@@ -18,6 +18,7 @@ export * from "./sender-pacing";
 export * from "./broadcasts";
 export * from "./outbox";
 export * from "./message-counts";
+export * from "./message-daily-counts";
 export * from "./status-backlog";
 export * from "./contact-totals";
 export * from "./sms-keyword-state";

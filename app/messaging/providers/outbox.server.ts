@@ -1,6 +1,6 @@
 // The local provider used when Twilio/SendGrid are not configured: "sending" writes an outbox_messages row, and a
 // cron tick later reports it delivered, so the whole pipeline (status callbacks included) runs without accounts.
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
 import { outboxMessages } from "~/db/schema";
@@ -33,7 +33,8 @@ async function insertOnce(
   now: Date,
 ): Promise<SendAccepted> {
   const t = now.getTime();
-  const inserted = await db.all<{ sid: string; status: string }>(sql`
+  // raw-sql: guarded-insert
+  const inserted = await db.all<Pick<OutboxMessage, "sid" | "status">>(sql`
     INSERT INTO outbox_messages (sid, channel, to_address, from_address, subject, body, status, message_id, created_at, updated_at)
     SELECT ${newSid()}, ${row.channel}, ${row.to}, ${row.from}, ${row.subject}, ${row.body}, 'sent', ${row.messageId}, ${t}, ${t}
     WHERE NOT EXISTS (
@@ -120,13 +121,23 @@ export async function advanceOutboxStatuses(
   now: Date,
   { olderThanMs = 2000, limit = 500 }: { olderThanMs?: number; limit?: number } = {},
 ): Promise<OutboxStatusChange[]> {
-  const t = now.getTime();
-  const rows = await db.all<{ sid: string; channel: Channel; message_id: number | null }>(sql`
-    UPDATE outbox_messages SET status = 'delivered', updated_at = ${t}
-    WHERE id IN (
-      SELECT id FROM outbox_messages WHERE status = 'sent' AND updated_at <= ${t - olderThanMs} ORDER BY updated_at LIMIT ${limit})
-    RETURNING sid, channel, message_id`);
-  return rows.map((r) => ({ sid: r.sid, status: "delivered" as const, channel: r.channel, messageId: r.message_id }));
+  const o = outboxMessages;
+  const rows = await db
+    .update(o)
+    .set({ status: "delivered", updatedAt: now })
+    .where(
+      inArray(
+        o.id,
+        db
+          .select({ id: o.id })
+          .from(o)
+          .where(and(eq(o.status, "sent"), lte(o.updatedAt, new Date(now.getTime() - olderThanMs))))
+          .orderBy(asc(o.updatedAt))
+          .limit(limit),
+      ),
+    )
+    .returning({ sid: o.sid, channel: o.channel, messageId: o.messageId });
+  return rows.map((r) => ({ sid: r.sid, status: "delivered" as const, channel: r.channel, messageId: r.messageId }));
 }
 
 /** Newest first, keyset-paged on id: pass the previous page's `nextAfter` as `after`. */

@@ -8,7 +8,10 @@ import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { alertRulesMadeHere } from "../../../tests/alert-rules";
 import { runInboundJob } from "../../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
-import { acknowledgeAlert, countUnacknowledged, listAlerts, markAlert } from "./manage-alerts.server";
+import { acknowledgeAlert } from "./acknowledge-alert.server";
+import { countUnacknowledged } from "./count-unacknowledged.server";
+import { listAlerts } from "./list-alerts.server";
+import { markAlert } from "./mark-alert.server";
 import { createBank, createProfile } from "./manage-alert-settings.server";
 import { categorize, escalateDueAlerts } from "./run-alerts.server";
 

@@ -1,0 +1,46 @@
+import { activityRow } from "~/activity/log-activity.server";
+import { runBatch, type Db } from "~/db/client.server";
+import { activityLog, contacts, type Contact } from "~/db/schema";
+import { AppError } from "~/lib/app-error";
+import { assertPhoneFree, reloadContact } from "./contact-checks.server";
+import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
+import { optOutFlagStatements } from "./upsert-contacts.server";
+
+/** Creates a contact and its `create_contact` activity entry together. */
+export async function createContact(
+  db: Db,
+  input: ContactFields,
+  actor: { userId: number; ipAddress: string | null },
+  now: Date,
+): Promise<Contact> {
+  const values = toContactValues(input);
+  await assertPhoneFree(db, values.phone);
+  try {
+    const [[created]] = (await runBatch(db, [
+      db
+        .insert(contacts)
+        .values({
+          ...values,
+          consentSource: "manual",
+          consentAt: now,
+          createdBy: actor.userId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+      db.insert(activityLog).values(
+        activityRow("create_contact", {
+          userId: actor.userId,
+          ipAddress: actor.ipAddress,
+          now,
+          details: { phone: values.phone, name: `${values.firstName} ${values.lastName}` },
+        }),
+      ),
+      ...optOutFlagStatements(db, [values]),
+    ])) as [Contact[], unknown];
+    return reloadContact(db, created);
+  } catch (err) {
+    if (isUniquePhoneViolation(err)) throw new AppError("conflict", "A contact with this phone number already exists");
+    throw err;
+  }
+}

@@ -1,0 +1,22 @@
+import type { Contact } from "~/db/schema";
+import { pickContactFields } from "./contact-fields";
+
+/** What the API and screens show of a contact. */
+export function publicContact(c: Contact) {
+  return {
+    id: c.id,
+    ...pickContactFields(c),
+    timeZone: c.timeZone,
+    sendable: c.sendable,
+    unsendableReason: c.unsendableReason,
+    optedOut: c.optedOutAt !== null,
+    optedOutAt: c.optedOutAt?.toISOString() ?? null,
+    optedOutSource: c.optedOutSource,
+    consentSource: c.consentSource,
+    consentAt: c.consentAt?.toISOString() ?? null,
+    emailUnsubscribed: c.emailUnsubscribedAt !== null,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+export type PublicContact = ReturnType<typeof publicContact>;
