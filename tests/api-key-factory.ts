@@ -17,7 +17,11 @@ export async function createTestApiKey(
     { userId, ipAddress: null },
     now,
   );
-  if (opts.expired) await db().update(apiKeys).set({ expiresAt: new Date(now.getTime() - 1000) }).where(eq(apiKeys.id, key.id));
+  if (opts.expired)
+    await db()
+      .update(apiKeys)
+      .set({ expiresAt: new Date(now.getTime() - 1000) })
+      .where(eq(apiKeys.id, key.id));
   if (opts.revoked) await db().update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, key.id));
   return key;
 }

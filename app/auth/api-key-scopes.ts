@@ -19,7 +19,7 @@ export const isApiKeyScope = (v: unknown): v is ApiKeyScope => API_KEY_SCOPES.in
 /** The scope a key needs for `method` on `pathname` under /api, or null where keys are not accepted. */
 export function scopeFor(method: string, pathname: string): ApiKeyScope | null {
   const m = method.toUpperCase();
-  if (pathname === "/api/v1/leads") return m === "POST" ? "leads" : "read";
+  if (pathname === "/api/v1/leads") return "leads";
   if (pathname.startsWith("/api/auth/")) return m === "GET" ? "read" : null;
   if (m === "GET" || m === "HEAD") return "read";
   if (pathname === "/api/contacts" || pathname.startsWith("/api/contacts/")) return "contacts:write";

@@ -14,7 +14,12 @@ const get = (path: string, secret: string, headers: Record<string, string> = {})
 describe("API keys (decision 035)", () => {
   it("stores only the SHA-256 and a short prefix; the secret is helio_ + 32 random bytes", async () => {
     const u = await createTestUser();
-    const key = await createApiKey(db(), { name: "Vendor", scopes: ["leads"], expiresInDays: 30 }, { userId: u.id, ipAddress: null }, new Date());
+    const key = await createApiKey(
+      db(),
+      { name: "Vendor", scopes: ["leads"], expiresInDays: 30 },
+      { userId: u.id, ipAddress: null },
+      new Date(),
+    );
     expect(key.secret).toMatch(API_KEY_RE);
     const row = await db().select().from(apiKeys).where(eq(apiKeys.id, key.id)).get();
     expect(row!.keyHash).toBe(await sha256Hex(key.secret));
@@ -32,15 +37,25 @@ describe("API keys (decision 035)", () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { id: number }).id).toBe(u.id);
     expect((await get("/api/contacts", reader.secret)).status).toBe(200);
-    const post = await call("/api/contacts", { method: "POST", json: {}, headers: { ...bearer(reader.secret), Origin: "https://evil.example" } });
+    const post = await call("/api/contacts", {
+      method: "POST",
+      json: {},
+      headers: { ...bearer(reader.secret), Origin: "https://evil.example" },
+    });
     expect(post.status).toBe(403);
     expect(((await post.json()) as { message: string }).message).toContain("contacts:write");
     const writer = await createTestApiKey(u.id, ["contacts:write"]);
     // Cross-origin but cookie-less: the Origin check does not apply to a key; the body is simply invalid.
-    const wrote = await call("/api/contacts", { method: "POST", json: {}, headers: { ...bearer(writer.secret), Origin: "https://evil.example" } });
+    const wrote = await call("/api/contacts", {
+      method: "POST",
+      json: {},
+      headers: { ...bearer(writer.secret), Origin: "https://evil.example" },
+    });
     expect(wrote.status).toBe(400);
     // Routes no key may use (sign-out, campaigns' writes) are 403 whatever the scopes.
-    expect((await call("/api/auth/logout", { method: "POST", json: {}, headers: bearer(writer.secret) })).status).toBe(403);
+    expect((await call("/api/auth/logout", { method: "POST", json: {}, headers: bearer(writer.secret) })).status).toBe(
+      403,
+    );
   });
 
   it("keeps the owner's role: a standard user's key gets 403 on superuser routes, a superuser's 200", async () => {
@@ -54,8 +69,12 @@ describe("API keys (decision 035)", () => {
     const u = await createTestUser();
     expect((await get("/api/contacts", "helio_" + "A".repeat(43))).status).toBe(401);
     expect((await get("/api/contacts", "not-a-key")).status).toBe(401);
-    expect((await get("/api/contacts", (await createTestApiKey(u.id, ["read"], { revoked: true })).secret)).status).toBe(401);
-    expect((await get("/api/contacts", (await createTestApiKey(u.id, ["read"], { expired: true })).secret)).status).toBe(401);
+    expect(
+      (await get("/api/contacts", (await createTestApiKey(u.id, ["read"], { revoked: true })).secret)).status,
+    ).toBe(401);
+    expect(
+      (await get("/api/contacts", (await createTestApiKey(u.id, ["read"], { expired: true })).secret)).status,
+    ).toBe(401);
     const live = await createTestApiKey(u.id, ["read"]);
     expect((await get("/api/contacts", live.secret)).status).toBe(200);
     await db().update(users).set({ isActive: false }).where(eq(users.id, u.id));
@@ -67,7 +86,9 @@ describe("API keys (decision 035)", () => {
     const other = await createTestUser();
     const sup = await createTestUser({ role: "superuser" });
     const k1 = await createTestApiKey(owner.id, ["read"]);
-    await expect(revokeApiKey(db(), k1.id, { userId: other.id, ipAddress: null, role: "user" }, new Date())).rejects.toThrow(/not found/);
+    await expect(
+      revokeApiKey(db(), k1.id, { userId: other.id, ipAddress: null, role: "user" }, new Date()),
+    ).rejects.toThrow(/not found/);
     await revokeApiKey(db(), k1.id, { userId: owner.id, ipAddress: null, role: "user" }, new Date());
     expect((await get("/api/contacts", k1.secret)).status).toBe(401);
     const k2 = await createTestApiKey(owner.id, ["read"]);
@@ -89,7 +110,10 @@ describe("API keys (decision 035)", () => {
     const row = await db().select().from(apiKeys).where(eq(apiKeys.id, key.id)).get();
     expect(row!.lastUsedAt).not.toBeNull();
     // A minute later the next use is logged again.
-    await db().update(apiKeys).set({ lastUsedAt: new Date(Date.now() - 61_000) }).where(eq(apiKeys.id, key.id));
+    await db()
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(Date.now() - 61_000) })
+      .where(eq(apiKeys.id, key.id));
     await get("/api/contacts", key.secret);
     const again = await db()
       .select()
@@ -106,7 +130,15 @@ describe("API keys (decision 035)", () => {
     // This minute's counter (and the next, should the clock turn) as if the key had used its limit.
     const start = Math.floor(Date.now() / 60_000) * 60_000;
     for (const w of [start, start + 60_000])
-      await db().insert(capCounters).values({ channel: "apiKey", subject: String(key.id), windowStart: w, hits: API_KEY_RATE_PER_MINUTE, expiresAt: w + 60_000 });
+      await db()
+        .insert(capCounters)
+        .values({
+          channel: "apiKey",
+          subject: String(key.id),
+          windowStart: w,
+          hits: API_KEY_RATE_PER_MINUTE,
+          expiresAt: w + 60_000,
+        });
     const res = await get("/api/contacts", key.secret);
     expect(res.status).toBe(429);
     const retry = Number(res.headers.get("Retry-After"));

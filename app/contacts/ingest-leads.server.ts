@@ -129,7 +129,9 @@ async function planAndWrite(
     .select({ id: contacts.id, phone: contacts.phone, email: contacts.email })
     .from(contacts)
     .where(
-      emails.length ? or(inArray(contacts.phone, phones), inArray(contacts.email, emails)) : inArray(contacts.phone, phones),
+      emails.length
+        ? or(inArray(contacts.phone, phones), inArray(contacts.email, emails))
+        : inArray(contacts.phone, phones),
     )
     .all();
   const byPhone = new Map(existing.map((c) => [c.phone, c.id]));

@@ -10,7 +10,16 @@ export const MAX_LEADS_PER_POST = 100;
 
 const CONSENT_ALIASES = {
   source: ["source", "leadsource", "vendor", "leadvendor", "provider", "utmsource"],
-  consentText: ["consenttext", "consent", "tcpa", "tcpatext", "tcpaconsent", "tcpaconsenttext", "disclosure", "disclaimer"],
+  consentText: [
+    "consenttext",
+    "consent",
+    "tcpa",
+    "tcpatext",
+    "tcpaconsent",
+    "tcpaconsenttext",
+    "disclosure",
+    "disclaimer",
+  ],
   sellerName: ["seller", "sellername", "sellernamed", "consentseller", "brand"],
   pageUrl: ["pageurl", "url", "landingpage", "landingpageurl", "sourceurl", "formurl", "referrer"],
   ipAddress: ["ip", "ipaddress", "consentip", "userip", "leadip"],
@@ -68,7 +77,8 @@ export function parseLead(raw: unknown, index: number): ParsedLead {
     const field = CONSENT_BY_KEY.get(headerKey(key));
     if (field) {
       const t = v.trim();
-      if (t.length > CONSENT_LIMITS[field]) errors.push(`Lead ${n}: ${key} must be at most ${CONSENT_LIMITS[field]} characters`);
+      if (t.length > CONSENT_LIMITS[field])
+        errors.push(`Lead ${n}: ${key} must be at most ${CONSENT_LIMITS[field]} characters`);
       else if (t) consent[field] = t;
     } else {
       header.push(key);

@@ -90,10 +90,7 @@ export async function apiKeyOf(args: Args): Promise<KeyCaller["apiKey"] | null> 
  * the key acts as its owner with the same role checks, and only where its scopes allow (`scope`, else the default
  * for the method and path, `scopeFor`): another scope → 403, a path no key may use → 403.
  */
-export async function requireApiUser(
-  args: Args,
-  opts: { role?: Role; scope?: ApiKeyScope } = {},
-): Promise<SignedIn> {
+export async function requireApiUser(args: Args, opts: { role?: Role; scope?: ApiKeyScope } = {}): Promise<SignedIn> {
   const secret = bearerToken(args.request);
   if (secret !== null) {
     let caller: KeyCaller;

@@ -39,10 +39,10 @@ const keyForm = withDefaults(
       z.object({
         intent: z.literal("create"),
         name: z.string().trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
-        scopes: asList(z.array(z.enum(API_KEY_SCOPES, { message: "Unknown scope" })).min(1, "Choose at least one scope")),
-        expiresInDays: z.coerce
-          .number()
-          .refine((d) => EXPIRY_CHOICES.some((c) => c.days === d), "Choose an expiry"),
+        scopes: asList(
+          z.array(z.enum(API_KEY_SCOPES, { message: "Unknown scope" })).min(1, "Choose at least one scope"),
+        ),
+        expiresInDays: z.coerce.number().refine((d) => EXPIRY_CHOICES.some((c) => c.days === d), "Choose an expiry"),
       }),
       z.object({ intent: z.literal("revoke"), id: zodId("API key not found") }),
     ],

@@ -16,7 +16,7 @@ const query = z.object({
 });
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args, { scope: "leads" });
+  await requireApiUser(args);
   return methodNotAllowed(["POST"]);
 }
 
@@ -27,7 +27,7 @@ export async function loader(args: LoaderFunctionArgs) {
  * the same key again (same API key) answers the first response and stores nothing.
  */
 export async function action(args: ActionFunctionArgs) {
-  const user = await requireApiUser(args, { scope: "leads" });
+  const user = await requireApiUser(args); // a key needs the `leads` scope (scopeFor)
   const { request, context } = args;
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   return apiRoute(async () => {
