@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contacts, leadConsents, leadIdempotency, suppressions } from "~/db/schema";
+import { contactResponseTimes, contacts, leadConsents, leadIdempotency, suppressions } from "~/db/schema";
 import { MAX_LEADS_BODY_BYTES } from "~/http/read-body.server";
 import { call, createTestUser, db } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
@@ -79,6 +79,10 @@ describe("POST /api/v1/leads (decision 035)", () => {
       receivedFromIp: "198.51.100.7",
     });
     expect(ev.consentedAt.toISOString()).toBe("2026-11-26T20:00:00.000Z");
+    // The lead.created hook ran after the commit: the speed-to-lead rules kept the lead's time and source.
+    const kept = await db().select().from(contactResponseTimes).where(eq(contactResponseTimes.contactId, c!.id)).get();
+    expect(kept).toMatchObject({ leadSource: "EnergySage" });
+    expect(kept!.leadAt).not.toBeNull();
   });
 
   it("takes a batch (array and { leads }) and reports each lead; the key's name is the default source", async () => {
