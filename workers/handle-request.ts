@@ -13,7 +13,10 @@ export async function handleRequest(
   remix: (request: Request, nonce: string) => Promise<Response>,
 ): Promise<Response> {
   const url = new URL(request.url);
-  if (isCrossOriginUnsafe(request, trustedOriginsFrom(env.PUBLIC_BASE_URL))) {
+  // A Bearer request with no cookie at all carries no ambient browser credential: an API key is sent on purpose, so
+  // the Origin check does not apply (a no-code tool's browser step). With any cookie, today's check stands.
+  const bearerOnly = /^Bearer\s/i.test(request.headers.get("Authorization") ?? "") && !request.headers.has("Cookie");
+  if (!bearerOnly && isCrossOriginUnsafe(request, trustedOriginsFrom(env.PUBLIC_BASE_URL))) {
     return isApiPath(url.pathname)
       ? apiErrorResponse(new AppError("forbidden", "Cross-origin request refused"))
       : new Response("Cross-origin request refused", { status: 403, headers: { "Content-Type": "text/plain" } });

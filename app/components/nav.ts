@@ -18,6 +18,7 @@ import {
   Users,
   Zap,
   type LucideIcon,
+  KeyRound,
 } from "lucide-react";
 
 /** SPEC §2: the twelve sidebar items in order, and the header title per route. */
@@ -47,6 +48,8 @@ export const MORE_NAV_ITEMS: readonly { to: string; label: string; icon: LucideI
   { to: "/organisation", label: "Organisation", icon: Building2, superuserOnly: true },
   // Speed to lead (issue 26): which lead starts which sequence.
   { to: "/lead-triggers", label: "Lead triggers", icon: Zap, superuserOnly: true },
+  // API keys (issue 26, decision 035): everyone's own; a superuser sees all of them there.
+  { to: "/account/api-keys", label: "API keys", icon: KeyRound },
   { to: "/account", label: "Account", icon: CircleUser },
 ];
 

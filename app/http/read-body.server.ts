@@ -7,6 +7,9 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 /** /api/contacts/bulk: up to 10,000 contacts at the schema's field limits (~1.1 KB each at most). */
 export const MAX_BULK_JSON_BYTES = 12 * 1024 * 1024;
 
+/** /api/v1/leads: up to MAX_LEADS_PER_POST (100) leads with their consent text (~2.5 KB each at most). */
+export const MAX_LEADS_BODY_BYTES = 256 * 1024;
+
 /** `application/json`, optionally with parameters (`; charset=utf-8`) — nothing else, wherever "json" appears. */
 export function isJsonContentType(header: string | null): boolean {
   return /^\s*application\/json\s*(;.*)?$/i.test(header ?? "");
@@ -85,6 +88,7 @@ const limit = (maxBytes: number, message = bodyTooLarge(maxBytes)): BodyLimit =>
 export function requestBodyLimit(pathname: string): BodyLimit {
   if (UPLOAD_PATHS.has(pathname)) return limit(MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE);
   if (pathname === "/api/contacts/bulk") return limit(MAX_BULK_JSON_BYTES);
+  if (pathname === "/api/v1/leads") return limit(MAX_LEADS_BODY_BYTES);
   if (pathname.startsWith("/webhooks/")) return limit(MAX_WEBHOOK_BYTES);
   if (pathname === "/login" || pathname === "/api/auth/login" || pathname.startsWith("/unsubscribe/"))
     return limit(MAX_SMALL_FORM_BYTES);

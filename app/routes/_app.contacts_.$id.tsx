@@ -14,6 +14,7 @@ import { formAction } from "~/http/form-action.server";
 import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
+import { listLeadConsents } from "~/contacts/list-lead-consents.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` },
@@ -25,10 +26,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns, templates] = await Promise.all([
+  const [thread, campaigns, templates, leads] = await Promise.all([
     getThread(db, { contactId: contact.id }, { before }),
     contactCampaigns(db, contact.id),
     pickTemplate(db, new URL(args.request.url)),
+    listLeadConsents(db, contact.id),
   ]);
   return {
     contact: {
@@ -52,6 +54,7 @@ export async function loader(args: LoaderFunctionArgs) {
     campaigns,
     thread,
     templates,
+    leads,
     nonce: crypto.randomUUID(),
   };
 }
@@ -68,7 +71,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ContactDetail() {
-  const { contact, customFields, campaigns, thread, templates, nonce } = useLoaderData<typeof loader>();
+  const { contact, customFields, campaigns, thread, templates, leads, nonce } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const optedOut = contact.optedOutAt
     ? "This contact opted out of texts (STOP): replies are refused until they text START."
@@ -136,6 +139,33 @@ export default function ContactDetail() {
               {!contact.sendable ? <li className="text-danger-text">{contact.unsendableReason}</li> : null}
             </ul>
           </Card>
+          {leads.length > 0 ? (
+            <Card title="Lead">
+              {/* Text only: a vendor's consent text may carry markup, which React prints as written. */}
+              <p className="text-sm" data-testid="lead-source">
+                Lead source: <span className="font-medium">{leads[leads.length - 1].source}</span>
+              </p>
+              <ul className="mt-2 space-y-3 text-sm" data-testid="lead-consents">
+                {leads.map((l) => (
+                  <li key={l.id} className="space-y-1 break-words" data-testid="lead-consent">
+                    <p>
+                      <span className="font-medium">{l.source}</span> · consented <LocalTime iso={l.consentedAt} />
+                    </p>
+                    {l.sellerName ? <p className="text-fg-muted">Seller named: {l.sellerName}</p> : null}
+                    {l.consentText ? (
+                      <blockquote className="border-l-2 border-muted pl-2 whitespace-pre-wrap">
+                        {l.consentText}
+                      </blockquote>
+                    ) : (
+                      <p className="text-fg-muted">No consent text was sent with this lead.</p>
+                    )}
+                    {l.pageUrl ? <p className="text-fg-muted break-all">Page: {l.pageUrl}</p> : null}
+                    {l.ipAddress ? <p className="text-fg-muted">IP: {l.ipAddress}</p> : null}
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
           <Card title="Campaigns">
             {campaigns.length === 0 ? (
               <p className="text-sm text-fg-muted">Not in any campaign.</p>

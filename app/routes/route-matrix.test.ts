@@ -9,6 +9,8 @@ import { createBank, createProfile } from "~/responders/alerts/manage-alert-sett
 import { createResponder } from "~/responders/create-responder.server";
 import { parseResponder } from "~/responders/responder-schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { bearer, createTestApiKey } from "../../tests/api-key-factory";
+import { API_KEY_SCOPES, scopeFor, type ApiKeyScope } from "~/auth/api-key-scopes";
 
 const SUPER_API: Statuses = { anon: 401, user: 403, superuser: 200 };
 const SUPER_API_INVALID: Statuses = { anon: 401, user: 403, superuser: 400 };
@@ -863,6 +865,21 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: "/api/test/no-such-test", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
     { method: "GET", path: "/api/test/manual-sms", expect: API_405 },
   ],
+  "api.v1.leads.ts": [
+    // A session may post leads too (the key's scope is for keys); `{}` is one lead with no fields: 422.
+    { method: "POST", path: "/api/v1/leads", json: {}, expect: { anon: 401, user: 422, superuser: 422 } },
+    { method: "GET", path: "/api/v1/leads", expect: API_405 },
+  ],
+  "_app.account_.api-keys.tsx": [
+    { method: "GET", path: "/account/api-keys", expect: SCREEN },
+    { method: "POST", path: "/account/api-keys", form: {}, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: "/account/api-keys",
+      form: { intent: "revoke", id: "999999999" },
+      expect: { anon: 302, user: 404, superuser: 404 },
+    },
+  ],
   "api.messages.ts": [
     { method: "GET", path: "/api/messages", expect: API },
     { method: "POST", path: "/api/messages", json: {}, expect: PUBLIC(405) },
@@ -925,4 +942,57 @@ describe("route × role matrix", () => {
     if (who === "anon" && res.status === 302 && !/^\/(login|logout)/.test(path))
       expect(res.headers.get("Location")).toBe("/login");
   });
+});
+
+/**
+ * The same matrix with an API key instead of a cookie (decision 035), for every /api case the guard answers first
+ * (an anonymous caller gets 401): a key with every scope gets what its owner's session gets — or 403 where no key
+ * may go (`scopeFor` null); a key without the needed scope 403; an unknown, revoked or expired key 401. Each call
+ * uses fresh keys, so the per-key rate limit never answers for the matrix.
+ */
+describe("route × role matrix with API keys", () => {
+  const owners: Partial<Record<"user" | "superuser", number>> = {};
+  beforeAll(async () => {
+    for (const role of ["user", "superuser"] as const) owners[role] = (await createTestUser({ role })).id;
+  });
+  const keyed = Object.entries(MATRIX).flatMap(([file, cases]) =>
+    cases
+      .filter((c) => c.expect.anon === 401 && !c.freshSession && !c.multipart && !c.form)
+      .flatMap((c, i) =>
+        (["user", "superuser"] as const).map((who) => ({
+          name: `${file} #${i + 1} ${c.method} by ${who}'s key`,
+          c,
+          who,
+        })),
+      ),
+  );
+
+  it("covers the /api routes", () => expect(keyed.length).toBeGreaterThan(60));
+
+  it.each(keyed)(
+    "$name",
+    async ({ c, who }) => {
+      const userId = owners[who]!;
+      const resolve = async () => (typeof c.path === "string" ? c.path : await c.path({ who, userId }));
+      const send = async (secret: string) => {
+        const path = await resolve();
+        const res = await call(path, { method: c.method, json: c.json, headers: bearer(secret) });
+        await res.arrayBuffer();
+        return { path, status: res.status };
+      };
+      const full = await send((await createTestApiKey(userId)).secret);
+      const needed = scopeFor(c.method, full.path.split("?")[0]);
+      expect(full.status, `${c.method} ${full.path} with every scope`).toBe(needed === null ? 403 : c.expect[who]);
+      const others = API_KEY_SCOPES.filter((s) => s !== needed) as ApiKeyScope[];
+      const wrong = await send((await createTestApiKey(userId, others)).secret);
+      expect(wrong.status, `${c.method} ${wrong.path} without its scope`).toBe(403);
+      for (const opts of [{ revoked: true }, { expired: true }]) {
+        const bad = await send((await createTestApiKey(userId, [...API_KEY_SCOPES], opts)).secret);
+        expect(bad.status, `${c.method} ${bad.path} ${Object.keys(opts)[0]}`).toBe(401);
+      }
+      const unknown = await send(`helio_${"x".repeat(43)}`);
+      expect(unknown.status, `${c.method} ${unknown.path} unknown key`).toBe(401);
+    },
+    30_000,
+  ); // five keys and five calls each, on a busy machine
 });

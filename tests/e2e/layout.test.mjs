@@ -80,6 +80,7 @@ const screens = () => [
   "/lead-triggers",
   "/account",
   "/account/password",
+  "/account/api-keys",
   "/alerts",
   "/compliance",
 ];

@@ -36,3 +36,6 @@ export * from "./cap-counters";
 export * from "./import-column-maps";
 export * from "./sequence-triggers";
 export * from "./contact-response-times";
+export * from "./api-keys";
+export * from "./lead-consents";
+export * from "./lead-idempotency";
