@@ -1,0 +1,18 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { recordActivity } from "~/activity/log-activity.server";
+import { getContact, publicContact, updateContactFields } from "~/contacts/manage-contacts.server";
+import { getContactOp, updateContactOp } from "~/http/api-v1/operations";
+import { served, v1Route } from "~/http/api-v1/v1-route.server";
+
+/** GET and PATCH /api/v1/contacts/{id} (declared in app/http/api-v1/operations.ts). */
+const OPS = [
+  served(getContactOp, async ({ params }, { args }) => publicContact(await getContact(args.context.db, params.id))),
+  served(updateContactOp, async ({ params, body }, { args, user }) => {
+    const updated = await updateContactFields(args.context.db, params.id, body, args.context.clock());
+    await recordActivity(args, user.id, "update_contact", { contactId: params.id, fields: Object.keys(body) });
+    return publicContact(updated);
+  }),
+];
+
+export const loader = (args: LoaderFunctionArgs) => v1Route(args as ActionFunctionArgs, OPS);
+export const action = (args: ActionFunctionArgs) => v1Route(args, OPS);

@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { listContacts } from "~/contacts/list-contacts.server";
+import { createContact, publicContact } from "~/contacts/manage-contacts.server";
+import { createContactOp, listContactsOp } from "~/http/api-v1/operations";
+import { served, v1Route } from "~/http/api-v1/v1-route.server";
+import { clientIp } from "~/lib/request.server";
+
+/** GET /api/v1/contacts, POST /api/v1/contacts (declared in app/http/api-v1/operations.ts). */
+const OPS = [
+  served(listContactsOp, async ({ query }, { args }) => {
+    const page = await listContacts(args.context.db, query);
+    return { data: page.contacts.map(publicContact), nextCursor: page.nextCursor };
+  }),
+  served(createContactOp, async ({ body }, { args, user }) =>
+    publicContact(
+      await createContact(
+        args.context.db,
+        body,
+        { userId: user.id, ipAddress: clientIp(args.request) },
+        args.context.clock(),
+      ),
+    ),
+  ),
+];
+
+export const loader = (args: LoaderFunctionArgs) => v1Route(args as ActionFunctionArgs, OPS);
+export const action = (args: ActionFunctionArgs) => v1Route(args, OPS);
