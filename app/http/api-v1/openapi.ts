@@ -109,7 +109,12 @@ export function openApiDocument(ops: readonly Operation[] = OPERATIONS, serverUr
           scheme: "bearer",
           description: `An API key. Scopes: ${API_SCOPES.join(", ")}; the operation's \`x-scope\` is the one it needs.`,
         },
-        session: { type: "apiKey", in: "cookie", name: "__Host-helio_session", description: "The browser app's session (helio_session over plain http)" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__Host-helio_session",
+          description: "The browser app's session (helio_session over plain http)",
+        },
       },
     },
   };
