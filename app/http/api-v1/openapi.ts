@@ -9,7 +9,12 @@ type Json = Record<string, unknown>;
 
 /** zod → JSON Schema 2020-12-compatible (what OpenAPI 3.1 uses), inline (no internal $refs to resolve). */
 export function jsonSchema(schema: z.ZodTypeAny): Json {
-  const { $schema: _, ...rest } = zodToJsonSchema(schema, { $refStrategy: "none", effectStrategy: "input" }) as Json;
+  const { $schema: _, ...rest } = zodToJsonSchema(schema, {
+    $refStrategy: "none",
+    effectStrategy: "input",
+    // zod strips unknown keys (it does not refuse them): so the document must not promise additionalProperties: false.
+    removeAdditionalStrategy: "strict",
+  }) as Json;
   return rest;
 }
 
