@@ -87,7 +87,14 @@ export const sendContactSmsOp = defineOperation({
   success: {
     status: 202,
     description: "Queued",
-    schema: z.object({ id: z.number().int().describe("The message id") }).passthrough(),
+    schema: z.object({
+      id: z.number().int().describe("The message id"),
+      status: z.string().describe("queued, then sent / delivered / failed"),
+      phone: z.string().nullable(),
+      email: z.string().nullable(),
+      encoding: z.enum(["GSM-7", "UCS-2"]),
+      segments: z.number().int(),
+    }),
   },
   errors: {
     404: "No such contact",
@@ -137,7 +144,7 @@ export const enrolContactsOp = defineOperation({
   success: {
     status: 200,
     description: "How many were added, and the campaign",
-    schema: z.object({ added: z.number().int(), campaign: campaignOut }).passthrough(),
+    schema: z.object({ added: z.number().int(), campaign: campaignOut }),
   },
   errors: { 404: "No such campaign", 409: "The campaign cannot take contacts (completed)" },
   example: { body: { contactIds: [101, 102] } },
