@@ -6,5 +6,10 @@ import { served, v1Route } from "~/http/api-v1/v1-route.server";
 /** GET /api/v1/campaigns/{id} (declared in app/http/api-v1/operations.ts). */
 const OPS = [served(getCampaignOp, async ({ params }, { args }) => getCampaign(args.context.db, params.id))];
 
-export const loader = (args: LoaderFunctionArgs) => v1Route(args as ActionFunctionArgs, OPS);
-export const action = (args: ActionFunctionArgs) => v1Route(args, OPS);
+// v1Route guards first (requireApiUser with the operation's scope).
+export function loader(args: LoaderFunctionArgs) {
+  return v1Route(args as ActionFunctionArgs, OPS);
+}
+export function action(args: ActionFunctionArgs) {
+  return v1Route(args, OPS);
+}

@@ -23,5 +23,10 @@ const OPS = [
   ),
 ];
 
-export const loader = (args: LoaderFunctionArgs) => v1Route(args as ActionFunctionArgs, OPS);
-export const action = (args: ActionFunctionArgs) => v1Route(args, OPS);
+// v1Route guards first (requireApiUser with the operation's scope).
+export function loader(args: LoaderFunctionArgs) {
+  return v1Route(args as ActionFunctionArgs, OPS);
+}
+export function action(args: ActionFunctionArgs) {
+  return v1Route(args, OPS);
+}
