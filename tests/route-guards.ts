@@ -1,6 +1,7 @@
 /**
  * Static check that every route module's loader and action call the session guard themselves
- * (`await requireUser(…)` / `await requireApiUser(…)`, or `return formAction(…)`, which calls requireUser
+ * (`await requireUser(…)` / `await requireApiUser(…)`, or `return formAction(…)`, which calls requireUser, or
+ * `return v1Route(…)`, which calls requireApiUser with the /api/v1 operation's scope — app/http/api-v1
  * first — app/http/form-action.server.ts), unless the handler is on the short public list below. It reads the source text, so a new route cannot forget the guard and still pass `npm test`.
  */
 
@@ -17,11 +18,14 @@ export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[];
   // Twilio calls these; authenticated by X-Twilio-Signature instead of a session.
   "webhooks.twilio.sms.ts": { exports: ["loader", "action"], why: "Twilio inbound SMS webhook" },
   "webhooks.twilio.status.ts": { exports: ["loader", "action"], why: "Twilio status callback" },
+  // The published API contract (issue 26, decision 038): no data, no secrets; integrators read it before they have a key.
+  "api.v1.openapi[.]json.ts": { exports: ["loader"], why: "the OpenAPI document of /api/v1" },
+  "api.v1.docs.tsx": { exports: ["loader"], why: "the readable page of the same document" },
 };
 
 export type GuardFinding = { file: string; handler: "loader" | "action"; problem: string };
 
-const GUARD = /\bawait\s+(requireUser|requireApiUser)\s*\(|\breturn\s+formAction\s*\(/;
+const GUARD = /\bawait\s+(requireUser|requireApiUser)\s*\(|\breturn\s+(formAction|v1Route)\s*\(/;
 
 /** Source without comments; string and template contents are kept (they cannot hold a call anyway). */
 export function stripComments(src: string): string {

@@ -9,8 +9,8 @@ const modules = import.meta.glob(["./*.ts", "./*.tsx", "!./*.test.ts", "!./*.tes
 }) as Record<string, string>;
 const sources = Object.fromEntries(Object.entries(modules).map(([path, src]) => [path.replace(/^\.\//, ""), src]));
 
-// formAction (app/http/form-action.server.ts) guards before it reads the form.
-const GUARD_CALL = /\b(requireUser|requireApiUser|formAction)\s*\(/g;
+// formAction (app/http/form-action.server.ts) guards before it reads the form; v1Route (app/http/api-v1) before it parses.
+const GUARD_CALL = /\b(requireUser|requireApiUser|formAction|v1Route)\s*\(/g;
 
 /** Each guard call of each route module, as [file, nth call]: the check must fail when any single one is removed. */
 const guardCalls = Object.entries(sources).flatMap(([file, src]) =>

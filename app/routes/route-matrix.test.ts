@@ -632,6 +632,51 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/api/auth/me", expect: API },
     { method: "POST", path: "/api/auth/me", json: {}, expect: PUBLIC(405) },
   ],
+  // The public API v1 (issue 26 item 5): the same guard as /api; the contract itself is public.
+  "api.v1.contacts.ts": [
+    { method: "GET", path: "/api/v1/contacts", expect: API },
+    { method: "POST", path: "/api/v1/contacts", json: {}, expect: API_INVALID },
+    { method: "DELETE", path: "/api/v1/contacts", expect: API_405 },
+  ],
+  "api.v1.contacts.$id.ts": [
+    { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, expect: API },
+    { method: "PATCH", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, json: [], expect: API_INVALID },
+    { method: "DELETE", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, expect: API_405 },
+  ],
+  "api.v1.contacts.$id.messages.ts": [
+    {
+      method: "POST",
+      path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`,
+      json: {},
+      expect: API_INVALID,
+    },
+    { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`, expect: API_405 },
+  ],
+  "api.v1.campaigns.ts": [
+    { method: "GET", path: "/api/v1/campaigns", expect: API },
+    { method: "POST", path: "/api/v1/campaigns", json: {}, expect: API_405 },
+  ],
+  "api.v1.campaigns.$id.ts": [
+    { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}`, expect: API },
+    { method: "PUT", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
+  ],
+  "api.v1.campaigns.$id.enrolments.ts": [
+    {
+      method: "POST",
+      path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`,
+      json: {},
+      expect: API_INVALID,
+    },
+    { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API_405 },
+  ],
+  "api.v1.openapi[.]json.ts": [
+    { method: "GET", path: "/api/v1/openapi.json", expect: PUBLIC(200) },
+    { method: "POST", path: "/api/v1/openapi.json", json: {}, expect: PUBLIC(405) },
+  ],
+  "api.v1.docs.tsx": [
+    { method: "GET", path: "/api/v1/docs", expect: PUBLIC(200) },
+    { method: "POST", path: "/api/v1/docs", form: {}, expect: PUBLIC(405) },
+  ],
   "api.contacts.ts": [
     { method: "GET", path: "/api/contacts", expect: API },
     { method: "POST", path: "/api/contacts", json: {}, expect: API_INVALID },

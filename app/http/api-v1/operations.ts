@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { addContactsSchema } from "~/campaigns/campaign-schema";
+import { MAX_CAMPAIGN_PAGE } from "~/campaigns/list-campaigns.server";
+import { contactSchema } from "~/contacts/contact-schema";
+import { MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
+import { individualSchema } from "~/messaging/send-individual.server";
+import { defineOperation, type Operation } from "./operation";
+import { campaignOut, contactOut, idParams, page, pageQuery } from "./schemas";
+
+/**
+ * Every /api/v1 operation (decision 038). Add one here and a route module that serves it with `v1Route`; the
+ * OpenAPI document, the docs page and the tests pick it up. Breaking changes go to /api/v2, never here.
+ */
+export const listContactsOp = defineOperation({
+  operationId: "listContacts",
+  method: "get",
+  path: "/api/v1/contacts",
+  route: "api.v1.contacts.ts",
+  tag: "Contacts",
+  summary: "List contacts, newest first",
+  description: "Keyset-paged: pass the page's `nextCursor` as `after` for the next page.",
+  scope: "read",
+  query: pageQuery(MAX_PAGE_SIZE).extend({
+    q: z.string().trim().max(200, "q must be at most 200 characters").optional().describe("Name, phone or email"),
+  }),
+  success: { status: 200, description: "One page of contacts", schema: page(contactOut) },
+  example: { query: { limit: "20", q: "ada" } },
+});
+
+export const createContactOp = defineOperation({
+  operationId: "createContact",
+  method: "post",
+  path: "/api/v1/contacts",
+  route: "api.v1.contacts.ts",
+  tag: "Contacts",
+  summary: "Create a contact",
+  description: "The phone is normalised to E.164; a US number without +1 is accepted.",
+  scope: "contacts:write",
+  body: contactSchema,
+  success: { status: 201, description: "The contact as saved", schema: contactOut },
+  errors: { 409: "A contact with this phone already exists" },
+  example: { body: { firstName: "Ada", lastName: "Lovelace", phone: "+15125550142", email: "ada@example.com" } },
+});
+
+export const getContactOp = defineOperation({
+  operationId: "getContact",
+  method: "get",
+  path: "/api/v1/contacts/{id}",
+  route: "api.v1.contacts.$id.ts",
+  tag: "Contacts",
+  summary: "Get a contact",
+  scope: "read",
+  params: idParams,
+  success: { status: 200, description: "The contact", schema: contactOut },
+  errors: { 404: "No such contact" },
+});
+
+export const updateContactOp = defineOperation({
+  operationId: "updateContact",
+  method: "patch",
+  path: "/api/v1/contacts/{id}",
+  route: "api.v1.contacts.$id.ts",
+  tag: "Contacts",
+  summary: "Update a contact",
+  description: "Only the fields sent change.",
+  scope: "contacts:write",
+  params: idParams,
+  body: contactSchema.partial(),
+  success: { status: 200, description: "The contact as saved", schema: contactOut },
+  errors: { 404: "No such contact", 409: "Another contact has this phone" },
+  example: { body: { company: "Analytical Engines Ltd" } },
+});
+
+export const sendContactSmsOp = defineOperation({
+  operationId: "sendContactSms",
+  method: "post",
+  path: "/api/v1/contacts/{id}/messages",
+  route: "api.v1.contacts.$id.messages.ts",
+  tag: "Messages",
+  summary: "Send an SMS to a contact",
+  description:
+    "Queued through the same checks as the app's individual send (opt-out, quiet hours, caps, variables). " +
+    "Send an `Idempotency-Key` header to make a retry safe.",
+  scope: "send",
+  params: idParams,
+  body: individualSchema.pick({ message: true }),
+  success: {
+    status: 202,
+    description: "Queued",
+    schema: z.object({
+      id: z.number().int().describe("The message id"),
+      status: z.string().describe("queued, then sent / delivered / failed"),
+      phone: z.string().nullable(),
+      email: z.string().nullable(),
+      encoding: z.enum(["GSM-7", "UCS-2"]),
+      segments: z.number().int(),
+    }),
+  },
+  errors: {
+    404: "No such contact",
+    429: "A sending cap is reached (Retry-After)",
+    503: "Sending is off until PUBLIC_BASE_URL is this app's public address",
+  },
+  example: { body: { message: "Hi {{firstName}}, your panels are booked for Tuesday." } },
+});
+
+export const listCampaignsOp = defineOperation({
+  operationId: "listCampaigns",
+  method: "get",
+  path: "/api/v1/campaigns",
+  route: "api.v1.campaigns.ts",
+  tag: "Campaigns",
+  summary: "List campaigns, newest first",
+  scope: "read",
+  query: pageQuery(MAX_CAMPAIGN_PAGE),
+  success: { status: 200, description: "One page of campaigns", schema: page(campaignOut) },
+  example: { query: { limit: "10" } },
+});
+
+export const getCampaignOp = defineOperation({
+  operationId: "getCampaign",
+  method: "get",
+  path: "/api/v1/campaigns/{id}",
+  route: "api.v1.campaigns.$id.ts",
+  tag: "Campaigns",
+  summary: "Get a campaign",
+  scope: "read",
+  params: idParams,
+  success: { status: 200, description: "The campaign", schema: campaignOut },
+  errors: { 404: "No such campaign" },
+});
+
+export const enrolContactsOp = defineOperation({
+  operationId: "enrolContacts",
+  method: "post",
+  path: "/api/v1/campaigns/{id}/enrolments",
+  route: "api.v1.campaigns.$id.enrolments.ts",
+  tag: "Enrolments",
+  summary: "Enrol contacts into a campaign",
+  description: "They start at step 1. Contacts already enrolled are skipped.",
+  scope: "send",
+  params: idParams,
+  body: addContactsSchema,
+  success: {
+    status: 200,
+    description: "How many were added, and the campaign",
+    schema: z.object({ added: z.number().int(), campaign: campaignOut }),
+  },
+  errors: { 404: "No such campaign", 409: "The campaign cannot take contacts (completed)" },
+  example: { body: { contactIds: [101, 102] } },
+});
+
+/** In the order the document lists them. POST /api/v1/leads (h5-leads) is one more declaration here. */
+export const OPERATIONS: readonly Operation[] = [
+  listContactsOp,
+  createContactOp,
+  getContactOp,
+  updateContactOp,
+  sendContactSmsOp,
+  listCampaignsOp,
+  getCampaignOp,
+  enrolContactsOp,
+];

@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { recordActivity } from "~/activity/log-activity.server";
+import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
+import { enrolContactsOp } from "~/http/api-v1/operations";
+import { served, v1Route } from "~/http/api-v1/v1-route.server";
+
+/** POST /api/v1/campaigns/{id}/enrolments: what POST /api/campaigns/:id/contacts does. */
+const OPS = [
+  served(enrolContactsOp, async ({ params, body }, { args, user }) => {
+    const result = await addCampaignContacts(args.context.db, params.id, body.contactIds, args.context.clock());
+    await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: params.id, added: result.added });
+    return result;
+  }),
+];
+
+// v1Route guards first (requireApiUser with the operation's scope).
+export function loader(args: LoaderFunctionArgs) {
+  return v1Route(args as ActionFunctionArgs, OPS);
+}
+export function action(args: ActionFunctionArgs) {
+  return v1Route(args, OPS);
+}

@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { idempotencyKey } from "~/http/api.server";
+import { sendContactSmsOp } from "~/http/api-v1/operations";
+import { served, v1Route } from "~/http/api-v1/v1-route.server";
+import { clientIp } from "~/lib/request.server";
+import { requirePublicUrl } from "~/messaging/check-public-url.server";
+import { sendIndividual } from "~/messaging/send-individual.server";
+
+/** POST /api/v1/contacts/{id}/messages: the individual send of POST /api/messages/send-individual, as SMS. */
+const OPS = [
+  served(sendContactSmsOp, async ({ params, body }, { args, user }) => {
+    requirePublicUrl(args.context.cloudflare.env);
+    return sendIndividual(
+      args.context.domain(),
+      { contactId: params.id, type: "sms", subject: null, message: body.message },
+      { userId: user.id, ipAddress: clientIp(args.request) },
+      idempotencyKey(args.request),
+    );
+  }),
+];
+
+// v1Route guards first (requireApiUser with the operation's scope).
+export function loader(args: LoaderFunctionArgs) {
+  return v1Route(args as ActionFunctionArgs, OPS);
+}
+export function action(args: ActionFunctionArgs) {
+  return v1Route(args, OPS);
+}
