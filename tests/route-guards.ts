@@ -7,16 +7,16 @@
 /** Handlers that are public on purpose, each with the reason (key: route file name, value: exports). */
 export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[]; why: string }> = {
   // No session yet: these create it.
-  "login.tsx": { exports: ["loader", "action"], why: "the sign-in screen" },
-  "api.auth.login.ts": { exports: ["loader", "action"], why: "the API's sign-in" },
+  "_public+/login.tsx": { exports: ["loader", "action"], why: "the sign-in screen" },
+  "_public+/api.auth.login.ts": { exports: ["loader", "action"], why: "the API's sign-in" },
   // Ends whatever session the cookie names; without one it just goes to /login.
-  "logout.tsx": { exports: ["loader", "action"], why: "sign-out" },
+  "_public+/logout.tsx": { exports: ["loader", "action"], why: "sign-out" },
   // CAN-SPAM: unsubscribing needs no login; the signed token in the URL is the authority.
-  "unsubscribe.$token.tsx": { exports: ["loader", "action"], why: "email unsubscribe page" },
-  "unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
+  "_public+/unsubscribe.$token.tsx": { exports: ["loader", "action"], why: "email unsubscribe page" },
+  "_public+/unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
   // Twilio calls these; authenticated by X-Twilio-Signature instead of a session.
-  "webhooks.twilio.sms.ts": { exports: ["loader", "action"], why: "Twilio inbound SMS webhook" },
-  "webhooks.twilio.status.ts": { exports: ["loader", "action"], why: "Twilio status callback" },
+  "webhooks+/twilio.sms.ts": { exports: ["loader", "action"], why: "Twilio inbound SMS webhook" },
+  "webhooks+/twilio.status.ts": { exports: ["loader", "action"], why: "Twilio status callback" },
 };
 
 export type GuardFinding = { file: string; handler: "loader" | "action"; problem: string };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkRouteGuards, PUBLIC_HANDLERS, stripComments } from "../../tests/route-guards";
 
 // Every route module's source, read at build time (Vite), keyed by file name.
-const modules = import.meta.glob(["./*.ts", "./*.tsx", "!./*.test.ts", "!./*.test.tsx"], {
+const modules = import.meta.glob(["./**/*.ts", "./**/*.tsx", "!./**/*.test.ts", "!./**/*.test.tsx"], {
   query: "?raw",
   import: "default",
   eager: true,
@@ -21,12 +21,12 @@ describe("route guards", () => {
   it("reads every route module", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(30);
     for (const f of [
-      "_app.tsx",
-      "_app.contacts.tsx",
-      "api.contacts.ts",
-      "api.contacts.$id.ts",
-      "api.messages.$send.ts",
-      "login.tsx",
+      "_app+/_layout.tsx",
+      "_app+/_contacts+/contacts.tsx",
+      "api+/_contacts+/contacts.ts",
+      "api+/_contacts+/contacts.$id.ts",
+      "api+/_messages+/messages.$send.ts",
+      "_public+/login.tsx",
     ])
       expect(sources).toHaveProperty([f]);
   });
