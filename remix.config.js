@@ -1,3 +1,5 @@
+import { flatRoutes } from "remix-flat-routes";
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
   // Classic compiler: builds the Remix server bundle that workers/app.ts imports;
@@ -13,7 +15,11 @@ export default {
   serverMinify: false,
   tailwind: false,
   postcss: true,
-  ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
+  // Routes live in folders by access and area (decision 032, remix-flat-routes' `+` folders): Remix's own convention
+  // reads nothing, flatRoutes reads app/routes. Tests and the pinned route table sit beside the routes.
+  ignoredRouteFiles: ["**/*"],
+  routes: async (defineRoutes) =>
+    flatRoutes("routes", defineRoutes, { ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", "**/*.snapshot.txt"] }),
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

@@ -1,31 +1,53 @@
 /**
- * Static check that every route module's loader and action call the session guard themselves
- * (`await requireUser(…)` / `await requireApiUser(…)`, or `return formAction(…)`, which calls requireUser, or
- * `return v1Route(…)`, which calls requireApiUser with the /api/v1 operation's scope — app/http/api-v1
- * first — app/http/form-action.server.ts), unless the handler is on the short public list below. It reads the source text, so a new route cannot forget the guard and still pass `npm test`.
+ * Static check that every route module's loader and action call the guard its access folder requires (decision 032):
+ * the first folder under app/routes says who may call a route, and so which call its handlers must make themselves.
+ * `formAction` counts as the session guard: it calls requireUser first (app/http/form-action.server.ts). It reads the
+ * source text, so a new route cannot forget the guard, or sit in a folder whose guard it does not call, and still
+ * pass `npm test`.
  */
 
-/** Handlers that are public on purpose, each with the reason (key: route file name, value: exports). */
+type Guard = { name: string; call: RegExp } | null;
+const SESSION: Guard = {
+  name: "requireUser/formAction",
+  call: /\bawait\s+requireUser\s*\(|\breturn\s+formAction\s*\(/,
+};
+
+/** Access folder (the first folder under app/routes) → the guard every handler in it calls; null: public. */
+export const ACCESS_GUARDS: Record<string, Guard> = {
+  // Signed-in screens inside the app layout, and the downloads, streams and fragments they fetch outside it.
+  "_app+": SESSION,
+  "_session+": SESSION,
+  // /api: a session cookie or an API key.
+  // v1Route (app/http/api-v1) calls requireApiUser with the /api/v1 operation's scope before it parses.
+  "api+": { name: "requireApiUser", call: /\bawait\s+requireApiUser\s*\(|\breturn\s+v1Route\s*\(/ },
+  // Provider callbacks: the signature is the authority (the frame also checks PUBLIC_BASE_URL, decision 018).
+  "webhooks+": { name: "handleTwilioWebhook (signature check)", call: /\breturn\s+handleTwilioWebhook\s*\(/ },
+  // No guard; every handler is named below with its reason.
+  "_public+": null,
+};
+
+/** Folders whose handlers may be exempted below; in a guarded-by-session or /api folder an exemption is itself a finding. */
+const MAY_EXEMPT = new Set(["_public+", "webhooks+"]);
+
+/** Handlers that call no guard on purpose, each with the reason (key: path under app/routes, value: exports). */
 export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[]; why: string }> = {
   // No session yet: these create it.
-  "login.tsx": { exports: ["loader", "action"], why: "the sign-in screen" },
-  "api.auth.login.ts": { exports: ["loader", "action"], why: "the API's sign-in" },
+  "_public+/login.tsx": { exports: ["loader", "action"], why: "the sign-in screen" },
+  "_public+/api.auth.login.ts": { exports: ["loader", "action"], why: "the API's sign-in" },
   // Ends whatever session the cookie names; without one it just goes to /login.
-  "logout.tsx": { exports: ["loader", "action"], why: "sign-out" },
+  "_public+/logout.tsx": { exports: ["loader", "action"], why: "sign-out" },
   // CAN-SPAM: unsubscribing needs no login; the signed token in the URL is the authority.
-  "unsubscribe.$token.tsx": { exports: ["loader", "action"], why: "email unsubscribe page" },
-  "unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
-  // Twilio calls these; authenticated by X-Twilio-Signature instead of a session.
-  "webhooks.twilio.sms.ts": { exports: ["loader", "action"], why: "Twilio inbound SMS webhook" },
-  "webhooks.twilio.status.ts": { exports: ["loader", "action"], why: "Twilio status callback" },
+  "_public+/unsubscribe.$token.tsx": { exports: ["loader", "action"], why: "email unsubscribe page" },
+  "_public+/unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
+  // Twilio only POSTs; the loaders answer 405 without reading the request.
+  "webhooks+/twilio.sms.ts": { exports: ["loader"], why: "405 for GET on the inbound SMS webhook" },
+  "webhooks+/twilio.status.ts": { exports: ["loader"], why: "405 for GET on the status callback" },
   // The published API contract (issue 26, decision 038): no data, no secrets; integrators read it before they have a key.
-  "api.v1.openapi[.]json.ts": { exports: ["loader"], why: "the OpenAPI document of /api/v1" },
-  "api.v1.docs.tsx": { exports: ["loader"], why: "the readable page of the same document" },
+  "_public+/api.v1.openapi[.]json.ts": { exports: ["loader"], why: "the OpenAPI document of /api/v1" },
+  "_public+/api.v1.docs.tsx": { exports: ["loader"], why: "the readable page of the same document" },
 };
 
 export type GuardFinding = { file: string; handler: "loader" | "action"; problem: string };
-
-const GUARD = /\bawait\s+(requireUser|requireApiUser)\s*\(|\breturn\s+(formAction|v1Route)\s*\(/;
 
 /** Source without comments; string and template contents are kept (they cannot hold a call anyway). */
 export function stripComments(src: string): string {
@@ -96,22 +118,41 @@ function handlerBody(src: string, name: "loader" | "action"): { body: string } |
   return null;
 }
 
-/** Findings for every route module (file name → source); an empty list means every handler is guarded or listed. */
+/** The access folder of a route path ("api+/_contacts+/contacts.ts" → "api+"), or null when it sits in none. */
+export function accessFolder(file: string): string | null {
+  const top = file.split("/")[0];
+  return file.includes("/") && top in ACCESS_GUARDS ? top : null;
+}
+
+/** Findings for every route module (path under app/routes → source); an empty list means every handler is guarded as its folder requires. */
 export function checkRouteGuards(sources: Record<string, string>, publicHandlers = PUBLIC_HANDLERS): GuardFinding[] {
   const findings: GuardFinding[] = [];
   for (const [file, raw] of Object.entries(sources)) {
     const src = stripComments(raw);
+    const access = accessFolder(file);
     for (const handler of ["loader", "action"] as const) {
       const found = handlerBody(src, handler);
       if (!found) continue;
-      if ("problem" in found) findings.push({ file, handler, problem: found.problem });
-      else if (!GUARD.test(found.body) && !publicHandlers[file]?.exports.includes(handler)) {
+      if ("problem" in found) {
+        findings.push({ file, handler, problem: found.problem });
+        continue;
+      }
+      if (access === null) {
+        findings.push({ file, handler, problem: `not in an access folder (${Object.keys(ACCESS_GUARDS).join(", ")})` });
+        continue;
+      }
+      const guard = ACCESS_GUARDS[access];
+      const exempt = publicHandlers[file]?.exports.includes(handler) ?? false;
+      if (exempt && !MAY_EXEMPT.has(access))
+        findings.push({ file, handler, problem: `${access} routes cannot be public: move it to _public+` });
+      else if (guard ? !exempt && !guard.call.test(found.body) : !exempt)
         findings.push({
           file,
           handler,
-          problem: `${handler} neither calls requireUser/requireApiUser nor is on the public list`,
+          problem: guard
+            ? `${handler} in ${access} does not call ${guard.name}`
+            : `${handler} in ${access} is not on the public list (say why it needs no guard)`,
         });
-      }
     }
   }
   for (const file of Object.keys(publicHandlers)) {

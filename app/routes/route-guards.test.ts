@@ -1,16 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { checkRouteGuards, PUBLIC_HANDLERS, stripComments } from "../../tests/route-guards";
+import {
+  accessFolder,
+  ACCESS_GUARDS,
+  checkRouteGuards,
+  PUBLIC_HANDLERS,
+  stripComments,
+} from "../../tests/route-guards";
 
 // Every route module's source, read at build time (Vite), keyed by file name.
-const modules = import.meta.glob(["./*.ts", "./*.tsx", "!./*.test.ts", "!./*.test.tsx"], {
+const modules = import.meta.glob(["./**/*.ts", "./**/*.tsx", "!./**/*.test.ts", "!./**/*.test.tsx"], {
   query: "?raw",
   import: "default",
   eager: true,
 }) as Record<string, string>;
 const sources = Object.fromEntries(Object.entries(modules).map(([path, src]) => [path.replace(/^\.\//, ""), src]));
 
-// formAction (app/http/form-action.server.ts) guards before it reads the form; v1Route (app/http/api-v1) before it parses.
-const GUARD_CALL = /\b(requireUser|requireApiUser|formAction|v1Route)\s*\(/g;
+// formAction (app/http/form-action.server.ts) guards before it reads the form; handleTwilioWebhook checks the signature;
+// v1Route (app/http/api-v1) guards before it parses.
+const GUARD_CALL = /\b(requireUser|requireApiUser|formAction|handleTwilioWebhook|v1Route)\s*\(/g;
 
 /** Each guard call of each route module, as [file, nth call]: the check must fail when any single one is removed. */
 const guardCalls = Object.entries(sources).flatMap(([file, src]) =>
@@ -21,12 +28,12 @@ describe("route guards", () => {
   it("reads every route module", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(30);
     for (const f of [
-      "_app.tsx",
-      "_app.contacts.tsx",
-      "api.contacts.ts",
-      "api.contacts.$id.ts",
-      "api.messages.$send.ts",
-      "login.tsx",
+      "_app+/_layout.tsx",
+      "_app+/_contacts+/contacts.tsx",
+      "api+/_contacts+/contacts.ts",
+      "api+/_contacts+/contacts.$id.ts",
+      "api+/_messages+/messages.$send.ts",
+      "_public+/login.tsx",
     ])
       expect(sources).toHaveProperty([f]);
   });
@@ -50,26 +57,70 @@ describe("route guards", () => {
     const route = (body: string) => `import type { LoaderFunctionArgs } from "@remix-run/cloudflare";\n${body}\n`;
     expect(
       check({
-        "_app.new-screen.tsx": route("export async function loader(args: LoaderFunctionArgs) {\n  return null;\n}"),
+        "_app+/new-screen.tsx": route("export async function loader(args: LoaderFunctionArgs) {\n  return null;\n}"),
       }),
     ).toHaveLength(1);
     expect(
       check({
-        "_app.new-screen.tsx": route(
+        "_app+/new-screen.tsx": route(
           "export async function loader(args: LoaderFunctionArgs) {\n  // await requireUser(args);\n  return null;\n}",
         ),
       }),
     ).toHaveLength(1);
     expect(
-      check({ "api.thing.ts": route('import { handler } from "~/x";\nexport const action = handler;') })[0].problem,
+      check({ "api+/thing.ts": route('import { handler } from "~/x";\nexport const action = handler;') })[0].problem,
     ).toMatch(/declare action as a function/);
-    expect(check({ "api.thing.ts": route('export { handler as loader } from "~/x";') })).toHaveLength(1);
+    expect(check({ "api+/thing.ts": route('export { handler as loader } from "~/x";') })).toHaveLength(1);
     // …and passes once the guard is there, as an arrow function too.
     expect(
       check({
-        "api.thing.ts": route(
+        "api+/thing.ts": route(
           "export const loader = async (args: LoaderFunctionArgs) => {\n  await requireApiUser(args);\n  return null;\n};",
         ),
+      }),
+    ).toEqual([]);
+  });
+
+  it("derives each route's guard from its access folder", () => {
+    // The real table: every module sits in an access folder, each folder is used, and the folder decides the guard.
+    const folders = new Set(Object.keys(sources).map(accessFolder));
+    expect([...folders].sort()).toEqual(Object.keys(ACCESS_GUARDS).sort());
+    expect(ACCESS_GUARDS["_app+"]?.name).toBe("requireUser/formAction");
+    expect(ACCESS_GUARDS["_session+"]?.name).toBe("requireUser/formAction");
+    expect(ACCESS_GUARDS["api+"]?.name).toBe("requireApiUser");
+    expect(ACCESS_GUARDS["webhooks+"]?.name).toMatch(/signature/);
+    expect(ACCESS_GUARDS["_public+"]).toBeNull();
+
+    const check = (sources: Record<string, string>) => checkRouteGuards(sources, {});
+    const loader = (guard: string) =>
+      `import type { LoaderFunctionArgs } from "@remix-run/cloudflare";\nexport async function loader(args: LoaderFunctionArgs) {\n  ${guard}\n  return null;\n}\n`;
+    const session = loader("await requireUser(args);");
+    const api = loader("await requireApiUser(args);");
+    const unguarded = loader("");
+    // A screen in _app+ with the /api guard, an /api route with the session guard, an unguarded screen: all fail.
+    expect(check({ "_app+/_contacts+/contacts.export.tsx": api })[0].problem).toMatch(
+      /_app\+ does not call requireUser/,
+    );
+    expect(check({ "api+/_contacts+/contacts.export.ts": session })[0].problem).toMatch(/does not call requireApiUser/);
+    expect(check({ "_app+/_contacts+/contacts.export.tsx": unguarded })).toHaveLength(1);
+    expect(check({ "_session+/contacts.export.ts": unguarded })).toHaveLength(1);
+    // A webhook must check the signature; a public route must say why; a route outside any access folder fails.
+    expect(
+      check({ "webhooks+/lead.ts": unguarded.replace("loader", "action").replace("Loader", "Action") })[0].problem,
+    ).toMatch(/handleTwilioWebhook/);
+    expect(check({ "_public+/welcome.tsx": unguarded })[0].problem).toMatch(/not on the public list/);
+    expect(check({ "contacts.export.ts": session })[0].problem).toMatch(/not in an access folder/);
+    // Listing a session or /api route as public does not excuse it.
+    expect(
+      checkRouteGuards({ "api+/thing.ts": unguarded }, { "api+/thing.ts": { exports: ["loader"], why: "test" } })[0]
+        .problem,
+    ).toMatch(/cannot be public/);
+    // …and each passes in the folder whose guard it calls.
+    expect(
+      check({
+        "_app+/_contacts+/contacts.export.tsx": session,
+        "_session+/contacts.export.ts": session,
+        "api+/_contacts+/contacts.export.ts": api,
       }),
     ).toEqual([]);
   });

@@ -112,14 +112,14 @@ const placeholder = (path: string): Case[] => [
 /** File name under app/routes → its cases. */
 const MATRIX: Record<string, Case[]> = {
   // Pathless layout: guards every screen below it; reached through "/".
-  "_app.tsx": [{ method: "GET", path: "/", expect: SCREEN }],
-  "_app._index.tsx": placeholder("/"),
-  "_app.$.tsx": [
+  "_app+/_layout.tsx": [{ method: "GET", path: "/", expect: SCREEN }],
+  "_app+/_index.tsx": placeholder("/"),
+  "_app+/$.tsx": [
     { method: "GET", path: "/no-such-screen", expect: { anon: 302, user: 404, superuser: 404 } },
     { method: "POST", path: "/no-such-screen", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
   ],
-  "_app.analytics.tsx": placeholder("/analytics"),
-  "_app.auto-responder.tsx": [
+  "_app+/_analytics+/analytics.tsx": placeholder("/analytics"),
+  "_app+/_responders+/auto-responder.tsx": [
     { method: "GET", path: "/auto-responder", expect: SCREEN },
     {
       method: "POST",
@@ -128,12 +128,12 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 404, superuser: 404 },
     },
   ],
-  "_app.auto-responder.new.tsx": [
+  "_app+/_responders+/auto-responder.new.tsx": [
     { method: "GET", path: "/auto-responder/new", expect: SCREEN },
     { method: "POST", path: "/auto-responder/new", form: { intent: "tab:ai", name: "x" }, expect: SCREEN },
     { method: "POST", path: "/auto-responder/new", form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.auto-responder.$id.edit.tsx": [
+  "_app+/_responders+/auto-responder.$id.edit.tsx": [
     { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/edit`, expect: SCREEN },
     {
       method: "POST",
@@ -142,7 +142,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.auto-responder.$id.delete.tsx": [
+  "_app+/_responders+/auto-responder.$id.delete.tsx": [
     { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/delete`, expect: SCREEN },
     {
       method: "POST",
@@ -151,7 +151,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: PUBLIC(302),
     },
   ],
-  "_app.campaigns.tsx": [
+  "_app+/_campaigns+/campaigns.tsx": [
     { method: "GET", path: "/campaigns", expect: SCREEN },
     { method: "POST", path: "/campaigns", form: {}, expect: SCREEN_FORM_INVALID },
     {
@@ -161,11 +161,11 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 302, superuser: 302 },
     },
   ],
-  "_app.campaigns.new.tsx": [
+  "_app+/_campaigns+/campaigns.new.tsx": [
     { method: "GET", path: "/campaigns/new?q=a", expect: SCREEN },
     { method: "POST", path: "/campaigns/new", form: {}, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.campaigns.$id.edit.tsx": [
+  "_app+/_campaigns+/campaigns.$id.edit.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`, expect: SCREEN },
     {
       method: "POST",
@@ -174,7 +174,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.campaigns.$id.delete.tsx": [
+  "_app+/_campaigns+/campaigns.$id.delete.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`, expect: SCREEN },
     {
       method: "POST",
@@ -183,7 +183,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 302, superuser: 302 },
     },
   ],
-  "_app.campaigns.$id.contacts.tsx": [
+  "_app+/_campaigns+/campaigns.$id.contacts.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`, expect: SCREEN },
     {
       method: "POST",
@@ -192,7 +192,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.campaigns.$id.steps.tsx": [
+  "_app+/_campaigns+/campaigns.$id.steps.tsx": [
     { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, expect: SCREEN },
     { method: "GET", path: "/campaigns/999999999/steps", expect: { anon: 302, user: 404, superuser: 404 } },
     {
@@ -208,7 +208,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 404, superuser: 404 },
     },
   ],
-  "idea-generator.stream.ts": [
+  "_session+/idea-generator.stream.ts": [
     { method: "GET", path: "/idea-generator/stream", expect: { anon: 302, user: 405, superuser: 405 } },
     // An empty message is ignored: 204, nothing streamed or stored.
     {
@@ -218,28 +218,28 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 204, superuser: 204 },
     },
   ],
-  "_app.idea-generator.tsx": [
+  "_app+/_ai+/idea-generator.tsx": [
     { method: "GET", path: "/idea-generator", expect: SCREEN },
     // An empty message is ignored: back to the thread.
     { method: "POST", path: "/idea-generator", form: { intent: "send", message: " " }, expect: PUBLIC(302) },
     { method: "POST", path: "/idea-generator", form: { intent: "clear" }, expect: PUBLIC(302) },
   ],
-  "ai.generate-step.ts": [
+  "_session+/ai.generate-step.ts": [
     { method: "GET", path: "/ai/generate-step", expect: { anon: 302, user: 405, superuser: 405 } },
     // Without a campaign: back to the editor with the error in the query.
     { method: "POST", path: "/ai/generate-step", form: { returnTo: "/campaigns" }, expect: PUBLIC(302) },
   ],
-  "api.ai.chat.ts": [
+  "api+/_ai+/ai.chat.ts": [
     { method: "GET", path: "/api/ai/chat", expect: API_405 },
     { method: "POST", path: "/api/ai/chat", json: {}, expect: API_INVALID },
     { method: "POST", path: "/api/ai/chat", json: { message: "Ideas for a referral campaign" }, expect: API },
   ],
-  "api.ai.generate-email.ts": [
+  "api+/_ai+/ai.generate-email.ts": [
     { method: "GET", path: "/api/ai/generate-email", expect: API_405 },
     { method: "POST", path: "/api/ai/generate-email", json: {}, expect: API_INVALID },
     { method: "POST", path: "/api/ai/generate-email", json: { prompt: "Introduce our summer offer" }, expect: API },
   ],
-  "api.ai.generate-step-content.ts": [
+  "api+/_ai+/ai.generate-step-content.ts": [
     { method: "GET", path: "/api/ai/generate-step-content", expect: API_405 },
     { method: "POST", path: "/api/ai/generate-step-content", json: {}, expect: API_INVALID },
     {
@@ -249,8 +249,8 @@ const MATRIX: Record<string, Case[]> = {
       expect: API,
     },
   ],
-  "_app.knowledge-base.tsx": placeholder("/knowledge-base"),
-  "_app.smart-alerts.tsx": [
+  "_app+/_ai+/knowledge-base.tsx": placeholder("/knowledge-base"),
+  "_app+/_responders+/smart-alerts.tsx": [
     { method: "GET", path: "/smart-alerts", expect: SCREEN },
     { method: "GET", path: "/smart-alerts?tab=banks", expect: SCREEN },
     { method: "GET", path: "/smart-alerts?tab=monitoring", expect: SCREEN },
@@ -316,28 +316,28 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 404, superuser: 404 },
     },
   ],
-  "_app.testing.tsx": [
+  "_app+/_testing+/testing.tsx": [
     { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
     { method: "POST", path: "/testing", form: { intent: "manual" }, expect: SCREEN_FORM_INVALID },
     { method: "POST", path: "/testing", form: { intent: "template" }, expect: SCREEN_FORM_INVALID },
     { method: "POST", path: "/testing", form: { intent: "check" }, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.testing_.sends.$id.tsx": [
+  "_app+/_testing+/testing_.sends.$id.tsx": [
     { method: "GET", path: "/testing/sends/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
     { method: "POST", path: "/testing/sends/999999999", form: {}, expect: SCREEN_NO_ACTION },
   ],
   // Superusers only, on the server: a standard user gets 403 on the screen, its dialogs and their actions.
-  "_app.user-analytics.tsx": [
+  "_app+/_analytics+/user-analytics.tsx": [
     { method: "GET", path: "/user-analytics", expect: SUPERUSER_SCREEN },
     { method: "GET", path: "/user-analytics?tab=details&user=999999999", expect: SUPERUSER_SCREEN },
     // No action: 405, rendered through the route's error boundary, so the layout's guard still answers anonymous.
     { method: "POST", path: "/user-analytics", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
   ],
-  "_app.user-analytics.new.tsx": [
+  "_app+/_analytics+/user-analytics.new.tsx": [
     { method: "GET", path: "/user-analytics/new", expect: SUPERUSER_SCREEN },
     { method: "POST", path: "/user-analytics/new", form: {}, expect: SUPER_FORM_INVALID },
   ],
-  "_app.user-analytics.users.$id.tsx": [
+  "_app+/_analytics+/user-analytics.users.$id.tsx": [
     { method: "GET", path: async () => `/user-analytics/users/${await freshUser()}`, expect: SUPERUSER_SCREEN },
     { method: "GET", path: "/user-analytics/users/999999999", expect: { anon: 302, user: 403, superuser: 404 } },
     {
@@ -347,7 +347,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: SUPER_FORM_INVALID,
     },
   ],
-  "_app.account.tsx": [
+  "_app+/_account+/account.tsx": [
     { method: "GET", path: "/account", expect: SCREEN },
     { method: "POST", path: "/account", form: {}, expect: SCREEN_FORM_INVALID },
     {
@@ -364,11 +364,11 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 404, superuser: 404 },
     },
   ],
-  "_app.account_.password.tsx": [
+  "_app+/_account+/account_.password.tsx": [
     { method: "GET", path: "/account/password", expect: SCREEN },
     { method: "POST", path: "/account/password", form: {}, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.account_.two-factor.tsx": [
+  "_app+/_account+/account_.two-factor.tsx": [
     { method: "GET", path: "/account/two-factor", expect: SCREEN },
     { method: "POST", path: "/account/two-factor", form: {}, expect: SCREEN_FORM_INVALID },
     // Confirming before starting: nothing to confirm.
@@ -385,16 +385,16 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.test-smart-alerts.tsx": [
+  "_app+/_responders+/test-smart-alerts.tsx": [
     { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
     { method: "POST", path: "/test-smart-alerts", form: { message: "" }, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.contacts.tsx": placeholder("/contacts"),
-  "_app.contacts.new.tsx": [
+  "_app+/_contacts+/contacts.tsx": placeholder("/contacts"),
+  "_app+/_contacts+/contacts.new.tsx": [
     { method: "GET", path: "/contacts/new", expect: SCREEN },
     { method: "POST", path: "/contacts/new", form: {}, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.contacts.$id.edit.tsx": [
+  "_app+/_contacts+/contacts.$id.edit.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/edit`, expect: SCREEN },
     {
       method: "POST",
@@ -403,7 +403,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.contacts.$id.delete.tsx": [
+  "_app+/_contacts+/contacts.$id.delete.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/delete`, expect: SCREEN },
     {
       method: "POST",
@@ -412,7 +412,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 302, superuser: 302 },
     },
   ],
-  "_app.contacts.imports.$id.tsx": [
+  "_app+/_contacts+/contacts.imports.$id.tsx": [
     { method: "GET", path: "/contacts/imports/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
     {
       method: "POST",
@@ -427,12 +427,12 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 400, superuser: 400 },
     },
   ],
-  "_app.contacts.upload.tsx": [
+  "_app+/_contacts+/contacts.upload.tsx": [
     { method: "GET", path: "/contacts/upload", expect: SCREEN },
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
   // Organisation-wide reporting is superuser work (SPEC §6, decision 023).
-  "_app.compliance.tsx": [
+  "_app+/_settings+/compliance.tsx": [
     { method: "GET", path: "/compliance", expect: SUPERUSER_SCREEN },
     { method: "POST", path: "/compliance", form: {}, expect: SUPER_FORM_INVALID },
     { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SUPERUSER_SCREEN },
@@ -444,11 +444,11 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 403, superuser: 404 },
     },
   ],
-  "_app.contacts.quick-send.tsx": [
+  "_app+/_contacts+/contacts.quick-send.tsx": [
     { method: "GET", path: "/contacts/quick-send", expect: SCREEN },
     { method: "POST", path: "/contacts/quick-send", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
-  "_app.contacts.quick-send_.$id.tsx": [
+  "_app+/_contacts+/contacts.quick-send_.$id.tsx": [
     { method: "GET", path: "/contacts/quick-send/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
     {
       method: "POST",
@@ -463,7 +463,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 400, superuser: 400 },
     },
   ],
-  "_app.lead-triggers.tsx": [
+  "_app+/_settings+/lead-triggers.tsx": [
     { method: "GET", path: "/lead-triggers", expect: SUPERUSER_SCREEN },
     {
       method: "POST",
@@ -478,7 +478,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 403, superuser: 404 },
     },
   ],
-  "_app.organisation.tsx": [
+  "_app+/_settings+/organisation.tsx": [
     { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
     {
       method: "POST",
@@ -500,7 +500,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 403, superuser: 409 },
     },
   ],
-  "_app.contacts_.$id.tsx": [
+  "_app+/_contacts+/contacts_.$id.tsx": [
     { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}`, expect: SCREEN },
     { method: "GET", path: "/contacts/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
     {
@@ -510,15 +510,15 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.messages_.archives.tsx": [
+  "_app+/_messages+/messages_.archives.tsx": [
     { method: "GET", path: "/messages/archives", expect: SUPERUSER_SCREEN },
     { method: "POST", path: "/messages/archives", form: {}, expect: SCREEN_NO_ACTION },
   ],
-  "_app.messages_.conversations.tsx": [
+  "_app+/_messages+/messages_.conversations.tsx": [
     { method: "GET", path: "/messages/conversations", expect: SCREEN },
     { method: "POST", path: "/messages/conversations", form: {}, expect: SCREEN_NO_ACTION },
   ],
-  "_app.messages_.conversations.$phone.tsx": [
+  "_app+/_messages+/messages_.conversations.$phone.tsx": [
     { method: "GET", path: "/messages/conversations/%2B14155550987", expect: SCREEN },
     {
       method: "POST",
@@ -527,7 +527,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: SCREEN_FORM_INVALID,
     },
   ],
-  "_app.messages.tsx": [
+  "_app+/_messages+/messages.tsx": [
     { method: "GET", path: "/messages", expect: SCREEN },
     { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },
     // The local outbox's quiet-hours switch is an organisation setting: superusers only.
@@ -538,19 +538,19 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 403, superuser: 302 },
     },
   ],
-  "login.tsx": [
+  "_public+/login.tsx": [
     { method: "GET", path: "/login", expect: { anon: 200, user: 302, superuser: 302 } },
     // Signed in already: the action answers 400, then the loader sends the user home.
     { method: "POST", path: "/login", form: {}, expect: { anon: 400, user: 302, superuser: 302 } },
     // The two-factor step without a pending sign-in: back to the start.
     { method: "POST", path: "/login", form: { intent: "code", code: "123456" }, expect: PUBLIC(302) },
   ],
-  "logout.tsx": [
+  "_public+/logout.tsx": [
     { method: "GET", path: "/logout", expect: PUBLIC(302) },
     { method: "POST", path: "/logout", form: {}, expect: PUBLIC(302), freshSession: true },
   ],
   // All contacts' evidence: superusers (decision 023); one contact's: anyone who can open the contact (everyone).
-  "compliance.evidence[.]csv.ts": [
+  "_session+/compliance.evidence[.]csv.ts": [
     { method: "GET", path: "/compliance/evidence.csv", expect: SUPERUSER_SCREEN },
     { method: "GET", path: async (c) => `/compliance/evidence.csv?contact=${await freshContact(c)}`, expect: SCREEN },
     {
@@ -562,26 +562,26 @@ const MATRIX: Record<string, Case[]> = {
     { method: "POST", path: "/compliance/evidence.csv", form: {}, expect: SCREEN_NO_ACTION },
   ],
   // A month with nothing archived is a 404 for a superuser (downloads themselves: archive-old-messages.test.ts).
-  "messages.archives.$month.ts": [
+  "_session+/messages.archives.$month.ts": [
     { method: "GET", path: "/messages/archives/1999-01", expect: { anon: 302, user: 403, superuser: 404 } },
     { method: "GET", path: "/messages/archives/not-a-month?file=2", expect: { anon: 302, user: 403, superuser: 404 } },
     { method: "POST", path: "/messages/archives/1999-01", form: {}, expect: SCREEN_NO_ACTION },
   ],
-  "contacts.download.ts": [
+  "_session+/contacts.download.ts": [
     { method: "GET", path: "/contacts/download?format=csv", expect: SCREEN },
     { method: "POST", path: "/contacts/download", form: {}, expect: SCREEN_NO_ACTION },
   ],
-  "contacts.template[.]csv.ts": [
+  "_session+/contacts.template[.]csv.ts": [
     { method: "GET", path: "/contacts/template.csv", expect: SCREEN },
     { method: "POST", path: "/contacts/template.csv", form: {}, expect: SCREEN_NO_ACTION },
   ],
   // No login by design: the signed token is the authority.
-  "unsubscribe.$token.tsx": [
+  "_public+/unsubscribe.$token.tsx": [
     { method: "GET", path: async () => `/unsubscribe/${unsubscribe}`, expect: PUBLIC(200) },
     { method: "POST", path: async () => `/unsubscribe/${unsubscribe}`, form: {}, expect: PUBLIC(200) },
     { method: "GET", path: "/unsubscribe/forged.token", expect: PUBLIC(404) },
   ],
-  "unsubscribe.$token.one-click.ts": [
+  "_public+/unsubscribe.$token.one-click.ts": [
     {
       method: "POST",
       path: async () => `/unsubscribe/${unsubscribe}/one-click`,
@@ -592,7 +592,7 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: async () => `/unsubscribe/${unsubscribe}/one-click`, expect: PUBLIC(405) },
   ],
   // Signature-checked, never session-checked: an unsigned call is 403 whoever sends it.
-  "webhooks.twilio.sms.ts": [
+  "webhooks+/twilio.sms.ts": [
     {
       method: "POST",
       path: "/webhooks/twilio/sms",
@@ -601,7 +601,7 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "GET", path: "/webhooks/twilio/sms", expect: PUBLIC(405) },
   ],
-  "webhooks.twilio.status.ts": [
+  "webhooks+/twilio.status.ts": [
     {
       method: "POST",
       path: "/webhooks/twilio/status",
@@ -610,15 +610,15 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "GET", path: "/webhooks/twilio/status", expect: PUBLIC(405) },
   ],
-  "api.$.ts": [
+  "api+/$.ts": [
     { method: "GET", path: "/api/no-such-endpoint", expect: { anon: 401, user: 404, superuser: 404 } },
     { method: "POST", path: "/api/no-such-endpoint", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
   ],
-  "api.auth.login.ts": [
+  "_public+/api.auth.login.ts": [
     { method: "POST", path: "/api/auth/login", json: {}, expect: PUBLIC(400) },
     { method: "GET", path: "/api/auth/login", expect: PUBLIC(405) },
   ],
-  "api.auth.logout.ts": [
+  "api+/_account+/auth.logout.ts": [
     {
       method: "POST",
       path: "/api/auth/logout",
@@ -628,22 +628,22 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "GET", path: "/api/auth/logout", expect: API_405 },
   ],
-  "api.auth.me.ts": [
+  "api+/_account+/auth.me.ts": [
     { method: "GET", path: "/api/auth/me", expect: API },
     { method: "POST", path: "/api/auth/me", json: {}, expect: PUBLIC(405) },
   ],
   // The public API v1 (issue 26 item 5): the same guard as /api; the contract itself is public.
-  "api.v1.contacts.ts": [
+  "api+/_contacts+/v1.contacts.ts": [
     { method: "GET", path: "/api/v1/contacts", expect: API },
     { method: "POST", path: "/api/v1/contacts", json: {}, expect: API_INVALID },
     { method: "DELETE", path: "/api/v1/contacts", expect: API_405 },
   ],
-  "api.v1.contacts.$id.ts": [
+  "api+/_contacts+/v1.contacts.$id.ts": [
     { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, expect: API },
     { method: "PATCH", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, json: [], expect: API_INVALID },
     { method: "DELETE", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, expect: API_405 },
   ],
-  "api.v1.contacts.$id.messages.ts": [
+  "api+/_contacts+/v1.contacts.$id.messages.ts": [
     {
       method: "POST",
       path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`,
@@ -652,15 +652,15 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`, expect: API_405 },
   ],
-  "api.v1.campaigns.ts": [
+  "api+/_campaigns+/v1.campaigns.ts": [
     { method: "GET", path: "/api/v1/campaigns", expect: API },
     { method: "POST", path: "/api/v1/campaigns", json: {}, expect: API_405 },
   ],
-  "api.v1.campaigns.$id.ts": [
+  "api+/_campaigns+/v1.campaigns.$id.ts": [
     { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}`, expect: API },
     { method: "PUT", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
   ],
-  "api.v1.campaigns.$id.enrolments.ts": [
+  "api+/_campaigns+/v1.campaigns.$id.enrolments.ts": [
     {
       method: "POST",
       path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`,
@@ -669,20 +669,20 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API_405 },
   ],
-  "api.v1.openapi[.]json.ts": [
+  "_public+/api.v1.openapi[.]json.ts": [
     { method: "GET", path: "/api/v1/openapi.json", expect: PUBLIC(200) },
     { method: "POST", path: "/api/v1/openapi.json", json: {}, expect: PUBLIC(405) },
   ],
-  "api.v1.docs.tsx": [
+  "_public+/api.v1.docs.tsx": [
     { method: "GET", path: "/api/v1/docs", expect: PUBLIC(200) },
     { method: "POST", path: "/api/v1/docs", form: {}, expect: PUBLIC(405) },
   ],
-  "api.contacts.ts": [
+  "api+/_contacts+/contacts.ts": [
     { method: "GET", path: "/api/contacts", expect: API },
     { method: "POST", path: "/api/contacts", json: {}, expect: API_INVALID },
     { method: "DELETE", path: "/api/contacts", expect: API_405 },
   ],
-  "api.contacts.$id.ts": [
+  "api+/_contacts+/contacts.$id.ts": [
     { method: "GET", path: async (c) => `/api/contacts/${await freshContact(c)}`, expect: API },
     {
       method: "PUT",
@@ -697,16 +697,16 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "PATCH", path: async (c) => `/api/contacts/${await freshContact(c)}`, json: {}, expect: API_405 },
   ],
-  "api.contacts.bulk.ts": [
+  "api+/_contacts+/contacts.bulk.ts": [
     { method: "POST", path: "/api/contacts/bulk", json: [], expect: API_INVALID },
     { method: "GET", path: "/api/contacts/bulk", expect: API_405 },
   ],
-  "api.campaigns.ts": [
+  "api+/_campaigns+/campaigns.ts": [
     { method: "GET", path: "/api/campaigns", expect: API },
     { method: "POST", path: "/api/campaigns", json: {}, expect: API_INVALID },
     { method: "DELETE", path: "/api/campaigns", expect: API_405 },
   ],
-  "api.campaigns.$id.ts": [
+  "api+/_campaigns+/campaigns.$id.ts": [
     { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: API },
     {
       method: "PUT",
@@ -721,7 +721,7 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "PATCH", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
   ],
-  "api.campaigns.$id.$command.ts": [
+  "api+/_campaigns+/campaigns.$id.$command.ts": [
     // A draft without steps or contacts cannot start: 409 with a message.
     {
       method: "POST",
@@ -756,11 +756,11 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 401, user: 404, superuser: 404 },
     },
   ],
-  "api.campaign-steps.ts": [
+  "api+/_campaigns+/campaign-steps.ts": [
     { method: "POST", path: "/api/campaign-steps", json: {}, expect: API_INVALID },
     { method: "GET", path: "/api/campaign-steps", expect: API_405 },
   ],
-  "api.campaign-steps.$id.ts": [
+  "api+/_campaigns+/campaign-steps.$id.ts": [
     // GET takes a campaign id (SPEC §7), PUT/DELETE a step id.
     { method: "GET", path: async (c) => `/api/campaign-steps/${await freshCampaign(c)}`, expect: API },
     {
@@ -776,32 +776,32 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
   ],
-  "api.users.ts": [
+  "api+/_account+/users.ts": [
     { method: "GET", path: "/api/users", expect: SUPER_API },
     { method: "POST", path: "/api/users", json: {}, expect: SUPER_API_INVALID },
     { method: "DELETE", path: "/api/users", expect: SUPER_API_405 },
   ],
-  "api.users.$id.ts": [
+  "api+/_account+/users.$id.ts": [
     { method: "GET", path: async () => `/api/users/${await freshUser()}`, expect: SUPER_API },
     { method: "GET", path: "/api/users/999999999", expect: { anon: 401, user: 403, superuser: 404 } },
     { method: "PUT", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_INVALID },
     { method: "POST", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_405 },
   ],
-  "api.analytics.users.ts": [
+  "api+/_analytics+/analytics.users.ts": [
     { method: "GET", path: "/api/analytics/users", expect: SUPER_API },
     { method: "POST", path: "/api/analytics/users", json: {}, expect: SUPER_API_405 },
   ],
-  "api.analytics.activity.ts": [
+  "api+/_analytics+/analytics.activity.ts": [
     { method: "GET", path: "/api/analytics/activity", expect: SUPER_API },
     { method: "GET", path: "/api/analytics/activity?limit=0", expect: SUPER_API_INVALID },
     { method: "POST", path: "/api/analytics/activity", json: {}, expect: SUPER_API_405 },
   ],
-  "api.templates.ts": [
+  "api+/_messages+/templates.ts": [
     { method: "GET", path: "/api/templates", expect: API },
     { method: "POST", path: "/api/templates", json: {}, expect: API_INVALID },
     { method: "DELETE", path: "/api/templates", expect: API_405 },
   ],
-  "api.templates.$id.ts": [
+  "api+/_messages+/templates.$id.ts": [
     { method: "GET", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: API },
     {
       method: "PUT",
@@ -816,16 +816,16 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "PATCH", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: {}, expect: API_405 },
   ],
-  "_app.alerts.tsx": [
+  "_app+/_responders+/alerts.tsx": [
     { method: "GET", path: "/alerts", expect: SCREEN },
     { method: "POST", path: "/alerts", form: { intent: "acknowledge" }, expect: SCREEN_FORM_INVALID },
   ],
-  "api.auto-responders.ts": [
+  "api+/_responders+/auto-responders.ts": [
     { method: "GET", path: "/api/auto-responders", expect: API },
     { method: "POST", path: "/api/auto-responders", json: { name: "x" }, expect: API_INVALID },
     { method: "PUT", path: "/api/auto-responders", json: {}, expect: API_405 },
   ],
-  "api.auto-responders.$id.ts": [
+  "api+/_responders+/auto-responders.$id.ts": [
     { method: "GET", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: API },
     {
       method: "PUT",
@@ -846,11 +846,11 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "POST", path: async () => `/api/auto-responders/${await freshResponder()}`, json: {}, expect: API_405 },
   ],
-  "api.alert-profiles.ts": [
+  "api+/_responders+/alert-profiles.ts": [
     { method: "GET", path: "/api/alert-profiles", expect: API },
     { method: "POST", path: "/api/alert-profiles", json: { name: "x" }, expect: API_INVALID },
   ],
-  "api.alert-profiles.$id.ts": [
+  "api+/_responders+/alert-profiles.$id.ts": [
     { method: "GET", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: API },
     {
       method: "PUT",
@@ -865,11 +865,11 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "POST", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: {}, expect: API_405 },
   ],
-  "api.keyword-banks.ts": [
+  "api+/_responders+/keyword-banks.ts": [
     { method: "GET", path: "/api/keyword-banks", expect: API },
     { method: "POST", path: "/api/keyword-banks", json: { category: "Scheduling" }, expect: API_INVALID },
   ],
-  "api.keyword-banks.$id.ts": [
+  "api+/_responders+/keyword-banks.$id.ts": [
     { method: "GET", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: API },
     {
       method: "PUT",
@@ -884,19 +884,19 @@ const MATRIX: Record<string, Case[]> = {
     },
     { method: "POST", path: async () => `/api/keyword-banks/${await freshBank()}`, json: {}, expect: API_405 },
   ],
-  "api.test-smart-alert.ts": [
+  "api+/_responders+/test-smart-alert.ts": [
     { method: "POST", path: "/api/test-smart-alert", json: { message: " " }, expect: API_INVALID },
     { method: "GET", path: "/api/test-smart-alert", expect: API_405 },
   ],
-  "api.ai-analytics.ts": [
+  "api+/_analytics+/ai-analytics.ts": [
     { method: "GET", path: "/api/ai-analytics", expect: API },
     { method: "POST", path: "/api/ai-analytics", json: {}, expect: API_405 },
   ],
-  "api.stats.ts": [
+  "api+/_analytics+/stats.ts": [
     { method: "GET", path: "/api/stats", expect: API },
     { method: "POST", path: "/api/stats", json: {}, expect: API_405 },
   ],
-  "api.messages.$send.ts": [
+  "api+/_messages+/messages.$send.ts": [
     { method: "POST", path: "/api/messages/send", json: {}, expect: API_INVALID },
     { method: "POST", path: "/api/messages/send-broadcast", json: {}, expect: API_INVALID },
     { method: "POST", path: "/api/messages/send-individual", json: {}, expect: API_INVALID },
@@ -904,18 +904,18 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/api/messages/send", expect: API_405 },
     { method: "GET", path: "/api/messages/send-broadcast", expect: API_405 },
   ],
-  "api.test.$kind.ts": [
+  "api+/_testing+/test.$kind.ts": [
     { method: "POST", path: "/api/test/manual-email", json: {}, expect: API_INVALID },
     { method: "POST", path: "/api/test/manual-sms", json: {}, expect: API_INVALID },
     { method: "POST", path: "/api/test/no-such-test", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
     { method: "GET", path: "/api/test/manual-sms", expect: API_405 },
   ],
-  "api.v1.leads.ts": [
+  "api+/_contacts+/v1.leads.ts": [
     // A session may post leads too (the key's scope is for keys); `{}` is one lead with no fields: 422.
     { method: "POST", path: "/api/v1/leads", json: {}, expect: { anon: 401, user: 422, superuser: 422 } },
     { method: "GET", path: "/api/v1/leads", expect: API_405 },
   ],
-  "_app.account_.api-keys.tsx": [
+  "_app+/_account+/account_.api-keys.tsx": [
     { method: "GET", path: "/account/api-keys", expect: SCREEN },
     { method: "POST", path: "/account/api-keys", form: {}, expect: SCREEN_FORM_INVALID },
     {
@@ -925,7 +925,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 404, superuser: 404 },
     },
   ],
-  "api.messages.ts": [
+  "api+/_messages+/messages.ts": [
     { method: "GET", path: "/api/messages", expect: API },
     { method: "POST", path: "/api/messages", json: {}, expect: PUBLIC(405) },
   ],
@@ -933,7 +933,7 @@ const MATRIX: Record<string, Case[]> = {
 
 // Every route module, found at test time (Vite resolves the glob when the test is transformed).
 const ROUTE_FILES = Object.keys(
-  import.meta.glob(["./*.ts", "./*.tsx", "./*/route.ts", "./*/route.tsx", "!./*.test.ts", "!./*.test.tsx"]),
+  import.meta.glob(["./**/*.ts", "./**/*.tsx", "!./**/*.test.ts", "!./**/*.test.tsx"]),
 ).map((p) => p.replace(/^\.\//, ""));
 
 describe("route × role matrix", () => {

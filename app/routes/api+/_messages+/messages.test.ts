@@ -7,10 +7,10 @@ import {
 } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../workers/app";
+import worker from "../../../../workers/app";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
-import { createTestContact, phoneInCallingHours, uniquePhone } from "../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
+import { createTestContact, phoneInCallingHours, uniquePhone } from "../../../../tests/contact-factory";
 
 type Json = Record<string, any>;
 const post = (path: string, cookie: string, json: unknown) => call(path, { method: "POST", cookie, json });

@@ -4,12 +4,12 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import worker from "../../workers/app";
+import worker from "../../../../workers/app";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
 import { NOT_TEAM_PHONE } from "~/messaging/check-test-recipient.server";
 import { computeTwilioSignature } from "~/messaging/twilio-signature";
-import { uniquePhone, uniqueTag } from "../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { uniquePhone, uniqueTag } from "../../../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
 
 const BASE = "https://helio.test";
 const TOKEN = "test-twilio-auth-token";

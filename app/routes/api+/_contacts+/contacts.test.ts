@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog, contacts } from "~/db/schema";
 import { PHONE_REASONS } from "~/contacts/phone";
-import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
 
 const REQUIRED = "Please fill in all required fields (First Name, Last Name, Phone).";
 const pretty = (p: string) => `(${p.slice(2, 5)}) ${p.slice(5, 8)}-${p.slice(8)}`;

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createCampaign } from "~/campaigns/create-campaign.server";
-import { uniqueTag } from "../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { uniqueTag } from "../../../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
 
 // The Lead triggers screen through the Worker, as a browser without JavaScript uses it: plain form posts.
 describe("Lead triggers screen (no JS)", () => {

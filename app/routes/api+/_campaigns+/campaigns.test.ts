@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog } from "~/db/schema";
-import { createTestContact } from "../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { createTestContact } from "../../../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
 
 async function signedIn() {
   const user = await createTestUser();

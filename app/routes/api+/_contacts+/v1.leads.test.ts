@@ -2,9 +2,9 @@ import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contactResponseTimes, contacts, leadConsents, leadIdempotency, suppressions } from "~/db/schema";
 import { MAX_LEADS_BODY_BYTES } from "~/http/read-body.server";
-import { call, createTestUser, db } from "../../tests/factories";
-import { createTestContact, uniquePhone } from "../../tests/contact-factory";
-import { bearer, createTestApiKey } from "../../tests/api-key-factory";
+import { call, createTestUser, db } from "../../../../tests/factories";
+import { createTestContact, uniquePhone } from "../../../../tests/contact-factory";
+import { bearer, createTestApiKey } from "../../../../tests/api-key-factory";
 
 type Report = {
   created: number;

@@ -2,9 +2,9 @@ import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { computeTwilioSignature } from "~/messaging/twilio-signature";
-import { newFakeTwilioAccount } from "../../tests/fakes/control";
-import { call, db } from "../../tests/factories";
-import { uniquePhone } from "../../tests/contact-factory";
+import { newFakeTwilioAccount } from "../../../tests/fakes/control";
+import { call, db } from "../../../tests/factories";
+import { uniquePhone } from "../../../tests/contact-factory";
 
 const BASE = "https://helio.test";
 const TOKEN = "test-twilio-auth-token";
@@ -188,8 +188,8 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
     !!(await db().get(sql`SELECT 1 AS x FROM suppressions WHERE channel = 'sms' AND address = ${phone}`));
 
   it("START (A), STOP (B), then START A replayed: still opted out and a marketing send is skipped", async () => {
-    const { createTestUser, loginAs } = await import("../../tests/factories");
-    const { createTestContact } = await import("../../tests/contact-factory");
+    const { createTestUser, loginAs } = await import("../../../tests/factories");
+    const { createTestContact } = await import("../../../tests/contact-factory");
     const user = await createTestUser();
     const cookie = await loginAs(user);
     const c = await createTestContact(user.id);
@@ -214,7 +214,7 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
     );
     // Whatever was queued, the send consumer must skip it: the number said STOP last.
     const { createExecutionContext, createMessageBatch, getQueueResult } = await import("cloudflare:test");
-    const worker = (await import("../../workers/app")).default;
+    const worker = (await import("../../../workers/app")).default;
     const batch = createMessageBatch(
       "helio-jobs",
       rows.map((r) => ({
@@ -252,7 +252,7 @@ describe("keyword order (replays never undo a newer opt-out)", () => {
 
   it("honours an opt-out in plain words at once: suppressed, one confirmation, listed for review and undoable with a note", async () => {
     const { listPlainWordsOptOuts, undoPlainWordsOptOut } = await import("~/messaging/review-plain-opt-outs.server");
-    const { createTestUser } = await import("../../tests/factories");
+    const { createTestUser } = await import("../../../tests/factories");
     const phone = uniquePhone();
     await inbound(phone, sid(), "Can you stop by on Tuesday?");
     expect(await suppressed(phone)).toBe(false);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
-import { call, db } from "../../tests/factories";
+import { call, db } from "../../../tests/factories";
 
 describe("cross-site POST to /unsubscribe/:token (issue 9 #7)", () => {
   it("a valid token's POST from another site is the one-click unsubscribe (RFC 8058), not a 500", async () => {

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import type { Operation } from "~/http/api-v1/operation";
 import { OPERATIONS } from "~/http/api-v1/operations";
-import { createTestContact, uniquePhone } from "../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { createTestContact, uniquePhone } from "../../../tests/contact-factory";
+import { call, createTestUser, db, loginAs } from "../../../tests/factories";
 
 /**
  * Issue 26 item 5: each /api/v1 operation, through the Worker, refuses what its declared schema refuses (the
