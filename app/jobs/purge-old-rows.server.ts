@@ -20,6 +20,8 @@ export const RETENTION = [
   // Alerts and the classifier's verdicts quote homeowners' replies; a year covers the AI accuracy figures.
   { table: "alerts", days: 365 },
   { table: "ai_classifications", days: 365 },
+  // The webhook delivery log (decision 036): a month answers "did they get it?"; receivers keep their own copy.
+  { table: "webhook_deliveries", days: 30 },
 ] as const;
 
 export type RetentionTable = (typeof RETENTION)[number]["table"];

@@ -12,6 +12,7 @@ import { emailProviderFor, smsProviderFor } from "~/messaging/providers/registry
 import type { SmsProvider } from "~/messaging/providers/provider";
 import { alertConfig, type AlertConfig, type ReplyDeps } from "~/responders/reply-deps";
 import { aiChain, replyProviders, type ReplyProviders } from "./ai-chain.server";
+import type { WebhookDeps } from "~/webhooks/deliver-webhooks.server";
 import { pipelineHooks } from "./pipeline-hooks.server";
 
 /**
@@ -41,7 +42,17 @@ export type AppDeps = {
   /** Auto-responders' and smart alerts' dependencies for one request or event. */
   replyDeps: (now?: Date) => ReplyDeps;
   alerts: () => AlertConfig;
+  /** Outbound webhook delivery: fetch, the SSRF switch, where a disabled subscription's alert goes. */
+  webhooks: () => WebhookDeps;
 };
+
+/**
+ * WEBHOOKS_ALLOW_PRIVATE=1 lets webhooks go to http and loopback/private receivers (local runs, tests); production
+ * leaves it unset (decision 036).
+ */
+export function webhooksAllowPrivate(env: object): boolean {
+  return (env as { WEBHOOKS_ALLOW_PRIVATE?: string }).WEBHOOKS_ALLOW_PRIVATE === "1";
+}
 
 export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
   const db = createDb(env.DB);
@@ -69,6 +80,18 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
     replies,
     replyDeps: (now = clock()) => ({ ...replies(), db, now }),
     alerts: () => alertConfig(env),
+    webhooks: () => {
+      const { salesAlertEmail, publicBaseUrl } = alertConfig(env);
+      return {
+        db,
+        queue,
+        clock,
+        fetch: (input, init) => fetch(input, init),
+        allowPrivate: webhooksAllowPrivate(env),
+        alertEmail: salesAlertEmail,
+        publicBaseUrl,
+      };
+    },
   };
 }
 

@@ -35,3 +35,5 @@ export * from "./cap-counters";
 export * from "./import-column-maps";
 export * from "./sequence-triggers";
 export * from "./contact-response-times";
+export * from "./webhook-subscriptions";
+export * from "./webhook-deliveries";
