@@ -85,7 +85,9 @@ async function deliverOne(deps: WebhookDeps, id: number) {
       .where(eq(webhookDeliveries.id, id));
     return;
   }
-  const result = await attempt(deps, s, d.payload, d.eventId, now);
+  // Signed with the wall clock, not the event's `now`: the receiver measures the timestamp against its own clock,
+  // and a retry (or a cron tick's scheduled time) must not look like an old, replayed request.
+  const result = await attempt(deps, s, d.payload, d.eventId, new Date());
   const attempts = d.attempts + 1;
   const done = deps.clock();
   const log = {

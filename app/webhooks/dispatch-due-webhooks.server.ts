@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { inJson } from "~/db/bulk-update.server";
 import { webhookDeliveries } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { webhookJob } from "./emit-webhook-event.server";
@@ -8,19 +9,37 @@ import { webhookJob } from "./emit-webhook-event.server";
 export const DUE_WEBHOOKS_PER_TICK = 100;
 
 /**
- * The due-retry statement (query-plans in webhooks.test.ts): the partial index webhook_deliveries_due_idx holds only
- * waiting rows, so a tick reads the due ones and nothing else. Claims them (retrying → pending) in the same
- * statement, so two overlapping ticks never enqueue one delivery twice.
+ * The due-retry read (its plan is checked in webhooks.test.ts): the partial index webhook_deliveries_due_idx holds
+ * only waiting rows, so a tick reads the due ones and nothing else.
  */
-export const dueWebhooksSql = (now: Date, limit: number) => sql`
-  UPDATE ${webhookDeliveries} SET status = 'pending', next_attempt_at = NULL
-  WHERE id IN (SELECT id FROM ${webhookDeliveries} WHERE status = 'retrying' AND next_attempt_at <= ${now.getTime()}
-    ORDER BY next_attempt_at LIMIT ${limit})
-  RETURNING id`;
+export const dueWebhooksQuery = (db: Db, now: Date, limit: number) =>
+  db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, "retrying"), lte(webhookDeliveries.nextAttemptAt, now)))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(limit);
 
-/** Cron task: deliveries whose retry time has come go back on the queue. */
+/**
+ * Cron task: deliveries whose retry time has come go back on the queue. The claim (retrying → pending) is guarded
+ * by the status, by primary key, so two overlapping ticks never enqueue one delivery twice.
+ */
 export async function dispatchDueWebhooks(db: Db, queue: JobQueue, now: Date, limit = DUE_WEBHOOKS_PER_TICK) {
-  const rows = await db.all<{ id: number }>(dueWebhooksSql(now, limit));
-  if (rows.length) await queue.sendBatch(rows.map((r) => ({ body: webhookJob(r.id) })));
-  return rows.length;
+  const due = await dueWebhooksQuery(db, now, limit);
+  if (!due.length) return 0;
+  const claimed = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", nextAttemptAt: null })
+    .where(
+      and(
+        inJson(
+          webhookDeliveries.id,
+          due.map((r) => r.id),
+        ),
+        eq(webhookDeliveries.status, "retrying"),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  if (claimed.length) await queue.sendBatch(claimed.map((r) => ({ body: webhookJob(r.id) })));
+  return claimed.length;
 }
