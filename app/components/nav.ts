@@ -16,6 +16,7 @@ import {
   TestTube,
   UserCheck,
   Users,
+  Webhook,
   Zap,
   type LucideIcon,
 } from "lucide-react";
@@ -47,6 +48,8 @@ export const MORE_NAV_ITEMS: readonly { to: string; label: string; icon: LucideI
   { to: "/organisation", label: "Organisation", icon: Building2, superuserOnly: true },
   // Speed to lead (issue 26): which lead starts which sequence.
   { to: "/lead-triggers", label: "Lead triggers", icon: Zap, superuserOnly: true },
+  // Outbound webhooks (issue 26, decision 036): subscriptions and their delivery logs.
+  { to: "/settings/webhooks", label: "Webhooks", icon: Webhook, superuserOnly: true },
   { to: "/account", label: "Account", icon: CircleUser },
 ];
 

@@ -37,7 +37,13 @@ export type WebhookDeps = {
   timeoutMs?: number;
 };
 
-export type AttemptResult = { ok: boolean; statusCode: number | null; response: string | null; error: string | null; ms: number };
+export type AttemptResult = {
+  ok: boolean;
+  statusCode: number | null;
+  response: string | null;
+  error: string | null;
+  ms: number;
+};
 
 /** The delay before retry n (1-based), ±20 % jitter so a receiver's outage does not come back as one burst. */
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {

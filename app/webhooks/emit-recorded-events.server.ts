@@ -16,10 +16,7 @@ export const RECORDED_EVENTS_PER_TICK = 100;
  * reads the new rows only. The first run starts at the newest row (no history is replayed to a new subscriber).
  */
 export async function emitRecordedEvents(ctx: DomainContext, limit = RECORDED_EVENTS_PER_TICK) {
-  const [optOuts, created] = [
-    await emitPast(ctx, "compliance_events", limit),
-    await emitPast(ctx, "alerts", limit),
-  ];
+  const [optOuts, created] = [await emitPast(ctx, "compliance_events", limit), await emitPast(ctx, "alerts", limit)];
   return { optOuts, alerts: created };
 }
 
@@ -28,12 +25,19 @@ type Source = "compliance_events" | "alerts";
 async function emitPast(ctx: DomainContext, source: Source, limit: number) {
   const { db } = ctx;
   const key = `webhooks:${source}` as const;
-  const status = await db.select({ value: systemStatus.value }).from(systemStatus).where(eq(systemStatus.key, key)).get();
+  const status = await db
+    .select({ value: systemStatus.value })
+    .from(systemStatus)
+    .where(eq(systemStatus.key, key))
+    .get();
   const cursor = Number((status?.value as { after?: unknown } | undefined)?.after);
   if (!Number.isFinite(cursor)) {
     const newest =
       source === "alerts"
-        ? await db.select({ id: max(alerts.id) }).from(alerts).get()
+        ? await db
+            .select({ id: max(alerts.id) })
+            .from(alerts)
+            .get()
         : await db
             .select({ id: max(complianceEvents.id) })
             .from(complianceEvents)

@@ -66,7 +66,13 @@ export const emitWebhookEvent = (ctx: DomainContext, event: WebhookEvent) => emi
  */
 export function emitLeadCreated(
   ctx: DomainContext,
-  lead: { contactId: number; phone: string | null; source: string | null; created: boolean; fields?: Record<string, unknown> },
+  lead: {
+    contactId: number;
+    phone: string | null;
+    source: string | null;
+    created: boolean;
+    fields?: Record<string, unknown>;
+  },
 ) {
   return emitWebhookEvent(ctx, {
     type: "lead.created",

@@ -51,7 +51,12 @@ export async function createWebhookSubscription(
       updatedAt: now,
     })
     .returning({ id: webhookSubscriptions.id });
-  await logActivity(db, "create_webhook", { userId: actor.userId, ipAddress: actor.ipAddress, details: { subscriptionId: row.id }, now });
+  await logActivity(db, "create_webhook", {
+    userId: actor.userId,
+    ipAddress: actor.ipAddress,
+    details: { subscriptionId: row.id },
+    now,
+  });
   return { id: row.id, secret };
 }
 
@@ -64,7 +69,12 @@ export async function rotateWebhookSecret(db: Db, id: number, actor: Actor, now:
     .where(eq(webhookSubscriptions.id, id))
     .returning({ id: webhookSubscriptions.id });
   if (!rows.length) throw notFound("Webhook not found");
-  await logActivity(db, "rotate_webhook_secret", { userId: actor.userId, ipAddress: actor.ipAddress, details: { subscriptionId: id }, now });
+  await logActivity(db, "rotate_webhook_secret", {
+    userId: actor.userId,
+    ipAddress: actor.ipAddress,
+    details: { subscriptionId: id },
+    now,
+  });
   return { id, secret };
 }
 
@@ -93,7 +103,12 @@ export async function deleteWebhookSubscription(db: Db, id: number, actor: Actor
     .where(eq(webhookSubscriptions.id, id))
     .returning({ id: webhookSubscriptions.id });
   if (!rows.length) throw notFound("Webhook not found");
-  await logActivity(db, "delete_webhook", { userId: actor.userId, ipAddress: actor.ipAddress, details: { subscriptionId: id }, now });
+  await logActivity(db, "delete_webhook", {
+    userId: actor.userId,
+    ipAddress: actor.ipAddress,
+    details: { subscriptionId: id },
+    now,
+  });
 }
 
 /** The subscriptions, without their secrets. */
@@ -191,5 +206,11 @@ export async function sendTestWebhook(ctx: DomainContext, id: number, actor: Act
     .onConflictDoNothing()
     .returning({ id: webhookDeliveries.id });
   if (row) await ctx.queue.send(webhookJob(row.id));
+  await logActivity(ctx.db, "test_webhook", {
+    userId: actor.userId,
+    ipAddress: actor.ipAddress,
+    details: { subscriptionId: id },
+    now: ctx.now,
+  });
   return { deliveryId: row?.id ?? null };
 }

@@ -98,7 +98,12 @@ describe("outbound webhooks", () => {
     const inbound = await receiveInboundSms(
       db(),
       w.queue,
-      { sid: "SM" + crypto.randomUUID().replace(/-/g, ""), from: contact.phone, to: "+16025550100", body: "Yes, call me" },
+      {
+        sid: "SM" + crypto.randomUUID().replace(/-/g, ""),
+        from: contact.phone,
+        to: "+16025550100",
+        body: "Yes, call me",
+      },
       DAYTIME,
     );
     w.queue.sent.splice(0);
@@ -173,7 +178,12 @@ describe("outbound webhooks", () => {
     const w = await world({ events: ["lead.created"] });
     const contact = await createTestContact(w.user.id);
     await emitWebhookEvent(w.ctx(), { type: "message.received", key: "not-chosen", data: {} });
-    await emitLeadCreated(w.ctx(), { contactId: contact.id, phone: contact.phone, source: "EnergySage", created: true });
+    await emitLeadCreated(w.ctx(), {
+      contactId: contact.id,
+      phone: contact.phone,
+      source: "EnergySage",
+      created: true,
+    });
     await w.drain();
     const got = await w.endpoint.deliveries();
     expect(got.map((d) => JSON.parse(d.body).type)).toEqual(["lead.created"]);
@@ -228,7 +238,9 @@ describe("outbound webhooks", () => {
     const alerts = await db().all<{ email: string; subject: string; kind: string }>(
       sql`SELECT email, subject, kind FROM messages WHERE idempotency_key LIKE ${`webhook-disabled:${w.id}:%`}`,
     );
-    expect(alerts).toEqual([{ email: "sales-alerts@helio.test", subject: `Webhook disabled: ${new URL(w.endpoint.url).host}`, kind: "alert" }]);
+    expect(alerts).toEqual([
+      { email: "sales-alerts@helio.test", subject: `Webhook disabled: ${new URL(w.endpoint.url).host}`, kind: "alert" },
+    ]);
     const logged = await db().all(
       sql`SELECT 1 FROM activity_log WHERE action = 'webhook_disabled' AND json_extract(details, '$.subscriptionId') = ${w.id}`,
     );
@@ -263,7 +275,11 @@ describe("outbound webhooks", () => {
     await sendTestWebhook(w.ctx(), w.id, w.actor);
     await w.drain();
     const got = await w.endpoint.deliveries();
-    expect(got.map((d) => d.eventId)).toEqual(["evt_lead_created_replay", "evt_lead_created_replay", expect.stringMatching(/^evt_test_/)]);
+    expect(got.map((d) => d.eventId)).toEqual([
+      "evt_lead_created_replay",
+      "evt_lead_created_replay",
+      expect.stringMatching(/^evt_test_/),
+    ]);
     expect(got.every((d) => d.verified)).toBe(true);
     expect(JSON.parse(got[2].body).data.test).toBe(true);
     await setWebhookEnabled(db(), w.id, false, w.actor, DAYTIME);
@@ -272,7 +288,8 @@ describe("outbound webhooks", () => {
 
   it("the per-subscription cap: past maxPerHour deliveries wait for the next hour, never dropped", async () => {
     const w = await world({ maxPerHour: 2 });
-    for (const k of ["a", "b", "c"]) await emitWebhookEvent(w.ctx(), { type: "lead.created", key: `cap-${w.id}-${k}`, data: {} });
+    for (const k of ["a", "b", "c"])
+      await emitWebhookEvent(w.ctx(), { type: "lead.created", key: `cap-${w.id}-${k}`, data: {} });
     await w.drain();
     const rows = await w.rows();
     expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "retrying"]);
@@ -337,11 +354,14 @@ describe("outbound webhooks", () => {
       /^SEARCH webhook_deliveries USING (COVERING )?INDEX webhook_deliveries_log_idx \(subscription_id=\?\)$/,
     );
     const w = await world();
-    await emitWebhookEvent({ ...w.ctx(), now: new Date(DAYTIME.getTime() - 40 * 24 * 60 * MIN) }, {
-      type: "lead.created",
-      key: "old",
-      data: {},
-    });
+    await emitWebhookEvent(
+      { ...w.ctx(), now: new Date(DAYTIME.getTime() - 40 * 24 * 60 * MIN) },
+      {
+        type: "lead.created",
+        key: "old",
+        data: {},
+      },
+    );
     const removed = await purgeOldRows(db(), DAYTIME);
     expect(removed.webhook_deliveries).toBeGreaterThanOrEqual(1);
     expect(await w.rows()).toEqual([]);

@@ -242,7 +242,8 @@ export async function newFakeWebhookEndpoint() {
     url,
     setSecret: (secret: string) => control(base, `/endpoints/${id}/secret`, { secret }),
     /** The next n deliveries get `status` (0 = the connection dropped), after `delayMs`. */
-    failNext: (n: number, status = 500, delayMs = 0) => control(base, `/endpoints/${id}/fail-next`, { n, status, delayMs }),
+    failNext: (n: number, status = 500, delayMs = 0) =>
+      control(base, `/endpoints/${id}/fail-next`, { n, status, delayMs }),
     deliveries: async () =>
       (await control<{ deliveries: FakeWebhookDelivery[] }>(base, `/endpoints/${id}/deliveries`)).deliveries,
   };

@@ -46,7 +46,8 @@ export async function startFakeWebhookReceiver() {
       const json = body ? JSON.parse(body) : {};
       if (control[2] === "secret") ep.secret = json.secret;
       else if (control[2] === "fail-next")
-        for (let i = 0; i < (json.n ?? 1); i++) ep.failures.push({ status: json.status ?? 500, delayMs: json.delayMs ?? 0 });
+        for (let i = 0; i < (json.n ?? 1); i++)
+          ep.failures.push({ status: json.status ?? 500, delayMs: json.delayMs ?? 0 });
       else if (control[2] === "deliveries") return sendJson(res, 200, { deliveries: ep.deliveries });
       else return sendJson(res, 404, { message: "unknown control" });
       return sendJson(res, 200, { ok: true });
