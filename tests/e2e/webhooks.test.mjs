@@ -40,7 +40,13 @@ describeEachMode("webhooks", (mode) => {
     const secret = (await shown.locator("code").first().textContent()).trim();
     assert.match(secret, /^whsec_[0-9a-f]{64}$/);
     receiver.endpoints.get(endpoint.id).secret = secret;
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > 391)
+        .slice(-5)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+    );
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, wide.join("\n"));
 
     // A homeowner replies.
     const from = randomPhone();
