@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
-import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
+import { describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { randomPhone, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
