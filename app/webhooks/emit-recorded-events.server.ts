@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, max } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, max } from "drizzle-orm";
 import { recordStatus } from "~/activity/system-status.server";
+import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
-import { alerts, complianceEvents, systemStatus } from "~/db/schema";
+import { alerts, complianceEvents, systemStatus, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
 import { emitWebhookEvents, type WebhookEvent } from "./emit-webhook-event.server";
 
 /** Rows read per table per tick at most. */
@@ -16,11 +17,42 @@ export const RECORDED_EVENTS_PER_TICK = 100;
  * reads the new rows only. The first run starts at the newest row (no history is replayed to a new subscriber).
  */
 export async function emitRecordedEvents(ctx: DomainContext, limit = RECORDED_EVENTS_PER_TICK) {
-  const [optOuts, created] = [await emitPast(ctx, "compliance_events", limit), await emitPast(ctx, "alerts", limit)];
-  return { optOuts, alerts: created };
+  // Only while someone listens (one read of the short subscription list on an idle tick). A cursor left from an
+  // earlier listener is dropped when the next subscription is created or turned on (`dropIdleCursors`), so a new
+  // subscriber starts at the newest row instead of receiving history.
+  const wanted = await wantedSources(ctx.db);
+  const result = { optOuts: 0, alerts: 0 };
+  if (wanted.has("compliance_events")) result.optOuts = await emitPast(ctx, "compliance_events", limit);
+  if (wanted.has("alerts")) result.alerts = await emitPast(ctx, "alerts", limit);
+  return result;
 }
 
 type Source = "compliance_events" | "alerts";
+const SOURCE_OF: Partial<Record<WebhookEventType, Source>> = {
+  "contact.opted_out": "compliance_events",
+  "alert.created": "alerts",
+};
+
+async function wantedSources(db: Db): Promise<Set<Source>> {
+  const subs = await db
+    .select({ events: webhookSubscriptions.events })
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.enabled, true));
+  return new Set(subs.flatMap((s) => s.events.flatMap((e) => SOURCE_OF[e] ?? [])));
+}
+
+/** Called before a subscription is created or turned on: cursors nobody reads any more start again at the newest. */
+export async function dropIdleCursors(db: Db) {
+  const wanted = await wantedSources(db);
+  const idle = (["compliance_events", "alerts"] as const).filter((s) => !wanted.has(s));
+  if (idle.length)
+    await db.delete(systemStatus).where(
+      inArray(
+        systemStatus.key,
+        idle.map((s) => `webhooks:${s}`),
+      ),
+    );
+}
 
 async function emitPast(ctx: DomainContext, source: Source, limit: number) {
   const { db } = ctx;

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
@@ -7,6 +7,7 @@ import { logActivity } from "~/activity/log-activity.server";
 import type { Actor } from "~/lib/actor";
 import { AppError, notFound } from "~/lib/app-error";
 import { checkWebhookUrl } from "./check-webhook-url.server";
+import { dropIdleCursors } from "./emit-recorded-events.server";
 import { webhookJob } from "./emit-webhook-event.server";
 import { newWebhookSecret } from "./sign-webhook.server";
 
@@ -34,9 +35,10 @@ export async function createWebhookSubscription(
   opts: Opts,
 ) {
   const url = checkWebhookUrl(input.url, opts).toString();
-  const count = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${webhookSubscriptions}`);
-  if ((count?.n ?? 0) >= MAX_SUBSCRIPTIONS)
+  const existing = await db.select({ n: count() }).from(webhookSubscriptions).get();
+  if ((existing?.n ?? 0) >= MAX_SUBSCRIPTIONS)
     throw new AppError("conflict", `At most ${MAX_SUBSCRIPTIONS} webhooks; delete one first`);
+  await dropIdleCursors(db);
   const secret = newWebhookSecret();
   const [row] = await db
     .insert(webhookSubscriptions)
@@ -80,6 +82,7 @@ export async function rotateWebhookSecret(db: Db, id: number, actor: Actor, now:
 
 /** Turns a subscription on (clearing its failure run and reason) or off. */
 export async function setWebhookEnabled(db: Db, id: number, enabled: boolean, actor: Actor, now: Date) {
+  if (enabled) await dropIdleCursors(db);
   const rows = await db
     .update(webhookSubscriptions)
     .set(
