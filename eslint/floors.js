@@ -30,6 +30,7 @@ export const FLOORS = [
       "playground",
       "message-center",
       "idea-generator",
+      "webhooks",
     ],
   },
   { name: "pipeline", units: ["messaging"] },

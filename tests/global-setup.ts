@@ -6,6 +6,7 @@ import type { TestProject } from "vitest/node";
 import { startFakeOpenAi } from "./fakes/fake-openai.mjs";
 import { startFakeSendGrid } from "./fakes/fake-sendgrid.mjs";
 import { startFakeTwilio } from "./fakes/fake-twilio.mjs";
+import { startFakeWebhookReceiver } from "./fakes/fake-webhook-receiver.mjs";
 import "./fakes/provided-context";
 
 // Test-only credentials, shaped like real ones.
@@ -23,6 +24,8 @@ export default async function setup(project: TestProject) {
   project.provide("fakeSendGridApiKey", SENDGRID_KEY);
   const openai = await startFakeOpenAi();
   project.provide("fakeOpenAiUrl", openai.url);
+  const receiver = await startFakeWebhookReceiver();
+  project.provide("fakeWebhookReceiverUrl", receiver.url);
   // workerd has no file system: the committed fixture files go to the tests as base64 (see tests/fixtures.ts).
   const dir = new URL("./fixtures/", import.meta.url);
   project.provide(
@@ -34,6 +37,6 @@ export default async function setup(project: TestProject) {
     ),
   );
   return async () => {
-    await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop()]);
+    await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop(), receiver.stop()]);
   };
 }

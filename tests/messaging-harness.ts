@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
 import type { MessagingConfig } from "~/messaging/messaging-config.server";
 import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
@@ -53,9 +54,13 @@ export const appHooks = pipelineHooks(null);
  * The inbound job as the queue runs it (app/jobs/job-handlers.server.ts): the root's inbound processors in their
  * order; with `replies`, the auto-responders and smart alerts run too.
  */
-export function runInboundJob(db: Db, messageIds: number[], now: Date, replies?: ReplyProviders) {
+export function runInboundJob(db: Db, messageIds: number[], now: Date, replies?: ReplyProviders, queue?: JobQueue) {
   const hooks = pipelineHooks(replies ? () => replies : null);
-  return processInboundMessages({ db, queue: replies?.queue ?? recordingQueue(), now }, messageIds, hooks.inbound);
+  return processInboundMessages(
+    { db, queue: queue ?? replies?.queue ?? recordingQueue(), now },
+    messageIds,
+    hooks.inbound,
+  );
 }
 
 /** Pipeline dependencies wired to fresh, isolated accounts on the fake Twilio and SendGrid servers. */

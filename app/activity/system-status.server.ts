@@ -4,7 +4,12 @@ import { systemStatus } from "~/db/schema";
 import { epochMs, stored } from "~/db/stored-values.server";
 
 /** refused:public_url — the last send or webhook refused because PUBLIC_BASE_URL is unusable (check-public-url). */
-export type StatusKey = "cron_tick" | `provider_error:${"sms" | "email" | "ai"}` | "refused:public_url";
+/** webhooks:<table> — how far the webhook emitter has read an append-only table (decision 036). */
+export type StatusKey =
+  | "cron_tick"
+  | `provider_error:${"sms" | "email" | "ai"}`
+  | "refused:public_url"
+  | `webhooks:${"compliance_events" | "alerts"}`;
 
 /** Upserts one status fact (tiny table, one row per key). */
 export function recordStatus(db: Db, key: StatusKey, value: Record<string, unknown>, now: Date) {

@@ -16,6 +16,7 @@ import {
   TestTube,
   UserCheck,
   Users,
+  Webhook,
   Zap,
   type LucideIcon,
   KeyRound,
@@ -50,6 +51,8 @@ export const MORE_NAV_ITEMS: readonly { to: string; label: string; icon: LucideI
   { to: "/lead-triggers", label: "Lead triggers", icon: Zap, superuserOnly: true },
   // API keys (issue 26, decision 035): everyone's own; a superuser sees all of them there.
   { to: "/account/api-keys", label: "API keys", icon: KeyRound },
+  // Outbound webhooks (issue 26, decision 036): subscriptions and their delivery logs.
+  { to: "/settings/webhooks", label: "Webhooks", icon: Webhook, superuserOnly: true },
   { to: "/account", label: "Account", icon: CircleUser },
 ];
 

@@ -171,7 +171,9 @@ type Event = {
   run: (arg: string) => Promise<unknown>;
 };
 const events: Event[] = [
-  { name: "an idle cron tick", budget: 30, run: tick },
+  // 33: outbound webhooks (decision 036) add three index seeks that find nothing — the due retries, the subscription
+  // list the event readers check, and webhook_deliveries' oldest row for the retention purge.
+  { name: "an idle cron tick", budget: 33, run: tick },
   {
     name: 'a "delivered" status callback',
     budget: 10,

@@ -23,16 +23,29 @@ export const enrollCampaignJob = z.object({
   /** Keyset cursor over contact ids, newest first (the contacts list's `after`): null = from the newest. */
   afterContactId: z.number().int().positive().nullable(),
 });
-export const jobSchema = z.discriminatedUnion("type", [sendJob, inboundJob, importContactsJob, enrollCampaignJob]);
+/** One outbound webhook delivery: a signed POST of the row's body to its subscription (app/webhooks, decision 036). */
+export const webhookDeliveryJob = z.object({
+  v: z.literal(1),
+  type: z.literal("webhook-delivery"),
+  deliveryId: z.number().int().positive(),
+});
+export const jobSchema = z.discriminatedUnion("type", [
+  sendJob,
+  inboundJob,
+  importContactsJob,
+  enrollCampaignJob,
+  webhookDeliveryJob,
+]);
 export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
 export type InboundJob = z.infer<typeof inboundJob>;
 export type ImportContactsJob = z.infer<typeof importContactsJob>;
 export type EnrollCampaignJob = z.infer<typeof enrollCampaignJob>;
+export type WebhookDeliveryJob = z.infer<typeof webhookDeliveryJob>;
 
 /**
  * The id a handler keys its outcome by (unique within one job type, as outcomes are per type): the message for
- * send/inbound jobs, the import for import jobs, the campaign for enrolment jobs.
+ * send/inbound jobs, the import for import jobs, the campaign for enrolment jobs, the delivery row for webhook jobs.
  */
 export function jobKey(job: Job): number {
   switch (job.type) {
@@ -40,6 +53,8 @@ export function jobKey(job: Job): number {
       return job.importId;
     case "enroll-campaign":
       return job.campaignId;
+    case "webhook-delivery":
+      return job.deliveryId;
     default:
       return job.messageId;
   }

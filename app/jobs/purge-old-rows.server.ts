@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { aiClassifications, alerts, chatMessages, loginHistory } from "~/db/schema";
+import { aiClassifications, alerts, chatMessages, loginHistory, webhookDeliveries } from "~/db/schema";
 
 const DAY_MS = 86_400_000;
 /** Rows removed per table per tick at most: a tick stays short however much is due. */
@@ -21,6 +21,8 @@ export const RETENTION = [
   // Alerts and the classifier's verdicts quote homeowners' replies; a year covers the AI accuracy figures.
   { table: "alerts", days: 365 },
   { table: "ai_classifications", days: 365 },
+  // The webhook delivery log (decision 036): a month answers "did they get it?"; receivers keep their own copy.
+  { table: "webhook_deliveries", days: 30 },
 ] as const;
 
 export type RetentionTable = (typeof RETENTION)[number]["table"];
@@ -30,12 +32,13 @@ const TABLES = {
   chat_messages: chatMessages,
   alerts,
   ai_classifications: aiClassifications,
+  webhook_deliveries: webhookDeliveries,
 } as const;
 
 /** Deletes at most `chunk` rows of `table` older than `days`, oldest first; returns how many went. */
 export function purgeOlderThan(db: Db, table: RetentionTable, days: number, now: Date, chunk = PURGE_CHUNK) {
   const cutoff = now.getTime() - days * DAY_MS;
-  // One shape for the four tables: their id and created_at (utc) columns.
+  // One shape for the five tables: their id and created_at (utc) columns.
   const t = TABLES[table] as typeof loginHistory;
   return db
     .delete(t)

@@ -22,6 +22,14 @@ async function seed(table: string, userId: number, at: number, tag: string) {
       return db().run(
         sql`INSERT INTO ai_classifications (text_preview, intent, sentiment, confidence, provider, analysis_ms, created_at) VALUES (${tag}, 'other', 'neutral', 50, 'offline', 1, ${at})`,
       );
+    case "webhook_deliveries": {
+      const sub = await db().get<{ id: number }>(
+        sql`INSERT INTO webhook_subscriptions (url, secret, enabled, created_at, updated_at) VALUES ('https://example.com/h', 'whsec_x', 0, ${at}, ${at}) RETURNING id`,
+      );
+      return db().run(
+        sql`INSERT INTO webhook_deliveries (subscription_id, event_id, event_type, payload, created_at) VALUES (${sub!.id}, ${tag}, 'lead.created', '{}', ${at})`,
+      );
+    }
   }
 }
 const column: Record<string, string> = {
@@ -29,6 +37,7 @@ const column: Record<string, string> = {
   chat_messages: "content",
   alerts: "content",
   ai_classifications: "text_preview",
+  webhook_deliveries: "event_id",
 };
 const left = (table: string, tag: string) =>
   db().get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${sql.raw(column[table])} = ${tag}`);

@@ -16,6 +16,8 @@ import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
 import { purgeOldRows } from "~/jobs/purge-old-rows.server";
+import { dispatchDueWebhooks } from "~/webhooks/dispatch-due-webhooks.server";
+import { emitRecordedEvents } from "~/webhooks/emit-recorded-events.server";
 
 /**
  * What the tasks take, built by the composition root (app/wiring/app-deps.server.ts `tickDeps`): `now` is the tick's
@@ -84,6 +86,10 @@ export const defaultTasks: Task[] = [
     const r = await archiveOldMessages(db, archive, now);
     if (r.archived || r.busy) console.log("message-archive", JSON.stringify(r));
   },
+  // Outbound webhook retries whose time has come (decision 036), a bounded batch through their partial index.
+  ({ db, queue, now }) => dispatchDueWebhooks(db, queue, now),
+  // contact.opted_out and alert.created from the rows every path writes, past a cursor (decision 036).
+  ({ db, queue, now }) => emitRecordedEvents({ db, queue, now }),
   // Uploads that were previewed but never confirmed.
   ({ db, now }) =>
     db

@@ -478,6 +478,30 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anon: 302, user: 403, superuser: 404 },
     },
   ],
+  "_app+/_settings+/settings.webhooks.tsx": [
+    { method: "GET", path: "/settings/webhooks", expect: SUPERUSER_SCREEN },
+    {
+      method: "POST",
+      path: "/settings/webhooks",
+      form: { intent: "create" },
+      expect: { anon: 302, user: 403, superuser: 400 },
+    },
+    {
+      method: "POST",
+      path: "/settings/webhooks",
+      form: { intent: "disable", id: "999999999" },
+      expect: { anon: 302, user: 403, superuser: 404 },
+    },
+  ],
+  "_app+/_settings+/settings.webhooks_.$id.tsx": [
+    { method: "GET", path: "/settings/webhooks/999999999", expect: { anon: 302, user: 403, superuser: 404 } },
+    {
+      method: "POST",
+      path: "/settings/webhooks/999999999",
+      form: { intent: "test" },
+      expect: { anon: 302, user: 403, superuser: 404 },
+    },
+  ],
   "_app+/_settings+/organisation.tsx": [
     { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
     {

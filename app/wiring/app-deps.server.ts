@@ -13,6 +13,7 @@ import { emailProviderFor, smsProviderFor } from "~/messaging/providers/registry
 import type { SmsProvider } from "~/messaging/providers/provider";
 import { alertConfig, type AlertConfig, type ReplyDeps } from "~/responders/reply-deps";
 import { aiChain, replyProviders, type ReplyProviders } from "./ai-chain.server";
+import type { WebhookDeps } from "~/webhooks/deliver-webhooks.server";
 import { pipelineHooks } from "./pipeline-hooks.server";
 
 /**
@@ -47,7 +48,17 @@ export type AppDeps = {
   activityRetentionDays: () => number;
   /** The message archive's R2 bucket. */
   archive: R2Bucket;
+  /** Outbound webhook delivery: fetch, the SSRF switch, where a disabled subscription's alert goes. */
+  webhooks: () => WebhookDeps;
 };
+
+/**
+ * WEBHOOKS_ALLOW_PRIVATE=1 lets webhooks go to http and loopback/private receivers (local runs, tests); production
+ * leaves it unset (decision 036).
+ */
+export function webhooksAllowPrivate(env: object): boolean {
+  return (env as { WEBHOOKS_ALLOW_PRIVATE?: string }).WEBHOOKS_ALLOW_PRIVATE === "1";
+}
 
 export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
   const db = createDb(env.DB);
@@ -77,6 +88,18 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
     alerts: () => alertConfig(env),
     activityRetentionDays: () => activityRetentionDays(env),
     archive: env.ARCHIVE,
+    webhooks: () => {
+      const { salesAlertEmail, publicBaseUrl } = alertConfig(env);
+      return {
+        db,
+        queue,
+        clock,
+        fetch: (input, init) => fetch(input, init),
+        allowPrivate: webhooksAllowPrivate(env),
+        alertEmail: salesAlertEmail,
+        publicBaseUrl,
+      };
+    },
   };
 }
 

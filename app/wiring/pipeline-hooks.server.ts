@@ -5,6 +5,7 @@ import { stopEnrollmentsOnReply } from "~/campaigns/stop-enrollments-on-reply.se
 import type { InboundProcessor, PipelineHooks } from "~/messaging/pipeline-hooks";
 import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { processReplies } from "~/responders/process-replies.server";
+import { emitMessagesReceived } from "~/webhooks/emit-message-events.server";
 import type { ReplyProviders } from "./ai-chain.server";
 
 /**
@@ -21,6 +22,8 @@ export function pipelineHooks(replies: (() => ReplyProviders) | null): PipelineH
     { name: "campaigns: attribute the reply", process: ({ db, now }, ids) => attributeReplies(db, ids, now) },
     // A reply stops the contact's sequences that have stop-on-reply on.
     { name: "campaigns: stop on reply", process: ({ db, now }, ids) => stopEnrollmentsOnReply(db, ids, now) },
+    // Outbound webhooks (decision 036): `message.received` to the subscriptions, stamped with the campaign above.
+    { name: "webhooks: message.received", process: (ctx, ids) => emitMessagesReceived(ctx, ids) },
   ];
   if (replies) {
     // Then the auto-responders answer, and smart alerts (told whether a responder answered) tell the right person.

@@ -78,6 +78,7 @@ const screens = () => [
   "/knowledge-base",
   "/organisation",
   "/lead-triggers",
+  "/settings/webhooks",
   "/account",
   "/account/password",
   "/account/api-keys",

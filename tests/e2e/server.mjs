@@ -65,6 +65,8 @@ export async function startServer({
     // wrangler.toml carries neither (decision 018): loopback is right here, the local outbox sends nothing.
     PUBLIC_BASE_URL: base,
     SALES_ALERT_EMAIL: "sales-alerts@helio.local",
+    // Outbound webhooks go to the loopback fake receiver (decision 036).
+    WEBHOOKS_ALLOW_PRIVATE: "1",
     // Never let a developer's .dev.vars credentials leak into tests: local outbox unless a test says otherwise.
     TWILIO_ACCOUNT_SID: "",
     TWILIO_AUTH_TOKEN: "",

@@ -222,3 +222,29 @@ export async function providerError(p: Promise<unknown>): Promise<ProviderError>
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
+
+export type FakeWebhookDelivery = {
+  at: number;
+  eventId: string | null;
+  signature: string | null;
+  contentType: string | null;
+  body: string;
+  verified: boolean;
+  problem: string | null;
+  answered: number;
+};
+
+/** One endpoint on the fake webhook receiver: its URL, the secret it checks, its failures and what it got. */
+export async function newFakeWebhookEndpoint() {
+  const base = inject("fakeWebhookReceiverUrl");
+  const { id, url } = await control<{ id: string; url: string }>(base, "/endpoints", {});
+  return {
+    url,
+    setSecret: (secret: string) => control(base, `/endpoints/${id}/secret`, { secret }),
+    /** The next n deliveries get `status` (0 = the connection dropped), after `delayMs`. */
+    failNext: (n: number, status = 500, delayMs = 0) =>
+      control(base, `/endpoints/${id}/fail-next`, { n, status, delayMs }),
+    deliveries: async () =>
+      (await control<{ deliveries: FakeWebhookDelivery[] }>(base, `/endpoints/${id}/deliveries`)).deliveries,
+  };
+}

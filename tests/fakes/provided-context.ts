@@ -7,6 +7,8 @@ declare module "vitest" {
     fakeSendGridUrl: string;
     fakeSendGridApiKey: string;
     fakeOpenAiUrl: string;
+    /** tests/fakes/fake-webhook-receiver.mjs */
+    fakeWebhookReceiverUrl: string;
     /** tests/fixtures/* by file name, base64. */
     fixtures: Record<string, string>;
   }

@@ -32,7 +32,9 @@ export function CheckboxList({
   "data-testid"?: string;
 }) {
   return (
-    <fieldset className="rounded-md border border-border" {...rest}>
+    // min-w-0: a fieldset is otherwise as wide as its longest unbreakable line (min-inline-size: min-content),
+    // and a truncated detail would push a 390 px phone sideways.
+    <fieldset className="min-w-0 rounded-md border border-border" {...rest}>
       <legend className="sr-only">{label}</legend>
       {keep.map((v) => (
         <input key={v} type="hidden" name={name} value={v} />

@@ -39,3 +39,5 @@ export * from "./contact-response-times";
 export * from "./api-keys";
 export * from "./lead-consents";
 export * from "./lead-idempotency";
+export * from "./webhook-subscriptions";
+export * from "./webhook-deliveries";

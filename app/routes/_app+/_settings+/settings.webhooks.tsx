@@ -1,0 +1,211 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Webhook } from "lucide-react";
+import { z } from "zod";
+import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
+import {
+  ActiveBadge,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CheckboxList,
+  EmptyState,
+  Field,
+  ItemList,
+  PageHeader,
+} from "~/components/ui";
+import { WEBHOOK_EVENTS } from "~/db/schema";
+import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { requireUser } from "~/http/guard.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { zodId } from "~/lib/ids";
+import { clientIp } from "~/lib/request.server";
+import {
+  createWebhookSubscription,
+  listWebhookSubscriptions,
+  setWebhookEnabled,
+  webhookSubscriptionInput,
+} from "~/webhooks/manage-webhook-subscriptions.server";
+import { webhooksAllowPrivate } from "~/wiring/app-deps.server";
+
+export const meta: MetaFunction = () => [{ title: "Webhooks — Helio" }];
+
+// Superusers only (decision 036): a subscription sends homeowners' replies and opt-outs to another system.
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args, { role: "superuser" });
+  return { subscriptions: await listWebhookSubscriptions(args.context.db) };
+}
+
+const subscriptionId = zodId("Webhook not found");
+const webhookForm = withDefaults(
+  { url: "", description: "" },
+  z.discriminatedUnion(
+    "intent",
+    [
+      webhookSubscriptionInput.extend({
+        intent: z.literal("create"),
+        events: asList(webhookSubscriptionInput.shape.events),
+      }),
+      z.object({ intent: z.literal("enable"), id: subscriptionId }),
+      z.object({ intent: z.literal("disable"), id: subscriptionId }),
+    ],
+    intentError(),
+  ),
+);
+
+export async function action(args: ActionFunctionArgs) {
+  return formAction(
+    args,
+    { schema: webhookForm, role: "superuser", title: "Error saving webhook" },
+    async (input, { user }) => {
+      const { db } = args.context;
+      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
+      const now = args.context.clock();
+      if (input.intent === "create") {
+        // The secret is answered once, as this action's data (no redirect, so no cookie or URL ever carries it).
+        const created = await createWebhookSubscription(db, input, actor, now, {
+          allowPrivate: webhooksAllowPrivate(args.context.cloudflare.env),
+        });
+        return { ok: true as const, created };
+      }
+      await setWebhookEnabled(db, input.id, input.intent === "enable", actor, now);
+      return redirectWithToast(args.context, "/settings/webhooks", {
+        title: input.intent === "enable" ? "Webhook turned on" : "Webhook turned off",
+      });
+    },
+  );
+}
+
+const EVENT_HINTS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+  "message.received": "A homeowner replied",
+  "contact.opted_out": "STOP, plain words, the classifier, a carrier opt-out or unsubscribe",
+  "alert.created": "A smart alert fired",
+  "campaign.completed": "A campaign finished",
+  "lead.created": "A lead arrived through the lead webhook",
+  "message.failed": "A message failed for good",
+};
+
+export default function Webhooks() {
+  const { subscriptions } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const pending = useNavigation().state === "submitting";
+  const failure = reply && "ok" in reply && reply.ok === false ? reply : undefined;
+  const created = reply && "created" in reply ? reply.created : undefined;
+  const creating = failure?.intent === "create" ? failure : undefined;
+  const value = (k: string) => postedValue(creating, k);
+  const formError = formErrorOf(creating, ["url", "description", "events", "maxPerHour"]);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Webhooks"
+        description="Helio POSTs signed JSON to your system when these things happen. Each delivery is retried for about 11 hours; a receiver that keeps failing is turned off, and you are emailed."
+      />
+      {created ? (
+        <Alert tone="success" data-testid="webhook-secret">
+          <p className="font-medium">Webhook created. Copy its signing secret now: it is not shown again.</p>
+          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm">{created.secret}</code>
+          <p className="mt-2 text-sm">
+            Check each request&apos;s <code>Helio-Signature</code> header: <code>t=…,v1=…</code>, where v1 is the hex
+            HMAC-SHA256 of <code>t.body</code> with this secret.{" "}
+            <Link className="underline" to={`/settings/webhooks/${created.id}`}>
+              Open its delivery log
+            </Link>
+          </p>
+        </Alert>
+      ) : null}
+      <Card title="New webhook">
+        <Form method="post" className="max-w-lg space-y-4" data-testid="webhook-form">
+          <input type="hidden" name="intent" value="create" />
+          {formError ? <Alert tone="danger">{formError}</Alert> : null}
+          <Field
+            name="url"
+            label="URL"
+            type="url"
+            required
+            maxLength={2000}
+            placeholder="https://example.com/hooks/helio"
+            defaultValue={value("url")}
+            errors={fieldErrorsOf(creating, "url") ?? undefined}
+          />
+          <Field
+            name="description"
+            label="Description"
+            maxLength={200}
+            defaultValue={value("description")}
+            errors={fieldErrorsOf(creating, "description") ?? undefined}
+          />
+          <div className="space-y-1">
+            <p className="text-sm font-medium">Events</p>
+            <CheckboxList
+              name="events"
+              label="Events"
+              data-testid="webhook-events"
+              items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
+              checked={new Set(creating ? (creating.values?.events ?? []) : ["message.received"])}
+            />
+            {fieldErrorsOf(creating, "events") ? (
+              <p className="text-sm text-danger">{fieldErrorsOf(creating, "events")?.[0]}</p>
+            ) : null}
+          </div>
+          <Field
+            name="maxPerHour"
+            label="Deliveries per hour at most"
+            type="number"
+            min={1}
+            max={100000}
+            defaultValue={value("maxPerHour") || "600"}
+            hint="Past it, deliveries wait for the next hour (none is dropped)."
+            errors={fieldErrorsOf(creating, "maxPerHour") ?? undefined}
+          />
+          <Button type="submit" disabled={pending}>
+            {pending ? "Saving..." : "Create webhook"}
+          </Button>
+        </Form>
+      </Card>
+      <Card title="Subscriptions">
+        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
+        <ItemList
+          items={subscriptions}
+          data-testid="webhook-subscriptions"
+          className="divide-y divide-muted"
+          itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
+          itemTestId="webhook-subscription"
+          empty={<EmptyState icon={Webhook} title="No webhooks yet" description="Nothing is sent to other systems." />}
+        >
+          {(s) => (
+            <>
+              <div className="min-w-0 space-y-1">
+                <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
+                  {s.url}
+                </Link>
+                {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
+                <div className="flex flex-wrap gap-2">
+                  <ActiveBadge active={s.enabled} />
+                  {s.events.map((e) => (
+                    <Badge key={e}>{e}</Badge>
+                  ))}
+                </div>
+                {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+              </div>
+              <Form method="post">
+                <input type="hidden" name="id" value={s.id} />
+                <Button
+                  type="submit"
+                  name="intent"
+                  value={s.enabled ? "disable" : "enable"}
+                  variant="outline"
+                  size="sm"
+                  disabled={pending}
+                  aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
+                >
+                  {s.enabled ? "Turn off" : "Turn on"}
+                </Button>
+              </Form>
+            </>
+          )}
+        </ItemList>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { and, asc, eq, gt, inArray, max } from "drizzle-orm";
+import { recordStatus } from "~/activity/system-status.server";
+import type { Db } from "~/db/client.server";
+import type { DomainContext } from "~/db/domain-context";
+import { alerts, complianceEvents, systemStatus, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
+import { emitWebhookEvents, type WebhookEvent } from "./emit-webhook-event.server";
+
+/** Rows read per table per tick at most. */
+export const RECORDED_EVENTS_PER_TICK = 100;
+
+/**
+ * Cron task (decision 036): `contact.opted_out` and `alert.created` from the rows every path already writes.
+ * Opt-outs come from STOP, plain words, the classifier, carrier error 21610, unsubscribe links and manual changes,
+ * and the consent triggers record each in compliance_events (migration 0039) — reading that one table catches them
+ * all, where a hook in each path would miss the next path someone adds. Alerts are read the same way from `alerts`.
+ * Each table is read past a cursor kept in system_status, through an index on (kind, id) or the primary key: a tick
+ * reads the new rows only. The first run starts at the newest row (no history is replayed to a new subscriber).
+ */
+export async function emitRecordedEvents(ctx: DomainContext, limit = RECORDED_EVENTS_PER_TICK) {
+  // Only while someone listens (one read of the short subscription list on an idle tick). A cursor left from an
+  // earlier listener is dropped when the next subscription is created or turned on (`dropIdleCursors`), so a new
+  // subscriber starts at the newest row instead of receiving history.
+  const wanted = await wantedSources(ctx.db);
+  const result = { optOuts: 0, alerts: 0 };
+  if (wanted.has("compliance_events")) result.optOuts = await emitPast(ctx, "compliance_events", limit);
+  if (wanted.has("alerts")) result.alerts = await emitPast(ctx, "alerts", limit);
+  return result;
+}
+
+type Source = "compliance_events" | "alerts";
+const SOURCE_OF: Partial<Record<WebhookEventType, Source>> = {
+  "contact.opted_out": "compliance_events",
+  "alert.created": "alerts",
+};
+
+async function wantedSources(db: Db): Promise<Set<Source>> {
+  const subs = await db
+    .select({ events: webhookSubscriptions.events })
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.enabled, true));
+  return new Set(subs.flatMap((s) => s.events.flatMap((e) => SOURCE_OF[e] ?? [])));
+}
+
+/** Called before a subscription is created or turned on: cursors nobody reads any more start again at the newest. */
+export async function dropIdleCursors(db: Db) {
+  const wanted = await wantedSources(db);
+  const idle = (["compliance_events", "alerts"] as const).filter((s) => !wanted.has(s));
+  if (idle.length)
+    await db.delete(systemStatus).where(
+      inArray(
+        systemStatus.key,
+        idle.map((s) => `webhooks:${s}`),
+      ),
+    );
+}
+
+async function emitPast(ctx: DomainContext, source: Source, limit: number) {
+  const { db } = ctx;
+  const key = `webhooks:${source}` as const;
+  const status = await db
+    .select({ value: systemStatus.value })
+    .from(systemStatus)
+    .where(eq(systemStatus.key, key))
+    .get();
+  const cursor = Number((status?.value as { after?: unknown } | undefined)?.after);
+  if (!Number.isFinite(cursor)) {
+    const newest =
+      source === "alerts"
+        ? await db
+            .select({ id: max(alerts.id) })
+            .from(alerts)
+            .get()
+        : await db
+            .select({ id: max(complianceEvents.id) })
+            .from(complianceEvents)
+            .where(eq(complianceEvents.kind, "opt_out"))
+            .get();
+    await recordStatus(db, key, { after: newest?.id ?? 0 }, ctx.now);
+    return 0;
+  }
+  const events: WebhookEvent[] = [];
+  let last = cursor;
+  if (source === "alerts") {
+    const rows = await db
+      .select({
+        id: alerts.id,
+        contactId: alerts.contactId,
+        phone: alerts.phone,
+        content: alerts.content,
+        priority: alerts.priority,
+        category: alerts.category,
+        inboundMessageId: alerts.inboundMessageId,
+        isTest: alerts.isTest,
+        createdAt: alerts.createdAt,
+      })
+      .from(alerts)
+      .where(gt(alerts.id, cursor))
+      .orderBy(asc(alerts.id))
+      .limit(limit);
+    for (const a of rows) {
+      last = a.id;
+      if (a.isTest) continue; // a test alert is the superuser trying Smart Alerts, not a homeowner
+      events.push({
+        type: "alert.created",
+        key: a.id,
+        data: {
+          alert_id: a.id,
+          contact_id: a.contactId,
+          phone: a.phone,
+          message_id: a.inboundMessageId,
+          body: a.content,
+          priority: a.priority,
+          category: a.category,
+          created_at: a.createdAt.toISOString(),
+        },
+      });
+    }
+  } else {
+    const rows = await db
+      .select({
+        id: complianceEvents.id,
+        at: complianceEvents.at,
+        channel: complianceEvents.channel,
+        contactId: complianceEvents.contactId,
+        address: complianceEvents.address,
+        source: complianceEvents.source,
+        messageId: complianceEvents.messageId,
+      })
+      .from(complianceEvents)
+      .where(and(eq(complianceEvents.kind, "opt_out"), gt(complianceEvents.id, cursor)))
+      .orderBy(asc(complianceEvents.id))
+      .limit(limit);
+    for (const e of rows) {
+      last = e.id;
+      events.push({
+        type: "contact.opted_out",
+        key: e.id,
+        data: {
+          contact_id: e.contactId,
+          channel: e.channel,
+          address: e.address,
+          source: e.source,
+          message_id: e.messageId,
+          opted_out_at: new Date(e.at).toISOString(),
+        },
+      });
+    }
+  }
+  if (last === cursor) return 0;
+  // Emission is idempotent per event id, so a tick that fails after emitting and before moving the cursor only
+  // re-reads these rows next time; it never sends one twice.
+  await emitWebhookEvents(ctx, events);
+  await recordStatus(db, key, { after: last }, ctx.now);
+  return events.length;
+}
