@@ -27,7 +27,7 @@ export type LeadsBody = {
   message?: string;
 };
 /** A lead stored (created, or an existing contact updated): what the hook after the write gets. */
-export type StoredLead = { contactId: number; source: string; status: "created" | "updated" };
+export type StoredLead = { contactId: number; phone: string; source: string; status: "created" | "updated" };
 
 export type IngestLeadsInput = {
   leads: unknown[];
@@ -269,7 +269,12 @@ async function planAndWrite(
   for (const o of outcomes) {
     if (o.status !== "created" && o.status !== "updated") continue;
     const lead = (parsed as Valid[]).find((p) => p.index === o.index)!;
-    await onStored({ contactId: o.contactId!, source: lead.consent.source ?? input.defaultSource, status: o.status });
+    await onStored({
+      contactId: o.contactId!,
+      phone: lead.row.phone,
+      source: lead.consent.source ?? input.defaultSource,
+      status: o.status,
+    });
   }
   return { status, body, replayed: false };
 }

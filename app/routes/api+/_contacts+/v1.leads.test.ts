@@ -1,6 +1,15 @@
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contactResponseTimes, contacts, leadConsents, leadIdempotency, suppressions } from "~/db/schema";
+import {
+  contactResponseTimes,
+  contacts,
+  leadConsents,
+  leadIdempotency,
+  suppressions,
+  webhookDeliveries,
+  webhookSubscriptions,
+} from "~/db/schema";
+import { createWebhookSubscription } from "~/webhooks/manage-webhook-subscriptions.server";
 import { MAX_LEADS_BODY_BYTES } from "~/http/read-body.server";
 import { call, createTestUser, db } from "../../../../tests/factories";
 import { createTestContact, uniquePhone } from "../../../../tests/contact-factory";
@@ -83,6 +92,31 @@ describe("POST /api/v1/leads (decision 035)", () => {
     const kept = await db().select().from(contactResponseTimes).where(eq(contactResponseTimes.contactId, c!.id)).get();
     expect(kept).toMatchObject({ leadSource: "EnergySage" });
     expect(kept!.leadAt).not.toBeNull();
+  });
+
+  it("emits lead.created to a subscribed webhook for the stored lead (the one lead hook, decision 036)", async () => {
+    await db().update(webhookSubscriptions).set({ enabled: false }); // subscriptions are global: only this test's
+    const admin = await createTestUser({ role: "superuser" });
+    const sub = await createWebhookSubscription(
+      db(),
+      { url: "http://127.0.0.1:9/crm", description: "CRM", events: ["lead.created"], maxPerHour: 600 },
+      { userId: admin.id, ipAddress: null },
+      new Date(),
+      { allowPrivate: true },
+    );
+    const phone = uniquePhone();
+    const res = await post({ first_name: "Lea", last_name: "Webhook", phone, source: "Modernize" });
+    expect(res.status).toBe(201);
+    const c = await contactByPhone(phone);
+    const rows = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, sub.id)).all();
+    expect(rows.map((r) => r.eventType)).toEqual(["lead.created"]);
+    expect(JSON.parse(rows[0].payload).data).toMatchObject({
+      contact_id: c!.id,
+      phone,
+      source: "Modernize",
+      created: true,
+    });
+    await db().update(webhookSubscriptions).set({ enabled: false });
   });
 
   it("takes a batch (array and { leads }) and reports each lead; the key's name is the default source", async () => {
