@@ -5,7 +5,7 @@ import { logActivity } from "~/activity/log-activity.server";
 import { AppError } from "~/lib/app-error";
 import { sha256Hex } from "~/lib/crypto.server";
 import { API_KEY_RE, API_KEY_TOUCH_MS, type ApiKeyScope } from "./api-key-scopes";
-import type { SignedIn } from "./session.server";
+import { SIGNED_IN_COLUMNS, type SignedIn } from "./session.server";
 
 /** A Bearer key's caller: its owner as the guard's SignedIn, and the key. */
 export type KeyCaller = SignedIn & { apiKey: { id: number; name: string; scopes: ApiKeyScope[] } };
@@ -40,16 +40,7 @@ export async function authenticateApiKey(
         revokedAt: apiKeys.revokedAt,
         lastUsedAt: apiKeys.lastUsedAt,
       },
-      user: {
-        id: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        role: users.role,
-        isActive: users.isActive,
-        mustChangePassword: users.mustChangePassword,
-        totpEnabledAt: users.totpEnabledAt,
-      },
+      user: SIGNED_IN_COLUMNS,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))

@@ -54,6 +54,18 @@ export async function newSession(
   return { token, row };
 }
 
+/** The user's columns a signed-in caller carries, whether a session cookie or an API key (decision 035) names them. */
+export const SIGNED_IN_COLUMNS = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  role: users.role,
+  isActive: users.isActive,
+  mustChangePassword: users.mustChangePassword,
+  totpEnabledAt: users.totpEnabledAt,
+};
+
 /**
  * The signed-in user for this token, or null when absent, expired, idle too long or deactivated. One primary-key
  * read (the organisation's "two-factor for superusers" flag rides in it as a subquery on org_settings' key).
@@ -65,16 +77,7 @@ export async function findSessionUser(db: Db, token: string | null, now: Date): 
     .select({
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
-      user: {
-        id: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        role: users.role,
-        isActive: users.isActive,
-        mustChangePassword: users.mustChangePassword,
-        totpEnabledAt: users.totpEnabledAt,
-      },
+      user: SIGNED_IN_COLUMNS,
       requireTwoFactor: sql<
         number | null
       >`(SELECT 1 FROM org_settings WHERE key = ${REQUIRE_SUPERUSER_2FA_KEY} AND value = '1')`,

@@ -135,8 +135,7 @@ export default function ApiKeys() {
         <ItemList
           items={keys}
           data-testid="api-keys"
-          className="divide-y divide-muted"
-          itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
+          layout="rows"
           itemTestId="api-key"
           empty={<EmptyState icon={KeyRound} title="No API keys yet" description="Create one above." />}
         >

@@ -134,8 +134,7 @@ export default function LeadTriggers() {
         <ItemList
           items={rules}
           data-testid="lead-trigger-rules"
-          className="divide-y divide-muted"
-          itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
+          layout="rows"
           itemTestId="lead-trigger-rule"
           empty={
             <EmptyState

@@ -168,8 +168,7 @@ export default function Webhooks() {
         <ItemList
           items={subscriptions}
           data-testid="webhook-subscriptions"
-          className="divide-y divide-muted"
-          itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
+          layout="rows"
           itemTestId="webhook-subscription"
           empty={<EmptyState icon={Webhook} title="No webhooks yet" description="Nothing is sent to other systems." />}
         >

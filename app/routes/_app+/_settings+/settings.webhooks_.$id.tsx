@@ -114,8 +114,7 @@ export default function WebhookLog() {
         <ItemList
           items={deliveries}
           data-testid="webhook-deliveries"
-          className="divide-y divide-muted"
-          itemClassName="flex flex-wrap items-start justify-between gap-3 py-3"
+          layout="rows"
           itemTestId="webhook-delivery"
           empty={<EmptyState icon={ScrollText} title="No deliveries yet" description="Send a test event to try it." />}
         >
