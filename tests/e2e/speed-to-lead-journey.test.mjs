@@ -78,7 +78,11 @@ describeEachMode("speed-to-lead journey", (mode) => {
     await keyForm.getByRole("button", { name: "Create key" }).click();
     const secret = (await page.getByTestId("api-key-secret-value").textContent())?.trim() ?? "";
     assert.match(secret, /^helio_[A-Za-z0-9_-]{43}$/);
-    await page.getByTestId("api-key").filter({ hasText: keyName }).getByText(/· leads$/).waitFor();
+    await page
+      .getByTestId("api-key")
+      .filter({ hasText: keyName })
+      .getByText(/· leads$/)
+      .waitFor();
 
     // 4. A webhook subscription the fake receiver verifies (its secret is shown once).
     const endpoint = await (await fetch(receiver.url + "/__control/endpoints", { method: "POST", body: "{}" })).json();
@@ -98,7 +102,12 @@ describeEachMode("speed-to-lead journey", (mode) => {
       const posted = await postLeads(
         BASE,
         secret,
-        vendorLead({ first_name: "Jordan", phone: leadPhone, email: `${tag("lead")}@example.com`, lead_source: source }),
+        vendorLead({
+          first_name: "Jordan",
+          phone: leadPhone,
+          email: `${tag("lead")}@example.com`,
+          lead_source: source,
+        }),
       );
       assert.equal(posted.status, 201, JSON.stringify(posted.json));
       const contactId = posted.json.leads[0].contactId;
