@@ -95,6 +95,16 @@ describe("the OpenAPI document of /api/v1", () => {
     expect(body.required).toEqual(expect.arrayContaining(["firstName", "lastName", "phone"]));
     expect(Object.keys(body.properties)).toContain("customFields");
   });
+  it("documents POST /api/v1/leads: the leads scope, one lead / an array / { leads }, the query", () => {
+    const leads = (doc.paths["/api/v1/leads"] as Record<string, Op> | undefined)?.post;
+    expect(leads?.operationId).toBe("ingestLeads");
+    expect(leads?.security).toContainEqual({ apiKey: ["leads"] });
+    expect(leads?.parameters.map((p) => p.name).sort()).toEqual(["onDuplicate", "source"]);
+    const body = doc.components.schemas.IngestLeadsRequest as { anyOf: { type: string; required?: string[] }[] };
+    expect(body.anyOf.map((s) => s.type)).toEqual(["object", "array", "object"]);
+    expect(body.anyOf[0].required).toEqual(["phone"]);
+    expect(body.anyOf[2].required).toEqual(["leads"]);
+  });
 });
 
 describe("every /api/v1 route module serves its declarations", () => {

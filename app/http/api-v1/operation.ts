@@ -32,9 +32,15 @@ export type Operation = {
   query?: z.AnyZodObject;
   /** JSON body. A refusal is a 400 `{ message }`. */
   body?: z.ZodTypeAny;
+  /**
+   * The route reads the body itself (other content types, a size limit, a per-item report): `body` then only
+   * documents it and v1Route does not parse it; the handler may answer its own Response (a status that depends on
+   * the outcome).
+   */
+  rawBody?: true;
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodTypeAny };
   /** The error statuses this operation documents besides 400 (body/query) and 401/403 (guard). */
-  errors?: Partial<Record<404 | 409 | 413 | 415 | 429 | 503, string>>;
+  errors?: Partial<Record<404 | 409 | 413 | 415 | 422 | 429 | 503, string>>;
   /** A body (and query) the route accepts, shown in the docs and replayed by the tests. */
   example?: { body?: unknown; query?: Record<string, string> };
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addContactsSchema } from "~/campaigns/campaign-schema";
+import { MAX_LEADS_PER_POST } from "~/contacts/lead-fields";
 import { MAX_CAMPAIGN_PAGE } from "~/campaigns/list-campaigns.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
@@ -150,7 +151,102 @@ export const enrolContactsOp = defineOperation({
   example: { body: { contactIds: [101, 102] } },
 });
 
-/** In the order the document lists them. POST /api/v1/leads (h5-leads) is one more declaration here. */
+/**
+ * One lead as a vendor posts it: documentation only. The route reads the body itself (`rawBody`): JSON or one
+ * form-encoded lead, the header alias table of the CSV import (decision 035), a size limit and a per-lead 422.
+ */
+const leadIn = z
+  .object({
+    first_name: z.string().optional().describe('Also firstName, "First Name"; or one `name` to split'),
+    last_name: z.string().optional(),
+    phone: z.string().describe('Required. Also mobile, cell, "Phone Number"; a US number without +1 is accepted'),
+    email: z.string().optional(),
+    address: z.string().optional(),
+    city: z.string().optional(),
+    state: z.string().optional(),
+    zip: z.string().optional(),
+    source: z.string().optional().describe("Also lead_source, vendor; else ?source=, else the API key's name"),
+    consent_text: z.string().optional().describe("The TCPA consent text the homeowner saw (also tcpa_consent_text)"),
+    seller_name: z.string().optional().describe("The seller the consent named"),
+    page_url: z.string().optional().describe("The form's page, http(s)"),
+    ip_address: z.string().optional().describe("The homeowner's IP when they consented"),
+    consented_at: z.string().optional().describe("ISO 8601"),
+  })
+  .passthrough();
+const leadReport = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  invalid: z.number().int(),
+  leads: z.array(
+    z.object({
+      index: z.number().int(),
+      status: z.enum(["created", "updated", "skipped", "invalid"]),
+      contactId: z.number().int().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+});
+
+export const ingestLeadsOp = defineOperation({
+  operationId: "ingestLeads",
+  method: "post",
+  path: "/api/v1/leads",
+  route: "api+/_contacts+/v1.leads.ts",
+  tag: "Leads",
+  summary: "Post leads (a lead vendor's webhook)",
+  description:
+    `One lead, an array of up to ${MAX_LEADS_PER_POST}, or \`{ "leads": [...] }\` as JSON; or one lead ` +
+    "form-encoded. 201 when every lead was created, 200 when some already existed (by phone), with a report per " +
+    "lead and its contact id; 422 when a lead is invalid (nothing is stored). Each new lead starts the lead " +
+    "trigger rules that match its source. Send an `Idempotency-Key` header to make a retry safe.",
+  scope: "leads",
+  query: z.object({
+    onDuplicate: z
+      .enum(["update", "skip"], { message: "onDuplicate must be update or skip" })
+      .default("skip")
+      .describe("An existing contact (same phone): keep it (skip) or update its fields"),
+    source: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100, "source must be at most 100 characters")
+      .optional()
+      .describe("The source of leads that name none"),
+  }),
+  body: z.union([
+    leadIn,
+    z.array(leadIn).min(1).max(MAX_LEADS_PER_POST),
+    z.object({ leads: z.array(leadIn).min(1).max(MAX_LEADS_PER_POST) }),
+  ]),
+  rawBody: true,
+  success: {
+    status: 201,
+    description: "Every lead created (200: some existed), a report per lead",
+    schema: leadReport,
+  },
+  errors: {
+    409: "The Idempotency-Key was used with another body",
+    413: `The body is too large, or more than ${MAX_LEADS_PER_POST} leads`,
+    415: "Neither JSON nor form-encoded",
+    422: "A lead is invalid (the report names it); nothing was stored",
+  },
+  example: {
+    body: {
+      first_name: "Maya",
+      last_name: "Homeowner",
+      phone: "(512) 555-0143",
+      source: "EnergySage",
+      consent_text: "I agree that Acme Solar may call and text me at this number.",
+      seller_name: "Acme Solar",
+      page_url: "https://www.energysage.example/quotes/acme",
+      ip_address: "203.0.113.24",
+      consented_at: "2026-11-26T20:00:00Z",
+    },
+  },
+});
+
+/** In the order the document lists them. */
 export const OPERATIONS: readonly Operation[] = [
   listContactsOp,
   createContactOp,
@@ -160,4 +256,5 @@ export const OPERATIONS: readonly Operation[] = [
   listCampaignsOp,
   getCampaignOp,
   enrolContactsOp,
+  ingestLeadsOp,
 ];

@@ -37,9 +37,14 @@ export async function v1Route(args: ActionFunctionArgs, ops: Served[]): Promise<
     const input = {
       params: op.params ? parseParams(op.params, args.params) : undefined,
       query: op.query ? parseInput(op.query, searchParamsOf(args.request), "Invalid query") : undefined,
-      body: op.body ? parseInput(op.body, (await readJson(args.request)) ?? {}, "Invalid request body") : undefined,
+      body:
+        op.body && !op.rawBody
+          ? parseInput(op.body, (await readJson(args.request)) ?? {}, "Invalid request body")
+          : undefined,
     };
     const result = await handle(input as V1Input<Operation>, { args, user });
+    // A rawBody route answers its own status (201 / 200 / 422 by outcome) and headers.
+    if (result instanceof Response) return result;
     if (op.success.status === 204) return new Response(null, { status: 204 });
     return Response.json(result, { status: op.success.status, headers: { "Cache-Control": "no-store" } });
   });
