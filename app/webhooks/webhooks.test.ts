@@ -8,7 +8,8 @@ import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { createTestContact } from "../../tests/contact-factory";
 import { newFakeWebhookEndpoint } from "../../tests/fakes/control";
 import { createTestUser, db } from "../../tests/factories";
-import { DAYTIME, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
+import { sendMessages } from "~/messaging/consume-send-batch.server";
+import { DAYTIME, pipeline, queueMessage, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
 import { checkWebhookUrl } from "./check-webhook-url.server";
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, deliverWebhooks, type WebhookDeps } from "./deliver-webhooks.server";
 import { dispatchDueWebhooks, dueWebhooksQuery } from "./dispatch-due-webhooks.server";
@@ -171,6 +172,27 @@ describe("outbound webhooks", () => {
     expect(JSON.parse(got[0].body)).toMatchObject({
       type: "contact.opted_out",
       data: { contact_id: contact.id, channel: "sms", address: contact.phone },
+    });
+  });
+
+  it("a send the provider refuses (the consumer's final failure) → one signed message.failed; a redelivered job sends nothing new", async () => {
+    const w = await world({ events: ["message.failed"] });
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
+    const contact = await createTestContact(w.user.id, { firstName: "Ines" });
+    await twilio.addInvalid(contact.phone);
+    const id = await queueMessage(deps, queue, { phone: contact.phone, contactId: contact.id, content: "hi" }, DAYTIME);
+    const jobs = queue.takeSendJobs();
+    await sendMessages(jobs, deps);
+    await w.drain(queue);
+    await sendMessages(jobs, deps); // the queue redelivers the job: the row is no longer queued
+    expect(await w.drain(queue)).toEqual([]);
+    const got = await w.endpoint.deliveries();
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ verified: true, answered: 200 });
+    expect(JSON.parse(got[0].body)).toMatchObject({
+      id: `evt_message_failed_${id}`,
+      type: "message.failed",
+      data: { message_id: id, contact_id: contact.id, phone: contact.phone, error_code: "21211", campaign_id: null },
     });
   });
 
