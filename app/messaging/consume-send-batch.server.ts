@@ -557,7 +557,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       // Last, in the same round trip: statuses Twilio reported before these sids were written.
       ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
     ]);
-    if (sids.length) await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2]);
+    if (sids.length)
+      await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
   }
   // Final failures this batch wrote (the claim returns each row's new status; an outcome lands only on our claim).
   const failed = [

@@ -9,7 +9,16 @@ import { createTestContact } from "../../tests/contact-factory";
 import { newFakeWebhookEndpoint } from "../../tests/fakes/control";
 import { createTestUser, db } from "../../tests/factories";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
-import { DAYTIME, pipeline, queueMessage, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
+import { recordStatusUpdates } from "~/messaging/record-status.server";
+import {
+  appHooks,
+  DAYTIME,
+  messageRow,
+  pipeline,
+  queueMessage,
+  recordingQueue,
+  runInboundJob,
+} from "../../tests/messaging-harness";
 import { checkWebhookUrl } from "./check-webhook-url.server";
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, deliverWebhooks, type WebhookDeps } from "./deliver-webhooks.server";
 import { dispatchDueWebhooks, dueWebhooksQuery } from "./dispatch-due-webhooks.server";
@@ -193,6 +202,30 @@ describe("outbound webhooks", () => {
       id: `evt_message_failed_${id}`,
       type: "message.failed",
       data: { message_id: id, contact_id: contact.id, phone: contact.phone, error_code: "21211", campaign_id: null },
+    });
+  });
+
+  it("a status callback reporting undelivered → one message.failed with the carrier's error; a replayed callback sends nothing new", async () => {
+    const w = await world({ events: ["message.failed"] });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
+    const id = await queueMessage(deps, queue, { content: "hi" }, DAYTIME);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const { twilio_sid: sid } = (await messageRow(id)) as { twilio_sid: string };
+    const report = [{ sid, status: "undelivered", errorCode: "30005", errorMessage: "Unknown destination handset" }];
+    await recordStatusUpdates(db(), report, DAYTIME, { hooks: appHooks, queue });
+    await w.drain(queue);
+    await recordStatusUpdates(db(), report, DAYTIME, { hooks: appHooks, queue }); // Twilio retries the callback
+    expect(await w.drain(queue)).toEqual([]);
+    const got = await w.endpoint.deliveries();
+    expect(got).toHaveLength(1);
+    expect(JSON.parse(got[0].body)).toMatchObject({
+      type: "message.failed",
+      data: {
+        message_id: id,
+        status: "undelivered",
+        error_code: "30005",
+        error_message: "Unknown destination handset",
+      },
     });
   });
 
