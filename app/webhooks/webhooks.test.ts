@@ -2,7 +2,7 @@
 // with Node's crypto the way a customer's endpoint would; nothing of ours is mocked.
 import { eq, sql, type SQL } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { webhookDeliveries, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
+import { campaigns, webhookDeliveries, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
 import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { createTestContact } from "../../tests/contact-factory";
@@ -227,6 +227,38 @@ describe("outbound webhooks", () => {
         error_message: "Unknown destination handset",
       },
     });
+  });
+
+  it("campaign.completed: campaigns the trigger completes (one watched since before, one newer) → one delivery each, with the counts; nothing twice", async () => {
+    const w = await world({ events: ["campaign.completed"] });
+    const running = (name: string) =>
+      db()
+        .insert(campaigns)
+        .values({ name, status: "running", waitingCount: 1, contactCount: 1, sentCount: 1, createdBy: w.user.id })
+        .returning({ id: campaigns.id })
+        .get();
+    // The database completes a running campaign when nobody is left waiting (campaigns_complete_au).
+    const finish = (id: number) => db().update(campaigns).set({ waitingCount: 0 }).where(eq(campaigns.id, id));
+    await emitRecordedEvents(w.ctx()); // a fresh listener starts watching what is unfinished now
+    const before = await running("Spring promo");
+    await emitRecordedEvents(w.ctx());
+    const later = await running("Follow-up");
+    await finish(before.id);
+    await finish(later.id);
+    expect((await emitRecordedEvents(w.ctx())).campaigns).toBe(2);
+    expect((await emitRecordedEvents(w.ctx())).campaigns).toBe(0);
+    await w.drain();
+    const got = (await w.endpoint.deliveries()).map((d) => ({ verified: d.verified, body: JSON.parse(d.body) }));
+    expect(got).toHaveLength(2);
+    expect(got.every((d) => d.verified)).toBe(true);
+    expect(got.map((d) => d.body).sort((a, b) => a.data.campaign_id - b.data.campaign_id)).toMatchObject([
+      {
+        id: `evt_campaign_completed_${before.id}`,
+        type: "campaign.completed",
+        data: { campaign_id: before.id, name: "Spring promo", counts: { contacts: 1, sent: 1 } },
+      },
+      { type: "campaign.completed", data: { campaign_id: later.id, name: "Follow-up" } },
+    ]);
   });
 
   it("emitLeadCreated (the lead webhook's call) delivers lead.created; a subscription gets only the events it chose", async () => {
