@@ -63,7 +63,7 @@ export const defaultTasks: Task[] = [
   // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
   async ({ db, queue, now }) =>
     console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, queue, now))),
-  ({ db, queue, sms, now }) => reconcileMessages(db, queue, sms(), now),
+  ({ db, queue, sms, hooks, now }) => reconcileMessages(db, queue, sms(), now, hooks.finalFailure),
   // Local outbox: simulate the provider's delivery reports.
   async ({ db, queue, hooks, now }) => {
     const changed = await advanceOutboxStatuses(db, now);

@@ -10,6 +10,7 @@ import { newFakeWebhookEndpoint } from "../../tests/fakes/control";
 import { createTestUser, db } from "../../tests/factories";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { recordStatusUpdates } from "~/messaging/record-status.server";
+import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import {
   appHooks,
   DAYTIME,
@@ -227,6 +228,24 @@ describe("outbound webhooks", () => {
         error_message: "Unknown destination handset",
       },
     });
+  });
+
+  it("an email stuck in sending that the reconciler fails (outcome unknown) → message.failed", async () => {
+    const w = await world({ events: ["message.failed"] });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
+    const id = await queueMessage(
+      deps,
+      queue,
+      { channel: "email", email: "ines@example.com", subject: "Hi", content: "hi" },
+      DAYTIME,
+    );
+    queue.takeSendJobs();
+    const claimed = DAYTIME.getTime() - 10 * MIN;
+    await db().run(sql`UPDATE messages SET status = 'sending', claimed_at = ${claimed} WHERE id = ${id}`);
+    await reconcileMessages(db(), queue, deps.sms, DAYTIME, appHooks.finalFailure);
+    await w.drain(queue);
+    const got = await w.endpoint.deliveries();
+    expect(got.map((d) => JSON.parse(d.body))).toMatchObject([{ type: "message.failed", data: { message_id: id } }]);
   });
 
   it("campaign.completed: campaigns the trigger completes (one watched since before, one newer) → one delivery each, with the counts; nothing twice", async () => {
