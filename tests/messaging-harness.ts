@@ -78,8 +78,9 @@ export async function pipeline(
     config: { ...TEST_CONFIG, ...opts.config },
     clock: opts.clock ?? (() => new Date()),
     hooks: appHooks,
+    queue: recordingQueue(),
   };
-  return { deps, twilio, sendgrid, queue: recordingQueue() };
+  return { deps, twilio, sendgrid, queue: deps.queue as ReturnType<typeof recordingQueue> };
 }
 
 /**

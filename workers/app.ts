@@ -8,6 +8,7 @@ import { handleDeadLetters } from "~/jobs/handle-dead-letters.server";
 import { handleJobBatch } from "~/jobs/handle-job-batch.server";
 import { jobHandlers } from "~/jobs/job-handlers.server";
 import { runScheduledTick } from "~/jobs/run-scheduled-tick.server";
+import { runFinalFailureHooks } from "~/messaging/pipeline-hooks";
 import { jobDeps, tickDeps } from "~/wiring/app-deps.server";
 import { requestContext } from "~/wiring/request-context.server";
 import { handleRequest } from "./handle-request";
@@ -24,7 +25,12 @@ export default {
   },
   async queue(batch, env) {
     const deps = jobDeps(env);
-    if (batch.queue === DEAD_LETTER_QUEUE) return void (await handleDeadLetters(batch, deps.db, deps.clock()));
+    if (batch.queue === DEAD_LETTER_QUEUE) {
+      const now = deps.clock();
+      // A send given up on is a final failure: the pipeline's hooks hear of it (outbound webhooks, decision 036).
+      const onFailed = (ids: number[]) => runFinalFailureHooks(deps.hooks.finalFailure, { ...deps, now }, ids);
+      return void (await handleDeadLetters(batch, deps.db, now, onFailed));
+    }
     await handleJobBatch(batch, deps, jobHandlers);
   },
 } satisfies ExportedHandler<Env>;

@@ -9,7 +9,7 @@ export type StatusKey =
   | "cron_tick"
   | `provider_error:${"sms" | "email" | "ai"}`
   | "refused:public_url"
-  | `webhooks:${"compliance_events" | "alerts"}`;
+  | `webhooks:${"compliance_events" | "alerts" | "campaigns"}`;
 
 /** Upserts one status fact (tiny table, one row per key). */
 export function recordStatus(db: Db, key: StatusKey, value: Record<string, unknown>, now: Date) {

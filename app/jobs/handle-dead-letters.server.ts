@@ -9,7 +9,13 @@ import { jobSchema } from "./jobs";
  * waiting forever — a send still `queued` is failed (the reconciler would otherwise re-enqueue it every
  * 15 minutes), an import is marked failed with a message its page shows. Everything is acked.
  */
-export async function handleDeadLetters(batch: MessageBatch<unknown>, db: Db, now: Date) {
+export async function handleDeadLetters(
+  batch: MessageBatch<unknown>,
+  db: Db,
+  now: Date,
+  /** Told the sends this moved to `failed` (the root runs the pipeline's final-failure hooks). */
+  onFailed: (messageIds: number[]) => Promise<unknown>,
+) {
   const sends: number[] = [];
   const imports: number[] = [];
   for (const msg of batch.messages) {
@@ -20,14 +26,16 @@ export async function handleDeadLetters(batch: MessageBatch<unknown>, db: Db, no
     msg.ack();
   }
   if (sends.length) {
-    await db
+    const failed = await db
       .update(messages)
       .set({
         status: "failed",
         errorMessage: sql`coalesce(${messages.errorMessage} || ' — ', '') || 'gave up after repeated delivery failures'`,
         updatedAt: now,
       })
-      .where(and(inJson(messages.id, sends), sql`+${messages.status} = 'queued'`));
+      .where(and(inJson(messages.id, sends), sql`+${messages.status} = 'queued'`))
+      .returning({ id: messages.id });
+    if (failed.length) await onFailed(failed.map((m) => m.id));
   }
   if (imports.length) {
     await db

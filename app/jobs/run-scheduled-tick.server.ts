@@ -16,6 +16,7 @@ import { dispatchDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { reconcileMessages } from "~/messaging/reconcile-messages.server";
 import { applyStatusBacklog, pruneStatusBacklog, recordStatusUpdates } from "~/messaging/record-status.server";
 import { purgeOldRows } from "~/jobs/purge-old-rows.server";
+import type { PipelineHooks } from "~/messaging/pipeline-hooks";
 import { dispatchDueWebhooks } from "~/webhooks/dispatch-due-webhooks.server";
 import { emitRecordedEvents } from "~/webhooks/emit-recorded-events.server";
 
@@ -31,6 +32,8 @@ export type TickDeps = {
   /** Where the retention task archives old messages (R2 `ARCHIVE`). */
   archive: ArchiveBucket;
   queue: JobQueue;
+  /** The pipeline's hooks (status reports tell the final-failure hooks). */
+  hooks: Pick<PipelineHooks, "finalFailure">;
   sms: () => SmsProvider;
   alerts: () => AlertConfig;
 };
@@ -60,14 +63,14 @@ export const defaultTasks: Task[] = [
   // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
   async ({ db, queue, now }) =>
     console.debug("campaign-dispatch", JSON.stringify(await dispatchDueSteps(db, queue, now))),
-  ({ db, queue, sms, now }) => reconcileMessages(db, queue, sms(), now),
+  ({ db, queue, sms, hooks, now }) => reconcileMessages(db, queue, sms(), now, hooks.finalFailure),
   // Local outbox: simulate the provider's delivery reports.
-  async ({ db, now }) => {
+  async ({ db, queue, hooks, now }) => {
     const changed = await advanceOutboxStatuses(db, now);
-    if (changed.length) await recordStatusUpdates(db, changed, now);
+    if (changed.length) await recordStatusUpdates(db, changed, now, { hooks, queue });
   },
-  async ({ db, now }) => {
-    await applyStatusBacklog(db, now);
+  async ({ db, queue, hooks, now }) => {
+    await applyStatusBacklog(db, now, undefined, { hooks, queue });
     await pruneStatusBacklog(db, now);
   },
   // Activity entries past ACTIVITY_RETENTION_DAYS (default 365), a bounded batch per tick.

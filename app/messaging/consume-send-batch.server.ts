@@ -42,7 +42,8 @@ import { renderEmail, renderStaffEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
-import type { PipelineHooks } from "./pipeline-hooks";
+import { runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
+import type { JobQueue } from "~/lib/job-queue";
 
 /** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
 const STRICTEST_STATE = "FL";
@@ -55,7 +56,9 @@ export type SendDeps = {
   /** The consumer's clock: a batch can wait for its paced slots, so it reads the time more than once. */
   clock: Clock;
   /** The features' say on each message before it goes (a paused campaign holds its messages). */
-  hooks: Pick<PipelineHooks, "holdSend">;
+  hooks: Pick<PipelineHooks, "holdSend" | "finalFailure">;
+  /** The final-failure hooks' queue (outbound webhooks enqueue their deliveries). */
+  queue: JobQueue;
   sleep?: (ms: number) => Promise<void>;
 };
 
@@ -554,8 +557,15 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       // Last, in the same round trip: statuses Twilio reported before these sids were written.
       ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
     ]);
-    if (sids.length) await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2]);
+    if (sids.length)
+      await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
   }
+  // Final failures this batch wrote (the claim returns each row's new status; an outcome lands only on our claim).
+  const failed = [
+    ...claimed.filter((c) => c.status === "failed").map((c) => c.id),
+    ...results.filter((r) => r.status === "failed").map((r) => r.id),
+  ];
+  await runFinalFailureHooks(deps.hooks.finalFailure, { db, queue: deps.queue, now: deps.clock() }, failed);
   return outcomes;
 }
 

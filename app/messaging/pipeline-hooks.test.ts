@@ -39,7 +39,10 @@ describe("pipeline hooks", () => {
   it("a hold keeps the message from the provider, with the hook's reason", async () => {
     const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
     const id = await queueMessage(deps, queue, { content: "wait" }, DAYTIME);
-    const held = { ...deps, hooks: { holdSend: [(row: { id: number }) => (row.id === id ? "Held: testing" : null)] } };
+    const held = {
+      ...deps,
+      hooks: { finalFailure: [], holdSend: [(row: { id: number }) => (row.id === id ? "Held: testing" : null)] },
+    };
     await sendMessages(queue.takeSendJobs(), held);
     expect(await deps.db.get(sql`SELECT status, error_message AS reason FROM messages WHERE id = ${id}`)).toEqual({
       status: "held",

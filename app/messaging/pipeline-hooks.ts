@@ -39,15 +39,34 @@ export type HeldSendView = {
  */
 export type SendHold = (row: HeldSendView) => string | null;
 
+/**
+ * These messages reached their final `failed` (or `undelivered`) state: the send consumer gave up or the provider
+ * refused, a status callback reported it, or the job was dead-lettered. Called after the rows are written, with
+ * only the rows this call moved there (a replayed callback or redelivered job passes none again, or the same ids:
+ * each hook must be idempotent on the ids).
+ */
+export type FinalFailureHook = (ctx: DomainContext, messageIds: number[]) => Promise<unknown>;
+
 /** Everything a feature can plug into the pipeline. */
 export type PipelineHooks = {
   inbound: readonly InboundProcessor[];
   humanSend: readonly HumanSendHook[];
   holdSend: readonly SendHold[];
+  finalFailure: readonly FinalFailureHook[];
 };
 
 /** A pipeline with nothing plugged in (tests of the pipeline alone). */
-export const NO_PIPELINE_HOOKS: PipelineHooks = { inbound: [], humanSend: [], holdSend: [] };
+export const NO_PIPELINE_HOOKS: PipelineHooks = { inbound: [], humanSend: [], holdSend: [], finalFailure: [] };
+
+/** Runs the final-failure hooks in order (nothing to do without ids). */
+export async function runFinalFailureHooks(
+  hooks: readonly FinalFailureHook[],
+  ctx: DomainContext,
+  messageIds: readonly number[],
+) {
+  if (!messageIds.length) return;
+  for (const hook of hooks) await hook(ctx, [...messageIds]);
+}
 
 /** A domain context with the pipeline's hooks: what every producer that a person drives is handed. */
 export type PipelineContext = DomainContext & { hooks: PipelineHooks };

@@ -5,6 +5,7 @@ import type { SmsProvider } from "./providers/provider";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
 import { mapProviderStatus } from "./record-status.server";
+import { runFinalFailureHooks, type FinalFailureHook } from "./pipeline-hooks";
 
 export const STUCK_SENDING_MS = 5 * 60_000;
 export const STUCK_QUEUED_MS = 15 * 60_000;
@@ -17,7 +18,13 @@ export const STUCK_QUEUED_MS = 15 * 60_000;
  * - `queued` untouched for 15+ minutes: its queue message was lost; enqueue again (the claim makes a
  *   duplicate queue message harmless).
  */
-export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvider, now: Date) {
+export async function reconcileMessages(
+  db: Db,
+  queue: JobQueue,
+  sms: SmsProvider,
+  now: Date,
+  finalFailure: readonly FinalFailureHook[] = [],
+) {
   const t = now.getTime();
   // Status literals: messages_due_idx is partial and a bound status cannot use it.
   const stillSending = (id: number) => and(eq(messages.id, id), sql`${messages.status} = 'sending'`);
@@ -35,16 +42,19 @@ export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvide
     .limit(50);
   let recovered = 0;
   let requeued = 0;
+  const failed: number[] = [];
   for (const row of stuck) {
     if (row.channel !== "sms" || !row.phone) {
-      await db
+      const [gone] = await db
         .update(messages)
         .set({
           status: "failed",
           errorMessage: "Outcome unknown after an interruption; not resent to avoid a duplicate",
           updatedAt: now,
         })
-        .where(stillSending(row.id));
+        .where(stillSending(row.id))
+        .returning({ id: messages.id });
+      if (gone) failed.push(gone.id);
       continue;
     }
     const found = (await sms.findSent(row.phone, new Date(row.claimedAt!.getTime() - 60_000))).find(
@@ -90,5 +100,6 @@ export async function reconcileMessages(db: Db, queue: JobQueue, sms: SmsProvide
     queue,
     lost.map((l) => l.id),
   );
+  await runFinalFailureHooks(finalFailure, { db, queue, now }, failed);
   return { recovered, requeued: requeued + lost.length };
 }

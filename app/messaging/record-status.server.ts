@@ -3,6 +3,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { bulkInsertSql, bulkUpdateSql, inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
 import { campaigns, messages, statusBacklog } from "~/db/schema";
+import type { JobQueue } from "~/lib/job-queue";
+import { runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
 
 /** Provider status → ours. Twilio's queued/accepted/sending are all "handed to the provider" = sent. */
 export function mapProviderStatus(status: string): "sent" | "delivered" | "undelivered" | "failed" | null {
@@ -30,13 +32,24 @@ export function mapProviderStatus(status: string): "sent" | "delivered" | "undel
 const RANK = sql`CASE messages.status WHEN 'pending' THEN 0 WHEN 'queued' THEN 1 WHEN 'sending' THEN 2 WHEN 'sent' THEN 3 ELSE 4 END`;
 const rankOf = (s: string) => (s === "sent" ? 3 : 4);
 
+/**
+ * Who hears of the messages a report moved to `failed`/`undelivered` (the pipeline's final-failure hooks and the
+ * queue they use). Every production caller passes them; tests of the statuses alone may not.
+ */
+export type FailureListeners = { hooks: Pick<PipelineHooks, "finalFailure">; queue: JobQueue };
+
 export type StatusUpdate = { sid: string; status: string; errorCode?: string | null; errorMessage?: string | null };
 
 /**
  * Applies provider status reports (Twilio callbacks, the local outbox) idempotently and in order:
  * replays and out-of-order callbacks are harmless. Returns how many rows changed.
  */
-export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: Date): Promise<number> {
+export async function recordStatusUpdates(
+  db: Db,
+  updates: StatusUpdate[],
+  now: Date,
+  listeners?: FailureListeners,
+): Promise<number> {
   const mapped = updates
     .map((u) => ({ ...u, mapped: mapProviderStatus(u.status) }))
     .filter((u): u is StatusUpdate & { mapped: NonNullable<ReturnType<typeof mapProviderStatus>> } => u.mapped !== null)
@@ -93,6 +106,10 @@ export async function recordStatusUpdates(db: Db, updates: StatusUpdate[], now: 
       .update(campaigns)
       .set({ deliveredCount: sql`${campaigns.deliveredCount} + ${n}` })
       .where(eq(campaigns.id, id));
+  // Only rows this call changed: a replayed callback changes nothing and tells no one again.
+  const failed = changed.filter((c) => c.status === "failed" || c.status === "undelivered").map((c) => c.id);
+  if (listeners && failed.length)
+    await runFinalFailureHooks(listeners.hooks.finalFailure, { db, queue: listeners.queue, now }, failed);
   return changed.length;
 }
 
@@ -121,12 +138,13 @@ export function selectStatusBacklog(db: Db, sids?: string[]) {
 }
 
 /** Applies backlog rows read by selectStatusBacklog to their messages and clears them. */
-export async function applyBacklogRows(db: Db, now: Date, rows: readonly BacklogRow[]) {
+export async function applyBacklogRows(db: Db, now: Date, rows: readonly BacklogRow[], listeners?: FailureListeners) {
   if (rows.length) {
     await recordStatusUpdates(
       db,
       rows.map((r) => ({ sid: r.sid, status: r.status, errorCode: r.errorCode, errorMessage: r.errorMessage })),
       now,
+      listeners,
     );
     await db.delete(statusBacklog).where(
       inJson(
@@ -139,8 +157,8 @@ export async function applyBacklogRows(db: Db, now: Date, rows: readonly Backlog
 }
 
 /** Applies backlogged callbacks whose sids are now recorded (all such, or only those in `sids`). */
-export async function applyStatusBacklog(db: Db, now: Date, sids?: string[]) {
-  return applyBacklogRows(db, now, await selectStatusBacklog(db, sids));
+export async function applyStatusBacklog(db: Db, now: Date, sids?: string[], listeners?: FailureListeners) {
+  return applyBacklogRows(db, now, await selectStatusBacklog(db, sids), listeners);
 }
 
 export async function pruneStatusBacklog(db: Db, now: Date) {

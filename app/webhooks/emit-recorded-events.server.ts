@@ -1,8 +1,15 @@
-import { and, asc, eq, gt, inArray, max } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, max, ne, or } from "drizzle-orm";
 import { recordStatus } from "~/activity/system-status.server";
 import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
-import { alerts, complianceEvents, systemStatus, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
+import {
+  alerts,
+  campaigns,
+  complianceEvents,
+  systemStatus,
+  webhookSubscriptions,
+  type WebhookEventType,
+} from "~/db/schema";
 import { emitWebhookEvents, type WebhookEvent } from "./emit-webhook-event.server";
 
 /** Rows read per table per tick at most. */
@@ -21,16 +28,18 @@ export async function emitRecordedEvents(ctx: DomainContext, limit = RECORDED_EV
   // earlier listener is dropped when the next subscription is created or turned on (`dropIdleCursors`), so a new
   // subscriber starts at the newest row instead of receiving history.
   const wanted = await wantedSources(ctx.db);
-  const result = { optOuts: 0, alerts: 0 };
+  const result = { optOuts: 0, alerts: 0, campaigns: 0 };
   if (wanted.has("compliance_events")) result.optOuts = await emitPast(ctx, "compliance_events", limit);
   if (wanted.has("alerts")) result.alerts = await emitPast(ctx, "alerts", limit);
+  if (wanted.has("campaigns")) result.campaigns = await emitCompletedCampaigns(ctx);
   return result;
 }
 
-type Source = "compliance_events" | "alerts";
+type Source = "compliance_events" | "alerts" | "campaigns";
 const SOURCE_OF: Partial<Record<WebhookEventType, Source>> = {
   "contact.opted_out": "compliance_events",
   "alert.created": "alerts",
+  "campaign.completed": "campaigns",
 };
 
 async function wantedSources(db: Db): Promise<Set<Source>> {
@@ -44,7 +53,7 @@ async function wantedSources(db: Db): Promise<Set<Source>> {
 /** Called before a subscription is created or turned on: cursors nobody reads any more start again at the newest. */
 export async function dropIdleCursors(db: Db) {
   const wanted = await wantedSources(db);
-  const idle = (["compliance_events", "alerts"] as const).filter((s) => !wanted.has(s));
+  const idle = (["compliance_events", "alerts", "campaigns"] as const).filter((s) => !wanted.has(s));
   if (idle.length)
     await db.delete(systemStatus).where(
       inArray(
@@ -54,7 +63,7 @@ export async function dropIdleCursors(db: Db) {
     );
 }
 
-async function emitPast(ctx: DomainContext, source: Source, limit: number) {
+async function emitPast(ctx: DomainContext, source: Exclude<Source, "campaigns">, limit: number) {
   const { db } = ctx;
   const key = `webhooks:${source}` as const;
   const status = await db
@@ -152,4 +161,84 @@ async function emitPast(ctx: DomainContext, source: Source, limit: number) {
   await emitWebhookEvents(ctx, events);
   await recordStatus(db, key, { after: last }, ctx.now);
   return events.length;
+}
+
+/**
+ * `campaign.completed`: a trigger completes a campaign (`campaigns_complete_au`), in whatever path empties it, and
+ * campaigns complete in no id order, so a cursor on the id alone would miss one. The state kept is the set of
+ * campaigns not yet completed when last looked at, and the highest id seen: each tick reads exactly those rows and
+ * any newer ones by primary key (a user's unfinished campaigns, a few dozen), emits for the ones now completed, and
+ * keeps watching the rest. A completed campaign cannot be started again, so each completes once (keyed by its id).
+ */
+async function emitCompletedCampaigns(ctx: DomainContext) {
+  const { db } = ctx;
+  const key = "webhooks:campaigns" as const;
+  const status = await db
+    .select({ value: systemStatus.value })
+    .from(systemStatus)
+    .where(eq(systemStatus.key, key))
+    .get();
+  const state = status?.value as { watching?: unknown; after?: unknown } | undefined;
+  const after = Number(state?.after);
+  if (!Array.isArray(state?.watching) || !Number.isFinite(after)) {
+    // First run: watch what is unfinished now (through campaigns_status_idx); nothing from history is sent.
+    const [open, newest] = await Promise.all([
+      db.select({ id: campaigns.id }).from(campaigns).where(ne(campaigns.status, "completed")),
+      db
+        .select({ id: max(campaigns.id) })
+        .from(campaigns)
+        .get(),
+    ]);
+    await recordStatus(db, key, { watching: open.map((c) => c.id), after: newest?.id ?? 0 }, ctx.now);
+    return 0;
+  }
+  const watching = state.watching.map(Number).filter(Number.isFinite);
+  const rows = await db
+    .select({
+      id: campaigns.id,
+      name: campaigns.name,
+      status: campaigns.status,
+      contactCount: campaigns.contactCount,
+      sentCount: campaigns.sentCount,
+      deliveredCount: campaigns.deliveredCount,
+      responseCount: campaigns.responseCount,
+      optedOutCount: campaigns.optedOutCount,
+      finishedCount: campaigns.finishedCount,
+      stoppedCount: campaigns.stoppedCount,
+      startedAt: campaigns.startedAt,
+      completedAt: campaigns.completedAt,
+    })
+    .from(campaigns)
+    .where(watching.length ? or(inArray(campaigns.id, watching), gt(campaigns.id, after)) : gt(campaigns.id, after));
+  const done = rows.filter((c) => c.status === "completed");
+  await emitWebhookEvents(
+    ctx,
+    done.map((c) => ({
+      type: "campaign.completed" as const,
+      key: c.id,
+      data: {
+        campaign_id: c.id,
+        name: c.name,
+        counts: {
+          contacts: c.contactCount,
+          sent: c.sentCount,
+          delivered: c.deliveredCount,
+          responses: c.responseCount,
+          opted_out: c.optedOutCount,
+          finished: c.finishedCount,
+          stopped: c.stoppedCount,
+        },
+        started_at: c.startedAt?.toISOString() ?? null,
+        completed_at: (c.completedAt ?? ctx.now).toISOString(),
+      },
+    })),
+  );
+  // Deleted campaigns drop out of the set by not being found.
+  const next = {
+    watching: rows.filter((c) => c.status !== "completed").map((c) => c.id),
+    after: Math.max(after, ...rows.map((c) => c.id)),
+  };
+  if (done.length || next.after !== after || next.watching.length !== watching.length)
+    await recordStatus(db, key, next, ctx.now);
+  return done.length;
 }

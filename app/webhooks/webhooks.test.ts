@@ -2,13 +2,24 @@
 // with Node's crypto the way a customer's endpoint would; nothing of ours is mocked.
 import { eq, sql, type SQL } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { webhookDeliveries, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
+import { campaigns, webhookDeliveries, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
 import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { createTestContact } from "../../tests/contact-factory";
 import { newFakeWebhookEndpoint } from "../../tests/fakes/control";
 import { createTestUser, db } from "../../tests/factories";
-import { DAYTIME, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
+import { sendMessages } from "~/messaging/consume-send-batch.server";
+import { recordStatusUpdates } from "~/messaging/record-status.server";
+import { reconcileMessages } from "~/messaging/reconcile-messages.server";
+import {
+  appHooks,
+  DAYTIME,
+  messageRow,
+  pipeline,
+  queueMessage,
+  recordingQueue,
+  runInboundJob,
+} from "../../tests/messaging-harness";
 import { checkWebhookUrl } from "./check-webhook-url.server";
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, deliverWebhooks, type WebhookDeps } from "./deliver-webhooks.server";
 import { dispatchDueWebhooks, dueWebhooksQuery } from "./dispatch-due-webhooks.server";
@@ -172,6 +183,101 @@ describe("outbound webhooks", () => {
       type: "contact.opted_out",
       data: { contact_id: contact.id, channel: "sms", address: contact.phone },
     });
+  });
+
+  it("a send the provider refuses (the consumer's final failure) → one signed message.failed; a redelivered job sends nothing new", async () => {
+    const w = await world({ events: ["message.failed"] });
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
+    const contact = await createTestContact(w.user.id, { firstName: "Ines" });
+    await twilio.addInvalid(contact.phone);
+    const id = await queueMessage(deps, queue, { phone: contact.phone, contactId: contact.id, content: "hi" }, DAYTIME);
+    const jobs = queue.takeSendJobs();
+    await sendMessages(jobs, deps);
+    await w.drain(queue);
+    await sendMessages(jobs, deps); // the queue redelivers the job: the row is no longer queued
+    expect(await w.drain(queue)).toEqual([]);
+    const got = await w.endpoint.deliveries();
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ verified: true, answered: 200 });
+    expect(JSON.parse(got[0].body)).toMatchObject({
+      id: `evt_message_failed_${id}`,
+      type: "message.failed",
+      data: { message_id: id, contact_id: contact.id, phone: contact.phone, error_code: "21211", campaign_id: null },
+    });
+  });
+
+  it("a status callback reporting undelivered → one message.failed with the carrier's error; a replayed callback sends nothing new", async () => {
+    const w = await world({ events: ["message.failed"] });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
+    const id = await queueMessage(deps, queue, { content: "hi" }, DAYTIME);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const { twilio_sid: sid } = (await messageRow(id)) as { twilio_sid: string };
+    const report = [{ sid, status: "undelivered", errorCode: "30005", errorMessage: "Unknown destination handset" }];
+    await recordStatusUpdates(db(), report, DAYTIME, { hooks: appHooks, queue });
+    await w.drain(queue);
+    await recordStatusUpdates(db(), report, DAYTIME, { hooks: appHooks, queue }); // Twilio retries the callback
+    expect(await w.drain(queue)).toEqual([]);
+    const got = await w.endpoint.deliveries();
+    expect(got).toHaveLength(1);
+    expect(JSON.parse(got[0].body)).toMatchObject({
+      type: "message.failed",
+      data: {
+        message_id: id,
+        status: "undelivered",
+        error_code: "30005",
+        error_message: "Unknown destination handset",
+      },
+    });
+  });
+
+  it("an email stuck in sending that the reconciler fails (outcome unknown) → message.failed", async () => {
+    const w = await world({ events: ["message.failed"] });
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
+    const id = await queueMessage(
+      deps,
+      queue,
+      { channel: "email", email: "ines@example.com", subject: "Hi", content: "hi" },
+      DAYTIME,
+    );
+    queue.takeSendJobs();
+    const claimed = DAYTIME.getTime() - 10 * MIN;
+    await db().run(sql`UPDATE messages SET status = 'sending', claimed_at = ${claimed} WHERE id = ${id}`);
+    await reconcileMessages(db(), queue, deps.sms, DAYTIME, appHooks.finalFailure);
+    await w.drain(queue);
+    const got = await w.endpoint.deliveries();
+    expect(got.map((d) => JSON.parse(d.body))).toMatchObject([{ type: "message.failed", data: { message_id: id } }]);
+  });
+
+  it("campaign.completed: campaigns the trigger completes (one watched since before, one newer) → one delivery each, with the counts; nothing twice", async () => {
+    const w = await world({ events: ["campaign.completed"] });
+    const running = (name: string) =>
+      db()
+        .insert(campaigns)
+        .values({ name, status: "running", waitingCount: 1, contactCount: 1, sentCount: 1, createdBy: w.user.id })
+        .returning({ id: campaigns.id })
+        .get();
+    // The database completes a running campaign when nobody is left waiting (campaigns_complete_au).
+    const finish = (id: number) => db().update(campaigns).set({ waitingCount: 0 }).where(eq(campaigns.id, id));
+    await emitRecordedEvents(w.ctx()); // a fresh listener starts watching what is unfinished now
+    const before = await running("Spring promo");
+    await emitRecordedEvents(w.ctx());
+    const later = await running("Follow-up");
+    await finish(before.id);
+    await finish(later.id);
+    expect((await emitRecordedEvents(w.ctx())).campaigns).toBe(2);
+    expect((await emitRecordedEvents(w.ctx())).campaigns).toBe(0);
+    await w.drain();
+    const got = (await w.endpoint.deliveries()).map((d) => ({ verified: d.verified, body: JSON.parse(d.body) }));
+    expect(got).toHaveLength(2);
+    expect(got.every((d) => d.verified)).toBe(true);
+    expect(got.map((d) => d.body).sort((a, b) => a.data.campaign_id - b.data.campaign_id)).toMatchObject([
+      {
+        id: `evt_campaign_completed_${before.id}`,
+        type: "campaign.completed",
+        data: { campaign_id: before.id, name: "Spring promo", counts: { contacts: 1, sent: 1 } },
+      },
+      { type: "campaign.completed", data: { campaign_id: later.id, name: "Follow-up" } },
+    ]);
   });
 
   it("emitLeadCreated (the lead webhook's call) delivers lead.created; a subscription gets only the events it chose", async () => {

@@ -80,6 +80,7 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
       email: emailProviderFor(env, db, clock),
       clock,
       hooks,
+      queue,
     }),
     sms,
     ai: () => aiChain(env, db, clock),

@@ -5,7 +5,7 @@ import { stopEnrollmentsOnReply } from "~/campaigns/stop-enrollments-on-reply.se
 import type { InboundProcessor, PipelineHooks } from "~/messaging/pipeline-hooks";
 import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { processReplies } from "~/responders/process-replies.server";
-import { emitMessagesReceived } from "~/webhooks/emit-message-events.server";
+import { emitMessagesFailed, emitMessagesReceived } from "~/webhooks/emit-message-events.server";
 import type { ReplyProviders } from "./ai-chain.server";
 
 /**
@@ -38,5 +38,7 @@ export function pipelineHooks(replies: (() => ReplyProviders) | null): PipelineH
     humanSend: [({ db, now }, phones) => cancelFollowUps(db, phones, now, "Cancelled: a person replied")],
     // A paused or draft campaign's messages wait, held, until it runs again.
     holdSend: [holdPausedCampaignMessages],
+    // Outbound webhooks (decision 036): `message.failed` for each message that reached its final failure.
+    finalFailure: [(ctx, ids) => emitMessagesFailed(ctx, ids)],
   };
 }

@@ -12,10 +12,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const sid = form.get("MessageSid") ?? form.get("SmsSid");
       const status = form.get("MessageStatus") ?? form.get("SmsStatus");
       if (!sid || !status) return new Response("Missing MessageSid or MessageStatus", { status: 400 });
+      const domain = context.domain();
       await recordStatusUpdates(
-        context.db,
+        domain.db,
         [{ sid, status, errorCode: form.get("ErrorCode"), errorMessage: form.get("ErrorMessage") }],
-        context.clock(),
+        domain.now,
+        domain,
       );
       return new Response(null, { status: 204 });
     },
