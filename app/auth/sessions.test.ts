@@ -40,7 +40,7 @@ describe("Cache-Control: no-store on every signed-in response (set once, in the 
     const cookie = await loginAs(await createTestUser());
     for (const path of [
       "/contacts",
-      "/contacts?_data=routes%2F_app.contacts",
+      "/contacts?_data=" + encodeURIComponent("routes/_app+/_contacts+/contacts"),
       "/api/contacts",
       "/api/templates",
       "/contacts/template.csv",
