@@ -16,11 +16,11 @@ const PARSER_MARKERS = ["__parsed_extra", "UndetectableDelimiter", "sheet_to_csv
 test("no client chunk contains papaparse or SheetJS (the upload and quick-send routes included)", () => {
   const chunks = files(build).filter((f) => f.endsWith(".js"));
   assert.ok(
-    chunks.some((f) => /routes[\\/]_app\.contacts\.upload-/.test(f)),
+    chunks.some((f) => /routes[\\/]_app\+[\\/]_contacts\+[\\/]contacts\.upload-/.test(f)),
     "the upload route's chunk exists",
   );
   assert.ok(
-    chunks.some((f) => /routes[\\/]_app\.contacts\.quick-send-/.test(f)),
+    chunks.some((f) => /routes[\\/]_app\+[\\/]_contacts\+[\\/]contacts\.quick-send-/.test(f)),
     "the quick-send route's chunk exists",
   );
   const offenders = chunks.filter((f) => PARSER_MARKERS.some((m) => readFileSync(f, "utf8").includes(m)));
