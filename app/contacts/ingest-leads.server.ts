@@ -7,7 +7,7 @@ import { AppError } from "~/lib/app-error";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
 import { parseLead, type LeadConsentInput } from "./lead-fields";
-import { optOutFlagStatements } from "./upsert-contacts.server";
+import { keepUnlessGiven, optOutFlagStatements } from "./upsert-contacts.server";
 
 export type OnDuplicate = "update" | "skip";
 export type LeadOutcome = {
@@ -188,13 +188,7 @@ async function planAndWrite(
           .set({
             firstName: values.firstName,
             lastName: sql`CASE WHEN ${values.lastName} = '' THEN ${contacts.lastName} ELSE ${values.lastName} END`,
-            email: sql`coalesce(${values.email}, ${contacts.email})`,
-            company: sql`coalesce(${values.company}, ${contacts.company})`,
-            address: sql`coalesce(${values.address}, ${contacts.address})`,
-            city: sql`coalesce(${values.city}, ${contacts.city})`,
-            state: sql`coalesce(${values.state}, ${contacts.state})`,
-            zipCode: sql`coalesce(${values.zipCode}, ${contacts.zipCode})`,
-            timeZone: sql`coalesce(${values.timeZone}, ${contacts.timeZone})`,
+            ...keepUnlessGiven(values),
             customFields:
               values.customFields == null
                 ? undefined

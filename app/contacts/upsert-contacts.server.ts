@@ -138,13 +138,7 @@ async function planAndWrite(
         set: {
           firstName: j.firstName,
           lastName: j.lastName,
-          email: sql`coalesce(${j.email}, ${contacts.email})`,
-          company: sql`coalesce(${j.company}, ${contacts.company})`,
-          address: sql`coalesce(${j.address}, ${contacts.address})`,
-          city: sql`coalesce(${j.city}, ${contacts.city})`,
-          state: sql`coalesce(${j.state}, ${contacts.state})`,
-          zipCode: sql`coalesce(${j.zipCode}, ${contacts.zipCode})`,
-          timeZone: sql`coalesce(${j.timeZone}, ${contacts.timeZone})`,
+          ...keepUnlessGiven(j),
           sendable: j.sendable,
           unsendableReason: j.unsendableReason,
           // Imported custom fields are merged into the contact's (a column left empty keeps its value).
@@ -159,6 +153,18 @@ async function planAndWrite(
   statements.push(...(opts.extra?.(counts) ?? []));
   if (statements.length) await runBatch(db, statements);
   return counts;
+}
+
+const KEPT_UNLESS_GIVEN = ["email", "company", "address", "city", "state", "zipCode", "timeZone"] as const;
+
+/**
+ * The SET entries for the contact fields an import or a lead overwrites only when it brings a value: each is the
+ * new value, or the contact's own when that is null. `given` holds SQL expressions or plain (bound) values.
+ */
+export function keepUnlessGiven(given: Record<(typeof KEPT_UNLESS_GIVEN)[number], unknown>) {
+  return Object.fromEntries(
+    KEPT_UNLESS_GIVEN.map((field) => [field, sql`coalesce(${given[field]}, ${contacts[field]})`]),
+  ) as Record<(typeof KEPT_UNLESS_GIVEN)[number], SQL>;
 }
 
 /** Flags contacts whose phone or email is already on the suppression list (one statement per channel). */
