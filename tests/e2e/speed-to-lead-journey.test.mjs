@@ -3,7 +3,15 @@ import { after, before, it } from "node:test";
 import { postLeads, vendorLead } from "../fakes/fake-lead-vendor.mjs";
 import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { phoneInCallingHours, simulateReply, tag, until } from "./lib.mjs";
+import {
+  phoneInCallingHours,
+  receivedReplyEvent,
+  simulateReply,
+  subscribeWebhook,
+  tag,
+  turnOffWebhook,
+  until,
+} from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Issue 26's "Done when", end to end (JS on and off): a superuser sets up a one-text sequence, a lead trigger rule
@@ -85,16 +93,7 @@ describeEachMode("speed-to-lead journey", (mode) => {
       .waitFor();
 
     // 4. A webhook subscription the fake receiver verifies (its secret is shown once).
-    const endpoint = await (await fetch(receiver.url + "/__control/endpoints", { method: "POST", body: "{}" })).json();
-    await page.goto("/settings/webhooks");
-    await page.getByRole("heading", { name: "Webhooks" }).first().waitFor();
-    const hookForm = page.getByTestId("webhook-form");
-    await hookForm.getByLabel("URL").fill(endpoint.url);
-    await hookForm.getByLabel("Description").fill(`journey ${mode.name}`);
-    await hookForm.getByRole("button", { name: "Create webhook" }).click();
-    const whsec = (await page.getByTestId("webhook-secret").locator("code").first().textContent()).trim();
-    assert.match(whsec, /^whsec_[0-9a-f]{64}$/);
-    receiver.endpoints.get(endpoint.id).secret = whsec;
+    const endpoint = await subscribeWebhook(page, receiver, `journey ${mode.name}`);
 
     try {
       // 5. The vendor posts a lead with the key, from Node (what `curl -H "Authorization: Bearer …"` sends).
@@ -139,26 +138,10 @@ describeEachMode("speed-to-lead journey", (mode) => {
       // 7. The homeowner replies; the receiver gets a signed message.received naming that phone.
       const reply = `Yes, call me ${mode.name} ${Date.now()}`;
       await simulateReply(page, leadPhone, reply);
-      let delivered;
-      await until(
-        () => (delivered = receiver.endpoints.get(endpoint.id).deliveries.find((x) => x.body.includes(reply))),
-        "the signed message.received delivery",
-        30_000,
-      );
-      assert.equal(delivered.verified, true, delivered.problem);
-      const event = JSON.parse(delivered.body);
-      assert.equal(event.type, "message.received");
-      assert.equal(event.data.from, leadPhone);
-      assert.equal(delivered.eventId, event.id);
+      await receivedReplyEvent(receiver, endpoint, reply, leadPhone);
     } finally {
       // Leave nothing that feeds the other mode's run: the subscription off, the rule's campaign paused.
-      await page.goto("/settings/webhooks");
-      await page
-        .getByTestId("webhook-subscription")
-        .filter({ hasText: endpoint.url })
-        .getByRole("button", { name: `Turn off ${endpoint.url}` })
-        .click();
-      await toast(page, "Webhook turned off").waitFor();
+      await turnOffWebhook(page, endpoint);
       await context.request.post(BASE + `/api/campaigns/${campaign.id}/pause`, { headers: { Origin: BASE } });
       await context.close();
     }
