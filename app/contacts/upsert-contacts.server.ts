@@ -173,31 +173,27 @@ export function optOutFlagStatements(db: Db, rows: { phone: string; email: strin
   const phones = rows.map((r) => r.phone);
   const emails = rows.flatMap((r) => (r.email ? [r.email] : []));
   const s = alias(suppressions, "s");
+  // Per channel: the listed contacts whose address there is suppressed and not yet flagged take the flag.
+  const flag = (
+    onChannel: SQL,
+    address: typeof contacts.phone | typeof contacts.email,
+    values: string[],
+    flagged: typeof contacts.optedOutAt | typeof contacts.emailUnsubscribedAt,
+    set: { optedOutAt: SQL; optedOutSource: SQL } | { emailUnsubscribedAt: SQL },
+  ) =>
+    db
+      .update(contacts)
+      .set(set)
+      .from(s)
+      .where(and(onChannel, eq(s.address, address), inJson(address, values), isNull(flagged)));
   return [
-    db
-      .update(contacts)
-      .set({ optedOutAt: sql`${s.createdAt}`, optedOutSource: sql`${s.reason}` })
-      .from(s)
-      .where(
-        and(
-          sql`${s.channel} = 'sms'`,
-          eq(s.address, contacts.phone),
-          inJson(contacts.phone, phones),
-          isNull(contacts.optedOutAt),
-        ),
-      ),
-    db
-      .update(contacts)
-      .set({ emailUnsubscribedAt: sql`${s.createdAt}` })
-      .from(s)
-      .where(
-        and(
-          sql`${s.channel} = 'email'`,
-          eq(s.address, contacts.email),
-          inJson(contacts.email, emails),
-          isNull(contacts.emailUnsubscribedAt),
-        ),
-      ),
+    flag(sql`${s.channel} = 'sms'`, contacts.phone, phones, contacts.optedOutAt, {
+      optedOutAt: sql`${s.createdAt}`,
+      optedOutSource: sql`${s.reason}`,
+    }),
+    flag(sql`${s.channel} = 'email'`, contacts.email, emails, contacts.emailUnsubscribedAt, {
+      emailUnsubscribedAt: sql`${s.createdAt}`,
+    }),
   ];
 }
 

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { tag } from "./lib.mjs";
+import { tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Speed to lead (issue 26): a superuser creates a lead trigger rule on its screen, on a 390 px phone, JS on and off.
 const browser = sharedBrowser();
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 
 describeEachMode("lead triggers", (mode) => {
   it("creates a rule (the name error first), lists it, disables and deletes it, on a phone", async () => {

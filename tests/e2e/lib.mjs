@@ -13,6 +13,9 @@ export async function until(check, what = "condition", ms = 15_000) {
   }
 }
 
+/** The toast saying exactly `text` (the first, if several are up). */
+export const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
+
 /** Waits until the address bar matches (a full URL string or a RegExp). */
 export const atUrl = (page, url) =>
   until(() => (typeof url === "string" ? page.url() === url : url.test(page.url())), `url ${url}`);
@@ -124,5 +127,5 @@ export async function turnOffWebhook(page, endpoint) {
     .filter({ hasText: endpoint.url })
     .getByRole("button", { name: `Turn off ${endpoint.url}` })
     .click();
-  await page.getByTestId("toast").getByText("Webhook turned off", { exact: true }).first().waitFor();
+  await toast(page, "Webhook turned off").waitFor();
 }

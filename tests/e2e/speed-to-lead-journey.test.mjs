@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
 import { postLeads, vendorLead } from "../fakes/fake-lead-vendor.mjs";
-import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
-import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
+import { BASE, describeEachMode, sharedBrowser, sharedWebhookReceiver, signedInPage } from "./browser.mjs";
 import {
   phoneInCallingHours,
   receivedReplyEvent,
   simulateReply,
   subscribeWebhook,
   tag,
+  toast,
   turnOffWebhook,
   until,
 } from "./lib.mjs";
@@ -21,14 +21,7 @@ import { E2E_USERS } from "./server.mjs";
 // dispatched by runLeadTriggers onto the send queue, and webhook deliveries go through the delivery queue, both of
 // which the e2e server's `wrangler dev` consumes locally.
 const browser = sharedBrowser();
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
-let receiver;
-before(async () => {
-  receiver = await startFakeWebhookReceiver();
-});
-after(async () => {
-  await receiver?.stop();
-});
+const webhookReceiver = sharedWebhookReceiver();
 
 describeEachMode("speed-to-lead journey", (mode) => {
   it("key → lead posted → first text sent within 60 s → reply → signed message.received", async (t) => {
@@ -93,7 +86,7 @@ describeEachMode("speed-to-lead journey", (mode) => {
       .waitFor();
 
     // 4. A webhook subscription the fake receiver verifies (its secret is shown once).
-    const endpoint = await subscribeWebhook(page, receiver, `journey ${mode.name}`);
+    const endpoint = await subscribeWebhook(page, webhookReceiver(), `journey ${mode.name}`);
 
     try {
       // 5. The vendor posts a lead with the key, from Node (what `curl -H "Authorization: Bearer …"` sends).
@@ -138,7 +131,7 @@ describeEachMode("speed-to-lead journey", (mode) => {
       // 7. The homeowner replies; the receiver gets a signed message.received naming that phone.
       const reply = `Yes, call me ${mode.name} ${Date.now()}`;
       await simulateReply(page, leadPhone, reply);
-      await receivedReplyEvent(receiver, endpoint, reply, leadPhone);
+      await receivedReplyEvent(webhookReceiver(), endpoint, reply, leadPhone);
     } finally {
       // Leave nothing that feeds the other mode's run: the subscription off, the rule's campaign paused.
       await turnOffWebhook(page, endpoint);

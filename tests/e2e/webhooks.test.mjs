@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
-import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
-import { describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { randomPhone, receivedReplyEvent, simulateReply, subscribeWebhook, turnOffWebhook, until } from "./lib.mjs";
+import { it } from "node:test";
+import { describeEachMode, sharedBrowser, sharedWebhookReceiver, signedInPage } from "./browser.mjs";
+import {
+  randomPhone,
+  receivedReplyEvent,
+  simulateReply,
+  subscribeWebhook,
+  toast,
+  turnOffWebhook,
+  until,
+} from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Outbound webhooks (issue 26, decision 036): a superuser creates a subscription on Settings → Webhooks on a 390 px
@@ -10,21 +17,14 @@ import { E2E_USERS } from "./server.mjs";
 // receiver gets a message.received it can verify with the secret the screen showed once, and the delivery log lists
 // it and replays it — JS on and off. (The e2e server runs with WEBHOOKS_ALLOW_PRIVATE=1.)
 const browser = sharedBrowser();
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
-let receiver;
-before(async () => {
-  receiver = await startFakeWebhookReceiver();
-});
-after(async () => {
-  await receiver?.stop();
-});
+const webhookReceiver = sharedWebhookReceiver();
 
 describeEachMode("webhooks", (mode) => {
   it("creates a subscription (secret shown once), a reply is delivered signed, the log shows it and replays it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, {
       viewport: { width: 390, height: 800 },
     });
-    const endpoint = await subscribeWebhook(page, receiver, `e2e ${mode.name}`);
+    const endpoint = await subscribeWebhook(page, webhookReceiver(), `e2e ${mode.name}`);
     const wide = await page.evaluate(() =>
       [...document.querySelectorAll("body *")]
         .filter((e) => e.getBoundingClientRect().right > 391)
@@ -37,7 +37,7 @@ describeEachMode("webhooks", (mode) => {
     const from = randomPhone();
     const text = `Call me tomorrow ${mode.name} ${Date.now()}`;
     await simulateReply(page, from, text);
-    const body = await receivedReplyEvent(receiver, endpoint, text, from);
+    const body = await receivedReplyEvent(webhookReceiver(), endpoint, text, from);
 
     // The delivery log.
     await page.goto("/settings/webhooks");
@@ -55,7 +55,10 @@ describeEachMode("webhooks", (mode) => {
     await row.getByRole("button", { name: `Replay ${body.id}` }).click();
     await toast(page, "Delivery queued again").waitFor();
     await until(
-      () => receiver.endpoints.get(endpoint.id).deliveries.filter((x) => x.eventId === body.id).length === 2,
+      () =>
+        webhookReceiver()
+          .endpoints.get(endpoint.id)
+          .deliveries.filter((x) => x.eventId === body.id).length === 2,
       "the replayed delivery",
       30_000,
     );
