@@ -28,21 +28,13 @@ import {
 } from "./lib/ceilings.mjs";
 import { api, BENCH_FROM, bundleWorker, login, migrate, root, runCron, seed, startHelioOnFake } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { benchSession, parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
+import { benchSession, countFlag, parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
-const COUNT = Number(flags.count ?? 10_000);
-const BIG = Number(flags.big ?? 100_000);
-const DUE = Number(flags.due ?? 1000);
+const COUNT = countFlag(flags, "count", 10_000, MAX_RECIPIENTS);
+const BIG = countFlag(flags, "big", 100_000, MAX_RECIPIENTS);
+const DUE = countFlag(flags, "due", 1000, MAX_RECIPIENTS);
 const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
-for (const [name, v] of [
-  ["count", COUNT],
-  ["big", BIG],
-  ["due", DUE],
-]) {
-  if (!Number.isInteger(v) || v < 1 || v > MAX_RECIPIENTS)
-    throw new Error(`--${name} must be an integer from 1 to ${MAX_RECIPIENTS}`);
-}
 if (DUE > Math.min(BIG, 10_000))
   throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
 

@@ -127,6 +127,13 @@ export function socketStates(port) {
 /** `--key value` / `--flag` arguments (the same parser as the scripts'). */
 export { parseArgs as parseFlags } from "../../scripts/lib/d1.mjs";
 
+/** `--<name>` as a whole number from 1 to `max` (`fallback` when it is absent); an Error naming the flag otherwise. */
+export function countFlag(flags, name, fallback, max) {
+  const n = Number(flags[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`--${name} must be an integer from 1 to ${max}`);
+  return n;
+}
+
 /** Gaps between consecutive provider calls: in-batch spacing vs the pauses between batches. */
 export function interArrival(ats) {
   const sorted = [...ats].sort((a, b) => a - b);
