@@ -28,9 +28,9 @@ import {
   bareConsumer,
   dispatchBudgetFailures,
   dispatchShares,
-  nodeLoop,
+  nodeLoopOnFake,
   queueOnly,
-  workerPostLoop,
+  workerPostLoopOnFake,
 } from "./lib/ceilings.mjs";
 import {
   bundleWorker,
@@ -344,24 +344,9 @@ async function main() {
   const loops = [];
   if (!flags["skip-ceilings"]) {
     for (const concurrency of [6, 32]) {
-      const r = await nodeLoop({
-        twilio: fake,
-        account: fake.createAccount(),
-        from: BENCH_FROM,
-        count: COUNT,
-        concurrency,
-      });
-      loops.push({ concurrency, ...r });
-      log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
+      loops.push({ concurrency, ...(await nodeLoopOnFake(fake, COUNT, concurrency, log)) });
     }
-    workerLoop = await workerPostLoop({
-      twilio: fake,
-      account: fake.createAccount(),
-      from: BENCH_FROM,
-      count: COUNT,
-      concurrency: 6,
-    });
-    log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
+    workerLoop = await workerPostLoopOnFake(fake, COUNT, log);
     queue = await queueOnly({ count: COUNT });
     log(`the queue alone: ${queue.rate.toFixed(0)} msgs/s`);
     // The same Helio run with Twilio's create call answered inside the Worker: what everything but the network costs.

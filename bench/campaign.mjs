@@ -23,8 +23,8 @@ import {
   DISPATCH_BUDGETS,
   dispatchBudgetFailures,
   dispatchShares,
-  nodeLoop,
-  workerPostLoop,
+  nodeLoopOnFake,
+  workerPostLoopOnFake,
 } from "./lib/ceilings.mjs";
 import { api, BENCH_FROM, bundleWorker, login, migrate, root, runCron, seed, startHelioOnFake } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
@@ -298,22 +298,8 @@ async function main() {
       onProgress: log,
     });
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
-    loop6 = await nodeLoop({
-      twilio: fake,
-      account: fake.createAccount(),
-      from: BENCH_FROM,
-      count: COUNT,
-      concurrency: 6,
-    });
-    log(`Node loop, 6 in flight: ${loop6.rate.toFixed(0)} msgs/s`);
-    workerLoop = await workerPostLoop({
-      twilio: fake,
-      account: fake.createAccount(),
-      from: BENCH_FROM,
-      count: COUNT,
-      concurrency: 6,
-    });
-    log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
+    loop6 = await nodeLoopOnFake(fake, COUNT, 6, log);
+    workerLoop = await workerPostLoopOnFake(fake, COUNT, log);
   }
   log(`2./3. ${BIG}-contact campaign start and cron reads…`);
   const big = await bigRun(scriptPath, fake, tz);
