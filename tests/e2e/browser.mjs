@@ -4,6 +4,9 @@ import { chromium } from "playwright-core";
 import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
 
 export const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8799";
+/** The context options of a phone-sized window (docs/ui.md: every screen fits a 390 px phone). */
+export const PHONE_WINDOW = { viewport: { width: 390, height: 800 } };
+
 export const JS_MODES = [
   { name: "JS on", javaScriptEnabled: true },
   { name: "JS off", javaScriptEnabled: false },

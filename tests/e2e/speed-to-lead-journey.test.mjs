@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { postLeads, vendorLead } from "../fakes/fake-lead-vendor.mjs";
-import { BASE, describeEachMode, sharedBrowser, sharedWebhookReceiver, signedInPage } from "./browser.mjs";
+import {
+  BASE,
+  describeEachMode,
+  PHONE_WINDOW,
+  sharedBrowser,
+  sharedWebhookReceiver,
+  signedInPage,
+} from "./browser.mjs";
 import {
   phoneInCallingHours,
   receivedReplyEvent,
@@ -28,9 +35,7 @@ describeEachMode("speed-to-lead journey", (mode) => {
     // The send pipeline holds texts outside the recipient's calling hours (decision 021): pick a number inside them.
     const leadPhone = phoneInCallingHours();
     if (!leadPhone) return t.skip("no US zone is inside calling hours this hour");
-    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, {
-      viewport: { width: 390, height: 800 },
-    });
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const api = async (path, data, status) => {
       const res = await context.request.post(BASE + path, { data, headers: { Origin: BASE } });
       assert.equal(res.status(), status, `${path}: ${await res.text()}`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { describeEachMode, sharedBrowser, sharedWebhookReceiver, signedInPage } from "./browser.mjs";
+import { describeEachMode, PHONE_WINDOW, sharedBrowser, sharedWebhookReceiver, signedInPage } from "./browser.mjs";
 import {
   randomPhone,
   receivedReplyEvent,
@@ -21,9 +21,7 @@ const webhookReceiver = sharedWebhookReceiver();
 
 describeEachMode("webhooks", (mode) => {
   it("creates a subscription (secret shown once), a reply is delivered signed, the log shows it and replays it", async () => {
-    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, {
-      viewport: { width: 390, height: 800 },
-    });
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const endpoint = await subscribeWebhook(page, webhookReceiver(), `e2e ${mode.name}`);
     const wide = await page.evaluate(() =>
       [...document.querySelectorAll("body *")]
