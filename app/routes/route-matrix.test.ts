@@ -14,13 +14,13 @@ import { API_KEY_SCOPES, scopeFor, type ApiKeyScope } from "~/auth/api-key-scope
 import { OPERATIONS } from "~/http/api-v1/operations";
 
 /**
- * The scope a key needs: /api/v1 routes declare theirs per operation (decision 038), and ask for `read` on a method
- * they do not serve (then 405); the rest of /api follows scopeFor.
+ * The scope a key needs: /api/v1 routes declare theirs per operation (decision 038), and take any valid key on a
+ * method they do not serve (then 405, whatever the key's scopes); the rest of /api follows scopeFor.
  */
-function neededScope(method: string, path: string): ApiKeyScope | null {
+function neededScope(method: string, path: string): ApiKeyScope | "any" | null {
   if (!path.startsWith("/api/v1/")) return scopeFor(method, path);
   const matching = OPERATIONS.filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
-  return matching.find((o) => o.method === method.toLowerCase())?.scope ?? (matching.length ? "read" : null);
+  return matching.find((o) => o.method === method.toLowerCase())?.scope ?? (matching.length ? "any" : null);
 }
 
 const SUPER_API: Statuses = { anon: 401, user: 403, superuser: 200 };
@@ -1063,9 +1063,17 @@ describe("route × role matrix with API keys", () => {
       const full = await send((await createTestApiKey(userId)).secret);
       const needed = neededScope(c.method, full.path.split("?")[0]);
       expect(full.status, `${c.method} ${full.path} with every scope`).toBe(needed === null ? 403 : c.expect[who]);
-      const others = API_KEY_SCOPES.filter((s) => s !== needed) as ApiKeyScope[];
-      const wrong = await send((await createTestApiKey(userId, others)).secret);
-      expect(wrong.status, `${c.method} ${wrong.path} without its scope`).toBe(403);
+      if (needed === "any") {
+        // A method the operation does not serve: 405 with a key of any one scope (GET /api/v1/leads, a leads key).
+        for (const scope of API_KEY_SCOPES) {
+          const one = await send((await createTestApiKey(userId, [scope])).secret);
+          expect(one.status, `${c.method} ${one.path} with only ${scope}`).toBe(c.expect[who]);
+        }
+      } else {
+        const others = API_KEY_SCOPES.filter((s) => s !== needed) as ApiKeyScope[];
+        const wrong = await send((await createTestApiKey(userId, others)).secret);
+        expect(wrong.status, `${c.method} ${wrong.path} without its scope`).toBe(403);
+      }
       for (const opts of [{ revoked: true }, { expired: true }]) {
         const bad = await send((await createTestApiKey(userId, [...API_KEY_SCOPES], opts)).secret);
         expect(bad.status, `${c.method} ${bad.path} ${Object.keys(opts)[0]}`).toBe(401);
