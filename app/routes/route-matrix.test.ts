@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
+import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
@@ -72,6 +73,12 @@ const freshCampaign = async (ctx: Ctx) =>
       new Date(),
     )
   ).id;
+/** A fresh campaign with one fresh contact enrolled: the path that stops that enrolment. */
+const freshEnrolmentStop = async (ctx: Ctx) => {
+  const [campaignId, contactId] = [await freshCampaign(ctx), await freshContact(ctx)];
+  await addCampaignContacts(db(), campaignId, [contactId], new Date());
+  return `/api/v1/campaigns/${campaignId}/enrolments/${contactId}/stop`;
+};
 const freshStep = async (ctx: Ctx) =>
   (
     await addCampaignStep(
@@ -685,7 +692,13 @@ const MATRIX: Record<string, Case[]> = {
       json: {},
       expect: API_INVALID,
     },
-    { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`, expect: API_405 },
+    { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`, expect: API },
+    {
+      method: "PUT",
+      path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`,
+      json: {},
+      expect: API_405,
+    },
   ],
   "api+/_campaigns+/v1.campaigns.ts": [
     { method: "GET", path: "/api/v1/campaigns", expect: API },
@@ -702,7 +715,12 @@ const MATRIX: Record<string, Case[]> = {
       json: {},
       expect: API_INVALID,
     },
-    { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API_405 },
+    { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API },
+    { method: "DELETE", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API_405 },
+  ],
+  "api+/_campaigns+/v1.campaigns.$id.enrolments.$contactId.stop.ts": [
+    { method: "POST", path: freshEnrolmentStop, json: {}, expect: API },
+    { method: "GET", path: freshEnrolmentStop, expect: API_405 },
   ],
   "_public+/api.v1.openapi[.]json.ts": [
     { method: "GET", path: "/api/v1/openapi.json", expect: PUBLIC(200) },
