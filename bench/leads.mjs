@@ -170,7 +170,9 @@ async function helioRun(scriptPath, fake, z) {
     return m;
   };
   while (firstAt().size < COUNT && Date.now() - started < TIMEOUT_MS) await sleep(100);
-  const lastCallAt = Math.max(...account.calls.map((c) => c.at));
+  const callAts = account.calls.map((c) => c.at);
+  const lastCallAt = Math.max(...callAts);
+  const firstCallAt = Math.min(...callAts);
   // A moment more, so a duplicate send would still arrive and be counted.
   await sleep(2000);
   const first = firstAt();
@@ -210,6 +212,9 @@ async function helioRun(scriptPath, fake, z) {
     check,
     postedSeconds,
     allTextedSeconds: (lastCallAt - started) / 1000,
+    firstTextSeconds: (firstCallAt - started) / 1000,
+    errors: [...new Set(results.filter((r) => r.error).map((r) => r.error))].join(", "),
+    retried: results.filter((r) => r.attempts > 1).length,
     answer: { p50: pct(answers, 0.5), p95: pct(answers, 0.95) },
     toSms: { p50: pct(toSms, 0.5), p95: pct(toSms, 0.95), max: Math.max(...toSms) },
   };
@@ -262,7 +267,7 @@ async function main() {
       "—",
     ),
     "",
-    `All ${COUNT} posted in ${helio.postedSeconds.toFixed(2)} s; the last first text left ${helio.allTextedSeconds.toFixed(2)} s after the first post.`,
+    `All ${COUNT} posted in ${helio.postedSeconds.toFixed(2)} s; the first text left ${helio.firstTextSeconds.toFixed(2)} s and the last ${helio.allTextedSeconds.toFixed(2)} s after the first post.${helio.errors ? ` Posts sent again (no answer; same Idempotency-Key): ${helio.retried} (${helio.errors}).` : ""}`,
     `Webhook → first SMS p95 / floor p95: ${(helio.toSms.p95 / floor.p95).toFixed(1)}×; answer p95 / floor p95: ${(helio.answer.p95 / floor.p95).toFixed(1)}×`,
     `Stored once: answers ${c.answers}; ${c.contacts} contacts (${c.distinctPhones} phones), ${c.consents} consent rows: ${ok ? "OK" : "FAIL"}`,
     `One text per lead: ${c.texted} texted, ${c.duplicates} duplicates, ${c.wrongText} with the wrong text: ${onePerLead ? "OK" : "FAIL"}`,

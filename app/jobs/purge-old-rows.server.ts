@@ -1,4 +1,4 @@
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { aiClassifications, alerts, chatMessages, leadIdempotency, loginHistory, webhookDeliveries } from "~/db/schema";
 
