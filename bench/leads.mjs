@@ -14,17 +14,22 @@
 // Miniflare is driven directly with the bundle `wrangler deploy` would upload, as the other benches do (bench/lib/
 // helio.mjs; `wrangler dev`'s proxy runs out of file descriptors under load). API keys: a key is limited to 120
 // requests a minute (decision 035), so the posts are spread over one key per 100 leads, as several vendors would.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
-import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
-import { api, bundleWorker, createBenchUser, login, MF_BASE, migrate, root, startHelioOnFake } from "./lib/helio.mjs";
+import {
+  api,
+  bundleAndFakeTwilio,
+  createBenchUser,
+  login,
+  MF_BASE,
+  migrate,
+  root,
+  startHelioOnFake,
+} from "./lib/helio.mjs";
 import { firstNameFor } from "./lib/recipients.mjs";
-import { benchSession, parseFlags, runBench, sleep } from "./lib/util.mjs";
+import { benchFooter, benchSession, parseFlags, runBench, sleep } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const COUNT = Number(flags.count ?? 1000);
@@ -223,15 +228,7 @@ async function helioRun(scriptPath, fake, z) {
 async function main() {
   const z = openZone();
   log(`leads in ${z.zone} (area code ${z.area}, ${z.state}; local hour ${z.hour}): their window is open`);
-  const tmp = mkdtempSync(join(os.tmpdir(), "helio-bench-"));
-  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
-  log("bundling the Worker (wrangler deploy --dry-run)…");
-  const scriptPath = bundleWorker(join(tmp, "bundle"));
-  const fake = await startFakeTwilio({
-    accountSid: "AC" + randomBytes(16).toString("hex"),
-    authToken: randomBytes(16).toString("hex"),
-  });
-  cleanups.push(() => fake.stop());
+  const { scriptPath, fake } = await bundleAndFakeTwilio({ cleanups, log });
 
   const floorBefore = await floorRun(z);
   log(`floor (bare insert, minimal Worker): p50 ${floorBefore.p50} ms, p95 ${floorBefore.p95} ms`);
@@ -272,18 +269,8 @@ async function main() {
     `Stored once: answers ${c.answers}; ${c.contacts} contacts (${c.distinctPhones} phones), ${c.consents} consent rows: ${ok ? "OK" : "FAIL"}`,
     `One text per lead: ${c.texted} texted, ${c.duplicates} duplicates, ${c.wrongText} with the wrong text: ${onePerLead ? "OK" : "FAIL"}`,
     `p95 webhook → first SMS ≤ ${BUDGET_P95_MS / 1000} s (issue 26): ${met ? "MET" : "NOT MET"}`,
-    `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")} (shared machine)`,
+    ...benchFooter({ t0, loadAtStart, root }),
   ];
-  let git = "";
-  try {
-    git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);
-  } catch {}
-  out.push(
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; code ${git}. Whole bench: ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
   console.log(out.join("\n"));
   const failures = [];
   if (!ok) failures.push("leads not stored once");

@@ -1,5 +1,6 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { pageLimit, splitPage, underParentAfter } from "~/db/page-newest-first.server";
 import { campaignEnrollments, campaigns } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { CAMPAIGN_NOT_FOUND } from "./campaign-schema";
@@ -27,16 +28,12 @@ export function publicEnrollment(e: EnrollmentRow) {
 
 /** The statement of one page (exported so the plan test checks the query that runs). */
 export function enrollmentsPage(db: Db, campaignId: number, opts: { after?: number | null; limit: number }) {
+  const e = campaignEnrollments;
   return db
     .select()
-    .from(campaignEnrollments)
-    .where(
-      and(
-        eq(campaignEnrollments.campaignId, campaignId),
-        opts.after ? lt(campaignEnrollments.contactId, opts.after) : undefined,
-      ),
-    )
-    .orderBy(desc(campaignEnrollments.contactId))
+    .from(e)
+    .where(underParentAfter(e.campaignId, campaignId, e.contactId, opts.after))
+    .orderBy(desc(e.contactId))
     .limit(opts.limit + 1);
 }
 
@@ -53,11 +50,8 @@ export async function listCampaignEnrollments(
 ) {
   const campaign = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, campaignId)).get();
   if (!campaign) throw new AppError("not_found", CAMPAIGN_NOT_FOUND);
-  const limit = Math.min(Math.max(opts.limit ?? ENROLLMENT_PAGE, 1), MAX_ENROLLMENT_PAGE);
+  const limit = pageLimit(opts.limit, { page: ENROLLMENT_PAGE, max: MAX_ENROLLMENT_PAGE });
   const rows = await enrollmentsPage(db, campaignId, { after: opts.after, limit });
-  const page = rows.slice(0, limit);
-  return {
-    enrollments: page.map(publicEnrollment),
-    nextCursor: rows.length > limit ? page[limit - 1].contactId : null,
-  };
+  const { page, nextCursor } = splitPage(rows, limit, (e) => e.contactId);
+  return { enrollments: page.map(publicEnrollment), nextCursor };
 }

@@ -1,8 +1,10 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { desc } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { contacts, messages } from "~/db/schema";
+import { pageLimit, splitPage, underParentAfter } from "~/db/page-newest-first.server";
+import { messages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { pendingPreview } from "~/message-center/list-messages.server";
+import { previewContact, THREAD_COLUMNS } from "./get-conversation.server";
 
 export const CONTACT_MESSAGES_PAGE = 50;
 export const MAX_CONTACT_MESSAGES_PAGE = 200;
@@ -12,25 +14,17 @@ const WAITING = new Set(["pending", "queued", "sending", "held"]);
 export function contactMessagesPage(db: Db, contactId: number, opts: { after?: number | null; limit: number }) {
   return db
     .select({
-      id: messages.id,
-      channel: messages.channel,
-      direction: messages.direction,
-      kind: messages.kind,
-      status: messages.status,
+      ...THREAD_COLUMNS,
       campaignId: messages.campaignId,
       phone: messages.phone,
       email: messages.email,
-      subject: messages.subject,
-      content: messages.content,
       segments: messages.segments,
       errorCode: messages.errorCode,
-      errorMessage: messages.errorMessage,
-      createdAt: messages.createdAt,
       sentAt: messages.sentAt,
       deliveredAt: messages.deliveredAt,
     })
     .from(messages)
-    .where(and(eq(messages.contactId, contactId), opts.after ? lt(messages.id, opts.after) : undefined))
+    .where(underParentAfter(messages.contactId, contactId, messages.id, opts.after))
     .orderBy(desc(messages.id))
     .limit(opts.limit + 1);
 }
@@ -45,26 +39,11 @@ export async function listContactMessages(
   contactId: number,
   opts: { after?: number | null; limit?: number } = {},
 ) {
-  const contact = await db
-    .select({
-      first_name: contacts.firstName,
-      last_name: contacts.lastName,
-      contact_email: contacts.email,
-      contact_phone: contacts.phone,
-      company: contacts.company,
-      address: contacts.address,
-      city: contacts.city,
-      state: contacts.state,
-      zip_code: contacts.zipCode,
-      custom_fields: contacts.customFields,
-    })
-    .from(contacts)
-    .where(eq(contacts.id, contactId))
-    .get();
+  const contact = await previewContact(db, contactId);
   if (!contact) throw new AppError("not_found", "Contact not found");
-  const limit = Math.min(Math.max(opts.limit ?? CONTACT_MESSAGES_PAGE, 1), MAX_CONTACT_MESSAGES_PAGE);
+  const limit = pageLimit(opts.limit, { page: CONTACT_MESSAGES_PAGE, max: MAX_CONTACT_MESSAGES_PAGE });
   const rows = await contactMessagesPage(db, contactId, { after: opts.after, limit });
-  const page = rows.slice(0, limit);
+  const { page, nextCursor } = splitPage(rows, limit, (m) => m.id);
   return {
     messages: page.map((m) => ({
       ...m,
@@ -73,6 +52,6 @@ export async function listContactMessages(
       sentAt: m.sentAt?.toISOString() ?? null,
       deliveredAt: m.deliveredAt?.toISOString() ?? null,
     })),
-    nextCursor: rows.length > limit ? page[limit - 1].id : null,
+    nextCursor,
   };
 }

@@ -19,6 +19,15 @@ import {
   pageQuery,
 } from "./schemas";
 
+/** A read of one page of what belongs to a record (`/…/{id}/…`): its scope, the keyset query, the page, the 404. */
+const pageUnder = <T extends z.ZodTypeAny>(parent: string, max: number, item: T, what: string) => ({
+  scope: "read" as const,
+  params: idParams,
+  query: pageQuery(max),
+  success: { status: 200 as const, description: `One page of ${what}`, schema: page(item) },
+  errors: { 404: `No such ${parent}` },
+});
+
 /**
  * Every /api/v1 operation (decision 038). Add one here and a route module that serves it with `v1Route`; the
  * OpenAPI document, the docs page and the tests pick it up. Breaking changes go to /api/v2, never here.
@@ -124,11 +133,7 @@ export const listContactMessagesOp = defineOperation({
   tag: "Messages",
   summary: "List a contact's messages, newest first",
   description: "Sent and received, SMS and email. Keyset-paged: pass the page's `nextCursor` as `after`.",
-  scope: "read",
-  params: idParams,
-  query: pageQuery(MAX_CONTACT_MESSAGES_PAGE),
-  success: { status: 200, description: "One page of the contact's messages", schema: page(messageOut) },
-  errors: { 404: "No such contact" },
+  ...pageUnder("contact", MAX_CONTACT_MESSAGES_PAGE, messageOut, "the contact's messages"),
   example: { query: { limit: "20" } },
 });
 
@@ -188,11 +193,7 @@ export const listEnrolmentsOp = defineOperation({
   description:
     "One per enrolled contact, by contact id, newest contacts first. Keyset-paged: pass the page's `nextCursor` " +
     "(a contact id) as `after`.",
-  scope: "read",
-  params: idParams,
-  query: pageQuery(MAX_ENROLLMENT_PAGE),
-  success: { status: 200, description: "One page of enrolments", schema: page(enrolmentOut) },
-  errors: { 404: "No such campaign" },
+  ...pageUnder("campaign", MAX_ENROLLMENT_PAGE, enrolmentOut, "enrolments"),
   example: { query: { limit: "50" } },
 });
 
