@@ -32,7 +32,16 @@ import {
   startHelioOnFake,
 } from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { benchFooter, benchSession, countFlag, parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
+import {
+  benchFooter,
+  benchSession,
+  countFlag,
+  parseFlags,
+  runBench,
+  sleep,
+  waitUntil,
+  workerdCpuMs,
+} from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const COUNT = countFlag(flags, "count", 10_000, MAX_RECIPIENTS);
