@@ -5,12 +5,23 @@ import { z } from "zod";
 import { API_KEY_SCOPES, EXPIRY_CHOICES, SCOPE_LABELS } from "~/auth/api-key-scopes";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/auth/manage-api-keys.server";
 import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
-import { Alert, Badge, Button, Card, CheckboxList, EmptyState, Field, ItemList, PageHeader } from "~/components/ui";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CheckboxList,
+  EmptyState,
+  Field,
+  ItemList,
+  PageHeader,
+  PostButton,
+  SecretOnce,
+} from "~/components/ui";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 
 export const meta: MetaFunction = () => [{ title: "API keys — Helio" }];
 
@@ -51,16 +62,16 @@ const keyForm = withDefaults(
 );
 
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: keyForm, title: "Error saving API key" }, async (input, { user }) => {
+  return formAction(args, { schema: keyForm, title: "Error saving API key" }, async (input, { user, actor }) => {
     const { db } = args.context;
-    const actor = { userId: user.id, ipAddress: clientIp(args.request), role: user.role };
+    const owner = { ...actor, role: user.role };
     const now = args.context.clock();
     if (input.intent === "revoke") {
-      await revokeApiKey(db, input.id, actor, now);
+      await revokeApiKey(db, input.id, owner, now);
       return redirectWithToast(args.context, "/account/api-keys", { title: "API key revoked" });
     }
     // The secret is answered once, in this response (not a redirect), so it shows with JavaScript off too.
-    const created = await createApiKey(db, input, actor, now);
+    const created = await createApiKey(db, input, owner, now);
     return { ok: true as const, intent: "create", created };
   });
 }
@@ -88,12 +99,11 @@ export default function ApiKeys() {
         }
       />
       {created ? (
-        <Alert tone="success" data-testid="api-key-secret">
-          <p className="font-medium">Key “{created.name}” created. Copy it now: it is not shown again.</p>
-          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm" data-testid="api-key-secret-value">
-            {created.secret}
-          </code>
-        </Alert>
+        <SecretOnce
+          data-testid="api-key-secret"
+          title={`Key “${created.name}” created. Copy it now: it is not shown again.`}
+          secret={created.secret}
+        />
       ) : null}
       <Card title="New key">
         <Form method="post" className="max-w-lg space-y-4" data-testid="api-key-form">
@@ -113,10 +123,8 @@ export default function ApiKeys() {
             label="Scopes"
             items={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
             checked={checked}
+            errors={fieldErrorsOf(creating, "scopes")}
           />
-          {fieldErrorsOf(creating, "scopes") ? (
-            <p className="text-sm text-danger">{fieldErrorsOf(creating, "scopes")?.[0]}</p>
-          ) : null}
           <Field
             as="select"
             name="expiresInDays"
@@ -155,20 +163,15 @@ export default function ApiKeys() {
                 {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
               </div>
               {k.revokedAt ? null : (
-                <Form method="post">
-                  <input type="hidden" name="id" value={k.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="revoke"
-                    variant="destructive"
-                    size="sm"
-                    disabled={pending}
-                    aria-label={`Revoke ${k.name}`}
-                  >
-                    Revoke
-                  </Button>
-                </Form>
+                <PostButton
+                  intent="revoke"
+                  fields={{ id: k.id }}
+                  variant="destructive"
+                  disabled={pending}
+                  aria-label={`Revoke ${k.name}`}
+                >
+                  Revoke
+                </PostButton>
               )}
             </>
           )}

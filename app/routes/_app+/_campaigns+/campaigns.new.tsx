@@ -13,7 +13,6 @@ import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
 import { asList } from "~/http/form-schema";
 import { z } from "zod";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Campaign — Helio" }];
@@ -75,14 +74,9 @@ const newCampaignForm = z
   });
 
 export async function action(args: ActionFunctionArgs) {
-  const { request, context } = args;
-  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { user }) => {
-    const c = await createCampaign(
-      context.db,
-      input,
-      { userId: user.id, ipAddress: clientIp(request) },
-      context.clock(),
-    );
+  const { context } = args;
+  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { actor }) => {
+    const c = await createCampaign(context.db, input, actor, context.clock());
     // Next: its steps.
     return redirectWithToast(context, `/campaigns/${c.id}/steps`, { title: "Campaign created", description: c.name });
   });

@@ -16,18 +16,18 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   campaignStatusTone,
+  Card,
   EmptyState,
   Field,
   ItemList,
   PageHeader,
+  PostButton,
 } from "~/components/ui";
 import { formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 
 export const meta: MetaFunction = () => [{ title: "Lead triggers — Helio" }];
 
@@ -60,9 +60,8 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: leadTriggerForm, role: "superuser", title: "Error saving trigger rule" },
-    async (input, { user }) => {
+    async (input, { actor }) => {
       const { db } = args.context;
-      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
       const now = args.context.clock();
       if (input.intent === "create") {
         await createSequenceTrigger(db, input, actor, now);
@@ -157,34 +156,23 @@ export default function LeadTriggers() {
                 </div>
               </div>
               <div className="flex flex-wrap gap-2">
-                <Form method="post">
-                  <input type="hidden" name="id" value={r.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value={r.enabled ? "disable" : "enable"}
-                    variant="outline"
-                    size="sm"
-                    disabled={pending}
-                    aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
-                  >
-                    {r.enabled ? "Disable" : "Enable"}
-                  </Button>
-                </Form>
-                <Form method="post">
-                  <input type="hidden" name="id" value={r.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="delete"
-                    variant="destructive"
-                    size="sm"
-                    disabled={pending}
-                    aria-label={`Delete ${r.name}`}
-                  >
-                    Delete
-                  </Button>
-                </Form>
+                <PostButton
+                  intent={r.enabled ? "disable" : "enable"}
+                  fields={{ id: r.id }}
+                  disabled={pending}
+                  aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
+                >
+                  {r.enabled ? "Disable" : "Enable"}
+                </PostButton>
+                <PostButton
+                  intent="delete"
+                  fields={{ id: r.id }}
+                  variant="destructive"
+                  disabled={pending}
+                  aria-label={`Delete ${r.name}`}
+                >
+                  Delete
+                </PostButton>
               </div>
             </>
           )}

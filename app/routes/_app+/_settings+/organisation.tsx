@@ -7,7 +7,6 @@ import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { getTwoFactorPolicy, setTwoFactorPolicy } from "~/auth/manage-two-factor.server";
 import { formAction } from "~/http/form-action.server";
 import { withDefaults } from "~/http/form-schema";
-import { clientIp } from "~/lib/request.server";
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import {
   loadOrganisationSettings,
@@ -74,13 +73,13 @@ const organisationForm = withDefaults(
 );
 
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: organisationForm, role: "superuser" }, async (input, { user: me }) => {
+  return formAction(args, { schema: organisationForm, role: "superuser" }, async (input, { user: me, actor }) => {
     if (input.intent === "two-factor-policy") {
       const on = input.requireSuperuserTwoFactor === "on";
       await setTwoFactorPolicy(
         args.context.db,
         on,
-        { userId: me.id, ipAddress: clientIp(args.request), twoFactorEnabled: me.twoFactorEnabled },
+        { ...actor, twoFactorEnabled: me.twoFactorEnabled },
         args.context.clock(),
       );
       return redirectWithToast(args.context, "/organisation", {

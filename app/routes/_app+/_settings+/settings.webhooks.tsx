@@ -14,13 +14,14 @@ import {
   Field,
   ItemList,
   PageHeader,
+  PostButton,
+  SecretOnce,
 } from "~/components/ui";
 import { WEBHOOK_EVENTS } from "~/db/schema";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import {
   createWebhookSubscription,
   listWebhookSubscriptions,
@@ -58,9 +59,8 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: webhookForm, role: "superuser", title: "Error saving webhook" },
-    async (input, { user }) => {
+    async (input, { actor }) => {
       const { db } = args.context;
-      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
       const now = args.context.clock();
       if (input.intent === "create") {
         // The secret is answered once, as this action's data (no redirect, so no cookie or URL ever carries it).
@@ -102,9 +102,11 @@ export default function Webhooks() {
         description="Helio POSTs signed JSON to your system when these things happen. Each delivery is retried for about 11 hours; a receiver that keeps failing is turned off, and you are emailed."
       />
       {created ? (
-        <Alert tone="success" data-testid="webhook-secret">
-          <p className="font-medium">Webhook created. Copy its signing secret now: it is not shown again.</p>
-          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm">{created.secret}</code>
+        <SecretOnce
+          data-testid="webhook-secret"
+          title="Webhook created. Copy its signing secret now: it is not shown again."
+          secret={created.secret}
+        >
           <p className="mt-2 text-sm">
             Check each request&apos;s <code>Helio-Signature</code> header: <code>t=…,v1=…</code>, where v1 is the hex
             HMAC-SHA256 of <code>t.body</code> with this secret.{" "}
@@ -112,7 +114,7 @@ export default function Webhooks() {
               Open its delivery log
             </Link>
           </p>
-        </Alert>
+        </SecretOnce>
       ) : null}
       <Card title="New webhook">
         <Form method="post" className="max-w-lg space-y-4" data-testid="webhook-form">
@@ -135,19 +137,15 @@ export default function Webhooks() {
             defaultValue={value("description")}
             errors={fieldErrorsOf(creating, "description") ?? undefined}
           />
-          <div className="space-y-1">
-            <p className="text-sm font-medium">Events</p>
-            <CheckboxList
-              name="events"
-              label="Events"
-              data-testid="webhook-events"
-              items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
-              checked={new Set(creating ? (creating.values?.events ?? []) : ["message.received"])}
-            />
-            {fieldErrorsOf(creating, "events") ? (
-              <p className="text-sm text-danger">{fieldErrorsOf(creating, "events")?.[0]}</p>
-            ) : null}
-          </div>
+          <CheckboxList
+            name="events"
+            label="Events"
+            showLabel
+            data-testid="webhook-events"
+            items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
+            checked={new Set(creating ? (creating.values?.events ?? []) : ["message.received"])}
+            errors={fieldErrorsOf(creating, "events")}
+          />
           <Field
             name="maxPerHour"
             label="Deliveries per hour at most"
@@ -187,20 +185,14 @@ export default function Webhooks() {
                 </div>
                 {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
               </div>
-              <Form method="post">
-                <input type="hidden" name="id" value={s.id} />
-                <Button
-                  type="submit"
-                  name="intent"
-                  value={s.enabled ? "disable" : "enable"}
-                  variant="outline"
-                  size="sm"
-                  disabled={pending}
-                  aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
-                >
-                  {s.enabled ? "Turn off" : "Turn on"}
-                </Button>
-              </Form>
+              <PostButton
+                intent={s.enabled ? "disable" : "enable"}
+                fields={{ id: s.id }}
+                disabled={pending}
+                aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
+              >
+                {s.enabled ? "Turn off" : "Turn on"}
+              </PostButton>
             </>
           )}
         </ItemList>

@@ -1,14 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ScrollText } from "lucide-react";
 import { z } from "zod";
-import { ActiveBadge, Alert, Badge, Button, Card, EmptyState, ItemList, PageHeader } from "~/components/ui";
+import {
+  ActiveBadge,
+  Alert,
+  Badge,
+  Card,
+  EmptyState,
+  ItemList,
+  PageHeader,
+  PostButton,
+  SecretOnce,
+} from "~/components/ui";
 import { formAction, intentError } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import {
   loadWebhookLog,
   replayWebhookDelivery,
@@ -43,8 +52,7 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: logForm, role: "superuser", title: "Error with webhook" },
-    async (input, { user }) => {
-      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
+    async (input, { actor }) => {
       const here = `/settings/webhooks/${id}`;
       if (input.intent === "rotate") {
         // The new secret is answered once, as this action's data.
@@ -79,12 +87,11 @@ export default function WebhookLog() {
       </p>
       {failure ? <Alert tone="danger">{failure.message}</Alert> : null}
       {secret ? (
-        <Alert tone="success" data-testid="webhook-secret">
-          <p className="font-medium">
-            New signing secret. Copy it now: it is not shown again. The old one no longer works.
-          </p>
-          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm">{secret}</code>
-        </Alert>
+        <SecretOnce
+          data-testid="webhook-secret"
+          title="New signing secret. Copy it now: it is not shown again. The old one no longer works."
+          secret={secret}
+        />
       ) : null}
       <Card title="Subscription">
         <div className="space-y-3">
@@ -97,16 +104,12 @@ export default function WebhookLog() {
           {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
           <p className="text-sm text-fg-muted">At most {s.maxPerHour} deliveries an hour.</p>
           <div className="flex flex-wrap gap-2">
-            <Form method="post">
-              <Button type="submit" name="intent" value="test" size="sm" disabled={pending || !s.enabled}>
-                Send test event
-              </Button>
-            </Form>
-            <Form method="post">
-              <Button type="submit" name="intent" value="rotate" size="sm" variant="outline" disabled={pending}>
-                Rotate secret
-              </Button>
-            </Form>
+            <PostButton intent="test" variant="primary" disabled={pending || !s.enabled}>
+              Send test event
+            </PostButton>
+            <PostButton intent="rotate" disabled={pending}>
+              Rotate secret
+            </PostButton>
           </div>
         </div>
       </Card>
@@ -144,20 +147,14 @@ export default function WebhookLog() {
                   </pre>
                 ) : null}
               </div>
-              <Form method="post">
-                <input type="hidden" name="deliveryId" value={d.id} />
-                <Button
-                  type="submit"
-                  name="intent"
-                  value="replay"
-                  variant="outline"
-                  size="sm"
-                  disabled={pending || !s.enabled}
-                  aria-label={`Replay ${d.eventId}`}
-                >
-                  Replay
-                </Button>
-              </Form>
+              <PostButton
+                intent="replay"
+                fields={{ deliveryId: d.id }}
+                disabled={pending || !s.enabled}
+                aria-label={`Replay ${d.eventId}`}
+              >
+                Replay
+              </PostButton>
             </>
           )}
         </ItemList>
