@@ -30,4 +30,5 @@ export { Switch } from "./switch";
 export { Pager, Table, TBody, Td, Th, THead } from "./table";
 export { Tabs, type TabItem } from "./tabs";
 export { Tooltip, TooltipProvider, TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "./tooltip";
+export { VerdictButtons, type Verdict } from "./verdict-buttons";
 export { useResetOnSuccess } from "./use-reset-on-success";

@@ -38,6 +38,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   ConfirmDialog,
   EmptyState,
   Field,
@@ -47,6 +48,7 @@ import {
   RecordEditor,
   RecordForm,
   Tabs,
+  VerdictButtons,
 } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
@@ -504,16 +506,7 @@ export default function SmartAlerts() {
                   rows={2}
                   defaultValue={bv.autoResponse ?? ""}
                 />
-                <label className="flex items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="useAI"
-                    value="true"
-                    defaultChecked={bv.useAI === "true"}
-                    className="size-4"
-                  />{" "}
-                  Use AI
-                </label>
+                <Checkbox name="useAI" defaultChecked={bv.useAI === "true"} label="Use AI" />
                 <Field as="textarea" label="AI prompt" name="aiPrompt" rows={2} defaultValue={bv.aiPrompt ?? ""} />
               </RecordForm>
             }
@@ -583,26 +576,10 @@ export default function SmartAlerts() {
                     <Form method="post" action="/smart-alerts?tab=monitoring" className="flex gap-1">
                       <input type="hidden" name="intent" value="mark" />
                       <input type="hidden" name="id" value={c.id} />
-                      <Button
-                        type="submit"
+                      <VerdictButtons
                         name="verdict"
-                        value="right"
-                        size="sm"
-                        variant="outline"
-                        aria-pressed={c.markedCorrect === 1}
-                      >
-                        Right
-                      </Button>
-                      <Button
-                        type="submit"
-                        name="verdict"
-                        value="wrong"
-                        size="sm"
-                        variant="outline"
-                        aria-pressed={c.markedCorrect === 0}
-                      >
-                        Wrong
-                      </Button>
+                        verdict={c.markedCorrect === null ? null : c.markedCorrect ? "right" : "wrong"}
+                      />
                     </Form>
                   </li>
                 ))}
