@@ -5,6 +5,7 @@ import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useToast } from "~/components/toaster";
 import { clearChat, listChatThread, sendChatMessage } from "~/idea-generator/idea-chat.server";
+import { ideaChatForm, MAX_CHAT_CONTEXT } from "~/idea-generator/idea-chat-form";
 import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
 import { z } from "zod";
@@ -35,19 +36,12 @@ const templateLink = (text: string) => `/testing?draft=${encodeURIComponent(text
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const context = new URL(args.request.url).searchParams.get("context") ?? "";
-  return { thread: await listChatThread(args.context.db, user.id), context: context.slice(0, 2000) };
+  return { thread: await listChatThread(args.context.db, user.id), context: context.slice(0, MAX_CHAT_CONTEXT) };
 }
 
 /** `send` asks the assistant (an empty message is ignored), `clear` empties the thread; both redirect back (PRG). */
 // "send" (the message box) or "clear" (the thread); the context box travels with both, so it survives either.
-const chatForm = z.object({
-  intent: z.string().optional(),
-  message: z.string().default(""),
-  context: z
-    .string()
-    .default("")
-    .transform((c) => c.slice(0, 2000)),
-});
+const chatForm = ideaChatForm.extend({ intent: z.string().optional() });
 
 export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: chatForm, title: "Error generating response" }, async (input, { user }) => {
@@ -198,18 +192,13 @@ export default function IdeaGenerator() {
                         <ul className="flex flex-wrap gap-2" aria-label="Suggestions" data-testid="chat-suggestions">
                           {m.suggestions.slice(0, 3).map((s) => (
                             <li key={s}>
-                              <Form method="post" onSubmit={streamSubmit}>
-                                <HiddenFields fields={{ intent: "send", message: s, context }} />
-                                <Button
-                                  type="submit"
-                                  size="sm"
-                                  variant="secondary"
-                                  disabled={sending}
-                                  data-testid="chat-suggestion"
-                                >
-                                  {s}
-                                </Button>
-                              </Form>
+                              <PromptButton
+                                prompt={s}
+                                context={context}
+                                disabled={sending}
+                                onSubmit={streamSubmit}
+                                data-testid="chat-suggestion"
+                              />
                             </li>
                           ))}
                         </ul>
@@ -303,20 +292,14 @@ export default function IdeaGenerator() {
             <ul className="space-y-2">
               {QUICK_PROMPTS.map((p) => (
                 <li key={p}>
-                  <Form method="post" onSubmit={streamSubmit}>
-                    <HiddenFields fields={{ intent: "send", message: p, context }} />
-                    <Button
-                      type="submit"
-                      variant="ghost"
-                      size="sm"
-                      wrap
-                      className="h-auto w-full justify-start py-2"
-                      disabled={sending}
-                      data-testid="quick-prompt"
-                    >
-                      {p}
-                    </Button>
-                  </Form>
+                  <PromptButton
+                    prompt={p}
+                    context={context}
+                    disabled={sending}
+                    onSubmit={streamSubmit}
+                    quick
+                    data-testid="quick-prompt"
+                  />
                 </li>
               ))}
             </ul>
@@ -334,5 +317,43 @@ export default function IdeaGenerator() {
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * One click sends a ready-made message (a suggestion under a reply, a quick prompt) with the context box's text: a
+ * form of its own, so it posts without JS and streams with it.
+ */
+function PromptButton({
+  prompt,
+  context,
+  disabled,
+  onSubmit,
+  quick = false,
+  ...rest
+}: {
+  prompt: string;
+  context: string;
+  disabled: boolean;
+  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+  /** A quick prompt: a full-width ghost row whose long text wraps (a suggestion is a small chip). */
+  quick?: boolean;
+  "data-testid": string;
+}) {
+  return (
+    <Form method="post" onSubmit={onSubmit}>
+      <HiddenFields fields={{ intent: "send", message: prompt, context }} />
+      <Button
+        type="submit"
+        size="sm"
+        variant={quick ? "ghost" : "secondary"}
+        wrap={quick}
+        className={quick ? "h-auto w-full justify-start py-2" : undefined}
+        disabled={disabled}
+        {...rest}
+      >
+        {prompt}
+      </Button>
+    </Form>
   );
 }
