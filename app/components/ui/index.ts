@@ -24,6 +24,7 @@ export { LiveRefresh } from "./live-refresh";
 export { PostButton } from "./post-button";
 export { ProgressBar, type ProgressPart } from "./progress";
 export { SearchBox } from "./search-box";
+export { CreateFormCard, RowsCard } from "./settings-cards";
 export { SecretOnce } from "./secret-once";
 export { Skeleton, Spinner } from "./skeleton";
 export { Switch } from "./switch";

@@ -1,21 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
 import { z } from "zod";
 import { API_KEY_SCOPES, EXPIRY_CHOICES, SCOPE_LABELS } from "~/auth/api-key-scopes";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/auth/manage-api-keys.server";
-import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
+import { failureByIntent, fieldErrorsOf, formErrorOf, postedValue, postedValues } from "~/components/form-failure";
 import {
-  Alert,
   Badge,
-  Button,
-  Card,
   CheckboxList,
-  EmptyState,
+  CreateFormCard,
   Field,
-  ItemList,
   PageHeader,
   PostButton,
+  RowsCard,
   SecretOnce,
 } from "~/components/ui";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
@@ -83,11 +80,8 @@ export default function ApiKeys() {
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const created = reply && "created" in reply ? reply.created : null;
-  const failure = reply && !("created" in reply) ? reply : undefined;
-  const creating = failure?.intent === "create" ? failure : undefined;
+  const { form: creating, other: rowFailure } = failureByIntent(reply, "create");
   const formError = formErrorOf(creating, ["name", "scopes", "expiresInDays"]);
-  const posted = postedValue(creating, "scopes");
-  const checked = new Set<string>(Array.isArray(posted) ? posted : posted ? [String(posted)] : ["leads"]);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -105,78 +99,76 @@ export default function ApiKeys() {
           secret={created.secret}
         />
       ) : null}
-      <Card title="New key">
-        <Form method="post" className="max-w-lg space-y-4" data-testid="api-key-form">
-          <input type="hidden" name="intent" value="create" />
-          {formError ? <Alert tone="danger">{formError}</Alert> : null}
-          <Field
-            name="name"
-            label="Name"
-            required
-            maxLength={100}
-            hint="Who uses it, e.g. EnergySage or Zapier"
-            defaultValue={postedValue(creating, "name")}
-            errors={fieldErrorsOf(creating, "name") ?? undefined}
-          />
-          <CheckboxList
-            name="scopes"
-            label="Scopes"
-            items={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
-            checked={checked}
-            errors={fieldErrorsOf(creating, "scopes")}
-          />
-          <Field
-            as="select"
-            name="expiresInDays"
-            label="Expires after"
-            options={EXPIRY_CHOICES.map((c) => ({ value: String(c.days), label: c.label }))}
-            defaultValue={postedValue(creating, "expiresInDays") || "90"}
-            errors={fieldErrorsOf(creating, "expiresInDays") ?? undefined}
-          />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Creating..." : "Create key"}
-          </Button>
-        </Form>
-      </Card>
-      <Card title="Keys">
-        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
-        <ItemList
-          items={keys}
-          data-testid="api-keys"
-          layout="rows"
-          itemTestId="api-key"
-          empty={<EmptyState icon={KeyRound} title="No API keys yet" description="Create one above." />}
-        >
-          {(k) => (
-            <>
-              <div className="min-w-0 space-y-1">
-                <p className="font-medium break-words">{k.name}</p>
-                <p className="text-sm break-all text-fg-muted">
-                  <code>{k.prefix}…</code> · {k.scopes.join(", ")}
-                  {isSuperuser && !k.mine ? ` · ${k.ownerEmail}` : ""}
-                </p>
-                <p className="text-xs text-fg-muted">
-                  Created {when(k.createdAt)}
-                  {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : " · never expires"}
-                  {k.lastUsedAt ? ` · last used ${when(k.lastUsedAt)}` : " · never used"}
-                </p>
-                {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
-              </div>
-              {k.revokedAt ? null : (
-                <PostButton
-                  intent="revoke"
-                  fields={{ id: k.id }}
-                  variant="destructive"
-                  disabled={pending}
-                  aria-label={`Revoke ${k.name}`}
-                >
-                  Revoke
-                </PostButton>
-              )}
-            </>
-          )}
-        </ItemList>
-      </Card>
+      <CreateFormCard
+        title="New key"
+        data-testid="api-key-form"
+        error={formError}
+        submitLabel="Create key"
+        pendingLabel="Creating..."
+        pending={pending}
+      >
+        <Field
+          name="name"
+          label="Name"
+          required
+          maxLength={100}
+          hint="Who uses it, e.g. EnergySage or Zapier"
+          defaultValue={postedValue(creating, "name")}
+          errors={fieldErrorsOf(creating, "name") ?? undefined}
+        />
+        <CheckboxList
+          name="scopes"
+          label="Scopes"
+          items={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
+          checked={new Set(postedValues(creating, "scopes", ["leads"]))}
+          errors={fieldErrorsOf(creating, "scopes")}
+        />
+        <Field
+          as="select"
+          name="expiresInDays"
+          label="Expires after"
+          options={EXPIRY_CHOICES.map((c) => ({ value: String(c.days), label: c.label }))}
+          defaultValue={postedValue(creating, "expiresInDays") || "90"}
+          errors={fieldErrorsOf(creating, "expiresInDays") ?? undefined}
+        />
+      </CreateFormCard>
+      <RowsCard
+        title="Keys"
+        error={rowFailure?.message}
+        items={keys}
+        data-testid="api-keys"
+        itemTestId="api-key"
+        empty={{ icon: KeyRound, title: "No API keys yet", description: "Create one above." }}
+      >
+        {(k) => (
+          <>
+            <div className="min-w-0 space-y-1">
+              <p className="font-medium break-words">{k.name}</p>
+              <p className="text-sm break-all text-fg-muted">
+                <code>{k.prefix}…</code> · {k.scopes.join(", ")}
+                {isSuperuser && !k.mine ? ` · ${k.ownerEmail}` : ""}
+              </p>
+              <p className="text-xs text-fg-muted">
+                Created {when(k.createdAt)}
+                {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : " · never expires"}
+                {k.lastUsedAt ? ` · last used ${when(k.lastUsedAt)}` : " · never used"}
+              </p>
+              {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
+            </div>
+            {k.revokedAt ? null : (
+              <PostButton
+                intent="revoke"
+                fields={{ id: k.id }}
+                variant="destructive"
+                disabled={pending}
+                aria-label={`Revoke ${k.name}`}
+              >
+                Revoke
+              </PostButton>
+            )}
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }

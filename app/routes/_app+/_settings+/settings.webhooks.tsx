@@ -1,20 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Webhook } from "lucide-react";
 import { z } from "zod";
-import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
+import { failureByIntent, fieldErrorsOf, formErrorOf, postedValue, postedValues } from "~/components/form-failure";
 import {
   ActiveBadge,
-  Alert,
   Badge,
-  Button,
-  Card,
   CheckboxList,
-  EmptyState,
+  CreateFormCard,
   Field,
-  ItemList,
   PageHeader,
   PostButton,
+  RowsCard,
   SecretOnce,
 } from "~/components/ui";
 import { WEBHOOK_EVENTS } from "~/db/schema";
@@ -90,9 +87,8 @@ export default function Webhooks() {
   const { subscriptions } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const failure = reply && "ok" in reply && reply.ok === false ? reply : undefined;
   const created = reply && "created" in reply ? reply.created : undefined;
-  const creating = failure?.intent === "create" ? failure : undefined;
+  const { form: creating, other: rowFailure } = failureByIntent(reply, "create");
   const value = (k: string) => postedValue(creating, k);
   const formError = formErrorOf(creating, ["url", "description", "events", "maxPerHour"]);
   return (
@@ -116,87 +112,85 @@ export default function Webhooks() {
           </p>
         </SecretOnce>
       ) : null}
-      <Card title="New webhook">
-        <Form method="post" className="max-w-lg space-y-4" data-testid="webhook-form">
-          <input type="hidden" name="intent" value="create" />
-          {formError ? <Alert tone="danger">{formError}</Alert> : null}
-          <Field
-            name="url"
-            label="URL"
-            type="url"
-            required
-            maxLength={2000}
-            placeholder="https://example.com/hooks/helio"
-            defaultValue={value("url")}
-            errors={fieldErrorsOf(creating, "url") ?? undefined}
-          />
-          <Field
-            name="description"
-            label="Description"
-            maxLength={200}
-            defaultValue={value("description")}
-            errors={fieldErrorsOf(creating, "description") ?? undefined}
-          />
-          <CheckboxList
-            name="events"
-            label="Events"
-            showLabel
-            data-testid="webhook-events"
-            items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
-            checked={new Set(creating ? (creating.values?.events ?? []) : ["message.received"])}
-            errors={fieldErrorsOf(creating, "events")}
-          />
-          <Field
-            name="maxPerHour"
-            label="Deliveries per hour at most"
-            type="number"
-            min={1}
-            max={100000}
-            defaultValue={value("maxPerHour") || "600"}
-            hint="Past it, deliveries wait for the next hour (none is dropped)."
-            errors={fieldErrorsOf(creating, "maxPerHour") ?? undefined}
-          />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving..." : "Create webhook"}
-          </Button>
-        </Form>
-      </Card>
-      <Card title="Subscriptions">
-        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
-        <ItemList
-          items={subscriptions}
-          data-testid="webhook-subscriptions"
-          layout="rows"
-          itemTestId="webhook-subscription"
-          empty={<EmptyState icon={Webhook} title="No webhooks yet" description="Nothing is sent to other systems." />}
-        >
-          {(s) => (
-            <>
-              <div className="min-w-0 space-y-1">
-                <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
-                  {s.url}
-                </Link>
-                {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
-                <div className="flex flex-wrap gap-2">
-                  <ActiveBadge active={s.enabled} />
-                  {s.events.map((e) => (
-                    <Badge key={e}>{e}</Badge>
-                  ))}
-                </div>
-                {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+      <CreateFormCard
+        title="New webhook"
+        data-testid="webhook-form"
+        error={formError}
+        submitLabel="Create webhook"
+        pendingLabel="Saving..."
+        pending={pending}
+      >
+        <Field
+          name="url"
+          label="URL"
+          type="url"
+          required
+          maxLength={2000}
+          placeholder="https://example.com/hooks/helio"
+          defaultValue={value("url")}
+          errors={fieldErrorsOf(creating, "url") ?? undefined}
+        />
+        <Field
+          name="description"
+          label="Description"
+          maxLength={200}
+          defaultValue={value("description")}
+          errors={fieldErrorsOf(creating, "description") ?? undefined}
+        />
+        <CheckboxList
+          name="events"
+          label="Events"
+          showLabel
+          data-testid="webhook-events"
+          items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
+          checked={new Set(postedValues(creating, "events", ["message.received"]))}
+          errors={fieldErrorsOf(creating, "events")}
+        />
+        <Field
+          name="maxPerHour"
+          label="Deliveries per hour at most"
+          type="number"
+          min={1}
+          max={100000}
+          defaultValue={value("maxPerHour") || "600"}
+          hint="Past it, deliveries wait for the next hour (none is dropped)."
+          errors={fieldErrorsOf(creating, "maxPerHour") ?? undefined}
+        />
+      </CreateFormCard>
+      <RowsCard
+        title="Subscriptions"
+        error={rowFailure?.message}
+        items={subscriptions}
+        data-testid="webhook-subscriptions"
+        itemTestId="webhook-subscription"
+        empty={{ icon: Webhook, title: "No webhooks yet", description: "Nothing is sent to other systems." }}
+      >
+        {(s) => (
+          <>
+            <div className="min-w-0 space-y-1">
+              <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
+                {s.url}
+              </Link>
+              {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
+              <div className="flex flex-wrap gap-2">
+                <ActiveBadge active={s.enabled} />
+                {s.events.map((e) => (
+                  <Badge key={e}>{e}</Badge>
+                ))}
               </div>
-              <PostButton
-                intent={s.enabled ? "disable" : "enable"}
-                fields={{ id: s.id }}
-                disabled={pending}
-                aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
-              >
-                {s.enabled ? "Turn off" : "Turn on"}
-              </PostButton>
-            </>
-          )}
-        </ItemList>
-      </Card>
+              {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+            </div>
+            <PostButton
+              intent={s.enabled ? "disable" : "enable"}
+              fields={{ id: s.id }}
+              disabled={pending}
+              aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
+            >
+              {s.enabled ? "Turn off" : "Turn on"}
+            </PostButton>
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }

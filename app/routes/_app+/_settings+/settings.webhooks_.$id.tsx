@@ -2,17 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ScrollText } from "lucide-react";
 import { z } from "zod";
-import {
-  ActiveBadge,
-  Alert,
-  Badge,
-  Card,
-  EmptyState,
-  ItemList,
-  PageHeader,
-  PostButton,
-  SecretOnce,
-} from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Card, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { formAction, intentError } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
@@ -113,52 +103,50 @@ export default function WebhookLog() {
           </div>
         </div>
       </Card>
-      <Card title="Deliveries">
-        <ItemList
-          items={deliveries}
-          data-testid="webhook-deliveries"
-          layout="rows"
-          itemTestId="webhook-delivery"
-          empty={<EmptyState icon={ScrollText} title="No deliveries yet" description="Send a test event to try it." />}
-        >
-          {(d) => (
-            <>
-              <div className="min-w-0 space-y-1 text-sm">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
-                  <span className="font-medium">{d.eventType}</span>
-                  <span className="break-all text-fg-muted">{d.eventId}</span>
-                </div>
-                <p className="text-fg-muted">
-                  Attempt {d.attempts}
-                  {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ""}
-                  {d.lastDurationMs !== null ? ` · ${d.lastDurationMs} ms` : ""}
-                  {d.lastAttemptAt
-                    ? ` · ${new Date(d.lastAttemptAt).toISOString().replace("T", " ").slice(0, 19)} UTC`
-                    : ""}
-                  {d.nextAttemptAt
-                    ? ` · next try ${new Date(d.nextAttemptAt).toISOString().replace("T", " ").slice(0, 16)} UTC`
-                    : ""}
-                </p>
-                {d.lastError ? <p className="break-words text-danger">{d.lastError}</p> : null}
-                {d.lastResponse ? (
-                  <pre className="max-w-full overflow-x-auto whitespace-pre-wrap break-all rounded bg-muted p-2 text-xs">
-                    {d.lastResponse}
-                  </pre>
-                ) : null}
+      <RowsCard
+        title="Deliveries"
+        items={deliveries}
+        data-testid="webhook-deliveries"
+        itemTestId="webhook-delivery"
+        empty={{ icon: ScrollText, title: "No deliveries yet", description: "Send a test event to try it." }}
+      >
+        {(d) => (
+          <>
+            <div className="min-w-0 space-y-1 text-sm">
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
+                <span className="font-medium">{d.eventType}</span>
+                <span className="break-all text-fg-muted">{d.eventId}</span>
               </div>
-              <PostButton
-                intent="replay"
-                fields={{ deliveryId: d.id }}
-                disabled={pending || !s.enabled}
-                aria-label={`Replay ${d.eventId}`}
-              >
-                Replay
-              </PostButton>
-            </>
-          )}
-        </ItemList>
-      </Card>
+              <p className="text-fg-muted">
+                Attempt {d.attempts}
+                {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ""}
+                {d.lastDurationMs !== null ? ` · ${d.lastDurationMs} ms` : ""}
+                {d.lastAttemptAt
+                  ? ` · ${new Date(d.lastAttemptAt).toISOString().replace("T", " ").slice(0, 19)} UTC`
+                  : ""}
+                {d.nextAttemptAt
+                  ? ` · next try ${new Date(d.nextAttemptAt).toISOString().replace("T", " ").slice(0, 16)} UTC`
+                  : ""}
+              </p>
+              {d.lastError ? <p className="break-words text-danger">{d.lastError}</p> : null}
+              {d.lastResponse ? (
+                <pre className="max-w-full overflow-x-auto whitespace-pre-wrap break-all rounded bg-muted p-2 text-xs">
+                  {d.lastResponse}
+                </pre>
+              ) : null}
+            </div>
+            <PostButton
+              intent="replay"
+              fields={{ deliveryId: d.id }}
+              disabled={pending || !s.enabled}
+              aria-label={`Replay ${d.eventId}`}
+            >
+              Replay
+            </PostButton>
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }
