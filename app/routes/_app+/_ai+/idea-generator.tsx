@@ -130,6 +130,7 @@ export default function IdeaGenerator() {
     e.preventDefault();
     if (e.currentTarget.value.trim() && !sending) formRef.current?.requestSubmit();
   };
+  const send: PromptSend = { context, disabled: sending, onSubmit: streamSubmit };
 
   return (
     <div className="space-y-6">
@@ -189,19 +190,13 @@ export default function IdeaGenerator() {
                   {m.role === "assistant" ? (
                     <>
                       {m.suggestions.length > 0 ? (
-                        <ul className="flex flex-wrap gap-2" aria-label="Suggestions" data-testid="chat-suggestions">
-                          {m.suggestions.slice(0, 3).map((s) => (
-                            <li key={s}>
-                              <PromptButton
-                                prompt={s}
-                                context={context}
-                                disabled={sending}
-                                onSubmit={streamSubmit}
-                                data-testid="chat-suggestion"
-                              />
-                            </li>
-                          ))}
-                        </ul>
+                        <PromptButtons
+                          prompts={m.suggestions.slice(0, 3)}
+                          send={send}
+                          className="flex flex-wrap gap-2"
+                          aria-label="Suggestions"
+                          data-testid="chat-suggestions"
+                        />
                       ) : null}
                       <TextLink to={templateLink(m.content)} className="inline-flex items-center gap-1 text-xs">
                         <Copy className="size-3" aria-hidden /> Use as template
@@ -289,20 +284,7 @@ export default function IdeaGenerator() {
         </Card>
         <div className="space-y-6">
           <Card title="Quick Prompts">
-            <ul className="space-y-2">
-              {QUICK_PROMPTS.map((p) => (
-                <li key={p}>
-                  <PromptButton
-                    prompt={p}
-                    context={context}
-                    disabled={sending}
-                    onSubmit={streamSubmit}
-                    quick
-                    data-testid="quick-prompt"
-                  />
-                </li>
-              ))}
-            </ul>
+            <PromptButtons prompts={QUICK_PROMPTS} send={send} quick className="space-y-2" />
           </Card>
           <Card title="Tips">
             <ul className="space-y-2 text-sm text-fg-muted">
@@ -320,40 +302,47 @@ export default function IdeaGenerator() {
   );
 }
 
+type PromptSend = { context: string; disabled: boolean; onSubmit: (e: FormEvent<HTMLFormElement>) => void };
+
 /**
- * One click sends a ready-made message (a suggestion under a reply, a quick prompt) with the context box's text: a
- * form of its own, so it posts without JS and streams with it.
+ * Ready-made messages sent in one click (the suggestions under a reply, the quick prompts) with the context box's
+ * text: each a form of its own, so it posts without JS and streams with it. A quick prompt is a full-width ghost row
+ * whose long text wraps; a suggestion is a small chip.
  */
-function PromptButton({
-  prompt,
-  context,
-  disabled,
-  onSubmit,
+function PromptButtons({
+  prompts,
+  send,
   quick = false,
+  className,
   ...rest
 }: {
-  prompt: string;
-  context: string;
-  disabled: boolean;
-  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
-  /** A quick prompt: a full-width ghost row whose long text wraps (a suggestion is a small chip). */
+  prompts: readonly string[];
+  send: PromptSend;
   quick?: boolean;
-  "data-testid": string;
+  className: string;
+  "aria-label"?: string;
+  "data-testid"?: string;
 }) {
   return (
-    <Form method="post" onSubmit={onSubmit}>
-      <HiddenFields fields={{ intent: "send", message: prompt, context }} />
-      <Button
-        type="submit"
-        size="sm"
-        variant={quick ? "ghost" : "secondary"}
-        wrap={quick}
-        className={quick ? "h-auto w-full justify-start py-2" : undefined}
-        disabled={disabled}
-        {...rest}
-      >
-        {prompt}
-      </Button>
-    </Form>
+    <ul className={className} {...rest}>
+      {prompts.map((p) => (
+        <li key={p}>
+          <Form method="post" onSubmit={send.onSubmit}>
+            <HiddenFields fields={{ intent: "send", message: p, context: send.context }} />
+            <Button
+              type="submit"
+              size="sm"
+              variant={quick ? "ghost" : "secondary"}
+              wrap={quick}
+              className={quick ? "h-auto w-full justify-start py-2" : undefined}
+              disabled={send.disabled}
+              data-testid={quick ? "quick-prompt" : "chat-suggestion"}
+            >
+              {p}
+            </Button>
+          </Form>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -7,6 +7,7 @@ import { formAction } from "~/http/form-action.server";
 import { withDefaults } from "~/http/form-schema";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
+import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Checkbox, Dialog, DialogActions, Field } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
@@ -46,10 +47,7 @@ export default function EditCampaign() {
   const { campaign: c } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  useFailureToast(
-    failure,
-    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
-  );
+  useFailureToast(failure, failureToast(failure, FAILED));
   const err = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   return (
     <Dialog title="Edit Campaign">

@@ -8,6 +8,7 @@ import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.s
 import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
 import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
+import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
@@ -87,10 +88,7 @@ export default function NewCampaign() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  useFailureToast(
-    failure,
-    failure && !failure.ok ? { title: failure.title ?? TOASTS.create, description: failure.message } : null,
-  );
+  useFailureToast(failure, failureToast(failure, TOASTS.create));
   const fieldError = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   const other = failure && !failure.ok && !["name", "startAt"].includes(failure.field ?? "") ? failure.message : null;
 

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BellRing, BookText, Brain } from "lucide-react";
+import type { ReactNode } from "react";
 import {
   ALERT_TOASTS,
   BANK_CATEGORIES,
@@ -53,7 +54,7 @@ import {
 import { AppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
-import { failureToast } from "~/components/form-failure";
+import { failureByIntent, failureToast } from "~/components/form-failure";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
@@ -250,6 +251,38 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
       ))}
       {words.length > shown ? <span className="text-xs text-fg-muted">+{words.length - shown} more</span> : null}
     </p>
+  );
+}
+
+/** `?tab=…&delete=<id>`: the record's delete confirmation, posting to the tab so the action redirects back to it. */
+function DeleteDialog({
+  noun,
+  tab,
+  intent,
+  id,
+  failed,
+  children,
+}: {
+  noun: string;
+  tab: Tab;
+  intent: "delete-profile" | "delete-bank";
+  id: number;
+  failed: unknown;
+  children: ReactNode;
+}) {
+  return (
+    <ConfirmDialog
+      title={`Delete ${noun}`}
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      destructive
+      action={`/smart-alerts?tab=${tab}`}
+      closeTo={`?tab=${tab}`}
+      fields={{ intent, id: String(id) }}
+      error={failureByIntent(failed, intent).form ? failureToast(failed) : null}
+    >
+      <p>{children}</p>
+    </ConfirmDialog>
   );
 }
 
@@ -589,36 +622,14 @@ export default function SmartAlerts() {
         )}
       </Tabs>
       {delProfile ? (
-        <ConfirmDialog
-          title="Delete alert profile"
-          confirmLabel="Delete"
-          pendingLabel="Deleting..."
-          destructive
-          action="/smart-alerts?tab=profiles"
-          closeTo="?tab=profiles"
-          fields={{ intent: "delete-profile", id: String(delProfile.id) }}
-          error={failed?.intent === "delete-profile" ? failureToast(failed) : null}
-        >
-          <p>
-            Delete <span className="font-medium">{delProfile.name}</span>? Its keyword banks stay, with no profile.
-          </p>
-        </ConfirmDialog>
+        <DeleteDialog noun="alert profile" tab="profiles" intent="delete-profile" id={delProfile.id} failed={failed}>
+          Delete <span className="font-medium">{delProfile.name}</span>? Its keyword banks stay, with no profile.
+        </DeleteDialog>
       ) : null}
       {delBank ? (
-        <ConfirmDialog
-          title="Delete keyword bank"
-          confirmLabel="Delete"
-          pendingLabel="Deleting..."
-          destructive
-          action="/smart-alerts?tab=banks"
-          closeTo="?tab=banks"
-          fields={{ intent: "delete-bank", id: String(delBank.id) }}
-          error={failed?.intent === "delete-bank" ? failureToast(failed) : null}
-        >
-          <p>
-            Delete the <span className="font-medium">{delBank.category}</span> bank? It stops matching replies at once.
-          </p>
-        </ConfirmDialog>
+        <DeleteDialog noun="keyword bank" tab="banks" intent="delete-bank" id={delBank.id} failed={failed}>
+          Delete the <span className="font-medium">{delBank.category}</span> bank? It stops matching replies at once.
+        </DeleteDialog>
       ) : null}
     </div>
   );
