@@ -6,7 +6,7 @@ import { ContactPicker } from "~/contacts/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
-import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
+import { readSchedule, scheduleFields } from "~/campaigns/schedule-schema";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
@@ -45,9 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
  */
 const newCampaignForm = z
   .object({
-    schedule: z.unknown(),
-    startAt: z.unknown(),
-    tz: z.unknown(),
+    ...scheduleFields,
     selectAll: z.unknown(),
     audienceQ: z.unknown(),
     contactIds: asList(z.array(z.unknown())),
@@ -55,11 +53,8 @@ const newCampaignForm = z
     description: z.unknown(),
   })
   .transform((f, ctx) => {
-    const at = scheduledInstant(f);
-    if (at === null) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["startAt"], message: INVALID_START_AT });
-      return z.NEVER;
-    }
+    const at = readSchedule(f, ctx);
+    if (at === null) return z.NEVER;
     const parsed = createCampaignSchema.safeParse({
       name: f.name ?? "",
       description: f.description ?? "",
