@@ -4,6 +4,7 @@ import type { Key, ReactNode } from "react";
 import { Alert } from "./alert";
 import { Button } from "./button";
 import { Card, EmptyState } from "./card";
+import { cx } from "./cx";
 import { ItemList } from "./item-list";
 
 /**
@@ -44,8 +45,8 @@ export function CreateFormCard({
 }
 
 /**
- * The list card beside it: a row action's failure (a PostButton's) above the rows, then one row per item (its body
- * on the left, its buttons on the right, wrapping on a phone), or an EmptyState.
+ * The list card beside it: a row action's failure (a PostButton's) above the rows, then one row per item — its body
+ * (`children`) on the left, its buttons (`actions`) on the right, wrapping on a phone — or an EmptyState.
  */
 export function RowsCard<T extends { id: Key }>({
   title,
@@ -53,7 +54,9 @@ export function RowsCard<T extends { id: Key }>({
   items,
   empty,
   itemTestId,
+  bodyClassName,
   children,
+  actions,
   ...rest
 }: {
   title: string;
@@ -61,14 +64,22 @@ export function RowsCard<T extends { id: Key }>({
   items: readonly T[];
   empty: { icon: LucideIcon; title: string; description: string };
   itemTestId: string;
+  /** Extra classes for each row's body (e.g. `text-sm`). */
+  bodyClassName?: string;
   children: (item: T) => ReactNode;
+  actions?: (item: T) => ReactNode;
   "data-testid": string;
 }) {
   return (
     <Card title={title}>
       {error ? <Alert tone="danger">{error}</Alert> : null}
       <ItemList items={items} layout="rows" itemTestId={itemTestId} empty={<EmptyState {...empty} />} {...rest}>
-        {children}
+        {(item) => (
+          <>
+            <div className={cx("min-w-0 space-y-1", bodyClassName)}>{children(item)}</div>
+            {actions?.(item)}
+          </>
+        )}
       </ItemList>
     </Card>
   );

@@ -139,33 +139,33 @@ export default function ApiKeys() {
         data-testid="api-keys"
         itemTestId="api-key"
         empty={{ icon: KeyRound, title: "No API keys yet", description: "Create one above." }}
+        actions={(k) =>
+          k.revokedAt ? null : (
+            <PostButton
+              intent="revoke"
+              fields={{ id: k.id }}
+              variant="destructive"
+              disabled={pending}
+              aria-label={`Revoke ${k.name}`}
+            >
+              Revoke
+            </PostButton>
+          )
+        }
       >
         {(k) => (
           <>
-            <div className="min-w-0 space-y-1">
-              <p className="font-medium break-words">{k.name}</p>
-              <p className="text-sm break-all text-fg-muted">
-                <code>{k.prefix}…</code> · {k.scopes.join(", ")}
-                {isSuperuser && !k.mine ? ` · ${k.ownerEmail}` : ""}
-              </p>
-              <p className="text-xs text-fg-muted">
-                Created {when(k.createdAt)}
-                {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : " · never expires"}
-                {k.lastUsedAt ? ` · last used ${when(k.lastUsedAt)}` : " · never used"}
-              </p>
-              {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
-            </div>
-            {k.revokedAt ? null : (
-              <PostButton
-                intent="revoke"
-                fields={{ id: k.id }}
-                variant="destructive"
-                disabled={pending}
-                aria-label={`Revoke ${k.name}`}
-              >
-                Revoke
-              </PostButton>
-            )}
+            <p className="font-medium break-words">{k.name}</p>
+            <p className="text-sm break-all text-fg-muted">
+              <code>{k.prefix}…</code> · {k.scopes.join(", ")}
+              {isSuperuser && !k.mine ? ` · ${k.ownerEmail}` : ""}
+            </p>
+            <p className="text-xs text-fg-muted">
+              Created {when(k.createdAt)}
+              {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : " · never expires"}
+              {k.lastUsedAt ? ` · last used ${when(k.lastUsedAt)}` : " · never used"}
+            </p>
+            {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
           </>
         )}
       </RowsCard>

@@ -135,37 +135,37 @@ export default function LeadTriggers() {
           title: "No trigger rules yet",
           description: "Leads are stored, and no sequence starts by itself.",
         }}
+        actions={(r) => (
+          <div className="flex flex-wrap gap-2">
+            <PostButton
+              intent={r.enabled ? "disable" : "enable"}
+              fields={{ id: r.id }}
+              disabled={pending}
+              aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
+            >
+              {r.enabled ? "Disable" : "Enable"}
+            </PostButton>
+            <PostButton
+              intent="delete"
+              fields={{ id: r.id }}
+              variant="destructive"
+              disabled={pending}
+              aria-label={`Delete ${r.name}`}
+            >
+              Delete
+            </PostButton>
+          </div>
+        )}
       >
         {(r) => (
           <>
-            <div className="min-w-0 space-y-1">
-              <p className="font-medium break-words">{r.name}</p>
-              <p className="text-sm break-words text-fg-muted">
-                {r.description} → start <span className="font-medium text-fg">{r.campaignName}</span>
-              </p>
-              <div className="flex flex-wrap gap-2">
-                <ActiveBadge active={r.enabled} />
-                <Badge tone={campaignStatusTone(r.campaignStatus)}>Sequence {r.campaignStatus}</Badge>
-              </div>
-            </div>
+            <p className="font-medium break-words">{r.name}</p>
+            <p className="text-sm break-words text-fg-muted">
+              {r.description} → start <span className="font-medium text-fg">{r.campaignName}</span>
+            </p>
             <div className="flex flex-wrap gap-2">
-              <PostButton
-                intent={r.enabled ? "disable" : "enable"}
-                fields={{ id: r.id }}
-                disabled={pending}
-                aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
-              >
-                {r.enabled ? "Disable" : "Enable"}
-              </PostButton>
-              <PostButton
-                intent="delete"
-                fields={{ id: r.id }}
-                variant="destructive"
-                disabled={pending}
-                aria-label={`Delete ${r.name}`}
-              >
-                Delete
-              </PostButton>
+              <ActiveBadge active={r.enabled} />
+              <Badge tone={campaignStatusTone(r.campaignStatus)}>Sequence {r.campaignStatus}</Badge>
             </div>
           </>
         )}

@@ -164,30 +164,30 @@ export default function Webhooks() {
         data-testid="webhook-subscriptions"
         itemTestId="webhook-subscription"
         empty={{ icon: Webhook, title: "No webhooks yet", description: "Nothing is sent to other systems." }}
+        actions={(s) => (
+          <PostButton
+            intent={s.enabled ? "disable" : "enable"}
+            fields={{ id: s.id }}
+            disabled={pending}
+            aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
+          >
+            {s.enabled ? "Turn off" : "Turn on"}
+          </PostButton>
+        )}
       >
         {(s) => (
           <>
-            <div className="min-w-0 space-y-1">
-              <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
-                {s.url}
-              </Link>
-              {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
-              <div className="flex flex-wrap gap-2">
-                <ActiveBadge active={s.enabled} />
-                {s.events.map((e) => (
-                  <Badge key={e}>{e}</Badge>
-                ))}
-              </div>
-              {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+            <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
+              {s.url}
+            </Link>
+            {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
+            <div className="flex flex-wrap gap-2">
+              <ActiveBadge active={s.enabled} />
+              {s.events.map((e) => (
+                <Badge key={e}>{e}</Badge>
+              ))}
             </div>
-            <PostButton
-              intent={s.enabled ? "disable" : "enable"}
-              fields={{ id: s.id }}
-              disabled={pending}
-              aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
-            >
-              {s.enabled ? "Turn off" : "Turn on"}
-            </PostButton>
+            {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
           </>
         )}
       </RowsCard>

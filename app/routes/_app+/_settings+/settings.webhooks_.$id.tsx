@@ -109,41 +109,42 @@ export default function WebhookLog() {
         data-testid="webhook-deliveries"
         itemTestId="webhook-delivery"
         empty={{ icon: ScrollText, title: "No deliveries yet", description: "Send a test event to try it." }}
+        bodyClassName="text-sm"
+        actions={(d) => (
+          <PostButton
+            intent="replay"
+            fields={{ deliveryId: d.id }}
+            disabled={pending || !s.enabled}
+            aria-label={`Replay ${d.eventId}`}
+          >
+            Replay
+          </PostButton>
+        )}
       >
         {(d) => (
           <>
-            <div className="min-w-0 space-y-1 text-sm">
-              <div className="flex flex-wrap items-center gap-2">
-                <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
-                <span className="font-medium">{d.eventType}</span>
-                <span className="break-all text-fg-muted">{d.eventId}</span>
-              </div>
-              <p className="text-fg-muted">
-                Attempt {d.attempts}
-                {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ""}
-                {d.lastDurationMs !== null ? ` · ${d.lastDurationMs} ms` : ""}
-                {d.lastAttemptAt
-                  ? ` · ${new Date(d.lastAttemptAt).toISOString().replace("T", " ").slice(0, 19)} UTC`
-                  : ""}
-                {d.nextAttemptAt
-                  ? ` · next try ${new Date(d.nextAttemptAt).toISOString().replace("T", " ").slice(0, 16)} UTC`
-                  : ""}
-              </p>
-              {d.lastError ? <p className="break-words text-danger">{d.lastError}</p> : null}
-              {d.lastResponse ? (
-                <pre className="max-w-full overflow-x-auto whitespace-pre-wrap break-all rounded bg-muted p-2 text-xs">
-                  {d.lastResponse}
-                </pre>
-              ) : null}
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
+              <span className="font-medium">{d.eventType}</span>
+              <span className="break-all text-fg-muted">{d.eventId}</span>
             </div>
-            <PostButton
-              intent="replay"
-              fields={{ deliveryId: d.id }}
-              disabled={pending || !s.enabled}
-              aria-label={`Replay ${d.eventId}`}
-            >
-              Replay
-            </PostButton>
+            <p className="text-fg-muted">
+              Attempt {d.attempts}
+              {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ""}
+              {d.lastDurationMs !== null ? ` · ${d.lastDurationMs} ms` : ""}
+              {d.lastAttemptAt
+                ? ` · ${new Date(d.lastAttemptAt).toISOString().replace("T", " ").slice(0, 19)} UTC`
+                : ""}
+              {d.nextAttemptAt
+                ? ` · next try ${new Date(d.nextAttemptAt).toISOString().replace("T", " ").slice(0, 16)} UTC`
+                : ""}
+            </p>
+            {d.lastError ? <p className="break-words text-danger">{d.lastError}</p> : null}
+            {d.lastResponse ? (
+              <pre className="max-w-full overflow-x-auto whitespace-pre-wrap break-all rounded bg-muted p-2 text-xs">
+                {d.lastResponse}
+              </pre>
+            ) : null}
           </>
         )}
       </RowsCard>
