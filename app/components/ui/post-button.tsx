@@ -1,5 +1,4 @@
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { Button, type ButtonVariant } from "./button";
 import { HiddenFields } from "./hidden-fields";
 
@@ -7,8 +6,9 @@ type HiddenValue = string | number | null | undefined;
 
 /**
  * A one-button POST form for a row or card action (revoke, delete, turn on/off, rotate, replay): the button posts
- * `intent` and the form's hidden `fields` (the id it acts on) to this route's action, or to `action`. A list row
- * names what it acts on in `aria-label` ("Revoke Zapier"), since every row's button reads the same.
+ * `intent` and the form's hidden `fields` (the id it acts on) to this route's action, or to `action`. In a list,
+ * `of` names the row the button acts on: its accessible name is "<label> <of>" ("Revoke Zapier"), since every
+ * row's button reads the same.
  */
 export function PostButton({
   intent,
@@ -16,21 +16,29 @@ export function PostButton({
   action,
   variant = "outline",
   disabled,
+  of,
   children,
-  ...rest
 }: {
   intent: string;
   fields?: Record<string, HiddenValue>;
   action?: string;
   variant?: ButtonVariant;
   disabled?: boolean;
-  children: ReactNode;
-  "aria-label"?: string;
+  of?: string;
+  children: string;
 }) {
   return (
     <Form method="post" action={action}>
       {fields ? <HiddenFields fields={fields} /> : null}
-      <Button type="submit" name="intent" value={intent} variant={variant} size="sm" disabled={disabled} {...rest}>
+      <Button
+        type="submit"
+        name="intent"
+        value={intent}
+        variant={variant}
+        size="sm"
+        disabled={disabled}
+        aria-label={of ? `${children} ${of}` : undefined}
+      >
         {children}
       </Button>
     </Form>

@@ -141,13 +141,7 @@ export default function ApiKeys() {
         empty={{ icon: KeyRound, title: "No API keys yet", description: "Create one above." }}
         actions={(k) =>
           k.revokedAt ? null : (
-            <PostButton
-              intent="revoke"
-              fields={{ id: k.id }}
-              variant="destructive"
-              disabled={pending}
-              aria-label={`Revoke ${k.name}`}
-            >
+            <PostButton intent="revoke" fields={{ id: k.id }} variant="destructive" disabled={pending} of={k.name}>
               Revoke
             </PostButton>
           )

@@ -137,21 +137,10 @@ export default function LeadTriggers() {
         }}
         actions={(r) => (
           <div className="flex flex-wrap gap-2">
-            <PostButton
-              intent={r.enabled ? "disable" : "enable"}
-              fields={{ id: r.id }}
-              disabled={pending}
-              aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
-            >
+            <PostButton intent={r.enabled ? "disable" : "enable"} fields={{ id: r.id }} disabled={pending} of={r.name}>
               {r.enabled ? "Disable" : "Enable"}
             </PostButton>
-            <PostButton
-              intent="delete"
-              fields={{ id: r.id }}
-              variant="destructive"
-              disabled={pending}
-              aria-label={`Delete ${r.name}`}
-            >
+            <PostButton intent="delete" fields={{ id: r.id }} variant="destructive" disabled={pending} of={r.name}>
               Delete
             </PostButton>
           </div>

@@ -3,17 +3,7 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { Webhook } from "lucide-react";
 import { z } from "zod";
 import { failureByIntent, fieldErrorsOf, formErrorOf, postedValue, postedValues } from "~/components/form-failure";
-import {
-  ActiveBadge,
-  Badge,
-  CheckboxList,
-  CreateFormCard,
-  Field,
-  PageHeader,
-  PostButton,
-  RowsCard,
-  SecretOnce,
-} from "~/components/ui";
+import { CheckboxList, CreateFormCard, Field, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { WEBHOOK_EVENTS } from "~/db/schema";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
@@ -25,6 +15,7 @@ import {
   setWebhookEnabled,
   webhookSubscriptionInput,
 } from "~/webhooks/manage-webhook-subscriptions.server";
+import { WebhookStatus } from "~/webhooks/webhook-status";
 import { webhooksAllowPrivate } from "~/wiring/app-deps.server";
 
 export const meta: MetaFunction = () => [{ title: "Webhooks — Helio" }];
@@ -165,12 +156,7 @@ export default function Webhooks() {
         itemTestId="webhook-subscription"
         empty={{ icon: Webhook, title: "No webhooks yet", description: "Nothing is sent to other systems." }}
         actions={(s) => (
-          <PostButton
-            intent={s.enabled ? "disable" : "enable"}
-            fields={{ id: s.id }}
-            disabled={pending}
-            aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
-          >
+          <PostButton intent={s.enabled ? "disable" : "enable"} fields={{ id: s.id }} disabled={pending} of={s.url}>
             {s.enabled ? "Turn off" : "Turn on"}
           </PostButton>
         )}
@@ -181,13 +167,7 @@ export default function Webhooks() {
               {s.url}
             </Link>
             {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
-            <div className="flex flex-wrap gap-2">
-              <ActiveBadge active={s.enabled} />
-              {s.events.map((e) => (
-                <Badge key={e}>{e}</Badge>
-              ))}
-            </div>
-            {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+            <WebhookStatus subscription={s} />
           </>
         )}
       </RowsCard>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ScrollText } from "lucide-react";
 import { z } from "zod";
-import { ActiveBadge, Alert, Badge, Card, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
+import { Alert, Badge, Card, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { formAction, intentError } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
@@ -14,6 +14,7 @@ import {
   rotateWebhookSecret,
   sendTestWebhook,
 } from "~/webhooks/manage-webhook-subscriptions.server";
+import { WebhookStatus } from "~/webhooks/webhook-status";
 
 export const meta: MetaFunction = () => [{ title: "Webhook delivery log — Helio" }];
 
@@ -85,13 +86,7 @@ export default function WebhookLog() {
       ) : null}
       <Card title="Subscription">
         <div className="space-y-3">
-          <div className="flex flex-wrap gap-2">
-            <ActiveBadge active={s.enabled} />
-            {s.events.map((e) => (
-              <Badge key={e}>{e}</Badge>
-            ))}
-          </div>
-          {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+          <WebhookStatus subscription={s} />
           <p className="text-sm text-fg-muted">At most {s.maxPerHour} deliveries an hour.</p>
           <div className="flex flex-wrap gap-2">
             <PostButton intent="test" variant="primary" disabled={pending || !s.enabled}>
@@ -111,12 +106,7 @@ export default function WebhookLog() {
         empty={{ icon: ScrollText, title: "No deliveries yet", description: "Send a test event to try it." }}
         bodyClassName="text-sm"
         actions={(d) => (
-          <PostButton
-            intent="replay"
-            fields={{ deliveryId: d.id }}
-            disabled={pending || !s.enabled}
-            aria-label={`Replay ${d.eventId}`}
-          >
+          <PostButton intent="replay" fields={{ deliveryId: d.id }} disabled={pending || !s.enabled} of={d.eventId}>
             Replay
           </PostButton>
         )}
