@@ -59,6 +59,11 @@ export function postedValue(reply: unknown, name: string, fallback = ""): string
   return typeof v === "string" ? v : fallback;
 }
 
+/** A plain `Field`'s name, what was posted (else `fallback`, also for an empty post) and its errors: `{...fieldProps(reply, "url")}`. */
+export function fieldProps(reply: unknown, name: string, fallback = "") {
+  return { name, defaultValue: postedValue(reply, name) || fallback, errors: fieldErrorsOf(reply, name) ?? undefined };
+}
+
 /** A posted checkbox group back from the failure (every value ticked, none when none was), else `fallback`. */
 export function postedValues(reply: unknown, name: string, fallback: readonly string[] = []): string[] {
   if (!isFormFailure(reply)) return [...fallback];

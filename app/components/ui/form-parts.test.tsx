@@ -5,7 +5,7 @@ import { Field } from "./field";
 import { HiddenFields } from "./hidden-fields";
 import { Badge, PriorityBadge } from "./badge";
 import type { Tone } from "./alert";
-import { failureByIntent, postedValues } from "~/components/form-failure";
+import { failureByIntent, fieldProps, postedValues } from "~/components/form-failure";
 import { Checkbox } from "./checkbox";
 import { CheckboxList } from "./checkbox-list";
 import { SecretOnce } from "./secret-once";
@@ -153,6 +153,12 @@ describe("postedValues and failureByIntent", () => {
     expect(postedValues(failure("create", { events: ["a", "b"] }), "events")).toEqual(["a", "b"]);
     expect(postedValues(failure("create", {}), "events", ["x"])).toEqual([]);
     expect(postedValues(undefined, "events", ["x"])).toEqual(["x"]);
+  });
+  it("binds a plain Field to its name, what was posted (or the fallback) and its errors", () => {
+    const f = { ...failure("create", { url: "ftp://x", maxPerHour: "" }), fieldErrors: { url: ["Use https"] } };
+    expect(fieldProps(f, "url")).toEqual({ name: "url", defaultValue: "ftp://x", errors: ["Use https"] });
+    expect(fieldProps(f, "maxPerHour", "600")).toEqual({ name: "maxPerHour", defaultValue: "600", errors: undefined });
+    expect(fieldProps(undefined, "maxPerHour", "600").defaultValue).toBe("600");
   });
   it("gives the failure to the form that sent it, or to the rows", () => {
     const f = failure("create", {});

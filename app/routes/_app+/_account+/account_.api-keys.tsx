@@ -4,7 +4,7 @@ import { KeyRound } from "lucide-react";
 import { z } from "zod";
 import { API_KEY_SCOPES, EXPIRY_CHOICES, SCOPE_LABELS } from "~/auth/api-key-scopes";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/auth/manage-api-keys.server";
-import { failureByIntent, fieldErrorsOf, formErrorOf, postedValue, postedValues } from "~/components/form-failure";
+import { failureByIntent, fieldErrorsOf, fieldProps, formErrorOf, postedValues } from "~/components/form-failure";
 import {
   Badge,
   CheckboxList,
@@ -108,13 +108,11 @@ export default function ApiKeys() {
         pending={pending}
       >
         <Field
-          name="name"
           label="Name"
           required
           maxLength={100}
           hint="Who uses it, e.g. EnergySage or Zapier"
-          defaultValue={postedValue(creating, "name")}
-          errors={fieldErrorsOf(creating, "name") ?? undefined}
+          {...fieldProps(creating, "name")}
         />
         <CheckboxList
           name="scopes"
@@ -125,11 +123,9 @@ export default function ApiKeys() {
         />
         <Field
           as="select"
-          name="expiresInDays"
           label="Expires after"
           options={EXPIRY_CHOICES.map((c) => ({ value: String(c.days), label: c.label }))}
-          defaultValue={postedValue(creating, "expiresInDays") || "90"}
-          errors={fieldErrorsOf(creating, "expiresInDays") ?? undefined}
+          {...fieldProps(creating, "expiresInDays", "90")}
         />
       </CreateFormCard>
       <RowsCard

@@ -10,7 +10,7 @@ import {
   setSequenceTriggerEnabled,
 } from "~/campaigns/manage-sequence-triggers.server";
 import { createRuleSchema, MAX_RULE_NAME, MAX_SOURCE } from "~/campaigns/sequence-trigger-schema";
-import { failureByIntent, fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
+import { failureByIntent, fieldProps, formErrorOf } from "~/components/form-failure";
 import {
   ActiveBadge,
   Badge,
@@ -80,7 +80,6 @@ export default function LeadTriggers() {
   const { rules, campaigns } = useLoaderData<typeof loader>();
   const { form: creating, other: rowFailure } = failureByIntent(useActionData<typeof action>(), "create");
   const pending = useNavigation().state === "submitting";
-  const value = (k: string) => postedValue(creating, k);
   const formError = formErrorOf(creating, ["name", "source", "campaignId"]);
   return (
     <div className="space-y-6">
@@ -96,31 +95,20 @@ export default function LeadTriggers() {
         pendingLabel="Saving..."
         pending={pending}
       >
+        <Field label="Name" required maxLength={MAX_RULE_NAME} {...fieldProps(creating, "name")} />
         <Field
-          name="name"
-          label="Name"
-          required
-          maxLength={MAX_RULE_NAME}
-          defaultValue={value("name")}
-          errors={fieldErrorsOf(creating, "name") ?? undefined}
-        />
-        <Field
-          name="source"
           label="Lead source"
           maxLength={MAX_SOURCE}
           hint="As the lead webhook receives it (EnergySage, Website…), in any case. Leave blank for any source."
-          defaultValue={value("source")}
-          errors={fieldErrorsOf(creating, "source") ?? undefined}
+          {...fieldProps(creating, "source")}
         />
         <Field
           as="select"
-          name="campaignId"
           label="Sequence to start"
           required
           placeholder="Choose a sequence"
           options={campaigns.map((c) => ({ value: String(c.id), label: `${c.name} (${c.status})` }))}
-          defaultValue={value("campaignId")}
-          errors={fieldErrorsOf(creating, "campaignId") ?? undefined}
+          {...fieldProps(creating, "campaignId")}
           hint="It must be running for leads to be enrolled; a sequence with a rule may start with no contacts."
         />
       </CreateFormCard>

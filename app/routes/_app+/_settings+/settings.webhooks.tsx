@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Webhook } from "lucide-react";
 import { z } from "zod";
-import { failureByIntent, fieldErrorsOf, formErrorOf, postedValue, postedValues } from "~/components/form-failure";
+import { failureByIntent, fieldErrorsOf, fieldProps, formErrorOf, postedValues } from "~/components/form-failure";
 import { CheckboxList, CreateFormCard, Field, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { WEBHOOK_EVENTS } from "~/db/schema";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
@@ -80,7 +80,6 @@ export default function Webhooks() {
   const pending = useNavigation().state === "submitting";
   const created = reply && "created" in reply ? reply.created : undefined;
   const { form: creating, other: rowFailure } = failureByIntent(reply, "create");
-  const value = (k: string) => postedValue(creating, k);
   const formError = formErrorOf(creating, ["url", "description", "events", "maxPerHour"]);
   return (
     <div className="space-y-6">
@@ -112,22 +111,14 @@ export default function Webhooks() {
         pending={pending}
       >
         <Field
-          name="url"
           label="URL"
           type="url"
           required
           maxLength={2000}
           placeholder="https://example.com/hooks/helio"
-          defaultValue={value("url")}
-          errors={fieldErrorsOf(creating, "url") ?? undefined}
+          {...fieldProps(creating, "url")}
         />
-        <Field
-          name="description"
-          label="Description"
-          maxLength={200}
-          defaultValue={value("description")}
-          errors={fieldErrorsOf(creating, "description") ?? undefined}
-        />
+        <Field label="Description" maxLength={200} {...fieldProps(creating, "description")} />
         <CheckboxList
           name="events"
           label="Events"
@@ -138,14 +129,12 @@ export default function Webhooks() {
           errors={fieldErrorsOf(creating, "events")}
         />
         <Field
-          name="maxPerHour"
           label="Deliveries per hour at most"
           type="number"
           min={1}
           max={100000}
-          defaultValue={value("maxPerHour") || "600"}
+          {...fieldProps(creating, "maxPerHour", "600")}
           hint="Past it, deliveries wait for the next hour (none is dropped)."
-          errors={fieldErrorsOf(creating, "maxPerHour") ?? undefined}
         />
       </CreateFormCard>
       <RowsCard
