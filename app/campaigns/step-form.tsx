@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Field, Select, Textarea } from "~/components/ui";
+import { Checkbox, Field, Select, Textarea } from "~/components/ui";
 import { smsSegments } from "~/messaging/segments";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -193,16 +193,12 @@ export function StepFields({
             type="time"
             defaultValue={defaults.windowEnd ?? ""}
           />
-          <label className="flex items-center gap-2 pb-2 text-sm">
-            <input
-              type="checkbox"
-              name="windowWeekdays"
-              value="true"
-              defaultChecked={defaults.windowWeekdays}
-              className="size-4 accent-primary"
-            />{" "}
-            Weekdays only
-          </label>
+          <Checkbox
+            name="windowWeekdays"
+            defaultChecked={defaults.windowWeekdays}
+            label="Weekdays only"
+            className="pb-2"
+          />
         </div>
       </fieldset>
     </div>

@@ -31,6 +31,15 @@ export function isFormFailure(reply: unknown): reply is FormFailure {
   );
 }
 
+/**
+ * A multi-intent screen's failure, split by where it shows: `form` when it came from the `intent` form (which
+ * re-renders with it), `other` when a different button (a row's) sent it.
+ */
+export function failureByIntent(reply: unknown, intent: string): { form?: FormFailure; other?: FormFailure } {
+  if (!isFormFailure(reply)) return {};
+  return reply.intent === intent ? { form: reply } : { other: reply };
+}
+
 /** The errors to show beside `name` (null when none), for Field's `errors`. */
 export function fieldErrorsOf(reply: unknown, name: string): string[] | null {
   if (!isFormFailure(reply)) return null;
@@ -48,6 +57,18 @@ export function postedValue(reply: unknown, name: string, fallback = ""): string
   if (!isFormFailure(reply)) return fallback;
   const v = reply.values[name];
   return typeof v === "string" ? v : fallback;
+}
+
+/** A plain `Field`'s name, what was posted (else `fallback`, also for an empty post) and its errors: `{...fieldProps(reply, "url")}`. */
+export function fieldProps(reply: unknown, name: string, fallback = "") {
+  return { name, defaultValue: postedValue(reply, name) || fallback, errors: fieldErrorsOf(reply, name) ?? undefined };
+}
+
+/** A posted checkbox group back from the failure (every value ticked, none when none was), else `fallback`. */
+export function postedValues(reply: unknown, name: string, fallback: readonly string[] = []): string[] {
+  if (!isFormFailure(reply)) return [...fallback];
+  const v = reply.values[name];
+  return Array.isArray(v) ? v.map(String) : typeof v === "string" ? [v] : [];
 }
 
 /** The failure as conform's `lastResult`, for forms built with useForm. */

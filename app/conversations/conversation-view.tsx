@@ -2,12 +2,52 @@ import { postedValue, type FormFailure } from "~/components/form-failure";
 import { TemplatePicker, type PickableTemplate } from "~/templates/template-picker";
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { Alert, Badge, Button, TextLink, messageStatusTone, useResetOnSuccess } from "~/components/ui";
+import { Alert, Badge, Button, Card, TextLink, messageStatusTone, useResetOnSuccess } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { useHydrated } from "~/lib/use-hydrated";
 import { smsSegments } from "~/messaging/segments";
 import type { ThreadMessage } from "./get-conversation.server";
 import { hasReplaceableChars, toPlainGsm } from "./gsm-replace";
+
+/**
+ * The "Conversation" card of a contact's page and of a number's thread: the thread, then the reply box (`#reply`,
+ * the anchor the thread's links jump to). `thread` is getThread's page; `templates` is pickTemplate's answer.
+ */
+export function ConversationCard({
+  thread,
+  nonce,
+  optedOut,
+  actionData,
+  templates,
+  className,
+}: {
+  thread: { messages: ThreadMessage[]; earlierCursor: string | number | null };
+  nonce: string;
+  optedOut: string | null;
+  actionData: ReplyActionData;
+  templates: { templates: PickableTemplate[]; picked: PickableTemplate | null };
+  className?: string;
+}) {
+  return (
+    <Card title="Conversation" className={className}>
+      <div className="space-y-4">
+        <Thread
+          messages={thread.messages}
+          earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null}
+        />
+        <div id="reply">
+          <ReplyBox
+            nonce={nonce}
+            optedOut={optedOut}
+            actionData={actionData}
+            templates={templates.templates}
+            picked={templates.picked}
+          />
+        </div>
+      </div>
+    </Card>
+  );
+}
 
 /** The thread, oldest → newest, with an "Earlier messages" link to the previous page (a plain GET link). */
 export function Thread({ messages, earlierHref }: { messages: ThreadMessage[]; earlierHref: string | null }) {

@@ -6,14 +6,22 @@ import type { SignedIn } from "~/auth/session.server";
 import type { FormFailure } from "~/components/form-failure";
 import type { Role } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
+import { clientIp } from "~/lib/request.server";
 import { bodyTooLarge, MAX_REQUEST_BYTES, readFormDataLimited } from "~/http/read-body.server";
 
 export type { FormFailure } from "~/components/form-failure";
 // The schema helpers live in a module the browser bundle can load (route modules build their schemas at top level).
 export { asList, intentError, UNKNOWN_ACTION, withDefaults } from "./form-schema";
 
-/** What `run` gets besides the parsed input. */
-export type FormActionContext = { user: SignedIn; form: FormData };
+/**
+ * What `run` gets besides the parsed input: the signed-in user, the form, and `actor` (who asked and from where,
+ * what every audited domain call takes) so each screen does not rebuild it from the request.
+ */
+export type FormActionContext = {
+  user: SignedIn;
+  form: FormData;
+  actor: { userId: number; ipAddress: string | null };
+};
 
 type Spec<S extends z.ZodTypeAny> = {
   /** The input: zod via conform (a `z.discriminatedUnion("intent", …)` for a form with several buttons). */
@@ -117,7 +125,8 @@ export async function formAction<S extends z.ZodTypeAny, R>(
       throw Object.assign(new AppError("validation", messages[0], { field: field || undefined }), { fieldErrors });
     }
     parsed = true;
-    return await run(submission.value as z.output<S>, { user, form });
+    const actor = { userId: user.id, ipAddress: clientIp(args.request) };
+    return await run(submission.value as z.output<S>, { user, form, actor });
   } catch (err) {
     if (err instanceof Response || !(err instanceof AppError)) throw err;
     const failure = formFailure(

@@ -94,6 +94,16 @@ describe("formAction", () => {
     expect(one).toMatchObject({ intent: "save", name: "A", ids: ["7"] });
   });
 
+  it("run gets the audited actor: the signed-in user's id and the caller's address", async () => {
+    const user = await createTestUser();
+    const out = await formAction(
+      argsFor(await loginAs(user), form({ intent: "delete" }), { "CF-Connecting-IP": "203.0.113.9" }),
+      { schema },
+      (_input, { actor }) => actor,
+    );
+    expect(out).toEqual({ userId: user.id, ipAddress: "203.0.113.9" });
+  });
+
   it("an AppError from the domain keeps its status, message, field and title; a Response passes through; a bug is rethrown", async () => {
     const cookie = await signedIn();
     const refused = await reply(

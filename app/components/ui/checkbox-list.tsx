@@ -17,6 +17,8 @@ export function CheckboxList({
   maxHeightClass = "max-h-64",
   empty,
   footer,
+  errors,
+  showLabel = false,
   ...rest
 }: {
   name: string;
@@ -29,9 +31,13 @@ export function CheckboxList({
   maxHeightClass?: string;
   empty?: ReactNode;
   footer?: ReactNode;
+  /** The action's errors for `name` (fieldErrorsOf), the first shown under the list. */
+  errors?: readonly string[] | null;
+  /** Also show `label` above the list (a form's checkbox group), not only to screen readers. */
+  showLabel?: boolean;
   "data-testid"?: string;
 }) {
-  return (
+  const list = (
     // min-w-0: a fieldset is otherwise as wide as its longest unbreakable line (min-inline-size: min-content),
     // and a truncated detail would push a 390 px phone sideways.
     <fieldset className="min-w-0 rounded-md border border-border" {...rest}>
@@ -49,6 +55,19 @@ export function CheckboxList({
       </ul>
       {footer ? <div className="border-t border-border px-3 py-2 text-sm">{footer}</div> : null}
     </fieldset>
+  );
+  const error = errors?.length ? <p className="text-sm text-danger">{errors[0]}</p> : null;
+  return showLabel ? (
+    <div className="space-y-1">
+      <p className="text-sm font-medium">{label}</p>
+      {list}
+      {error}
+    </div>
+  ) : (
+    <>
+      {list}
+      {error}
+    </>
   );
 }
 

@@ -11,6 +11,7 @@ export {
   type ButtonVariant,
 } from "./button";
 export { Card, EmptyState, PageHeader, StatCard } from "./card";
+export { Checkbox } from "./checkbox";
 export { CheckboxList, type CheckboxItem } from "./checkbox-list";
 export { ConfirmDialog } from "./confirm-dialog";
 export { cx, focusRing } from "./cx";
@@ -20,11 +21,15 @@ export { Field, Input, Select, Textarea, type FieldProps } from "./field";
 export { RecordCard, RecordEditor, RecordForm } from "./record-editor";
 export { ItemList } from "./item-list";
 export { LiveRefresh } from "./live-refresh";
+export { PostButton } from "./post-button";
 export { ProgressBar, type ProgressPart } from "./progress";
 export { SearchBox } from "./search-box";
+export { CreateFormCard, RowsCard } from "./settings-cards";
+export { SecretOnce } from "./secret-once";
 export { Skeleton, Spinner } from "./skeleton";
 export { Switch } from "./switch";
 export { Pager, Table, TBody, Td, Th, THead } from "./table";
 export { Tabs, type TabItem } from "./tabs";
 export { Tooltip, TooltipProvider, TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "./tooltip";
+export { VerdictButtons, type Verdict } from "./verdict-buttons";
 export { useResetOnSuccess } from "./use-reset-on-success";

@@ -51,14 +51,7 @@ export default function AppLayout() {
               </Link>
               <p className="text-xs text-sidebar-muted">Connect with clarity</p>
             </div>
-            <a
-              href="#content"
-              onClick={toggle(false)}
-              className={cx("rounded p-1 text-sidebar-muted hover:text-sidebar-fg lg:hidden", focusRing)}
-              aria-label="Close menu"
-            >
-              <X aria-hidden="true" className="size-5" />
-            </a>
+            <MenuLink open={false} onClick={toggle(false)} className="text-sidebar-muted hover:text-sidebar-fg" />
           </div>
           <nav className="flex-1 overflow-y-auto px-3">
             <NavList items={NAV_ITEMS} pathname={location.pathname} />
@@ -104,14 +97,7 @@ export default function AppLayout() {
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="sticky top-0 z-20 flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:px-8">
             <div className="flex items-center gap-3">
-              <a
-                href="#sidebar"
-                onClick={toggle(true)}
-                className={cx("rounded p-1 text-fg-muted hover:bg-muted lg:hidden", focusRing)}
-                aria-label="Open menu"
-              >
-                <Menu aria-hidden="true" className="size-5" />
-              </a>
+              <MenuLink open onClick={toggle(true)} className="text-fg-muted hover:bg-muted" />
               <h1 className="text-lg font-semibold" data-testid="header-title">
                 {headerTitle(location.pathname)}
               </h1>
@@ -146,6 +132,29 @@ export default function AppLayout() {
         </div>
       </div>
     </TooltipProvider>
+  );
+}
+
+/** The phone's menu button: a fragment link (#sidebar opens, #content closes) that JS turns into a toggle. */
+function MenuLink({
+  open,
+  onClick,
+  className,
+}: {
+  open: boolean;
+  onClick: (e: MouseEvent) => void;
+  className: string;
+}) {
+  const Icon = open ? Menu : X;
+  return (
+    <a
+      href={open ? "#sidebar" : "#content"}
+      onClick={onClick}
+      className={cx("rounded p-1 lg:hidden", className, focusRing)}
+      aria-label={open ? "Open menu" : "Close menu"}
+    >
+      <Icon aria-hidden="true" className="size-5" />
+    </a>
   );
 }
 

@@ -4,22 +4,14 @@ import { requireUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
 import { apiErrorResponse } from "~/http/http.server";
 import { formAction } from "~/http/form-action.server";
-import { z } from "zod";
+import { ideaChatForm } from "~/idea-generator/idea-chat-form";
+import type { z } from "zod";
 
 // POST only: 401 without a session, then 405.
 export const loader = async (args: LoaderFunctionArgs) => {
   await requireUser(args);
   return methodNotAllowed(["POST"]);
 };
-
-// The same two boxes as the Idea Generator's form (idea-chat.server bounds the message).
-const chatStreamForm = z.object({
-  message: z.string().default(""),
-  context: z
-    .string()
-    .default("")
-    .transform((c) => c.slice(0, 2000)),
-});
 
 /**
  * POST /idea-generator/stream (the Idea Generator's form, sent by fetch once hydrated): the answer as plain text,
@@ -32,12 +24,12 @@ export async function action(args: ActionFunctionArgs) {
   const postOnly = () => {
     if (args.request.method !== "POST") throw methodNotAllowed(["POST"]);
   };
-  return formAction(args, { schema: chatStreamForm, resource: true, before: postOnly }, (input, { user }) =>
+  return formAction(args, { schema: ideaChatForm, resource: true, before: postOnly }, (input, { user }) =>
     streamReply(args, user.id, input),
   );
 }
 
-async function streamReply(args: ActionFunctionArgs, userId: number, input: z.output<typeof chatStreamForm>) {
+async function streamReply(args: ActionFunctionArgs, userId: number, input: z.output<typeof ideaChatForm>) {
   const { context } = args;
   const encoder = new TextEncoder();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();

@@ -10,7 +10,6 @@ import { Badge, Button, Card, PageHeader, Table, TBody, Td, THead } from "~/comp
 import { errorsByField, isFormFailure } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
 import { intentError, UNKNOWN_ACTION, withDefaults } from "~/http/form-schema";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { getUserDetails, updateProfile } from "~/users/manage-users.server";
 import { PersonFields } from "~/users/person-fields";
@@ -56,8 +55,7 @@ const accountForm = withDefaults(
  * their other sessions ("Your sessions": one, or all but this one).
  */
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: accountForm }, async (input, { user: me }) => {
-    const actor = { userId: me.id, ipAddress: clientIp(args.request) };
+  return formAction(args, { schema: accountForm }, async (input, { user: me, actor }) => {
     const now = args.context.clock();
     if (input.intent === "revoke-others") {
       const n = await revokeOtherSessions(args.context.db, me.id, me.sessionId, actor, now);

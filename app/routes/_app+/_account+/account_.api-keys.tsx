@@ -1,16 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound } from "lucide-react";
 import { z } from "zod";
 import { API_KEY_SCOPES, EXPIRY_CHOICES, SCOPE_LABELS } from "~/auth/api-key-scopes";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/auth/manage-api-keys.server";
-import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
-import { Alert, Badge, Button, Card, CheckboxList, EmptyState, Field, ItemList, PageHeader } from "~/components/ui";
+import { failureByIntent, fieldErrorsOf, fieldProps, formErrorOf, postedValues } from "~/components/form-failure";
+import {
+  Badge,
+  CheckboxList,
+  CreateFormCard,
+  Field,
+  PageHeader,
+  PostButton,
+  RowsCard,
+  SecretOnce,
+} from "~/components/ui";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 
 export const meta: MetaFunction = () => [{ title: "API keys — Helio" }];
 
@@ -51,16 +59,16 @@ const keyForm = withDefaults(
 );
 
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: keyForm, title: "Error saving API key" }, async (input, { user }) => {
+  return formAction(args, { schema: keyForm, title: "Error saving API key" }, async (input, { user, actor }) => {
     const { db } = args.context;
-    const actor = { userId: user.id, ipAddress: clientIp(args.request), role: user.role };
+    const owner = { ...actor, role: user.role };
     const now = args.context.clock();
     if (input.intent === "revoke") {
-      await revokeApiKey(db, input.id, actor, now);
+      await revokeApiKey(db, input.id, owner, now);
       return redirectWithToast(args.context, "/account/api-keys", { title: "API key revoked" });
     }
     // The secret is answered once, in this response (not a redirect), so it shows with JavaScript off too.
-    const created = await createApiKey(db, input, actor, now);
+    const created = await createApiKey(db, input, owner, now);
     return { ok: true as const, intent: "create", created };
   });
 }
@@ -72,11 +80,8 @@ export default function ApiKeys() {
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const created = reply && "created" in reply ? reply.created : null;
-  const failure = reply && !("created" in reply) ? reply : undefined;
-  const creating = failure?.intent === "create" ? failure : undefined;
+  const { form: creating, other: rowFailure } = failureByIntent(reply, "create");
   const formError = formErrorOf(creating, ["name", "scopes", "expiresInDays"]);
-  const posted = postedValue(creating, "scopes");
-  const checked = new Set<string>(Array.isArray(posted) ? posted : posted ? [String(posted)] : ["leads"]);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -88,92 +93,72 @@ export default function ApiKeys() {
         }
       />
       {created ? (
-        <Alert tone="success" data-testid="api-key-secret">
-          <p className="font-medium">Key “{created.name}” created. Copy it now: it is not shown again.</p>
-          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm" data-testid="api-key-secret-value">
-            {created.secret}
-          </code>
-        </Alert>
+        <SecretOnce
+          data-testid="api-key-secret"
+          title={`Key “${created.name}” created. Copy it now: it is not shown again.`}
+          secret={created.secret}
+        />
       ) : null}
-      <Card title="New key">
-        <Form method="post" className="max-w-lg space-y-4" data-testid="api-key-form">
-          <input type="hidden" name="intent" value="create" />
-          {formError ? <Alert tone="danger">{formError}</Alert> : null}
-          <Field
-            name="name"
-            label="Name"
-            required
-            maxLength={100}
-            hint="Who uses it, e.g. EnergySage or Zapier"
-            defaultValue={postedValue(creating, "name")}
-            errors={fieldErrorsOf(creating, "name") ?? undefined}
-          />
-          <CheckboxList
-            name="scopes"
-            label="Scopes"
-            items={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
-            checked={checked}
-          />
-          {fieldErrorsOf(creating, "scopes") ? (
-            <p className="text-sm text-danger">{fieldErrorsOf(creating, "scopes")?.[0]}</p>
-          ) : null}
-          <Field
-            as="select"
-            name="expiresInDays"
-            label="Expires after"
-            options={EXPIRY_CHOICES.map((c) => ({ value: String(c.days), label: c.label }))}
-            defaultValue={postedValue(creating, "expiresInDays") || "90"}
-            errors={fieldErrorsOf(creating, "expiresInDays") ?? undefined}
-          />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Creating..." : "Create key"}
-          </Button>
-        </Form>
-      </Card>
-      <Card title="Keys">
-        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
-        <ItemList
-          items={keys}
-          data-testid="api-keys"
-          layout="rows"
-          itemTestId="api-key"
-          empty={<EmptyState icon={KeyRound} title="No API keys yet" description="Create one above." />}
-        >
-          {(k) => (
-            <>
-              <div className="min-w-0 space-y-1">
-                <p className="font-medium break-words">{k.name}</p>
-                <p className="text-sm break-all text-fg-muted">
-                  <code>{k.prefix}…</code> · {k.scopes.join(", ")}
-                  {isSuperuser && !k.mine ? ` · ${k.ownerEmail}` : ""}
-                </p>
-                <p className="text-xs text-fg-muted">
-                  Created {when(k.createdAt)}
-                  {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : " · never expires"}
-                  {k.lastUsedAt ? ` · last used ${when(k.lastUsedAt)}` : " · never used"}
-                </p>
-                {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
-              </div>
-              {k.revokedAt ? null : (
-                <Form method="post">
-                  <input type="hidden" name="id" value={k.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="revoke"
-                    variant="destructive"
-                    size="sm"
-                    disabled={pending}
-                    aria-label={`Revoke ${k.name}`}
-                  >
-                    Revoke
-                  </Button>
-                </Form>
-              )}
-            </>
-          )}
-        </ItemList>
-      </Card>
+      <CreateFormCard
+        title="New key"
+        data-testid="api-key-form"
+        error={formError}
+        submitLabel="Create key"
+        pendingLabel="Creating..."
+        pending={pending}
+      >
+        <Field
+          label="Name"
+          required
+          maxLength={100}
+          hint="Who uses it, e.g. EnergySage or Zapier"
+          {...fieldProps(creating, "name")}
+        />
+        <CheckboxList
+          name="scopes"
+          label="Scopes"
+          items={API_KEY_SCOPES.map((s) => ({ value: s, label: SCOPE_LABELS[s] }))}
+          checked={new Set(postedValues(creating, "scopes", ["leads"]))}
+          errors={fieldErrorsOf(creating, "scopes")}
+        />
+        <Field
+          as="select"
+          label="Expires after"
+          options={EXPIRY_CHOICES.map((c) => ({ value: String(c.days), label: c.label }))}
+          {...fieldProps(creating, "expiresInDays", "90")}
+        />
+      </CreateFormCard>
+      <RowsCard
+        title="Keys"
+        error={rowFailure?.message}
+        items={keys}
+        data-testid="api-keys"
+        itemTestId="api-key"
+        empty={{ icon: KeyRound, title: "No API keys yet", description: "Create one above." }}
+        actions={(k) =>
+          k.revokedAt ? null : (
+            <PostButton intent="revoke" fields={{ id: k.id }} variant="destructive" disabled={pending} of={k.name}>
+              Revoke
+            </PostButton>
+          )
+        }
+      >
+        {(k) => (
+          <>
+            <p className="font-medium break-words">{k.name}</p>
+            <p className="text-sm break-all text-fg-muted">
+              <code>{k.prefix}…</code> · {k.scopes.join(", ")}
+              {isSuperuser && !k.mine ? ` · ${k.ownerEmail}` : ""}
+            </p>
+            <p className="text-xs text-fg-muted">
+              Created {when(k.createdAt)}
+              {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : " · never expires"}
+              {k.lastUsedAt ? ` · last used ${when(k.lastUsedAt)}` : " · never used"}
+            </p>
+            {k.revokedAt ? <Badge tone="danger">Revoked</Badge> : null}
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }

@@ -11,7 +11,6 @@ import {
 import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
 import { fieldErrorsOf } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication — Helio" }];
@@ -29,9 +28,8 @@ const intents = z.discriminatedUnion("intent", [
 
 /** Start enrolment (a new secret), confirm it with a first code (→ the recovery codes, shown once), or turn it off. */
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: intents, hide: ["code", "password"] }, async (input, { user: me }) => {
+  return formAction(args, { schema: intents, hide: ["code", "password"] }, async (input, { user: me, actor }) => {
     const db = args.context.db;
-    const actor = { userId: me.id, ipAddress: clientIp(args.request) };
     const now = args.context.clock();
     switch (input.intent) {
       case "start":

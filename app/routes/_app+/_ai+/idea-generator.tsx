@@ -5,6 +5,7 @@ import { Bot, Copy, Lightbulb, Send, Trash2, User } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useToast } from "~/components/toaster";
 import { clearChat, listChatThread, sendChatMessage } from "~/idea-generator/idea-chat.server";
+import { ideaChatForm, MAX_CHAT_CONTEXT } from "~/idea-generator/idea-chat-form";
 import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextLink, Textarea } from "~/components/ui";
 import { z } from "zod";
@@ -35,19 +36,12 @@ const templateLink = (text: string) => `/testing?draft=${encodeURIComponent(text
 export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const context = new URL(args.request.url).searchParams.get("context") ?? "";
-  return { thread: await listChatThread(args.context.db, user.id), context: context.slice(0, 2000) };
+  return { thread: await listChatThread(args.context.db, user.id), context: context.slice(0, MAX_CHAT_CONTEXT) };
 }
 
 /** `send` asks the assistant (an empty message is ignored), `clear` empties the thread; both redirect back (PRG). */
 // "send" (the message box) or "clear" (the thread); the context box travels with both, so it survives either.
-const chatForm = z.object({
-  intent: z.string().optional(),
-  message: z.string().default(""),
-  context: z
-    .string()
-    .default("")
-    .transform((c) => c.slice(0, 2000)),
-});
+const chatForm = ideaChatForm.extend({ intent: z.string().optional() });
 
 export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: chatForm, title: "Error generating response" }, async (input, { user }) => {
@@ -136,6 +130,7 @@ export default function IdeaGenerator() {
     e.preventDefault();
     if (e.currentTarget.value.trim() && !sending) formRef.current?.requestSubmit();
   };
+  const send: PromptSend = { context, disabled: sending, onSubmit: streamSubmit };
 
   return (
     <div className="space-y-6">
@@ -195,24 +190,13 @@ export default function IdeaGenerator() {
                   {m.role === "assistant" ? (
                     <>
                       {m.suggestions.length > 0 ? (
-                        <ul className="flex flex-wrap gap-2" aria-label="Suggestions" data-testid="chat-suggestions">
-                          {m.suggestions.slice(0, 3).map((s) => (
-                            <li key={s}>
-                              <Form method="post" onSubmit={streamSubmit}>
-                                <HiddenFields fields={{ intent: "send", message: s, context }} />
-                                <Button
-                                  type="submit"
-                                  size="sm"
-                                  variant="secondary"
-                                  disabled={sending}
-                                  data-testid="chat-suggestion"
-                                >
-                                  {s}
-                                </Button>
-                              </Form>
-                            </li>
-                          ))}
-                        </ul>
+                        <PromptButtons
+                          prompts={m.suggestions.slice(0, 3)}
+                          send={send}
+                          className="flex flex-wrap gap-2"
+                          aria-label="Suggestions"
+                          data-testid="chat-suggestions"
+                        />
                       ) : null}
                       <TextLink to={templateLink(m.content)} className="inline-flex items-center gap-1 text-xs">
                         <Copy className="size-3" aria-hidden /> Use as template
@@ -300,26 +284,7 @@ export default function IdeaGenerator() {
         </Card>
         <div className="space-y-6">
           <Card title="Quick Prompts">
-            <ul className="space-y-2">
-              {QUICK_PROMPTS.map((p) => (
-                <li key={p}>
-                  <Form method="post" onSubmit={streamSubmit}>
-                    <HiddenFields fields={{ intent: "send", message: p, context }} />
-                    <Button
-                      type="submit"
-                      variant="ghost"
-                      size="sm"
-                      wrap
-                      className="h-auto w-full justify-start py-2"
-                      disabled={sending}
-                      data-testid="quick-prompt"
-                    >
-                      {p}
-                    </Button>
-                  </Form>
-                </li>
-              ))}
-            </ul>
+            <PromptButtons prompts={QUICK_PROMPTS} send={send} quick className="space-y-2" />
           </Card>
           <Card title="Tips">
             <ul className="space-y-2 text-sm text-fg-muted">
@@ -334,5 +299,50 @@ export default function IdeaGenerator() {
         </div>
       </div>
     </div>
+  );
+}
+
+type PromptSend = { context: string; disabled: boolean; onSubmit: (e: FormEvent<HTMLFormElement>) => void };
+
+/**
+ * Ready-made messages sent in one click (the suggestions under a reply, the quick prompts) with the context box's
+ * text: each a form of its own, so it posts without JS and streams with it. A quick prompt is a full-width ghost row
+ * whose long text wraps; a suggestion is a small chip.
+ */
+function PromptButtons({
+  prompts,
+  send,
+  quick = false,
+  className,
+  ...rest
+}: {
+  prompts: readonly string[];
+  send: PromptSend;
+  quick?: boolean;
+  className: string;
+  "aria-label"?: string;
+  "data-testid"?: string;
+}) {
+  return (
+    <ul className={className} {...rest}>
+      {prompts.map((p) => (
+        <li key={p}>
+          <Form method="post" onSubmit={send.onSubmit}>
+            <HiddenFields fields={{ intent: "send", message: p, context: send.context }} />
+            <Button
+              type="submit"
+              size="sm"
+              variant={quick ? "ghost" : "secondary"}
+              wrap={quick}
+              className={quick ? "h-auto w-full justify-start py-2" : undefined}
+              disabled={send.disabled}
+              data-testid={quick ? "quick-prompt" : "chat-suggestion"}
+            >
+              {p}
+            </Button>
+          </Form>
+        </li>
+      ))}
+    </ul>
   );
 }

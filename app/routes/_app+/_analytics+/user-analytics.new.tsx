@@ -4,7 +4,6 @@ import { requireUser } from "~/http/guard.server";
 import { Dialog, DialogActions, Field } from "~/components/ui";
 import { errorsByField, isFormFailure } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
-import { clientIp } from "~/lib/request.server";
 import { createUser } from "~/users/manage-users.server";
 import { newUserSchema } from "~/users/user-schema";
 import { OneTimePasswordDialog } from "~/users/one-time-password";
@@ -24,13 +23,8 @@ export async function loader(args: LoaderFunctionArgs) {
 
 /** Creates the account and answers with its one-time password — shown in this response only, never stored in clear. */
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: newUserSchema, role: "superuser" }, async (input, { user: me }) => {
-    const { user, password } = await createUser(
-      args.context.db,
-      input,
-      { userId: me.id, ipAddress: clientIp(args.request) },
-      args.context.clock(),
-    );
+  return formAction(args, { schema: newUserSchema, role: "superuser" }, async (input, { actor }) => {
+    const { user, password } = await createUser(args.context.db, input, actor, args.context.clock());
     return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
   });
 }

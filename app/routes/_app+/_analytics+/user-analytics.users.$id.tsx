@@ -13,7 +13,6 @@ import { AppError, isAppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
 import { routeId, throwAsResponse } from "~/http/http.server";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { displayName } from "~/users/display";
 import { getUserDetails, updateUser, USER_NOT_FOUND, type UserChange } from "~/users/manage-users.server";
@@ -57,7 +56,7 @@ const DONE: Record<z.infer<typeof intentSchema>, string> = {
 export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, USER_NOT_FOUND);
   const schema = z.object({ intent: z.enum(intentSchema.options, intentError("Choose an action")) });
-  return formAction(args, { schema, role: "superuser", before: id }, async ({ intent }, { user: me }) => {
+  return formAction(args, { schema, role: "superuser", before: id }, async ({ intent }, { user: me, actor }) => {
     if (id() === me.id && intent !== "reset-password") {
       throw new AppError(
         "conflict",
@@ -65,13 +64,7 @@ export async function action(args: ActionFunctionArgs) {
       );
     }
     try {
-      const { user, password } = await updateUser(
-        args.context.db,
-        id(),
-        CHANGE[intent],
-        { userId: me.id, ipAddress: clientIp(args.request) },
-        args.context.clock(),
-      );
+      const { user, password } = await updateUser(args.context.db, id(), CHANGE[intent], actor, args.context.clock());
       if (password)
         return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
     } catch (err) {

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ContactPicker } from "~/contacts/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
@@ -54,10 +55,7 @@ export default function AddCampaignContacts() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  useFailureToast(
-    failure,
-    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
-  );
+  useFailureToast(failure, failureToast(failure, FAILED));
   return (
     <Dialog
       title={`Add contacts — ${campaign.name}`}

@@ -5,6 +5,7 @@ import { requireUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND } from "~/campaigns/campaign-schema";
 import { deleteCampaign } from "~/campaigns/delete-campaign.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
+import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
 import { ConfirmDialog } from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
@@ -35,17 +36,14 @@ export async function action(args: ActionFunctionArgs) {
 export default function DeleteCampaign() {
   const { campaign } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  useFailureToast(
-    failure,
-    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
-  );
+  useFailureToast(failure, failureToast(failure, FAILED));
   return (
     <ConfirmDialog
       title="Delete campaign"
       confirmLabel="Delete"
       pendingLabel="Deleting..."
       destructive
-      error={failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null}
+      error={failureToast(failure, FAILED)}
     >
       <p>Are you sure you want to delete this campaign and its steps?</p>
       <p className="mt-2 font-medium">{campaign.name}</p>

@@ -7,8 +7,9 @@ import { formAction } from "~/http/form-action.server";
 import { withDefaults } from "~/http/form-schema";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { updateCampaign } from "~/campaigns/update-campaign.server";
+import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
-import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
+import { Alert, Checkbox, Dialog, DialogActions, Field } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 
@@ -46,10 +47,7 @@ export default function EditCampaign() {
   const { campaign: c } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  useFailureToast(
-    failure,
-    failure && !failure.ok ? { title: failure.title ?? FAILED, description: failure.message } : null,
-  );
+  useFailureToast(failure, failureToast(failure, FAILED));
   const err = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   return (
     <Dialog title="Edit Campaign">
@@ -76,16 +74,7 @@ export default function EditCampaign() {
             hint="Fills {{offerExpiration}}"
           />
         </div>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            name="stopOnReply"
-            value="true"
-            defaultChecked={c.stopOnReply}
-            className="size-4 accent-primary"
-          />
-          Stop a contact&apos;s sequence when they reply
-        </label>
+        <Checkbox name="stopOnReply" defaultChecked={c.stopOnReply} label="Stop a contact's sequence when they reply" />
         <DialogActions label="Save Changes" pendingLabel="Saving..." pending={pending} />
       </Form>
     </Dialog>

@@ -6,14 +6,14 @@ import { ContactPicker } from "~/contacts/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
-import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
+import { readSchedule, scheduleFields } from "~/campaigns/schedule-schema";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
+import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
 import { asList } from "~/http/form-schema";
 import { z } from "zod";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Campaign — Helio" }];
@@ -45,9 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
  */
 const newCampaignForm = z
   .object({
-    schedule: z.unknown(),
-    startAt: z.unknown(),
-    tz: z.unknown(),
+    ...scheduleFields,
     selectAll: z.unknown(),
     audienceQ: z.unknown(),
     contactIds: asList(z.array(z.unknown())),
@@ -55,11 +53,8 @@ const newCampaignForm = z
     description: z.unknown(),
   })
   .transform((f, ctx) => {
-    const at = scheduledInstant(f);
-    if (at === null) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["startAt"], message: INVALID_START_AT });
-      return z.NEVER;
-    }
+    const at = readSchedule(f, ctx);
+    if (at === null) return z.NEVER;
     const parsed = createCampaignSchema.safeParse({
       name: f.name ?? "",
       description: f.description ?? "",
@@ -75,14 +70,9 @@ const newCampaignForm = z
   });
 
 export async function action(args: ActionFunctionArgs) {
-  const { request, context } = args;
-  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { user }) => {
-    const c = await createCampaign(
-      context.db,
-      input,
-      { userId: user.id, ipAddress: clientIp(request) },
-      context.clock(),
-    );
+  const { context } = args;
+  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { actor }) => {
+    const c = await createCampaign(context.db, input, actor, context.clock());
     // Next: its steps.
     return redirectWithToast(context, `/campaigns/${c.id}/steps`, { title: "Campaign created", description: c.name });
   });
@@ -93,10 +83,7 @@ export default function NewCampaign() {
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
-  useFailureToast(
-    failure,
-    failure && !failure.ok ? { title: failure.title ?? TOASTS.create, description: failure.message } : null,
-  );
+  useFailureToast(failure, failureToast(failure, TOASTS.create));
   const fieldError = (f: string) => (failure && !failure.ok && failure.field === f ? [failure.message] : null);
   const other = failure && !failure.ok && !["name", "startAt"].includes(failure.field ?? "") ? failure.message : null;
 

@@ -26,7 +26,6 @@ import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
 import { routeId } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 
@@ -64,9 +63,8 @@ export async function action(args: ActionFunctionArgs) {
           variant: "destructive",
         }),
     },
-    async (input, { user }) => {
+    async (input, { actor }) => {
       const id = routeId(input.id, CAMPAIGN_NOT_FOUND);
-      const actor = { userId: user.id, ipAddress: clientIp(request) };
       if (input.intent === "start") {
         requirePublicUrl(context.cloudflare.env);
         const c = await startCampaign(context.db, context.queue, id, actor, context.clock());

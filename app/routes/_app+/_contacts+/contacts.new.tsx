@@ -8,7 +8,6 @@ import { formAction } from "~/http/form-action.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { listSearch } from "~/contacts/list-search";
 import { createContact } from "~/contacts/create-contact.server";
-import { clientIp } from "~/lib/request.server";
 import { redirectWithToast } from "~/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Add Contact — Helio" }];
@@ -25,8 +24,8 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: contactSchema, coerce: true, title: CONTACT_FAILED.create },
-    async (input, { user }) => {
-      await createContact(context.db, input, { userId: user.id, ipAddress: clientIp(request) }, context.clock());
+    async (input, { actor }) => {
+      await createContact(context.db, input, actor, context.clock());
       return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.create });
     },
   );

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
-import { INVALID_START_AT, scheduledInstant } from "~/campaigns/local-time";
+import { readSchedule, scheduleFields } from "~/campaigns/schedule-schema";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions, Field } from "~/components/ui";
@@ -26,16 +26,11 @@ const quickSendForm = z
   .object({
     file: z.unknown(),
     message: z.string().default(""),
-    schedule: z.unknown(),
-    startAt: z.unknown(),
-    tz: z.unknown(),
+    ...scheduleFields,
   })
   .transform((f, ctx) => {
-    const at = scheduledInstant(f);
-    if (at === null) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["startAt"], message: INVALID_START_AT });
-      return z.NEVER;
-    }
+    const at = readSchedule(f, ctx);
+    if (at === null) return z.NEVER;
     return { file: f.file instanceof File ? f.file : null, message: f.message, scheduledAt: at ?? null };
   });
 

@@ -16,7 +16,6 @@ import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { stagedImportIntents } from "~/http/import-route.server";
-import { clientIp } from "~/lib/request.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
@@ -39,19 +38,19 @@ export async function loader(args: LoaderFunctionArgs) {
 const intentSchema = z.object({ intent: z.enum(["import", "cancel", "send"], intentError()) });
 
 export async function action(args: ActionFunctionArgs) {
-  const { request, context } = args;
+  const { context } = args;
   const id = () => routeId(args.params.id, QUICK_SEND_NOT_FOUND);
   return formAction(
     args,
     { schema: intentSchema, title: "Failed to send messages", before: id },
-    async (input, { user }) => {
+    async (input, { user, actor }) => {
       const staged = stagedImportIntents(args, user.id, id());
       // Duplicate-aware ("skip"): a number that is already a contact keeps its record and still gets the message.
       if (input.intent === "import") return await staged.start("skip");
       if (input.intent === "cancel") return await staged.cancel("Quick send cancelled");
       requirePublicUrl(context.cloudflare.env);
       const deps = context.domain();
-      const { broadcastId } = await sendQuickUpload(deps, id(), { userId: user.id, ipAddress: clientIp(request) });
+      const { broadcastId } = await sendQuickUpload(deps, id(), actor);
       return redirect(`/testing/sends/${broadcastId}`);
     },
   );

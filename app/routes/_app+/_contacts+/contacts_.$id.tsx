@@ -6,7 +6,7 @@ import { LocalTime } from "~/components/local-time";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { CONTACT_NOT_FOUND, getContact } from "~/contacts/get-contact.server";
-import { ReplyBox, Thread } from "~/conversations/conversation-view";
+import { ConversationCard } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
 import { replyForm, replyOrReplace } from "~/http/reply-action.server";
@@ -180,23 +180,14 @@ export default function ContactDetail() {
             )}
           </Card>
         </div>
-        <Card title="Conversation" className="lg:col-span-2">
-          <div className="space-y-4">
-            <Thread
-              messages={thread.messages}
-              earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null}
-            />
-            <div id="reply">
-              <ReplyBox
-                nonce={nonce}
-                optedOut={optedOut}
-                actionData={actionData}
-                templates={templates.templates}
-                picked={templates.picked}
-              />
-            </div>
-          </div>
-        </Card>
+        <ConversationCard
+          className="lg:col-span-2"
+          thread={thread}
+          nonce={nonce}
+          optedOut={optedOut}
+          actionData={actionData}
+          templates={templates}
+        />
       </div>
     </div>
   );

@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
-import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
+import { Badge, PageHeader, TextLink } from "~/components/ui";
 import { contactIdByPhone } from "~/messaging/check-send-request.server";
-import { ReplyBox, Thread } from "~/conversations/conversation-view";
+import { ConversationCard } from "~/conversations/conversation-view";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
 import { replyForm, replyOrReplace } from "~/http/reply-action.server";
@@ -60,25 +60,13 @@ export default function PhoneConversation() {
           </span>
         }
       />
-      <Card title="Conversation">
-        <div className="space-y-4">
-          <Thread
-            messages={thread.messages}
-            earlierHref={thread.earlierCursor ? `?before=${thread.earlierCursor}` : null}
-          />
-          <div id="reply">
-            <ReplyBox
-              nonce={nonce}
-              optedOut={
-                optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null
-              }
-              actionData={actionData}
-              templates={templates.templates}
-              picked={templates.picked}
-            />
-          </div>
-        </div>
-      </Card>
+      <ConversationCard
+        thread={thread}
+        nonce={nonce}
+        optedOut={optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null}
+        actionData={actionData}
+        templates={templates}
+      />
     </div>
   );
 }

@@ -1,12 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
-import { BellOff, Check, ThumbsDown, ThumbsUp } from "lucide-react";
+import { BellOff, Check } from "lucide-react";
 import { z } from "zod";
 import { acknowledgeAlert } from "~/responders/alerts/acknowledge-alert.server";
 import { listAlerts } from "~/responders/alerts/list-alerts.server";
 import { markAlert } from "~/responders/alerts/mark-alert.server";
 import { requireUser } from "~/http/guard.server";
-import { Badge, Button, Card, EmptyState, PageHeader, Pager, PriorityBadge, TextLink } from "~/components/ui";
+import {
+  Badge,
+  Button,
+  Card,
+  EmptyState,
+  PageHeader,
+  Pager,
+  PriorityBadge,
+  TextLink,
+  VerdictButtons,
+} from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
@@ -117,32 +127,7 @@ export default function Alerts() {
                     ) : (
                       <Badge tone="success">acknowledged</Badge>
                     )}
-                    {a.intent ? (
-                      <>
-                        <Button
-                          type="submit"
-                          name="intent"
-                          value="right"
-                          size="sm"
-                          variant="outline"
-                          icon={ThumbsUp}
-                          aria-pressed={a.verdict === "right"}
-                        >
-                          Right
-                        </Button>
-                        <Button
-                          type="submit"
-                          name="intent"
-                          value="wrong"
-                          size="sm"
-                          variant="outline"
-                          icon={ThumbsDown}
-                          aria-pressed={a.verdict === "wrong"}
-                        >
-                          Wrong
-                        </Button>
-                      </>
-                    ) : null}
+                    {a.intent ? <VerdictButtons name="intent" verdict={a.verdict} /> : null}
                   </Form>
                 </Card>
               </li>

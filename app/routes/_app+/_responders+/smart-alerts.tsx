@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BellRing, BookText, Brain } from "lucide-react";
+import type { ReactNode } from "react";
 import {
   ALERT_TOASTS,
   BANK_CATEGORIES,
@@ -38,6 +39,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   ConfirmDialog,
   EmptyState,
   Field,
@@ -47,11 +49,12 @@ import {
   RecordEditor,
   RecordForm,
   Tabs,
+  VerdictButtons,
 } from "~/components/ui";
 import { AppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
-import { failureToast } from "~/components/form-failure";
+import { failureByIntent, failureToast } from "~/components/form-failure";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
@@ -248,6 +251,38 @@ function Keywords({ words, shown }: { words: string[]; shown: number }) {
       ))}
       {words.length > shown ? <span className="text-xs text-fg-muted">+{words.length - shown} more</span> : null}
     </p>
+  );
+}
+
+/** `?tab=…&delete=<id>`: the record's delete confirmation, posting to the tab so the action redirects back to it. */
+function DeleteDialog({
+  noun,
+  tab,
+  intent,
+  id,
+  failed,
+  children,
+}: {
+  noun: string;
+  tab: Tab;
+  intent: "delete-profile" | "delete-bank";
+  id: number;
+  failed: unknown;
+  children: ReactNode;
+}) {
+  return (
+    <ConfirmDialog
+      title={`Delete ${noun}`}
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      destructive
+      action={`/smart-alerts?tab=${tab}`}
+      closeTo={`?tab=${tab}`}
+      fields={{ intent, id: String(id) }}
+      error={failureByIntent(failed, intent).form ? failureToast(failed) : null}
+    >
+      <p>{children}</p>
+    </ConfirmDialog>
   );
 }
 
@@ -504,16 +539,7 @@ export default function SmartAlerts() {
                   rows={2}
                   defaultValue={bv.autoResponse ?? ""}
                 />
-                <label className="flex items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="useAI"
-                    value="true"
-                    defaultChecked={bv.useAI === "true"}
-                    className="size-4"
-                  />{" "}
-                  Use AI
-                </label>
+                <Checkbox name="useAI" defaultChecked={bv.useAI === "true"} label="Use AI" />
                 <Field as="textarea" label="AI prompt" name="aiPrompt" rows={2} defaultValue={bv.aiPrompt ?? ""} />
               </RecordForm>
             }
@@ -583,26 +609,10 @@ export default function SmartAlerts() {
                     <Form method="post" action="/smart-alerts?tab=monitoring" className="flex gap-1">
                       <input type="hidden" name="intent" value="mark" />
                       <input type="hidden" name="id" value={c.id} />
-                      <Button
-                        type="submit"
+                      <VerdictButtons
                         name="verdict"
-                        value="right"
-                        size="sm"
-                        variant="outline"
-                        aria-pressed={c.markedCorrect === 1}
-                      >
-                        Right
-                      </Button>
-                      <Button
-                        type="submit"
-                        name="verdict"
-                        value="wrong"
-                        size="sm"
-                        variant="outline"
-                        aria-pressed={c.markedCorrect === 0}
-                      >
-                        Wrong
-                      </Button>
+                        verdict={c.markedCorrect === null ? null : c.markedCorrect ? "right" : "wrong"}
+                      />
                     </Form>
                   </li>
                 ))}
@@ -612,36 +622,14 @@ export default function SmartAlerts() {
         )}
       </Tabs>
       {delProfile ? (
-        <ConfirmDialog
-          title="Delete alert profile"
-          confirmLabel="Delete"
-          pendingLabel="Deleting..."
-          destructive
-          action="/smart-alerts?tab=profiles"
-          closeTo="?tab=profiles"
-          fields={{ intent: "delete-profile", id: String(delProfile.id) }}
-          error={failed?.intent === "delete-profile" ? failureToast(failed) : null}
-        >
-          <p>
-            Delete <span className="font-medium">{delProfile.name}</span>? Its keyword banks stay, with no profile.
-          </p>
-        </ConfirmDialog>
+        <DeleteDialog noun="alert profile" tab="profiles" intent="delete-profile" id={delProfile.id} failed={failed}>
+          Delete <span className="font-medium">{delProfile.name}</span>? Its keyword banks stay, with no profile.
+        </DeleteDialog>
       ) : null}
       {delBank ? (
-        <ConfirmDialog
-          title="Delete keyword bank"
-          confirmLabel="Delete"
-          pendingLabel="Deleting..."
-          destructive
-          action="/smart-alerts?tab=banks"
-          closeTo="?tab=banks"
-          fields={{ intent: "delete-bank", id: String(delBank.id) }}
-          error={failed?.intent === "delete-bank" ? failureToast(failed) : null}
-        >
-          <p>
-            Delete the <span className="font-medium">{delBank.category}</span> bank? It stops matching replies at once.
-          </p>
-        </ConfirmDialog>
+        <DeleteDialog noun="keyword bank" tab="banks" intent="delete-bank" id={delBank.id} failed={failed}>
+          Delete the <span className="font-medium">{delBank.category}</span> bank? It stops matching replies at once.
+        </DeleteDialog>
       ) : null}
     </div>
   );

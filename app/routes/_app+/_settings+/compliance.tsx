@@ -8,7 +8,6 @@ import { LocalTime } from "~/components/local-time";
 import { Alert, Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
 import { redirectWithToast } from "~/http/toast.server";
 
@@ -54,14 +53,8 @@ const undoSchema = z.object({
 
 /** Undo an opt-out understood from plain words, with a note (superusers; kept in the activity log). */
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: undoSchema, role: "superuser" }, async (input, { user }) => {
-    await undoPlainWordsOptOut(
-      args.context.db,
-      input.id,
-      input.note,
-      { userId: user.id, ipAddress: clientIp(args.request) },
-      args.context.clock(),
-    );
+  return formAction(args, { schema: undoSchema, role: "superuser" }, async (input, { actor }) => {
+    await undoPlainWordsOptOut(args.context.db, input.id, input.note, actor, args.context.clock());
     return redirectWithToast(args.context, "/compliance", {
       title: "Opt-out undone",
       description: "The number can be texted again; your note is in the activity log.",

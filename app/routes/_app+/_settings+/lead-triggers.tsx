@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Zap } from "lucide-react";
 import { z } from "zod";
 import {
@@ -10,24 +10,21 @@ import {
   setSequenceTriggerEnabled,
 } from "~/campaigns/manage-sequence-triggers.server";
 import { createRuleSchema, MAX_RULE_NAME, MAX_SOURCE } from "~/campaigns/sequence-trigger-schema";
-import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
+import { failureByIntent, fieldProps, formErrorOf } from "~/components/form-failure";
 import {
   ActiveBadge,
-  Alert,
   Badge,
-  Button,
-  Card,
   campaignStatusTone,
-  EmptyState,
+  CreateFormCard,
   Field,
-  ItemList,
   PageHeader,
+  PostButton,
+  RowsCard,
 } from "~/components/ui";
 import { formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 
 export const meta: MetaFunction = () => [{ title: "Lead triggers — Helio" }];
 
@@ -60,9 +57,8 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: leadTriggerForm, role: "superuser", title: "Error saving trigger rule" },
-    async (input, { user }) => {
+    async (input, { actor }) => {
       const { db } = args.context;
-      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
       const now = args.context.clock();
       if (input.intent === "create") {
         await createSequenceTrigger(db, input, actor, now);
@@ -82,10 +78,8 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function LeadTriggers() {
   const { rules, campaigns } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>();
+  const { form: creating, other: rowFailure } = failureByIntent(useActionData<typeof action>(), "create");
   const pending = useNavigation().state === "submitting";
-  const creating = failure?.intent === "create" ? failure : undefined;
-  const value = (k: string) => postedValue(creating, k);
   const formError = formErrorOf(creating, ["name", "source", "campaignId"]);
   return (
     <div className="space-y-6">
@@ -93,103 +87,66 @@ export default function LeadTriggers() {
         title="Lead triggers"
         description="Start a sequence the moment a lead arrives: its first text goes out within a minute when the contact's sending hours are open, and when they open otherwise."
       />
-      <Card title="New rule">
-        <Form method="post" className="max-w-lg space-y-4" data-testid="lead-trigger-form">
-          <input type="hidden" name="intent" value="create" />
-          {formError ? <Alert tone="danger">{formError}</Alert> : null}
-          <Field
-            name="name"
-            label="Name"
-            required
-            maxLength={MAX_RULE_NAME}
-            defaultValue={value("name")}
-            errors={fieldErrorsOf(creating, "name") ?? undefined}
-          />
-          <Field
-            name="source"
-            label="Lead source"
-            maxLength={MAX_SOURCE}
-            hint="As the lead webhook receives it (EnergySage, Website…), in any case. Leave blank for any source."
-            defaultValue={value("source")}
-            errors={fieldErrorsOf(creating, "source") ?? undefined}
-          />
-          <Field
-            as="select"
-            name="campaignId"
-            label="Sequence to start"
-            required
-            placeholder="Choose a sequence"
-            options={campaigns.map((c) => ({ value: String(c.id), label: `${c.name} (${c.status})` }))}
-            defaultValue={value("campaignId")}
-            errors={fieldErrorsOf(creating, "campaignId") ?? undefined}
-            hint="It must be running for leads to be enrolled; a sequence with a rule may start with no contacts."
-          />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving..." : "Create rule"}
-          </Button>
-        </Form>
-      </Card>
-      <Card title="Rules">
-        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
-        <ItemList
-          items={rules}
-          data-testid="lead-trigger-rules"
-          layout="rows"
-          itemTestId="lead-trigger-rule"
-          empty={
-            <EmptyState
-              icon={Zap}
-              title="No trigger rules yet"
-              description="Leads are stored, and no sequence starts by itself."
-            />
-          }
-        >
-          {(r) => (
-            <>
-              <div className="min-w-0 space-y-1">
-                <p className="font-medium break-words">{r.name}</p>
-                <p className="text-sm break-words text-fg-muted">
-                  {r.description} → start <span className="font-medium text-fg">{r.campaignName}</span>
-                </p>
-                <div className="flex flex-wrap gap-2">
-                  <ActiveBadge active={r.enabled} />
-                  <Badge tone={campaignStatusTone(r.campaignStatus)}>Sequence {r.campaignStatus}</Badge>
-                </div>
-              </div>
-              <div className="flex flex-wrap gap-2">
-                <Form method="post">
-                  <input type="hidden" name="id" value={r.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value={r.enabled ? "disable" : "enable"}
-                    variant="outline"
-                    size="sm"
-                    disabled={pending}
-                    aria-label={`${r.enabled ? "Disable" : "Enable"} ${r.name}`}
-                  >
-                    {r.enabled ? "Disable" : "Enable"}
-                  </Button>
-                </Form>
-                <Form method="post">
-                  <input type="hidden" name="id" value={r.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="delete"
-                    variant="destructive"
-                    size="sm"
-                    disabled={pending}
-                    aria-label={`Delete ${r.name}`}
-                  >
-                    Delete
-                  </Button>
-                </Form>
-              </div>
-            </>
-          )}
-        </ItemList>
-      </Card>
+      <CreateFormCard
+        title="New rule"
+        data-testid="lead-trigger-form"
+        error={formError}
+        submitLabel="Create rule"
+        pendingLabel="Saving..."
+        pending={pending}
+      >
+        <Field label="Name" required maxLength={MAX_RULE_NAME} {...fieldProps(creating, "name")} />
+        <Field
+          label="Lead source"
+          maxLength={MAX_SOURCE}
+          hint="As the lead webhook receives it (EnergySage, Website…), in any case. Leave blank for any source."
+          {...fieldProps(creating, "source")}
+        />
+        <Field
+          as="select"
+          label="Sequence to start"
+          required
+          placeholder="Choose a sequence"
+          options={campaigns.map((c) => ({ value: String(c.id), label: `${c.name} (${c.status})` }))}
+          {...fieldProps(creating, "campaignId")}
+          hint="It must be running for leads to be enrolled; a sequence with a rule may start with no contacts."
+        />
+      </CreateFormCard>
+      <RowsCard
+        title="Rules"
+        error={rowFailure?.message}
+        items={rules}
+        data-testid="lead-trigger-rules"
+        itemTestId="lead-trigger-rule"
+        empty={{
+          icon: Zap,
+          title: "No trigger rules yet",
+          description: "Leads are stored, and no sequence starts by itself.",
+        }}
+        actions={(r) => (
+          <div className="flex flex-wrap gap-2">
+            <PostButton intent={r.enabled ? "disable" : "enable"} fields={{ id: r.id }} disabled={pending} of={r.name}>
+              {r.enabled ? "Disable" : "Enable"}
+            </PostButton>
+            <PostButton intent="delete" fields={{ id: r.id }} variant="destructive" disabled={pending} of={r.name}>
+              Delete
+            </PostButton>
+          </div>
+        )}
+      >
+        {(r) => (
+          <>
+            <p className="font-medium break-words">{r.name}</p>
+            <p className="text-sm break-words text-fg-muted">
+              {r.description} → start <span className="font-medium text-fg">{r.campaignName}</span>
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <ActiveBadge active={r.enabled} />
+              <Badge tone={campaignStatusTone(r.campaignStatus)}>Sequence {r.campaignStatus}</Badge>
+            </div>
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }

@@ -7,8 +7,7 @@ import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { getTwoFactorPolicy, setTwoFactorPolicy } from "~/auth/manage-two-factor.server";
 import { formAction } from "~/http/form-action.server";
 import { withDefaults } from "~/http/form-schema";
-import { clientIp } from "~/lib/request.server";
-import { Alert, Button, Card, Field, PageHeader } from "~/components/ui";
+import { Alert, Button, Card, Checkbox, Field, PageHeader } from "~/components/ui";
 import {
   loadOrganisationSettings,
   MAX_RETENTION_MONTHS,
@@ -74,13 +73,13 @@ const organisationForm = withDefaults(
 );
 
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: organisationForm, role: "superuser" }, async (input, { user: me }) => {
+  return formAction(args, { schema: organisationForm, role: "superuser" }, async (input, { user: me, actor }) => {
     if (input.intent === "two-factor-policy") {
       const on = input.requireSuperuserTwoFactor === "on";
       await setTwoFactorPolicy(
         args.context.db,
         on,
-        { userId: me.id, ipAddress: clientIp(args.request), twoFactorEnabled: me.twoFactorEnabled },
+        { ...actor, twoFactorEnabled: me.twoFactorEnabled },
         args.context.clock(),
       );
       return redirectWithToast(args.context, "/organisation", {
@@ -166,15 +165,12 @@ export default function Organisation() {
       >
         <Form method="post" className="space-y-3" data-testid="two-factor-policy">
           <input type="hidden" name="intent" value="two-factor-policy" />
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              name="requireSuperuserTwoFactor"
-              defaultChecked={twoFactor.requireForSuperusers}
-              className="size-4"
-            />
-            Require two-factor authentication for superusers
-          </label>
+          <Checkbox
+            name="requireSuperuserTwoFactor"
+            value="on"
+            defaultChecked={twoFactor.requireForSuperusers}
+            label="Require two-factor authentication for superusers"
+          />
           <p className="text-xs text-fg-muted">A superuser without it is sent to set it up before using the app.</p>
           <Button type="submit" variant="outline" disabled={pending}>
             Save security settings

@@ -1,32 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Webhook } from "lucide-react";
 import { z } from "zod";
-import { fieldErrorsOf, formErrorOf, postedValue } from "~/components/form-failure";
-import {
-  ActiveBadge,
-  Alert,
-  Badge,
-  Button,
-  Card,
-  CheckboxList,
-  EmptyState,
-  Field,
-  ItemList,
-  PageHeader,
-} from "~/components/ui";
+import { failureByIntent, fieldErrorsOf, fieldProps, formErrorOf, postedValues } from "~/components/form-failure";
+import { CheckboxList, CreateFormCard, Field, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { WEBHOOK_EVENTS } from "~/db/schema";
 import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import {
   createWebhookSubscription,
   listWebhookSubscriptions,
   setWebhookEnabled,
   webhookSubscriptionInput,
 } from "~/webhooks/manage-webhook-subscriptions.server";
+import { WebhookStatus } from "~/webhooks/webhook-status";
 import { webhooksAllowPrivate } from "~/wiring/app-deps.server";
 
 export const meta: MetaFunction = () => [{ title: "Webhooks — Helio" }];
@@ -58,9 +47,8 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: webhookForm, role: "superuser", title: "Error saving webhook" },
-    async (input, { user }) => {
+    async (input, { actor }) => {
       const { db } = args.context;
-      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
       const now = args.context.clock();
       if (input.intent === "create") {
         // The secret is answered once, as this action's data (no redirect, so no cookie or URL ever carries it).
@@ -90,10 +78,8 @@ export default function Webhooks() {
   const { subscriptions } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
-  const failure = reply && "ok" in reply && reply.ok === false ? reply : undefined;
   const created = reply && "created" in reply ? reply.created : undefined;
-  const creating = failure?.intent === "create" ? failure : undefined;
-  const value = (k: string) => postedValue(creating, k);
+  const { form: creating, other: rowFailure } = failureByIntent(reply, "create");
   const formError = formErrorOf(creating, ["url", "description", "events", "maxPerHour"]);
   return (
     <div className="space-y-6">
@@ -102,9 +88,11 @@ export default function Webhooks() {
         description="Helio POSTs signed JSON to your system when these things happen. Each delivery is retried for about 11 hours; a receiver that keeps failing is turned off, and you are emailed."
       />
       {created ? (
-        <Alert tone="success" data-testid="webhook-secret">
-          <p className="font-medium">Webhook created. Copy its signing secret now: it is not shown again.</p>
-          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm">{created.secret}</code>
+        <SecretOnce
+          data-testid="webhook-secret"
+          title="Webhook created. Copy its signing secret now: it is not shown again."
+          secret={created.secret}
+        >
           <p className="mt-2 text-sm">
             Check each request&apos;s <code>Helio-Signature</code> header: <code>t=…,v1=…</code>, where v1 is the hex
             HMAC-SHA256 of <code>t.body</code> with this secret.{" "}
@@ -112,99 +100,66 @@ export default function Webhooks() {
               Open its delivery log
             </Link>
           </p>
-        </Alert>
+        </SecretOnce>
       ) : null}
-      <Card title="New webhook">
-        <Form method="post" className="max-w-lg space-y-4" data-testid="webhook-form">
-          <input type="hidden" name="intent" value="create" />
-          {formError ? <Alert tone="danger">{formError}</Alert> : null}
-          <Field
-            name="url"
-            label="URL"
-            type="url"
-            required
-            maxLength={2000}
-            placeholder="https://example.com/hooks/helio"
-            defaultValue={value("url")}
-            errors={fieldErrorsOf(creating, "url") ?? undefined}
-          />
-          <Field
-            name="description"
-            label="Description"
-            maxLength={200}
-            defaultValue={value("description")}
-            errors={fieldErrorsOf(creating, "description") ?? undefined}
-          />
-          <div className="space-y-1">
-            <p className="text-sm font-medium">Events</p>
-            <CheckboxList
-              name="events"
-              label="Events"
-              data-testid="webhook-events"
-              items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
-              checked={new Set(creating ? (creating.values?.events ?? []) : ["message.received"])}
-            />
-            {fieldErrorsOf(creating, "events") ? (
-              <p className="text-sm text-danger">{fieldErrorsOf(creating, "events")?.[0]}</p>
-            ) : null}
-          </div>
-          <Field
-            name="maxPerHour"
-            label="Deliveries per hour at most"
-            type="number"
-            min={1}
-            max={100000}
-            defaultValue={value("maxPerHour") || "600"}
-            hint="Past it, deliveries wait for the next hour (none is dropped)."
-            errors={fieldErrorsOf(creating, "maxPerHour") ?? undefined}
-          />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving..." : "Create webhook"}
-          </Button>
-        </Form>
-      </Card>
-      <Card title="Subscriptions">
-        {failure && failure.intent !== "create" ? <Alert tone="danger">{failure.message}</Alert> : null}
-        <ItemList
-          items={subscriptions}
-          data-testid="webhook-subscriptions"
-          layout="rows"
-          itemTestId="webhook-subscription"
-          empty={<EmptyState icon={Webhook} title="No webhooks yet" description="Nothing is sent to other systems." />}
-        >
-          {(s) => (
-            <>
-              <div className="min-w-0 space-y-1">
-                <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
-                  {s.url}
-                </Link>
-                {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
-                <div className="flex flex-wrap gap-2">
-                  <ActiveBadge active={s.enabled} />
-                  {s.events.map((e) => (
-                    <Badge key={e}>{e}</Badge>
-                  ))}
-                </div>
-                {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
-              </div>
-              <Form method="post">
-                <input type="hidden" name="id" value={s.id} />
-                <Button
-                  type="submit"
-                  name="intent"
-                  value={s.enabled ? "disable" : "enable"}
-                  variant="outline"
-                  size="sm"
-                  disabled={pending}
-                  aria-label={`${s.enabled ? "Turn off" : "Turn on"} ${s.url}`}
-                >
-                  {s.enabled ? "Turn off" : "Turn on"}
-                </Button>
-              </Form>
-            </>
-          )}
-        </ItemList>
-      </Card>
+      <CreateFormCard
+        title="New webhook"
+        data-testid="webhook-form"
+        error={formError}
+        submitLabel="Create webhook"
+        pendingLabel="Saving..."
+        pending={pending}
+      >
+        <Field
+          label="URL"
+          type="url"
+          required
+          maxLength={2000}
+          placeholder="https://example.com/hooks/helio"
+          {...fieldProps(creating, "url")}
+        />
+        <Field label="Description" maxLength={200} {...fieldProps(creating, "description")} />
+        <CheckboxList
+          name="events"
+          label="Events"
+          showLabel
+          data-testid="webhook-events"
+          items={WEBHOOK_EVENTS.map((e) => ({ value: e, label: e, detail: EVENT_HINTS[e] }))}
+          checked={new Set(postedValues(creating, "events", ["message.received"]))}
+          errors={fieldErrorsOf(creating, "events")}
+        />
+        <Field
+          label="Deliveries per hour at most"
+          type="number"
+          min={1}
+          max={100000}
+          {...fieldProps(creating, "maxPerHour", "600")}
+          hint="Past it, deliveries wait for the next hour (none is dropped)."
+        />
+      </CreateFormCard>
+      <RowsCard
+        title="Subscriptions"
+        error={rowFailure?.message}
+        items={subscriptions}
+        data-testid="webhook-subscriptions"
+        itemTestId="webhook-subscription"
+        empty={{ icon: Webhook, title: "No webhooks yet", description: "Nothing is sent to other systems." }}
+        actions={(s) => (
+          <PostButton intent={s.enabled ? "disable" : "enable"} fields={{ id: s.id }} disabled={pending} of={s.url}>
+            {s.enabled ? "Turn off" : "Turn on"}
+          </PostButton>
+        )}
+      >
+        {(s) => (
+          <>
+            <Link to={`/settings/webhooks/${s.id}`} className="font-medium break-all underline">
+              {s.url}
+            </Link>
+            {s.description ? <p className="text-sm break-words text-fg-muted">{s.description}</p> : null}
+            <WebhookStatus subscription={s} />
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }

@@ -1,20 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ScrollText } from "lucide-react";
 import { z } from "zod";
-import { ActiveBadge, Alert, Badge, Button, Card, EmptyState, ItemList, PageHeader } from "~/components/ui";
+import { Alert, Badge, Card, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { formAction, intentError } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import {
   loadWebhookLog,
   replayWebhookDelivery,
   rotateWebhookSecret,
   sendTestWebhook,
 } from "~/webhooks/manage-webhook-subscriptions.server";
+import { WebhookStatus } from "~/webhooks/webhook-status";
 
 export const meta: MetaFunction = () => [{ title: "Webhook delivery log — Helio" }];
 
@@ -43,8 +43,7 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: logForm, role: "superuser", title: "Error with webhook" },
-    async (input, { user }) => {
-      const actor = { userId: user.id, ipAddress: clientIp(args.request) };
+    async (input, { actor }) => {
       const here = `/settings/webhooks/${id}`;
       if (input.intent === "rotate") {
         // The new secret is answered once, as this action's data.
@@ -79,89 +78,66 @@ export default function WebhookLog() {
       </p>
       {failure ? <Alert tone="danger">{failure.message}</Alert> : null}
       {secret ? (
-        <Alert tone="success" data-testid="webhook-secret">
-          <p className="font-medium">
-            New signing secret. Copy it now: it is not shown again. The old one no longer works.
-          </p>
-          <code className="mt-2 block break-all rounded bg-muted p-2 text-sm">{secret}</code>
-        </Alert>
+        <SecretOnce
+          data-testid="webhook-secret"
+          title="New signing secret. Copy it now: it is not shown again. The old one no longer works."
+          secret={secret}
+        />
       ) : null}
       <Card title="Subscription">
         <div className="space-y-3">
-          <div className="flex flex-wrap gap-2">
-            <ActiveBadge active={s.enabled} />
-            {s.events.map((e) => (
-              <Badge key={e}>{e}</Badge>
-            ))}
-          </div>
-          {s.disabledReason ? <p className="text-sm text-danger">{s.disabledReason}</p> : null}
+          <WebhookStatus subscription={s} />
           <p className="text-sm text-fg-muted">At most {s.maxPerHour} deliveries an hour.</p>
           <div className="flex flex-wrap gap-2">
-            <Form method="post">
-              <Button type="submit" name="intent" value="test" size="sm" disabled={pending || !s.enabled}>
-                Send test event
-              </Button>
-            </Form>
-            <Form method="post">
-              <Button type="submit" name="intent" value="rotate" size="sm" variant="outline" disabled={pending}>
-                Rotate secret
-              </Button>
-            </Form>
+            <PostButton intent="test" variant="primary" disabled={pending || !s.enabled}>
+              Send test event
+            </PostButton>
+            <PostButton intent="rotate" disabled={pending}>
+              Rotate secret
+            </PostButton>
           </div>
         </div>
       </Card>
-      <Card title="Deliveries">
-        <ItemList
-          items={deliveries}
-          data-testid="webhook-deliveries"
-          layout="rows"
-          itemTestId="webhook-delivery"
-          empty={<EmptyState icon={ScrollText} title="No deliveries yet" description="Send a test event to try it." />}
-        >
-          {(d) => (
-            <>
-              <div className="min-w-0 space-y-1 text-sm">
-                <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
-                  <span className="font-medium">{d.eventType}</span>
-                  <span className="break-all text-fg-muted">{d.eventId}</span>
-                </div>
-                <p className="text-fg-muted">
-                  Attempt {d.attempts}
-                  {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ""}
-                  {d.lastDurationMs !== null ? ` · ${d.lastDurationMs} ms` : ""}
-                  {d.lastAttemptAt
-                    ? ` · ${new Date(d.lastAttemptAt).toISOString().replace("T", " ").slice(0, 19)} UTC`
-                    : ""}
-                  {d.nextAttemptAt
-                    ? ` · next try ${new Date(d.nextAttemptAt).toISOString().replace("T", " ").slice(0, 16)} UTC`
-                    : ""}
-                </p>
-                {d.lastError ? <p className="break-words text-danger">{d.lastError}</p> : null}
-                {d.lastResponse ? (
-                  <pre className="max-w-full overflow-x-auto whitespace-pre-wrap break-all rounded bg-muted p-2 text-xs">
-                    {d.lastResponse}
-                  </pre>
-                ) : null}
-              </div>
-              <Form method="post">
-                <input type="hidden" name="deliveryId" value={d.id} />
-                <Button
-                  type="submit"
-                  name="intent"
-                  value="replay"
-                  variant="outline"
-                  size="sm"
-                  disabled={pending || !s.enabled}
-                  aria-label={`Replay ${d.eventId}`}
-                >
-                  Replay
-                </Button>
-              </Form>
-            </>
-          )}
-        </ItemList>
-      </Card>
+      <RowsCard
+        title="Deliveries"
+        items={deliveries}
+        data-testid="webhook-deliveries"
+        itemTestId="webhook-delivery"
+        empty={{ icon: ScrollText, title: "No deliveries yet", description: "Send a test event to try it." }}
+        bodyClassName="text-sm"
+        actions={(d) => (
+          <PostButton intent="replay" fields={{ deliveryId: d.id }} disabled={pending || !s.enabled} of={d.eventId}>
+            Replay
+          </PostButton>
+        )}
+      >
+        {(d) => (
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
+              <span className="font-medium">{d.eventType}</span>
+              <span className="break-all text-fg-muted">{d.eventId}</span>
+            </div>
+            <p className="text-fg-muted">
+              Attempt {d.attempts}
+              {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ""}
+              {d.lastDurationMs !== null ? ` · ${d.lastDurationMs} ms` : ""}
+              {d.lastAttemptAt
+                ? ` · ${new Date(d.lastAttemptAt).toISOString().replace("T", " ").slice(0, 19)} UTC`
+                : ""}
+              {d.nextAttemptAt
+                ? ` · next try ${new Date(d.nextAttemptAt).toISOString().replace("T", " ").slice(0, 16)} UTC`
+                : ""}
+            </p>
+            {d.lastError ? <p className="break-words text-danger">{d.lastError}</p> : null}
+            {d.lastResponse ? (
+              <pre className="max-w-full overflow-x-auto whitespace-pre-wrap break-all rounded bg-muted p-2 text-xs">
+                {d.lastResponse}
+              </pre>
+            ) : null}
+          </>
+        )}
+      </RowsCard>
     </div>
   );
 }

@@ -20,7 +20,6 @@ import { ContactPicker } from "~/contacts/contact-picker";
 import { formAction } from "~/http/form-action.server";
 import { asList, intentError } from "~/http/form-schema";
 import { parseId } from "~/lib/ids";
-import { clientIp } from "~/lib/request.server";
 import { broadcastSchema, sendBroadcast } from "~/messaging/send-broadcast.server";
 import {
   manualEmailSchema,
@@ -142,16 +141,15 @@ export type PlaygroundCheck = {
 };
 
 export async function action(args: ActionFunctionArgs) {
-  const { request, context } = args;
+  const { context } = args;
   const errorTitle = (intent: string | undefined) =>
     intent === "template"
       ? TEMPLATE_CREATE_ERROR
       : intent === "check" || intent === "send"
         ? BROADCAST_ERROR
         : undefined;
-  return formAction(args, { schema: playgroundForm, title: errorTitle }, async (form, { user }) => {
+  return formAction(args, { schema: playgroundForm, title: errorTitle }, async (form, { user, actor }) => {
     const deps = context.domain();
-    const actor = { userId: user.id, ipAddress: clientIp(request) };
     if (form.intent === "manual") {
       const email = form.type === "email";
       try {
