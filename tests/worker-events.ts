@@ -1,0 +1,34 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+} from "cloudflare:test";
+import worker from "../workers/app";
+
+/**
+ * Delivers `bodies` as one batch of `queue` ("helio-jobs": sends; "helio-tasks": every other job) to the real
+ * Worker's queue handler, with `e` as its env (default: the test env), and returns what it acked and retried.
+ */
+export async function runQueue(queue: string, bodies: unknown[], e: Env = env) {
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body, i) => ({ id: `${queue}-${crypto.randomUUID()}-${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, e as never);
+  return getQueueResult(batch, ctx);
+}
+
+/** The send consumer for these messages, as the send queue would deliver their jobs. */
+export const runSendJobs = (messageIds: number[], e: Env = env) =>
+  runQueue(
+    "helio-jobs",
+    messageIds.map((messageId) => ({ v: 1, type: "send", messageId })),
+    e,
+  );
+
+/** One cron tick of the real Worker (every minute's work) as if it ran at `at`. */
+export const cronTick = (at = new Date(), e: Env = env) =>
+  worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: at }), e as never);
