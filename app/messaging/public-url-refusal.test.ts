@@ -47,7 +47,6 @@ async function fetchWith(e: Env, path: string, init: RequestInit & { cookie?: st
   return worker.fetch(request, e, ctx);
 }
 
-
 const health = (e: Env) => getSystemHealth(db(), e as unknown as Parameters<typeof getSystemHealth>[1], new Date());
 const row = (id: number) =>
   db().get<Json>(sql`SELECT status, attempts, scheduled_at, error_message, twilio_sid FROM messages WHERE id = ${id}`);

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../../../workers/app";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
 import { createTestContact, phoneInCallingHours, uniquePhone } from "../../../../tests/contact-factory";
