@@ -2,6 +2,8 @@
 // one D1 UPDATE — with every message of a batch in flight at once. No reads, no claim, no pacing: it bounds what
 // the real consumer can reach under the same queue delivery (one batch at a time locally).
 
+import { twilioPoster } from "./lib/twilio-post.mjs";
+
 // Same numbers as bench/lib/recipients.mjs phoneFor() (a Worker cannot import that file).
 const EXCHANGES = [];
 for (let x = 234; x <= 999 && EXCHANGES.length < 100; x++) if (x % 100 !== 11 && x !== 555) EXCHANGES.push(x);
@@ -21,25 +23,12 @@ export default {
   },
 
   async queue(batch, env) {
-    const url = `${env.TWILIO_API_BASE}/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID}/Messages.json`;
-    const authorization = "Basic " + btoa(`${env.TWILIO_ACCOUNT_SID}:${env.TWILIO_AUTH_TOKEN}`);
+    const post = twilioPoster(env);
     const update = env.DB.prepare("UPDATE m SET status = 'sent', sid = ? WHERE id = ?");
     const one = async (msg) => {
       const { id } = msg.body;
       try {
-        const res = await fetch(url, {
-          method: "POST",
-          headers: {
-            Authorization: authorization,
-            "Content-Type": "application/x-www-form-urlencoded",
-            Accept: "application/json",
-          },
-          body: new URLSearchParams({
-            To: phoneFor(id - 1),
-            From: env.TWILIO_FROM_NUMBER,
-            Body: "Hi Bench, quick solar question",
-          }).toString(),
-        });
+        const res = await post(phoneFor(id - 1), "Hi Bench, quick solar question");
         const json = await res.json();
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         await update.bind(json.sid, id).run();

@@ -28,9 +28,9 @@ import {
   bareConsumer,
   dispatchBudgetFailures,
   dispatchShares,
-  nodeLoop,
+  nodeLoopOnFake,
   queueOnly,
-  workerPostLoop,
+  workerPostLoopOnFake,
 } from "./lib/ceilings.mjs";
 import {
   bundleWorker,
@@ -48,6 +48,7 @@ import {
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
 import {
   benchSession,
+  countFlag,
   fdStats,
   interArrival,
   parseFlags,
@@ -58,19 +59,11 @@ import {
 } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
-const COUNT = Number(flags.count ?? 10_000);
-const RATE = Number(flags.rate ?? 20);
-const PACED_COUNT = Number(flags["paced-count"] ?? RATE * 30);
+const COUNT = countFlag(flags, "count", 10_000, Math.min(100_000, MAX_RECIPIENTS));
+const RATE = countFlag(flags, "rate", 20, Math.min(10_000, MAX_RECIPIENTS));
+const PACED_COUNT = countFlag(flags, "paced-count", RATE * 30, Math.min(100_000, MAX_RECIPIENTS));
 const TIMEOUT_MS = Number(flags.timeout ?? 600) * 1000;
 const GOAL = 0.8;
-for (const [name, v, max] of [
-  ["count", COUNT, 100_000],
-  ["rate", RATE, 10_000],
-  ["paced-count", PACED_COUNT, 100_000],
-]) {
-  if (!Number.isInteger(v) || v < 1 || v > Math.min(max, MAX_RECIPIENTS))
-    throw new Error(`--${name} must be an integer from 1 to ${max}`);
-}
 
 const { t0, log, loadAtStart, cleanups, cleanup } = benchSession();
 
@@ -351,24 +344,9 @@ async function main() {
   const loops = [];
   if (!flags["skip-ceilings"]) {
     for (const concurrency of [6, 32]) {
-      const r = await nodeLoop({
-        twilio: fake,
-        account: fake.createAccount(),
-        from: BENCH_FROM,
-        count: COUNT,
-        concurrency,
-      });
-      loops.push({ concurrency, ...r });
-      log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
+      loops.push({ concurrency, ...(await nodeLoopOnFake(fake, COUNT, concurrency, log)) });
     }
-    workerLoop = await workerPostLoop({
-      twilio: fake,
-      account: fake.createAccount(),
-      from: BENCH_FROM,
-      count: COUNT,
-      concurrency: 6,
-    });
-    log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
+    workerLoop = await workerPostLoopOnFake(fake, COUNT, log);
     queue = await queueOnly({ count: COUNT });
     log(`the queue alone: ${queue.rate.toFixed(0)} msgs/s`);
     // The same Helio run with Twilio's create call answered inside the Worker: what everything but the network costs.

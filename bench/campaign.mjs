@@ -12,37 +12,42 @@
 //
 // Miniflare is driven directly, as in bench/broadcast.mjs (no `wrangler dev` proxy). Exits 1 on a duplicate or lost
 // message or a wrong enrolment count, 2 on an error.
-import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import { join } from "node:path";
-import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
 import {
   bareConsumer,
   DISPATCH_BUDGETS,
   dispatchBudgetFailures,
   dispatchShares,
-  nodeLoop,
-  workerPostLoop,
+  nodeLoopOnFake,
+  workerPostLoopOnFake,
 } from "./lib/ceilings.mjs";
-import { api, BENCH_FROM, bundleWorker, login, migrate, root, runCron, seed, startHelioOnFake } from "./lib/helio.mjs";
+import {
+  api,
+  bundleAndFakeTwilio,
+  BENCH_FROM,
+  login,
+  migrate,
+  root,
+  runCron,
+  seed,
+  startHelioOnFake,
+} from "./lib/helio.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
-import { benchSession, parseFlags, runBench, sleep, waitUntil, workerdCpuMs } from "./lib/util.mjs";
+import {
+  benchFooter,
+  benchSession,
+  countFlag,
+  parseFlags,
+  runBench,
+  sleep,
+  waitUntil,
+  workerdCpuMs,
+} from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
-const COUNT = Number(flags.count ?? 10_000);
-const BIG = Number(flags.big ?? 100_000);
-const DUE = Number(flags.due ?? 1000);
+const COUNT = countFlag(flags, "count", 10_000, MAX_RECIPIENTS);
+const BIG = countFlag(flags, "big", 100_000, MAX_RECIPIENTS);
+const DUE = countFlag(flags, "due", 1000, MAX_RECIPIENTS);
 const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
-for (const [name, v] of [
-  ["count", COUNT],
-  ["big", BIG],
-  ["due", DUE],
-]) {
-  if (!Number.isInteger(v) || v < 1 || v > MAX_RECIPIENTS)
-    throw new Error(`--${name} must be an integer from 1 to ${MAX_RECIPIENTS}`);
-}
 if (DUE > Math.min(BIG, 10_000))
   throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
 
@@ -280,15 +285,7 @@ async function bigRun(scriptPath, fake, tz) {
 async function main() {
   const tz = daytimeZone();
   log(`contacts' time zone ${tz.zone} (local ${tz.local}) keeps the run inside quiet-hours windows`);
-  const tmp = mkdtempSync(join(os.tmpdir(), "helio-bench-"));
-  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
-  log("bundling the Worker (wrangler deploy --dry-run)…");
-  const scriptPath = bundleWorker(join(tmp, "bundle"));
-  const fake = await startFakeTwilio({
-    accountSid: "AC" + randomBytes(16).toString("hex"),
-    authToken: randomBytes(16).toString("hex"),
-  });
-  cleanups.push(() => fake.stop());
+  const { scriptPath, fake } = await bundleAndFakeTwilio({ cleanups, log });
 
   log(`1. ${COUNT}-contact campaign step: cron → queue → fake Twilio…`);
   const helio = await throughputRun(scriptPath, fake, tz);
@@ -306,22 +303,8 @@ async function main() {
       onProgress: log,
     });
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
-    loop6 = await nodeLoop({
-      twilio: fake,
-      account: fake.createAccount(),
-      from: BENCH_FROM,
-      count: COUNT,
-      concurrency: 6,
-    });
-    log(`Node loop, 6 in flight: ${loop6.rate.toFixed(0)} msgs/s`);
-    workerLoop = await workerPostLoop({
-      twilio: fake,
-      account: fake.createAccount(),
-      from: BENCH_FROM,
-      count: COUNT,
-      concurrency: 6,
-    });
-    log(`minimal Worker, the same POSTs, 6 in flight: ${workerLoop.rate.toFixed(0)} msgs/s`);
+    loop6 = await nodeLoopOnFake(fake, COUNT, 6, log);
+    workerLoop = await workerPostLoopOnFake(fake, COUNT, log);
   }
   log(`2./3. ${BIG}-contact campaign start and cron reads…`);
   const big = await bigRun(scriptPath, fake, tz);
@@ -397,18 +380,8 @@ async function main() {
       `${big.busy.due} due → due scan read ${big.busy.dueScanRowsRead} rows, all reads ${big.busy.rowsRead} (due scan + campaign/step/contact lookups; ${JSON.stringify(big.busy)}); ` +
       `goal ≤ due + a small constant: due scan ${big.busy.dueScanRowsRead <= 2 * big.busy.due + 10 && big.idle.rowsRead <= 10 ? "grows with due rows only, not with the not-yet-due ones" : "CHECK"}`,
     `Due query plan: ${big.plan}`,
-    `Load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(" ")}, at end ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")} (shared machine)`,
+    ...benchFooter({ t0, loadAtStart, root }),
   ];
-  let git = "";
-  try {
-    git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);
-  } catch {}
-  out.push(
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; code ${git}. Whole bench: ${fmt((performance.now() - t0) / 1000, 1)} s`,
-  );
   console.log(out.filter((l) => l !== null).join("\n"));
   const failures = [];
   if (helio.check.duplicates || helio.check.lost || helio.check.rowProblems || helio.check.duplicateKeys)

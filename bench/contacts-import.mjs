@@ -10,11 +10,10 @@
 import { createServer } from "node:net";
 import { E2E_USERS, startServer } from "../tests/e2e/server.mjs";
 import { importAgainstCeiling } from "./lib/import-at-budget.mjs";
-import { FIRST, LAST } from "./lib/names.mjs";
+import { COMMON_COMPANY, COMPANIES, FIRST, LAST, PLACES } from "./lib/names.mjs"; // COMMON_COMPANY on ~30% of rows
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const SAMPLES = Number(process.env.SAMPLES ?? 200);
-const COMMON_COMPANY = "Sunrise Solar"; // on ~30% of rows
 const RARE_LAST = "Quixotework"; // on 3 rows
 
 function freePort() {
@@ -27,24 +26,6 @@ function freePort() {
     });
   });
 }
-
-const COMPANIES = [
-  "Bright Homes",
-  "Peak Roofing",
-  "Valley Realty",
-  "Summit Builders",
-  "Coastal Living",
-  "Greenfield Farms",
-  "Metro Dental",
-];
-const PLACES = [
-  ["Austin", "TX", "78701"],
-  ["Phoenix", "AZ", "85004"],
-  ["Fresno", "CA", "93721"],
-  ["Denver", "CO", "80202"],
-  ["Tampa", "FL", "33602"],
-  ["Reno", "NV", "89501"],
-];
 
 /**
  * Every 100th row repeats the previous row's phone (an in-file duplicate) and every 250th lacks a phone (rejected);

@@ -2,7 +2,8 @@
 // `npm run bench`: every benchmark in one run (issue 15). Each prints its figures beside the ceilings it measures in
 // the same run and exits non-zero when one of its budgets fails; this adds the bytes a deploy ships, then writes
 // bench/RESULTS.md (figures, machine, load average, commit) and exits 1 when any budget failed, saying which and by
-// how much. Each benchmark also runs alone (npm run bench:screens, bench:broadcast, bench:campaign, bench:contacts, bench:spreadsheet).
+// how much. Each benchmark also runs alone (npm run bench:screens, bench:broadcast, bench:campaign, bench:contacts, bench:spreadsheet,
+// bench:leads).
 //   node bench/run.mjs [--only screens,broadcast,…] [--quick]   (--quick: smaller runs, for trying the suite out)
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ const BENCHES = {
   contacts: ["bench/contacts-import.mjs"],
   events: ["bench/events.mjs", ...(quick ? ["--scales", "10000,200000", "--repeat", "3"] : [])],
   spreadsheet: ["bench/spreadsheet-import.mjs", ...(quick ? ["--mb", "2"] : [])],
+  leads: ["bench/leads.mjs", ...(quick ? ["--count", "200"] : [])],
 };
 const only = flags.only ? String(flags.only).split(",") : Object.keys(BENCHES);
 const KB = 1024;

@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterEach } from "vitest";
+import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
+import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
+import { uniqueTag } from "./contact-factory";
 import { db } from "./factories";
 
 /**
@@ -17,4 +20,43 @@ export function alertRulesMadeHere() {
     );
   });
   return made;
+}
+
+/**
+ * An alert profile that emails a fresh staff address and a keyword bank on a fresh word routed to it (high priority,
+ * "Pricing Concerns", 20-minute escalation unless `opts` says otherwise; `bank` gets the word). Recorded in `made`.
+ */
+export async function staffAlertRule(
+  made: ReturnType<typeof alertRulesMadeHere>,
+  now: Date,
+  opts: { profile?: Record<string, unknown>; bank?: (word: string) => Record<string, unknown> } = {},
+) {
+  const word = uniqueTag("kw");
+  const email = `${uniqueTag("staff")}@helio.test`;
+  const profile = await createProfile(
+    db(),
+    parseProfile({
+      name: `Closers ${word}`,
+      keywords: uniqueTag("pk"),
+      email,
+      priority: "high",
+      escalationTime: 20,
+      ...opts.profile,
+    }),
+    now,
+  );
+  const bank = await createBank(
+    db(),
+    parseBank({
+      category: "Pricing Concerns",
+      keywords: word,
+      priority: "high",
+      alertProfileId: profile.id,
+      ...opts.bank?.(word),
+    }),
+    now,
+  );
+  made.profiles.push(profile.id);
+  made.banks.push(bank.id);
+  return { word, email, profile, bank };
 }

@@ -11,3 +11,7 @@ export function countingStream(total: number, chunk = 64 * 1024) {
   });
   return { stream, state };
 }
+
+/** A POST whose body is a stream (`duplex: "half"`, which the RequestInit type in use does not know yet). */
+export const streamedPost = (body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>
+  ({ method: "POST", body, headers, duplex: "half" }) as RequestInit;

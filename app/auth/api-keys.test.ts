@@ -100,11 +100,13 @@ describe("API keys (decision 035)", () => {
     const u = await createTestUser();
     const key = await createTestApiKey(u.id, ["read"]);
     for (let i = 0; i < 3; i++) expect((await get("/api/contacts", key.secret)).status).toBe(200);
-    const used = await db()
-      .select()
-      .from(activityLog)
-      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "api_key_used")))
-      .all();
+    const usesLogged = () =>
+      db()
+        .select()
+        .from(activityLog)
+        .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "api_key_used")))
+        .all();
+    const used = await usesLogged();
     expect(used).toHaveLength(1);
     expect(used[0].details).toMatchObject({ keyId: key.id, method: "GET", path: "/api/contacts" });
     const row = await db().select().from(apiKeys).where(eq(apiKeys.id, key.id)).get();
@@ -115,12 +117,7 @@ describe("API keys (decision 035)", () => {
       .set({ lastUsedAt: new Date(Date.now() - 61_000) })
       .where(eq(apiKeys.id, key.id));
     await get("/api/contacts", key.secret);
-    const again = await db()
-      .select()
-      .from(activityLog)
-      .where(and(eq(activityLog.userId, u.id), eq(activityLog.action, "api_key_used")))
-      .all();
-    expect(again).toHaveLength(2);
+    expect(await usesLogged()).toHaveLength(2);
   });
 
   it(`limits a key to ${API_KEY_RATE_PER_MINUTE} requests a minute: 429 with Retry-After`, async () => {

@@ -1,3 +1,5 @@
+import { timingSafeEqualString } from "~/lib/crypto.server";
+
 // The app's own cookies (session, device, pending sign-in) share one naming rule, one reader and one set of attributes.
 
 function isSecure(request: Request) {
@@ -24,4 +26,22 @@ export function serializeCookie(request: Request, name: string, value: string, m
   const attrs = [`${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeS}`];
   if (isSecure(request)) attrs.push("Secure");
   return attrs.join("; ");
+}
+
+/**
+ * A signed cookie `<payload>.<signature>` (device, pending sign-in): its payload when it has the `payload` form and
+ * the signature is `sign(secret, payload)` (compared in constant time), else null — absent, forged or no secret.
+ */
+export async function readSignedCookie(
+  request: Request,
+  name: string,
+  secret: string | undefined,
+  payload: RegExp,
+  sign: (secret: string, payload: string) => Promise<string>,
+): Promise<string | null> {
+  const value = readCookie(request, name);
+  if (value === null || !secret) return null;
+  const m = /^(.+)\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!m || !payload.test(m[1])) return null;
+  return timingSafeEqualString(await sign(secret, m[1]), m[2]) ? m[1] : null;
 }

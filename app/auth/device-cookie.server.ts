@@ -1,6 +1,6 @@
-import { hmacSha256, randomToken, timingSafeEqualString } from "~/lib/crypto.server";
+import { hmacSha256, randomToken } from "~/lib/crypto.server";
 import { AppError } from "~/lib/app-error";
-import { cookieName, readCookie, serializeCookie } from "./cookies.server";
+import { cookieName, readSignedCookie, serializeCookie } from "./cookies.server";
 
 /**
  * OWASP "device cookies" (docs/decisions/002-sessions-and-auth.md): each successful sign-in issues a signed cookie
@@ -29,11 +29,9 @@ export async function readDeviceId(
   secret: string | undefined,
   email: string,
 ): Promise<string | null> {
-  const value = readCookie(request, deviceCookieName(request));
-  if (value === null || !secret) return null;
-  const m = /^([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{43})$/.exec(value);
-  if (!m) return null;
-  return timingSafeEqualString(await sign(secret, email, m[1]), m[2]) ? m[1] : null;
+  return readSignedCookie(request, deviceCookieName(request), secret, /^[A-Za-z0-9_-]{16,64}$/, (key, nonce) =>
+    sign(key, email, nonce),
+  );
 }
 
 /** A fresh device cookie for `email` (Set-Cookie value), issued at each successful sign-in. */

@@ -1,6 +1,6 @@
 import { AppError } from "~/lib/app-error";
-import { hmacSha256, timingSafeEqualString } from "~/lib/crypto.server";
-import { cookieName, readCookie, serializeCookie } from "./cookies.server";
+import { hmacSha256 } from "~/lib/crypto.server";
+import { cookieName, readSignedCookie, serializeCookie } from "./cookies.server";
 
 /**
  * Between the password and the two-factor code the browser holds a short-lived signed cookie, not a session: it
@@ -38,10 +38,15 @@ export async function readPendingSignIn(
   secret: string | undefined,
   now: Date,
 ): Promise<PendingSignIn | null> {
-  const value = readCookie(request, pendingCookieName(request));
-  if (value === null || !secret) return null;
-  const m = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(value);
-  if (!m || !timingSafeEqualString(await sign(secret, `${m[1]}.${m[2]}.${m[3]}`), m[4])) return null;
-  const p = { userId: Number(m[1]), attemptId: Number(m[2]), expiresAt: Number(m[3]) };
+  const payload = await readSignedCookie(
+    request,
+    pendingCookieName(request),
+    secret,
+    /^\d{1,15}\.\d{1,15}\.\d{1,15}$/,
+    sign,
+  );
+  if (payload === null) return null;
+  const [userId, attemptId, expiresAt] = payload.split(".").map(Number);
+  const p = { userId, attemptId, expiresAt };
   return p.expiresAt > now.getTime() ? p : null;
 }

@@ -46,6 +46,16 @@ export type DispatchResult = {
   dueScanRowsRead: number;
 };
 
+const noneDispatched = (due: number): DispatchResult => ({
+  due,
+  created: 0,
+  rescheduled: 0,
+  completed: 0,
+  parked: 0,
+  rowsRead: 0,
+  dueScanRowsRead: 0,
+});
+
 /**
  * Cron task: creates the message of every campaign step that has come due, through the one send pipeline
  * (`createOutboundMessages`, key `step:{enrollmentId}:{stepId}`, so overlapping ticks and redeliveries create
@@ -66,15 +76,7 @@ export async function dispatchDueSteps(
   const batch = opts.batch ?? DISPATCH_BATCH;
   const maxPerTick = opts.maxPerTick ?? 20_000;
   const t = now.getTime();
-  const result: DispatchResult = {
-    due: 0,
-    created: 0,
-    rescheduled: 0,
-    completed: 0,
-    parked: 0,
-    rowsRead: 0,
-    dueScanRowsRead: 0,
-  };
+  const result = noneDispatched(0);
   for (;;) {
     // raw-sql: d1-meta
     const dueRes = await db.$client
@@ -101,15 +103,7 @@ export async function dispatchDueSteps(
  * enrolment is rescheduled to the window's opening for the cron. Quiet hours are the consumer's, as for any step.
  */
 export async function dispatchEnrollments(db: Db, queue: JobQueue, due: DueEnrollment[], now: Date) {
-  const result: DispatchResult = {
-    due: due.length,
-    created: 0,
-    rescheduled: 0,
-    completed: 0,
-    parked: 0,
-    rowsRead: 0,
-    dueScanRowsRead: 0,
-  };
+  const result = noneDispatched(due.length);
   if (due.length) await dispatchBatch(db, queue, due, now.getTime(), now, result);
   return result;
 }

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import { pageNewestFirst } from "~/db/page-newest-first.server";
+import { pageNewestFirst, type PageOpts } from "~/db/page-newest-first.server";
 import { campaigns } from "~/db/schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
 
@@ -7,13 +7,9 @@ export const CAMPAIGN_PAGE = 50;
 export const MAX_CAMPAIGN_PAGE = 200;
 
 /** Newest first, keyset-paged on id (the primary key); counters come from the row, never from COUNT. */
-export async function listCampaigns(
+export function listCampaigns(
   db: Db,
-  opts: { after?: number | null; limit?: number } = {},
+  opts: PageOpts = {},
 ): Promise<{ items: PublicCampaign[]; nextCursor: number | null }> {
-  const { rows, nextCursor } = await pageNewestFirst(db, campaigns, opts, {
-    page: CAMPAIGN_PAGE,
-    max: MAX_CAMPAIGN_PAGE,
-  });
-  return { items: rows.map(publicCampaign), nextCursor };
+  return pageNewestFirst(db, campaigns, opts, { page: CAMPAIGN_PAGE, max: MAX_CAMPAIGN_PAGE }, publicCampaign);
 }

@@ -7,7 +7,7 @@ import { AppError } from "~/lib/app-error";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
 import { parseLead, type LeadConsentInput } from "./lead-fields";
-import { optOutFlagStatements } from "./upsert-contacts.server";
+import { keepUnlessGiven, optOutFlagStatements } from "./upsert-contacts.server";
 
 export type OnDuplicate = "update" | "skip";
 export type LeadOutcome = {
@@ -28,6 +28,13 @@ export type LeadsBody = {
 };
 /** A lead stored (created, or an existing contact updated): what the hook after the write gets. */
 export type StoredLead = { contactId: number; phone: string; source: string; status: "created" | "updated" };
+
+/**
+ * How long an Idempotency-Key's claim (status 0: the batch is written, the answer not yet) holds off a retry with the
+ * same key: a claim older than this was left by a Worker that died before recording the answer, and is re-claimed.
+ * A post's batch and answer take well under a second; a minute leaves room for a slow D1.
+ */
+export const LEAD_CLAIM_LEASE_MS = 60_000;
 
 export type IngestLeadsInput = {
   leads: unknown[];
@@ -66,7 +73,7 @@ export async function ingestLeads(
   onStored: (lead: StoredLead) => Promise<void>,
 ): Promise<LeadsResult> {
   if (input.idempotency && input.apiKeyId !== null) {
-    const replay = await findReplay(db, input.apiKeyId, input.idempotency);
+    const replay = await findReplay(db, input.apiKeyId, input.idempotency, input.now);
     if (replay) return replay;
   }
   const parsed = input.leads.map(parseLead);
@@ -88,7 +95,7 @@ export async function ingestLeads(
     } catch (err) {
       // A twin with the same Idempotency-Key won the claim: its answer (or "in progress").
       if (input.idempotency && input.apiKeyId !== null && isUniqueViolation(err, "lead_idempotency.api_key_id")) {
-        const replay = await findReplay(db, input.apiKeyId, input.idempotency);
+        const replay = await findReplay(db, input.apiKeyId, input.idempotency, input.now);
         if (replay) return replay;
       }
       // Another writer took one of the phones between the read and the batch: nothing was written; plan again.
@@ -101,6 +108,7 @@ async function findReplay(
   db: Db,
   apiKeyId: number,
   idem: { key: string; requestHash: string },
+  now: Date,
 ): Promise<LeadsResult | null> {
   const row = await db
     .select()
@@ -110,7 +118,23 @@ async function findReplay(
   if (!row) return null;
   if (row.requestHash !== idem.requestHash)
     throw new AppError("conflict", "This Idempotency-Key was used with a different request body");
-  if (row.status === 0) throw new AppError("conflict", "A request with this Idempotency-Key is still in progress");
+  if (row.status === 0) {
+    if (row.createdAt.getTime() > now.getTime() - LEAD_CLAIM_LEASE_MS)
+      throw new AppError("conflict", "A request with this Idempotency-Key is still in progress");
+    // The claimer died between its batch and recording the answer: release the claim (only that one — a twin may
+    // already hold a fresh one) and run again; its leads are stored, so they are reported as existing, not doubled.
+    await db
+      .delete(leadIdempotency)
+      .where(
+        and(
+          eq(leadIdempotency.apiKeyId, apiKeyId),
+          eq(leadIdempotency.idempotencyKey, idem.key),
+          eq(leadIdempotency.status, 0),
+          eq(leadIdempotency.createdAt, row.createdAt),
+        ),
+      );
+    return null;
+  }
   return { status: row.status, body: JSON.parse(row.response) as LeadsBody, replayed: true };
 }
 
@@ -188,13 +212,7 @@ async function planAndWrite(
           .set({
             firstName: values.firstName,
             lastName: sql`CASE WHEN ${values.lastName} = '' THEN ${contacts.lastName} ELSE ${values.lastName} END`,
-            email: sql`coalesce(${values.email}, ${contacts.email})`,
-            company: sql`coalesce(${values.company}, ${contacts.company})`,
-            address: sql`coalesce(${values.address}, ${contacts.address})`,
-            city: sql`coalesce(${values.city}, ${contacts.city})`,
-            state: sql`coalesce(${values.state}, ${contacts.state})`,
-            zipCode: sql`coalesce(${values.zipCode}, ${contacts.zipCode})`,
-            timeZone: sql`coalesce(${values.timeZone}, ${contacts.timeZone})`,
+            ...keepUnlessGiven(values),
             customFields:
               values.customFields == null
                 ? undefined

@@ -138,13 +138,7 @@ async function planAndWrite(
         set: {
           firstName: j.firstName,
           lastName: j.lastName,
-          email: sql`coalesce(${j.email}, ${contacts.email})`,
-          company: sql`coalesce(${j.company}, ${contacts.company})`,
-          address: sql`coalesce(${j.address}, ${contacts.address})`,
-          city: sql`coalesce(${j.city}, ${contacts.city})`,
-          state: sql`coalesce(${j.state}, ${contacts.state})`,
-          zipCode: sql`coalesce(${j.zipCode}, ${contacts.zipCode})`,
-          timeZone: sql`coalesce(${j.timeZone}, ${contacts.timeZone})`,
+          ...keepUnlessGiven(j),
           sendable: j.sendable,
           unsendableReason: j.unsendableReason,
           // Imported custom fields are merged into the contact's (a column left empty keeps its value).
@@ -161,37 +155,45 @@ async function planAndWrite(
   return counts;
 }
 
+const KEPT_UNLESS_GIVEN = ["email", "company", "address", "city", "state", "zipCode", "timeZone"] as const;
+
+/**
+ * The SET entries for the contact fields an import or a lead overwrites only when it brings a value: each is the
+ * new value, or the contact's own when that is null. `given` holds SQL expressions or plain (bound) values.
+ */
+export function keepUnlessGiven(given: Record<(typeof KEPT_UNLESS_GIVEN)[number], unknown>) {
+  return Object.fromEntries(
+    KEPT_UNLESS_GIVEN.map((field) => [field, sql`coalesce(${given[field]}, ${contacts[field]})`]),
+  ) as Record<(typeof KEPT_UNLESS_GIVEN)[number], SQL>;
+}
+
 /** Flags contacts whose phone or email is already on the suppression list (one statement per channel). */
 export function optOutFlagStatements(db: Db, rows: { phone: string; email: string | null }[]): BatchItem<"sqlite">[] {
   if (rows.length === 0) return [];
   const phones = rows.map((r) => r.phone);
   const emails = rows.flatMap((r) => (r.email ? [r.email] : []));
   const s = alias(suppressions, "s");
+  // Per channel: the listed contacts whose address there is suppressed and not yet flagged take the flag.
+  const flag = (
+    onChannel: SQL,
+    address: typeof contacts.phone | typeof contacts.email,
+    values: string[],
+    flagged: typeof contacts.optedOutAt | typeof contacts.emailUnsubscribedAt,
+    set: { optedOutAt: SQL; optedOutSource: SQL } | { emailUnsubscribedAt: SQL },
+  ) =>
+    db
+      .update(contacts)
+      .set(set)
+      .from(s)
+      .where(and(onChannel, eq(s.address, address), inJson(address, values), isNull(flagged)));
   return [
-    db
-      .update(contacts)
-      .set({ optedOutAt: sql`${s.createdAt}`, optedOutSource: sql`${s.reason}` })
-      .from(s)
-      .where(
-        and(
-          sql`${s.channel} = 'sms'`,
-          eq(s.address, contacts.phone),
-          inJson(contacts.phone, phones),
-          isNull(contacts.optedOutAt),
-        ),
-      ),
-    db
-      .update(contacts)
-      .set({ emailUnsubscribedAt: sql`${s.createdAt}` })
-      .from(s)
-      .where(
-        and(
-          sql`${s.channel} = 'email'`,
-          eq(s.address, contacts.email),
-          inJson(contacts.email, emails),
-          isNull(contacts.emailUnsubscribedAt),
-        ),
-      ),
+    flag(sql`${s.channel} = 'sms'`, contacts.phone, phones, contacts.optedOutAt, {
+      optedOutAt: sql`${s.createdAt}`,
+      optedOutSource: sql`${s.reason}`,
+    }),
+    flag(sql`${s.channel} = 'email'`, contacts.email, emails, contacts.emailUnsubscribedAt, {
+      emailUnsubscribedAt: sql`${s.createdAt}`,
+    }),
   ];
 }
 

@@ -4,6 +4,19 @@ import { campaignEnrollments, campaigns, contacts, messages, suppressions } from
 import { pendingPreview } from "~/message-center/list-messages.server";
 
 export const THREAD_PAGE = 30;
+
+/** What a thread shows of each message (the API's list of a contact's messages adds to it). */
+export const THREAD_COLUMNS = {
+  id: messages.id,
+  channel: messages.channel,
+  direction: messages.direction,
+  kind: messages.kind,
+  status: messages.status,
+  subject: messages.subject,
+  content: messages.content,
+  errorMessage: messages.errorMessage,
+  createdAt: messages.createdAt,
+};
 const WAITING = new Set(["pending", "queued", "sending", "held"]);
 
 export type ThreadMessage = {
@@ -34,17 +47,7 @@ export async function getThread(
       ? eq(messages.contactId, who.contactId)
       : and(eq(messages.phone, who.phone), isNull(messages.contactId));
   const rows = await db
-    .select({
-      id: messages.id,
-      channel: messages.channel,
-      direction: messages.direction,
-      kind: messages.kind,
-      status: messages.status,
-      subject: messages.subject,
-      content: messages.content,
-      errorMessage: messages.errorMessage,
-      createdAt: messages.createdAt,
-    })
+    .select(THREAD_COLUMNS)
     .from(messages)
     .where(and(where, opts.before ? lt(messages.id, opts.before) : undefined))
     .orderBy(desc(messages.id))
@@ -54,22 +57,7 @@ export async function getThread(
   const waiting = (r: (typeof rows)[number]) =>
     WAITING.has(r.status) && r.direction === "outbound" && r.content.includes("{{");
   if ("contactId" in who && page.some(waiting)) {
-    const contact = await db
-      .select({
-        first_name: contacts.firstName,
-        last_name: contacts.lastName,
-        contact_email: contacts.email,
-        contact_phone: contacts.phone,
-        company: contacts.company,
-        address: contacts.address,
-        city: contacts.city,
-        state: contacts.state,
-        zip_code: contacts.zipCode,
-        custom_fields: contacts.customFields,
-      })
-      .from(contacts)
-      .where(eq(contacts.id, who.contactId))
-      .get();
+    const contact = await previewContact(db, who.contactId);
     if (contact) for (const r of page) if (waiting(r)) r.content = pendingPreview(r.content, contact);
   }
   return {
@@ -89,6 +77,26 @@ export async function getThread(
     /** The id to pass as `before` for the earlier page, or null at the start of the conversation. */
     earlierCursor: rows.length > limit ? page[0].id : null,
   };
+}
+
+/** A contact's fields a waiting bulk row's preview fills in (pendingPreview's row shape), or undefined. */
+export function previewContact(db: Db, contactId: number) {
+  return db
+    .select({
+      first_name: contacts.firstName,
+      last_name: contacts.lastName,
+      contact_email: contacts.email,
+      contact_phone: contacts.phone,
+      company: contacts.company,
+      address: contacts.address,
+      city: contacts.city,
+      state: contacts.state,
+      zip_code: contacts.zipCode,
+      custom_fields: contacts.customFields,
+    })
+    .from(contacts)
+    .where(eq(contacts.id, contactId))
+    .get();
 }
 
 /** The campaigns a contact is enrolled in, newest first (bounded: a contact is in a handful). */

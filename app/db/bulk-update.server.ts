@@ -66,18 +66,23 @@ function jsonFields<R extends object>(): JsonFields<R> {
   });
 }
 
+/** The (camelCase) keys of `values` as the table's SQL column identifiers; an unknown key is a programming error. */
+function byColumnName(table: SQLiteTable, values: Record<string, unknown>, helper: string) {
+  const columns = getTableColumns(table) as Record<string, { name: string }>;
+  return Object.entries(values).map(([key, value]) => {
+    const column = columns[key];
+    if (!column) throw new Error(`${helper}: ${key} is not a column`);
+    return [sql.identifier(column.name), value] as const;
+  });
+}
+
 function bulkUpdateFromJson<T extends SQLiteTable, R extends object>(
   table: T,
   json: string,
   build: (j: JsonFields<R>) => BulkUpdate<T>,
 ): SQL {
   const { set, where, returning } = build(jsonFields<R>());
-  const columns = getTableColumns(table) as Record<string, { name: string }>;
-  const assignments = Object.entries(set).map(([key, value]) => {
-    const column = columns[key];
-    if (!column) throw new Error(`bulkUpdateSql: ${key} is not a column`);
-    return sql`${sql.identifier(column.name)} = ${value}`;
-  });
+  const assignments = byColumnName(table, set, "bulkUpdateSql").map(([column, value]) => sql`${column} = ${value}`);
   // raw-sql: typed-helper
   return sql`UPDATE ${table} SET ${sql.join(assignments, sql`, `)} FROM json_each(${json}) AS j WHERE ${where}${
     returning ? sql` RETURNING ${returning}` : sql``
@@ -127,12 +132,7 @@ function bulkInsertFromJson<T extends SQLiteTable, R extends object>(
   build: (j: JsonFields<R>) => BulkInsert<T>,
 ): SQL {
   const { values, where, onConflict, returning } = build(jsonFields<R>());
-  const columns = getTableColumns(table) as Record<string, { name: string }>;
-  const entries = Object.entries(values).map(([key, value]) => {
-    const column = columns[key];
-    if (!column) throw new Error(`bulkInsertSql: ${key} is not a column`);
-    return [sql.identifier(column.name), value] as const;
-  });
+  const entries = byColumnName(table, values, "bulkInsertSql");
   // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT (its documented parsing ambiguity).
   // raw-sql: typed-helper
   return sql`INSERT INTO ${table} (${sql.join(

@@ -88,9 +88,13 @@ export async function apiKeyOf(args: Args): Promise<KeyCaller["apiKey"] | null> 
 /**
  * /api routes: 401/403 as `{ message }` JSON. A session cookie, or `Authorization: Bearer <API key>` (decision 035):
  * the key acts as its owner with the same role checks, and only where its scopes allow (`scope`, else the default
- * for the method and path, `scopeFor`): another scope → 403, a path no key may use → 403.
+ * for the method and path, `scopeFor`): another scope → 403, a path no key may use → 403. `scope: "any"` takes any
+ * valid key (an answer that reveals nothing, such as /api/v1's 405 for a method no operation serves).
  */
-export async function requireApiUser(args: Args, opts: { role?: Role; scope?: ApiKeyScope } = {}): Promise<SignedIn> {
+export async function requireApiUser(
+  args: Args,
+  opts: { role?: Role; scope?: ApiKeyScope | "any" } = {},
+): Promise<SignedIn> {
   const secret = bearerToken(args.request);
   if (secret !== null) {
     let caller: KeyCaller;
@@ -102,7 +106,7 @@ export async function requireApiUser(args: Args, opts: { role?: Role; scope?: Ap
     const needed = opts.scope ?? scopeFor(args.request.method, pathOf(args.request));
     if (needed === null)
       throw apiErrorResponse(new AppError("forbidden", "API keys cannot be used here; sign in instead"));
-    if (!caller.apiKey.scopes.includes(needed))
+    if (needed !== "any" && !caller.apiKey.scopes.includes(needed))
       throw apiErrorResponse(new AppError("forbidden", `This API key lacks the "${needed}" scope`));
     if (caller.mustChangePassword)
       throw apiErrorResponse(new AppError("forbidden", "The key's owner must change their one-time password first"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, createTestUser, loginAs } from "../../tests/factories";
-import { countingStream } from "../../tests/counting-stream";
+import { countingStream, streamedPost } from "../../tests/counting-stream";
 import { uniquePhone } from "../../tests/contact-factory";
 import { MAX_JSON_BYTES, readBodyLimited } from "./read-body.server";
 
@@ -43,23 +43,13 @@ describe("JSON bodies (issue 9 #8)", () => {
       message: `Request body too large (maximum ${MAX_JSON_BYTES / 1024 / 1024} MB)`,
     });
     const { stream } = countingStream(MAX_JSON_BYTES * 4);
-    const streamed = await call("/api/auth/login", {
-      method: "POST",
-      body: stream,
-      headers: { "Content-Type": "application/json" },
-      duplex: "half",
-    } as RequestInit);
+    const streamed = await call("/api/auth/login", streamedPost(stream, { "Content-Type": "application/json" }));
     expect(streamed.status).toBe(413);
   });
 
   it("the reader stops at the limit instead of reading everything", async () => {
     const { stream, state } = countingStream(64 * 1024 * 1024);
-    const request = new Request("https://helio.test/x", {
-      method: "POST",
-      body: stream,
-      headers: { "Content-Length": "10" },
-      duplex: "half",
-    } as RequestInit);
+    const request = new Request("https://helio.test/x", streamedPost(stream, { "Content-Length": "10" }));
     await expect(readBodyLimited(request, 1024 * 1024, "too big")).rejects.toMatchObject({
       code: "payload_too_large",
       message: "too big",
@@ -113,12 +103,9 @@ describe("CSV uploads stop reading at 10 MB (issue 9 #8)", () => {
       },
     });
     const res = await call("/contacts/upload", {
-      method: "POST",
+      ...streamedPost(body, { "Content-Type": `multipart/form-data; boundary=${boundary}` }),
       cookie,
-      body,
-      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
-      duplex: "half",
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect(await res.text()).toContain("The file is too large (maximum 10 MB)");
     expect(state.pulled).toBeLessThan(40 * 1024 * 1024);

@@ -119,6 +119,25 @@ const signedPost = async (path: string, params: Record<string, string>) => {
   await res.arrayBuffer();
 };
 
+/** A draft campaign with one immediate SMS step, made through the API as a user would. */
+async function oneStepCampaign(cookie: string, name: string, content: string) {
+  const post = async (path: string, json: unknown) => {
+    const res = await call(path, { method: "POST", cookie, json });
+    expect(res.status, path).toBeLessThan(300);
+    return (await res.json()) as { id: number };
+  };
+  const c = await post("/api/campaigns", { name });
+  await post("/api/campaign-steps", {
+    campaignId: c.id,
+    name: "Step 1",
+    messageType: "sms",
+    content,
+    delayDays: 0,
+    delayHours: 0,
+  });
+  return c;
+}
+
 const newSid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
 
 let restore: () => void;
@@ -219,20 +238,7 @@ const events: Event[] = [
     budget: 5 * 100, // ~40 a recipient in a batch of 20 (bench:events), plus the tick's fixed reads
     prepare: async () => {
       const cookie = await loginAs(await createTestUser({ role: "superuser" }));
-      const post = async (path: string, json: unknown) => {
-        const res = await call(path, { method: "POST", cookie, json });
-        expect(res.status, path).toBeLessThan(300);
-        return (await res.json()) as { id: number };
-      };
-      const c = await post("/api/campaigns", { name: "Due step" });
-      await post("/api/campaign-steps", {
-        campaignId: c.id,
-        name: "Intro",
-        messageType: "sms",
-        content: "Hi {{firstName}}, a quick solar question",
-        delayDays: 0,
-        delayHours: 0,
-      });
+      const c = await oneStepCampaign(cookie, "Due step", "Hi {{firstName}}, a quick solar question");
       const t = Date.now();
       const due = JSON.stringify(busyContacts.slice(10, 15).map((x) => x.id));
       await db().run(sql`UPDATE campaigns SET status = 'running' WHERE id = ${c.id}`);
@@ -259,21 +265,11 @@ const events: Event[] = [
     budget: 300,
     prepare: async () => {
       const admin = await createTestUser({ role: "superuser" });
-      const cookie = await loginAs(admin);
-      const post = async (path: string, json: unknown) => {
-        const res = await call(path, { method: "POST", cookie, json });
-        expect(res.status, path).toBeLessThan(300);
-        return (await res.json()) as { id: number };
-      };
-      const c = await post("/api/campaigns", { name: "Speed to lead" });
-      await post("/api/campaign-steps", {
-        campaignId: c.id,
-        name: "Hello",
-        messageType: "sms",
-        content: "Hi {{firstName}}, thanks for your solar request!",
-        delayDays: 0,
-        delayHours: 0,
-      });
+      const c = await oneStepCampaign(
+        await loginAs(admin),
+        "Speed to lead",
+        "Hi {{firstName}}, thanks for your solar request!",
+      );
       await createSequenceTrigger(
         db(),
         { name: "Event path", source: "EventPathVendor", campaignId: c.id },

@@ -1,6 +1,6 @@
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { aiClassifications, alerts, chatMessages, loginHistory, webhookDeliveries } from "~/db/schema";
+import { aiClassifications, alerts, chatMessages, leadIdempotency, loginHistory, webhookDeliveries } from "~/db/schema";
 
 const DAY_MS = 86_400_000;
 /** Rows removed per table per tick at most: a tick stays short however much is due. */
@@ -23,6 +23,9 @@ export const RETENTION = [
   { table: "ai_classifications", days: 365 },
   // The webhook delivery log (decision 036): a month answers "did they get it?"; receivers keep their own copy.
   { table: "webhook_deliveries", days: 30 },
+  // The lead webhook's Idempotency-Key answers (decision 035/038): vendors retry within hours; a week is ample
+  // (Stripe keeps keys for a day).
+  { table: "lead_idempotency", days: 7 },
 ] as const;
 
 export type RetentionTable = (typeof RETENTION)[number]["table"];
@@ -33,27 +36,27 @@ const TABLES = {
   alerts,
   ai_classifications: aiClassifications,
   webhook_deliveries: webhookDeliveries,
+  lead_idempotency: leadIdempotency,
 } as const;
 
 /** Deletes at most `chunk` rows of `table` older than `days`, oldest first; returns how many went. */
 export function purgeOlderThan(db: Db, table: RetentionTable, days: number, now: Date, chunk = PURGE_CHUNK) {
   const cutoff = now.getTime() - days * DAY_MS;
-  // One shape for the five tables: their id and created_at (utc) columns.
-  const t = TABLES[table] as typeof loginHistory;
+  // One shape for every table: its created_at (utc) column, and the rowid — `id` where the table has an integer
+  // primary key, and lead_idempotency's own (its key is composite). The created_at index holds the rowid.
+  const t = TABLES[table] as typeof leadIdempotency;
+  const rowid = sql<number>`rowid`;
   return db
     .delete(t)
     .where(
-      inArray(
-        t.id,
-        db
-          .select({ id: t.id })
-          .from(t)
-          .where(sql`${t.createdAt} < ${cutoff}`)
-          .orderBy(t.createdAt)
-          .limit(chunk),
-      ),
+      sql`rowid IN ${db
+        .select({ rowid })
+        .from(t)
+        .where(sql`${t.createdAt} < ${cutoff}`)
+        .orderBy(t.createdAt)
+        .limit(chunk)}`,
     )
-    .returning({ id: t.id });
+    .returning({ rowid });
 }
 
 /**

@@ -14,6 +14,10 @@ async function zoned<C extends { id: number }>(c: C, timeZone: string, state: st
   return c;
 }
 
+/** The pre-send check of an SMS broadcast to `contactIds` at `at`. */
+const checkSms = (content: string, contactIds: number[], at: Date) =>
+  checkBroadcast(db(), { type: "sms", content, contactIds }, at);
+
 describe("checkBroadcast (the pre-send check)", () => {
   it("counts recipients, skipped by reason, missing variables and segments", async () => {
     const u = await createTestUser();
@@ -45,17 +49,9 @@ describe("checkBroadcast (the pre-send check)", () => {
     const u = await createTestUser();
     const a = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
     const b = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const long = await checkBroadcast(
-      db(),
-      { type: "sms", content: "x".repeat(200) + " STOP", contactIds: [a.id, b.id] },
-      NOON_LA,
-    );
+    const long = await checkSms("x".repeat(200) + " STOP", [a.id, b.id], NOON_LA);
     expect(long.segments).toMatchObject({ perMessage: 2, maxPerMessage: 2, total: 4, encoding: "GSM-7" });
-    const curly = await checkBroadcast(
-      db(),
-      { type: "sms", content: "It’s “great” — reply STOP to opt out", contactIds: [a.id] },
-      NOON_LA,
-    );
+    const curly = await checkSms("It’s “great” — reply STOP to opt out", [a.id], NOON_LA);
     expect(curly.segments.encoding).toBe("UCS-2");
   });
 
@@ -63,11 +59,7 @@ describe("checkBroadcast (the pre-send check)", () => {
     const u = await createTestUser();
     const ny = await zoned(await createTestContact(u.id), "America/New_York", "NY");
     const la = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const check = await checkBroadcast(
-      db(),
-      { type: "sms", content: "Hello, reply STOP to opt out", contactIds: [ny.id, la.id] },
-      NIGHT_NY,
-    );
+    const check = await checkSms("Hello, reply STOP to opt out", [ny.id, la.id], NIGHT_NY);
     expect(check.recipients).toBe(2);
     expect(check.quietHours.deferred).toBe(1);
     // 08:00 New York the next morning.
@@ -77,18 +69,10 @@ describe("checkBroadcast (the pre-send check)", () => {
   it("warns about a first marketing touch without opt-out wording and about link shorteners", async () => {
     const u = await createTestUser();
     const a = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const check = await checkBroadcast(
-      db(),
-      { type: "sms", content: "Big savings: https://bit.ly/abc", contactIds: [a.id] },
-      NOON_LA,
-    );
+    const check = await checkSms("Big savings: https://bit.ly/abc", [a.id], NOON_LA);
     expect(check.firstTouch).toBe(1);
     expect(check.warnings.map((w) => w.code)).toEqual(["no_opt_out", "link_shortener"]);
-    const fine = await checkBroadcast(
-      db(),
-      { type: "sms", content: "Savings at https://helio.example/offer. Reply STOP to opt out", contactIds: [a.id] },
-      NOON_LA,
-    );
+    const fine = await checkSms("Savings at https://helio.example/offer. Reply STOP to opt out", [a.id], NOON_LA);
     expect(fine.warnings).toEqual([]);
   });
 

@@ -5,9 +5,7 @@ import { getAnalytics } from "~/analytics/get-analytics.server";
 import { getStats } from "~/campaigns/get-stats.server";
 import { listConversations } from "~/conversations/list-conversations.server";
 import { campaigns } from "~/db/schema";
-import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
-import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
-import { alertRulesMadeHere } from "../../tests/alert-rules";
+import { alertRulesMadeHere, staffAlertRule } from "../../tests/alert-rules";
 import { uniqueTag } from "../../tests/contact-factory";
 import { db } from "../../tests/factories";
 import { DAYTIME, queueMessage } from "../../tests/messaging-harness";
@@ -32,20 +30,7 @@ async function world() {
 describe("staff alert emails are not customer messages (issue 24, item 7)", () => {
   it("an alert email sent to staff is no Message Center row, search hit, conversation, recent activity or Messages Sent", async () => {
     const w = await world();
-    const word = uniqueTag("kw");
-    const email = `${uniqueTag("staff")}@helio.test`;
-    const profile = await createProfile(
-      db(),
-      parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 20 }),
-      DAYTIME,
-    );
-    const bank = await createBank(
-      db(),
-      parseBank({ category: "Pricing Concerns", keywords: word, priority: "high", alertProfileId: profile.id }),
-      DAYTIME,
-    );
-    made.profiles.push(profile.id);
-    made.banks.push(bank.id);
+    const { word, email } = await staffAlertRule(made, DAYTIME);
 
     const [statsBefore, tabsBefore, dailyBefore] = [
       await getStats(db()),

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
+import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
@@ -14,13 +15,13 @@ import { API_KEY_SCOPES, scopeFor, type ApiKeyScope } from "~/auth/api-key-scope
 import { OPERATIONS } from "~/http/api-v1/operations";
 
 /**
- * The scope a key needs: /api/v1 routes declare theirs per operation (decision 038), and ask for `read` on a method
- * they do not serve (then 405); the rest of /api follows scopeFor.
+ * The scope a key needs: /api/v1 routes declare theirs per operation (decision 038), and take any valid key on a
+ * method they do not serve (then 405, whatever the key's scopes); the rest of /api follows scopeFor.
  */
-function neededScope(method: string, path: string): ApiKeyScope | null {
+function neededScope(method: string, path: string): ApiKeyScope | "any" | null {
   if (!path.startsWith("/api/v1/")) return scopeFor(method, path);
   const matching = OPERATIONS.filter((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
-  return matching.find((o) => o.method === method.toLowerCase())?.scope ?? (matching.length ? "read" : null);
+  return matching.find((o) => o.method === method.toLowerCase())?.scope ?? (matching.length ? "any" : null);
 }
 
 const SUPER_API: Statuses = { anon: 401, user: 403, superuser: 200 };
@@ -72,6 +73,12 @@ const freshCampaign = async (ctx: Ctx) =>
       new Date(),
     )
   ).id;
+/** A fresh campaign with one fresh contact enrolled: the path that stops that enrolment. */
+const freshEnrolmentStop = async (ctx: Ctx) => {
+  const [campaignId, contactId] = [await freshCampaign(ctx), await freshContact(ctx)];
+  await addCampaignContacts(db(), campaignId, [contactId], new Date());
+  return `/api/v1/campaigns/${campaignId}/enrolments/${contactId}/stop`;
+};
 const freshStep = async (ctx: Ctx) =>
   (
     await addCampaignStep(
@@ -146,9 +153,9 @@ const screen = (path: Path, onPost = SCREEN_FORM_INVALID, onGet = SCREEN, form: 
 /** A screen without an action. */
 const placeholder = (path: string): Case[] => screen(path, SCREEN_NO_ACTION);
 
-/** An /api collection: GET lists, POST `invalid` → 400, and `other` (when given) → 405. */
+/** An /api collection (or a record's sub-collection): GET lists, POST `invalid` → 400, and `other` (when given) → 405. */
 const apiCollection = (
-  path: string,
+  path: Path,
   opts: { invalid?: unknown; other?: Pick<Case, "method" | "json">; answers?: Answers } = {},
 ): Case[] => {
   const answers = opts.answers ?? ANY_CALLER;
@@ -443,18 +450,22 @@ const MATRIX: Record<string, Case[]> = {
     { method: "PATCH", path: freshPath("/api/v1/contacts", freshContact), json: [], expect: API_INVALID },
     { method: "DELETE", path: freshPath("/api/v1/contacts", freshContact), expect: API_405 },
   ],
-  "api+/_contacts+/v1.contacts.$id.messages.ts": apiPost(freshPath("/api/v1/contacts", freshContact, "/messages"), [
-    [{}, API_INVALID],
-  ]),
+  "api+/_contacts+/v1.contacts.$id.messages.ts": apiCollection(
+    freshPath("/api/v1/contacts", freshContact, "/messages"),
+    {
+      other: { method: "PUT", json: {} },
+    },
+  ),
   "api+/_campaigns+/v1.campaigns.ts": apiGet("/api/v1/campaigns"),
   "api+/_campaigns+/v1.campaigns.$id.ts": [
     get(freshPath("/api/v1/campaigns", freshCampaign), API),
     { method: "PUT", path: freshPath("/api/v1/campaigns", freshCampaign), json: {}, expect: API_405 },
   ],
-  "api+/_campaigns+/v1.campaigns.$id.enrolments.ts": apiPost(
+  "api+/_campaigns+/v1.campaigns.$id.enrolments.ts": apiCollection(
     freshPath("/api/v1/campaigns", freshCampaign, "/enrolments"),
-    [[{}, API_INVALID]],
+    { other: { method: "DELETE" } },
   ),
+  "api+/_campaigns+/v1.campaigns.$id.enrolments.$contactId.stop.ts": apiPost(freshEnrolmentStop, [[{}, API]]),
   "_public+/api.v1.openapi[.]json.ts": [
     get("/api/v1/openapi.json", PUBLIC(200)),
     postJson("/api/v1/openapi.json", {}, PUBLIC(405)),
@@ -651,9 +662,17 @@ describe("route × role matrix with API keys", () => {
       const full = await send((await createTestApiKey(userId)).secret);
       const needed = neededScope(c.method, full.path.split("?")[0]);
       expect(full.status, `${c.method} ${full.path} with every scope`).toBe(needed === null ? 403 : c.expect[who]);
-      const others = API_KEY_SCOPES.filter((s) => s !== needed) as ApiKeyScope[];
-      const wrong = await send((await createTestApiKey(userId, others)).secret);
-      expect(wrong.status, `${c.method} ${wrong.path} without its scope`).toBe(403);
+      if (needed === "any") {
+        // A method the operation does not serve: 405 with a key of any one scope (GET /api/v1/leads, a leads key).
+        for (const scope of API_KEY_SCOPES) {
+          const one = await send((await createTestApiKey(userId, [scope])).secret);
+          expect(one.status, `${c.method} ${one.path} with only ${scope}`).toBe(c.expect[who]);
+        }
+      } else {
+        const others = API_KEY_SCOPES.filter((s) => s !== needed) as ApiKeyScope[];
+        const wrong = await send((await createTestApiKey(userId, others)).secret);
+        expect(wrong.status, `${c.method} ${wrong.path} without its scope`).toBe(403);
+      }
       for (const opts of [{ revoked: true }, { expired: true }]) {
         const bad = await send((await createTestApiKey(userId, [...API_KEY_SCOPES], opts)).secret);
         expect(bad.status, `${c.method} ${bad.path} ${Object.keys(opts)[0]}`).toBe(401);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
-import { MF_BASE, QUEUE, QUEUE_CONSUMER } from "./helio.mjs";
+import { BENCH_FROM, MF_BASE, QUEUE, QUEUE_CONSUMER } from "./helio.mjs";
 import { phoneFor, renderedFor } from "./recipients.mjs";
 import { waitUntil, workerdCpuMs } from "./util.mjs";
 
@@ -237,4 +237,20 @@ export function dispatchShares(rate, { loop6, workerLoop, noNetwork, queue }) {
     );
   }
   return lines.join("\n");
+}
+
+/**
+ * Ceilings 1 and 3 as broadcast.mjs and campaign.mjs run them: each on a fresh account of the fake Twilio `twilio`,
+ * from BENCH_FROM, logged in the words both reports use.
+ */
+export async function nodeLoopOnFake(twilio, count, concurrency, log) {
+  const r = await nodeLoop({ twilio, account: twilio.createAccount(), from: BENCH_FROM, count, concurrency });
+  log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
+  return r;
+}
+
+export async function workerPostLoopOnFake(twilio, count, log) {
+  const r = await workerPostLoop({ twilio, account: twilio.createAccount(), from: BENCH_FROM, count, concurrency: 6 });
+  log(`minimal Worker, the same POSTs, 6 in flight: ${r.rate.toFixed(0)} msgs/s`);
+  return r;
 }

@@ -1,11 +1,13 @@
 // Runs the real Helio Worker (the bundle `wrangler deploy` would upload) in Miniflare, without `wrangler dev`'s
 // proxy (see /work/shared/TOOLCHAIN.md: it runs out of fds under thousands of outbound fetches).
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare } from "miniflare";
+import { startFakeTwilio } from "../../tests/fakes/fake-twilio.mjs";
 import { hashPassword } from "../../app/auth/password-hash.js";
 import { firstNameFor, phoneFor } from "./recipients.mjs";
 
@@ -253,4 +255,21 @@ export async function statusCounts(db, broadcastId) {
     .bind(broadcastId)
     .all();
   return Object.fromEntries(results.map((r) => [r.status, r.n]));
+}
+
+/**
+ * A bench's start: a temp folder, the Worker bundled into it, and a fake Twilio on loopback (both removed by
+ * `cleanups`). Returns the bundle's path and the fake.
+ */
+export async function bundleAndFakeTwilio({ cleanups, log }) {
+  const tmp = mkdtempSync(join(tmpdir(), "helio-bench-"));
+  cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  log("bundling the Worker (wrangler deploy --dry-run)…");
+  const scriptPath = bundleWorker(join(tmp, "bundle"));
+  const fake = await startFakeTwilio({
+    accountSid: "AC" + randomBytes(16).toString("hex"),
+    authToken: randomBytes(16).toString("hex"),
+  });
+  cleanups.push(() => fake.stop());
+  return { scriptPath, fake };
 }

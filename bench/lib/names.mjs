@@ -1,4 +1,5 @@
-// Sample first and last names for the benchmarks' generated contacts (the import and spreadsheet inputs share them).
+// Sample names, companies and places for the benchmarks' generated contacts (the CSV import and spreadsheet inputs
+// share them).
 export const FIRST = [
   "James",
   "Mary",
@@ -32,4 +33,25 @@ export const LAST = [
   "Wilson",
   "Anderson",
   "Thomas",
+];
+
+/** Companies besides the common one the CSV benchmark searches for (the spreadsheet lists it first). */
+export const COMMON_COMPANY = "Sunrise Solar";
+export const COMPANIES = [
+  "Bright Homes",
+  "Peak Roofing",
+  "Valley Realty",
+  "Summit Builders",
+  "Coastal Living",
+  "Greenfield Farms",
+  "Metro Dental",
+];
+/** City, state, ZIP. */
+export const PLACES = [
+  ["Austin", "TX", "78701"],
+  ["Phoenix", "AZ", "85004"],
+  ["Fresno", "CA", "93721"],
+  ["Denver", "CO", "80202"],
+  ["Tampa", "FL", "33602"],
+  ["Reno", "NV", "89501"],
 ];

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 
@@ -127,6 +128,13 @@ export function socketStates(port) {
 /** `--key value` / `--flag` arguments (the same parser as the scripts'). */
 export { parseArgs as parseFlags } from "../../scripts/lib/d1.mjs";
 
+/** `--<name>` as a whole number from 1 to `max` (`fallback` when it is absent); an Error naming the flag otherwise. */
+export function countFlag(flags, name, fallback, max) {
+  const n = Number(flags[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`--${name} must be an integer from 1 to ${max}`);
+  return n;
+}
+
 /** Gaps between consecutive provider calls: in-batch spacing vs the pauses between batches. */
 export function interArrival(ats) {
   const sorted = [...ats].sort((a, b) => a - b);
@@ -167,4 +175,17 @@ export function runBench(main, cleanup) {
       await cleanup();
       finish(2);
     });
+}
+
+/** A report's last two lines: the load average at start and end (a shared machine), and the machine, code and time. */
+export function benchFooter({ t0, loadAtStart, root }) {
+  let git = "";
+  try {
+    git = execFileSync("git", ["-C", root, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).trim().slice(0, 80);
+  } catch {}
+  const loads = (l) => l.map((x) => x.toFixed(1)).join(" ");
+  return [
+    `Load average at start ${loads(loadAtStart)}, at end ${loads(os.loadavg())} (shared machine)`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; code ${git}. Whole bench: ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  ];
 }

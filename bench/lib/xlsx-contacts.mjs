@@ -3,27 +3,10 @@
 // the import maps plus the ones it ignores (lead source, status, owner, created date, notes).
 import { utils, write } from "@e965/xlsx";
 import { colName, esc, workbookParts, zipParts } from "../../tests/xlsx-file.js";
-import { FIRST, LAST } from "./names.mjs";
+import { COMMON_COMPANY, COMPANIES as OTHER_COMPANIES, FIRST, LAST, PLACES } from "./names.mjs";
 
-const COMPANIES = [
-  "Sunrise Solar",
-  "Bright Homes",
-  "Peak Roofing",
-  "Valley Realty",
-  "Summit Builders",
-  "Coastal Living",
-  "Greenfield Farms",
-  "Metro Dental",
-];
-const PLACES = [
-  ["Austin", "TX"],
-  ["Phoenix", "AZ"],
-  ["Fresno", "CA"],
-  ["Denver", "CO"],
-  ["Tampa", "FL"],
-  ["Reno", "NV"],
-];
-const ZIPS = [78701, 85004, 93721, 80202, 33602, 89501];
+const COMPANIES = [COMMON_COMPANY, ...OTHER_COMPANIES];
+const ZIPS = PLACES.map(([, , zip]) => Number(zip));
 const SOURCES = ["Web form", "Referral", "Door knock", "Trade show", "Facebook ad"];
 const STATUSES = ["New", "Contacted", "Qualified", "Proposal sent", "Closed won", "Closed lost"];
 const OWNERS = ["Avery Admin", "Riley Rep", "Jordan Lee", "Sam Patel"];

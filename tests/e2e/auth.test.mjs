@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BASE, describeEachMode, JS_MODES, sharedBrowser, signedInPage } from "./browser.mjs";
+import { BASE, describeEachMode, JS_MODES, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
 import { until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
@@ -96,9 +96,7 @@ describe("small screens", () => {
   for (const mode of JS_MODES) {
     it(`opens the sidebar and closes it with the overlay (${mode.name})`, async () => {
       // A phone-sized window from the start: resizing a wide page would catch the sidebar mid-slide.
-      const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, {
-        viewport: { width: 390, height: 800 },
-      });
+      const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
       const sidebar = page.locator("#sidebar");
       const x = async () => (await sidebar.boundingBox()).x;
       assert.ok((await x()) < 0, "sidebar starts hidden off-screen");

@@ -1,8 +1,12 @@
 // playwright-core driving Debian's Chromium (never a downloaded browser).
 import { after, before, describe } from "node:test";
 import { chromium } from "playwright-core";
+import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
 
 export const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8799";
+/** The context options of a phone-sized window (docs/ui.md: every screen fits a 390 px phone). */
+export const PHONE_WINDOW = { viewport: { width: 390, height: 800 } };
+
 export const JS_MODES = [
   { name: "JS on", javaScriptEnabled: true },
   { name: "JS off", javaScriptEnabled: false },
@@ -46,6 +50,17 @@ export function sharedBrowser() {
   before(async () => (browser = await launch()));
   after(async () => browser?.close());
   return () => browser;
+}
+
+/**
+ * A loopback fake webhook receiver for the whole test file (tests/fakes/fake-webhook-receiver.mjs): started before
+ * its first test, stopped after its last; call the result to get it.
+ */
+export function sharedWebhookReceiver() {
+  let receiver;
+  before(async () => (receiver = await startFakeWebhookReceiver()));
+  after(async () => receiver?.stop());
+  return () => receiver;
 }
 
 /** The suite twice, `describe("<title> (JS on)")` and `(JS off)`, each run given its mode. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, phone, tag, until } from "./lib.mjs";
+import { atUrl, phone, tag, toast, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -13,7 +13,6 @@ async function clickTo(page, locator, url) {
   await press(locator);
   await atUrl(page, url);
 }
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 const stepRow = (dialog, n) =>
   dialog.getByTestId("step-row").filter({ has: dialog.page().locator("span", { hasText: new RegExp(`^${n}$`) }) });
 

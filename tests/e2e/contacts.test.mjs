@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, phone, tag } from "./lib.mjs";
+import { atUrl, phone, tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -40,7 +40,6 @@ async function continueMatch(page) {
   await page.getByRole("dialog", { name: "Preview import" }).waitFor();
 }
 
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 // A row whose name cell has the text: matching the whole row would also find words such as "cannot".
 const rowOf = (page, text) =>
   page.getByTestId("contact-row").filter({ has: page.locator("td:first-child", { hasText: text }) });

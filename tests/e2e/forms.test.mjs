@@ -3,11 +3,10 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { tag } from "./lib.mjs";
+import { tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 
 describeEachMode("forms after a save", (mode) => {
   it("a new alert profile leaves its form empty (keyword banks share RecordForm); a refused one keeps its values", async () => {

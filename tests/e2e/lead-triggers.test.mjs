@@ -1,18 +1,15 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { tag } from "./lib.mjs";
+import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
+import { tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Speed to lead (issue 26): a superuser creates a lead trigger rule on its screen, on a 390 px phone, JS on and off.
 const browser = sharedBrowser();
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 
 describeEachMode("lead triggers", (mode) => {
   it("creates a rule (the name error first), lists it, disables and deletes it, on a phone", async () => {
-    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, {
-      viewport: { width: 390, height: 800 },
-    });
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const sequence = tag("Lead seq");
     const res = await context.request.post(BASE + "/api/campaigns", {
       data: { name: sequence },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
+import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
 import { randomPhone, tag } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 import { postLeads, vendorLead } from "../fakes/fake-lead-vendor.mjs";
@@ -11,9 +11,7 @@ const browser = sharedBrowser();
 
 describeEachMode("lead webhook", (mode) => {
   it("creates a key on the screen, a vendor posts a lead with it, the contact shows its consent evidence", async () => {
-    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, {
-      viewport: { width: 390, height: 800 },
-    });
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
     const name = tag("Vendor key");
     await page.goto("/account/api-keys");
     await page.getByRole("heading", { name: "API keys" }).first().waitFor();

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 // What every browser test shares: polling that works with JS off, unique searchable tags, sendable phone numbers.
 
 /**
@@ -11,6 +12,9 @@ export async function until(check, what = "condition", ms = 15_000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** The toast saying exactly `text` (the first, if several are up). */
+export const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 
 /** Waits until the address bar matches (a full URL string or a RegExp). */
 export const atUrl = (page, url) =>
@@ -79,4 +83,49 @@ export async function simulateReply(page, from, body) {
     page.waitForURL(/\/messages\?tab=incoming/),
     page.getByRole("button", { name: "Simulate reply" }).click(),
   ]);
+}
+
+/**
+ * Subscribes a new endpoint of the fake webhook receiver on Settings → Webhooks (signed in as a superuser) and hands
+ * the receiver the secret the screen shows once, so it can verify what it gets. Returns the endpoint.
+ */
+export async function subscribeWebhook(page, receiver, description) {
+  const endpoint = await (await fetch(receiver.url + "/__control/endpoints", { method: "POST", body: "{}" })).json();
+  await page.goto("/settings/webhooks");
+  await page.getByRole("heading", { name: "Webhooks" }).first().waitFor();
+  const form = page.getByTestId("webhook-form");
+  await form.getByLabel("URL").fill(endpoint.url);
+  await form.getByLabel("Description").fill(description);
+  await form.getByRole("button", { name: "Create webhook" }).click();
+  const secret = (await page.getByTestId("webhook-secret").locator("code").first().textContent()).trim();
+  assert.match(secret, /^whsec_[0-9a-f]{64}$/);
+  receiver.endpoints.get(endpoint.id).secret = secret;
+  return endpoint;
+}
+
+/** Waits for the signed, verified `message.received` the endpoint gets for the reply `text` from `from`; its event. */
+export async function receivedReplyEvent(receiver, endpoint, text, from) {
+  let delivered;
+  await until(
+    () => (delivered = receiver.endpoints.get(endpoint.id).deliveries.find((x) => x.body.includes(text))),
+    "the signed message.received delivery",
+    30_000,
+  );
+  assert.equal(delivered.verified, true, delivered.problem);
+  const event = JSON.parse(delivered.body);
+  assert.equal(event.type, "message.received");
+  assert.equal(event.data.from, from);
+  assert.equal(delivered.eventId, event.id);
+  return event;
+}
+
+/** Turns the endpoint's subscription off (so another mode's run sends it nothing), and waits for the toast. */
+export async function turnOffWebhook(page, endpoint) {
+  await page.goto("/settings/webhooks");
+  await page
+    .getByTestId("webhook-subscription")
+    .filter({ hasText: endpoint.url })
+    .getByRole("button", { name: `Turn off ${endpoint.url}` })
+    .click();
+  await toast(page, "Webhook turned off").waitFor();
 }

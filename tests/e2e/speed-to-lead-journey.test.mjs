@@ -1,9 +1,24 @@
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
 import { postLeads, vendorLead } from "../fakes/fake-lead-vendor.mjs";
-import { startFakeWebhookReceiver } from "../fakes/fake-webhook-receiver.mjs";
-import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { phoneInCallingHours, simulateReply, tag, until } from "./lib.mjs";
+import {
+  BASE,
+  describeEachMode,
+  PHONE_WINDOW,
+  sharedBrowser,
+  sharedWebhookReceiver,
+  signedInPage,
+} from "./browser.mjs";
+import {
+  phoneInCallingHours,
+  receivedReplyEvent,
+  simulateReply,
+  subscribeWebhook,
+  tag,
+  toast,
+  turnOffWebhook,
+  until,
+} from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Issue 26's "Done when", end to end (JS on and off): a superuser sets up a one-text sequence, a lead trigger rule
@@ -13,23 +28,14 @@ import { E2E_USERS } from "./server.mjs";
 // dispatched by runLeadTriggers onto the send queue, and webhook deliveries go through the delivery queue, both of
 // which the e2e server's `wrangler dev` consumes locally.
 const browser = sharedBrowser();
-const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
-let receiver;
-before(async () => {
-  receiver = await startFakeWebhookReceiver();
-});
-after(async () => {
-  await receiver?.stop();
-});
+const webhookReceiver = sharedWebhookReceiver();
 
 describeEachMode("speed-to-lead journey", (mode) => {
   it("key → lead posted → first text sent within 60 s → reply → signed message.received", async (t) => {
     // The send pipeline holds texts outside the recipient's calling hours (decision 021): pick a number inside them.
     const leadPhone = phoneInCallingHours();
     if (!leadPhone) return t.skip("no US zone is inside calling hours this hour");
-    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, {
-      viewport: { width: 390, height: 800 },
-    });
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const api = async (path, data, status) => {
       const res = await context.request.post(BASE + path, { data, headers: { Origin: BASE } });
       assert.equal(res.status(), status, `${path}: ${await res.text()}`);
@@ -85,16 +91,7 @@ describeEachMode("speed-to-lead journey", (mode) => {
       .waitFor();
 
     // 4. A webhook subscription the fake receiver verifies (its secret is shown once).
-    const endpoint = await (await fetch(receiver.url + "/__control/endpoints", { method: "POST", body: "{}" })).json();
-    await page.goto("/settings/webhooks");
-    await page.getByRole("heading", { name: "Webhooks" }).first().waitFor();
-    const hookForm = page.getByTestId("webhook-form");
-    await hookForm.getByLabel("URL").fill(endpoint.url);
-    await hookForm.getByLabel("Description").fill(`journey ${mode.name}`);
-    await hookForm.getByRole("button", { name: "Create webhook" }).click();
-    const whsec = (await page.getByTestId("webhook-secret").locator("code").first().textContent()).trim();
-    assert.match(whsec, /^whsec_[0-9a-f]{64}$/);
-    receiver.endpoints.get(endpoint.id).secret = whsec;
+    const endpoint = await subscribeWebhook(page, webhookReceiver(), `journey ${mode.name}`);
 
     try {
       // 5. The vendor posts a lead with the key, from Node (what `curl -H "Authorization: Bearer …"` sends).
@@ -139,26 +136,10 @@ describeEachMode("speed-to-lead journey", (mode) => {
       // 7. The homeowner replies; the receiver gets a signed message.received naming that phone.
       const reply = `Yes, call me ${mode.name} ${Date.now()}`;
       await simulateReply(page, leadPhone, reply);
-      let delivered;
-      await until(
-        () => (delivered = receiver.endpoints.get(endpoint.id).deliveries.find((x) => x.body.includes(reply))),
-        "the signed message.received delivery",
-        30_000,
-      );
-      assert.equal(delivered.verified, true, delivered.problem);
-      const event = JSON.parse(delivered.body);
-      assert.equal(event.type, "message.received");
-      assert.equal(event.data.from, leadPhone);
-      assert.equal(delivered.eventId, event.id);
+      await receivedReplyEvent(webhookReceiver(), endpoint, reply, leadPhone);
     } finally {
       // Leave nothing that feeds the other mode's run: the subscription off, the rule's campaign paused.
-      await page.goto("/settings/webhooks");
-      await page
-        .getByTestId("webhook-subscription")
-        .filter({ hasText: endpoint.url })
-        .getByRole("button", { name: `Turn off ${endpoint.url}` })
-        .click();
-      await toast(page, "Webhook turned off").waitFor();
+      await turnOffWebhook(page, endpoint);
       await context.request.post(BASE + `/api/campaigns/${campaign.id}/pause`, { headers: { Origin: BASE } });
       await context.close();
     }

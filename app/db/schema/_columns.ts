@@ -1,5 +1,7 @@
 import { integer, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
+/** Every table's own key: an INTEGER PRIMARY KEY AUTOINCREMENT named id (ids are never reused after a delete). */
+export const autoId = () => integer("id").primaryKey({ autoIncrement: true });
 // Every timestamp is UTC epoch milliseconds: unambiguous, sortable, cheap to index.
 export const utc = (name: string) => integer(name, { mode: "timestamp_ms" });
 export const createdAt = () =>

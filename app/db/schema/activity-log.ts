@@ -1,11 +1,11 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt } from "./_columns";
+import { autoId, createdAt } from "./_columns";
 import { users } from "./users";
 
 export const activityLog = sqliteTable(
   "activity_log",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, primaryKey } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, parentId, utc } from "./_columns";
+import { autoId, bool, createdAt, parentId, utc } from "./_columns";
 import { messages } from "./messages";
 import { users } from "./users";
 
@@ -7,7 +7,7 @@ import { users } from "./users";
 export const aiClassifications = sqliteTable(
   "ai_classifications",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     messageId: integer("message_id").references(() => messages.id, { onDelete: "set null" }),
     textPreview: text("text_preview").notNull(),
     intent: text("intent").notNull(),

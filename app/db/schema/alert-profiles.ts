@@ -1,10 +1,10 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt } from "./_columns";
+import { autoId, bool, createdAt, updatedAt } from "./_columns";
 
 export const alertProfiles = sqliteTable(
   "alert_profiles",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     name: text("name").notNull(),
     department: text("department").notNull().default("Solar Sales"),
     keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default([]),

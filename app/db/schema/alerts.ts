@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, utc } from "./_columns";
+import { autoId, bool, createdAt, utc } from "./_columns";
 import { alertProfiles } from "./alert-profiles";
 import { contacts } from "./contacts";
 import { users } from "./users";
@@ -17,7 +17,7 @@ export type AlertCategory = (typeof ALERT_CATEGORIES)[number];
 export const alerts = sqliteTable(
   "alerts",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     inboundMessageId: integer("inbound_message_id"),
     contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     phone: text("phone"),

@@ -1,5 +1,5 @@
-import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId, utc } from "./_columns";
+import { sqliteTable, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { autoId, createdAt, parentId, utc } from "./_columns";
 import { users } from "./users";
 
 /**
@@ -9,7 +9,7 @@ import { users } from "./users";
 export const apiKeys = sqliteTable(
   "api_keys",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     userId: parentId("user_id", () => users.id),
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),

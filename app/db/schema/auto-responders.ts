@@ -1,10 +1,10 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt } from "./_columns";
+import { autoId, bool, createdAt, updatedAt } from "./_columns";
 
 export const autoResponders = sqliteTable(
   "auto_responders",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     name: text("name").notNull(),
     keyword: text("keyword").notNull(),
     category: text("category").notNull().default("solar_inquiry"),

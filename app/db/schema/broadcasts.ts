@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, utc } from "./_columns";
+import { autoId, createdAt, utc } from "./_columns";
 import { MESSAGE_TYPES } from "./campaign-steps";
 import { users } from "./users";
 
@@ -7,7 +7,7 @@ import { users } from "./users";
 export const broadcasts = sqliteTable(
   "broadcasts",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     type: text("type", { enum: MESSAGE_TYPES }).notNull(),
     subject: text("subject"),
     content: text("content").notNull(),

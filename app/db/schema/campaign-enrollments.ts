@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId, updatedAt, utc } from "./_columns";
+import { autoId, createdAt, parentId, updatedAt, utc } from "./_columns";
 import { campaigns } from "./campaigns";
 import { contacts } from "./contacts";
 
@@ -10,7 +10,7 @@ export const ENROLLMENT_STATUSES = ["active", "paused", "completed", "stopped"] 
 export const campaignEnrollments = sqliteTable(
   "campaign_enrollments",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     campaignId: parentId("campaign_id", () => campaigns.id),
     contactId: parentId("contact_id", () => contacts.id),
     status: text("status", { enum: ENROLLMENT_STATUSES }).notNull().default("active"),

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, parentId, updatedAt } from "./_columns";
+import { autoId, bool, createdAt, parentId, updatedAt } from "./_columns";
 import { campaigns } from "./campaigns";
 
 export const MESSAGE_TYPES = ["sms", "email"] as const;
@@ -8,7 +8,7 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const campaignSteps = sqliteTable(
   "campaign_steps",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     campaignId: parentId("campaign_id", () => campaigns.id),
     stepNumber: integer("step_number").notNull(),
     name: text("name").notNull(),

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 import { users } from "./users";
 
 export const CAMPAIGN_STATUSES = ["draft", "running", "paused", "completed"] as const;
@@ -8,7 +8,7 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const campaigns = sqliteTable(
   "campaigns",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     name: text("name").notNull(),
     description: text("description"),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),

@@ -1,11 +1,11 @@
-import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId } from "./_columns";
+import { sqliteTable, text, index } from "drizzle-orm/sqlite-core";
+import { autoId, createdAt, parentId } from "./_columns";
 import { users } from "./users";
 
 export const chatMessages = sqliteTable(
   "chat_messages",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     userId: parentId("user_id", () => users.id),
     role: text("role", { enum: ["user", "assistant"] }).notNull(),
     content: text("content").notNull(),

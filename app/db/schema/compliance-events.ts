@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { autoId } from "./_columns";
 
 export const COMPLIANCE_EVENT_KINDS = ["opt_out", "opt_in", "refused", "quiet_hours"] as const;
 export type ComplianceEventKind = (typeof COMPLIANCE_EVENT_KINDS)[number];
@@ -10,7 +11,7 @@ export type ComplianceEventKind = (typeof COMPLIANCE_EVENT_KINDS)[number];
 export const complianceEvents = sqliteTable(
   "compliance_events",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     at: integer("at").notNull(), // epoch ms
     day: text("day").notNull(), // UTC yyyy-mm-dd
     kind: text("kind", { enum: COMPLIANCE_EVENT_KINDS }).notNull(),

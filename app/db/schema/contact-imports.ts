@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId, updatedAt, utc } from "./_columns";
+import { autoId, createdAt, parentId, updatedAt, utc } from "./_columns";
 import { broadcasts } from "./broadcasts";
 import { users } from "./users";
 
@@ -18,7 +18,7 @@ export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
 export const contactImports = sqliteTable(
   "contact_imports",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     fileName: text("file_name").notNull(),
     status: text("status", { enum: IMPORT_STATUSES }).notNull().default("staged"),
@@ -54,7 +54,7 @@ export const contactImports = sqliteTable(
 export const contactImportRows = sqliteTable(
   "contact_import_rows",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     importId: parentId("import_id", () => contactImports.id),
     rowNumber: integer("row_number").notNull(),
     data: text("data").notNull(), // JSON of the parsed, normalised row

@@ -1,11 +1,11 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 import { users } from "./users";
 
 export const contacts = sqliteTable(
   "contacts",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     // Normalised per SPEC §5 (+1XXXXXXXXXX for US numbers); unique so a number is one contact.

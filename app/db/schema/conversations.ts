@@ -1,12 +1,12 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, utc } from "./_columns";
+import { autoId, bool, utc } from "./_columns";
 import { contacts } from "./contacts";
 
 /** One row per contact (or bare phone / email) with its latest message; kept by triggers on messages (migration 0022). */
 export const conversations = sqliteTable(
   "conversations",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     key: text("key").notNull(),
     contactId: integer("contact_id").references(() => contacts.id, { onDelete: "cascade" }),
     phone: text("phone"),

@@ -1,11 +1,11 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt } from "./_columns";
+import { autoId, bool, createdAt, updatedAt } from "./_columns";
 import { alertProfiles } from "./alert-profiles";
 
 export const keywordBanks = sqliteTable(
   "keyword_banks",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     category: text("category").notNull(),
     keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull().default([]),
     priority: text("priority").notNull().default("medium"),

@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId, utc } from "./_columns";
+import { autoId, createdAt, parentId, utc } from "./_columns";
 import { apiKeys } from "./api-keys";
 import { contacts } from "./contacts";
 
@@ -11,7 +11,7 @@ import { contacts } from "./contacts";
 export const leadConsents = sqliteTable(
   "lead_consents",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     contactId: parentId("contact_id", () => contacts.id),
     apiKeyId: integer("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     source: text("source").notNull(),

@@ -1,12 +1,12 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt } from "./_columns";
+import { autoId, bool, createdAt } from "./_columns";
 import { users } from "./users";
 
 // Every attempt, failed ones too: the failure counts drive per-account and per-IP throttling.
 export const loginHistory = sqliteTable(
   "login_history",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     email: text("email").notNull(),
     ipAddress: text("ip_address"),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 import { campaigns } from "./campaigns";
 import { contacts } from "./contacts";
 import { users } from "./users";
@@ -47,7 +47,7 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export const messages = sqliteTable(
   "messages",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull().default("sms"),
     direction: text("direction", { enum: MESSAGE_DIRECTIONS }).notNull(),
     kind: text("kind", { enum: MESSAGE_KINDS }).notNull().default("individual"),

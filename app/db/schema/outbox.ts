@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./_columns";
+import { autoId, createdAt, updatedAt } from "./_columns";
 
 /**
  * The local provider's "sent items": what would have gone to Twilio or SendGrid when no credentials are
@@ -8,7 +8,7 @@ import { createdAt, updatedAt } from "./_columns";
 export const outboxMessages = sqliteTable(
   "outbox_messages",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     sid: text("sid").notNull(),
     channel: text("channel", { enum: ["sms", "email"] }).notNull(),
     toAddress: text("to_address").notNull(),

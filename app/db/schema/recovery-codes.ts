@@ -1,5 +1,5 @@
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId, utc } from "./_columns";
+import { sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { autoId, createdAt, parentId, utc } from "./_columns";
 import { users } from "./users";
 
 // Two-factor recovery codes (migration 0048): ten per enrolment, shown once; only the SHA-256 is stored (the codes
@@ -7,7 +7,7 @@ import { users } from "./users";
 export const recoveryCodes = sqliteTable(
   "recovery_codes",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     userId: parentId("user_id", () => users.id),
     codeHash: text("code_hash").notNull(),
     usedAt: utc("used_at"),

@@ -1,12 +1,12 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, utc } from "./_columns";
+import { autoId, bool, createdAt, utc } from "./_columns";
 import { autoResponders } from "./auto-responders";
 
 /** One row per (inbound message, responder) that answered it: replay guard, escalation counter, stat source. */
 export const responderTriggers = sqliteTable(
   "responder_triggers",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     responderId: integer("responder_id")
       .notNull()
       .references(() => autoResponders.id, { onDelete: "cascade" }),

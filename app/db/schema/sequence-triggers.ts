@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, parentId, updatedAt } from "./_columns";
+import { autoId, bool, createdAt, parentId, updatedAt } from "./_columns";
 import { campaigns } from "./campaigns";
 import { users } from "./users";
 
@@ -16,7 +16,7 @@ export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 export const sequenceTriggers = sqliteTable(
   "sequence_triggers",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     name: text("name").notNull(),
     triggerOn: text("trigger_on", { enum: TRIGGER_EVENTS }).notNull().default("lead.created"),
     matchKey: text("match_key").notNull().default(""),

@@ -1,5 +1,5 @@
-import { index, sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt } from "./_columns";
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { autoId, createdAt } from "./_columns";
 
 /**
  * Do-not-contact list by address, across every sender and path (a number that texted STOP is suppressed
@@ -8,7 +8,7 @@ import { createdAt } from "./_columns";
 export const suppressions = sqliteTable(
   "suppressions",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     channel: text("channel", { enum: ["sms", "email"] }).notNull(),
     address: text("address").notNull(),
     reason: text("reason").notNull(), // e.g. "STOP", "twilio:21610", "email-unsubscribe"

@@ -1,12 +1,12 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./_columns";
+import { autoId, createdAt, updatedAt } from "./_columns";
 import { MESSAGE_TYPES } from "./campaign-steps";
 import { users } from "./users";
 
 export const templates = sqliteTable(
   "templates",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     name: text("name").notNull(),
     type: text("type", { enum: MESSAGE_TYPES }).notNull().default("sms"),
     subject: text("subject"),

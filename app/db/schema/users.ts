@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text, uniqueIndex, index } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 
 export const ROLES = ["user", "superuser"] as const;
 export type Role = (typeof ROLES)[number];
@@ -7,7 +7,7 @@ export type Role = (typeof ROLES)[number];
 export const users = sqliteTable(
   "users",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     // Stored lower-cased so the unique index is case-insensitive in effect.
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, parentId, utc } from "./_columns";
+import { autoId, createdAt, parentId, utc } from "./_columns";
 import { webhookSubscriptions } from "./webhook-subscriptions";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
@@ -14,7 +14,7 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoId(),
     subscriptionId: parentId("subscription_id", () => webhookSubscriptions.id),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),

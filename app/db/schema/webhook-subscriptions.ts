@@ -1,5 +1,5 @@
 import { sqliteTable, integer, text } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, updatedAt, utc } from "./_columns";
+import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 import { users } from "./users";
 
 /** The events a subscription can choose (issue 26 item 4, decision 036). */
@@ -18,7 +18,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
  * the HMAC with the same value, so a hash would not do; it is shown once and rotated, never shown again.
  */
 export const webhookSubscriptions = sqliteTable("webhook_subscriptions", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
+  id: autoId(),
   url: text("url").notNull(),
   description: text("description").notNull().default(""),
   events: text("events", { mode: "json" }).$type<WebhookEventType[]>().notNull().default([]),

@@ -6,7 +6,27 @@ import { contactSchema } from "~/contacts/contact-schema";
 import { MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { individualSchema } from "~/messaging/send-individual.server";
 import { defineOperation, type Operation } from "./operation";
-import { campaignOut, contactOut, idParams, page, pageQuery } from "./schemas";
+import { MAX_CONTACT_MESSAGES_PAGE } from "~/conversations/list-contact-messages.server";
+import { MAX_ENROLLMENT_PAGE } from "~/campaigns/list-campaign-enrollments.server";
+import {
+  campaignOut,
+  contactOut,
+  enrolmentOut,
+  enrolmentParams,
+  idParams,
+  messageOut,
+  page,
+  pageQuery,
+} from "./schemas";
+
+/** A read of one page of what belongs to a record (`/…/{id}/…`): its scope, the keyset query, the page, the 404. */
+const pageUnder = <T extends z.ZodTypeAny>(parent: string, max: number, item: T, what: string) => ({
+  scope: "read" as const,
+  params: idParams,
+  query: pageQuery(max),
+  success: { status: 200 as const, description: `One page of ${what}`, schema: page(item) },
+  errors: { 404: `No such ${parent}` },
+});
 
 /**
  * Every /api/v1 operation (decision 038). Add one here and a route module that serves it with `v1Route`; the
@@ -105,6 +125,18 @@ export const sendContactSmsOp = defineOperation({
   example: { body: { message: "Hi {{firstName}}, your panels are booked for Tuesday." } },
 });
 
+export const listContactMessagesOp = defineOperation({
+  operationId: "listContactMessages",
+  method: "get",
+  path: "/api/v1/contacts/{id}/messages",
+  route: "api+/_contacts+/v1.contacts.$id.messages.ts",
+  tag: "Messages",
+  summary: "List a contact's messages, newest first",
+  description: "Sent and received, SMS and email. Keyset-paged: pass the page's `nextCursor` as `after`.",
+  ...pageUnder("contact", MAX_CONTACT_MESSAGES_PAGE, messageOut, "the contact's messages"),
+  example: { query: { limit: "20" } },
+});
+
 export const listCampaignsOp = defineOperation({
   operationId: "listCampaigns",
   method: "get",
@@ -149,6 +181,36 @@ export const enrolContactsOp = defineOperation({
   },
   errors: { 404: "No such campaign", 409: "The campaign cannot take contacts (completed)" },
   example: { body: { contactIds: [101, 102] } },
+});
+
+export const listEnrolmentsOp = defineOperation({
+  operationId: "listEnrolments",
+  method: "get",
+  path: "/api/v1/campaigns/{id}/enrolments",
+  route: "api+/_campaigns+/v1.campaigns.$id.enrolments.ts",
+  tag: "Enrolments",
+  summary: "List a campaign's enrolments",
+  description:
+    "One per enrolled contact, by contact id, newest contacts first. Keyset-paged: pass the page's `nextCursor` " +
+    "(a contact id) as `after`.",
+  ...pageUnder("campaign", MAX_ENROLLMENT_PAGE, enrolmentOut, "enrolments"),
+  example: { query: { limit: "50" } },
+});
+
+export const stopEnrolmentOp = defineOperation({
+  operationId: "stopEnrolment",
+  method: "post",
+  path: "/api/v1/campaigns/{id}/enrolments/{contactId}/stop",
+  route: "api+/_campaigns+/v1.campaigns.$id.enrolments.$contactId.stop.ts",
+  tag: "Enrolments",
+  summary: "Stop a contact's enrolment",
+  description:
+    "The contact gets no further steps of this campaign; steps not yet handed to the carrier are skipped. " +
+    "Stopping a stopped enrolment again answers it unchanged.",
+  scope: "send",
+  params: enrolmentParams,
+  success: { status: 200, description: "The enrolment, stopped", schema: enrolmentOut },
+  errors: { 404: "No such campaign, or the contact is not enrolled", 409: "The enrolment is completed" },
 });
 
 /**
@@ -252,9 +314,12 @@ export const OPERATIONS: readonly Operation[] = [
   createContactOp,
   getContactOp,
   updateContactOp,
+  listContactMessagesOp,
   sendContactSmsOp,
   listCampaignsOp,
   getCampaignOp,
+  listEnrolmentsOp,
   enrolContactsOp,
+  stopEnrolmentOp,
   ingestLeadsOp,
 ];

@@ -5,6 +5,8 @@ import { zodId } from "~/lib/ids";
 export const errorSchema = z.object({ message: z.string() }).describe("Every error: a human-readable message.");
 
 export const idParams = z.object({ id: zodId("Not found") });
+/** A contact's enrolment in a campaign: `/campaigns/{id}/enrolments/{contactId}`. */
+export const enrolmentParams = idParams.extend({ contactId: zodId("Not found") });
 
 const iso = z.string().describe("ISO 8601 timestamp");
 export const contactOut = z.object({
@@ -57,6 +59,38 @@ export const campaignOut = z.object({
     stopped: z.number().int(),
     enrolling: z.boolean(),
   }),
+});
+
+export const messageOut = z.object({
+  id: z.number().int(),
+  channel: z.enum(["sms", "email"]),
+  direction: z.enum(["inbound", "outbound"]),
+  kind: z.string().describe("individual, quick, reply, campaign, broadcast, auto_response, …"),
+  status: z.string().describe("pending, queued, sending, sent, delivered, failed, received, …"),
+  campaignId: z.number().int().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  subject: z.string().nullable(),
+  content: z.string().describe("A message still waiting shows what the contact will read"),
+  segments: z.number().int().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  createdAt: iso,
+  sentAt: iso.nullable(),
+  deliveredAt: iso.nullable(),
+});
+
+export const enrolmentOut = z.object({
+  id: z.number().int(),
+  campaignId: z.number().int(),
+  contactId: z.number().int(),
+  status: z.enum(["active", "paused", "completed", "stopped"]),
+  nextStepNumber: z.number().int(),
+  nextRunAt: iso.nullable().describe("When the next step is due; null when none is"),
+  lastSentAt: iso.nullable(),
+  stopReason: z.string().nullable().describe("replied, opted_out, api, …"),
+  createdAt: iso,
+  updatedAt: iso,
 });
 
 /** A list page: pass `nextCursor` as `after` for the next page; null on the last page. */

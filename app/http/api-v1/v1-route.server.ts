@@ -30,7 +30,8 @@ export const served = <O extends Operation>(op: O, handle: V1Handler<O>): Served
 export async function v1Route(args: ActionFunctionArgs, ops: Served[]): Promise<Response> {
   const method = args.request.method.toLowerCase();
   const found = ops.find((s) => s.op.method === method);
-  const user = await requireApiUser(args, { scope: found?.op.scope ?? "read" });
+  // A method no operation serves needs a valid caller, not a scope: the 405 tells a key nothing it may not know.
+  const user = await requireApiUser(args, { scope: found?.op.scope ?? "any" });
   if (!found) return methodNotAllowed(ops.map((s) => s.op.method.toUpperCase()));
   const { op, handle } = found;
   return apiRoute(async () => {

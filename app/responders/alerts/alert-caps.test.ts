@@ -4,11 +4,8 @@
 import { sql } from "drizzle-orm";
 import { replyWorld } from "../../../tests/reply-world";
 import { describe, expect, it } from "vitest";
-import { uniqueTag } from "../../../tests/contact-factory";
 import { db } from "../../../tests/factories";
-import { alertRulesMadeHere } from "../../../tests/alert-rules";
-import { parseBank, parseProfile } from "./alert-schema";
-import { createBank, createProfile } from "./manage-alert-settings.server";
+import { alertRulesMadeHere, staffAlertRule } from "../../../tests/alert-rules";
 import { escalateDueAlerts } from "./run-alerts.server";
 
 const MIN = 60_000;
@@ -17,26 +14,10 @@ const made = alertRulesMadeHere();
 
 async function world() {
   const w = await replyWorld(DAY);
-  const word = uniqueTag("kw");
-  const email = `${uniqueTag("staff")}@helio.test`;
-  const profile = await createProfile(
-    db(),
-    parseProfile({ name: `Closers ${word}`, keywords: uniqueTag("pk"), email, priority: "high", escalationTime: 15 }),
-    DAY,
-  );
-  const bank = await createBank(
-    db(),
-    parseBank({
-      category: "Pricing Concerns",
-      keywords: word,
-      priority: "high",
-      alertProfileId: profile.id,
-      autoResponse: `We got it (${word})`,
-    }),
-    DAY,
-  );
-  made.profiles.push(profile.id);
-  made.banks.push(bank.id);
+  const { word, email } = await staffAlertRule(made, DAY, {
+    profile: { escalationTime: 15 },
+    bank: (word) => ({ autoResponse: `We got it (${word})` }),
+  });
   return { ...w, word, email };
 }
 

@@ -5,14 +5,13 @@ import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { uniqueTag } from "../../../tests/contact-factory";
 import { call, db } from "../../../tests/factories";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
-import { alertRulesMadeHere } from "../../../tests/alert-rules";
+import { alertRulesMadeHere, staffAlertRule } from "../../../tests/alert-rules";
 import { runInboundJob } from "../../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
 import { acknowledgeAlert } from "./acknowledge-alert.server";
 import { countUnacknowledged } from "./count-unacknowledged.server";
 import { listAlerts } from "./list-alerts.server";
 import { markAlert } from "./mark-alert.server";
-import { createBank, createProfile } from "./manage-alert-settings.server";
 import { categorize, escalateDueAlerts } from "./run-alerts.server";
 
 const MIN = 60_000;
@@ -23,36 +22,18 @@ function world() {
   return replyWorld(DAY, { contact: { lastName: "Diaz" } });
 }
 
-async function rules(
+function rules(
   opts: { bankPriority?: string; profilePriority?: string; autoResponse?: string; category?: string } = {},
 ) {
-  const word = uniqueTag("kw");
-  const email = `${uniqueTag("staff")}@helio.test`;
-  const profile = await createProfile(
-    db(),
-    parseProfile({
-      name: `Closers ${word}`,
-      keywords: `${uniqueTag("pk")}, ${uniqueTag("pk")}`,
-      email,
-      priority: opts.profilePriority ?? "medium",
-      escalationTime: 20,
-    }),
-    DAY,
-  );
-  const bank = await createBank(
-    db(),
-    parseBank({
+  return staffAlertRule(made, DAY, {
+    profile: { keywords: `${uniqueTag("pk")}, ${uniqueTag("pk")}`, priority: opts.profilePriority ?? "medium" },
+    bank: (word) => ({
       category: opts.category ?? "Pricing Concerns",
       keywords: ` ${word} , price `,
       priority: opts.bankPriority ?? "high",
-      alertProfileId: profile.id,
       autoResponse: opts.autoResponse ?? "",
     }),
-    DAY,
-  );
-  made.profiles.push(profile.id);
-  made.banks.push(bank.id);
-  return { word, email, profile, bank };
+  });
 }
 
 const alertOf = (inboundId: number) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import type { Operation } from "~/http/api-v1/operation";
 import { OPERATIONS } from "~/http/api-v1/operations";
@@ -11,7 +12,7 @@ import { call, db, signedIn } from "../../../tests/factories";
  * documented 400 `{ message }`), accepts its documented example with the documented status, and answers in the
  * documented shape — so the published document and the route cannot drift apart.
  */
-/** The operation's path with `{id}` as a fresh record of the kind the path names. */
+/** The operation's path with `{id}` as a fresh record of the kind the path names (`{contactId}`: one enrolled in it). */
 async function pathOf(op: Operation, userId: number) {
   if (!op.path.includes("{id}")) return op.path;
   const id = op.path.startsWith("/api/v1/campaigns/")
@@ -24,7 +25,13 @@ async function pathOf(op: Operation, userId: number) {
         )
       ).id
     : (await createTestContact(userId)).id;
-  return op.path.replace("{id}", String(id));
+  let path = op.path.replace("{id}", String(id));
+  if (path.includes("{contactId}")) {
+    const contactId = (await createTestContact(userId)).id;
+    await addCampaignContacts(db(), id, [contactId], new Date());
+    path = path.replace("{contactId}", String(contactId));
+  }
+  return path;
 }
 
 /** The documented example, with what must be unique or real in this database filled in. */
@@ -41,7 +48,7 @@ const withQuery = (path: string, query?: Record<string, string>) =>
 
 describe("/api/v1 operations through the Worker", () => {
   it.each(OPERATIONS.map((op) => [op.operationId, op] as const))("%s: 401 without a caller", async (_, op) => {
-    const res = await call(op.path.replace("{id}", "1"), {
+    const res = await call(op.path.replace(/\{\w+\}/g, "1"), {
       method: op.method.toUpperCase(),
       ...(op.body ? { json: op.example?.body ?? {} } : {}),
     });
@@ -68,9 +75,9 @@ describe("/api/v1 operations through the Worker", () => {
   it.each(OPERATIONS.filter((op) => op.query?.shape.limit).map((op) => [op.operationId, op] as const))(
     "%s: refuses a query its schema refuses with the documented 400",
     async (_, op) => {
-      const { cookie } = await signedIn();
+      const { user, cookie } = await signedIn();
       expect(op.query!.safeParse({ limit: "0" }).success).toBe(false);
-      const res = await call(`${op.path}?limit=0`, { cookie });
+      const res = await call(`${await pathOf(op, user.id)}?limit=0`, { cookie });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ message: "limit must be at least 1" });
     },

@@ -1,11 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { recordActivity } from "~/activity/log-activity.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
-import { enrolContactsOp } from "~/http/api-v1/operations";
+import { listCampaignEnrollments } from "~/campaigns/list-campaign-enrollments.server";
+import { enrolContactsOp, listEnrolmentsOp } from "~/http/api-v1/operations";
 import { served, v1Route } from "~/http/api-v1/v1-route.server";
 
-/** POST /api/v1/campaigns/{id}/enrolments: what POST /api/campaigns/:id/contacts does. */
+/**
+ * GET /api/v1/campaigns/{id}/enrolments: the campaign's enrolments (keyset-paged on the contact id);
+ * POST: what POST /api/campaigns/:id/contacts does.
+ */
 const OPS = [
+  served(listEnrolmentsOp, async ({ params, query }, { args }) => {
+    const page = await listCampaignEnrollments(args.context.db, params.id, query);
+    return { data: page.enrollments, nextCursor: page.nextCursor };
+  }),
   served(enrolContactsOp, async ({ params, body }, { args, user }) => {
     const result = await addCampaignContacts(args.context.db, params.id, body.contactIds, args.context.clock());
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: params.id, added: result.added });

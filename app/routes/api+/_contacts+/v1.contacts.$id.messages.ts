@@ -1,13 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { idempotencyKey } from "~/http/api.server";
-import { sendContactSmsOp } from "~/http/api-v1/operations";
+import { listContactMessagesOp, sendContactSmsOp } from "~/http/api-v1/operations";
+import { listContactMessages } from "~/conversations/list-contact-messages.server";
 import { served, v1Route } from "~/http/api-v1/v1-route.server";
 import { clientIp } from "~/lib/request.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { sendIndividual } from "~/messaging/send-individual.server";
 
-/** POST /api/v1/contacts/{id}/messages: the individual send of POST /api/messages/send-individual, as SMS. */
+/**
+ * GET /api/v1/contacts/{id}/messages: the contact's messages, newest first (keyset-paged);
+ * POST: the individual send of POST /api/messages/send-individual, as SMS.
+ */
 const OPS = [
+  served(listContactMessagesOp, async ({ params, query }, { args }) => {
+    const page = await listContactMessages(args.context.db, params.id, query);
+    return { data: page.messages, nextCursor: page.nextCursor };
+  }),
   served(sendContactSmsOp, async ({ params, body }, { args, user }) => {
     requirePublicUrl(args.context.cloudflare.env);
     return sendIndividual(

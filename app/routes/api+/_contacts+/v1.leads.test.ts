@@ -11,6 +11,7 @@ import {
 } from "~/db/schema";
 import { createWebhookSubscription } from "~/webhooks/manage-webhook-subscriptions.server";
 import { MAX_LEADS_BODY_BYTES } from "~/http/read-body.server";
+import { LEAD_CLAIM_LEASE_MS } from "~/contacts/ingest-leads.server";
 import { call, createTestUser, db } from "../../../../tests/factories";
 import { createTestContact, uniquePhone } from "../../../../tests/contact-factory";
 import { bearer, createTestApiKey } from "../../../../tests/api-key-factory";
@@ -248,5 +249,42 @@ describe("POST /api/v1/leads (decision 035)", () => {
     const phone = uniquePhone();
     expect((await post({ first_name: "A", phone }, { key: reader.secret })).status).toBe(403);
     expect(await contactByPhone(phone)).toBeUndefined();
+  });
+
+  it("answers a GET with a leads-only key 405 (the method is not served), not 403 for the missing read scope", async () => {
+    const res = await call("/api/v1/leads", { headers: bearer(secret) });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("POST");
+    expect((await call("/api/v1/leads")).status).toBe(401);
+  });
+
+  it("re-claims an Idempotency-Key whose claim outlived its lease (the Worker died before recording the answer)", async () => {
+    const phone = uniquePhone();
+    const key = `idem-${crypto.randomUUID()}`;
+    const body = { first_name: "Orphan", phone };
+    expect((await post(body, { headers: { "Idempotency-Key": key } })).status).toBe(201);
+    const claim = eq(leadIdempotency.idempotencyKey, key);
+    // What a Worker that died after the batch leaves: the claim (status 0, no answer) and the stored lead.
+    const orphan = { status: 0, response: "" };
+    await db().update(leadIdempotency).set(orphan).where(claim);
+    const fresh = await post(body, { headers: { "Idempotency-Key": key } });
+    expect(fresh.status).toBe(409);
+    expect(((await fresh.json()) as Report).message).toContain("still in progress");
+    await db()
+      .update(leadIdempotency)
+      .set({ ...orphan, createdAt: new Date(Date.now() - LEAD_CLAIM_LEASE_MS - 1000) })
+      .where(claim);
+    // Past the lease the retry runs again: the lead exists, so it is reported (skipped, its id), never doubled.
+    const retried = await post(body, { headers: { "Idempotency-Key": key } });
+    expect(retried.status).toBe(200);
+    const report = (await retried.json()) as Report;
+    const c = await contactByPhone(phone);
+    expect(report.leads[0]).toMatchObject({ status: "skipped", contactId: c!.id });
+    expect(await consentsOf(c!.id)).toHaveLength(1);
+    const row = await db().select().from(leadIdempotency).where(claim).get();
+    expect(row).toMatchObject({ status: 200 });
+    // The recorded answer replays as before.
+    const replay = await post(body, { headers: { "Idempotency-Key": key } });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
   });
 });
