@@ -68,23 +68,36 @@ export type CollectionEndpoint<I, R> = {
   present?: (record: R) => unknown;
 };
 
+/** Both collection kinds: GET/HEAD → `list`; POST → 201 with what `create` made of the JSON body; else 405. */
+function collection(
+  args: Args,
+  caller: Caller,
+  list: () => Promise<Response>,
+  create: (body: unknown, actor: Actor, now: Date) => Promise<unknown>,
+): Promise<Response> {
+  const { request, context } = args;
+  if (request.method === "GET" || request.method === "HEAD") return list();
+  if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
+  return apiRoute(async () => {
+    const created = await create(await readJson(request), actorOf(args, caller), context.clock());
+    return Response.json(created, { status: 201 });
+  });
+}
+
 /** GET → 200 with the list; POST → 201 with the new record; anything else 405. Call with the guard's caller. */
 export function collectionRoute<I, R>(
   args: Args,
   endpoint: CollectionEndpoint<I, R>,
   caller: Caller,
 ): Promise<Response> {
-  const { request, context } = args;
+  const { db } = args.context;
   const present = endpoint.present ?? ((r: R) => r);
-  if (request.method === "GET" || request.method === "HEAD")
-    return apiRoute(async () => Response.json((await endpoint.list(context.db)).map(present)));
-  if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
-  return apiRoute(async () => {
-    const input = endpoint.parse(await readJson(request));
-    return Response.json(present(await endpoint.create(context.db, input, context.clock(), actorOf(args, caller))), {
-      status: 201,
-    });
-  });
+  return collection(
+    args,
+    caller,
+    () => apiRoute(async () => Response.json((await endpoint.list(db)).map(present))),
+    async (body, actor, now) => present(await endpoint.create(db, endpoint.parse(body), now, actor)),
+  );
 }
 
 /** Who creates a record through a paged collection (for its owner column and the activity log). */
@@ -121,13 +134,10 @@ export function pagedCollectionRoute<I, R>(
   endpoint: PagedCollectionEndpoint<I, R>,
   caller: Caller,
 ): Promise<Response> {
-  const { request, context } = args;
-  if (request.method === "GET" || request.method === "HEAD") return pagedListRoute(args, endpoint);
-  if (request.method !== "POST") return Promise.resolve(methodNotAllowed(["GET", "POST"]));
-  return apiRoute(async () => {
-    const input = endpoint.parse(await readJson(request));
-    return Response.json(await endpoint.create(context.db, input, actorOf(args, caller), context.clock()), {
-      status: 201,
-    });
-  });
+  return collection(
+    args,
+    caller,
+    () => pagedListRoute(args, endpoint),
+    (body, actor, now) => endpoint.create(args.context.db, endpoint.parse(body), actor, now),
+  );
 }

@@ -20,7 +20,5 @@ const ENDPOINTS = {
 };
 
 // POST only: 401 without a session, then 405 for GET.
-export const loader = async (args: LoaderFunctionArgs) =>
-  runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "kind");
-export const action = async (args: ActionFunctionArgs) =>
-  runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "kind");
+export const loader = async (args: LoaderFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS);
+export const action = async (args: ActionFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS);
