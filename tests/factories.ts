@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { expect } from "vitest";
 import { hashPassword } from "~/auth/password-hash.js";
 import { createDb } from "~/db/client.server";
 import { users, type Role } from "~/db/schema";
@@ -61,6 +62,18 @@ export async function call(path: string, init: RequestInit & { json?: unknown; c
   ) as Promise<Response>;
 }
 
+/** POSTs `body` exactly as given with `contentType`: the malformed or wrongly typed bodies `json` cannot send. */
+export const postRaw = (path: string, cookie: string, body: string, contentType: string) =>
+  call(path, { method: "POST", cookie, body, headers: { "Content-Type": contentType } });
+
+/** Each [path, method] answers 401 without a session (with a `{}` JSON body where the method takes one). */
+export async function expectSessionNeeded(routes: readonly (readonly [path: string, method: string])[]) {
+  for (const [path, method] of routes) {
+    const json = method === "GET" || method === "DELETE" ? undefined : {};
+    expect((await call(path, { method, json })).status, `${method} ${path}`).toBe(401);
+  }
+}
+
 export function sessionCookieFrom(res: Response): string {
   const set = res.headers.getSetCookie().find((c) => c.includes("helio_session="));
   if (!set) throw new Error("no session cookie in response");
@@ -68,6 +81,12 @@ export function sessionCookieFrom(res: Response): string {
 }
 
 /** `code`: the TOTP or recovery code of an account with two-factor on (sent with the password, as the API takes it). */
+/** A new standard user and a session cookie for them. */
+export async function signedIn() {
+  const user = await createTestUser();
+  return { user, cookie: await loginAs(user) };
+}
+
 export async function loginAs(user: { email: string; password: string; code?: string }) {
   const res = await call("/api/auth/login", {
     method: "POST",

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import type { SessionUser } from "~/auth/session.server";
 import type { SendRequestDeps } from "~/messaging/check-send-request.server";
-import { idempotencyKey } from "./api.server";
+import { idempotencyKey, methodNotAllowed } from "./api.server";
 import { AppError } from "~/lib/app-error";
 import { apiErrorResponse, postJson } from "./http.server";
 import { clientIp } from "~/lib/request.server";
@@ -24,7 +24,8 @@ export function sendEndpoint<S extends z.ZodTypeAny>(
 }
 
 /**
- * The body of every send route after its guard: picks the endpoint by the URL's last segment, parses the JSON
+ * The loader and action of every send route after its guard: GET/HEAD → 405 (POST only, whatever the segment);
+ * else picks the endpoint by the route's one URL parameter, its last segment (404 for another), parses the JSON
  * body, runs the send with the acting user and the client's `Idempotency-Key`, answers 202 with what was queued —
  * or 503 before anything is written while PUBLIC_BASE_URL cannot be this app's public address (check-public-url).
  */
@@ -32,10 +33,12 @@ export function runSendEndpoint(
   args: { request: Request; context: AppLoadContext; params: Record<string, string | undefined> },
   user: SessionUser,
   endpoints: Record<string, SendEndpoint>,
-  param: string,
 ): Promise<Response> {
   const { request, context } = args;
-  const endpoint = Object.hasOwn(endpoints, args.params[param] ?? "") ? endpoints[args.params[param]!] : undefined;
+  if (request.method === "GET" || request.method === "HEAD") return Promise.resolve(methodNotAllowed(["POST"]));
+  // A send route has one URL parameter, its last segment (`/api/messages/:send`, `/api/test/:kind`).
+  const name = Object.values(args.params).at(-1) ?? "";
+  const endpoint = Object.hasOwn(endpoints, name) ? endpoints[name] : undefined;
   if (!endpoint) return Promise.resolve(apiErrorResponse(new AppError("not_found", "Not found")));
   const deps: SendRequestDeps = context.domain();
   const actor: Actor = { userId: user.id, ipAddress: clientIp(request) };

@@ -1,17 +1,11 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  env,
-  getQueueResult,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import worker from "../../workers/app";
 import { seedAtScale } from "../../bench/lib/scale-seed.mjs";
 import { computeTwilioSignature } from "~/messaging/twilio-signature";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { recordingQueue } from "../../tests/messaging-harness";
+import { cronTick, runQueue } from "../../tests/worker-events";
 import { createSequenceTrigger } from "~/campaigns/manage-sequence-triggers.server";
 import { runLeadTriggers } from "~/campaigns/run-lead-triggers.server";
 
@@ -125,16 +119,6 @@ const signedPost = async (path: string, params: Record<string, string>) => {
   await res.arrayBuffer();
 };
 
-async function runJobs(queue: string, bodies: unknown[]) {
-  const batch = createMessageBatch(
-    queue,
-    bodies.map((body, i) => ({ id: `e${Date.now()}-${i}`, timestamp: new Date(), attempts: 1, body })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env as never);
-  return getQueueResult(batch, ctx);
-}
-
 /** A draft campaign with one immediate SMS step, made through the API as a user would. */
 async function oneStepCampaign(cookie: string, name: string, content: string) {
   const post = async (path: string, json: unknown) => {
@@ -154,8 +138,6 @@ async function oneStepCampaign(cookie: string, name: string, content: string) {
   return c;
 }
 
-const tick = () =>
-  worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: new Date() }), env as never);
 const newSid = () => "SM" + crypto.randomUUID().replace(/-/g, "");
 
 let restore: () => void;
@@ -192,7 +174,7 @@ type Event = {
 const events: Event[] = [
   // 33: outbound webhooks (decision 036) add three index seeks that find nothing — the due retries, the subscription
   // list the event readers check, and webhook_deliveries' oldest row for the retention purge.
-  { name: "an idle cron tick", budget: 33, run: tick },
+  { name: "an idle cron tick", budget: 33, run: () => cronTick() },
   {
     name: 'a "delivered" status callback',
     budget: 10,
@@ -226,7 +208,7 @@ const events: Event[] = [
       });
       if (body === "STOP") return; // a command: no task
       const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
-      await runJobs("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
+      await runQueue("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
     },
   })),
   {
@@ -244,7 +226,7 @@ const events: Event[] = [
         Body: "What's the pricing on 7 kW?",
       });
       const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
-      await runJobs("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
+      await runQueue("helio-tasks", [{ v: 1, type: "inbound", messageId: row!.id }]);
       const held = await db().get<{ n: number }>(
         sql`SELECT count(*) AS n FROM messages WHERE phone = ${contact.phone} AND kind = 'auto_reply'`,
       );
@@ -267,10 +249,10 @@ const events: Event[] = [
       return String(c.id);
     },
     run: async (id) => {
-      await tick();
+      await cronTick();
       const rows = await db().all<{ id: number }>(sql`SELECT id FROM messages WHERE campaign_id = ${Number(id)}`);
       expect(rows).toHaveLength(5);
-      await runJobs(
+      await runQueue(
         "helio-jobs",
         rows.map((r) => ({ v: 1, type: "send", messageId: r.id })),
       );
@@ -304,7 +286,7 @@ const events: Event[] = [
       expect(r.enrolled.map((e) => e.campaignId)).toContain(campaignId);
       const sends = queue.takeSendJobs();
       expect(sends).toHaveLength(1);
-      await runJobs("helio-jobs", sends);
+      await runQueue("helio-jobs", sends);
     },
   },
   {
@@ -321,7 +303,7 @@ const events: Event[] = [
       );
     },
     run: async (id) => {
-      await runJobs("helio-jobs", [{ v: 1, type: "send", messageId: Number(id) }]);
+      await runQueue("helio-jobs", [{ v: 1, type: "send", messageId: Number(id) }]);
       expect(
         (await db().get<{ status: string }>(sql`SELECT status FROM messages WHERE id = ${Number(id)}`))?.status,
       ).toBe("sent");

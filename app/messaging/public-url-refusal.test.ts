@@ -2,7 +2,7 @@
 // sends are refused (producers) or held (consumer, never lost), Twilio webhooks answer 503 so Twilio retries, and
 // Analytics → System Health says why. The Worker runs with its real entry and an env that differs only in those
 // settings; Twilio is the fake server, so a send that should not happen would be seen there.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../workers/app";
@@ -11,6 +11,7 @@ import { phoneInCallingHours, uniquePhone } from "../../tests/contact-factory";
 import { newFakeTwilioAccount, type FakeTwilioAccount } from "../../tests/fakes/control";
 import { createTestUser, db, loginAs, ORIGIN } from "../../tests/factories";
 import { recordingQueue } from "../../tests/messaging-harness";
+import { runSendJobs, sendJobId } from "../../tests/worker-events";
 import { isPublicHttpsUrl, PUBLIC_URL_NOT_SET, publicUrlProblem } from "./check-public-url.server";
 import { PUBLIC_URL_HOLD_MS } from "./consume-send-batch.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
@@ -44,21 +45,6 @@ async function fetchWith(e: Env, path: string, init: RequestInit & { cookie?: st
     IncomingRequestCfProperties
   >;
   return worker.fetch(request, e, ctx);
-}
-
-async function consume(e: Env, ids: number[]) {
-  const batch = createMessageBatch(
-    "helio-jobs",
-    ids.map((messageId, i) => ({
-      id: `p${messageId}-${i}`,
-      timestamp: new Date(),
-      attempts: 1,
-      body: { v: 1, type: "send", messageId },
-    })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue(batch, e);
-  return getQueueResult(batch, ctx);
 }
 
 const health = (e: Env) => getSystemHealth(db(), e as unknown as Parameters<typeof getSystemHealth>[1], new Date());
@@ -148,9 +134,9 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
 
     for (const bad of [LOOPBACK, undefined]) {
       const before = Date.now();
-      const result = await consume(envWith(fake, bad, from), [id]);
+      const result = await runSendJobs([id], envWith(fake, bad, from));
       // Acked: queue retries would run out and dead-letter it as failed; the row itself waits.
-      expect(result.explicitAcks).toEqual([`p${id}-0`]);
+      expect(result.explicitAcks).toEqual([sendJobId(id)]);
       expect(result.retryMessages).toEqual([]);
       const held = await row(id);
       expect(held).toMatchObject({
@@ -166,7 +152,7 @@ describe("Twilio credentials with a loopback or missing PUBLIC_BASE_URL", () => 
     }
 
     // PUBLIC_BASE_URL fixed: the same message goes, once, with the public status callback.
-    await consume(envWith(fake, "https://helio.test", from), [id]);
+    await runSendJobs([id], envWith(fake, "https://helio.test", from));
     expect(await row(id)).toMatchObject({ status: "sent", attempts: 1, error_message: null });
     const calls = await fake.calls();
     expect(calls).toHaveLength(1);

@@ -91,899 +91,480 @@ const freshStep = async (ctx: Ctx) =>
 const freshTemplate = async (ctx: Ctx) =>
   (await createTemplate(db(), { name: "Matrix", type: "sms", content: "Hi {{firstName}}" }, ctx.userId, new Date())).id;
 // Inactive and keyed on a word no test texts: matrix records never answer or alert anyone.
+const unusedKeyword = () => `mx${crypto.randomUUID().slice(0, 8)}`;
+const inactive = { isActive: false, name: "Matrix" };
 const freshResponder = async () =>
   (
     await createResponder(
       db(),
-      parseResponder({
-        name: "Matrix",
-        isActive: false,
-        keywords: [`mx${crypto.randomUUID().slice(0, 8)}`],
-        responses: { primary: "hi" },
-      }),
+      parseResponder({ ...inactive, keywords: [unusedKeyword()], responses: { primary: "hi" } }),
       new Date(),
     )
   ).id;
 const freshProfile = async () =>
-  (
-    await createProfile(
-      db(),
-      parseProfile({ name: "Matrix", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }),
-      new Date(),
-    )
-  ).id;
+  (await createProfile(db(), parseProfile({ ...inactive, keywords: unusedKeyword() }), new Date())).id;
 const freshBank = async () =>
   (
     await createBank(
       db(),
-      parseBank({ category: "Scheduling", isActive: false, keywords: `mx${crypto.randomUUID().slice(0, 8)}` }),
+      parseBank({ category: "Scheduling", isActive: false, keywords: unusedKeyword() }),
       new Date(),
     )
   ).id;
 let unsubscribe = "";
 
-const placeholder = (path: string): Case[] => [
-  { method: "GET", path, expect: SCREEN },
-  { method: "POST", path, form: {}, expect: SCREEN_NO_ACTION },
+// Statuses that recur below.
+const REDIRECT = PUBLIC(302);
+const SCREEN_404: Statuses = { anon: 302, user: 404, superuser: 404 };
+const SCREEN_405: Statuses = { anon: 302, user: 405, superuser: 405 };
+const SUPER_SCREEN_404: Statuses = { anon: 302, user: 403, superuser: 404 };
+const API_204: Statuses = { anon: 401, user: 204, superuser: 204 };
+const API_404: Statuses = { anon: 401, user: 404, superuser: 404 };
+const API_409: Statuses = { anon: 401, user: 409, superuser: 409 };
+
+/** What an /api route answers its callers: anyone signed in, or superusers only (a standard user gets 403). */
+type Answers = { ok: Statuses; invalid: Statuses; notAllowed: Statuses };
+const ANY_CALLER: Answers = { ok: API, invalid: API_INVALID, notAllowed: API_405 };
+const SUPERUSERS: Answers = { ok: SUPER_API, invalid: SUPER_API_INVALID, notAllowed: SUPER_API_405 };
+
+// Case builders: each writes out the cases a kind of route always gets, so an entry below names only what differs.
+type Path = Case["path"];
+type Form = Case["form"];
+/** `prefix/<id of a fresh record>suffix`, a new record for every call (destructive calls never share one). */
+const freshPath =
+  (prefix: string, make: (ctx: Ctx) => Promise<number>, suffix = "") =>
+  async (ctx: Ctx) =>
+    `${prefix}/${await make(ctx)}${suffix}`;
+/** A form posting a fresh record's id as `id`. */
+const withFreshId =
+  (make: () => Promise<number>, form: Record<string, string>) => async (): Promise<Record<string, string>> => ({
+    ...form,
+    id: String(await make()),
+  });
+const get = (path: Path, expect: Statuses): Case => ({ method: "GET", path, expect });
+const post = (path: Path, form: Form, expect: Statuses): Case => ({ method: "POST", path, form, expect });
+const postJson = (path: Path, json: unknown, expect: Statuses): Case => ({ method: "POST", path, json, expect });
+
+/** A screen and its action: GET → `onGet`; POST `form` → `onPost` (default: a form that fails validation). */
+const screen = (path: Path, onPost = SCREEN_FORM_INVALID, onGet = SCREEN, form: Form = {}): Case[] => [
+  get(path, onGet),
+  post(path, form, onPost),
 ];
+/** A screen without an action. */
+const placeholder = (path: string): Case[] => screen(path, SCREEN_NO_ACTION);
+
+/** An /api collection (or a record's sub-collection): GET lists, POST `invalid` → 400, and `other` (when given) → 405. */
+const apiCollection = (
+  path: Path,
+  opts: { invalid?: unknown; other?: Pick<Case, "method" | "json">; answers?: Answers } = {},
+): Case[] => {
+  const answers = opts.answers ?? ANY_CALLER;
+  return [
+    get(path, answers.ok),
+    postJson(path, opts.invalid ?? {}, answers.invalid),
+    ...(opts.other ? [{ ...opts.other, path, expect: answers.notAllowed }] : []),
+  ];
+};
+/** An /api record (`path` makes a fresh one per call): GET 200, each PUT as listed, DELETE 204, `other` 405. */
+const apiRecord = (
+  path: Path,
+  puts: [json: unknown, expect: Statuses][],
+  other: "PATCH" | "POST",
+  getPath: Path = path,
+): Case[] => [
+  get(getPath, API),
+  ...puts.map(([json, expect]): Case => ({ method: "PUT", path, json, expect })),
+  { method: "DELETE", path, expect: API_204 },
+  { method: other, path, json: {}, expect: API_405 },
+];
+/** A POST-only /api endpoint: each body as listed, then GET → 405. */
+const apiPost = (path: Path, posts: [json: unknown, expect: Statuses][]): Case[] => [
+  ...posts.map(([json, expect]) => postJson(path, json, expect)),
+  get(path, API_405),
+];
+/** A GET-only /api endpoint: GET 200, POST → 405. */
+const apiGet = (path: string, answers = ANY_CALLER): Case[] => [
+  get(path, answers.ok),
+  postJson(path, {}, answers.notAllowed),
+];
+
+const campaignAt = (suffix = "") => freshPath("/campaigns", freshCampaign, suffix);
+const contactAt = (suffix = "") => freshPath("/contacts", freshContact, suffix);
+const apiCampaignAt = (suffix = "") => freshPath("/api/campaigns", freshCampaign, suffix);
+const unsubscribeAt =
+  (suffix = "") =>
+  async () =>
+    `/unsubscribe/${unsubscribe}${suffix}`;
 
 /** File name under app/routes → its cases. */
 const MATRIX: Record<string, Case[]> = {
   // Pathless layout: guards every screen below it; reached through "/".
-  "_app+/_layout.tsx": [{ method: "GET", path: "/", expect: SCREEN }],
+  "_app+/_layout.tsx": [get("/", SCREEN)],
   "_app+/_index.tsx": placeholder("/"),
-  "_app+/$.tsx": [
-    { method: "GET", path: "/no-such-screen", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/no-such-screen", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
-  ],
+  "_app+/$.tsx": screen("/no-such-screen", SCREEN_405, SCREEN_404),
   "_app+/_analytics+/analytics.tsx": placeholder("/analytics"),
-  "_app+/_responders+/auto-responder.tsx": [
-    { method: "GET", path: "/auto-responder", expect: SCREEN },
-    {
-      method: "POST",
-      path: "/auto-responder",
-      form: { isActive: "true" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
-  ],
+  "_app+/_responders+/auto-responder.tsx": screen("/auto-responder", SCREEN_404, SCREEN, { isActive: "true" }),
   "_app+/_responders+/auto-responder.new.tsx": [
-    { method: "GET", path: "/auto-responder/new", expect: SCREEN },
-    { method: "POST", path: "/auto-responder/new", form: { intent: "tab:ai", name: "x" }, expect: SCREEN },
-    { method: "POST", path: "/auto-responder/new", form: { intent: "save" }, expect: SCREEN_FORM_INVALID },
+    get("/auto-responder/new", SCREEN),
+    post("/auto-responder/new", { intent: "tab:ai", name: "x" }, SCREEN),
+    post("/auto-responder/new", { intent: "save" }, SCREEN_FORM_INVALID),
   ],
-  "_app+/_responders+/auto-responder.$id.edit.tsx": [
-    { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/edit`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async () => `/auto-responder/${await freshResponder()}/edit`,
-      form: { intent: "save" },
-      expect: SCREEN_FORM_INVALID,
-    },
-  ],
-  "_app+/_responders+/auto-responder.$id.delete.tsx": [
-    { method: "GET", path: async () => `/auto-responder/${await freshResponder()}/delete`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async () => `/auto-responder/${await freshResponder()}/delete`,
-      form: {},
-      expect: PUBLIC(302),
-    },
-  ],
+  "_app+/_responders+/auto-responder.$id.edit.tsx": screen(
+    freshPath("/auto-responder", freshResponder, "/edit"),
+    SCREEN_FORM_INVALID,
+    SCREEN,
+    { intent: "save" },
+  ),
+  "_app+/_responders+/auto-responder.$id.delete.tsx": screen(
+    freshPath("/auto-responder", freshResponder, "/delete"),
+    REDIRECT,
+  ),
   "_app+/_campaigns+/campaigns.tsx": [
-    { method: "GET", path: "/campaigns", expect: SCREEN },
-    { method: "POST", path: "/campaigns", form: {}, expect: SCREEN_FORM_INVALID },
-    {
-      method: "POST",
-      path: "/campaigns",
-      form: { intent: "pause", id: "999999999" },
-      expect: { anon: 302, user: 302, superuser: 302 },
-    },
+    ...screen("/campaigns"),
+    post("/campaigns", { intent: "pause", id: "999999999" }, REDIRECT),
   ],
   "_app+/_campaigns+/campaigns.new.tsx": [
-    { method: "GET", path: "/campaigns/new?q=a", expect: SCREEN },
-    { method: "POST", path: "/campaigns/new", form: {}, expect: SCREEN_FORM_INVALID },
+    get("/campaigns/new?q=a", SCREEN),
+    post("/campaigns/new", {}, SCREEN_FORM_INVALID),
   ],
-  "_app+/_campaigns+/campaigns.$id.edit.tsx": [
-    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async (c) => `/campaigns/${await freshCampaign(c)}/edit`,
-      form: {},
-      expect: SCREEN_FORM_INVALID,
-    },
-  ],
-  "_app+/_campaigns+/campaigns.$id.delete.tsx": [
-    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async (c) => `/campaigns/${await freshCampaign(c)}/delete`,
-      form: {},
-      expect: { anon: 302, user: 302, superuser: 302 },
-    },
-  ],
-  "_app+/_campaigns+/campaigns.$id.contacts.tsx": [
-    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async (c) => `/campaigns/${await freshCampaign(c)}/contacts`,
-      form: {},
-      expect: SCREEN_FORM_INVALID,
-    },
-  ],
+  "_app+/_campaigns+/campaigns.$id.edit.tsx": screen(campaignAt("/edit")),
+  "_app+/_campaigns+/campaigns.$id.delete.tsx": screen(campaignAt("/delete"), REDIRECT),
+  "_app+/_campaigns+/campaigns.$id.contacts.tsx": screen(campaignAt("/contacts")),
   "_app+/_campaigns+/campaigns.$id.steps.tsx": [
-    { method: "GET", path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`, expect: SCREEN },
-    { method: "GET", path: "/campaigns/999999999/steps", expect: { anon: 302, user: 404, superuser: 404 } },
-    {
-      method: "POST",
-      path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`,
-      form: { intent: "add" },
-      expect: SCREEN_FORM_INVALID,
-    },
-    {
-      method: "POST",
-      path: async (c) => `/campaigns/${await freshCampaign(c)}/steps`,
-      form: { intent: "toggle", stepId: "999999999", isActive: "false" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
+    get(campaignAt("/steps"), SCREEN),
+    get("/campaigns/999999999/steps", SCREEN_404),
+    post(campaignAt("/steps"), { intent: "add" }, SCREEN_FORM_INVALID),
+    post(campaignAt("/steps"), { intent: "toggle", stepId: "999999999", isActive: "false" }, SCREEN_404),
   ],
-  "_session+/idea-generator.stream.ts": [
-    { method: "GET", path: "/idea-generator/stream", expect: { anon: 302, user: 405, superuser: 405 } },
-    // An empty message is ignored: 204, nothing streamed or stored.
-    {
-      method: "POST",
-      path: "/idea-generator/stream",
-      form: { message: " " },
-      expect: { anon: 302, user: 204, superuser: 204 },
-    },
-  ],
+  // An empty message is ignored: 204, nothing streamed or stored.
+  "_session+/idea-generator.stream.ts": screen(
+    "/idea-generator/stream",
+    { anon: 302, user: 204, superuser: 204 },
+    SCREEN_405,
+    { message: " " },
+  ),
   "_app+/_ai+/idea-generator.tsx": [
-    { method: "GET", path: "/idea-generator", expect: SCREEN },
+    get("/idea-generator", SCREEN),
     // An empty message is ignored: back to the thread.
-    { method: "POST", path: "/idea-generator", form: { intent: "send", message: " " }, expect: PUBLIC(302) },
-    { method: "POST", path: "/idea-generator", form: { intent: "clear" }, expect: PUBLIC(302) },
+    post("/idea-generator", { intent: "send", message: " " }, REDIRECT),
+    post("/idea-generator", { intent: "clear" }, REDIRECT),
   ],
-  "_session+/ai.generate-step.ts": [
-    { method: "GET", path: "/ai/generate-step", expect: { anon: 302, user: 405, superuser: 405 } },
-    // Without a campaign: back to the editor with the error in the query.
-    { method: "POST", path: "/ai/generate-step", form: { returnTo: "/campaigns" }, expect: PUBLIC(302) },
-  ],
-  "api+/_ai+/ai.chat.ts": [
-    { method: "GET", path: "/api/ai/chat", expect: API_405 },
-    { method: "POST", path: "/api/ai/chat", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/ai/chat", json: { message: "Ideas for a referral campaign" }, expect: API },
-  ],
-  "api+/_ai+/ai.generate-email.ts": [
-    { method: "GET", path: "/api/ai/generate-email", expect: API_405 },
-    { method: "POST", path: "/api/ai/generate-email", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/ai/generate-email", json: { prompt: "Introduce our summer offer" }, expect: API },
-  ],
-  "api+/_ai+/ai.generate-step-content.ts": [
-    { method: "GET", path: "/api/ai/generate-step-content", expect: API_405 },
-    { method: "POST", path: "/api/ai/generate-step-content", json: {}, expect: API_INVALID },
-    {
-      method: "POST",
-      path: "/api/ai/generate-step-content",
-      json: { campaignName: "Spring", stepNumber: 1, messageType: "sms" },
-      expect: API,
-    },
-  ],
+  // Without a campaign: back to the editor with the error in the query.
+  "_session+/ai.generate-step.ts": screen("/ai/generate-step", REDIRECT, SCREEN_405, { returnTo: "/campaigns" }),
+  "api+/_ai+/ai.chat.ts": apiPost("/api/ai/chat", [
+    [{}, API_INVALID],
+    [{ message: "Ideas for a referral campaign" }, API],
+  ]),
+  "api+/_ai+/ai.generate-email.ts": apiPost("/api/ai/generate-email", [
+    [{}, API_INVALID],
+    [{ prompt: "Introduce our summer offer" }, API],
+  ]),
+  "api+/_ai+/ai.generate-step-content.ts": apiPost("/api/ai/generate-step-content", [
+    [{}, API_INVALID],
+    [{ campaignName: "Spring", stepNumber: 1, messageType: "sms" }, API],
+  ]),
   "_app+/_ai+/knowledge-base.tsx": placeholder("/knowledge-base"),
   "_app+/_responders+/smart-alerts.tsx": [
-    { method: "GET", path: "/smart-alerts", expect: SCREEN },
-    { method: "GET", path: "/smart-alerts?tab=banks", expect: SCREEN },
-    { method: "GET", path: "/smart-alerts?tab=monitoring", expect: SCREEN },
-    { method: "GET", path: async () => `/smart-alerts?tab=profiles&edit=${await freshProfile()}`, expect: SCREEN },
-    { method: "GET", path: async () => `/smart-alerts?tab=banks&delete=${await freshBank()}`, expect: SCREEN },
-    { method: "POST", path: "/smart-alerts", form: {}, expect: SCREEN_FORM_INVALID },
+    get("/smart-alerts", SCREEN),
+    get("/smart-alerts?tab=banks", SCREEN),
+    get("/smart-alerts?tab=monitoring", SCREEN),
+    get(async () => `/smart-alerts?tab=profiles&edit=${await freshProfile()}`, SCREEN),
+    get(async () => `/smart-alerts?tab=banks&delete=${await freshBank()}`, SCREEN),
+    post("/smart-alerts", {}, SCREEN_FORM_INVALID),
     // "Missing information": name/category and keywords are required.
-    { method: "POST", path: "/smart-alerts", form: { intent: "create-profile" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/smart-alerts", form: { intent: "create-bank" }, expect: SCREEN_FORM_INVALID },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: async () => ({ intent: "update-profile", id: String(await freshProfile()), name: "" }),
-      expect: SCREEN_FORM_INVALID,
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: async () => ({ intent: "update-bank", id: String(await freshBank()), category: "" }),
-      expect: SCREEN_FORM_INVALID,
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: { intent: "toggle-profile", id: "999999999", isActive: "true" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: async () => ({ intent: "toggle-profile", id: String(await freshProfile()), isActive: "false" }),
-      expect: PUBLIC(302),
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: async () => ({ intent: "toggle-bank", id: String(await freshBank()), isActive: "false" }),
-      expect: PUBLIC(302),
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: async () => ({ intent: "delete-profile", id: String(await freshProfile()) }),
-      expect: PUBLIC(302),
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: async () => ({ intent: "delete-bank", id: String(await freshBank()) }),
-      expect: PUBLIC(302),
-    },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: { intent: "delete-bank", id: "999999999" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
-    { method: "POST", path: "/smart-alerts", form: { intent: "mark", id: "999999999" }, expect: SCREEN_FORM_INVALID },
-    {
-      method: "POST",
-      path: "/smart-alerts",
-      form: { intent: "mark", id: "999999999", verdict: "right" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
+    post("/smart-alerts", { intent: "create-profile" }, SCREEN_FORM_INVALID),
+    post("/smart-alerts", { intent: "create-bank" }, SCREEN_FORM_INVALID),
+    post("/smart-alerts", withFreshId(freshProfile, { intent: "update-profile", name: "" }), SCREEN_FORM_INVALID),
+    post("/smart-alerts", withFreshId(freshBank, { intent: "update-bank", category: "" }), SCREEN_FORM_INVALID),
+    post("/smart-alerts", { intent: "toggle-profile", id: "999999999", isActive: "true" }, SCREEN_404),
+    post("/smart-alerts", withFreshId(freshProfile, { intent: "toggle-profile", isActive: "false" }), REDIRECT),
+    post("/smart-alerts", withFreshId(freshBank, { intent: "toggle-bank", isActive: "false" }), REDIRECT),
+    post("/smart-alerts", withFreshId(freshProfile, { intent: "delete-profile" }), REDIRECT),
+    post("/smart-alerts", withFreshId(freshBank, { intent: "delete-bank" }), REDIRECT),
+    post("/smart-alerts", { intent: "delete-bank", id: "999999999" }, SCREEN_404),
+    post("/smart-alerts", { intent: "mark", id: "999999999" }, SCREEN_FORM_INVALID),
+    post("/smart-alerts", { intent: "mark", id: "999999999", verdict: "right" }, SCREEN_404),
   ],
   "_app+/_testing+/testing.tsx": [
-    { method: "GET", path: "/testing?tab=broadcast&type=email", expect: SCREEN },
-    { method: "POST", path: "/testing", form: { intent: "manual" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/testing", form: { intent: "template" }, expect: SCREEN_FORM_INVALID },
-    { method: "POST", path: "/testing", form: { intent: "check" }, expect: SCREEN_FORM_INVALID },
+    get("/testing?tab=broadcast&type=email", SCREEN),
+    post("/testing", { intent: "manual" }, SCREEN_FORM_INVALID),
+    post("/testing", { intent: "template" }, SCREEN_FORM_INVALID),
+    post("/testing", { intent: "check" }, SCREEN_FORM_INVALID),
   ],
-  "_app+/_testing+/testing_.sends.$id.tsx": [
-    { method: "GET", path: "/testing/sends/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/testing/sends/999999999", form: {}, expect: SCREEN_NO_ACTION },
-  ],
+  "_app+/_testing+/testing_.sends.$id.tsx": screen("/testing/sends/999999999", SCREEN_NO_ACTION, SCREEN_404),
   // Superusers only, on the server: a standard user gets 403 on the screen, its dialogs and their actions.
   "_app+/_analytics+/user-analytics.tsx": [
-    { method: "GET", path: "/user-analytics", expect: SUPERUSER_SCREEN },
-    { method: "GET", path: "/user-analytics?tab=details&user=999999999", expect: SUPERUSER_SCREEN },
+    get("/user-analytics", SUPERUSER_SCREEN),
+    get("/user-analytics?tab=details&user=999999999", SUPERUSER_SCREEN),
     // No action: 405, rendered through the route's error boundary, so the layout's guard still answers anonymous.
-    { method: "POST", path: "/user-analytics", form: {}, expect: { anon: 302, user: 405, superuser: 405 } },
+    post("/user-analytics", {}, SCREEN_405),
   ],
-  "_app+/_analytics+/user-analytics.new.tsx": [
-    { method: "GET", path: "/user-analytics/new", expect: SUPERUSER_SCREEN },
-    { method: "POST", path: "/user-analytics/new", form: {}, expect: SUPER_FORM_INVALID },
-  ],
+  "_app+/_analytics+/user-analytics.new.tsx": screen("/user-analytics/new", SUPER_FORM_INVALID, SUPERUSER_SCREEN),
   "_app+/_analytics+/user-analytics.users.$id.tsx": [
-    { method: "GET", path: async () => `/user-analytics/users/${await freshUser()}`, expect: SUPERUSER_SCREEN },
-    { method: "GET", path: "/user-analytics/users/999999999", expect: { anon: 302, user: 403, superuser: 404 } },
-    {
-      method: "POST",
-      path: async () => `/user-analytics/users/${await freshUser()}`,
-      form: { intent: "nonsense" },
-      expect: SUPER_FORM_INVALID,
-    },
+    get(async () => `/user-analytics/users/${await freshUser()}`, SUPERUSER_SCREEN),
+    get("/user-analytics/users/999999999", SUPER_SCREEN_404),
+    post(async () => `/user-analytics/users/${await freshUser()}`, { intent: "nonsense" }, SUPER_FORM_INVALID),
   ],
   "_app+/_account+/account.tsx": [
-    { method: "GET", path: "/account", expect: SCREEN },
-    { method: "POST", path: "/account", form: {}, expect: SCREEN_FORM_INVALID },
-    {
-      method: "POST",
-      path: "/account",
-      form: { intent: "revoke-session", sessionId: "nope" },
-      expect: SCREEN_FORM_INVALID,
-    },
+    ...screen("/account"),
+    post("/account", { intent: "revoke-session", sessionId: "nope" }, SCREEN_FORM_INVALID),
     // Only one's own sessions: an unknown (or someone else's) id is a 404.
-    {
-      method: "POST",
-      path: "/account",
-      form: { intent: "revoke-session", sessionId: "0".repeat(64) },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
+    post("/account", { intent: "revoke-session", sessionId: "0".repeat(64) }, SCREEN_404),
   ],
-  "_app+/_account+/account_.password.tsx": [
-    { method: "GET", path: "/account/password", expect: SCREEN },
-    { method: "POST", path: "/account/password", form: {}, expect: SCREEN_FORM_INVALID },
-  ],
+  "_app+/_account+/account_.password.tsx": screen("/account/password"),
   "_app+/_account+/account_.two-factor.tsx": [
-    { method: "GET", path: "/account/two-factor", expect: SCREEN },
-    { method: "POST", path: "/account/two-factor", form: {}, expect: SCREEN_FORM_INVALID },
+    ...screen("/account/two-factor"),
     // Confirming before starting: nothing to confirm.
-    {
-      method: "POST",
-      path: "/account/two-factor",
-      form: { intent: "confirm", code: "000000" },
-      expect: SCREEN_FORM_INVALID,
-    },
-    {
-      method: "POST",
-      path: "/account/two-factor",
-      form: { intent: "disable", password: "not the password" },
-      expect: SCREEN_FORM_INVALID,
-    },
+    post("/account/two-factor", { intent: "confirm", code: "000000" }, SCREEN_FORM_INVALID),
+    post("/account/two-factor", { intent: "disable", password: "not the password" }, SCREEN_FORM_INVALID),
   ],
-  "_app+/_responders+/test-smart-alerts.tsx": [
-    { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
-    { method: "POST", path: "/test-smart-alerts", form: { message: "" }, expect: SCREEN_FORM_INVALID },
-  ],
+  "_app+/_responders+/test-smart-alerts.tsx": screen("/test-smart-alerts", SCREEN_FORM_INVALID, SCREEN, {
+    message: "",
+  }),
   "_app+/_contacts+/contacts.tsx": placeholder("/contacts"),
-  "_app+/_contacts+/contacts.new.tsx": [
-    { method: "GET", path: "/contacts/new", expect: SCREEN },
-    { method: "POST", path: "/contacts/new", form: {}, expect: SCREEN_FORM_INVALID },
-  ],
-  "_app+/_contacts+/contacts.$id.edit.tsx": [
-    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/edit`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async (c) => `/contacts/${await freshContact(c)}/edit`,
-      form: {},
-      expect: SCREEN_FORM_INVALID,
-    },
-  ],
-  "_app+/_contacts+/contacts.$id.delete.tsx": [
-    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/delete`, expect: SCREEN },
-    {
-      method: "POST",
-      path: async (c) => `/contacts/${await freshContact(c)}/delete`,
-      form: {},
-      expect: { anon: 302, user: 302, superuser: 302 },
-    },
-  ],
+  "_app+/_contacts+/contacts.new.tsx": screen("/contacts/new"),
+  "_app+/_contacts+/contacts.$id.edit.tsx": screen(contactAt("/edit")),
+  "_app+/_contacts+/contacts.$id.delete.tsx": screen(contactAt("/delete"), REDIRECT),
   "_app+/_contacts+/contacts.imports.$id.tsx": [
-    { method: "GET", path: "/contacts/imports/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    {
-      method: "POST",
-      path: "/contacts/imports/999999999",
-      form: { intent: "confirm" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
-    {
-      method: "POST",
-      path: "/contacts/imports/999999999",
-      form: { intent: "nonsense" },
-      expect: { anon: 302, user: 400, superuser: 400 },
-    },
+    ...screen("/contacts/imports/999999999", SCREEN_404, SCREEN_404, { intent: "confirm" }),
+    post("/contacts/imports/999999999", { intent: "nonsense" }, SCREEN_FORM_INVALID),
   ],
   "_app+/_contacts+/contacts.upload.tsx": [
-    { method: "GET", path: "/contacts/upload", expect: SCREEN },
+    get("/contacts/upload", SCREEN),
     { method: "POST", path: "/contacts/upload", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
   // Organisation-wide reporting is superuser work (SPEC §6, decision 023).
   "_app+/_settings+/compliance.tsx": [
-    { method: "GET", path: "/compliance", expect: SUPERUSER_SCREEN },
-    { method: "POST", path: "/compliance", form: {}, expect: SUPER_FORM_INVALID },
-    { method: "GET", path: "/compliance?from=2026-01-01&to=2026-01-31", expect: SUPERUSER_SCREEN },
+    ...screen("/compliance", SUPER_FORM_INVALID, SUPERUSER_SCREEN),
+    get("/compliance?from=2026-01-01&to=2026-01-31", SUPERUSER_SCREEN),
     // Undo of a plain-words opt-out: a superuser's, with a note.
-    {
-      method: "POST",
-      path: "/compliance",
-      form: { id: "999999999", note: "x" },
-      expect: { anon: 302, user: 403, superuser: 404 },
-    },
+    post("/compliance", { id: "999999999", note: "x" }, SUPER_SCREEN_404),
   ],
   "_app+/_contacts+/contacts.quick-send.tsx": [
-    { method: "GET", path: "/contacts/quick-send", expect: SCREEN },
+    get("/contacts/quick-send", SCREEN),
     { method: "POST", path: "/contacts/quick-send", multipart: true, expect: SCREEN_FORM_INVALID },
   ],
   "_app+/_contacts+/contacts.quick-send_.$id.tsx": [
-    { method: "GET", path: "/contacts/quick-send/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    {
-      method: "POST",
-      path: "/contacts/quick-send/999999999",
-      form: { intent: "send" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
-    {
-      method: "POST",
-      path: "/contacts/quick-send/999999999",
-      form: { intent: "nonsense" },
-      expect: { anon: 302, user: 400, superuser: 400 },
-    },
+    ...screen("/contacts/quick-send/999999999", SCREEN_404, SCREEN_404, { intent: "send" }),
+    post("/contacts/quick-send/999999999", { intent: "nonsense" }, SCREEN_FORM_INVALID),
   ],
   "_app+/_settings+/lead-triggers.tsx": [
-    { method: "GET", path: "/lead-triggers", expect: SUPERUSER_SCREEN },
-    {
-      method: "POST",
-      path: "/lead-triggers",
-      form: { intent: "create" },
-      expect: { anon: 302, user: 403, superuser: 400 },
-    },
-    {
-      method: "POST",
-      path: "/lead-triggers",
-      form: { intent: "delete", id: "999999999" },
-      expect: { anon: 302, user: 403, superuser: 404 },
-    },
+    ...screen("/lead-triggers", SUPER_FORM_INVALID, SUPERUSER_SCREEN, { intent: "create" }),
+    post("/lead-triggers", { intent: "delete", id: "999999999" }, SUPER_SCREEN_404),
   ],
   "_app+/_settings+/settings.webhooks.tsx": [
-    { method: "GET", path: "/settings/webhooks", expect: SUPERUSER_SCREEN },
-    {
-      method: "POST",
-      path: "/settings/webhooks",
-      form: { intent: "create" },
-      expect: { anon: 302, user: 403, superuser: 400 },
-    },
-    {
-      method: "POST",
-      path: "/settings/webhooks",
-      form: { intent: "disable", id: "999999999" },
-      expect: { anon: 302, user: 403, superuser: 404 },
-    },
+    ...screen("/settings/webhooks", SUPER_FORM_INVALID, SUPERUSER_SCREEN, { intent: "create" }),
+    post("/settings/webhooks", { intent: "disable", id: "999999999" }, SUPER_SCREEN_404),
   ],
-  "_app+/_settings+/settings.webhooks_.$id.tsx": [
-    { method: "GET", path: "/settings/webhooks/999999999", expect: { anon: 302, user: 403, superuser: 404 } },
-    {
-      method: "POST",
-      path: "/settings/webhooks/999999999",
-      form: { intent: "test" },
-      expect: { anon: 302, user: 403, superuser: 404 },
-    },
-  ],
+  "_app+/_settings+/settings.webhooks_.$id.tsx": screen(
+    "/settings/webhooks/999999999",
+    SUPER_SCREEN_404,
+    SUPER_SCREEN_404,
+    { intent: "test" },
+  ),
   "_app+/_settings+/organisation.tsx": [
-    { method: "GET", path: "/organisation", expect: SUPERUSER_SCREEN },
-    {
-      method: "POST",
-      path: "/organisation",
-      form: { website: "not a url" },
-      expect: { anon: 302, user: 403, superuser: 400 },
-    },
+    ...screen("/organisation", SUPER_FORM_INVALID, SUPERUSER_SCREEN, { website: "not a url" }),
     // "Require two-factor for superusers": off is always allowed; on needs the superuser's own two-factor first.
-    {
-      method: "POST",
-      path: "/organisation",
-      form: { intent: "two-factor-policy" },
-      expect: { anon: 302, user: 403, superuser: 302 },
-    },
-    {
-      method: "POST",
-      path: "/organisation",
-      form: { intent: "two-factor-policy", requireSuperuserTwoFactor: "on" },
-      expect: { anon: 302, user: 403, superuser: 409 },
-    },
+    post("/organisation", { intent: "two-factor-policy" }, { anon: 302, user: 403, superuser: 302 }),
+    post(
+      "/organisation",
+      { intent: "two-factor-policy", requireSuperuserTwoFactor: "on" },
+      { anon: 302, user: 403, superuser: 409 },
+    ),
   ],
   "_app+/_contacts+/contacts_.$id.tsx": [
-    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}`, expect: SCREEN },
-    { method: "GET", path: "/contacts/999999999", expect: { anon: 302, user: 404, superuser: 404 } },
-    {
-      method: "POST",
-      path: async (c) => `/contacts/${await freshContact(c)}`,
-      form: { intent: "reply", message: "" },
-      expect: SCREEN_FORM_INVALID,
-    },
+    get(contactAt(), SCREEN),
+    get("/contacts/999999999", SCREEN_404),
+    post(contactAt(), { intent: "reply", message: "" }, SCREEN_FORM_INVALID),
   ],
-  "_app+/_messages+/messages_.archives.tsx": [
-    { method: "GET", path: "/messages/archives", expect: SUPERUSER_SCREEN },
-    { method: "POST", path: "/messages/archives", form: {}, expect: SCREEN_NO_ACTION },
-  ],
-  "_app+/_messages+/messages_.conversations.tsx": [
-    { method: "GET", path: "/messages/conversations", expect: SCREEN },
-    { method: "POST", path: "/messages/conversations", form: {}, expect: SCREEN_NO_ACTION },
-  ],
-  "_app+/_messages+/messages_.conversations.$phone.tsx": [
-    { method: "GET", path: "/messages/conversations/%2B14155550987", expect: SCREEN },
-    {
-      method: "POST",
-      path: "/messages/conversations/%2B14155550987",
-      form: { intent: "reply", message: "" },
-      expect: SCREEN_FORM_INVALID,
-    },
-  ],
+  "_app+/_messages+/messages_.archives.tsx": screen("/messages/archives", SCREEN_NO_ACTION, SUPERUSER_SCREEN),
+  "_app+/_messages+/messages_.conversations.tsx": placeholder("/messages/conversations"),
+  "_app+/_messages+/messages_.conversations.$phone.tsx": screen(
+    "/messages/conversations/%2B14155550987",
+    SCREEN_FORM_INVALID,
+    SCREEN,
+    { intent: "reply", message: "" },
+  ),
   "_app+/_messages+/messages.tsx": [
-    { method: "GET", path: "/messages", expect: SCREEN },
-    { method: "POST", path: "/messages", form: {}, expect: SCREEN_FORM_INVALID },
+    ...screen("/messages"),
     // The local outbox's quiet-hours switch is an organisation setting: superusers only.
-    {
-      method: "POST",
-      path: "/messages",
-      form: { intent: "local-quiet-hours", value: "off" },
-      expect: { anon: 302, user: 403, superuser: 302 },
-    },
+    post("/messages", { intent: "local-quiet-hours", value: "off" }, { anon: 302, user: 403, superuser: 302 }),
   ],
   "_public+/login.tsx": [
-    { method: "GET", path: "/login", expect: { anon: 200, user: 302, superuser: 302 } },
+    get("/login", { anon: 200, user: 302, superuser: 302 }),
     // Signed in already: the action answers 400, then the loader sends the user home.
-    { method: "POST", path: "/login", form: {}, expect: { anon: 400, user: 302, superuser: 302 } },
+    post("/login", {}, { anon: 400, user: 302, superuser: 302 }),
     // The two-factor step without a pending sign-in: back to the start.
-    { method: "POST", path: "/login", form: { intent: "code", code: "123456" }, expect: PUBLIC(302) },
+    post("/login", { intent: "code", code: "123456" }, REDIRECT),
   ],
-  "_public+/logout.tsx": [
-    { method: "GET", path: "/logout", expect: PUBLIC(302) },
-    { method: "POST", path: "/logout", form: {}, expect: PUBLIC(302), freshSession: true },
-  ],
+  "_public+/logout.tsx": [get("/logout", REDIRECT), { ...post("/logout", {}, REDIRECT), freshSession: true }],
   // All contacts' evidence: superusers (decision 023); one contact's: anyone who can open the contact (everyone).
   "_session+/compliance.evidence[.]csv.ts": [
-    { method: "GET", path: "/compliance/evidence.csv", expect: SUPERUSER_SCREEN },
-    { method: "GET", path: async (c) => `/compliance/evidence.csv?contact=${await freshContact(c)}`, expect: SCREEN },
-    {
-      method: "GET",
-      path: "/compliance/evidence.csv?contact=999999999",
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
-    { method: "GET", path: "/compliance/evidence.csv?contact=0x6", expect: { anon: 302, user: 404, superuser: 404 } },
-    { method: "POST", path: "/compliance/evidence.csv", form: {}, expect: SCREEN_NO_ACTION },
+    get("/compliance/evidence.csv", SUPERUSER_SCREEN),
+    get(async (c) => `/compliance/evidence.csv?contact=${await freshContact(c)}`, SCREEN),
+    get("/compliance/evidence.csv?contact=999999999", SCREEN_404),
+    get("/compliance/evidence.csv?contact=0x6", SCREEN_404),
+    post("/compliance/evidence.csv", {}, SCREEN_NO_ACTION),
   ],
   // A month with nothing archived is a 404 for a superuser (downloads themselves: archive-old-messages.test.ts).
   "_session+/messages.archives.$month.ts": [
-    { method: "GET", path: "/messages/archives/1999-01", expect: { anon: 302, user: 403, superuser: 404 } },
-    { method: "GET", path: "/messages/archives/not-a-month?file=2", expect: { anon: 302, user: 403, superuser: 404 } },
-    { method: "POST", path: "/messages/archives/1999-01", form: {}, expect: SCREEN_NO_ACTION },
+    get("/messages/archives/1999-01", SUPER_SCREEN_404),
+    get("/messages/archives/not-a-month?file=2", SUPER_SCREEN_404),
+    post("/messages/archives/1999-01", {}, SCREEN_NO_ACTION),
   ],
   "_session+/contacts.download.ts": [
-    { method: "GET", path: "/contacts/download?format=csv", expect: SCREEN },
-    { method: "POST", path: "/contacts/download", form: {}, expect: SCREEN_NO_ACTION },
+    get("/contacts/download?format=csv", SCREEN),
+    post("/contacts/download", {}, SCREEN_NO_ACTION),
   ],
-  "_session+/contacts.template[.]csv.ts": [
-    { method: "GET", path: "/contacts/template.csv", expect: SCREEN },
-    { method: "POST", path: "/contacts/template.csv", form: {}, expect: SCREEN_NO_ACTION },
-  ],
+  "_session+/contacts.template[.]csv.ts": placeholder("/contacts/template.csv"),
   // No login by design: the signed token is the authority.
   "_public+/unsubscribe.$token.tsx": [
-    { method: "GET", path: async () => `/unsubscribe/${unsubscribe}`, expect: PUBLIC(200) },
-    { method: "POST", path: async () => `/unsubscribe/${unsubscribe}`, form: {}, expect: PUBLIC(200) },
-    { method: "GET", path: "/unsubscribe/forged.token", expect: PUBLIC(404) },
+    ...screen(unsubscribeAt(), PUBLIC(200), PUBLIC(200)),
+    get("/unsubscribe/forged.token", PUBLIC(404)),
   ],
   "_public+/unsubscribe.$token.one-click.ts": [
-    {
-      method: "POST",
-      path: async () => `/unsubscribe/${unsubscribe}/one-click`,
-      form: { "List-Unsubscribe": "One-Click" },
-      expect: PUBLIC(200),
-    },
-    { method: "POST", path: "/unsubscribe/forged.token/one-click", form: {}, expect: PUBLIC(404) },
-    { method: "GET", path: async () => `/unsubscribe/${unsubscribe}/one-click`, expect: PUBLIC(405) },
+    post(unsubscribeAt("/one-click"), { "List-Unsubscribe": "One-Click" }, PUBLIC(200)),
+    post("/unsubscribe/forged.token/one-click", {}, PUBLIC(404)),
+    get(unsubscribeAt("/one-click"), PUBLIC(405)),
   ],
   // Signature-checked, never session-checked: an unsigned call is 403 whoever sends it.
   "webhooks+/twilio.sms.ts": [
-    {
-      method: "POST",
-      path: "/webhooks/twilio/sms",
-      form: { MessageSid: "SMmatrix", From: "+15005550006", Body: "hi" },
-      expect: PUBLIC(403),
-    },
-    { method: "GET", path: "/webhooks/twilio/sms", expect: PUBLIC(405) },
+    post("/webhooks/twilio/sms", { MessageSid: "SMmatrix", From: "+15005550006", Body: "hi" }, PUBLIC(403)),
+    get("/webhooks/twilio/sms", PUBLIC(405)),
   ],
   "webhooks+/twilio.status.ts": [
-    {
-      method: "POST",
-      path: "/webhooks/twilio/status",
-      form: { MessageSid: "SMmatrix", MessageStatus: "delivered" },
-      expect: PUBLIC(403),
-    },
-    { method: "GET", path: "/webhooks/twilio/status", expect: PUBLIC(405) },
+    post("/webhooks/twilio/status", { MessageSid: "SMmatrix", MessageStatus: "delivered" }, PUBLIC(403)),
+    get("/webhooks/twilio/status", PUBLIC(405)),
   ],
-  "api+/$.ts": [
-    { method: "GET", path: "/api/no-such-endpoint", expect: { anon: 401, user: 404, superuser: 404 } },
-    { method: "POST", path: "/api/no-such-endpoint", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
-  ],
-  "_public+/api.auth.login.ts": [
-    { method: "POST", path: "/api/auth/login", json: {}, expect: PUBLIC(400) },
-    { method: "GET", path: "/api/auth/login", expect: PUBLIC(405) },
-  ],
+  "api+/$.ts": [get("/api/no-such-endpoint", API_404), postJson("/api/no-such-endpoint", {}, API_404)],
+  "_public+/api.auth.login.ts": [postJson("/api/auth/login", {}, PUBLIC(400)), get("/api/auth/login", PUBLIC(405))],
   "api+/_account+/auth.logout.ts": [
-    {
-      method: "POST",
-      path: "/api/auth/logout",
-      json: {},
-      expect: { anon: 401, user: 204, superuser: 204 },
-      freshSession: true,
-    },
-    { method: "GET", path: "/api/auth/logout", expect: API_405 },
+    { ...postJson("/api/auth/logout", {}, API_204), freshSession: true },
+    get("/api/auth/logout", API_405),
   ],
-  "api+/_account+/auth.me.ts": [
-    { method: "GET", path: "/api/auth/me", expect: API },
-    { method: "POST", path: "/api/auth/me", json: {}, expect: PUBLIC(405) },
-  ],
+  "api+/_account+/auth.me.ts": [get("/api/auth/me", API), postJson("/api/auth/me", {}, PUBLIC(405))],
   // The public API v1 (issue 26 item 5): the same guard as /api; the contract itself is public.
-  "api+/_contacts+/v1.contacts.ts": [
-    { method: "GET", path: "/api/v1/contacts", expect: API },
-    { method: "POST", path: "/api/v1/contacts", json: {}, expect: API_INVALID },
-    { method: "DELETE", path: "/api/v1/contacts", expect: API_405 },
-  ],
+  "api+/_contacts+/v1.contacts.ts": apiCollection("/api/v1/contacts", { other: { method: "DELETE" } }),
   "api+/_contacts+/v1.contacts.$id.ts": [
-    { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, expect: API },
-    { method: "PATCH", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, json: [], expect: API_INVALID },
-    { method: "DELETE", path: async (c) => `/api/v1/contacts/${await freshContact(c)}`, expect: API_405 },
+    get(freshPath("/api/v1/contacts", freshContact), API),
+    { method: "PATCH", path: freshPath("/api/v1/contacts", freshContact), json: [], expect: API_INVALID },
+    { method: "DELETE", path: freshPath("/api/v1/contacts", freshContact), expect: API_405 },
   ],
-  "api+/_contacts+/v1.contacts.$id.messages.ts": [
+  "api+/_contacts+/v1.contacts.$id.messages.ts": apiCollection(
+    freshPath("/api/v1/contacts", freshContact, "/messages"),
     {
-      method: "POST",
-      path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`,
-      json: {},
-      expect: API_INVALID,
+      other: { method: "PUT", json: {} },
     },
-    { method: "GET", path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`, expect: API },
-    {
-      method: "PUT",
-      path: async (c) => `/api/v1/contacts/${await freshContact(c)}/messages`,
-      json: {},
-      expect: API_405,
-    },
-  ],
-  "api+/_campaigns+/v1.campaigns.ts": [
-    { method: "GET", path: "/api/v1/campaigns", expect: API },
-    { method: "POST", path: "/api/v1/campaigns", json: {}, expect: API_405 },
-  ],
+  ),
+  "api+/_campaigns+/v1.campaigns.ts": apiGet("/api/v1/campaigns"),
   "api+/_campaigns+/v1.campaigns.$id.ts": [
-    { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}`, expect: API },
-    { method: "PUT", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
+    get(freshPath("/api/v1/campaigns", freshCampaign), API),
+    { method: "PUT", path: freshPath("/api/v1/campaigns", freshCampaign), json: {}, expect: API_405 },
   ],
-  "api+/_campaigns+/v1.campaigns.$id.enrolments.ts": [
-    {
-      method: "POST",
-      path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`,
-      json: {},
-      expect: API_INVALID,
-    },
-    { method: "GET", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API },
-    { method: "DELETE", path: async (c) => `/api/v1/campaigns/${await freshCampaign(c)}/enrolments`, expect: API_405 },
-  ],
-  "api+/_campaigns+/v1.campaigns.$id.enrolments.$contactId.stop.ts": [
-    { method: "POST", path: freshEnrolmentStop, json: {}, expect: API },
-    { method: "GET", path: freshEnrolmentStop, expect: API_405 },
-  ],
+  "api+/_campaigns+/v1.campaigns.$id.enrolments.ts": apiCollection(
+    freshPath("/api/v1/campaigns", freshCampaign, "/enrolments"),
+    { other: { method: "DELETE" } },
+  ),
+  "api+/_campaigns+/v1.campaigns.$id.enrolments.$contactId.stop.ts": apiPost(freshEnrolmentStop, [[{}, API]]),
   "_public+/api.v1.openapi[.]json.ts": [
-    { method: "GET", path: "/api/v1/openapi.json", expect: PUBLIC(200) },
-    { method: "POST", path: "/api/v1/openapi.json", json: {}, expect: PUBLIC(405) },
+    get("/api/v1/openapi.json", PUBLIC(200)),
+    postJson("/api/v1/openapi.json", {}, PUBLIC(405)),
   ],
-  "_public+/api.v1.docs.tsx": [
-    { method: "GET", path: "/api/v1/docs", expect: PUBLIC(200) },
-    { method: "POST", path: "/api/v1/docs", form: {}, expect: PUBLIC(405) },
-  ],
-  "api+/_contacts+/contacts.ts": [
-    { method: "GET", path: "/api/contacts", expect: API },
-    { method: "POST", path: "/api/contacts", json: {}, expect: API_INVALID },
-    { method: "DELETE", path: "/api/contacts", expect: API_405 },
-  ],
-  "api+/_contacts+/contacts.$id.ts": [
-    { method: "GET", path: async (c) => `/api/contacts/${await freshContact(c)}`, expect: API },
-    {
-      method: "PUT",
-      path: async (c) => `/api/contacts/${await freshContact(c)}`,
-      json: { email: "not-an-email" },
-      expect: API_INVALID,
-    },
-    {
-      method: "DELETE",
-      path: async (c) => `/api/contacts/${await freshContact(c)}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "PATCH", path: async (c) => `/api/contacts/${await freshContact(c)}`, json: {}, expect: API_405 },
-  ],
-  "api+/_contacts+/contacts.bulk.ts": [
-    { method: "POST", path: "/api/contacts/bulk", json: [], expect: API_INVALID },
-    { method: "GET", path: "/api/contacts/bulk", expect: API_405 },
-  ],
-  "api+/_campaigns+/campaigns.ts": [
-    { method: "GET", path: "/api/campaigns", expect: API },
-    { method: "POST", path: "/api/campaigns", json: {}, expect: API_INVALID },
-    { method: "DELETE", path: "/api/campaigns", expect: API_405 },
-  ],
-  "api+/_campaigns+/campaigns.$id.ts": [
-    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, expect: API },
-    {
-      method: "PUT",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}`,
-      json: { name: "" },
-      expect: API_INVALID,
-    },
-    {
-      method: "DELETE",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "PATCH", path: async (c) => `/api/campaigns/${await freshCampaign(c)}`, json: {}, expect: API_405 },
-  ],
+  "_public+/api.v1.docs.tsx": [get("/api/v1/docs", PUBLIC(200)), post("/api/v1/docs", {}, PUBLIC(405))],
+  "api+/_contacts+/contacts.ts": apiCollection("/api/contacts", { other: { method: "DELETE" } }),
+  "api+/_contacts+/contacts.$id.ts": apiRecord(
+    freshPath("/api/contacts", freshContact),
+    [[{ email: "not-an-email" }, API_INVALID]],
+    "PATCH",
+  ),
+  "api+/_contacts+/contacts.bulk.ts": apiPost("/api/contacts/bulk", [[[], API_INVALID]]),
+  "api+/_campaigns+/campaigns.ts": apiCollection("/api/campaigns", { other: { method: "DELETE" } }),
+  "api+/_campaigns+/campaigns.$id.ts": apiRecord(apiCampaignAt(), [[{ name: "" }, API_INVALID]], "PATCH"),
   "api+/_campaigns+/campaigns.$id.$command.ts": [
     // A draft without steps or contacts cannot start: 409 with a message.
-    {
-      method: "POST",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`,
-      json: {},
-      expect: { anon: 401, user: 409, superuser: 409 },
-    },
-    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/start`, expect: API_405 },
+    ...apiPost(apiCampaignAt("/start"), [[{}, API_409]]),
     // Pausing a draft is an invalid transition.
-    {
-      method: "POST",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/pause`,
-      json: {},
-      expect: { anon: 401, user: 409, superuser: 409 },
-    },
-    {
-      method: "POST",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`,
-      json: {},
-      expect: API_INVALID,
-    },
-    { method: "GET", path: async (c) => `/api/campaigns/${await freshCampaign(c)}/contacts`, expect: API_405 },
-    {
-      method: "POST",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`,
-      json: {},
-      expect: { anon: 401, user: 404, superuser: 404 },
-    },
-    {
-      method: "GET",
-      path: async (c) => `/api/campaigns/${await freshCampaign(c)}/archive`,
-      expect: { anon: 401, user: 404, superuser: 404 },
-    },
+    postJson(apiCampaignAt("/pause"), {}, API_409),
+    ...apiPost(apiCampaignAt("/contacts"), [[{}, API_INVALID]]),
+    postJson(apiCampaignAt("/archive"), {}, API_404),
+    get(apiCampaignAt("/archive"), API_404),
   ],
-  "api+/_campaigns+/campaign-steps.ts": [
-    { method: "POST", path: "/api/campaign-steps", json: {}, expect: API_INVALID },
-    { method: "GET", path: "/api/campaign-steps", expect: API_405 },
-  ],
-  "api+/_campaigns+/campaign-steps.$id.ts": [
-    // GET takes a campaign id (SPEC §7), PUT/DELETE a step id.
-    { method: "GET", path: async (c) => `/api/campaign-steps/${await freshCampaign(c)}`, expect: API },
-    {
-      method: "PUT",
-      path: async (c) => `/api/campaign-steps/${await freshStep(c)}`,
-      json: { name: "" },
-      expect: API_INVALID,
-    },
-    {
-      method: "DELETE",
-      path: async (c) => `/api/campaign-steps/${await freshStep(c)}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "POST", path: async (c) => `/api/campaign-steps/${await freshStep(c)}`, json: {}, expect: API_405 },
-  ],
-  "api+/_account+/users.ts": [
-    { method: "GET", path: "/api/users", expect: SUPER_API },
-    { method: "POST", path: "/api/users", json: {}, expect: SUPER_API_INVALID },
-    { method: "DELETE", path: "/api/users", expect: SUPER_API_405 },
-  ],
+  "api+/_campaigns+/campaign-steps.ts": apiPost("/api/campaign-steps", [[{}, API_INVALID]]),
+  // GET takes a campaign id (SPEC §7), PUT/DELETE a step id.
+  "api+/_campaigns+/campaign-steps.$id.ts": apiRecord(
+    freshPath("/api/campaign-steps", freshStep),
+    [[{ name: "" }, API_INVALID]],
+    "POST",
+    freshPath("/api/campaign-steps", freshCampaign),
+  ),
+  "api+/_account+/users.ts": apiCollection("/api/users", { other: { method: "DELETE" }, answers: SUPERUSERS }),
   "api+/_account+/users.$id.ts": [
-    { method: "GET", path: async () => `/api/users/${await freshUser()}`, expect: SUPER_API },
-    { method: "GET", path: "/api/users/999999999", expect: { anon: 401, user: 403, superuser: 404 } },
+    get(async () => `/api/users/${await freshUser()}`, SUPER_API),
+    get("/api/users/999999999", { anon: 401, user: 403, superuser: 404 }),
     { method: "PUT", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_INVALID },
-    { method: "POST", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_405 },
+    postJson(async () => `/api/users/${await freshUser()}`, {}, SUPER_API_405),
   ],
-  "api+/_analytics+/analytics.users.ts": [
-    { method: "GET", path: "/api/analytics/users", expect: SUPER_API },
-    { method: "POST", path: "/api/analytics/users", json: {}, expect: SUPER_API_405 },
-  ],
+  "api+/_analytics+/analytics.users.ts": apiGet("/api/analytics/users", SUPERUSERS),
   "api+/_analytics+/analytics.activity.ts": [
-    { method: "GET", path: "/api/analytics/activity", expect: SUPER_API },
-    { method: "GET", path: "/api/analytics/activity?limit=0", expect: SUPER_API_INVALID },
-    { method: "POST", path: "/api/analytics/activity", json: {}, expect: SUPER_API_405 },
+    ...apiGet("/api/analytics/activity", SUPERUSERS),
+    get("/api/analytics/activity?limit=0", SUPER_API_INVALID),
   ],
-  "api+/_messages+/templates.ts": [
-    { method: "GET", path: "/api/templates", expect: API },
-    { method: "POST", path: "/api/templates", json: {}, expect: API_INVALID },
-    { method: "DELETE", path: "/api/templates", expect: API_405 },
-  ],
-  "api+/_messages+/templates.$id.ts": [
-    { method: "GET", path: async (c) => `/api/templates/${await freshTemplate(c)}`, expect: API },
-    {
-      method: "PUT",
-      path: async (c) => `/api/templates/${await freshTemplate(c)}`,
-      json: { name: "" },
-      expect: API_INVALID,
-    },
-    {
-      method: "DELETE",
-      path: async (c) => `/api/templates/${await freshTemplate(c)}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "PATCH", path: async (c) => `/api/templates/${await freshTemplate(c)}`, json: {}, expect: API_405 },
-  ],
-  "_app+/_responders+/alerts.tsx": [
-    { method: "GET", path: "/alerts", expect: SCREEN },
-    { method: "POST", path: "/alerts", form: { intent: "acknowledge" }, expect: SCREEN_FORM_INVALID },
-  ],
-  "api+/_responders+/auto-responders.ts": [
-    { method: "GET", path: "/api/auto-responders", expect: API },
-    { method: "POST", path: "/api/auto-responders", json: { name: "x" }, expect: API_INVALID },
-    { method: "PUT", path: "/api/auto-responders", json: {}, expect: API_405 },
-  ],
-  "api+/_responders+/auto-responders.$id.ts": [
-    { method: "GET", path: async () => `/api/auto-responders/${await freshResponder()}`, expect: API },
-    {
-      method: "PUT",
-      path: async () => `/api/auto-responders/${await freshResponder()}`,
-      json: { isActive: false },
-      expect: API,
-    },
-    {
-      method: "PUT",
-      path: async () => `/api/auto-responders/${await freshResponder()}`,
-      json: { keywords: [] },
-      expect: API_INVALID,
-    },
-    {
-      method: "DELETE",
-      path: async () => `/api/auto-responders/${await freshResponder()}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "POST", path: async () => `/api/auto-responders/${await freshResponder()}`, json: {}, expect: API_405 },
-  ],
-  "api+/_responders+/alert-profiles.ts": [
-    { method: "GET", path: "/api/alert-profiles", expect: API },
-    { method: "POST", path: "/api/alert-profiles", json: { name: "x" }, expect: API_INVALID },
-  ],
-  "api+/_responders+/alert-profiles.$id.ts": [
-    { method: "GET", path: async () => `/api/alert-profiles/${await freshProfile()}`, expect: API },
-    {
-      method: "PUT",
-      path: async () => `/api/alert-profiles/${await freshProfile()}`,
-      json: { isActive: false },
-      expect: API,
-    },
-    {
-      method: "DELETE",
-      path: async () => `/api/alert-profiles/${await freshProfile()}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "POST", path: async () => `/api/alert-profiles/${await freshProfile()}`, json: {}, expect: API_405 },
-  ],
-  "api+/_responders+/keyword-banks.ts": [
-    { method: "GET", path: "/api/keyword-banks", expect: API },
-    { method: "POST", path: "/api/keyword-banks", json: { category: "Scheduling" }, expect: API_INVALID },
-  ],
-  "api+/_responders+/keyword-banks.$id.ts": [
-    { method: "GET", path: async () => `/api/keyword-banks/${await freshBank()}`, expect: API },
-    {
-      method: "PUT",
-      path: async () => `/api/keyword-banks/${await freshBank()}`,
-      json: { isActive: false },
-      expect: API,
-    },
-    {
-      method: "DELETE",
-      path: async () => `/api/keyword-banks/${await freshBank()}`,
-      expect: { anon: 401, user: 204, superuser: 204 },
-    },
-    { method: "POST", path: async () => `/api/keyword-banks/${await freshBank()}`, json: {}, expect: API_405 },
-  ],
-  "api+/_responders+/test-smart-alert.ts": [
-    { method: "POST", path: "/api/test-smart-alert", json: { message: " " }, expect: API_INVALID },
-    { method: "GET", path: "/api/test-smart-alert", expect: API_405 },
-  ],
-  "api+/_analytics+/ai-analytics.ts": [
-    { method: "GET", path: "/api/ai-analytics", expect: API },
-    { method: "POST", path: "/api/ai-analytics", json: {}, expect: API_405 },
-  ],
-  "api+/_analytics+/stats.ts": [
-    { method: "GET", path: "/api/stats", expect: API },
-    { method: "POST", path: "/api/stats", json: {}, expect: API_405 },
-  ],
+  "api+/_messages+/templates.ts": apiCollection("/api/templates", { other: { method: "DELETE" } }),
+  "api+/_messages+/templates.$id.ts": apiRecord(
+    freshPath("/api/templates", freshTemplate),
+    [[{ name: "" }, API_INVALID]],
+    "PATCH",
+  ),
+  "_app+/_responders+/alerts.tsx": screen("/alerts", SCREEN_FORM_INVALID, SCREEN, { intent: "acknowledge" }),
+  "api+/_responders+/auto-responders.ts": apiCollection("/api/auto-responders", {
+    invalid: { name: "x" },
+    other: { method: "PUT", json: {} },
+  }),
+  "api+/_responders+/auto-responders.$id.ts": apiRecord(
+    freshPath("/api/auto-responders", freshResponder),
+    [
+      [{ isActive: false }, API],
+      [{ keywords: [] }, API_INVALID],
+    ],
+    "POST",
+  ),
+  "api+/_responders+/alert-profiles.ts": apiCollection("/api/alert-profiles", { invalid: { name: "x" } }),
+  "api+/_responders+/alert-profiles.$id.ts": apiRecord(
+    freshPath("/api/alert-profiles", freshProfile),
+    [[{ isActive: false }, API]],
+    "POST",
+  ),
+  "api+/_responders+/keyword-banks.ts": apiCollection("/api/keyword-banks", { invalid: { category: "Scheduling" } }),
+  "api+/_responders+/keyword-banks.$id.ts": apiRecord(
+    freshPath("/api/keyword-banks", freshBank),
+    [[{ isActive: false }, API]],
+    "POST",
+  ),
+  "api+/_responders+/test-smart-alert.ts": apiPost("/api/test-smart-alert", [[{ message: " " }, API_INVALID]]),
+  "api+/_analytics+/ai-analytics.ts": apiGet("/api/ai-analytics"),
+  "api+/_analytics+/stats.ts": apiGet("/api/stats"),
   "api+/_messages+/messages.$send.ts": [
-    { method: "POST", path: "/api/messages/send", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/messages/send-broadcast", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/messages/send-individual", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/messages/no-such-send", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
-    { method: "GET", path: "/api/messages/send", expect: API_405 },
-    { method: "GET", path: "/api/messages/send-broadcast", expect: API_405 },
+    postJson("/api/messages/send", {}, API_INVALID),
+    postJson("/api/messages/send-broadcast", {}, API_INVALID),
+    postJson("/api/messages/send-individual", {}, API_INVALID),
+    postJson("/api/messages/no-such-send", {}, API_404),
+    get("/api/messages/send", API_405),
+    get("/api/messages/send-broadcast", API_405),
   ],
   "api+/_testing+/test.$kind.ts": [
-    { method: "POST", path: "/api/test/manual-email", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/test/manual-sms", json: {}, expect: API_INVALID },
-    { method: "POST", path: "/api/test/no-such-test", json: {}, expect: { anon: 401, user: 404, superuser: 404 } },
-    { method: "GET", path: "/api/test/manual-sms", expect: API_405 },
+    postJson("/api/test/manual-email", {}, API_INVALID),
+    postJson("/api/test/manual-sms", {}, API_INVALID),
+    postJson("/api/test/no-such-test", {}, API_404),
+    get("/api/test/manual-sms", API_405),
   ],
-  "api+/_contacts+/v1.leads.ts": [
-    // A session may post leads too (the key's scope is for keys); `{}` is one lead with no fields: 422.
-    { method: "POST", path: "/api/v1/leads", json: {}, expect: { anon: 401, user: 422, superuser: 422 } },
-    { method: "GET", path: "/api/v1/leads", expect: API_405 },
-  ],
+  // A session may post leads too (the key's scope is for keys); `{}` is one lead with no fields: 422.
+  "api+/_contacts+/v1.leads.ts": apiPost("/api/v1/leads", [[{}, { anon: 401, user: 422, superuser: 422 }]]),
   "_app+/_account+/account_.api-keys.tsx": [
-    { method: "GET", path: "/account/api-keys", expect: SCREEN },
-    { method: "POST", path: "/account/api-keys", form: {}, expect: SCREEN_FORM_INVALID },
-    {
-      method: "POST",
-      path: "/account/api-keys",
-      form: { intent: "revoke", id: "999999999" },
-      expect: { anon: 302, user: 404, superuser: 404 },
-    },
+    ...screen("/account/api-keys"),
+    post("/account/api-keys", { intent: "revoke", id: "999999999" }, SCREEN_404),
   ],
-  "api+/_messages+/messages.ts": [
-    { method: "GET", path: "/api/messages", expect: API },
-    { method: "POST", path: "/api/messages", json: {}, expect: PUBLIC(405) },
-  ],
+  "api+/_messages+/messages.ts": [get("/api/messages", API), postJson("/api/messages", {}, PUBLIC(405))],
 };
-
 // Every route module, found at test time (Vite resolves the glob when the test is transformed).
 const ROUTE_FILES = Object.keys(
   import.meta.glob(["./**/*.ts", "./**/*.tsx", "!./**/*.test.ts", "!./**/*.test.tsx"]),

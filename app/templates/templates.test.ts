@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { call, createTestUser, db, expectSessionNeeded, loginAs } from "../../tests/factories";
 import { createTemplate } from "./create-template.server";
 import { pickTemplate } from "./pick-template.server";
 import { TEMPLATE_REQUIRED } from "./template-schema";
@@ -10,18 +10,13 @@ async function cookie() {
 
 describe("/api/templates", () => {
   it("needs a session on every route", async () => {
-    for (const [path, method] of [
+    await expectSessionNeeded([
       ["/api/templates", "GET"],
       ["/api/templates", "POST"],
       ["/api/templates/1", "GET"],
       ["/api/templates/1", "PUT"],
       ["/api/templates/1", "DELETE"],
-    ] as const) {
-      expect(
-        (await call(path, { method, json: method === "GET" || method === "DELETE" ? undefined : {} })).status,
-        `${method} ${path}`,
-      ).toBe(401);
-    }
+    ]);
   });
 
   it("refuses a missing name or content with the SPEC message", async () => {

@@ -23,9 +23,9 @@ const parseDetails = (text: string | null): Record<string, unknown> | null => {
  * user's newest N through the (user_id, created_at) indexes — a correlated LIMIT per user, so a page reads
  * at most page × N rows of each table however long the history is.
  */
-export async function listUserAnalytics(db: Db, opts: { after: number | null; limit?: number }) {
+export async function listUserAnalytics(db: Db, opts: { after?: number | null; limit?: number }) {
   const page = await listUsers(db, opts);
-  const ids = JSON.stringify(page.users.map((u) => u.id));
+  const ids = JSON.stringify(page.items.map((u) => u.id));
   const u = sql`json_each(${ids}) AS u`;
   const a = alias(activityLog, "a");
   const h = alias(loginHistory, "h");
@@ -42,7 +42,7 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
     .where(and(eq(loginHistory.userId, sql`u.value`), eq(loginHistory.success, true)))
     .orderBy(desc(loginHistory.createdAt), desc(loginHistory.id))
     .limit(LOGIN_HISTORY);
-  const [activity, logins] = page.users.length
+  const [activity, logins] = page.items.length
     ? await db.batch([
         db
           .select({
@@ -72,7 +72,7 @@ export async function listUserAnalytics(db: Db, opts: { after: number | null; li
   const loginsOf = group(logins);
   return {
     ...page,
-    users: page.users.map((u) => ({
+    items: page.items.map((u) => ({
       id: u.id,
       email: u.email,
       firstName: u.firstName,

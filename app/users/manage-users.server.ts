@@ -69,7 +69,7 @@ export async function listUsers(db: Db, opts: { after?: number | null; limit?: n
     .orderBy(users.id)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  return { users: page.map(publicUserRow), nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+  return { items: page.map(publicUserRow), nextCursor: rows.length > limit ? page.at(-1)!.id : null };
 }
 
 /** The team's figures for the stat cards: one aggregate over the users table (a team, not the contact list). */

@@ -297,7 +297,7 @@ describe("the user list pages by id (no 1,000-row cap)", () => {
     const seen: number[] = [];
     for (let after: number | null = made[0].id - 1; ; ) {
       const page = await listUsers(db(), { after, limit: 2 });
-      seen.push(...page.users.map((u) => u.id));
+      seen.push(...page.items.map((u) => u.id));
       if (page.nextCursor === null || seen.length > 10_000) break;
       after = page.nextCursor;
     }

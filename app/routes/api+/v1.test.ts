@@ -5,18 +5,13 @@ import { createCampaign } from "~/campaigns/create-campaign.server";
 import type { Operation } from "~/http/api-v1/operation";
 import { OPERATIONS } from "~/http/api-v1/operations";
 import { createTestContact, uniquePhone } from "../../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../../tests/factories";
+import { call, db, signedIn } from "../../../tests/factories";
 
 /**
  * Issue 26 item 5: each /api/v1 operation, through the Worker, refuses what its declared schema refuses (the
  * documented 400 `{ message }`), accepts its documented example with the documented status, and answers in the
  * documented shape — so the published document and the route cannot drift apart.
  */
-async function signedIn() {
-  const user = await createTestUser();
-  return { user, cookie: await loginAs(user) };
-}
-
 /** The operation's path with `{id}` as a fresh record of the kind the path names (`{contactId}`: one enrolled in it). */
 async function pathOf(op: Operation, userId: number) {
   if (!op.path.includes("{id}")) return op.path;

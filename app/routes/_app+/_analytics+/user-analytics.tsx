@@ -77,7 +77,7 @@ export async function loader(args: LoaderFunctionArgs) {
     meId: me.id,
     tab,
     selectedParam: rawUser,
-    users: page.users,
+    users: page.items,
     nextCursor: page.nextCursor,
     stats: {
       total: totals.total,

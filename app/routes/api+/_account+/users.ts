@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
-import { pageQuery, pageResponse } from "~/http/api.server";
-import { apiRoute, postJson } from "~/http/http.server";
+import { postJson } from "~/http/http.server";
+import { pagedListRoute } from "~/http/record-route.server";
 import { clientIp } from "~/lib/request.server";
 import { createUser, listUsers, MAX_USERS_PAGE } from "~/users/manage-users.server";
 import { newUserSchema } from "~/users/user-schema";
@@ -9,11 +9,7 @@ import { newUserSchema } from "~/users/user-schema";
 /** GET /api/users?after&limit — accounts oldest first (superusers only); `X-Next-Cursor` when there is more. */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
-  return apiRoute(async () => {
-    const { after, limit } = pageQuery(args.request, MAX_USERS_PAGE, "a user");
-    const page = await listUsers(args.context.db, { after: after ?? null, limit });
-    return pageResponse(page.users, page);
-  });
+  return pagedListRoute(args, { max: MAX_USERS_PAGE, item: "a user", list: listUsers });
 }
 
 /** POST /api/users → 201 `{ user, password }`: the one-time password appears in this response only. */

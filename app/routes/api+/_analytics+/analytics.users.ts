@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
-import { methodNotAllowed, pageQuery, pageResponse } from "~/http/api.server";
-import { apiRoute } from "~/http/http.server";
+import { methodNotAllowed } from "~/http/api.server";
+import { pagedListRoute } from "~/http/record-route.server";
 import { listUserAnalytics } from "~/users/list-user-analytics.server";
 import { MAX_USERS_PAGE } from "~/users/manage-users.server";
 
@@ -11,11 +11,7 @@ import { MAX_USERS_PAGE } from "~/users/manage-users.server";
  */
 export async function loader(args: LoaderFunctionArgs) {
   await requireApiUser(args, { role: "superuser" });
-  return apiRoute(async () => {
-    const { after, limit } = pageQuery(args.request, MAX_USERS_PAGE, "a user");
-    const page = await listUserAnalytics(args.context.db, { after: after ?? null, limit });
-    return pageResponse(page.users, page);
-  });
+  return pagedListRoute(args, { max: MAX_USERS_PAGE, item: "a user", list: listUserAnalytics });
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -43,31 +43,9 @@ export async function action(args: ActionFunctionArgs) {
     if (!body || typeof body !== "object" || Array.isArray(body))
       throw new AppError("validation", "Request body must be a step object", { title: TOASTS.updateStep });
     const current = publicStep(await getStepRow(context.db, id));
-    const {
-      name,
-      messageType,
-      subject,
-      content,
-      delayDays,
-      delayHours,
-      isActive,
-      windowStart,
-      windowEnd,
-      windowWeekdays,
-    } = current;
-    const merged = {
-      name,
-      messageType,
-      subject,
-      content,
-      delayDays,
-      delayHours,
-      isActive,
-      windowStart,
-      windowEnd,
-      windowWeekdays,
-      ...body,
-    };
+    // Every field the step schema validates: one the body leaves out keeps its current value.
+    const kept = Object.fromEntries(stepSchema.keyof().options.map((key) => [key, current[key]]));
+    const merged = { ...kept, ...body };
     const fields = parseInput(stepSchema, merged, TOASTS.updateStep);
     const step = await updateCampaignStep(context.db, id, checkStep(fields, current.isActive), context.clock());
     await recordActivity(args, user.id, "update_campaign_step", { campaignId: step.campaignId, stepId: id });

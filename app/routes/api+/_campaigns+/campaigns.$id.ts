@@ -8,23 +8,23 @@ import { updateCampaign } from "~/campaigns/update-campaign.server";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 /** PUT takes (name, description, promoCode, offerExpiration, stopOnReply); DELETE is for drafts only (else 409). */
-const campaignRecord = (args: LoaderFunctionArgs, userId: number): RecordEndpoint => ({
+const campaignRecord = (args: LoaderFunctionArgs): RecordEndpoint => ({
   notFound: CAMPAIGN_NOT_FOUND,
   get: getCampaign,
-  update: async (db, id, body, now) => {
+  update: async (db, id, body, now, actor) => {
     const input = parseInput(updateCampaignSchema, body);
     const updated = await updateCampaign(db, id, input, now);
-    await recordActivity(args, userId, "update_campaign", { campaignId: id, fields: Object.keys(input) });
+    await recordActivity(args, actor.userId, "update_campaign", { campaignId: id, fields: Object.keys(input) });
     return updated;
   },
-  remove: async (db, id) => {
+  remove: async (db, id, actor) => {
     await deleteCampaign(db, id);
-    await recordActivity(args, userId, "delete_campaign", { campaignId: id });
+    await recordActivity(args, actor.userId, "delete_campaign", { campaignId: id });
   },
 });
 
 /** GET /api/campaigns/:id → 200; PUT → 200; DELETE → 204. */
 export const loader = async (args: LoaderFunctionArgs) =>
-  recordRoute(args, campaignRecord(args, (await requireApiUser(args)).id));
+  recordRoute(args, campaignRecord(args), await requireApiUser(args));
 export const action = async (args: ActionFunctionArgs) =>
-  recordRoute(args, campaignRecord(args, (await requireApiUser(args)).id));
+  recordRoute(args, campaignRecord(args), await requireApiUser(args));

@@ -2,12 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog } from "~/db/schema";
 import { createTestContact } from "../../../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
-
-async function signedIn() {
-  const user = await createTestUser();
-  return { user, cookie: await loginAs(user) };
-}
+import { call, db, expectSessionNeeded, signedIn } from "../../../../tests/factories";
 
 const NAME_REQUIRED = "Please enter a campaign name";
 const FIELDS_REQUIRED = "Please fill in all required fields";
@@ -49,7 +44,7 @@ async function lastActivity(userId: number, action: string) {
 
 describe("/api/campaigns", () => {
   it("needs a session on every route", async () => {
-    for (const [path, method] of [
+    await expectSessionNeeded([
       ["/api/campaigns", "GET"],
       ["/api/campaigns", "POST"],
       ["/api/campaigns/1", "GET"],
@@ -62,12 +57,7 @@ describe("/api/campaigns", () => {
       ["/api/campaign-steps/1", "PUT"],
       ["/api/campaign-steps/1", "DELETE"],
       ["/api/stats", "GET"],
-    ] as const) {
-      expect(
-        (await call(path, { method, json: method === "GET" || method === "DELETE" ? undefined : {} })).status,
-        `${method} ${path}`,
-      ).toBe(401);
-    }
+    ]);
   });
 
   it("creates a draft with picked contacts (201, create_campaign logged), lists, gets, updates", async () => {

@@ -15,6 +15,6 @@ const CAMPAIGNS = {
 
 /** GET /api/campaigns?limit&after — newest first, `X-Next-Cursor` when there is more; POST {name, description, scheduledAt, startDate, contactIds | audienceQuery, …} → 201 draft campaign. */
 export const loader = async (args: LoaderFunctionArgs) =>
-  pagedCollectionRoute(args, CAMPAIGNS, (await requireApiUser(args)).id);
+  pagedCollectionRoute(args, CAMPAIGNS, await requireApiUser(args));
 export const action = async (args: ActionFunctionArgs) =>
-  pagedCollectionRoute(args, CAMPAIGNS, (await requireApiUser(args)).id);
+  pagedCollectionRoute(args, CAMPAIGNS, await requireApiUser(args));

@@ -9,28 +9,28 @@ import { AppError } from "~/lib/app-error";
 import { recordRoute, type RecordEndpoint } from "~/http/record-route.server";
 
 /** PUT takes the fields to change (those left out keep their values). */
-const contactRecord = (
-  args: LoaderFunctionArgs,
-  userId: number,
-): RecordEndpoint<Awaited<ReturnType<typeof getContact>>> => ({
+const contactRecord = (args: LoaderFunctionArgs): RecordEndpoint<Awaited<ReturnType<typeof getContact>>> => ({
   notFound: CONTACT_NOT_FOUND,
   get: getContact,
-  update: async (db, id, body, now) => {
+  update: async (db, id, body, now, actor) => {
     if (!body || typeof body !== "object" || Array.isArray(body))
       throw new AppError("validation", "Request body must be a contact object");
     const updated = await updateContactFields(db, id, body, now);
-    await recordActivity(args, userId, "update_contact", { contactId: id, fields: Object.keys(body).slice(0, 10) });
+    await recordActivity(args, actor.userId, "update_contact", {
+      contactId: id,
+      fields: Object.keys(body).slice(0, 10),
+    });
     return updated;
   },
-  remove: async (db, id) => {
+  remove: async (db, id, actor) => {
     await deleteContact(db, id);
-    await recordActivity(args, userId, "delete_contact", { contactId: id });
+    await recordActivity(args, actor.userId, "delete_contact", { contactId: id });
   },
   present: publicContact,
 });
 
 /** GET /api/contacts/:id → 200 with the contact; PUT → 200; DELETE → 204. */
 export const loader = async (args: LoaderFunctionArgs) =>
-  recordRoute(args, contactRecord(args, (await requireApiUser(args)).id));
+  recordRoute(args, contactRecord(args), await requireApiUser(args));
 export const action = async (args: ActionFunctionArgs) =>
-  recordRoute(args, contactRecord(args, (await requireApiUser(args)).id));
+  recordRoute(args, contactRecord(args), await requireApiUser(args));

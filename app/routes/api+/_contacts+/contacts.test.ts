@@ -3,15 +3,10 @@ import { describe, expect, it } from "vitest";
 import { activityLog, contacts } from "~/db/schema";
 import { PHONE_REASONS } from "~/contacts/phone";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../../../tests/contact-factory";
-import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
+import { call, createTestUser, db, loginAs, postRaw, signedIn } from "../../../../tests/factories";
 
 const REQUIRED = "Please fill in all required fields (First Name, Last Name, Phone).";
 const pretty = (p: string) => `(${p.slice(2, 5)}) ${p.slice(5, 8)}-${p.slice(8)}`;
-
-async function signedIn() {
-  const user = await createTestUser();
-  return { user, cookie: await loginAs(user) };
-}
 
 function toastCookie(res: Response) {
   return res.headers
@@ -79,20 +74,8 @@ describe("/api/contacts", () => {
     });
     expect(email.status).toBe(400);
     expect(await email.json()).toEqual({ message: "email: Please enter a valid email address" });
-    const notJson = await call("/api/contacts", {
-      method: "POST",
-      cookie,
-      body: "x",
-      headers: { "Content-Type": "text/plain" },
-    });
-    expect(notJson.status).toBe(415);
-    const badJson = await call("/api/contacts", {
-      method: "POST",
-      cookie,
-      body: "{",
-      headers: { "Content-Type": "application/json" },
-    });
-    expect(badJson.status).toBe(400);
+    expect((await postRaw("/api/contacts", cookie, "x", "text/plain")).status).toBe(415);
+    expect((await postRaw("/api/contacts", cookie, "{", "application/json")).status).toBe(400);
   });
 
   it("answers 409 for a phone that already exists, however it is written", async () => {

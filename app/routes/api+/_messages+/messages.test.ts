@@ -1,34 +1,12 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  env,
-  getQueueResult,
-} from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../../../workers/app";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
 import { call, createTestUser, db, loginAs } from "../../../../tests/factories";
 import { createTestContact, phoneInCallingHours, uniquePhone } from "../../../../tests/contact-factory";
+import { cronTick, runSendJobs } from "../../../../tests/worker-events";
 
 type Json = Record<string, any>;
 const post = (path: string, cookie: string, json: unknown) => call(path, { method: "POST", cookie, json });
-
-async function runConsumer(messageIds: number[]) {
-  const batch = createMessageBatch(
-    "helio-jobs",
-    messageIds.map((messageId, i) => ({
-      id: `m${messageId}-${i}`,
-      timestamp: new Date(),
-      attempts: 1,
-      body: { v: 1, type: "send", messageId },
-    })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env);
-  return getQueueResult(batch, ctx);
-}
 
 describe("sending APIs", () => {
   it("require a session (401) and POST (405)", async () => {
@@ -124,7 +102,7 @@ describe("sending APIs", () => {
     expect(res.status).toBe(202);
     const created = (await res.json()) as Json;
     expect(created).toMatchObject({ phone, status: "queued" });
-    await runConsumer([created.id]);
+    await runSendJobs([created.id]);
 
     const outbox = await db().get<Json>(sql`SELECT * FROM outbox_messages WHERE message_id = ${created.id}`);
     expect(outbox).toMatchObject({ channel: "sms", to_address: phone, body: "Testing 1 2 3", status: "sent" });
@@ -142,10 +120,7 @@ describe("sending APIs", () => {
       expect.arrayContaining(["id", "content", "phone", "direction", "status", "createdAt", "twilioSid", "campaignId"]),
     );
 
-    await worker.scheduled(
-      createScheduledController({ cron: "* * * * *", scheduledTime: new Date(Date.now() + 60_000) }),
-      env,
-    );
+    await cronTick(new Date(Date.now() + 60_000));
     expect((await db().get<Json>(sql`SELECT status FROM messages WHERE id = ${created.id}`))?.status).toBe("delivered");
     expect(
       await db().get<Json>(sql`SELECT action FROM activity_log WHERE user_id = ${user.id} AND action = 'send_message'`),
@@ -185,7 +160,7 @@ describe("sending APIs", () => {
     const ids = (
       await db().all<{ id: number }>(sql`SELECT id FROM messages WHERE broadcast_id = ${body.broadcastId} ORDER BY id`)
     ).map((r) => r.id);
-    await runConsumer(ids);
+    await runSendJobs(ids);
     const rows = await db().all<{ content: string; status: string }>(
       sql`SELECT content, status FROM messages WHERE broadcast_id = ${body.broadcastId} ORDER BY id`,
     );

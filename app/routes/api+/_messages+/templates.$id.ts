@@ -15,11 +15,5 @@ const TEMPLATE: RecordEndpoint = {
 };
 
 /** GET /api/templates/:id → 200; PUT {name?, type?, subject?, content?} (`variables` recomputed from the content) → 200; DELETE → 204. */
-export const loader = async (args: LoaderFunctionArgs) => {
-  await requireApiUser(args);
-  return recordRoute(args, TEMPLATE);
-};
-export const action = async (args: ActionFunctionArgs) => {
-  await requireApiUser(args);
-  return recordRoute(args, TEMPLATE);
-};
+export const loader = async (args: LoaderFunctionArgs) => recordRoute(args, TEMPLATE, await requireApiUser(args));
+export const action = async (args: ActionFunctionArgs) => recordRoute(args, TEMPLATE, await requireApiUser(args));

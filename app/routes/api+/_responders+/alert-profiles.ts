@@ -7,11 +7,5 @@ import { collectionRoute } from "~/http/record-route.server";
 const PROFILES = { list: listProfiles, parse: parseProfile, create: createProfile };
 
 /** GET /api/alert-profiles — every alert profile, newest first (bounded); POST → 201, 400 "Missing information" without the required fields. */
-export const loader = async (args: LoaderFunctionArgs) => {
-  await requireApiUser(args);
-  return collectionRoute(args, PROFILES);
-};
-export const action = async (args: ActionFunctionArgs) => {
-  await requireApiUser(args);
-  return collectionRoute(args, PROFILES);
-};
+export const loader = async (args: LoaderFunctionArgs) => collectionRoute(args, PROFILES, await requireApiUser(args));
+export const action = async (args: ActionFunctionArgs) => collectionRoute(args, PROFILES, await requireApiUser(args));

@@ -8,11 +8,5 @@ import { parseResponder } from "~/responders/responder-schema";
 const RESPONDERS = { list: listResponders, parse: parseResponder, create: createResponder };
 
 /** GET /api/auto-responders — every responder, newest first (bounded); POST the full responder (SPEC §3, defaults fill the rest) → 201, 400 with the SPEC's message. */
-export const loader = async (args: LoaderFunctionArgs) => {
-  await requireApiUser(args);
-  return collectionRoute(args, RESPONDERS);
-};
-export const action = async (args: ActionFunctionArgs) => {
-  await requireApiUser(args);
-  return collectionRoute(args, RESPONDERS);
-};
+export const loader = async (args: LoaderFunctionArgs) => collectionRoute(args, RESPONDERS, await requireApiUser(args));
+export const action = async (args: ActionFunctionArgs) => collectionRoute(args, RESPONDERS, await requireApiUser(args));

@@ -7,11 +7,5 @@ import { collectionRoute } from "~/http/record-route.server";
 const BANKS = { list: listBanks, parse: parseBank, create: createBank, present: publicBank };
 
 /** GET /api/keyword-banks — every keyword bank, newest first (bounded); POST → 201, 400 "Missing information" without the required fields. */
-export const loader = async (args: LoaderFunctionArgs) => {
-  await requireApiUser(args);
-  return collectionRoute(args, BANKS);
-};
-export const action = async (args: ActionFunctionArgs) => {
-  await requireApiUser(args);
-  return collectionRoute(args, BANKS);
-};
+export const loader = async (args: LoaderFunctionArgs) => collectionRoute(args, BANKS, await requireApiUser(args));
+export const action = async (args: ActionFunctionArgs) => collectionRoute(args, BANKS, await requireApiUser(args));

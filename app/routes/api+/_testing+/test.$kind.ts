@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireApiUser } from "~/http/guard.server";
-import { methodNotAllowed } from "~/http/api.server";
 import { runSendEndpoint, sendEndpoint } from "~/http/send-route.server";
 import {
   manualEmailSchema,
@@ -20,11 +19,6 @@ const ENDPOINTS = {
   "manual-email": sendEndpoint(manualEmailSchema, sendManualEmailTest),
 };
 
-// POST only: 401 without a session, then 405.
-export const loader = async (args: LoaderFunctionArgs) => {
-  await requireApiUser(args);
-  return methodNotAllowed(["POST"]);
-};
-
-export const action = async (args: ActionFunctionArgs) =>
-  runSendEndpoint(args, await requireApiUser(args), ENDPOINTS, "kind");
+// POST only: 401 without a session, then 405 for GET.
+export const loader = async (args: LoaderFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS);
+export const action = async (args: ActionFunctionArgs) => runSendEndpoint(args, await requireApiUser(args), ENDPOINTS);

@@ -1,0 +1,43 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+} from "cloudflare:test";
+import worker from "../workers/app";
+
+/**
+ * Delivers `bodies` as one batch of `queue` ("helio-jobs": sends; "helio-tasks": every other job) to the real
+ * Worker's queue handler, with `e` as its env (default: the test env), and returns what it acked and retried.
+ */
+export async function runQueue(
+  queue: string,
+  bodies: unknown[],
+  e: Env = env,
+  idOf = (_body: unknown, i: number) => `${queue}-${crypto.randomUUID()}-${i}`,
+) {
+  const batch = createMessageBatch(
+    queue,
+    bodies.map((body, i) => ({ id: idOf(body, i), timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, e as never);
+  return getQueueResult(batch, ctx);
+}
+
+/** The queue message id runSendJobs gives the `i`th message's send job (what a batch result's acks name). */
+export const sendJobId = (messageId: number, i = 0) => `send-${messageId}-${i}`;
+
+/** The send consumer for these messages, as the send queue would deliver their jobs. */
+export const runSendJobs = (messageIds: number[], e: Env = env) =>
+  runQueue(
+    "helio-jobs",
+    messageIds.map((messageId) => ({ v: 1, type: "send", messageId })),
+    e,
+    (_body, i) => sendJobId(messageIds[i], i),
+  );
+
+/** One cron tick of the real Worker (every minute's work) as if it ran at `at`. */
+export const cronTick = (at = new Date(), e: Env = env) =>
+  worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: at }), e as never);
