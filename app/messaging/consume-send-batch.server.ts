@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import { recordStatus } from "~/activity/system-status.server";
 import { assessPhone } from "~/contacts/phone";
@@ -129,6 +130,11 @@ export type SendRow = Pick<
     senderLastName: string | null;
     senderEmail: string | null;
     senderPhone: string | null;
+    /** The contact's owner (decision 044): {{salesRep…}} come from them when there is one. */
+    ownerFirstName: string | null;
+    ownerLastName: string | null;
+    ownerEmail: string | null;
+    ownerPhone: string | null;
   };
 type Row = SendRow;
 
@@ -148,6 +154,9 @@ function holdReason(holds: PipelineHooks["holdSend"], row: Row): string | null {
   }
   return null;
 }
+
+/** The contact's owner, a second join of users (the first is the sender). */
+const owners = alias(users, "owner");
 
 /**
  * The batch read: queued rows by id, with contact, campaign and the suppression check. `+status` keeps SQLite
@@ -192,6 +201,10 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       senderLastName: aliased(users.lastName, "sender_last_name"),
       senderEmail: aliased(users.email, "sender_email"),
       senderPhone: aliased(users.phone, "sender_phone"),
+      ownerFirstName: aliased(owners.firstName, "owner_first_name"),
+      ownerLastName: aliased(owners.lastName, "owner_last_name"),
+      ownerEmail: aliased(owners.email, "owner_email"),
+      ownerPhone: aliased(owners.phone, "owner_phone"),
       suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
         (v) => Boolean(v),
@@ -201,6 +214,8 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
     .leftJoin(contacts, eq(contacts.id, messages.contactId))
     .leftJoin(campaigns, eq(campaigns.id, messages.campaignId))
     .leftJoin(users, eq(users.id, messages.createdBy))
+    // The contact's owner (decision 044): a primary-key seek per row of the same read, never a read per message.
+    .leftJoin(owners, eq(owners.id, contacts.ownerUserId))
     .where(
       and(
         inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`),
@@ -301,6 +316,10 @@ function render(row: Row, now: Date, org: OrgSettings) {
             email: row.senderEmail,
             phone: row.senderPhone,
           },
+    owner:
+      row.ownerEmail == null
+        ? null
+        : { firstName: row.ownerFirstName, lastName: row.ownerLastName, email: row.ownerEmail, phone: row.ownerPhone },
     org,
     campaign: row,
   });

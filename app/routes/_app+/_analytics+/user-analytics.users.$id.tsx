@@ -8,7 +8,9 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
-import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { listOwnerChoices } from "~/contacts/set-contact-owner.server";
+import { zodId } from "~/lib/ids";
 import { AppError, isAppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
@@ -26,7 +28,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const { user } = await getUserDetails(args.context.db, routeId(args.params.id, USER_NOT_FOUND)).catch(
     throwAsResponse,
   );
-  return { user, me: me.id };
+  // Who could take over their contacts on deactivation (decision 044): the other active users.
+  const takers = (await listOwnerChoices(args.context.db)).filter((u) => u.id !== user.id);
+  return { user, me: me.id, takers };
 }
 
 const intentSchema = z.enum([
@@ -36,6 +40,8 @@ const intentSchema = z.enum([
   "reactivate",
   "reset-password",
   "reset-two-factor",
+  "available",
+  "away",
 ]);
 const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   "make-superuser": { role: "superuser" },
@@ -44,6 +50,8 @@ const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   reactivate: { isActive: true },
   "reset-password": { resetPassword: true },
   "reset-two-factor": { resetTwoFactor: true },
+  available: { availableForLeads: true },
+  away: { availableForLeads: false },
 };
 const DONE: Record<z.infer<typeof intentSchema>, string> = {
   "make-superuser": "Role changed to superuser",
@@ -52,12 +60,18 @@ const DONE: Record<z.infer<typeof intentSchema>, string> = {
   reactivate: "User reactivated",
   "reset-password": "Password reset",
   "reset-two-factor": "Two-factor authentication reset",
+  available: "Available for new leads",
+  away: "Away: no new leads",
 };
 
 export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, USER_NOT_FOUND);
-  const schema = z.object({ intent: z.enum(intentSchema.options, intentError("Choose an action")) });
-  return formAction(args, { schema, role: "superuser", before: id }, async ({ intent }, { user: me }) => {
+  const schema = z.object({
+    intent: z.enum(intentSchema.options, intentError("Choose an action")),
+    // Deactivate: who takes over their contacts ("" = nobody chosen; refused when they own any).
+    handOffTo: z.preprocess((v) => (v === "" ? undefined : v), zodId("Choose a user").optional()),
+  });
+  return formAction(args, { schema, role: "superuser", before: id }, async ({ intent, handOffTo }, { user: me }) => {
     if (id() === me.id && intent !== "reset-password") {
       throw new AppError(
         "conflict",
@@ -68,7 +82,7 @@ export async function action(args: ActionFunctionArgs) {
       const { user, password } = await updateUser(
         args.context.db,
         id(),
-        CHANGE[intent],
+        intent === "deactivate" ? { ...CHANGE[intent], handOffTo: handOffTo ?? null } : CHANGE[intent],
         { userId: me.id, ipAddress: clientIp(args.request) },
         args.context.clock(),
       );
@@ -84,7 +98,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ManageUser() {
-  const { user, me } = useLoaderData<typeof loader>();
+  const { user, me, takers } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   if (reply?.ok) {
@@ -109,13 +123,32 @@ export default function ManageUser() {
         <Badge tone={user.role === "superuser" ? "accent" : "neutral"}>{user.role}</Badge>
         <ActiveBadge active={user.isActive} inactiveTone="danger" />
         {user.twoFactorEnabled ? <Badge tone="success">2FA on</Badge> : null}
+        {user.availableForLeads ? <Badge tone="success">Takes new leads</Badge> : <Badge tone="neutral">Away</Badge>}
       </p>
       <div className="grid gap-2 sm:grid-cols-2">
         {user.role === "superuser" ? act("make-user", "Make standard user") : act("make-superuser", "Make superuser")}
-        {user.isActive ? act("deactivate", "Deactivate", "destructive") : act("reactivate", "Reactivate")}
+        {user.isActive ? null : act("reactivate", "Reactivate")}
+        {user.availableForLeads ? act("away", "Mark away (no new leads)") : act("available", "Mark available for leads")}
         {act("reset-password", "Reset password")}
         {user.twoFactorEnabled && user.id !== me ? act("reset-two-factor", "Reset two-factor") : null}
       </div>
+      {user.isActive ? (
+        <Form method="post" className="mt-4 grid gap-2 border-t border-border pt-4">
+          <input type="hidden" name="intent" value="deactivate" />
+          <Field
+            as="select"
+            name="handOffTo"
+            label="Hand their contacts to"
+            placeholder="Choose a user"
+            hint="Every contact they own moves to this user when they are deactivated."
+            errors={reply && !reply.ok && reply.field === "handOffTo" ? [reply.message] : null}
+            options={takers.map((t) => ({ value: t.id, label: `${displayName(t)} (${t.email})` }))}
+          />
+          <Button type="submit" variant="destructive" disabled={pending} className="w-full">
+            Deactivate
+          </Button>
+        </Form>
+      ) : null}
       <p className="mt-3 text-xs text-fg-muted">
         Deactivating, resetting a password or resetting two-factor (a lost phone) signs the user out everywhere at once.
       </p>
