@@ -88,8 +88,14 @@ describe("user:deactivate never leaves the organisation without an active superu
   }, 120_000);
 
   it("hands a deactivated user's contacts to the named user in the same command (decision 044)", async () => {
-    await createUser({ email: "setter@helio.test", password: "setter-password", role: "user", first: "Se", last: "T" }, opts);
-    await createUser({ email: "closer@helio.test", password: "closer-password", role: "user", first: "Cl", last: "O" }, opts);
+    await createUser(
+      { email: "setter@helio.test", password: "setter-password", role: "user", first: "Se", last: "T" },
+      opts,
+    );
+    await createUser(
+      { email: "closer@helio.test", password: "closer-password", role: "user", first: "Cl", last: "O" },
+      opts,
+    );
     const [setter] = d1("SELECT id FROM users WHERE email = 'setter@helio.test'", opts);
     const now = Date.now();
     d1(
@@ -103,14 +109,25 @@ describe("user:deactivate never leaves the organisation without an active superu
     );
     const script = spawnSync(
       process.execPath,
-      ["scripts/user-set-active.mjs", "deactivate", "--email", "setter@helio.test", "--hand-off-to", "closer@helio.test", "--persist-to", dir],
+      [
+        "scripts/user-set-active.mjs",
+        "deactivate",
+        "--email",
+        "setter@helio.test",
+        "--hand-off-to",
+        "closer@helio.test",
+        "--persist-to",
+        dir,
+      ],
       { cwd: root, encoding: "utf8" },
     );
     expect(script.status, script.stderr).toBe(0);
-    expect(d1("SELECT u.email FROM contacts c JOIN users u ON u.id = c.owner_user_id WHERE c.phone LIKE '+1415555010_'", opts)).toEqual([
-      { email: "closer@helio.test" },
-      { email: "closer@helio.test" },
-    ]);
+    expect(
+      d1(
+        "SELECT u.email FROM contacts c JOIN users u ON u.id = c.owner_user_id WHERE c.phone LIKE '+1415555010_'",
+        opts,
+      ),
+    ).toEqual([{ email: "closer@helio.test" }, { email: "closer@helio.test" }]);
     expect(d1("SELECT is_active FROM users WHERE email = 'setter@helio.test'", opts)).toEqual([{ is_active: 0 }]);
   }, 120_000);
 });

@@ -17,7 +17,8 @@ const anyAvailable = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${AVAILABLE})`;
  */
 function claimTurnStatements(db: Db, contactId: number, now: Date) {
   const unowned = sql`EXISTS (SELECT 1 FROM ${contacts} WHERE ${contacts.id} = ${contactId} AND ${contacts.ownerUserId} IS NULL)`;
-  const nextAfter = (after: SQL) => sql`(SELECT min(${users.id}) FROM ${users} WHERE ${AVAILABLE} AND ${users.id} > ${after})`;
+  const nextAfter = (after: SQL) =>
+    sql`(SELECT min(${users.id}) FROM ${users} WHERE ${AVAILABLE} AND ${users.id} > ${after})`;
   return [
     db
       .update(assignmentCursor)

@@ -21,7 +21,12 @@ async function onlyTheseAvailable(n: number) {
 }
 
 async function inbound(phone: string, sid: string) {
-  const res = await receiveInboundSms(db(), recordingQueue(), { from: phone, to: "+15005550006", body: "Hi", sid }, NOW);
+  const res = await receiveInboundSms(
+    db(),
+    recordingQueue(),
+    { from: phone, to: "+15005550006", body: "Hi", sid },
+    NOW,
+  );
   const row = await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE twilio_sid = ${sid}`);
   expect(row, JSON.stringify(res)).toBeTruthy();
   return row!.id;
@@ -49,7 +54,12 @@ describe("round-robin assignment of new leads (decision 044)", () => {
     const owned = await db()
       .select({ id: contacts.id, owner: contacts.ownerUserId })
       .from(contacts)
-      .where(inArray(contacts.id, leads.map((c) => c.id)));
+      .where(
+        inArray(
+          contacts.id,
+          leads.map((c) => c.id),
+        ),
+      );
     const per = new Map<number | null, number>();
     for (const c of owned) per.set(c.owner, (per.get(c.owner) ?? 0) + 1);
     expect(per.get(null) ?? 0).toBe(0);
@@ -102,7 +112,11 @@ describe("setting an owner by hand and in bulk (decision 044)", () => {
       .orderBy(sql`${activityLog.id} DESC`)
       .get();
     expect(entry?.action).toBe("set_contact_owner");
-    expect(entry?.details).toMatchObject({ ownerUserId: closer.id, changed: 3, note: "Setter → closer: booked Tuesday" });
+    expect(entry?.details).toMatchObject({
+      ownerUserId: closer.id,
+      changed: 3,
+      note: "Setter → closer: booked Tuesday",
+    });
   });
 
   it("a standard user may only take unowned or own contacts for themselves, or clear them", async () => {
@@ -111,7 +125,9 @@ describe("setting an owner by hand and in bulk (decision 044)", () => {
     const [free, theirs] = await seedContacts(2);
     await db().update(contacts).set({ ownerUserId: other.id }).where(eq(contacts.id, theirs.id));
     const actor = { userId: rep.id, ipAddress: null, role: "user" as const };
-    await expect(setContactOwner(db(), { contactIds: [free.id], ownerUserId: other.id }, actor, NOW)).rejects.toMatchObject({
+    await expect(
+      setContactOwner(db(), { contactIds: [free.id], ownerUserId: other.id }, actor, NOW),
+    ).rejects.toMatchObject({
       code: "forbidden",
       message: OWNER_NOT_ALLOWED,
     });
@@ -134,7 +150,12 @@ describe("setting an owner by hand and in bulk (decision 044)", () => {
     const gone = await createTestUser({ isActive: false });
     const [lead] = await seedContacts(1);
     await expect(
-      setContactOwner(db(), { contactIds: [lead.id], ownerUserId: gone.id }, { userId: boss.id, ipAddress: null, role: "superuser" }, NOW),
+      setContactOwner(
+        db(),
+        { contactIds: [lead.id], ownerUserId: gone.id },
+        { userId: boss.id, ipAddress: null, role: "superuser" },
+        NOW,
+      ),
     ).rejects.toMatchObject({ code: "validation" });
   });
 });
@@ -145,7 +166,15 @@ describe("deactivating a user hands their contacts over (decision 044)", () => {
     const leaving = await createTestUser();
     const taker = await createTestUser();
     const leads = await seedContacts(5);
-    await db().update(contacts).set({ ownerUserId: leaving.id }).where(inArray(contacts.id, leads.map((c) => c.id)));
+    await db()
+      .update(contacts)
+      .set({ ownerUserId: leaving.id })
+      .where(
+        inArray(
+          contacts.id,
+          leads.map((c) => c.id),
+        ),
+      );
     const actor = { userId: boss.id, ipAddress: null };
     await expect(updateUser(db(), leaving.id, { isActive: false }, actor, NOW)).rejects.toMatchObject({
       code: "validation",
@@ -158,7 +187,12 @@ describe("deactivating a user hands their contacts over (decision 044)", () => {
     const owners = await db()
       .select({ owner: contacts.ownerUserId })
       .from(contacts)
-      .where(inArray(contacts.id, leads.map((c) => c.id)));
+      .where(
+        inArray(
+          contacts.id,
+          leads.map((c) => c.id),
+        ),
+      );
     expect(owners.every((o) => o.owner === taker.id)).toBe(true);
     const row = await db().select().from(users).where(eq(users.id, leaving.id)).get();
     expect(row?.isActive).toBe(false);
@@ -174,6 +208,9 @@ describe("{{salesRep…}} come from the owner (decision 044)", () => {
       salesRepEmail: "olive@helio.example",
       salesRepPhone: "+15550000002",
     });
-    expect(variableValues({ sender, owner: null })).toMatchObject({ salesRep: "Sam Sender", salesRepEmail: "sam@helio.example" });
+    expect(variableValues({ sender, owner: null })).toMatchObject({
+      salesRep: "Sam Sender",
+      salesRepEmail: "sam@helio.example",
+    });
   });
 });

@@ -5,8 +5,9 @@ import type { Db } from "~/db/client.server";
 import { activityLog, contacts, users, type Role } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
+import { MAX_OWNER_CONTACTS } from "./owner-limits";
 
-export const MAX_OWNER_CONTACTS = 1000;
+export { MAX_OWNER_CONTACTS };
 export const OWNER_NOT_ALLOWED = "You can only make yourself the owner, or clear it";
 export const OWNER_NOT_ACTIVE = "Choose an active user as the owner";
 
@@ -74,24 +75,16 @@ export async function setContactOwner(db: Db, input: SetOwnerInput, actor: Owner
 
 /** The statement that hands every contact of one user to another (deactivation, decision 044): one index seek. */
 export function handOffContactsStatement(db: Db, fromUserId: number, toUserId: number, now: Date) {
-  return db
-    .update(contacts)
-    .set({ ownerUserId: toUserId, updatedAt: now })
-    .where(eq(contacts.ownerUserId, fromUserId));
+  return db.update(contacts).set({ ownerUserId: toUserId, updatedAt: now }).where(eq(contacts.ownerUserId, fromUserId));
 }
 
 /** Whether the user owns any contact (one index seek): deactivation then needs someone to hand them to. */
 export async function ownsContacts(db: Db, userId: number) {
-  const row = await db.select({ id: contacts.id }).from(contacts).where(eq(contacts.ownerUserId, userId)).limit(1).get();
+  const row = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(eq(contacts.ownerUserId, userId))
+    .limit(1)
+    .get();
   return Boolean(row);
-}
-
-/** The active users, for an owner picker (a team: small). */
-export async function listOwnerChoices(db: Db) {
-  return db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
-    .from(users)
-    .where(eq(users.isActive, true))
-    .orderBy(users.firstName, users.lastName)
-    .limit(500);
 }

@@ -357,10 +357,22 @@ const MATRIX: Record<string, Case[]> = {
       form: { intent: "nonsense" },
       expect: SUPER_FORM_INVALID,
     },
+    {
+      method: "POST",
+      path: async () => `/user-analytics/users/${await freshUser()}`,
+      form: { intent: "away" },
+      expect: { anon: 302, user: 403, superuser: 302 },
+    },
   ],
   "_app+/_account+/account.tsx": [
     { method: "GET", path: "/account", expect: SCREEN },
     { method: "POST", path: "/account", form: {}, expect: SCREEN_FORM_INVALID },
+    {
+      method: "POST",
+      path: "/account",
+      form: { intent: "lead-availability", available: "on" },
+      expect: { anon: 302, user: 302, superuser: 302 },
+    },
     {
       method: "POST",
       path: "/account",
@@ -400,7 +412,33 @@ const MATRIX: Record<string, Case[]> = {
     { method: "GET", path: "/test-smart-alerts", expect: SCREEN },
     { method: "POST", path: "/test-smart-alerts", form: { message: "" }, expect: SCREEN_FORM_INVALID },
   ],
-  "_app+/_contacts+/contacts.tsx": placeholder("/contacts"),
+  "_app+/_contacts+/contacts.tsx": [
+    { method: "GET", path: "/contacts", expect: SCREEN },
+    { method: "POST", path: "/contacts", form: {}, expect: SCREEN_FORM_INVALID },
+    // Bulk "Set owner" to someone else (decision 044): only a superuser may give contacts to another user.
+    {
+      method: "POST",
+      path: "/contacts",
+      form: async (c) => ({ contactIds: String(await freshContact(c)), ownerUserId: String(await freshUser()) }),
+      expect: { anon: 302, user: 403, superuser: 302 },
+    },
+  ],
+  "_app+/_contacts+/contacts_.$id.owner.tsx": [
+    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/owner`, expect: SCREEN_NO_ACTION },
+    {
+      method: "POST",
+      path: async (c) => `/contacts/${await freshContact(c)}/owner`,
+      form: { ownerUserId: "not-an-id" },
+      expect: SCREEN_FORM_INVALID,
+    },
+    // Another user as owner: a superuser's is saved, a standard user's is refused with a destructive toast (302 both).
+    {
+      method: "POST",
+      path: async (c) => `/contacts/${await freshContact(c)}/owner`,
+      form: async () => ({ ownerUserId: String(await freshUser()), note: "Matrix" }),
+      expect: { anon: 302, user: 302, superuser: 302 },
+    },
+  ],
   "_app+/_contacts+/contacts.new.tsx": [
     { method: "GET", path: "/contacts/new", expect: SCREEN },
     { method: "POST", path: "/contacts/new", form: {}, expect: SCREEN_FORM_INVALID },

@@ -244,7 +244,6 @@ export type UserChange = {
   resetTwoFactor?: boolean;
 };
 
-
 /** Role, active flag and password reset (superusers only; the route checks). Returns the one-time password on reset. */
 export async function updateUser(
   db: Db,
@@ -310,10 +309,7 @@ export async function updateUser(
     }
   }
   if (change.availableForLeads !== undefined && change.availableForLeads !== before.availableForLeads) {
-    await runBatch(db, [
-      db.update(users).set({ availableForLeads: change.availableForLeads, updatedAt: now }).where(eq(users.id, id)),
-      log("set_lead_availability", { available: change.availableForLeads }),
-    ]);
+    await setLeadAvailability(db, id, change.availableForLeads, actor, now);
   }
   if (change.resetPassword) {
     password = randomPassword();
@@ -327,6 +323,24 @@ export async function updateUser(
   if (change.resetTwoFactor) await resetTwoFactor(db, id, actor, now);
   const after = await mustExist(db, id);
   return { user: publicUserRow(after), password };
+}
+
+/**
+ * "Available for new leads" (decision 044): round-robin assignment skips a user who is away. A superuser sets it on
+ * the users screen, every user on their own account page; logged with whose flag it was.
+ */
+export async function setLeadAvailability(db: Db, userId: number, available: boolean, actor: Actor, now: Date) {
+  await runBatch(db, [
+    db.update(users).set({ availableForLeads: available, updatedAt: now }).where(eq(users.id, userId)),
+    db.insert(activityLog).values(
+      activityRow("set_lead_availability", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        now,
+        details: { targetUserId: userId, available },
+      }),
+    ),
+  ]);
 }
 
 /** The signed-in user changes their own password: the current one is required; other sessions end. */

@@ -9,7 +9,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
-import { listOwnerChoices } from "~/contacts/set-contact-owner.server";
+import { listOwnerChoices } from "~/contacts/load-owner-picker.server";
 import { zodId } from "~/lib/ids";
 import { AppError, isAppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
@@ -128,7 +128,9 @@ export default function ManageUser() {
       <div className="grid gap-2 sm:grid-cols-2">
         {user.role === "superuser" ? act("make-user", "Make standard user") : act("make-superuser", "Make superuser")}
         {user.isActive ? null : act("reactivate", "Reactivate")}
-        {user.availableForLeads ? act("away", "Mark away (no new leads)") : act("available", "Mark available for leads")}
+        {user.availableForLeads
+          ? act("away", "Mark away (no new leads)")
+          : act("available", "Mark available for leads")}
         {act("reset-password", "Reset password")}
         {user.twoFactorEnabled && user.id !== me ? act("reset-two-factor", "Reset two-factor") : null}
       </div>
