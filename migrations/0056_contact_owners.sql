@@ -19,3 +19,6 @@ CREATE TABLE `assignment_cursor` (
 );
 --> statement-breakpoint
 INSERT INTO `assignment_cursor` (`id`, `last_user_id`) VALUES (1, 0);
+--> statement-breakpoint
+-- Upload CSV: the owner chosen for the whole file (null = none), given to every contact the import creates or updates.
+ALTER TABLE `contact_imports` ADD `owner_user_id` integer REFERENCES `users`(`id`) ON DELETE SET NULL;

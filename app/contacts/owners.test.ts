@@ -4,10 +4,13 @@ import { activityLog, contacts, users } from "~/db/schema";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { variableValues } from "~/messaging/variable-values";
 import { updateUser } from "~/users/manage-users.server";
-import { seedContacts } from "../../tests/contact-factory";
+import { seedContacts, uniquePhone } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { recordingQueue, runInboundJob } from "../../tests/messaging-harness";
 import { assignNewLeads } from "./assign-new-leads.server";
+import { ingestLeads } from "./ingest-leads.server";
+import { stageContactImport } from "./stage-contact-import.server";
+import { startContactImport, type FileOwner } from "./start-contact-import.server";
 import { OWNER_NOT_ALLOWED, setContactOwner } from "./set-contact-owner.server";
 
 const NOW = new Date("2026-11-27T15:00:00Z");
@@ -212,5 +215,80 @@ describe("{{salesRep…}} come from the owner (decision 044)", () => {
       salesRep: "Sam Sender",
       salesRepEmail: "sam@helio.example",
     });
+  });
+});
+
+describe("the lead webhook's owner field (decision 044)", () => {
+  it("an active user's email owns the new lead; an unknown one leaves it unowned; an update takes the named owner", async () => {
+    const closer = await createTestUser({ email: `closer-${crypto.randomUUID().slice(0, 8)}@helio.test` });
+    const run = (leads: unknown[], onDuplicate: "skip" | "update" = "skip") =>
+      ingestLeads(
+        db(),
+        {
+          leads,
+          onDuplicate,
+          defaultSource: "Matrix",
+          apiKeyId: null,
+          userId: closer.id,
+          requestIp: null,
+          idempotency: null,
+          now: NOW,
+        },
+        async () => {},
+      );
+    const [a, b] = [uniquePhone(), uniquePhone()];
+    const res = await run([
+      { firstName: "Ann", phone: a, owner: closer.email.toUpperCase() },
+      { firstName: "Bo", phone: b, salesRepEmail: "nobody@helio.test" },
+    ]);
+    expect(res.status).toBe(201);
+    const owners = async () =>
+      (
+        await db()
+          .select({ phone: contacts.phone, owner: contacts.ownerUserId })
+          .from(contacts)
+          .where(inArray(contacts.phone, [a, b]))
+      ).sort((x, y) => x.phone.localeCompare(y.phone));
+    expect(await owners()).toEqual(
+      [
+        { phone: a, owner: closer.id },
+        { phone: b, owner: null },
+      ].sort((x, y) => x.phone.localeCompare(y.phone)),
+    );
+    await run([{ firstName: "Bo", phone: b, owner: closer.email }], "update");
+    expect((await owners()).every((o) => o.owner === closer.id)).toBe(true);
+  });
+});
+
+describe("an owner chosen for a whole imported file (decision 044)", () => {
+  it("every contact the file adds or updates gets the owner; a standard user may only choose themselves", async () => {
+    const boss = await createTestUser({ role: "superuser" });
+    const closer = await createTestUser();
+    const [existing] = await seedContacts(1);
+    const fresh = uniquePhone();
+    const text = ["firstName,lastName,phone", `New,Lead,${fresh}`, `Old,Lead,${existing.phone}`].join("\n");
+    const start = async (userId: number, owner: FileOwner) => {
+      const imp = await stageContactImport(db(), { name: "owners.csv", text }, { userId }, NOW);
+      return startContactImport(db(), {
+        id: imp.id,
+        userId,
+        mode: "update",
+        owner,
+        clock: () => NOW,
+        enqueue: async () => {},
+      });
+    };
+    const rep = await createTestUser();
+    await expect(start(rep.id, { ownerUserId: closer.id, role: "user" })).rejects.toMatchObject({ code: "forbidden" });
+    expect(await start(boss.id, { ownerUserId: closer.id, role: "superuser" })).toMatchObject({
+      status: "completed",
+      createdCount: 1,
+      updatedCount: 1,
+    });
+    const rows = await db()
+      .select({ owner: contacts.ownerUserId })
+      .from(contacts)
+      .where(inArray(contacts.phone, [fresh, existing.phone]));
+    expect(rows.map((r) => r.owner)).toEqual([closer.id, closer.id]);
   });
 });

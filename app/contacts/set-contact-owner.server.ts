@@ -23,6 +23,22 @@ export type SetOwnerInput = {
 };
 
 /**
+ * The one rule for choosing an owner (decision 044): a standard user may choose only themselves or nobody, a
+ * superuser any active user. Used by every path a person sets an owner on (by hand, in bulk, an import's file owner).
+ */
+export async function assertOwnerAllowed(db: Db, owner: number | null, actor: OwnerActor) {
+  if (actor.role !== "superuser" && owner !== null && owner !== actor.userId)
+    throw new AppError("forbidden", OWNER_NOT_ALLOWED, { field: "ownerUserId" });
+  if (owner === null) return;
+  const row = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, owner), eq(users.isActive, true)))
+    .get();
+  if (!row) throw new AppError("validation", OWNER_NOT_ACTIVE, { field: "ownerUserId" });
+}
+
+/**
  * Sets (or clears) the owner of one or more contacts, by hand or in bulk (decision 044). A superuser may choose any
  * active user; a standard user may only take a contact for themselves or let it go, and only on contacts that are
  * theirs or nobody's — the rule is in the UPDATE's WHERE, so a forged form changes nothing it may not. One activity
@@ -35,16 +51,7 @@ export async function setContactOwner(db: Db, input: SetOwnerInput, actor: Owner
     throw new AppError("validation", `Choose at most ${MAX_OWNER_CONTACTS} contacts at a time`);
   const superuser = actor.role === "superuser";
   const owner = input.ownerUserId;
-  if (!superuser && owner !== null && owner !== actor.userId)
-    throw new AppError("forbidden", OWNER_NOT_ALLOWED, { field: "ownerUserId" });
-  if (owner !== null) {
-    const row = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, owner), eq(users.isActive, true)))
-      .get();
-    if (!row) throw new AppError("validation", OWNER_NOT_ACTIVE, { field: "ownerUserId" });
-  }
+  await assertOwnerAllowed(db, owner, actor);
   const changed = await db
     .update(contacts)
     .set({ ownerUserId: owner, updatedAt: now })

@@ -424,7 +424,11 @@ const MATRIX: Record<string, Case[]> = {
     },
   ],
   "_app+/_contacts+/contacts_.$id.owner.tsx": [
-    { method: "GET", path: async (c) => `/contacts/${await freshContact(c)}/owner`, expect: SCREEN_NO_ACTION },
+    {
+      method: "GET",
+      path: async (c) => `/contacts/${await freshContact(c)}/owner`,
+      expect: { anon: 302, user: 302, superuser: 302 },
+    },
     {
       method: "POST",
       path: async (c) => `/contacts/${await freshContact(c)}/owner`,

@@ -1,8 +1,9 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { CONTACT_NOT_FOUND } from "~/contacts/get-contact.server";
 import { setContactOwner } from "~/contacts/set-contact-owner.server";
 import { formAction } from "~/http/form-action.server";
+import { requireUser } from "~/http/guard.server";
 import { routeId } from "~/http/http.server";
 import { ownerField } from "~/http/owner-form";
 import { redirectWithToast } from "~/http/toast.server";
@@ -22,6 +23,12 @@ const schema = z.object({
     .catch(undefined),
 });
 
+/** Nothing to show here: the owner is set from the contact's page. */
+export async function loader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return redirect(`/contacts/${routeId(args.params.id, CONTACT_NOT_FOUND)}`);
+}
+
 export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, CONTACT_NOT_FOUND);
   const backTo = (raw: unknown) => {
@@ -32,6 +39,8 @@ export async function action(args: ActionFunctionArgs) {
     schema,
     title: "Owner not changed",
     before: id,
+    // A form no page could send (an id that is not one) is answered as JSON: no screen renders this route.
+    resource: true,
     // No screen renders this route's reply: a refusal is a destructive toast on the page that asked (works without JS).
     failureRedirect: (f: { message: string; values: Record<string, unknown> }) =>
       redirectWithToast(args.context, backTo(f.values.back), {
