@@ -176,9 +176,6 @@ export default function Contacts() {
         <Form method="post" action={`/contacts${search}`} id="bulk-owner" className="space-y-3">
           <Table data-testid="contacts-table">
             <THead actions>
-              <Th>
-                <span className="sr-only">Select</span>
-              </Th>
               {["Name", "Phone", "Email", "Company", "Location"].map((c) => (
                 <Th key={c}>{c}</Th>
               ))}
@@ -188,16 +185,15 @@ export default function Contacts() {
             <TBody>
               {contacts.map((c) => (
                 <tr key={c.id} data-testid="contact-row">
-                  <Td className="w-8">
+                  <Td className="font-medium whitespace-nowrap">
+                    {/* The bulk "Set owner" tick sits in the name cell: the name stays the row's first cell. */}
                     <input
                       type="checkbox"
                       name="contactIds"
                       value={c.id}
                       aria-label={`Select ${c.firstName} ${c.lastName}`}
-                      className="h-4 w-4 rounded border-input"
+                      className="mr-2 h-4 w-4 rounded border-input align-middle"
                     />
-                  </Td>
-                  <Td className="font-medium whitespace-nowrap">
                     <TextLink to={`/contacts/${c.id}`}>
                       {c.firstName} {c.lastName}
                     </TextLink>
