@@ -2,6 +2,14 @@ import { Form, useNavigation } from "@remix-run/react";
 import { Button, Card, Field } from "~/components/ui";
 import type { OwnerPicker } from "./load-owner-picker.server";
 
+/** An owner select's options: "No owner", then the choices, the signed-in user marked "(me)". */
+export function ownerOptions(choices: readonly { id: number; name: string }[], me: number) {
+  return [
+    { value: "", label: "No owner" },
+    ...choices.map((u) => ({ value: String(u.id), label: u.id === me ? `${u.name} (me)` : u.name })),
+  ];
+}
+
 /**
  * A contact's owner and the form that sets, reassigns or clears it with a note for the activity log (decision 044).
  * Posts to /contacts/:id/owner and comes back to `back`; a plain form, so it works without JavaScript.
@@ -22,13 +30,7 @@ export function OwnerCard({ contactId, picker, back }: { contactId: number; pick
             id={`owner-${contactId}`}
             name="ownerUserId"
             defaultValue={picker.owner ? String(picker.owner.id) : ""}
-            options={[
-              { value: "", label: "No owner" },
-              ...picker.choices.map((u) => ({
-                value: String(u.id),
-                label: u.id === picker.me ? `${u.name} (me)` : u.name,
-              })),
-            ]}
+            options={ownerOptions(picker.choices, picker.me)}
           />
           <Field
             label="Note"

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { Alert, Button, Dialog, DialogFooter, Field } from "~/components/ui";
 import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
+import { ownerOptions } from "~/contacts/owner-card";
 import { ownerField } from "~/http/owner-form";
 import { useFailureToast } from "~/components/toaster";
 import { ColumnMatchForm } from "~/contacts/column-match";
@@ -196,13 +197,7 @@ export default function ImportPreview() {
               id="import-owner"
               name="ownerUserId"
               hint="Given to every contact the file adds or updates. Without one, a lead is assigned in turn when it replies."
-              options={[
-                { value: "", label: "No owner" },
-                ...owners.choices.map((u) => ({
-                  value: String(u.id),
-                  label: u.id === owners.me ? `${u.name} (me)` : u.name,
-                })),
-              ]}
+              options={ownerOptions(owners.choices, owners.me)}
             />
           </StagedImportForm>
         </>

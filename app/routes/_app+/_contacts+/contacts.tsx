@@ -4,6 +4,7 @@ import { Download, Plus, Send, Upload, Users } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { z } from "zod";
 import { loadContactsPage } from "~/contacts/load-contacts-page.server";
+import { ownerOptions } from "~/contacts/owner-card";
 import { setContactOwner } from "~/contacts/set-contact-owner.server";
 import { useFailureToast } from "~/components/toaster";
 import { formAction } from "~/http/form-action.server";
@@ -119,7 +120,6 @@ export default function Contacts() {
         {/* A plain document GET: the browser saves the file (or follows the "No contacts to download" redirect). */}
         <Form method="get" action="/contacts/download" reloadDocument className="flex items-center gap-2">
           {q ? <input type="hidden" name="q" value={q} /> : null}
-          {owner ? <input type="hidden" name="owner" value={owner} /> : null}
           <Field
             as="select"
             inline
@@ -247,10 +247,7 @@ export default function Contacts() {
               id="bulk-owner-user"
               name="ownerUserId"
               className="min-w-56"
-              options={[
-                { value: "", label: "No owner" },
-                ...assignable.map((o) => ({ value: String(o.id), label: o.id === me.id ? `${o.name} (me)` : o.name })),
-              ]}
+              options={ownerOptions(assignable, me.id)}
             />
             <Button type="submit" variant="secondary" disabled={pending}>
               Set owner
