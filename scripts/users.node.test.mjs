@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_PASSWORD_LENGTH } from "../app/auth/password-rules.js";
-import { LAST_SUPERUSER } from "../app/users/superuser-rules.js";
+import { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER } from "../app/users/superuser-rules.js";
 import { d1, migrate } from "./lib/d1.mjs";
 import { createUser, setUserActive, validateUserInput } from "./lib/users.mjs";
 
@@ -85,5 +85,49 @@ describe("user:deactivate never leaves the organisation without an active superu
       { email: "root@helio.test" },
       { email: "second@helio.test" },
     ]);
+  }, 120_000);
+
+  it("hands a deactivated user's contacts to the named user in the same command (decision 044)", async () => {
+    await createUser(
+      { email: "setter@helio.test", password: "setter-password", role: "user", first: "Se", last: "T" },
+      opts,
+    );
+    await createUser(
+      { email: "closer@helio.test", password: "closer-password", role: "user", first: "Cl", last: "O" },
+      opts,
+    );
+    const [setter] = d1("SELECT id FROM users WHERE email = 'setter@helio.test'", opts);
+    const now = Date.now();
+    d1(
+      `INSERT INTO contacts (first_name, last_name, phone, owner_user_id, created_at, updated_at)
+       VALUES ('A', 'B', '+14155550101', ${setter.id}, ${now}, ${now}), ('C', 'D', '+14155550102', ${setter.id}, ${now}, ${now})`,
+      opts,
+    );
+    expect(() => setUserActive("setter@helio.test", false, opts)).toThrow(HAND_OFF_REQUIRED);
+    expect(() => setUserActive("setter@helio.test", false, { ...opts, handOffTo: "setter@helio.test" })).toThrow(
+      HAND_OFF_INVALID,
+    );
+    const script = spawnSync(
+      process.execPath,
+      [
+        "scripts/user-set-active.mjs",
+        "deactivate",
+        "--email",
+        "setter@helio.test",
+        "--hand-off-to",
+        "closer@helio.test",
+        "--persist-to",
+        dir,
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(script.status, script.stderr).toBe(0);
+    expect(
+      d1(
+        "SELECT u.email FROM contacts c JOIN users u ON u.id = c.owner_user_id WHERE c.phone LIKE '+1415555010_'",
+        opts,
+      ),
+    ).toEqual([{ email: "closer@helio.test" }, { email: "closer@helio.test" }]);
+    expect(d1("SELECT is_active FROM users WHERE email = 'setter@helio.test'", opts)).toEqual([{ is_active: 0 }]);
   }, 120_000);
 });

@@ -39,6 +39,7 @@ export async function importNextChunk(
     consentSource: `csv:${imp.fileName}`,
     mode: imp.duplicateMode,
     userId: imp.createdBy,
+    ownerUserId: imp.ownerUserId,
     now,
     guard,
     // Runs last in the same transaction (the guard above saw the old cursor), so progress and counts

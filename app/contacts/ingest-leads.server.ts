@@ -138,12 +138,22 @@ async function findReplay(
   return { status: row.status, body: JSON.parse(row.response) as LeadsBody, replayed: true };
 }
 
-type Valid = { index: number; row: ContactFields & { phone: string; email: string | null }; consent: LeadConsentInput };
+type Valid = {
+  index: number;
+  row: ContactFields & { phone: string; email: string | null };
+  consent: LeadConsentInput;
+  ownerEmail: string | null;
+};
+
+/** The active user a lead names as its owner, by email, inside the write (decision 044); null when none. */
+const ownerByEmail = (email: string | null) =>
+  // Names spelled out: the builder's table reference rendered invalid SQL inside an INSERT's VALUES.
+  email === null ? null : sql<number | null>`(SELECT id FROM users WHERE email = ${email} AND is_active = 1)`;
 
 async function planAndWrite(
   db: Db,
   input: IngestLeadsInput,
-  parsed: { index: number; row: ContactFields & { phone: string; email: string | null }; consent: LeadConsentInput }[],
+  parsed: Valid[],
   onStored: (lead: StoredLead) => Promise<void>,
 ): Promise<LeadsResult> {
   const phones = parsed.map((p) => p.row.phone);
@@ -213,6 +223,8 @@ async function planAndWrite(
             firstName: values.firstName,
             lastName: sql`CASE WHEN ${values.lastName} = '' THEN ${contacts.lastName} ELSE ${values.lastName} END`,
             ...keepUnlessGiven(values),
+            ownerUserId:
+              p.ownerEmail === null ? undefined : sql`coalesce(${ownerByEmail(p.ownerEmail)}, ${contacts.ownerUserId})`,
             customFields:
               values.customFields == null
                 ? undefined
@@ -245,6 +257,7 @@ async function planAndWrite(
           customFields: values.customFields ?? null,
           consentSource: `lead:${source}`.slice(0, 200),
           consentAt: p.consent.consentedAt ?? now,
+          ownerUserId: ownerByEmail(p.ownerEmail),
           createdBy: input.userId,
           createdAt: now,
           updatedAt: now,

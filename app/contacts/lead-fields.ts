@@ -48,8 +48,14 @@ export type LeadConsentInput = {
   ipAddress: string | null;
   consentedAt: Date | null;
 };
+/**
+ * The lead's owner (decision 044): a user's email under one of these keys. An active user with that email owns the
+ * new (or updated) contact; no such user, or no field, leaves it to round-robin assignment on the first reply.
+ */
+const OWNER_KEYS = new Set(["owner", "owneremail", "salesrep", "salesrepemail", "assignedto", "repemail"]);
+
 export type ParsedLead =
-  | { index: number; ok: true; row: ImportRow; consent: LeadConsentInput }
+  | { index: number; ok: true; row: ImportRow; consent: LeadConsentInput; ownerEmail: string | null }
   | { index: number; ok: false; errors: string[] };
 
 const text = (v: unknown): string | null =>
@@ -71,11 +77,16 @@ export function parseLead(raw: unknown, index: number): ParsedLead {
     consentedAt: null,
   };
   const errors: string[] = [];
+  let ownerEmail: string | null = null;
   for (const [key, value] of Object.entries(raw)) {
     const v = text(value);
     if (v === null) continue; // nested objects and nulls: nothing a contact field can hold
     const field = CONSENT_BY_KEY.get(headerKey(key));
-    if (field) {
+    if (OWNER_KEYS.has(headerKey(key))) {
+      const t = v.trim().toLowerCase();
+      if (t.length > 254) errors.push(`Lead ${n}: ${key} must be at most 254 characters`);
+      else ownerEmail = t || null;
+    } else if (field) {
       const t = v.trim();
       if (t.length > CONSENT_LIMITS[field])
         errors.push(`Lead ${n}: ${key} must be at most ${CONSENT_LIMITS[field]} characters`);
@@ -98,7 +109,7 @@ export function parseLead(raw: unknown, index: number): ParsedLead {
   const read = reader(record, n);
   if ("errors" in read) errors.push(...read.errors.map((e) => e.replace(/^Row (\d+):/, "Lead $1:")));
   if (errors.length > 0 || "errors" in read) return { index, ok: false, errors };
-  return { index, ok: true, row: read.row, consent: { ...consent, consentedAt } };
+  return { index, ok: true, row: read.row, consent: { ...consent, consentedAt }, ownerEmail };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, asc, eq, gt, inArray, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, desc, asc, eq, gt, inArray, isNull, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { contacts, contactTotals, type Contact } from "~/db/schema";
 import { ftsQuery } from "~/lib/fts";
@@ -14,11 +14,31 @@ export type ContactPage = {
   prevCursor: number | null;
 };
 
+/** The owner filter (decision 044): a user's contacts, the unowned ones ("none"), or everyone (undefined). */
+export type OwnerFilter = number | "none" | undefined;
+
+/** The filter as a WHERE term: one seek of contacts_owner_idx (owner_user_id, id), newest first. */
+export function ownerCondition(owner: OwnerFilter): SQL | undefined {
+  if (owner === undefined) return undefined;
+  return owner === "none" ? isNull(contacts.ownerUserId) : eq(contacts.ownerUserId, owner);
+}
+
+/** One page of the unsearched (or short-term) list: exported so query-plans can check its plan. */
+export function selectContactsPage(db: Db, where: SQL | undefined, backwards: boolean, limit: number) {
+  return db
+    .select()
+    .from(contacts)
+    .where(where)
+    .orderBy(backwards ? asc(contacts.id) : desc(contacts.id))
+    .limit(limit);
+}
+
 /** Server-side search and keyset paging, newest first; never loads more than one page. */
 export async function listContacts(
   db: Db,
-  opts: { q?: string | null; after?: number | null; before?: number | null; limit?: number } = {},
+  opts: { q?: string | null; after?: number | null; before?: number | null; limit?: number; owner?: OwnerFilter } = {},
 ): Promise<ContactPage> {
+  const owner = ownerCondition(opts.owner);
   const limit = Math.min(Math.max(opts.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const q = searchText(opts.q);
   const backwards = !opts.after && !!opts.before;
@@ -37,10 +57,12 @@ export async function listContacts(
       : opts.before
         ? sql`AND rowid > ${opts.before}`
         : sql``;
+    // With an owner filter, the matches are kept to the owner's ids inside the same walk, so paging stays exact.
+    const ownerIds = owner ? sql`AND rowid IN (SELECT ${contacts.id} FROM ${contacts} WHERE ${owner})` : sql``;
     // contacts_fts is an FTS5 table drizzle does not model.
     // raw-sql: fts-match
     const ids = await db.all<{ id: number }>(
-      sql`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${match} ${idCursor}
+      sql`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${match} ${idCursor} ${ownerIds}
           ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
     );
     rows = ids.length
@@ -65,12 +87,7 @@ export async function listContacts(
           like(contacts.company),
         )
       : undefined;
-    rows = await db
-      .select()
-      .from(contacts)
-      .where(and(search, cursor))
-      .orderBy(backwards ? asc(contacts.id) : desc(contacts.id))
-      .limit(limit + 1);
+    rows = await selectContactsPage(db, and(search, cursor, owner), backwards, limit + 1);
   }
 
   const hasMore = rows.length > limit;

@@ -1,23 +1,62 @@
+import { inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import type { Contact } from "~/db/schema";
-import { countContacts, listContacts, PAGE_SIZE } from "./list-contacts.server";
+import { users, type Contact } from "~/db/schema";
+import { countContacts, listContacts, PAGE_SIZE, type OwnerFilter } from "./list-contacts.server";
 import { publicContact } from "./public-contact.server";
+import { listOwnerChoices } from "./load-owner-picker.server";
 
-export type ContactListQuery = { q?: string; after?: number; before?: number };
+/** `owner`: "me", "none" or a user id (decision 044); anything else lists everyone. */
+export type ContactListQuery = { q?: string; after?: number; before?: number; owner?: string };
 
-function listRow(c: Contact) {
+function listRow(c: Contact, owners: Map<number, string>) {
   const { id, firstName, lastName, phone, email, company, sendable, unsendableReason, optedOut } = publicContact(c);
   const stateZip = [c.state, c.zipCode].filter(Boolean).join(" ");
   const location = [c.city, stateZip].filter(Boolean).join(", ") || c.address || "";
-  return { id, firstName, lastName, phone, email, company, location, sendable, unsendableReason, optedOut };
+  const owner = c.ownerUserId === null ? null : { id: c.ownerUserId, name: owners.get(c.ownerUserId) ?? "" };
+  return { id, firstName, lastName, phone, email, company, location, sendable, unsendableReason, optedOut, owner };
 }
 
-/** The Contacts screen: one page of the (searched) list as table rows; the total is counted only without a search, where it is one cheap COUNT. */
-export async function loadContactsPage(db: Db, query: ContactListQuery) {
+const fullName = (u: { firstName: string; lastName: string; email: string }) =>
+  `${u.firstName} ${u.lastName}`.trim() || u.email;
+
+function ownerFilter(owner: string | undefined, meId: number): OwnerFilter {
+  if (owner === "me") return meId;
+  if (owner === "none") return "none";
+  return owner && /^[1-9]\d{0,15}$/.test(owner) ? Number(owner) : undefined;
+}
+
+/**
+ * The Contacts screen: one page of the (searched, owner-filtered) list as table rows with each owner's name, and the
+ * active users for the owner filter and the bulk "Set owner" form. The total is counted only for the whole list,
+ * where it is one cheap COUNT.
+ */
+export async function loadContactsPage(db: Db, query: ContactListQuery, meId: number) {
   const q = query.q ?? "";
-  const [page, total] = await Promise.all([
-    listContacts(db, { q, after: query.after, before: query.before, limit: PAGE_SIZE }),
-    q ? Promise.resolve(null) : countContacts(db),
+  const owner = ownerFilter(query.owner, meId);
+  const [page, total, choices] = await Promise.all([
+    listContacts(db, { q, after: query.after, before: query.before, limit: PAGE_SIZE, owner }),
+    q || owner !== undefined ? Promise.resolve(null) : countContacts(db),
+    listOwnerChoices(db),
   ]);
-  return { q, contacts: page.contacts.map(listRow), total, nextCursor: page.nextCursor, prevCursor: page.prevCursor };
+  const names = new Map(choices.map((u) => [u.id, u.name]));
+  // An owner who is no longer active (only the CLI of old could leave one) is looked up by id: a handful of rows.
+  const missing = [...new Set(page.contacts.map((c) => c.ownerUserId))].filter(
+    (id): id is number => id !== null && !names.has(id),
+  );
+  if (missing.length) {
+    const rows = await db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(inArray(users.id, missing));
+    for (const u of rows) names.set(u.id, fullName(u));
+  }
+  return {
+    q,
+    owner: query.owner ?? "",
+    owners: choices.map((u) => ({ id: u.id, name: u.name })),
+    contacts: page.contacts.map((c) => listRow(c, names)),
+    total,
+    nextCursor: page.nextCursor,
+    prevCursor: page.prevCursor,
+  };
 }

@@ -1,23 +1,39 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { contactImports, type ContactImport, type DuplicateMode } from "~/db/schema";
+import { contactImports, type ContactImport, type DuplicateMode, type Role } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { getContactImport } from "./get-contact-import.server";
 import { importNextChunk } from "./import-next-chunk.server";
 import type { Clock } from "~/lib/clock";
+import { assertOwnerAllowed } from "./set-contact-owner.server";
 
 export const NO_VALID_CONTACTS = "No valid contacts";
 
-/** Moves a staged import to `importing` with the chosen duplicate handling (once: a second confirm is a no-op). */
-export async function confirmContactImport(db: Db, id: number, userId: number, mode: DuplicateMode, now: Date) {
+/** The owner chosen for the whole file, and the role of who chose it (decision 044). */
+export type FileOwner = { ownerUserId: number | null; role: Role };
+
+/**
+ * Moves a staged import to `importing` with the chosen duplicate handling and the file's owner (once: a second
+ * confirm is a no-op). The owner follows setContactOwner's rule (a standard user: themselves or nobody).
+ */
+export async function confirmContactImport(
+  db: Db,
+  id: number,
+  userId: number,
+  mode: DuplicateMode,
+  now: Date,
+  owner: FileOwner | null = null,
+) {
   const imp = await getContactImport(db, id, userId);
   if (imp.validRows === 0) throw new AppError("validation", NO_VALID_CONTACTS);
   if (imp.status !== "staged") return imp;
+  const ownerUserId = owner?.ownerUserId ?? null;
+  if (owner) await assertOwnerAllowed(db, ownerUserId, { userId, ipAddress: null, role: owner.role });
   await db
     .update(contactImports)
-    .set({ status: "importing", duplicateMode: mode, updatedAt: now })
+    .set({ status: "importing", duplicateMode: mode, ownerUserId, updatedAt: now })
     .where(and(eq(contactImports.id, id), eq(contactImports.status, "staged")));
-  return { ...imp, status: "importing" as const, duplicateMode: mode };
+  return { ...imp, status: "importing" as const, duplicateMode: mode, ownerUserId };
 }
 
 /**
@@ -26,9 +42,16 @@ export async function confirmContactImport(db: Db, id: number, userId: number, m
  */
 export async function startContactImport(
   db: Db,
-  opts: { id: number; userId: number; mode: DuplicateMode; clock: Clock; enqueue: (importId: number) => Promise<void> },
+  opts: {
+    id: number;
+    userId: number;
+    mode: DuplicateMode;
+    owner?: FileOwner | null;
+    clock: Clock;
+    enqueue: (importId: number) => Promise<void>;
+  },
 ): Promise<ContactImport> {
-  const confirmed = await confirmContactImport(db, opts.id, opts.userId, opts.mode, opts.clock());
+  const confirmed = await confirmContactImport(db, opts.id, opts.userId, opts.mode, opts.clock(), opts.owner);
   if (confirmed.status === "importing") {
     const { done } = await importNextChunk(db, opts.id, opts.clock());
     if (!done) await opts.enqueue(opts.id);

@@ -53,6 +53,8 @@ export async function upsertContactChunk(
   opts: {
     mode: DuplicateMode;
     userId: number | null;
+    /** The owner every contact written gets (an import's file owner, decision 044); absent = leave owners alone. */
+    ownerUserId?: number | null;
     now: Date;
     /** Where these contacts' consent to be contacted comes from (e.g. "csv:leads.csv", "api:bulk"). */
     consentSource?: string;
@@ -99,6 +101,7 @@ async function planAndWrite(
       ...r,
       sendable: r.sendable ? 1 : 0,
       createdBy: opts.userId,
+      ownerUserId: opts.ownerUserId ?? null,
       consentSource: opts.consentSource ?? null,
       now,
     }));
@@ -120,6 +123,7 @@ async function planAndWrite(
           consentSource: j.consentSource,
           consentAt: j.now,
           createdBy: j.createdBy,
+          ownerUserId: j.ownerUserId,
           createdAt: j.now,
           updatedAt: j.now,
           customFields: j.customFields,
@@ -143,6 +147,8 @@ async function planAndWrite(
           unsendableReason: j.unsendableReason,
           // Imported custom fields are merged into the contact's (a column left empty keeps its value).
           customFields: sql`CASE WHEN ${j.customFields} IS NULL THEN ${contacts.customFields} ELSE json_patch(coalesce(${contacts.customFields}, '{}'), ${j.customFields}) END`,
+          // The file's owner, when one was chosen, like any other imported field that is present.
+          ownerUserId: opts.ownerUserId ? opts.ownerUserId : sql`${contacts.ownerUserId}`,
           updatedAt: now,
         },
         where: sql`${contacts.id} = ${j.id} AND ${guard}`,

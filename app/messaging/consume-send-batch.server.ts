@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import { recordStatus } from "~/activity/system-status.server";
 import { assessPhone } from "~/contacts/phone";
@@ -129,6 +130,11 @@ export type SendRow = Pick<
     senderLastName: string | null;
     senderEmail: string | null;
     senderPhone: string | null;
+    /** The contact's owner (decision 044): {{salesRep…}} come from them when there is one. */
+    ownerFirstName: string | null;
+    ownerLastName: string | null;
+    ownerEmail: string | null;
+    ownerPhone: string | null;
   };
 type Row = SendRow;
 
@@ -149,64 +155,75 @@ function holdReason(holds: PipelineHooks["holdSend"], row: Row): string | null {
   return null;
 }
 
+/** The contact's owner, a second join of users (the first is the sender). */
+const owners = alias(users, "owner");
+
 /**
  * The batch read: queued rows by id, with contact, campaign and the suppression check. `+status` keeps SQLite
  * on the primary key (see the comment above and query-plans.test.ts).
  */
 export function selectQueuedForSend(db: Db, ids: readonly number[]) {
-  return db
-    .select({
-      id: messages.id,
-      channel: messages.channel,
-      kind: messages.kind,
-      status: messages.status,
-      phone: messages.phone,
-      email: messages.email,
-      subject: messages.subject,
-      content: messages.content,
-      isMarketing: messages.isMarketing,
-      attempts: messages.attempts,
-      pacingDeferrals: messages.pacingDeferrals,
-      contactId: messages.contactId,
-      campaignId: messages.campaignId,
-      firstName: contacts.firstName,
-      lastName: contacts.lastName,
-      contactPhone: aliased(contacts.phone, "contact_phone"),
-      contactEmail: aliased(contacts.email, "contact_email"),
-      company: contacts.company,
-      address: contacts.address,
-      city: contacts.city,
-      state: contacts.state,
-      zipCode: contacts.zipCode,
-      customFields: contacts.customFields,
-      timeZone: contacts.timeZone,
-      sendable: contacts.sendable,
-      unsendableReason: contacts.unsendableReason,
-      optedOutAt: contacts.optedOutAt,
-      emailUnsubscribedAt: contacts.emailUnsubscribedAt,
-      campaignName: campaigns.name,
-      campaignStatus: aliased(campaigns.status, "campaign_status"),
-      promoCode: campaigns.promoCode,
-      offerExpiration: campaigns.offerExpiration,
-      senderFirstName: aliased(users.firstName, "sender_first_name"),
-      senderLastName: aliased(users.lastName, "sender_last_name"),
-      senderEmail: aliased(users.email, "sender_email"),
-      senderPhone: aliased(users.phone, "sender_phone"),
-      suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
+  return (
+    db
+      .select({
+        id: messages.id,
+        channel: messages.channel,
+        kind: messages.kind,
+        status: messages.status,
+        phone: messages.phone,
+        email: messages.email,
+        subject: messages.subject,
+        content: messages.content,
+        isMarketing: messages.isMarketing,
+        attempts: messages.attempts,
+        pacingDeferrals: messages.pacingDeferrals,
+        contactId: messages.contactId,
+        campaignId: messages.campaignId,
+        firstName: contacts.firstName,
+        lastName: contacts.lastName,
+        contactPhone: aliased(contacts.phone, "contact_phone"),
+        contactEmail: aliased(contacts.email, "contact_email"),
+        company: contacts.company,
+        address: contacts.address,
+        city: contacts.city,
+        state: contacts.state,
+        zipCode: contacts.zipCode,
+        customFields: contacts.customFields,
+        timeZone: contacts.timeZone,
+        sendable: contacts.sendable,
+        unsendableReason: contacts.unsendableReason,
+        optedOutAt: contacts.optedOutAt,
+        emailUnsubscribedAt: contacts.emailUnsubscribedAt,
+        campaignName: campaigns.name,
+        campaignStatus: aliased(campaigns.status, "campaign_status"),
+        promoCode: campaigns.promoCode,
+        offerExpiration: campaigns.offerExpiration,
+        senderFirstName: aliased(users.firstName, "sender_first_name"),
+        senderLastName: aliased(users.lastName, "sender_last_name"),
+        senderEmail: aliased(users.email, "sender_email"),
+        senderPhone: aliased(users.phone, "sender_phone"),
+        ownerFirstName: aliased(owners.firstName, "owner_first_name"),
+        ownerLastName: aliased(owners.lastName, "owner_last_name"),
+        ownerEmail: aliased(owners.email, "owner_email"),
+        ownerPhone: aliased(owners.phone, "owner_phone"),
+        suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
-        (v) => Boolean(v),
-      ),
-    })
-    .from(messages)
-    .leftJoin(contacts, eq(contacts.id, messages.contactId))
-    .leftJoin(campaigns, eq(campaigns.id, messages.campaignId))
-    .leftJoin(users, eq(users.id, messages.createdBy))
-    .where(
-      and(
-        inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`),
-        sql`+${messages.status} = 'queued'`,
-      ),
-    );
+          (v) => Boolean(v),
+        ),
+      })
+      .from(messages)
+      .leftJoin(contacts, eq(contacts.id, messages.contactId))
+      .leftJoin(campaigns, eq(campaigns.id, messages.campaignId))
+      .leftJoin(users, eq(users.id, messages.createdBy))
+      // The contact's owner (decision 044): a primary-key seek per row of the same read, never a read per message.
+      .leftJoin(owners, eq(owners.id, contacts.ownerUserId))
+      .where(
+        and(
+          inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+          sql`+${messages.status} = 'queued'`,
+        ),
+      )
+  );
 }
 
 /** One row of the claim write: a claimed message (rendered text) or a decided one (skipped, deferred, failed). */
@@ -301,6 +318,10 @@ function render(row: Row, now: Date, org: OrgSettings) {
             email: row.senderEmail,
             phone: row.senderPhone,
           },
+    owner:
+      row.ownerEmail == null
+        ? null
+        : { firstName: row.ownerFirstName, lastName: row.ownerLastName, email: row.ownerEmail, phone: row.ownerPhone },
     org,
     campaign: row,
   });

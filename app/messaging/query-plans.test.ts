@@ -5,6 +5,7 @@ import { db } from "../../tests/factories";
 import { claimStatements, recordOutcomeStatements, selectQueuedForSend } from "./consume-send-batch.server";
 import { markQueued } from "./enqueue-due-messages.server";
 import { plainWordsOptOuts } from "./review-plain-opt-outs.server";
+import { ownerCondition, selectContactsPage } from "~/contacts/list-contacts.server";
 
 // The pipeline's per-batch statements find rows by id and then check their status. SQLite would rather
 // use the (status, …) index, which with a 10k backlog scans every queued row per batch (the broadcast
@@ -46,5 +47,14 @@ describe("query plans of the send pipeline's batch statements", () => {
     expect(p).toMatch(/SEARCH s USING INDEX suppressions_reason_created_at_idx/);
     expect(p).toMatch(/SEARCH m USING INDEX/);
     expect(p).not.toMatch(/SCAN (s|m)\b/);
+  });
+
+  it("the owner filter on /contacts and the send consumer's owner join seek contacts_owner_idx and users by id (decision 044)", async () => {
+    for (const owner of [7, "none"] as const) {
+      const p = await plan(selectContactsPage(db(), ownerCondition(owner), false, 51).getSQL());
+      expect(p, String(owner)).toMatch(/SEARCH contacts USING (COVERING )?INDEX contacts_owner_idx/);
+      expect(p, String(owner)).not.toMatch(/SCAN contacts|USE TEMP B-TREE/);
+    }
+    expect(await plan(selectQueuedForSend(db(), [1, 2, 3]).getSQL())).toMatch(/SEARCH owner USING INTEGER PRIMARY KEY/);
   });
 });

@@ -70,6 +70,8 @@ export function formatAppointmentTime(v: string | undefined): string | undefined
   return `${h % 12 === 0 ? 12 : h % 12}:${m[2]} ${h < 12 ? "AM" : "PM"}`;
 }
 
+type Person = { firstName?: string | null; lastName?: string | null; email?: string | null; phone?: string | null };
+
 export type VariableSources = {
   contact?: {
     firstName?: string | null;
@@ -83,8 +85,10 @@ export type VariableSources = {
     zipCode?: string | null;
     customFields?: string | null;
   } | null;
-  /** The person sending (messages.created_by): {{salesRep}}, {{salesRepEmail}}, {{salesRepPhone}}. */
-  sender?: { firstName?: string | null; lastName?: string | null; email?: string | null; phone?: string | null } | null;
+  /** The person sending (messages.created_by): {{salesRep}}, {{salesRepEmail}}, {{salesRepPhone}} when no owner. */
+  sender?: Person | null;
+  /** The contact's owner (contacts.owner_user_id, decision 044): the {{salesRep…}} variables when there is one. */
+  owner?: Person | null;
   org?: OrgSettings;
   campaign?: { campaignName?: string | null; promoCode?: string | null; offerExpiration?: string | null } | null;
   /** Address the message goes to when there is no contact (a quick send or test to a bare number). */
@@ -98,7 +102,8 @@ export type VariableSources = {
 export function variableValues(s: VariableSources): RenderValues {
   const c = s.contact ?? {};
   const custom = parseCustomFields(c.customFields);
-  const sender = s.sender;
+  // The lead's owner speaks for the company to this contact; the sender only when the lead has no owner.
+  const sender = s.owner?.email ? s.owner : s.sender;
   const salesRep = sender ? [sender.firstName, sender.lastName].map(clean).filter(Boolean).join(" ") : "";
   return {
     firstName: c.firstName,

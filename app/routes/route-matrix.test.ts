@@ -304,9 +304,19 @@ const MATRIX: Record<string, Case[]> = {
     get(async () => `/user-analytics/users/${await freshUser()}`, SUPERUSER_SCREEN),
     get("/user-analytics/users/999999999", SUPER_SCREEN_404),
     post(async () => `/user-analytics/users/${await freshUser()}`, { intent: "nonsense" }, SUPER_FORM_INVALID),
+    post(
+      async () => `/user-analytics/users/${await freshUser()}`,
+      { intent: "away" },
+      {
+        anon: 302,
+        user: 403,
+        superuser: 302,
+      },
+    ),
   ],
   "_app+/_account+/account.tsx": [
     ...screen("/account"),
+    post("/account", { intent: "lead-availability", available: "on" }, REDIRECT),
     post("/account", { intent: "revoke-session", sessionId: "nope" }, SCREEN_FORM_INVALID),
     // Only one's own sessions: an unknown (or someone else's) id is a 404.
     post("/account", { intent: "revoke-session", sessionId: "0".repeat(64) }, SCREEN_404),
@@ -321,7 +331,21 @@ const MATRIX: Record<string, Case[]> = {
   "_app+/_responders+/test-smart-alerts.tsx": screen("/test-smart-alerts", SCREEN_FORM_INVALID, SCREEN, {
     message: "",
   }),
-  "_app+/_contacts+/contacts.tsx": placeholder("/contacts"),
+  "_app+/_contacts+/contacts.tsx": [
+    ...screen("/contacts"),
+    // Bulk "Set owner" to someone else (decision 044): only a superuser may give contacts to another user.
+    post(
+      "/contacts",
+      async (c) => ({ contactIds: String(await freshContact(c)), ownerUserId: String(await freshUser()) }),
+      { anon: 302, user: 403, superuser: 302 },
+    ),
+  ],
+  "_app+/_contacts+/contacts_.$id.owner.tsx": [
+    get(contactAt("/owner"), REDIRECT),
+    post(contactAt("/owner"), { ownerUserId: "not-an-id" }, SCREEN_FORM_INVALID),
+    // Another user as owner: a superuser's is saved, a standard user's is refused with a destructive toast (302 both).
+    post(contactAt("/owner"), async () => ({ ownerUserId: String(await freshUser()), note: "Matrix" }), REDIRECT),
+  ],
   "_app+/_contacts+/contacts.new.tsx": screen("/contacts/new"),
   "_app+/_contacts+/contacts.$id.edit.tsx": screen(contactAt("/edit")),
   "_app+/_contacts+/contacts.$id.delete.tsx": screen(contactAt("/delete"), REDIRECT),

@@ -3,14 +3,15 @@ import { activityRow } from "~/activity/log-activity.server";
 import { resetTwoFactor } from "~/auth/manage-two-factor.server";
 import { hashPassword, verifyPassword } from "~/auth/password-hash.js";
 import { MIN_PASSWORD_LENGTH, passwordProblem } from "~/auth/password-rules.js";
+import { handOffContactsStatement, ownsContacts } from "~/contacts/set-contact-owner.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { activityLog, activityTotals, loginHistory, sessions, users, type Role, type User } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { LAST_SUPERUSER } from "./superuser-rules.js";
+import { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER } from "./superuser-rules.js";
 import type { Actor } from "~/lib/actor";
 
-export { LAST_SUPERUSER };
+export { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER };
 export const USER_NOT_FOUND = "User not found";
 export const MIN_PASSWORD = MIN_PASSWORD_LENGTH;
 
@@ -30,6 +31,7 @@ export type PublicUserRow = {
   phone: string | null;
   role: Role;
   isActive: boolean;
+  availableForLeads: boolean;
   lastLoginAt: string | null;
   loginCount: number;
   totalActivities: number;
@@ -47,6 +49,7 @@ export function publicUserRow(u: User): PublicUserRow {
     phone: u.phone,
     role: u.role,
     isActive: u.isActive,
+    availableForLeads: u.availableForLeads,
     lastLoginAt: u.lastLoginAt ? u.lastLoginAt.toISOString() : null,
     loginCount: u.loginCount,
     totalActivities: u.activityCount,
@@ -230,7 +233,16 @@ async function mustExist(db: Db, id: number) {
   return user;
 }
 
-export type UserChange = { role?: Role; isActive?: boolean; resetPassword?: boolean; resetTwoFactor?: boolean };
+export type UserChange = {
+  role?: Role;
+  isActive?: boolean;
+  /** On deactivation: the active user who takes over their contacts (required when they own any, decision 044). */
+  handOffTo?: number | null;
+  /** Round-robin takes them for new leads (decision 044). */
+  availableForLeads?: boolean;
+  resetPassword?: boolean;
+  resetTwoFactor?: boolean;
+};
 
 /** Role, active flag and password reset (superusers only; the route checks). Returns the one-time password on reset. */
 export async function updateUser(
@@ -270,6 +282,18 @@ export async function updateUser(
         log("reactivate_user", {}),
       ]);
     } else {
+      // Their leads go to someone first: checked before anything changes, moved in the same batch as the sessions.
+      const handOffTo = change.handOffTo ?? null;
+      if (handOffTo === null) {
+        if (await ownsContacts(db, id)) throw new AppError("validation", HAND_OFF_REQUIRED, { field: "handOffTo" });
+      } else {
+        const taker = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, handOffTo), eq(users.isActive, true), ne(users.id, id)))
+          .get();
+        if (!taker) throw new AppError("validation", HAND_OFF_INVALID, { field: "handOffTo" });
+      }
       const res = await db
         .update(users)
         .set({ isActive: false, updatedAt: now })
@@ -277,8 +301,15 @@ export async function updateUser(
         .returning({ id: users.id });
       if (res.length === 0) throw new AppError("conflict", LAST_SUPERUSER);
       // Ends every live session at once (findSessionUser also refuses an inactive user's session).
-      await runBatch(db, [db.delete(sessions).where(eq(sessions.userId, id)), log("deactivate_user", {})]);
+      await runBatch(db, [
+        ...(handOffTo === null ? [] : [handOffContactsStatement(db, id, handOffTo, now)]),
+        db.delete(sessions).where(eq(sessions.userId, id)),
+        log("deactivate_user", handOffTo === null ? {} : { handOffTo }),
+      ]);
     }
+  }
+  if (change.availableForLeads !== undefined && change.availableForLeads !== before.availableForLeads) {
+    await setLeadAvailability(db, id, change.availableForLeads, actor, now);
   }
   if (change.resetPassword) {
     password = randomPassword();
@@ -292,6 +323,24 @@ export async function updateUser(
   if (change.resetTwoFactor) await resetTwoFactor(db, id, actor, now);
   const after = await mustExist(db, id);
   return { user: publicUserRow(after), password };
+}
+
+/**
+ * "Available for new leads" (decision 044): round-robin assignment skips a user who is away. A superuser sets it on
+ * the users screen, every user on their own account page; logged with whose flag it was.
+ */
+export async function setLeadAvailability(db: Db, userId: number, available: boolean, actor: Actor, now: Date) {
+  await runBatch(db, [
+    db.update(users).set({ availableForLeads: available, updatedAt: now }).where(eq(users.id, userId)),
+    db.insert(activityLog).values(
+      activityRow("set_lead_availability", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        now,
+        details: { targetUserId: userId, available },
+      }),
+    ),
+  ]);
 }
 
 /** The signed-in user changes their own password: the current one is required; other sessions end. */

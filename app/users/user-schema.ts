@@ -33,13 +33,22 @@ export const userChangeSchema = z
   .object({
     role: z.enum(ROLES, { errorMap: () => ({ message: "Role must be user or superuser" }) }).optional(),
     isActive: z.boolean({ invalid_type_error: "isActive must be true or false" }).optional(),
+    // Deactivation of a user who owns contacts names who takes them over (decision 044).
+    handOffTo: z.number({ invalid_type_error: "handOffTo must be a user id" }).int().positive().optional(),
+    availableForLeads: z.boolean({ invalid_type_error: "availableForLeads must be true or false" }).optional(),
     resetPassword: z.boolean({ invalid_type_error: "resetPassword must be true or false" }).optional(),
     resetTwoFactor: z.boolean({ invalid_type_error: "resetTwoFactor must be true or false" }).optional(),
   })
   .strict()
-  .refine((v) => v.role !== undefined || v.isActive !== undefined || v.resetPassword || v.resetTwoFactor, {
-    message: "Nothing to change: send role, isActive, resetPassword or resetTwoFactor",
-  });
+  .refine(
+    (v) =>
+      v.role !== undefined ||
+      v.isActive !== undefined ||
+      v.availableForLeads !== undefined ||
+      v.resetPassword ||
+      v.resetTwoFactor,
+    { message: "Nothing to change: send role, isActive, availableForLeads, resetPassword or resetTwoFactor" },
+  );
 
 export const profileSchema = z.object({ firstName: name("First name"), lastName: name("Last name"), email, phone });
 

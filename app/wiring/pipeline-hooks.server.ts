@@ -2,6 +2,7 @@ import { runAlerts } from "~/responders/alerts/run-alerts.server";
 import { attributeReplies } from "~/campaigns/attribute-replies.server";
 import { holdPausedCampaignMessages } from "~/campaigns/campaign-variables";
 import { stopEnrollmentsOnReply } from "~/campaigns/stop-enrollments-on-reply.server";
+import { assignNewLeads } from "~/contacts/assign-new-leads.server";
 import type { InboundProcessor, PipelineHooks } from "~/messaging/pipeline-hooks";
 import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { processReplies } from "~/responders/process-replies.server";
@@ -18,6 +19,8 @@ import type { ReplyProviders } from "./ai-chain.server";
  */
 export function pipelineHooks(replies: (() => ReplyProviders) | null): PipelineHooks {
   const inbound: InboundProcessor[] = [
+    // Before anything else reads the contact: a new lead with no owner gets the next available user (decision 044).
+    { name: "contacts: round-robin a new lead", process: ({ db, now }, ids) => assignNewLeads(db, ids, now) },
     // First: the reply is counted for the campaign that last texted the number, and stamped with it.
     { name: "campaigns: attribute the reply", process: ({ db, now }, ids) => attributeReplies(db, ids, now) },
     // A reply stops the contact's sequences that have stop-on-reply on.

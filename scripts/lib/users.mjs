@@ -1,6 +1,6 @@
 import { hashPassword } from "../../app/auth/password-hash.js";
 import { passwordProblem } from "../../app/auth/password-rules.js";
-import { LAST_SUPERUSER } from "../../app/users/superuser-rules.js";
+import { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER } from "../../app/users/superuser-rules.js";
 import { d1, q } from "./d1.mjs";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -51,6 +51,8 @@ export async function createUser({ email, password, role, first, last }, { onCon
 /**
  * Activates or deactivates; deactivating also ends the user's sessions at once. The last active superuser cannot be
  * deactivated: the UPDATE itself carries the condition (as the app's updateUser does), so no check-then-write race.
+ * A user who owns contacts names who takes them over (`handOffTo`, an email; decision 044): the deactivation, the
+ * hand-off and the sessions go in one command (one D1 batch), the last two only once the user is inactive.
  */
 export function setUserActive(email, active, opts = {}) {
   const mail = String(email).trim().toLowerCase();
@@ -61,13 +63,25 @@ export function setUserActive(email, active, opts = {}) {
     d1(`UPDATE users SET is_active = 1, updated_at = ${Date.now()} WHERE id = ${id}`, opts);
     return id;
   }
-  const changed = d1(
-    `UPDATE users SET is_active = 0, updated_at = ${Date.now()} WHERE id = ${id}
-       AND (role <> 'superuser' OR is_active = 0 OR EXISTS (SELECT 1 FROM users o WHERE o.role = 'superuser' AND o.is_active = 1 AND o.id <> ${id}))
-     RETURNING id`,
+  let takerId = null;
+  if (opts.handOffTo) {
+    const taker = String(opts.handOffTo).trim().toLowerCase();
+    const found = d1(`SELECT id FROM users WHERE email = ${q(taker)} AND is_active = 1 AND id <> ${id}`, opts);
+    if (!found.length) throw new Error(`${HAND_OFF_INVALID}: no other active user with email ${taker}`);
+    takerId = Number(found[0].id);
+  } else if (d1(`SELECT id FROM contacts WHERE owner_user_id = ${id} LIMIT 1`, opts).length) {
+    throw new Error(`${HAND_OFF_REQUIRED}: pass --hand-off-to <email>`);
+  }
+  const now = Date.now();
+  const inactive = `EXISTS (SELECT 1 FROM users WHERE id = ${id} AND is_active = 0)`;
+  const [after] = d1(
+    `UPDATE users SET is_active = 0, updated_at = ${now} WHERE id = ${id}
+       AND (role <> 'superuser' OR is_active = 0 OR EXISTS (SELECT 1 FROM users o WHERE o.role = 'superuser' AND o.is_active = 1 AND o.id <> ${id}));
+     ${takerId === null ? "" : `UPDATE contacts SET owner_user_id = ${takerId}, updated_at = ${now} WHERE owner_user_id = ${id} AND ${inactive};`}
+     DELETE FROM sessions WHERE user_id = ${id} AND ${inactive};
+     SELECT is_active FROM users WHERE id = ${id}`,
     opts,
   );
-  if (!changed.length) throw new Error(LAST_SUPERUSER);
-  d1(`DELETE FROM sessions WHERE user_id = ${id}`, opts);
+  if (Number(after?.is_active) !== 0) throw new Error(LAST_SUPERUSER);
   return id;
 }

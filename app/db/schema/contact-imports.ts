@@ -23,6 +23,8 @@ export const contactImports = sqliteTable(
     fileName: text("file_name").notNull(),
     status: text("status", { enum: IMPORT_STATUSES }).notNull().default("staged"),
     duplicateMode: text("duplicate_mode", { enum: DUPLICATE_MODES }).notNull().default("skip"),
+    // The owner chosen for the whole file on the preview (migration 0056, decision 044); null = none.
+    ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     totalRows: integer("total_rows").notNull().default(0), // data rows in the file
     validRows: integer("valid_rows").notNull().default(0), // staged rows
     errorCount: integer("error_count").notNull().default(0), // rejected rows' error lines

@@ -29,6 +29,8 @@ export const contacts = sqliteTable(
     consentSource: text("consent_source"),
     consentAt: utc("consent_at"),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    // The rep this lead belongs to (migration 0056, decision 044): {{salesRep…}} come from them; null = unassigned.
+    ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -38,6 +40,8 @@ export const contacts = sqliteTable(
     index("contacts_last_name_idx").on(t.lastName, t.firstName),
     index("contacts_company_idx").on(t.company),
     index("contacts_created_at_idx").on(t.createdAt),
+    // The owner filter and "my contacts", newest first (keyset on id); the deactivation hand-off.
+    index("contacts_owner_idx").on(t.ownerUserId, t.id),
   ],
 );
 

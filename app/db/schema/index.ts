@@ -41,3 +41,4 @@ export * from "./lead-consents";
 export * from "./lead-idempotency";
 export * from "./webhook-subscriptions";
 export * from "./webhook-deliveries";
+export * from "./assignment-cursor";

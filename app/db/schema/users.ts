@@ -17,6 +17,8 @@ export const users = sqliteTable(
     phone: text("phone"),
     role: text("role", { enum: ROLES }).notNull().default("user"),
     isActive: bool("is_active").notNull().default(true),
+    // Round-robin assignment of new leads skips a user who is away (migration 0056, decision 044).
+    availableForLeads: bool("available_for_leads").notNull().default(true),
     lastLoginAt: utc("last_login_at"),
     loginCount: integer("login_count").notNull().default(0),
     // Set by an administrator's create/reset (a one-time password): the layout guard sends the user to change it.

@@ -11,7 +11,7 @@ import { errorsByField, isFormFailure } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
 import { intentError, UNKNOWN_ACTION, withDefaults } from "~/http/form-schema";
 import { redirectWithToast } from "~/http/toast.server";
-import { getUserDetails, updateProfile } from "~/users/manage-users.server";
+import { getUserDetails, setLeadAvailability, updateProfile } from "~/users/manage-users.server";
 import { PersonFields } from "~/users/person-fields";
 import { profileSchema } from "~/users/user-schema";
 
@@ -30,6 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
       email: user.email,
       phone: user.phone ?? "",
       role: user.role,
+      availableForLeads: user.availableForLeads,
     },
     twoFactorEnabled: me.twoFactorEnabled,
     sessions,
@@ -45,6 +46,8 @@ const accountForm = withDefaults(
       profileSchema.extend({ intent: z.literal("profile") }),
       z.object({ intent: z.literal("revoke-session"), sessionId: z.string().regex(/^[0-9a-f]{64}$/, UNKNOWN_ACTION) }),
       z.object({ intent: z.literal("revoke-others") }),
+      // Round-robin takes me for new leads, or not (decision 044): the button posts the value it sets.
+      z.object({ intent: z.literal("lead-availability"), available: z.enum(["on", "off"], intentError()) }),
     ],
     intentError(),
   ),
@@ -61,6 +64,12 @@ export async function action(args: ActionFunctionArgs) {
       const n = await revokeOtherSessions(args.context.db, me.id, me.sessionId, actor, now);
       return redirectWithToast(args.context, "/account", {
         title: n === 1 ? "1 other session signed out" : `${n} other sessions signed out`,
+      });
+    }
+    if (input.intent === "lead-availability") {
+      await setLeadAvailability(args.context.db, me.id, input.available === "on", actor, now);
+      return redirectWithToast(args.context, "/account", {
+        title: input.available === "on" ? "You take new leads" : "You are away: no new leads",
       });
     }
     if (input.intent === "revoke-session") {
@@ -101,6 +110,19 @@ export default function Account() {
           <PersonFields values={v} errors={errors} autoComplete />
           <Button type="submit" disabled={pending}>
             {pending ? "Saving..." : "Save Profile"}
+          </Button>
+        </Form>
+      </Card>
+      <Card
+        title="New leads"
+        description="While you are available, new leads without an owner are shared out to you in turn."
+      >
+        <Form method="post" className="flex flex-wrap items-center gap-3" data-testid="lead-availability">
+          <input type="hidden" name="intent" value="lead-availability" />
+          <input type="hidden" name="available" value={user.availableForLeads ? "off" : "on"} />
+          {user.availableForLeads ? <Badge tone="success">Available</Badge> : <Badge tone="neutral">Away</Badge>}
+          <Button type="submit" variant="outline" disabled={pending}>
+            {user.availableForLeads ? "Mark me away" : "Mark me available"}
           </Button>
         </Form>
       </Card>

@@ -8,7 +8,9 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
-import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter } from "~/components/ui";
+import { ActiveBadge, Alert, Badge, Button, Dialog, DialogClose, DialogFooter, Field } from "~/components/ui";
+import { listOwnerChoices } from "~/contacts/load-owner-picker.server";
+import { zodId } from "~/lib/ids";
 import { AppError, isAppError } from "~/lib/app-error";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
@@ -25,7 +27,9 @@ export async function loader(args: LoaderFunctionArgs) {
   const { user } = await getUserDetails(args.context.db, routeId(args.params.id, USER_NOT_FOUND)).catch(
     throwAsResponse,
   );
-  return { user, me: me.id };
+  // Who could take over their contacts on deactivation (decision 044): the other active users.
+  const takers = (await listOwnerChoices(args.context.db)).filter((u) => u.id !== user.id);
+  return { user, me: me.id, takers };
 }
 
 const intentSchema = z.enum([
@@ -35,6 +39,8 @@ const intentSchema = z.enum([
   "reactivate",
   "reset-password",
   "reset-two-factor",
+  "available",
+  "away",
 ]);
 const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   "make-superuser": { role: "superuser" },
@@ -43,6 +49,8 @@ const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   reactivate: { isActive: true },
   "reset-password": { resetPassword: true },
   "reset-two-factor": { resetTwoFactor: true },
+  available: { availableForLeads: true },
+  away: { availableForLeads: false },
 };
 const DONE: Record<z.infer<typeof intentSchema>, string> = {
   "make-superuser": "Role changed to superuser",
@@ -51,33 +59,49 @@ const DONE: Record<z.infer<typeof intentSchema>, string> = {
   reactivate: "User reactivated",
   "reset-password": "Password reset",
   "reset-two-factor": "Two-factor authentication reset",
+  available: "Available for new leads",
+  away: "Away: no new leads",
 };
 
 export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, USER_NOT_FOUND);
-  const schema = z.object({ intent: z.enum(intentSchema.options, intentError("Choose an action")) });
-  return formAction(args, { schema, role: "superuser", before: id }, async ({ intent }, { user: me, actor }) => {
-    if (id() === me.id && intent !== "reset-password") {
-      throw new AppError(
-        "conflict",
-        "Change your own account from your profile; another superuser can change your role or status.",
-      );
-    }
-    try {
-      const { user, password } = await updateUser(args.context.db, id(), CHANGE[intent], actor, args.context.clock());
-      if (password)
-        return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
-    } catch (err) {
-      if (isAppError(err) && err.code === "not_found") throw redirect("/user-analytics");
-      throw err;
-    }
-    const search = new URL(args.request.url).search;
-    return redirectWithToast(args.context, `/user-analytics${search}`, { title: DONE[intent] });
+  const schema = z.object({
+    intent: z.enum(intentSchema.options, intentError("Choose an action")),
+    // Deactivate: who takes over their contacts ("" = nobody chosen; refused when they own any).
+    handOffTo: z.preprocess((v) => (v === "" ? undefined : v), zodId("Choose a user").optional()),
   });
+  return formAction(
+    args,
+    { schema, role: "superuser", before: id },
+    async ({ intent, handOffTo }, { user: me, actor }) => {
+      if (id() === me.id && intent !== "reset-password") {
+        throw new AppError(
+          "conflict",
+          "Change your own account from your profile; another superuser can change your role or status.",
+        );
+      }
+      try {
+        const { user, password } = await updateUser(
+          args.context.db,
+          id(),
+          intent === "deactivate" ? { ...CHANGE[intent], handOffTo: handOffTo ?? null } : CHANGE[intent],
+          actor,
+          args.context.clock(),
+        );
+        if (password)
+          return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
+      } catch (err) {
+        if (isAppError(err) && err.code === "not_found") throw redirect("/user-analytics");
+        throw err;
+      }
+      const search = new URL(args.request.url).search;
+      return redirectWithToast(args.context, `/user-analytics${search}`, { title: DONE[intent] });
+    },
+  );
 }
 
 export default function ManageUser() {
-  const { user, me } = useLoaderData<typeof loader>();
+  const { user, me, takers } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   if (reply?.ok) {
@@ -102,13 +126,34 @@ export default function ManageUser() {
         <Badge tone={user.role === "superuser" ? "accent" : "neutral"}>{user.role}</Badge>
         <ActiveBadge active={user.isActive} inactiveTone="danger" />
         {user.twoFactorEnabled ? <Badge tone="success">2FA on</Badge> : null}
+        {user.availableForLeads ? <Badge tone="success">Takes new leads</Badge> : <Badge tone="neutral">Away</Badge>}
       </p>
       <div className="grid gap-2 sm:grid-cols-2">
         {user.role === "superuser" ? act("make-user", "Make standard user") : act("make-superuser", "Make superuser")}
-        {user.isActive ? act("deactivate", "Deactivate", "destructive") : act("reactivate", "Reactivate")}
+        {user.isActive ? null : act("reactivate", "Reactivate")}
+        {user.availableForLeads
+          ? act("away", "Mark away (no new leads)")
+          : act("available", "Mark available for leads")}
         {act("reset-password", "Reset password")}
         {user.twoFactorEnabled && user.id !== me ? act("reset-two-factor", "Reset two-factor") : null}
       </div>
+      {user.isActive ? (
+        <Form method="post" className="mt-4 grid gap-2 border-t border-border pt-4">
+          <input type="hidden" name="intent" value="deactivate" />
+          <Field
+            as="select"
+            name="handOffTo"
+            label="Hand their contacts to"
+            placeholder="Choose a user"
+            hint="Every contact they own moves to this user when they are deactivated."
+            errors={reply && !reply.ok && reply.field === "handOffTo" ? [reply.message] : null}
+            options={takers.map((t) => ({ value: t.id, label: `${displayName(t)} (${t.email})` }))}
+          />
+          <Button type="submit" variant="destructive" disabled={pending} className="w-full">
+            Deactivate
+          </Button>
+        </Form>
+      ) : null}
       <p className="mt-3 text-xs text-fg-muted">
         Deactivating, resetting a password or resetting two-factor (a lost phone) signs the user out everywhere at once.
       </p>

@@ -1,6 +1,6 @@
 import { recordActivity } from "~/activity/log-activity.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
@@ -14,17 +14,24 @@ import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
+import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
+import { OwnerCard } from "~/contacts/owner-card";
 
 export const meta: MetaFunction = () => [{ title: "Edit Contact — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const me = await requireUser(args);
   // An unknown id is a 404 the route's ErrorBoundary shows inside the dialog.
   const contact = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const { id, firstName, lastName, phone, email, company, address, city, state, zipCode } = contact;
+  const owner = await loadOwnerPicker(args.context.db, contact.ownerUserId, {
+    id: me.id,
+    superuser: me.role === "superuser",
+  });
   return {
     contact: { id, firstName, lastName, phone, email, company, address, city, state, zipCode },
     customFields: parseCustomFields(contact.customFields),
+    owner,
   };
 }
 
@@ -44,7 +51,8 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function EditContact() {
-  const { contact, customFields } = useLoaderData<typeof loader>();
+  const { contact, customFields, owner } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
   const actionData = useActionData<typeof action>();
   const { id, ...values } = contact;
   const defaultValue = { ...Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v ?? ""])), customFields };
@@ -57,6 +65,10 @@ export default function EditContact() {
         defaultValue={defaultValue}
         submitLabel="Save Changes"
       />
+      {/* The owner is its own form (decision 044): it saves at once, apart from the fields above. */}
+      <div className="mt-4">
+        <OwnerCard contactId={id} picker={owner} back={`/contacts${search}`} />
+      </div>
     </Dialog>
   );
 }

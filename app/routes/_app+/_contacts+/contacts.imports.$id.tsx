@@ -3,7 +3,10 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
-import { Alert, Button, Dialog, DialogFooter } from "~/components/ui";
+import { Alert, Button, Dialog, DialogFooter, Field } from "~/components/ui";
+import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
+import { ownerOptions } from "~/contacts/owner-card";
+import { ownerField } from "~/http/owner-form";
 import { useFailureToast } from "~/components/toaster";
 import { ColumnMatchForm } from "~/contacts/column-match";
 import { ContactNotFound } from "~/contacts/contact-not-found";
@@ -34,18 +37,28 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const { context } = args;
   const id = routeId(args.params.id, IMPORT_NOT_FOUND);
-  return viewContactImport(context.db, {
-    id,
-    userId: user.id,
-    now: context.clock(),
-    enqueue: importEnqueuer(context.queue),
-  }).catch(throwAsResponse);
+  // The owner select of the preview (decision 044): every active user for a superuser, else themselves.
+  const [view, owners] = await Promise.all([
+    viewContactImport(context.db, {
+      id,
+      userId: user.id,
+      now: context.clock(),
+      enqueue: importEnqueuer(context.queue),
+    }).catch(throwAsResponse),
+    loadOwnerPicker(context.db, null, { id: user.id, superuser: user.role === "superuser" }),
+  ]);
+  return { ...view, owners };
 }
 
 const intentSchema = z.discriminatedUnion(
   "intent",
   [
-    z.object({ intent: z.literal("confirm"), duplicateMode: z.enum(DUPLICATE_MODES).catch("skip") }),
+    z.object({
+      intent: z.literal("confirm"),
+      duplicateMode: z.enum(DUPLICATE_MODES).catch("skip"),
+      // The owner of every contact in the file ("" = none), decision 044.
+      ownerUserId: ownerField,
+    }),
     // Match columns: one `col<i>` per column of the file ("" = ignore).
     z.object({ intent: z.literal("match") }).catchall(z.string()),
     z.object({ intent: z.literal("cancel") }),
@@ -58,7 +71,8 @@ export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, IMPORT_NOT_FOUND);
   return formAction(args, { schema: intentSchema, before: id }, async (input, { user }) => {
     const staged = stagedImportIntents(args, user.id, id());
-    if (input.intent === "confirm") return await staged.start(input.duplicateMode);
+    if (input.intent === "confirm")
+      return await staged.start(input.duplicateMode, { ownerUserId: input.ownerUserId, role: user.role });
     if (input.intent === "match") {
       await matchImportColumns(
         args.context.db,
@@ -90,7 +104,7 @@ function postedColumns(form: Record<string, string>): string[] {
 }
 
 export default function ImportPreview() {
-  const { import: imp, rows, errors, summary, match } = useLoaderData<typeof loader>();
+  const { import: imp, rows, errors, summary, match, owners } = useLoaderData<typeof loader>();
   const plan = importPlan(imp);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -177,6 +191,14 @@ export default function ImportPreview() {
                 Update
               </label>
             </fieldset>
+            <Field
+              as="select"
+              label="Owner of these contacts"
+              id="import-owner"
+              name="ownerUserId"
+              hint="Given to every contact the file adds or updates. Without one, a lead is assigned in turn when it replies."
+              options={ownerOptions(owners.choices, owners.me)}
+            />
           </StagedImportForm>
         </>
       ) : null}

@@ -15,6 +15,8 @@ import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
 import { listLeadConsents } from "~/contacts/list-lead-consents.server";
+import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
+import { OwnerCard } from "~/contacts/owner-card";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` },
@@ -22,15 +24,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** Contact detail: profile, consent and opt-out state, campaigns, and the conversation with a reply box. */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const me = await requireUser(args);
   const { db } = args.context;
   const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns, templates, leads] = await Promise.all([
+  const [thread, campaigns, templates, leads, owner] = await Promise.all([
     getThread(db, { contactId: contact.id }, { before }),
     contactCampaigns(db, contact.id),
     pickTemplate(db, new URL(args.request.url)),
     listLeadConsents(db, contact.id),
+    loadOwnerPicker(db, contact.ownerUserId, { id: me.id, superuser: me.role === "superuser" }),
   ]);
   return {
     contact: {
@@ -55,6 +58,7 @@ export async function loader(args: LoaderFunctionArgs) {
     thread,
     templates,
     leads,
+    owner,
     nonce: crypto.randomUUID(),
   };
 }
@@ -71,7 +75,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ContactDetail() {
-  const { contact, customFields, campaigns, thread, templates, leads, nonce } = useLoaderData<typeof loader>();
+  const { contact, customFields, campaigns, thread, templates, leads, owner, nonce } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const optedOut = contact.optedOutAt
     ? "This contact opted out of texts (STOP): replies are refused until they text START."
@@ -88,6 +92,7 @@ export default function ContactDetail() {
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6">
+          <OwnerCard contactId={contact.id} picker={owner} back={`/contacts/${contact.id}`} />
           <Card title="Profile">
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
               <dt className="text-fg-muted">Phone</dt>

@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { users } from "~/db/schema";
+
+const fullName = (u: { firstName: string; lastName: string; email: string }) =>
+  `${u.firstName} ${u.lastName}`.trim() || u.email;
+
+/** The active users, for an owner picker or filter (a team: small, capped). */
+export async function listOwnerChoices(db: Db) {
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.isActive, true))
+    .orderBy(users.firstName, users.lastName)
+    .limit(500);
+  return rows.map((u) => ({ ...u, name: fullName(u) }));
+}
+
+/**
+ * A contact's owner and the choices the signed-in user may pick from (decision 044): every active user for a
+ * superuser, only themselves for a standard user (the server enforces the same rule in setContactOwner).
+ */
+export async function loadOwnerPicker(db: Db, ownerUserId: number | null, me: { id: number; superuser: boolean }) {
+  const all = await listOwnerChoices(db);
+  let owner = ownerUserId === null ? null : (all.find((u) => u.id === ownerUserId) ?? null);
+  if (ownerUserId !== null && !owner) {
+    const u = await db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(eq(users.id, ownerUserId))
+      .get();
+    owner = u ? { ...u, name: fullName(u) } : null;
+  }
+  const mayChange = me.superuser || ownerUserId === null || ownerUserId === me.id;
+  const choices = me.superuser ? all : all.filter((u) => u.id === me.id);
+  return {
+    owner: owner && { id: owner.id, name: owner.name },
+    choices: choices.map((u) => ({ id: u.id, name: u.name })),
+    mayChange,
+    me: me.id,
+  };
+}
+
+export type OwnerPicker = Awaited<ReturnType<typeof loadOwnerPicker>>;
