@@ -1,7 +1,14 @@
 import { and, asc, between, desc, lte, ne, sql, type SQL } from "drizzle-orm";
 import { statsFrom, statsStatements } from "~/campaigns/get-stats.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { autoResponders, campaigns, messageDailyCounts, messages, orgSettings } from "~/db/schema";
+import {
+  autoResponders,
+  campaignFunnelColumns,
+  campaigns,
+  messageDailyCounts,
+  messages,
+  orgSettings,
+} from "~/db/schema";
 import { epochMs } from "~/db/stored-values.server";
 import { PUBLIC_URL_HOW, publicBaseUrlOf, publicUrlProblem } from "~/messaging/check-public-url.server";
 import { providerMode, type ProviderEnv } from "~/messaging/providers/registry.server";
@@ -65,20 +72,7 @@ export type CampaignFunnel = {
 };
 /** The first 5 campaigns (newest first, as the dashboard lists them), from their maintained counters. */
 const selectCampaignFunnels = (db: Db, limit = 5) =>
-  db
-    .select({
-      id: campaigns.id,
-      name: campaigns.name,
-      status: campaigns.status,
-      contactCount: campaigns.contactCount,
-      sentCount: campaigns.sentCount,
-      deliveredCount: campaigns.deliveredCount,
-      responseCount: campaigns.responseCount,
-      optedOutCount: campaigns.optedOutCount,
-    })
-    .from(campaigns)
-    .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
-    .limit(limit);
+  db.select(campaignFunnelColumns).from(campaigns).orderBy(desc(campaigns.createdAt), desc(campaigns.id)).limit(limit);
 type FunnelRow = Awaited<ReturnType<typeof selectCampaignFunnels>>[number];
 
 const funnelsFrom = (rows: FunnelRow[]): CampaignFunnel[] =>

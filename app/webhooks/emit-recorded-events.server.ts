@@ -4,6 +4,8 @@ import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
 import {
   alerts,
+  alertSubjectColumns,
+  campaignFunnelColumns,
   campaigns,
   complianceEvents,
   systemStatus,
@@ -92,12 +94,7 @@ async function emitPast(ctx: DomainContext, source: Exclude<Source, "campaigns">
   if (source === "alerts") {
     const rows = await db
       .select({
-        id: alerts.id,
-        contactId: alerts.contactId,
-        phone: alerts.phone,
-        content: alerts.content,
-        priority: alerts.priority,
-        category: alerts.category,
+        ...alertSubjectColumns,
         inboundMessageId: alerts.inboundMessageId,
         isTest: alerts.isTest,
         createdAt: alerts.createdAt,
@@ -195,14 +192,7 @@ async function emitCompletedCampaigns(ctx: DomainContext) {
   const watching = state.watching.map(Number).filter(Number.isFinite);
   const rows = await db
     .select({
-      id: campaigns.id,
-      name: campaigns.name,
-      status: campaigns.status,
-      contactCount: campaigns.contactCount,
-      sentCount: campaigns.sentCount,
-      deliveredCount: campaigns.deliveredCount,
-      responseCount: campaigns.responseCount,
-      optedOutCount: campaigns.optedOutCount,
+      ...campaignFunnelColumns,
       finishedCount: campaigns.finishedCount,
       stoppedCount: campaigns.stoppedCount,
       startedAt: campaigns.startedAt,

@@ -50,3 +50,13 @@ export const alerts = sqliteTable(
     index("alerts_created_at_idx").on(t.createdAt),
   ],
 );
+
+/** Who and what an alert is about: the alert list and the `alert.created` webhook select these. */
+export const alertSubjectColumns = {
+  id: alerts.id,
+  contactId: alerts.contactId,
+  phone: alerts.phone,
+  content: alerts.content,
+  priority: alerts.priority,
+  category: alerts.category,
+};

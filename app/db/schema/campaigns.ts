@@ -43,3 +43,15 @@ export const campaigns = sqliteTable(
 );
 
 export type Campaign = typeof campaigns.$inferSelect;
+
+/** A campaign's name, status and maintained counters: the funnel the Dashboard shows and `campaign.completed` sends. */
+export const campaignFunnelColumns = {
+  id: campaigns.id,
+  name: campaigns.name,
+  status: campaigns.status,
+  contactCount: campaigns.contactCount,
+  sentCount: campaigns.sentCount,
+  deliveredCount: campaigns.deliveredCount,
+  responseCount: campaigns.responseCount,
+  optedOutCount: campaigns.optedOutCount,
+};

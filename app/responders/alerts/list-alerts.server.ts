@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { alerts, contacts } from "~/db/schema";
+import { alerts, alertSubjectColumns, contacts } from "~/db/schema";
 import { epochMs } from "~/db/stored-values.server";
 
 export type AlertListItem = Awaited<ReturnType<typeof listAlerts>>["alerts"][number];
@@ -13,12 +13,7 @@ export async function listAlerts(
   const limit = Math.min(opts.limit ?? 25, 100);
   const rows = await db
     .select({
-      id: alerts.id,
-      contactId: alerts.contactId,
-      phone: alerts.phone,
-      content: alerts.content,
-      priority: alerts.priority,
-      category: alerts.category,
+      ...alertSubjectColumns,
       intent: alerts.intent,
       sentiment: alerts.sentiment,
       confidence: alerts.confidence,
