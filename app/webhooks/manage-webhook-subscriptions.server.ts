@@ -201,7 +201,16 @@ export async function sendTestWebhook(ctx: DomainContext, id: number, actor: Act
     id: eventId,
     type: "message.received",
     created_at: ctx.now.toISOString(),
-    data: { test: true, message_id: 0, contact_id: null, from: "+15005550006", body: "Test event from Helio" },
+    // The shape of a real message.received (webhook-events.ts), so a receiver's parser is tested too.
+    data: {
+      test: true,
+      message_id: 0,
+      contact_id: null,
+      from: "+15005550006",
+      body: "Test event from Helio",
+      campaign_id: null,
+      received_at: ctx.now.toISOString(),
+    },
   });
   const [row] = await ctx.db
     .insert(webhookDeliveries)

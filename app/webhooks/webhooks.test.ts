@@ -33,8 +33,18 @@ import {
   setWebhookEnabled,
 } from "./manage-webhook-subscriptions.server";
 import { signWebhook } from "./sign-webhook.server";
+import { WEBHOOK_EVENT_DATA, webhookEventSchema } from "./webhook-events";
 
 const MIN = 60_000;
+/** A delivered body, held to the published schema of its event (the OpenAPI document's `webhooks`). */
+const documented = (body: string) => {
+  const event = JSON.parse(body);
+  webhookEventSchema.parse(event);
+  // …and nothing in it the document does not name (the schema itself allows additions, as v1 promises).
+  const named = Object.keys(WEBHOOK_EVENT_DATA[event.type as WebhookEventType].shape);
+  expect(Object.keys(event.data).filter((k) => !named.includes(k))).toEqual([]);
+  return event;
+};
 type Q = ReturnType<typeof recordingQueue>;
 
 async function world(opts: { events?: WebhookEventType[]; maxPerHour?: number } = {}) {
@@ -125,7 +135,7 @@ describe("outbound webhooks", () => {
     const got = await w.endpoint.deliveries();
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ verified: true, answered: 200, contentType: "application/json" });
-    const body = JSON.parse(got[0].body);
+    const body = documented(got[0].body);
     expect(body).toMatchObject({
       id: `evt_message_received_${inbound.messageId}`,
       type: "message.received",
@@ -179,7 +189,7 @@ describe("outbound webhooks", () => {
     const got = await w.endpoint.deliveries();
     expect(got).toHaveLength(1);
     expect(got[0].verified).toBe(true);
-    expect(JSON.parse(got[0].body)).toMatchObject({
+    expect(documented(got[0].body)).toMatchObject({
       type: "contact.opted_out",
       data: { contact_id: contact.id, channel: "sms", address: contact.phone },
     });
@@ -199,7 +209,7 @@ describe("outbound webhooks", () => {
     const got = await w.endpoint.deliveries();
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ verified: true, answered: 200 });
-    expect(JSON.parse(got[0].body)).toMatchObject({
+    expect(documented(got[0].body)).toMatchObject({
       id: `evt_message_failed_${id}`,
       type: "message.failed",
       data: { message_id: id, contact_id: contact.id, phone: contact.phone, error_code: "21211", campaign_id: null },
@@ -219,7 +229,7 @@ describe("outbound webhooks", () => {
     expect(await w.drain(queue)).toEqual([]);
     const got = await w.endpoint.deliveries();
     expect(got).toHaveLength(1);
-    expect(JSON.parse(got[0].body)).toMatchObject({
+    expect(documented(got[0].body)).toMatchObject({
       type: "message.failed",
       data: {
         message_id: id,
@@ -245,7 +255,7 @@ describe("outbound webhooks", () => {
     await reconcileMessages(db(), queue, deps.sms, DAYTIME, appHooks.finalFailure);
     await w.drain(queue);
     const got = await w.endpoint.deliveries();
-    expect(got.map((d) => JSON.parse(d.body))).toMatchObject([{ type: "message.failed", data: { message_id: id } }]);
+    expect(got.map((d) => documented(d.body))).toMatchObject([{ type: "message.failed", data: { message_id: id } }]);
   });
 
   it("campaign.completed: campaigns the trigger completes (one watched since before, one newer) → one delivery each, with the counts; nothing twice", async () => {
@@ -267,7 +277,7 @@ describe("outbound webhooks", () => {
     expect((await emitRecordedEvents(w.ctx())).campaigns).toBe(2);
     expect((await emitRecordedEvents(w.ctx())).campaigns).toBe(0);
     await w.drain();
-    const got = (await w.endpoint.deliveries()).map((d) => ({ verified: d.verified, body: JSON.parse(d.body) }));
+    const got = (await w.endpoint.deliveries()).map((d) => ({ verified: d.verified, body: documented(d.body) }));
     expect(got).toHaveLength(2);
     expect(got.every((d) => d.verified)).toBe(true);
     expect(got.map((d) => d.body).sort((a, b) => a.data.campaign_id - b.data.campaign_id)).toMatchObject([
@@ -293,7 +303,7 @@ describe("outbound webhooks", () => {
     await w.drain();
     const got = await w.endpoint.deliveries();
     expect(got.map((d) => JSON.parse(d.body).type)).toEqual(["lead.created"]);
-    expect(JSON.parse(got[0].body).data).toMatchObject({ contact_id: contact.id, source: "EnergySage", created: true });
+    expect(documented(got[0].body).data).toMatchObject({ contact_id: contact.id, source: "EnergySage", created: true });
   });
 
   it("a failing receiver: retries after 1, 5, 30, 120 and 480 minutes through the tick's due query, then the delivery has failed", async () => {
@@ -387,7 +397,7 @@ describe("outbound webhooks", () => {
       expect.stringMatching(/^evt_test_/),
     ]);
     expect(got.every((d) => d.verified)).toBe(true);
-    expect(JSON.parse(got[2].body).data.test).toBe(true);
+    expect(documented(got[2].body).data.test).toBe(true);
     await setWebhookEnabled(db(), w.id, false, w.actor, DAYTIME);
     await expect(replayWebhookDelivery(w.ctx(), row.id, w.actor)).rejects.toMatchObject({ code: "conflict" });
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openApiDocument } from "./openapi";
 import { API_SCOPES, type Operation } from "./operation";
 import { OPERATIONS } from "./operations";
+import { WEBHOOK_EVENTS } from "~/db/schema";
 
 /**
  * Issue 26 item 5 / decision 038: the published contract is generated from the registry, and every operation in it
@@ -87,6 +88,26 @@ describe("the OpenAPI document of /api/v1", () => {
       expect(schema, name).not.toHaveProperty("$schema");
       expect(JSON.stringify(schema), name).not.toMatch(/"_def"|"typeName"/);
       expect(schema.type ?? schema.anyOf ?? schema.allOf, name).toBeDefined();
+    }
+  });
+
+  it("documents each outbound webhook event (OpenAPI 3.1 `webhooks`): the signed headers and the event's body", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    for (const [type, item] of Object.entries(doc.webhooks)) {
+      const post = (
+        item as unknown as { post: Op & { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }
+      ).post;
+      expect(post.parameters.map((p) => `${p.in}:${p.name}`)).toEqual([
+        "header:Helio-Signature",
+        "header:Helio-Event-Id",
+      ]);
+      const body = doc.components.schemas[
+        post.requestBody.content["application/json"].schema.$ref.split("/").pop()!
+      ] as {
+        properties: { type: { const?: string; enum?: string[] }; data: { required?: string[] } };
+      };
+      expect(body.properties.type.const ?? body.properties.type.enum?.[0], type).toBe(type);
+      expect(body.properties.data.required?.length, type).toBeGreaterThan(2);
     }
   });
 

@@ -4,6 +4,8 @@ import type { Operation } from "./operation";
 import { API_SCOPES } from "./operation";
 import { OPERATIONS } from "./operations";
 import { errorSchema } from "./schemas";
+import { WEBHOOK_EVENTS, type WebhookEventType } from "~/db/schema";
+import { webhookEnvelope } from "~/webhooks/webhook-events";
 
 type Json = Record<string, unknown>;
 
@@ -47,6 +49,54 @@ function parameters(op: Operation) {
     }
   }
   return out;
+}
+
+const WEBHOOK_HEADERS = [
+  {
+    name: "Helio-Signature",
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the subscription\'s secret>`: verify it and refuse a ' +
+      "timestamp more than five minutes away",
+  },
+  { name: "Helio-Event-Id", description: "The event id (the body's `id`); the same event replayed keeps it" },
+];
+
+/**
+ * OpenAPI 3.1 `webhooks`: what Helio POSTs to a subscription's URL for each event (decision 036), from the schemas
+ * the webhook tests hold every delivery to (app/webhooks/webhook-events.ts).
+ */
+function webhooks(schemas: Record<string, Json>) {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((type: WebhookEventType) => {
+      const name = `${type
+        .split(".")
+        .map((w) => cap(w).replace(/_(.)/g, (_, c: string) => c.toUpperCase()))
+        .join("")}Event`;
+      schemas[name] = jsonSchema(webhookEnvelope(type));
+      return [
+        type,
+        {
+          post: {
+            operationId: `webhook${name}`,
+            tags: ["Webhooks"],
+            summary: `${type} (sent to your subscription)`,
+            parameters: WEBHOOK_HEADERS.map((h) => ({
+              ...h,
+              in: "header",
+              required: true,
+              schema: { type: "string" },
+            })),
+            requestBody: { required: true, content: { "application/json": { schema: ref(name) } } },
+            responses: {
+              "2XX": {
+                description: "Received. Anything else (or no answer in 10 s) is retried after 1, 5, 30, 120, 480 min",
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
 }
 
 /** The OpenAPI 3.1 document of /api/v1, from the operation registry (decision 038). */
@@ -104,8 +154,9 @@ export function openApiDocument(ops: readonly Operation[] = OPERATIONS, serverUr
         "Within v1 changes are additive only (new operations, optional fields, new response fields).",
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(ops.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...[...new Set(ops.map((o) => o.tag))].map((name) => ({ name })), { name: "Webhooks" }],
     paths,
+    webhooks: webhooks(schemas),
     components: {
       schemas,
       securitySchemes: {
