@@ -24,15 +24,17 @@ type Op = {
 export function loader() {
   const doc = openApiDocument();
   const schemas = doc.components.schemas as Record<string, Schema>;
-  const fieldsOf = (op: Op) => {
-    const name = op.requestBody?.content["application/json"].schema.$ref.split("/").pop();
-    const s = name ? schemas[name] : undefined;
-    return Object.entries(s?.properties ?? {}).map(([field, p]) => ({
+  const fieldsIn = (s: Schema | undefined) =>
+    Object.entries(s?.properties ?? {}).map(([field, p]) => ({
       field,
       type: [p.type ?? "any"].flat().join(" | ") + (p.items?.type ? ` of ${p.items.type}` : ""),
       required: (s?.required ?? []).includes(field),
     }));
+  const bodyOf = (op: Pick<Op, "requestBody">) => {
+    const name = op.requestBody?.content["application/json"].schema.$ref.split("/").pop();
+    return name ? schemas[name] : undefined;
   };
+  const fieldsOf = (op: Op) => fieldsIn(bodyOf(op));
   return {
     title: doc.info.title,
     version: doc.info.version,
@@ -51,6 +53,11 @@ export function loader() {
         responses: Object.entries(op.responses).map(([status, r]) => ({ status, description: r.description })),
       })),
     ),
+    // What Helio POSTs to a subscription (Settings → Webhooks): each event's `data` fields.
+    webhooks: Object.entries(doc.webhooks).map(([type, item]) => ({
+      type,
+      fields: fieldsIn(bodyOf((item as { post: Pick<Op, "requestBody"> }).post)?.properties?.data),
+    })),
   };
 }
 
@@ -128,6 +135,31 @@ export default function ApiDocs() {
           </ul>
         </Card>
       ))}
+      <Card data-testid="webhooks">
+        <h2 id="webhooks" className="text-base font-semibold">
+          Webhooks
+        </h2>
+        <p className="mt-1 text-sm">
+          Helio POSTs <code>{"{ id, type, created_at, data }"}</code> to each subscription for the events it chose,
+          signed in <code>Helio-Signature</code> (<code>t=…,v1=</code> HMAC-SHA256 of <code>t.body</code> with the
+          subscription&apos;s secret). Deduplicate on <code>id</code>; answer 2xx within 10 s or it is retried.
+        </p>
+        {doc.webhooks.map((w) => (
+          <section key={w.type} aria-labelledby={`event-${w.type}`}>
+            <h3 id={`event-${w.type}`} className="mt-3 font-mono text-sm font-semibold">
+              {w.type}
+            </h3>
+            <ul className="text-sm">
+              {w.fields.map((f) => (
+                <li key={f.field}>
+                  <code>{f.field}</code> {f.type}
+                  {f.required ? ", always" : ""}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </Card>
     </main>
   );
 }

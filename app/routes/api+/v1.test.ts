@@ -4,6 +4,7 @@ import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import type { Operation } from "~/http/api-v1/operation";
 import { OPERATIONS } from "~/http/api-v1/operations";
+import { WEBHOOK_EVENTS } from "~/db/schema";
 import { createTestContact, uniquePhone } from "../../../tests/contact-factory";
 import { call, db, signedIn } from "../../../tests/factories";
 
@@ -133,6 +134,9 @@ describe("the published contract", () => {
       expect(html).toContain(`id="${op.operationId}"`);
       expect(html).toContain(op.path);
     }
+    // …and each outbound webhook event with its data fields.
+    for (const type of WEBHOOK_EVENTS) expect(html).toContain(`id="event-${type}"`);
+    expect(html).toContain("<code>campaign_id</code>");
     expect(html).not.toMatch(/<script[^>]+src="https?:/);
     expect(html).not.toMatch(/<link[^>]+href="https?:/);
   });
