@@ -61,6 +61,26 @@ export function loader() {
   };
 }
 
+/** A schema's fields: name, JSON type and whether it is always there (`required` names that). */
+function FieldList({
+  fields,
+  required,
+}: {
+  fields: { field: string; type: string; required: boolean }[];
+  required: string;
+}) {
+  return (
+    <ul className="text-sm">
+      {fields.map((f) => (
+        <li key={f.field}>
+          <code>{f.field}</code> {f.type}
+          {f.required ? `, ${required}` : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function ApiDocs() {
   const doc = useLoaderData<typeof loader>();
   return (
@@ -110,14 +130,7 @@ export default function ApiDocs() {
           {op.fields.length > 0 ? (
             <>
               <h3 className="mt-3 text-sm font-semibold">JSON body</h3>
-              <ul className="text-sm">
-                {op.fields.map((f) => (
-                  <li key={f.field}>
-                    <code>{f.field}</code> {f.type}
-                    {f.required ? ", required" : ""}
-                  </li>
-                ))}
-              </ul>
+              <FieldList fields={op.fields} required="required" />
             </>
           ) : null}
           {op.example !== null ? (
@@ -149,14 +162,7 @@ export default function ApiDocs() {
             <h3 id={`event-${w.type}`} className="mt-3 font-mono text-sm font-semibold">
               {w.type}
             </h3>
-            <ul className="text-sm">
-              {w.fields.map((f) => (
-                <li key={f.field}>
-                  <code>{f.field}</code> {f.type}
-                  {f.required ? ", always" : ""}
-                </li>
-              ))}
-            </ul>
+            <FieldList fields={w.fields} required="always" />
           </section>
         ))}
       </Card>
