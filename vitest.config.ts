@@ -45,6 +45,9 @@ export default defineConfig({
     // *.node.test.ts read data sets from node_modules: vitest.node.config.ts runs them in Node.
     exclude: [...configDefaults.exclude, "**/*.node.test.ts"],
     setupFiles: ["./tests/setup.ts"],
+    // One workerd runtime per vitest worker, not per file (decision 051): starting one costs ~5 s and there are 120
+    // files. tests/setup.ts gives every file a freshly migrated database all the same.
+    isolate: false,
     // Fake Twilio/SendGrid servers in Node; their URLs reach workerd tests through `provide`/`inject`.
     globalSetup: ["./tests/global-setup.ts"],
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },

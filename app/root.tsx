@@ -11,19 +11,25 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { getOptionalUser, publicUser } from "~/http/guard.server";
+import { ServiceWorkerRegistration } from "~/components/service-worker";
 import { ToastProvider } from "~/components/toaster";
 import { useNonce } from "~/lib/nonce";
 import { takeToast } from "~/http/toast.server";
 import stylesheet from "~/tailwind.css";
+import { THEME_COLOR } from "~/push/web-manifest";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // The installable app (decision 049).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
 export const meta: MetaFunction = () => [
   { title: "Helio — Connect with clarity" },
   { name: "description", content: "Solar Sales Communication Platform" },
+  { name: "theme-color", content: THEME_COLOR },
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -58,6 +64,7 @@ export default function App() {
       <ToastProvider initial={toast}>
         <Outlet />
       </ToastProvider>
+      <ServiceWorkerRegistration />
     </Document>
   );
 }

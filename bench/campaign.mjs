@@ -8,10 +8,14 @@
 // 3. D1 rows read by a cron tick's campaign dispatcher (its `campaign-dispatch` debug line) with those 100,000
 //    enrolments not yet due: once with nothing due, once with D due enrolments of another campaign.
 //
-//   node bench/campaign.mjs [--count 10000] [--big 100000] [--due 1000] [--timeout 900] [--skip-ceilings]
+//   node bench/campaign.mjs [--count 10000] [--big 100000] [--due 1000] [--timeout 900] [--skip-ceilings] [--cpu-profile]
+//
+// --cpu-profile samples the Worker's isolate during the 10k step run and prints the functions with the most self time
+// (bench/lib/cpu-profile.mjs), as bench/broadcast.mjs does.
 //
 // Miniflare is driven directly, as in bench/broadcast.mjs (no `wrangler dev` proxy). Exits 1 on a duplicate or lost
 // message or a wrong enrolment count, 2 on an error.
+import { join } from "node:path";
 import {
   bareConsumer,
   DISPATCH_BUDGETS,
@@ -31,6 +35,7 @@ import {
   seed,
   startHelioOnFake,
 } from "./lib/helio.mjs";
+import { startCpuProfile } from "./lib/cpu-profile.mjs";
 import { daytimeZone, MAX_RECIPIENTS, phoneFor, renderedFor, TEMPLATE } from "./lib/recipients.mjs";
 import {
   benchFooter,
@@ -48,6 +53,7 @@ const COUNT = countFlag(flags, "count", 10_000, MAX_RECIPIENTS);
 const BIG = countFlag(flags, "big", 100_000, MAX_RECIPIENTS);
 const DUE = countFlag(flags, "due", 1000, MAX_RECIPIENTS);
 const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
+const CPU_PROFILE = Boolean(flags["cpu-profile"]);
 if (DUE > Math.min(BIG, 10_000))
   throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
 
@@ -119,6 +125,7 @@ async function throughputRun(scriptPath, fake, tz) {
   const { account, depth, h } = await startHelioOnFake(fake, {
     scriptPath,
     cleanups,
+    ...(CPU_PROFILE ? { mfOptions: { inspectorPort: 0 } } : {}),
   });
   await migrate(h.db);
   await seed(h.db, COUNT, tz.zone);
@@ -127,6 +134,7 @@ async function throughputRun(scriptPath, fake, tz) {
   await api(h.mf, cookie, "POST", `/api/campaigns/${c.id}/start`);
   await waitEnrolled(h.db, c.id, COUNT, "10k campaign");
   log(`10k campaign ${c.id}: ${COUNT} enrolled; two overlapping cron ticks…`);
+  const sampler = CPU_PROFILE ? await startCpuProfile({ port: Number((await h.mf.getInspectorURL()).port) }) : null;
   const start = Date.now();
   const cpuBefore = workerdCpuMs();
   let ticksSeconds = null;
@@ -152,6 +160,7 @@ async function throughputRun(scriptPath, fake, tz) {
     `the two cron ticks (dispatch: 10,000 step messages created and queued) returned after ${ticksSeconds?.toFixed(2)} s of ${((done - start) / 1000).toFixed(2)} s`,
   );
   const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / COUNT;
+  if (sampler) console.log(await sampler.stop({ bundlePath: join(scriptPath, "..", "app.js") }));
   const { results: rows } = await h.db
     .prepare("SELECT status, twilio_sid, phone, idempotency_key FROM messages WHERE campaign_id = ?")
     .bind(c.id)

@@ -7,7 +7,10 @@
 // otherwise land on one of the three and not the others. Budgets: p95 ≤ 2 × (minimal Worker p95 + bare SQL p95);
 // and at each later --scales (more history appended to the same database) p95 ≤ 1.2 × the route's p95 at the first
 // (issue 22: 5M against 1M). No absolute millisecond budget: those do not travel between machines. Exit 1 when one fails.
-//   node bench/screens.mjs [--requests 60] [--concurrency 4] [--repeats 3] [--contacts 100000] [--scales 1000000,5000000] [--json out.json]
+// The inbox queue (issue 27, decision 046): Mine / Unassigned / All and Snoozed over the same conversations, a quarter of
+// the contacts owned by the bench user and half by three other reps, a fifth of the conversations closed and one in
+// fifty snoozed; every page also runs the sidebar's unread count. --only inbox measures just those rows.
+//   node bench/screens.mjs [--requests 60] [--concurrency 4] [--repeats 3] [--contacts 100000] [--scales 1000000,5000000] [--only inbox] [--json out.json]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";
 import { join } from "node:path";
@@ -31,6 +34,47 @@ const SCALES = String(flags.scales ?? flags.messages ?? "1000000,5000000")
 const CONTACTS = Number(flags.contacts ?? 100_000);
 const GROWTH_BUDGET = 1.2;
 const cleanups = [];
+
+const INBOX = [
+  ["mine", "open"],
+  ["unassigned", "open"],
+  ["all", "open"],
+  ["mine", "closed"],
+  ["mine", "snoozed"],
+];
+const OWNER_SQL = { mine: "owner_user_id = 1 AND ", unassigned: "owner_user_id IS NULL AND ", all: "" };
+
+/**
+ * Owners and queue states at scale: the contacts' owners through the app's own trigger (the conversations follow),
+ * then a fifth of the conversations closed and one in fifty snoozed for a day.
+ */
+async function queueAtScale(db, userId) {
+  const t = Date.now();
+  const reps = [];
+  for (const n of [1, 2, 3]) {
+    await db
+      .prepare(
+        `INSERT INTO users (email, password_hash, first_name, last_name, role, is_active, login_count, created_at, updated_at)
+         VALUES (?, 'x', 'Rep', ?, 'user', 1, 0, ?, ?)`,
+      )
+      .bind(`rep${n}@bench.test`, String(n), t, t)
+      .run();
+    reps.push(await db.prepare("SELECT id FROM users WHERE email = ?").bind(`rep${n}@bench.test`).first("id"));
+  }
+  await db
+    .prepare(
+      `UPDATE contacts SET owner_user_id = CASE id % 4 WHEN 0 THEN ?1 WHEN 1 THEN (CASE id % 3 WHEN 0 THEN ?2 WHEN 1 THEN ?3 ELSE ?4 END) WHEN 2 THEN ?2 ELSE NULL END`,
+    )
+    .bind(userId, ...reps)
+    .run();
+  await db.prepare("UPDATE conversations SET status = 'closed' WHERE id % 5 = 0").run();
+  await db
+    .prepare("UPDATE conversations SET snoozed_until = ? WHERE id % 50 = 1")
+    .bind(t + 86_400_000)
+    .run();
+  OWNER_SQL.mine = `owner_user_id = ${userId} AND `;
+  console.log(`inbox queue: owners and states set in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 async function measure(run) {
@@ -114,8 +158,18 @@ async function main() {
       name: "Conversations list",
       path: "/messages/conversations",
       search: true,
-      sql: "SELECT * FROM conversations ORDER BY last_message_at DESC, id DESC LIMIT 26",
+      // A superuser's default view: All, Open (decision 046).
+      sql: "SELECT * FROM conversations WHERE status = 'open' ORDER BY last_message_at DESC, last_message_id DESC LIMIT 26",
     },
+    ...INBOX.map(([view, state]) => ({
+      name: `Inbox ${view} ${state}`,
+      path: `/messages/conversations?view=${view}&state=${state}`,
+      inbox: true,
+      sql:
+        state === "snoozed"
+          ? `SELECT * FROM conversations WHERE ${OWNER_SQL[view]}snoozed_until > ${Date.now()} ORDER BY snoozed_until, id LIMIT 26`
+          : `SELECT * FROM conversations WHERE ${OWNER_SQL[view]}status = '${state}' ORDER BY last_message_at DESC, last_message_id DESC LIMIT 26`,
+    })),
     {
       name: "One conversation /contacts/:id",
       path: `/contacts/${busy.id}`,
@@ -140,6 +194,7 @@ async function main() {
     },
   ];
   const scales = [];
+  const only = flags.only === "inbox" ? (r) => r.inbox || r.name === "Conversations list" : () => true;
   let failed = 0;
   let seededSoFar = 0;
   for (const [k, target] of SCALES.entries()) {
@@ -161,7 +216,8 @@ async function main() {
         "SELECT contact_id AS id, count(*) AS n FROM messages WHERE contact_id = (SELECT contact_id FROM messages ORDER BY id DESC LIMIT 1)",
       )
       .first();
-    const routes = routesFor(busy);
+    if (k === 0) await queueAtScale(db, user.id);
+    const routes = routesFor(busy).filter(only);
     const rows = [];
     for (const r of routes) {
       const bytes = await get(r.path);

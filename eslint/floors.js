@@ -31,6 +31,8 @@ export const FLOORS = [
       "message-center",
       "idea-generator",
       "webhooks",
+      "push",
+      "appointments",
     ],
   },
   { name: "pipeline", units: ["messaging"] },
@@ -50,12 +52,18 @@ export const FILE_FLOORS = {
 /** The sideways imports the features floor allows, each with why. Kept acyclic (floors.node.test.mjs checks). */
 export const SIDEWAYS = {
   ai: { campaigns: "the step drafter writes with the campaign step's variables (STEP_VARIABLES)" },
+  appointments: {
+    campaigns: "the booking form takes its time with the one time input, ZonedDateTimeField (decision 055)",
+  },
   analytics: {
     campaigns: "the Analytics screen reuses the campaign stats statements",
     "message-center": "Recent Message Activity is the Message Center's list of customer messages",
   },
   conversations: {
     templates: "the reply box offers the template picker",
+    ai: "a rep's suggested reply is drafted by the AI chain and its offline composer (decision 047)",
+    campaigns:
+      "send later and the snooze form take their time with the one time input, ZonedDateTimeField and localToUtc",
     "message-center": "a thread's rows are the Message Center's list items",
   },
   "idea-generator": { ai: "the Idea Generator answers through the AI chain and its offline chat composer" },

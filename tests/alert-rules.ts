@@ -41,6 +41,9 @@ export async function staffAlertRule(
       email,
       priority: "high",
       escalationTime: 20,
+      // The profile's staff at once, with the owner: round-robin gives every replying test contact an owner
+      // (decision 044), and these rules test the staff's mail; owner-first tests set their own delay (decision 050).
+      ownerEscalationMinutes: 0,
       ...opts.profile,
     }),
     now,

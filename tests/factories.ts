@@ -95,3 +95,6 @@ export async function loginAs(user: { email: string; password: string; code?: st
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return sessionCookieFrom(res);
 }
+
+/** A viewer who sees every contact (decision 048): for tests of contact functions that are not about scope. */
+export const SEES_ALL = { userId: 0, role: "superuser" } as const;

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { startFakeOpenAi } from "./fakes/fake-openai.mjs";
+import { startFakePushService } from "./fakes/fake-push-service.mjs";
 import { startFakeSendGrid } from "./fakes/fake-sendgrid.mjs";
 import { startFakeTwilio } from "./fakes/fake-twilio.mjs";
 import { startFakeWebhookReceiver } from "./fakes/fake-webhook-receiver.mjs";
@@ -26,6 +27,8 @@ export default async function setup(project: TestProject) {
   project.provide("fakeOpenAiUrl", openai.url);
   const receiver = await startFakeWebhookReceiver();
   project.provide("fakeWebhookReceiverUrl", receiver.url);
+  const push = await startFakePushService();
+  project.provide("fakePushServiceUrl", push.url);
   // workerd has no file system: the committed fixture files go to the tests as base64 (see tests/fixtures.ts).
   const dir = new URL("./fixtures/", import.meta.url);
   project.provide(
@@ -37,6 +40,6 @@ export default async function setup(project: TestProject) {
     ),
   );
   return async () => {
-    await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop(), receiver.stop()]);
+    await Promise.all([twilio.stop(), sendgrid.stop(), openai.stop(), receiver.stop(), push.stop()]);
   };
 }

@@ -63,14 +63,21 @@ export function runInboundJob(db: Db, messageIds: number[], now: Date, replies?:
   );
 }
 
+/*
+ * Each pipeline gets its own sender so pacing rows never interfere across tests. A counter, not a random pick: two
+ * tests of one file that drew the same number shared a pacing row, and a test on a past clock then waited for a slot
+ * an earlier test had reserved at the real time (a CI run lost "Evening offer" that way).
+ */
+let senderSeq = Math.floor(Math.random() * 9000);
+const nextSender = () => `+1602555${String(1000 + (senderSeq++ % 9000))}`;
+
 /** Pipeline dependencies wired to fresh, isolated accounts on the fake Twilio and SendGrid servers. */
 export async function pipeline(
   opts: { clock?: () => Date; config?: Partial<MessagingConfig>; from?: string; dbOverride?: Db } = {},
 ) {
   const twilio = await newFakeTwilioAccount();
   const sendgrid = await newFakeSendGridKey();
-  // Each test gets its own sender so pacing rows never interfere across tests.
-  const from = opts.from ?? `+1602555${String(Math.floor(Math.random() * 9000) + 1000)}`;
+  const from = opts.from ?? nextSender();
   const deps: SendDeps = {
     db: opts.dbOverride ?? db(),
     sms: createTwilioSms(twilio.config({ from })),

@@ -39,12 +39,17 @@ export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[];
   // CAN-SPAM: unsubscribing needs no login; the signed token in the URL is the authority.
   "_public+/unsubscribe.$token.tsx": { exports: ["loader", "action"], why: "email unsubscribe page" },
   "_public+/unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
+  // A homeowner books from a texted link (decision 058): the signed token names the one contact, like unsubscribe.
+  "_public+/book.$token.tsx": { exports: ["loader", "action"], why: "the login-free booking page" },
   // Twilio only POSTs; the loaders answer 405 without reading the request.
   "webhooks+/twilio.sms.ts": { exports: ["loader"], why: "405 for GET on the inbound SMS webhook" },
   "webhooks+/twilio.status.ts": { exports: ["loader"], why: "405 for GET on the status callback" },
   // The published API contract (issue 26, decision 038): no data, no secrets; integrators read it before they have a key.
   "_public+/api.v1.openapi[.]json.ts": { exports: ["loader"], why: "the OpenAPI document of /api/v1" },
   "_public+/api.v1.docs.tsx": { exports: ["loader"], why: "the readable page of the same document" },
+  // The installable app (decision 049): fixed files with no user data, fetched by the browser before and after sign-in.
+  "_public+/sw[.]js.ts": { exports: ["loader"], why: "the service worker script" },
+  "_public+/manifest[.]webmanifest.ts": { exports: ["loader"], why: "the web app manifest" },
 };
 
 export type GuardFinding = { file: string; handler: "loader" | "action"; problem: string };

@@ -27,7 +27,7 @@ describe("POST /ai/generate-step", () => {
     const c = await createCampaign(
       db(),
       { name: "Autumn Roofs", description: "Free roof checks before winter." },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
       new Date(),
     );
     await addCampaignStep(

@@ -58,7 +58,7 @@ describe("{{salesRep}} in generated campaign steps (issue 24, item 8)", () => {
     const c = await createCampaign(
       deps.db,
       { name: `Rep ${uniqueTag("c")}`, contactIds: [contact.id] },
-      { userId: owner.id, ipAddress: null },
+      { userId: owner.id, role: "superuser", ipAddress: null },
       now(),
     );
     const content = "Hi {{firstName}}, {{salesRep}} here with a quick solar question.";

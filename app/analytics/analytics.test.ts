@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { call, createTestUser, db, loginAs, SEES_ALL } from "../../tests/factories";
 import { getStats } from "~/campaigns/get-stats.server";
 import { campaigns, autoResponders } from "~/db/schema";
 import { getAnalytics, getDailyCounts, getSystemHealth } from "./get-analytics.server";
@@ -107,7 +107,7 @@ describe("analytics", () => {
     await recordStatus(db(), "cron_tick", { ran: 2, failed: 0 }, now);
     const env = { TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM_NUMBER: "+15125550100" };
 
-    const a = await getAnalytics(db(), env, now, 7);
+    const a = await getAnalytics(db(), env, now, 7, SEES_ALL);
     expect(a.stats).toMatchObject(await getStats(db()));
     expect(a.daily).toEqual(await getDailyCounts(db(), now, 7));
     expect(a.daily.at(-2)).toMatchObject({ day: "2026-05-31", failed: 1 });

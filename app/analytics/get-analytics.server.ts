@@ -1,6 +1,8 @@
 import { and, asc, between, desc, lte, ne, sql, type SQL } from "drizzle-orm";
 import { statsFrom, statsStatements } from "~/campaigns/get-stats.server";
 import { runBatch, type Db } from "~/db/client.server";
+import { seesAllContacts, type ContactViewer } from "~/contacts/contact-scope.server";
+import { listMessages } from "~/message-center/list-messages.server";
 import {
   autoResponders,
   campaignFunnelColumns,
@@ -249,10 +251,16 @@ export async function getSystemHealth(db: Db, env: HealthEnv, now: Date) {
   return healthFrom(d1, (await runBatch(db, healthStatements(db, now))) as HealthRows, env, now);
 }
 
-/** The Analytics screen: the D1 ping, then every other read in one batch. */
-export async function getAnalytics(db: Db, env: HealthEnv, now: Date, range: Range) {
+/**
+ * The Analytics screen: the D1 ping, then every other read in one batch. The figures are the team's; the recent
+ * messages are those the viewer sees (a standard user's own and unowned contacts', decision 052).
+ */
+export async function getAnalytics(db: Db, env: HealthEnv, now: Date, range: Range, viewer: ContactViewer) {
   const keys = dayKeys(now, range);
-  const d1 = await pingD1(db);
+  const [d1, scoped] = await Promise.all([
+    pingD1(db),
+    seesAllContacts(viewer, db).then((all) => (all ? null : listMessages(db, { viewer, limit: 10 }))),
+  ]);
   const results = await runBatch(db, [
     ...statsStatements(db),
     selectDailyCounts(db, keys),
@@ -281,7 +289,17 @@ export async function getAnalytics(db: Db, env: HealthEnv, now: Date, range: Ran
     daily: dailyPointsFrom(keys, daily),
     campaigns: funnelsFrom(funnels),
     responders: respondersFrom(responders),
-    recent: recentFrom(recent),
+    recent: scoped
+      ? scoped.messages.map((m) => ({
+          id: m.id,
+          direction: m.direction,
+          status: m.status,
+          channel: m.channel,
+          to: m.phone ?? m.email ?? "",
+          preview: m.content.slice(0, 80),
+          createdAt: m.createdAt,
+        }))
+      : recentFrom(recent),
     health: healthFrom(d1, health, env, now),
   };
 }

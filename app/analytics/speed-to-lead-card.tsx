@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { MessageSquareReply, Timer } from "lucide-react";
+import { MessageSquareReply, MessagesSquare, Send, Timer } from "lucide-react";
 import { Card, cx, focusRing, StatCard } from "~/components/ui";
 import { RANGES, type Range } from "./rates";
 
@@ -27,8 +27,11 @@ export function SpeedToLeadCard({
   range,
   hrefFor,
   title = "Speed to lead",
+  rep = null,
 }: {
   figures: { leadToFirstText: Median; replyToAnswer: Median };
+  /** One rep's conversations handled and replies sent in the period (User Analytics, decision 050). */
+  rep?: { conversationsHandled: number; repliesSent: number } | null;
   range: Range;
   hrefFor: (r: Range) => string;
   title?: string;
@@ -72,6 +75,22 @@ export function SpeedToLeadCard({
           icon={MessageSquareReply}
           hint={n(figures.replyToAnswer, "answered reply")}
         />
+        {rep ? (
+          <>
+            <StatCard
+              label="Conversations handled"
+              value={rep.conversationsHandled.toLocaleString("en-US")}
+              icon={MessagesSquare}
+              hint="Contacts this rep texted in the period"
+            />
+            <StatCard
+              label="Replies sent"
+              value={rep.repliesSent.toLocaleString("en-US")}
+              icon={Send}
+              hint="Texts this rep sent to contacts in the period"
+            />
+          </>
+        ) : null}
       </div>
     </Card>
   );

@@ -1,7 +1,8 @@
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, orgSettings, recoveryCodes, sessions, users } from "~/db/schema";
+import { orgFlagStatement, readOrgFlag } from "~/db/org-flag.server";
+import { activityLog, recoveryCodes, sessions, users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { sha256Hex } from "~/lib/crypto.server";
 import { verifyPassword } from "./password-hash.js";
@@ -154,12 +155,7 @@ export async function resetTwoFactor(db: Db, targetUserId: number, actor: Actor,
 
 /** "Require two-factor for superusers" (org_settings; read on every request inside the session lookup). */
 export async function getTwoFactorPolicy(db: Db): Promise<{ requireForSuperusers: boolean }> {
-  const row = await db
-    .select({ value: orgSettings.value })
-    .from(orgSettings)
-    .where(eq(orgSettings.key, REQUIRE_SUPERUSER_2FA_KEY))
-    .get();
-  return { requireForSuperusers: row?.value === "1" };
+  return { requireForSuperusers: await readOrgFlag(db, REQUIRE_SUPERUSER_2FA_KEY) };
 }
 
 /**
@@ -179,12 +175,7 @@ export async function setTwoFactorPolicy(
     );
   }
   await runBatch(db, [
-    requireForSuperusers
-      ? db
-          .insert(orgSettings)
-          .values({ key: REQUIRE_SUPERUSER_2FA_KEY, value: "1", updatedAt: now })
-          .onConflictDoUpdate({ target: orgSettings.key, set: { value: "1", updatedAt: now } })
-      : db.delete(orgSettings).where(eq(orgSettings.key, REQUIRE_SUPERUSER_2FA_KEY)),
+    orgFlagStatement(db, REQUIRE_SUPERUSER_2FA_KEY, requireForSuperusers, now),
     db.insert(activityLog).values(
       activityRow("set_two_factor_policy", {
         userId: actor.userId,

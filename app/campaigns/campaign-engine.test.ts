@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb, type Db } from "~/db/client.server";
+import { campaignEnrollments, contacts } from "~/db/schema";
 import type { EnrollCampaignJob, SendJob } from "~/jobs/jobs";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
@@ -50,7 +51,7 @@ async function world(start: number, opts: { dbOverride?: Db } = {}) {
   const now = () => new Date(clock.t);
   const { deps, twilio, sendgrid, queue } = await pipeline({ clock: now, dbOverride: opts.dbOverride });
   const user = await createTestUser();
-  const actor = { userId: user.id, ipAddress: null };
+  const actor = { userId: user.id, role: "superuser" as const, ipAddress: null };
   const contact = (fields: Record<string, unknown> = {}) =>
     createTestContact(user.id, {
       firstName: "Ana",
@@ -472,6 +473,43 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     expect((await getCampaign(w.deps.db, c.id)).progress.enrolling).toBe(false);
     await w.tick(c.id);
     expect((await w.twilio.calls()).map((x) => x.to).sort()).toEqual(people.map((p) => p.phone).sort());
+  });
+});
+
+describe("a standard user's audience (decision 048)", () => {
+  it("'all matching' enrols the creator's own and unowned contacts, never another rep's, with and without a search", async () => {
+    const T0 = nextEra();
+    const w = await world(T0);
+    const rep = await createTestUser({ role: "user" });
+    const other = await createTestUser({ role: "user" });
+    const tag = uniqueTag("Scope");
+    const owned = async (owner: number | null) => {
+      const x = await w.contact({ company: tag });
+      await w.deps.db.update(contacts).set({ ownerUserId: owner }).where(eq(contacts.id, x.id));
+      return x.id;
+    };
+    const visible = [await owned(rep.id), await owned(rep.id), await owned(null)];
+    const hidden = [await owned(other.id), await owned(other.id)];
+    const actor = { userId: rep.id, role: "user" as const, ipAddress: null };
+    for (const audienceQuery of [tag, ""]) {
+      const c = await createCampaign(w.deps.db, { name: `Mine ${audienceQuery}`, audienceQuery }, actor, w.now());
+      await addCampaignStep(w.deps.db, c.id, step({ content: "hello" }), w.now());
+      await startCampaign(w.deps.db, w.queue, c.id, actor, w.now());
+      for (
+        let job = w.queue.sent.splice(0)[0] as EnrollCampaignJob;
+        job;
+        job = w.queue.sent.splice(0)[0] as EnrollCampaignJob
+      )
+        await runEnrollmentJob(job, { db: w.deps.db, queue: w.queue, now: w.now(), chunk: 2, budgetMs: 0 });
+      const enrolled = (
+        await w.deps.db
+          .select({ id: campaignEnrollments.contactId })
+          .from(campaignEnrollments)
+          .where(eq(campaignEnrollments.campaignId, c.id))
+      ).map((r) => r.id);
+      expect(enrolled.filter((id) => hidden.includes(id))).toEqual([]);
+      expect(visible.every((id) => enrolled.includes(id))).toBe(true);
+    }
   });
 });
 

@@ -60,7 +60,9 @@ describe("campaign variables and the dashboard read", () => {
     const now = new Date();
     const mine: { id: number }[] = [];
     for (let i = 0; i < 6; i++)
-      mine.push(await createCampaign(db(), { name: `Dash ${i}` }, { userId: user.id, ipAddress: null }, now));
+      mine.push(
+        await createCampaign(db(), { name: `Dash ${i}` }, { userId: user.id, role: "superuser", ipAddress: null }, now),
+      );
     const long = "R".repeat(80);
     const responders: { id: number }[] = [];
     for (let i = 0; i < 6; i++) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, isNull, or, sql } from "drizzle-orm";
+import { contacts } from "~/db/schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createCampaign } from "./create-campaign.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
@@ -30,6 +31,26 @@ describe("countMatchingContacts (select all N matching)", () => {
     expect(await countMatchingContacts(db(), uniqueTag("none"))).toEqual({ n: 0, more: false });
     expect(await countMatchingContacts(db(), "")).toEqual({ n: await countContacts(db()), more: false });
   });
+
+  it("counts what a standard user's 'all matching' would enrol: their own and unowned contacts (decision 048)", async () => {
+    const rep = await createTestUser({ role: "user" });
+    const other = await createTestUser({ role: "user" });
+    const tag = uniqueTag("Mine");
+    const owned = async (owner: number | null, lastName: string) => {
+      const c = await createTestContact(rep.id, { lastName });
+      await db().update(contacts).set({ ownerUserId: owner }).where(eq(contacts.id, c.id));
+    };
+    for (const owner of [rep.id, rep.id, null, other.id, other.id, other.id]) await owned(owner, tag);
+    await owned(rep.id, "Zz"); // a two-letter search takes the LIKE path, not FTS
+    const viewer = { userId: rep.id, role: "user" as const };
+    expect(await countMatchingContacts(db(), tag, viewer)).toEqual({ n: 3, more: false });
+    expect(await countMatchingContacts(db(), tag)).toEqual({ n: 6, more: false });
+    expect(await countMatchingContacts(db(), "Zz", viewer)).toEqual({ n: 1, more: false });
+    const total = await countMatchingContacts(db(), "", viewer);
+    expect(total.n).toBe(
+      await db().$count(contacts, or(isNull(contacts.ownerUserId), eq(contacts.ownerUserId, rep.id))),
+    );
+  });
 });
 
 describe("the campaign screens' actions are in the activity log (issue 14)", () => {
@@ -39,7 +60,7 @@ describe("the campaign screens' actions are in the activity log (issue 14)", () 
     const c = await createCampaign(
       db(),
       { name: `Logged ${uniqueTag("c")}` },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
       new Date(),
     );
     const contact = await createTestContact(user.id);

@@ -1,4 +1,4 @@
-import { eq, exists, max, sql } from "drizzle-orm";
+import { and, eq, exists, max, sql } from "drizzle-orm";
 import { bulkInsertSql } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, campaignEnrollments, campaigns, contacts, type Campaign } from "~/db/schema";
@@ -6,16 +6,19 @@ import { AppError } from "~/lib/app-error";
 import { TOASTS, type CreateCampaignInput } from "./campaign-schema";
 import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
 import type { Actor } from "~/lib/actor";
+import type { Role } from "~/db/schema";
+import { loadContactScope, scopeCondition } from "~/contacts/contact-scope.server";
 
 /**
  * Creates a draft campaign with its audience in one transaction: picked contacts are enrolled now (held until
  * start, one INSERT … SELECT over a bound JSON list); "all contacts matching q" is stored and enrolled in chunks
- * through the queue when the campaign starts. Logs `create_campaign`.
+ * through the queue when the campaign starts. Logs `create_campaign`. Picked contacts outside the creator's scope
+ * (decision 048) are left out as if they did not exist.
  */
 export async function createCampaign(
   db: Db,
   input: CreateCampaignInput,
-  actor: Actor,
+  actor: Actor & { role: Role },
   now: Date,
 ): Promise<PublicCampaign> {
   if (input.audienceQuery !== undefined && input.contactIds?.length) {
@@ -26,6 +29,7 @@ export async function createCampaign(
   }
   const t = now.getTime();
   const ids = [...new Set(input.contactIds ?? [])].map((id) => ({ id }));
+  const scope = ids.length ? scopeCondition(await loadContactScope(db, actor)) : undefined;
   // D1 runs a batch as one serialised transaction, so max(id) right after the insert is this campaign.
   const newId = sql`${db.select({ id: max(campaigns.id) }).from(campaigns)}`;
   const [[created]] = (await runBatch(db, [
@@ -56,7 +60,12 @@ export async function createCampaign(
           createdAt: t,
           updatedAt: t,
         },
-        where: exists(db.select({ id: contacts.id }).from(contacts).where(eq(contacts.id, j.id))),
+        where: exists(
+          db
+            .select({ id: contacts.id })
+            .from(contacts)
+            .where(and(eq(contacts.id, j.id), scope)),
+        ),
         onConflict: sql`ON CONFLICT(campaign_id, contact_id) DO NOTHING`,
       })),
     ),

@@ -4,8 +4,10 @@ import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, campaigns, sequenceTriggers } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
+import { listPipelineStages, requireStage } from "~/contacts/pipeline-stages.server";
 import {
   describeTrigger,
+  triggerOf,
   MAX_RULES,
   RULE_CAMPAIGN_REQUIRED,
   triggerColumns,
@@ -48,8 +50,11 @@ export async function listSequenceTriggers(db: Db): Promise<PublicRule[]> {
     .innerJoin(campaigns, eq(campaigns.id, sequenceTriggers.campaignId))
     .orderBy(desc(sequenceTriggers.id))
     .limit(MAX_RULES);
+  const labels = new Map((await listPipelineStages(db)).map((s) => [s.key, s.label]));
   return rows.map((r) => {
-    const trigger: SequenceTriggerOn = { on: r.triggerOn, source: r.matchValue };
+    const stored = triggerOf(r);
+    const trigger: SequenceTriggerOn =
+      stored.on === "stage.changed" ? { ...stored, label: labels.get(stored.stage) ?? stored.stage } : stored;
     return {
       id: r.id,
       name: r.name,
@@ -91,7 +96,12 @@ export async function createSequenceTrigger(db: Db, input: CreateRuleInput, acto
     });
   if ((total?.n ?? 0) >= MAX_RULES)
     throw new AppError("conflict", `At most ${MAX_RULES} trigger rules; delete one you no longer use`);
-  const trigger: SequenceTriggerOn = { on: "lead.created", source: input.source };
+  let trigger: SequenceTriggerOn;
+  if (input.on === "stage.changed") {
+    if (!input.stage) throw new AppError("validation", "Choose the stage", { field: "stage" });
+    trigger = { on: "stage.changed", stage: (await requireStage(db, input.stage)).key };
+  } else if (input.on === "appointment.no_show") trigger = { on: "appointment.no_show" };
+  else trigger = { on: "lead.created", source: input.source };
   const [rows] = (await runBatch(db, [
     db
       .insert(sequenceTriggers)
@@ -109,7 +119,7 @@ export async function createSequenceTrigger(db: Db, input: CreateRuleInput, acto
       activityRow("create_lead_trigger", {
         userId: actor.userId,
         ipAddress: actor.ipAddress,
-        details: { campaignId: c.id, source: input.source },
+        details: { campaignId: c.id, ...triggerColumns(trigger) },
         now,
       }),
     ),

@@ -4,6 +4,7 @@ import { bulkInsertSql } from "~/db/bulk-update.server";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { campaignEnrollments, campaigns, contacts, messages, type Campaign } from "~/db/schema";
+import { loadUserContactScope } from "~/contacts/contact-scope.server";
 import type { EnrollCampaignJob } from "~/jobs/jobs";
 import type { JobQueue } from "~/lib/job-queue";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
@@ -144,7 +145,9 @@ async function enrollChunk(
   chunk: number,
 ): Promise<number | null> {
   const below = cursor ?? Number.MAX_SAFE_INTEGER;
-  if (c.audienceQuery === "") {
+  // "All matching" means the campaign creator's contacts (decision 048): a standard user's own and unowned ones.
+  const scope = await loadUserContactScope(db, c.createdBy);
+  if (c.audienceQuery === "" && scope.kind === "all") {
     // Every contact: a primary-key range, read and inserted inside the database in one transaction.
     const range = () =>
       db
@@ -187,7 +190,12 @@ async function enrollChunk(
     return n < chunk || lo === null ? null : lo;
   }
   // A search: the contacts list's own search (FTS, or its bounded scan for short terms), one page per statement.
-  const page = await listContacts(db, { q: c.audienceQuery, after: cursor, limit: Math.min(chunk, MAX_PAGE_SIZE) });
+  const page = await listContacts(db, {
+    q: c.audienceQuery,
+    after: cursor,
+    limit: Math.min(chunk, MAX_PAGE_SIZE),
+    scope,
+  });
   if (page.contacts.length) {
     await db.run(
       bulkInsertSql(

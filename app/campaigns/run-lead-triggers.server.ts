@@ -1,6 +1,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaignEnrollments, campaigns, contactResponseTimes, contacts, sequenceTriggers } from "~/db/schema";
+import {
+  campaignEnrollments,
+  campaigns,
+  contactResponseTimes,
+  contacts,
+  sequenceTriggers,
+  type TriggerEvent,
+} from "~/db/schema";
+import type { BatchItem } from "drizzle-orm/batch";
 import { AppError } from "~/lib/app-error";
 import type { JobQueue } from "~/lib/job-queue";
 import { dispatchEnrollments } from "./dispatch-due-steps.server";
@@ -32,13 +40,53 @@ export type LeadTriggerResult = {
  * Reads the contact and the matching rules by index; idempotent (the enrolment and the step's message are unique).
  */
 export async function runLeadTriggers(deps: LeadTriggerDeps, event: LeadEvent): Promise<LeadTriggerResult> {
+  const { contactId, now } = event;
+  const leadRow = deps.db
+    .insert(contactResponseTimes)
+    .values({ contactId, leadAt: now, leadSource: event.source?.trim().slice(0, 200) || null })
+    .onConflictDoUpdate({
+      target: contactResponseTimes.contactId,
+      set: { leadAt: now, leadSource: sql`excluded.lead_source` },
+      setWhere: sql`${contactResponseTimes.leadAt} IS NULL`,
+    });
+  return enrolByRules(deps, { contactId, on: "lead.created", key: sourceKey(event.source), now }, leadRow);
+}
+
+/**
+ * The same for the other events a rule can start a sequence on (decision 059): a contact moved to a stage (`key`:
+ * the stage) or an appointment marked no-show (`key`: ''). Called through the contact-event hooks the composition
+ * root wires (app/wiring/contact-event-hooks.server.ts), after the change is written.
+ */
+export async function runContactTriggers(
+  deps: LeadTriggerDeps,
+  event: { contactIds: readonly number[]; on: "stage.changed" | "appointment.no_show"; key: string; now: Date },
+) {
+  const results: LeadTriggerResult[] = [];
+  // Most stage moves have no rule: one read of the rules says so, instead of two reads per moved contact.
+  if (!event.contactIds.length || !(await matchingRulesQuery(deps.db, event.key, event.on).limit(1)).length)
+    return results;
+  // Then one contact at a time: a bulk stage move is at most MAX_OWNER_CONTACTS contacts.
+  for (const contactId of event.contactIds)
+    results.push(await enrolByRules(deps, { contactId, on: event.on, key: event.key, now: event.now }));
+  return results;
+}
+
+/**
+ * Every enabled rule for this event and key (and those for any key) enrols the contact into its campaign once — not
+ * when the contact is opted out, already in that campaign, or the campaign is not running — and each new
+ * enrolment's first step is dispatched at once. `first`: a statement of the caller's to run in the same batch.
+ */
+async function enrolByRules(
+  deps: LeadTriggerDeps,
+  event: { contactId: number; on: TriggerEvent; key: string; now: Date },
+  first?: BatchItem<"sqlite">,
+): Promise<LeadTriggerResult> {
   const { db, queue } = deps;
   const { contactId, now } = event;
   const t = now.getTime();
-  const key = sourceKey(event.source);
   const [contactRows, ruleRows] = await Promise.all([
     db.select({ optedOutAt: contacts.optedOutAt }).from(contacts).where(eq(contacts.id, contactId)),
-    matchingRulesQuery(db, key),
+    matchingRulesQuery(db, event.key, event.on),
   ]);
   const contact = contactRows[0];
   if (!contact) throw new AppError("not_found", "Contact not found");
@@ -55,42 +103,33 @@ export async function runLeadTriggers(deps: LeadTriggerDeps, event: LeadEvent): 
     else candidates.push(r);
   }
 
-  const leadRow = db
-    .insert(contactResponseTimes)
-    .values({ contactId, leadAt: now, leadSource: event.source?.trim().slice(0, 200) || null })
-    .onConflictDoUpdate({
-      target: contactResponseTimes.contactId,
-      set: { leadAt: now, leadSource: sql`excluded.lead_source` },
-      setWhere: sql`${contactResponseTimes.leadAt} IS NULL`,
-    });
   if (!candidates.length) {
-    await leadRow;
+    if (first) await first;
     return result;
   }
   const anchors = candidates.map((r) => firstStepAnchor(r, now));
-  const [, inserted] = (await runBatch(db, [
-    leadRow,
-    db
-      .insert(campaignEnrollments)
-      .values(
-        candidates.map((r, i) => ({
-          campaignId: r.campaignId,
-          contactId,
-          status: "active" as const,
-          nextStepNumber: 1,
-          nextRunAt: new Date(anchors[i]),
-          anchorAt: new Date(anchors[i]),
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
-      .onConflictDoNothing({ target: [campaignEnrollments.campaignId, campaignEnrollments.contactId] })
-      .returning({
-        id: campaignEnrollments.id,
-        campaignId: campaignEnrollments.campaignId,
-        nextRunAt: campaignEnrollments.nextRunAt,
-      }),
-  ])) as [unknown, { id: number; campaignId: number; nextRunAt: Date | null }[]];
+  const enrol = db
+    .insert(campaignEnrollments)
+    .values(
+      candidates.map((r, i) => ({
+        campaignId: r.campaignId,
+        contactId,
+        status: "active" as const,
+        nextStepNumber: 1,
+        nextRunAt: new Date(anchors[i]),
+        anchorAt: new Date(anchors[i]),
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoNothing({ target: [campaignEnrollments.campaignId, campaignEnrollments.contactId] })
+    .returning({
+      id: campaignEnrollments.id,
+      campaignId: campaignEnrollments.campaignId,
+      nextRunAt: campaignEnrollments.nextRunAt,
+    });
+  const written = await runBatch(db, first ? [first, enrol] : [enrol]);
+  const inserted = written.at(-1) as { id: number; campaignId: number; nextRunAt: Date | null }[];
 
   const made = new Map(inserted.map((e) => [e.campaignId, e]));
   for (const r of candidates) {
@@ -124,10 +163,10 @@ type RuleRow = {
 };
 
 /**
- * The enabled `lead.created` rules for a source key (and those for any source), with their campaign: two seeks in
+ * The enabled rules of an event for a key (and those for any key), with their campaign: two seeks in
  * sequence_triggers_match_idx (its WHERE repeated literally, so the planner can use it), each campaign by its key.
  */
-export function matchingRulesQuery(db: Db, key: string) {
+export function matchingRulesQuery(db: Db, key: string, on: TriggerEvent = "lead.created") {
   return db
     .select({
       ruleId: sequenceTriggers.id,
@@ -140,7 +179,7 @@ export function matchingRulesQuery(db: Db, key: string) {
     .innerJoin(campaigns, eq(campaigns.id, sequenceTriggers.campaignId))
     .where(
       and(
-        eq(sequenceTriggers.triggerOn, "lead.created"),
+        eq(sequenceTriggers.triggerOn, on),
         inArray(sequenceTriggers.matchKey, key ? [key, ""] : [""]),
         sql`${sequenceTriggers.enabled} = 1`,
       ),

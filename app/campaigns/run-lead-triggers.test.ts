@@ -44,7 +44,7 @@ async function world(start: number) {
   const now = () => new Date(clock.t);
   const { deps, twilio, queue } = await pipeline({ clock: now });
   const user = await createTestUser();
-  const actor = { userId: user.id, ipAddress: null };
+  const actor = { userId: user.id, role: "superuser" as const, ipAddress: null };
 
   /** A sequence "Speed to lead" (first step at once), with a rule for `source` (null = any), started. */
   async function sequence(source: string | null, opts: { start?: boolean } = {}) {

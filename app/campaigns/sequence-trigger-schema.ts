@@ -1,9 +1,16 @@
 import { z } from "zod";
 
-// "When this happens → start that sequence" (issue 26 item 3, decision 037). The trigger is a discriminated union so
-// issue 28 adds its events as new members without touching the lead path:
-//   { on: "tag.added"; tag: string } and { on: "stage.changed"; stage: string } are reserved for it.
-export type SequenceTriggerOn = { on: "lead.created"; source: string | null };
+// "When this happens → start that sequence" (issue 26 item 3, decision 037). The trigger is a discriminated union:
+// issue 28 added a stage reached and an appointment missed (decision 059); `{ on: "tag.added" }` is reserved.
+export type SequenceTriggerOn =
+  | { on: "lead.created"; source: string | null }
+  | { on: "stage.changed"; stage: string; label?: string }
+  | { on: "appointment.no_show" };
+export const TRIGGER_CHOICES = [
+  { value: "lead.created", label: "A new lead arrives" },
+  { value: "stage.changed", label: "A contact moves to a stage" },
+  { value: "appointment.no_show", label: "An appointment is a no-show" },
+] as const;
 
 export const MAX_SOURCE = 100;
 export const MAX_RULE_NAME = 100;
@@ -15,26 +22,44 @@ export function sourceKey(source: string | null | undefined): string {
   return (source ?? "").trim().toLowerCase().slice(0, MAX_SOURCE);
 }
 
-/** The stored columns of a trigger. */
+/** The stored columns of a trigger: what an event must carry (`matchKey`) and the value as typed. */
 export function triggerColumns(t: SequenceTriggerOn): {
-  triggerOn: "lead.created";
+  triggerOn: SequenceTriggerOn["on"];
   matchKey: string;
   matchValue: string | null;
 } {
+  if (t.on === "stage.changed") return { triggerOn: t.on, matchKey: t.stage, matchValue: t.stage };
+  if (t.on === "appointment.no_show") return { triggerOn: t.on, matchKey: "", matchValue: null };
   const value = t.source?.trim() || null;
   return { triggerOn: t.on, matchKey: sourceKey(value), matchValue: value };
 }
 
-/** "New lead from EnergySage" / "New lead from any source". */
+/** The trigger a stored rule describes. */
+export function triggerOf(r: { triggerOn: SequenceTriggerOn["on"]; matchValue: string | null }): SequenceTriggerOn {
+  if (r.triggerOn === "stage.changed") return { on: r.triggerOn, stage: r.matchValue ?? "" };
+  if (r.triggerOn === "appointment.no_show") return { on: r.triggerOn };
+  return { on: r.triggerOn, source: r.matchValue };
+}
+
+/** "New lead from EnergySage", "Moves to Sat", "Appointment no-show". */
 export function describeTrigger(t: SequenceTriggerOn): string {
+  if (t.on === "stage.changed") return `Moves to ${t.label ?? t.stage}`;
+  if (t.on === "appointment.no_show") return "Appointment no-show";
   return t.source ? `New lead from ${t.source}` : "New lead from any source";
 }
 
 export const RULE_NAME_REQUIRED = "Please enter a name for the rule";
 export const RULE_CAMPAIGN_REQUIRED = "Please choose the sequence to start";
 
-/** The create form (and any JSON caller): a blank source means any source. */
+/** The create form (and any JSON caller): a blank source means any source; a stage rule names its stage. */
 export const createRuleSchema = z.object({
+  on: z.enum(["lead.created", "stage.changed", "appointment.no_show"]).default("lead.created"),
+  stage: z
+    .string()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((v) => (v ? v : null)),
   name: z
     .string()
     .trim()
@@ -52,4 +77,6 @@ export const createRuleSchema = z.object({
     .positive(RULE_CAMPAIGN_REQUIRED)
     .max(Number.MAX_SAFE_INTEGER, RULE_CAMPAIGN_REQUIRED),
 });
-export type CreateRuleInput = z.infer<typeof createRuleSchema>;
+/** What creating a rule takes: a lead rule needs only name, source and campaign (the form's defaults). */
+export type CreateRuleInput = Omit<z.infer<typeof createRuleSchema>, "on" | "stage"> &
+  Partial<Pick<z.infer<typeof createRuleSchema>, "on" | "stage">>;

@@ -1,6 +1,6 @@
 // The one counter behind every cap (decision 021): atomic fixed windows, the limits read from org_settings with
 // safe defaults, the cron purge in bounded chunks, and plans that touch only the rows they need.
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
 import { uniqueTag } from "../../tests/contact-factory";
@@ -8,10 +8,9 @@ import { capLimitsFrom, DEFAULT_CAP_LIMITS, HOUR } from "./caps";
 import { hitCap, readCapUse } from "./hit-cap.server";
 import { purgeCapWindows, purgeOldCapWindows } from "./purge-old-cap-windows.server";
 import { heldToday } from "./record-held.server";
+import { plan } from "../../tests/query-plan";
 
 const AT = new Date("2026-11-18T18:30:00Z");
-const plan = async (q: SQL) =>
-  (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("cap counters", () => {
   it("count atomically per channel, subject and window: concurrent events get distinct counts; over the limit is refused", async () => {
@@ -35,6 +34,8 @@ describe("cap counters", () => {
       aiDailyBudget: 2000,
       testSendPerUser: 10,
       testAlertPerUser: 5,
+      pushPerUser: 20,
+      alertSmsPerUser: 3,
     });
     const rows = [
       { key: "cap.autoReplyPerResponder", value: "0" },

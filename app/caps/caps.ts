@@ -14,6 +14,8 @@ export const CAP_NAMES = [
   "aiDailyBudget",
   "testSendPerUser",
   "testAlertPerUser",
+  "pushPerUser",
+  "alertSmsPerUser",
 ] as const;
 export type CapName = (typeof CAP_NAMES)[number];
 export type CapLimits = Record<CapName, number>;
@@ -70,6 +72,20 @@ export const CAPS: Record<CapName, CapDefinition> = {
     defaultLimit: 5,
     max: 1000,
   },
+  pushPerUser: {
+    label: "Push notifications per user per hour",
+    hint: "Hot-lead alerts and replies pushed to a rep's phones; past it they wait in the bell and the inbox",
+    windowMs: HOUR,
+    defaultLimit: 20,
+    max: 1000,
+  },
+  alertSmsPerUser: {
+    label: "Hot-lead alert texts per user per hour",
+    hint: "The SMS sent to a rep's own phone when a hot lead comes in and the rep has no phone set up for push",
+    windowMs: HOUR,
+    defaultLimit: 3,
+    max: 100,
+  },
 };
 
 export const DEFAULT_CAP_LIMITS: CapLimits = Object.fromEntries(
@@ -109,6 +125,8 @@ export const HELD = {
   testSend: "test_send",
   /** Test alerts refused by the hourly cap (Test Smart Alerts). */
   testAlert: "test_alert",
+  /** Push notifications and hot-lead alert texts to a rep over their hourly caps (Organisation). */
+  push: "push",
 } as const;
 export type HeldKind = (typeof HELD)[keyof typeof HELD];
 

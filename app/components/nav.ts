@@ -1,4 +1,5 @@
 import {
+  AtSign,
   Bell,
   BellRing,
   BookOpen,
@@ -20,6 +21,8 @@ import {
   Zap,
   type LucideIcon,
   KeyRound,
+  CalendarClock,
+  SquareKanban,
 } from "lucide-react";
 
 /** SPEC §2: the twelve sidebar items in order, and the header title per route. */
@@ -44,13 +47,20 @@ export const NAV_ITEMS: readonly { to: string; label: string; icon: LucideIcon }
  */
 export const MORE_NAV_ITEMS: readonly { to: string; label: string; icon: LucideIcon; superuserOnly?: boolean }[] = [
   { to: "/messages/conversations", label: "Conversations", icon: MessagesSquare },
+  // Where each sale stands (issue 28, decision 053): the board by stage.
+  { to: "/contacts/pipeline", label: "Pipeline", icon: SquareKanban },
+  // Internal notes that @mention the signed-in user (decision 047).
+  { to: "/messages/mentions", label: "Mentions", icon: AtSign },
   { to: "/alerts", label: "Alerts", icon: Bell },
   { to: "/compliance", label: "Compliance", icon: ShieldCheck, superuserOnly: true },
   { to: "/organisation", label: "Organisation", icon: Building2, superuserOnly: true },
   // Speed to lead (issue 26): which lead starts which sequence.
   { to: "/lead-triggers", label: "Lead triggers", icon: Zap, superuserOnly: true },
+  { to: "/pipeline-stages", label: "Pipeline stages", icon: SquareKanban, superuserOnly: true },
   // API keys (issue 26, decision 035): everyone's own; a superuser sees all of them there.
   { to: "/account/api-keys", label: "API keys", icon: KeyRound },
+  // A closer's weekly hours, which the login-free booking page offers (decision 058).
+  { to: "/account/availability", label: "Booking hours", icon: CalendarClock },
   // Outbound webhooks (issue 26, decision 036): subscriptions and their delivery logs.
   { to: "/settings/webhooks", label: "Webhooks", icon: Webhook, superuserOnly: true },
   { to: "/account", label: "Account", icon: CircleUser },

@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { activityLog, type DuplicateMode } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { toContactValues, type ContactValues } from "./contact-row.server";
+import { loadContactScope, type ContactViewer } from "./contact-scope.server";
 import { contactErrorMessage, contactSchema } from "./contact-schema";
 import { dropInFileDuplicates, upsertContactChunk, UPSERT_CHUNK } from "./upsert-contacts.server";
 
@@ -28,7 +29,7 @@ export function bulkItems(body: unknown): unknown[] {
 export async function bulkUpsertContacts(
   db: Db,
   items: unknown[],
-  opts: { mode: DuplicateMode; userId: number; ipAddress: string | null; now: Date },
+  opts: { mode: DuplicateMode; viewer: ContactViewer; ipAddress: string | null; now: Date },
 ): Promise<BulkResult> {
   const valid: ContactValues[] = [];
   const errors: string[] = [];
@@ -47,10 +48,12 @@ export async function bulkUpsertContacts(
     rejected: errors.length,
     errors: errors.slice(0, KEEP_ERRORS),
   };
+  const scope = await loadContactScope(db, opts.viewer);
   for (let i = 0; i < unique.length; i += UPSERT_CHUNK) {
     const counts = await upsertContactChunk(db, unique.slice(i, i + UPSERT_CHUNK), {
       mode: opts.mode,
-      userId: opts.userId,
+      userId: opts.viewer.userId,
+      scope,
       now: opts.now,
       consentSource: "api:bulk",
     });
@@ -61,7 +64,7 @@ export async function bulkUpsertContacts(
   const { errors: _omit, ...details } = result;
   await db.insert(activityLog).values(
     activityRow("bulk_create_contacts", {
-      userId: opts.userId,
+      userId: opts.viewer.userId,
       ipAddress: opts.ipAddress,
       now: opts.now,
       details: { ...details, received: items.length },

@@ -15,7 +15,7 @@ export type ContactField =
   | "state"
   | "zipCode";
 /** What a column can hold: a contact field, a full name to split into first and last, or a custom-field variable. */
-export type ColumnTarget = ContactField | "fullName" | CustomFieldName;
+export type ColumnTarget = ContactField | "fullName" | "owner" | CustomFieldName;
 
 /**
  * Where a phone or email column stands when a row has several filled in: the lowest rank wins, then the leftmost
@@ -238,6 +238,28 @@ const ALIASES: readonly (readonly [ColumnTarget, number, readonly string[]])[] =
       "Person - Postal address - ZIP/Postal code",
     ],
   ],
+  // The contact's owner: a user's email or full name (decision 050), as CRM exports and lead files name it.
+  [
+    "owner",
+    RANK.plain,
+    [
+      "owner",
+      "owner email",
+      "contact owner",
+      "lead owner",
+      "record owner",
+      "account owner",
+      "Person - Owner",
+      "HubSpot owner",
+      "assigned to",
+      "assigned user",
+      "assignee",
+      "sales rep",
+      "sales rep email",
+      "rep",
+      "rep email",
+    ],
+  ],
   // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
   ...CUSTOM_FIELD_VARIABLES.map((name) => [name, RANK.plain, [name]] as const),
 ];
@@ -289,6 +311,7 @@ export const TARGET_LABELS: Record<ColumnTarget, string> = {
   firstName: "First name",
   lastName: "Last name",
   fullName: "Full name (split)",
+  owner: "Owner (a user's email or name)",
   phone: "Phone",
   email: "Email",
   company: "Company",

@@ -7,7 +7,8 @@ import { createDb } from "~/db/client.server";
 import { measuringD1 } from "../../tests/bound-values";
 import { createTestContact, seedContacts, uniquePhone, uniqueTag } from "../../tests/contact-factory";
 import { CUSTOM_FIELD_VARIABLES } from "./custom-fields";
-import { createTestUser, db } from "../../tests/factories";
+import { createTestUser, db, SEES_ALL } from "../../tests/factories";
+import { viewerOf } from "./contact-scope.server";
 import { bulkItems, bulkUpsertContacts, TOO_MANY_CONTACTS } from "./bulk-contacts.server";
 import { AppError } from "~/lib/app-error";
 import { importErrorPreview, importResultSummary } from "./contact-import-summary";
@@ -71,6 +72,7 @@ describe("phone normalisation and sendability on create and edit", () => {
       db(),
       c.id,
       { firstName: "A", lastName: "B", phone: `1-${p2.slice(2, 5)}-${p2.slice(5, 8)}-${p2.slice(8)}` },
+      SEES_ALL,
       now(),
     );
     expect(edited.phone).toBe(p2);
@@ -78,6 +80,7 @@ describe("phone normalisation and sendability on create and edit", () => {
       db(),
       bad.id,
       { firstName: "A", lastName: "B", phone: `800${String(Math.floor(Math.random() * 1e7)).padStart(7, "2")}` },
+      SEES_ALL,
       now(),
     );
     expect(toll.sendable).toBe(false);
@@ -93,11 +96,15 @@ describe("phone normalisation and sendability on create and edit", () => {
     expect(err.status).toBe(409);
     expect(err.message).toBe("A contact with this phone number already exists (Ann Existing)");
     const b = await createTestContact(u.id);
-    const err2 = await updateContact(db(), b.id, { firstName: "B", lastName: "B", phone: a.phone }, now()).catch(
-      (e) => e,
-    );
+    const err2 = await updateContact(
+      db(),
+      b.id,
+      { firstName: "B", lastName: "B", phone: a.phone },
+      SEES_ALL,
+      now(),
+    ).catch((e) => e);
     expect(err2.status).toBe(409);
-    expect((await getContact(db(), b.id)).phone).toBe(b.phone);
+    expect((await getContact(db(), b.id, SEES_ALL)).phone).toBe(b.phone);
   });
 });
 
@@ -204,7 +211,7 @@ describe("bulk upsert", () => {
       { firstName: "Same", lastName: "AsDb", phone: existing.phone, company: "Changed" },
       { firstName: "Bad", lastName: "Email", phone: uniquePhone(), email: "not-an-email" },
     ];
-    const r = await bulkUpsertContacts(db(), items, { mode: "skip", userId: u.id, ipAddress: null, now: now() });
+    const r = await bulkUpsertContacts(db(), items, { mode: "skip", viewer: viewerOf(u), ipAddress: null, now: now() });
     expect(r).toEqual({
       created: 1,
       updated: 0,
@@ -216,7 +223,7 @@ describe("bulk upsert", () => {
       ],
     });
     expect(await contactsByPhone([p1, p2])).toMatchObject([{ firstName: "New", phone: p1, email }]);
-    expect((await getContact(db(), existing.id)).company).toBe("Kept");
+    expect((await getContact(db(), existing.id, SEES_ALL)).company).toBe("Kept");
     const log = await db()
       .select()
       .from(activityLog)
@@ -238,17 +245,50 @@ describe("bulk upsert", () => {
         { firstName: "Mailer", lastName: "X", phone: newPhone, email },
         { firstName: "Again", lastName: "Y", phone: byPhone.phone }, // in-request repeat
       ],
-      { mode: "update", userId: u.id, ipAddress: null, now: now() },
+      { mode: "update", viewer: viewerOf(u), ipAddress: null, now: now() },
     );
     expect(r).toMatchObject({ created: 0, updated: 1, duplicates: 2, rejected: 0 });
-    expect(await getContact(db(), byPhone.id)).toMatchObject({
+    expect(await getContact(db(), byPhone.id, SEES_ALL)).toMatchObject({
       firstName: "New",
       lastName: "Name",
       company: "NewCo",
       city: "Austin",
     });
     // Matched only by a shared email (a household?): a duplicate, left as it was — its phone and opt-out state stay its own.
-    expect(await getContact(db(), byEmail.id)).toMatchObject({ firstName: "Mail", phone: byEmail.phone, email });
+    expect(await getContact(db(), byEmail.id, SEES_ALL)).toMatchObject({
+      firstName: "Mail",
+      phone: byEmail.phone,
+      email,
+    });
+  });
+
+  it("a standard user's update never merges into another rep's contact: a duplicate, left as it was (decision 048)", async () => {
+    const rep = await createTestUser({ role: "user" });
+    const other = await createTestUser({ role: "user" });
+    const theirs = await createTestContact(other.id, { firstName: "Theirs", company: "KeepCo" });
+    const mine = await createTestContact(rep.id, { firstName: "Mine" });
+    await db().update(contacts).set({ ownerUserId: other.id }).where(eq(contacts.id, theirs.id));
+    await db().update(contacts).set({ ownerUserId: rep.id }).where(eq(contacts.id, mine.id));
+    const r = await bulkUpsertContacts(
+      db(),
+      [
+        { firstName: "Overwritten", lastName: "?", phone: theirs.phone, company: "Rival" },
+        { firstName: "Updated", lastName: "!", phone: mine.phone },
+      ],
+      { mode: "update", viewer: viewerOf(rep), ipAddress: null, now: now() },
+    );
+    expect(r).toMatchObject({ created: 0, updated: 1, duplicates: 1 });
+    expect(await getContact(db(), theirs.id, SEES_ALL)).toMatchObject({ firstName: "Theirs", company: "KeepCo" });
+    expect((await getContact(db(), mine.id, SEES_ALL)).firstName).toBe("Updated");
+    // A superuser's update still merges into anyone's.
+    const admin = await createTestUser({ role: "superuser" });
+    await bulkUpsertContacts(db(), [{ firstName: "Fixed", lastName: "Up", phone: theirs.phone }], {
+      mode: "update",
+      viewer: viewerOf(admin),
+      ipAddress: null,
+      now: now(),
+    });
+    expect((await getContact(db(), theirs.id, SEES_ALL)).firstName).toBe("Fixed");
   });
 });
 
@@ -259,7 +299,7 @@ describe("contact total", () => {
     const c = await createTestContact(u.id);
     await seedContacts(25);
     expect(await countContacts(db())).toBe(await count());
-    await deleteContact(db(), c.id);
+    await deleteContact(db(), c.id, SEES_ALL);
     expect(await countContacts(db())).toBe(await count());
   });
 });
@@ -277,7 +317,7 @@ describe("opt-out state and consent", () => {
     await suppress(db(), { channel: "sms", address: other, reason: "STOP" }, now());
     await bulkUpsertContacts(db(), [{ firstName: "B", lastName: "K", phone: other }], {
       mode: "skip",
-      userId: u.id,
+      viewer: viewerOf(u),
       ipAddress: null,
       now: now(),
     });
@@ -294,7 +334,7 @@ describe("opt-out state and consent", () => {
     await db()
       .run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
       VALUES ('sms', 'outbound', 'broadcast', 'pending', ${c.id}, ${c.phone}, 'later', ${"del:" + c.id}, 1, 0, 0, ${t + 3600_000}, ${t}, ${t})`);
-    await deleteContact(db(), c.id);
+    await deleteContact(db(), c.id, SEES_ALL);
     expect(
       await db().get(sql`SELECT status, error_message FROM messages WHERE idempotency_key = ${"del:" + c.id}`),
     ).toEqual({ status: "skipped", error_message: "Contact deleted" });
@@ -349,7 +389,7 @@ describe("staged CSV import", () => {
     });
     expect(importResultSummary(done)).toBe("Created 13, updated 0, skipped 2 duplicates, rejected 2 rows");
     expect(await contactsByPhone(p.slice(0, 12))).toHaveLength(12);
-    expect((await getContact(db(), existing.id)).company).toBe("Before");
+    expect((await getContact(db(), existing.id, SEES_ALL)).company).toBe("Before");
     const [short] = await contactsByPhone([shortPhone]);
     expect(short).toMatchObject({ sendable: false, unsendableReason: PHONE_REASONS.notUs });
     expect(await db().select().from(contactImportRows).where(eq(contactImportRows.importId, imp.id))).toHaveLength(0);
@@ -368,7 +408,11 @@ describe("staged CSV import", () => {
       enqueue: async () => {},
     });
     expect(after).toMatchObject({ status: "completed", createdCount: 0, updatedCount: 1, duplicateCount: 0 });
-    expect(await getContact(db(), existing.id)).toMatchObject({ firstName: "Renamed", company: "After", city: "Reno" });
+    expect(await getContact(db(), existing.id, SEES_ALL)).toMatchObject({
+      firstName: "Renamed",
+      company: "After",
+      city: "Reno",
+    });
   });
 
   it("never inserts twice when a chunk is redelivered or two runs race", async () => {
@@ -407,7 +451,7 @@ describe("staged CSV import", () => {
     await db().update(contacts).set({ firstName: "EditedSince" }).where(eq(contacts.id, existing.id));
     // The same chunk again, as a worker holding the pre-chunk state would run it.
     await importNextChunk(db(), imp.id, now(), 3, stale);
-    expect((await getContact(db(), existing.id)).firstName).toBe("EditedSince");
+    expect((await getContact(db(), existing.id, SEES_ALL)).firstName).toBe("EditedSince");
     expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({
       processedRows: 3,
       createdCount: 2,
@@ -518,7 +562,7 @@ describe("staged CSV import", () => {
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     const result = await getQueueResult(batch, ctx);
-    expect(result.explicitAcks).toEqual(["m1"]);
+    expect(result.ackAll).toBe(true);
     expect(result.retryMessages).toEqual([]);
     expect(await getContactImport(db(), imp.id, u.id)).toMatchObject({
       status: "completed",

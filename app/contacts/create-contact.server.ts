@@ -6,12 +6,13 @@ import { assertPhoneFree, reloadContact } from "./contact-checks.server";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
 import { optOutFlagStatements } from "./upsert-contacts.server";
 
-/** Creates a contact and its `create_contact` activity entry together. */
+/** Creates a contact and its `create_contact` activity entry together; `ownerUserId` from `ownerOfNewContact`. */
 export async function createContact(
   db: Db,
   input: ContactFields,
   actor: { userId: number; ipAddress: string | null },
   now: Date,
+  ownerUserId: number | null = null,
 ): Promise<Contact> {
   const values = toContactValues(input);
   await assertPhoneFree(db, values.phone);
@@ -21,6 +22,7 @@ export async function createContact(
         .insert(contacts)
         .values({
           ...values,
+          ownerUserId,
           consentSource: "manual",
           consentAt: now,
           createdBy: actor.userId,

@@ -28,7 +28,15 @@ export type ImportRow = { [K in ContactFieldName]: K extends RequiredField ? str
   rowNumber: number;
   /** Columns named like a custom-field variable (roofSize, appointmentDate, …), when any is filled. */
   customFields?: Record<string, string>;
+  /** The row's own owner from the file's Owner column, resolved to an active user (decision 050). */
+  ownerUserId?: number;
 };
+
+/**
+ * An Owner cell → the user it names, or why not (decision 050). Built once per import on the server
+ * (`importOwnerResolver`); a reader without one ignores an Owner column (the lead webhook reads its owner itself).
+ */
+export type OwnerResolver = (value: string) => { ownerUserId: number } | { error: string };
 
 export type ParseContactsResult = {
   rows: ImportRow[];
@@ -40,7 +48,7 @@ export type ParseContactsResult = {
 
 export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the format.";
 
-type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields">;
+type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields" | "ownerUserId">;
 
 const FIELDS: readonly Field[] = CONTACT_FIELD_NAMES;
 // The Match columns step's labels, so an error names a field as the person saw it there.
@@ -146,7 +154,7 @@ export type ContactRowReader = (
  */
 export function contactRowReader(
   header: readonly string[],
-  opts: { requireLastName?: boolean; columns?: ColumnMap } = {},
+  opts: { requireLastName?: boolean; columns?: ColumnMap; owners?: OwnerResolver } = {},
 ): ContactRowReader | null {
   const requireLastName = opts.requireLastName ?? true;
   const columns = mapHeader(header, opts.columns);
@@ -195,6 +203,9 @@ export function contactRowReader(
     if (!lastName && requireLastName) rowErrors.push(`Row ${rowNumber}: Last name is required`);
     if (!rawPhone) rowErrors.push(`Row ${rowNumber}: Phone number is required`);
     if (rawEmail && !EMAIL_RE.test(rawEmail)) rowErrors.push(`Row ${rowNumber}: Invalid email address`);
+    const rawOwner = opts.owners ? cell(record, "owner") : "";
+    const owner = rawOwner ? opts.owners!(rawOwner) : null;
+    if (owner && "error" in owner) rowErrors.push(`Row ${rowNumber}: ${owner.error}`);
     if (rowErrors.length === 0) {
       // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
       for (const f of FIELDS) {
@@ -226,6 +237,7 @@ export function contactRowReader(
         state: rawState ? (normalizeState(rawState) ?? rawState) : null,
         zipCode: optional(record, "zipCode"),
         ...customFieldsOf(record),
+        ...(owner && "ownerUserId" in owner ? { ownerUserId: owner.ownerUserId } : {}),
       },
     };
   };
@@ -242,7 +254,7 @@ export type SheetRecord = { row: number; cells: string[] };
  */
 export async function readContactRows(
   records: AsyncIterable<SheetRecord>,
-  opts: { requireLastName?: boolean; keepErrors?: number; columns?: ColumnMap },
+  opts: { requireLastName?: boolean; keepErrors?: number; columns?: ColumnMap; owners?: OwnerResolver },
   onRow: (row: ImportRow) => void | Promise<void>,
 ): Promise<{ totalRows: number; validRows: number; errors: string[]; errorCount: number; fatal: string | null }> {
   const keep = opts.keepErrors ?? Infinity;
@@ -282,13 +294,13 @@ export async function readContactRows(
  */
 export function parseContactsCsv(
   text: string,
-  opts: { requireLastName?: boolean; columns?: ColumnMap } = {},
+  opts: { requireLastName?: boolean; columns?: ColumnMap; owners?: OwnerResolver } = {},
 ): ParseContactsResult {
   const requireLastName = opts.requireLastName ?? true;
   try {
     const csv = readCsvRecords(text);
     if (!csv) return failed();
-    const reader = contactRowReader(csv.header, { requireLastName, columns: opts.columns });
+    const reader = contactRowReader(csv.header, { requireLastName, columns: opts.columns, owners: opts.owners });
     if (!reader) return failed();
 
     const rows: ImportRow[] = [];

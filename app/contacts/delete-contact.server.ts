@@ -2,10 +2,15 @@ import { and, eq, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import { contacts, messages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { CONTACT_NOT_FOUND } from "./get-contact.server";
+import { CONTACT_NOT_FOUND, getContact } from "./get-contact.server";
+import type { ContactViewer } from "./contact-scope.server";
 
-/** Deletes the contact; messages to it that have not gone yet are skipped, not sent to a deleted contact. */
-export async function deleteContact(db: Db, id: number): Promise<void> {
+/**
+ * Deletes the contact; messages to it that have not gone yet are skipped, not sent to a deleted contact. A contact
+ * outside the viewer's scope is not found (decision 048) and nothing is touched.
+ */
+export async function deleteContact(db: Db, id: number, viewer: ContactViewer): Promise<void> {
+  await getContact(db, id, viewer);
   const t = Date.now();
   const [, deleted] = (await runBatch(db, [
     db

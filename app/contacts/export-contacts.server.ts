@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { csvHeader, csvRow, txtLine, type ExportContact } from "./export";
 import { listContacts } from "./list-contacts.server";
+import type { ContactViewer } from "./contact-scope.server";
 
 export const EXPORT_FORMATS = ["json", "csv", "txt"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -19,10 +20,10 @@ function toExport(c: ExportContact): ExportContact {
 
 /**
  * Streams the (searched) contact list page by page with keyset paging, so 100k contacts never sit in
- * memory at once. Returns null when there is nothing to download.
+ * memory at once. Returns null when there is nothing to download. Only the contacts the viewer sees (decision 048).
  */
-export async function exportContacts(db: Db, q: string | null, format: ExportFormat) {
-  const first = await listContacts(db, { q, limit: EXPORT_PAGE });
+export async function exportContacts(db: Db, q: string | null, format: ExportFormat, viewer: ContactViewer) {
+  const first = await listContacts(db, { q, limit: EXPORT_PAGE, viewer });
   if (first.contacts.length === 0) return null;
   const enc = new TextEncoder();
   let page = first;
@@ -50,7 +51,7 @@ export async function exportContacts(db: Db, q: string | null, format: ExportFor
         controller.close();
         return;
       }
-      page = await listContacts(db, { q, after: page.nextCursor, limit: EXPORT_PAGE });
+      page = await listContacts(db, { q, after: page.nextCursor, limit: EXPORT_PAGE, viewer });
     },
   });
   return { stream, contentType: CONTENT_TYPES[format], fileName: `contacts.${format}` };

@@ -3,6 +3,7 @@ import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { contactImportRows, contactImports, type ContactImport } from "~/db/schema";
 import { toContactValues } from "./contact-row.server";
+import { loadUserContactScope } from "./contact-scope.server";
 import type { StagedRow } from "./stage-contact-import.server";
 import { upsertContactChunk, UPSERT_CHUNK } from "./upsert-contacts.server";
 
@@ -33,9 +34,15 @@ export async function importNextChunk(
     await finish(db, imp, now, guard);
     return { done: true };
   }
-  const rows = staged.map((s) => toContactValues(JSON.parse(s.data) as StagedRow));
+  const rows = staged.map((s) => {
+    const data = JSON.parse(s.data) as StagedRow;
+    // The row's own owner from the file wins over the import's (decision 050).
+    return { ...toContactValues(data), ownerUserId: data.ownerUserId ?? null };
+  });
   const lastId = staged.at(-1)!.id;
   await upsertContactChunk(db, rows, {
+    // Whose existing contacts this import may update: its creator's (decision 048).
+    scope: await loadUserContactScope(db, imp.createdBy),
     consentSource: `csv:${imp.fileName}`,
     mode: imp.duplicateMode,
     userId: imp.createdBy,

@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { contacts, contactTotals, type Contact } from "~/db/schema";
 import { ftsQuery } from "~/lib/fts";
 import { likeContains, searchText } from "~/lib/search-text";
+import { loadContactScope, type ContactScope, type ContactViewer } from "./contact-scope.server";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -33,12 +34,73 @@ export function selectContactsPage(db: Db, where: SQL | undefined, backwards: bo
     .limit(limit);
 }
 
-/** Server-side search and keyset paging, newest first; never loads more than one page. */
+/**
+ * One page within a scope (decision 048). "All" is one statement. "Own or unassigned" is two keyset seeks of
+ * contacts_owner_idx (owner_user_id = me, owner_user_id IS NULL), each ordered by id and limited, merged here: an OR
+ * of the two would make SQLite scan the primary key (or sort), and a page needs at most `limit` rows of each.
+ */
+export function scopedPageStatements(
+  db: Db,
+  scope: ContactScope,
+  where: SQL | undefined,
+  backwards: boolean,
+  limit: number,
+) {
+  if (scope.kind === "all") return [selectContactsPage(db, where, backwards, limit)];
+  return [
+    selectContactsPage(db, and(where, eq(contacts.ownerUserId, scope.userId)), backwards, limit),
+    selectContactsPage(db, and(where, isNull(contacts.ownerUserId)), backwards, limit),
+  ];
+}
+
+async function scopedPage(db: Db, scope: ContactScope, where: SQL | undefined, backwards: boolean, limit: number) {
+  const parts = await Promise.all(scopedPageStatements(db, scope, where, backwards, limit));
+  if (parts.length === 1) return parts[0];
+  // The two id sets are disjoint (one owner each), so a sort of ≤ 2 × limit rows and a cut is the merge.
+  return parts
+    .flat()
+    .sort((a, b) => (backwards ? a.id - b.id : b.id - a.id))
+    .slice(0, limit);
+}
+
+/**
+ * The FTS walk's scope term: each match's contact is read by primary key and kept if in scope, so the walk still
+ * stops once a page is found (decision 048).
+ */
+export function ftsScopeTerm(scope: ContactScope): SQL {
+  if (scope.kind === "all") return sql``;
+  return sql`AND EXISTS (SELECT 1 FROM ${contacts} WHERE ${contacts.id} = contacts_fts.rowid AND (${contacts.ownerUserId} IS NULL OR ${contacts.ownerUserId} = ${scope.userId}))`;
+}
+
+/**
+ * Server-side search and keyset paging, newest first; never loads more than one page. `viewer` (decision 048): the
+ * person the list is for, whose scope bounds it — every caller on behalf of a person passes it; without it (the
+ * system's own jobs) the list is everyone's.
+ */
 export async function listContacts(
   db: Db,
-  opts: { q?: string | null; after?: number | null; before?: number | null; limit?: number; owner?: OwnerFilter } = {},
+  opts: {
+    q?: string | null;
+    after?: number | null;
+    before?: number | null;
+    limit?: number;
+    owner?: OwnerFilter;
+    /** A pipeline stage's contacts only (decision 053): contacts_stage_idx, or contacts_owner_stage_idx in a scope. */
+    stage?: string;
+    viewer?: ContactViewer;
+    /** The scope itself, when the caller has it (work done for a user later); else the viewer's. */
+    scope?: ContactScope;
+  } = {},
 ): Promise<ContactPage> {
+  let scope: ContactScope = opts.scope ?? (opts.viewer ? await loadContactScope(db, opts.viewer) : { kind: "all" });
+  if (scope.kind !== "all" && opts.owner !== undefined) {
+    // An owner filter inside the scope is already narrower than it; another user's contacts are none of theirs.
+    if (opts.owner !== "none" && opts.owner !== scope.userId)
+      return { contacts: [], nextCursor: null, prevCursor: null };
+    scope = { kind: "all" };
+  }
   const owner = ownerCondition(opts.owner);
+  const stage = opts.stage ? eq(contacts.stage, opts.stage) : undefined;
   const limit = Math.min(Math.max(opts.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const q = searchText(opts.q);
   const backwards = !opts.after && !!opts.before;
@@ -59,11 +121,15 @@ export async function listContacts(
         : sql``;
     // With an owner filter, the matches are kept to the owner's ids inside the same walk, so paging stays exact.
     const ownerIds = owner ? sql`AND rowid IN (SELECT ${contacts.id} FROM ${contacts} WHERE ${owner})` : sql``;
+    // A stage holds most contacts (New), so each match is checked by primary key instead of listing the stage's ids.
+    const stageTerm = stage
+      ? sql`AND EXISTS (SELECT 1 FROM ${contacts} WHERE ${contacts.id} = contacts_fts.rowid AND ${stage})`
+      : sql``;
     // contacts_fts is an FTS5 table drizzle does not model.
     // raw-sql: fts-match
     const ids = await db.all<{ id: number }>(
       sql`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${match} ${idCursor} ${ownerIds}
-          ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
+          ${stageTerm} ${ftsScopeTerm(scope)} ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
     );
     rows = ids.length
       ? await db
@@ -87,7 +153,7 @@ export async function listContacts(
           like(contacts.company),
         )
       : undefined;
-    rows = await selectContactsPage(db, and(search, cursor, owner), backwards, limit + 1);
+    rows = await scopedPage(db, scope, and(search, cursor, owner, stage), backwards, limit + 1);
   }
 
   const hasMore = rows.length > limit;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import { zodId } from "~/lib/ids";
 import { listContacts } from "./list-contacts.server";
+import type { ContactViewer } from "./contact-scope.server";
 
 /** Rows per picker page (the list is height-capped and scrolls). */
 export const PICKER_PAGE = 25;
@@ -32,17 +33,18 @@ export type MatchCount = { n: number; more: boolean };
 
 /**
  * One page of the contacts search for the picker (name, phone, email, company — the contacts list's own search and
- * keyset paging). `countMatching` (campaigns' "select all matching") adds how many contacts match, from a cheap
+ * keyset paging), of the contacts the viewer sees (decision 048). `countMatching` (campaigns' "select all matching") adds how many contacts match, from a cheap
  * source; without it `matching` is null. The one loader of both pickers (campaigns, the Testing Playground).
  */
 export async function loadContactPicker(
   db: Db,
   state: { q: string; after?: number; before?: number },
-  opts: { countMatching?: (db: Db, q: string) => Promise<MatchCount> } = {},
+  viewer: ContactViewer,
+  opts: { countMatching?: (db: Db, q: string, viewer: ContactViewer) => Promise<MatchCount> } = {},
 ) {
   const [page, matching] = await Promise.all([
-    listContacts(db, { q: state.q, after: state.after, before: state.before, limit: PICKER_PAGE }),
-    opts.countMatching ? opts.countMatching(db, state.q) : Promise.resolve(null),
+    listContacts(db, { q: state.q, after: state.after, before: state.before, limit: PICKER_PAGE, viewer }),
+    opts.countMatching ? opts.countMatching(db, state.q, viewer) : Promise.resolve(null),
   ]);
   const contacts: PickerContact[] = page.contacts.map((c) => ({
     id: c.id,

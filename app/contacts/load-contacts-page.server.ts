@@ -1,23 +1,37 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { userName } from "~/lib/names";
 import { users, type Contact } from "~/db/schema";
 import { countContacts, listContacts, PAGE_SIZE, type OwnerFilter } from "./list-contacts.server";
 import { publicContact } from "./public-contact.server";
 import { listOwnerChoices } from "./load-owner-picker.server";
+import { loadContactScope, type ContactViewer } from "./contact-scope.server";
+import { listPipelineStages } from "./pipeline-stages.server";
 
-/** `owner`: "me", "none" or a user id (decision 044); anything else lists everyone. */
-export type ContactListQuery = { q?: string; after?: number; before?: number; owner?: string };
+/** `owner`: "me", "none" or a user id (decision 044); anything else lists everyone. `stage`: a stage key (053). */
+export type ContactListQuery = { q?: string; after?: number; before?: number; owner?: string; stage?: string };
 
-function listRow(c: Contact, owners: Map<number, string>) {
+function listRow(c: Contact, owners: Map<number, string>, stages: Map<string, string>) {
   const { id, firstName, lastName, phone, email, company, sendable, unsendableReason, optedOut } = publicContact(c);
   const stateZip = [c.state, c.zipCode].filter(Boolean).join(" ");
   const location = [c.city, stateZip].filter(Boolean).join(", ") || c.address || "";
   const owner = c.ownerUserId === null ? null : { id: c.ownerUserId, name: owners.get(c.ownerUserId) ?? "" };
-  return { id, firstName, lastName, phone, email, company, location, sendable, unsendableReason, optedOut, owner };
+  const stage = { key: c.stage, label: stages.get(c.stage) ?? c.stage };
+  return {
+    id,
+    firstName,
+    lastName,
+    phone,
+    email,
+    company,
+    location,
+    sendable,
+    unsendableReason,
+    optedOut,
+    owner,
+    stage,
+  };
 }
-
-const fullName = (u: { firstName: string; lastName: string; email: string }) =>
-  `${u.firstName} ${u.lastName}`.trim() || u.email;
 
 function ownerFilter(owner: string | undefined, meId: number): OwnerFilter {
   if (owner === "me") return meId;
@@ -30,12 +44,17 @@ function ownerFilter(owner: string | undefined, meId: number): OwnerFilter {
  * active users for the owner filter and the bulk "Set owner" form. The total is counted only for the whole list,
  * where it is one cheap COUNT.
  */
-export async function loadContactsPage(db: Db, query: ContactListQuery, meId: number) {
+export async function loadContactsPage(db: Db, query: ContactListQuery, viewer: ContactViewer) {
   const q = query.q ?? "";
-  const owner = ownerFilter(query.owner, meId);
+  const owner = ownerFilter(query.owner, viewer.userId);
+  const [scope, stageRows] = await Promise.all([loadContactScope(db, viewer), listPipelineStages(db)]);
+  const stages = new Map(stageRows.map((s) => [s.key, s.label]));
+  // An unknown stage in the URL is no filter (like any malformed list parameter).
+  const stage = query.stage && stages.has(query.stage) ? query.stage : undefined;
   const [page, total, choices] = await Promise.all([
-    listContacts(db, { q, after: query.after, before: query.before, limit: PAGE_SIZE, owner }),
-    q || owner !== undefined ? Promise.resolve(null) : countContacts(db),
+    listContacts(db, { q, after: query.after, before: query.before, limit: PAGE_SIZE, owner, stage, scope }),
+    // The total is the whole table's counter: shown only to those who see the whole table.
+    q || owner !== undefined || stage || scope.kind !== "all" ? Promise.resolve(null) : countContacts(db),
     listOwnerChoices(db),
   ]);
   const names = new Map(choices.map((u) => [u.id, u.name]));
@@ -48,13 +67,17 @@ export async function loadContactsPage(db: Db, query: ContactListQuery, meId: nu
       .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users)
       .where(inArray(users.id, missing));
-    for (const u of rows) names.set(u.id, fullName(u));
+    for (const u of rows) names.set(u.id, userName(u));
   }
   return {
     q,
     owner: query.owner ?? "",
+    stage: stage ?? "",
+    stages: stageRows.map((s) => ({ key: s.key, label: s.label })),
+    /** false: the list is the viewer's own and the unowned contacts (decision 048); the filter offers only those. */
+    seesAll: scope.kind === "all",
     owners: choices.map((u) => ({ id: u.id, name: u.name })),
-    contacts: page.contacts.map((c) => listRow(c, names)),
+    contacts: page.contacts.map((c) => listRow(c, names, stages)),
     total,
     nextCursor: page.nextCursor,
     prevCursor: page.prevCursor,

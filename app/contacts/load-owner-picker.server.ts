@@ -1,9 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { userName } from "~/lib/names";
 import { users } from "~/db/schema";
-
-const fullName = (u: { firstName: string; lastName: string; email: string }) =>
-  `${u.firstName} ${u.lastName}`.trim() || u.email;
 
 /** The active users, for an owner picker or filter (a team: small, capped). */
 export async function listOwnerChoices(db: Db) {
@@ -13,12 +11,13 @@ export async function listOwnerChoices(db: Db) {
     .where(eq(users.isActive, true))
     .orderBy(users.firstName, users.lastName)
     .limit(500);
-  return rows.map((u) => ({ ...u, name: fullName(u) }));
+  return rows.map((u) => ({ ...u, name: userName(u) }));
 }
 
 /**
- * A contact's owner and the choices the signed-in user may pick from (decision 044): every active user for a
- * superuser, only themselves for a standard user (the server enforces the same rule in setContactOwner).
+ * A contact's owner and the choices the signed-in user may pick from (decision 044, updated): every active user,
+ * for a superuser on any contact, for a standard user on their own or an unowned one (a hand-off to a teammate);
+ * the server enforces the same rule in setContactOwner.
  */
 export async function loadOwnerPicker(db: Db, ownerUserId: number | null, me: { id: number; superuser: boolean }) {
   const all = await listOwnerChoices(db);
@@ -29,10 +28,10 @@ export async function loadOwnerPicker(db: Db, ownerUserId: number | null, me: { 
       .from(users)
       .where(eq(users.id, ownerUserId))
       .get();
-    owner = u ? { ...u, name: fullName(u) } : null;
+    owner = u ? { ...u, name: userName(u) } : null;
   }
   const mayChange = me.superuser || ownerUserId === null || ownerUserId === me.id;
-  const choices = me.superuser ? all : all.filter((u) => u.id === me.id);
+  const choices = mayChange ? all : [];
   return {
     owner: owner && { id: owner.id, name: owner.name },
     choices: choices.map((u) => ({ id: u.id, name: u.name })),

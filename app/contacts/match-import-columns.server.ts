@@ -8,6 +8,8 @@ import { contactRowReader, type ImportRow } from "./csv-import";
 import { getContactImport } from "./get-contact-import.server";
 import { countExistingContacts } from "./count-existing-contacts.server";
 import { dropInFileDuplicates } from "./upsert-contacts.server";
+import { importOwnerResolver } from "./resolve-import-owners.server";
+import type { Role } from "~/db/schema";
 
 /** Header sets remembered at most (the most recently used): a team's handful of CRMs, with room to spare. */
 export const REMEMBERED_HEADER_SETS = 50;
@@ -76,7 +78,7 @@ export async function loadColumnMatch(db: Db, importId: number) {
  */
 export async function matchImportColumns(
   db: Db,
-  input: { id: number; userId: number; columns: readonly string[] },
+  input: { id: number; userId: number; role?: Role; columns: readonly string[] },
   now: Date,
 ) {
   const imp = await getContactImport(db, input.id, input.userId);
@@ -106,7 +108,9 @@ export async function matchImportColumns(
           isColumnTarget(input.columns[i]) ? (input.columns[i] as ColumnMap[number]) : null,
         );
         if (!columns.includes("phone")) throw new AppError("validation", NO_PHONE_COLUMN, { field: "columns" });
-        reader = contactRowReader(header, { columns });
+        // An Owner column: the active users are read once for the whole file (decision 050).
+        const owners = columns.includes("owner") ? await importOwnerResolver(db, input) : undefined;
+        reader = contactRowReader(header, { columns, owners });
         continue;
       }
       totalRows++;
@@ -136,6 +140,7 @@ export async function matchImportColumns(
     }
   };
   const validRows = unique.length;
+  const ownerRows = unique.reduce((n, r) => n + (r.ownerUserId ? 1 : 0), 0);
   const existing = await countExistingContacts(db, unique);
   const hash = await headerHash(header);
   await runBatch(db, [
@@ -158,6 +163,7 @@ export async function matchImportColumns(
         rejectedRows,
         fileDuplicates: repeats,
         errors,
+        ownerRows,
         ...existing,
         updatedAt: now,
       })

@@ -11,7 +11,7 @@ import { assignNewLeads } from "./assign-new-leads.server";
 import { ingestLeads } from "./ingest-leads.server";
 import { stageContactImport } from "./stage-contact-import.server";
 import { startContactImport, type FileOwner } from "./start-contact-import.server";
-import { OWNER_NOT_ALLOWED, setContactOwner } from "./set-contact-owner.server";
+import { setContactOwner } from "./set-contact-owner.server";
 
 const NOW = new Date("2026-11-27T15:00:00Z");
 
@@ -122,17 +122,22 @@ describe("setting an owner by hand and in bulk (decision 044)", () => {
     });
   });
 
-  it("a standard user may only take unowned or own contacts for themselves, or clear them", async () => {
+  it("a standard user takes, clears or hands on only unowned or own contacts; never takes another's", async () => {
     const rep = await createTestUser();
     const other = await createTestUser();
-    const [free, theirs] = await seedContacts(2);
+    const [free, theirs, handed] = await seedContacts(3);
     await db().update(contacts).set({ ownerUserId: other.id }).where(eq(contacts.id, theirs.id));
+    await db().update(contacts).set({ ownerUserId: rep.id }).where(eq(contacts.id, handed.id));
     const actor = { userId: rep.id, ipAddress: null, role: "user" as const };
-    await expect(
-      setContactOwner(db(), { contactIds: [free.id], ownerUserId: other.id }, actor, NOW),
-    ).rejects.toMatchObject({
-      code: "forbidden",
-      message: OWNER_NOT_ALLOWED,
+    // The setter → closer hand-off: the rep's own contact goes to a teammate.
+    expect(
+      await setContactOwner(db(), { contactIds: [handed.id], ownerUserId: other.id, note: "Sat" }, actor, NOW),
+    ).toEqual({ changed: 1, unchanged: 0 });
+    // Another's contact is not the rep's to give or take: the WHERE leaves it.
+    const mover = await createTestUser();
+    expect(await setContactOwner(db(), { contactIds: [theirs.id], ownerUserId: mover.id }, actor, NOW)).toEqual({
+      changed: 0,
+      unchanged: 1,
     });
     const res = await setContactOwner(db(), { contactIds: [free.id, theirs.id], ownerUserId: rep.id }, actor, NOW);
     expect(res).toEqual({ changed: 1, unchanged: 1 });
@@ -142,6 +147,8 @@ describe("setting an owner by hand and in bulk (decision 044)", () => {
       .where(inArray(contacts.id, [free.id, theirs.id]))
       .orderBy(contacts.id);
     expect(rows.map((r) => r.owner)).toEqual([rep.id, other.id]);
+    const handedTo = await db().select({ o: contacts.ownerUserId }).from(contacts).where(eq(contacts.id, handed.id));
+    expect(handedTo[0].o).toBe(other.id);
     expect(await setContactOwner(db(), { contactIds: [free.id], ownerUserId: null }, actor, NOW)).toEqual({
       changed: 1,
       unchanged: 0,

@@ -15,6 +15,9 @@ export function publicContact(c: Contact) {
     consentSource: c.consentSource,
     consentAt: c.consentAt?.toISOString() ?? null,
     emailUnsubscribed: c.emailUnsubscribedAt !== null,
+    // Where the sale stands (decision 053).
+    stage: c.stage,
+    stageChangedAt: c.stageChangedAt?.toISOString() ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

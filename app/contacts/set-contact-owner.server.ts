@@ -1,8 +1,8 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { inJson } from "~/db/bulk-update.server";
-import type { Db } from "~/db/client.server";
-import { activityLog, contacts, users, type Role } from "~/db/schema";
+import { chunk, rowsPerInsert, runBatch, type Db } from "~/db/client.server";
+import { activityLog, contacts, conversationNotes, users, type Role } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { MAX_OWNER_CONTACTS } from "./owner-limits";
@@ -23,11 +23,18 @@ export type SetOwnerInput = {
 };
 
 /**
- * The one rule for choosing an owner (decision 044): a standard user may choose only themselves or nobody, a
- * superuser any active user. Used by every path a person sets an owner on (by hand, in bulk, an import's file owner).
+ * The one rule for choosing an owner (decision 044, updated): a superuser may choose any active user; a standard user
+ * may take a contact for themselves or let it go — and, on a hand-off (`handOff`, setContactOwner), give their own or
+ * an unowned contact to any active user (the setter → closer hand-off). Which contacts they may change is
+ * setContactOwner's WHERE. An import's owner (no hand-off) stays "themselves or nobody".
  */
-export async function assertOwnerAllowed(db: Db, owner: number | null, actor: OwnerActor) {
-  if (actor.role !== "superuser" && owner !== null && owner !== actor.userId)
+export async function assertOwnerAllowed(
+  db: Db,
+  owner: number | null,
+  actor: OwnerActor,
+  { handOff = false }: { handOff?: boolean } = {},
+) {
+  if (!handOff && actor.role !== "superuser" && owner !== null && owner !== actor.userId)
     throw new AppError("forbidden", OWNER_NOT_ALLOWED, { field: "ownerUserId" });
   if (owner === null) return;
   const row = await db
@@ -40,9 +47,10 @@ export async function assertOwnerAllowed(db: Db, owner: number | null, actor: Ow
 
 /**
  * Sets (or clears) the owner of one or more contacts, by hand or in bulk (decision 044). A superuser may choose any
- * active user; a standard user may only take a contact for themselves or let it go, and only on contacts that are
- * theirs or nobody's — the rule is in the UPDATE's WHERE, so a forged form changes nothing it may not. One activity
- * entry records who, to whom, how many and the note.
+ * active user; a standard user may take a contact, let it go or hand it to a teammate, but only contacts that are
+ * theirs or nobody's — that rule is in the UPDATE's WHERE, so a forged form changes nothing it may not. One activity
+ * entry records who, to whom, how many and the note; the note also shows in each changed contact's conversation as an
+ * internal hand-off note (decision 047), written in the same batch.
  */
 export async function setContactOwner(db: Db, input: SetOwnerInput, actor: OwnerActor, now: Date) {
   const ids = [...new Set(input.contactIds)];
@@ -51,7 +59,7 @@ export async function setContactOwner(db: Db, input: SetOwnerInput, actor: Owner
     throw new AppError("validation", `Choose at most ${MAX_OWNER_CONTACTS} contacts at a time`);
   const superuser = actor.role === "superuser";
   const owner = input.ownerUserId;
-  await assertOwnerAllowed(db, owner, actor);
+  await assertOwnerAllowed(db, owner, actor, { handOff: true });
   const changed = await db
     .update(contacts)
     .set({ ownerUserId: owner, updatedAt: now })
@@ -64,7 +72,22 @@ export async function setContactOwner(db: Db, input: SetOwnerInput, actor: Owner
     )
     .returning({ id: contacts.id });
   const note = input.note?.trim() || null;
-  await db.insert(activityLog).values(
+  // Six columns a row: D1's 100 parameters give 16 rows per INSERT, all in the one batch with the activity entry.
+  const handoffNotes = note
+    ? chunk(changed, rowsPerInsert(6)).map((part) =>
+        db.insert(conversationNotes).values(
+          part.map((r) => ({
+            kind: "handoff" as const,
+            contactId: r.id,
+            authorUserId: actor.userId,
+            handoffTo: owner,
+            body: note,
+            createdAt: now,
+          })),
+        ),
+      )
+    : [];
+  const log = db.insert(activityLog).values(
     activityRow("set_contact_owner", {
       userId: actor.userId,
       ipAddress: actor.ipAddress,
@@ -77,6 +100,7 @@ export async function setContactOwner(db: Db, input: SetOwnerInput, actor: Owner
       },
     }),
   );
+  await runBatch(db, [log, ...handoffNotes]);
   return { changed: changed.length, unchanged: ids.length - changed.length };
 }
 

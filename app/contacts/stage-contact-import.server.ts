@@ -9,6 +9,7 @@ import {
   readContactRows,
   readCsvRecords,
   type ImportRow,
+  type OwnerResolver,
   type ParseContactsResult,
   type SheetRecord,
 } from "./csv-import";
@@ -71,6 +72,7 @@ export async function stageParsedRows(
       rejectedRows,
       fileDuplicates: repeats,
       errors: parsed.errors.slice(0, KEEP_ERRORS),
+      ownerRows: unique.reduce((n, r) => n + (r.ownerUserId ? 1 : 0), 0),
       ...input.extra,
       createdAt: now,
       updatedAt: now,
@@ -133,10 +135,13 @@ export async function stageStreamedRows(
     field?: string;
     noValidRows?: string;
     extra?: Pick<NewContactImport, "purpose" | "message" | "scheduledAt">;
+    /** The file's Owner column, resolved per row (decision 050); absent = ignored. */
+    owners?: OwnerResolver;
   },
   actor: { userId: number },
   now: Date,
 ): Promise<ContactImport> {
+  let ownerRows = 0;
   const phones = new Set<string>();
   const emails = new Set<string>();
   let repeats = 0;
@@ -166,7 +171,7 @@ export async function stageStreamedRows(
   try {
     const result = await readContactRows(
       input.rows,
-      { requireLastName: input.requireLastName, keepErrors: KEEP_ERRORS },
+      { requireLastName: input.requireLastName, keepErrors: KEEP_ERRORS, owners: input.owners },
       async (row) => {
         if (phones.has(row.phone) || (row.email && emails.has(row.email))) {
           repeats++;
@@ -174,6 +179,7 @@ export async function stageStreamedRows(
         }
         phones.add(row.phone);
         if (row.email) emails.add(row.email);
+        if (row.ownerUserId) ownerRows++;
         const { rowNumber, ...data } = row;
         chunk.push({ n: rowNumber, d: JSON.stringify(data) });
         staged++;
@@ -192,6 +198,7 @@ export async function stageStreamedRows(
       rejectedRows: result.totalRows - result.validRows,
       fileDuplicates: repeats,
       errors: result.errors,
+      ownerRows,
       updatedAt: now,
     };
     // A small file (one chunk or none): the import and its rows in one batch, as stageParsedRows writes them.

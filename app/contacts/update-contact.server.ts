@@ -5,10 +5,18 @@ import { AppError } from "~/lib/app-error";
 import { assertPhoneFree, reloadContact } from "./contact-checks.server";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
 import { CONTACT_NOT_FOUND, getContact } from "./get-contact.server";
+import type { ContactViewer } from "./contact-scope.server";
 import { optOutFlagStatements } from "./upsert-contacts.server";
 
-export async function updateContact(db: Db, id: number, input: ContactFields, now: Date): Promise<Contact> {
-  await getContact(db, id);
+/** Saves a contact's fields; a contact outside the viewer's scope is not found (decision 048). */
+export async function updateContact(
+  db: Db,
+  id: number,
+  input: ContactFields,
+  viewer: ContactViewer,
+  now: Date,
+): Promise<Contact> {
+  await getContact(db, id, viewer);
   const values = toContactValues(input);
   await assertPhoneFree(db, values.phone, id);
   try {

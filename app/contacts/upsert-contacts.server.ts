@@ -5,6 +5,7 @@ import { bulkInsertStatements, bulkUpdateStatements, inJson } from "~/db/bulk-up
 import { runBatch, type Db } from "~/db/client.server";
 import { contacts, suppressions, type DuplicateMode } from "~/db/schema";
 import { isUniquePhoneViolation, type ContactValues } from "./contact-row.server";
+import { inScope, type ContactScope } from "./contact-scope.server";
 
 // Rows travel as one bound JSON parameter per statement (json_each), so a chunk of any size stays far inside D1's
 // 100-bound-parameter limit; a chunk whose rows are long (1,000 rows of up to ~3,000 characters each) becomes
@@ -13,7 +14,8 @@ export const UPSERT_CHUNK = 1000;
 
 export type UpsertCounts = { created: number; updated: number; duplicates: number };
 
-type Row = ContactValues;
+/** `ownerUserId`: the row's own owner (an import's Owner column, decision 050), before the file's. */
+type Row = ContactValues & { ownerUserId?: number | null };
 
 /**
  * Duplicate detection against the database for one chunk: a row whose normalised phone or email already
@@ -22,23 +24,24 @@ type Row = ContactValues;
 async function findExisting(db: Db, rows: Row[]) {
   const phones = rows.map((r) => r.phone);
   const emails = rows.flatMap((r) => (r.email ? [r.email] : []));
-  const match = { id: contacts.id, phone: contacts.phone, email: contacts.email };
+  const match = { id: contacts.id, phone: contacts.phone, email: contacts.email, ownerUserId: contacts.ownerUserId };
   const found = await db
     .select(match)
     .from(contacts)
     .where(inJson(contacts.phone, phones))
     .union(db.select(match).from(contacts).where(inJson(contacts.email, emails)));
-  const byPhone = new Map<string, number>();
-  const byEmail = new Map<string, number>();
+  type Found = { id: number; ownerUserId: number | null };
+  const byPhone = new Map<string, Found>();
+  const byEmail = new Map<string, Found>();
   for (const f of found) {
-    byPhone.set(f.phone, f.id);
-    if (f.email) byEmail.set(f.email, f.id);
+    byPhone.set(f.phone, f);
+    if (f.email) byEmail.set(f.email, f);
   }
   return (r: Row) => {
-    const id = byPhone.get(r.phone);
-    if (id !== undefined) return { id, by: "phone" as const };
+    const p = byPhone.get(r.phone);
+    if (p !== undefined) return { ...p, by: "phone" as const };
     const e = r.email ? byEmail.get(r.email) : undefined;
-    return e === undefined ? undefined : { id: e, by: "email" as const };
+    return e === undefined ? undefined : { ...e, by: "email" as const };
   };
 }
 
@@ -58,6 +61,11 @@ export async function upsertContactChunk(
     now: Date;
     /** Where these contacts' consent to be contacted comes from (e.g. "csv:leads.csv", "api:bulk"). */
     consentSource?: string;
+    /**
+     * Whose contacts the writer may update (decision 048): an existing contact outside it is a duplicate, skipped,
+     * never merged into — a rep's import or CRM sync does not rewrite another rep's lead. Absent: all.
+     */
+    scope?: ContactScope;
     guard?: SQL;
     extra?: (counts: UpsertCounts) => BatchItem<"sqlite">[];
   },
@@ -88,7 +96,12 @@ async function planAndWrite(
     if (match === undefined) toInsert.push(r);
     // Update merges only into the contact with the same phone: a shared email (a household) must never hand
     // one person's number, and its opt-out state, to another contact.
-    else if (opts.mode === "update" && match.by === "phone" && !claimed.has(match.id)) {
+    else if (
+      opts.mode === "update" &&
+      match.by === "phone" &&
+      !claimed.has(match.id) &&
+      inScope(opts.scope ?? { kind: "all" }, match)
+    ) {
       claimed.add(match.id);
       toUpdate.push({ ...r, id: match.id });
     } else duplicates++;
@@ -101,7 +114,7 @@ async function planAndWrite(
       ...r,
       sendable: r.sendable ? 1 : 0,
       createdBy: opts.userId,
-      ownerUserId: opts.ownerUserId ?? null,
+      ownerUserId: r.ownerUserId ?? opts.ownerUserId ?? null,
       consentSource: opts.consentSource ?? null,
       now,
     }));
@@ -135,7 +148,7 @@ async function planAndWrite(
     statements.push(...optOutFlagStatements(db, toInsert));
   }
   if (toUpdate.length) {
-    const updates = toUpdate.map((r) => ({ ...r, sendable: r.sendable ? 1 : 0 }));
+    const updates = toUpdate.map((r) => ({ ...r, ownerUserId: r.ownerUserId ?? null, sendable: r.sendable ? 1 : 0 }));
     statements.push(
       ...bulkUpdateStatements(contacts, updates, (j) => ({
         // Imported fields win when present; empty ones keep what the contact has.
@@ -147,8 +160,8 @@ async function planAndWrite(
           unsendableReason: j.unsendableReason,
           // Imported custom fields are merged into the contact's (a column left empty keeps its value).
           customFields: sql`CASE WHEN ${j.customFields} IS NULL THEN ${contacts.customFields} ELSE json_patch(coalesce(${contacts.customFields}, '{}'), ${j.customFields}) END`,
-          // The file's owner, when one was chosen, like any other imported field that is present.
-          ownerUserId: opts.ownerUserId ? opts.ownerUserId : sql`${contacts.ownerUserId}`,
+          // The row's owner, else the file's when one was chosen, like any other imported field that is present.
+          ownerUserId: sql`coalesce(${j.ownerUserId}, ${opts.ownerUserId ? opts.ownerUserId : contacts.ownerUserId})`,
           updatedAt: now,
         },
         where: sql`${contacts.id} = ${j.id} AND ${guard}`,

@@ -34,6 +34,7 @@ export async function viewContactImport(
       errorCount: imp.errorCount,
       failureMessage: imp.failureMessage,
       purpose: imp.purpose,
+      ownerRows: imp.ownerRows,
     },
     rows: rows.map((r) => {
       const a = assessPhone(r.phone);

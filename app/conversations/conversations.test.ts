@@ -9,6 +9,7 @@ import { getThread } from "./get-conversation.server";
 import { toPlainGsm, hasReplaceableChars } from "./gsm-replace";
 import { listConversations } from "./list-conversations.server";
 import { sendReply } from "./send-reply.server";
+import { ALL_OPEN } from "../../tests/conversation-queue";
 
 const NIGHT = new Date("2026-11-18T09:30:00Z"); // 01:30 in Los Angeles: quiet hours
 const nonce = () => crypto.randomUUID();
@@ -27,7 +28,7 @@ describe("conversations", () => {
       { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
       { contactId: other.id },
       { message: "Hello other", nonce: nonce() },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     await receiveInboundSms(
       deps.db,
@@ -46,30 +47,30 @@ describe("conversations", () => {
       needs_reply: 1,
       last_preview: "Is solar worth it?",
     });
-    const first = await listConversations(deps.db, { limit: 100 });
+    const first = await listConversations(deps.db, { ...ALL_OPEN, limit: 100 });
     const mine = first.conversations.filter((c) => c.contactId === contact.id || c.contactId === other.id);
     expect(mine.map((c) => [c.contactId, c.needsReply])).toEqual([
       [contact.id, true],
       [other.id, false],
     ]);
-    expect(
-      (await listConversations(deps.db, { needsReply: true, limit: 100 })).conversations.every((c) => c.needsReply),
-    ).toBe(true);
 
     const sent = await sendReply(
       { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
       { contactId: contact.id },
       { message: "Yes, {{firstName}}!", nonce: nonce() },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     expect(sent.conversational).toBe(true);
     await sendMessages(queue.takeSendJobs(), deps);
-    // The preview follows the rendered text the consumer wrote.
+    // The list's preview is the rendered text the consumer wrote, read from the message (decision 056); the row keeps
+    // the text as written, for when that message is archived.
     expect(await conversationOf(`c:${contact.id}`)).toMatchObject({
       last_direction: "outbound",
       needs_reply: 0,
-      last_preview: "Yes, Rosa!",
+      last_preview: "Yes, {{firstName}}!",
     });
+    const listed = (await listConversations(deps.db, { ...ALL_OPEN, limit: 100 })).conversations;
+    expect(listed.find((c) => c.contactId === contact.id)?.lastPreview).toBe("Yes, Rosa!");
     const thread = await getThread(deps.db, { contactId: contact.id });
     expect(thread.messages.map((m) => [m.direction, m.content])).toEqual([
       ["inbound", "Is solar worth it?"],
@@ -86,7 +87,7 @@ describe("conversations", () => {
         { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
         { contactId: contact.id },
         { message: `m${i}`, nonce: nonce() },
-        { userId: user.id, ipAddress: null },
+        { userId: user.id, role: "superuser", ipAddress: null },
       );
     }
     const newest = await getThread(deps.db, { contactId: contact.id }, { limit: 2 });
@@ -107,13 +108,13 @@ describe("conversations", () => {
       { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
       { contactId: contact.id },
       { message: "once", nonce: n },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     const b = await sendReply(
       { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
       { contactId: contact.id },
       { message: "once", nonce: n },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     expect(b.id).toBe(a.id);
     expect(
@@ -136,13 +137,13 @@ describe("conversations", () => {
       { db: deps.db, queue, now: NIGHT, hooks: appHooks },
       { contactId: wrote.id },
       { message: "Sure, tomorrow 9am", nonce: nonce() },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     const r2 = await sendReply(
       { db: deps.db, queue, now: NIGHT, hooks: appHooks },
       { contactId: silent.id },
       { message: "Special offer", nonce: nonce() },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     await sendMessages(queue.takeSendJobs(), deps);
     const rows = await db().all<{ id: number; kind: string; is_marketing: number; status: string }>(
@@ -174,7 +175,7 @@ describe("conversations", () => {
         { db: deps.db, queue, now: DAYTIME, hooks: appHooks },
         to,
         { message: "Hi?", nonce: nonce() },
-        { userId: user.id, ipAddress: null },
+        { userId: user.id, role: "superuser", ipAddress: null },
       );
     await expect(reply({ contactId: contact.id })).rejects.toMatchObject({
       code: "conflict",

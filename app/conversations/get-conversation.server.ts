@@ -1,7 +1,19 @@
-import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { campaignEnrollments, campaigns, contacts, messages, suppressions } from "~/db/schema";
+import {
+  campaignEnrollments,
+  campaigns,
+  contacts,
+  messageMedia,
+  messages,
+  suppressions,
+  type MediaStatus,
+} from "~/db/schema";
+import { inJson } from "~/db/bulk-update.server";
 import { pendingPreview } from "~/message-center/list-messages.server";
+import { listThreadNotes, type ThreadNote } from "./list-thread-notes.server";
+import { AppError } from "~/lib/app-error";
+import { inScope, loadContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
 
 export const THREAD_PAGE = 30;
 
@@ -29,7 +41,17 @@ export type ThreadMessage = {
   content: string;
   errorMessage: string | null;
   createdAt: string;
+  /** A reply waiting for a later time ("send later", or deferred by quiet hours): when it goes. */
+  scheduledFor: string | null;
+  /** A person's conversation send still pending: the thread offers Cancel (cancelScheduledReply's rule). */
+  cancellable: boolean;
+  /** An inbound MMS's files (decision 057): shown from /media/:id once stored, else why not (yet). */
+  media: ThreadMedia[];
 };
+export type ThreadMedia = { id: number; contentType: string; status: MediaStatus; error: string | null };
+
+/** The kinds a rep may cancel from the thread while pending: the conversation's own sends, never a campaign's. */
+export const CANCELLABLE_KINDS = ["individual", "reply"] as const;
 
 /**
  * One conversation's messages, oldest → newest on screen, keyset-paged by id: the first page is the newest
@@ -47,7 +69,7 @@ export async function getThread(
       ? eq(messages.contactId, who.contactId)
       : and(eq(messages.phone, who.phone), isNull(messages.contactId));
   const rows = await db
-    .select(THREAD_COLUMNS)
+    .select({ ...THREAD_COLUMNS, scheduledAt: messages.scheduledAt })
     .from(messages)
     .where(and(where, opts.before ? lt(messages.id, opts.before) : undefined))
     .orderBy(desc(messages.id))
@@ -60,7 +82,33 @@ export async function getThread(
     const contact = await previewContact(db, who.contactId);
     if (contact) for (const r of page) if (waiting(r)) r.content = pendingPreview(r.content, contact);
   }
+  // The notes written in this page's span: from its oldest message (none when it is the start) to the next page's.
+  const newer = opts.before
+    ? await db.select({ at: messages.createdAt }).from(messages).where(eq(messages.id, opts.before)).get()
+    : undefined;
+  const notes: ThreadNote[] = await listThreadNotes(db, who, {
+    from: rows.length > limit ? page[0].createdAt : null,
+    to: newer?.at ?? null,
+  });
+  // The page's inbound files, by message (message_media_message_uq): none read when no message of the page has any.
+  const inboundIds = page.filter((r) => r.direction === "inbound").map((r) => r.id);
+  const mediaOf = new Map<number, ThreadMedia[]>();
+  if (inboundIds.length) {
+    const media = await db
+      .select({
+        id: messageMedia.id,
+        messageId: messageMedia.messageId,
+        contentType: messageMedia.contentType,
+        status: messageMedia.status,
+        error: messageMedia.error,
+      })
+      .from(messageMedia)
+      .where(inJson(messageMedia.messageId, inboundIds))
+      .orderBy(messageMedia.messageId, messageMedia.position);
+    for (const { messageId, ...m } of media) mediaOf.set(messageId, [...(mediaOf.get(messageId) ?? []), m]);
+  }
   return {
+    notes,
     messages: page.map(
       (r): ThreadMessage => ({
         id: r.id,
@@ -72,6 +120,15 @@ export async function getThread(
         content: r.content,
         errorMessage: r.errorMessage,
         createdAt: r.createdAt.toISOString(),
+        scheduledFor:
+          r.status === "pending" && r.direction === "outbound" && r.scheduledAt && r.scheduledAt > r.createdAt
+            ? r.scheduledAt.toISOString()
+            : null,
+        cancellable:
+          r.status === "pending" &&
+          r.direction === "outbound" &&
+          (CANCELLABLE_KINDS as readonly string[]).includes(r.kind),
+        media: mediaOf.get(r.id) ?? [],
       }),
     ),
     /** The id to pass as `before` for the earlier page, or null at the start of the conversation. */
@@ -79,8 +136,8 @@ export async function getThread(
   };
 }
 
-/** A contact's fields a waiting bulk row's preview fills in (pendingPreview's row shape), or undefined. */
-export function previewContact(db: Db, contactId: number) {
+/** A contact's fields a waiting bulk row's preview fills in (pendingPreview's row shape), or undefined (`scope`: decision 048). */
+export function previewContact(db: Db, contactId: number, scope?: SQL) {
   return db
     .select({
       first_name: contacts.firstName,
@@ -95,7 +152,7 @@ export function previewContact(db: Db, contactId: number) {
       custom_fields: contacts.customFields,
     })
     .from(contacts)
-    .where(eq(contacts.id, contactId))
+    .where(and(eq(contacts.id, contactId), scope))
     .get();
 }
 
@@ -124,4 +181,19 @@ export async function phoneOptedOut(db: Db, phone: string) {
       .where(and(eq(suppressions.channel, "sms"), eq(suppressions.address, phone)))
       .get(),
   );
+}
+
+/**
+ * The contact a number belongs to (whose page is its conversation), or null for a bare number (no owner: everyone's).
+ * A contact outside the viewer's scope is not found, as if there were no such conversation (decision 048).
+ */
+export async function contactOfPhone(db: Db, phone: string, viewer: ContactViewer): Promise<number | null> {
+  const c = await db
+    .select({ id: contacts.id, ownerUserId: contacts.ownerUserId })
+    .from(contacts)
+    .where(eq(contacts.phone, phone))
+    .get();
+  if (!c) return null;
+  if (!inScope(await loadContactScope(db, viewer), c)) throw new AppError("not_found", "Conversation not found");
+  return c.id;
 }

@@ -5,6 +5,7 @@ import { messages } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { pendingPreview } from "~/message-center/list-messages.server";
 import { previewContact, THREAD_COLUMNS } from "./get-conversation.server";
+import { loadContactScope, scopeCondition, type ContactViewer } from "~/contacts/contact-scope.server";
 
 export const CONTACT_MESSAGES_PAGE = 50;
 export const MAX_CONTACT_MESSAGES_PAGE = 200;
@@ -37,9 +38,11 @@ export function contactMessagesPage(db: Db, contactId: number, opts: { after?: n
 export async function listContactMessages(
   db: Db,
   contactId: number,
+  viewer: ContactViewer,
   opts: { after?: number | null; limit?: number } = {},
 ) {
-  const contact = await previewContact(db, contactId);
+  // Outside the viewer's scope is the same 404 as no such contact (decision 048).
+  const contact = await previewContact(db, contactId, scopeCondition(await loadContactScope(db, viewer)));
   if (!contact) throw new AppError("not_found", "Contact not found");
   const limit = pageLimit(opts.limit, { page: CONTACT_MESSAGES_PAGE, max: MAX_CONTACT_MESSAGES_PAGE });
   const rows = await contactMessagesPage(db, contactId, { after: opts.after, limit });

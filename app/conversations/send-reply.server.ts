@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { contacts, conversations } from "~/db/schema";
 import { phoneOptedOut } from "./get-conversation.server";
 import { z } from "zod";
@@ -13,6 +13,8 @@ import {
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
 import { OPTED_OUT_REASON } from "~/messaging/compliance.server";
 import type { Actor } from "~/lib/actor";
+import type { Role } from "~/db/schema";
+import { inScope, loadContactScope, scopeCondition } from "~/contacts/contact-scope.server";
 
 export const REPLY_MAX = 1600;
 export const replySchema = z.object({
@@ -27,6 +29,10 @@ export const replySchema = z.object({
     .regex(/^[A-Za-z0-9-]{8,64}$/, "Missing form nonce; reload the page"),
 });
 
+/** "Send later" (decision 047): at least a minute ahead (else it is a send now), at most 30 days. */
+export const LATER_MIN_MS = 60 * 1000;
+export const LATER_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** A conversation that has a reply waiting this recently makes our answer conversational (see decision 007). */
 export const CONVERSATIONAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -35,16 +41,23 @@ export const CONVERSATIONAL_WINDOW_MS = 24 * 60 * 60 * 1000;
  * recipient opted out. Kind `reply` (not marketing: sent at once, exempt from quiet hours) when the contact's
  * latest message is inbound and arrived within 24 h — they just wrote and are waiting; otherwise `individual`,
  * which quiet hours defer like any other outreach.
+ * `sendAt` ("send later", decision 047): the same row through the same pipeline, written `pending` with that
+ * `scheduled_at`, always kind `individual` — when the cron hands it to the consumer, it is checked like any
+ * outreach then (opt-out, quiet hours, caps, pacing), not as a reply to a text that will be hours old by then.
  */
 export async function sendReply(
   deps: SendRequestDeps,
   to: { contactId: number } | { phone: string },
   input: z.infer<typeof replySchema>,
-  actor: Actor,
+  actor: Actor & { role: Role },
+  sendAt?: Date,
 ) {
   const { db, queue, now, hooks } = deps;
+  if (sendAt) assertLater(sendAt, now);
   let contactId: number | null = null;
   let phone: string;
+  // A contact outside the sender's scope is not found, whichever way it is addressed (decision 048).
+  const scope = await loadContactScope(db, actor);
   if ("contactId" in to) {
     const c = await db
       .select({
@@ -55,7 +68,7 @@ export async function sendReply(
         unsendableReason: contacts.unsendableReason,
       })
       .from(contacts)
-      .where(eq(contacts.id, to.contactId))
+      .where(and(eq(contacts.id, to.contactId), scopeCondition(scope)))
       .get();
     if (!c) throw new AppError("not_found", "Contact not found");
     if (c.optedOutAt != null)
@@ -72,6 +85,12 @@ export async function sendReply(
     phone = c.phone;
   } else {
     phone = sendablePhone(to.phone);
+    const owner = await db
+      .select({ ownerUserId: contacts.ownerUserId })
+      .from(contacts)
+      .where(eq(contacts.phone, phone))
+      .get();
+    if (owner && !inScope(scope, owner)) throw new AppError("not_found", "Conversation not found");
   }
   if (await phoneOptedOut(db, phone)) {
     throw new AppError(
@@ -93,8 +112,10 @@ export async function sendReply(
     .where(eq(conversations.key, key))
     .get();
   const conversational =
-    conv?.lastDirection === "inbound" && now.getTime() - conv.lastMessageAt.getTime() <= CONVERSATIONAL_WINDOW_MS;
-  const idempotencyKey = `reply:${actor.userId}:${input.nonce}`;
+    !sendAt &&
+    conv?.lastDirection === "inbound" &&
+    now.getTime() - conv.lastMessageAt.getTime() <= CONVERSATIONAL_WINDOW_MS;
+  const idempotencyKey = `${sendAt ? "later" : "reply"}:${actor.userId}:${input.nonce}`;
   await createOutboundMessages(
     db,
     queue,
@@ -106,6 +127,7 @@ export async function sendReply(
         phone,
         content: input.message,
         idempotencyKey,
+        scheduledAt: sendAt ?? null,
         createdBy: actor.userId,
       },
     ],
@@ -113,6 +135,20 @@ export async function sendReply(
     hooks,
   );
   const message = await messageByKey(db, idempotencyKey);
-  await logSend(db, actor, now, { type: "reply", contactId, to: phone, messageId: message?.id ?? null });
+  await logSend(db, actor, now, {
+    type: sendAt ? "reply_later" : "reply",
+    contactId,
+    to: phone,
+    messageId: message?.id ?? null,
+    ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
+  });
   return { ...message, conversational };
+}
+
+/** A "send later" time must be ahead (a minute at least) and within 30 days. */
+function assertLater(sendAt: Date, now: Date) {
+  const ahead = sendAt.getTime() - now.getTime();
+  if (!(ahead >= LATER_MIN_MS))
+    throw new AppError("validation", "Choose a time at least a minute from now", { field: "sendAt" });
+  if (ahead > LATER_MAX_MS) throw new AppError("validation", "Choose a time within 30 days", { field: "sendAt" });
 }

@@ -33,6 +33,7 @@ const TYPED_HELPERS = new Set([
   "bulkInsertStatements",
   "claimStatements",
   "recordOutcomeStatements",
+  "stickySenderStatements",
 ]);
 
 /** Statements the builder cannot express. Key = the `raw-sql:` marker above the statement; one line of why. */

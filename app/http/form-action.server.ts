@@ -11,7 +11,7 @@ import { bodyTooLarge, MAX_REQUEST_BYTES, readFormDataLimited } from "~/http/rea
 
 export type { FormFailure } from "~/components/form-failure";
 // The schema helpers live in a module the browser bundle can load (route modules build their schemas at top level).
-export { asList, intentError, UNKNOWN_ACTION, withDefaults } from "./form-schema";
+export { asList, backField, intentError, UNKNOWN_ACTION, withDefaults } from "./form-schema";
 
 /**
  * What `run` gets besides the parsed input: the signed-in user, the form, and `actor` (who asked and from where,
@@ -108,6 +108,29 @@ export async function formAction<S extends z.ZodTypeAny, R>(
 ) {
   const user = await requireUser(args, { role: spec.role });
   await spec.before?.(user);
+  return parseAndRun(args, spec, (input, form) =>
+    run(input, { user, form, actor: { userId: user.id, ipAddress: clientIp(args.request) } }),
+  );
+}
+
+/**
+ * The same for the few forms posted without a session, whose authority is a signed link the route checks itself
+ * (the booking page, decision 058): no guard, the same capped read, conform + zod parse and failure reply.
+ */
+export async function publicFormAction<S extends z.ZodTypeAny, R>(
+  args: ActionFunctionArgs,
+  spec: Omit<Spec<S>, "role" | "before">,
+  run: (input: z.output<S>, ctx: { form: FormData; ipAddress: string | null }) => Promise<R> | R,
+) {
+  return parseAndRun(args, spec, (input, form) => run(input, { form, ipAddress: clientIp(args.request) }));
+}
+
+/** The body read up to its cap → conform + zod → `run` → a refusal or an AppError as the one failure reply. */
+async function parseAndRun<S extends z.ZodTypeAny, R>(
+  args: ActionFunctionArgs,
+  spec: Omit<Spec<S>, "role" | "before">,
+  run: (input: z.output<S>, form: FormData) => Promise<R> | R,
+) {
   let form: FormData | null = null;
   let parsed = false;
   try {
@@ -125,8 +148,7 @@ export async function formAction<S extends z.ZodTypeAny, R>(
       throw Object.assign(new AppError("validation", messages[0], { field: field || undefined }), { fieldErrors });
     }
     parsed = true;
-    const actor = { userId: user.id, ipAddress: clientIp(args.request) };
-    return await run(submission.value as z.output<S>, { user, form, actor });
+    return await run(submission.value as z.output<S>, form);
   } catch (err) {
     if (err instanceof Response || !(err instanceof AppError)) throw err;
     const failure = formFailure(

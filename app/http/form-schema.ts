@@ -23,3 +23,11 @@ export function withDefaults<S extends z.ZodTypeAny>(
 export const UNKNOWN_ACTION = "Unknown action";
 /** `z.discriminatedUnion("intent", …)` whose unknown intent is refused as UNKNOWN_ACTION. */
 export const intentError = (message = UNKNOWN_ACTION) => ({ errorMap: () => ({ message }) });
+
+/** A `back` field: where to go after a form that several pages post — only a path on this site, never another origin. */
+export const backField = z
+  .string()
+  .max(300)
+  .regex(/^\/(?![/\\])/)
+  .optional()
+  .catch(undefined);

@@ -21,3 +21,6 @@ export const setOwnerForm = z.object({
   ownerUserId: ownerField,
   note: z.string().trim().max(500, "Keep the note under 500 characters").optional(),
 });
+
+/** A pipeline stage's key (decision 053): the contact page's Stage card and the list's bulk "Set stage". */
+export const stageField = z.string({ required_error: "Choose a stage" }).trim().min(1, "Choose a stage").max(40);

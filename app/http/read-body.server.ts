@@ -1,3 +1,4 @@
+import { readCapped } from "~/lib/read-capped";
 import { MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE } from "~/contacts/upload-limits";
 import { AppError } from "~/lib/app-error";
 
@@ -24,29 +25,9 @@ export async function readBodyLimited(
   maxBytes: number,
   message: string,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw new AppError("payload_too_large", message);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new AppError("payload_too_large", message);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  const body = await readCapped(request, maxBytes);
+  if (!body) throw new AppError("payload_too_large", message);
+  return body;
 }
 
 /** `request.formData()` that stops reading past `maxBytes` (the multipart framing counts towards it). */
@@ -90,7 +71,12 @@ export function requestBodyLimit(pathname: string): BodyLimit {
   if (pathname === "/api/contacts/bulk") return limit(MAX_BULK_JSON_BYTES);
   if (pathname === "/api/v1/leads") return limit(MAX_LEADS_BODY_BYTES);
   if (pathname.startsWith("/webhooks/")) return limit(MAX_WEBHOOK_BYTES);
-  if (pathname === "/login" || pathname === "/api/auth/login" || pathname.startsWith("/unsubscribe/"))
+  if (
+    pathname === "/login" ||
+    pathname === "/api/auth/login" ||
+    pathname.startsWith("/unsubscribe/") ||
+    pathname.startsWith("/book/")
+  )
     return limit(MAX_SMALL_FORM_BYTES);
   return limit(MAX_REQUEST_BYTES);
 }

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import type { Db } from "~/db/client.server";
-import type { Actor } from "~/lib/actor";
+import type { Actor as BaseActor } from "~/lib/actor";
+import type { Role } from "~/db/schema";
 import { methodNotAllowed, pageQuery, pageResponse, parseInput, readJson } from "./api.server";
 import { apiRoute } from "./http.server";
 import { requireId } from "~/lib/ids";
@@ -12,8 +13,14 @@ import { clientIp } from "~/lib/request.server";
 // 400), and its caller reaches the domain functions as the `Actor` of the activity log and of the rows they create.
 type Args = LoaderFunctionArgs | ActionFunctionArgs;
 /** What the route's guard returned (requireApiUser's user). */
-type Caller = { id: number };
-const actorOf = (args: Args, caller: Caller): Actor => ({ userId: caller.id, ipAddress: clientIp(args.request) });
+type Caller = { id: number; role: Role };
+/** The domain's Actor plus the caller's role, which bounds the contacts it may touch (decision 048). */
+type Actor = BaseActor & { role: Role };
+const actorOf = (args: Args, caller: Caller): Actor => ({
+  userId: caller.id,
+  role: caller.role,
+  ipAddress: clientIp(args.request),
+});
 
 /**
  * One record's /api/<things>/:id endpoint (GET, PUT, DELETE), described by its domain functions — which share the

@@ -8,17 +8,21 @@ import { apiErrorResponse, postJson } from "./http.server";
 import { clientIp } from "~/lib/request.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import type { Actor } from "~/lib/actor";
+import type { Role } from "~/db/schema";
+
+/** The sender: who is logged as sending, and whose role bounds the contacts they may send to (decision 048). */
+type Sender = Actor & { role: Role };
 
 /** One POST+JSON send endpoint: its body schema and the domain function that queues the send. */
 export type SendEndpoint = {
   schema: z.ZodTypeAny;
-  run: (deps: SendRequestDeps, input: never, actor: Actor, key?: string) => Promise<unknown>;
+  run: (deps: SendRequestDeps, input: never, actor: Sender, key?: string) => Promise<unknown>;
 };
 
 /** Keeps each endpoint's input type tied to its schema (a table of these is what a send route serves). */
 export function sendEndpoint<S extends z.ZodTypeAny>(
   schema: S,
-  run: (deps: SendRequestDeps, input: z.infer<S>, actor: Actor, key?: string) => Promise<unknown>,
+  run: (deps: SendRequestDeps, input: z.infer<S>, actor: Sender, key?: string) => Promise<unknown>,
 ): SendEndpoint {
   return { schema, run: run as SendEndpoint["run"] };
 }
@@ -41,7 +45,7 @@ export function runSendEndpoint(
   const endpoint = Object.hasOwn(endpoints, name) ? endpoints[name] : undefined;
   if (!endpoint) return Promise.resolve(apiErrorResponse(new AppError("not_found", "Not found")));
   const deps: SendRequestDeps = context.domain();
-  const actor: Actor = { userId: user.id, ipAddress: clientIp(request) };
+  const actor: Sender = { userId: user.id, role: user.role, ipAddress: clientIp(request) };
   return postJson(
     request,
     endpoint.schema,

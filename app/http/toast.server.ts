@@ -24,6 +24,18 @@ export async function redirectWithToast(
   return (init.document ? redirectDocument : redirect)(url, { headers });
 }
 
+/**
+ * formAction's answer for a form no screen renders (a resource route several pages post to): a refusal goes back to
+ * the page that asked (`backTo` of the posted `back`) with a destructive toast, so it shows without JS too.
+ */
+export function refuseBackWithToast(context: AppLoadContext, title: string, backTo: (raw: unknown) => string) {
+  return {
+    resource: true as const,
+    failureRedirect: (f: { message: string; values: Record<string, unknown> }) =>
+      redirectWithToast(context, backTo(f.values.back), { title, description: f.message, variant: "destructive" }),
+  };
+}
+
 /** Reads and clears the pending toast. */
 export async function takeToast(
   request: Request,

@@ -12,15 +12,17 @@ export type JobHandlers<D> = {
 /**
  * Validates each message, groups them by type and lets each handler work on its group at once
  * (handlers are batch-aware so D1 writes and provider calls happen per batch, not per message).
- * Unknown shapes are acked and logged. A handler's per-message outcome decides ack or retry.
+ * Unknown shapes are acked and logged. A handler's per-message outcome decides ack or retry; a batch with nothing
+ * to retry is acked in one call (the queue reports acks when the invocation ends either way, and a call per message
+ * cost ~14 µs each in the send bench).
  */
 export async function handleJobBatch<D>(batch: MessageBatch<unknown>, deps: D, handlers: JobHandlers<D>) {
   const groups = new Map<Job["type"], { job: Job; msg: Message<unknown> }[]>();
+  const retries: { msg: Message<unknown>; delaySeconds: number }[] = [];
   for (const msg of batch.messages) {
     const parsed = jobSchema.safeParse(msg.body);
     if (!parsed.success || !handlers[parsed.data.type]) {
       console.warn("dropping unknown job", JSON.stringify(msg.body)?.slice(0, 200));
-      msg.ack();
       continue;
     }
     const list = groups.get(parsed.data.type) ?? [];
@@ -35,16 +37,19 @@ export async function handleJobBatch<D>(batch: MessageBatch<unknown>, deps: D, h
           items.map((i) => i.job),
           deps,
         );
-        items.forEach((item) => {
+        for (const item of items) {
           // Keyed by id: a message delivered twice in one batch gets the same answer for both copies.
           const o = outcomes.get(jobKey(item.job));
-          if (o && "retryAfterSeconds" in o) item.msg.retry({ delaySeconds: o.retryAfterSeconds });
-          else item.msg.ack();
-        });
+          if (o && "retryAfterSeconds" in o) retries.push({ msg: item.msg, delaySeconds: o.retryAfterSeconds });
+        }
       } catch (err) {
         console.error(`job handler ${type} failed`, err);
-        for (const item of items) item.msg.retry({ delaySeconds: 30 });
+        for (const item of items) retries.push({ msg: item.msg, delaySeconds: 30 });
       }
     }),
   );
+  if (retries.length === 0) return batch.ackAll();
+  const retried = new Set(retries.map((r) => r.msg));
+  for (const { msg, delaySeconds } of retries) msg.retry({ delaySeconds });
+  for (const msg of batch.messages) if (!retried.has(msg)) msg.ack();
 }

@@ -2,6 +2,7 @@ import { runEnrollmentJob } from "~/campaigns/run-enrollment-job.server";
 import { runImportJob } from "~/contacts/run-import-job.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
+import { fetchInboundMedia, type MediaDeps } from "~/messaging/fetch-inbound-media.server";
 import type { JobOutcomes } from "~/lib/job-queue";
 import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
@@ -10,6 +11,8 @@ import type { SendDeps } from "~/messaging/consume-send-batch.server";
 import type { PipelineHooks } from "~/messaging/pipeline-hooks";
 import type { WebhookDeps } from "~/webhooks/deliver-webhooks.server";
 import { deliverWebhooks } from "~/webhooks/deliver-webhooks.server";
+import { deliverPush } from "~/push/deliver-push.server";
+import { notifyPush, type PushDeps } from "~/push/notify-push.server";
 import type { JobHandlers } from "./handle-job-batch.server";
 
 /**
@@ -23,6 +26,10 @@ export type JobDeps = {
   hooks: PipelineHooks;
   send: () => SendDeps;
   webhooks: () => WebhookDeps;
+  /** Web Push: the VAPID keys (or null: off), fetch, the links' base. */
+  push: (now: Date) => PushDeps;
+  /** Inbound MMS files: the R2 bucket and the provider that fetches them (decision 057). */
+  media: (now: Date) => MediaDeps;
 };
 
 /**
@@ -41,6 +48,13 @@ export const jobHandlers: JobHandlers<JobDeps> = {
     );
     return new Map() as JobOutcomes;
   },
+
+  // An inbound MMS's files, from Twilio into R2 (decision 057); a network error asks for a retry of that message's job.
+  "inbound-media": (jobs, { media, clock }) =>
+    fetchInboundMedia(
+      media(clock()),
+      jobs.map((j) => j.messageId),
+    ),
 
   async "import-contacts"(jobs, { db, queue, clock }) {
     // Imports are independent of each other; each runs its chunks in order.
@@ -62,6 +76,16 @@ export const jobHandlers: JobHandlers<JobDeps> = {
       deps.webhooks(),
       jobs.map((j) => j.deliveryId),
     );
+    return new Map() as JobOutcomes;
+  },
+
+  // Web Push (decision 049): tell a contact's owner, then one delivery per subscription; retries are new messages.
+  async push(jobs, deps) {
+    for (const { event } of jobs) {
+      const push = deps.push(deps.clock());
+      if (event.kind === "deliver") await deliverPush(push, event);
+      else await notifyPush(push, event);
+    }
     return new Map() as JobOutcomes;
   },
 };

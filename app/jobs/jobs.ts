@@ -10,6 +10,12 @@ export const inboundJob = z.object({
   type: z.literal("inbound"),
   messageId: z.number().int().positive(),
 });
+/** An inbound MMS's files to fetch from Twilio into R2 (decision 057): the message's `pending` media rows. */
+export const inboundMediaJob = z.object({
+  v: z.literal(1),
+  type: z.literal("inbound-media"),
+  messageId: z.number().int().positive(),
+});
 export const importContactsJob = z.object({
   v: z.literal(1),
   type: z.literal("import-contacts"),
@@ -29,19 +35,58 @@ export const webhookDeliveryJob = z.object({
   type: z.literal("webhook-delivery"),
   deliveryId: z.number().int().positive(),
 });
+/** What a push shows: the contact's name and a short preview, and the conversation to open (app/push, decision 049). */
+export const pushNotification = z.object({
+  title: z.string().max(120),
+  body: z.string().max(200),
+  url: z.string().max(300).startsWith("/"),
+  tag: z.string().max(60),
+  urgent: z.boolean().optional(),
+});
+/**
+ * Web Push (app/push, decision 049), one type with four kinds: a hot-lead alert or an inbound reply to tell the
+ * contact's owner about, a note's @mention to tell the mentioned user about (each fanned out to the user's
+ * subscriptions, within the hourly cap), and one notification's
+ * delivery to one subscription (`attempt`: re-enqueued with backoff on 429/5xx).
+ */
+export const pushJob = z.object({
+  v: z.literal(1),
+  type: z.literal("push"),
+  event: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("hot-lead"), alertId: z.number().int().positive() }),
+    z.object({ kind: z.literal("reply"), messageId: z.number().int().positive() }),
+    // Someone was @mentioned in an internal note (decision 047): the note, and the one mentioned user to tell.
+    z.object({
+      kind: z.literal("mention"),
+      noteId: z.number().int().positive(),
+      userId: z.number().int().positive(),
+    }),
+    z.object({
+      kind: z.literal("deliver"),
+      subscriptionId: z.number().int().positive(),
+      attempt: z.number().int().min(0).max(20),
+      notification: pushNotification,
+    }),
+  ]),
+});
 export const jobSchema = z.discriminatedUnion("type", [
   sendJob,
   inboundJob,
+  inboundMediaJob,
   importContactsJob,
   enrollCampaignJob,
   webhookDeliveryJob,
+  pushJob,
 ]);
 export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
 export type InboundJob = z.infer<typeof inboundJob>;
+export type InboundMediaJob = z.infer<typeof inboundMediaJob>;
 export type ImportContactsJob = z.infer<typeof importContactsJob>;
 export type EnrollCampaignJob = z.infer<typeof enrollCampaignJob>;
 export type WebhookDeliveryJob = z.infer<typeof webhookDeliveryJob>;
+export type PushJob = z.infer<typeof pushJob>;
+export type PushNotification = z.infer<typeof pushNotification>;
 
 /**
  * The id a handler keys its outcome by (unique within one job type, as outcomes are per type): the message for
@@ -55,6 +100,14 @@ export function jobKey(job: Job): number {
       return job.campaignId;
     case "webhook-delivery":
       return job.deliveryId;
+    case "push": // acked whatever happens: a retry is a new queue message (app/push/deliver-push)
+      return "alertId" in job.event
+        ? job.event.alertId
+        : "messageId" in job.event
+          ? job.event.messageId
+          : "noteId" in job.event
+            ? job.event.noteId
+            : job.event.subscriptionId;
     default:
       return job.messageId;
   }

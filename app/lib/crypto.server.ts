@@ -5,10 +5,21 @@ export async function sha256Hex(input: string): Promise<string> {
 }
 
 /** Bytes → base64url without padding. */
-function base64Url(bytes: Uint8Array): string {
+export function base64Url(bytes: Uint8Array): string {
   let s = "";
   for (const x of bytes) s += String.fromCharCode(x);
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** base64url (padding optional) → bytes; null when it is not base64url. */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) return null;
+  try {
+    const bin = atob(text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 /** URL-safe random token with `bytes` bytes of entropy. */

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, lt, max, min, sql, type SQL } from "drizzle-
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { contacts, messageCounts, messages, senderPacing } from "~/db/schema";
+import { loadContactScope, type ContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
 import { extractVariables, renderTemplate } from "../messaging/render";
 import { variableSource, variableValues } from "../messaging/variable-values";
 
@@ -42,11 +43,20 @@ const TAB_FILTER: Record<MessageTab, SQL> = {
 
 /** Staff alert emails are our own mail to the team (Smart Alerts lists them), never a Message Center row. */
 const CUSTOMER_MESSAGES = sql`m.kind <> 'alert'`;
+/**
+ * A standard user's Message Center (decision 052) shows the messages of their own and unowned contacts (and of
+ * numbers no contact has). Without an owner on every message row, a page looks through at most this many of the
+ * tab's newest messages below the cursor; a page may then hold fewer than 50 and still have older ones after it.
+ */
+export const SCOPED_WINDOW = 1_000;
 /** A name search looks at the messages of at most this many matching contacts (newest contacts first). */
 export const NAME_SEARCH_CONTACTS = 50;
 
 const m = alias(messages, "m");
 const c = alias(contacts, "c");
+/** The row's contact (joined as `c`) is the viewer's, unowned, or absent. */
+const visibleTo = (scope: ContactScope): SQL | undefined =>
+  scope.kind === "all" ? undefined : sql`(${c.ownerUserId} IS NULL OR ${c.ownerUserId} = ${scope.userId})`;
 // The same columns, under the same names, for the FTS walk, the list and the name search.
 type Row = Record<string, unknown>;
 const BUILDER_COLUMNS = {
@@ -82,7 +92,14 @@ const BUILDER_COLUMNS = {
  * and messages_contact_thread_idx: a pending bulk row holds its template until it is sent, so the search index
  * cannot know it is "Rosa's" message, and indexing names into every message would cost a write per SMS.
  */
-export const nameSearchQuery = (db: Db, match: string, tab: SQL, before: number | null | undefined, limit: number) =>
+export const nameSearchQuery = (
+  db: Db,
+  match: string,
+  tab: SQL,
+  before: number | null | undefined,
+  limit: number,
+  scope: ContactScope = { kind: "all" },
+) =>
   db
     .select(BUILDER_COLUMNS)
     .from(m)
@@ -93,6 +110,7 @@ export const nameSearchQuery = (db: Db, match: string, tab: SQL, before: number 
         tab,
         CUSTOMER_MESSAGES,
         before ? lt(m.id, before) : undefined,
+        visibleTo(scope),
       ),
     )
     .orderBy(desc(m.id))
@@ -153,28 +171,28 @@ function itemOf(r: Row): MessageListItem {
 }
 
 /**
- * Newest first, keyset-paged by id (ids grow with time), one page per call. Search is case-insensitive on
- * content and matches the phone (SPEC §2), through FTS5 for 3+ characters and a bounded scan below that; 3+
- * characters also find the messages of contacts whose name matches (nameSearchQuery), merged by id.
+ * Newest first, keyset-paged by id (ids grow with time), one page per call, of the messages the viewer sees. Search is
+ * case-insensitive on content and matches the phone (SPEC §2), through FTS5 for 3+ characters and a bounded scan
+ * below that; 3+ characters also find the messages of contacts whose name matches (nameSearchQuery), merged by id.
  */
 export async function listMessages(
   db: Db,
-  opts: { q?: string | null; tab?: MessageTab; before?: number | null; limit?: number } = {},
+  opts: { viewer: ContactViewer; q?: string | null; tab?: MessageTab; before?: number | null; limit?: number },
 ) {
+  const scope = await loadContactScope(db, opts.viewer);
   const limit = Math.min(Math.max(opts.limit ?? MESSAGES_PAGE, 1), 500);
   const q = searchText(opts.q);
   const match = q ? ftsQuery(q) : null;
   const tab = TAB_FILTER[opts.tab ?? "all"];
+  const visible = visibleTo(scope);
   // The name of the contact, also for messages from a number that became a contact later.
   const byPhone = db.select({ id: contacts.id }).from(contacts).where(eq(contacts.phone, m.phone));
-  const select = () =>
-    db
-      .select(BUILDER_COLUMNS)
-      .from(m)
-      .leftJoin(c, sql`${c.id} = coalesce(${m.contactId}, ${byPhone})`);
+  const joinContact = sql`${c.id} = coalesce(${m.contactId}, ${byPhone})`;
+  const select = () => db.select(BUILDER_COLUMNS).from(m).leftJoin(c, joinContact);
   let rows: Row[];
+  let windowEnd: number | null = null;
   if (match) {
-    // The FTS index walks rowids newest first; the tab filter and cursor apply inside the same walk.
+    // The FTS index walks rowids newest first; the tab filter, the scope and the cursor apply inside the same walk.
     const [byText, byName] = await Promise.all([
       select()
         .innerJoin(sql`messages_fts f`, sql`f.rowid = ${m.id}`)
@@ -184,11 +202,12 @@ export async function listMessages(
             tab,
             CUSTOMER_MESSAGES,
             opts.before ? sql`f.rowid < ${opts.before}` : undefined,
+            visible,
           ),
         )
         .orderBy(sql`f.rowid DESC`)
         .limit(limit + 1),
-      nameSearchQuery(db, match, tab, opts.before, limit + 1),
+      nameSearchQuery(db, match, tab, opts.before, limit + 1, scope),
     ]);
     const seen = new Set<number>();
     rows = [...byText, ...byName]
@@ -196,22 +215,49 @@ export async function listMessages(
       .filter((r) => !seen.has(r.id as number) && seen.add(r.id as number))
       .slice(0, limit + 1);
   } else {
-    rows = await select()
-      .where(
-        and(
-          tab,
-          CUSTOMER_MESSAGES,
-          opts.before ? lt(m.id, opts.before) : undefined,
-          q
-            ? sql`${m.id} > ${db.select({ id: max(messages.id) }).from(messages)} - ${SHORT_SEARCH_WINDOW} AND (${m.content} LIKE ${likeContains(q)} ESCAPE '\\' OR ${m.phone} LIKE ${likeContains(q)} ESCAPE '\\')`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(m.id))
-      .limit(limit + 1);
+    const conditions = and(
+      tab,
+      CUSTOMER_MESSAGES,
+      opts.before ? lt(m.id, opts.before) : undefined,
+      q
+        ? sql`${m.id} > ${db.select({ id: max(messages.id) }).from(messages)} - ${SHORT_SEARCH_WINDOW} AND (${m.content} LIKE ${likeContains(q)} ESCAPE '\\' OR ${m.phone} LIKE ${likeContains(q)} ESCAPE '\\')`
+        : undefined,
+    );
+    if (!visible || q) {
+      // All messages, or a short search (its own window bounds it): the tab's index newest first.
+      rows = await select()
+        .where(and(conditions, visible))
+        .orderBy(desc(m.id))
+        .limit(limit + 1);
+    } else {
+      // A standard user's page: the scope filters a window of the tab's newest SCOPED_WINDOW rows below the cursor.
+      // The window is a co-routine under the outer LIMIT: a rep with many messages stops well before its end.
+      const win = db.select().from(m).where(conditions).orderBy(desc(m.id)).limit(SCOPED_WINDOW).as("m");
+      rows = await db
+        .select(BUILDER_COLUMNS)
+        .from(win)
+        .leftJoin(c, joinContact)
+        .where(visible)
+        .orderBy(desc(m.id))
+        .limit(limit + 1);
+      // A short page: the window's oldest row (if the window was full) is where the next page looks on from.
+      if (rows.length <= limit)
+        windowEnd =
+          (
+            await db
+              .select({ id: m.id })
+              .from(m)
+              .where(conditions)
+              .orderBy(desc(m.id))
+              .limit(1)
+              .offset(SCOPED_WINDOW - 1)
+              .get()
+          )?.id ?? null;
+    }
   }
   const items = rows.slice(0, limit).map(itemOf);
-  return { messages: items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };
+  const nextCursor = rows.length > limit ? items.at(-1)!.id : windowEnd;
+  return { messages: items, nextCursor };
 }
 
 /** Tab counts from the trigger-maintained message_counts table: one small read, whatever the volume. */
@@ -227,6 +273,43 @@ export async function messageTabCounts(db: Db): Promise<Record<MessageTab, numbe
     failed: sum((r) => r.status === "failed" || r.status === "undelivered"),
   };
 }
+
+/** A tab's count as shown: exact, or (a standard user's, over a busy tab) at least `n`. */
+export type TabCount = { n: number; atLeast: boolean };
+
+/**
+ * The tab counts the viewer sees. Everyone's: the counters (exact, one small read). A standard user's (decision 052):
+ * their visible rows among each tab's newest SCOPED_WINDOW messages — exact while the tab holds no more than that,
+ * otherwise a lower bound shown as "n+". Four bounded walks, never the table.
+ */
+export async function visibleTabCounts(db: Db, viewer: ContactViewer): Promise<Record<MessageTab, TabCount>> {
+  const [scope, totals] = await Promise.all([loadContactScope(db, viewer), messageTabCounts(db)]);
+  const visible = visibleTo(scope);
+  if (!visible) return mapTabs((t) => ({ n: totals[t], atLeast: false }));
+  const counted = await Promise.all(
+    MESSAGE_TABS.map((t) => {
+      const win = db
+        .select({ contactId: m.contactId, phone: m.phone })
+        .from(m)
+        .where(and(TAB_FILTER[t], CUSTOMER_MESSAGES))
+        .orderBy(desc(m.id))
+        .limit(SCOPED_WINDOW)
+        .as("w");
+      const byPhone = db.select({ id: contacts.id }).from(contacts).where(eq(contacts.phone, win.phone));
+      return db
+        .select({ n: count() })
+        .from(win)
+        .leftJoin(c, sql`${c.id} = coalesce(${win.contactId}, ${byPhone})`)
+        .where(visible)
+        .get()
+        .then((r) => r?.n ?? 0);
+    }),
+  );
+  return mapTabs((t, i) => ({ n: counted[i]!, atLeast: totals[t] > SCOPED_WINDOW }));
+}
+
+const mapTabs = <T>(f: (t: MessageTab, i: number) => T) =>
+  Object.fromEntries(MESSAGE_TABS.map((t, i) => [t, f(t, i)])) as Record<MessageTab, T>;
 
 /**
  * Outbound messages waiting, by step: the counters keep pending, queued and sending as one bucket (the pipeline's own

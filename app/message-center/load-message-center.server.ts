@@ -1,13 +1,15 @@
 import type { Db } from "~/db/client.server";
 import { messagingConfig } from "../messaging/messaging-config.server";
-import { listMessages, messageTabCounts, sendingBacklog } from "./list-messages.server";
+import type { ContactViewer } from "~/contacts/contact-scope.server";
+import { listMessages, sendingBacklog, visibleTabCounts } from "./list-messages.server";
 import type { MessageTab } from "./message-tabs";
 import { loadMessageCenterSettings } from "../messaging/org-settings.server";
 import { quietZonesNow } from "../messaging/quiet-hours";
 import { providerMode } from "../messaging/providers/registry.server";
 
 /**
- * The Message Center screen: one page of the (searched) tab, the tab counts, the sending backlog, the pacing limits
+ * The Message Center screen: one page of the (searched) tab and the tab counts, of the messages the viewer sees
+ * (decision 052), the sending backlog, the pacing limits
  * the retention (messages older than it are archived to R2; the tab counts still include them), and where in the US
  * it is quiet hours now.
  */
@@ -15,11 +17,12 @@ export async function loadMessageCenter(
   db: Db,
   env: Env,
   now: Date,
+  viewer: ContactViewer,
   query: { q?: string; tab?: MessageTab; before?: number },
 ) {
   const [page, counts, backlog, settings] = await Promise.all([
-    listMessages(db, query),
-    messageTabCounts(db),
+    listMessages(db, { ...query, viewer }),
+    visibleTabCounts(db, viewer),
     sendingBacklog(db, now),
     loadMessageCenterSettings(db),
   ]);

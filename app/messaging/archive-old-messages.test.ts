@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../workers/app";
 import { exportConsentEvidence } from "~/analytics/export-consent-evidence.server";
 import { getThread } from "~/conversations/get-conversation.server";
-import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { call, createTestUser, db, loginAs, SEES_ALL } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import {
   ARCHIVE_LEASE_MS,
@@ -171,7 +171,9 @@ describe("message retention", () => {
     const eventsBefore = await db().all(
       sql`SELECT id, at, day, kind, channel, contact_id, address, source, message_id FROM compliance_events ORDER BY id`,
     );
-    expect((await listMessages(db(), { q: "oldtermalpha" })).messages.map((m) => m.id)).toEqual([offer]);
+    expect((await listMessages(db(), { viewer: SEES_ALL, q: "oldtermalpha" })).messages.map((m) => m.id)).toEqual([
+      offer,
+    ]);
 
     // Two chunks of 3 (the second spans July and August), then the Worker's own cron handler finishes the rest.
     expect((await archiveOldMessages(db(), env.ARCHIVE, NOW, { chunk: 3 })).keys).toEqual([
@@ -222,8 +224,10 @@ describe("message retention", () => {
     ).toEqual(eventsBefore);
     expect(await evidenceCsv(contact.id)).toBe(evidenceBefore);
     // Search no longer finds archived text; it finds what is still in D1.
-    expect((await listMessages(db(), { q: "oldtermalpha" })).messages).toEqual([]);
-    expect((await listMessages(db(), { q: "newtermbeta" })).messages.map((m) => m.id)).toEqual([recent[1]]);
+    expect((await listMessages(db(), { viewer: SEES_ALL, q: "oldtermalpha" })).messages).toEqual([]);
+    expect((await listMessages(db(), { viewer: SEES_ALL, q: "newtermbeta" })).messages.map((m) => m.id)).toEqual([
+      recent[1],
+    ]);
     // The conversation keeps its row and latest message; its thread shows what is left.
     const convo = await db().get<{ last_message_id: number }>(
       sql`SELECT last_message_id FROM conversations WHERE key = ${`c:${contact.id}`}`,

@@ -10,6 +10,7 @@ import {
   campaigns,
   contacts,
   messages,
+  senderPacing,
   suppressions as suppressionList,
   users,
   type Campaign,
@@ -30,7 +31,6 @@ import {
   reservationFrom,
   reserveSendSlots,
   reserveStatement,
-  selectPacingState,
   type PacingState,
 } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
@@ -135,8 +135,28 @@ export type SendRow = Pick<
     ownerLastName: string | null;
     ownerEmail: string | null;
     ownerPhone: string | null;
+    /** Decision 045: a sender the message already has (an earlier attempt's claim wrote it), kept for its retries. */
+    pinnedSender: string | null;
+    /** The contact's sticky sender, and whether it is still in use (a user's number; else it must be the default). */
+    stickySender: string | null;
+    stickyInUse: boolean;
+    /** The contact owner's own number. */
+    ownerSender: string | null;
   };
 type Row = SendRow;
+
+/**
+ * Which number an SMS goes from (decision 045): the sender its first attempt took; else the contact's sticky sender
+ * while that is still one of ours (a rep's number or the default); else the owner's number; else the default. With
+ * no rep numbers configured that is always the default, as before.
+ */
+export function senderFor(
+  row: Pick<Row, "pinnedSender" | "stickySender" | "stickyInUse" | "ownerSender">,
+  fallback: string,
+) {
+  const sticky = row.stickySender && (row.stickyInUse || row.stickySender === fallback) ? row.stickySender : null;
+  return row.pinnedSender || sticky || row.ownerSender || fallback;
+}
 
 /**
  * A joined column under a name of its own. D1's batch() returns rows as objects, so two columns of one name (the
@@ -206,6 +226,13 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
         ownerLastName: aliased(owners.lastName, "owner_last_name"),
         ownerEmail: aliased(owners.email, "owner_email"),
         ownerPhone: aliased(owners.phone, "owner_phone"),
+        pinnedSender: aliased(messages.fromAddress, "pinned_sender"),
+        stickySender: aliased(contacts.smsSender, "sticky_sender"),
+        // A seek of users_sms_sender_uq: the sticky number still belongs to a rep.
+        stickyInUse: sql<boolean>`EXISTS (SELECT 1 FROM ${users} u WHERE u.sms_sender = ${contacts.smsSender})`.mapWith(
+          (v) => Boolean(v),
+        ),
+        ownerSender: aliased(owners.smsSender, "owner_sender"),
         suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
           (v) => Boolean(v),
@@ -226,6 +253,27 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
   );
 }
 
+/**
+ * The pacing rows of every sender this batch may send from (decision 045), in the batch's one read: the default and
+ * each message's candidates (its pinned, sticky and owner number) — primary-key seeks of sender_pacing, driven by
+ * the messages' ids, so no row the batch does not touch. A candidate the batch ends up not using costs one seek.
+ */
+export function selectBatchPacing(db: Db, ids: readonly number[], fallback: string) {
+  const candidates = sql`(SELECT ${fallback} UNION SELECT j.value FROM ${messages} m
+    LEFT JOIN ${contacts} c ON c.id = m.contact_id LEFT JOIN ${users} o ON o.id = c.owner_user_id,
+    json_each(json_array(m.from_address, c.sms_sender, o.sms_sender)) j
+    WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND j.value IS NOT NULL)`;
+  return db
+    .select({
+      sender: senderPacing.sender,
+      next_slot_ms: senderPacing.nextSlotMs,
+      day: senderPacing.day,
+      day_count: senderPacing.dayCount,
+    })
+    .from(senderPacing)
+    .where(inArray(senderPacing.sender, candidates));
+}
+
 /** One row of the claim write: a claimed message (rendered text) or a decided one (skipped, deferred, failed). */
 type ClaimRow = {
   id: number;
@@ -238,6 +286,8 @@ type ClaimRow = {
   errorMessage?: string | null;
   scheduledAt?: number | null;
   paced?: number;
+  /** The SMS's sender (decision 045), kept on the row so a retry or the reconciler uses the same one. */
+  from?: string;
 };
 
 /**
@@ -258,6 +308,7 @@ export function claimStatements(rows: readonly ClaimRow[], t: number) {
       claimedAt: sql`CASE WHEN ${j.claim} = 1 THEN ${t} ELSE ${messages.claimedAt} END`,
       attempts: sql`${messages.attempts} + ${j.claim}`,
       pacingDeferrals: sql`${messages.pacingDeferrals} + coalesce(${j.paced}, 0)`,
+      fromAddress: sql`coalesce(${j.from}, ${messages.fromAddress})`,
       updatedAt: t,
     },
     where: sql`${messages.id} = ${j.id} AND +${messages.status} = 'queued'`,
@@ -280,6 +331,17 @@ export function recordOutcomeStatements(results: readonly Outcome[], t: number) 
       updatedAt: t,
     },
     where: sql`${messages.id} = ${j.id} AND +${messages.status} = 'sending'`,
+  }));
+}
+
+/**
+ * The sticky sender (decision 045): a contact's first accepted SMS fixes the number later ones go from. One
+ * statement for the batch, each contact by primary key, only while it has none.
+ */
+export function stickySenderStatements(rows: readonly { contactId: number; from: string }[]) {
+  return bulkUpdateStatements(contacts, rows, (j) => ({
+    set: { smsSender: j.from },
+    where: sql`${contacts.id} = ${j.contactId} AND ${contacts.smsSender} IS NULL`,
   }));
 }
 
@@ -394,12 +456,14 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   }
 
   // Every read in one round trip: the rows, the organisation's settings ({{company…}} variables) and the sending
-  // number's pacing state (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
-  const [rows, orgRows, pacing] = (await runBatch(db, [
+  // numbers' pacing states (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
+  const [rows, orgRows, pacingRows] = (await runBatch(db, [
     selectQueuedForSend(db, ids),
     selectOrgSettings(db),
-    selectPacingState(db, deps.sms.sender),
-  ])) as [Row[], OrgSettingRow[], PacingState[]];
+    selectBatchPacing(db, ids, deps.sms.sender),
+  ])) as [Row[], OrgSettingRow[], (PacingState & { sender: string })[]];
+  const pacingOf = new Map(pacingRows.map((p) => [p.sender, p]));
+  const senderOf = new Map(rows.map((r) => [r.id, senderFor(r, deps.sms.sender)]));
   const org = orgSettingsFrom(orgRows);
   // The local-outbox switch (Message Center): never honoured when a real SMS provider is configured.
   const ignoreQuietHours = deps.sms.name === "outbox" && localIgnoresQuietHours(orgRows);
@@ -423,32 +487,40 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     else toSend.push(row);
   }
 
-  // 2. Pacing per sending number (SMS). Messages without a slot in the window retry later, still `queued`.
+  // 2. Pacing per sending number (SMS): each message's own sender (decision 045) has its own rate and daily cap.
+  // Messages without a slot in the window retry later, still `queued`.
   const smsRows = toSend.filter((r) => r.channel === "sms");
   const emailRows = toSend.filter((r) => r.channel === "email");
   const slotOf = new Map<number, number>();
-  const sender = deps.sms.sender;
   const pacingOpts = {
     now: t,
     ratePerSecond: config.smsRatePerSecond,
     dailyCap: config.smsDailyCap,
     windowMs: config.pacingWindowMs,
   };
-  const plan = smsRows.length ? planReservation(pacing[0], smsRows.length, pacingOpts) : null;
-  // Usually every SMS of the batch gets a slot: then the reservation rides in the claim's own batch (step 3), one
+  const bySender = new Map<string, Row[]>();
+  for (const r of smsRows) {
+    const sender = senderOf.get(r.id)!;
+    bySender.set(sender, [...(bySender.get(sender) ?? []), r]);
+  }
+  // Usually every SMS of a sender gets a slot: then its reservation rides in the claim's own batch (step 3), one
   // round trip fewer and never a claimed row without a slot. When some must wait, their place in line is worked
   // out from the reservation's answer first.
-  const reserveWithClaim = plan !== null && plan.want > 0 && plan.deferred === 0;
-  if (plan) {
+  const riding: { sender: string; rows: Row[]; plan: ReturnType<typeof planReservation> }[] = [];
+  for (const [sender, group] of bySender) {
+    const state = pacingOf.get(sender);
+    const plan = planReservation(state, group.length, pacingOpts);
+    const reserveWithClaim = plan.want > 0 && plan.deferred === 0;
+    if (reserveWithClaim) riding.push({ sender, rows: group, plan });
     let timeOf = new Map<number, number>();
     let nextFreeMs = plan.start;
     if (!reserveWithClaim) {
-      const res = await reserveSendSlots(db, sender, smsRows.length, pacingOpts, pacing);
-      res.slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
+      const res = await reserveSendSlots(db, sender, group.length, pacingOpts, state ? [state] : []);
+      res.slots.forEach((slot, i) => slotOf.set(group[i].id, slot));
       nextFreeMs = res.nextFreeMs;
       // First time back: a place at the end of the sender's line. Already placed once: try again soon, so a
       // message pushed back by other traffic keeps its turn instead of going to the end again.
-      const firstTime = smsRows.slice(plan.want, plan.want + plan.deferred).filter((r) => r.pacingDeferrals === 0);
+      const firstTime = group.slice(plan.want, plan.want + plan.deferred).filter((r) => r.pacingDeferrals === 0);
       const times = await projectSlots(db, sender, firstTime.length, {
         now: t,
         ratePerSecond: config.smsRatePerSecond,
@@ -456,7 +528,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       });
       timeOf = new Map(firstTime.map((r, i) => [r.id, times[i]]));
     }
-    smsRows.forEach((r, i) => {
+    group.forEach((r, i) => {
       // With the claim: a place-holder until the claim's batch returns the slots.
       if (i < plan.want) {
         if (reserveWithClaim) slotOf.set(r.id, t);
@@ -494,6 +566,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         content: text === r.content ? undefined : text,
         subject: subject === r.subject ? undefined : subject,
         claim: 1,
+        from: r.channel === "sms" ? senderOf.get(r.id) : undefined,
       };
     }),
     ...decided.map(
@@ -509,13 +582,16 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   ];
   const claims = claimRows.length ? claimStatements(claimRows, t).map((q) => db.all<Claimed>(q)) : [];
   let claimed: Claimed[] = [];
-  if (reserveWithClaim) {
-    const [reserved, ...rows] = (await runBatch(db, [reserveStatement(db, sender, plan), ...claims])) as [
-      { next_slot_ms: number }[],
-      ...Claimed[][],
-    ];
-    reservationFrom(plan, reserved[0]).slots.forEach((slot, i) => slotOf.set(smsRows[i].id, slot));
-    claimed = rows.flat();
+  if (riding.length) {
+    const answers = (await runBatch(db, [
+      ...riding.map((g) => reserveStatement(db, g.sender, g.plan)),
+      ...claims,
+    ])) as unknown[][];
+    riding.forEach((g, k) => {
+      const reserved = answers[k] as { next_slot_ms: number }[];
+      reservationFrom(g.plan, reserved[0]).slots.forEach((slot, i) => slotOf.set(g.rows[i].id, slot));
+    });
+    claimed = (answers.slice(riding.length) as Claimed[][]).flat();
   } else if (claims.length) claimed = ((await runBatch(db, claims)) as Claimed[][]).flat();
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
@@ -526,7 +602,12 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const suppressions: BatchItem<"sqlite">[] = [];
   let next = 0;
   const clock = () => Date.now() - skew;
-  const gate = createSendGate({ ratePerSecond: config.smsRatePerSecond, clock, sleep });
+  // One start gate per sending number: each has its own rate.
+  const gates = new Map<string, ReturnType<typeof createSendGate>>();
+  const gateFor = (sender: string) => {
+    if (!gates.has(sender)) gates.set(sender, createSendGate({ ratePerSecond: config.smsRatePerSecond, clock, sleep }));
+    return gates.get(sender)!;
+  };
   const worker = async () => {
     while (next < work.length) {
       const row = work[next++];
@@ -548,8 +629,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         continue;
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
-      if (row.channel === "sms") await gate.wait(slot);
-      results.push(await sendOne(row, rendered.get(row.id)!, deps, suppressions, retry));
+      if (row.channel === "sms") await gateFor(senderOf.get(row.id)!).wait(slot);
+      results.push(await sendOne(row, senderOf.get(row.id)!, rendered.get(row.id)!, deps, suppressions, retry));
     }
   };
   await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, work.length) }, worker));
@@ -565,6 +646,14 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       }
     }
     const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
+    // A contact's first accepted SMS fixes its sticky sender (decision 045).
+    const contactOf = new Map(work.map((w) => [w.id, w.channel === "sms" ? w.contactId : null]));
+    const sticky = results.flatMap((r) => {
+      const contactId = contactOf.get(r.id);
+      return contactId && r.from && (r.status === "sent" || r.status === "delivered")
+        ? [{ contactId, from: r.from }]
+        : [];
+    });
     const written = await runBatch(db, [
       ...recordOutcomeStatements(results, Date.now()).map((q) => db.run(q)),
       ...[...sentByCampaign].map(([id, n]) =>
@@ -574,7 +663,10 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
           .where(eq(campaigns.id, id)),
       ),
       ...suppressions,
-      ...(gate.resumeAt === null ? [] : [carryLateness(db, deps.sms.sender, gate.resumeAt)]),
+      ...(sticky.length ? stickySenderStatements(sticky).map((q) => db.run(q)) : []),
+      ...[...gates].flatMap(([sender, gate]) =>
+        gate.resumeAt === null ? [] : [carryLateness(db, sender, gate.resumeAt)],
+      ),
       // Last, in the same round trip: statuses Twilio reported before these sids were written.
       ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
     ]);
@@ -667,6 +759,8 @@ function sentOutcome(
 
 async function sendOne(
   row: Row,
+  /** The SMS's sender (senderFor); unused for email. */
+  sender: string,
   content: { text: string; subject: string | null },
   deps: SendDeps,
   suppressions: BatchItem<"sqlite">[],
@@ -682,8 +776,9 @@ async function sendOne(
         body: content.text,
         statusCallback: `${deps.config.publicBaseUrl}/webhooks/twilio/status`,
         messageId: row.id,
+        from: sender,
       });
-      from = deps.sms.sender;
+      from = sender;
     } else {
       const to = (row.contactEmail ?? row.email)!;
       if (STAFF_MAIL_KINDS.has(row.kind)) {
@@ -763,7 +858,7 @@ async function sendOne(
           status: "sent",
           sid: found.sid,
           provider: deps.sms.name,
-          from: deps.sms.sender,
+          from: sender,
           segments: smsSegments(content.text).segments,
           sentAt: now.getTime(),
           errorCode: null,

@@ -9,7 +9,8 @@ import type { PipelineHooks } from "./pipeline-hooks";
 /**
  * Kinds that are marketing: they respect quiet hours. Tests and compliance replies do not, nor an auto-reply (it
  * answers a text the contact just sent) or a staff alert email; an auto-responder's follow-up, minutes or hours
- * later, is marketing.
+ * later, is marketing. An appointment's texts are not marketing, but a reminder at 6 AM is still a text in the night:
+ * they respect quiet hours too (deferred to the morning, never dropped).
  */
 export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set([
   "campaign",
@@ -17,6 +18,7 @@ export const MARKETING_KINDS: ReadonlySet<MessageKind> = new Set([
   "quick",
   "individual",
   "auto_followup",
+  "appointment",
 ]);
 /** Sends by a person: the pipeline's human-send hooks hear of them (auto-responders cancel their follow-ups). */
 export const HUMAN_KINDS: ReadonlySet<MessageKind> = new Set(["quick", "individual", "reply"]);

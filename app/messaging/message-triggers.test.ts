@@ -1,9 +1,10 @@
 // The messages table's UPDATE triggers do their work only when the columns they copy really changed: the send
 // consumer's claim writes `content` for every row of a batch (the rendered text, or the same text back for a row it
 // only decides on), and the search index and conversation preview must not be rewritten when nothing changed.
+import { listConversations } from "~/conversations/list-conversations.server";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../tests/factories";
+import { db, SEES_ALL } from "../../tests/factories";
 import { uniquePhone } from "../../tests/contact-factory";
 import { appHooks, DAYTIME, pipeline } from "../../tests/messaging-harness";
 import { createOutboundMessages } from "./create-outbound-messages.server";
@@ -15,7 +16,7 @@ async function rowsWritten(statement: ReturnType<typeof sql>) {
 }
 
 describe("message triggers", () => {
-  it("an UPDATE that leaves the content as it was writes the row alone; a new text reindexes search and the preview", async () => {
+  it("an UPDATE that leaves the content as it was writes the row alone; a new text reindexes search, and the list's preview follows it", async () => {
     const { deps, queue } = await pipeline({ clock: () => DAYTIME });
     const phone = uniquePhone();
     const marker = `tri${crypto.randomUUID().slice(0, 8)}`;
@@ -34,17 +35,22 @@ describe("message triggers", () => {
       baseline,
     );
 
-    // A new text: the index and the conversation preview follow it.
+    // A new text: the index follows it, and the conversation list's preview (read from the message, decision 056).
     expect(
       await rowsWritten(sql`UPDATE messages SET content = ${`Hello ${marker} new`} WHERE id = ${id}`),
     ).toBeGreaterThan(baseline);
-    const found = await listMessages(deps.db, { q: `${marker} new`, limit: 10 });
+    const found = await listMessages(deps.db, { viewer: SEES_ALL, q: `${marker} new`, limit: 10 });
     expect(found.messages.map((m) => m.id)).toEqual([id]);
-    expect((await listMessages(deps.db, { q: `${marker} old`, limit: 10 })).messages).toEqual([]);
-    const preview = await deps.db.get<{ last_preview: string }>(
-      sql`SELECT last_preview FROM conversations WHERE key = ${`p:${phone}`}`,
-    );
-    expect(preview?.last_preview).toBe(`Hello ${marker} new`);
+    expect((await listMessages(deps.db, { viewer: SEES_ALL, q: `${marker} old`, limit: 10 })).messages).toEqual([]);
+    const listed = await listConversations(deps.db, {
+      view: "all",
+      state: "open",
+      seeAll: true,
+      userId: 0,
+      now: DAYTIME,
+      limit: 100,
+    });
+    expect(listed.conversations.find((c) => c.phone === phone)?.lastPreview).toBe(`Hello ${marker} new`);
   });
 
   it("a campaign or broadcast row is searchable by what was sent: its template is not indexed, its rendered text is, once", async () => {
@@ -72,7 +78,7 @@ describe("message triggers", () => {
       DAYTIME,
     );
     const search = async (q: string) =>
-      (await listMessages(deps.db, { q, limit: 10 })).messages.map((m) => m.id).sort();
+      (await listMessages(deps.db, { viewer: SEES_ALL, q, limit: 10 })).messages.map((m) => m.id).sort();
     // The template is not what anybody received: only the row without variables is found.
     expect(await search(`${marker} savings`)).toEqual([plain]);
     // The consumer writes the rendered text: the row is indexed then (an insert, no delete of a template entry).

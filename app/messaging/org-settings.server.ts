@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { CAP_NAMES, capLimitsFrom, capSettingKey, type CapLimits } from "~/caps/caps";
 import { bulkInsertSql, inJson } from "~/db/bulk-update.server";
+import { orgFlagStatement } from "~/db/org-flag.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { messages } from "~/db/schema/messages";
 import { orgSettings } from "~/db/schema/org-settings";
@@ -54,12 +55,7 @@ export function localIgnoresQuietHours(rows: readonly OrgSettingRow[]): boolean 
  */
 export async function setLocalIgnoreQuietHours(db: Db, on: boolean, deferredNote: string, now: Date) {
   await runBatch(db, [
-    on
-      ? db
-          .insert(orgSettings)
-          .values({ key: LOCAL_IGNORE_QUIET_HOURS_KEY, value: "1", updatedAt: now })
-          .onConflictDoUpdate({ target: orgSettings.key, set: { value: "1", updatedAt: now } })
-      : db.delete(orgSettings).where(eq(orgSettings.key, LOCAL_IGNORE_QUIET_HOURS_KEY)),
+    orgFlagStatement(db, LOCAL_IGNORE_QUIET_HOURS_KEY, on, now),
     ...(on
       ? [
           db

@@ -4,7 +4,9 @@ import { db } from "../../tests/factories";
 import { carryLateness, createSendGate, reserveSendSlots, slotIntervalMs } from "./pacing.server";
 
 const T = Date.parse("2026-07-15T18:00:00Z"); // a fixed clock: nothing here reads the real time
-const sender = () => `+1480555${String(Math.floor(Math.random() * 9000) + 1000)}`;
+// A counter, not a random pick: two tests drawing one number would share a pacing row.
+let senderSeq = Math.floor(Math.random() * 9000);
+const sender = () => `+1480555${String(1000 + (senderSeq++ % 9000))}`;
 const big = { dailyCap: 1_000_000, windowMs: 600_000 };
 
 /** Most sends inside any half-open one-second window [t, t + 1000). */

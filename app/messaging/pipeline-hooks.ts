@@ -15,8 +15,18 @@ import type { MessageKind } from "~/db/schema";
 export type InboundProcessor = {
   /** For logs and the decision record: which feature this is. */
   name: string;
+  /**
+   * May answer `{ answered: ids }`: replies it answered itself (an appointment's "C"), which the processors after it
+   * do not get — one answer per reply, and no alert for a reply already dealt with.
+   */
   process: (ctx: DomainContext, messageIds: number[]) => Promise<unknown>;
 };
+
+/** The ids a processor says it answered (anything else it returns means none). */
+export function answeredBy(result: unknown): ReadonlySet<number> {
+  const ids = (result as { answered?: unknown } | null)?.answered;
+  return new Set(Array.isArray(ids) ? ids.filter((i): i is number => typeof i === "number") : []);
+}
 
 /**
  * A person sent an SMS (kinds in HUMAN_KINDS: a quick send, an individual send, a conversation reply) to these

@@ -1,18 +1,24 @@
 import { env } from "cloudflare:test";
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../tests/factories";
-import { claimStatements, recordOutcomeStatements, selectQueuedForSend } from "./consume-send-batch.server";
+import {
+  claimStatements,
+  recordOutcomeStatements,
+  selectBatchPacing,
+  selectQueuedForSend,
+  stickySenderStatements,
+} from "./consume-send-batch.server";
+import { selectRepliesToRepNumbers } from "~/contacts/assign-replies-to-rep-numbers.server";
 import { markQueued } from "./enqueue-due-messages.server";
 import { plainWordsOptOuts } from "./review-plain-opt-outs.server";
 import { ownerCondition, selectContactsPage } from "~/contacts/list-contacts.server";
+import { plan } from "../../tests/query-plan";
 
 // The pipeline's per-batch statements find rows by id and then check their status. SQLite would rather
 // use the (status, …) index, which with a 10k backlog scans every queued row per batch (the broadcast
 // benchmark measured 187 ms per claim). The unary `+` on status keeps these on the primary key.
 // The statements below are the ones the consumer and the enqueuer run (their exported builders), not copies.
-const plan = async (q: SQL) =>
-  (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("query plans of the send pipeline's batch statements", () => {
   it("the consumer's read, claim and record and the enqueuer's pending → queued use the primary key, not the status index", async () => {
@@ -56,5 +62,23 @@ describe("query plans of the send pipeline's batch statements", () => {
       expect(p, String(owner)).not.toMatch(/SCAN contacts|USE TEMP B-TREE/);
     }
     expect(await plan(selectQueuedForSend(db(), [1, 2, 3]).getSQL())).toMatch(/SEARCH owner USING INTEGER PRIMARY KEY/);
+  });
+
+  it("numbers per rep (decision 045): the senders' pacing rows, the sticky write and the reply's rep are seeks, never scans", async () => {
+    const read = await plan(selectQueuedForSend(db(), [1, 2, 3]).getSQL());
+    // The sticky sender still in use: a seek of users_sms_sender_uq per row of the same read.
+    expect(read).toMatch(/SEARCH u USING COVERING INDEX users_sms_sender_uq \(sms_sender=\?\)/);
+    const pacing = await plan(selectBatchPacing(db(), [1, 2, 3], "+15005550006").getSQL());
+    expect(pacing).toMatch(/SEARCH sender_pacing USING INDEX sqlite_autoindex_sender_pacing_1 \(sender=\?\)/);
+    expect(pacing).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
+    expect(pacing).toMatch(/SEARCH c USING INTEGER PRIMARY KEY/);
+    expect(pacing).toMatch(/SEARCH o USING INTEGER PRIMARY KEY/);
+    expect(pacing).not.toMatch(/SCAN (m|c|o|sender_pacing)\b/);
+    const sticky = await plan(stickySenderStatements([{ contactId: 1, from: "+15005550006" }])[0]);
+    expect(sticky).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
+    const replies = await plan(selectRepliesToRepNumbers(db(), [1, 2, 3]).getSQL());
+    expect(replies).toMatch(/SEARCH messages USING INTEGER PRIMARY KEY/);
+    expect(replies).toMatch(/SEARCH users USING INDEX users_sms_sender_uq \(sms_sender=\?\)/);
+    expect(replies).not.toMatch(/SCAN (messages|users)\b/);
   });
 });

@@ -4,15 +4,17 @@ import { normalizePhone } from "~/contacts/phone";
 import { runBatch, type Db } from "~/db/client.server";
 import { contacts } from "~/db/schema/contacts";
 import { messages } from "~/db/schema/messages";
+import { messageMedia } from "~/db/schema/message-media";
 import { smsKeywordState } from "~/db/schema/sms-keyword-state";
 import type { DomainContext } from "~/db/domain-context";
-import type { InboundJob } from "~/jobs/jobs";
+import type { InboundJob, InboundMediaJob } from "~/jobs/jobs";
 import { suppressStatements, unsuppressStatements } from "./compliance.server";
 import { classifyInbound, isPlainWordsOptOut, keywordReply, PLAIN_WORDS_REASON, type InboundKeyword } from "./keywords";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
+import { MAX_MEDIA_PER_MESSAGE } from "./fetch-inbound-media.server";
 import { loadKeywordBrand } from "./org-settings.server";
-import type { PipelineHooks } from "./pipeline-hooks";
+import { answeredBy, type PipelineHooks } from "./pipeline-hooks";
 import { keywordWon, newerKeywordWins } from "./sms-keyword-state.server";
 
 export type InboundSms = {
@@ -22,6 +24,8 @@ export type InboundSms = {
   body: string;
   /** Twilio Advanced Opt-Out: present when Twilio recognised (and itself answered) STOP/START/HELP. */
   optOutType?: string | null;
+  /** An MMS's files as the webhook named them (MediaUrlN, MediaContentTypeN), fetched later by a job (decision 057). */
+  media?: { url: string; contentType: string }[];
 };
 
 /** Twilio's longest inbound message (a concatenated SMS of 10 segments); a longer Body is not an SMS (issue 23). */
@@ -121,8 +125,42 @@ export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms
       : keyword === "start"
         ? unsuppressStatements(db, "sms", phone, now, won)
         : [];
+  // An MMS's files, recorded `pending` with the message (the same transaction; a replayed webhook adds none: the
+  // message's (id, position) is unique) and fetched into R2 by the inbound-media job.
+  const mediaRows = (msg.media ?? []).slice(0, MAX_MEDIA_PER_MESSAGE).map((m, position) => ({
+    position,
+    url: m.url.slice(0, 1000),
+    type: m.contentType.slice(0, 100),
+  }));
+  const media: BatchItem<"sqlite">[] = mediaRows.length
+    ? [
+        db
+          .insert(messageMedia)
+          .select(
+            db
+              // Every column in the table's order (drizzle's insert … select asks for them all).
+              .select({
+                id: sql<number>`NULL`.as("id"),
+                messageId: messages.id,
+                position: sql<number>`json_extract(j.value, '$.position')`.as("position"),
+                sourceUrl: sql<string>`json_extract(j.value, '$.url')`.as("source_url"),
+                contentType: sql<string>`json_extract(j.value, '$.type')`.as("content_type"),
+                status: sql<"pending">`'pending'`.as("status"),
+                r2Key: sql<null>`NULL`.as("r2_key"),
+                sizeBytes: sql<null>`NULL`.as("size_bytes"),
+                error: sql<null>`NULL`.as("error"),
+                createdAt: sql<Date>`${t}`.as("created_at"),
+                updatedAt: sql<Date>`${t}`.as("updated_at"),
+              })
+              .from(messages)
+              .innerJoin(sql`json_each(${JSON.stringify(mediaRows)}) AS j`, sql`1 = 1`)
+              .where(eq(messages.idempotencyKey, idempotencyKey)),
+          )
+          .onConflictDoNothing(),
+      ]
+    : [];
   // The insert and the opt-out commit together: a STOP is never stored without taking effect.
-  const [inserted, , suppressionChange] = (await runBatch(db, [insert, ...keywordState, ...compliance])) as (
+  const [inserted, , suppressionChange] = (await runBatch(db, [insert, ...keywordState, ...compliance, ...media])) as (
     | D1Result
     | undefined
   )[];
@@ -166,19 +204,28 @@ export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms
     const job: InboundJob = { v: 1, type: "inbound", messageId };
     await queue.send(job, { contentType: "json" });
   }
+  if (mediaRows.length) {
+    const job: InboundMediaJob = { v: 1, type: "inbound-media", messageId };
+    await queue.send(job, { contentType: "json" });
+  }
   return { messageId, duplicate: false, keyword };
 }
 
 /**
  * The inbound job (one per ordinary reply, batched by the queue): the registered inbound processors, in their
  * declared order (app/wiring lists them: campaigns attribute the reply and stop sequences, then auto-responders
- * and smart alerts answer it). The pipeline itself only stored the message; it knows none of them.
+ * and smart alerts answer it). The pipeline itself only stored the message; it knows none of them. A processor that
+ * answered a reply itself says so (`answeredBy`), and the later ones get the rest.
  */
 export async function processInboundMessages(
   ctx: DomainContext,
   messageIds: number[],
   processors: PipelineHooks["inbound"],
 ) {
-  if (!messageIds.length) return;
-  for (const processor of processors) await processor.process(ctx, messageIds);
+  let ids = messageIds;
+  for (const processor of processors) {
+    if (!ids.length) return;
+    const answered = answeredBy(await processor.process(ctx, ids));
+    if (answered.size) ids = ids.filter((id) => !answered.has(id));
+  }
 }

@@ -67,7 +67,8 @@ export async function reconcileMessages(
           status: mapProviderStatus(found.status) ?? "sent",
           twilioSid: found.sid,
           provider: sms.name,
-          fromAddress: sms.sender,
+          // The claim wrote the message's own sender (decision 045); the default only for a row claimed before that.
+          fromAddress: sql`coalesce(${messages.fromAddress}, ${sms.sender})`,
           sentAt: sql`coalesce(${messages.sentAt}, ${found.dateCreated?.getTime() ?? t})`,
           updatedAt: now,
         })

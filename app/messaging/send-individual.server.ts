@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
-import { contacts } from "~/db/schema";
+import { and, eq } from "drizzle-orm";
+import { contacts, type Role } from "~/db/schema";
+import { loadContactScope, scopeCondition } from "~/contacts/contact-scope.server";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
@@ -26,7 +27,7 @@ export const individualSchema = z.object({
 export async function sendIndividual(
   { db, queue, now, hooks }: SendRequestDeps,
   input: z.infer<typeof individualSchema>,
-  actor: Actor,
+  actor: Actor & { role: Role },
   key: string = crypto.randomUUID(),
 ) {
   if (input.type === "email" && !input.subject) throw new AppError("validation", "Please enter a subject");
@@ -34,7 +35,8 @@ export async function sendIndividual(
   const contact = await db
     .select({ id: contacts.id, phone: contacts.phone, email: contacts.email })
     .from(contacts)
-    .where(eq(contacts.id, input.contactId))
+    // Another rep's contact is as unknown as a missing one (decision 048).
+    .where(and(eq(contacts.id, input.contactId), scopeCondition(await loadContactScope(db, actor))))
     .get();
   if (!contact) throw new AppError("not_found", "Contact not found");
   if (input.type === "email" && !contact.email) throw new AppError("validation", "This contact has no email address");

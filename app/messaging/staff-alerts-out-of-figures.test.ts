@@ -7,10 +7,11 @@ import { listConversations } from "~/conversations/list-conversations.server";
 import { campaigns } from "~/db/schema";
 import { alertRulesMadeHere, staffAlertRule } from "../../tests/alert-rules";
 import { uniqueTag } from "../../tests/contact-factory";
-import { db } from "../../tests/factories";
+import { db, SEES_ALL } from "../../tests/factories";
 import { DAYTIME, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
 import { listMessages, messageTabCounts } from "../message-center/list-messages.server";
+import { ALL_OPEN } from "../../tests/conversation-queue";
 
 // Issue 24, item 7: staff alert emails (kind 'alert') are our mail to the team. They were Message Center rows,
 // "conversations", Recent Message Activity and "Messages Sent"; Smart Alerts keeps their history (the alerts table).
@@ -52,14 +53,14 @@ describe("staff alert emails are not customer messages (issue 24, item 7)", () =
     expect((await dailyOutbound()) - dailyBefore).toBe(0);
 
     // Views: the Message Center (list and search), conversations and the Analytics screen's recent activity.
-    const listed = (await listMessages(db(), { limit: 500 })).messages;
+    const listed = (await listMessages(db(), { viewer: SEES_ALL, limit: 500 })).messages;
     expect(listed.some((m) => m.id === alertRows[0].id)).toBe(false);
     expect(listed.some((m) => m.id === inboundId)).toBe(true);
-    const found = (await listMessages(db(), { q: word })).messages;
+    const found = (await listMessages(db(), { viewer: SEES_ALL, q: word })).messages;
     expect(found.map((m) => m.id)).toEqual([inboundId]);
-    const conversations = (await listConversations(db(), { limit: 100 })).conversations;
+    const conversations = (await listConversations(db(), { ...ALL_OPEN, limit: 100 })).conversations;
     expect(conversations.some((c) => c.email === email)).toBe(false);
-    const analytics = await getAnalytics(db(), {}, DAYTIME, 7);
+    const analytics = await getAnalytics(db(), {}, DAYTIME, 7, SEES_ALL);
     expect(analytics.recent.some((r) => r.to === email)).toBe(false);
     expect(analytics.recent[0].id).toBe(inboundId);
   });

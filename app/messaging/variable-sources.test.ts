@@ -7,7 +7,7 @@ import { sendMessages } from "./consume-send-batch.server";
 import { saveOrgSettings } from "./org-settings.server";
 import { renderTemplate, requiredVariables } from "./render";
 import { parseCustomFields, serializeCustomFields, variableValues } from "./variable-values";
-import { createTestUser, db } from "../../tests/factories";
+import { createTestUser, db, SEES_ALL } from "../../tests/factories";
 import { parseContactsCsv } from "~/contacts/csv-import";
 import { toContactValues } from "~/contacts/contact-row.server";
 import { upsertContactChunk } from "~/contacts/upsert-contacts.server";
@@ -112,7 +112,7 @@ describe("sends render variables from their sources", () => {
         message:
           "Hi {{firstName}} {{lastName}} ({{phone}}, {{email}}), {{salesRep}} ({{salesRepPhone}}, {{salesRepEmail}}) here: {{systemSize}} at {{meetingLink}}. {{companyPhone}} {{website}} {{promoCode|no code}}",
       },
-      { userId: user.id, ipAddress: null },
+      { userId: user.id, role: "superuser", ipAddress: null },
     );
     await sendMessages(queue.takeSendJobs(), deps);
     const calls = await twilio.calls();
@@ -218,7 +218,13 @@ describe("custom fields: CSV columns of the same names and the contact form", ()
     });
 
     const { id } = await stored();
-    await updateContact(db(), id, contactSchema.parse({ firstName: "Ana", lastName: "Lee", phone }), new Date());
+    await updateContact(
+      db(),
+      id,
+      contactSchema.parse({ firstName: "Ana", lastName: "Lee", phone }),
+      SEES_ALL,
+      new Date(),
+    );
     expect(parseCustomFields((await stored()).custom_fields)).toHaveProperty("systemSize", "7.2 kW"); // left out: kept
     await updateContact(
       db(),
@@ -229,6 +235,7 @@ describe("custom fields: CSV columns of the same names and the contact form", ()
         phone,
         customFields: { roofSize: "2,000 sq ft", systemSize: "" },
       }),
+      SEES_ALL,
       new Date(),
     );
     expect(parseCustomFields((await stored()).custom_fields)).toEqual({ roofSize: "2,000 sq ft" });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { contacts } from "~/db/schema";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import type { ContactViewer } from "~/contacts/contact-scope.server";
 import type { Db } from "~/db/client.server";
 import { parseId } from "~/lib/ids";
 import { pickTemplate } from "~/templates/pick-template.server";
@@ -18,7 +19,7 @@ export const MAX_PICKED = 500;
  * Everything the playground shows for one URL: the tab, send type, the picked template, one page of the contact
  * picker (keyset, searchable) with the picked ids kept, and the Variable Testing render. O(one page).
  */
-export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
+export async function loadTestingPlayground(db: Db, url: URL, now: Date, viewer: ContactViewer) {
   const p = url.searchParams;
   const tab: PlaygroundTab = (PLAYGROUND_TABS as readonly string[]).includes(p.get("tab") ?? "")
     ? (p.get("tab") as PlaygroundTab)
@@ -27,7 +28,7 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date) {
   const { templates, picked: template } = await pickTemplate(db, url);
   // The contact picker (the one campaigns use): one page of the search, the ids picked so far.
   const state = pickerState(p);
-  const picker = await loadContactPicker(db, state);
+  const picker = await loadContactPicker(db, state, viewer);
   const picked = state.picked.slice(0, MAX_PICKED);
 
   let variables: null | {

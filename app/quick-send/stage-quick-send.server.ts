@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
-import type { ContactImport } from "~/db/schema";
+import type { ContactImport, Role } from "~/db/schema";
+import { importOwnerResolver } from "~/contacts/resolve-import-owners.server";
 import { AppError } from "~/lib/app-error";
 import { MAX_CONTENT } from "~/messaging/check-send-request.server";
 import { CSV_PARSE_FAILED, parseContactsCsv } from "~/contacts/csv-import";
@@ -21,7 +22,7 @@ export type QuickSendInput = { file: File | null; message: string; scheduledAt: 
 export async function stageQuickSend(
   db: Db,
   input: QuickSendInput,
-  actor: { userId: number },
+  actor: { userId: number; role?: Role },
   now: Date,
 ): Promise<ContactImport> {
   const message = input.message.trim();
@@ -35,6 +36,8 @@ export async function stageQuickSend(
     throw new AppError("validation", "Please choose a file to upload", { field: "file" });
   const scheduledAt = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : null;
   const extra = { purpose: "quick_send" as const, message, scheduledAt };
+  // A file's Owner column (decision 050): the active users read once for the whole file.
+  const owners = await importOwnerResolver(db, actor);
   const contents = await readContactsFile(file).catch((err) => {
     throw err instanceof AppError ? new AppError(err.code, err.message, { field: "file", cause: err }) : err;
   });
@@ -49,6 +52,7 @@ export async function stageQuickSend(
         field: "file",
         noValidRows: NO_VALID_CONTACTS_FOUND,
         extra,
+        owners,
       },
       actor,
       now,
@@ -58,7 +62,7 @@ export async function stageQuickSend(
         : err;
     });
   }
-  const parsed = parseContactsCsv(contents.text, { requireLastName: false });
+  const parsed = parseContactsCsv(contents.text, { requireLastName: false, owners });
   if (parsed.fatal) throw new AppError("validation", parsed.fatal ?? CSV_PARSE_FAILED, { field: "file" });
   if (parsed.rows.length === 0) throw new AppError("validation", NO_VALID_CONTACTS_FOUND, { field: "file" });
   return stageParsedRows(db, { fileName: file.name, parsed, extra }, actor, now);

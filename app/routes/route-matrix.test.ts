@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
+import { bookingToken } from "~/appointments/booking-token.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
@@ -29,7 +30,26 @@ const SUPER_API_INVALID: Statuses = { anon: 401, user: 403, superuser: 400 };
 const SUPER_API_405: Statuses = { anon: 401, user: 403, superuser: 405 };
 const SUPER_FORM_INVALID: Statuses = { anon: 302, user: 403, superuser: 400 };
 const freshUser = async () => (await createTestUser()).id;
+/** A bare number's conversation owned by a fresh user (the row the messages trigger would write). */
+const freshConversation = async () => {
+  const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+  const [row] = await db()
+    .insert(conversations)
+    .values({
+      key: `p:${phone}`,
+      phone,
+      lastMessageId: 1,
+      lastMessageAt: new Date(),
+      lastDirection: "inbound",
+      lastPreview: "Matrix",
+      ownerUserId: await freshUser(),
+    })
+    .returning({ id: conversations.id });
+  return row.id;
+};
 import { createTestContact } from "../../tests/contact-factory";
+import { eq } from "drizzle-orm";
+import { contacts, conversations } from "~/db/schema";
 
 /**
  * Route × role matrix (issue 9 #12): every route module and method, with the status each kind of caller gets
@@ -69,7 +89,7 @@ const freshCampaign = async (ctx: Ctx) =>
     await createCampaign(
       db(),
       { name: `Matrix ${crypto.randomUUID().slice(0, 8)}` },
-      { userId: ctx.userId, ipAddress: null },
+      { userId: ctx.userId, role: "superuser", ipAddress: null },
       new Date(),
     )
   ).id;
@@ -189,12 +209,30 @@ const apiGet = (path: string, answers = ANY_CALLER): Case[] => [
 ];
 
 const campaignAt = (suffix = "") => freshPath("/campaigns", freshCampaign, suffix);
+/** A booking time ("YYYY-MM-DDTHH:MM", UTC) two days from now. */
+const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 16);
 const contactAt = (suffix = "") => freshPath("/contacts", freshContact, suffix);
 const apiCampaignAt = (suffix = "") => freshPath("/api/campaigns", freshCampaign, suffix);
+/** A booking link for a fresh contact (decision 058), signed like the unsubscribe links. */
+const bookingAt = async (ctx: Ctx) =>
+  `/book/${await bookingToken("test-session-secret", await freshContact(ctx), new Date())}`;
 const unsubscribeAt =
   (suffix = "") =>
   async () =>
     `/unsubscribe/${unsubscribe}${suffix}`;
+
+/** The conversation screens' intents besides reply (decision 047), on a contact's page or a number's thread. */
+const CONVERSATION_INTENTS = (path: Path): Case[] => [
+  post(path, { intent: "note", note: "" }, SCREEN_FORM_INVALID),
+  post(path, { intent: "note", note: "Matrix note, never sent" }, REDIRECT),
+  post(path, { intent: "suggest" }, SCREEN),
+  post(
+    path,
+    { intent: "later", message: "Later", nonce: "matrix-nonce-1", sendAt: "soon", tz: "UTC" },
+    SCREEN_FORM_INVALID,
+  ),
+  post(path, { intent: "cancel", messageId: "999999999" }, { anon: 302, user: 409, superuser: 409 }),
+];
 
 /** File name under app/routes → its cases. */
 const MATRIX: Record<string, Case[]> = {
@@ -313,6 +351,12 @@ const MATRIX: Record<string, Case[]> = {
         superuser: 302,
       },
     ),
+    // A rep's sending number (decision 045): superusers only; a malformed one is the form's error.
+    post(
+      async () => `/user-analytics/users/${await freshUser()}`,
+      { intent: "sending-number", smsSender: "x" },
+      SUPER_FORM_INVALID,
+    ),
   ],
   "_app+/_account+/account.tsx": [
     ...screen("/account"),
@@ -322,6 +366,11 @@ const MATRIX: Record<string, Case[]> = {
     post("/account", { intent: "revoke-session", sessionId: "0".repeat(64) }, SCREEN_404),
   ],
   "_app+/_account+/account_.password.tsx": screen("/account/password"),
+  "_app+/_account+/account_.push.ts": [
+    get("/account/push", REDIRECT),
+    post("/account/push", { intent: "preferences", hotLeads: "true" }, REDIRECT),
+    post("/account/push", { intent: "nope" }, SCREEN_FORM_INVALID),
+  ],
   "_app+/_account+/account_.two-factor.tsx": [
     ...screen("/account/two-factor"),
     // Confirming before starting: nothing to confirm.
@@ -333,19 +382,36 @@ const MATRIX: Record<string, Case[]> = {
   }),
   "_app+/_contacts+/contacts.tsx": [
     ...screen("/contacts"),
-    // Bulk "Set owner" to someone else (decision 044): only a superuser may give contacts to another user.
+    // Bulk "Set owner" to someone else (decision 044, updated): a hand-off of unowned or own contacts, for anyone.
     post(
       "/contacts",
       async (c) => ({ contactIds: String(await freshContact(c)), ownerUserId: String(await freshUser()) }),
-      { anon: 302, user: 403, superuser: 302 },
+      REDIRECT,
     ),
   ],
   "_app+/_contacts+/contacts_.$id.owner.tsx": [
     get(contactAt("/owner"), REDIRECT),
     post(contactAt("/owner"), { ownerUserId: "not-an-id" }, SCREEN_FORM_INVALID),
-    // Another user as owner: a superuser's is saved, a standard user's is refused with a destructive toast (302 both).
+    // Another user as owner: a hand-off (decision 044, updated), saved for both roles on an unowned contact.
     post(contactAt("/owner"), async () => ({ ownerUserId: String(await freshUser()), note: "Matrix" }), REDIRECT),
   ],
+  "_app+/_contacts+/contacts_.$id.stage.tsx": [
+    get(contactAt("/stage"), REDIRECT),
+    post(contactAt("/stage"), { stage: "" }, SCREEN_FORM_INVALID),
+    // Both roles move an unowned contact (decision 053); an unknown stage is refused on the form.
+    post(contactAt("/stage"), { stage: "sat" }, REDIRECT),
+  ],
+  // Decision 055: book (a time two days ahead in UTC) and mark; an appointment that is not the contact's is refused.
+  "_app+/_contacts+/contacts_.$id.appointments.tsx": [
+    get(contactAt("/appointments"), REDIRECT),
+    post(contactAt("/appointments"), { startsAt: "", tz: "UTC" }, SCREEN_FORM_INVALID),
+    post(contactAt("/appointments"), { startsAt: inTwoDays(), tz: "UTC", closerUserId: "" }, REDIRECT),
+  ],
+  "_app+/_contacts+/contacts_.$id.appointments.$appointmentId.tsx": [
+    get(contactAt("/appointments/1"), REDIRECT),
+    post(contactAt("/appointments/1"), { status: "sideways" }, SCREEN_FORM_INVALID),
+  ],
+  "_app+/_contacts+/contacts_.pipeline.tsx": screen("/contacts/pipeline", SCREEN_NO_ACTION),
   "_app+/_contacts+/contacts.new.tsx": screen("/contacts/new"),
   "_app+/_contacts+/contacts.$id.edit.tsx": screen(contactAt("/edit")),
   "_app+/_contacts+/contacts.$id.delete.tsx": screen(contactAt("/delete"), REDIRECT),
@@ -371,6 +437,10 @@ const MATRIX: Record<string, Case[]> = {
   "_app+/_contacts+/contacts.quick-send_.$id.tsx": [
     ...screen("/contacts/quick-send/999999999", SCREEN_404, SCREEN_404, { intent: "send" }),
     post("/contacts/quick-send/999999999", { intent: "nonsense" }, SCREEN_FORM_INVALID),
+  ],
+  "_app+/_settings+/pipeline-stages.tsx": [
+    ...screen("/pipeline-stages", SUPER_FORM_INVALID, SUPERUSER_SCREEN, { intent: "create" }),
+    post("/pipeline-stages", { intent: "delete", key: "no-such-stage" }, SUPER_FORM_INVALID),
   ],
   "_app+/_settings+/lead-triggers.tsx": [
     ...screen("/lead-triggers", SUPER_FORM_INVALID, SUPERUSER_SCREEN, { intent: "create" }),
@@ -400,15 +470,28 @@ const MATRIX: Record<string, Case[]> = {
     get(contactAt(), SCREEN),
     get("/contacts/999999999", SCREEN_404),
     post(contactAt(), { intent: "reply", message: "" }, SCREEN_FORM_INVALID),
+    // The conversation's intents (decision 047): a note, a suggested reply (re-renders the box), send later, cancel.
+    ...CONVERSATION_INTENTS(contactAt()),
   ],
   "_app+/_messages+/messages_.archives.tsx": screen("/messages/archives", SCREEN_NO_ACTION, SUPERUSER_SCREEN),
-  "_app+/_messages+/messages_.conversations.tsx": placeholder("/messages/conversations"),
-  "_app+/_messages+/messages_.conversations.$phone.tsx": screen(
-    "/messages/conversations/%2B14155550987",
-    SCREEN_FORM_INVALID,
-    SCREEN,
-    { intent: "reply", message: "" },
-  ),
+  "_app+/_messages+/messages_.conversations.tsx": [
+    ...placeholder("/messages/conversations"),
+    // The All view is for who may see everyone's conversations (decision 046): a standard user gets 403.
+    get("/messages/conversations?view=all&state=closed", { anon: 302, user: 403, superuser: 200 }),
+    get("/messages/conversations?view=unassigned&state=snoozed", SCREEN),
+  ],
+  "_app+/_messages+/messages_.conversations.state.tsx": [
+    get("/messages/conversations/state", REDIRECT),
+    post("/messages/conversations/state", { intent: "close", id: "x" }, { anon: 302, user: 400, superuser: 400 }),
+    // Another user's conversation: a superuser closes it, a standard user's refusal is a destructive toast (302 both).
+    post("/messages/conversations/state", withFreshId(freshConversation, { intent: "close" }), REDIRECT),
+    post("/messages/conversations/state", withFreshId(freshConversation, { intent: "snooze", for: "60" }), REDIRECT),
+  ],
+  "_app+/_messages+/messages_.conversations.$phone.tsx": [
+    ...screen("/messages/conversations/%2B14155550987", SCREEN_FORM_INVALID, SCREEN, { intent: "reply", message: "" }),
+    ...CONVERSATION_INTENTS("/messages/conversations/%2B14155550987"),
+  ],
+  "_app+/_messages+/messages_.mentions.tsx": placeholder("/messages/mentions"),
   "_app+/_messages+/messages.tsx": [
     ...screen("/messages"),
     // The local outbox's quiet-hours switch is an organisation setting: superusers only.
@@ -436,6 +519,12 @@ const MATRIX: Record<string, Case[]> = {
     get("/messages/archives/not-a-month?file=2", SUPER_SCREEN_404),
     post("/messages/archives/1999-01", {}, SCREEN_NO_ACTION),
   ],
+  // A file that does not exist is a 404 for both roles (serving one: inbound-media.test.ts).
+  "_session+/media.$id.ts": [
+    get("/media/999999999", SCREEN_404),
+    get("/media/not-an-id", SCREEN_404),
+    post("/media/1", {}, SCREEN_NO_ACTION),
+  ],
   "_session+/contacts.download.ts": [
     get("/contacts/download?format=csv", SCREEN),
     post("/contacts/download", {}, SCREEN_NO_ACTION),
@@ -445,6 +534,12 @@ const MATRIX: Record<string, Case[]> = {
   "_public+/unsubscribe.$token.tsx": [
     ...screen(unsubscribeAt(), PUBLIC(200), PUBLIC(200)),
     get("/unsubscribe/forged.token", PUBLIC(404)),
+  ],
+  // The same for the booking page: no login, the signed link names the contact; a pick that is not a time is a 400.
+  "_public+/book.$token.tsx": [
+    get(bookingAt, PUBLIC(200)),
+    post(bookingAt, { slot: "soon" }, PUBLIC(400)),
+    get("/book/1.99999.forgedforgedforgedforged", PUBLIC(404)),
   ],
   "_public+/unsubscribe.$token.one-click.ts": [
     post(unsubscribeAt("/one-click"), { "List-Unsubscribe": "One-Click" }, PUBLIC(200)),
@@ -495,6 +590,11 @@ const MATRIX: Record<string, Case[]> = {
     postJson("/api/v1/openapi.json", {}, PUBLIC(405)),
   ],
   "_public+/api.v1.docs.tsx": [get("/api/v1/docs", PUBLIC(200)), post("/api/v1/docs", {}, PUBLIC(405))],
+  "_public+/sw[.]js.ts": [get("/sw.js", PUBLIC(200)), post("/sw.js", {}, PUBLIC(405))],
+  "_public+/manifest[.]webmanifest.ts": [
+    get("/manifest.webmanifest", PUBLIC(200)),
+    post("/manifest.webmanifest", {}, PUBLIC(405)),
+  ],
   "api+/_contacts+/contacts.ts": apiCollection("/api/contacts", { other: { method: "DELETE" } }),
   "api+/_contacts+/contacts.$id.ts": apiRecord(
     freshPath("/api/contacts", freshContact),
@@ -526,6 +626,12 @@ const MATRIX: Record<string, Case[]> = {
     get(async () => `/api/users/${await freshUser()}`, SUPER_API),
     get("/api/users/999999999", { anon: 401, user: 403, superuser: 404 }),
     { method: "PUT", path: async () => `/api/users/${await freshUser()}`, json: {}, expect: SUPER_API_INVALID },
+    {
+      method: "PUT",
+      path: async () => `/api/users/${await freshUser()}`,
+      json: { smsSender: "not a number" },
+      expect: SUPER_API_INVALID,
+    },
     postJson(async () => `/api/users/${await freshUser()}`, {}, SUPER_API_405),
   ],
   "api+/_analytics+/analytics.users.ts": apiGet("/api/analytics/users", SUPERUSERS),
@@ -583,6 +689,11 @@ const MATRIX: Record<string, Case[]> = {
   ],
   // A session may post leads too (the key's scope is for keys); `{}` is one lead with no fields: 422.
   "api+/_contacts+/v1.leads.ts": apiPost("/api/v1/leads", [[{}, { anon: 401, user: 422, superuser: 422 }]]),
+  // Anyone's own booking hours (decision 058); an unknown zone is refused back to the screen.
+  "_app+/_account+/account_.availability.tsx": [
+    get("/account/availability", SCREEN),
+    post("/account/availability", { tz: "" }, SCREEN_FORM_INVALID),
+  ],
   "_app+/_account+/account_.api-keys.tsx": [
     ...screen("/account/api-keys"),
     post("/account/api-keys", { intent: "revoke", id: "999999999" }, SCREEN_404),
@@ -706,4 +817,158 @@ describe("route × role matrix with API keys", () => {
     },
     30_000,
   ); // five keys and five calls each, on a busy machine
+});
+
+/**
+ * Contact scope (decision 048): a standard user sees their own and unowned contacts. Every route that takes one
+ * contact (by id, or by number for a conversation) answers user B on user A's contact exactly as on a contact that
+ * does not exist — 404 — and as usual on an unowned one; a superuser, or anyone once "Every user sees all contacts"
+ * is on, as usual. The /api cases run with B's session and with B's API key (the key acts as its owner).
+ */
+describe("route × contact owner (decision 048)", () => {
+  type ContactCall = { method: Case["method"]; path: (c: { id: number; phone: string }) => string } & Pick<
+    Case,
+    "form" | "json"
+  > & { ok: number; api?: true };
+  const id =
+    (suffix = "", prefix = "/contacts") =>
+    (c: { id: number }) =>
+      `${prefix}/${c.id}${suffix}`;
+  const CALLS: Record<string, ContactCall[]> = {
+    "_app+/_contacts+/contacts_.$id.tsx": [
+      { method: "GET", path: id(), ok: 200 },
+      { method: "POST", path: id(), form: { intent: "replace", message: "Hi" }, ok: 200 },
+    ],
+    "_app+/_contacts+/contacts.$id.edit.tsx": [
+      { method: "GET", path: id("/edit"), ok: 200 },
+      { method: "POST", path: id("/edit"), form: {}, ok: 400 },
+    ],
+    "_app+/_contacts+/contacts.$id.delete.tsx": [
+      { method: "GET", path: id("/delete"), ok: 200 },
+      { method: "POST", path: id("/delete"), form: {}, ok: 302 },
+    ],
+    "_app+/_contacts+/contacts_.$id.owner.tsx": [
+      { method: "POST", path: id("/owner"), form: { ownerUserId: "" }, ok: 302 },
+    ],
+    "_app+/_contacts+/contacts_.$id.stage.tsx": [
+      { method: "POST", path: id("/stage"), form: { stage: "sat" }, ok: 302 },
+    ],
+    "_app+/_contacts+/contacts_.$id.appointments.tsx": [
+      { method: "POST", path: id("/appointments"), form: { startsAt: inTwoDays(), tz: "UTC" }, ok: 302 },
+    ],
+    "_app+/_messages+/messages_.conversations.$phone.tsx": [
+      { method: "GET", path: (c) => `/messages/conversations/${encodeURIComponent(c.phone)}`, ok: 302 },
+      {
+        method: "POST",
+        path: (c) => `/messages/conversations/${encodeURIComponent(c.phone)}`,
+        form: { intent: "replace", message: "Hi" },
+        // The page it re-renders is the number's contact's: its loader redirects there.
+        ok: 302,
+      },
+    ],
+    "api+/_contacts+/contacts.$id.ts": [
+      { method: "GET", path: id("", "/api/contacts"), ok: 200, api: true },
+      { method: "PUT", path: id("", "/api/contacts"), json: { company: "Matrix" }, ok: 200, api: true },
+      { method: "DELETE", path: id("", "/api/contacts"), ok: 204, api: true },
+    ],
+    "api+/_contacts+/v1.contacts.$id.ts": [
+      { method: "GET", path: id("", "/api/v1/contacts"), ok: 200, api: true },
+      { method: "PATCH", path: id("", "/api/v1/contacts"), json: { company: "Matrix" }, ok: 200, api: true },
+    ],
+    "api+/_contacts+/v1.contacts.$id.messages.ts": [
+      { method: "GET", path: id("/messages", "/api/v1/contacts"), ok: 200, api: true },
+      { method: "POST", path: id("/messages", "/api/v1/contacts"), json: { message: "Hi" }, ok: 202, api: true },
+    ],
+    "api+/_messages+/messages.$send.ts": [
+      {
+        method: "POST",
+        path: () => "/api/messages/send-individual",
+        json: "contactId",
+        ok: 202,
+        api: true,
+      },
+    ],
+  };
+  const rows = Object.entries(CALLS).flatMap(([file, calls]) =>
+    calls.flatMap((c, i) =>
+      (c.api ? (["session", "key"] as const) : (["session"] as const)).map((by) => ({
+        name: `${file} #${i + 1} ${c.method} by ${by}`,
+        c,
+        by,
+      })),
+    ),
+  );
+  const ids = { a: 0, b: 0, s: 0 };
+  const cookies = { b: "", s: "" };
+  let keyB = "";
+  beforeAll(async () => {
+    const [a, b, s] = [await createTestUser(), await createTestUser(), await createTestUser({ role: "superuser" })];
+    Object.assign(ids, { a: a.id, b: b.id, s: s.id });
+    Object.assign(cookies, { b: await loginAs(b), s: await loginAs(s) });
+    keyB = (await createTestApiKey(b.id)).secret;
+  });
+  const contactOf = async (owner: number | null) => {
+    const c = await createTestContact(ids.a);
+    await db().update(contacts).set({ ownerUserId: owner }).where(eq(contacts.id, c.id));
+    return c;
+  };
+  const callAs = async (who: "b" | "s", by: "session" | "key", c: ContactCall, owner: number | null) => {
+    const contact = await contactOf(owner);
+    const path = c.path(contact);
+    const json = c.json === "contactId" ? { contactId: contact.id, message: "Hi" } : c.json;
+    const auth = by === "key" ? { headers: bearer(keyB) } : { cookie: cookies[who] };
+    const body = c.form ? new URLSearchParams(c.form as Record<string, string>) : undefined;
+    const res = await call(path, { method: c.method, body, json, ...auth });
+    await res.arrayBuffer();
+    return { status: res.status, path };
+  };
+
+  it("covers every route module that takes one contact", () => {
+    for (const file of Object.keys(CALLS)) expect(ROUTE_FILES, file).toContain(file);
+  });
+
+  it.each(rows)(
+    "$name: 404 on another rep's contact, as usual on an unowned one and for a superuser",
+    async ({ c, by }) => {
+      const theirs = await callAs("b", by, c, ids.a);
+      expect(theirs.status, `${c.method} ${theirs.path} (A's)`).toBe(404);
+      const unowned = await callAs("b", by, c, null);
+      expect(unowned.status, `${c.method} ${unowned.path} (unowned)`).toBe(c.ok);
+      const own = await callAs("b", by, c, ids.b);
+      expect(own.status, `${c.method} ${own.path} (B's own)`).toBe(c.ok);
+      if (by === "session") {
+        const sup = await callAs("s", by, c, ids.a);
+        expect(sup.status, `${c.method} ${sup.path} (superuser)`).toBe(c.ok);
+      }
+    },
+    30_000,
+  );
+
+  it("the setting “Every user sees all contacts” opens A's contacts to B on every one of those routes", async () => {
+    const set = (on: boolean) =>
+      call("/organisation", {
+        method: "POST",
+        cookie: cookies.s,
+        body: new URLSearchParams(
+          on ? { intent: "contact-visibility", everyUserSeesAll: "on" } : { intent: "contact-visibility" },
+        ),
+      });
+    // A standard user may not change it.
+    const refused = await call("/organisation", {
+      method: "POST",
+      cookie: cookies.b,
+      body: new URLSearchParams({ intent: "contact-visibility", everyUserSeesAll: "on" }),
+    });
+    expect(refused.status).toBe(403);
+    expect((await set(true)).status).toBe(302);
+    try {
+      for (const { c, by, name } of rows) {
+        const r = await callAs("b", by, c, ids.a);
+        expect(r.status, name).toBe(c.ok);
+      }
+    } finally {
+      expect((await set(false)).status).toBe(302);
+    }
+    expect((await callAs("b", "session", CALLS["_app+/_contacts+/contacts_.$id.tsx"][0], ids.a)).status).toBe(404);
+  }, 60_000);
 });

@@ -4,10 +4,13 @@ import type { Db } from "~/db/client.server";
 import { activityLog, loginHistory } from "~/db/schema";
 import { stored } from "~/db/stored-values.server";
 import { listUsers } from "./manage-users.server";
+import { repReplyFigures } from "./rep-reply-figures.server";
 
 /** Per user in GET /api/analytics/users (SPEC §3): the latest entries of each list, not the history. */
 export const RECENT_ACTIVITIES = 10;
 export const LOGIN_HISTORY = 10;
+/** The period of each user's `repFigures` (decision 050): the last 30 days. */
+export const REP_FIGURES_DAYS = 30;
 
 const parseDetails = (text: string | null): Record<string, unknown> | null => {
   if (!text) return null;
@@ -23,8 +26,14 @@ const parseDetails = (text: string | null): Record<string, unknown> | null => {
  * user's newest N through the (user_id, created_at) indexes — a correlated LIMIT per user, so a page reads
  * at most page × N rows of each table however long the history is.
  */
-export async function listUserAnalytics(db: Db, opts: { after?: number | null; limit?: number }) {
+export async function listUserAnalytics(db: Db, opts: { after?: number | null; limit?: number; now?: Date }) {
   const page = await listUsers(db, opts);
+  const now = opts.now ?? new Date();
+  const figures = await repReplyFigures(
+    db,
+    page.items.map((u) => u.id),
+    { from: new Date(now.getTime() - REP_FIGURES_DAYS * 86_400_000), to: now },
+  );
   const ids = JSON.stringify(page.items.map((u) => u.id));
   const u = sql`json_each(${ids}) AS u`;
   const a = alias(activityLog, "a");
@@ -83,6 +92,8 @@ export async function listUserAnalytics(db: Db, opts: { after?: number | null; l
       loginCount: u.loginCount,
       createdAt: u.createdAt,
       totalActivities: u.totalActivities,
+      // Per rep (decision 050): contacts texted and texts sent by the user in the last REP_FIGURES_DAYS days.
+      repFigures: { days: REP_FIGURES_DAYS, ...figures.get(u.id)! },
       recentActivities: (activityOf.get(u.id) ?? []).map((a) => ({
         id: a.id,
         action: a.action,

@@ -10,9 +10,11 @@ import { activityLog, activityTotals, loginHistory, sessions, users, type Role, 
 import { AppError } from "~/lib/app-error";
 import { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER } from "./superuser-rules.js";
 import type { Actor } from "~/lib/actor";
+import type { SmsProvider } from "~/messaging/providers/provider";
+import { setSendingNumber } from "./set-sending-number.server";
+import { loggedUserUpdate, mustExist, USER_NOT_FOUND } from "./user-writes.server";
 
-export { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER };
-export const USER_NOT_FOUND = "User not found";
+export { HAND_OFF_INVALID, HAND_OFF_REQUIRED, LAST_SUPERUSER, USER_NOT_FOUND };
 export const MIN_PASSWORD = MIN_PASSWORD_LENGTH;
 
 /** A readable one-time password (no look-alike characters), 16 characters ≈ 90 bits. */
@@ -32,6 +34,8 @@ export type PublicUserRow = {
   role: Role;
   isActive: boolean;
   availableForLeads: boolean;
+  /** The rep's own sending number (decision 045); null = the default. */
+  smsSender: string | null;
   lastLoginAt: string | null;
   loginCount: number;
   totalActivities: number;
@@ -50,6 +54,7 @@ export function publicUserRow(u: User): PublicUserRow {
     role: u.role,
     isActive: u.isActive,
     availableForLeads: u.availableForLeads,
+    smsSender: u.smsSender,
     lastLoginAt: u.lastLoginAt ? u.lastLoginAt.toISOString() : null,
     loginCount: u.loginCount,
     totalActivities: u.activityCount,
@@ -227,12 +232,6 @@ export async function createUser(
 const keepsAnotherSuperuser = (id: number) =>
   sql`(${users.role} <> 'superuser' OR ${users.isActive} = 0 OR EXISTS (SELECT 1 FROM ${users} o WHERE o.role = 'superuser' AND o.is_active = 1 AND o.id <> ${id}))`;
 
-async function mustExist(db: Db, id: number) {
-  const user = await db.select().from(users).where(eq(users.id, id)).get();
-  if (!user) throw new AppError("not_found", USER_NOT_FOUND);
-  return user;
-}
-
 export type UserChange = {
   role?: Role;
   isActive?: boolean;
@@ -240,6 +239,8 @@ export type UserChange = {
   handOffTo?: number | null;
   /** Round-robin takes them for new leads (decision 044). */
   availableForLeads?: boolean;
+  /** The rep's own sending number, null to clear it (decision 045). */
+  smsSender?: string | null;
   resetPassword?: boolean;
   resetTwoFactor?: boolean;
 };
@@ -251,9 +252,11 @@ export async function updateUser(
   change: UserChange,
   actor: Actor,
   now: Date,
-  opts: { iterations?: number } = {},
+  opts: { iterations?: number; sms?: Pick<SmsProvider, "ownsNumber"> } = {},
 ) {
   const before = await mustExist(db, id);
+  // First: a number refused (taken, not the account's) changes nothing else.
+  if (change.smsSender !== undefined) await setSendingNumber(db, opts.sms ?? {}, id, change.smsSender, actor, now);
   let password: string | null = null;
   const log = (action: string, details: Record<string, unknown>) =>
     db.insert(activityLog).values(
@@ -330,17 +333,17 @@ export async function updateUser(
  * the users screen, every user on their own account page; logged with whose flag it was.
  */
 export async function setLeadAvailability(db: Db, userId: number, available: boolean, actor: Actor, now: Date) {
-  await runBatch(db, [
-    db.update(users).set({ availableForLeads: available, updatedAt: now }).where(eq(users.id, userId)),
-    db.insert(activityLog).values(
-      activityRow("set_lead_availability", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { targetUserId: userId, available },
-      }),
+  await runBatch(
+    db,
+    loggedUserUpdate(
+      db,
+      userId,
+      { availableForLeads: available },
+      { action: "set_lead_availability", details: { available } },
+      actor,
+      now,
     ),
-  ]);
+  );
 }
 
 /** The signed-in user changes their own password: the current one is required; other sessions end. */

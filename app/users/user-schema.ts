@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "~/auth/password-rules.js";
 import { ROLES } from "~/db/schema/users";
+import { normalizePhone } from "~/contacts/phone";
 
 const name = (label: string) =>
   z
@@ -21,6 +22,26 @@ const phone = z
   .optional()
   .transform((v) => v || null);
 
+export const SENDER_FORMAT =
+  "Enter the sending number in E.164 form (+15551234567) or a Messaging Service SID (MG followed by 32 hex digits)";
+
+/**
+ * A rep's sending number (decision 045): a phone number (US forms normalised to E.164) or a Messaging Service SID;
+ * "" clears it (null).
+ */
+export const sendingNumber = z
+  .string({ invalid_type_error: SENDER_FORMAT })
+  .trim()
+  .max(40, SENDER_FORMAT)
+  .transform((v, ctx) => {
+    if (!v) return null;
+    if (/^MG[0-9a-f]{32}$/i.test(v)) return "MG" + v.slice(2).toLowerCase();
+    const number = normalizePhone(v);
+    if (/^\+[1-9]\d{6,14}$/.test(number)) return number;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: SENDER_FORMAT });
+    return z.NEVER;
+  });
+
 export const newUserSchema = z.object({
   email,
   firstName: name("First name"),
@@ -36,6 +57,8 @@ export const userChangeSchema = z
     // Deactivation of a user who owns contacts names who takes them over (decision 044).
     handOffTo: z.number({ invalid_type_error: "handOffTo must be a user id" }).int().positive().optional(),
     availableForLeads: z.boolean({ invalid_type_error: "availableForLeads must be true or false" }).optional(),
+    // The rep's own sending number (decision 045); null or "" clears it.
+    smsSender: sendingNumber.nullable().optional(),
     resetPassword: z.boolean({ invalid_type_error: "resetPassword must be true or false" }).optional(),
     resetTwoFactor: z.boolean({ invalid_type_error: "resetTwoFactor must be true or false" }).optional(),
   })
@@ -45,9 +68,12 @@ export const userChangeSchema = z
       v.role !== undefined ||
       v.isActive !== undefined ||
       v.availableForLeads !== undefined ||
+      v.smsSender !== undefined ||
       v.resetPassword ||
       v.resetTwoFactor,
-    { message: "Nothing to change: send role, isActive, availableForLeads, resetPassword or resetTwoFactor" },
+    {
+      message: "Nothing to change: send role, isActive, availableForLeads, smsSender, resetPassword or resetTwoFactor",
+    },
   );
 
 export const profileSchema = z.object({ firstName: name("First name"), lastName: name("Last name"), email, phone });

@@ -1,6 +1,6 @@
 // Outbound webhooks (issue 26 item 4, decision 036) against the loopback fake receiver, which checks the signature
 // with Node's crypto the way a customer's endpoint would; nothing of ours is mocked.
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { campaigns, webhookDeliveries, webhookSubscriptions, type WebhookEventType } from "~/db/schema";
 import { purgeOldRows } from "~/jobs/purge-old-rows.server";
@@ -34,6 +34,7 @@ import {
 } from "./manage-webhook-subscriptions.server";
 import { signWebhook } from "./sign-webhook.server";
 import { WEBHOOK_EVENT_DATA, webhookEventSchema } from "./webhook-events";
+import { plan } from "../../tests/query-plan";
 
 const MIN = 60_000;
 /** A delivered body, held to the published schema of its event (the OpenAPI document's `webhooks`). */
@@ -104,9 +105,6 @@ async function world(opts: { events?: WebhookEventType[]; maxPerHour?: number } 
     ctx: () => ({ db: db(), queue, now }),
   };
 }
-
-const plan = async (q: SQL) =>
-  (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
 
 describe("outbound webhooks", () => {
   beforeEach(async () => {

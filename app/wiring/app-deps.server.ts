@@ -10,10 +10,13 @@ import { messagingConfig } from "~/messaging/messaging-config.server";
 import type { SendDeps } from "~/messaging/consume-send-batch.server";
 import type { PipelineContext, PipelineHooks } from "~/messaging/pipeline-hooks";
 import { emailProviderFor, smsProviderFor } from "~/messaging/providers/registry.server";
+import type { MediaDeps } from "~/messaging/fetch-inbound-media.server";
 import type { SmsProvider } from "~/messaging/providers/provider";
 import { alertConfig, type AlertConfig, type ReplyDeps } from "~/responders/reply-deps";
 import { aiChain, replyProviders, type ReplyProviders } from "./ai-chain.server";
 import type { WebhookDeps } from "~/webhooks/deliver-webhooks.server";
+import type { PushDeps } from "~/push/notify-push.server";
+import { pushConfig } from "~/push/push-config";
 import { pipelineHooks } from "./pipeline-hooks.server";
 
 /**
@@ -48,8 +51,12 @@ export type AppDeps = {
   activityRetentionDays: () => number;
   /** The message archive's R2 bucket. */
   archive: R2Bucket;
+  /** Inbound MMS files (decision 057): the R2 bucket `MEDIA` and the provider that fetches them. */
+  media: (now?: Date) => MediaDeps;
   /** Outbound webhook delivery: fetch, the SSRF switch, where a disabled subscription's alert goes. */
   webhooks: () => WebhookDeps;
+  /** Web Push (decision 049): the VAPID keys from VAPID_* (null = off), fetch, the links' base. */
+  push: (now?: Date) => PushDeps;
 };
 
 /**
@@ -89,6 +96,7 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
     alerts: () => alertConfig(env),
     activityRetentionDays: () => activityRetentionDays(env),
     archive: env.ARCHIVE,
+    media: (now = clock()) => ({ db, bucket: env.MEDIA, sms, now }),
     webhooks: () => {
       const { salesAlertEmail, publicBaseUrl } = alertConfig(env);
       return {
@@ -101,6 +109,14 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
         publicBaseUrl,
       };
     },
+    push: (now = clock()) => ({
+      db,
+      queue,
+      now,
+      config: pushConfig(env),
+      publicBaseUrl: alertConfig(env).publicBaseUrl,
+      fetch: (input, init) => fetch(input, init),
+    }),
   };
 }
 

@@ -4,8 +4,10 @@ import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
 import type { JobQueue } from "~/lib/job-queue";
 import type { PipelineContext } from "~/messaging/pipeline-hooks";
+import type { SmsProvider } from "~/messaging/providers/provider";
 import type { AlertConfig, ReplyDeps } from "~/responders/reply-deps";
 import { buildAppDeps } from "./app-deps.server";
+import type { PushConfig } from "~/push/push-config";
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
@@ -24,6 +26,10 @@ declare module "@remix-run/cloudflare" {
     replyDeps: () => ReplyDeps;
     /** The alert addresses and links (the smart-alert screens show the sales address). */
     alerts: () => AlertConfig;
+    /** Web Push's VAPID configuration, null when push is off (decision 049). */
+    push: () => PushConfig | null;
+    /** The SMS provider (the users screen asks it whether a rep's sending number is the account's, decision 045). */
+    sms: () => SmsProvider;
   }
 }
 
@@ -40,5 +46,7 @@ export function requestContext(env: Env, ctx: ExecutionContext, nonce: string): 
     ai: deps.ai,
     replyDeps: () => deps.replyDeps(),
     alerts: deps.alerts,
+    push: () => deps.push().config,
+    sms: deps.sms,
   };
 }

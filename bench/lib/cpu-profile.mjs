@@ -1,7 +1,8 @@
 // `--cpu-profile`: V8's sampling profiler on the Helio Worker's isolate through workerd's inspector (Miniflare's
 // `inspectorPort`), summarised as the functions with the most self time. Names in the bundle are minified, so each
-// line carries the start of the function's source from the bundle to tell them apart.
-import { readFileSync } from "node:fs";
+// line carries the start of the function's source from the bundle to tell them apart. CPU_PROFILE_OUT=<file> also
+// writes the raw profile (Chrome DevTools' .cpuprofile) for inclusive times.
+import { readFileSync, writeFileSync } from "node:fs";
 import { connectInspector } from "./inspector.mjs";
 
 /** Starts sampling the isolate whose inspector title contains `title` ("core:user:" is the user Worker). */
@@ -15,6 +16,7 @@ export async function startCpuProfile({ port, title = "core:user:", intervalUs =
     async stop({ bundlePath, top = 25 }) {
       const { profile } = await send("Profiler.stop");
       close();
+      if (process.env.CPU_PROFILE_OUT) writeFileSync(process.env.CPU_PROFILE_OUT, JSON.stringify(profile));
       const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
       const self = new Map();
       let busy = 0;

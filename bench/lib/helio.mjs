@@ -101,7 +101,7 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
     d1Databases: { DB: "helio-bench" },
     d1Persist: persist,
     // The message archive's bucket (wrangler.toml), in memory: the cron tick's archive task finds nothing that old.
-    r2Buckets: { ARCHIVE: "helio-archive" },
+    r2Buckets: { ARCHIVE: "helio-archive", MEDIA: "helio-media" },
     queueProducers: { JOBS: { queueName: QUEUE }, TASKS: { queueName: TASK_QUEUE } },
     queueConsumers: { [QUEUE]: QUEUE_CONSUMER, [TASK_QUEUE]: TASK_QUEUE_CONSUMER },
     bindings: {
@@ -244,9 +244,9 @@ export async function sendBroadcast(mf, cookie, body) {
 }
 
 /** One cron tick, as Cloudflare would run it (awaits the whole tick). */
-export async function runCron(mf) {
+export async function runCron(mf, scheduledTime = new Date()) {
   const worker = await mf.getWorker();
-  return worker.scheduled({ cron: "* * * * *", scheduledTime: new Date() });
+  return worker.scheduled({ cron: "* * * * *", scheduledTime });
 }
 
 export async function statusCounts(db, broadcastId) {

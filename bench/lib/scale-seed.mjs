@@ -45,7 +45,7 @@ function counter(n) {
 
 /**
  * @param {D1Database} db  a migrated Helio D1 (Miniflare's binding)
- * @param {{ contacts?: number, messages?: number, campaigns?: number, enrollments?: number, seed?: number, userId: number, now?: number, append?: boolean }} o
+ * @param {{ contacts?: number, messages?: number, campaigns?: number, enrollments?: number, seed?: number, userId: number, now?: number, append?: boolean, smsSender?: string | null }} o
  * @returns the figures of what was written and the seconds it took
  */
 export async function seedAtScale(
@@ -59,6 +59,7 @@ export async function seedAtScale(
     userId,
     now = Date.now(),
     append = false,
+    smsSender = null,
   },
 ) {
   const started = Date.now();
@@ -121,6 +122,18 @@ export async function seedAtScale(
   } finally {
     for (const { sql } of indexes) await db.prepare(sql).run();
   }
+  // What the app writes as such messages go out, which a seed that inserts them already sent skips (no UPDATE
+  // trigger runs): a texted contact is past New (decision 053) and keeps the number it was first texted from
+  // (decision 045; `smsSender`, the run's default number, else left unset). Without it every "busy" contact of a
+  // year-old database would look like a first text.
+  await db
+    .prepare(
+      `UPDATE contacts SET stage = 'contacted', stage_changed_at = ?1, sms_sender = coalesce(sms_sender, ?2)
+       WHERE stage = 'new' AND EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = contacts.id
+         AND m.direction = 'outbound' AND m.status IN ('sent', 'delivered'))`,
+    )
+    .bind(now, smsSender)
+    .run();
   // Enrolments waiting for a later step (due in a month), one campaign per contact while they last: the cron tick
   // must not read them until they are due.
   for (let at = 0; at < enrollments; at += 50_000) {

@@ -31,16 +31,17 @@ export async function launch() {
 
 /** A signed-in page in a fresh context with JavaScript on or off. */
 export async function signedInPage(browser, mode, user, contextOptions = {}) {
+  const base = contextOptions.baseURL ?? BASE;
   const context = await browser.newContext({
     javaScriptEnabled: mode.javaScriptEnabled,
-    baseURL: BASE,
+    baseURL: base,
     ...contextOptions,
   });
   const page = await context.newPage();
   await page.goto("/login");
   await page.fill('input[name="email"]', user.email);
   await page.fill('input[name="password"]', user.password);
-  await Promise.all([page.waitForURL(BASE + "/"), page.click('button[type="submit"]')]);
+  await Promise.all([page.waitForURL(base + "/"), page.click('button[type="submit"]')]);
   return { context, page };
 }
 

@@ -30,6 +30,10 @@ describeEachMode("Conversations", (mode) => {
     });
     assert.equal(res.status(), 201);
     const contact = await res.json();
+    // A contact the rep adds is theirs (decision 048), so its reply lands in the rep's own queue (Mine, decision 046)
+    // rather than going round-robin to the next available user.
+    await page.goto(`/contacts/${contact.id}`);
+    await page.getByTestId("contact-owner").getByText(`${E2E_USERS.user.first} ${E2E_USERS.user.last}`).waitFor();
 
     // The contact writes in (the local outbox's simulated inbound: the Twilio webhook's path).
     const inbound = `Is solar worth it ${mode.name} ${Date.now()}`;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
-import { tag, toast } from "./lib.mjs";
+import { assertFitsWidth, tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Speed to lead (issue 26): a superuser creates a lead trigger rule on its screen, on a 390 px phone, JS on and off.
@@ -37,7 +37,7 @@ describeEachMode("lead triggers", (mode) => {
     await rule.getByText(`New lead from EnergySage → start ${sequence}`).waitFor();
     await rule.getByText("Active", { exact: true }).waitFor();
     // Fits the phone: nothing wider than the viewport.
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+    await assertFitsWidth(page, 390, "Lead triggers");
 
     await rule.getByRole("button", { name: `Disable ${name}` }).click();
     await toast(page, "Trigger rule disabled").waitFor();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
-import { randomPhone, tag } from "./lib.mjs";
+import { assertFitsWidth, randomPhone, tag } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 import { postLeads, vendorLead } from "../fakes/fake-lead-vendor.mjs";
 
@@ -20,7 +20,7 @@ describeEachMode("lead webhook", (mode) => {
     await form.getByRole("button", { name: "Create key" }).click();
     const secret = (await page.getByTestId("api-key-secret-value").textContent())?.trim() ?? "";
     assert.match(secret, /^helio_[A-Za-z0-9_-]{43}$/);
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, "fits 390 px");
+    await assertFitsWidth(page, 390, "API keys with a new key");
     // The list shows the prefix only, never the secret.
     const row = page.getByTestId("api-key").filter({ hasText: name });
     await row.getByText(secret.slice(0, 12) + "…").waitFor();

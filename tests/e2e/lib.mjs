@@ -13,6 +13,28 @@ export async function until(check, what = "condition", ms = 15_000) {
   }
 }
 
+/**
+ * Asserts the page is no wider than `width` (a phone), naming what sticks out past it when it is: the deepest
+ * elements whose right edge passes the viewport. Measured again for up to 3 s first, so a frame caught in the middle
+ * of a render (hydration, a revalidation) is not a layout that stays wide.
+ */
+export async function assertFitsWidth(page, width = 390, what = "the page") {
+  const measure = () =>
+    page.evaluate((w) => {
+      const out = [];
+      for (const el of document.querySelectorAll("body *")) {
+        const r = el.getBoundingClientRect();
+        if (r.right > w + 1 && ![...el.children].some((k) => k.getBoundingClientRect().right > w + 1))
+          out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (right ${Math.round(r.right)})`);
+      }
+      return { scrollWidth: document.documentElement.scrollWidth, sticking: out.slice(0, 5) };
+    }, width);
+  let m = await measure();
+  for (const end = Date.now() + 3_000; m.scrollWidth > width && Date.now() < end; m = await measure())
+    await new Promise((r) => setTimeout(r, 100));
+  assert.ok(m.scrollWidth <= width, `${what} is ${m.scrollWidth} px wide at ${width} px: ${m.sticking.join(", ")}`);
+}
+
 /** The toast saying exactly `text` (the first, if several are up). */
 export const toast = (page, text) => page.getByTestId("toast").getByText(text, { exact: true }).first();
 

@@ -26,11 +26,15 @@ describeEachMode("contact owners", (mode) => {
     await page.goto(`/contacts/${id}`);
     await page.getByTestId("contact-owner").getByText("No owner").waitFor();
     await page.getByLabel("Assign to").selectOption({ label: rep });
-    await page.getByLabel("Note").fill("Booked Tuesday: over to Riley");
+    await page.getByLabel("Note", { exact: true }).fill("Booked Tuesday: over to Riley");
     await page.getByRole("button", { name: "Save owner" }).click();
     await toast(page, "Owner set").waitFor();
     await atUrl(page, `${BASE}/contacts/${id}`);
     await page.getByTestId("contact-owner").getByText(rep).waitFor();
+    // The hand-off's note shows in the conversation as an internal note (decision 047).
+    const handoff = page.getByTestId("thread-note").filter({ hasText: "Booked Tuesday: over to Riley" });
+    await handoff.getByText("Hand-off note — not sent").waitFor();
+    await handoff.getByText(`Owner set to ${rep}`).waitFor();
 
     // The list shows the owner, and the owner filter finds the contact.
     await page.goto(`/contacts?q=${encodeURIComponent(last)}`);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate, offlineEnv } from "../../scripts/lib/d1.mjs";
 import { createUser } from "../../scripts/lib/users.mjs";
+import { d1 } from "../../scripts/lib/d1.mjs";
 import { stopProcessGroup } from "../../scripts/lib/process-group.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -14,6 +15,8 @@ const bin = (p) => join(root, "node_modules", p);
 export const E2E_USERS = {
   admin: { email: "admin@e2e.test", password: "admin-password-1", role: "superuser", first: "Avery", last: "Admin" },
   user: { email: "rep@e2e.test", password: "rep-password-1", role: "user", first: "Riley", last: "Rep" },
+  // A second rep: whose contacts the first one does not see (roles, decision 048).
+  repB: { email: "rep-b@e2e.test", password: "rep-b-password-1", role: "user", first: "Blair", last: "Rep" },
   inactive: { email: "gone@e2e.test", password: "gone-password-1", role: "user", first: "Gone", last: "Away" },
   // two-factor.test.mjs enrols these, one per JS mode (enrolment changes the account for good).
   twoFactorJsOn: { email: "tfa-on@e2e.test", password: "tfa-on-password", role: "user", first: "Tia", last: "On" },
@@ -55,9 +58,20 @@ export async function startServer({
     "--last",
     rep.last,
   ]);
-  for (const u of [E2E_USERS.admin, E2E_USERS.inactive, E2E_USERS.twoFactorJsOn, E2E_USERS.twoFactorJsOff])
+  for (const u of [
+    E2E_USERS.admin,
+    E2E_USERS.repB,
+    E2E_USERS.inactive,
+    E2E_USERS.twoFactorJsOn,
+    E2E_USERS.twoFactorJsOff,
+  ])
     await createUser(u, { persistTo });
   cli("user-set-active.mjs", ["deactivate", "--email", E2E_USERS.inactive.email]);
+  // Test alerts are capped at 5 per user per hour: the suite runs more than that as the rep, and a file run again
+  // after a stall (run.mjs) would meet the cap instead of what it tests. The cap itself has its own tests.
+  d1(`INSERT INTO org_settings (key, value, updated_at) VALUES ('cap.testAlertPerUser', '100', ${Date.now()})`, {
+    persistTo,
+  });
 
   const base = `http://127.0.0.1:${port}`;
   const allVars = {

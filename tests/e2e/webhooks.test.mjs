@@ -1,7 +1,7 @@
-import assert from "node:assert/strict";
 import { it } from "node:test";
 import { describeEachMode, PHONE_WINDOW, sharedBrowser, sharedWebhookReceiver, signedInPage } from "./browser.mjs";
 import {
+  assertFitsWidth,
   randomPhone,
   receivedReplyEvent,
   simulateReply,
@@ -23,13 +23,7 @@ describeEachMode("webhooks", (mode) => {
   it("creates a subscription (secret shown once), a reply is delivered signed, the log shows it and replays it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const endpoint = await subscribeWebhook(page, webhookReceiver(), `e2e ${mode.name}`);
-    const wide = await page.evaluate(() =>
-      [...document.querySelectorAll("body *")]
-        .filter((e) => e.getBoundingClientRect().right > 391)
-        .slice(-5)
-        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
-    );
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, wide.join("\n"));
+    await assertFitsWidth(page, 390, "Webhooks with a new subscription");
 
     // A homeowner replies.
     const from = randomPhone();
@@ -49,7 +43,7 @@ describeEachMode("webhooks", (mode) => {
       return false;
     }, "the delivered row in the log");
     await row.getByText(/HTTP 200/).waitFor();
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+    await assertFitsWidth(page, 390, "the delivery log");
     await row.getByRole("button", { name: `Replay ${body.id}` }).click();
     await toast(page, "Delivery queued again").waitFor();
     await until(

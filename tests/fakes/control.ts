@@ -110,6 +110,16 @@ export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
   setNumberError(to: string, code: number, opts: { message?: string; status?: number } = {}) {
     return control(this.url, this.q("/number-error"), { to, code, ...opts });
   }
+  /** A file of an inbound MMS, served only to this account's credentials; returns the MediaUrl a webhook names. */
+  async addMedia(bytes: Uint8Array, contentType: string): Promise<string> {
+    let binary = "";
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return (await control<{ url: string }>(this.url, this.q("/media"), { base64: btoa(binary), contentType })).url;
+  }
+  /** The account owns these numbers: IncomingPhoneNumbers lists them, and a send From another number fails (21606). */
+  addIncomingNumbers(numbers: string[]) {
+    return control(this.url, this.q("/incoming-numbers"), { numbers });
+  }
   /**
    * Makes the fake POST a signed status callback (as Twilio would) to `url` (default: the message's StatusCallback).
    * A URL under `${this.url}/__sink/` is recorded by the fake and readable with `sink()`.

@@ -16,6 +16,9 @@
 //   POST /__control/invalid    { to }           → sends to `to` fail with 21211
 //   POST /__control/unsubscribed { to }         → sends to `to` fail with 21610
 //   POST /__control/number-error { to, code, message?, status? }
+//   POST /__control/incoming-numbers { numbers } → the account owns these numbers (IncomingPhoneNumbers lists them;
+//                              once it owns any, a send From another number fails with 21606, as at Twilio;
+//                              an MG… sid among them is a Messaging Service: GET /v1/Services/MG… answers it)
 //   POST /__control/status-callback { sid, status, url?, signWith?, errorCode? } → { url, params, signature, status, body }
 //   GET  /__control/sink?prefix=/__sink/x       → { requests } POSTed to /__sink/* (a callback target on this server)
 //   GET  /__control/stats                       → { requests, connections: { open, total } }
@@ -136,6 +139,10 @@ function createAccount(accountSid, authToken, options = {}) {
   const numberErrors = new Map();
   const failures = createFailureQueue();
   const state = { delayMs: 0, requests: 0, seq: 0 };
+  /** @type {Map<string, string>} the account's phone numbers → their PN sid */
+  const incomingNumbers = new Map();
+  /** The account's Messaging Service sids. @type {Set<string>} */
+  const services = new Set();
 
   function restoreNumberSets() {
     numberErrors.clear();
@@ -199,6 +206,8 @@ function createAccount(accountSid, authToken, options = {}) {
           `The 'From' number ${params.From} is not a valid phone number, shortcode, or alphanumeric sender ID.`,
         ),
       ];
+    if (params.From && incomingNumbers.size > 0 && !incomingNumbers.has(params.From))
+      return [400, twilioError(400, 21606, twilioMessageFor(21606, to))];
     if (params.Body.length > 1600)
       return [400, twilioError(400, 21617, "The concatenated message body exceeds the 1600 character limit.")];
     const numberError = numberErrors.get(to);
@@ -260,6 +269,37 @@ function createAccount(accountSid, authToken, options = {}) {
     };
   }
 
+  /** IncomingPhoneNumbers list, filtered by ?PhoneNumber= (exact) as Twilio does. @param {URL} url */
+  function handleNumbers(url) {
+    const q = url.searchParams;
+    const pageSize = Math.min(Math.max(Number(q.get("PageSize") ?? 50) || 50, 1), 1000);
+    const wanted = q.get("PhoneNumber");
+    const list = [...incomingNumbers]
+      .filter(([n]) => !wanted || n === wanted)
+      .slice(0, pageSize)
+      .map(([n, sid]) => ({
+        account_sid: accountSid,
+        sid,
+        phone_number: n,
+        friendly_name: n,
+        capabilities: { sms: true, mms: true, voice: true, fax: false },
+        status: "in-use",
+        uri: `${API}/Accounts/${accountSid}/IncomingPhoneNumbers/${sid}.json`,
+      }));
+    const base = `${API}/Accounts/${accountSid}/IncomingPhoneNumbers.json`;
+    return {
+      end: Math.max(list.length - 1, 0),
+      first_page_uri: `${base}?${q}`,
+      incoming_phone_numbers: list,
+      next_page_uri: null,
+      page: 0,
+      page_size: pageSize,
+      previous_page_uri: null,
+      start: 0,
+      uri: `${base}?${q}`,
+    };
+  }
+
   /**
    * Answers an authenticated API request for this account.
    * @param {import("node:http").IncomingMessage} req
@@ -275,7 +315,7 @@ function createAccount(accountSid, authToken, options = {}) {
       return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
 
     const params = req.method === "POST" ? Object.fromEntries(new URLSearchParams(body)) : {};
-    const isCreate = req.method === "POST" && !match[2];
+    const isCreate = req.method === "POST" && !match[2] && !match[3];
     const record = (httpStatus, sid = null, errorCode = null) => {
       if (!isCreate) return;
       calls.push({
@@ -311,6 +351,11 @@ function createAccount(accountSid, authToken, options = {}) {
       const [status, out] = handleCreate(params);
       record(status, status === 201 ? out.sid : null, status === 201 ? null : out.code);
       return sendJson(res, status, out);
+    }
+    if (match[3]) {
+      return req.method === "GET"
+        ? sendJson(res, 200, handleNumbers(url))
+        : sendJson(res, 405, twilioError(405, 20004, "Method not allowed"));
     }
     if (req.method === "GET" && match[2]) {
       const m = messages.get(match[2]);
@@ -406,7 +451,34 @@ function createAccount(accountSid, authToken, options = {}) {
       numberErrors.set(to, { code, message: opts.message, status: opts.status });
     },
     sendStatusCallback,
+    /**
+     * The account owns these numbers (IncomingPhoneNumbers), and these Messaging Services (an MG… sid: GET
+     * /v1/Services/:sid answers it). @param {string[]} numbers
+     */
+    addIncomingNumbers(numbers) {
+      for (const n of numbers) {
+        if (/^MG[0-9a-f]{32}$/.test(n)) services.add(n);
+        else if (!incomingNumbers.has(n)) incomingNumbers.set(n, "PN" + randomHex(16));
+      }
+    },
+    /** GET /v1/Services/:sid (the Messaging API, messaging.twilio.com at Twilio). @param {string} sid */
+    service(sid) {
+      state.requests++;
+      if (!services.has(sid))
+        return [404, twilioError(404, 20404, `The requested resource /Services/${sid} was not found`)];
+      return [
+        200,
+        {
+          account_sid: accountSid,
+          sid,
+          friendly_name: `Service ${sid.slice(-4)}`,
+          url: `https://messaging.twilio.com/v1/Services/${sid}`,
+        },
+      ];
+    },
     reset() {
+      incomingNumbers.clear();
+      services.clear();
       calls.length = 0;
       messages.clear();
       meta.clear();
@@ -439,6 +511,17 @@ export async function startFakeTwilio(options) {
   }
   const main = addAccount(options.accountSid, options.authToken);
 
+  // Inbound MMS media (decision 057), as Twilio serves it with "Enforce HTTP Auth on Media URLs": the file at
+  // /2010-04-01/Accounts/AC…/Messages/MM…/Media/ME…, only to that account's Basic credentials.
+  /** @type {Map<string, { accountSid: string, bytes: Buffer, contentType: string }>} */
+  const media = new Map();
+  /** Stores a file for `accountSid`'s inbound message and returns the URL a webhook would name. */
+  function addMedia(bytes, contentType, accountSid = main.accountSid) {
+    const path = `/2010-04-01/Accounts/${accountSid}/Messages/MM${randomHex(16)}/Media/ME${randomHex(16)}`;
+    media.set(path, { accountSid, bytes: Buffer.from(bytes), contentType });
+    return srv.url + path;
+  }
+
   async function handleControl(req, res, url) {
     const path = url.pathname.slice("/__control".length);
     const json = req.method === "POST" ? JSON.parse((await readBody(req)) || "{}") : {};
@@ -462,7 +545,15 @@ export async function startFakeTwilio(options) {
       const m = account.messages.get(path.slice("/messages/".length));
       return m ? sendJson(res, 200, m) : sendJson(res, 404, { message: "no such message" });
     }
+    if (path === "/media" && post)
+      return sendJson(res, 201, {
+        url: addMedia(Buffer.from(String(json.base64 ?? ""), "base64"), String(json.contentType), account.accountSid),
+      });
     if (path === "/unsubscribed" && post) return (account.addUnsubscribed(json.to), sendJson(res, 200, { ok: true }));
+    if (path === "/incoming-numbers" && post) {
+      account.addIncomingNumbers(Array.isArray(json.numbers) ? json.numbers.map(String) : []);
+      return sendJson(res, 200, { ok: true });
+    }
     if (path === "/number-error" && post) {
       account.setNumberError(json.to, json.code, { message: json.message, status: json.status });
       return sendJson(res, 200, { ok: true });
@@ -492,7 +583,24 @@ export async function startFakeTwilio(options) {
       res.writeHead(204).end();
       return;
     }
-    const match = url.pathname.match(/^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/(SM[0-9a-f]{32}))?\.json$/);
+    const file = req.method === "GET" ? media.get(url.pathname) : undefined;
+    if (file) {
+      const account = byAuth.get(req.headers.authorization ?? "");
+      if (!account || account.accountSid !== file.accountSid)
+        return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
+      res.writeHead(200, { "Content-Type": file.contentType, "Content-Length": file.bytes.length }).end(file.bytes);
+      return;
+    }
+    const service = req.method === "GET" ? url.pathname.match(/^\/v1\/Services\/([^/]+)$/) : null;
+    if (service) {
+      const account = byAuth.get(req.headers.authorization ?? "");
+      if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
+      const [status, json] = account.service(service[1]);
+      return sendJson(res, status, json);
+    }
+    const match = url.pathname.match(
+      /^\/2010-04-01\/Accounts\/([^/]+)\/(?:Messages(?:\/(SM[0-9a-f]{32}))?|(IncomingPhoneNumbers))\.json$/,
+    );
     if (!match)
       return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
     const account = byAuth.get(req.headers.authorization ?? "");
@@ -511,11 +619,13 @@ export async function startFakeTwilio(options) {
     calls: main.calls,
     messages: main.messages,
     sink,
+    addMedia,
     failNext: main.failNext,
     setDelay: main.setDelay,
     addInvalid: main.addInvalid,
     addUnsubscribed: main.addUnsubscribed,
     setNumberError: main.setNumberError,
+    addIncomingNumbers: main.addIncomingNumbers,
     sendStatusCallback: main.sendStatusCallback,
     reset() {
       main.reset();

@@ -9,6 +9,8 @@ declare module "vitest" {
     fakeOpenAiUrl: string;
     /** tests/fakes/fake-webhook-receiver.mjs */
     fakeWebhookReceiverUrl: string;
+    /** tests/fakes/fake-push-service.mjs */
+    fakePushServiceUrl: string;
     /** tests/fixtures/* by file name, base64. */
     fixtures: Record<string, string>;
   }

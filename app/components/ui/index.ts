@@ -20,6 +20,7 @@ export { Dialog, DialogActions, DialogClose, DialogFooter } from "./dialog";
 export { Field, Input, Select, Textarea, type FieldProps } from "./field";
 export { RecordCard, RecordEditor, RecordForm } from "./record-editor";
 export { ItemList } from "./item-list";
+export { focusRow, KeyboardShortcuts, pressInRow, type Shortcut } from "./keyboard-shortcuts";
 export { LiveRefresh } from "./live-refresh";
 export { PostButton } from "./post-button";
 export { ProgressBar, type ProgressPart } from "./progress";

@@ -4,7 +4,8 @@ import { useId, type MouseEvent, type ReactNode } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { cx, focusRing } from "./cx";
 
-export type TabItem = { value: string; label: ReactNode; href: string; count?: number };
+/** `countAtLeast`: the count is a lower bound, shown as "1,000+". */
+export type TabItem = { value: string; label: ReactNode; href: string; count?: number; countAtLeast?: boolean };
 
 const tabClass = (selected: boolean) =>
   cx(
@@ -18,7 +19,10 @@ function TabLabel({ item }: { item: TabItem }) {
     <>
       {item.label}
       {item.count !== undefined ? (
-        <span className="ml-1 rounded-full bg-muted px-2 text-xs">{item.count.toLocaleString("en-US")}</span>
+        <span className="ml-1 rounded-full bg-muted px-2 text-xs">
+          {item.count.toLocaleString("en-US")}
+          {item.countAtLeast ? "+" : ""}
+        </span>
       ) : null}
     </>
   );

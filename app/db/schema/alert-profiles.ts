@@ -12,6 +12,8 @@ export const alertProfiles = sqliteTable(
     priority: text("priority").notNull().default("medium"),
     responseTemplate: text("response_template"),
     escalationTime: integer("escalation_time").notNull().default(15),
+    /** Owner first (decision 050): minutes an owned contact's alert waits for a person's answer before the profile's recipients get it; 0 = at once. */
+    ownerEscalationMinutes: integer("owner_escalation_minutes").notNull().default(15),
     isActive: bool("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { autoId, bool, createdAt, utc } from "./_columns";
 import { alertProfiles } from "./alert-profiles";
@@ -41,6 +42,12 @@ export const alerts = sqliteTable(
     acknowledgedAt: utc("acknowledged_at"),
     acknowledgedBy: integer("acknowledged_by").references(() => users.id, { onDelete: "set null" }),
     isTest: bool("is_test").notNull().default(false),
+    /** Owner first (migration 0062, decision 050): the contact's owner, alerted at once; null = unowned. */
+    ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The profile's recipients waiting on the owner, when they are due, and what became of them. */
+    deferredTo: text("deferred_to", { mode: "json" }).$type<string[]>(),
+    deferredDueAt: utc("deferred_due_at"),
+    deferredOutcome: text("deferred_outcome", { enum: ["sent", "answered"] }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -48,6 +55,10 @@ export const alerts = sqliteTable(
     index("alerts_status_idx").on(t.status, t.id),
     // The retention purge (app/jobs/purge-old-rows.server.ts, decision 022).
     index("alerts_created_at_idx").on(t.createdAt),
+    // sendDeferredAlerts (cron): the waiting rows only.
+    index("alerts_deferred_due_idx")
+      .on(t.deferredDueAt)
+      .where(sql`deferred_due_at IS NOT NULL`),
   ],
 );
 

@@ -25,6 +25,8 @@ export const contactImports = sqliteTable(
     duplicateMode: text("duplicate_mode", { enum: DUPLICATE_MODES }).notNull().default("skip"),
     // The owner chosen for the whole file on the preview (migration 0056, decision 044); null = none.
     ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
+    // Staged rows that name their own owner in the file's Owner column (migration 0062, decision 050).
+    ownerRows: integer("owner_rows").notNull().default(0),
     totalRows: integer("total_rows").notNull().default(0), // data rows in the file
     validRows: integer("valid_rows").notNull().default(0), // staged rows
     errorCount: integer("error_count").notNull().default(0), // rejected rows' error lines

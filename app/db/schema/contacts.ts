@@ -31,6 +31,14 @@ export const contacts = sqliteTable(
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     // The rep this lead belongs to (migration 0056, decision 044): {{salesRep…}} come from them; null = unassigned.
     ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
+    // The sticky sender (migration 0057, decision 045): the number it was first texted from; later SMS go from it.
+    smsSender: text("sms_sender"),
+    // Where the sale stands (migration 0063, decision 053): a pipeline_stages key; a New lead turns Contacted (trigger)
+    // when its first message goes out.
+    stage: text("stage").notNull().default("new"),
+    stageChangedAt: utc("stage_changed_at"),
+    /** When the contact first texted a picture (decision 057): a bill, usually. */
+    billReceivedAt: utc("bill_received_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -42,6 +50,9 @@ export const contacts = sqliteTable(
     index("contacts_created_at_idx").on(t.createdAt),
     // The owner filter and "my contacts", newest first (keyset on id); the deactivation hand-off.
     index("contacts_owner_idx").on(t.ownerUserId, t.id),
+    // A stage's contacts newest first (the stage filter, the board); the same within a standard user's scope.
+    index("contacts_stage_idx").on(t.stage, t.id),
+    index("contacts_owner_stage_idx").on(t.ownerUserId, t.stage, t.id),
   ],
 );
 

@@ -41,6 +41,8 @@ export const MESSAGE_KINDS = [
   "auto_reply",
   "auto_followup",
   "alert",
+  // An appointment's confirmation, reminders and answers to C/Y/N/R (decision 055).
+  "appointment",
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -4,8 +4,11 @@ import { autoId, bool, createdAt, parentId, updatedAt } from "./_columns";
 import { campaigns } from "./campaigns";
 import { users } from "./users";
 
-/** The events a rule can start a sequence on: only leads today; tags and stages arrive with issue 28. */
-export const TRIGGER_EVENTS = ["lead.created"] as const;
+/**
+ * The events a rule can start a sequence on: a new lead (by source), a contact moved to a stage (by stage key,
+ * decision 059), an appointment marked no-show (any).
+ */
+export const TRIGGER_EVENTS = ["lead.created", "stage.changed", "appointment.no_show"] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 /**

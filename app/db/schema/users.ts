@@ -19,6 +19,8 @@ export const users = sqliteTable(
     isActive: bool("is_active").notNull().default(true),
     // Round-robin assignment of new leads skips a user who is away (migration 0056, decision 044).
     availableForLeads: bool("available_for_leads").notNull().default(true),
+    // The rep's own sending number (migration 0057, decision 045): E.164 or a Messaging Service SID; null = default.
+    smsSender: text("sms_sender"),
     lastLoginAt: utc("last_login_at"),
     loginCount: integer("login_count").notNull().default(0),
     // Set by an administrator's create/reset (a one-time password): the layout guard sends the user to change it.
@@ -33,7 +35,12 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("users_email_uq").on(t.email), index("users_created_at_idx").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("users_email_uq").on(t.email),
+    index("users_created_at_idx").on(t.createdAt),
+    // One number is one rep's; an inbound reply's `To` and a contact's sticky sender find the rep by it.
+    uniqueIndex("users_sms_sender_uq").on(t.smsSender),
+  ],
 );
 
 export type User = typeof users.$inferSelect;

@@ -29,6 +29,8 @@ export const contactOut = z.object({
   consentSource: z.string().nullable(),
   consentAt: iso.nullable(),
   emailUnsubscribed: z.boolean(),
+  stage: z.string().describe("The pipeline stage's key: new, contacted, appointment_set, sat, sold, lost, cancelled"),
+  stageChangedAt: iso.nullable(),
   createdAt: iso,
   updatedAt: iso,
 });

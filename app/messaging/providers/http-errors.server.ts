@@ -106,5 +106,11 @@ export function providerClient(
       if (!res.ok) throw errorFromResponse(res, json);
       return { res, json };
     },
+    /** The same request for a body that is not JSON (a media file): the response unread when it is 2xx. */
+    async raw(url: string, init: RequestInit): Promise<Response> {
+      const res = await fetchOrRetry(doFetch, label, url, init, timeoutMs);
+      if (!res.ok) throw errorFromResponse(res, await readJson(res));
+      return res;
+    },
   };
 }

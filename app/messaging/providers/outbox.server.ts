@@ -65,7 +65,14 @@ export function createOutboxSms(db: Db, options: OutboxOptions): SmsProvider {
     send(msg) {
       return insertOnce(
         db,
-        { channel: "sms", to: msg.to, from: sender, subject: null, body: msg.body, messageId: msg.messageId },
+        {
+          channel: "sms",
+          to: msg.to,
+          from: msg.from || sender,
+          subject: null,
+          body: msg.body,
+          messageId: msg.messageId,
+        },
         options.clock(),
       );
     },

@@ -37,6 +37,11 @@ export type SmsSend = {
   statusCallback: string | null;
   /** Our message id, for logs and the local outbox. */
   messageId: number;
+  /**
+   * This message's sender (decision 045: the contact's sticky sender, its owner's number or the default): an E.164
+   * number or a Messaging Service SID (MG…). Absent: the provider's configured `sender`.
+   */
+  from?: string;
 };
 
 /** A message the provider already has, found when reconciling a row stuck in `sending`. */
@@ -44,7 +49,7 @@ export type ProviderMessage = { sid: string; status: string; to: string; body: s
 
 export interface SmsProvider {
   readonly name: ProviderName;
-  /** The sender identity used for pacing (a phone number or a messaging-service sid). */
+  /** The configured default sender (a phone number or a messaging-service sid); a message may name its own (`from`). */
   readonly sender: string;
   send(msg: SmsSend): Promise<SendAccepted>;
   /**
@@ -52,6 +57,17 @@ export interface SmsProvider {
    * unknown (a crash between the provider accepting and us recording it) — never to decide to resend blindly.
    */
   findSent(to: string, since: Date): Promise<ProviderMessage[]>;
+  /**
+   * Whether this E.164 number, or Messaging Service SID, is one of the account's own (a rep's sender, decision 045). Absent: the
+   * provider has no account to ask (the local outbox), and any well-formed number is taken.
+   */
+  ownsNumber?(number: string): Promise<boolean>;
+  /**
+   * One file of an inbound MMS (decision 057), fetched with the account's credentials: only a media URL of this
+   * account's messages on the provider's own API is fetched — a webhook's URL pointing anywhere else is refused
+   * before any request leaves. The caller reads (and caps) the body. Absent: the local outbox has no media to give.
+   */
+  fetchMedia?(url: string): Promise<Response>;
 }
 
 export type EmailSend = {

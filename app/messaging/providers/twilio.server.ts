@@ -5,6 +5,8 @@ import type { HttpTransport, ProviderJson } from "./http-errors.server";
 import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
+/** Messaging Services live on their own host; a test's `apiBase` (one fake on loopback) serves both. */
+export const TWILIO_MESSAGING_BASE = "https://messaging.twilio.com";
 
 export type TwilioConfig = HttpTransport & {
   accountSid: string;
@@ -36,6 +38,9 @@ const KNOWN_CODES: Record<number, string> = {
   30006: "The destination is a landline or an unreachable carrier.",
   30007: "The carrier filtered the message.",
 };
+
+/** A Messaging Service SID ("MG" + 32 hex) rather than a phone number. */
+export const isMessagingServiceSid = (sender: string) => /^MG[0-9a-fA-F]{32}$/.test(sender);
 
 /** Twilio's status right after a create → ours. Anything unexpected counts as queued: the status callback settles it. */
 function normaliseStatus(status: unknown): SendAccepted["status"] {
@@ -75,16 +80,37 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
 
   const api = providerClient(config, TWILIO_API_BASE, "Twilio", errorFromResponse);
   const messagesUrl = `${api.base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
+  const numbersUrl = `${api.base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/IncomingPhoneNumbers.json`;
   const authorization = "Basic " + btoa(`${accountSid}:${config.authToken}`);
+  const servicesUrl = `${config.apiBase?.trim() ? api.base : TWILIO_MESSAGING_BASE}/v1/Services`;
+
+  // This account's inbound media (decision 057): /2010-04-01/Accounts/AC…/Messages/MM…/Media/ME… on the API host.
+  const mediaPath = new RegExp(
+    `^/2010-04-01/Accounts/${accountSid.replace(/[^A-Za-z0-9]/g, "")}/Messages/(?:MM|SM)[0-9a-fA-F]{32}/Media/ME[0-9a-fA-F]{32}$`,
+  );
 
   return {
     name: "twilio",
     sender: messagingServiceSid ?? from!,
 
+    async fetchMedia(url) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw new ProviderError("permanent", "Not a media URL of this Twilio account.", "media_url");
+      }
+      if (parsed.origin !== new URL(api.base).origin || !mediaPath.test(parsed.pathname) || parsed.search)
+        throw new ProviderError("permanent", "Not a media URL of this Twilio account.", "media_url");
+      return api.raw(parsed.toString(), { method: "GET", headers: { Authorization: authorization } });
+    },
+
     async send(msg) {
       const form = new URLSearchParams({ To: msg.to, Body: msg.body });
-      if (messagingServiceSid) form.set("MessagingServiceSid", messagingServiceSid);
-      else form.set("From", from!);
+      // A rep's own sender (decision 045) or the configured one; an MG… sid is a Messaging Service, else a number.
+      const sender = msg.from || messagingServiceSid || from!;
+      if (isMessagingServiceSid(sender)) form.set("MessagingServiceSid", sender);
+      else form.set("From", sender);
       if (msg.statusCallback) form.set("StatusCallback", msg.statusCallback);
 
       const { res, json } = await api.call(messagesUrl, {
@@ -129,6 +155,30 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       // Newest first, as Twilio lists them; undated last.
       const t = (m: ProviderMessage) => m.dateCreated?.getTime() ?? Number.MIN_SAFE_INTEGER;
       return found.sort((a, b) => t(b) - t(a));
+    },
+
+    async ownsNumber(number) {
+      if (isMessagingServiceSid(number)) {
+        // A Messaging Service of this account answers 200; another account's, or none, 404 (Twilio 20404).
+        try {
+          await api.call(`${servicesUrl}/${encodeURIComponent(number)}`, {
+            method: "GET",
+            headers: { Authorization: authorization, Accept: "application/json" },
+          });
+          return true;
+        } catch (err) {
+          if (err instanceof ProviderError && (err.code === "20404" || err.code === "http_404")) return false;
+          throw err;
+        }
+      }
+      // IncomingPhoneNumbers filtered by the exact number: one page of at most one resource.
+      const query = new URLSearchParams({ PhoneNumber: number, PageSize: "1" });
+      const { json } = await api.call(`${numbersUrl}?${query}`, {
+        method: "GET",
+        headers: { Authorization: authorization, Accept: "application/json" },
+      });
+      const list: ProviderJson[] = Array.isArray(json?.incoming_phone_numbers) ? json.incoming_phone_numbers : [];
+      return list.some((n) => n?.phone_number === number);
     },
   };
 }

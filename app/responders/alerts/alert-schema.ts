@@ -92,6 +92,12 @@ const profileSchema = z.object({
     .min(1, "Escalation time must be between 1 and 1440 minutes")
     .max(1440, "Escalation time must be between 1 and 1440 minutes")
     .default(15),
+  ownerEscalationMinutes: z.coerce
+    .number()
+    .int("Owner-first time must be a whole number")
+    .min(0, "Owner-first time must be between 0 and 1440 minutes")
+    .max(1440, "Owner-first time must be between 0 and 1440 minutes")
+    .default(15),
   isActive: flag.default(true),
 });
 
@@ -103,6 +109,8 @@ export type ProfileInput = {
   priority: string;
   responseTemplate: string | null;
   escalationTime: number;
+  /** Owner first (decision 050): minutes an owned contact's alert waits for a person's answer; 0 = at once to all. */
+  ownerEscalationMinutes: number;
   isActive: boolean;
 };
 
@@ -128,6 +136,7 @@ export function parseProfile(body: unknown): ProfileInput {
     priority: d.priority,
     responseTemplate: d.responseTemplate ?? null,
     escalationTime: d.escalationTime,
+    ownerEscalationMinutes: d.ownerEscalationMinutes,
     isActive: d.isActive,
   };
 }

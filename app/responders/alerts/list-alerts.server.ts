@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { alerts, alertSubjectColumns, contacts } from "~/db/schema";
+import { alerts, alertSubjectColumns, contacts, users } from "~/db/schema";
 import { epochMs } from "~/db/stored-values.server";
 
 export type AlertListItem = Awaited<ReturnType<typeof listAlerts>>["alerts"][number];
@@ -25,9 +25,16 @@ export async function listAlerts(
       createdAt: epochMs(alerts.createdAt),
       firstName: contacts.firstName,
       lastName: contacts.lastName,
+      // Owner first (decision 050): who got it first, and what became of the profile's recipients.
+      ownerFirstName: users.firstName,
+      ownerLastName: users.lastName,
+      deferredTo: alerts.deferredTo,
+      deferredDueAt: epochMs(alerts.deferredDueAt),
+      deferredOutcome: alerts.deferredOutcome,
     })
     .from(alerts)
     .leftJoin(contacts, eq(contacts.id, alerts.contactId))
+    .leftJoin(users, eq(users.id, alerts.ownerUserId))
     .where(
       and(opts.status ? eq(alerts.status, opts.status) : undefined, opts.after ? lt(alerts.id, opts.after) : undefined),
     )

@@ -74,6 +74,7 @@ export function profileObject(p: AlertProfile): Record<string, unknown> {
     priority: p.priority,
     responseTemplate: p.responseTemplate ?? "",
     escalationTime: p.escalationTime,
+    ownerEscalationMinutes: p.ownerEscalationMinutes,
     isActive: p.isActive,
   };
 }

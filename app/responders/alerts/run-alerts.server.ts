@@ -9,6 +9,7 @@ import { createOutboundMessages, type OutboundInput } from "~/messaging/create-o
 import { matchKeywords } from "~/responders/match";
 import { quoteText, type ReplyClassification, type ReplyDeps } from "~/responders/reply-deps";
 import { parseContactInfo, PRIORITY_RANK, type BankInput, type ProfileInput } from "./alert-schema";
+import { capAlertEmails, DEFAULT_OWNER_ESCALATION_MINUTES, routeAlertToOwner } from "./route-alert-to-owner.server";
 
 /** An active alert profile as the matcher reads it (the stored contact info may be empty). */
 type ProfileRule = Omit<ProfileInput, "isActive" | "contactInfo"> & { id: number; contactInfo: string | null };
@@ -43,6 +44,7 @@ export type AlertEvaluation = {
     keywords: string[];
     email: string | null;
     escalationTime: number;
+    ownerEscalationMinutes: number;
   }>;
   priority: string | null;
   category: AlertCategory | null;
@@ -97,6 +99,7 @@ export async function evaluateAlert(
         contactInfo: alertProfiles.contactInfo,
         priority: alertProfiles.priority,
         escalationTime: alertProfiles.escalationTime,
+        ownerEscalationMinutes: alertProfiles.ownerEscalationMinutes,
         responseTemplate: alertProfiles.responseTemplate,
       })
       .from(alertProfiles)
@@ -145,6 +148,7 @@ export async function evaluateAlert(
       keywords: hits,
       email,
       escalationTime: p.escalationTime,
+      ownerEscalationMinutes: p.ownerEscalationMinutes,
     });
   }
   const all = [...matchedBanks.map((b) => b.priority), ...matchedProfiles.map((p) => p.priority)];
@@ -232,12 +236,7 @@ async function capAlertOutputs(
   limits: CapLimits,
 ) {
   const conversation = src.phone ?? `contact:${src.contactId ?? "none"}`;
-  const emails: string[] = [];
-  for (const email of to) {
-    const cap = await hitNamedCap(deps.db, "alertEmailPerConversation", `${conversation}:${email}`, limits, deps.now);
-    if (cap.allowed) emails.push(email);
-    else await recordHeld(deps.db, HELD.alertEmail, conversation, deps.now, { alertId, email, kind: "alert" });
-  }
+  const emails = await capAlertEmails(deps.db, { conversation, alertId, emails: to, kind: "alert" }, limits, deps.now);
   if (autoResponse && src.phone) {
     const cap = await hitNamedCap(deps.db, "autoReplyPerNumberDay", src.phone, limits, deps.now);
     if (!cap.allowed) {
@@ -263,6 +262,28 @@ export async function recordAlert(
   const ai = ev.classification;
   const { priority, category } = ev;
   if (priority === null || category === null) throw new Error("recordAlert: the evaluation matched nothing"); // callers check first
+  const profileEmails = ev.profiles.map((p) => p.email).filter((e): e is string => !!e);
+  let to = [
+    ...new Set(
+      (
+        opts.to ??
+        (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])
+      ).map((e) => e.toLowerCase()),
+    ),
+  ];
+  // Owner first (decision 050): an owned contact's owner now, the profile's recipients after its delay.
+  const owner =
+    opts.to || src.isTest
+      ? null
+      : await routeAlertToOwner(db, {
+          contactId: src.contactId,
+          profileTo: to,
+          delayMinutes: ev.profiles.length
+            ? Math.min(...ev.profiles.map((p) => p.ownerEscalationMinutes))
+            : DEFAULT_OWNER_ESCALATION_MINUTES,
+          now,
+        });
+  if (owner) to = owner.now;
   const inserted = await db
     .insert(alerts)
     .values({
@@ -283,6 +304,9 @@ export async function recordAlert(
       status: "unacknowledged",
       escalationDueAt: src.isTest ? null : new Date(t + escalationMinutes * 60_000),
       isTest: !!src.isTest,
+      ownerUserId: owner?.ownerUserId ?? null,
+      deferredTo: owner?.deferredTo ?? null,
+      deferredDueAt: owner?.deferredDueAt ?? null,
       createdAt: now,
     })
     .onConflictDoNothing({ target: alerts.inboundMessageId })
@@ -300,15 +324,6 @@ export async function recordAlert(
         ),
       );
   }
-  const profileEmails = ev.profiles.map((p) => p.email).filter((e): e is string => !!e);
-  let to = [
-    ...new Set(
-      (
-        opts.to ??
-        (profileEmails.length ? profileEmails : deps.config.salesAlertEmail ? [deps.config.salesAlertEmail] : [])
-      ).map((e) => e.toLowerCase()),
-    ),
-  ];
   let autoResponse = !opts.answered && src.phone ? (ev.banks.find((b) => b.autoResponse)?.autoResponse ?? null) : null;
   // Test alerts are capped per user before they get here (run-test-alert).
   if (opts.limits && !src.isTest)

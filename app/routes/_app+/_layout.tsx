@@ -4,6 +4,8 @@ import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { BELL_COUNT_CAP } from "~/responders/alerts/bell";
 import { countUnacknowledged } from "~/responders/alerts/count-unacknowledged.server";
+import { countUnreadConversations } from "~/conversations/count-unread-conversations.server";
+import { UNREAD_COUNT_CAP } from "~/conversations/queue-views";
 import { publicUser, requireUser } from "~/http/guard.server";
 import { headerTitle, isActive, MORE_NAV_ITEMS, NAV_ITEMS } from "~/components/nav";
 import { cx, focusRing, Spinner, TooltipProvider } from "~/components/ui";
@@ -12,11 +14,16 @@ export async function loader(args: LoaderFunctionArgs) {
   // The server decides: no session → the login screen, whatever the path; a one-time password → change it first.
   const user = await requireUser(args);
   // The bell: unacknowledged smart alerts, an indexed read of at most BELL_COUNT_CAP + 1 rows (app/responders/alerts).
-  return { user: publicUser(user), unacknowledged: await countUnacknowledged(args.context.db) };
+  // The unread conversations of the user's queue: two bounded index walks (decision 046).
+  const [unacknowledged, unread] = await Promise.all([
+    countUnacknowledged(args.context.db),
+    countUnreadConversations(args.context.db, user.id, args.context.clock()),
+  ]);
+  return { user: publicUser(user), unacknowledged, unread };
 }
 
 export default function AppLayout() {
-  const { user, unacknowledged } = useLoaderData<typeof loader>();
+  const { user, unacknowledged, unread } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
   // Open "at" a path: any navigation closes the menu, no effect needed.
@@ -59,6 +66,7 @@ export default function AppLayout() {
             <NavList
               items={MORE_NAV_ITEMS.filter((i) => !i.superuserOnly || user.role === "superuser")}
               pathname={location.pathname}
+              counts={{ "/messages/conversations": { n: unread, cap: UNREAD_COUNT_CAP, of: "unread" } }}
             />
           </nav>
           <div className="border-t border-sidebar-border px-5 py-4">
@@ -161,14 +169,19 @@ function MenuLink({
 function NavList({
   items,
   pathname,
+  counts = {},
 }: {
   items: readonly { to: string; label: string; icon: (typeof NAV_ITEMS)[number]["icon"] }[];
   pathname: string;
+  /** A count beside an item (shown as "99+" above its cap; nothing at 0). */
+  counts?: Record<string, { n: number; cap: number; of: string }>;
 }) {
   return (
     <ul className="space-y-1">
       {items.map((item) => {
         const active = isActive(item.to, pathname);
+        const count = counts[item.to];
+        const shown = count && count.n > 0 ? (count.n > count.cap ? `${count.cap}+` : String(count.n)) : null;
         return (
           <li key={item.to}>
             <Link
@@ -185,6 +198,15 @@ function NavList({
                 <item.icon className="size-4" />
               </span>
               {item.label}
+              {shown ? (
+                <span
+                  className="ml-auto rounded-full bg-danger-soft px-2 text-xs font-semibold text-danger-text"
+                  data-testid="nav-count"
+                >
+                  {shown}
+                  <span className="sr-only"> {count!.of}</span>
+                </span>
+              ) : null}
             </Link>
           </li>
         );

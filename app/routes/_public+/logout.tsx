@@ -13,6 +13,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     "/login",
     { title: "Logged out successfully", description: "You have been signed out" },
-    { document: true, headers: { "Set-Cookie": serializeSessionCookie(request, null) } },
+    {
+      document: true,
+      headers: {
+        "Set-Cookie": serializeSessionCookie(request, null),
+        // The service worker's caches hold only static files, but nothing of a session outlives it (decision 049).
+        "Clear-Site-Data": '"cache"',
+      },
+    },
   );
 }

@@ -21,7 +21,7 @@ async function pathOf(op: Operation, userId: number) {
         await createCampaign(
           db(),
           { name: `V1 ${crypto.randomUUID().slice(0, 8)}` },
-          { userId, ipAddress: null },
+          { userId, role: "superuser", ipAddress: null },
           new Date(),
         )
       ).id

@@ -13,15 +13,18 @@ import { intentError, UNKNOWN_ACTION, withDefaults } from "~/http/form-schema";
 import { redirectWithToast } from "~/http/toast.server";
 import { getUserDetails, setLeadAvailability, updateProfile } from "~/users/manage-users.server";
 import { PersonFields } from "~/users/person-fields";
+import { loadPushSettings } from "~/push/load-push-settings.server";
+import { PushSettingsCard } from "~/push/push-settings-card";
 import { profileSchema } from "~/users/user-schema";
 
 export const meta: MetaFunction = () => [{ title: "My Profile — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
-  const [{ user }, sessions] = await Promise.all([
+  const [{ user }, sessions, push] = await Promise.all([
     getUserDetails(args.context.db, me.id),
     listSessions(args.context.db, me.id, me.sessionId, args.context.clock()),
+    loadPushSettings(args.context.db, args.context.push(), me.id),
   ]);
   return {
     user: {
@@ -34,6 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
     },
     twoFactorEnabled: me.twoFactorEnabled,
     sessions,
+    push,
   };
 }
 
@@ -89,7 +93,7 @@ const when = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export default function Account() {
-  const { user, twoFactorEnabled, sessions } = useLoaderData<typeof loader>();
+  const { user, twoFactorEnabled, sessions, push } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   const errors = errorsByField(reply);
@@ -126,6 +130,7 @@ export default function Account() {
           </Button>
         </Form>
       </Card>
+      <PushSettingsCard push={push} />
       <Card
         title="Two-factor authentication"
         description="A 6-digit code from an authenticator app (Google Authenticator, 1Password, Authy…) after your password."

@@ -4,6 +4,7 @@ import { CheckCircle2, MessageSquare, Send, ShieldCheck, TrendingUp } from "luci
 import { getAnalytics } from "~/analytics/get-analytics.server";
 import { MessagesChart } from "~/analytics/messages-chart";
 import { parseRange, RANGES } from "~/analytics/rates";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import {
@@ -35,6 +36,7 @@ export async function loader(args: LoaderFunctionArgs) {
     args.context.cloudflare.env as unknown as Parameters<typeof getAnalytics>[1],
     args.context.clock(),
     range,
+    viewerOf(me),
   );
   // The compliance report is superuser work (decision 023): the link is shown to those who can open it.
   return { ...analytics, canSeeCompliance: me.role === "superuser" };

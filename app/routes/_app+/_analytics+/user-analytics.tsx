@@ -32,8 +32,10 @@ import { parseId } from "~/lib/ids";
 import { isAppError } from "~/lib/app-error";
 import { detailsText, displayName, USER_TABS, type UserTab } from "~/users/display";
 import { getSpeedToLead, periodOf } from "~/analytics/get-speed-to-lead.server";
+import { getShowRate } from "~/appointments/get-show-rate.server";
 import { parseRange, type Range } from "~/analytics/rates";
 import { SpeedToLeadCard } from "~/analytics/speed-to-lead-card";
+import { repReplyFigures } from "~/users/rep-reply-figures.server";
 import { activityTotal, getUserDetails, listActivity, listUsers, userTotals } from "~/users/manage-users.server";
 
 export const meta: MetaFunction = () => [{ title: "User Analytics — Helio" }];
@@ -67,13 +69,23 @@ export async function loader(args: LoaderFunctionArgs) {
   }
   // Per rep (decision 037): the texts this user sent — their own, or their campaigns' steps (decision 027).
   const range = parseRange(url.searchParams.get("range"));
-  const speedToLead =
-    selected && selected !== "missing"
-      ? await getSpeedToLead(db, { ...periodOf(args.context.clock(), range), userId: selected.user.id })
-      : null;
+  const period = periodOf(args.context.clock(), range);
+  const repId = selected && selected !== "missing" ? selected.user.id : null;
+  const [speedToLead, rep, showRate] =
+    repId !== null
+      ? await Promise.all([
+          getSpeedToLead(db, { ...period, userId: repId }),
+          // Per rep (decision 050): conversations handled and replies sent in the same period.
+          repReplyFigures(db, [repId], period).then((m) => m.get(repId) ?? null),
+          // As a closer (decision 058): the appointments they sat, missed or lost in the same period.
+          getShowRate(db, repId, period),
+        ])
+      : [null, null, null];
   return {
     range,
     speedToLead,
+    rep,
+    showRate,
     meId: me.id,
     tab,
     selectedParam: rawUser,
@@ -241,7 +253,7 @@ function Logs() {
 }
 
 function Details() {
-  const { selected, speedToLead, range, selectedParam } = useLoaderData<typeof loader>();
+  const { selected, speedToLead, rep, range, selectedParam, showRate } = useLoaderData<typeof loader>();
   if (selected === null) return <EmptyState title="Select a user to view details" />;
   if (selected === "missing") return <EmptyState title="User not found" />;
   const { user, activity, logins } = selected;
@@ -252,10 +264,27 @@ function Details() {
           <SpeedToLeadCard
             title={`Speed to lead: ${displayName(user)}`}
             figures={speedToLead}
+            rep={rep}
             range={range}
             hrefFor={(r: Range) => `${href("details", selectedParam)}&range=${r}`}
           />
         </div>
+      ) : null}
+      {showRate ? (
+        <Card title={`Appointments as closer (last ${range} days)`} className="lg:col-span-2">
+          <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4" data-testid="show-rate">
+            <dt className="text-fg-muted">Show rate</dt>
+            <dd className="font-medium">
+              {showRate.showRate === null ? "—" : `${Math.round(showRate.showRate * 100)}%`}
+            </dd>
+            <dt className="text-fg-muted">Sat</dt>
+            <dd>{showRate.byStatus.completed ?? 0}</dd>
+            <dt className="text-fg-muted">No-show</dt>
+            <dd>{showRate.byStatus.no_show ?? 0}</dd>
+            <dt className="text-fg-muted">Cancelled</dt>
+            <dd>{showRate.byStatus.cancelled ?? 0}</dd>
+          </dl>
+        </Card>
       ) : null}
       <Card title="Profile" className="lg:col-span-2">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">

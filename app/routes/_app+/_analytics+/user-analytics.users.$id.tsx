@@ -19,6 +19,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { displayName } from "~/users/display";
 import { getUserDetails, updateUser, USER_NOT_FOUND, type UserChange } from "~/users/manage-users.server";
 import { OneTimePasswordDialog } from "~/users/one-time-password";
+import { sendingNumber } from "~/users/user-schema";
 
 export const meta: MetaFunction = () => [{ title: "Manage User — Helio" }];
 
@@ -41,6 +42,7 @@ const intentSchema = z.enum([
   "reset-two-factor",
   "available",
   "away",
+  "sending-number",
 ]);
 const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   "make-superuser": { role: "superuser" },
@@ -51,6 +53,7 @@ const CHANGE: Record<z.infer<typeof intentSchema>, UserChange> = {
   "reset-two-factor": { resetTwoFactor: true },
   available: { availableForLeads: true },
   away: { availableForLeads: false },
+  "sending-number": {},
 };
 const DONE: Record<z.infer<typeof intentSchema>, string> = {
   "make-superuser": "Role changed to superuser",
@@ -61,6 +64,7 @@ const DONE: Record<z.infer<typeof intentSchema>, string> = {
   "reset-two-factor": "Two-factor authentication reset",
   available: "Available for new leads",
   away: "Away: no new leads",
+  "sending-number": "Sending number saved",
 };
 
 export async function action(args: ActionFunctionArgs) {
@@ -69,12 +73,15 @@ export async function action(args: ActionFunctionArgs) {
     intent: z.enum(intentSchema.options, intentError("Choose an action")),
     // Deactivate: who takes over their contacts ("" = nobody chosen; refused when they own any).
     handOffTo: z.preprocess((v) => (v === "" ? undefined : v), zodId("Choose a user").optional()),
+    // Sending number (decision 045): "" (or absent) clears it.
+    smsSender: sendingNumber.optional(),
   });
   return formAction(
     args,
     { schema, role: "superuser", before: id },
-    async ({ intent, handOffTo }, { user: me, actor }) => {
-      if (id() === me.id && intent !== "reset-password") {
+    async ({ intent, handOffTo, smsSender }, { user: me, actor }) => {
+      // Your own sending number is yours to set here too: it changes neither your role nor your access.
+      if (id() === me.id && intent !== "reset-password" && intent !== "sending-number") {
         throw new AppError(
           "conflict",
           "Change your own account from your profile; another superuser can change your role or status.",
@@ -84,9 +91,14 @@ export async function action(args: ActionFunctionArgs) {
         const { user, password } = await updateUser(
           args.context.db,
           id(),
-          intent === "deactivate" ? { ...CHANGE[intent], handOffTo: handOffTo ?? null } : CHANGE[intent],
+          intent === "deactivate"
+            ? { ...CHANGE[intent], handOffTo: handOffTo ?? null }
+            : intent === "sending-number"
+              ? { smsSender: smsSender ?? null }
+              : CHANGE[intent],
           actor,
           args.context.clock(),
+          { sms: args.context.sms() },
         );
         if (password)
           return data({ ok: true as const, email: user.email, password }, { headers: { "Cache-Control": "no-store" } });
@@ -137,6 +149,22 @@ export default function ManageUser() {
         {act("reset-password", "Reset password")}
         {user.twoFactorEnabled && user.id !== me ? act("reset-two-factor", "Reset two-factor") : null}
       </div>
+      <Form method="post" className="mt-4 grid gap-2 border-t border-border pt-4">
+        <input type="hidden" name="intent" value="sending-number" />
+        <Field
+          name="smsSender"
+          label="Sending number"
+          defaultValue={user.smsSender ?? ""}
+          placeholder="+15551234567 or MG…"
+          autoComplete="off"
+          maxLength={40}
+          hint="Their contacts are texted from this Twilio number or Messaging Service, and replies to it come to them. Empty: the default number."
+          errors={reply && !reply.ok && reply.field === "smsSender" ? [reply.message] : null}
+        />
+        <Button type="submit" disabled={pending} className="w-full">
+          Save sending number
+        </Button>
+      </Form>
       {user.isActive ? (
         <Form method="post" className="mt-4 grid gap-2 border-t border-border pt-4">
           <input type="hidden" name="intent" value="deactivate" />

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ContactPicker } from "~/contacts/contact-picker";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { failureToast } from "~/components/form-failure";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
@@ -20,12 +21,12 @@ export const meta: MetaFunction = () => [{ title: "Add Contacts — Helio" }];
 const FAILED = "Error adding contacts";
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const me = await requireUser(args);
   const id = routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const state = pickerState(new URL(args.request.url).searchParams);
   const [campaign, picker] = await Promise.all([
     getCampaign(args.context.db, id).catch(throwAsResponse),
-    loadContactPicker(args.context.db, state),
+    loadContactPicker(args.context.db, state, viewerOf(me)),
   ]);
   return {
     campaign: { id: campaign.id, name: campaign.name, contactCount: campaign.contactCount },
@@ -41,7 +42,13 @@ export async function action(args: ActionFunctionArgs) {
   const { context } = args;
   const id = () => routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   return formAction(args, { schema: addContactsForm, title: FAILED, before: id }, async (input, { user }) => {
-    const { added, campaign } = await addCampaignContacts(context.db, id(), input.contactIds, context.clock());
+    const { added, campaign } = await addCampaignContacts(
+      context.db,
+      id(),
+      input.contactIds,
+      context.clock(),
+      viewerOf(user),
+    );
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id(), added });
     return redirectWithToast(context, "/campaigns", {
       title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`,

@@ -5,6 +5,7 @@ import { createCampaignSchema, TOASTS } from "~/campaigns/campaign-schema";
 import { ContactPicker } from "~/contacts/contact-picker";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
 import { readSchedule, scheduleFields } from "~/campaigns/schedule-schema";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
@@ -20,10 +21,12 @@ export const meta: MetaFunction = () => [{ title: "Create Campaign — Helio" }]
 
 /** The dialog re-rendered by its own GET (picker search/paging): the typed fields come back from the URL. */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const me = await requireUser(args);
   const params = new URL(args.request.url).searchParams;
   const state = pickerState(params);
-  const picker = await loadContactPicker(args.context.db, state, { countMatching: countMatchingContacts });
+  const picker = await loadContactPicker(args.context.db, state, viewerOf(me), {
+    countMatching: countMatchingContacts,
+  });
   const echo = (k: string) => (params.get(k) ?? "").slice(0, 2000);
   return {
     picker,
@@ -71,8 +74,8 @@ const newCampaignForm = z
 
 export async function action(args: ActionFunctionArgs) {
   const { context } = args;
-  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { actor }) => {
-    const c = await createCampaign(context.db, input, actor, context.clock());
+  return formAction(args, { schema: newCampaignForm, title: TOASTS.create }, async (input, { actor, user }) => {
+    const c = await createCampaign(context.db, input, { ...actor, role: user.role }, context.clock());
     // Next: its steps.
     return redirectWithToast(context, `/campaigns/${c.id}/steps`, { title: "Campaign created", description: c.name });
   });

@@ -14,12 +14,16 @@ import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ConfirmDialog } from "~/components/ui";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { viewerOf } from "~/contacts/contact-scope.server";
+import { contactInScope } from "~/http/contact-guard.server";
 
 export const meta: MetaFunction = () => [{ title: "Delete Contact — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  const c = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
+  const me = await requireUser(args);
+  const c = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND), viewerOf(me)).catch(
+    throwAsResponse,
+  );
   return { contact: { id: c.id, name: `${c.firstName} ${c.lastName}`, phone: c.phone } };
 }
 
@@ -27,11 +31,15 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const { request, context } = args;
   const id = () => routeId(args.params.id, CONTACT_NOT_FOUND);
-  return formAction(args, { schema: z.object({}), title: CONTACT_FAILED.delete, before: id }, async (_, { user }) => {
-    await deleteContact(context.db, id());
-    await recordActivity(args, user.id, "delete_contact", { contactId: id() });
-    return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.delete });
-  });
+  return formAction(
+    args,
+    { schema: z.object({}), title: CONTACT_FAILED.delete, before: contactInScope(args) },
+    async (_, { user }) => {
+      await deleteContact(context.db, id(), viewerOf(user));
+      await recordActivity(args, user.id, "delete_contact", { contactId: id() });
+      return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.delete });
+    },
+  );
 }
 
 export default function DeleteContact() {

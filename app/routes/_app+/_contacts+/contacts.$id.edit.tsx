@@ -16,13 +16,17 @@ import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
 import { OwnerCard } from "~/contacts/owner-card";
+import { viewerOf } from "~/contacts/contact-scope.server";
+import { contactInScope } from "~/http/contact-guard.server";
 
 export const meta: MetaFunction = () => [{ title: "Edit Contact — Helio" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
   // An unknown id is a 404 the route's ErrorBoundary shows inside the dialog.
-  const contact = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
+  const contact = await getContact(args.context.db, routeId(args.params.id, CONTACT_NOT_FOUND), viewerOf(me)).catch(
+    throwAsResponse,
+  );
   const { id, firstName, lastName, phone, email, company, address, city, state, zipCode } = contact;
   const owner = await loadOwnerPicker(args.context.db, contact.ownerUserId, {
     id: me.id,
@@ -41,9 +45,9 @@ export async function action(args: ActionFunctionArgs) {
   const id = () => routeId(args.params.id, CONTACT_NOT_FOUND);
   return formAction(
     args,
-    { schema: contactSchema, coerce: true, title: CONTACT_FAILED.update, before: id },
+    { schema: contactSchema, coerce: true, title: CONTACT_FAILED.update, before: contactInScope(args) },
     async (input, { user }) => {
-      await updateContact(context.db, id(), input, context.clock());
+      await updateContact(context.db, id(), input, viewerOf(user), context.clock());
       await recordActivity(args, user.id, "update_contact", { contactId: id() });
       return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.update });
     },

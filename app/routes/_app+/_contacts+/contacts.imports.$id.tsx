@@ -76,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
     if (input.intent === "match") {
       await matchImportColumns(
         args.context.db,
-        { id: id(), userId: user.id, columns: postedColumns(input) },
+        { id: id(), userId: user.id, role: user.role, columns: postedColumns(input) },
         args.context.clock(),
       );
       return redirect(new URL(args.request.url).pathname + new URL(args.request.url).search);
@@ -196,7 +196,11 @@ export default function ImportPreview() {
               label="Owner of these contacts"
               id="import-owner"
               name="ownerUserId"
-              hint="Given to every contact the file adds or updates. Without one, a lead is assigned in turn when it replies."
+              hint={
+                imp.ownerRows > 0
+                  ? `${imp.ownerRows} ${imp.ownerRows === 1 ? "row names its" : "rows name their"} own owner in the file's Owner column and keep${imp.ownerRows === 1 ? "s" : ""} it; this owner is given to the others.`
+                  : "Given to every contact the file adds or updates. Without one, a lead is assigned in turn when it replies."
+              }
               options={ownerOptions(owners.choices, owners.me)}
             />
           </StagedImportForm>

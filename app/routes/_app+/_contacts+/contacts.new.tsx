@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData } from "@remix-run/react";
+import { ownerOfNewContact, viewerOf } from "~/contacts/contact-scope.server";
 import { requireUser } from "~/http/guard.server";
 import { Dialog } from "~/components/ui";
 import { ContactForm } from "~/contacts/contact-form";
@@ -24,8 +25,8 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(
     args,
     { schema: contactSchema, coerce: true, title: CONTACT_FAILED.create },
-    async (input, { actor }) => {
-      await createContact(context.db, input, actor, context.clock());
+    async (input, { actor, user }) => {
+      await createContact(context.db, input, actor, context.clock(), ownerOfNewContact(viewerOf(user)));
       return redirectWithToast(context, `/contacts${listSearch(request)}`, { title: CONTACT_DONE.create });
     },
   );

@@ -41,7 +41,7 @@ export async function action(args: ActionFunctionArgs) {
     args,
     { schema: quickSendForm, limit: { maxBytes: MAX_UPLOAD_REQUEST_BYTES, message: UPLOAD_TOO_LARGE } },
     async (input, { user }) => {
-      const staged = await stageQuickSend(context.db, input, { userId: user.id }, context.clock());
+      const staged = await stageQuickSend(context.db, input, { userId: user.id, role: user.role }, context.clock());
       return redirect(`/contacts/quick-send/${staged.id}${listSearch(request)}`);
     },
   );

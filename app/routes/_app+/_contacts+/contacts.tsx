@@ -1,18 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { contactEventHooks } from "~/wiring/contact-event-hooks.server";
 import { Form, Outlet, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { Download, Plus, Send, Upload, Users } from "lucide-react";
+import { Download, Plus, Send, SquareKanban, Upload, Users } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { z } from "zod";
 import { loadContactsPage } from "~/contacts/load-contacts-page.server";
 import { ownerOptions } from "~/contacts/owner-card";
 import { setContactOwner } from "~/contacts/set-contact-owner.server";
+import { setContactStage } from "~/contacts/set-contact-stage.server";
+import { intentError, withDefaults } from "~/http/form-schema";
 import { useFailureToast } from "~/components/toaster";
 import { formAction } from "~/http/form-action.server";
-import { setOwnerForm } from "~/http/owner-form";
+import { setOwnerForm, stageField } from "~/http/owner-form";
 import { redirectWithToast } from "~/http/toast.server";
 import { clientIp } from "~/lib/request.server";
 import { searchParamsOf } from "~/http/api.server";
 import { zodId } from "~/lib/ids";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import {
   Badge,
   Button,
@@ -45,42 +49,77 @@ const listQuery = z.object({
   before: zodId().optional().catch(undefined),
   // "me", "none" or a user id (decision 044).
   owner: z.string().max(20).optional().catch(undefined),
+  // A pipeline stage's key (decision 053).
+  stage: z.string().max(40).optional().catch(undefined),
 });
 
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
-  const page = await loadContactsPage(args.context.db, listQuery.parse(searchParamsOf(args.request)), me.id);
+  const page = await loadContactsPage(args.context.db, listQuery.parse(searchParamsOf(args.request)), viewerOf(me));
   return { ...page, me: { id: me.id, superuser: me.role === "superuser" } };
 }
 
-/** Bulk "Set owner" on the ticked rows (decision 044: a standard user may only choose themselves or nobody). */
+// The list's bulk form: the ticked rows get an owner (decision 044: a standard user may hand their own or unowned
+// contacts to anyone) or a stage (decision 053). The button pressed names the intent; no intent is "set owner".
+const bulkForm = withDefaults(
+  { intent: "set-owner" },
+  z.discriminatedUnion(
+    "intent",
+    [
+      setOwnerForm.extend({ intent: z.literal("set-owner") }),
+      z.object({
+        intent: z.literal("set-stage"),
+        contactIds: setOwnerForm.shape.contactIds,
+        stage: stageField,
+      }),
+    ],
+    intentError(),
+  ),
+);
+
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: setOwnerForm, title: "Owner not changed" }, async (input, { user }) => {
+  return formAction(args, { schema: bulkForm, title: "Contacts not changed" }, async (input, { user }) => {
+    const now = args.context.clock();
+    const ipAddress = clientIp(args.request);
+    const search = new URL(args.request.url).search;
+    const many = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "contact" : "contacts"}`;
+    if (input.intent === "set-stage") {
+      const { stage, changed, unchanged } = await setContactStage(
+        args.context.db,
+        input,
+        { ...viewerOf(user), ipAddress },
+        now,
+        contactEventHooks(args.context.queue),
+      );
+      return redirectWithToast(args.context, `/contacts${search}`, {
+        title: `${many(changed)} moved to ${stage.label}`,
+        description: unchanged ? `${unchanged.toLocaleString("en-US")} left as they were` : undefined,
+      });
+    }
     const { changed, unchanged } = await setContactOwner(
       args.context.db,
       input,
-      { userId: user.id, ipAddress: clientIp(args.request), role: user.role },
-      args.context.clock(),
+      { userId: user.id, ipAddress, role: user.role },
+      now,
     );
-    const search = new URL(args.request.url).search;
     return redirectWithToast(args.context, `/contacts${search}`, {
-      title: `Owner set on ${changed.toLocaleString("en-US")} ${changed === 1 ? "contact" : "contacts"}`,
+      title: `Owner set on ${many(changed)}`,
       description: unchanged ? `${unchanged.toLocaleString("en-US")} left as they were` : undefined,
     });
   });
 }
 
 export default function Contacts() {
-  const { q, owner, owners, me, contacts, total, nextCursor, prevCursor } = useLoaderData<typeof loader>();
+  const { q, owner, owners, seesAll, me, contacts, total, nextCursor, prevCursor, stage, stages } =
+    useLoaderData<typeof loader>();
   const { search } = useLocation();
   const failure = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   useFailureToast(
     failure,
-    failure && !failure.ok ? { title: failure.title ?? "Owner not changed", description: failure.message } : null,
+    failure && !failure.ok ? { title: failure.title ?? "Contacts not changed", description: failure.message } : null,
   );
   // A standard user may only take contacts or let them go; a superuser gives them to anyone active.
-  const assignable = me.superuser ? owners : owners.filter((o) => o.id === me.id);
 
   return (
     <section className="mx-auto max-w-7xl space-y-4">
@@ -90,11 +129,20 @@ export default function Contacts() {
           <p data-testid="contact-count">
             {total !== null
               ? `${total.toLocaleString("en-US")} ${total === 1 ? "contact" : "contacts"}`
-              : `Results for “${q}”`}
+              : q
+                ? `Results for “${q}”`
+                : stage
+                  ? `In ${stages.find((s) => s.key === stage)?.label ?? stage}`
+                  : seesAll
+                    ? "Filtered by owner"
+                    : "Your contacts and those with no owner"}
           </p>
         }
         actions={
           <>
+            <Button to="/contacts/pipeline" variant="secondary" icon={SquareKanban}>
+              Pipeline
+            </Button>
             <Button to={`/contacts/quick-send${search}`} preventScrollReset variant="secondary" size="md" icon={Send}>
               Quick Upload &amp; Send
             </Button>
@@ -143,11 +191,21 @@ export default function Contacts() {
             name="owner"
             defaultValue={owner}
             options={[
-              { value: "", label: "Anyone" },
+              { value: "", label: seesAll ? "Anyone" : "Mine and no owner" },
               { value: "me", label: "My contacts" },
               { value: "none", label: "No owner" },
-              ...owners.map((o) => ({ value: String(o.id), label: o.name })),
+              // Another user's contacts are outside a standard user's scope (decision 048): not offered.
+              ...(seesAll ? owners.map((o) => ({ value: String(o.id), label: o.name })) : []),
             ]}
+          />
+          <Field
+            as="select"
+            inline
+            label="Stage"
+            id="stage-filter"
+            name="stage"
+            defaultValue={stage}
+            options={[{ value: "", label: "Any stage" }, ...stages.map((s) => ({ value: s.key, label: s.label }))]}
           />
           <Button type="submit" variant="secondary">
             Filter
@@ -179,8 +237,9 @@ export default function Contacts() {
               {["Name", "Phone", "Email", "Company", "Location"].map((c) => (
                 <Th key={c}>{c}</Th>
               ))}
-              {/* The owner column gives way on a phone; the contact's own page shows it. */}
+              {/* The owner and stage columns give way on a phone; the contact's own page shows them. */}
               <Th className="hidden md:table-cell">Owner</Th>
+              <Th className="hidden md:table-cell">Stage</Th>
             </THead>
             <TBody>
               {contacts.map((c) => (
@@ -216,6 +275,9 @@ export default function Contacts() {
                   <Td className="hidden whitespace-nowrap md:table-cell" data-testid="contact-owner">
                     {c.owner ? c.owner.name : <span className="text-fg-subtle">—</span>}
                   </Td>
+                  <Td className="hidden whitespace-nowrap md:table-cell" data-testid="contact-stage">
+                    {c.stage.label}
+                  </Td>
                   <Td className="text-right whitespace-nowrap">
                     <TextLink
                       to={`/contacts/${c.id}/edit${search}`}
@@ -247,10 +309,23 @@ export default function Contacts() {
               id="bulk-owner-user"
               name="ownerUserId"
               className="min-w-56"
-              options={ownerOptions(assignable, me.id)}
+              options={ownerOptions(owners, me.id)}
             />
-            <Button type="submit" variant="secondary" disabled={pending}>
+            <Button type="submit" name="intent" value="set-owner" variant="secondary" disabled={pending}>
               Set owner
+            </Button>
+          </Card>
+          <Card className="flex flex-wrap items-end gap-2 p-3">
+            <Field
+              as="select"
+              label="Set stage of the ticked contacts"
+              id="bulk-stage"
+              name="stage"
+              className="min-w-56"
+              options={stages.map((s) => ({ value: s.key, label: s.label }))}
+            />
+            <Button type="submit" name="intent" value="set-stage" variant="secondary" disabled={pending}>
+              Set stage
             </Button>
           </Card>
         </Form>

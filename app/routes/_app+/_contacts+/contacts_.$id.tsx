@@ -7,16 +7,27 @@ import { ContactNotFound } from "~/contacts/contact-not-found";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { CONTACT_NOT_FOUND, getContact } from "~/contacts/get-contact.server";
 import { ConversationCard } from "~/conversations/conversation-view";
+import { openConversation } from "~/conversations/open-conversation.server";
+import { QueueActions } from "~/conversations/queue-actions";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
 import { replyForm, replyOrReplace } from "~/http/reply-action.server";
 import { formAction } from "~/http/form-action.server";
+import { mentionHooks } from "~/wiring/mention-hooks.server";
 import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
 import { listLeadConsents } from "~/contacts/list-lead-consents.server";
-import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
+import { listOwnerChoices, loadOwnerPicker } from "~/contacts/load-owner-picker.server";
 import { OwnerCard } from "~/contacts/owner-card";
+import { listPipelineStages } from "~/contacts/pipeline-stages.server";
+import { StageCard } from "~/contacts/stage-card";
+import { viewerOf } from "~/contacts/contact-scope.server";
+import { contactInScope } from "~/http/contact-guard.server";
+import { AppointmentsCard } from "~/appointments/appointments-card";
+import { listContactAppointments } from "~/appointments/list-contact-appointments.server";
+import { bookingToken } from "~/appointments/booking-token.server";
+import { messagingConfig } from "~/messaging/messaging-config.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` },
@@ -26,14 +37,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
   const { db } = args.context;
-  const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND)).catch(throwAsResponse);
+  const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND), viewerOf(me)).catch(throwAsResponse);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns, templates, leads, owner] = await Promise.all([
+  const [thread, campaigns, templates, leads, owner, queue, users, stages, appointments] = await Promise.all([
     getThread(db, { contactId: contact.id }, { before }),
     contactCampaigns(db, contact.id),
     pickTemplate(db, new URL(args.request.url)),
     listLeadConsents(db, contact.id),
     loadOwnerPicker(db, contact.ownerUserId, { id: me.id, superuser: me.role === "superuser" }),
+    // Opening the conversation marks it read for this user (decision 046).
+    openConversation(db, me.id, { contactId: contact.id }, args.context.clock()),
+    listOwnerChoices(db),
+    listPipelineStages(db),
+    listContactAppointments(db, contact.id),
   ]);
   return {
     contact: {
@@ -52,15 +68,29 @@ export async function loader(args: LoaderFunctionArgs) {
       emailUnsubscribedAt: contact.emailUnsubscribedAt?.toISOString() ?? null,
       consentSource: contact.consentSource,
       consentAt: contact.consentAt?.toISOString() ?? null,
+      stage: contact.stage,
+      billReceivedAt: contact.billReceivedAt?.toISOString() ?? null,
     },
+    stages: stages.map((s) => ({ key: s.key, label: s.label })),
+    appointments,
+    me: me.id,
+    bookingLink: await bookingLinkFor(args.context.cloudflare.env, contact.id, args.context.clock()),
     customFields: parseCustomFields(contact.customFields),
     campaigns,
     thread,
     templates,
     leads,
     owner,
+    queue,
+    users,
     nonce: crypto.randomUUID(),
   };
+}
+
+/** The contact's login-free booking link (decision 058), or null without a signing secret. */
+async function bookingLinkFor(env: Env, contactId: number, now: Date) {
+  const { unsubscribeSecret, publicBaseUrl } = messagingConfig(env);
+  return unsubscribeSecret ? `${publicBaseUrl}/book/${await bookingToken(unsubscribeSecret, contactId, now)}` : null;
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -69,13 +99,28 @@ export async function action(args: ActionFunctionArgs) {
     const id = routeId(args.params.id, CONTACT_NOT_FOUND);
     return { to: { contactId: id }, back: `/contacts/${id}#reply` };
   };
-  return formAction(args, { schema: replyForm, before: target }, (input, { user }) =>
-    replyOrReplace(args, target(), input, user.id),
+  return formAction(args, { schema: replyForm, before: contactInScope(args) }, (input, { user }) =>
+    replyOrReplace(args, target(), input, user, mentionHooks(args.context.queue)),
   );
 }
 
 export default function ContactDetail() {
-  const { contact, customFields, campaigns, thread, templates, leads, owner, nonce } = useLoaderData<typeof loader>();
+  const {
+    contact,
+    customFields,
+    campaigns,
+    thread,
+    templates,
+    leads,
+    owner,
+    queue,
+    users,
+    nonce,
+    stages,
+    appointments,
+    me,
+    bookingLink,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const optedOut = contact.optedOutAt
     ? "This contact opted out of texts (STOP): replies are refused until they text START."
@@ -93,6 +138,16 @@ export default function ContactDetail() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6">
           <OwnerCard contactId={contact.id} picker={owner} back={`/contacts/${contact.id}`} />
+          <StageCard contactId={contact.id} stage={contact.stage} stages={stages} back={`/contacts/${contact.id}`} />
+          <AppointmentsCard
+            contactId={contact.id}
+            appointments={appointments}
+            closers={users}
+            me={me}
+            contactZone={contact.timeZone}
+            back={`/contacts/${contact.id}`}
+            bookingLink={bookingLink}
+          />
           <Card title="Profile">
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
               <dt className="text-fg-muted">Phone</dt>
@@ -105,6 +160,16 @@ export default function ContactDetail() {
               <dd>{contact.address || "—"}</dd>
               <dt className="text-fg-muted">Time zone</dt>
               <dd>{contact.timeZone ?? "Unknown"}</dd>
+              <dt className="text-fg-muted">Bill</dt>
+              <dd data-testid="bill-received">
+                {contact.billReceivedAt ? (
+                  <>
+                    Picture received <LocalTime iso={contact.billReceivedAt} />
+                  </>
+                ) : (
+                  "Not received yet"
+                )}
+              </dd>
               {Object.entries(customFields).map(([k, v]) => (
                 <FieldRow key={k} label={label(k)} value={v} />
               ))}
@@ -192,6 +257,9 @@ export default function ContactDetail() {
           optedOut={optedOut}
           actionData={actionData}
           templates={templates}
+          queue={queue ? <QueueActions item={queue} back={`/contacts/${contact.id}`} pickTime /> : null}
+          users={users}
+          contactZone={contact.timeZone}
         />
       </div>
     </div>

@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "
 import { useMemo } from "react";
 import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
 import { z } from "zod";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { requireUser } from "~/http/guard.server";
 import {
   Alert,
@@ -53,6 +54,7 @@ export async function loader(args: LoaderFunctionArgs) {
     context.db,
     context.cloudflare.env,
     context.clock(),
+    viewerOf(user),
     query.parse(searchParamsOf(args.request)),
   );
   return { ...center, isSuperuser: user.role === "superuser" };
@@ -208,7 +210,13 @@ export default function MessageCenter() {
       <Tabs
         label="Message tabs"
         value={tab}
-        items={MESSAGE_TABS.map((t) => ({ value: t, label: TAB_LABEL[t], href: tabHref(t), count: counts[t] }))}
+        items={MESSAGE_TABS.map((t) => ({
+          value: t,
+          label: TAB_LABEL[t],
+          href: tabHref(t),
+          count: counts[t].n,
+          countAtLeast: counts[t].atLeast,
+        }))}
       >
         {loading ? (
           <Spinner label="Loading messages..." />

@@ -2,14 +2,20 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/http/guard.server";
 import { Badge, PageHeader, TextLink } from "~/components/ui";
-import { contactIdByPhone } from "~/messaging/check-send-request.server";
 import { ConversationCard } from "~/conversations/conversation-view";
+import { openConversation } from "~/conversations/open-conversation.server";
+import { QueueActions } from "~/conversations/queue-actions";
 import { pickTemplate } from "~/templates/pick-template.server";
-import { getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
+import { contactOfPhone, getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
+import { throwAsResponse } from "~/http/http.server";
 import { replyForm, replyOrReplace } from "~/http/reply-action.server";
 import { formAction } from "~/http/form-action.server";
+import { mentionHooks } from "~/wiring/mention-hooks.server";
 import { normalizePhone } from "~/contacts/phone";
 import { parseId } from "~/lib/ids";
+import { listOwnerChoices } from "~/contacts/load-owner-picker.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
+import { phoneInScope } from "~/http/contact-guard.server";
 
 export const meta: MetaFunction = () => [{ title: "Conversation — Helio" }];
 
@@ -21,18 +27,22 @@ function phoneOf(params: { phone?: string }) {
 }
 
 export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
+  const me = await requireUser(args);
   const { db } = args.context;
   const phone = phoneOf(args.params);
-  const contactId = await contactIdByPhone(db, phone);
+  // Another rep's contact is a 404, not a redirect that would reveal its id (decision 048).
+  const contactId = await contactOfPhone(db, phone, viewerOf(me)).catch(throwAsResponse);
   if (contactId) throw redirect(`/contacts/${contactId}`);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, optedOut, templates] = await Promise.all([
+  const [thread, optedOut, templates, queue, users] = await Promise.all([
     getThread(db, { phone }, { before }),
     phoneOptedOut(db, phone),
     pickTemplate(db, new URL(args.request.url)),
+    // Opening the conversation marks it read for this user (decision 046).
+    openConversation(db, me.id, { phone }, args.context.clock()),
+    listOwnerChoices(db),
   ]);
-  return { phone, thread, optedOut, templates, nonce: crypto.randomUUID() };
+  return { phone, thread, optedOut, templates, queue, users, nonce: crypto.randomUUID() };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -41,13 +51,15 @@ export async function action(args: ActionFunctionArgs) {
     const phone = phoneOf(args.params);
     return { to: { phone }, back: `/messages/conversations/${encodeURIComponent(phone)}#reply` };
   };
-  return formAction(args, { schema: replyForm, before: target }, (input, { user }) =>
-    replyOrReplace(args, target(), input, user.id),
+  return formAction(
+    args,
+    { schema: replyForm, before: phoneInScope(args, () => phoneOf(args.params)) },
+    (input, { user }) => replyOrReplace(args, target(), input, user, mentionHooks(args.context.queue)),
   );
 }
 
 export default function PhoneConversation() {
-  const { phone, thread, optedOut, templates, nonce } = useLoaderData<typeof loader>();
+  const { phone, thread, optedOut, templates, queue, users, nonce } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="space-y-6">
@@ -66,6 +78,12 @@ export default function PhoneConversation() {
         optedOut={optedOut ? "This number opted out of texts (STOP): replies are refused until it texts START." : null}
         actionData={actionData}
         templates={templates}
+        queue={
+          queue ? (
+            <QueueActions item={queue} back={`/messages/conversations/${encodeURIComponent(phone)}`} pickTime />
+          ) : null
+        }
+        users={users}
       />
     </div>
   );

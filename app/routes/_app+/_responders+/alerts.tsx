@@ -5,6 +5,7 @@ import { z } from "zod";
 import { acknowledgeAlert } from "~/responders/alerts/acknowledge-alert.server";
 import { listAlerts } from "~/responders/alerts/list-alerts.server";
 import { markAlert } from "~/responders/alerts/mark-alert.server";
+import { ownerRoutingNote } from "~/responders/alerts/owner-routing-note";
 import { requireUser } from "~/http/guard.server";
 import {
   Badge,
@@ -92,6 +93,7 @@ export default function Alerts() {
         <ul className="space-y-3" data-testid="alerts-list">
           {alerts.map((a) => {
             const who = [a.firstName, a.lastName].filter(Boolean).join(" ") || a.phone || "Test contact";
+            const routing = ownerRoutingNote(a);
             return (
               <li key={a.id} data-testid="alert-item">
                 <Card
@@ -106,6 +108,11 @@ export default function Alerts() {
                   description={`${who} · ${new Date(a.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC`}
                 >
                   <p className="whitespace-pre-wrap text-sm">{a.content}</p>
+                  {routing ? (
+                    <p className="mt-2 text-xs text-fg-muted" data-testid="alert-routing">
+                      {routing}
+                    </p>
+                  ) : null}
                   <p className="mt-2 text-xs text-fg-muted">
                     {a.intent
                       ? `Classifier: ${a.intent}, ${a.sentiment}, ${a.confidence}% confidence`

@@ -178,6 +178,7 @@ export async function action(args: ActionFunctionArgs) {
       case "update-profile": {
         const id = requireRecordId(form.id, PROFILE_NOT_FOUND);
         const { name, department, keywords, priority, responseTemplate, escalationTime, email, phone } = values;
+        const { ownerEscalationMinutes } = values;
         await updateProfile(
           db,
           id,
@@ -188,6 +189,7 @@ export async function action(args: ActionFunctionArgs) {
             priority,
             responseTemplate,
             escalationTime,
+            ownerEscalationMinutes,
             contactInfo: JSON.stringify({ email, phone }),
           },
           now,
@@ -320,6 +322,7 @@ export default function SmartAlerts() {
           phone: editProfile.phone ?? "",
           priority: editProfile.priority,
           escalationTime: String(editProfile.escalationTime),
+          ownerEscalationMinutes: String(editProfile.ownerEscalationMinutes),
           responseTemplate: editProfile.responseTemplate ?? "",
         }
       : {});
@@ -436,15 +439,29 @@ export default function SmartAlerts() {
                   defaultValue={pv.priority ?? "medium"}
                   options={PROFILE_PRIORITIES}
                 />
-                <Field
-                  label="Escalation time (minutes)"
-                  name="escalationTime"
-                  type="number"
-                  min={1}
-                  max={1440}
-                  defaultValue={pv.escalationTime ?? "15"}
-                  errors={errorsFor(profileIntent, "escalationTime")}
-                />
+                {(
+                  [
+                    ["escalationTime", "Escalation time (minutes)", 1, undefined],
+                    [
+                      "ownerEscalationMinutes",
+                      "Owner first: send to this profile after (minutes)",
+                      0,
+                      "An owned contact's alert goes to its owner at once; this profile gets it only if nobody has answered by then. 0 = both at once.",
+                    ],
+                  ] as const
+                ).map(([name, label, min, hint]) => (
+                  <Field
+                    key={name}
+                    label={label}
+                    hint={hint}
+                    name={name}
+                    type="number"
+                    min={min}
+                    max={1440}
+                    defaultValue={pv[name] ?? "15"}
+                    errors={errorsFor(profileIntent, name)}
+                  />
+                ))}
                 <Field
                   as="textarea"
                   label="Response template"
@@ -469,7 +486,7 @@ export default function SmartAlerts() {
                 key={p.id}
                 id={p.id}
                 name={p.name}
-                description={`${p.department} · escalates after ${p.escalationTime} min`}
+                description={`${p.department} · escalates after ${p.escalationTime} min · owner first ${p.ownerEscalationMinutes} min`}
                 isActive={p.isActive}
                 toggleIntent="toggle-profile"
                 query="tab=profiles"

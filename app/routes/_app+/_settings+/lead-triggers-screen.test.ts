@@ -12,7 +12,7 @@ describe("Lead triggers screen (no JS)", () => {
     const campaign = await createCampaign(
       db(),
       { name: uniqueTag("Lead seq ") },
-      { userId: admin.id, ipAddress: null },
+      { userId: admin.id, role: "superuser", ipAddress: null },
       new Date(),
     );
     const name = uniqueTag("Rule ");

@@ -9,7 +9,8 @@ import {
   listTriggerableCampaigns,
   setSequenceTriggerEnabled,
 } from "~/campaigns/manage-sequence-triggers.server";
-import { createRuleSchema, MAX_RULE_NAME, MAX_SOURCE } from "~/campaigns/sequence-trigger-schema";
+import { createRuleSchema, MAX_RULE_NAME, MAX_SOURCE, TRIGGER_CHOICES } from "~/campaigns/sequence-trigger-schema";
+import { listPipelineStages } from "~/contacts/pipeline-stages.server";
 import { failureByIntent, fieldProps, formErrorOf } from "~/components/form-failure";
 import {
   ActiveBadge,
@@ -31,16 +32,17 @@ export const meta: MetaFunction = () => [{ title: "Lead triggers — Helio" }];
 // Superusers only (decision 037): a rule starts a sequence for every matching lead from every API key.
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
-  const [rules, campaigns] = await Promise.all([
+  const [rules, campaigns, stages] = await Promise.all([
     listSequenceTriggers(args.context.db),
     listTriggerableCampaigns(args.context.db),
+    listPipelineStages(args.context.db),
   ]);
-  return { rules, campaigns };
+  return { rules, campaigns, stages: stages.map((s) => ({ key: s.key, label: s.label })) };
 }
 
 const ruleId = zodId("Trigger rule not found");
 const leadTriggerForm = withDefaults(
-  { name: "", source: "", campaignId: "" },
+  { name: "", on: "lead.created", source: "", stage: "", campaignId: "" },
   z.discriminatedUnion(
     "intent",
     [
@@ -77,15 +79,15 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function LeadTriggers() {
-  const { rules, campaigns } = useLoaderData<typeof loader>();
+  const { rules, campaigns, stages } = useLoaderData<typeof loader>();
   const { form: creating, other: rowFailure } = failureByIntent(useActionData<typeof action>(), "create");
   const pending = useNavigation().state === "submitting";
-  const formError = formErrorOf(creating, ["name", "source", "campaignId"]);
+  const formError = formErrorOf(creating, ["name", "on", "source", "stage", "campaignId"]);
   return (
     <div className="space-y-6">
       <PageHeader
         title="Lead triggers"
-        description="Start a sequence the moment a lead arrives: its first text goes out within a minute when the contact's sending hours are open, and when they open otherwise."
+        description="Start a sequence the moment a lead arrives, a contact reaches a stage, or an appointment is missed: its first text goes out within a minute when the contact's sending hours are open, and when they open otherwise."
       />
       <CreateFormCard
         title="New rule"
@@ -97,9 +99,23 @@ export default function LeadTriggers() {
       >
         <Field label="Name" required maxLength={MAX_RULE_NAME} {...fieldProps(creating, "name")} />
         <Field
+          as="select"
+          label="When"
+          options={TRIGGER_CHOICES.map((c) => ({ value: c.value, label: c.label }))}
+          {...fieldProps(creating, "on")}
+        />
+        <Field
+          as="select"
+          label="Stage"
+          placeholder="Choose a stage"
+          options={stages.map((s) => ({ value: s.key, label: s.label }))}
+          hint="For “A contact moves to a stage”: by a person, a booking, or a sat appointment."
+          {...fieldProps(creating, "stage")}
+        />
+        <Field
           label="Lead source"
           maxLength={MAX_SOURCE}
-          hint="As the lead webhook receives it (EnergySage, Website…), in any case. Leave blank for any source."
+          hint="For “A new lead arrives”: as the lead webhook receives it (EnergySage, Website…), in any case. Leave blank for any source."
           {...fieldProps(creating, "source")}
         />
         <Field

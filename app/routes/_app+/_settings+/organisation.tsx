@@ -15,6 +15,7 @@ import {
   saveOrgSettings,
 } from "~/messaging/org-settings.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { everyUserSeesAllContacts, setEveryUserSeesAllContacts } from "~/contacts/contact-scope.server";
 
 export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
 
@@ -52,24 +53,29 @@ const capSchema = z.object(
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
-  const [settings, twoFactor, counters] = await Promise.all([
+  const [settings, twoFactor, counters, everyUserSeesAll] = await Promise.all([
     loadOrganisationSettings(args.context.db),
     getTwoFactorPolicy(args.context.db),
     readCapCounters(args.context.db, args.context.clock()),
+    everyUserSeesAllContacts(args.context.db),
   ]);
-  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget };
+  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget, everyUserSeesAll };
 }
 
-// Two forms: the message settings (no intent; a form without a cap's field — an older page, a script — leaves that
-// cap as it is) and the two-factor policy (a checkbox: present = on; its own form, so saving it never touches the
-// message settings, and vice versa).
+// Three forms: the message settings (no intent; a form without a cap's field — an older page, a script — leaves that
+// cap as it is), the two-factor policy and who sees which contacts (decision 048) — each a checkbox (present = on) in
+// its own form, so saving one never touches the others.
 const organisationForm = withDefaults(
   Object.fromEntries(FIELDS.map((k) => [k, ""])),
   z.discriminatedUnion("intent", [
     schema.merge(capSchema.partial()).extend({ intent: z.literal("settings") }),
     z.object({ intent: z.literal("two-factor-policy"), requireSuperuserTwoFactor: z.unknown() }),
+    z.object({ intent: z.literal("contact-visibility"), everyUserSeesAll: z.unknown() }),
   ]),
-  (v) => ({ ...v, intent: v.intent === "two-factor-policy" ? v.intent : "settings" }),
+  (v) => ({
+    ...v,
+    intent: v.intent === "two-factor-policy" || v.intent === "contact-visibility" ? v.intent : "settings",
+  }),
 );
 
 export async function action(args: ActionFunctionArgs) {
@@ -86,6 +92,13 @@ export async function action(args: ActionFunctionArgs) {
         title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers",
       });
     }
+    if (input.intent === "contact-visibility") {
+      const on = input.everyUserSeesAll === "on";
+      await setEveryUserSeesAllContacts(args.context.db, on, actor, args.context.clock());
+      return redirectWithToast(args.context, "/organisation", {
+        title: on ? "Every user now sees all contacts" : "Users now see their own and unassigned contacts",
+      });
+    }
     const { intent: _settings, company, companyPhone, website, messageRetentionMonths, ...caps } = input;
     await saveOrgSettings(
       args.context.db,
@@ -97,7 +110,8 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Organisation() {
-  const { settings, messageRetentionMonths, twoFactor, capLimits, held, aiBudget } = useLoaderData<typeof loader>();
+  const { settings, messageRetentionMonths, twoFactor, capLimits, held, aiBudget, everyUserSeesAll } =
+    useLoaderData<typeof loader>();
   const n = (x: number) => x.toLocaleString("en-US");
   const actionData = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
@@ -159,24 +173,54 @@ export default function Organisation() {
           </Button>
         </Form>
       </Card>
-      <Card
+      <FlagCard
         title="Security"
         description="Superusers manage users and see every report: a stolen password should not be enough."
-      >
-        <Form method="post" className="space-y-3" data-testid="two-factor-policy">
-          <input type="hidden" name="intent" value="two-factor-policy" />
-          <Checkbox
-            name="requireSuperuserTwoFactor"
-            value="on"
-            defaultChecked={twoFactor.requireForSuperusers}
-            label="Require two-factor authentication for superusers"
-          />
-          <p className="text-xs text-fg-muted">A superuser without it is sent to set it up before using the app.</p>
-          <Button type="submit" variant="outline" disabled={pending}>
-            Save security settings
-          </Button>
-        </Form>
-      </Card>
+        intent="two-factor-policy"
+        name="requireSuperuserTwoFactor"
+        checked={twoFactor.requireForSuperusers}
+        label="Require two-factor authentication for superusers"
+        hint="A superuser without it is sent to set it up before using the app."
+        save="Save security settings"
+        pending={pending}
+      />
+      <FlagCard
+        title="Contacts"
+        description="By default a user sees and works their own contacts and those with no owner; superusers see all."
+        intent="contact-visibility"
+        name="everyUserSeesAll"
+        checked={everyUserSeesAll}
+        label="Every user sees all contacts"
+        hint="Their messages and conversations too. Changing another user's contact owner stays with superusers."
+        save="Save contact settings"
+        pending={pending}
+      />
     </div>
+  );
+}
+
+/** One on/off organisation setting: its own form (a checkbox, present = on), so saving it touches nothing else. */
+function FlagCard(p: {
+  title: string;
+  description: string;
+  intent: string;
+  name: string;
+  checked: boolean;
+  label: string;
+  hint: string;
+  save: string;
+  pending: boolean;
+}) {
+  return (
+    <Card title={p.title} description={p.description}>
+      <Form method="post" className="space-y-3" data-testid={p.intent}>
+        <input type="hidden" name="intent" value={p.intent} />
+        <Checkbox name={p.name} value="on" defaultChecked={p.checked} label={p.label} />
+        <p className="text-xs text-fg-muted">{p.hint}</p>
+        <Button type="submit" variant="outline" disabled={p.pending}>
+          {p.save}
+        </Button>
+      </Form>
+    </Card>
   );
 }

@@ -38,6 +38,7 @@ import { TemplatePicker } from "~/templates/template-picker";
 import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/template-schema";
 import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
 
 const CHANNEL_OPTIONS = [
   { value: "sms", label: "SMS" },
@@ -50,7 +51,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   const now = args.context.clock();
   const [playground, caps] = await Promise.all([
-    loadTestingPlayground(args.context.db, new URL(args.request.url), now),
+    loadTestingPlayground(args.context.db, new URL(args.request.url), now, viewerOf(user)),
     readCapCounters(args.context.db, now, user.id),
   ]);
   return { ...playground, testSends: caps.testSends! };

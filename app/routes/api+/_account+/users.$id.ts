@@ -17,8 +17,10 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 /**
- * PUT /api/users/:id `{ role?, isActive?, resetPassword?, resetTwoFactor? }` → `{ user, password }` (password only on
- * reset; resetTwoFactor turns the user's two-factor off and ends their sessions, logged).
+ * PUT /api/users/:id `{ role?, isActive?, handOffTo?, availableForLeads?, smsSender?, resetPassword?, resetTwoFactor? }`
+ * → `{ user, password }` (password only on reset; resetTwoFactor turns the user's two-factor off and ends their
+ * sessions, logged). `smsSender` (E.164 or MG…, null clears; decision 045): 409 when another user has it, 400 when
+ * Twilio is configured and the number is not the account's.
  * 409 when the change would leave no active superuser, or when a superuser changes their own role or status.
  */
 export async function action(args: ActionFunctionArgs) {
@@ -37,6 +39,7 @@ export async function action(args: ActionFunctionArgs) {
       change,
       { userId: me.id, ipAddress: clientIp(args.request) },
       args.context.clock(),
+      { sms: args.context.sms() },
     );
     return Response.json(result, { headers: { "Cache-Control": "no-store" } });
   });

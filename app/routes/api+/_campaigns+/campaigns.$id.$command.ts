@@ -9,6 +9,7 @@ import { startCampaign } from "~/campaigns/start-campaign.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { methodNotAllowed, readJson } from "~/http/api.server";
 import { AppError } from "~/lib/app-error";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { apiRoute } from "~/http/http.server";
 import { requireId } from "~/lib/ids";
 import { clientIp } from "~/lib/request.server";
@@ -34,7 +35,7 @@ const COMMANDS: Record<string, Command> = {
   /** POST /api/campaigns/:id/contacts {contactIds} — add contacts later; they start at step 1 → {added, campaign}. */
   contacts: async (args, user, id) => {
     const { contactIds } = parseInput(addContactsSchema, await readJson(args.request));
-    const result = await addCampaignContacts(args.context.db, id, contactIds, args.context.clock());
+    const result = await addCampaignContacts(args.context.db, id, contactIds, args.context.clock(), viewerOf(user));
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id, added: result.added });
     return result;
   },

@@ -3,6 +3,7 @@ import { recordActivity } from "~/activity/log-activity.server";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { listCampaignEnrollments } from "~/campaigns/list-campaign-enrollments.server";
 import { enrolContactsOp, listEnrolmentsOp } from "~/http/api-v1/operations";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { served, v1Route } from "~/http/api-v1/v1-route.server";
 
 /**
@@ -15,7 +16,13 @@ const OPS = [
     return { data: page.enrollments, nextCursor: page.nextCursor };
   }),
   served(enrolContactsOp, async ({ params, body }, { args, user }) => {
-    const result = await addCampaignContacts(args.context.db, params.id, body.contactIds, args.context.clock());
+    const result = await addCampaignContacts(
+      args.context.db,
+      params.id,
+      body.contactIds,
+      args.context.clock(),
+      viewerOf(user),
+    );
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: params.id, added: result.added });
     return result;
   }),

@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addCampaignContacts } from "~/campaigns/add-campaign-contacts.server";
 import { createCampaign } from "~/campaigns/create-campaign.server";
@@ -7,6 +7,7 @@ import { campaignEnrollments, messages } from "~/db/schema";
 import { call, createTestUser, db } from "../../../../tests/factories";
 import { createTestContact } from "../../../../tests/contact-factory";
 import { bearer, createTestApiKey } from "../../../../tests/api-key-factory";
+import { plan } from "../../../../tests/query-plan";
 
 type Enrolment = { id: number; contactId: number; status: string; stopReason: string | null; nextRunAt: string | null };
 
@@ -24,7 +25,7 @@ async function campaignWith(n: number) {
   const campaign = await createCampaign(
     db(),
     { name: `Enrolments ${crypto.randomUUID().slice(0, 8)}` },
-    { userId, ipAddress: null },
+    { userId, role: "superuser", ipAddress: null },
     new Date(),
   );
   const contacts = [];
@@ -64,8 +65,6 @@ describe("GET /api/v1/campaigns/{id}/enrolments", () => {
   });
 
   it("reads one page through the (campaign, contact) unique index: a seek, no scan, no sort", async () => {
-    const plan = async (q: SQL) =>
-      (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
     for (const after of [null, 1000]) {
       const p = await plan(enrollmentsPage(db(), 1, { after, limit: 50 }).getSQL());
       expect(p).toMatch(

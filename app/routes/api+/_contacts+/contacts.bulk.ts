@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { z } from "zod";
 import { requireApiUser } from "~/http/guard.server";
 import { bulkItems, bulkUpsertContacts } from "~/contacts/bulk-contacts.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { DUPLICATE_MODES } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { methodNotAllowed, readJson } from "~/http/api.server";
@@ -19,7 +20,8 @@ const bulkMode = z.enum(DUPLICATE_MODES);
 
 /**
  * POST /api/contacts/bulk — a bare array or `{ contacts: [...] }` (SPEC §7), with `onDuplicate` = skip | update
- * as a query parameter or body field (default skip). Invalid contacts are reported, not fatal.
+ * as a query parameter or body field (default skip). Invalid contacts are reported, not fatal. A standard user's
+ * update never merges into another rep's contact: it counts as a duplicate (decision 048).
  */
 export async function action(args: ActionFunctionArgs) {
   const user = await requireApiUser(args);
@@ -35,7 +37,7 @@ export async function action(args: ActionFunctionArgs) {
     if (!mode) throw new AppError("validation", 'onDuplicate must be "skip" or "update"');
     const result = await bulkUpsertContacts(context.db, items, {
       mode,
-      userId: user.id,
+      viewer: viewerOf(user),
       ipAddress: clientIp(request),
       now: context.clock(),
     });

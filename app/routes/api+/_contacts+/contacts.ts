@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireApiUser } from "~/http/guard.server";
 import { parseContact } from "~/contacts/contact-schema";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
+import { ownerOfNewContact, viewerOf } from "~/contacts/contact-scope.server";
 import { createContact } from "~/contacts/create-contact.server";
 import { publicContact } from "~/contacts/public-contact.server";
 import { AppError } from "~/lib/app-error";
@@ -21,7 +22,7 @@ const listQuery = z.object({
 
 /** GET /api/contacts?q&limit&after&before — one page, newest first; `X-Next-Cursor` when there is more. */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   return apiRoute(async () => {
     const parsed = listQuery.safeParse(searchParamsOf(args.request));
     if (!parsed.success) {
@@ -30,7 +31,7 @@ export async function loader(args: LoaderFunctionArgs) {
     }
     const { q, after, before } = parsed.data;
     const limit = Math.min(parsed.data.limit ?? API_PAGE, MAX_PAGE_SIZE);
-    const page = await listContacts(args.context.db, { q, after, before, limit });
+    const page = await listContacts(args.context.db, { q, after, before, limit, viewer: viewerOf(user) });
     return pageResponse(page.contacts.map(publicContact), page);
   });
 }
@@ -47,6 +48,7 @@ export async function action(args: ActionFunctionArgs) {
       input,
       { userId: user.id, ipAddress: clientIp(request) },
       context.clock(),
+      ownerOfNewContact(viewerOf(user)),
     );
     return Response.json(publicContact(created), { status: 201 });
   });

@@ -1,10 +1,10 @@
-import { sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contactMessagesPage } from "~/conversations/list-contact-messages.server";
 import { messages } from "~/db/schema";
 import { call, createTestUser, db } from "../../../../tests/factories";
 import { createTestContact } from "../../../../tests/contact-factory";
 import { bearer, createTestApiKey } from "../../../../tests/api-key-factory";
+import { plan } from "../../../../tests/query-plan";
 
 type Page = { data: { id: number; direction: string; status: string; content: string }[]; nextCursor: number | null };
 
@@ -74,8 +74,6 @@ describe("GET /api/v1/contacts/{id}/messages", () => {
   });
 
   it("reads one page through messages_contact_thread_idx: a seek, no scan, no sort", async () => {
-    const plan = async (q: SQL) =>
-      (await db().all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail).join(" | ");
     for (const after of [null, 1000]) {
       const p = await plan(contactMessagesPage(db(), 1, { after, limit: 50 }).getSQL());
       expect(p).toMatch(/SEARCH messages USING INDEX messages_contact_thread_idx \(contact_id=\?/);

@@ -6,14 +6,15 @@ import { served, v1Route } from "~/http/api-v1/v1-route.server";
 import { clientIp } from "~/lib/request.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { sendIndividual } from "~/messaging/send-individual.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
 
 /**
  * GET /api/v1/contacts/{id}/messages: the contact's messages, newest first (keyset-paged);
  * POST: the individual send of POST /api/messages/send-individual, as SMS.
  */
 const OPS = [
-  served(listContactMessagesOp, async ({ params, query }, { args }) => {
-    const page = await listContactMessages(args.context.db, params.id, query);
+  served(listContactMessagesOp, async ({ params, query }, { args, user }) => {
+    const page = await listContactMessages(args.context.db, params.id, viewerOf(user), query);
     return { data: page.messages, nextCursor: page.nextCursor };
   }),
   served(sendContactSmsOp, async ({ params, body }, { args, user }) => {
@@ -21,7 +22,7 @@ const OPS = [
     return sendIndividual(
       args.context.domain(),
       { contactId: params.id, type: "sms", subject: null, message: body.message },
-      { userId: user.id, ipAddress: clientIp(args.request) },
+      { userId: user.id, role: user.role, ipAddress: clientIp(args.request) },
       idempotencyKey(args.request),
     );
   }),

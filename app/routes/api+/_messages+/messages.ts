@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireApiUser } from "~/http/guard.server";
 import { pageResponse, parseInput, searchParamsOf } from "~/http/api.server";
 import { apiRoute } from "~/http/http.server";
+import { viewerOf } from "~/contacts/contact-scope.server";
 import { zodId } from "~/lib/ids";
 import { listMessages } from "~/message-center/list-messages.server";
 import { MESSAGE_TABS } from "~/message-center/message-tabs";
@@ -14,14 +15,17 @@ const query = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 
-/** GET /api/messages: newest first, one page; `X-Next-Cursor` (pass as `before`) when there is more. */
+/**
+ * GET /api/messages: newest first, one page of what the key's owner sees (decision 052); `X-Next-Cursor` (pass as
+ * `before`) when there is more — a standard user's page may be short and still have one.
+ */
 export async function loader(args: LoaderFunctionArgs) {
-  await requireApiUser(args);
+  const user = await requireApiUser(args);
   return apiRoute(async () => {
-    const { messages, nextCursor } = await listMessages(
-      args.context.db,
-      parseInput(query, searchParamsOf(args.request), "Invalid query"),
-    );
+    const { messages, nextCursor } = await listMessages(args.context.db, {
+      ...parseInput(query, searchParamsOf(args.request), "Invalid query"),
+      viewer: viewerOf(user),
+    });
     return pageResponse(messages, { nextCursor: nextCursor ?? null });
   });
 }

@@ -1,0 +1,30 @@
+import { desc, eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { appointments } from "~/db/schema";
+import { appointmentTextColumns, closer, closerNameOf } from "./appointment-columns.server";
+
+/** A contact's appointments shown at once (newest start first); a contact has a handful. */
+export const CONTACT_APPOINTMENTS = 20;
+
+/** A contact's appointments for its page, latest first (appointments_contact_idx). The caller checked the scope. */
+export async function listContactAppointments(db: Db, contactId: number) {
+  const rows = await db
+    .select({
+      id: appointments.id,
+      ...appointmentTextColumns,
+      status: appointments.status,
+      note: appointments.note,
+      remindersSent: appointments.remindersSent,
+      closerEmail: closer.email,
+    })
+    .from(appointments)
+    .leftJoin(closer, eq(closer.id, appointments.closerUserId))
+    .where(eq(appointments.contactId, contactId))
+    .orderBy(desc(appointments.startsAt))
+    .limit(CONTACT_APPOINTMENTS);
+  return rows.map(({ closerId, closerFirst, closerLast, closerEmail, startsAt, ...a }) => ({
+    ...a,
+    startsAt: startsAt.toISOString(),
+    closer: closerEmail ? (closerNameOf({ closerId, closerFirst, closerLast }) ?? closerEmail) : null,
+  }));
+}

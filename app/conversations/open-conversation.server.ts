@@ -1,0 +1,52 @@
+import { eq, lt } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { conversationReads, conversations } from "~/db/schema";
+
+/** The conversations row of a contact's thread or of a bare number's (the key the messages trigger writes). */
+export function conversationKey(who: { contactId: number } | { phone: string }) {
+  return "contactId" in who ? `c:${who.contactId}` : `p:${who.phone}`;
+}
+
+export type ConversationQueueState = {
+  id: number;
+  state: "open" | "snoozed" | "closed";
+  snoozedUntil: string | null;
+};
+
+/**
+ * A user opens a conversation (decision 046): it is read for them up to its latest message (one upsert on their
+ * conversation_reads key; a marker only moves forward), and the screen gets its queue state for the close / snooze /
+ * reopen forms. null: no message yet, so nothing to queue.
+ */
+export async function openConversation(
+  db: Db,
+  userId: number,
+  who: { contactId: number } | { phone: string },
+  now: Date,
+): Promise<ConversationQueueState | null> {
+  const row = await db
+    .select({
+      id: conversations.id,
+      status: conversations.status,
+      snoozedUntil: conversations.snoozedUntil,
+      lastMessageId: conversations.lastMessageId,
+    })
+    .from(conversations)
+    .where(eq(conversations.key, conversationKey(who)))
+    .get();
+  if (!row) return null;
+  await db
+    .insert(conversationReads)
+    .values({ userId, conversationId: row.id, readMessageId: row.lastMessageId })
+    .onConflictDoUpdate({
+      target: [conversationReads.userId, conversationReads.conversationId],
+      set: { readMessageId: row.lastMessageId },
+      setWhere: lt(conversationReads.readMessageId, row.lastMessageId),
+    });
+  const snoozed = row.status === "open" && row.snoozedUntil && row.snoozedUntil.getTime() > now.getTime();
+  return {
+    id: row.id,
+    state: row.status === "closed" ? "closed" : snoozed ? "snoozed" : "open",
+    snoozedUntil: snoozed ? row.snoozedUntil!.toISOString() : null,
+  };
+}

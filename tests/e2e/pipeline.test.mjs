@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
+import { assertFitsWidth, atUrl, phone, tag, toast, until } from "./lib.mjs";
+import { E2E_USERS } from "./server.mjs";
+
+// Issue 28 item 1 (decision 053): a rep moves a lead along the pipeline from its page and finds it on the board and in
+// the list filtered by stage — on a 390 px phone, JS on and off.
+const browser = sharedBrowser();
+
+describeEachMode("pipeline stages", (mode) => {
+  it("moves a lead to Appointment set from its page, then to Sold in bulk; the board and the filter follow", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
+    const last = tag("Stage");
+    const res = await context.request.post(BASE + "/api/contacts", {
+      data: { firstName: "Sunny", lastName: last, phone: `+1${phone()}` },
+      headers: { Origin: BASE },
+    });
+    assert.equal(res.status(), 201, await res.text());
+    const body = await res.json();
+    const id = body.contact?.id ?? body.id;
+
+    await page.goto(`/contacts/${id}`);
+    await page.getByTestId("contact-stage").getByText("New", { exact: true }).waitFor();
+    await page.getByLabel("Move to").selectOption({ label: "Appointment set" });
+    await page.getByRole("button", { name: "Save stage" }).click();
+    await toast(page, "Moved to Appointment set").waitFor();
+    await atUrl(page, `${BASE}/contacts/${id}`);
+    await page.getByTestId("contact-stage").getByText("Appointment set", { exact: true }).waitFor();
+
+    await page.goto("/contacts/pipeline");
+    const column = page.locator('[data-testid="pipeline-stage"][data-stage="appointment_set"]');
+    await column.getByRole("link", { name: `Sunny ${last}` }).waitFor();
+    await assertFitsWidth(page, 390, "the pipeline board");
+
+    // The list's stage filter (a plain GET form) finds it; another stage does not.
+    await page.goto(`/contacts?q=${encodeURIComponent(last)}`);
+    await page.getByLabel("Stage", { exact: true }).selectOption({ label: "Appointment set" });
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/stage=appointment_set/);
+    await page.getByTestId("contact-row").filter({ hasText: last }).waitFor();
+    await page.goto(`/contacts?stage=sold&q=${encodeURIComponent(last)}`);
+    await page.getByTestId("contacts-empty").waitFor();
+
+    // Bulk: tick the row, "Sold", Set stage — the board then counts it there.
+    await page.goto(`/contacts?q=${encodeURIComponent(last)}`);
+    await page.getByLabel(`Select Sunny ${last}`).check();
+    await page.getByLabel("Set stage of the ticked contacts").selectOption({ label: "Sold" });
+    await page.getByRole("button", { name: "Set stage", exact: true }).click();
+    await toast(page, "1 contact moved to Sold").waitFor();
+    await page.goto("/contacts/pipeline");
+    await page
+      .locator('[data-testid="pipeline-stage"][data-stage="sold"]')
+      .getByRole("link", { name: `Sunny ${last}` })
+      .waitFor();
+    await context.close();
+  });
+
+  it("a superuser adds a stage, moves it up, renames it and deletes it", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
+    const name = `Survey ${tag()}`;
+    await page.goto("/pipeline-stages");
+    const form = page.getByTestId("stage-form");
+    await form.getByLabel("Name").fill(name);
+    await form.getByRole("button", { name: "Add stage" }).click();
+    await toast(page, `Stage “${name}” added`).waitFor();
+    const row = page.getByTestId("pipeline-stage-row").filter({ has: page.locator(`input[value="${name}"]`) });
+    await row.waitFor();
+    await assertFitsWidth(page, 390, "Pipeline stages");
+    await row.getByRole("button", { name: `Up ${name}` }).click();
+    await toast(page, "Stage moved").waitFor();
+    await row.getByRole("textbox").fill(`${name} 2`);
+    await row.getByRole("button", { name: "Rename" }).click();
+    await toast(page, `Stage renamed to “${name} 2”`).waitFor();
+    const renamed = page.getByTestId("pipeline-stage-row").filter({ has: page.locator(`input[value="${name} 2"]`) });
+    await renamed.getByRole("button", { name: `Delete ${name} 2` }).click();
+    await toast(page, "Stage deleted").waitFor();
+    await until(async () => (await page.locator(`input[value="${name} 2"]`).count()) === 0, "the stage gone");
+    await context.close();
+  });
+});
