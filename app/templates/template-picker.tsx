@@ -1,6 +1,6 @@
 import { Form, useLocation } from "@remix-run/react";
 import { FileText } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button, Select } from "~/components/ui";
 
 /** What the picker needs of a template (PublicTemplate fits). */
@@ -57,6 +57,22 @@ export function TemplatePicker({
   const location = useLocation();
   const [value, setValue] = useState(selectedId ? String(selectedId) : "");
   const shown = type ? templates.filter((t) => t.type === type) : templates;
+  const select = useRef<HTMLSelectElement>(null);
+  const apply = (picked: string) => {
+    setValue(picked);
+    const t = shown.find((x) => String(x.id) === picked);
+    if (!t) return;
+    if (onPick) onPick(t);
+    fill(targetId, t.content);
+    if (t.type === "email") fill(subjectTargetId, t.subject ?? "");
+  };
+  // A template chosen before the page hydrated (a slow phone) fired no handler: apply what the select shows now.
+  useEffect(() => {
+    const shownNow = select.current?.value ?? "";
+    if (shownNow && shownNow !== value) apply(shownNow);
+    // Once, on hydration: later changes go through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const keep =
     preserve ?? Object.fromEntries([...new URLSearchParams(location.search)].filter(([k]) => k !== TEMPLATE_PARAM));
   return (
@@ -74,19 +90,7 @@ export function TemplatePicker({
         <label htmlFor={id} className="mb-1 block text-sm font-medium text-fg">
           {label}
         </label>
-        <Select
-          id={id}
-          name={TEMPLATE_PARAM}
-          value={value}
-          onChange={(e) => {
-            setValue(e.target.value);
-            const t = shown.find((x) => String(x.id) === e.target.value);
-            if (!t) return;
-            if (onPick) onPick(t);
-            fill(targetId, t.content);
-            if (t.type === "email") fill(subjectTargetId, t.subject ?? "");
-          }}
-        >
+        <Select id={id} name={TEMPLATE_PARAM} ref={select} value={value} onChange={(e) => apply(e.target.value)}>
           <option value="">{shown.length ? "Choose a template…" : "No templates yet"}</option>
           {shown.map((t) => (
             <option key={t.id} value={t.id}>

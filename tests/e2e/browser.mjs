@@ -38,6 +38,8 @@ export async function signedInPage(browser, mode, user, contextOptions = {}) {
     ...contextOptions,
   });
   const page = await context.newPage();
+  // A script error in the page is the first thing to read when a JS-on step times out.
+  page.on("pageerror", (e) => console.log(`[page error] ${page.url()}: ${e.message}`));
   await page.goto("/login");
   await page.fill('input[name="email"]', user.email);
   await page.fill('input[name="password"]', user.password);

@@ -76,6 +76,8 @@ describeEachMode("Conversations", (mode) => {
     assert.equal(created.status(), 201);
     const template = await created.json();
     await page.goto(`/contacts/${contact.id}`);
+    // With JS, the live count shows once the page has hydrated: a choice before that is applied on hydration.
+    if (mode.javaScriptEnabled) await page.getByTestId("reply-count").waitFor();
     await page.getByLabel("Reply with a template").selectOption(String(template.id));
     if (!mode.javaScriptEnabled)
       await Promise.all([page.waitForURL(/template=/), page.getByTestId("template-apply").click()]);
