@@ -1,4 +1,7 @@
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "~/db/schema/appointments";
+import { appointmentVariables } from "~/messaging/variable-values";
+
+export { appointmentVariables };
 
 // What an appointment says to the homeowner (decision 055): always in the appointment's own time zone, the homeowner's,
 // whoever books it and wherever the server runs. Pure, so the texts and their DST behaviour are tested directly.
@@ -11,28 +14,6 @@ export type AppointmentForText = {
   firstName: string | null;
   closerName: string | null;
 };
-
-/** `{{appointmentDate}}` "Tuesday, March 10", `{{appointmentTime}}` "10:00 AM EDT", both, and `{{meetingLink}}`. */
-export function appointmentVariables(a: Pick<AppointmentForText, "startsAt" | "timeZone" | "meetingLink">) {
-  const appointmentDate = new Intl.DateTimeFormat("en-US", {
-    timeZone: a.timeZone,
-    weekday: "long",
-    month: "long",
-    day: "numeric",
-  }).format(a.startsAt);
-  const appointmentTime = new Intl.DateTimeFormat("en-US", {
-    timeZone: a.timeZone,
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  }).format(a.startsAt);
-  return {
-    appointmentDate,
-    appointmentTime,
-    appointmentDateTime: `${appointmentDate} at ${appointmentTime}`,
-    meetingLink: a.meetingLink ?? "",
-  };
-}
 
 const hi = (a: AppointmentForText) => (a.firstName ? `Hi ${a.firstName}, ` : "Hi, ");
 const withWhom = (a: AppointmentForText) => (a.closerName ? ` with ${a.closerName}` : "");

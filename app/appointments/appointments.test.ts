@@ -8,7 +8,9 @@ import type { InboundProcessor } from "~/messaging/pipeline-hooks";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 import { measureD1, recordD1 } from "../../tests/d1-recorder";
-import { appHooks, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
+import { appHooks, pipeline, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
+import { sendBroadcast } from "~/messaging/send-broadcast.server";
+import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { answerAppointmentReplies } from "./answer-appointment-replies.server";
 import { appointmentVariables, confirmationText, parseAppointmentReply, reminderText } from "./appointment-texts";
 import { bookAppointment } from "./book-appointment.server";
@@ -315,6 +317,56 @@ describe("booking, reminders and replies (decision 055)", () => {
         now,
       ),
     ).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("the Appointment variables come from the next booked appointment (issue 28 item 2)", () => {
+  it("a broadcast renders {{appointmentDateTime}} and {{meetingLink}} in the contact's zone; the check refuses a contact without one", async () => {
+    const now = new Date("2026-11-18T18:30:00Z");
+    const { contact, actor, queue, rep } = await setup();
+    const other = await createTestContact(rep.id, { firstName: "Ana", state: "NY" });
+    const { deps, twilio } = await pipeline({ clock: () => now });
+    // A past one and a cancelled one are not "next"; the booked one is, with its link over the typed one.
+    const book = (startsAt: string, meetingLink: string | null) =>
+      bookAppointment(
+        { db: db(), queue, now: new Date("2026-11-01T15:00:00Z") },
+        {
+          contactId: contact.id,
+          startsAt: new Date(startsAt),
+          timeZone: "America/New_York",
+          closerUserId: null,
+          location: null,
+          meetingLink,
+          note: null,
+        },
+        actor,
+      );
+    await book("2026-11-10T15:00:00Z", "https://meet.example.com/past");
+    const cancelled = await book("2026-11-20T15:00:00Z", "https://meet.example.com/cancelled");
+    await db().update(appointments).set({ status: "cancelled" }).where(eq(appointments.id, cancelled.id));
+    await book("2026-11-24T19:30:00Z", "https://meet.example.com/rosa");
+    await book("2026-12-02T15:00:00Z", "https://meet.example.com/later");
+    await db()
+      .update(contacts)
+      .set({
+        customFields: JSON.stringify({ meetingLink: "https://typed.example.com", appointmentDate: "2026-01-01" }),
+      })
+      .where(eq(contacts.id, contact.id));
+    queue.takeSendJobs();
+
+    const content = "Hi {{firstName}}, see you {{appointmentDateTime}}: {{meetingLink}}";
+    const send = (contactIds: number[]) =>
+      sendBroadcast({ db: db(), queue, now, hooks: appHooks }, { type: "sms", content, contactIds }, actor);
+    await expect(send([contact.id, other.id])).rejects.toMatchObject({
+      code: "validation",
+      details: { missing: { appointmentDateTime: 1, meetingLink: 1 }, recipients: 2 },
+    });
+    await send([contact.id]);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const calls = await twilio.calls();
+    expect(calls.map((c) => c.body)).toEqual([
+      "Hi Rosa, see you Tuesday, November 24 at 2:30 PM EST: https://meet.example.com/rosa",
+    ]);
   });
 });
 

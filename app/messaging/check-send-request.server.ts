@@ -52,6 +52,9 @@ export type VariableTarget =
 // SQL for a contact-held variable's value (c = contacts). Names come from this fixed list, never from input.
 const CUSTOM = (name: string) =>
   `CASE WHEN json_valid(c.custom_fields) THEN json_extract(c.custom_fields, '$.${name}') END`;
+// A column of the contact's next appointment (scheduled or confirmed, not begun): a seek of appointments_contact_idx.
+const NEXT_APPOINTMENT = (column: "id" | "meeting_link") =>
+  `(SELECT a.${column} FROM appointments a WHERE a.contact_id = c.id AND a.status IN ('scheduled', 'confirmed') AND a.starts_at >= CAST(strftime('%s', 'now') AS INTEGER) * 1000 ORDER BY a.starts_at LIMIT 1)`;
 const CONTACT_SQL: Record<string, string> = {
   firstName: "c.first_name",
   lastName: "c.last_name",
@@ -63,8 +66,12 @@ const CONTACT_SQL: Record<string, string> = {
   state: "c.state",
   zipCode: "c.zip_code",
   company: "c.company",
-  appointmentDateTime: `CASE WHEN trim(coalesce(${CUSTOM("appointmentDate")}, '')) <> '' AND trim(coalesce(${CUSTOM("appointmentTime")}, '')) <> '' THEN 'x' END`,
   ...Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, CUSTOM(n)])),
+  // The Appointment variables come from the next booked appointment, else from the custom fields (as rendered).
+  appointmentDate: `coalesce(${NEXT_APPOINTMENT("id")}, ${CUSTOM("appointmentDate")})`,
+  appointmentTime: `coalesce(${NEXT_APPOINTMENT("id")}, ${CUSTOM("appointmentTime")})`,
+  appointmentDateTime: `coalesce(${NEXT_APPOINTMENT("id")}, CASE WHEN trim(coalesce(${CUSTOM("appointmentDate")}, '')) <> '' AND trim(coalesce(${CUSTOM("appointmentTime")}, '')) <> '' THEN 'x' END)`,
+  meetingLink: `coalesce(${NEXT_APPOINTMENT("meeting_link")}, ${CUSTOM("meetingLink")})`,
 };
 
 /** The contacts as `c`: CONTACT_SQL's expressions name their columns that way. */

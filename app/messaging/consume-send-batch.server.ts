@@ -7,6 +7,7 @@ import { bulkUpdateStatements, inJson } from "~/db/bulk-update.server";
 import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
 import {
+  appointments,
   campaigns,
   contacts,
   messages,
@@ -142,6 +143,10 @@ export type SendRow = Pick<
     stickyInUse: boolean;
     /** The contact owner's own number. */
     ownerSender: string | null;
+    /** The contact's next appointment ({{appointmentDate}} and kin), when there is one. */
+    appointmentStartsAt: Date | null;
+    appointmentTimeZone: string | null;
+    appointmentMeetingLink: string | null;
   };
 type Row = SendRow;
 
@@ -177,12 +182,14 @@ function holdReason(holds: PipelineHooks["holdSend"], row: Row): string | null {
 
 /** The contact's owner, a second join of users (the first is the sender). */
 const owners = alias(users, "owner");
+/** The contact's next appointment, joined by the id a seek of appointments_contact_idx finds. */
+const nextAppointment = alias(appointments, "next_appointment");
 
 /**
  * The batch read: queued rows by id, with contact, campaign and the suppression check. `+status` keeps SQLite
  * on the primary key (see the comment above and query-plans.test.ts).
  */
-export function selectQueuedForSend(db: Db, ids: readonly number[]) {
+export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = new Date()) {
   return (
     db
       .select({
@@ -233,6 +240,9 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
           (v) => Boolean(v),
         ),
         ownerSender: aliased(owners.smsSender, "owner_sender"),
+        appointmentStartsAt: aliased(nextAppointment.startsAt, "appointment_starts_at"),
+        appointmentTimeZone: aliased(nextAppointment.timeZone, "appointment_time_zone"),
+        appointmentMeetingLink: aliased(nextAppointment.meetingLink, "appointment_meeting_link"),
         suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
         AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
           (v) => Boolean(v),
@@ -244,6 +254,12 @@ export function selectQueuedForSend(db: Db, ids: readonly number[]) {
       .leftJoin(users, eq(users.id, messages.createdBy))
       // The contact's owner (decision 044): a primary-key seek per row of the same read, never a read per message.
       .leftJoin(owners, eq(owners.id, contacts.ownerUserId))
+      // The Appointment variables come from the next booked appointment: one seek per row, usually finding none.
+      .leftJoin(
+        nextAppointment,
+        sql`${nextAppointment.id} = (SELECT a.id FROM ${appointments} a WHERE a.contact_id = ${contacts.id}
+          AND a.status IN ('scheduled', 'confirmed') AND a.starts_at >= ${now.getTime()} ORDER BY a.starts_at LIMIT 1)`,
+      )
       .where(
         and(
           inArray(messages.id, sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`),
@@ -386,6 +402,14 @@ function render(row: Row, now: Date, org: OrgSettings) {
         : { firstName: row.ownerFirstName, lastName: row.ownerLastName, email: row.ownerEmail, phone: row.ownerPhone },
     org,
     campaign: row,
+    appointment:
+      row.appointmentStartsAt && row.appointmentTimeZone
+        ? {
+            startsAt: row.appointmentStartsAt,
+            timeZone: row.appointmentTimeZone,
+            meetingLink: row.appointmentMeetingLink,
+          }
+        : null,
   });
   const text = renderTemplate(row.content, values, { now, timeZone: row.timeZone ?? undefined }).text;
   const subject = row.subject
@@ -458,7 +482,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   // Every read in one round trip: the rows, the organisation's settings ({{company…}} variables) and the sending
   // numbers' pacing states (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
   const [rows, orgRows, pacingRows] = (await runBatch(db, [
-    selectQueuedForSend(db, ids),
+    selectQueuedForSend(db, ids, now),
     selectOrgSettings(db),
     selectBatchPacing(db, ids, deps.sms.sender),
   ])) as [Row[], OrgSettingRow[], (PacingState & { sender: string })[]];

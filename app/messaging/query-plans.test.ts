@@ -64,6 +64,13 @@ describe("query plans of the send pipeline's batch statements", () => {
     expect(await plan(selectQueuedForSend(db(), [1, 2, 3]).getSQL())).toMatch(/SEARCH owner USING INTEGER PRIMARY KEY/);
   });
 
+  it("the consumer's next-appointment join (issue 28) seeks appointments_contact_idx, then the row by id", async () => {
+    const read = await plan(selectQueuedForSend(db(), [1, 2, 3]).getSQL());
+    expect(read).toMatch(/SEARCH a USING INDEX appointments_contact_idx \(contact_id=\? AND starts_at>\?\)/);
+    expect(read).toMatch(/SEARCH next_appointment USING INTEGER PRIMARY KEY/);
+    expect(read).not.toMatch(/SCAN (a|next_appointment)\b/);
+  });
+
   it("numbers per rep (decision 045): the senders' pacing rows, the sticky write and the reply's rep are seeks, never scans", async () => {
     const read = await plan(selectQueuedForSend(db(), [1, 2, 3]).getSQL());
     // The sticky sender still in use: a seek of users_sms_sender_uq per row of the same read.

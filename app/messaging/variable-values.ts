@@ -28,6 +28,31 @@ export function formatOfferExpiration(v: string | null | undefined): string | nu
 
 export type VariableSource = "contact" | "custom" | "sender" | "org" | "campaign" | "clock";
 
+/** The contact's next appointment (scheduled or confirmed, not yet begun): the Appointment variables come from it. */
+export type UpcomingAppointment = { startsAt: Date; timeZone: string; meetingLink: string | null };
+
+/** `{{appointmentDate}}` "Tuesday, March 10", `{{appointmentTime}}` "10:00 AM EDT", both, and `{{meetingLink}}`. */
+export function appointmentVariables(a: UpcomingAppointment) {
+  const appointmentDate = new Intl.DateTimeFormat("en-US", {
+    timeZone: a.timeZone,
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+  }).format(a.startsAt);
+  const appointmentTime = new Intl.DateTimeFormat("en-US", {
+    timeZone: a.timeZone,
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(a.startsAt);
+  return {
+    appointmentDate,
+    appointmentTime,
+    appointmentDateTime: `${appointmentDate} at ${appointmentTime}`,
+    meetingLink: a.meetingLink ?? "",
+  };
+}
+
 const SOURCE: Record<string, VariableSource> = {
   firstName: "contact",
   lastName: "contact",
@@ -91,9 +116,16 @@ export type VariableSources = {
   owner?: Person | null;
   org?: OrgSettings;
   campaign?: { campaignName?: string | null; promoCode?: string | null; offerExpiration?: string | null } | null;
+  /** The contact's next appointment: {{appointmentDate}} and kin from it, the custom fields only without one. */
+  appointment?: UpcomingAppointment | null;
   /** Address the message goes to when there is no contact (a quick send or test to a bare number). */
   to?: { phone?: string | null; email?: string | null };
 };
+
+function bookedAppointment(a: UpcomingAppointment, typedLink: string | undefined) {
+  const v = appointmentVariables(a);
+  return { ...v, meetingLink: v.meetingLink || typedLink };
+}
 
 /**
  * Every variable's value from its source (the Date/Time ones are computed by renderTemplate in the contact's
@@ -123,6 +155,8 @@ export function variableValues(s: VariableSources): RenderValues {
     ...custom,
     appointmentDate: formatOfferExpiration(custom.appointmentDate) ?? undefined,
     appointmentTime: formatAppointmentTime(custom.appointmentTime),
+    // A booked appointment is the truth; a typed or imported date is what there is without one.
+    ...(s.appointment ? bookedAppointment(s.appointment, custom.meetingLink) : {}),
     campaignName: s.campaign?.campaignName,
     promoCode: s.campaign?.promoCode,
     offerExpiration: formatOfferExpiration(s.campaign?.offerExpiration),
