@@ -98,6 +98,36 @@ describe("model output is held to the rules", () => {
     expect(d.content).toMatch(/ Reply STOP to opt out\.$/);
   });
 
+  it("the ended federal credit (§25D) is never offered; net-metering credits still may be mentioned (issue 28)", async () => {
+    for (const t of [
+      "Lock in the 30% federal tax credit before it ends!",
+      "You may qualify for the federal solar tax credit.",
+      "Thirty percent solar credit available now.",
+      "Claim the ITC this year.",
+    ])
+      expect(makesPromise(t), t).toBe(true);
+    for (const t of [
+      "Net metering may credit the extra power on your utility bill.",
+      "Local incentives may apply: {{incentiveAmount}}.",
+      "Solar can start with little or no money down, depending on your credit.",
+    ])
+      expect(makesPromise(t), t).toBe(false);
+    const model = createWorkersAi({
+      run: () =>
+        Promise.resolve({
+          response: JSON.stringify({
+            content:
+              "Hi {{firstName}}, grab the 30% federal tax credit now. Solar can make your energy costs more predictable.",
+          }),
+        }),
+    });
+    const d = await generateStepContent(
+      { providers: [model] },
+      stepContentInput.parse({ campaignName: "X", stepNumber: 2, messageType: "sms" }),
+    );
+    expect(d.content).toBe("Solar can make your energy costs more predictable.");
+  });
+
   it("email: a subject is always there", async () => {
     const model = createWorkersAi({
       run: () => Promise.resolve({ response: JSON.stringify({ content: bad, subject: "" }) }),

@@ -92,6 +92,11 @@ const PROMISES: RegExp[] = [
   /\$\s?\d[\d,]*(?:\.\d+)?\s*(?:in savings|saved|off your bill|per month in savings)/i,
   /\b(?:eliminate|zero out|never pay) (?:your )?(?:electric|power|utility|energy)? ?bills?\b/i,
   /\b(?:free solar|100% free|no cost to you|risk[- ]free)\b/i,
+  // The 30% federal homeowner credit (IRC §25D) ended for systems paid for after 2025-12-31 (issue 28): copy that
+  // offers it to a homeowner buying now is wrong. A lease or PPA company's own credit is not the homeowner's to claim.
+  /\b(?:30\s?%|thirty percent)\s+(?:federal\s+)?(?:solar\s+)?(?:tax\s+)?credit\b/i,
+  /\bfederal\s+(?:solar\s+)?(?:tax\s+)?(?:credit|incentive)s?\b/i,
+  /\b(?:ITC|25D)\b/,
 ];
 
 export function makesPromise(text: string): boolean {

@@ -44,7 +44,8 @@ export const PLATFORM_VARIABLES: readonly PlatformVariable[] = [
     name: "incentiveAmount",
     category: "Solar",
     description: "Available incentives and tax credits",
-    example: "$6,500",
+    // A state or utility rebate: the 30% federal homeowner credit ended for purchases after 2025 (issue 28).
+    example: "$1,000",
   },
   { name: "paybackPeriod", category: "Solar", description: "Estimated payback period", example: "7 years" },
   // Appointment
