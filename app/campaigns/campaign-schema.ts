@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { extractVariables, findUnknownVariables } from "~/messaging/render";
+import { assertNoLinkShortener } from "~/messaging/link-shorteners";
 import { AppError } from "~/lib/app-error";
 import { parseClock } from "./send-window";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
@@ -181,6 +182,7 @@ export function checkStep(input: StepInput, fallbackActive = true): ValidStep {
       `Unknown variable${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")}`,
       { field: "content" },
     );
+  assertNoLinkShortener(input.messageType, input.content);
   const unsourced = [
     ...new Set(
       [input.content, input.subject]

@@ -7,30 +7,10 @@ import { contacts, messages, suppressions } from "~/db/schema";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
+import { assertNoLinkShortener, findLinkShortener, LINK_SHORTENERS } from "./link-shorteners";
 
-/** Carriers filter public link shorteners in A2P traffic: a branded or full link is delivered, these often are not. */
-export const LINK_SHORTENERS = [
-  "bit.ly",
-  "tinyurl.com",
-  "t.co",
-  "goo.gl",
-  "ow.ly",
-  "is.gd",
-  "buff.ly",
-  "rebrand.ly",
-  "cutt.ly",
-  "shorturl.at",
-  "tiny.cc",
-  "rb.gy",
-  "t.ly",
-  "bl.ink",
-  "s.id",
-  "v.gd",
-];
-const SHORTENER_RE = new RegExp(
-  `(?:^|[\\s("'<])(?:https?://)?(?:www\\.)?(${LINK_SHORTENERS.map((d) => d.replace(/\./g, "\\.")).join("|")})(?:/|\\b)`,
-  "i",
-);
+export { findLinkShortener, LINK_SHORTENERS };
+
 // "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
 const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
 
@@ -58,10 +38,6 @@ export interface BroadcastCheck {
   quietHours: { deferred: number; until: string | null };
   firstTouch: number;
   warnings: { code: "no_opt_out" | "link_shortener" | "unknown_variable"; message: string }[];
-}
-
-export function findLinkShortener(text: string): string | null {
-  return SHORTENER_RE.exec(text)?.[1]?.toLowerCase() ?? null;
 }
 
 export function hasOptOutWording(text: string): boolean {
@@ -130,6 +106,8 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   let found = 0;
   let encoding: "GSM-7" | "UCS-2" | null = null;
   const email = input.type === "email";
+  // An SMS with a public shortener is refused when sent (issue 29), so the check refuses it too, before any read.
+  assertNoLinkShortener(input.type, input.content);
   for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
     const rows = await checkRows(db, ids.slice(i, i + CHECK_CHUNK), email);
     found += rows.length;
@@ -194,11 +172,12 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
       message: `${firstTouch.toLocaleString("en-US")} recipient${firstTouch === 1 ? " gets" : "s get"} a first marketing message without opt-out wording: add "Reply STOP to opt out".`,
     });
   }
-  const shortener = findLinkShortener(`${input.subject ?? ""}\n${input.content}`);
+  // Email is not carrier-filtered, but spam filters weigh shorteners too: a warning there.
+  const shortener = email ? findLinkShortener(`${input.subject ?? ""}\n${input.content}`) : null;
   if (shortener)
     warnings.push({
       code: "link_shortener",
-      message: `The text holds a public link shortener (${shortener}); carriers filter them. Use a full or branded link.`,
+      message: `The text holds a public link shortener (${shortener}); spam filters distrust them. Use a full or branded link.`,
     });
   return {
     selected: ids.length,

@@ -66,12 +66,23 @@ describe("checkBroadcast (the pre-send check)", () => {
     expect(check.quietHours.until).toBe("2026-11-25T13:00:00.000Z");
   });
 
-  it("warns about a first marketing touch without opt-out wording and about link shorteners", async () => {
+  it("warns about a first marketing touch without opt-out wording; refuses an SMS with a public shortener (issue 29)", async () => {
     const u = await createTestUser();
     const a = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
-    const check = await checkSms("Big savings: https://bit.ly/abc", [a.id], NOON_LA);
+    await expect(checkSms("Big savings: https://bit.ly/abc", [a.id], NOON_LA)).rejects.toMatchObject({
+      code: "validation",
+      message: "Links through bit.ly are filtered by carriers: use the full link or your own domain.",
+    });
+    const check = await checkSms("Big savings: https://helio.example/abc", [a.id], NOON_LA);
     expect(check.firstTouch).toBe(1);
-    expect(check.warnings.map((w) => w.code)).toEqual(["no_opt_out", "link_shortener"]);
+    expect(check.warnings.map((w) => w.code)).toEqual(["no_opt_out"]);
+    // Email is not carrier-filtered: a warning there.
+    const mail = await checkBroadcast(
+      db(),
+      { type: "email", subject: "Offer", content: "See tinyurl.com/x", contactIds: [a.id] },
+      NOON_LA,
+    );
+    expect(mail.warnings.map((w) => w.code)).toContain("link_shortener");
     const fine = await checkSms("Savings at https://helio.example/offer. Reply STOP to opt out", [a.id], NOON_LA);
     expect(fine.warnings).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, contacts, messages, users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { findUnknownVariables, renderTemplate, requiredVariables } from "./render";
+import { assertNoLinkShortener } from "./link-shorteners";
 import { loadOrgSettings } from "./org-settings.server";
 import { CUSTOM_FIELD_VARIABLES, variableSource, variableValues } from "./variable-values";
 import { smsSegments } from "./segments";
@@ -97,6 +98,8 @@ export async function assertVariablesFilled(
   ...parts: (string | null | undefined)[]
 ) {
   assertKnownVariables(...parts);
+  // Every send path comes through here: an SMS with a public shortener is refused with the variables (issue 29).
+  assertNoLinkShortener(target.channel, ...parts);
   const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
   if (!required.length) return;
   const sources = new Set(required.map(variableSource));

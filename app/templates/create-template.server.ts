@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { templates } from "~/db/schema";
 import { extractVariables } from "~/messaging/render";
+import { assertNoLinkShortener } from "~/messaging/link-shorteners";
 import { publicTemplate, type PublicTemplate } from "./public-template.server";
 import type { CreateTemplateInput } from "./template-schema";
 
@@ -11,6 +12,7 @@ export async function createTemplate(
   userId: number | null,
   now: Date,
 ): Promise<PublicTemplate> {
+  assertNoLinkShortener(input.type, input.content);
   const subject = input.type === "email" ? input.subject?.trim() || null : null;
   const [row] = await db
     .insert(templates)

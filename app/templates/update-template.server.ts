@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { templates } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { extractVariables } from "~/messaging/render";
+import { assertNoLinkShortener } from "~/messaging/link-shorteners";
 import { publicTemplate, type PublicTemplate } from "./public-template.server";
 import { TEMPLATE_NOT_FOUND, TEMPLATE_REQUIRED, type UpdateTemplateInput } from "./template-schema";
 
@@ -18,6 +19,7 @@ export async function updateTemplate(
   const content = input.content ?? current.content;
   if (!name.trim() || !content.trim()) throw new AppError("validation", TEMPLATE_REQUIRED);
   const type = input.type ?? current.type;
+  assertNoLinkShortener(type, content);
   const subject =
     type === "email" ? (input.subject === undefined ? current.subject : input.subject?.trim() || null) : null;
   const [row] = await db

@@ -155,6 +155,13 @@ describeEachMode("Message Testing Playground", (mode) => {
     await page.getByTestId("form-error").getByText("Please select at least one contact").waitFor();
     await page.getByLabel(`Ann ${last}`).check();
     await page.getByLabel(`Bob ${last}`).check();
+    // A public shortener is refused for SMS (carriers filter them, issue 29); the draft and the picks stay.
+    await page.getByRole("button", { name: "Review and send" }).click();
+    await page.getByTestId("form-error").getByText("Links through bit.ly are filtered by carriers").waitFor();
+    assert.ok(await page.getByLabel(`Bob ${last}`).isChecked());
+    await page
+      .getByLabel("Message", { exact: true })
+      .fill("Hi {{firstName}}, solar savings inside: https://helio.example/x");
     await page.getByRole("button", { name: "Review and send" }).click();
     const check = page.getByTestId("presend-check");
     await check.waitFor();
@@ -163,10 +170,6 @@ describeEachMode("Message Testing Playground", (mode) => {
     const warnings = await page.getByTestId("check-warning").allTextContents();
     assert.ok(
       warnings.some((w) => w.includes("opt-out wording")),
-      warnings.join("|"),
-    );
-    assert.ok(
-      warnings.some((w) => w.includes("bit.ly")),
       warnings.join("|"),
     );
     await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);

@@ -255,6 +255,15 @@ export default function KnowledgeBase() {
               Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time (8 p.m. in some states);
               outside that window they are deferred, never dropped.
             </li>
+            <li>
+              Links through public shorteners (bit.ly, tinyurl.com and the like) are refused in texts, campaign steps
+              and SMS templates: carriers filter them. Use the full link or your own domain.
+            </li>
+            <li>
+              The 30% federal tax credit for home solar (Section 25D) ended for systems paid for after December 31,
+              2025: Helio&apos;s AI drafts never offer it, and {"{{incentiveAmount}}"} is for state or utility
+              incentives.
+            </li>
           </ul>
           <p className="font-medium text-fg">Email (CAN-SPAM)</p>
           <ul>
