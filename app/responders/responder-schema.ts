@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
+import { assertNoLinkShortener } from "~/messaging/link-shorteners";
 
 // SPEC §5 / §8 / §9.
 export const RESPONDER_REQUIRED = "Please fill in name, keywords, and primary response.";
@@ -159,6 +160,8 @@ export function parseResponder(body: unknown): ResponderInput {
   }
   const r = parsed.data;
   if (!r.name || r.keywords.length === 0 || !r.responses.primary) throw new AppError("validation", RESPONDER_REQUIRED);
+  // Auto-replies are texts: a public shortener in one would be filtered by carriers (issue 29).
+  assertNoLinkShortener("sms", r.responses.primary, r.responses.followUp, r.responses.escalation);
   return r;
 }
 

@@ -109,6 +109,10 @@ describe("responder validation", () => {
         .previousInteractions,
     ).toBe("first_contact");
     expect(() => parseResponder({ ...counted, conditions: { previousInteractions: -1 } })).toThrow();
+    // An auto-reply is a text: a public shortener in any of its responses is refused (issue 29).
+    expect(() => parseResponder({ ...counted, responses: { primary: "hi", followUp: "see bit.ly/x" } })).toThrow(
+      "Links through bit.ly are filtered by carriers",
+    );
     const r = parseResponder({
       name: " x ",
       keywords: [" solar ", "Solar", "", "price"],
