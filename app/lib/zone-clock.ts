@@ -31,6 +31,8 @@ export interface WallClock {
   minuteOfDay: number;
   /** Local day of the week, 0 = Sunday. */
   weekday: number;
+  /** The local date as its UTC midnight (epoch ms): holidays are looked up by it. */
+  localDay: number;
   /** Local wall clock minus UTC, in ms. */
   offset: number;
 }
@@ -45,6 +47,7 @@ export function wallClock(f: Intl.DateTimeFormat, ms: number): WallClock {
   return {
     minuteOfDay: hour * 60 + p.minute,
     weekday: new Date(day).getUTCDay(),
+    localDay: day,
     offset: day + (hour * 3600 + p.minute * 60 + p.second) * 1000 - wholeSecond,
   };
 }

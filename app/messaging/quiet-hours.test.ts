@@ -6,6 +6,7 @@ import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
 import { pipeline, appHooks } from "../../tests/messaging-harness";
 import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, sendWindowFor } from "./quiet-hours.js";
+import { describeRule, federalHolidays, STATE_RULES } from "./state-rules";
 import { sendMessages } from "./consume-send-batch.server";
 import { broadcastSchema, sendBroadcast } from "./send-broadcast.server";
 
@@ -19,7 +20,9 @@ describe("sendWindowFor", () => {
     [null, 480, 1260],
     ["CA", 480, 1260],
     ["NY", 480, 1260],
-    ["TX", 480, 1260],
+    ["TX", 540, 1260],
+    ["CT", 540, 1200],
+    ["RI", 540, 1080],
     ["FL", 480, 1200],
     ["OK", 480, 1200],
     ["MD", 480, 1200],
@@ -95,6 +98,79 @@ describe("nextAllowedSendTime — explicit cases", () => {
     expect(next("2026-03-08T01:00:00Z", "America/New_York", "FL")).toBe("2026-03-08T12:00:00.000Z"); // Sat 20:00 EST before spring-forward
   });
 
+  it("holds each state's rule from the table: shorter windows, Sunday and holiday bans (issue 29)", () => {
+    // [now, zone, state, expected]: each row names the rule it proves.
+    const cases: [string, string, string, string][] = [
+      // Texas: Mon–Sat 09:00–21:00, Sunday 12:00–21:00 (CST, UTC-6).
+      ["2026-11-23T14:30:00Z", "America/Chicago", "TX", "2026-11-23T15:00:00.000Z"], // Mon 08:30 → 09:00
+      ["2026-11-22T15:00:00Z", "America/Chicago", "TX", "2026-11-22T18:00:00.000Z"], // Sun 09:00 → 12:00
+      ["2026-11-22T18:00:00Z", "America/Chicago", "TX", "2026-11-22T18:00:00.000Z"], // Sun 12:00 is open
+      // Connecticut: 09:00–20:00 every day (EST).
+      ["2026-11-23T13:30:00Z", "America/New_York", "CT", "2026-11-23T14:00:00.000Z"], // 08:30 → 09:00
+      ["2026-11-24T01:00:00Z", "America/New_York", "CT", "2026-11-24T14:00:00.000Z"], // 20:00 → next day 09:00
+      // Rhode Island: weekdays 09:00–18:00, Saturday 10:00–17:00, no Sundays or holidays.
+      ["2026-11-20T23:00:00Z", "America/New_York", "RI", "2026-11-21T15:00:00.000Z"], // Fri 18:00 → Sat 10:00
+      ["2026-11-21T22:00:00Z", "America/New_York", "RI", "2026-11-23T14:00:00.000Z"], // Sat 17:00 → Mon 09:00
+      ["2026-11-26T15:00:00Z", "America/New_York", "RI", "2026-11-27T14:00:00.000Z"], // Thanksgiving → Fri 09:00
+      ["2026-09-05T22:00:00Z", "America/New_York", "RI", "2026-09-08T13:00:00.000Z"], // Sat before Labor Day → Tue (EDT)
+      // Alabama: 08:00–20:00, no Sundays or holidays (CST).
+      ["2026-11-22T16:00:00Z", "America/Chicago", "AL", "2026-11-23T14:00:00.000Z"], // Sun 10:00 → Mon 08:00
+      ["2026-12-25T16:00:00Z", "America/Chicago", "AL", "2026-12-26T14:00:00.000Z"], // Christmas → Sat 08:00
+      // Louisiana and Mississippi: no Sundays; Louisiana no holidays either.
+      ["2026-11-22T16:00:00Z", "America/Chicago", "Louisiana", "2026-11-23T14:00:00.000Z"],
+      ["2026-11-22T16:00:00Z", "America/Chicago", "MS", "2026-11-23T14:00:00.000Z"],
+      ["2026-07-03T16:00:00Z", "America/Chicago", "LA", "2026-07-06T13:00:00.000Z"], // July 4 observed Fri 3rd → Mon (Sat 4th, Sun)
+      ["2026-07-03T16:00:00Z", "America/Chicago", "MS", "2026-07-03T16:00:00.000Z"], // no holiday ban in MS
+      // Utah: 08:00–21:00, no Sundays or holidays (MST).
+      ["2027-01-01T17:00:00Z", "America/Denver", "UT", "2027-01-02T15:00:00.000Z"], // New Year's Day → Sat 08:00
+      // A state without its own rule keeps the federal 08:00–21:00 every day, holidays included.
+      ["2026-11-26T15:00:00Z", "America/New_York", "NY", "2026-11-26T15:00:00.000Z"],
+      ["2026-11-22T13:30:00Z", "America/New_York", "NY", "2026-11-22T13:30:00.000Z"],
+    ];
+    for (const [now, tz, state, expected] of cases) expect(next(now, tz, state), `${state} ${now}`).toBe(expected);
+  });
+
+  it("a banned day across the spring-forward night opens at the first allowed local minute (Texas, Rhode Island)", () => {
+    // 2026-03-08 is a Sunday and the spring-forward day: Texas opens at 12:00 CDT (17:00Z), Rhode Island on Monday.
+    expect(next("2026-03-08T06:00:00Z", "America/Chicago", "TX")).toBe("2026-03-08T17:00:00.000Z");
+    expect(next("2026-03-07T23:30:00Z", "America/New_York", "RI")).toBe("2026-03-09T13:00:00.000Z");
+    // Fall back (2026-11-01, a Sunday): Texas 12:00 CST is 18:00Z.
+    expect(next("2026-11-01T05:00:00Z", "America/Chicago", "TX")).toBe("2026-11-01T18:00:00.000Z");
+  });
+
+  it("computes the federal holidays per year, with their observed days", () => {
+    const iso = (y: number) =>
+      [...federalHolidays(y)].sort((a, b) => a - b).map((d) => new Date(d).toISOString().slice(0, 10));
+    expect(iso(2026)).toEqual([
+      "2026-01-01",
+      "2026-01-19",
+      "2026-02-16",
+      "2026-05-25",
+      "2026-06-19",
+      "2026-07-03",
+      "2026-07-04",
+      "2026-09-07",
+      "2026-10-12",
+      "2026-11-11",
+      "2026-11-26",
+      "2026-12-25",
+    ]);
+    // 2022: New Year's Day fell on a Saturday (observed Friday 2021-12-31); Christmas on a Sunday (observed Monday 26th).
+    expect(iso(2021)).toContain("2021-12-31");
+    expect(iso(2022)).toEqual(expect.arrayContaining(["2022-12-25", "2022-12-26", "2022-06-20"]));
+  });
+
+  it("every rule names its statute and a review date", () => {
+    for (const r of STATE_RULES) {
+      expect(r.statute, r.state).toMatch(/\S/);
+      expect(r.reviewed, r.state).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(describeRule(r), r.state).toMatch(/\d{2}:\d{2}/);
+    }
+    expect(describeRule(STATE_RULES.find((r) => r.state === "RI")!)).toBe(
+      "Mon–Fri 09:00–18:00 · Sat 10:00–17:00 · Sun none · no federal holidays",
+    );
+  });
+
   it("uses the most restrictive US window when the time zone is unknown or invalid", () => {
     for (const tz of [null, "Not/AZone", "", "EST5EDT-bogus"]) {
       // Summer: 08:00 HST (18:00Z) opens it; 20:00 EDT (00:00Z) closes it.
@@ -129,19 +205,20 @@ describe("nextAllowedSendTime — properties", () => {
     null,
     "Not/AZone",
   ];
-  const states = [null, "CA", "FL", "OK", "md", "Washington"];
+  const states = [null, "CA", "FL", "OK", "md", "Washington", "TX", "RI", "Alabama", "UT", "CT", "MS"];
   const instant = fc.date({
     min: new Date("2020-01-01T00:00:00Z"),
     max: new Date("2030-12-31T23:59:59Z"),
     noInvalidDate: true,
   });
 
-  // Reference answer by brute force: scan minute by minute with isWithinSendWindow.
+  // Reference answer by brute force: scan minute by minute with isWithinSendWindow (5 days: a Saturday evening in
+  // Rhode Island before a Monday holiday opens on Tuesday).
   function bruteForce(now: Date, tz: string | null, state: string | null): number {
     if (isWithinSendWindow(now, tz, state)) return now.getTime();
     let t = Math.ceil(now.getTime() / MINUTE) * MINUTE;
-    for (let i = 0; i < 2 * 1440; i++, t += MINUTE) if (isWithinSendWindow(new Date(t), tz, state)) return t;
-    throw new Error("no allowed minute within 2 days");
+    for (let i = 0; i < 5 * 1440; i++, t += MINUTE) if (isWithinSendWindow(new Date(t), tz, state)) return t;
+    throw new Error("no allowed minute within 5 days");
   }
 
   it("returns the earliest allowed instant at or after now (brute-force oracle)", () => {
@@ -198,9 +275,11 @@ describe("nextAllowedSendTime — properties", () => {
         const from = Date.UTC(2026, month, day - 1, 12);
         for (let t = from; t <= from + 2 * 86_400_000; t += 15 * MINUTE) {
           const now = new Date(t);
-          expect(nextAllowedSendTime(now, tz, null).getTime(), `${tz} ${now.toISOString()}`).toBe(
-            bruteForce(now, tz, null),
-          );
+          // The day rules' states too, hourly (a five-day brute force per instant is slow).
+          for (const state of t % (60 * MINUTE) === 0 ? [null, "TX", "RI"] : [null])
+            expect(nextAllowedSendTime(now, tz, state).getTime(), `${tz} ${state} ${now.toISOString()}`).toBe(
+              bruteForce(now, tz, state),
+            );
         }
       }
     }

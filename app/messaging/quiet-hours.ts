@@ -1,32 +1,21 @@
-// Quiet hours: marketing SMS may only go out inside the recipient's local calling window.
+// Quiet hours: marketing SMS may only go out inside the recipient's local calling window, which is the state's rule
+// (state-rules.ts: windows per day, Sunday and holiday bans) or the federal one.
 // Local wall-clock time is read with Intl.DateTimeFormat (no tz library); instants are epoch ms.
-import { wallClock, zoneFormatter } from "~/lib/zone-clock";
+import { normalizeState } from "~/contacts/us-geo";
+import { wallClock, zoneFormatter, type WallClock } from "~/lib/zone-clock";
+import { FEDERAL_RULE, narrowed, ruleFor, windowOn, type SendWindow, type StateRule } from "./state-rules";
 
-export interface SendWindow {
-  /** Minutes after local midnight; the window is [startMinute, endMinute). */
-  startMinute: number;
-  endMinute: number;
-}
+export type { SendWindow, StateRule };
 
 /** Federal TCPA rule, 47 CFR 64.1200(c)(1): no solicitations before 8 a.m. or after 9 p.m. local time. */
-export const DEFAULT_WINDOW: SendWindow = { startMinute: 8 * 60, endMinute: 21 * 60 };
+export const DEFAULT_WINDOW: SendWindow = FEDERAL_RULE.weekday;
 
-/**
- * States whose own statutes end the window at 8 p.m.:
- * - FL: Florida Telephone Solicitation Act (Fla. Stat. §501.059) — 8 a.m. to 8 p.m.
- * - OK: Oklahoma Telephone Solicitation Act of 2022 — 8 a.m. to 8 p.m.
- * - MD: Maryland Stop the Spam Calls Act of 2023 — 8 a.m. to 8 p.m.
- * - WA: Washington RCW 80.36.390 — 8 a.m. to 8 p.m.
- */
+/** 08:00–20:00: the window every state's rule is read within when the recipient's time zone is unknown. */
 export const STRICT_WINDOW: SendWindow = { startMinute: 8 * 60, endMinute: 20 * 60 };
-export const STRICT_WINDOW_STATES: ReadonlySet<string> = new Set(["FL", "OK", "MD", "WA"]);
-
-// Contacts' state is free text, so full names of the strict states are accepted too.
-const STATE_NAMES: Record<string, string> = { FLORIDA: "FL", OKLAHOMA: "OK", MARYLAND: "MD", WASHINGTON: "WA" };
 
 /**
  * With no usable time zone we cannot know the recipient's clock, so an instant is allowed only when it is
- * inside the strict 08:00–20:00 window in every one of these US zones (the most restrictive reading).
+ * inside the strict 08:00–20:00 window (and the state's day rules) in every one of these US zones.
  */
 export const FALLBACK_TIME_ZONES = [
   "America/New_York",
@@ -38,15 +27,14 @@ export const FALLBACK_TIME_ZONES = [
   "Pacific/Honolulu",
 ] as const;
 
-function normalizeState(state: string | null): string | null {
-  if (!state) return null;
-  const s = state.trim().toUpperCase();
-  return STATE_NAMES[s] ?? s;
+/** The rule of a contact's state as typed (a code or a full name, any case); the federal rule when unknown. */
+export function stateRuleFor(state: string | null): StateRule {
+  return ruleFor(normalizeState(state));
 }
 
+/** The state's weekday window (the rule's other days: stateRuleFor). */
 export function sendWindowFor(state: string | null): SendWindow {
-  const s = normalizeState(state);
-  return s && STRICT_WINDOW_STATES.has(s) ? { ...STRICT_WINDOW } : { ...DEFAULT_WINDOW };
+  return { ...stateRuleFor(state).weekday };
 }
 
 const MINUTE = 60_000;
@@ -58,23 +46,32 @@ function inWindow(minuteOfDay: number, w: SendWindow): boolean {
   return minuteOfDay >= w.startMinute && minuteOfDay < w.endMinute;
 }
 
+const windowAt = (rule: StateRule, c: WallClock) => windowOn(rule, c.localDay, c.weekday);
+const allowedAt = (rule: StateRule, c: WallClock) => {
+  const w = windowAt(rule, c);
+  return w !== null && inWindow(c.minuteOfDay, w);
+};
+
 /**
  * First allowed instant ≥ ms in one zone: ms itself when allowed, else a whole UTC minute.
  * Between offset changes wall-clock time is linear in real time, so we jump straight to the next local
- * window start; if the UTC offset differs at the target, a DST transition lies in between, so we
- * binary-search the transition minute and re-evaluate from there. This handles the spring-forward gap
- * (the window may open at the transition itself) and the fall-back repeat without scanning minutes.
+ * window start (today's, or midnight when today has none left, to read the next day's); if the UTC offset
+ * differs at the target, a DST transition lies in between, so we binary-search the transition minute and
+ * re-evaluate from there. This handles the spring-forward gap (the window may open at the transition
+ * itself) and the fall-back repeat without scanning minutes.
  */
-function nextAllowedInZone(ms: number, f: Intl.DateTimeFormat, w: SendWindow): number {
+function nextAllowedInZone(ms: number, f: Intl.DateTimeFormat, rule: StateRule): number {
   let t = ms;
   let here = wallClock(f, t);
-  if (inWindow(here.minuteOfDay, w)) return t;
+  if (allowedAt(rule, here)) return t;
   t = Math.ceil(t / MINUTE) * MINUTE;
-  for (let i = 0; i < 32; i++) {
+  // A long weekend with a holiday is at most ~4 days: two steps a day.
+  for (let i = 0; i < 64; i++) {
     here = wallClock(f, t);
-    if (inWindow(here.minuteOfDay, w)) return t;
+    const w = windowAt(rule, here);
+    if (w && inWindow(here.minuteOfDay, w)) return t;
     const m = here.minuteOfDay;
-    const delta = m < w.startMinute ? w.startMinute - m : 1440 - m + w.startMinute;
+    const delta = w && m < w.startMinute ? w.startMinute - m : 1440 - m;
     const target = t + delta * MINUTE;
     if (wallClock(f, target).offset === here.offset) {
       t = target;
@@ -97,15 +94,16 @@ function fallbackFormatters(): Intl.DateTimeFormat[] {
   return FALLBACK_TIME_ZONES.map((z) => zoneFormatter(z)!);
 }
 
-function resolve(timeZone: string | null, state: string | null): { zones: Intl.DateTimeFormat[]; window: SendWindow } {
+function resolve(timeZone: string | null, state: string | null): { zones: Intl.DateTimeFormat[]; rule: StateRule } {
   const f = isValidTimeZone(timeZone) ? zoneFormatter(timeZone) : null;
-  return f ? { zones: [f], window: sendWindowFor(state) } : { zones: fallbackFormatters(), window: STRICT_WINDOW };
+  const rule = stateRuleFor(state);
+  return f ? { zones: [f], rule } : { zones: fallbackFormatters(), rule: narrowed(rule, STRICT_WINDOW) };
 }
 
 export function isWithinSendWindow(now: Date, timeZone: string | null, state: string | null): boolean {
-  const { zones, window } = resolve(timeZone, state);
+  const { zones, rule } = resolve(timeZone, state);
   const ms = now.getTime();
-  return zones.every((f) => inWindow(wallClock(f, ms).minuteOfDay, window));
+  return zones.every((f) => allowedAt(rule, wallClock(f, ms)));
 }
 
 /**
@@ -114,12 +112,12 @@ export function isWithinSendWindow(now: Date, timeZone: string | null, state: st
  * every allowed instant is ≥ each zone's next opening, so the first agreement is the earliest.
  */
 export function nextAllowedSendTime(now: Date, timeZone: string | null, state: string | null): Date {
-  const { zones, window } = resolve(timeZone, state);
+  const { zones, rule } = resolve(timeZone, state);
   const start = now.getTime();
-  if (zones.every((f) => inWindow(wallClock(f, start).minuteOfDay, window))) return new Date(start);
+  if (zones.every((f) => allowedAt(rule, wallClock(f, start)))) return new Date(start);
   let t = Math.ceil(start / MINUTE) * MINUTE;
   for (let i = 0; i < 64; i++) {
-    const next = Math.max(...zones.map((f) => nextAllowedInZone(t, f, window)));
+    const next = Math.max(...zones.map((f) => nextAllowedInZone(t, f, rule)));
     if (next === t) return new Date(t);
     t = next;
   }

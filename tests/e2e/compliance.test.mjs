@@ -35,6 +35,10 @@ describeEachMode("Compliance report", (mode) => {
       );
     await until(async () => (await optOuts()) >= 1 || (await page.reload(), false), "the opt-out counted", 20_000);
     await page.getByTestId("compliance-reasons").getByText("Opt-out").first().waitFor();
+    // The state texting rules the quiet-hours check holds, each with its statute (issue 29).
+    const texas = page.getByTestId("state-rules").getByRole("row").filter({ hasText: "Texas (TX)" });
+    await texas.getByText("Mon–Fri 09:00–21:00 · Sat 09:00–21:00 · Sun 12:00–21:00").waitFor();
+    await texas.getByText("Tex. Bus. & Com. Code §301.051").waitFor();
 
     await page.goto(`/contacts/${contact.id}`);
     const [download] = await Promise.all([

@@ -252,8 +252,10 @@ export default function KnowledgeBase() {
               path, and START opts them back in.
             </li>
             <li>
-              Marketing texts go out only between 8 a.m. and 9 p.m. in the contact's local time (8 p.m. in some states);
-              outside that window they are deferred, never dropped.
+              Marketing texts go out only inside the contact&apos;s calling window in their local time: 8 a.m. to 9 p.m.
+              federally, shorter or closed on Sundays and holidays in some states (the table, with each statute, is on
+              the Compliance report). Outside it they are deferred, never dropped. The statutes were reviewed by the
+              Helio team, not by a lawyer: confirm them with counsel.
             </li>
             <li>
               Links through public shorteners (bit.ly, tinyurl.com and the like) are refused in texts, campaign steps

@@ -10,6 +10,7 @@ import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { describeRule, FEDERAL_RULE, STATE_RULES } from "~/messaging/state-rules";
 
 export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
 
@@ -168,6 +169,24 @@ export default function ComplianceReport() {
             ))}
           </ul>
         )}
+      </Card>
+      <Card
+        title="State texting rules"
+        description="Marketing texts wait for the contact's state window in their local time (deferred, never dropped). Every other state follows the federal rule."
+      >
+        <Table data-testid="state-rules">
+          <THead columns={["State", "When texts may go out", "Law", "Reviewed"]} />
+          <TBody>
+            {[FEDERAL_RULE, ...STATE_RULES].map((rule) => (
+              <tr key={rule.state}>
+                <Td>{rule.state === "US" ? rule.name : `${rule.name} (${rule.state})`}</Td>
+                <Td>{describeRule(rule)}</Td>
+                <Td>{rule.statute}</Td>
+                <Td>{rule.reviewed}</Td>
+              </tr>
+            ))}
+          </TBody>
+        </Table>
       </Card>
       <p className="text-sm text-fg-muted">
         One contact&apos;s evidence is on their page (Contacts → the contact → &quot;Consent evidence&quot;).
