@@ -11,6 +11,7 @@ import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { appHooks } from "../../tests/messaging-harness";
 import { exportConsentEvidence } from "./export-consent-evidence.server";
 import { getComplianceReport } from "./get-compliance-report.server";
+import { quietHoursNote } from "~/messaging/quiet-hours";
 
 const queue = { send: async () => {}, sendBatch: async () => {} } as any;
 const sid = () => `SM${crypto.randomUUID().replace(/-/g, "")}`;
@@ -68,7 +69,7 @@ describe("compliance events and report", () => {
     );
     await db().run(sql`UPDATE messages SET status = 'queued', updated_at = ${t} WHERE id = ${heldId}`);
     await db().run(
-      sql`UPDATE messages SET status = 'pending', error_message = 'Deferred: outside allowed sending hours in the recipient''s time zone', updated_at = ${t} WHERE id = ${heldId}`,
+      sql`UPDATE messages SET status = 'pending', error_message = ${quietHoursNote("TX")}, updated_at = ${t} WHERE id = ${heldId}`,
     );
 
     const r = await getComplianceReport(db(), { from: DAY, to: DAY });
@@ -83,7 +84,12 @@ describe("compliance events and report", () => {
           count: 1,
         }),
         expect.objectContaining({ kind: "refused", why: "Recipient opted out", count: 1 }),
-        expect.objectContaining({ kind: "quiet_hours", count: 1 }),
+        // Which rule held it (decision 060, migration 0068: the trigger counts every rule's note).
+        expect.objectContaining({
+          kind: "quiet_hours",
+          why: "Deferred: outside allowed sending hours in the recipient's time zone (Texas: Tex. Bus. & Com. Code §301.051)",
+          count: 1,
+        }),
         expect.objectContaining({ kind: "opt_in", why: "resubscribed", count: 1 }),
       ]),
     );

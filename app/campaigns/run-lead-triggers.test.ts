@@ -133,7 +133,11 @@ describe("speed to lead: a lead's first text", () => {
     expect(await w.twilio.calls()).toHaveLength(0);
     // Deferred by the pipeline's quiet hours, never dropped: the message exists, due at the opening.
     const [waiting] = await w.stepMessages(seq.campaignId);
-    expect(waiting).toMatchObject({ contact_id: contact.id, status: "pending", error_message: QUIET_HOURS_NOTE });
+    expect(waiting).toMatchObject({
+      contact_id: contact.id,
+      status: "pending",
+      error_message: `${QUIET_HOURS_NOTE} (Federal (TCPA): 47 CFR 64.1200(c)(1))`, // Arizona: the federal rule
+    });
     expect(waiting.scheduled_at).toBe(NEXT_OPENING);
 
     // The cron's pending-message task at the opening (this test's row only: the database is shared).

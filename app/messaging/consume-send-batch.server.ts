@@ -35,7 +35,7 @@ import {
   type PacingState,
 } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
-import { nextAllowedSendTime, QUIET_HOURS_NOTE } from "./quiet-hours";
+import { nextAllowedSendTime, quietHoursNote } from "./quiet-hours";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -448,7 +448,7 @@ function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outc
     const state = normalizeState(row.state) ?? stateForZip(row.zipCode) ?? STRICTEST_STATE;
     const allowed = nextAllowedSendTime(now, row.timeZone, state);
     if (allowed.getTime() > now.getTime()) {
-      return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: QUIET_HOURS_NOTE };
+      return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: quietHoursNote(state) };
     }
   }
   return null;

@@ -29,6 +29,9 @@ async function nightBroadcast(
   return id;
 }
 
+// New York has no rule of its own: the federal one held it, and the note says so (decision 060).
+const HELD_BY_FEDERAL_RULE = `${QUIET_HOURS_NOTE} (Federal (TCPA): 47 CFR 64.1200(c)(1))`;
+
 describe("quiet hours in local mode", () => {
   afterEach(() => setLocalIgnoreQuietHours(db(), false, QUIET_HOURS_NOTE, new Date()));
 
@@ -37,7 +40,7 @@ describe("quiet hours in local mode", () => {
     const local = { ...deps, sms: createOutboxSms(deps.db, { clock: () => NIGHT_NY }) };
     const id = await nightBroadcast(local, queue);
     await sendMessages(queue.takeSendJobs(), local);
-    expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: QUIET_HOURS_NOTE });
+    expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: HELD_BY_FEDERAL_RULE });
 
     await setLocalIgnoreQuietHours(db(), true, QUIET_HOURS_NOTE, NIGHT_NY);
     expect((await messageRow(id))?.scheduled_at).toBe(NIGHT_NY.getTime());
@@ -51,7 +54,7 @@ describe("quiet hours in local mode", () => {
     await setLocalIgnoreQuietHours(db(), true, QUIET_HOURS_NOTE, NIGHT_NY);
     const id = await nightBroadcast(deps, queue);
     await sendMessages(queue.takeSendJobs(), deps);
-    expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: QUIET_HOURS_NOTE });
+    expect(await messageRow(id)).toMatchObject({ status: "pending", error_message: HELD_BY_FEDERAL_RULE });
     expect(await twilio.calls()).toHaveLength(0);
   });
 

@@ -66,7 +66,8 @@ export async function setLocalIgnoreQuietHours(db: Db, on: boolean, deferredNote
                 // The literal keeps the partial due index usable (a bound status cannot match its WHERE).
                 sql`${messages.status} = 'pending'`,
                 gt(messages.scheduledAt, now),
-                eq(messages.errorMessage, deferredNote),
+                // Any rule's note (decision 060): they all start with the deferral note.
+                sql`substr(${messages.errorMessage}, 1, ${deferredNote.length}) = ${deferredNote}`,
               ),
             ),
         ]

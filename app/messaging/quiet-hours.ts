@@ -124,8 +124,17 @@ export function nextAllowedSendTime(now: Date, timeZone: string | null, state: s
   throw new Error("nextAllowedSendTime: no common send window found"); // unreachable for FALLBACK_TIME_ZONES
 }
 
-/** The note on a marketing message that quiet hours deferred (the Message Center explains and, locally, releases it). */
+/**
+ * The start of the note on a marketing message that quiet hours deferred (the Message Center explains and, locally,
+ * releases it; the compliance trigger of migration 0068 counts it by this prefix).
+ */
 export const QUIET_HOURS_NOTE = "Deferred: outside allowed sending hours in the recipient's time zone";
+
+/** The note with the rule that held the message (decision 060): "… (Texas: Tex. Bus. & Com. Code §301.051)". */
+export function quietHoursNote(state: string | null): string {
+  const rule = stateRuleFor(state);
+  return `${QUIET_HOURS_NOTE} (${rule.name}: ${rule.statute})`;
+}
 
 const US_MAINLAND = [
   { zone: "America/New_York", label: "New York" },
