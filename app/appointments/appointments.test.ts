@@ -13,12 +13,24 @@ import { sendBroadcast } from "~/messaging/send-broadcast.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { answerAppointmentReplies } from "./answer-appointment-replies.server";
 import { appointmentVariables, confirmationText, parseAppointmentReply, reminderText } from "./appointment-texts";
-import { bookAppointment } from "./book-appointment.server";
+import { bookAppointment, type BookAppointmentInput } from "./book-appointment.server";
 import { sendAppointmentReminders } from "./send-appointment-reminders.server";
 import { setAppointmentStatus } from "./set-appointment-status.server";
 import { getShowRate } from "./get-show-rate.server";
 
 const HOUR = 3600_000;
+
+/** A booking's input: the contact and the time, in New York, with nothing else unless given. */
+const slot = (contactId: number, startsAt: Date, more: Partial<BookAppointmentInput> = {}): BookAppointmentInput => ({
+  contactId,
+  startsAt,
+  timeZone: "America/New_York",
+  closerUserId: null,
+  location: null,
+  meetingLink: null,
+  note: null,
+  ...more,
+});
 let unrecord: () => void;
 beforeAll(() => void (unrecord = recordD1(env.DB)));
 afterAll(() => unrecord());
@@ -98,15 +110,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     const startsAt = new Date("2026-12-01T15:00:00Z"); // 10:00 AM EST
     const { id, confirmationMessageId } = await bookAppointment(
       { db: db(), queue, now },
-      {
-        contactId: contact.id,
-        startsAt,
-        timeZone: "America/New_York",
-        closerUserId: closer.id,
-        location: "At the home",
-        meetingLink: null,
-        note: null,
-      },
+      slot(contact.id, startsAt, { closerUserId: closer.id, location: "At the home" }),
       actor,
     );
     expect(confirmationMessageId).toBeTypeOf("number");
@@ -130,15 +134,7 @@ describe("booking, reminders and replies (decision 055)", () => {
   it("refuses a time in the past, an inactive closer, and another rep's contact", async () => {
     const { contact, actor, queue } = await setup();
     const now = new Date();
-    const base = {
-      contactId: contact.id,
-      startsAt: new Date(now.getTime() + 2 * HOUR),
-      timeZone: "America/New_York",
-      closerUserId: null,
-      location: null,
-      meetingLink: null,
-      note: null,
-    };
+    const base = slot(contact.id, new Date(now.getTime() + 2 * HOUR));
     const ctx = { db: db(), queue, now };
     await expect(
       bookAppointment(ctx, { ...base, startsAt: new Date(now.getTime() - HOUR) }, actor),
@@ -159,19 +155,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     const { contact, actor, queue } = await setup();
     const booked = new Date("2026-11-20T15:00:00Z");
     const startsAt = new Date("2026-11-25T19:00:00Z"); // 2:00 PM EST
-    const { id } = await bookAppointment(
-      { db: db(), queue, now: booked },
-      {
-        contactId: contact.id,
-        startsAt,
-        timeZone: "America/New_York",
-        closerUserId: null,
-        location: null,
-        meetingLink: null,
-        note: null,
-      },
-      actor,
-    );
+    const { id } = await bookAppointment({ db: db(), queue, now: booked }, slot(contact.id, startsAt), actor);
     // 300 other appointments far ahead: not due, never read.
     const later = await createTestContact(actor.userId);
     const far = Array.from({ length: 300 }, (_, i) => ({
@@ -208,15 +192,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     const now = new Date("2026-11-20T15:00:00Z");
     const { id } = await bookAppointment(
       { db: db(), queue, now },
-      {
-        contactId: contact.id,
-        startsAt: new Date("2026-11-23T15:00:00Z"),
-        timeZone: "UTC",
-        closerUserId: null,
-        location: null,
-        meetingLink: null,
-        note: null,
-      },
+      slot(contact.id, new Date("2026-11-23T15:00:00Z"), { timeZone: "UTC" }),
       actor,
     );
     await setAppointmentStatus(db(), { contactId: contact.id, appointmentId: id, status: "cancelled" }, actor, now);
@@ -231,19 +207,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     const now = new Date("2026-11-20T15:00:00Z");
     const queue = recordingQueue();
     const book = (days: number) =>
-      bookAppointment(
-        { db: db(), queue, now },
-        {
-          contactId: contact.id,
-          startsAt: new Date(now.getTime() + days * 86_400_000),
-          timeZone: "America/New_York",
-          closerUserId: null,
-          location: null,
-          meetingLink: null,
-          note: null,
-        },
-        actor,
-      );
+      bookAppointment({ db: db(), queue, now }, slot(contact.id, new Date(now.getTime() + days * 86_400_000)), actor);
     const first = await book(2);
     const reply = async (body: string) => {
       const r = await receiveInboundSms(
@@ -294,15 +258,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     const now = new Date();
     const { id } = await bookAppointment(
       { db: db(), queue, now },
-      {
-        contactId: contact.id,
-        startsAt: new Date(now.getTime() + 3 * HOUR),
-        timeZone: "UTC",
-        closerUserId: null,
-        location: null,
-        meetingLink: null,
-        note: null,
-      },
+      slot(contact.id, new Date(now.getTime() + 3 * HOUR), { timeZone: "UTC" }),
       actor,
     );
     await setAppointmentStatus(db(), { contactId: contact.id, appointmentId: id, status: "completed" }, actor, now);
@@ -330,15 +286,7 @@ describe("the Appointment variables come from the next booked appointment (issue
     const book = (startsAt: string, meetingLink: string | null) =>
       bookAppointment(
         { db: db(), queue, now: new Date("2026-11-01T15:00:00Z") },
-        {
-          contactId: contact.id,
-          startsAt: new Date(startsAt),
-          timeZone: "America/New_York",
-          closerUserId: null,
-          location: null,
-          meetingLink,
-          note: null,
-        },
+        slot(contact.id, new Date(startsAt), { meetingLink }),
         actor,
       );
     await book("2026-11-10T15:00:00Z", "https://meet.example.com/past");
@@ -378,15 +326,7 @@ describe("show rate per closer (decision 058)", () => {
     const book = async (days: number, status: "completed" | "no_show" | "cancelled" | null) => {
       const { id } = await bookAppointment(
         { db: db(), queue, now },
-        {
-          contactId: contact.id,
-          startsAt: new Date(now.getTime() + days * 86_400_000),
-          timeZone: "UTC",
-          closerUserId: closer.id,
-          location: null,
-          meetingLink: null,
-          note: null,
-        },
+        slot(contact.id, new Date(now.getTime() + days * 86_400_000), { timeZone: "UTC", closerUserId: closer.id }),
         actor,
       );
       if (status) await setAppointmentStatus(db(), { contactId: contact.id, appointmentId: id, status }, actor, now);
