@@ -7,9 +7,7 @@ import { contacts, messages, suppressions } from "~/db/schema";
 import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
-import { assertNoLinkShortener, findLinkShortener, LINK_SHORTENERS } from "./link-shorteners";
-
-export { findLinkShortener, LINK_SHORTENERS };
+import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
 
 // "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
 const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { contacts } from "~/db/schema";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { checkBroadcast, findLinkShortener, hasOptOutWording } from "./check-broadcast.server";
+import { checkBroadcast, hasOptOutWording } from "./check-broadcast.server";
+import { findLinkShortener } from "./link-shorteners";
 
 // 20:00 UTC = noon in Los Angeles. 04:30 UTC = 20:30 in Los Angeles (inside, until 21:00), 23:30 in New York (outside).
 const NOON_LA = new Date("2026-11-24T20:00:00Z");

@@ -47,7 +47,7 @@ import { variableValues, type OrgSettings } from "./variable-values";
 import { runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
 import type { JobQueue } from "~/lib/job-queue";
 
-/** Any state of STRICT_WINDOW_STATES: stands for "state unknown" so the 20:00 end applies. */
+/** Stands for "state unknown" (decision 060): Florida's rule, 08:00–20:00 every day. */
 const STRICTEST_STATE = "FL";
 
 export type SendDeps = {

@@ -5,7 +5,7 @@ import { deriveTimeZone } from "~/contacts/us-geo";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
 import { pipeline, appHooks } from "../../tests/messaging-harness";
-import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, sendWindowFor } from "./quiet-hours.js";
+import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, stateRuleFor } from "./quiet-hours.js";
 import { describeRule, federalHolidays, STATE_RULES } from "./state-rules";
 import { sendMessages } from "./consume-send-batch.server";
 import { broadcastSchema, sendBroadcast } from "./send-broadcast.server";
@@ -15,7 +15,7 @@ const at = (iso: string) => new Date(iso);
 const next = (iso: string, tz: string | null, state: string | null = null) =>
   nextAllowedSendTime(at(iso), tz, state).toISOString();
 
-describe("sendWindowFor", () => {
+describe("stateRuleFor: the weekday window of a state as typed", () => {
   it.each([
     [null, 480, 1260],
     ["CA", 480, 1260],
@@ -32,7 +32,7 @@ describe("sendWindowFor", () => {
     ["washington", 480, 1200],
     ["", 480, 1260],
   ])("%j → %i–%i", (state, startMinute, endMinute) => {
-    expect(sendWindowFor(state)).toEqual({ startMinute, endMinute });
+    expect(stateRuleFor(state).weekday).toEqual({ startMinute, endMinute });
   });
 });
 

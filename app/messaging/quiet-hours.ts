@@ -3,12 +3,7 @@
 // Local wall-clock time is read with Intl.DateTimeFormat (no tz library); instants are epoch ms.
 import { normalizeState } from "~/contacts/us-geo";
 import { wallClock, zoneFormatter, type WallClock } from "~/lib/zone-clock";
-import { FEDERAL_RULE, narrowed, ruleFor, windowOn, type SendWindow, type StateRule } from "./state-rules";
-
-export type { SendWindow, StateRule };
-
-/** Federal TCPA rule, 47 CFR 64.1200(c)(1): no solicitations before 8 a.m. or after 9 p.m. local time. */
-export const DEFAULT_WINDOW: SendWindow = FEDERAL_RULE.weekday;
+import { narrowed, ruleFor, windowOn, type SendWindow, type StateRule } from "./state-rules";
 
 /** 08:00–20:00: the window every state's rule is read within when the recipient's time zone is unknown. */
 export const STRICT_WINDOW: SendWindow = { startMinute: 8 * 60, endMinute: 20 * 60 };
@@ -30,11 +25,6 @@ export const FALLBACK_TIME_ZONES = [
 /** The rule of a contact's state as typed (a code or a full name, any case); the federal rule when unknown. */
 export function stateRuleFor(state: string | null): StateRule {
   return ruleFor(normalizeState(state));
-}
-
-/** The state's weekday window (the rule's other days: stateRuleFor). */
-export function sendWindowFor(state: string | null): SendWindow {
-  return { ...stateRuleFor(state).weekday };
 }
 
 const MINUTE = 60_000;
