@@ -66,7 +66,10 @@ try {
   bundleWorker(out);
   const worker = workerBundleBytes(out);
   const routes = routeJsBytes(root);
-  const login = routes["routes/login"];
+  // The login screen's route id (routes sit in folders by access, decision 032); missing is an error, never NaN.
+  const loginId = Object.keys(routes).find((id) => /^routes\/(?:[^/]+\/)*login$/.test(id));
+  if (!loginId) throw new Error("no login route in the client manifest");
+  const login = routes[loginId];
   const heaviest = Object.entries(routes)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3);
