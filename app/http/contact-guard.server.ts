@@ -1,9 +1,12 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { z } from "zod";
 import type { SignedIn } from "~/auth/session.server";
-import { viewerOf } from "~/contacts/contact-scope.server";
+import { viewerOf, type ContactViewer } from "~/contacts/contact-scope.server";
 import { CONTACT_NOT_FOUND, getContact } from "~/contacts/get-contact.server";
 import { contactOfPhone } from "~/conversations/get-conversation.server";
+import { formAction } from "./form-action.server";
 import { backField } from "./form-schema";
+import { requireUser } from "./guard.server";
 import { refuseBackWithToast } from "./toast.server";
 import { routeId, throwAsResponse } from "./http.server";
 
@@ -41,4 +44,34 @@ export function contactSubroute(args: Args) {
       ...refuseBackWithToast(args.context, title, backTo),
     }),
   };
+}
+
+/** A POST-only sub-route has nothing to show: a GET (signed in) goes to the contact's page. */
+export async function contactSubrouteLoader(args: LoaderFunctionArgs) {
+  await requireUser(args);
+  return redirect(contactSubroute(args).backTo());
+}
+
+/** What a sub-route's `run` gets: the contact's id, the signer-in, who asks (viewer + address) and where to answer. */
+export type ContactSubrouteContext = {
+  id: number;
+  user: SignedIn;
+  actor: ContactViewer & { ipAddress: string | null };
+  backTo: (raw?: unknown) => string;
+};
+
+/**
+ * A sub-route's action: formAction with the sub-route's refusal (another rep's contact is a 404 before the form is
+ * read; a refused form is a toast titled `refused` on the page that asked), then `run` — one domain call and its
+ * redirect.
+ */
+export function contactSubrouteAction<S extends z.ZodTypeAny>(
+  args: ActionFunctionArgs,
+  spec: { schema: S; refused: string },
+  run: (input: z.output<S>, ctx: ContactSubrouteContext) => Promise<Response>,
+) {
+  const { id, backTo, refusal } = contactSubroute(args);
+  return formAction(args, { schema: spec.schema, ...refusal(spec.refused) }, (input, { user, actor }) =>
+    run(input, { id: id(), user, actor: { ...viewerOf(user), ipAddress: actor.ipAddress }, backTo }),
+  );
 }

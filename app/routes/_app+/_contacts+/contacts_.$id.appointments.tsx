@@ -1,16 +1,12 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { bookAppointment } from "~/appointments/book-appointment.server";
 import { INVALID_START_AT, localToUtc } from "~/campaigns/local-time";
-import { viewerOf } from "~/contacts/contact-scope.server";
-import { contactSubroute } from "~/http/contact-guard.server";
-import { formAction } from "~/http/form-action.server";
+import { contactSubrouteAction, contactSubrouteLoader } from "~/http/contact-guard.server";
 import { backField } from "~/http/form-schema";
-import { requireUser } from "~/http/guard.server";
 import { ownerField } from "~/http/owner-form";
 import { redirectWithToast } from "~/http/toast.server";
 import { AppError } from "~/lib/app-error";
-import { clientIp } from "~/lib/request.server";
 import { contactEventHooks } from "~/wiring/contact-event-hooks.server";
 
 // POST /contacts/:id/appointments — book an appointment for the contact (decision 055): the contact page's
@@ -35,36 +31,35 @@ const schema = z.object({
   back: backField,
 });
 
-/** Nothing to show here: a GET goes to the contact's page. */
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return redirect(contactSubroute(args).backTo());
-}
+export const loader = contactSubrouteLoader;
 
 export async function action(args: ActionFunctionArgs) {
-  const { id, backTo, refusal } = contactSubroute(args);
-  return formAction(args, { schema, ...refusal("Appointment not booked") }, async (input, { user }) => {
-    const startsAt = localToUtc(input.startsAt, input.tz);
-    if (!startsAt) throw new AppError("validation", INVALID_START_AT, { field: "startsAt" });
-    const booked = await bookAppointment(
-      { db: args.context.db, queue: args.context.queue, now: args.context.clock() },
-      {
-        contactId: id(),
-        startsAt,
-        timeZone: input.tz,
-        closerUserId: input.closerUserId,
-        location: input.location,
-        meetingLink: input.meetingLink,
-        note: input.note,
-      },
-      { ...viewerOf(user), ipAddress: clientIp(args.request) },
-      contactEventHooks(args.context.queue),
-    );
-    return redirectWithToast(args.context, backTo(input.back), {
-      title: "Appointment booked",
-      description: booked.confirmationMessageId
-        ? "The confirmation text is on its way; reminders go out the day before and 2 hours before."
-        : "This contact has no phone number: no confirmation or reminders will be texted.",
-    });
-  });
+  return contactSubrouteAction(
+    args,
+    { schema, refused: "Appointment not booked" },
+    async (input, { id, actor, backTo }) => {
+      const startsAt = localToUtc(input.startsAt, input.tz);
+      if (!startsAt) throw new AppError("validation", INVALID_START_AT, { field: "startsAt" });
+      const booked = await bookAppointment(
+        { db: args.context.db, queue: args.context.queue, now: args.context.clock() },
+        {
+          contactId: id,
+          startsAt,
+          timeZone: input.tz,
+          closerUserId: input.closerUserId,
+          location: input.location,
+          meetingLink: input.meetingLink,
+          note: input.note,
+        },
+        actor,
+        contactEventHooks(args.context.queue),
+      );
+      return redirectWithToast(args.context, backTo(input.back), {
+        title: "Appointment booked",
+        description: booked.confirmationMessageId
+          ? "The confirmation text is on its way; reminders go out the day before and 2 hours before."
+          : "This contact has no phone number: no confirmation or reminders will be texted.",
+      });
+    },
+  );
 }

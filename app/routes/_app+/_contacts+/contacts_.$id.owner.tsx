@@ -1,13 +1,10 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { setContactOwner } from "~/contacts/set-contact-owner.server";
-import { formAction } from "~/http/form-action.server";
 import { ownerField } from "~/http/owner-form";
 import { redirectWithToast } from "~/http/toast.server";
 import { backField } from "~/http/form-schema";
-import { clientIp } from "~/lib/request.server";
-import { contactSubroute } from "~/http/contact-guard.server";
-import { requireUser } from "~/http/guard.server";
+import { contactSubrouteAction, contactSubrouteLoader } from "~/http/contact-guard.server";
 import { seesAllContacts, viewerOf } from "~/contacts/contact-scope.server";
 
 // POST /contacts/:id/owner — set, reassign or clear one contact's owner, with an optional note (decision 044). The
@@ -19,30 +16,29 @@ const schema = z.object({
   back: backField,
 });
 
-/** Nothing to show here: a GET goes to the contact's page. */
-export async function loader(args: LoaderFunctionArgs) {
-  await requireUser(args);
-  return redirect(contactSubroute(args).backTo());
-}
+export const loader = contactSubrouteLoader;
 
 export async function action(args: ActionFunctionArgs) {
-  const { id, backTo, refusal } = contactSubroute(args);
-  return formAction(args, { schema, ...refusal("Owner not changed") }, async (input, { user }) => {
-    const { changed } = await setContactOwner(
-      args.context.db,
-      { contactIds: [id()], ownerUserId: input.ownerUserId, note: input.note },
-      { userId: user.id, ipAddress: clientIp(args.request), role: user.role },
-      args.context.clock(),
-    );
-    // A rep who handed the contact to a teammate no longer sees it (decision 048): back to their own list.
-    const handedAway =
-      changed > 0 &&
-      input.ownerUserId !== null &&
-      input.ownerUserId !== user.id &&
-      !(await seesAllContacts(viewerOf(user), args.context.db));
-    return redirectWithToast(args.context, handedAway ? "/contacts" : backTo(input.back), {
-      title: changed ? (input.ownerUserId === null ? "Owner cleared" : "Owner set") : "Owner not changed",
-      description: changed ? undefined : "You can change the owner only of your own or unowned contacts.",
-    });
-  });
+  return contactSubrouteAction(
+    args,
+    { schema, refused: "Owner not changed" },
+    async (input, { id, user, actor, backTo }) => {
+      const { changed } = await setContactOwner(
+        args.context.db,
+        { contactIds: [id], ownerUserId: input.ownerUserId, note: input.note },
+        actor,
+        args.context.clock(),
+      );
+      // A rep who handed the contact to a teammate no longer sees it (decision 048): back to their own list.
+      const handedAway =
+        changed > 0 &&
+        input.ownerUserId !== null &&
+        input.ownerUserId !== user.id &&
+        !(await seesAllContacts(viewerOf(user), args.context.db));
+      return redirectWithToast(args.context, handedAway ? "/contacts" : backTo(input.back), {
+        title: changed ? (input.ownerUserId === null ? "Owner cleared" : "Owner set") : "Owner not changed",
+        description: changed ? undefined : "You can change the owner only of your own or unowned contacts.",
+      });
+    },
+  );
 }
