@@ -1,7 +1,9 @@
 /**
  * Static check that every route module's loader and action call the guard its access folder requires (decision 032):
  * the first folder under app/routes says who may call a route, and so which call its handlers must make themselves.
- * `formAction` counts as the session guard: it calls requireUser first (app/http/form-action.server.ts). It reads the
+ * `formAction` counts as the session guard: it calls requireUser first (app/http/form-action.server.ts); so do a contact
+ * sub-route's `contactSubrouteLoader` and `contactSubrouteAction` (app/http/contact-guard.server.ts: requireUser, and
+ * formAction). It reads the
  * source text, so a new route cannot forget the guard, or sit in a folder whose guard it does not call, and still
  * pass `npm test`.
  */
@@ -9,7 +11,7 @@
 type Guard = { name: string; call: RegExp } | null;
 const SESSION: Guard = {
   name: "requireUser/formAction",
-  call: /\bawait\s+requireUser\s*\(|\breturn\s+formAction\s*\(/,
+  call: /\bawait\s+requireUser\s*\(|\breturn\s+(?:formAction|contactSubrouteLoader|contactSubrouteAction)\s*\(/,
 };
 
 /** Access folder (the first folder under app/routes) → the guard every handler in it calls; null: public. */

@@ -35,7 +35,8 @@ import {
   type PacingState,
 } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
-import { nextAllowedSendTime, quietHoursNote } from "./quiet-hours";
+import { nextAllowedSendTime, quietHoursNote, stateRuleFor } from "./quiet-hours";
+import { CAP_WINDOW_MS, capNote, isCappedKind, nextUnderCap } from "./marketing-cap";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -290,6 +291,32 @@ export function selectBatchPacing(db: Db, ids: readonly number[], fallback: stri
     .where(inArray(senderPacing.sender, candidates));
 }
 
+/**
+ * When each number this batch may text marketing to was sent a capped text within the window the Florida/Oklahoma cap
+ * counts (marketing-cap.ts): in the batch's one read, driven by the batch's own capped SMS ids — a seek of
+ * messages_capped_sent_idx per number on (phone, sent_at > since), reading those rows and nothing else. A text another
+ * consumer holds in `sending` this very moment is not counted (decision 061).
+ */
+export function selectRecentMarketing(db: Db, ids: readonly number[], since: number) {
+  // Spelled as messages_capped_sent_idx's WHERE (migration 0069), so SQLite can use that partial index.
+  return db
+    .select({ phone: messages.phone, at: sql<number>`${messages.sentAt}`.mapWith(Number) })
+    .from(messages)
+    .where(
+      and(
+        inArray(
+          messages.phone,
+          sql`(SELECT coalesce(c.phone, q.phone) FROM ${messages} q LEFT JOIN ${contacts} c ON c.id = q.contact_id
+            WHERE q.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND q.channel = 'sms'
+            AND q.kind IN ('campaign', 'broadcast', 'quick', 'auto_followup'))`,
+        ),
+        sql`sent_at IS NOT NULL AND direction = 'outbound' AND channel = 'sms' AND kind IN ('campaign', 'broadcast', 'quick', 'auto_followup')`,
+        sql`${messages.sentAt} > ${since}`,
+        inArray(messages.status, ["sent", "delivered", "undelivered"]),
+      ),
+    );
+}
+
 /** One row of the claim write: a claimed message (rendered text) or a decided one (skipped, deferred, failed). */
 type ClaimRow = {
   id: number;
@@ -425,6 +452,32 @@ function render(row: Row, now: Date, org: OrgSettings) {
   return { text: renderQuickSend(text, contact), subject };
 }
 
+/** The state whose rules apply: the contact's, else its ZIP's; one that cannot be told gets the strictest (FL). */
+function stateOf(row: Pick<Row, "state" | "zipCode">) {
+  return normalizeState(row.state) ?? stateForZip(row.zipCode) ?? STRICTEST_STATE;
+}
+
+/**
+ * A state's cap on marketing texts per 24 hours (Florida, Oklahoma; marketing-cap.ts): null when this text may go —
+ * it then counts against its number for the rest of the batch — else its deferral to the first moment the cap and
+ * the state's window both allow.
+ */
+function capOutcome(row: Row, now: Date, sentAtsOf: Map<string, number[]>): Outcome | null {
+  if (row.channel !== "sms" || !isCappedKind(row.kind)) return null;
+  const state = stateOf(row);
+  const rule = stateRuleFor(state);
+  if (!rule.per24Hours) return null;
+  const to = (row.contactPhone ?? row.phone)!;
+  const sentAts = sentAtsOf.get(to) ?? [];
+  const next = nextUnderCap(sentAts, rule.per24Hours, now.getTime());
+  if (next <= now.getTime()) {
+    sentAtsOf.set(to, [...sentAts, now.getTime()]);
+    return null;
+  }
+  const allowed = nextAllowedSendTime(new Date(next), row.timeZone, state);
+  return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: capNote(rule) };
+}
+
 /** Compliance before anything leaves: opt-outs, unsendable numbers, quiet hours. null = send. */
 function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outcome | null {
   // Compliance replies, and staff mail (an unsubscribe applies to marketing mail to contacts, never to alerts).
@@ -444,8 +497,7 @@ function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outc
     if (!(row.contactEmail ?? row.email)) return { id: row.id, status: "skipped", errorMessage: "No email address" };
   }
   if (row.isMarketing && !ignoreQuietHours) {
-    // A state that cannot be told (none given, none from the ZIP) gets the strictest state window (08:00–20:00).
-    const state = normalizeState(row.state) ?? stateForZip(row.zipCode) ?? STRICTEST_STATE;
+    const state = stateOf(row);
     const allowed = nextAllowedSendTime(now, row.timeZone, state);
     if (allowed.getTime() > now.getTime()) {
       return { id: row.id, status: "pending", scheduledAt: allowed.getTime(), errorMessage: quietHoursNote(state) };
@@ -481,16 +533,20 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
 
   // Every read in one round trip: the rows, the organisation's settings ({{company…}} variables) and the sending
   // numbers' pacing states (D1 runs one statement at a time, so parallel reads cost as much as sequential ones).
-  const [rows, orgRows, pacingRows] = (await runBatch(db, [
+  const [rows, orgRows, pacingRows, recentMarketing] = (await runBatch(db, [
     selectQueuedForSend(db, ids, now),
     selectOrgSettings(db),
     selectBatchPacing(db, ids, deps.sms.sender),
-  ])) as [Row[], OrgSettingRow[], (PacingState & { sender: string })[]];
+    selectRecentMarketing(db, ids, t - CAP_WINDOW_MS),
+  ])) as [Row[], OrgSettingRow[], (PacingState & { sender: string })[], { phone: string | null; at: number }[]];
   const pacingOf = new Map(pacingRows.map((p) => [p.sender, p]));
   const senderOf = new Map(rows.map((r) => [r.id, senderFor(r, deps.sms.sender)]));
   const org = orgSettingsFrom(orgRows);
   // The local-outbox switch (Message Center): never honoured when a real SMS provider is configured.
   const ignoreQuietHours = deps.sms.name === "outbox" && localIgnoresQuietHours(orgRows);
+  // Marketing texts each number got in the last 24 hours, for the Florida/Oklahoma cap (the local switch skips it too).
+  const sentAtsOf = new Map<string, number[]>();
+  for (const m of recentMarketing) if (m.phone) sentAtsOf.set(m.phone, [...(sentAtsOf.get(m.phone) ?? []), m.at]);
 
   // 1. Decide: compliance outcomes now, the rest wants sending.
   const decided: Outcome[] = [];
@@ -506,7 +562,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       decided.push({ id: row.id, status: "held", errorMessage: hold });
       continue;
     }
-    const c = complianceOutcome(row, now, ignoreQuietHours);
+    const c =
+      complianceOutcome(row, now, ignoreQuietHours) ?? (ignoreQuietHours ? null : capOutcome(row, now, sentAtsOf));
     if (c) decided.push(c);
     else toSend.push(row);
   }

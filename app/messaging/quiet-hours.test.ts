@@ -169,6 +169,9 @@ describe("nextAllowedSendTime — explicit cases", () => {
     expect(describeRule(STATE_RULES.find((r) => r.state === "RI")!)).toBe(
       "Mon–Fri 09:00–18:00 · Sat 10:00–17:00 · Sun none · no federal holidays",
     );
+    expect(describeRule(STATE_RULES.find((r) => r.state === "FL")!)).toBe(
+      "Every day 08:00–20:00 · at most 3 marketing texts per 24 hours",
+    );
   });
 
   it("uses the most restrictive US window when the time zone is unknown or invalid", () => {

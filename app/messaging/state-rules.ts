@@ -19,8 +19,12 @@ export interface StateRule {
   sunday: SendWindow | null;
   /** No marketing texts on federal holidays (and their observed weekday). */
   noHolidays: boolean;
-  /** At most this many marketing texts to one person in 24 hours (shown; the count is not enforced yet). */
-  perDay?: number;
+  /**
+   * At most this many marketing texts to one number in any 24 hours (Florida's and Oklahoma's "3 per 24 hours on the
+   * same subject matter"; every marketing text of the seller counts as one subject). The send consumer defers the
+   * next one until the oldest of them is 24 hours old (marketing-cap.ts).
+   */
+  per24Hours?: number;
   statute: string;
   reviewed: string;
 }
@@ -62,7 +66,7 @@ export const STATE_RULES: readonly StateRule[] = [
     name: "Florida",
     ...daily(h(8, 20)),
     noHolidays: false,
-    perDay: 3,
+    per24Hours: 3,
     statute: "Fla. Stat. §501.059(8)(a)",
     reviewed: REVIEWED,
   },
@@ -99,7 +103,7 @@ export const STATE_RULES: readonly StateRule[] = [
     name: "Oklahoma",
     ...daily(h(8, 20)),
     noHolidays: false,
-    perDay: 3,
+    per24Hours: 3,
     statute: "Okla. Stat. tit. 15, §775C.4",
     reviewed: REVIEWED,
   },
@@ -227,6 +231,6 @@ export function describeRule(rule: StateRule): string {
       ? [`Every day ${w(rule.weekday)}`]
       : [`Mon–Fri ${w(rule.weekday)}`, `Sat ${w(rule.saturday)}`, `Sun ${w(rule.sunday)}`];
   if (rule.noHolidays) parts.push("no federal holidays");
-  if (rule.perDay) parts.push(`at most ${rule.perDay} a day`);
+  if (rule.per24Hours) parts.push(`at most ${rule.per24Hours} marketing texts per 24 hours`);
   return parts.join(" · ");
 }

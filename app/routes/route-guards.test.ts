@@ -17,7 +17,8 @@ const sources = Object.fromEntries(Object.entries(modules).map(([path, src]) => 
 
 // formAction (app/http/form-action.server.ts) guards before it reads the form; handleTwilioWebhook checks the signature;
 // v1Route (app/http/api-v1) guards before it parses.
-const GUARD_CALL = /\b(requireUser|requireApiUser|formAction|handleTwilioWebhook|v1Route)\s*\(/g;
+const GUARD_CALL =
+  /\b(requireUser|requireApiUser|formAction|contactSubrouteLoader|contactSubrouteAction|handleTwilioWebhook|v1Route)\s*\(/g;
 
 /** Each guard call of each route module, as [file, nth call]: the check must fail when any single one is removed. */
 const guardCalls = Object.entries(sources).flatMap(([file, src]) =>

@@ -120,6 +120,12 @@ export const messages = sqliteTable(
     index("messages_unsent_phone_idx")
       .on(t.phone)
       .where(sql`status IN ('pending', 'queued', 'held')`),
+    // The Florida/Oklahoma cap's read (decision 061): a number's capped texts sent since a moment.
+    index("messages_capped_sent_idx")
+      .on(t.phone, t.sentAt)
+      .where(
+        sql`sent_at IS NOT NULL AND direction = 'outbound' AND channel = 'sms' AND kind IN ('campaign', 'broadcast', 'quick', 'auto_followup')`,
+      ),
     index("messages_phone_conversation_idx")
       .on(t.phone, t.id)
       .where(sql`direction = 'inbound' OR kind IN ('individual', 'quick', 'reply')`),
