@@ -411,6 +411,11 @@ const MATRIX: Record<string, Case[]> = {
     get(contactAt("/appointments/1"), REDIRECT),
     post(contactAt("/appointments/1"), { status: "sideways" }, SCREEN_FORM_INVALID),
   ],
+  // One contact's TCPA packet (issue 29): anyone who may open the contact; the same scope for its CSV.
+  "_app+/_contacts+/contacts_.$id_.tcpa-packet.tsx": [
+    ...screen(contactAt("/tcpa-packet"), SCREEN_NO_ACTION),
+    get("/contacts/999999999/tcpa-packet", SCREEN_404),
+  ],
   "_app+/_contacts+/contacts_.pipeline.tsx": screen("/contacts/pipeline", SCREEN_NO_ACTION),
   "_app+/_contacts+/contacts.new.tsx": screen("/contacts/new"),
   "_app+/_contacts+/contacts.$id.edit.tsx": screen(contactAt("/edit")),
@@ -524,6 +529,11 @@ const MATRIX: Record<string, Case[]> = {
     get("/media/999999999", SCREEN_404),
     get("/media/not-an-id", SCREEN_404),
     post("/media/1", {}, SCREEN_NO_ACTION),
+  ],
+  "_session+/contacts.$id.tcpa-packet[.]csv.ts": [
+    get(contactAt("/tcpa-packet.csv"), SCREEN),
+    get("/contacts/999999999/tcpa-packet.csv", SCREEN_404),
+    post(contactAt("/tcpa-packet.csv"), {}, SCREEN_NO_ACTION),
   ],
   "_session+/contacts.download.ts": [
     get("/contacts/download?format=csv", SCREEN),

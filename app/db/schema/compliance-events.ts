@@ -33,3 +33,5 @@ export const complianceEvents = sqliteTable(
     index("compliance_events_kind_id_idx").on(t.kind, t.id),
   ],
 );
+
+export type ComplianceEvent = typeof complianceEvents.$inferSelect;

@@ -44,7 +44,8 @@ export default function AppLayout() {
           id="sidebar"
           aria-label="Main navigation"
           className={cx(
-            "fixed inset-y-0 left-0 z-40 flex w-64 flex-col bg-sidebar text-sidebar-fg transition-transform duration-200 lg:static lg:translate-x-0",
+            // Printed pages (the TCPA packet, reports) carry the content only.
+            "fixed inset-y-0 left-0 z-40 flex w-64 flex-col bg-sidebar text-sidebar-fg transition-transform duration-200 lg:static lg:translate-x-0 print:hidden",
             open ? "translate-x-0" : "-translate-x-full",
           )}
         >
@@ -103,7 +104,7 @@ export default function AppLayout() {
         />
 
         <div className="flex min-w-0 flex-1 flex-col">
-          <header className="sticky top-0 z-20 flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:px-8">
+          <header className="sticky top-0 z-20 flex items-center justify-between border-b border-border bg-surface px-4 py-3 lg:px-8 print:hidden">
             <div className="flex items-center gap-3">
               <MenuLink open onClick={toggle(true)} className="text-fg-muted hover:bg-muted" />
               <h1 className="text-lg font-semibold" data-testid="header-title">

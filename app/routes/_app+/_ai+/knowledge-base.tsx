@@ -260,8 +260,8 @@ export default function KnowledgeBase() {
             <li>
               Florida (Fla. Stat. §501.059(8)(a)) and Oklahoma (Okla. Stat. tit. 15, §775C.4) allow at most 3 sales
               texts to one number in 24 hours. Helio counts every campaign, broadcast, Quick Send and auto-responder
-              follow-up to the number and defers the fourth until the oldest of the three is 24 hours old; a
-              contact whose state cannot be told from its record or ZIP is treated as Floridian. Your own texts in a
+              follow-up to the number and defers the fourth until the oldest of the three is 24 hours old; a contact
+              whose state cannot be told from its record or ZIP is treated as Floridian. Your own texts in a
               conversation and appointment texts are not counted.
             </li>
             <li>

@@ -178,9 +178,18 @@ export default function ContactDetail() {
           <Card
             title="Consent"
             actions={
-              <TextLink href={`/compliance/evidence.csv?contact=${contact.id}`} download className="text-sm">
-                Consent evidence
-              </TextLink>
+              <span className="flex flex-wrap gap-3">
+                <TextLink href={`/compliance/evidence.csv?contact=${contact.id}`} download className="text-sm">
+                  Consent evidence
+                </TextLink>
+                <TextLink
+                  href={`/contacts/${contact.id}/tcpa-packet`}
+                  className="text-sm"
+                  data-testid="tcpa-packet-link"
+                >
+                  TCPA packet
+                </TextLink>
+              </span>
             }
           >
             <ul className="space-y-1 text-sm" data-testid="consent">

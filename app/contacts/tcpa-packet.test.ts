@@ -1,0 +1,123 @@
+// The TCPA packet (issue 29 item 4): one contact's consent, evidence, messages with their local time, holds and
+// opt-outs — exactly that contact's records, on a printable page and as CSV, only for users who may see the contact.
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { call, db, signedIn } from "../../tests/factories";
+import { createTestContact } from "../../tests/contact-factory";
+import { buildTcpaPacket } from "./build-tcpa-packet.server";
+import { viewerOf } from "./contact-scope.server";
+
+const T0 = Date.UTC(2026, 10, 18, 16, 0); // 11:00 in New York
+
+async function message(
+  contactId: number,
+  phone: string,
+  fields: {
+    direction: "inbound" | "outbound";
+    status: string;
+    content: string;
+    at: number;
+    kind?: string;
+    note?: string;
+  },
+) {
+  const row = await db().get<{ id: number }>(sql`INSERT INTO messages (channel, direction, status, contact_id, phone,
+    content, idempotency_key, is_marketing, kind, sent_at, error_message, created_at, updated_at)
+    VALUES ('sms', ${fields.direction}, ${fields.status}, ${contactId}, ${phone}, ${fields.content},
+    ${crypto.randomUUID()}, ${fields.direction === "outbound" ? 1 : 0}, ${fields.kind ?? "broadcast"},
+    ${fields.status === "sent" || fields.status === "received" ? fields.at : null}, ${fields.note ?? null}, ${fields.at},
+    ${fields.at}) RETURNING id`);
+  return row!.id;
+}
+
+async function contactWithHistory(userId: number, name: string) {
+  const c = await createTestContact(userId, { firstName: name, state: "NY", zipCode: "10001" });
+  const ids = [
+    await message(c.id, c.phone, { direction: "outbound", status: "sent", content: `Hi ${name}, solar?`, at: T0 }),
+    await message(c.id, c.phone, {
+      direction: "inbound",
+      status: "received",
+      content: "=1+1 <b>STOP</b>",
+      at: T0 + 60_000,
+    }),
+  ];
+  const held = await message(c.id, c.phone, {
+    direction: "outbound",
+    status: "queued",
+    content: "Evening offer",
+    at: T0 + 120_000,
+  });
+  // The consumer's deferral: the compliance trigger records the hold (quiet hours) as it would.
+  await db().run(sql`UPDATE messages SET status = 'pending', updated_at = ${T0 + 180_000},
+    error_message = 'Deferred: outside allowed sending hours in the recipient''s time zone (Federal (TCPA): 47 CFR 64.1200(c)(1))'
+    WHERE id = ${held}`);
+  // The opt-out (the trigger writes the consent event).
+  await db().run(sql`UPDATE contacts SET opted_out_at = ${T0 + 61_000}, opted_out_source = 'STOP keyword',
+    updated_at = ${T0 + 61_000} WHERE id = ${c.id}`);
+  await db().run(sql`INSERT INTO lead_consents (contact_id, source, consent_text, seller_name, page_url, ip_address,
+    consented_at, created_at) VALUES (${c.id}, 'SunLeads', 'I agree to receive texts from Helio Solar', 'Helio Solar',
+    'https://leads.example/form', '203.0.113.9', ${T0 - 86_400_000}, ${T0 - 86_400_000})`);
+  return { contact: c, messageIds: [...ids, held] };
+}
+
+describe("the TCPA packet", () => {
+  it("holds exactly the contact's records, oldest first, each with the contact's local time", async () => {
+    const { user } = await signedIn();
+    const a = await contactWithHistory(user.id, "Rosa");
+    const b = await contactWithHistory(user.id, "Other");
+    const packet = await buildTcpaPacket(db(), a.contact.id, viewerOf(user), new Date(T0 + 3_600_000));
+
+    expect(packet.entries.map((e) => e.record)).toEqual([
+      "lead consent",
+      "message",
+      "message",
+      "consent",
+      "message",
+      "hold",
+    ]);
+    const messageIds = packet.entries.flatMap((e) => (e.record === "message" ? [e.messageId] : []));
+    expect(messageIds.sort()).toEqual([...a.messageIds].sort());
+    for (const id of b.messageIds) expect(packet.entries.some((e) => e.messageId === id)).toBe(false);
+    expect(packet.entries.some((e) => e.text.includes("Other"))).toBe(false);
+    expect(packet.entries[0]).toMatchObject({ to: "Helio Solar", text: "I agree to receive texts from Helio Solar" });
+    expect(packet.entries.find((e) => e.record === "consent")).toMatchObject({
+      what: "Opted out",
+      reason: "STOP keyword",
+    });
+    expect(packet.entries.at(-1)).toMatchObject({ what: "Held for the calling window" });
+    expect(packet.entries.at(-1)!.reason).toMatch(/47 CFR 64\.1200/);
+    expect(packet.contact).toMatchObject({ state: "NY", timeZone: "America/New_York", optedOutSource: "STOP keyword" });
+  });
+
+  it("is a printable page and a CSV for whoever may see the contact; another rep's contact is a 404", async () => {
+    const { user, cookie } = await signedIn();
+    const { contact } = await contactWithHistory(user.id, "Rosa");
+    // The rep's own contact (decision 048): another rep may not open it.
+    await db().run(sql`UPDATE contacts SET owner_user_id = ${user.id} WHERE id = ${contact.id}`);
+
+    const page = await call(`/contacts/${contact.id}/tcpa-packet`, { cookie });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("TCPA packet: Rosa");
+    expect(html).toContain("Nov 18, 2026, 11:00:00 AM EST"); // the first text, in New York time
+    expect(html).toContain("&lt;b&gt;STOP&lt;/b&gt;"); // the contact's words as text, never markup
+    expect(html).not.toContain("<b>STOP</b>");
+
+    const csv = await call(`/contacts/${contact.id}/tcpa-packet.csv`, { cookie });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("Content-Disposition")).toMatch(/^attachment; filename="tcpa-packet-contact-\d+-/);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toMatch(/^"at_utc","at_contact_local","record"/);
+    expect(lines).toHaveLength(1 + 6);
+    // The contact's STOP, with a cell a spreadsheet would run as a formula written as text.
+    expect(lines.find((l) => l.includes("STOP</b>"))).toContain(`"'=1+1 <b>STOP</b>"`);
+    expect(lines.join("\n")).not.toMatch(/,"=/);
+
+    const other = await signedIn();
+    for (const path of [`/contacts/${contact.id}/tcpa-packet`, `/contacts/${contact.id}/tcpa-packet.csv`]) {
+      expect((await call(path, { cookie: other.cookie })).status, path).toBe(404);
+      expect((await call(path)).status, `${path} signed out`).toBe(302);
+    }
+  });
+});
