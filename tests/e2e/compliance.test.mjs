@@ -1,5 +1,6 @@
 // The compliance report in a real browser, JS on and off (issue 14): a contact texts STOP, the report counts the
-// opt-out by its source, and the consent evidence downloads as CSV with the text that did it.
+// opt-out by its source, the consent evidence downloads as CSV with the text that did it, and the contact's TCPA
+// packet shows and downloads both.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { it } from "node:test";
@@ -55,6 +56,32 @@ describeEachMode("Compliance report", (mode) => {
     assert.match(lines[1], /"opt-out","sms"/);
     assert.match(lines[1], new RegExp(`"${last}"`));
     assert.match(lines[1], /"STOP"/);
+
+    // The TCPA packet (issue 29): the STOP, the opt-out it caused, on a printable page and as CSV.
+    await page.getByRole("link", { name: "TCPA packet" }).click();
+    await atUrl(page, `${BASE}/contacts/${contact.id}/tcpa-packet`);
+    await page.getByRole("heading", { name: `TCPA packet: Opal ${last}` }).waitFor();
+    const entries = page.getByTestId("packet-entry");
+    await entries.filter({ hasText: "Opted out" }).first().waitFor();
+    await entries.filter({ hasText: "STOP" }).first().waitFor();
+    const [packet] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "CSV" }).click(),
+    ]);
+    assert.match(
+      packet.suggestedFilename(),
+      new RegExp(`^tcpa-packet-contact-${contact.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    );
+    const rows = (await readFile(await packet.path(), "utf8")).trim().split("\r\n");
+    assert.match(rows[0], /^"at_utc","at_contact_local","record"/);
+    assert.ok(
+      rows.some((r) => /"consent","Opted out"/.test(r)),
+      rows.join("\n"),
+    );
+    assert.ok(
+      rows.some((r) => /"message","Received/.test(r) && /"STOP"/.test(r)),
+      rows.join("\n"),
+    );
     await context.close();
   });
 });
