@@ -133,7 +133,13 @@ async function main() {
     if (res.status !== 200) throw new Error(`${path} → ${res.status}`);
     return body.byteLength;
   };
-  const sql = (text) => () => db.prepare(text).all();
+  // Prepared once: each property read on Miniflare's D1 proxy is a synchronous round trip to workerd, and one of those
+  // failed an internal assertion mid-run under load (SynchronousFetcher, message id mismatch); the query itself is
+  // what the floor measures.
+  const sql = (text) => {
+    const statement = db.prepare(text);
+    return () => statement.all();
+  };
   const term = "battery";
   const routesFor = (busy) => [
     { name: "Dashboard /", path: "/", sql: "SELECT * FROM campaigns ORDER BY id DESC LIMIT 5" },
