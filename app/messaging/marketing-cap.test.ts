@@ -47,21 +47,25 @@ async function contactIn(state: string, zipCode: string) {
 }
 
 describe("the Florida/Oklahoma cap in the send consumer", () => {
-  it("defers a Florida contact's 4th marketing text in 24 hours to when the oldest turns 24 hours old", async () => {
-    const { deps, queue, twilio } = await pipeline({ clock: () => NOON_EAST });
-    const c = await contactIn("FL", "33101");
-    const oldest = new Date(NOON_EAST.getTime() - 20 * HOUR); // 15:00 the day before, Miami time
-    for (const at of [oldest, new Date(NOON_EAST.getTime() - 5 * HOUR), new Date(NOON_EAST.getTime() - HOUR)])
-      await sentMarketing(c.id, c.phone, at);
-    const id = await queueMessage(deps, queue, {
+  /** A contact in `state` sent capped texts at `sentAts`; then one more broadcast through the consumer at NOON_EAST. */
+  async function oneMore(state: string, zipCode: string, sentAts: Date[]) {
+    const run = await pipeline({ clock: () => NOON_EAST });
+    const c = await contactIn(state, zipCode);
+    for (const at of sentAts) await sentMarketing(c.id, c.phone, at);
+    const id = await queueMessage(run.deps, run.queue, {
       kind: "broadcast",
       contactId: c.id,
       phone: c.phone,
       content: "Offer",
     });
-    await sendMessages(queue.takeSendJobs(), deps);
+    await sendMessages(run.queue.takeSendJobs(), run.deps);
+    return { ...run, id, row: await messageRow(id) };
+  }
+  const ago = (hours: number) => new Date(NOON_EAST.getTime() - hours * HOUR);
 
-    const row = await messageRow(id);
+  it("defers a Florida contact's 4th marketing text in 24 hours to when the oldest turns 24 hours old", async () => {
+    const oldest = ago(20); // 15:00 the day before, Miami time
+    const { id, row, twilio } = await oneMore("FL", "33101", [oldest, ago(5), ago(1)]);
     expect(row).toMatchObject({ status: "pending", error_message: capNote(FL) });
     expect(row?.error_message).toBe(
       "Deferred: Florida allows 3 marketing texts to one number per 24 hours (Fla. Stat. §501.059(8)(a))",
@@ -78,21 +82,9 @@ describe("the Florida/Oklahoma cap in the send consumer", () => {
   });
 
   it("a deferral that lands outside the state's window moves on to the next morning", async () => {
-    const { deps, queue } = await pipeline({ clock: () => NOON_EAST });
-    const c = await contactIn("OK", "73102");
-    // The oldest went at 19:30 Oklahoma time yesterday: 24 hours on is 19:30 today, inside 08:00–20:00 …
-    // … so make it 20:30 (sent when the federal window still allowed it): 24 hours on is past Oklahoma's 20:00.
-    const oldest = new Date("2026-11-18T02:30:00Z"); // 20:30 CST on the 17th
-    for (const at of [oldest, new Date(NOON_EAST.getTime() - 2 * HOUR), new Date(NOON_EAST.getTime() - HOUR)])
-      await sentMarketing(c.id, c.phone, at);
-    const id = await queueMessage(deps, queue, {
-      kind: "broadcast",
-      contactId: c.id,
-      phone: c.phone,
-      content: "Offer",
-    });
-    await sendMessages(queue.takeSendJobs(), deps);
-    const row = await messageRow(id);
+    // The oldest went at 20:30 Oklahoma time the day before (the federal window was still open): 24 hours on is past
+    // Oklahoma's 20:00, so the text waits for 08:00 the morning after.
+    const { row } = await oneMore("OK", "73102", [new Date("2026-11-18T02:30:00Z"), ago(2), ago(1)]);
     expect(row?.status).toBe("pending");
     expect(row?.error_message).toMatch(/^Deferred: Oklahoma allows 3 marketing texts/);
     expect(row?.scheduled_at).toBe(new Date("2026-11-19T14:00:00Z").getTime()); // 08:00 CST on the 19th
