@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleWorker, login, migrate, seed, startHelioWithoutProvider } from "./helio.mjs";
+import { matchColumnsAsGuessed } from "./import-steps.mjs";
 
 /** Every process below `pid` (children, grandchildren…), from /proc. */
 function descendants(pid) {
@@ -102,6 +103,8 @@ export async function importAgainstCeiling(csvText, { timeoutMs = 15 * 60_000 } 
     await staged.arrayBuffer();
     if (staged.status !== 302 || !location?.startsWith("/contacts/imports/"))
       throw new Error(`upload failed: ${staged.status}`);
+    const get = (path) => h.mf.dispatchFetch(base + path, { headers: { Cookie: cookie }, redirect: "manual" });
+    await matchColumnsAsGuessed(get, post, location);
     const stageSeconds = (performance.now() - t0) / 1000;
     const stagedPeak = Math.max(peak, workerdMemory().rss);
     const importId = Number(/\/contacts\/imports\/(\d+)/.exec(location)[1]);

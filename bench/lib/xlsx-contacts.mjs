@@ -9,7 +9,9 @@ const COMPANIES = [COMMON_COMPANY, ...OTHER_COMPANIES];
 const ZIPS = PLACES.map(([, , zip]) => Number(zip));
 const SOURCES = ["Web form", "Referral", "Door knock", "Trade show", "Facebook ad"];
 const STATUSES = ["New", "Contacted", "Qualified", "Proposal sent", "Closed won", "Closed lost"];
-const OWNERS = ["Avery Admin", "Riley Rep", "Jordan Lee", "Sam Patel"];
+// The Owner column names a Helio user or nobody (decision 050 refuses a row whose owner is no user): the bench's own
+// user (bench/lib/helio.mjs createBenchUser) on half the rows.
+const OWNERS = ["Bench Runner", ""];
 const STREETS = ["Oak", "Maple", "Cedar", "Pine", "Elm", "Sunset", "Lakeview", "Hillcrest"];
 export const HEADER = [
   "First Name",
@@ -28,8 +30,27 @@ export const HEADER = [
   "Notes",
 ];
 
-/** Row r's values: unique phone, email and street address; the rest drawn from small lists (shared strings repeat). */
-export function contactRow(r) {
+const NOTE_WORDS = (
+  "called left voicemail wants quote kw roof south west east shade oak pine tree bill summer winter july august " +
+  "battery backup ev charger financing lease loan cash spouse home weekends evenings text only email prefers " +
+  "panels inverter permit utility net metering tesla enphase rebate county hoa approval trench meter upgrade"
+).split(" ");
+
+/** A rep's note of about `chars` characters, different for every row (deterministic from r). */
+function longNote(r, chars) {
+  let out = `Called ${1 + (r % 28)}/${1 + (r % 12)}:`;
+  for (let x = (r * 2654435761 + 1) >>> 0; out.length < chars; ) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out += ` ${NOTE_WORDS[(x >>> 8) % NOTE_WORDS.length]}`;
+  }
+  return out.slice(0, chars);
+}
+
+/**
+ * Row r's values: unique phone, email and street address; the rest drawn from small lists (shared strings repeat).
+ * `noteChars` > 0 gives every row a note of about that length (a wider file at the import's row cap).
+ */
+export function contactRow(r, noteChars = 0) {
   const [city, state] = PLACES[r % PLACES.length];
   const area = ["312", "415", "512", "602", "720", "813"][Math.floor(r / 20_000) % 6];
   const phone = `(${area}) ${String(230 + (Math.floor(r / 10_000) % 700)).padStart(3, "0")}-${String(r % 10_000).padStart(4, "0")}`;
@@ -49,7 +70,11 @@ export function contactRow(r) {
     STATUSES[(r * 3) % STATUSES.length],
     OWNERS[r % OWNERS.length],
     45000 + (r % 900), // a date serial, styled as a date
-    r % 5 === 0 ? `Called ${1 + (r % 28)}/${1 + (r % 12)}: wants a quote for ${4 + (r % 9)} kW` : "",
+    noteChars > 0
+      ? longNote(r, noteChars)
+      : r % 5 === 0
+        ? `Called ${1 + (r % 28)}/${1 + (r % 12)}: wants a quote for ${4 + (r % 9)} kW`
+        : "",
   ];
 }
 
@@ -57,7 +82,7 @@ export function contactRow(r) {
  * An .xlsx of `rows` contacts (plus the header), built as a stream so the generator's memory stays small. Returns
  * the file's bytes and how many rows it holds.
  */
-export async function contactsXlsx(rows) {
+export async function contactsXlsx(rows, noteChars = 0) {
   const index = new Map();
   const strings = [];
   const sst = (s) => {
@@ -72,7 +97,7 @@ export async function contactsXlsx(rows) {
   async function* sheetData() {
     let chunk = "";
     for (let r = 0; r <= rows; r++) {
-      const values = r === 0 ? HEADER : contactRow(r - 1);
+      const values = r === 0 ? HEADER : contactRow(r - 1, noteChars);
       let row = `<row r="${r + 1}" spans="1:${HEADER.length}" x14ac:dyDescent="0.25">`;
       values.forEach((v, c) => {
         const ref = `${colName(c)}${r + 1}`;
@@ -117,16 +142,30 @@ export async function contactsXlsx(rows) {
   return { bytes, rows, sharedStrings: strings.length, sharedStringBytes };
 }
 
-/** An .xlsx of as many rows as fit in `targetBytes` (sized from a small one, then trimmed until it fits). */
-export async function contactsXlsxOfSize(targetBytes) {
+/**
+ * An .xlsx of as many rows as fit in `targetBytes` (sized from a small one, then trimmed until it fits), at most
+ * `maxRows` of them: past that many a CRM export is wider, not longer — every row gets a longer note, sized so the
+ * file still comes close to `targetBytes` (Helio imports at most MAX_SHEET_ROWS rows a file).
+ */
+export async function contactsXlsxOfSize(targetBytes, maxRows = Infinity) {
   const probe = await contactsXlsx(20_000);
   let rows = Math.floor((20_000 * targetBytes) / probe.bytes.length);
-  let file = await contactsXlsx(rows);
-  while (file.bytes.length > targetBytes) {
-    rows = Math.floor(((rows * targetBytes) / file.bytes.length) * 0.999);
-    file = await contactsXlsx(rows);
+  let noteChars = 0;
+  if (rows > maxRows) {
+    rows = maxRows;
+    // Each note's bytes in the file, measured on a small sample, then corrected on the real size.
+    const wide = await contactsXlsx(20_000, 200);
+    const perChar = (wide.bytes.length - probe.bytes.length) / 20_000 / 200;
+    const plain = (probe.bytes.length * rows) / 20_000;
+    noteChars = Math.max(20, Math.floor((targetBytes - plain) / rows / perChar));
   }
-  return file;
+  let file = await contactsXlsx(rows, noteChars);
+  while (file.bytes.length > targetBytes) {
+    if (noteChars > 0) noteChars = Math.floor(noteChars * (targetBytes / file.bytes.length) * 0.995);
+    else rows = Math.floor(((rows * targetBytes) / file.bytes.length) * 0.999);
+    file = await contactsXlsx(rows, noteChars);
+  }
+  return { ...file, noteChars };
 }
 
 /** The same contacts as an .xls (Excel 97–2003, written by SheetJS with a shared string table) of at most `targetBytes`. */
