@@ -11,7 +11,6 @@ import { bodyTooLarge, MAX_REQUEST_BYTES, readFormDataLimited } from "~/http/rea
 
 export type { FormFailure } from "~/components/form-failure";
 // The schema helpers live in a module the browser bundle can load (route modules build their schemas at top level).
-export { asList, backField, intentError, UNKNOWN_ACTION, withDefaults } from "./form-schema";
 
 /**
  * What `run` gets besides the parsed input: the signed-in user, the form, and `actor` (who asked and from where,

@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { FormFailure } from "~/components/form-failure";
 import { AppError } from "~/lib/app-error";
 import { createTestUser, db, loginAs, ORIGIN } from "../../tests/factories";
-import { asList, formAction, intentError, withDefaults } from "./form-action.server";
+import { formAction } from "./form-action.server";
+import { asList, intentError, withDefaults } from "./form-schema";
 
 // formAction called as a route would call it: a real session (D1), a posted form, the reply it gives back.
 const argsFor = (cookie: string | null, body: BodyInit, headers: Record<string, string> = {}) =>

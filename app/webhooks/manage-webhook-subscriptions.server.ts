@@ -1,28 +1,20 @@
 import { count, desc, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
-import { WEBHOOK_EVENTS, webhookDeliveries, webhookSubscriptions } from "~/db/schema";
+import { webhookDeliveries, webhookSubscriptions } from "~/db/schema";
 import { logActivity } from "~/activity/log-activity.server";
 import type { Actor } from "~/lib/actor";
 import { AppError, notFound } from "~/lib/app-error";
 import { checkWebhookUrl } from "./check-webhook-url.server";
 import { dropIdleCursors } from "./emit-recorded-events.server";
 import { webhookJob } from "./emit-webhook-event.server";
+import type { WebhookSubscriptionInput } from "./webhook-subscription-input";
 import { newWebhookSecret } from "./sign-webhook.server";
 
 /** At most this many subscriptions: each event reads them all (decision 036). */
 export const MAX_SUBSCRIPTIONS = 20;
 /** The delivery log shows this many rows per subscription, newest first. */
 export const LOG_PAGE = 50;
-
-export const webhookSubscriptionInput = z.object({
-  url: z.string().trim().min(1, "Enter the URL").max(2000),
-  description: z.string().trim().max(200).default(""),
-  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1, "Choose at least one event").max(WEBHOOK_EVENTS.length),
-  maxPerHour: z.coerce.number().int().min(1).max(100_000).default(600),
-});
-export type WebhookSubscriptionInput = z.infer<typeof webhookSubscriptionInput>;
 
 type Opts = { allowPrivate: boolean };
 

@@ -15,7 +15,9 @@ import {
   RowsCard,
   SecretOnce,
 } from "~/components/ui";
-import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { asList, intentError, withDefaults } from "~/http/form-schema";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";

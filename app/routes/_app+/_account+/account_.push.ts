@@ -1,7 +1,9 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { describeDevice } from "~/auth/describe-device.server";
-import { formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { intentError, withDefaults } from "~/http/form-schema";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { userAgent } from "~/lib/request.server";

@@ -2,7 +2,9 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { z } from "zod";
 import { localToUtc } from "~/campaigns/local-time";
 import { setConversationState, type ConversationStateChange } from "~/conversations/set-conversation-state.server";
-import { backField, formAction, intentError } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { backField, intentError } from "~/http/form-schema";
 import { seesAllContacts, viewerOf } from "~/contacts/contact-scope.server";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast, refuseBackWithToast } from "~/http/toast.server";

@@ -22,7 +22,9 @@ import {
   PostButton,
   RowsCard,
 } from "~/components/ui";
-import { formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { intentError, withDefaults } from "~/http/form-schema";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";

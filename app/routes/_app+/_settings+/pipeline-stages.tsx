@@ -14,7 +14,9 @@ import { listPipelineStages } from "~/contacts/pipeline-stages.server";
 import { failureByIntent, fieldProps, formErrorOf } from "~/components/form-failure";
 import { Badge, Button, CreateFormCard, Field, PageHeader, PostButton, RowsCard, TextLink } from "~/components/ui";
 import { STAGE_OUTCOMES } from "~/db/schema";
-import { formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { intentError, withDefaults } from "~/http/form-schema";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 

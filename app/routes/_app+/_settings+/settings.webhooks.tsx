@@ -5,7 +5,9 @@ import { z } from "zod";
 import { failureByIntent, fieldErrorsOf, fieldProps, formErrorOf, postedValues } from "~/components/form-failure";
 import { CheckboxList, CreateFormCard, Field, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
 import { WEBHOOK_EVENTS } from "~/db/schema";
-import { asList, formAction, intentError, withDefaults } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { asList, intentError, withDefaults } from "~/http/form-schema";
 import { requireUser } from "~/http/guard.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { zodId } from "~/lib/ids";
@@ -13,8 +15,8 @@ import {
   createWebhookSubscription,
   listWebhookSubscriptions,
   setWebhookEnabled,
-  webhookSubscriptionInput,
 } from "~/webhooks/manage-webhook-subscriptions.server";
+import { webhookSubscriptionInput } from "~/webhooks/webhook-subscription-input";
 import { WebhookStatus } from "~/webhooks/webhook-status";
 import { webhooksAllowPrivate } from "~/wiring/app-deps.server";
 

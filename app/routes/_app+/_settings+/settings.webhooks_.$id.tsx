@@ -3,7 +3,9 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { ScrollText } from "lucide-react";
 import { z } from "zod";
 import { Alert, Badge, Card, PageHeader, PostButton, RowsCard, SecretOnce } from "~/components/ui";
-import { formAction, intentError } from "~/http/form-action.server";
+import { formAction } from "~/http/form-action.server";
+// Schema helpers from the module the browser bundle keeps: a .server module is empty there (decision 030).
+import { intentError } from "~/http/form-schema";
 import { requireUser } from "~/http/guard.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
