@@ -5,13 +5,10 @@ import { contacts, pipelineStages, type PipelineStage } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { requireStage } from "./pipeline-stages.server";
+import { BUILT_IN_STAGES, MAX_STAGES } from "./pipeline-stage-limits";
 
 // Editing the pipeline's stages (decision 053), a superuser's work on /pipeline-stages. Keys never change (contacts,
 // the API and the code name them); labels, order and new stages are the team's.
-export const MAX_STAGES = 20;
-export const MAX_STAGE_LABEL = 40;
-/** Built in: every new contact starts in `new`; the first message sent moves it to `contacted` (a trigger). */
-export const BUILT_IN_STAGES = ["new", "contacted"] as const;
 
 /** A label's key: lower-case letters, digits and underscores ("Site survey" → "site_survey"). */
 export const stageKeyOf = (label: string) =>

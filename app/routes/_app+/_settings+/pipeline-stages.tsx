@@ -3,13 +3,12 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { SquareKanban } from "lucide-react";
 import { z } from "zod";
 import {
-  BUILT_IN_STAGES,
   createPipelineStage,
   deletePipelineStage,
-  MAX_STAGE_LABEL,
   movePipelineStage,
   renamePipelineStage,
 } from "~/contacts/manage-pipeline-stages.server";
+import { BUILT_IN_STAGES, MAX_STAGE_LABEL } from "~/contacts/pipeline-stage-limits";
 import { listPipelineStages } from "~/contacts/pipeline-stages.server";
 import { failureByIntent, fieldProps, formErrorOf } from "~/components/form-failure";
 import { Badge, Button, CreateFormCard, Field, PageHeader, PostButton, RowsCard, TextLink } from "~/components/ui";
