@@ -1,6 +1,13 @@
 import { asc, eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { complianceEvents, leadConsents, messages, type ComplianceEvent, type LeadConsent } from "~/db/schema";
+import {
+  complianceEvents,
+  leadConsents,
+  messages,
+  type ComplianceEvent,
+  type LeadConsent,
+  type Message,
+} from "~/db/schema";
 import { csvCell } from "./export";
 import { normalizeState, stateForZip } from "./us-geo";
 import { getContact } from "./get-contact.server";
@@ -33,6 +40,26 @@ export type PacketEntry = {
 };
 
 export type TcpaPacket = Awaited<ReturnType<typeof buildTcpaPacket>>;
+
+/** The columns of a message the packet reads. */
+type ThreadRow = Pick<
+  Message,
+  | "id"
+  | "channel"
+  | "direction"
+  | "kind"
+  | "status"
+  | "phone"
+  | "email"
+  | "fromAddress"
+  | "content"
+  | "errorCode"
+  | "errorMessage"
+  | "isMarketing"
+  | "createdAt"
+  | "sentAt"
+  | "scheduledAt"
+>;
 
 const EVENT_WHAT: Record<ComplianceEvent["kind"], string> = {
   opt_out: "Opted out",
@@ -112,7 +139,7 @@ export async function buildTcpaPacket(db: Db, contactId: number, viewer: Contact
       .where(eq(messages.contactId, contactId))
       .orderBy(asc(messages.contactId), asc(messages.id))
       .limit(PACKET_MAX_MESSAGES + 1),
-  ])) as [LeadConsent[], ComplianceEvent[], (typeof messages.$inferSelect)[]];
+  ])) as [LeadConsent[], ComplianceEvent[], ThreadRow[]];
   const truncated = thread.length > PACKET_MAX_MESSAGES;
   const messageEntries = thread.slice(0, PACKET_MAX_MESSAGES).map(
     (m): PacketEntry => ({

@@ -36,7 +36,7 @@ import {
 } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
 import { nextAllowedSendTime, quietHoursNote, stateRuleFor } from "./quiet-hours";
-import { CAP_WINDOW_MS, capNote, isCappedKind, nextUnderCap } from "./marketing-cap";
+import { CAP_WINDOW_MS, CAPPED_KINDS, capNote, isCappedKind, nextUnderCap } from "./marketing-cap";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
@@ -292,13 +292,18 @@ export function selectBatchPacing(db: Db, ids: readonly number[], fallback: stri
 }
 
 /**
+ * CAPPED_KINDS as SQL literals, as messages_capped_sent_idx's WHERE spells them (migration 0069): SQLite uses a partial
+ * index only for a WHERE that repeats its terms, so these are constants in the text, never bound values.
+ */
+const CAPPED_KINDS_LIST = sql.raw(`(${CAPPED_KINDS.map((k) => `'${k}'`).join(", ")})`);
+
+/**
  * When each number this batch may text marketing to was sent a capped text within the window the Florida/Oklahoma cap
  * counts (marketing-cap.ts): in the batch's one read, driven by the batch's own capped SMS ids — a seek of
  * messages_capped_sent_idx per number on (phone, sent_at > since), reading those rows and nothing else. A text another
  * consumer holds in `sending` this very moment is not counted (decision 061).
  */
 export function selectRecentMarketing(db: Db, ids: readonly number[], since: number) {
-  // Spelled as messages_capped_sent_idx's WHERE (migration 0069), so SQLite can use that partial index.
   return db
     .select({ phone: messages.phone, at: sql<number>`${messages.sentAt}`.mapWith(Number) })
     .from(messages)
@@ -308,9 +313,9 @@ export function selectRecentMarketing(db: Db, ids: readonly number[], since: num
           messages.phone,
           sql`(SELECT coalesce(c.phone, q.phone) FROM ${messages} q LEFT JOIN ${contacts} c ON c.id = q.contact_id
             WHERE q.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND q.channel = 'sms'
-            AND q.kind IN ('campaign', 'broadcast', 'quick', 'auto_followup'))`,
+            AND q.kind IN ${CAPPED_KINDS_LIST})`,
         ),
-        sql`sent_at IS NOT NULL AND direction = 'outbound' AND channel = 'sms' AND kind IN ('campaign', 'broadcast', 'quick', 'auto_followup')`,
+        sql`sent_at IS NOT NULL AND direction = 'outbound' AND channel = 'sms' AND kind IN ${CAPPED_KINDS_LIST}`,
         sql`${messages.sentAt} > ${since}`,
         inArray(messages.status, ["sent", "delivered", "undelivered"]),
       ),
