@@ -76,6 +76,15 @@ export default tseslint.config(
       "floors/layers": ["error", { allow: PIPELINE_BACK_EDGES_PENDING_HOOKS }],
       "floors/no-remix-in-domain": "error",
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      // Decision 062: toLocaleString/toLocaleDateString with a locale build a new Intl formatter on every call, tens of
+      // microseconds each, hundreds per list page. Counts go through formatCount; dates through a formatter made once.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/][arguments.length>0]",
+          message: "Use formatCount (~/lib/format-count) or an Intl formatter made once at module level.",
+        },
+      ],
     },
   },
 );

@@ -1,4 +1,5 @@
 import type { DailyPoint } from "./get-analytics.server";
+import { formatCount } from "~/lib/format-count";
 
 const SERIES = [
   { key: "sent", label: "Sent", color: "var(--color-primary, #2563eb)" },
@@ -69,7 +70,7 @@ export function MessagesChart({ points }: { points: DailyPoint[] }) {
         {SERIES.map((s) => (
           <span key={s.key} className="inline-flex items-center gap-1">
             <span aria-hidden="true" className="inline-block h-2 w-4 rounded" style={{ background: s.color }} />
-            {s.label}: {totals[s.key].toLocaleString("en-US")}
+            {s.label}: {formatCount(totals[s.key])}
           </span>
         ))}
       </figcaption>

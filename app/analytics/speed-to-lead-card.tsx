@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { MessageSquareReply, MessagesSquare, Send, Timer } from "lucide-react";
 import { Card, cx, focusRing, StatCard } from "~/components/ui";
 import { RANGES, type Range } from "./rates";
+import { formatCount } from "~/lib/format-count";
 
 type Median = { medianMs: number | null; count: number };
 
@@ -36,8 +37,7 @@ export function SpeedToLeadCard({
   hrefFor: (r: Range) => string;
   title?: string;
 }) {
-  const n = (m: Median, what: string) =>
-    `Median of ${m.count.toLocaleString("en-US")} ${what}${m.count === 1 ? "" : "s"}`;
+  const n = (m: Median, what: string) => `Median of ${formatCount(m.count)} ${what}${m.count === 1 ? "" : "s"}`;
   return (
     <Card
       title={title}
@@ -79,13 +79,13 @@ export function SpeedToLeadCard({
           <>
             <StatCard
               label="Conversations handled"
-              value={rep.conversationsHandled.toLocaleString("en-US")}
+              value={formatCount(rep.conversationsHandled)}
               icon={MessagesSquare}
               hint="Contacts this rep texted in the period"
             />
             <StatCard
               label="Replies sent"
-              value={rep.repliesSent.toLocaleString("en-US")}
+              value={formatCount(rep.repliesSent)}
               icon={Send}
               hint="Texts this rep sent to contacts in the period"
             />

@@ -4,6 +4,7 @@ import { assertNoLinkShortener } from "~/messaging/link-shorteners";
 import { AppError } from "~/lib/app-error";
 import { parseClock } from "./send-window";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
+import { formatCount } from "~/lib/format-count";
 
 // SPEC §5 / §8 texts.
 export const CAMPAIGN_NAME_REQUIRED = "Please enter a campaign name";
@@ -44,10 +45,7 @@ const contactIds = z
   .array(z.coerce.number().int().positive("Contact ids must be positive integers"), {
     invalid_type_error: "contactIds must be a list of contact ids",
   })
-  .max(
-    MAX_PICKED_CONTACTS,
-    `Pick at most ${MAX_PICKED_CONTACTS.toLocaleString("en-US")} contacts, or use "select all matching"`,
-  );
+  .max(MAX_PICKED_CONTACTS, `Pick at most ${formatCount(MAX_PICKED_CONTACTS)} contacts, or use "select all matching"`);
 const bool = z.preprocess(
   (v) => (v === "on" || v === "true" ? true : v === "false" || v === "" ? false : v),
   z.boolean(),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, CheckboxList, SearchBox } from "~/components/ui";
 import type { ContactPickerData } from "./load-contact-picker.server";
+import { formatCount } from "~/lib/format-count";
 
 /**
  * The one contact picker (campaign create / add contacts, the Testing Playground's broadcast). It lives inside the
@@ -87,7 +88,7 @@ function SelectAll({
   matching: { n: number; more: boolean };
   checked: boolean;
 }) {
-  const count = more ? `more than ${n.toLocaleString("en-US")}` : n.toLocaleString("en-US");
+  const count = more ? `more than ${formatCount(n)}` : formatCount(n);
   return (
     <label className="flex items-center gap-2 text-sm">
       {/* The search the count was made for: the one enrolled, even if the box was retyped since. */}
@@ -117,7 +118,7 @@ function PickedCount({ initial }: { initial: number }) {
   }, [initial]);
   return (
     <span ref={ref} className="text-fg-muted" data-testid="picked-count" aria-live="polite">
-      {count.toLocaleString("en-US")} selected
+      {formatCount(count)} selected
     </span>
   );
 }

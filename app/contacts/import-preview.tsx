@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Alert, Badge, Button, DialogClose, DialogFooter, LiveRefresh, Table, TBody, Td, THead } from "~/components/ui";
 import type { ContactFields } from "./contact-fields";
+import { formatCount } from "~/lib/format-count";
 
 type Counts = {
   totalRows: number;
@@ -40,7 +41,7 @@ type PreviewRow = Pick<ContactFields, "firstName" | "lastName" | "phone" | "emai
   unsendableReason: string | null;
 };
 
-const n = (x: number) => x.toLocaleString("en-US");
+const n = (x: number) => formatCount(x);
 
 /**
  * A staged upload before anything is saved (the Upload CSV import and Quick Upload & Send): the counts, the first

@@ -8,6 +8,7 @@
 import { SSF } from "@e965/xlsx";
 import { AppError } from "~/lib/app-error";
 import { MAX_SHEET_ROWS } from "./upload-limits";
+import { formatCount } from "~/lib/format-count";
 
 export const SPREADSHEET_PARSE_FAILED = "Failed to read the spreadsheet. Please check the file and try again.";
 export const SPREADSHEET_ENCRYPTED =
@@ -56,7 +57,7 @@ export const TOO_MUCH_TEXT = `This spreadsheet has more distinct text than can b
 export const TOO_BIG_UNPACKED =
   "The spreadsheet is too large to read here once unpacked. Please split it, or save it as CSV.";
 export const tooManyRows = (rows: number) =>
-  `The spreadsheet has more than ${rows.toLocaleString("en-US")} rows. Please split it into smaller files.`;
+  `The spreadsheet has more than ${formatCount(rows)} rows. Please split it into smaller files.`;
 export const TOO_MANY_ROWS = tooManyRows(XLSX_LIMITS.rows);
 
 const parseFailed = (cause?: unknown) => new AppError("validation", SPREADSHEET_PARSE_FAILED, { cause });

@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { AppError } from "~/lib/app-error";
 import { chunkByBytes, D1_VALUE_BUDGET } from "./chunk-by-bytes.server";
+import { formatCount } from "~/lib/format-count";
 
 // Many rows, each with its own new values, in ONE statement with ONE bound parameter: the rows travel as a
 // JSON array read with json_each (D1 caps bound parameters at 100, and a bound value at 2 MB).
@@ -32,7 +33,7 @@ function oneValueJson(rows: readonly object[]): string {
   if (!first.done && !chunks.next().done) {
     throw new AppError(
       "payload_too_large",
-      `${rows.length.toLocaleString("en-US")} rows are more than one database value of ${D1_VALUE_BUDGET.toLocaleString("en-US")} bytes may hold`,
+      `${formatCount(rows.length)} rows are more than one database value of ${formatCount(D1_VALUE_BUDGET)} bytes may hold`,
     );
   }
   return first.done ? "[]" : first.value.json;

@@ -1,4 +1,5 @@
 import { AppError } from "~/lib/app-error";
+import { formatCount } from "~/lib/format-count";
 
 // Bulk work binds its rows as ONE JSON parameter per statement (json_each), but D1 refuses any bound value over
 // 2 MB (SQLITE_TOOBIG, locally as in production), so how many rows fit depends on their bytes, not their count:
@@ -76,7 +77,7 @@ export function* chunkByBytes<T>(
     if (size + 2 > maxBytes) {
       throw new AppError(
         "payload_too_large",
-        `One row is ${size.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} bytes one database value may hold`,
+        `One row is ${formatCount(size)} bytes, more than the ${formatCount(maxBytes)} bytes one database value may hold`,
       );
     }
     if (parts.length > 0 && (bytes + 1 + size > maxBytes || parts.length >= maxRows)) {

@@ -8,8 +8,16 @@ export type Db = DrizzleD1Database & { $client: D1Database };
  * (a tenth of the send consumer's own CPU, bench/broadcast.mjs).
  */
 export function createDb(d1: D1Database): Db {
-  return drizzle(d1);
+  let db = dbs.get(d1);
+  if (!db) {
+    db = drizzle(d1);
+    dbs.set(d1, db);
+  }
+  return db;
 }
+// One drizzle instance per binding: it holds no per-request state, and building one (dialect, session, logger) was
+// ~0.4 ms of every request's CPU in a profile of a page (bench/README).
+const dbs = new WeakMap<D1Database, Db>();
 
 /** D1 allows 100 bound parameters per statement: rows per multi-row INSERT for a given column count. */
 export function rowsPerInsert(columnCount: number, maxParams = 100): number {

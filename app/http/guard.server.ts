@@ -10,14 +10,19 @@ import { clientIp } from "~/lib/request.server";
 
 type Args = { request: Request; context: AppLoadContext };
 
-// One lookup per request even when root, layout and route loaders all ask.
-const cache = new WeakMap<Request, Promise<SignedIn | null>>();
+// One lookup per page request even when root, layout and route loaders all ask. Keyed by the load context, which
+// Remix hands every loader of one request (each gets its own copy of the Request). Only for reads: an action may sign
+// in, sign out or change the password before the loaders of the same request run, and they must see the change.
+const cache = new WeakMap<AppLoadContext, Promise<SignedIn | null>>();
+const READS = new Set(["GET", "HEAD"]);
 
 export function getOptionalUser({ request, context }: Args): Promise<SignedIn | null> {
-  let p = cache.get(request);
+  const lookup = () => findSessionUser(context.db, readSessionToken(request), context.clock());
+  if (!READS.has(request.method)) return lookup();
+  let p = cache.get(context);
   if (!p) {
-    p = findSessionUser(context.db, readSessionToken(request), context.clock());
-    cache.set(request, p);
+    p = lookup();
+    cache.set(context, p);
   }
   return p;
 }

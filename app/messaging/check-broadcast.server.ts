@@ -8,6 +8,7 @@ import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
+import { formatCount } from "~/lib/format-count";
 
 // "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
 const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
@@ -167,7 +168,7 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   if (!email && firstTouch > 0 && !hasOptOutWording(input.content)) {
     warnings.push({
       code: "no_opt_out",
-      message: `${firstTouch.toLocaleString("en-US")} recipient${firstTouch === 1 ? " gets" : "s get"} a first marketing message without opt-out wording: add "Reply STOP to opt out".`,
+      message: `${formatCount(firstTouch)} recipient${firstTouch === 1 ? " gets" : "s get"} a first marketing message without opt-out wording: add "Reply STOP to opt out".`,
     });
   }
   // Email is not carrier-filtered, but spam filters weigh shorteners too: a warning there.

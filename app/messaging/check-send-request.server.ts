@@ -16,6 +16,7 @@ import { exampleValues } from "~/contacts/variables";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import type { PipelineContext } from "./pipeline-hooks";
 import type { Actor } from "~/lib/actor";
+import { formatCount } from "~/lib/format-count";
 
 // The checks and bookkeeping every send request shares (the routes parse the body with each request's schema).
 
@@ -31,7 +32,7 @@ export const text = (message: string) =>
     z
       .string({ required_error: message, invalid_type_error: message })
       .min(1, message)
-      .max(MAX_TEXT_FIELD, `Must be at most ${MAX_TEXT_FIELD.toLocaleString("en-US")} characters`),
+      .max(MAX_TEXT_FIELD, `Must be at most ${formatCount(MAX_TEXT_FIELD)} characters`),
   );
 export const MAX_CONTENT = 5000;
 
@@ -152,7 +153,7 @@ export async function assertVariablesFilled(
   if (!lacking.length) return;
   lacking.sort((a, b) => required.indexOf(a.variable) - required.indexOf(b.variable));
   const of = (l: (typeof lacking)[number]) =>
-    `${l.recipients.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} recipient${total === 1 ? "" : "s"}`;
+    `${formatCount(l.recipients)} of ${formatCount(total)} recipient${total === 1 ? "" : "s"}`;
   const first = lacking[0].variable;
   const why = lacking.some((l) => variableSource(l.variable) === "campaign")
     ? " (campaign variables have values only in campaign messages)"

@@ -1,12 +1,13 @@
 import { Alert } from "~/components/ui";
 import type { BroadcastCheck } from "./check-broadcast.server";
+import { formatCount } from "~/lib/format-count";
 
 /**
  * The figures of a pre-send check (checkBroadcast): recipients, who is skipped and why, segments and quiet-hour
  * deferrals for SMS, missing values and warnings. The confirm form around it belongs to the screen.
  */
 export function PreSendSummary({ check, channel }: { check: BroadcastCheck; channel: "sms" | "email" }) {
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => formatCount(x);
   return (
     <>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">

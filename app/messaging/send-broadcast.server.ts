@@ -19,6 +19,7 @@ import { smsSegments } from "./segments";
 import { exampleValues } from "~/contacts/variables";
 import { isOneLine, SUBJECT_CONTROL_CHARS } from "~/lib/header-text";
 import type { Actor } from "~/lib/actor";
+import { formatCount } from "~/lib/format-count";
 
 export const MAX_BROADCAST_CONTACTS = 100_000;
 const IMMEDIATE_BROADCAST_LIMIT = 1000;
@@ -32,7 +33,7 @@ export const broadcastSchema = z.object({
       invalid_type_error: "Please select at least one contact",
     })
     .min(1, "Please select at least one contact")
-    .max(MAX_BROADCAST_CONTACTS, `At most ${MAX_BROADCAST_CONTACTS.toLocaleString("en-US")} contacts per broadcast`),
+    .max(MAX_BROADCAST_CONTACTS, `At most ${formatCount(MAX_BROADCAST_CONTACTS)} contacts per broadcast`),
   scheduledAt: z
     .union([
       z.string().datetime({ offset: true, message: "scheduledAt must be an ISO 8601 date-time" }),

@@ -1,6 +1,7 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { cx } from "./cx";
+import { formatCount } from "~/lib/format-count";
 
 /**
  * A white panel with a border; `title` adds a heading row (with optional `actions` on the right). `min-w-0` and
@@ -82,9 +83,7 @@ export function StatCard({
         <p className="text-sm font-medium text-fg-muted">{label}</p>
         {Icon ? <Icon aria-hidden="true" className="size-5 text-primary-text" /> : null}
       </div>
-      <p className="mt-2 text-3xl font-bold">
-        {typeof value === "number" ? value.toLocaleString("en-US") : (value ?? 0)}
-      </p>
+      <p className="mt-2 text-3xl font-bold">{typeof value === "number" ? formatCount(value) : (value ?? 0)}</p>
       {hint ? <p className="mt-1 text-xs text-fg-subtle">{hint}</p> : null}
     </div>
   );

@@ -1,4 +1,5 @@
 import { cx } from "./cx";
+import { formatCount } from "~/lib/format-count";
 
 export type ProgressPart = {
   label: string;
@@ -32,7 +33,7 @@ export function ProgressBar({
       <div
         className="flex h-2 overflow-hidden rounded-full bg-muted"
         role="img"
-        aria-label={`${label}: ${parts.map((p) => `${p.value.toLocaleString("en-US")} ${p.label}`).join(", ")}`}
+        aria-label={`${label}: ${parts.map((p) => `${formatCount(p.value)} ${p.label}`).join(", ")}`}
       >
         {parts.map((p) => (
           <span key={p.label} className={cx("h-full", FILL[p.tone])} style={{ width: `${pct(p.value)}%` }} />
@@ -41,7 +42,7 @@ export function ProgressBar({
       <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-fg-muted" aria-hidden="true">
         {parts.map((p) => (
           <span key={p.label}>
-            {p.value.toLocaleString("en-US")} {p.label}
+            {formatCount(p.value)} {p.label}
           </span>
         ))}
       </p>

@@ -3,6 +3,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useId, type MouseEvent, type ReactNode } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { cx, focusRing } from "./cx";
+import { formatCount } from "~/lib/format-count";
 
 /** `countAtLeast`: the count is a lower bound, shown as "1,000+". */
 export type TabItem = { value: string; label: ReactNode; href: string; count?: number; countAtLeast?: boolean };
@@ -20,7 +21,7 @@ function TabLabel({ item }: { item: TabItem }) {
       {item.label}
       {item.count !== undefined ? (
         <span className="ml-1 rounded-full bg-muted px-2 text-xs">
-          {item.count.toLocaleString("en-US")}
+          {formatCount(item.count)}
           {item.countAtLeast ? "+" : ""}
         </span>
       ) : null}

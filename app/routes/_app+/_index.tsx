@@ -28,6 +28,7 @@ import {
   ItemList,
   StatCard,
 } from "~/components/ui";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard — Helio" }];
 
@@ -108,7 +109,7 @@ export default function Dashboard() {
                   </p>
                   {c.description ? <p className="truncate text-sm text-fg-muted">{c.description}</p> : null}
                   <p className="text-xs text-fg-subtle">
-                    {c.contactCount.toLocaleString("en-US")} {c.contactCount === 1 ? "contact" : "contacts"}
+                    {formatCount(c.contactCount)} {c.contactCount === 1 ? "contact" : "contacts"}
                   </p>
                 </div>
                 <Badge tone={campaignStatusTone(c.status)}>{c.status}</Badge>

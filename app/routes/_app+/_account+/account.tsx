@@ -89,8 +89,8 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+const SESSION_TIME = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string) => SESSION_TIME.format(new Date(iso)) + " UTC";
 
 export default function Account() {
   const { user, twoFactorEnabled, sessions, push } = useLoaderData<typeof loader>();

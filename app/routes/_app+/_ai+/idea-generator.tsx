@@ -11,6 +11,8 @@ import { Alert, Button, Card, EmptyState, HiddenFields, Input, PageHeader, TextL
 import { z } from "zod";
 import { formAction } from "~/http/form-action.server";
 
+const MESSAGE_TIME = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone: "UTC" });
+
 export const meta: MetaFunction = () => [{ title: "Idea Generator — Helio" }];
 
 const QUICK_PROMPTS = [
@@ -178,12 +180,7 @@ export default function IdeaGenerator() {
                     )}
                     <span>{m.role === "user" ? "You" : "Assistant"}</span>
                     <time dateTime={new Date(m.createdAt).toISOString()}>
-                      {new Date(m.createdAt).toLocaleTimeString("en-US", {
-                        hour: "numeric",
-                        minute: "2-digit",
-                        timeZone: "UTC",
-                      })}{" "}
-                      UTC
+                      {MESSAGE_TIME.format(new Date(m.createdAt))} UTC
                     </time>
                   </div>
                   <p className="whitespace-pre-wrap text-sm">{m.content}</p>

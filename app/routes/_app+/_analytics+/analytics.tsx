@@ -25,6 +25,7 @@ import {
   Td,
   THead,
 } from "~/components/ui";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Analytics — Helio" }];
 
@@ -69,7 +70,7 @@ export default function Analytics() {
           label="Delivery Rate"
           value={stats.deliveryRate}
           icon={CheckCircle2}
-          hint={`${stats.delivered.toLocaleString("en-US")} delivered`}
+          hint={`${formatCount(stats.delivered)} delivered`}
         />
         <StatCard label="Responses" value={stats.responses} icon={MessageSquare} />
         <StatCard label="Response Rate" value={stats.responseRate} icon={TrendingUp} hint="Responses ÷ messages sent" />
@@ -219,7 +220,7 @@ export default function Analytics() {
           </dd>
           <dt className="text-fg-muted">Send queue backlog</dt>
           <dd>
-            {health.queue.backlog.toLocaleString("en-US")} waiting
+            {formatCount(health.queue.backlog)} waiting
             {health.queue.oldestPendingAt ? (
               <>
                 {" "}

@@ -37,6 +37,7 @@ import { parseRange, type Range } from "~/analytics/rates";
 import { SpeedToLeadCard } from "~/analytics/speed-to-lead-card";
 import { repReplyFigures } from "~/users/rep-reply-figures.server";
 import { activityTotal, getUserDetails, listActivity, listUsers, userTotals } from "~/users/manage-users.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "User Analytics — Helio" }];
 
@@ -186,8 +187,8 @@ function Overview() {
                 <ActiveBadge active={u.isActive} inactiveTone="danger" />
               </Td>
               <Td>{u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never"}</Td>
-              <Td>{u.loginCount.toLocaleString("en-US")}</Td>
-              <Td>{u.totalActivities.toLocaleString("en-US")}</Td>
+              <Td>{formatCount(u.loginCount)}</Td>
+              <Td>{formatCount(u.totalActivities)}</Td>
               <Td className="text-right whitespace-nowrap">
                 <Button to={href("details", String(u.id))} variant="outline" size="sm">
                   View Details
@@ -305,9 +306,9 @@ function Details() {
             {user.lastLoginAt ? <LocalTime iso={user.lastLoginAt} pattern="MMM d, yyyy HH:mm" /> : "Never logged in"}
           </dd>
           <dt className="text-fg-muted">Total Logins</dt>
-          <dd>{user.loginCount.toLocaleString("en-US")}</dd>
+          <dd>{formatCount(user.loginCount)}</dd>
           <dt className="text-fg-muted">Total Activities</dt>
-          <dd>{user.totalActivities.toLocaleString("en-US")}</dd>
+          <dd>{formatCount(user.totalActivities)}</dd>
         </dl>
       </Card>
       <Card title="Recent Activities">

@@ -16,6 +16,7 @@ import { useFailureToast } from "~/components/toaster";
 import { Alert, Dialog, DialogActions } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Add Contacts — Helio" }];
 const FAILED = "Error adding contacts";
@@ -51,7 +52,7 @@ export async function action(args: ActionFunctionArgs) {
     );
     await recordActivity(args, user.id, "add_campaign_contacts", { campaignId: id(), added });
     return redirectWithToast(context, "/campaigns", {
-      title: `${added.toLocaleString("en-US")} ${added === 1 ? "contact" : "contacts"} added`,
+      title: `${formatCount(added)} ${added === 1 ? "contact" : "contacts"} added`,
       description: campaign.name,
     });
   });
@@ -66,7 +67,7 @@ export default function AddCampaignContacts() {
   return (
     <Dialog
       title={`Add contacts — ${campaign.name}`}
-      description={`${campaign.contactCount.toLocaleString("en-US")} enrolled. New contacts start at step 1.`}
+      description={`${formatCount(campaign.contactCount)} enrolled. New contacts start at step 1.`}
       size="lg"
       closeTo="/campaigns"
     >

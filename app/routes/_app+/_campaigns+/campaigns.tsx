@@ -28,6 +28,15 @@ import { routeId } from "~/http/http.server";
 import { zodId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
+import { formatCount } from "~/lib/format-count";
+
+// Made once: toLocaleDateString with options builds a new Intl.DateTimeFormat per card.
+const CREATED_DATE = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 export const meta: MetaFunction = () => [{ title: "Campaign Sequences — Helio" }];
 
@@ -150,23 +159,16 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
             ? c.audienceQuery === ""
               ? "Every contact, at start"
               : `Matching “${c.audienceQuery}”, at start`
-            : c.contactCount.toLocaleString("en-US")}
+            : formatCount(c.contactCount)}
         </dd>
         <dt className="text-fg-muted">Created</dt>
-        <dd>
-          {new Date(c.createdAt).toLocaleDateString("en-US", {
-            month: "short",
-            day: "numeric",
-            year: "numeric",
-            timeZone: "UTC",
-          })}
-        </dd>
+        <dd>{CREATED_DATE.format(new Date(c.createdAt))}</dd>
         <dt className="text-fg-muted">Sent / delivered</dt>
         <dd>
-          {c.sentCount.toLocaleString("en-US")} / {c.deliveredCount.toLocaleString("en-US")}
+          {formatCount(c.sentCount)} / {formatCount(c.deliveredCount)}
         </dd>
         <dt className="text-fg-muted">Responses</dt>
-        <dd>{c.responseCount.toLocaleString("en-US")}</dd>
+        <dd>{formatCount(c.responseCount)}</dd>
         {c.scheduledAt ? (
           <>
             <dt className="text-fg-muted">Starts</dt>

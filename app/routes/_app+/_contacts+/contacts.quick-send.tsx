@@ -12,6 +12,7 @@ import { stageQuickSend } from "~/quick-send/stage-quick-send.server";
 import { fieldErrorsOf, postedValue } from "~/components/form-failure";
 import { formAction } from "~/http/form-action.server";
 import { z } from "zod";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
 
@@ -86,7 +87,7 @@ export default function QuickUploadAndSend() {
           name="file"
           accept=".csv,.xlsx,.xls"
           required
-          hint={`.csv or .xlsx up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, or an older .xls up to ${MAX_XLS_BYTES / 1024 / 1024} MB (save a bigger one as .xlsx or CSV), at most ${MAX_SHEET_ROWS.toLocaleString("en-US")} rows. Each row needs a phone and a first name; last name, company and address are used when present.`}
+          hint={`.csv or .xlsx up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, or an older .xls up to ${MAX_XLS_BYTES / 1024 / 1024} MB (save a bigger one as .xlsx or CSV), at most ${formatCount(MAX_SHEET_ROWS)} rows. Each row needs a phone and a first name; last name, company and address are used when present.`}
           errors={errorOn("file")}
         />
         <Field

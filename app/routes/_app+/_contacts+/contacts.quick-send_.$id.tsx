@@ -17,6 +17,7 @@ import { intentError } from "~/http/form-schema";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { stagedImportIntents } from "~/http/import-route.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
 
@@ -70,7 +71,7 @@ export default function QuickSendPreview() {
         }
       : null,
   );
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => formatCount(x);
   const title = imp.status === "staged" ? "Preview quick send" : importing ? "Saving contacts" : "Review and send";
 
   return (

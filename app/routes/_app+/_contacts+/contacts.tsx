@@ -33,6 +33,7 @@ import {
   Th,
   THead,
 } from "~/components/ui";
+import { formatCount } from "~/lib/format-count";
 
 const DOWNLOAD_FORMATS = [
   { value: "json", label: "JSON" },
@@ -82,7 +83,7 @@ export async function action(args: ActionFunctionArgs) {
     const now = args.context.clock();
     const ipAddress = clientIp(args.request);
     const search = new URL(args.request.url).search;
-    const many = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "contact" : "contacts"}`;
+    const many = (n: number) => `${formatCount(n)} ${n === 1 ? "contact" : "contacts"}`;
     if (input.intent === "set-stage") {
       const { stage, changed, unchanged } = await setContactStage(
         args.context.db,
@@ -93,7 +94,7 @@ export async function action(args: ActionFunctionArgs) {
       );
       return redirectWithToast(args.context, `/contacts${search}`, {
         title: `${many(changed)} moved to ${stage.label}`,
-        description: unchanged ? `${unchanged.toLocaleString("en-US")} left as they were` : undefined,
+        description: unchanged ? `${formatCount(unchanged)} left as they were` : undefined,
       });
     }
     const { changed, unchanged } = await setContactOwner(
@@ -104,7 +105,7 @@ export async function action(args: ActionFunctionArgs) {
     );
     return redirectWithToast(args.context, `/contacts${search}`, {
       title: `Owner set on ${many(changed)}`,
-      description: unchanged ? `${unchanged.toLocaleString("en-US")} left as they were` : undefined,
+      description: unchanged ? `${formatCount(unchanged)} left as they were` : undefined,
     });
   });
 }
@@ -128,7 +129,7 @@ export default function Contacts() {
         description={
           <p data-testid="contact-count">
             {total !== null
-              ? `${total.toLocaleString("en-US")} ${total === 1 ? "contact" : "contacts"}`
+              ? `${formatCount(total)} ${total === 1 ? "contact" : "contacts"}`
               : q
                 ? `Results for “${q}”`
                 : stage

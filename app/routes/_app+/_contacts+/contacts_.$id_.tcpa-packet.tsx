@@ -7,6 +7,7 @@ import { viewerOf } from "~/contacts/contact-scope.server";
 import { CONTACT_NOT_FOUND } from "~/contacts/get-contact.server";
 import { requireUser } from "~/http/guard.server";
 import { routeId, throwAsResponse } from "~/http/http.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `TCPA packet${data ? ` — ${data.contact.name}` : ""} — Helio` },
@@ -93,15 +94,15 @@ export default function TcpaPacket() {
       </Card>
       {truncated ? (
         <Alert tone="warning">
-          Only the first {PACKET_MAX_MESSAGES.toLocaleString("en-US")} messages are listed. Export the rest from the
-          Message Center.
+          Only the first {formatCount(PACKET_MAX_MESSAGES)} messages are listed. Export the rest from the Message
+          Center.
         </Alert>
       ) : null}
       <p className="text-sm text-fg-muted">
         Messages older than the retention setting are in the Message Center&apos;s monthly archives; their consent
         events stay here.
       </p>
-      <Table data-testid="packet-entries" caption={`${entries.length.toLocaleString("en-US")} entries`}>
+      <Table data-testid="packet-entries" caption={`${formatCount(entries.length)} entries`}>
         <THead
           columns={["When (UTC)", "Contact's local time", "Record", "What", "From → to", "Text", "Status or reason"]}
         />

@@ -5,6 +5,7 @@ import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { loadPipelineBoard } from "~/contacts/load-pipeline-board.server";
 import { requireUser } from "~/http/guard.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Pipeline — Helio" }];
 
@@ -44,7 +45,7 @@ export default function Pipeline() {
               <div className="mb-3 flex items-center justify-between gap-2">
                 <h2 className="font-semibold">{col.label}</h2>
                 <Badge tone={OUTCOME_TONE[col.outcome]} data-testid="stage-count">
-                  {col.count.toLocaleString("en-US")}
+                  {formatCount(col.count)}
                   {col.more ? "+" : ""}
                 </Badge>
               </div>

@@ -38,6 +38,7 @@ import { receiveInboundSms } from "~/messaging/receive-inbound.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { setLocalIgnoreQuietHours } from "~/messaging/org-settings.server";
 import { QUIET_HOURS_NOTE } from "~/messaging/quiet-hours";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Message Center — Helio" }];
 
@@ -184,9 +185,8 @@ export default function MessageCenter() {
 
       {backlog.pending + backlog.queued + backlog.sending > 0 ? (
         <Alert tone="warning" data-testid="backlog">
-          <strong>Sending backlog:</strong> {backlog.queued.toLocaleString("en-US")} queued,{" "}
-          {backlog.sending.toLocaleString("en-US")} sending, {backlog.pending.toLocaleString("en-US")} waiting
-          (scheduled or outside allowed hours)
+          <strong>Sending backlog:</strong> {formatCount(backlog.queued)} queued, {formatCount(backlog.sending)}{" "}
+          sending, {formatCount(backlog.pending)} waiting (scheduled or outside allowed hours)
           {backlog.nextScheduledAt ? (
             <>
               {" "}
@@ -201,8 +201,8 @@ export default function MessageCenter() {
             </span>
           ) : null}
           <span className="block text-xs text-fg-muted">
-            Pacing: {pacing.smsRatePerSecond}/s and {pacing.smsDailyCap.toLocaleString("en-US")}/day per sending number
-            {backlog.senders.map((s) => ` · ${s.sender}: ${s.sentToday.toLocaleString("en-US")} today`).join("")}
+            Pacing: {pacing.smsRatePerSecond}/s and {formatCount(pacing.smsDailyCap)}/day per sending number
+            {backlog.senders.map((s) => ` · ${s.sender}: ${formatCount(s.sentToday)} today`).join("")}
           </span>
         </Alert>
       ) : null}

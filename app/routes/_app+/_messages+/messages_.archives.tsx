@@ -5,6 +5,7 @@ import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { EmptyState, PageHeader, Table, TBody, Td, TextLink, THead } from "~/components/ui";
 import { listMessageArchives } from "~/message-center/list-message-archives.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Message archives — Helio" }];
 
@@ -14,7 +15,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return listMessageArchives(args.context.db);
 }
 
-const n = (x: number) => x.toLocaleString("en-US");
+const n = (x: number) => formatCount(x);
 const size = (bytes: number) =>
   bytes < 1_000_000 ? `${Math.max(1, Math.round(bytes / 1000))} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 

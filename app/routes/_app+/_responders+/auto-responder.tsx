@@ -26,6 +26,7 @@ import { listResponders } from "~/responders/list-responders.server";
 import { updateResponder } from "~/responders/update-responder.server";
 import { RESPONDER_NOT_FOUND, RESPONDER_TOASTS } from "~/responders/responder-schema";
 import { redirectWithToast } from "~/http/toast.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Auto-Responder — Helio" }];
 
@@ -95,13 +96,11 @@ export default function AutoResponder() {
       {/* The loop guard (decision 021): what it held today, so a quiet responder is explained, not mysterious. */}
       <p className="text-sm text-fg-muted" data-testid="loop-guard-held">
         <ShieldAlert aria-hidden="true" className="mr-1 inline size-4" />
-        <strong>{guard.held.toLocaleString("en-US")}</strong> {guard.held === 1 ? "reply" : "replies"} held by the loop
-        guard today
+        <strong>{formatCount(guard.held)}</strong> {guard.held === 1 ? "reply" : "replies"} held by the loop guard today
         {guard.draftsRefused
-          ? ` · ${guard.draftsRefused.toLocaleString("en-US")} AI drafts refused for contact details nobody wrote`
+          ? ` · ${formatCount(guard.draftsRefused)} AI drafts refused for contact details nobody wrote`
           : ""}{" "}
-        · AI budget {guard.aiBudget.used.toLocaleString("en-US")} of {guard.aiBudget.limit.toLocaleString("en-US")}{" "}
-        model calls used today
+        · AI budget {formatCount(guard.aiBudget.used)} of {formatCount(guard.aiBudget.limit)} model calls used today
       </p>
       <Card title="Responders">
         {responders.length === 0 ? (
@@ -122,7 +121,7 @@ export default function AutoResponder() {
                   </Td>
                   <Td>{r.keywords.join(", ")}</Td>
                   <Td className="text-fg-muted">{preview(r.primary)}</Td>
-                  <Td>{r.responseCount.toLocaleString("en-US")}</Td>
+                  <Td>{formatCount(r.responseCount)}</Td>
                   <Td>
                     <Switch
                       name="isActive"

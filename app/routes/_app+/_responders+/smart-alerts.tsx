@@ -58,6 +58,7 @@ import { failureByIntent, failureToast } from "~/components/form-failure";
 import { z } from "zod";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Smart Alerts — Helio" }];
 
@@ -364,8 +365,8 @@ export default function SmartAlerts() {
       />
       {/* The per-conversation email cap (decision 021): held emails still leave their alert in the bell. */}
       <p className="text-sm text-fg-muted" data-testid="held-alert-emails">
-        <strong>{heldEmails.toLocaleString("en-US")}</strong> alert {heldEmails === 1 ? "email" : "emails"} held today
-        (at most {emailCap} per conversation per hour; the alerts stay in the bell)
+        <strong>{formatCount(heldEmails)}</strong> alert {heldEmails === 1 ? "email" : "emails"} held today (at most{" "}
+        {emailCap} per conversation per hour; the alerts stay in the bell)
       </p>
       {listFailure}
       {suppressedStaff.length ? (

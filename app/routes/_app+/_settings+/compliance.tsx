@@ -11,6 +11,7 @@ import { zodId } from "~/lib/ids";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { describeRule, FEDERAL_RULE, STATE_RULES } from "~/messaging/state-rules";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
 
@@ -73,7 +74,7 @@ const KIND_LABEL = {
 export default function ComplianceReport() {
   const r = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => formatCount(x);
   return (
     <div className="space-y-6">
       <PageHeader

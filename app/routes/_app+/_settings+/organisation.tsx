@@ -16,6 +16,7 @@ import {
 } from "~/messaging/org-settings.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { everyUserSeesAllContacts, setEveryUserSeesAllContacts } from "~/contacts/contact-scope.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
 
@@ -42,7 +43,7 @@ const FIELDS = ["company", "companyPhone", "website", "messageRetentionMonths"] 
 const capSchema = z.object(
   Object.fromEntries(
     CAP_NAMES.map((n) => {
-      const message = `${CAPS[n].label}: enter a whole number from 0 to ${CAPS[n].max.toLocaleString("en-US")}`;
+      const message = `${CAPS[n].label}: enter a whole number from 0 to ${formatCount(CAPS[n].max)}`;
       return [
         n,
         z.coerce.number({ invalid_type_error: message }).int(message).min(0, message).max(CAPS[n].max, message),
@@ -112,7 +113,7 @@ export async function action(args: ActionFunctionArgs) {
 export default function Organisation() {
   const { settings, messageRetentionMonths, twoFactor, capLimits, held, aiBudget, everyUserSeesAll } =
     useLoaderData<typeof loader>();
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => formatCount(x);
   const actionData = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
   return (

@@ -39,6 +39,7 @@ import { createTemplateSchema, TEMPLATE_CREATE_ERROR } from "~/templates/templat
 import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { viewerOf } from "~/contacts/contact-scope.server";
+import { formatCount } from "~/lib/format-count";
 
 const CHANNEL_OPTIONS = [
   { value: "sms", label: "SMS" },
@@ -367,7 +368,7 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
 
 function CheckPanel({ reply }: { reply: PlaygroundCheck }) {
   const { check, input, nonce } = reply;
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = (x: number) => formatCount(x);
   return (
     <Card title="Pre-send check" description="Review before anything is sent." data-testid="presend-check">
       <PreSendSummary check={check} channel={input.type} />

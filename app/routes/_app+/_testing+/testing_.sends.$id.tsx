@@ -5,6 +5,7 @@ import { LocalTime } from "~/components/local-time";
 import { Card, LiveRefresh, PageHeader, StatCard, TextLink } from "~/components/ui";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { getSendProgress, SEND_NOT_FOUND } from "~/messaging/get-send-progress.server";
+import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Send progress — Helio" }];
 
@@ -28,7 +29,7 @@ export default function SendProgressPage() {
         title={`Broadcast #${p.id}`}
         description={
           <p>
-            {p.type === "email" ? "Email" : "SMS"} to {p.recipients.toLocaleString("en-US")} recipients · created{" "}
+            {p.type === "email" ? "Email" : "SMS"} to {formatCount(p.recipients)} recipients · created{" "}
             <LocalTime iso={p.createdAt} />
             {p.scheduledAt ? (
               <>
@@ -56,7 +57,7 @@ export default function SendProgressPage() {
           <ul className="space-y-1 text-sm" data-testid="progress-reasons">
             {p.reasons.map((r) => (
               <li key={`${r.status}:${r.reason}`}>
-                {r.status === "skipped" ? "Skipped" : "Failed"}: {r.reason} — {r.count.toLocaleString("en-US")}
+                {r.status === "skipped" ? "Skipped" : "Failed"}: {r.reason} — {formatCount(r.count)}
               </li>
             ))}
           </ul>
