@@ -43,22 +43,29 @@ export function countQuery(db: Db, m: Measure, q: SpeedToLeadQuery) {
   return db.select({ n: count() }).from(t).where(measureWhere(m, q));
 }
 
-async function median(db: Db, m: Measure, q: SpeedToLeadQuery): Promise<Median> {
-  const n = (await countQuery(db, m, q).get())?.n ?? 0;
-  if (n === 0) return { medianMs: null, count: 0 };
-  // The middle one (odd count) or the middle two (even), read with LIMIT/OFFSET from the sorted gaps.
-  const middle = await gapsQuery(db, m, q)
+/** The middle gap (odd count) or the mean of the middle two (even), read with LIMIT/OFFSET from the sorted gaps. */
+function middleQuery(db: Db, m: Measure, q: SpeedToLeadQuery, n: number) {
+  return gapsQuery(db, m, q)
     .limit(2 - (n % 2))
     .offset(Math.floor((n - 1) / 2));
-  const sum = middle.reduce((s, r) => s + Number(r.gap), 0);
-  return { medianMs: Math.round(sum / middle.length), count: n };
 }
 
-/** Both medians for the period, organisation-wide or for one rep (the sender of the first text / the answer). */
+const medianOf = (n: number, middle: { gap: number }[]): Median =>
+  n === 0 || middle.length === 0
+    ? { medianMs: null, count: 0 }
+    : { medianMs: Math.round(middle.reduce((s, r) => s + Number(r.gap), 0) / middle.length), count: n };
+
+/**
+ * Both medians for the period, organisation-wide or for one rep (the sender of the first text / the answer). Two D1
+ * batches: both counts, then both middles (decision 062: a round trip costs the Worker more than these reads).
+ */
 export async function getSpeedToLead(db: Db, q: SpeedToLeadQuery): Promise<SpeedToLead> {
-  const [leadToFirstText, replyToAnswer] = await Promise.all([
-    median(db, "leadToFirstText", q),
-    median(db, "replyToAnswer", q),
+  const [leads, replies] = await db.batch([countQuery(db, "leadToFirstText", q), countQuery(db, "replyToAnswer", q)]);
+  const nLeads = leads[0]?.n ?? 0;
+  const nReplies = replies[0]?.n ?? 0;
+  const [leadMiddle, replyMiddle] = await db.batch([
+    middleQuery(db, "leadToFirstText", q, Math.max(nLeads, 1)),
+    middleQuery(db, "replyToAnswer", q, Math.max(nReplies, 1)),
   ]);
-  return { leadToFirstText, replyToAnswer };
+  return { leadToFirstText: medianOf(nLeads, leadMiddle), replyToAnswer: medianOf(nReplies, replyMiddle) };
 }

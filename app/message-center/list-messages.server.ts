@@ -260,18 +260,27 @@ export async function listMessages(
   return { messages: items, nextCursor };
 }
 
-/** Tab counts from the trigger-maintained message_counts table: one small read, whatever the volume. */
-export async function messageTabCounts(db: Db): Promise<Record<MessageTab, number>> {
-  const rows = await db
+/** The tab counts' read: the trigger-maintained message_counts (one small read, whatever the volume). */
+export function selectMessageCounts(db: Db) {
+  return db
     .select({ direction: messageCounts.direction, status: messageCounts.status, n: messageCounts.n })
     .from(messageCounts);
-  const sum = (f: (r: { direction: string; status: string }) => boolean) => rows.filter(f).reduce((a, r) => a + r.n, 0);
+}
+
+type CountRow = { direction: string; status: string; n: number };
+export function tabCountsFrom(rows: readonly CountRow[]): Record<MessageTab, number> {
+  const sum = (f: (r: CountRow) => boolean) => rows.filter(f).reduce((a, r) => a + r.n, 0);
   return {
     all: sum(() => true),
     incoming: sum((r) => r.direction === "inbound"),
     outgoing: sum((r) => r.direction === "outbound"),
     failed: sum((r) => r.status === "failed" || r.status === "undelivered"),
   };
+}
+
+/** Tab counts from the trigger-maintained message_counts table: one small read, whatever the volume. */
+export async function messageTabCounts(db: Db): Promise<Record<MessageTab, number>> {
+  return tabCountsFrom(await selectMessageCounts(db));
 }
 
 /** A tab's count as shown: exact, or (a standard user's, over a busy tab) at least `n`. */
@@ -282,8 +291,13 @@ export type TabCount = { n: number; atLeast: boolean };
  * their visible rows among each tab's newest SCOPED_WINDOW messages — exact while the tab holds no more than that,
  * otherwise a lower bound shown as "n+". Four bounded walks, never the table.
  */
-export async function visibleTabCounts(db: Db, viewer: ContactViewer): Promise<Record<MessageTab, TabCount>> {
-  const [scope, totals] = await Promise.all([loadContactScope(db, viewer), messageTabCounts(db)]);
+export async function visibleTabCounts(
+  db: Db,
+  viewer: ContactViewer,
+  /** The counters, when the caller read them in a batch of its own. */
+  known?: Record<MessageTab, number>,
+): Promise<Record<MessageTab, TabCount>> {
+  const [scope, totals] = await Promise.all([loadContactScope(db, viewer), known ?? messageTabCounts(db)]);
   const visible = visibleTo(scope);
   if (!visible) return mapTabs((t) => ({ n: totals[t], atLeast: false }));
   const counted = await Promise.all(
@@ -334,23 +348,29 @@ export function backlogCounts(db: Db) {
  * What is waiting to go out and how fast it can: outbound pending (scheduled or deferred by quiet hours /
  * daily cap), queued and in-flight counts, plus each sender's pacing state. All small reads.
  */
-export async function sendingBacklog(db: Db, now: Date) {
-  const [counts, senders, nextDue] = await Promise.all([
+export function backlogStatements(db: Db) {
+  return [
     backlogCounts(db),
     db.select().from(senderPacing).orderBy(asc(senderPacing.sender)).limit(20),
     db
       .select({ at: min(messages.scheduledAt) })
       .from(messages)
-      .where(sql`${messages.status} = 'pending'`)
-      .get(),
-  ]);
+      .where(sql`${messages.status} = 'pending'`),
+  ] as const;
+}
+
+type BacklogReads = ReturnType<typeof backlogStatements>;
+type BacklogRows = readonly [Awaited<BacklogReads[0]>, Awaited<BacklogReads[1]>, Awaited<BacklogReads[2]>];
+
+export function backlogFrom([counts, senders, nextDue]: BacklogRows, now: Date) {
   const n = (s: string) => counts.find((c) => c.status === s)?.n ?? 0;
   const today = now.toISOString().slice(0, 10);
+  const at = nextDue[0]?.at;
   return {
     pending: n("pending"),
     queued: n("queued"),
     sending: n("sending"),
-    nextScheduledAt: nextDue?.at ? nextDue.at.toISOString() : null,
+    nextScheduledAt: at ? at.toISOString() : null,
     senders: senders.map((s) => ({
       sender: s.sender,
       sentToday: s.day === today ? s.dayCount : 0,

@@ -1,9 +1,16 @@
 import type { Db } from "~/db/client.server";
 import { messagingConfig } from "../messaging/messaging-config.server";
 import type { ContactViewer } from "~/contacts/contact-scope.server";
-import { listMessages, sendingBacklog, visibleTabCounts } from "./list-messages.server";
+import {
+  backlogFrom,
+  backlogStatements,
+  listMessages,
+  selectMessageCounts,
+  tabCountsFrom,
+  visibleTabCounts,
+} from "./list-messages.server";
 import type { MessageTab } from "./message-tabs";
-import { loadMessageCenterSettings } from "../messaging/org-settings.server";
+import { messageCenterSettingsFrom, selectOrgSettings } from "../messaging/org-settings.server";
 import { quietZonesNow } from "../messaging/quiet-hours";
 import { providerMode } from "../messaging/providers/registry.server";
 
@@ -20,12 +27,20 @@ export async function loadMessageCenter(
   viewer: ContactViewer,
   query: { q?: string; tab?: MessageTab; before?: number },
 ) {
-  const [page, counts, backlog, settings] = await Promise.all([
-    listMessages(db, { ...query, viewer }),
-    visibleTabCounts(db, viewer),
-    sendingBacklog(db, now),
-    loadMessageCenterSettings(db),
-  ]);
+  // The counters, the backlog and the settings are small reads: one D1 batch beside the page's own (decision 062).
+  const side = async () => {
+    const [counts, pending, pacing, nextDue, settings] = await db.batch([
+      selectMessageCounts(db),
+      ...backlogStatements(db),
+      selectOrgSettings(db),
+    ]);
+    return {
+      counts: await visibleTabCounts(db, viewer, tabCountsFrom(counts)),
+      backlog: backlogFrom([pending, pacing, nextDue], now),
+      settings: messageCenterSettingsFrom(settings),
+    };
+  };
+  const [page, { counts, backlog, settings }] = await Promise.all([listMessages(db, { ...query, viewer }), side()]);
   const { smsRatePerSecond, smsDailyCap } = messagingConfig(env);
   return {
     ...page,

@@ -94,9 +94,8 @@ export async function loadRetentionMonths(db: Db): Promise<number> {
   );
 }
 
-/** The Message Center's settings: the retention and the local quiet-hours switch, from one read. */
-export async function loadMessageCenterSettings(db: Db) {
-  const rows = await selectOrgSettings(db);
+/** The Message Center's settings: the retention and the local quiet-hours switch, from the settings' one read. */
+export function messageCenterSettingsFrom(rows: readonly OrgSettingRow[]) {
   return { retentionMonths: retentionMonthsFrom(rows), localIgnoreQuietHours: localIgnoresQuietHours(rows) };
 }
 

@@ -3,8 +3,7 @@ import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@
 import { Bell, LogOut, Menu, Sun, X } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { BELL_COUNT_CAP } from "~/responders/alerts/bell";
-import { countUnacknowledged } from "~/responders/alerts/count-unacknowledged.server";
-import { countUnreadConversations } from "~/conversations/count-unread-conversations.server";
+import { loadSidebarCounts } from "~/http/load-sidebar-counts.server";
 import { UNREAD_COUNT_CAP } from "~/conversations/queue-views";
 import { publicUser, requireUser } from "~/http/guard.server";
 import { headerTitle, isActive, MORE_NAV_ITEMS, NAV_ITEMS } from "~/components/nav";
@@ -15,10 +14,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const user = await requireUser(args);
   // The bell: unacknowledged smart alerts, an indexed read of at most BELL_COUNT_CAP + 1 rows (app/responders/alerts).
   // The unread conversations of the user's queue: two bounded index walks (decision 046).
-  const [unacknowledged, unread] = await Promise.all([
-    countUnacknowledged(args.context.db),
-    countUnreadConversations(args.context.db, user.id, args.context.clock()),
-  ]);
+  const { unacknowledged, unread } = await loadSidebarCounts(args.context.db, user.id, args.context.clock());
   return { user: publicUser(user), unacknowledged, unread };
 }
 
