@@ -82,17 +82,44 @@ export const PATCHES = [
         "function flattenRoutes(routes, branches, parentsMeta, parentPath) {\n",
         `// ${mark("route-matching")}: a route table's ranked branches, computed once per array, beside the index of the
 // first branch each pathname matched (-1: none), which depends only on those branches and the pathname; at most
-// MATCHED_PATHS_MAX pathnames per table, then it starts over. patchRoutesImpl pushes children into existing arrays,
+// MATCHED_PATHS_MAX pathnames per shape, then it starts over. patchRoutesImpl pushes children into existing arrays,
 // so it bumps routesVersion and every table is recomputed on its next use.
+// The pathname → branch index map is shared by every array of the same shape (paths, index flags, case
+// sensitivity, ids, nesting): flattening and ranking depend on nothing else, so the index is the same in each. Remix
+// builds a new array of the same routes for every server render; those skip the scan.
 let routesVersion = 0;
 const rankedTables = new WeakMap();
+const hitsByShape = new Map();
 const MATCHED_PATHS_MAX = 1000;
+const SHAPES_MAX = 50;
+function routesShape(routes) {
+  let shape = "";
+  let walk = (list) => {
+    for (let r of list) {
+      shape += String(r.id) + "\\u0001" + (r.path == null ? "\\u0002" : r.path) + (r.index ? "\\u0003" : "") + (r.caseSensitive ? "\\u0004" : "");
+      if (r.children && r.children.length > 0) {
+        shape += "(";
+        walk(r.children);
+        shape += ")";
+      } else shape += "\\u0005";
+    }
+  };
+  walk(routes);
+  return shape;
+}
 function rankedTable(routes) {
   let table = rankedTables.get(routes);
   if (table && table.version === routesVersion) return table;
   let branches = flattenRoutes(routes);
   rankRouteBranches(branches);
-  table = { version: routesVersion, branches, hits: new Map() };
+  let shape = routesShape(routes);
+  let hits = hitsByShape.get(shape);
+  if (!hits) {
+    if (hitsByShape.size >= SHAPES_MAX) hitsByShape.clear();
+    hits = new Map();
+    hitsByShape.set(shape, hits);
+  }
+  table = { version: routesVersion, branches, hits };
   rankedTables.set(routes, table);
   return table;
 }

@@ -78,11 +78,24 @@ describe("route-matching: the same matches as the original router", () => {
     const a = strip(tree);
     const b = strip(tree);
     for (const round of [1, 2]) {
-      // The second round answers from the patched router's caches.
+      // The second round answers from the patched router's caches: the same array's, and (a new array of the same
+      // routes, as Remix builds for each render) the shared pathname → branch index.
       for (const p of pathnames) {
         expect(shape(patched.matchRoutes(a, p)), `${p} (round ${round})`).toEqual(shape(original.matchRoutes(b, p)));
+        expect(shape(patched.matchRoutes(strip(tree), p)), `${p} (new array)`).toEqual(
+          shape(original.matchRoutes(b, p)),
+        );
       }
     }
+    // Another table whose only difference is one path: its own answers, not the first table's.
+    const moved = strip(tree);
+    const contactsRoute = JSON.stringify(moved).includes('"path":"contacts"');
+    const rename = (routes) =>
+      routes.forEach((r) => (r.path === "contacts" && (r.path = "people"), r.children && rename(r.children)));
+    rename(moved);
+    expect(contactsRoute).toBe(true);
+    expect(patched.matchRoutes(moved, "/contacts")?.at(-1).route.path).not.toBe("contacts");
+    expect(shape(patched.matchRoutes(moved, "/people"))).toEqual(shape(original.matchRoutes(moved, "/people")));
   });
 
   it("a pathname matched once still gets fresh match objects, and a new routes array is ranked again", () => {

@@ -169,8 +169,12 @@ export async function listContacts(
 }
 
 /** Total contacts (unfiltered). */
+/** The contacts counter's read: trigger-maintained (migration 0009), one row, however many contacts there are. */
+export function selectContactTotal(db: Db) {
+  return db.select({ n: contactTotals.n }).from(contactTotals).where(eq(contactTotals.id, 1));
+}
+
 export async function countContacts(db: Db): Promise<number> {
-  // Trigger-maintained (migration 0009): one row read, however many contacts there are.
-  const row = await db.select({ n: contactTotals.n }).from(contactTotals).where(eq(contactTotals.id, 1)).get();
+  const row = await selectContactTotal(db).get();
   return row?.n ?? 0;
 }

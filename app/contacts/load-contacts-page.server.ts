@@ -2,11 +2,11 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { userName } from "~/lib/names";
 import { users, type Contact } from "~/db/schema";
-import { countContacts, listContacts, PAGE_SIZE, type OwnerFilter } from "./list-contacts.server";
+import { listContacts, PAGE_SIZE, selectContactTotal, type OwnerFilter } from "./list-contacts.server";
 import { publicContact } from "./public-contact.server";
-import { listOwnerChoices } from "./load-owner-picker.server";
+import { ownerChoicesFrom, selectOwnerChoices } from "./load-owner-picker.server";
 import { loadContactScope, type ContactViewer } from "./contact-scope.server";
-import { listPipelineStages } from "./pipeline-stages.server";
+import { selectPipelineStages } from "./pipeline-stages.server";
 
 /** `owner`: "me", "none" or a user id (decision 044); anything else lists everyone. `stage`: a stage key (053). */
 export type ContactListQuery = { q?: string; after?: number; before?: number; owner?: string; stage?: string };
@@ -47,16 +47,26 @@ function ownerFilter(owner: string | undefined, meId: number): OwnerFilter {
 export async function loadContactsPage(db: Db, query: ContactListQuery, viewer: ContactViewer) {
   const q = query.q ?? "";
   const owner = ownerFilter(query.owner, viewer.userId);
-  const [scope, stageRows] = await Promise.all([loadContactScope(db, viewer), listPipelineStages(db)]);
+  // The small reads in one D1 batch (decision 062), then the page itself, which needs the checked stage.
+  const [scope, [stageRows, choiceRows, totals]] = await Promise.all([
+    loadContactScope(db, viewer),
+    db.batch([selectPipelineStages(db), selectOwnerChoices(db), selectContactTotal(db)]),
+  ]);
   const stages = new Map(stageRows.map((s) => [s.key, s.label]));
   // An unknown stage in the URL is no filter (like any malformed list parameter).
   const stage = query.stage && stages.has(query.stage) ? query.stage : undefined;
-  const [page, total, choices] = await Promise.all([
-    listContacts(db, { q, after: query.after, before: query.before, limit: PAGE_SIZE, owner, stage, scope }),
-    // The total is the whole table's counter: shown only to those who see the whole table.
-    q || owner !== undefined || stage || scope.kind !== "all" ? Promise.resolve(null) : countContacts(db),
-    listOwnerChoices(db),
-  ]);
+  const choices = ownerChoicesFrom(choiceRows);
+  const page = await listContacts(db, {
+    q,
+    after: query.after,
+    before: query.before,
+    limit: PAGE_SIZE,
+    owner,
+    stage,
+    scope,
+  });
+  // The total is the whole table's counter: shown only to those who see the whole table.
+  const total = q || owner !== undefined || stage || scope.kind !== "all" ? null : (totals[0]?.n ?? 0);
   const names = new Map(choices.map((u) => [u.id, u.name]));
   // An owner who is no longer active (only the CLI of old could leave one) is looked up by id: a handful of rows.
   const missing = [...new Set(page.contacts.map((c) => c.ownerUserId))].filter(

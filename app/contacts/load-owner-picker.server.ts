@@ -3,15 +3,23 @@ import type { Db } from "~/db/client.server";
 import { userName } from "~/lib/names";
 import { users } from "~/db/schema";
 
-/** The active users, for an owner picker or filter (a team: small, capped). */
-export async function listOwnerChoices(db: Db) {
-  const rows = await db
+/** The active users' read (a team: small, capped); a builder, to ride in a page's batch. */
+export function selectOwnerChoices(db: Db) {
+  return db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(users)
     .where(eq(users.isActive, true))
     .orderBy(users.firstName, users.lastName)
     .limit(500);
-  return rows.map((u) => ({ ...u, name: userName(u) }));
+}
+
+export type OwnerChoice = { id: number; firstName: string; lastName: string; email: string; name: string };
+export const ownerChoicesFrom = (rows: Awaited<ReturnType<typeof selectOwnerChoices>>): OwnerChoice[] =>
+  rows.map((u) => ({ ...u, name: userName(u) }));
+
+/** The active users, for an owner picker or filter. */
+export async function listOwnerChoices(db: Db) {
+  return ownerChoicesFrom(await selectOwnerChoices(db));
 }
 
 /**
@@ -19,8 +27,14 @@ export async function listOwnerChoices(db: Db) {
  * for a superuser on any contact, for a standard user on their own or an unowned one (a hand-off to a teammate);
  * the server enforces the same rule in setContactOwner.
  */
-export async function loadOwnerPicker(db: Db, ownerUserId: number | null, me: { id: number; superuser: boolean }) {
-  const all = await listOwnerChoices(db);
+export async function loadOwnerPicker(
+  db: Db,
+  ownerUserId: number | null,
+  me: { id: number; superuser: boolean },
+  /** The active users, when the caller read them already (the contact page reads them in its batch). */
+  known?: OwnerChoice[],
+) {
+  const all = known ?? (await listOwnerChoices(db));
   let owner = ownerUserId === null ? null : (all.find((u) => u.id === ownerUserId) ?? null);
   if (ownerUserId !== null && !owner) {
     const u = await db

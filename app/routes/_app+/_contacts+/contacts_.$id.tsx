@@ -39,15 +39,18 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND), viewerOf(me)).catch(throwAsResponse);
   const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns, templates, leads, owner, queue, users, stages, appointments] = await Promise.all([
+  const [thread, campaigns, templates, leads, { owner, users }, queue, stages, appointments] = await Promise.all([
     getThread(db, { contactId: contact.id }, { before }),
     contactCampaigns(db, contact.id),
     pickTemplate(db, new URL(args.request.url)),
     listLeadConsents(db, contact.id),
-    loadOwnerPicker(db, contact.ownerUserId, { id: me.id, superuser: me.role === "superuser" }),
+    // The active users once, for the owner card and the notes' mentions.
+    listOwnerChoices(db).then(async (users) => ({
+      users,
+      owner: await loadOwnerPicker(db, contact.ownerUserId, { id: me.id, superuser: me.role === "superuser" }, users),
+    })),
     // Opening the conversation marks it read for this user (decision 046).
     openConversation(db, me.id, { contactId: contact.id }, args.context.clock()),
-    listOwnerChoices(db),
     listPipelineStages(db),
     listContactAppointments(db, contact.id),
   ]);
