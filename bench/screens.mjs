@@ -25,7 +25,7 @@ const CONCURRENCY = Number(flags.concurrency ?? 4);
 const REPEATS = Number(flags.repeats ?? 3);
 // Each scale appends messages to the same database; at every scale each route's p95 ≤ 2 × its floors, and at the
 // later scales ≤ GROWTH_BUDGET × its p95 at the first (issue 22: 5M against 1M), each p95 taken in units of the
-// minimal Worker's p95 measured beside it: the phases run minutes apart, and a shared machine's load moves every
+// minimal Worker's p95 measured in the same phase (the median over the phase's routes): the phases run minutes apart, and a shared machine's load moves every
 // figure between them (in one run /api/contacts, whose table does not grow, came out 1.67× slower in raw ms while
 // its minimal Worker was 1.7× slower too). The raw ratio is printed beside it.
 const SCALES = String(flags.scales ?? flags.messages ?? "1000000,5000000")
@@ -77,6 +77,10 @@ async function queueAtScale(db, userId) {
 }
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 async function measure(run) {
   await run(); // warm: first-hit compilation and page cache are not what a user waits for at steady state
   const times = [];
@@ -99,7 +103,6 @@ async function measure(run) {
 async function measureInTurn(runs) {
   const reps = runs.map(() => []);
   for (let i = 0; i < REPEATS; i++) for (const [k, run] of runs.entries()) reps[k].push(await measure(run));
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return reps.map((r) => ({
     p50: median(r.map((x) => x.p50)),
     p95: median(r.map((x) => x.p95)),
@@ -236,17 +239,35 @@ async function main() {
       // Ratios to floors measured in the same run only: an absolute millisecond budget does not travel between machines.
       const ok = route.p95 <= budget;
       if (!ok) failed++;
-      const atFirst = scales[0]?.rows.find((x) => x.name === r.name);
-      const rawGrowth = atFirst ? route.p95 / atFirst.route.p95 : null;
-      const grew = atFirst ? route.p95 / floorWorker.p95 / (atFirst.route.p95 / atFirst.floorWorker.p95) : null;
-      const grewOk = grew === null || grew <= GROWTH_BUDGET;
-      if (!grewOk) failed++;
-      rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok: ok && grewOk, grew, rawGrowth });
+      rows.push({ ...r, bytes, route, floorWorker, floorSql, budget, ok, grew: null, rawGrowth: null });
       console.log(
-        `${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}${grew === null ? "" : ` | p95 ${grew.toFixed(2)}× its p95 at ${SCALES[0].toLocaleString("en-US")} in minimal-Worker units (raw ${rawGrowth.toFixed(2)}×; budget ≤ ${GROWTH_BUDGET}×) ${grewOk ? "OK" : "FAIL"}`}`,
+        `${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}`,
       );
     }
-    scales.push({ messages: target, seeded, rows });
+    // Growth against the first scale, each p95 in units of the phase's minimal Worker: the median of its p95s over
+    // every route of the phase. One route's own minimal-Worker p95 (its 3rd slowest of 60) swings with a moment of
+    // other load — in one run /api/contacts' came out 11.8 ms among 30–50 ms neighbours, a "4.66×" growth of a table
+    // that does not grow.
+    const unit = median(rows.map((x) => x.floorWorker.p95));
+    if (scales.length) {
+      const unit0 = scales[0].unit;
+      console.log(
+        `growth against ${SCALES[0].toLocaleString("en-US")} (minimal Worker p95, median of the phase: ${unit0.toFixed(1)} → ${unit.toFixed(1)} ms)`,
+      );
+      for (const row of rows) {
+        const atFirst = scales[0].rows.find((x) => x.name === row.name);
+        if (!atFirst) continue;
+        row.rawGrowth = row.route.p95 / atFirst.route.p95;
+        row.grew = row.route.p95 / unit / (atFirst.route.p95 / unit0);
+        const grewOk = row.grew <= GROWTH_BUDGET;
+        if (!grewOk) failed++;
+        row.ok = row.ok && grewOk;
+        console.log(
+          `${row.name.padEnd(32)} p95 ${row.grew.toFixed(2)}× its p95 at ${SCALES[0].toLocaleString("en-US")} in minimal-Worker units (raw ${row.rawGrowth.toFixed(2)}×; budget ≤ ${GROWTH_BUDGET}×) ${grewOk ? "OK" : "FAIL"}`,
+        );
+      }
+    }
+    scales.push({ messages: target, seeded, rows, unit });
   }
   const report = {
     when: new Date().toISOString(),

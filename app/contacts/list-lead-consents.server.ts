@@ -10,13 +10,20 @@ export const LEAD_CONSENTS_SHOWN = 10;
  * Plain strings: the page renders them as text, never as HTML (a vendor's consent text may hold markup).
  */
 export async function listLeadConsents(db: Db, contactId: number) {
-  const rows = await db
+  return leadConsentsFrom(await selectLeadConsents(db, contactId));
+}
+
+/** The read behind listLeadConsents: a builder, to ride in a page's batch. */
+export function selectLeadConsents(db: Db, contactId: number) {
+  return db
     .select()
     .from(leadConsents)
     .where(eq(leadConsents.contactId, contactId))
     .orderBy(desc(leadConsents.createdAt), desc(leadConsents.id))
-    .limit(LEAD_CONSENTS_SHOWN)
-    .all();
+    .limit(LEAD_CONSENTS_SHOWN);
+}
+
+export function leadConsentsFrom(rows: Awaited<ReturnType<typeof selectLeadConsents>>) {
   return rows.map((r) => ({
     id: r.id,
     source: r.source,

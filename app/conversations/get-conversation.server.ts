@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   campaignEnrollments,
@@ -9,6 +9,8 @@ import {
   suppressions,
   type MediaStatus,
 } from "~/db/schema";
+
+type EnrollmentStatus = (typeof campaignEnrollments.$inferSelect)["status"];
 import { inJson } from "~/db/bulk-update.server";
 import { pendingPreview } from "~/message-center/list-messages.server";
 import { listThreadNotes, type ThreadNote } from "./list-thread-notes.server";
@@ -58,22 +60,36 @@ export const CANCELLABLE_KINDS = ["individual", "reply"] as const;
  * THREAD_PAGE messages, `before` (the oldest id shown) fetches the earlier ones. A contact's thread walks
  * messages_contact_thread_idx; a bare number's walks messages_phone_thread_idx (messages with no contact).
  */
-export async function getThread(
-  db: Db,
-  who: { contactId: number } | { phone: string },
-  opts: { before?: number | null; limit?: number } = {},
-) {
-  const limit = Math.min(Math.max(opts.limit ?? THREAD_PAGE, 1), 200);
+export async function getThread(db: Db, who: ThreadOwner, opts: ThreadOpts = {}) {
+  return threadFrom(db, who, await selectThreadRows(db, who, opts), opts);
+}
+
+type ThreadOwner = { contactId: number } | { phone: string };
+type ThreadOpts = { before?: number | null; limit?: number };
+const threadLimit = (opts: ThreadOpts) => Math.min(Math.max(opts.limit ?? THREAD_PAGE, 1), 200);
+
+/** The thread page's messages (one more than a page, newest first): a builder, to ride in a page's batch. */
+export function selectThreadRows(db: Db, who: ThreadOwner, opts: ThreadOpts = {}) {
   const where =
     "contactId" in who
       ? eq(messages.contactId, who.contactId)
       : and(eq(messages.phone, who.phone), isNull(messages.contactId));
-  const rows = await db
+  return db
     .select({ ...THREAD_COLUMNS, scheduledAt: messages.scheduledAt })
     .from(messages)
     .where(and(where, opts.before ? lt(messages.id, opts.before) : undefined))
     .orderBy(desc(messages.id))
-    .limit(limit + 1);
+    .limit(threadLimit(opts) + 1);
+}
+
+/** The thread from its rows: the waiting rows' previews, the notes of its span and its inbound files. */
+export async function threadFrom(
+  db: Db,
+  who: ThreadOwner,
+  rows: Awaited<ReturnType<typeof selectThreadRows>>,
+  opts: ThreadOpts = {},
+) {
+  const limit = threadLimit(opts);
   const page = rows.slice(0, limit).reverse();
   // A waiting bulk row holds its template until it is sent: show what the contact will read (issue 24, item 12).
   const waiting = (r: (typeof rows)[number]) =>
@@ -156,14 +172,17 @@ export function previewContact(db: Db, contactId: number, scope?: SQL) {
     .get();
 }
 
-/** The campaigns a contact is enrolled in, newest first (bounded: a contact is in a handful). */
-export async function contactCampaigns(db: Db, contactId: number) {
+/**
+ * The campaigns a contact is enrolled in, newest first (bounded: a contact is in a handful). The enrolment's status
+ * under a name of its own: D1's batch() returns rows as objects, where two "status" columns would be one.
+ */
+export function contactCampaigns(db: Db, contactId: number) {
   return db
     .select({
       id: campaigns.id,
       name: campaigns.name,
       status: campaigns.status,
-      enrollmentStatus: campaignEnrollments.status,
+      enrollmentStatus: sql<EnrollmentStatus>`${campaignEnrollments.status}`.as("enrollment_status"),
     })
     .from(campaignEnrollments)
     .innerJoin(campaigns, eq(campaigns.id, campaignEnrollments.campaignId))

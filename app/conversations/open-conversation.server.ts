@@ -24,7 +24,12 @@ export async function openConversation(
   who: { contactId: number } | { phone: string },
   now: Date,
 ): Promise<ConversationQueueState | null> {
-  const row = await db
+  return markConversationOpened(db, userId, (await selectConversationRow(db, who))[0] ?? null, now);
+}
+
+/** The conversation's queue row (at most one): a builder, to ride in a page's batch. */
+export function selectConversationRow(db: Db, who: { contactId: number } | { phone: string }) {
+  return db
     .select({
       id: conversations.id,
       status: conversations.status,
@@ -33,7 +38,16 @@ export async function openConversation(
     })
     .from(conversations)
     .where(eq(conversations.key, conversationKey(who)))
-    .get();
+    .limit(1);
+}
+
+/** The user has read the conversation up to its latest message; its queue state for the screen (null: none yet). */
+export async function markConversationOpened(
+  db: Db,
+  userId: number,
+  row: Awaited<ReturnType<typeof selectConversationRow>>[number] | null,
+  now: Date,
+): Promise<ConversationQueueState | null> {
   if (!row) return null;
   await db
     .insert(conversationReads)

@@ -16,8 +16,10 @@ export const PICKER_TEMPLATES = 100;
 export async function pickTemplate(
   db: Db,
   url: URL,
+  /** The picker's templates, when the caller read them in its batch (selectNewestTemplates(PICKER_TEMPLATES)). */
+  known?: PublicTemplate[],
 ): Promise<{ templates: PublicTemplate[]; picked: PublicTemplate | null }> {
-  const { items: templates } = await listTemplates(db, { limit: PICKER_TEMPLATES });
+  const templates = known ?? (await listTemplates(db, { limit: PICKER_TEMPLATES })).items;
   const id = parseId(url.searchParams.get(TEMPLATE_PARAM));
   if (id === null) return { templates, picked: null };
   const inList = templates.find((t) => t.id === id);

@@ -4,23 +4,18 @@ import { requireUser } from "~/http/guard.server";
 import { Badge, Card, PageHeader, TextLink } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { ContactNotFound } from "~/contacts/contact-not-found";
+import { CONTACT_NOT_FOUND } from "~/contacts/get-contact.server";
+import { loadContactPage } from "~/conversations/load-contact-page.server";
 import { parseCustomFields } from "~/contacts/custom-fields";
-import { CONTACT_NOT_FOUND, getContact } from "~/contacts/get-contact.server";
 import { ConversationCard } from "~/conversations/conversation-view";
-import { openConversation } from "~/conversations/open-conversation.server";
 import { QueueActions } from "~/conversations/queue-actions";
-import { pickTemplate } from "~/templates/pick-template.server";
-import { contactCampaigns, getThread } from "~/conversations/get-conversation.server";
 import { replyForm, replyOrReplace } from "~/http/reply-action.server";
 import { formAction } from "~/http/form-action.server";
 import { mentionHooks } from "~/wiring/mention-hooks.server";
 import { parseId } from "~/lib/ids";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
-import { listLeadConsents } from "~/contacts/list-lead-consents.server";
-import { listOwnerChoices, loadOwnerPicker } from "~/contacts/load-owner-picker.server";
 import { OwnerCard } from "~/contacts/owner-card";
-import { listPipelineStages } from "~/contacts/pipeline-stages.server";
 import { StageCard } from "~/contacts/stage-card";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { contactInScope } from "~/http/contact-guard.server";
@@ -37,23 +32,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
   const { db } = args.context;
-  const contact = await getContact(db, routeId(args.params.id, CONTACT_NOT_FOUND), viewerOf(me)).catch(throwAsResponse);
-  const before = parseId(new URL(args.request.url).searchParams.get("before"));
-  const [thread, campaigns, templates, leads, { owner, users }, queue, stages, appointments] = await Promise.all([
-    getThread(db, { contactId: contact.id }, { before }),
-    contactCampaigns(db, contact.id),
-    pickTemplate(db, new URL(args.request.url)),
-    listLeadConsents(db, contact.id),
-    // The active users once, for the owner card and the notes' mentions.
-    listOwnerChoices(db).then(async (users) => ({
-      users,
-      owner: await loadOwnerPicker(db, contact.ownerUserId, { id: me.id, superuser: me.role === "superuser" }, users),
-    })),
-    // Opening the conversation marks it read for this user (decision 046).
-    openConversation(db, me.id, { contactId: contact.id }, args.context.clock()),
-    listPipelineStages(db),
-    listContactAppointments(db, contact.id),
+  const url = new URL(args.request.url);
+  const contactId = routeId(args.params.id, CONTACT_NOT_FOUND);
+  const [page, appointments] = await Promise.all([
+    loadContactPage(db, {
+      contactId,
+      viewer: viewerOf(me),
+      url,
+      before: parseId(url.searchParams.get("before")),
+      now: args.context.clock(),
+    }).catch(throwAsResponse),
+    // Read beside the page; returned only when the page's scope check passed (loadContactPage throws otherwise).
+    listContactAppointments(db, contactId),
   ]);
+  const { contact, thread, campaigns, templates, leads, owner, queue, users, stages } = page;
   return {
     contact: {
       id: contact.id,
