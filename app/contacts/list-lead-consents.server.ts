@@ -7,13 +7,9 @@ export const LEAD_CONSENTS_SHOWN = 10;
 
 /**
  * A contact's leads with their consent evidence, newest first (lead_consents_contact_id_idx), for the contact page.
- * Plain strings: the page renders them as text, never as HTML (a vendor's consent text may hold markup).
+ * Plain strings: the page renders them as text, never as HTML (a vendor's consent text may hold markup). The read
+ * is a builder, to ride in the page's batch (loadContactPage); leadConsentsFrom shapes its rows.
  */
-export async function listLeadConsents(db: Db, contactId: number) {
-  return leadConsentsFrom(await selectLeadConsents(db, contactId));
-}
-
-/** The read behind listLeadConsents: a builder, to ride in a page's batch. */
 export function selectLeadConsents(db: Db, contactId: number) {
   return db
     .select()

@@ -29,15 +29,3 @@ export function selectUnreadInQueue(db: Db, view: Exclude<QueueView, "all">, use
     .leftJoin(r, and(eq(r.userId, userId), eq(r.conversationId, recent.id)))
     .where(gt(recent.lastInboundId, sql`coalesce(${r.readMessageId}, 0)`));
 }
-
-/**
- * The user's unread conversations (decision 046): open ones in their queue — Mine plus Unassigned — with an inbound
- * message newer than when they last opened it. Two bounded index walks; the caller shows "99+" above UNREAD_COUNT_CAP.
- */
-export async function countUnreadConversations(db: Db, userId: number, now: Date): Promise<number> {
-  const [mine, unassigned] = await Promise.all([
-    selectUnreadInQueue(db, "mine", userId, now).get(),
-    selectUnreadInQueue(db, "unassigned", userId, now).get(),
-  ]);
-  return (mine?.n ?? 0) + (unassigned?.n ?? 0);
-}

@@ -9,8 +9,6 @@ import {
   suppressions,
   type MediaStatus,
 } from "~/db/schema";
-
-type EnrollmentStatus = (typeof campaignEnrollments.$inferSelect)["status"];
 import { inJson } from "~/db/bulk-update.server";
 import { pendingPreview } from "~/message-center/list-messages.server";
 import { listThreadNotes, type ThreadNote } from "./list-thread-notes.server";
@@ -18,6 +16,7 @@ import { AppError } from "~/lib/app-error";
 import { inScope, loadContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
 
 export const THREAD_PAGE = 30;
+type EnrollmentStatus = (typeof campaignEnrollments.$inferSelect)["status"];
 
 /** What a thread shows of each message (the API's list of a contact's messages adds to it). */
 export const THREAD_COLUMNS = {

@@ -14,7 +14,8 @@ import {
   type QueueState,
   type QueueView,
 } from "./list-conversations.server";
-import { countUnreadConversations, selectUnreadInQueue } from "./count-unread-conversations.server";
+import { selectUnreadInQueue } from "./count-unread-conversations.server";
+import { loadSidebarCounts } from "~/http/load-sidebar-counts.server";
 import { openConversation } from "./open-conversation.server";
 import { setConversationState, SNOOZE_IN_PAST } from "./set-conversation-state.server";
 import { plan } from "../../tests/query-plan";
@@ -152,13 +153,13 @@ describe("the inbox queue (decision 046)", () => {
     const theirs = await createTestContact(other.id);
     await db().update(contacts).set({ ownerUserId: rep.id }).where(eq(contacts.id, mine.id));
     await db().update(contacts).set({ ownerUserId: other.id }).where(eq(contacts.id, theirs.id));
-    const before = await countUnreadConversations(db(), rep.id, T0);
+    const before = (await loadSidebarCounts(db(), rep.id, T0)).unread;
     await reply(mine.phone, "Hi", T0);
     await reply(theirs.phone, "Hi", T0);
-    expect(await countUnreadConversations(db(), rep.id, T0)).toBe(before + 1);
+    expect((await loadSidebarCounts(db(), rep.id, T0)).unread).toBe(before + 1);
     const bare = uniquePhone();
     await reply(bare, "Hello?", T0);
-    expect(await countUnreadConversations(db(), rep.id, T0)).toBe(before + 2);
+    expect((await loadSidebarCounts(db(), rep.id, T0)).unread).toBe(before + 2);
 
     const id = (await conversationOf(mine.id))!.id;
     const row = async () =>
@@ -169,13 +170,13 @@ describe("the inbox queue (decision 046)", () => {
     expect(await openConversation(db(), rep.id, { contactId: mine.id }, T0)).toMatchObject({ id, state: "open" });
     expect((await row())!.unread).toBe(false);
     await openConversation(db(), rep.id, { phone: bare }, T0);
-    expect(await countUnreadConversations(db(), rep.id, T0)).toBe(before);
+    expect((await loadSidebarCounts(db(), rep.id, T0)).unread).toBe(before);
     // Read per user: the other rep's marker is theirs.
-    expect(await countUnreadConversations(db(), other.id, T0)).toBeGreaterThanOrEqual(1);
+    expect((await loadSidebarCounts(db(), other.id, T0)).unread).toBeGreaterThanOrEqual(1);
 
     // A new reply is unread again; a snoozed or closed conversation does not count.
     await reply(mine.phone, "One more thing", at(HOUR));
-    expect(await countUnreadConversations(db(), rep.id, at(HOUR))).toBe(before + 1);
+    expect((await loadSidebarCounts(db(), rep.id, at(HOUR))).unread).toBe(before + 1);
     await setConversationState(
       db(),
       id,
@@ -183,8 +184,8 @@ describe("the inbox queue (decision 046)", () => {
       { userId: rep.id, seeAll: false },
       at(HOUR),
     );
-    expect(await countUnreadConversations(db(), rep.id, at(HOUR))).toBe(before);
-    expect(await countUnreadConversations(db(), rep.id, at(5 * HOUR))).toBe(before + 1);
+    expect((await loadSidebarCounts(db(), rep.id, at(HOUR))).unread).toBe(before);
+    expect((await loadSidebarCounts(db(), rep.id, at(5 * HOUR))).unread).toBe(before + 1);
   });
 });
 

@@ -9,7 +9,7 @@ import { alertRulesMadeHere, staffAlertRule } from "../../../tests/alert-rules";
 import { runInboundJob } from "../../../tests/messaging-harness";
 import { MISSING_INFORMATION, parseBank, parseProfile } from "./alert-schema";
 import { acknowledgeAlert } from "./acknowledge-alert.server";
-import { countUnacknowledged } from "./count-unacknowledged.server";
+import { loadSidebarCounts } from "~/http/load-sidebar-counts.server";
 import { listAlerts } from "./list-alerts.server";
 import { markAlert } from "./mark-alert.server";
 import { categorize, escalateDueAlerts } from "./run-alerts.server";
@@ -146,16 +146,16 @@ describe("the alert engine", () => {
   it("the bell counts unacknowledged alerts; acknowledging and marking right/wrong take them off", async () => {
     const w = await world();
     const { word } = await rules();
-    const before = await countUnacknowledged(db());
+    const before = (await loadSidebarCounts(db(), 0, new Date())).unacknowledged;
     const a = await w.inbound(`${word} one`);
     const b = await w.inbound(`${word} two`);
-    expect(await countUnacknowledged(db())).toBe(before + 2);
+    expect((await loadSidebarCounts(db(), 0, new Date())).unacknowledged).toBe(before + 2);
     const alertA = (await alertOf(a.messageId!))!;
     const alertB = (await alertOf(b.messageId!))!;
     await acknowledgeAlert(db(), alertA.id, w.user.id, DAY);
-    expect(await countUnacknowledged(db())).toBe(before + 1);
+    expect((await loadSidebarCounts(db(), 0, new Date())).unacknowledged).toBe(before + 1);
     const marked = await markAlert(db(), alertB.id, "wrong", w.user.id, DAY);
-    expect(await countUnacknowledged(db())).toBe(before);
+    expect((await loadSidebarCounts(db(), 0, new Date())).unacknowledged).toBe(before);
     expect(marked.classificationId).toBeTruthy();
     const cls = await db().get<{ marked_correct: number }>(
       sql`SELECT marked_correct FROM ai_classifications WHERE id = ${marked.classificationId}`,

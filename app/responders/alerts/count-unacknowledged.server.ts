@@ -3,7 +3,10 @@ import type { Db } from "~/db/client.server";
 import { alerts } from "~/db/schema";
 import { BELL_COUNT_CAP } from "./bell";
 
-/** The bell's statement, to ride in a batch with the page's other reads (the sidebar's counts, one round trip). */
+/**
+ * Unacknowledged alerts for the bell, bounded: an indexed read of at most BELL_COUNT_CAP + 1 rows. A builder, read in
+ * the sidebar's one batch (loadSidebarCounts).
+ */
 export function selectUnacknowledgedCount(db: Db) {
   const open = db
     .select({ one: sql`1` })
@@ -12,10 +15,4 @@ export function selectUnacknowledgedCount(db: Db) {
     .limit(BELL_COUNT_CAP + 1)
     .as("open");
   return db.select({ n: count() }).from(open);
-}
-
-/** Unacknowledged alerts, bounded: an indexed read of at most BELL_COUNT_CAP + 1 rows. */
-export async function countUnacknowledged(db: Db): Promise<number> {
-  const row = await selectUnacknowledgedCount(db).get();
-  return row?.n ?? 0;
 }
