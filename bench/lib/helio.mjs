@@ -86,11 +86,14 @@ export function bundleWorker(
  * its own cleanups (dispose, then remove the D1 directory) onto `cleanups`, which run last-in first-out.
  * @param {{ scriptPath: string, twilio: { url: string, accountSid: string, authToken: string }, from: string, rate: number,
  *   cleanups: Array<() => Promise<unknown>>, bindings?: object, mfOptions?: object }} o  (bindings: extra vars, e.g. the
- *   profiling wrapper's BENCH_IN_PROCESS_TWILIO; mfOptions: extra Miniflare options, e.g. handleRuntimeStdio)
+ *   profiling wrapper's BENCH_IN_PROCESS_TWILIO; mfOptions: extra Miniflare options, e.g. handleRuntimeStdio;
+ *   persist: an existing D1 directory to open instead of a fresh one — the caller removes it)
  */
-export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bindings = {}, mfOptions = {} }) {
-  const persist = mkdtempSync(join(tmpdir(), "helio-bench-d1-"));
-  cleanups.push(async () => rmSync(persist, { recursive: true, force: true }));
+export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bindings = {}, mfOptions = {}, persist }) {
+  if (!persist) {
+    persist = mkdtempSync(join(tmpdir(), "helio-bench-d1-"));
+    cleanups.push(async () => rmSync(persist, { recursive: true, force: true }));
+  }
   const modulesRoot = join(scriptPath, "..");
   const mf = new Miniflare({
     ...MF_BASE,
@@ -123,7 +126,7 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
   cleanups.push(() => mf.dispose());
   await mf.ready;
   const db = await mf.getD1Database("DB");
-  return { mf, db };
+  return { mf, db, persist };
 }
 
 /** The sender every bench run's fake Twilio account sends from. */
@@ -147,7 +150,7 @@ export async function startHelioOnFake(fake, { rate = 100_000, cleanups, ...rest
 }
 
 /** A Helio whose runs call no provider: the Twilio settings only have to be present (nothing listens there). */
-export function startHelioWithoutProvider({ scriptPath, cleanups, mfOptions }) {
+export function startHelioWithoutProvider({ scriptPath, cleanups, mfOptions, persist }) {
   return startHelio({
     scriptPath,
     twilio: { url: "http://127.0.0.1:1", accountSid: "AC" + "0".repeat(32), authToken: "x".repeat(32) },
@@ -155,6 +158,7 @@ export function startHelioWithoutProvider({ scriptPath, cleanups, mfOptions }) {
     rate: 20,
     cleanups,
     mfOptions,
+    persist,
   });
 }
 

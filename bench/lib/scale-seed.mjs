@@ -155,3 +155,23 @@ export async function seedAtScale(
     .first();
   return { ...counts, seconds: (Date.now() - started) / 1000 };
 }
+
+/**
+ * One contact's thread made longer than a page (the contact page shows the newest 30): `messages` more, alternating
+ * inbound and outbound, an hour apart and older than `now`. A seed spreads history evenly (~10 messages a contact at
+ * 1M, ~50 at 5M), so without this the contact page would render 10 messages at one scale and 30 at the next, and
+ * its growth would measure the page's length, not the history behind it.
+ */
+export async function lengthenThread(db, { contactId, messages = 40, userId, now = Date.now() }) {
+  await db
+    .prepare(
+      `${counter(messages)} INSERT INTO messages (channel, direction, kind, status, contact_id, phone, content, idempotency_key, twilio_sid, is_marketing, created_by, created_at, updated_at)
+       SELECT 'sms', CASE WHEN i % 2 = 0 THEN 'inbound' ELSE 'outbound' END, CASE WHEN i % 2 = 0 THEN 'inbound' ELSE 'individual' END,
+         CASE WHEN i % 2 = 0 THEN 'received' ELSE 'delivered' END, ?1, (SELECT phone FROM contacts WHERE id = ?1),
+         'Thread message ' || (i + 1) || ': about the panels and the roof', 'thread:' || ?1 || ':' || i, 'SMthread' || ?1 || 'x' || i, 0,
+         CASE WHEN i % 2 = 0 THEN NULL ELSE ?2 END, ?3 - (${messages} - i) * 3600000, ?3
+       FROM n`,
+    )
+    .bind(contactId, userId, now)
+    .run();
+}
