@@ -3,8 +3,7 @@ import type { Db } from "~/db/client.server";
 import { contacts, conversationNotes, noteMentions } from "~/db/schema";
 import { conversationPathOf } from "~/lib/conversation-path";
 import { author, AUTHOR_COLUMNS, authorName } from "./list-thread-notes.server";
-
-export const MENTIONS_SHOWN = 50;
+import { MENTIONS_SHOWN } from "./mentions";
 
 /**
  * The notes that mention this user, newest first (decision 047): one seek of note_mentions' key (user_id, note_id),

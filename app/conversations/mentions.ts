@@ -5,6 +5,10 @@
  */
 export type Mentionable = { id: number; name: string; email: string; firstName?: string };
 
+/** How many mentions the Mentions page lists. Here, not in the .server reader: the page's text shows it, and a
+ * .server module is empty in the browser (the number went missing on hydration). */
+export const MENTIONS_SHOWN = 50;
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** What the picker inserts after `@` for a user: the full name, or the email when the name is empty. */

@@ -4,7 +4,8 @@ import { AtSign } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
 import { Card, EmptyState, PageHeader, TextLink } from "~/components/ui";
-import { listMentions, MENTIONS_SHOWN } from "~/conversations/list-mentions.server";
+import { listMentions } from "~/conversations/list-mentions.server";
+import { MENTIONS_SHOWN } from "~/conversations/mentions";
 
 export const meta: MetaFunction = () => [{ title: "Mentions — Helio" }];
 
