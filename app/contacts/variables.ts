@@ -12,70 +12,56 @@ export interface PlatformVariable {
   example: string;
 }
 
+/** One category's variables: [name, description, example]. */
+const inCategory = (category: VariableCategory, rows: [name: string, description: string, example: string][]) =>
+  rows.map(([name, description, example]): PlatformVariable => ({ name, category, description, example }));
+
 export const PLATFORM_VARIABLES: readonly PlatformVariable[] = [
-  // Contact
-  { name: "firstName", category: "Contact", description: "Contact's first name", example: "John" },
-  { name: "lastName", category: "Contact", description: "Contact's last name", example: "Doe" },
-  { name: "fullName", category: "Contact", description: "First and last name together", example: "John Doe" },
-  { name: "email", category: "Contact", description: "Contact's email address", example: "john.doe@example.com" },
-  { name: "phone", category: "Contact", description: "Contact's phone number", example: "+15551234567" },
-  { name: "address", category: "Contact", description: "Street address", example: "123 Main St" },
-  { name: "city", category: "Contact", description: "City", example: "Sacramento" },
-  { name: "state", category: "Contact", description: "State", example: "CA" },
-  { name: "zipCode", category: "Contact", description: "ZIP code", example: "95814" },
-  // Business
-  { name: "company", category: "Business", description: "Contact's company", example: "ABC Corp" },
-  { name: "companyPhone", category: "Business", description: "Our company phone number", example: "+15559876543" },
-  { name: "website", category: "Business", description: "Our website", example: "https://helio.example" },
-  { name: "salesRep", category: "Business", description: "Assigned sales representative", example: "Sarah Miller" },
-  {
-    name: "salesRepEmail",
-    category: "Business",
-    description: "Sales representative's email",
-    example: "sarah@helio.example",
-  },
-  { name: "salesRepPhone", category: "Business", description: "Sales representative's phone", example: "+15555550123" },
-  // Solar
-  { name: "roofSize", category: "Solar", description: "Usable roof area", example: "1,800 sq ft" },
-  { name: "systemSize", category: "Solar", description: "Proposed system size", example: "7.2 kW" },
-  { name: "estimatedSavings", category: "Solar", description: "Estimated lifetime savings", example: "$32,000" },
-  { name: "yearOneSavings", category: "Solar", description: "Estimated first-year savings", example: "$1,450" },
-  {
-    name: "incentiveAmount",
-    category: "Solar",
-    description: "Available incentives and tax credits",
+  ...inCategory("Contact", [
+    ["firstName", "Contact's first name", "John"],
+    ["lastName", "Contact's last name", "Doe"],
+    ["fullName", "First and last name together", "John Doe"],
+    ["email", "Contact's email address", "john.doe@example.com"],
+    ["phone", "Contact's phone number", "+15551234567"],
+    ["address", "Street address", "123 Main St"],
+    ["city", "City", "Sacramento"],
+    ["state", "State", "CA"],
+    ["zipCode", "ZIP code", "95814"],
+  ]),
+  ...inCategory("Business", [
+    ["company", "Contact's company", "ABC Corp"],
+    ["companyPhone", "Our company phone number", "+15559876543"],
+    ["website", "Our website", "https://helio.example"],
+    ["salesRep", "Assigned sales representative", "Sarah Miller"],
+    ["salesRepEmail", "Sales representative's email", "sarah@helio.example"],
+    ["salesRepPhone", "Sales representative's phone", "+15555550123"],
+  ]),
+  ...inCategory("Solar", [
+    ["roofSize", "Usable roof area", "1,800 sq ft"],
+    ["systemSize", "Proposed system size", "7.2 kW"],
+    ["estimatedSavings", "Estimated lifetime savings", "$32,000"],
+    ["yearOneSavings", "Estimated first-year savings", "$1,450"],
     // A state or utility rebate: the 30% federal homeowner credit ended for purchases after 2025 (issue 28).
-    example: "$1,000",
-  },
-  { name: "paybackPeriod", category: "Solar", description: "Estimated payback period", example: "7 years" },
-  // Appointment
-  { name: "appointmentDate", category: "Appointment", description: "Appointment date", example: "November 21, 2026" },
-  { name: "appointmentTime", category: "Appointment", description: "Appointment time", example: "3:00 PM" },
-  {
-    name: "appointmentDateTime",
-    category: "Appointment",
-    description: "Appointment date and time",
-    example: "November 21, 2026 at 3:00 PM",
-  },
-  {
-    name: "meetingLink",
-    category: "Appointment",
-    description: "Video meeting link",
-    example: "https://meet.example.com/abc-123",
-  },
-  // Campaign
-  { name: "campaignName", category: "Campaign", description: "Name of the campaign", example: "Spring Solar Savings" },
-  {
-    name: "offerExpiration",
-    category: "Campaign",
-    description: "Date the offer expires",
-    example: "December 31, 2026",
-  },
-  { name: "promoCode", category: "Campaign", description: "Promotional code", example: "SUN2026" },
-  // Date/Time (computed at render time, see render.ts)
-  { name: "currentDate", category: "Date/Time", description: "Today's date", example: "November 21, 2026" },
-  { name: "currentTime", category: "Date/Time", description: "Current time", example: "3:05 PM" },
-  { name: "currentYear", category: "Date/Time", description: "Current year", example: "2026" },
+    ["incentiveAmount", "Available incentives and tax credits", "$1,000"],
+    ["paybackPeriod", "Estimated payback period", "7 years"],
+  ]),
+  ...inCategory("Appointment", [
+    ["appointmentDate", "Appointment date", "November 21, 2026"],
+    ["appointmentTime", "Appointment time", "3:00 PM"],
+    ["appointmentDateTime", "Appointment date and time", "November 21, 2026 at 3:00 PM"],
+    ["meetingLink", "Video meeting link", "https://meet.example.com/abc-123"],
+  ]),
+  ...inCategory("Campaign", [
+    ["campaignName", "Name of the campaign", "Spring Solar Savings"],
+    ["offerExpiration", "Date the offer expires", "December 31, 2026"],
+    ["promoCode", "Promotional code", "SUN2026"],
+  ]),
+  // Computed at render time (render.ts).
+  ...inCategory("Date/Time", [
+    ["currentDate", "Today's date", "November 21, 2026"],
+    ["currentTime", "Current time", "3:05 PM"],
+    ["currentYear", "Current year", "2026"],
+  ]),
 ];
 
 export const PLATFORM_VARIABLE_NAMES: ReadonlySet<string> = new Set(PLATFORM_VARIABLES.map((v) => v.name));
