@@ -187,6 +187,71 @@ describe("booking, reminders and replies (decision 055)", () => {
     expect(row).toMatchObject({ remindersSent: 2, nextReminderAt: null });
   });
 
+  it("a homeowner with an email gets each reminder there too, with the appointment's .ics, in SendGrid's wire format", async () => {
+    const { rep, actor, queue } = await setup();
+    const withEmail = await createTestContact(rep.id, {
+      firstName: "Rosa",
+      email: `rosa.${crypto.randomUUID()}@example.com`,
+    });
+    const gone = await createTestContact(rep.id, { firstName: "Ned", email: `ned.${crypto.randomUUID()}@example.com` });
+    await db()
+      .update(contacts)
+      .set({ emailUnsubscribedAt: new Date("2026-11-01T00:00:00Z") })
+      .where(eq(contacts.id, gone.id));
+    const booked = new Date("2026-11-20T15:00:00Z");
+    const startsAt = new Date("2026-11-25T19:00:00Z"); // 2:00 PM EST
+    const more = {
+      closerUserId: rep.id,
+      location: "12 Elm St, Albany; side door",
+      meetingLink: null,
+      durationMinutes: 90,
+    };
+    const { id } = await bookAppointment({ db: db(), queue, now: booked }, slot(withEmail.id, startsAt, more), actor);
+    await bookAppointment({ db: db(), queue, now: booked }, slot(gone.id, startsAt, more), actor);
+    const at = new Date("2026-11-24T19:00:00Z");
+    await sendAppointmentReminders({ db: db(), queue, now: at });
+    expect((await outbound(withEmail.id)).map((m) => m.key)).toEqual([
+      `appt:${id}:booked`,
+      `appt:${id}:day`,
+      `appt:${id}:day:email`,
+    ]);
+    // Unsubscribed from email: the text only.
+    expect((await outbound(gone.id)).map((m) => m.key).filter((k) => k.endsWith(":email"))).toEqual([]);
+
+    const { deps, sendgrid } = await pipeline({ clock: () => at });
+    await sendMessages(queue.takeSendJobs(), deps);
+    const calls = (await sendgrid.calls()).filter((c) => c.to.includes(withEmail.email!));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      httpStatus: 202,
+      subject: "Reminder: your solar appointment on Wednesday, November 25 at 2:00 PM EST",
+    });
+    expect(calls[0].text).toContain("Where: 12 Elm St, Albany; side door");
+    expect(calls[0].attachments).toHaveLength(1);
+    const [ics] = calls[0].attachments;
+    expect(ics).toMatchObject({ filename: "solar-appointment.ics", disposition: "attachment" });
+    expect(ics.type).toMatch(/^text\/calendar/);
+    const lines = ics.content!.split("\r\n");
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "BEGIN:VCALENDAR",
+        `UID:appointment-${id}@helio`,
+        "DTSTART:20261125T190000Z",
+        "DTEND:20261125T203000Z",
+        "SUMMARY:Solar appointment with Dana Reyes",
+        "LOCATION:12 Elm St\\, Albany\\; side door",
+        "STATUS:TENTATIVE",
+        "END:VCALENDAR",
+      ]),
+    );
+    const [row] = await db()
+      .select({ status: messages.status, attachments: messages.attachments })
+      .from(messages)
+      .where(eq(messages.idempotencyKey, `appt:${id}:day:email`));
+    expect(row.status).toBe("sent");
+    expect(row.attachments).toEqual([expect.objectContaining({ filename: "solar-appointment.ics" })]);
+  });
+
   it("a cancelled appointment gets no reminder", async () => {
     const { contact, actor, queue } = await setup();
     const now = new Date("2026-11-20T15:00:00Z");

@@ -4,7 +4,8 @@ import type { DomainContext } from "~/db/domain-context";
 import { appointments, contacts } from "~/db/schema";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { appointmentTextColumns, closer, closerNameOf } from "./appointment-columns.server";
-import { REMINDER_LEADS, reminderKindAt, reminderText, UPCOMING } from "./appointment-texts";
+import { appointmentIcs, ICS_CONTENT_TYPE, ICS_FILENAME } from "./appointment-ics";
+import { REMINDER_LEADS, reminderEmail, reminderKindAt, reminderText, UPCOMING } from "./appointment-texts";
 
 /** Appointments handled per tick at most (the rest wait a minute; a busy team books far fewer a minute). */
 export const REMINDER_BATCH = 200;
@@ -13,7 +14,9 @@ export const REMINDER_BATCH = 200;
  * Cron task (decision 055): every appointment whose next reminder is due gets it — the day-before one while more than
  * 3 h remain, else the one shortly before — through the one send pipeline (kind `appointment`: a reminder that falls
  * in the homeowner's quiet hours waits for the morning, never dropped). Reads only due rows
- * (appointments_reminder_due_idx). Each reminder's key is `appt:{id}:{day|soon}`, and the row moves on
+ * (appointments_reminder_due_idx). A homeowner with an email address (not unsubscribed) gets it by email too, with the
+ * appointment's .ics invite attached (issue 28). Each reminder's key is `appt:{id}:{day|soon}` (`…:email` for the
+ * email), and the row moves on
  * compare-and-set on what was read, so an overlapping tick sends nothing twice. An appointment no longer upcoming,
  * or already started, just leaves the scan.
  */
@@ -27,8 +30,11 @@ export async function sendAppointmentReminders({ db, queue, now }: DomainContext
       nextReminderAt: appointments.nextReminderAt,
       remindersSent: appointments.remindersSent,
       createdBy: appointments.createdBy,
+      durationMinutes: appointments.durationMinutes,
       firstName: contacts.firstName,
       phone: contacts.phone,
+      email: contacts.email,
+      emailUnsubscribedAt: contacts.emailUnsubscribedAt,
     })
     .from(appointments)
     .innerJoin(contacts, eq(contacts.id, appointments.contactId))
@@ -42,30 +48,55 @@ export async function sendAppointmentReminders({ db, queue, now }: DomainContext
   const moves: { id: number; next: Date | null; sent: number; read: Date }[] = [];
   for (const a of due) {
     const upcoming = (UPCOMING as string[]).includes(a.status) && a.startsAt.getTime() > now.getTime();
-    if (!upcoming || !a.phone) {
+    const emailTo = a.email && !a.emailUnsubscribedAt ? a.email : null;
+    if (!upcoming || (!a.phone && !emailTo)) {
       moves.push({ id: a.id, next: null, sent: a.remindersSent, read: a.nextReminderAt! });
       continue;
     }
     const kind = reminderKindAt(a.startsAt, now);
-    inputs.push({
-      channel: "sms",
-      kind: "appointment",
-      content: reminderText(
-        {
-          startsAt: a.startsAt,
-          timeZone: a.timeZone,
-          location: a.location,
-          meetingLink: a.meetingLink,
-          firstName: a.firstName,
-          closerName: closerNameOf(a),
-        },
-        kind,
-      ),
-      idempotencyKey: `appt:${a.id}:${kind}`,
-      contactId: a.contactId,
-      phone: a.phone,
-      createdBy: a.closerId ?? a.createdBy,
-    });
+    const forText = {
+      startsAt: a.startsAt,
+      timeZone: a.timeZone,
+      location: a.location,
+      meetingLink: a.meetingLink,
+      firstName: a.firstName,
+      closerName: closerNameOf(a),
+    };
+    if (a.phone) {
+      inputs.push({
+        channel: "sms",
+        kind: "appointment",
+        content: reminderText(forText, kind),
+        idempotencyKey: `appt:${a.id}:${kind}`,
+        contactId: a.contactId,
+        phone: a.phone,
+        createdBy: a.closerId ?? a.createdBy,
+      });
+    }
+    // A homeowner with an email address gets the reminder there too, with the invite for their calendar (issue 28).
+    if (emailTo) {
+      const mail = reminderEmail(forText, kind);
+      inputs.push({
+        channel: "email",
+        kind: "appointment",
+        subject: mail.subject,
+        content: mail.text,
+        attachments: [
+          {
+            filename: ICS_FILENAME,
+            contentType: ICS_CONTENT_TYPE,
+            content: appointmentIcs(
+              { ...forText, id: a.id, durationMinutes: a.durationMinutes, status: a.status },
+              now,
+            ),
+          },
+        ],
+        idempotencyKey: `appt:${a.id}:${kind}:email`,
+        contactId: a.contactId,
+        email: emailTo,
+        createdBy: a.closerId ?? a.createdBy,
+      });
+    }
     const soonAt = a.startsAt.getTime() - REMINDER_LEADS.soon;
     moves.push({
       id: a.id,

@@ -98,6 +98,7 @@ export type SendRow = Pick<
   | "email"
   | "subject"
   | "content"
+  | "attachments"
   | "isMarketing"
   | "attempts"
   | "pacingDeferrals"
@@ -202,6 +203,7 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
         email: messages.email,
         subject: messages.subject,
         content: messages.content,
+        attachments: messages.attachments,
         isMarketing: messages.isMarketing,
         attempts: messages.attempts,
         pacingDeferrals: messages.pacingDeferrals,
@@ -905,6 +907,7 @@ async function sendOne(
         subject: content.subject ?? "",
         text: body.text,
         html: body.html,
+        attachments: row.attachments,
         unsubscribeUrl: urls.oneClick,
         messageId: row.id,
       });

@@ -32,6 +32,8 @@ export type OutboundInput = {
   phone?: string | null;
   email?: string | null;
   subject?: string | null;
+  /** Email only: files it carries (an appointment reminder's .ics), stored with the row and sent with it. */
+  attachments?: { filename: string; contentType: string; content: string }[] | null;
   scheduledAt?: Date | null;
   campaignId?: number | null;
   stepId?: number | null;
@@ -94,6 +96,8 @@ export async function createOutboundMessages(
         email: j.email,
         subject: j.subject,
         content: j.content,
+        // json_extract of an array gives its JSON text; absent gives NULL.
+        attachments: j.attachments,
         idempotencyKey: j.idempotencyKey,
         isMarketing: j.isMarketing,
         isTest: j.isTest,

@@ -31,6 +31,8 @@ export type FakeSendGridCall = {
   html: string | null;
   headers: Record<string, string>;
   customArgs: Record<string, string>;
+  /** Attachments as sent, their base64 content decoded to UTF-8 text. */
+  attachments: { filename: string | null; type: string | null; disposition: string | null; content: string | null }[];
   at: number;
   contentType: string | null;
   httpStatus: number;

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { answerScopeControl, createFailureQueue, listen, readBody, sendJson, sleep } from "./fake-http.mjs";
 
 const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const HELP = "http://sendgrid.com/docs/API_Reference/Web_API_v3/Mail/errors.html";
 
 /** @param {string} message @param {string | null} [field] */
@@ -73,6 +74,24 @@ function validate(p, rejected) {
       "If present, text/plain and text/html may only be provided in order, followed by any other content.",
       "content",
     );
+  if (p.attachments !== undefined) {
+    if (!Array.isArray(p.attachments))
+      return sgError(`Invalid type. Expected: array, given: ${typeName(p.attachments)}.`, "attachments");
+    for (const [i, a] of p.attachments.entries()) {
+      // SendGrid's rules: base64 content and a filename are required; the disposition is attachment or inline.
+      if (typeof a?.content !== "string" || a.content.length === 0)
+        return sgError("The attachment content is required.", `attachments.${i}.content`);
+      if (!BASE64.test(a.content))
+        return sgError("The attachment content must be base64 encoded.", `attachments.${i}.content`);
+      if (typeof a.filename !== "string" || a.filename.length === 0)
+        return sgError("The attachment filename parameter is required.", `attachments.${i}.filename`);
+      if (a.disposition !== undefined && a.disposition !== "attachment" && a.disposition !== "inline")
+        return sgError(
+          'The disposition of your attachment can be either "inline" or "attachment".',
+          `attachments.${i}.disposition`,
+        );
+    }
+  }
   for (const field of ["headers", "custom_args"]) {
     if (p[field] === undefined) continue;
     if (typeof p[field] !== "object" || Array.isArray(p[field]) || p[field] === null)
@@ -93,7 +112,8 @@ function validate(p, rejected) {
 function createKey(apiKey) {
   /**
    * @type {Array<{ to: string[], from: string | null, fromName: string | null, subject: string | null, text: string | null,
-   *   html: string | null, headers: Record<string, string>, customArgs: Record<string, string>, at: number,
+   *   html: string | null, headers: Record<string, string>, customArgs: Record<string, string>,
+   *   attachments: Array<{ filename: string | null, type: string | null, disposition: string | null, content: string | null }>, at: number,
    *   contentType: string | null, httpStatus: number, messageId: string | null, payload: any }>}
    */
   const calls = [];
@@ -127,6 +147,13 @@ function createKey(apiKey) {
         html: content.find((c) => c?.type === "text/html")?.value ?? null,
         headers: payload?.headers ?? {},
         customArgs: payload?.custom_args ?? {},
+        // Decoded, as a mail client would show them.
+        attachments: (Array.isArray(payload?.attachments) ? payload.attachments : []).map((a) => ({
+          filename: a?.filename ?? null,
+          type: a?.type ?? null,
+          disposition: a?.disposition ?? null,
+          content: typeof a?.content === "string" ? Buffer.from(a.content, "base64").toString("utf8") : null,
+        })),
         at: Date.now(),
         contentType: req.headers["content-type"] ?? null,
         httpStatus,

@@ -64,6 +64,10 @@ export const messages = sqliteTable(
     fromAddress: text("from_address"), // our sending number / address
     subject: text("subject"),
     content: text("content").notNull(),
+    /** Files an email carries (an appointment reminder's calendar invite, issue 28); null on every other message. */
+    attachments: text("attachments", { mode: "json" }).$type<
+      { filename: string; contentType: string; content: string }[]
+    >(),
     // Unique: a second insert for the same logical send is refused, so retries never double-send.
     idempotencyKey: text("idempotency_key").notNull(),
     twilioSid: text("twilio_sid"), // provider message id (Twilio SM…, SendGrid id, outbox id)

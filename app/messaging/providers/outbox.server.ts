@@ -106,8 +106,9 @@ export function createOutboxEmail(db: Db, options: OutboxOptions): EmailProvider
     name: "outbox",
     sender,
     send(msg) {
-      // The debug view shows text; html only when there is no text part.
-      const body = msg.text || msg.html;
+      // The debug view shows text; html only when there is no text part. Attachments are named under it.
+      const files = (msg.attachments ?? []).map((a) => `[Attached: ${a.filename} (${a.contentType})]`);
+      const body = [msg.text || msg.html, ...files].join("\n\n");
       return insertOnce(
         db,
         { channel: "email", to: msg.to, from: sender, subject: msg.subject, body, messageId: msg.messageId },

@@ -70,11 +70,16 @@ export interface SmsProvider {
   fetchMedia?(url: string): Promise<Response>;
 }
 
+/** A file sent with an email: text content (an .ics invite), encoded for the wire by the provider. */
+export type EmailAttachment = { filename: string; contentType: string; content: string };
+
 export type EmailSend = {
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** Files to attach (an appointment reminder's calendar invite); absent or empty: none. */
+  attachments?: readonly EmailAttachment[] | null;
   /** RFC 8058 one-click unsubscribe URL (also in List-Unsubscribe); null for staff mail, which carries none. */
   unsubscribeUrl: string | null;
   messageId: number;

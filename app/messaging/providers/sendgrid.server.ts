@@ -41,6 +41,13 @@ export function headerSafe(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
 }
 
+/** UTF-8 text → base64 (btoa takes one byte per character). */
+function base64Utf8(text: string) {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 export function createSendGridEmail(config: SendGridConfig): EmailProvider {
   const from = config.from.trim();
   if (!config.apiKey || !from) throw new Error("SendGrid needs an API key and a From address.");
@@ -74,6 +81,17 @@ export function createSendGridEmail(config: SendGridConfig): EmailProvider {
           : {}),
         // Echoed in SendGrid's event webhook; values must be strings.
         custom_args: { message_id: String(msg.messageId) },
+        // SendGrid takes attachments base64-encoded (UTF-8 text underneath).
+        ...(msg.attachments?.length
+          ? {
+              attachments: msg.attachments.map((a) => ({
+                content: base64Utf8(a.content),
+                type: a.contentType,
+                filename: a.filename,
+                disposition: "attachment",
+              })),
+            }
+          : {}),
       };
       const { res } = await api.call(url, {
         method: "POST",
