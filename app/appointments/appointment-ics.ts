@@ -86,3 +86,8 @@ export function appointmentIcs(a: AppointmentForIcs, now: Date, organiser = "Hel
   ];
   return lines.map(fold).join("\r\n") + "\r\n";
 }
+
+/** The invite as an email attachment (messages.attachments, decision 064). */
+export function appointmentInvite(a: AppointmentForIcs, now: Date) {
+  return { filename: ICS_FILENAME, contentType: ICS_CONTENT_TYPE, content: appointmentIcs(a, now) };
+}

@@ -42,18 +42,25 @@ export function reminderText(a: AppointmentForText, kind: ReminderKind) {
 }
 
 /**
- * The same reminder by email, with the calendar invite attached (issue 28). Email replies are not read, so it points
- * to the text message for C / R / N instead of offering them.
+ * The confirmation or a reminder by email, with the calendar invite attached (issue 28). Email replies are not read,
+ * so it points to the text message for C / R / N instead of offering them.
  */
-export function reminderEmail(a: AppointmentForText, kind: ReminderKind) {
+export function appointmentEmail(a: AppointmentForText, kind: ReminderKind | "booked") {
   const v = appointmentVariables(a);
   const subject =
-    kind === "day"
-      ? `Reminder: your solar appointment on ${v.appointmentDateTime}`
-      : `Today at ${v.appointmentTime}: your solar appointment`;
-  const when = kind === "day" ? `is on ${v.appointmentDateTime}` : `is at ${v.appointmentTime} today`;
+    kind === "booked"
+      ? `Booked: your solar appointment on ${v.appointmentDateTime}`
+      : kind === "day"
+        ? `Reminder: your solar appointment on ${v.appointmentDateTime}`
+        : `Today at ${v.appointmentTime}: your solar appointment`;
+  const what =
+    kind === "booked"
+      ? `is booked for ${v.appointmentDateTime}`
+      : kind === "day"
+        ? `is on ${v.appointmentDateTime}`
+        : `is at ${v.appointmentTime} today`;
   const place = a.meetingLink ? `\n\nJoin: ${a.meetingLink}` : a.location ? `\n\nWhere: ${a.location}` : "";
-  const text = `${hi(a)}your solar appointment${withWhom(a)} ${when}.${place}\n\nThe attached invite adds it to your calendar. To confirm, reschedule or cancel, reply C, R or N to our text message.`;
+  const text = `${hi(a)}your solar appointment${withWhom(a)} ${what}.${place}\n\nThe attached invite adds it to your calendar. To confirm, reschedule or cancel, reply C, R or N to our text message.`;
   return { subject, text };
 }
 

@@ -187,7 +187,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     expect(row).toMatchObject({ remindersSent: 2, nextReminderAt: null });
   });
 
-  it("a homeowner with an email gets each reminder there too, with the appointment's .ics, in SendGrid's wire format", async () => {
+  it("a homeowner with an email gets the confirmation and each reminder there too, with the appointment's .ics, in SendGrid's wire format", async () => {
     const { rep, actor, queue } = await setup();
     const withEmail = await createTestContact(rep.id, {
       firstName: "Rosa",
@@ -212,6 +212,7 @@ describe("booking, reminders and replies (decision 055)", () => {
     await sendAppointmentReminders({ db: db(), queue, now: at });
     expect((await outbound(withEmail.id)).map((m) => m.key)).toEqual([
       `appt:${id}:booked`,
+      `appt:${id}:booked:email`,
       `appt:${id}:day`,
       `appt:${id}:day:email`,
     ]);
@@ -221,11 +222,13 @@ describe("booking, reminders and replies (decision 055)", () => {
     const { deps, sendgrid } = await pipeline({ clock: () => at });
     await sendMessages(queue.takeSendJobs(), deps);
     const calls = (await sendgrid.calls()).filter((c) => c.to.includes(withEmail.email!));
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({
-      httpStatus: 202,
-      subject: "Reminder: your solar appointment on Wednesday, November 25 at 2:00 PM EST",
-    });
+    expect(calls.map((c) => [c.httpStatus, c.subject])).toEqual([
+      [202, "Booked: your solar appointment on Wednesday, November 25 at 2:00 PM EST"],
+      [202, "Reminder: your solar appointment on Wednesday, November 25 at 2:00 PM EST"],
+    ]);
+    // The confirmation's invite and the reminder's are one calendar entry (one UID).
+    expect(calls[0].attachments[0].content).toContain(`UID:appointment-${id}@helio`);
+    calls.shift();
     expect(calls[0].text).toContain("Where: 12 Elm St, Albany; side door");
     expect(calls[0].attachments).toHaveLength(1);
     const [ics] = calls[0].attachments;

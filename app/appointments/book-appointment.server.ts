@@ -10,8 +10,9 @@ import { getContact } from "~/contacts/get-contact.server";
 import { advanceStageStatement } from "~/contacts/set-contact-stage.server";
 import { NO_CONTACT_EVENT_HOOKS, type ContactEventHooks } from "~/contacts/contact-event-hooks";
 import type { ContactViewer } from "~/contacts/contact-scope.server";
-import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
-import { confirmationText, REMINDER_LEADS } from "./appointment-texts";
+import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
+import { appointmentInvite } from "./appointment-ics";
+import { appointmentEmail, confirmationText, REMINDER_LEADS } from "./appointment-texts";
 
 export type BookAppointmentInput = {
   contactId: number;
@@ -42,7 +43,8 @@ export function firstReminderAt(startsAt: Date, now: Date): Date | null {
 
 /**
  * Books an appointment for a contact the person sees (decision 055): the row, the contact moved to "Appointment set"
- * (from New or Contacted only), an activity entry — one batch — then the confirmation text through the one send
+ * (from New or Contacted only), an activity entry — one batch — then the confirmation text (and, to a homeowner with
+ * an email address, the confirmation email with the .ics invite, decision 064) through the one send
  * pipeline (kind `appointment`: opt-outs and quiet hours apply as to any text; from the closer's number when they have
  * one). Reminders follow from the cron (sendAppointmentReminders).
  */
@@ -101,32 +103,46 @@ export async function bookAppointment(
   const id = inserted[0].id;
   if (moved.length) await hooks.stageChanged({ db, now }, [contact.id], "appointment_set");
 
-  let confirmation: number | null = null;
+  const forText = {
+    startsAt: input.startsAt,
+    timeZone: input.timeZone,
+    location: input.location,
+    meetingLink: input.meetingLink,
+    firstName: contact.firstName,
+    closerName: closer ? personName(closer) : null,
+  };
+  const createdBy = closer?.id ?? actor.userId;
+  const outbound: OutboundInput[] = [];
   if (contact.phone) {
-    const [messageId] = await createOutboundMessages(
-      db,
-      queue,
-      [
-        {
-          channel: "sms",
-          kind: "appointment",
-          content: confirmationText({
-            startsAt: input.startsAt,
-            timeZone: input.timeZone,
-            location: input.location,
-            meetingLink: input.meetingLink,
-            firstName: contact.firstName,
-            closerName: closer ? personName(closer) : null,
-          }),
-          idempotencyKey: `appt:${id}:booked`,
-          contactId: contact.id,
-          phone: contact.phone,
-          createdBy: closer?.id ?? actor.userId,
-        },
-      ],
-      now,
-    );
-    confirmation = messageId ?? null;
+    outbound.push({
+      channel: "sms",
+      kind: "appointment",
+      content: confirmationText(forText),
+      idempotencyKey: `appt:${id}:booked`,
+      contactId: contact.id,
+      phone: contact.phone,
+      createdBy,
+    });
   }
+  // By email too, with the invite for the homeowner's calendar (issue 28, decision 064), unless they unsubscribed.
+  if (contact.email && !contact.emailUnsubscribedAt) {
+    const mail = appointmentEmail(forText, "booked");
+    outbound.push({
+      channel: "email",
+      kind: "appointment",
+      subject: mail.subject,
+      content: mail.text,
+      attachments: [
+        appointmentInvite({ ...forText, id, durationMinutes: input.durationMinutes ?? 60, status: "scheduled" }, now),
+      ],
+      idempotencyKey: `appt:${id}:booked:email`,
+      contactId: contact.id,
+      email: contact.email,
+      createdBy,
+    });
+  }
+  const created = outbound.length ? await createOutboundMessages(db, queue, outbound, now) : [];
+  // The text's id when there is one (the email's key follows it, so the text comes first).
+  const confirmation = contact.phone ? (created[0] ?? null) : null;
   return { id, confirmationMessageId: confirmation };
 }

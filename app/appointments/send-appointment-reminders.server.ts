@@ -4,8 +4,8 @@ import type { DomainContext } from "~/db/domain-context";
 import { appointments, contacts } from "~/db/schema";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { appointmentTextColumns, closer, closerNameOf } from "./appointment-columns.server";
-import { appointmentIcs, ICS_CONTENT_TYPE, ICS_FILENAME } from "./appointment-ics";
-import { REMINDER_LEADS, reminderEmail, reminderKindAt, reminderText, UPCOMING } from "./appointment-texts";
+import { appointmentInvite } from "./appointment-ics";
+import { appointmentEmail, REMINDER_LEADS, reminderKindAt, reminderText, UPCOMING } from "./appointment-texts";
 
 /** Appointments handled per tick at most (the rest wait a minute; a busy team books far fewer a minute). */
 export const REMINDER_BATCH = 200;
@@ -75,21 +75,14 @@ export async function sendAppointmentReminders({ db, queue, now }: DomainContext
     }
     // A homeowner with an email address gets the reminder there too, with the invite for their calendar (issue 28).
     if (emailTo) {
-      const mail = reminderEmail(forText, kind);
+      const mail = appointmentEmail(forText, kind);
       inputs.push({
         channel: "email",
         kind: "appointment",
         subject: mail.subject,
         content: mail.text,
         attachments: [
-          {
-            filename: ICS_FILENAME,
-            contentType: ICS_CONTENT_TYPE,
-            content: appointmentIcs(
-              { ...forText, id: a.id, durationMinutes: a.durationMinutes, status: a.status },
-              now,
-            ),
-          },
+          appointmentInvite({ ...forText, id: a.id, durationMinutes: a.durationMinutes, status: a.status }, now),
         ],
         idempotencyKey: `appt:${a.id}:${kind}:email`,
         contactId: a.contactId,

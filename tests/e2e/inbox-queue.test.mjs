@@ -70,7 +70,9 @@ describeEachMode("inbox queue", (mode) => {
     assert.equal(await row().getAttribute("data-unread"), "0");
 
     if (mode.javaScriptEnabled) {
-      // "?" lists the shortcuts; j goes to the first row, e closes the row that has the focus.
+      // "?" lists the shortcuts; j goes to the first row, e closes the row that has the focus. The toggle renders
+      // once hydrated, after the key listener is on: a "?" pressed before that was lost (a CI run timed out here).
+      await page.getByTestId("shortcuts-toggle").waitFor();
       await page.keyboard.press("?");
       await page.getByTestId("shortcuts-help").waitFor();
       await page.keyboard.press("j");
