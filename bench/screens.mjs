@@ -30,7 +30,7 @@ const REPEATS = Number(flags.repeats ?? 3);
 const GROWTH_REQUESTS = Number(flags["growth-requests"] ?? 360);
 // Each later scale appends messages to a copy of the first scale's database; at every scale each route's p95 ≤ 2 ×
 // its floors, and at the later scales ≤ GROWTH_BUDGET × the same route's p95 on the first scale's database, the two
-// measured in turn in the same minutes (issue 22: 5M against 1M).
+// measured in alternating rounds in the same minutes (measureAlternating; issue 22: 5M against 1M).
 const SCALES = String(flags.scales ?? flags.messages ?? "1000000,5000000")
   .split(",")
   .map(Number);
@@ -267,12 +267,11 @@ async function main() {
   const only = flags.only === "inbox" ? (r) => r.inbox || r.name === "Conversations list" : () => true;
   let failed = 0;
   let seededSoFar = 0;
-  let busy = null;
   let busyId = null;
   for (const [k, target] of SCALES.entries()) {
     if (k === 1) {
       // The later scales on a copy of the first one's database, and both Helios up at once: each route's growth is
-      // its p95 on the bigger database over its p95 on the first, measured in turn in the same minutes. Measured
+      // its p95 on the bigger database over its p95 on the first, measured in alternating rounds. Measured
       // phases apart, load on a shared 2-CPU machine moved every figure between them — the minimal Worker's own
       // p95 went from ~12 ms to ~35 ms within one run — so a ratio across phases measured the machine.
       await instances.first.mf.dispose();
@@ -303,7 +302,7 @@ async function main() {
     }
     await h.db.exec("PRAGMA optimize");
     settle();
-    busy = await h.db
+    const busy = await h.db
       .prepare("SELECT contact_id AS id, count(*) AS n FROM messages WHERE contact_id = ?")
       .bind(busyId)
       .first();
@@ -322,7 +321,7 @@ async function main() {
       const [route, floorWorker, floorSql] = await measureInTurn(runs);
       const budget = 2 * (floorWorker.p95 + floorSql.p95);
       // Ratios to floors measured in the same run only: an absolute millisecond budget does not travel between machines.
-      let ok = route.p95 <= budget;
+      const ok = route.p95 <= budget;
       if (!ok) failed++;
       const row = { ...r, bytes, route, floorWorker, floorSql, budget, ok, first: null, later: null, grew: null };
       let line = `${r.name.padEnd(32)} p50 ${route.p50.toFixed(1)} p95 ${route.p95.toFixed(1)} p99 ${route.p99.toFixed(1)} ms | minimal Worker p95 ${floorWorker.p95.toFixed(1)} | bare SQL p95 ${floorSql.p95.toFixed(1)} | budget ${budget.toFixed(1)} ms ${ok ? "OK" : "FAIL"}`;

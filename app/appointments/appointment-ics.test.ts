@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { appointmentIcs } from "./appointment-ics";
+import { appointmentIcs, type AppointmentForIcs } from "./appointment-ics";
 
-const base = {
+const base: AppointmentForIcs = {
   id: 7,
   startsAt: new Date("2026-03-08T15:30:00Z"),
   durationMinutes: 60,

@@ -1,6 +1,8 @@
 // An appointment as an iCalendar invite (RFC 5545), attached to email reminders (issue 28) so the homeowner can put
 // it in their calendar in one tap. Pure: the reminder task builds it, the tests read it back.
 
+import type { AppointmentStatus } from "~/db/schema/appointments";
+
 export type AppointmentForIcs = {
   id: number;
   startsAt: Date;
@@ -8,12 +10,12 @@ export type AppointmentForIcs = {
   location: string | null;
   meetingLink: string | null;
   closerName: string | null;
-  status: "scheduled" | "confirmed" | string;
+  status: AppointmentStatus;
 };
 
 /** The invite's file as an email attachment. */
-export const ICS_FILENAME = "solar-appointment.ics";
-export const ICS_CONTENT_TYPE = "text/calendar; charset=utf-8; method=PUBLISH";
+const ICS_FILENAME = "solar-appointment.ics";
+const ICS_CONTENT_TYPE = "text/calendar; charset=utf-8; method=PUBLISH";
 
 /** 20261127T153000Z: UTC, so no VTIMEZONE block is needed; calendars show it in the reader's own zone. */
 const utcStamp = (d: Date) =>

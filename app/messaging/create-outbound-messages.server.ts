@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { messages, type Message, type MessageKind } from "~/db/schema";
+import { messages, type Message, type MessageAttachment, type MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
 import type { PipelineHooks } from "./pipeline-hooks";
@@ -33,7 +33,7 @@ export type OutboundInput = {
   email?: string | null;
   subject?: string | null;
   /** Email only: files it carries (an appointment reminder's .ics), stored with the row and sent with it. */
-  attachments?: { filename: string; contentType: string; content: string }[] | null;
+  attachments?: MessageAttachment[] | null;
   scheduledAt?: Date | null;
   campaignId?: number | null;
   stepId?: number | null;

@@ -46,6 +46,9 @@ export const MESSAGE_KINDS = [
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
+/** A file an email carries (decision 064): text content, encoded for the wire by the email provider. */
+export type MessageAttachment = { filename: string; contentType: string; content: string };
+
 export const messages = sqliteTable(
   "messages",
   {
@@ -65,9 +68,7 @@ export const messages = sqliteTable(
     subject: text("subject"),
     content: text("content").notNull(),
     /** Files an email carries (an appointment reminder's calendar invite, issue 28); null on every other message. */
-    attachments: text("attachments", { mode: "json" }).$type<
-      { filename: string; contentType: string; content: string }[]
-    >(),
+    attachments: text("attachments", { mode: "json" }).$type<MessageAttachment[]>(),
     // Unique: a second insert for the same logical send is refused, so retries never double-send.
     idempotencyKey: text("idempotency_key").notNull(),
     twilioSid: text("twilio_sid"), // provider message id (Twilio SM…, SendGrid id, outbox id)

@@ -1,3 +1,5 @@
+import type { MessageAttachment } from "~/db/schema";
+
 /**
  * One interface per channel; the registry (registry.server.ts) picks the implementation from configuration.
  * Providers only talk to the outside world: they never touch D1 message rows (the pipeline does).
@@ -70,16 +72,13 @@ export interface SmsProvider {
   fetchMedia?(url: string): Promise<Response>;
 }
 
-/** A file sent with an email: text content (an .ics invite), encoded for the wire by the provider. */
-export type EmailAttachment = { filename: string; contentType: string; content: string };
-
 export type EmailSend = {
   to: string;
   subject: string;
   text: string;
   html: string;
   /** Files to attach (an appointment reminder's calendar invite); absent or empty: none. */
-  attachments?: readonly EmailAttachment[] | null;
+  attachments?: readonly MessageAttachment[] | null;
   /** RFC 8058 one-click unsubscribe URL (also in List-Unsubscribe); null for staff mail, which carries none. */
   unsubscribeUrl: string | null;
   messageId: number;
