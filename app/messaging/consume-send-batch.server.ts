@@ -717,8 +717,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         continue;
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
-      if (row.channel === "sms") await gateFor(senderOf.get(row.id)!).wait(slot);
-      results.push(await sendOne(row, senderOf.get(row.id)!, rendered.get(row.id)!, deps, suppressions, retry));
+      const send = () => sendOne(row, senderOf.get(row.id)!, rendered.get(row.id)!, deps, suppressions, retry);
+      results.push(await (row.channel === "sms" ? gateFor(senderOf.get(row.id)!).run(slot, send) : send()));
     }
   };
   await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, work.length) }, worker));

@@ -191,6 +191,13 @@ export async function projectSlots(
  * never bunch; they catch up slowly, because slots are a little wider apart than the gate's spacing. `resumeAt`
  * is where the sender's line may go on after this consumer's sends (carryLateness), so the next batch keeps the
  * same spacing from this one's last send.
+ *
+ * The gate's first send is the one whose arrival it cannot bound by its start: it opens the connection (DNS, TCP,
+ * TLS), so it reaches the provider up to its whole round trip late — 20–60 ms on loopback in workerd, a few hundred
+ * over the internet — while the sends behind it, on the open connection, arrive on time. So send N + 1 (the one
+ * that would share a second with it) starts no earlier than 1 s + the margin after the first one's answer came
+ * back: the answer is the latest the request can have arrived. It costs nothing while that round trip fits the
+ * slots' slack, and once per batch otherwise.
  */
 export function createSendGate(opts: {
   ratePerSecond: number;
@@ -198,22 +205,43 @@ export function createSendGate(opts: {
   sleep: (ms: number) => Promise<void>;
 }) {
   const spacing = (1000 + PACING_GATE_MARGIN_MS) / opts.ratePerSecond;
+  // The send that must not share a one-second window with the first (0-based): N + 1 sends may not.
+  const afterFirst = Math.max(1, Math.floor(opts.ratePerSecond));
   const clock = opts.clock ?? Date.now;
   let last = -Infinity;
+  let passed = 0;
   let chain: Promise<unknown> = Promise.resolve();
+  let firstAnswered!: (at: number) => void;
+  const firstAnswer = new Promise<number>((resolve) => (firstAnswered = resolve));
+
+  /** Resolves (with the start time) when the send reserved for `slot` may start. Callers are served in call order. */
+  const wait = (slot: number): Promise<{ start: number; index: number }> => {
+    const turn = chain.then(async () => {
+      let at = Math.max(slot, last + spacing);
+      if (passed === afterFirst) at = Math.max(at, (await firstAnswer) + 1000 + PACING_GATE_MARGIN_MS);
+      // A wait under the timers' resolution is not taken: a timer fires a millisecond or more later anyway, which at
+      // high rates cost more than the sends themselves; the slots' jitter slack covers starting that little early.
+      for (let i = 0; i < 100 && clock() < at - GATE_RESOLUTION_MS; i++) await opts.sleep(at - clock());
+      last = Math.max(at, clock());
+      return { start: last, index: passed++ };
+    });
+    chain = turn.catch(() => undefined);
+    return turn;
+  };
+
   return {
-    /** Resolves (with the start time) when the send reserved for `slot` may start. Callers are served in call order. */
-    wait(slot: number): Promise<number> {
-      const turn = chain.then(async () => {
-        const at = Math.max(slot, last + spacing);
-        // A wait under the timers' resolution is not taken: a timer fires a millisecond or more later anyway, which at
-        // high rates cost more than the sends themselves; the slots' jitter slack covers starting that little early.
-        for (let i = 0; i < 100 && clock() < at - GATE_RESOLUTION_MS; i++) await opts.sleep(at - clock());
-        last = Math.max(at, clock());
-        return last;
-      });
-      chain = turn.catch(() => undefined);
-      return turn;
+    /**
+     * Runs `send` when the send reserved for `slot` may start (callers are served in call order); `started` gets
+     * the start time before the send runs. Resolves with what `send` returned.
+     */
+    async run<T>(slot: number, send: (startedAt: number) => Promise<T>): Promise<T> {
+      const { start, index } = await wait(slot);
+      if (index !== 0) return send(start);
+      try {
+        return await send(start);
+      } finally {
+        firstAnswered(clock());
+      }
     },
     /** Earliest slot for the sender's next sends, or null when no send went through. */
     get resumeAt(): number | null {

@@ -137,7 +137,8 @@ export const BENCH_FROM = "+15017122661";
  * this run's cleanups start (`while (cleanups.length > depth) await cleanups.pop()()` stops only what it started).
  */
 export async function startHelioOnFake(fake, { rate = 100_000, cleanups, ...rest }) {
-  const account = fake.createAccount();
+  // A fake in its own process answers over HTTP (bench/lib/fake-twilio-process.mjs).
+  const account = await fake.createAccount();
   const depth = cleanups.length;
   const h = await startHelio({
     twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },

@@ -307,8 +307,9 @@ function createAccount(accountSid, authToken, options = {}) {
    * @param {URL} url
    * @param {RegExpMatchArray} match
    * @param {string} body
+   * @param {number} receivedAt when the request's headers arrived: what a provider counts a request's time by
    */
-  async function handleApi(req, res, url, match, body) {
+  async function handleApi(req, res, url, match, body, receivedAt) {
     state.requests++;
     if (state.delayMs > 0) await sleep(state.delayMs);
     if (match[1] !== accountSid)
@@ -324,7 +325,7 @@ function createAccount(accountSid, authToken, options = {}) {
         body: params.Body ?? null,
         statusCallback: params.StatusCallback ?? null,
         messagingServiceSid: params.MessagingServiceSid ?? null,
-        at: Date.now(),
+        at: receivedAt,
         params,
         contentType: req.headers["content-type"] ?? null,
         httpStatus,
@@ -569,6 +570,7 @@ export async function startFakeTwilio(options) {
   }
 
   async function handler(req, res) {
+    const receivedAt = Date.now();
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/__control/")) return handleControl(req, res, url);
     const body = await readBody(req);
@@ -605,7 +607,7 @@ export async function startFakeTwilio(options) {
       return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
     const account = byAuth.get(req.headers.authorization ?? "");
     if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
-    return account.handleApi(req, res, url, match, body);
+    return account.handleApi(req, res, url, match, body, receivedAt);
   }
 
   const srv = await listen(handler, options.port ?? 0);
