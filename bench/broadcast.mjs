@@ -141,7 +141,7 @@ async function helioRun({
   const done = await waitUntil({
     start,
     timeoutMs: TIMEOUT_MS,
-    providerCalls: () => account.calls.length,
+    providerCalls: () => account.callCount ?? account.calls.length,
     expected: count,
     check: async () => {
       await account.refresh?.();

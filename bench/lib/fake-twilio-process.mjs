@@ -35,6 +35,7 @@ export async function startFakeTwilioProcess() {
     return res.json();
   };
   let stats = (await control("/stats")).connections;
+  const polls = [];
 
   return {
     url,
@@ -47,6 +48,8 @@ export async function startFakeTwilioProcess() {
         authToken,
         calls: [],
         messages: new Map(),
+        /** The calls made so far, polled every 20 ms (what a waiting bench reads to know the sends are done). */
+        callCount: 0,
         async refresh() {
           account.calls = (await control(`/calls?account=${accountSid}`)).calls;
           const { messages } = await control(`/messages?account=${accountSid}`);
@@ -54,11 +57,16 @@ export async function startFakeTwilioProcess() {
           stats = (await control(`/stats?account=${accountSid}`)).connections;
         },
       };
+      const poll = setInterval(async () => {
+        account.callCount = (await control(`/stats?account=${accountSid}`).catch(() => ({}))).requests ?? 0;
+      }, 20);
+      polls.push(poll);
       return account;
     },
     /** Connection counts as of the last `refresh()`. */
     connectionStats: () => stats,
     async stop() {
+      polls.forEach(clearInterval);
       child.kill();
       await once(child, "exit");
     },
