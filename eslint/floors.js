@@ -33,6 +33,7 @@ export const FLOORS = [
       "webhooks",
       "push",
       "appointments",
+      "deliverability",
     ],
   },
   { name: "pipeline", units: ["messaging"] },

@@ -13,6 +13,7 @@ import type { WebhookDeps } from "~/webhooks/deliver-webhooks.server";
 import { deliverWebhooks } from "~/webhooks/deliver-webhooks.server";
 import { deliverPush } from "~/push/deliver-push.server";
 import { notifyPush, type PushDeps } from "~/push/notify-push.server";
+import { releaseHeldSends } from "~/deliverability/resume-sending-number.server";
 import type { JobHandlers } from "./handle-job-batch.server";
 
 /**
@@ -76,6 +77,15 @@ export const jobHandlers: JobHandlers<JobDeps> = {
       deps.webhooks(),
       jobs.map((j) => j.deliveryId),
     );
+    return new Map() as JobOutcomes;
+  },
+
+  // A resumed sending number's held marketing (decision 065), in bounded chunks; a full run queues the next.
+  async "release-held-sends"(jobs, { db, queue, clock }) {
+    for (const { sender } of jobs) {
+      const { more } = await releaseHeldSends({ db, queue, now: clock() }, sender);
+      if (more) await queue.send({ v: 1, type: "release-held-sends", sender });
+    }
     return new Map() as JobOutcomes;
   },
 

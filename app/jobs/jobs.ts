@@ -69,6 +69,12 @@ export const pushJob = z.object({
     }),
   ]),
 });
+/** A resumed sending number's held marketing texts, released in bounded chunks (app/deliverability, decision 065). */
+export const releaseHeldSendsJob = z.object({
+  v: z.literal(1),
+  type: z.literal("release-held-sends"),
+  sender: z.string().min(1).max(40),
+});
 export const jobSchema = z.discriminatedUnion("type", [
   sendJob,
   inboundJob,
@@ -77,6 +83,7 @@ export const jobSchema = z.discriminatedUnion("type", [
   enrollCampaignJob,
   webhookDeliveryJob,
   pushJob,
+  releaseHeldSendsJob,
 ]);
 export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
@@ -86,6 +93,7 @@ export type ImportContactsJob = z.infer<typeof importContactsJob>;
 export type EnrollCampaignJob = z.infer<typeof enrollCampaignJob>;
 export type WebhookDeliveryJob = z.infer<typeof webhookDeliveryJob>;
 export type PushJob = z.infer<typeof pushJob>;
+export type ReleaseHeldSendsJob = z.infer<typeof releaseHeldSendsJob>;
 export type PushNotification = z.infer<typeof pushNotification>;
 
 /**
@@ -108,6 +116,8 @@ export function jobKey(job: Job): number {
           : "noteId" in job.event
             ? job.event.noteId
             : job.event.subscriptionId;
+    case "release-held-sends": // acked whatever happens: its handler queues the next run itself
+      return 0;
     default:
       return job.messageId;
   }

@@ -21,6 +21,7 @@ import {
 import type { SendJob } from "~/jobs/jobs";
 import type { Clock } from "~/lib/clock";
 import type { JobOutcomes } from "~/lib/job-queue";
+import { senderPausedNote } from "./sender-pause";
 import { OPTED_OUT_REASON, STAFF_MAIL_KINDS, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
 import type { MessagingConfig } from "./messaging-config.server";
 import {
@@ -288,6 +289,7 @@ export function selectBatchPacing(db: Db, ids: readonly number[], fallback: stri
       next_slot_ms: senderPacing.nextSlotMs,
       day: senderPacing.day,
       day_count: senderPacing.dayCount,
+      marketing_paused_at: senderPacing.marketingPausedAt,
     })
     .from(senderPacing)
     .where(inArray(senderPacing.sender, candidates));
@@ -545,7 +547,12 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     selectOrgSettings(db),
     selectBatchPacing(db, ids, deps.sms.sender),
     selectRecentMarketing(db, ids, t - CAP_WINDOW_MS),
-  ])) as [Row[], OrgSettingRow[], (PacingState & { sender: string })[], { phone: string | null; at: number }[]];
+  ])) as [
+    Row[],
+    OrgSettingRow[],
+    (PacingState & { sender: string; marketing_paused_at: Date | null })[],
+    { phone: string | null; at: number }[],
+  ];
   const pacingOf = new Map(pacingRows.map((p) => [p.sender, p]));
   const senderOf = new Map(rows.map((r) => [r.id, senderFor(r, deps.sms.sender)]));
   const org = orgSettingsFrom(orgRows);
@@ -567,6 +574,13 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     const hold = holdReason(deps.hooks.holdSend, row);
     if (hold) {
       decided.push({ id: row.id, status: "held", errorMessage: hold });
+      continue;
+    }
+    // Carriers are filtering this number (decision 065): its bulk and automated marketing (the kinds the state caps
+    // count) waits, held, until a superuser resumes it; a rep's own texts and appointment texts still go.
+    const sender = senderOf.get(row.id)!;
+    if (row.channel === "sms" && isCappedKind(row.kind) && pacingOf.get(sender)?.marketing_paused_at) {
+      decided.push({ id: row.id, status: "held", errorMessage: senderPausedNote(sender) });
       continue;
     }
     const c =

@@ -118,7 +118,7 @@ describe("the classifier's second opinion on an opt-out (issue 24, item 1)", () 
     const res = await call("/compliance", {
       method: "POST",
       cookie,
-      body: new URLSearchParams({ id, note: "Venting, not an opt-out" }),
+      body: new URLSearchParams({ intent: "undo-opt-out", id, note: "Venting, not an opt-out" }),
     });
     expect(res.status).toBe(302);
     expect((await w.contactRow())!.opted_out_at).toBeNull();

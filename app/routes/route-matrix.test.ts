@@ -433,7 +433,8 @@ const MATRIX: Record<string, Case[]> = {
     ...screen("/compliance", SUPER_FORM_INVALID, SUPERUSER_SCREEN),
     get("/compliance?from=2026-01-01&to=2026-01-31", SUPERUSER_SCREEN),
     // Undo of a plain-words opt-out: a superuser's, with a note.
-    post("/compliance", { id: "999999999", note: "x" }, SUPER_SCREEN_404),
+    post("/compliance", { intent: "undo-opt-out", id: "999999999", note: "x" }, SUPER_SCREEN_404),
+    post("/compliance", { intent: "resume-sender", sender: "+15005550000" }, SUPER_SCREEN_404),
   ],
   "_app+/_contacts+/contacts.quick-send.tsx": [
     get("/contacts/quick-send", SCREEN),

@@ -71,7 +71,8 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
   const db = createDb(env.DB);
   const queue = jobQueue(env);
   const replies = () => replyProviders(env, db, queue, clock);
-  const hooks = pipelineHooks(replies);
+  const { salesAlertEmail, publicBaseUrl } = alertConfig(env);
+  const hooks = pipelineHooks(replies, { alertEmail: salesAlertEmail, publicBaseUrl });
   const sms = () => smsProviderFor(env, db, clock);
   return {
     env,

@@ -10,6 +10,7 @@ import { cancelFollowUps } from "~/responders/cancel-follow-ups.server";
 import { processReplies } from "~/responders/process-replies.server";
 import { emitMessagesFailed, emitMessagesReceived } from "~/webhooks/emit-message-events.server";
 import { enqueueHotLeadPush, enqueueReplyPushes } from "~/push/push-jobs";
+import { watchCarrierFiltering, type PauseAlerts } from "~/deliverability/watch-carrier-filtering.server";
 import type { ReplyProviders } from "./ai-chain.server";
 
 /** Smart alerts, then a hot lead's push to its owner (decision 049): a job, off the inbound path. */
@@ -25,9 +26,13 @@ const runAlertsThenPush: typeof runAlerts = async (deps, src, classify, opts) =>
  * does not change.
  *
  * `replies`: the reply processors' providers, built when an inbound batch needs them; null runs the pipeline
- * without auto-responders and smart alerts (the campaign processors still run).
+ * without auto-responders and smart alerts (the campaign processors still run). `alerts`: where the deliverability
+ * autopilot tells that it paused a number (none: it pauses and logs, and tells nobody).
  */
-export function pipelineHooks(replies: (() => ReplyProviders) | null): PipelineHooks {
+export function pipelineHooks(
+  replies: (() => ReplyProviders) | null,
+  alerts: PauseAlerts = { alertEmail: null, publicBaseUrl: "" },
+): PipelineHooks {
   const inbound: InboundProcessor[] = [
     // A reply to a rep's own number is that rep's lead (decision 045): before round-robin, which then has only the
     // replies to shared numbers left.
@@ -62,6 +67,7 @@ export function pipelineHooks(replies: (() => ReplyProviders) | null): PipelineH
     // A paused or draft campaign's messages wait, held, until it runs again.
     holdSend: [holdPausedCampaignMessages],
     // Outbound webhooks (decision 036): `message.failed` for each message that reached its final failure.
-    finalFailure: [(ctx, ids) => emitMessagesFailed(ctx, ids)],
+    // Then the deliverability autopilot (decision 065): carriers filtering a number pause its marketing.
+    finalFailure: [(ctx, ids) => emitMessagesFailed(ctx, ids), (ctx, ids) => watchCarrierFiltering(ctx, ids, alerts)],
   };
 }

@@ -21,6 +21,8 @@ export function Card({
   actions?: ReactNode;
   className?: string;
   children?: ReactNode;
+  /** An anchor a link can point at (an alert email's "/compliance#sending-numbers"). */
+  id?: string;
   "data-testid"?: string;
 }) {
   return (

@@ -125,6 +125,10 @@ export const messages = sqliteTable(
     index("messages_unsent_phone_idx")
       .on(t.phone)
       .where(sql`status IN ('pending', 'queued', 'held')`),
+    // The deliverability autopilot's count (decision 065): a sending number's carrier-filtered texts since a moment.
+    index("messages_filtered_sender_idx")
+      .on(t.fromAddress, t.updatedAt)
+      .where(sql`error_code IN ('30007', '30032', '30034')`),
     // The Florida/Oklahoma cap's read (decision 061): a number's capped texts sent since a moment.
     index("messages_capped_sent_idx")
       .on(t.phone, t.sentAt)

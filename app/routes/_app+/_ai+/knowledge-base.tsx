@@ -269,6 +269,13 @@ export default function KnowledgeBase() {
               and SMS templates: carriers filter them. Use the full link or your own domain.
             </li>
             <li>
+              When carriers filter a sending number (Twilio errors 30007 filtered, 30034 10DLC number not registered,
+              30032 toll-free number not verified) on 10 or more of its texts in a day, and at least 2% of what it sent,
+              Helio pauses that number&apos;s campaigns, broadcasts, Quick Sends and follow-ups and emails the alert
+              address. The texts wait, held; a superuser resumes the number on the Compliance report once the content,
+              opt-in or registration is fixed. Your own texts and appointment texts still go.
+            </li>
+            <li>
               The 30% federal tax credit for home solar (Section 25D) ended for systems paid for after December 31,
               2025: Helio&apos;s AI drafts never offer it, and {"{{incentiveAmount}}"} is for state or utility
               incentives.

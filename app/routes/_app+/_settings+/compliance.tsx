@@ -1,17 +1,33 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Download, ShieldCheck } from "lucide-react";
+import { Download, PlayCircle, ShieldCheck } from "lucide-react";
 import { z } from "zod";
 import { getComplianceReport, MAX_REPORT_DAYS } from "~/analytics/get-compliance-report.server";
 import { requireUser } from "~/http/guard.server";
 import { LocalTime } from "~/components/local-time";
-import { Alert, Button, Card, EmptyState, Field, PageHeader, StatCard, Table, TBody, Td, THead } from "~/components/ui";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  EmptyState,
+  Field,
+  PageHeader,
+  StatCard,
+  Table,
+  TBody,
+  Td,
+  THead,
+} from "~/components/ui";
 import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { describeRule, FEDERAL_RULE, STATE_RULES } from "~/messaging/state-rules";
 import { formatCount } from "~/lib/format-count";
+import { FILTERING_CODES, PAUSE_AT_FILTERED, PAUSE_AT_SHARE } from "~/deliverability/carrier-filtering";
+import { listSendingNumberHealth } from "~/deliverability/list-sending-number-health.server";
+import { resumeSendingNumber } from "~/deliverability/resume-sending-number.server";
 
 export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
 
@@ -37,25 +53,43 @@ export async function loader(args: LoaderFunctionArgs) {
     from = isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
     to = today;
   }
-  const [report, plainWords] = await Promise.all([
+  const [report, plainWords, sendingNumbers] = await Promise.all([
     getComplianceReport(args.context.db, { from, to }),
     listPlainWordsOptOuts(args.context.db),
+    listSendingNumberHealth(args.context.db, args.context.clock()),
   ]);
-  return { ...report, plainWords };
+  return { ...report, plainWords, sendingNumbers };
 }
 
-const undoSchema = z.object({
-  id: zodId(),
-  note: z
-    .string()
-    .trim()
-    .min(1, "Please say why the opt-out is undone")
-    .max(500, "The note can be at most 500 characters"),
-});
+const intents = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("undo-opt-out"),
+    id: zodId(),
+    note: z
+      .string()
+      .trim()
+      .min(1, "Please say why the opt-out is undone")
+      .max(500, "The note can be at most 500 characters"),
+  }),
+  z.object({
+    intent: z.literal("resume-sender"),
+    sender: z.string().trim().min(1).max(40, "That is not a sending number"),
+  }),
+]);
 
-/** Undo an opt-out understood from plain words, with a note (superusers; kept in the activity log). */
+/**
+ * Undo an opt-out understood from plain words, with a note; resume a sending number the deliverability autopilot
+ * paused (superusers; both kept in the activity log).
+ */
 export async function action(args: ActionFunctionArgs) {
-  return formAction(args, { schema: undoSchema, role: "superuser" }, async (input, { actor }) => {
+  return formAction(args, { schema: intents, role: "superuser" }, async (input, { actor }) => {
+    if (input.intent === "resume-sender") {
+      const { released, more } = await resumeSendingNumber(args.context.domain(), input.sender, actor);
+      return redirectWithToast(args.context, "/compliance#sending-numbers", {
+        title: `Marketing resumed on ${input.sender}`,
+        description: `${formatCount(released)}${more ? "+" : ""} held texts are back in the send queue.`,
+      });
+    }
     await undoPlainWordsOptOut(args.context.db, input.id, input.note, actor, args.context.clock());
     return redirectWithToast(args.context, "/compliance", {
       title: "Opt-out undone",
@@ -160,12 +194,53 @@ export default function ComplianceReport() {
                 </p>
                 {o.words ? <p className="text-sm whitespace-pre-wrap text-fg-muted">“{o.words}”</p> : null}
                 <Form method="post" className="flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="intent" value="undo-opt-out" />
                   <input type="hidden" name="id" value={o.id} />
                   <Field label="Note" name="note" required maxLength={500} placeholder="Why this was not an opt-out" />
                   <Button type="submit" variant="outline" size="sm">
                     Undo opt-out
                   </Button>
                 </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card
+        id="sending-numbers"
+        title="Sending numbers"
+        description={`When carriers filter ${PAUSE_AT_FILTERED} or more of a number's texts in a day (UTC), and at least ${
+          PAUSE_AT_SHARE * 100
+        }% of what it sent (Twilio ${FILTERING_CODES.join(", ")}), its campaign, broadcast, quick-send and follow-up texts pause and the alert address is emailed. A rep's own texts and appointment texts still go. Resume it once the content, opt-in or registration is fixed.`}
+        data-testid="sending-numbers"
+      >
+        {r.sendingNumbers.length === 0 ? (
+          <p className="text-sm text-fg-muted">No number has texted yet.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {r.sendingNumbers.map((s) => (
+              <li key={s.sender} className="space-y-2 py-3" data-testid="sending-number">
+                <p className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="font-mono">{s.sender}</span>
+                  {s.pausedAt ? <Badge tone="danger">Marketing paused</Badge> : <Badge tone="success">Sending</Badge>}
+                  <span className="text-fg-muted">
+                    {n(s.sentToday)} sent today · {n(s.filteredToday)} filtered by carriers
+                  </span>
+                </p>
+                {s.pausedAt ? (
+                  <>
+                    <p className="text-sm text-fg-muted" data-testid="pause-reason">
+                      Since <LocalTime iso={s.pausedAt} pattern="MMM d, HH:mm" />: {s.reason}
+                    </p>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resume-sender" />
+                      <input type="hidden" name="sender" value={s.sender} />
+                      <Button type="submit" variant="outline" size="sm" icon={PlayCircle}>
+                        Resume marketing
+                      </Button>
+                    </Form>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
