@@ -1,14 +1,18 @@
-import { and, eq, exists, isNotNull, not, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, inArray, isNotNull, not, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { fieldsOfRow } from "~/contacts/contact-fields";
 import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
 import { contacts, messages, suppressions } from "~/db/schema";
-import { isWithinSendWindow, nextAllowedSendTime } from "./quiet-hours";
+import { nextAllowedSendTime, quietHoursNote, stateForRules, stateRuleFor } from "./quiet-hours";
+import { CAP_WINDOW_MS, capNote, cappedSentSince, nextUnderCap } from "./marketing-cap";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
 import { formatCount } from "~/lib/format-count";
+import { contactLocalTime } from "~/contacts/build-tcpa-packet.server";
+import { csvCell } from "~/contacts/export";
+import { loadContactScope, scopeCondition, type ContactViewer } from "~/contacts/contact-scope.server";
 
 // "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
 const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
@@ -48,7 +52,7 @@ const sup = alias(suppressions, "s");
 const msg = alias(messages, "m");
 
 /** The picked contacts with what the check needs: opted out (flag or suppression), first marketing touch. */
-function checkRows(db: Db, ids: readonly number[], email: boolean) {
+function checkRows(db: Db, ids: readonly number[], email: boolean, scope?: SQL) {
   const suppressed = (channel: SQL, address: typeof pc.phone | typeof pc.email) =>
     exists(
       db
@@ -83,13 +87,128 @@ function checkRows(db: Db, ids: readonly number[], email: boolean) {
       ).mapWith(Boolean),
     })
     .from(pc)
-    .where(inJson(pc.id, ids));
+    .where(
+      and(
+        inJson(pc.id, ids),
+        // The scope's condition names the contacts table itself, not this alias.
+        scope
+          ? inArray(
+              pc.id,
+              db
+                .select({ id: contacts.id })
+                .from(contacts)
+                .where(and(inJson(contacts.id, ids), scope)),
+            )
+          : undefined,
+      ),
+    );
+}
+
+/** What the pipeline would do with one picked contact's copy, as the send consumer decides it. */
+export type RecipientOutcome =
+  | { kind: "send"; at: number }
+  | { kind: "deferred"; at: number; why: string }
+  | { kind: "opted_out" | "not_sendable" }
+  | { kind: "missing_variable"; missing: string[] };
+
+export type AssessedRecipient = {
+  contact: CheckRow;
+  /** The state whose rules hold it (stateForRules). */
+  state: string;
+  outcome: RecipientOutcome;
+  segments: { segments: number; encoding: "GSM-7" | "UCS-2" } | null;
+};
+
+type CheckRow = Awaited<ReturnType<typeof checkRows>>[number];
+
+/** When each picked number was sent a capped marketing text in the last 24 hours (the Florida/Oklahoma cap's read). */
+async function cappedSendsOf(db: Db, phones: string[], at: number) {
+  const sentAts = new Map<string, number[]>();
+  if (!phones.length) return sentAts;
+  const rows = await db
+    .select({ phone: msg.phone, at: sql<number>`${msg.sentAt}`.mapWith(Number) })
+    .from(msg)
+    .where(and(inJson(msg.phone, phones), cappedSentSince(at - CAP_WINDOW_MS)));
+  for (const r of rows) if (r.phone) sentAts.set(r.phone, [...(sentAts.get(r.phone) ?? []), r.at]);
+  return sentAts;
+}
+
+/**
+ * Each picked contact with what would happen to its copy at `at` (now, or the scheduled time), in the order the
+ * send consumer decides: opted out, not sendable, a variable with no value, then for a text the state's calling
+ * window in the contact's local time and Florida's/Oklahoma's 3 per 24 hours — a deferral says until when and which
+ * rule. Reads the contacts in chunks (one JSON parameter each) and each chunk's recent capped texts; writes nothing.
+ */
+export async function* assessRecipients(
+  db: Db,
+  input: BroadcastCheckInput,
+  now: Date,
+  /** Only the contacts in this scope (scopeCondition); the others are as if they did not exist. */
+  scope?: SQL,
+): AsyncGenerator<AssessedRecipient[]> {
+  const ids = [...new Set(input.contactIds)];
+  const at = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : now;
+  const email = input.type === "email";
+  for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
+    const rows = await checkRows(db, ids.slice(i, i + CHECK_CHUNK), email, scope);
+    const capped = email
+      ? new Map<string, number[]>()
+      : await cappedSendsOf(
+          db,
+          rows.flatMap((c) => (c.phone ? [c.phone] : [])),
+          at.getTime(),
+        );
+    yield rows.map((c) => assess(c, input, at, capped));
+  }
+}
+
+function assess(c: CheckRow, input: BroadcastCheckInput, at: Date, capped: Map<string, number[]>): AssessedRecipient {
+  const email = input.type === "email";
+  const state = stateForRules(c.state, c.zip_code);
+  const base = { contact: c, state, segments: null };
+  if (c.opted_out) return { ...base, outcome: { kind: "opted_out" } };
+  if (email ? !c.email : !c.sendable) return { ...base, outcome: { kind: "not_sendable" } };
+  const values = fieldsOfRow(c);
+  const opts = { now: at, timeZone: c.time_zone ?? DEFAULT_RENDER_TIME_ZONE };
+  const body = renderTemplate(input.content, values, opts);
+  const subj = email && input.subject ? renderTemplate(input.subject, values, opts) : null;
+  const missing = [...new Set([...body.missing, ...(subj?.missing ?? [])])];
+  if (missing.length) return { ...base, outcome: { kind: "missing_variable", missing } };
+  if (email) return { ...base, outcome: { kind: "send", at: at.getTime() } };
+  // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#.
+  const segments = smsSegments(
+    renderQuickSend(body.text, {
+      firstName: c.first_name,
+      lastName: c.last_name,
+      company: c.company,
+      address: c.address,
+    }),
+  );
+  const t = at.getTime();
+  const windowAt = nextAllowedSendTime(at, c.time_zone, state).getTime();
+  if (windowAt > t)
+    return { ...base, segments, outcome: { kind: "deferred", at: windowAt, why: quietHoursNote(state) } };
+  const rule = stateRuleFor(state);
+  if (rule.per24Hours && c.phone) {
+    const next = nextUnderCap(capped.get(c.phone) ?? [], rule.per24Hours, t);
+    if (next > t)
+      return {
+        ...base,
+        segments,
+        outcome: {
+          kind: "deferred",
+          at: nextAllowedSendTime(new Date(next), c.time_zone, state).getTime(),
+          why: capNote(rule),
+        },
+      };
+  }
+  return { ...base, segments, outcome: { kind: "send", at: t } };
 }
 
 /**
  * The pre-send check shown before any broadcast or quick send: who will get it, who will be skipped and why,
- * segments, quiet-hour deferrals and content warnings. Reads the picked contacts in chunks (one JSON parameter
- * each), O(recipients); writes nothing.
+ * segments, deferrals (the state's calling window, Florida's/Oklahoma's cap) and content warnings — the sum of
+ * assessRecipients, which the downloadable list shows one row each. O(recipients); writes nothing.
  */
 export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Date): Promise<BroadcastCheck> {
   const ids = [...new Set(input.contactIds)];
@@ -107,47 +226,25 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   const email = input.type === "email";
   // An SMS with a public shortener is refused when sent (issue 29), so the check refuses it too, before any read.
   assertNoLinkShortener(input.type, input.content);
-  for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
-    const rows = await checkRows(db, ids.slice(i, i + CHECK_CHUNK), email);
-    found += rows.length;
-    for (const c of rows) {
-      if (c.opted_out) {
-        skipped.optedOut++;
-        continue;
-      }
-      if (email ? !c.email : !c.sendable) {
-        skipped.notSendable++;
-        continue;
-      }
-      const values = fieldsOfRow(c);
-      const opts = { now: at, timeZone: c.time_zone ?? DEFAULT_RENDER_TIME_ZONE };
-      const body = renderTemplate(input.content, values, opts);
-      const subj = email && input.subject ? renderTemplate(input.subject, values, opts) : null;
-      const missing = [...new Set([...body.missing, ...(subj?.missing ?? [])])];
-      if (missing.length) {
+  for await (const chunk of assessRecipients(db, input, now)) {
+    found += chunk.length;
+    for (const { contact: c, outcome: o, segments: seg } of chunk) {
+      if (o.kind === "opted_out") skipped.optedOut++;
+      else if (o.kind === "not_sendable") skipped.notSendable++;
+      else if (o.kind === "missing_variable") {
         skipped.missingVariable++;
-        for (const m of missing) missingByVariable[m] = (missingByVariable[m] ?? 0) + 1;
-        continue;
-      }
-      recipients++;
-      if (c.first_touch) firstTouch++;
-      if (!email) {
-        // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#.
-        const seg = smsSegments(
-          renderQuickSend(body.text, {
-            firstName: c.first_name,
-            lastName: c.last_name,
-            company: c.company,
-            address: c.address,
-          }),
-        );
-        totalSegments += seg.segments;
-        maxSegments = Math.max(maxSegments, seg.segments);
-        if (seg.encoding === "UCS-2" || encoding === null) encoding = seg.encoding;
-        if (!isWithinSendWindow(at, c.time_zone, c.state)) {
+        for (const m of o.missing) missingByVariable[m] = (missingByVariable[m] ?? 0) + 1;
+      } else {
+        recipients++;
+        if (c.first_touch) firstTouch++;
+        if (seg) {
+          totalSegments += seg.segments;
+          maxSegments = Math.max(maxSegments, seg.segments);
+          if (seg.encoding === "UCS-2" || encoding === null) encoding = seg.encoding;
+        }
+        if (o.kind === "deferred") {
           deferred++;
-          const next = nextAllowedSendTime(at, c.time_zone, c.state).getTime();
-          until = until === null ? next : Math.max(until, next);
+          until = until === null ? o.at : Math.max(until, o.at);
         }
       }
     }
@@ -192,4 +289,72 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
     firstTouch,
     warnings,
   };
+}
+
+const RECIPIENT_COLUMNS = [
+  "contact_id",
+  "name",
+  "to",
+  "state_rules",
+  "time_zone",
+  "outcome",
+  "arrives_utc",
+  "arrives_contact_local",
+  "rule",
+  "segments",
+];
+
+const OUTCOME_LABEL: Record<RecipientOutcome["kind"], string> = {
+  send: "Sends",
+  deferred: "Deferred",
+  opted_out: "Skipped: opted out",
+  not_sendable: "Skipped: not sendable",
+  missing_variable: "Skipped: missing a variable",
+};
+
+/**
+ * The pre-send check one line per picked contact (issue 29 item 4), as CSV: when the copy would reach the contact —
+ * in UTC and their local time — or why not, the rule that holds it, and its segments. Picked ids that are no
+ * contact come last as "Not found". Cells formula-safe, CRLF.
+ */
+export async function recipientsCsv(
+  db: Db,
+  input: BroadcastCheckInput,
+  now: Date,
+  viewer: ContactViewer,
+): Promise<string> {
+  // Names and numbers: only of the contacts the person sees (decision 048); the rest read "Not found".
+  const scope = scopeCondition(await loadContactScope(db, viewer));
+  assertNoLinkShortener(input.type, input.content);
+  const lines = [RECIPIENT_COLUMNS.map(csvCell).join(",")];
+  const seen = new Set<number>();
+  for await (const chunk of assessRecipients(db, input, now, scope)) {
+    for (const { contact: c, state, outcome: o, segments } of chunk) {
+      seen.add(c.id);
+      const at = o.kind === "send" || o.kind === "deferred" ? o.at : null;
+      lines.push(
+        [
+          String(c.id),
+          [c.first_name, c.last_name].filter(Boolean).join(" "),
+          input.type === "email" ? c.email : c.phone,
+          state,
+          c.time_zone,
+          OUTCOME_LABEL[o.kind],
+          at === null ? "" : new Date(at).toISOString(),
+          at === null ? "" : contactLocalTime(at, c.time_zone),
+          o.kind === "deferred"
+            ? o.why
+            : o.kind === "missing_variable"
+              ? o.missing.map((m) => `{{${m}}}`).join(" ")
+              : "",
+          segments ? String(segments.segments) : "",
+        ]
+          .map(csvCell)
+          .join(","),
+      );
+    }
+  }
+  for (const id of new Set(input.contactIds))
+    if (!seen.has(id)) lines.push([String(id), "", "", "", "", "Not found", "", "", "", ""].map(csvCell).join(","));
+  return lines.join("\r\n") + "\r\n";
 }

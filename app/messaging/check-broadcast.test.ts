@@ -1,9 +1,23 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts } from "~/db/schema";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { checkBroadcast, hasOptOutWording } from "./check-broadcast.server";
+import { checkBroadcast, hasOptOutWording, recipientsCsv } from "./check-broadcast.server";
+import { queueMessage, recordingQueue } from "../../tests/messaging-harness";
+
+const RECIPIENT_HEADER = [
+  "contact_id",
+  "name",
+  "to",
+  "state_rules",
+  "time_zone",
+  "outcome",
+  "arrives_utc",
+  "arrives_contact_local",
+  "rule",
+  "segments",
+];
 import { findLinkShortener } from "./link-shorteners";
 
 // 20:00 UTC = noon in Los Angeles. 04:30 UTC = 20:30 in Los Angeles (inside, until 21:00), 23:30 in New York (outside).
@@ -102,6 +116,92 @@ describe("checkBroadcast (the pre-send check)", () => {
     expect(check.recipients).toBe(1);
     expect(check.skipped).toMatchObject({ optedOut: 1, notSendable: 1 });
     expect(check.segments.total).toBe(0);
+  });
+
+  it("the list one row per contact (issue 29 item 4): when each copy arrives in local time, the rule that holds it, why one is skipped; another rep's contact is not found", async () => {
+    const u = await createTestUser();
+    const other = await createTestUser();
+    const la = await zoned(
+      await createTestContact(u.id, { firstName: "Lia", company: "Sunco" }),
+      "America/Los_Angeles",
+      "CA",
+    );
+    const ny = await zoned(
+      await createTestContact(u.id, { firstName: "Ned", company: "Sunco" }),
+      "America/New_York",
+      "NY",
+    );
+    const fl = await zoned(
+      await createTestContact(u.id, { firstName: "Flo", company: "Sunco" }),
+      "America/New_York",
+      "FL",
+    );
+    const noCompany = await zoned(await createTestContact(u.id, { firstName: "Nia" }), "America/Los_Angeles", "CA");
+    const opted = await createTestContact(u.id, { company: "X" });
+    await db().update(contacts).set({ optedOutAt: new Date() }).where(eq(contacts.id, opted.id));
+    const theirs = await zoned(await createTestContact(other.id, { company: "Sunco" }), "America/Los_Angeles", "CA");
+    await db().update(contacts).set({ ownerUserId: other.id }).where(eq(contacts.id, theirs.id));
+    // Florida's three a day: Flo got three campaign texts this morning.
+    const at = new Date("2026-11-24T18:00:00Z"); // 10:00 in Los Angeles, 13:00 in New York
+    for (const h of [13, 14, 15]) {
+      const id = await queueMessage({ db: db() }, recordingQueue(), {
+        kind: "broadcast",
+        phone: fl.phone,
+        content: "Offer",
+      });
+      await db().run(
+        sql`UPDATE messages SET status = 'sent', sent_at = ${Date.parse(`2026-11-24T${h}:00:00Z`)} WHERE id = ${id}`,
+      );
+    }
+    const input = {
+      type: "sms" as const,
+      content: "Hi {{firstName}} from {{company}}. Reply STOP to opt out",
+      contactIds: [la.id, ny.id, fl.id, noCompany.id, opted.id, theirs.id, 999_999_999],
+      scheduledAt: new Date("2026-11-25T02:30:00Z"), // 18:30 in Los Angeles, 21:30 in New York
+    };
+    const csv = await recipientsCsv(db(), input, at, { userId: u.id, role: "user" });
+    const rows = csv
+      .trim()
+      .split("\r\n")
+      .map((l) => l.slice(1, -1).split('","'));
+    expect(rows[0]).toEqual(RECIPIENT_HEADER);
+    const byId = new Map(rows.slice(1).map((r) => [r[0], r]));
+    expect(byId.get(String(la.id))).toEqual([
+      String(la.id),
+      "Lia " + la.lastName,
+      `'${la.phone}`, // formula-safe: a leading "+" is quoted for spreadsheets
+
+      "CA",
+      "America/Los_Angeles",
+      "Sends",
+      "2026-11-25T02:30:00.000Z",
+      "Nov 24, 2026, 6:30:00 PM PST",
+      "",
+      "1",
+    ]);
+    // New York follows the federal window, closed at 21:00: it arrives at 08:00 the next morning, and says why.
+    expect(byId.get(String(ny.id))?.slice(5, 9)).toEqual([
+      "Deferred",
+      "2026-11-25T13:00:00.000Z",
+      "Nov 25, 2026, 8:00:00 AM EST",
+      "Deferred: outside allowed sending hours in the recipient's time zone (Federal (TCPA): 47 CFR 64.1200(c)(1))",
+    ]);
+    expect(byId.get(String(noCompany.id))?.slice(5, 9)).toEqual(["Skipped: missing a variable", "", "", "{{company}}"]);
+    expect(byId.get(String(opted.id))?.[5]).toBe("Skipped: opted out");
+    expect(byId.get(String(theirs.id))?.slice(1, 6)).toEqual(["", "", "", "", "Not found"]);
+    expect(byId.get("999999999")?.[5]).toBe("Not found");
+    // Now, 13:00 in Florida: inside its window, but three marketing texts went this morning — the fourth waits for
+    // the first of them to turn 24 hours old.
+    const flNow = await recipientsCsv(db(), { ...input, scheduledAt: null, contactIds: [fl.id] }, at, {
+      userId: u.id,
+      role: "user",
+    });
+    const flo = flNow.trim().split("\r\n")[1].slice(1, -1).split('","');
+    expect(flo.slice(5, 7)).toEqual(["Deferred", "2026-11-25T13:00:00.000Z"]);
+    expect(flo[8]).toMatch(/^Deferred: Florida allows 3 marketing texts to one number per 24 hours/);
+    // The summary counts the same deferral.
+    const check = await checkBroadcast(db(), { ...input, scheduledAt: null, contactIds: [fl.id] }, at);
+    expect(check.quietHours).toEqual({ deferred: 1, until: "2026-11-25T13:00:00.000Z" });
   });
 
   it("helpers: shorteners and opt-out wording", () => {

@@ -36,9 +36,15 @@ import {
   type PacingState,
 } from "./pacing.server";
 import { ProviderError, type EmailProvider, type SendAccepted, type SmsProvider } from "./providers/provider";
-import { nextAllowedSendTime, quietHoursNote, stateRuleFor } from "./quiet-hours";
-import { CAP_WINDOW_MS, CAPPED_KINDS, capNote, isCappedKind, nextUnderCap } from "./marketing-cap";
-import { normalizeState, stateForZip } from "~/contacts/us-geo";
+import { nextAllowedSendTime, quietHoursNote, stateForRules, stateRuleFor } from "./quiet-hours";
+import {
+  CAP_WINDOW_MS,
+  CAPPED_KINDS_LIST,
+  cappedSentSince,
+  capNote,
+  isCappedKind,
+  nextUnderCap,
+} from "./marketing-cap";
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
@@ -50,7 +56,6 @@ import { runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
 import type { JobQueue } from "~/lib/job-queue";
 
 /** Stands for "state unknown" (decision 060): Florida's rule, 08:00–20:00 every day. */
-const STRICTEST_STATE = "FL";
 
 export type SendDeps = {
   db: Db;
@@ -296,12 +301,6 @@ export function selectBatchPacing(db: Db, ids: readonly number[], fallback: stri
 }
 
 /**
- * CAPPED_KINDS as SQL literals, as messages_capped_sent_idx's WHERE spells them (migration 0069): SQLite uses a partial
- * index only for a WHERE that repeats its terms, so these are constants in the text, never bound values.
- */
-const CAPPED_KINDS_LIST = sql.raw(`(${CAPPED_KINDS.map((k) => `'${k}'`).join(", ")})`);
-
-/**
  * When each number this batch may text marketing to was sent a capped text within the window the Florida/Oklahoma cap
  * counts (marketing-cap.ts): in the batch's one read, driven by the batch's own capped SMS ids — a seek of
  * messages_capped_sent_idx per number on (phone, sent_at > since), reading those rows and nothing else. A text another
@@ -319,9 +318,7 @@ export function selectRecentMarketing(db: Db, ids: readonly number[], since: num
             WHERE q.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND q.channel = 'sms'
             AND q.kind IN ${CAPPED_KINDS_LIST})`,
         ),
-        sql`sent_at IS NOT NULL AND direction = 'outbound' AND channel = 'sms' AND kind IN ${CAPPED_KINDS_LIST}`,
-        sql`${messages.sentAt} > ${since}`,
-        inArray(messages.status, ["sent", "delivered", "undelivered"]),
+        cappedSentSince(since),
       ),
     );
 }
@@ -461,10 +458,7 @@ function render(row: Row, now: Date, org: OrgSettings) {
   return { text: renderQuickSend(text, contact), subject };
 }
 
-/** The state whose rules apply: the contact's, else its ZIP's; one that cannot be told gets the strictest (FL). */
-function stateOf(row: Pick<Row, "state" | "zipCode">) {
-  return normalizeState(row.state) ?? stateForZip(row.zipCode) ?? STRICTEST_STATE;
-}
+const stateOf = (row: Pick<Row, "state" | "zipCode">) => stateForRules(row.state, row.zipCode);
 
 /**
  * A state's cap on marketing texts per 24 hours (Florida, Oklahoma; marketing-cap.ts): null when this text may go —

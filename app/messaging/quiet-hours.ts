@@ -1,7 +1,7 @@
 // Quiet hours: marketing SMS may only go out inside the recipient's local calling window, which is the state's rule
 // (state-rules.ts: windows per day, Sunday and holiday bans) or the federal one.
 // Local wall-clock time is read with Intl.DateTimeFormat (no tz library); instants are epoch ms.
-import { normalizeState } from "~/contacts/us-geo";
+import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { wallClock, zoneFormatter, type WallClock } from "~/lib/zone-clock";
 import { narrowed, ruleFor, windowOn, type SendWindow, type StateRule } from "./state-rules";
 
@@ -21,6 +21,16 @@ export const FALLBACK_TIME_ZONES = [
   "America/Anchorage",
   "Pacific/Honolulu",
 ] as const;
+
+/** The state whose texting rules hold for a contact that cannot be placed: Florida's are the strictest. */
+export const STRICTEST_STATE = "FL";
+
+/**
+ * The state whose rules apply to a contact: its own (a code or a full name, any case), else its ZIP's; one that
+ * cannot be told gets the strictest. The send consumer and the pre-send check both judge by it.
+ */
+export const stateForRules = (state: string | null, zipCode: string | null): string =>
+  normalizeState(state) ?? stateForZip(zipCode) ?? STRICTEST_STATE;
 
 /** The rule of a contact's state as typed (a code or a full name, any case); the federal rule when unknown. */
 export function stateRuleFor(state: string | null): StateRule {

@@ -536,6 +536,11 @@ const MATRIX: Record<string, Case[]> = {
     get("/contacts/999999999/tcpa-packet.csv", SCREEN_404),
     post(contactAt("/tcpa-packet.csv"), {}, SCREEN_NO_ACTION),
   ],
+  "_session+/testing.recipients[.]csv.ts": [
+    post("/testing/recipients.csv", { type: "sms", content: "Hi {{firstName}}", contactIds: "999999999" }, SCREEN),
+    post("/testing/recipients.csv", { type: "sms", content: "" }, { anon: 302, user: 400, superuser: 400 }),
+    get("/testing/recipients.csv", SCREEN_405),
+  ],
   "_session+/contacts.download.ts": [
     get("/contacts/download?format=csv", SCREEN),
     post("/contacts/download", {}, SCREEN_NO_ACTION),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { phoneInCallingHours, setOwnPhone } from "./lib.mjs";
@@ -171,6 +172,16 @@ describeEachMode("Message Testing Playground", (mode) => {
     assert.ok(
       warnings.some((w) => w.includes("opt-out wording")),
       warnings.join("|"),
+    );
+    // The same check one row per contact (issue 29 item 4): a plain form post the browser downloads, JS on or off.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("presend-download").click()]);
+    assert.match(download.suggestedFilename(), /^presend-check-\d{4}-\d{2}-\d{2}\.csv$/);
+    const list = (await readFile(await download.path(), "utf8")).trim().split("\r\n");
+    assert.equal(list.length, 3, list.join("\n"));
+    assert.match(list[0], /^"contact_id","name","to","state_rules","time_zone","outcome"/);
+    assert.ok(
+      list.some((l) => l.includes(`"Ann ${last}"`) && /"(Sends|Deferred)"/.test(l)),
+      list.join("\n"),
     );
     await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);
     await page.getByTestId("send-progress").waitFor();

@@ -6,21 +6,20 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { BookOpen, Send } from "lucide-react";
+import { BookOpen, Download, Send } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { readCapCounters } from "~/caps/read-cap-counters.server";
 import { useFailureToast } from "~/components/toaster";
 import { Alert, Badge, Button, Card, Field, HiddenFields, PageHeader, Tabs, useResetOnSuccess } from "~/components/ui";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
-import { localToUtc } from "~/campaigns/local-time";
 import { ZonedDateTimeField } from "~/campaigns/schedule-fields";
 import { failureToast, fieldErrorsOf, isFormFailure, postedValue, type FormFailure } from "~/components/form-failure";
 import { ContactPicker } from "~/contacts/contact-picker";
 import { formAction } from "~/http/form-action.server";
-import { asList, intentError } from "~/http/form-schema";
-import { parseId } from "~/lib/ids";
-import { broadcastSchema, sendBroadcast } from "~/messaging/send-broadcast.server";
+import { intentError } from "~/http/form-schema";
+import { sendBroadcast } from "~/messaging/send-broadcast.server";
+import { broadcastFields, broadcastInput } from "~/http/broadcast-form.server";
 import {
   manualEmailSchema,
   manualSmsSchema,
@@ -29,7 +28,7 @@ import {
 } from "~/messaging/create-test-send.server";
 import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
-import { loadTestingPlayground, MAX_PICKED } from "~/playground/load-testing-playground.server";
+import { loadTestingPlayground } from "~/playground/load-testing-playground.server";
 import { PLAYGROUND_TABS, type PlaygroundTab } from "~/playground/playground-tabs";
 import { variablesByCategory } from "~/contacts/variables";
 import { parseInput } from "~/http/api.server";
@@ -68,17 +67,6 @@ const EMAIL_ERROR = "Error sending manual test";
 const BROADCAST_ERROR = "Error sending broadcast";
 
 const text = z.string().default("");
-// The broadcast form: the message, an optional time (ZonedDateTimeField: a local time and its IANA zone) and the
-// picked contacts (ContactPicker's `contactIds`).
-const broadcastFields = {
-  type: z.unknown(),
-  subject: text,
-  content: text,
-  scheduledAt: text,
-  tz: text,
-  contactIds: asList(z.array(z.unknown())),
-  nonce: text,
-};
 const playgroundForm = z.discriminatedUnion(
   "intent",
   [
@@ -104,27 +92,6 @@ const playgroundForm = z.discriminatedUnion(
   ],
   intentError(),
 );
-type BroadcastForm = z.output<z.ZodObject<typeof broadcastFields>>;
-
-const pickedIds = (raw: unknown[]) =>
-  [...new Set(raw.map(parseId).filter((x): x is number => x !== null))].slice(0, MAX_PICKED);
-
-/** The broadcast form → sendBroadcast's input: the time from its zone (a time that does not parse is refused on its field). */
-function broadcastInput(f: BroadcastForm) {
-  let scheduledAt: string | null = null;
-  if (f.scheduledAt.trim()) {
-    const at = localToUtc(f.scheduledAt, f.tz || "UTC");
-    if (!at) throw new AppError("validation", "Please enter a valid scheduled time", { field: "scheduledAt" });
-    scheduledAt = at.toISOString();
-  }
-  return parseInput(broadcastSchema, {
-    type: f.type === "email" ? "email" : "sms",
-    subject: f.subject || null,
-    content: f.content,
-    contactIds: pickedIds(f.contactIds),
-    scheduledAt,
-  });
-}
 
 export type PlaygroundCheck = {
   ok: true;
@@ -387,6 +354,22 @@ function CheckPanel({ reply }: { reply: PlaygroundCheck }) {
         />
         <Button type="submit" icon={Send} disabled={check.recipients === 0} data-testid="confirm-send">
           Confirm and send to {n(check.recipients)}
+        </Button>
+      </Form>
+      {/* A plain form post: the browser downloads the list, with or without JavaScript. */}
+      <Form method="post" action="/testing/recipients.csv" reloadDocument className="mt-2">
+        <HiddenFields
+          fields={{
+            type: input.type,
+            subject: input.subject ?? "",
+            content: input.content,
+            scheduledAt: input.scheduledAt,
+            tz: input.tz,
+            contactIds: input.contactIds,
+          }}
+        />
+        <Button type="submit" variant="outline" size="sm" icon={Download} data-testid="presend-download">
+          Download the list, one row per contact (CSV)
         </Button>
       </Form>
     </Card>
