@@ -6,18 +6,8 @@ import { createTestUser, db } from "../../tests/factories";
 import { checkBroadcast, hasOptOutWording, recipientsCsv } from "./check-broadcast.server";
 import { queueMessage, recordingQueue } from "../../tests/messaging-harness";
 
-const RECIPIENT_HEADER = [
-  "contact_id",
-  "name",
-  "to",
-  "state_rules",
-  "time_zone",
-  "outcome",
-  "arrives_utc",
-  "arrives_contact_local",
-  "rule",
-  "segments",
-];
+const RECIPIENT_HEADER =
+  "contact_id,name,to,state_rules,time_zone,outcome,arrives_utc,arrives_contact_local,rule,segments".split(",");
 import { findLinkShortener } from "./link-shorteners";
 
 // 20:00 UTC = noon in Los Angeles. 04:30 UTC = 20:30 in Los Angeles (inside, until 21:00), 23:30 in New York (outside).

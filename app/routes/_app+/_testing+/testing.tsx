@@ -336,38 +336,20 @@ function ManualTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; busy:
 function CheckPanel({ reply }: { reply: PlaygroundCheck }) {
   const { check, input, nonce } = reply;
   const n = (x: number) => formatCount(x);
+  // What the check judged, posted again by Confirm and by the download.
+  const posted = { ...input, subject: input.subject ?? "" };
   return (
     <Card title="Pre-send check" description="Review before anything is sent." data-testid="presend-check">
       <PreSendSummary check={check} channel={input.type} />
       <Form method="post" className="mt-3 flex gap-2">
-        <HiddenFields
-          fields={{
-            intent: "send",
-            nonce,
-            type: input.type,
-            subject: input.subject ?? "",
-            content: input.content,
-            scheduledAt: input.scheduledAt,
-            tz: input.tz,
-            contactIds: input.contactIds,
-          }}
-        />
+        <HiddenFields fields={{ intent: "send", nonce, ...posted }} />
         <Button type="submit" icon={Send} disabled={check.recipients === 0} data-testid="confirm-send">
           Confirm and send to {n(check.recipients)}
         </Button>
       </Form>
       {/* A plain form post: the browser downloads the list, with or without JavaScript. */}
       <Form method="post" action="/testing/recipients.csv" reloadDocument className="mt-2">
-        <HiddenFields
-          fields={{
-            type: input.type,
-            subject: input.subject ?? "",
-            content: input.content,
-            scheduledAt: input.scheduledAt,
-            tz: input.tz,
-            contactIds: input.contactIds,
-          }}
-        />
+        <HiddenFields fields={posted} />
         <Button type="submit" variant="outline" size="sm" icon={Download} data-testid="presend-download">
           Download the list, one row per contact (CSV)
         </Button>
