@@ -12,7 +12,7 @@ import { createOutboundMessages } from "~/messaging/create-outbound-messages.ser
 import { FILTERING_CODES, PAUSE_AT_FILTERED } from "./carrier-filtering";
 import { listSendingNumberHealth } from "./list-sending-number-health.server";
 import { resumeSendingNumber } from "./resume-sending-number.server";
-import { countFiltered } from "./watch-carrier-filtering.server";
+import { countFiltered, filteredSendersOf } from "./watch-carrier-filtering.server";
 
 const ALERTS = { alertEmail: "ops@helio.test", publicBaseUrl: "https://helio.test" };
 const hooks = pipelineHooks(null, ALERTS);
@@ -113,6 +113,12 @@ describe("deliverability autopilot (decision 065)", () => {
       /SEARCH messages USING (COVERING )?INDEX messages_filtered_sender_idx \(from_address=\? AND updated_at>\?\)/,
     );
     expect(p).not.toMatch(/SCAN messages\b/);
+  });
+
+  it("finds the failures' numbers by their primary keys — never a scan of messages or of the filtered index", async () => {
+    const p = await plan(filteredSendersOf(db(), [1, 2, 3]).getSQL());
+    expect(p).toMatch(/SEARCH messages USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(p).not.toMatch(/SCAN messages\b|messages_filtered_sender_idx/);
   });
 
   it("the index holds exactly the codes the autopilot counts", async () => {

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { messages, senderPacing } from "~/db/schema";
-import { FILTERING_CODES } from "./carrier-filtering";
+import { FILTERED, utcDayStart } from "./watch-carrier-filtering.server";
 
 export const SENDING_NUMBERS_SHOWN = 200;
 
@@ -13,15 +13,13 @@ export type SendingNumberHealth = {
   reason: string | null;
 };
 
-const FILTERED = sql.raw(`error_code IN (${FILTERING_CODES.map((c) => `'${c}'`).join(", ")})`);
-
 /**
  * Each sending number that has texted (its pacing row), paused ones first: today's texts (UTC day, as the daily cap
  * counts them), how many carriers filtered today (messages_filtered_sender_idx: those rows only) and the pause.
  */
 export async function listSendingNumberHealth(db: Db, now: Date): Promise<SendingNumberHealth[]> {
   const day = now.toISOString().slice(0, 10);
-  const since = new Date(`${day}T00:00:00Z`);
+  const since = utcDayStart(now);
   const p = senderPacing;
   const filtered = db
     .select({ n: sql<number>`count(*)` })

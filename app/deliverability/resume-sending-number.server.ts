@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { logActivity } from "~/activity/log-activity.server";
 import type { DomainContext } from "~/db/domain-context";
 import { messages, senderPacing } from "~/db/schema";
@@ -53,12 +53,15 @@ export async function releaseHeldSends(
       .update(messages)
       .set({ status: "pending", errorMessage: null, scheduledAt: now, updatedAt: now })
       .where(
-        sql`${messages.id} IN (${db
-          .select({ id: messages.id })
-          .from(messages)
-          // The literal status: messages_held_idx is partial and a bound status cannot use it.
-          .where(and(sql`${messages.status} = 'held'`, eq(messages.errorMessage, note)))
-          .limit(RELEASE_CHUNK)})`,
+        inArray(
+          messages.id,
+          db
+            .select({ id: messages.id })
+            .from(messages)
+            // The literal status: messages_held_idx is partial and a bound status cannot use it.
+            .where(and(sql`${messages.status} = 'held'`, eq(messages.errorMessage, note)))
+            .limit(RELEASE_CHUNK),
+        ),
       )
       .returning({ id: messages.id });
     await enqueueDueMessages(

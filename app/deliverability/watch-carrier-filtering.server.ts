@@ -11,9 +11,10 @@ import { FILTERING_CODES, filteredToPause, pauseReason } from "./carrier-filteri
 export type PauseAlerts = { alertEmail: string | null; publicBaseUrl: string };
 
 /** FILTERING_CODES as literals, as messages_filtered_sender_idx's WHERE spells them (a bound list cannot use it). */
-const FILTERED = sql.raw(`error_code IN (${FILTERING_CODES.map((c) => `'${c}'`).join(", ")})`);
+export const FILTERED = sql.raw(`error_code IN (${FILTERING_CODES.map((c) => `'${c}'`).join(", ")})`);
 
-const utcDayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+/** The start of `now`'s UTC day: the day the threshold and the daily cap count. */
+export const utcDayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /**
  * How many of `sender`'s texts carriers filtered since `since`, counting no further than `upTo` (whether the
@@ -30,6 +31,14 @@ export function countFiltered(db: Db, sender: string, since: Date, upTo: number)
   );
 }
 
+/** The sending numbers of these failures that carry a filtering code: the failed rows by primary key, nothing else. */
+export function filteredSendersOf(db: Db, messageIds: readonly number[]) {
+  return db
+    .selectDistinct({ sender: messages.fromAddress })
+    .from(messages)
+    .where(and(inJson(messages.id, messageIds), sql`${messages.channel} = 'sms'`, FILTERED));
+}
+
 /**
  * The pipeline's final-failure hook (registered in app/wiring): for each sending number among these failures with a
  * filtering code, counts its filtered texts today and, past the threshold (carrier-filtering.ts), pauses its
@@ -40,10 +49,7 @@ export function countFiltered(db: Db, sender: string, since: Date, upTo: number)
  */
 export async function watchCarrierFiltering(ctx: DomainContext, messageIds: number[], alerts: PauseAlerts) {
   const { db, now } = ctx;
-  const failed = await db
-    .selectDistinct({ sender: messages.fromAddress })
-    .from(messages)
-    .where(and(inJson(messages.id, messageIds), sql`${messages.channel} = 'sms'`, FILTERED));
+  const failed = await filteredSendersOf(db, messageIds);
   const senders = failed.flatMap((f) => (f.sender ? [f.sender] : []));
   const day = now.toISOString().slice(0, 10);
   for (const sender of senders) {

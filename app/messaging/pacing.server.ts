@@ -193,7 +193,7 @@ export async function projectSlots(
  * same spacing from this one's last send.
  *
  * The gate's first send is the one whose arrival it cannot bound by its start: it opens the connection (DNS, TCP,
- * TLS), so it reaches the provider up to its whole round trip late — 20–60 ms on loopback in workerd, a few hundred
+ * TLS), so it reaches the provider up to its whole round trip late — tens of milliseconds on loopback, a few hundred
  * over the internet — while the sends behind it, on the open connection, arrive on time. So send N + 1 (the one
  * that would share a second with it) starts no earlier than 1 s + the margin after the first one's answer came
  * back: the answer is the latest the request can have arrived. It costs nothing while that round trip fits the
