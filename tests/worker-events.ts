@@ -6,6 +6,7 @@ import {
   getQueueResult,
 } from "cloudflare:test";
 import worker from "../workers/app";
+import { ORIGIN } from "./factories";
 
 /**
  * Delivers `bodies` as one batch of `queue` ("helio-jobs": sends; "helio-tasks": every other job) to the real
@@ -41,3 +42,21 @@ export const runSendJobs = (messageIds: number[], e: Env = env) =>
 /** One cron tick of the real Worker (every minute's work) as if it ran at `at`. */
 export const cronTick = (at = new Date(), e: Env = env) =>
   worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: at }), e as never);
+
+/**
+ * A request through the real Worker with `e` as its env (the test env with other settings, e.g. Twilio pointed at a
+ * fake): the session cookie, Host, and Origin on a document POST as a browser sends them; redirects not followed.
+ */
+export async function fetchWith(e: Env, path: string, init: RequestInit & { cookie?: string; base?: string } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  const base = init.base ?? ORIGIN;
+  headers.set("Host", new URL(base).host); // Remix compares a document POST's Origin with it
+  if (init.method === "POST" && !headers.has("Origin") && !path.startsWith("/webhooks/")) headers.set("Origin", base);
+  const ctx = createExecutionContext();
+  const request = new Request(base + path, { ...init, headers, redirect: "manual" }) as unknown as Request<
+    unknown,
+    IncomingRequestCfProperties
+  >;
+  return worker.fetch(request, e, ctx);
+}

@@ -8,14 +8,12 @@ import { nextAllowedSendTime, quietHoursNote, stateForRules, stateRuleFor } from
 import { CAP_WINDOW_MS, capNote, cappedSentSince, nextUnderCap } from "./marketing-cap";
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
+import { hasOptOutWording } from "./keywords";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
 import { formatCount } from "~/lib/format-count";
 import { contactLocalTime } from "~/contacts/build-tcpa-packet.server";
 import { csvCell } from "~/contacts/export";
 import { loadContactScope, scopeCondition, type ContactViewer } from "~/contacts/contact-scope.server";
-
-// "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
-const OPT_OUT_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
 
 export const CHECK_CHUNK = 5000;
 
@@ -40,11 +38,10 @@ export interface BroadcastCheck {
   characters: number;
   quietHours: { deferred: number; until: string | null };
   firstTouch: number;
-  warnings: { code: "no_opt_out" | "link_shortener" | "unknown_variable"; message: string }[];
-}
-
-export function hasOptOutWording(text: string): boolean {
-  return OPT_OUT_RE.test(text);
+  warnings: {
+    code: "no_opt_out" | "link_shortener" | "unknown_variable" | "unregistered_sender";
+    message: string;
+  }[];
 }
 
 const pc = alias(contacts, "c");

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { contacts } from "~/db/schema";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
-import { checkBroadcast, hasOptOutWording, recipientsCsv } from "./check-broadcast.server";
+import { checkBroadcast, recipientsCsv } from "./check-broadcast.server";
+import { hasOptOutWording } from "./keywords";
 import { queueMessage, recordingQueue } from "../../tests/messaging-harness";
 
 const RECIPIENT_HEADER =

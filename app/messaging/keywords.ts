@@ -53,6 +53,14 @@ export const REVIEWABLE_OPT_OUT_REASONS = [PLAIN_WORDS_REASON, CLASSIFIER_REASON
 /** How sure the model must be (0–100) before its `opt_out_like` suppresses a number. */
 export const CLASSIFIER_OPT_OUT_CONFIDENCE = 90;
 
+// "Reply STOP to opt out", "Text STOP to unsubscribe", "opt-out", "unsubscribe", "Stop2End"…
+const OPT_OUT_WORDING_RE = /\b(stop|opt[\s-]?out|unsubscribe|stop2end|end to quit)\b/i;
+
+/** Whether a text tells the homeowner how to opt out (the pre-send check and the 10DLC samples ask it). */
+export function hasOptOutWording(text: string): boolean {
+  return OPT_OUT_WORDING_RE.test(text);
+}
+
 /** Who the homeowner hears from: the business set in Organisation, as CTIA wants the brand they know. */
 export type KeywordBrand = { company?: string; companyPhone?: string };
 

@@ -2,16 +2,15 @@
 // sends are refused (producers) or held (consumer, never lost), Twilio webhooks answer 503 so Twilio retries, and
 // Analytics → System Health says why. The Worker runs with its real entry and an env that differs only in those
 // settings; Twilio is the fake server, so a send that should not happen would be seen there.
-import { createExecutionContext, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../../workers/app";
 import { getSystemHealth } from "~/analytics/get-analytics.server";
 import { phoneInCallingHours, uniquePhone } from "../../tests/contact-factory";
 import { newFakeTwilioAccount, type FakeTwilioAccount } from "../../tests/fakes/control";
-import { createTestUser, db, loginAs, ORIGIN } from "../../tests/factories";
+import { createTestUser, db, loginAs } from "../../tests/factories";
 import { recordingQueue } from "../../tests/messaging-harness";
-import { runSendJobs } from "../../tests/worker-events";
+import { fetchWith, runSendJobs } from "../../tests/worker-events";
 import { isPublicHttpsUrl, PUBLIC_URL_NOT_SET, publicUrlProblem } from "./check-public-url.server";
 import { PUBLIC_URL_HOLD_MS } from "./consume-send-batch.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
@@ -31,20 +30,6 @@ function envWith(fake: FakeTwilioAccount, publicBaseUrl: string | undefined, fro
     TWILIO_FROM_NUMBER: from,
     TWILIO_API_BASE: fake.url,
   };
-}
-
-async function fetchWith(e: Env, path: string, init: RequestInit & { cookie?: string; base?: string } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  const base = init.base ?? ORIGIN;
-  headers.set("Host", new URL(base).host); // Remix compares a document POST's Origin with it
-  if (init.method === "POST" && !headers.has("Origin") && !path.startsWith("/webhooks/")) headers.set("Origin", base);
-  const ctx = createExecutionContext();
-  const request = new Request(base + path, { ...init, headers, redirect: "manual" }) as unknown as Request<
-    unknown,
-    IncomingRequestCfProperties
-  >;
-  return worker.fetch(request, e, ctx);
 }
 
 const health = (e: Env) => getSystemHealth(db(), e as unknown as Parameters<typeof getSystemHealth>[1], new Date());

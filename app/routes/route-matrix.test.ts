@@ -436,6 +436,11 @@ const MATRIX: Record<string, Case[]> = {
     post("/compliance", { intent: "undo-opt-out", id: "999999999", note: "x" }, SUPER_SCREEN_404),
     post("/compliance", { intent: "resume-sender", sender: "+15005550000" }, SUPER_SCREEN_404),
   ],
+  // The 10DLC registration speaks for the organisation (decision 067); a check needs Twilio (the tests' outbox: 503).
+  "_app+/_settings+/compliance_.10dlc.tsx": [
+    ...screen("/compliance/10dlc", SUPER_FORM_INVALID, SUPERUSER_SCREEN),
+    post("/compliance/10dlc", { intent: "refresh" }, { anon: 302, user: 403, superuser: 503 }),
+  ],
   "_app+/_contacts+/contacts.quick-send.tsx": [
     get("/contacts/quick-send", SCREEN),
     { method: "POST", path: "/contacts/quick-send", multipart: true, expect: SCREEN_FORM_INVALID },

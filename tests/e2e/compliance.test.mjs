@@ -84,4 +84,27 @@ describeEachMode("Compliance report", (mode) => {
     );
     await context.close();
   });
+
+  it("drafts the 10DLC registration and keeps the superuser's own opt-in description", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
+    await page.goto("/compliance");
+    await page.getByRole("link", { name: "10DLC registration" }).click();
+    await atUrl(page, `${BASE}/compliance/10dlc`);
+    await page.getByRole("heading", { name: "10DLC registration" }).waitFor();
+    await page.getByTestId("tendlc-description").getByText("texts homeowners who asked for a solar quote").waitFor();
+    // The e2e server sends through the local outbox: no registration to check, said plainly.
+    await page.getByText("Texts go to the local outbox: no carrier registration applies.").waitFor();
+
+    const flow = `Homeowners opt in with the unchecked box on our quote form (${tag("f")}); msg frequency varies, Msg & data rates may apply, reply STOP to opt out.`;
+    const form = page.getByTestId("tendlc-flow-form");
+    await form.getByLabel("Your own opt-in description").fill(flow);
+    await form.getByRole("button", { name: "Save opt-in description" }).click();
+    await page.getByTestId("tendlc-flow").getByText(flow).waitFor();
+    assert.equal(await form.getByLabel("Your own opt-in description").inputValue(), flow);
+    // Emptied, the draft comes back.
+    await form.getByLabel("Your own opt-in description").fill("");
+    await form.getByRole("button", { name: "Save opt-in description" }).click();
+    await page.getByTestId("tendlc-flow").getByText("opt in by checking an unchecked box").waitFor();
+    await context.close();
+  });
 });

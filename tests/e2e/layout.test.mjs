@@ -84,6 +84,7 @@ const screens = () => [
   "/account/api-keys",
   "/alerts",
   "/compliance",
+  "/compliance/10dlc",
 ];
 const dialogs = () => [
   "/contacts/new",

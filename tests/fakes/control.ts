@@ -122,6 +122,12 @@ export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
   addIncomingNumbers(numbers: string[]) {
     return control(this.url, this.q("/incoming-numbers"), { numbers });
   }
+  /** The account's Messaging Services, each with its numbers and A2P 10DLC campaigns (statuses as Twilio spells them). */
+  setA2p(
+    services: { sid: string; name?: string; numbers: string[]; campaigns: { status: string; useCase?: string }[] }[],
+  ) {
+    return control(this.url, this.q("/a2p"), { services });
+  }
   /**
    * Makes the fake POST a signed status callback (as Twilio would) to `url` (default: the message's StatusCallback).
    * A URL under `${this.url}/__sink/` is recorded by the fake and readable with `sink()`.

@@ -19,6 +19,9 @@
 //   POST /__control/incoming-numbers { numbers } → the account owns these numbers (IncomingPhoneNumbers lists them;
 //                              once it owns any, a send From another number fails with 21606, as at Twilio;
 //                              an MG… sid among them is a Messaging Service: GET /v1/Services/MG… answers it)
+//   POST /__control/a2p { services: [{ sid, name?, numbers, campaigns: [{ status, useCase? }] }] } → the account's
+//                              Messaging Services with their numbers and A2P 10DLC campaigns (GET /v1/Services,
+//                              /v1/Services/MG…/PhoneNumbers and /v1/Services/MG…/Compliance/Usa2p list them)
 //   POST /__control/status-callback { sid, status, url?, signWith?, errorCode? } → { url, params, signature, status, body }
 //   GET  /__control/sink?prefix=/__sink/x       → { requests } POSTed to /__sink/* (a callback target on this server)
 //   GET  /__control/stats                       → { requests, connections: { open, total } }
@@ -143,6 +146,8 @@ function createAccount(accountSid, authToken, options = {}) {
   const incomingNumbers = new Map();
   /** The account's Messaging Service sids. @type {Set<string>} */
   const services = new Set();
+  /** Each service's name, numbers and A2P campaigns. @type {Map<string, { name: string, numbers: string[], campaigns: { sid: string, status: string, useCase: string }[] }>} */
+  const a2p = new Map();
 
   function restoreNumberSets() {
     numberErrors.clear();
@@ -462,6 +467,84 @@ function createAccount(accountSid, authToken, options = {}) {
         else if (!incomingNumbers.has(n)) incomingNumbers.set(n, "PN" + randomHex(16));
       }
     },
+    /** @param {{ sid: string, name?: string, numbers?: string[], campaigns?: { status: string, useCase?: string }[] }[]} list */
+    setA2p(list) {
+      a2p.clear();
+      for (const s of list) {
+        services.add(s.sid);
+        a2p.set(s.sid, {
+          name: s.name ?? `Service ${s.sid.slice(-4)}`,
+          numbers: (s.numbers ?? []).map(String),
+          campaigns: (s.campaigns ?? []).map((c) => ({
+            sid: "QE" + randomHex(16),
+            status: String(c.status),
+            useCase: c.useCase ?? "MARKETING",
+          })),
+        });
+      }
+    },
+    /**
+     * The Messaging API's lists (messaging.twilio.com at Twilio): /v1/Services, and a service's PhoneNumbers and
+     * Compliance/Usa2p, in Twilio's envelope (the list under its key, `meta` beside it). @param {URL} url
+     */
+    messagingList(url) {
+      state.requests++;
+      const meta = (key) => ({
+        page: 0,
+        page_size: 50,
+        first_page_url: url.href,
+        previous_page_url: null,
+        url: url.href,
+        next_page_url: null,
+        key,
+      });
+      if (url.pathname === "/v1/Services")
+        return [
+          200,
+          {
+            services: [...services].map((sid) => ({
+              sid,
+              account_sid: accountSid,
+              friendly_name: a2p.get(sid)?.name ?? `Service ${sid.slice(-4)}`,
+              url: `https://messaging.twilio.com/v1/Services/${sid}`,
+            })),
+            meta: meta("services"),
+          },
+        ];
+      const m = url.pathname.match(/^\/v1\/Services\/([^/]+)\/(PhoneNumbers|Compliance\/Usa2p)$/);
+      if (!m || !services.has(m[1]))
+        return [404, twilioError(404, 20404, `The requested resource ${url.pathname.slice(3)} was not found`)];
+      const svc = a2p.get(m[1]) ?? { numbers: [], campaigns: [] };
+      if (m[2] === "PhoneNumbers")
+        return [
+          200,
+          {
+            phone_numbers: svc.numbers.map((n) => ({
+              sid: "PN" + randomHex(16),
+              account_sid: accountSid,
+              service_sid: m[1],
+              phone_number: n,
+              country_code: "US",
+              capabilities: ["SMS", "MMS"],
+            })),
+            meta: meta("phone_numbers"),
+          },
+        ];
+      return [
+        200,
+        {
+          compliance: svc.campaigns.map((c) => ({
+            sid: c.sid,
+            account_sid: accountSid,
+            messaging_service_sid: m[1],
+            brand_registration_sid: "BN" + "0".repeat(32),
+            us_app_to_person_usecase: c.useCase,
+            campaign_status: c.status,
+          })),
+          meta: meta("compliance"),
+        },
+      ];
+    },
     /** GET /v1/Services/:sid (the Messaging API, messaging.twilio.com at Twilio). @param {string} sid */
     service(sid) {
       state.requests++;
@@ -480,6 +563,7 @@ function createAccount(accountSid, authToken, options = {}) {
     reset() {
       incomingNumbers.clear();
       services.clear();
+      a2p.clear();
       calls.length = 0;
       messages.clear();
       meta.clear();
@@ -555,6 +639,10 @@ export async function startFakeTwilio(options) {
       account.addIncomingNumbers(Array.isArray(json.numbers) ? json.numbers.map(String) : []);
       return sendJson(res, 200, { ok: true });
     }
+    if (path === "/a2p" && post) {
+      account.setA2p(Array.isArray(json.services) ? json.services : []);
+      return sendJson(res, 200, { ok: true });
+    }
     if (path === "/number-error" && post) {
       account.setNumberError(json.to, json.code, { message: json.message, status: json.status });
       return sendJson(res, 200, { ok: true });
@@ -593,6 +681,15 @@ export async function startFakeTwilio(options) {
       res.writeHead(200, { "Content-Type": file.contentType, "Content-Length": file.bytes.length }).end(file.bytes);
       return;
     }
+    if (
+      req.method === "GET" &&
+      /^\/v1\/Services(?:$|\/[^/]+\/(?:PhoneNumbers|Compliance\/Usa2p)$)/.test(url.pathname)
+    ) {
+      const account = byAuth.get(req.headers.authorization ?? "");
+      if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
+      const [status, json] = account.messagingList(url);
+      return sendJson(res, status, json);
+    }
     const service = req.method === "GET" ? url.pathname.match(/^\/v1\/Services\/([^/]+)$/) : null;
     if (service) {
       const account = byAuth.get(req.headers.authorization ?? "");
@@ -628,6 +725,7 @@ export async function startFakeTwilio(options) {
     addUnsubscribed: main.addUnsubscribed,
     setNumberError: main.setNumberError,
     addIncomingNumbers: main.addIncomingNumbers,
+    setA2p: main.setA2p,
     sendStatusCallback: main.sendStatusCallback,
     reset() {
       main.reset();

@@ -15,6 +15,7 @@ export * from "./chat-messages";
 export * from "./contact-imports";
 export * from "./suppressions";
 export * from "./sender-pacing";
+export * from "./sender-registrations";
 export * from "./broadcasts";
 export * from "./outbox";
 export * from "./message-counts";

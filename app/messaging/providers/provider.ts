@@ -49,6 +49,14 @@ export type SmsSend = {
 /** A message the provider already has, found when reconciling a row stuck in `sending`. */
 export type ProviderMessage = { sid: string; status: string; to: string; body: string; dateCreated: Date | null };
 
+/** A Messaging Service as the provider reports it: its numbers and its US A2P 10DLC campaigns (decision 067). */
+export type A2pService = {
+  sid: string;
+  name: string;
+  numbers: string[];
+  campaigns: { sid: string; status: string; useCase: string | null }[];
+};
+
 export interface SmsProvider {
   readonly name: ProviderName;
   /** The configured default sender (a phone number or a messaging-service sid); a message may name its own (`from`). */
@@ -70,7 +78,15 @@ export interface SmsProvider {
    * before any request leaves. The caller reads (and caps) the body. Absent: the local outbox has no media to give.
    */
   fetchMedia?(url: string): Promise<Response>;
+  /**
+   * The account's Messaging Services (at most A2P_SERVICES_READ), each with its numbers and A2P 10DLC campaigns.
+   * Absent: no carrier registration applies (the local outbox).
+   */
+  a2pServices?(): Promise<A2pService[]>;
 }
+
+/** How many Messaging Services one registration check reads (three requests each): an account has a handful. */
+export const A2P_SERVICES_READ = 20;
 
 export type EmailSend = {
   to: string;

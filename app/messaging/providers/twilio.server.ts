@@ -2,7 +2,14 @@
 // gzipped to the Worker for two REST calls.
 import { parseRetryAfter, providerClient, providerError, providerMessage } from "./http-errors.server";
 import type { HttpTransport, ProviderJson } from "./http-errors.server";
-import { ProviderError, type ProviderMessage, type SendAccepted, type SmsProvider } from "./provider";
+import {
+  A2P_SERVICES_READ,
+  ProviderError,
+  type A2pService,
+  type ProviderMessage,
+  type SendAccepted,
+  type SmsProvider,
+} from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
 /** Messaging Services live on their own host; a test's `apiBase` (one fake on loopback) serves both. */
@@ -155,6 +162,46 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       // Newest first, as Twilio lists them; undated last.
       const t = (m: ProviderMessage) => m.dateCreated?.getTime() ?? Number.MIN_SAFE_INTEGER;
       return found.sort((a, b) => t(b) - t(a));
+    },
+
+    async a2pServices() {
+      const get = async (url: string): Promise<ProviderJson> =>
+        (await api.call(url, { method: "GET", headers: { Authorization: authorization, Accept: "application/json" } }))
+          .json;
+      const list = (json: ProviderJson, key: string): ProviderJson[] =>
+        Array.isArray(json?.[key]) ? (json[key] as ProviderJson[]) : [];
+      // The configured service alone when there is one; else the account's (one page: an account has a handful).
+      const services = messagingServiceSid
+        ? [
+            {
+              sid: messagingServiceSid,
+              friendly_name: (await get(`${servicesUrl}/${messagingServiceSid}`))?.friendly_name,
+            },
+          ]
+        : list(await get(`${servicesUrl}?PageSize=${A2P_SERVICES_READ}`), "services");
+      const out: A2pService[] = [];
+      for (const service of services.slice(0, A2P_SERVICES_READ)) {
+        const sid = String(service?.sid ?? "");
+        if (!isMessagingServiceSid(sid)) continue;
+        const base = `${servicesUrl}/${encodeURIComponent(sid)}`;
+        const [numbers, campaigns] = await Promise.all([
+          get(`${base}/PhoneNumbers?PageSize=1000`),
+          get(`${base}/Compliance/Usa2p?PageSize=50`),
+        ]);
+        out.push({
+          sid,
+          name: String(service?.friendly_name ?? ""),
+          numbers: list(numbers, "phone_numbers")
+            .map((n) => String(n?.phone_number ?? ""))
+            .filter(Boolean),
+          campaigns: list(campaigns, "compliance").map((c) => ({
+            sid: String(c?.sid ?? ""),
+            status: String(c?.campaign_status ?? ""),
+            useCase: typeof c?.us_app_to_person_usecase === "string" ? c.us_app_to_person_usecase : null,
+          })),
+        });
+      }
+      return out;
     },
 
     async ownsNumber(number) {

@@ -276,6 +276,13 @@ export default function KnowledgeBase() {
               opt-in or registration is fixed. Your own texts and appointment texts still go.
             </li>
             <li>
+              Texts from a US local number need a registered 10DLC brand and campaign; carriers block the rest (Twilio
+              30034). Compliance → 10DLC registration drafts the campaign from your settings and real templates, flags
+              what reviewers reject (samples without opt-out language or your company name, an opt-in description that
+              does not say how consent is given, link shorteners), and with Twilio connected shows each number&apos;s
+              campaign status; the pre-send check warns when a number has no verified campaign.
+            </li>
+            <li>
               The 30% federal tax credit for home solar (Section 25D) ended for systems paid for after December 31,
               2025: Helio&apos;s AI drafts never offer it, and {"{{incentiveAmount}}"} is for state or utility
               incentives.

@@ -17,6 +17,7 @@ import { intentError } from "~/http/form-schema";
 import { routeId, throwAsResponse } from "~/http/http.server";
 import { stagedImportIntents } from "~/http/import-route.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
+import { unregisteredSenderWarnings } from "~/deliverability/ten-dlc-readiness.server";
 import { formatCount } from "~/lib/format-count";
 
 export const meta: MetaFunction = () => [{ title: "Quick Upload & Send — Helio" }];
@@ -33,6 +34,8 @@ export async function loader(args: LoaderFunctionArgs) {
     enqueue: importEnqueuer(context.queue),
   }).catch(throwAsResponse);
   if (view.quick.broadcastId) throw redirect(`/testing/sends/${view.quick.broadcastId}`);
+  // Carriers block texts from a local number without a verified 10DLC campaign (decision 067).
+  if (view.check) view.check.warnings.push(...(await unregisteredSenderWarnings(context.db, context.sms())));
   return view;
 }
 

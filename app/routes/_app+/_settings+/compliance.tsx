@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Download, PlayCircle, ShieldCheck } from "lucide-react";
+import { BadgeCheck, Download, PlayCircle, ShieldCheck } from "lucide-react";
 import { z } from "zod";
 import { getComplianceReport, MAX_REPORT_DAYS } from "~/analytics/get-compliance-report.server";
 import { requireUser } from "~/http/guard.server";
@@ -115,9 +115,14 @@ export default function ComplianceReport() {
         title="Compliance report"
         description="Consent changes and refused or held sends, recorded on every path (keyword, unsubscribe link, carrier error, manual, import)."
         actions={
-          <Button to="/compliance/evidence.csv" reloadDocument variant="secondary" icon={Download}>
-            Download consent evidence (CSV)
-          </Button>
+          <>
+            <Button to="/compliance/10dlc" variant="outline" icon={BadgeCheck}>
+              10DLC registration
+            </Button>
+            <Button to="/compliance/evidence.csv" reloadDocument variant="secondary" icon={Download}>
+              Download consent evidence (CSV)
+            </Button>
+          </>
         }
       />
       <Form method="get" className="flex flex-wrap items-end gap-3" data-testid="compliance-range">

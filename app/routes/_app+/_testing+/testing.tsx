@@ -28,6 +28,7 @@ import {
 } from "~/messaging/create-test-send.server";
 import { checkBroadcast, type BroadcastCheck } from "~/messaging/check-broadcast.server";
 import { PreSendSummary } from "~/messaging/presend-summary";
+import { unregisteredSenderWarnings } from "~/deliverability/ten-dlc-readiness.server";
 import { loadTestingPlayground } from "~/playground/load-testing-playground.server";
 import { PLAYGROUND_TABS, type PlaygroundTab } from "~/playground/playground-tabs";
 import { variablesByCategory } from "~/contacts/variables";
@@ -161,6 +162,8 @@ export async function action(args: ActionFunctionArgs) {
         { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null },
         deps.now,
       );
+      // Carriers block texts from a local number without a verified 10DLC campaign (decision 067).
+      if (input.type === "sms") check.warnings.push(...(await unregisteredSenderWarnings(context.db, context.sms())));
       const reply: PlaygroundCheck = {
         ok: true,
         intent: "check",
