@@ -9,6 +9,7 @@ import { CAP_WINDOW_MS, capNote, cappedSentSince, nextUnderCap } from "./marketi
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { hasOptOutWording } from "./keywords";
+import { loadSmsSegmentPrice, priceMicros } from "./org-settings.server";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
 import { formatCount } from "~/lib/format-count";
 import { contactLocalTime } from "~/contacts/build-tcpa-packet.server";
@@ -37,6 +38,8 @@ export interface BroadcastCheck {
   segments: { perMessage: number; maxPerMessage: number; total: number; encoding: "GSM-7" | "UCS-2" | null };
   characters: number;
   quietHours: { deferred: number; until: string | null };
+  /** SMS: the estimate — every segment that will go × the organisation's price per segment (null for email). */
+  cost: { perSegment: string; total: string } | null;
   firstTouch: number;
   warnings: {
     code: "no_opt_out" | "link_shortener" | "unknown_variable" | "unregistered_sender";
@@ -223,6 +226,7 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   const email = input.type === "email";
   // An SMS with a public shortener is refused when sent (issue 29), so the check refuses it too, before any read.
   assertNoLinkShortener(input.type, input.content);
+  const price = email ? null : await loadSmsSegmentPrice(db);
   for await (const chunk of assessRecipients(db, input, now)) {
     found += chunk.length;
     for (const { contact: c, outcome: o, segments: seg } of chunk) {
@@ -283,9 +287,16 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
       : { perMessage: smsSegments(sample.text).segments, maxPerMessage: maxSegments, total: totalSegments, encoding },
     characters: sample.text.length,
     quietHours: { deferred, until: until === null ? null : new Date(until).toISOString() },
+    cost: price ? costOf(totalSegments, price) : null,
     firstTouch,
     warnings,
   };
+}
+
+/** Segments × the price per segment, in exact micro-dollars, shown in whole cents (rounded up: an estimate to budget by). */
+export function costOf(segments: number, perSegment: string) {
+  const micros = segments * (priceMicros(perSegment) ?? 0);
+  return { perSegment, total: (Math.ceil(micros / 10_000) / 100).toFixed(2) };
 }
 
 const RECIPIENT_COLUMNS = [
@@ -299,6 +310,7 @@ const RECIPIENT_COLUMNS = [
   "arrives_contact_local",
   "rule",
   "segments",
+  "cost_usd",
 ];
 
 const OUTCOME_LABEL: Record<RecipientOutcome["kind"], string> = {
@@ -323,6 +335,7 @@ export async function recipientsCsv(
   // Names and numbers: only of the contacts the person sees (decision 048); the rest read "Not found".
   const scope = scopeCondition(await loadContactScope(db, viewer));
   assertNoLinkShortener(input.type, input.content);
+  const perSegment = input.type === "sms" ? (priceMicros(await loadSmsSegmentPrice(db)) ?? 0) : 0;
   const lines = [RECIPIENT_COLUMNS.map(csvCell).join(",")];
   const seen = new Set<number>();
   for await (const chunk of assessRecipients(db, input, now, scope)) {
@@ -345,6 +358,10 @@ export async function recipientsCsv(
               ? o.missing.map((m) => `{{${m}}}`).join(" ")
               : "",
           segments ? String(segments.segments) : "",
+          // Only what will be sent costs anything: a skipped contact's cell stays empty.
+          segments && (o.kind === "send" || o.kind === "deferred")
+            ? ((segments.segments * perSegment) / 1_000_000).toFixed(4)
+            : "",
         ]
           .map(csvCell)
           .join(","),
@@ -352,6 +369,6 @@ export async function recipientsCsv(
     }
   }
   for (const id of new Set(input.contactIds))
-    if (!seen.has(id)) lines.push([String(id), "", "", "", "", "Not found", "", "", "", ""].map(csvCell).join(","));
+    if (!seen.has(id)) lines.push([String(id), "", "", "", "", "Not found", "", "", "", "", ""].map(csvCell).join(","));
   return lines.join("\r\n") + "\r\n";
 }

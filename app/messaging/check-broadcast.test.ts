@@ -2,13 +2,15 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts } from "~/db/schema";
 import { createTestContact } from "../../tests/contact-factory";
-import { createTestUser, db } from "../../tests/factories";
-import { checkBroadcast, recipientsCsv } from "./check-broadcast.server";
+import { call, createTestUser, db, loginAs } from "../../tests/factories";
+import { checkBroadcast, costOf, recipientsCsv } from "./check-broadcast.server";
 import { hasOptOutWording } from "./keywords";
 import { queueMessage, recordingQueue } from "../../tests/messaging-harness";
 
 const RECIPIENT_HEADER =
-  "contact_id,name,to,state_rules,time_zone,outcome,arrives_utc,arrives_contact_local,rule,segments".split(",");
+  "contact_id,name,to,state_rules,time_zone,outcome,arrives_utc,arrives_contact_local,rule,segments,cost_usd".split(
+    ",",
+  );
 import { findLinkShortener } from "./link-shorteners";
 
 // 20:00 UTC = noon in Los Angeles. 04:30 UTC = 20:30 in Los Angeles (inside, until 21:00), 23:30 in New York (outside).
@@ -59,6 +61,47 @@ describe("checkBroadcast (the pre-send check)", () => {
     expect(long.segments).toMatchObject({ perMessage: 2, maxPerMessage: 2, total: 4, encoding: "GSM-7" });
     const curly = await checkSms("It’s “great” — reply STOP to opt out", [a.id], NOON_LA);
     expect(curly.segments.encoding).toBe("UCS-2");
+    // 4 segments at the default $0.0113 = $0.0452, shown in whole cents rounded up.
+    expect(long.cost).toEqual({ perSegment: "0.0113", total: "0.05" });
+  });
+
+  it("estimates the cost at the organisation's price per segment, set on the Organisation screen", async () => {
+    const admin = await createTestUser({ role: "superuser" });
+    const cookie = await loginAs(admin);
+    const a = await zoned(await createTestContact(admin.id), "America/Los_Angeles", "CA");
+    const b = await zoned(await createTestContact(admin.id), "America/Los_Angeles", "CA");
+    const post = (price: string) =>
+      call("/organisation", {
+        method: "POST",
+        cookie,
+        body: new URLSearchParams({
+          company: "",
+          companyPhone: "",
+          website: "",
+          messageRetentionMonths: "18",
+          smsSegmentPrice: price,
+        }),
+      });
+    for (const bad of ["abc", "-0.01", "1.5", "0.1234567"]) {
+      const res = await post(bad);
+      expect(res.status, bad).toBe(400);
+      expect(await res.text()).toContain("SMS price per segment: a dollar amount from 0 to 1");
+    }
+    expect((await post("0.0079")).status).toBe(302);
+    const long = await checkSms("x".repeat(200) + " STOP", [a.id, b.id], NOON_LA);
+    // 4 × $0.0079 = $0.0316 → $0.04; the exact micro-dollars never drift through floating point.
+    expect(long.cost).toEqual({ perSegment: "0.0079", total: "0.04" });
+    expect(costOf(1_000_000, "0.0079").total).toBe("7900.00");
+    expect(costOf(3, "0.1").total).toBe("0.30");
+    // Emptied, the default is back; email has no per-segment cost.
+    expect((await post("")).status).toBe(302);
+    expect((await checkSms("Hi, reply STOP", [a.id], NOON_LA)).cost).toEqual({ perSegment: "0.0113", total: "0.02" });
+    const mail = await checkBroadcast(
+      db(),
+      { type: "email", subject: "Hi", content: "Hello", contactIds: [a.id] },
+      NOON_LA,
+    );
+    expect(mail.cost).toBeNull();
   });
 
   it("counts quiet-hour deferrals and the latest time they lift", async () => {
@@ -169,6 +212,7 @@ describe("checkBroadcast (the pre-send check)", () => {
       "Nov 24, 2026, 6:30:00 PM PST",
       "",
       "1",
+      "0.0113", // one segment at the default price
     ]);
     // New York follows the federal window, closed at 21:00: it arrives at 08:00 the next morning, and says why.
     expect(byId.get(String(ny.id))?.slice(5, 9)).toEqual([
@@ -178,6 +222,7 @@ describe("checkBroadcast (the pre-send check)", () => {
       "Deferred: outside allowed sending hours in the recipient's time zone (Federal (TCPA): 47 CFR 64.1200(c)(1))",
     ]);
     expect(byId.get(String(noCompany.id))?.slice(5, 9)).toEqual(["Skipped: missing a variable", "", "", "{{company}}"]);
+    expect(byId.get(String(noCompany.id))?.[10]).toBe(""); // not sent: costs nothing
     expect(byId.get(String(opted.id))?.[5]).toBe("Skipped: opted out");
     expect(byId.get(String(theirs.id))?.slice(1, 6)).toEqual(["", "", "", "", "Not found"]);
     expect(byId.get("999999999")?.[5]).toBe("Not found");

@@ -94,6 +94,37 @@ export async function loadRetentionMonths(db: Db): Promise<number> {
   );
 }
 
+/**
+ * What one SMS segment costs the organisation, in millionths of a dollar, for the pre-send estimate (issue 29): the
+ * provider's per-segment price plus the carriers' pass-through fees. The default is Twilio's US list price ($0.0083)
+ * plus a typical registered-10DLC carrier fee ($0.003); a superuser sets their own under Organisation.
+ */
+export const SMS_PRICE_KEY = "smsSegmentPrice";
+export const DEFAULT_SMS_SEGMENT_PRICE = "0.0113";
+export const MAX_SMS_SEGMENT_PRICE = 1;
+const PRICE_RE = /^(?:0|[1-9]\d*)?(?:\.\d{1,6})?$/;
+
+/** "0.0113" → 11300 (micro-dollars), or null for anything that is not a price from 0 to $1 with at most 6 decimals. */
+export function priceMicros(value: string): number | null {
+  const v = value.trim();
+  if (!v || v === "." || !PRICE_RE.test(v)) return null;
+  const [whole = "0", frac = ""] = v.split(".");
+  const micros = Number(whole || "0") * 1_000_000 + Number(frac.padEnd(6, "0"));
+  return micros <= MAX_SMS_SEGMENT_PRICE * 1_000_000 ? micros : null;
+}
+
+export function smsSegmentPriceFrom(rows: readonly OrgSettingRow[]): string {
+  const raw = rows.find((r) => r.key === SMS_PRICE_KEY)?.value.trim() ?? "";
+  return priceMicros(raw) === null ? DEFAULT_SMS_SEGMENT_PRICE : raw;
+}
+
+/** The per-segment price the pre-send check multiplies by: one primary-key read. */
+export async function loadSmsSegmentPrice(db: Db): Promise<string> {
+  return smsSegmentPriceFrom(
+    await db.select(settingColumns).from(orgSettings).where(eq(orgSettings.key, SMS_PRICE_KEY)),
+  );
+}
+
 /** The Message Center's settings: the retention and the local quiet-hours switch, from the settings' one read. */
 export function messageCenterSettingsFrom(rows: readonly OrgSettingRow[]) {
   return { retentionMonths: retentionMonthsFrom(rows), localIgnoreQuietHours: localIgnoresQuietHours(rows) };
@@ -105,6 +136,7 @@ export async function loadOrganisationSettings(db: Db) {
   return {
     settings: orgSettingsFrom(rows),
     messageRetentionMonths: retentionMonthsFrom(rows),
+    smsSegmentPrice: smsSegmentPriceFrom(rows),
     capLimits: capLimitsFrom(rows),
   };
 }
@@ -115,7 +147,7 @@ export async function loadOrganisationSettings(db: Db) {
  */
 export async function saveOrgSettings(
   db: Db,
-  values: OrgSettings & { messageRetentionMonths?: number; caps?: Partial<CapLimits> },
+  values: OrgSettings & { messageRetentionMonths?: number; smsSegmentPrice?: string; caps?: Partial<CapLimits> },
   now: Date,
 ) {
   const t = now.getTime();
@@ -125,6 +157,7 @@ export async function saveOrgSettings(
     ...(values.messageRetentionMonths === undefined
       ? []
       : [{ key: RETENTION_KEY, value: String(values.messageRetentionMonths) }]),
+    ...(values.smsSegmentPrice === undefined ? [] : [{ key: SMS_PRICE_KEY, value: values.smsSegmentPrice.trim() }]),
     ...CAP_NAMES.filter((n) => caps[n] !== undefined).map((n) => ({ key: capSettingKey(n), value: String(caps[n]) })),
   ];
   const blank = rows.filter((r) => r.value === "").map((r) => r.key);

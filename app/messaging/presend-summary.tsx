@@ -26,6 +26,15 @@ export function PreSendSummary({ check, channel }: { check: BroadcastCheck; chan
               {check.segments.perMessage} per message ({check.segments.encoding ?? "GSM-7"}), {n(check.segments.total)}{" "}
               in total
             </dd>
+            {check.cost ? (
+              <>
+                <dt className="text-fg-muted">Estimated cost</dt>
+                <dd data-testid="check-cost">
+                  ${check.cost.total} ({n(check.segments.total)} segments × ${check.cost.perSegment}, the price under
+                  Organisation)
+                </dd>
+              </>
+            ) : null}
             <dt className="text-fg-muted">Quiet hours</dt>
             <dd data-testid="check-quiet">
               {check.quietHours.deferred

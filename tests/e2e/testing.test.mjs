@@ -168,6 +168,8 @@ describeEachMode("Message Testing Playground", (mode) => {
     await check.waitFor();
     assert.equal(await page.getByTestId("check-recipients").textContent(), "2");
     assert.match(await page.getByTestId("check-segments").textContent(), /1 per message .*2 in total/);
+    // 2 segments at the default $0.0113 (Organisation's price per segment), rounded up to the cent.
+    assert.match(await page.getByTestId("check-cost").textContent(), /^\$0\.03 \(2 segments × \$0\.0113/);
     const warnings = await page.getByTestId("check-warning").allTextContents();
     assert.ok(
       warnings.some((w) => w.includes("opt-out wording")),

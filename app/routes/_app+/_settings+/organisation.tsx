@@ -12,6 +12,9 @@ import {
   loadOrganisationSettings,
   MAX_RETENTION_MONTHS,
   MIN_RETENTION_MONTHS,
+  DEFAULT_SMS_SEGMENT_PRICE,
+  MAX_SMS_SEGMENT_PRICE,
+  priceMicros,
   saveOrgSettings,
 } from "~/messaging/org-settings.server";
 import { redirectWithToast } from "~/http/toast.server";
@@ -23,6 +26,7 @@ export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
 // Superusers only: these values go into every message that uses {{company}}, {{companyPhone}} or {{website}}; the
 // retention decides when messages move from D1 to the R2 archive (decision 017).
 const retentionMessage = `Keep messages for ${MIN_RETENTION_MONTHS} to ${MAX_RETENTION_MONTHS} months`;
+const priceMessage = `SMS price per segment: a dollar amount from 0 to ${MAX_SMS_SEGMENT_PRICE}, e.g. ${DEFAULT_SMS_SEGMENT_PRICE}`;
 const schema = z.object({
   company: z.string().trim().max(200, "Company name must be at most 200 characters").default(""),
   companyPhone: z.string().trim().max(40, "Phone must be at most 40 characters").default(""),
@@ -37,6 +41,13 @@ const schema = z.object({
     .int(retentionMessage)
     .min(MIN_RETENTION_MONTHS, retentionMessage)
     .max(MAX_RETENTION_MONTHS, retentionMessage),
+  // Absent (an older form) leaves the price as it is; empty puts the default back.
+  smsSegmentPrice: z
+    .string()
+    .trim()
+    .max(20, priceMessage)
+    .refine((v) => v === "" || priceMicros(v) !== null, priceMessage)
+    .optional(),
 });
 const FIELDS = ["company", "companyPhone", "website", "messageRetentionMonths"] as const;
 // The automatic channels' caps (decision 021): whole numbers, 0 switches the channel off.
@@ -100,10 +111,18 @@ export async function action(args: ActionFunctionArgs) {
         title: on ? "Every user now sees all contacts" : "Users now see their own and unassigned contacts",
       });
     }
-    const { intent: _settings, company, companyPhone, website, messageRetentionMonths, ...caps } = input;
+    const {
+      intent: _settings,
+      company,
+      companyPhone,
+      website,
+      messageRetentionMonths,
+      smsSegmentPrice,
+      ...caps
+    } = input;
     await saveOrgSettings(
       args.context.db,
-      { company, companyPhone, website, messageRetentionMonths, caps },
+      { company, companyPhone, website, messageRetentionMonths, smsSegmentPrice, caps },
       args.context.clock(),
     );
     return redirectWithToast(args.context, "/organisation", { title: "Organisation settings saved" });
@@ -111,7 +130,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Organisation() {
-  const { settings, messageRetentionMonths, twoFactor, capLimits, held, aiBudget, everyUserSeesAll } =
+  const { settings, messageRetentionMonths, smsSegmentPrice, twoFactor, capLimits, held, aiBudget, everyUserSeesAll } =
     useLoaderData<typeof loader>();
   const n = (x: number) => formatCount(x);
   const actionData = useActionData<typeof action>();
@@ -148,6 +167,13 @@ export default function Organisation() {
             required
             hint="Older messages move to monthly archive files that superusers download from the Message Center; counts and analytics keep them"
             defaultValue={String(messageRetentionMonths)}
+          />
+          <Field
+            name="smsSegmentPrice"
+            label="SMS price per segment (USD)"
+            inputMode="decimal"
+            hint={`What one text segment costs you, carrier fees included; the pre-send check estimates a send's cost with it. Empty: ${DEFAULT_SMS_SEGMENT_PRICE} (Twilio's US price plus a typical 10DLC carrier fee).`}
+            defaultValue={smsSegmentPrice}
           />
           <fieldset className="space-y-4 rounded-md border border-border p-3" data-testid="cap-settings">
             <legend className="px-1 text-sm font-semibold">Limits on automatic messages and AI</legend>
