@@ -259,6 +259,8 @@ describe("checking with Twilio (fake Twilio on loopback)", () => {
     expect(page).toContain(`Template “${name}” (opt-out line added)`);
     expect(page).toContain("Hi John, want your free solar estimate from Sunny Solar? Reply STOP to opt out.");
     expect(page).toContain("Check with Twilio");
+    expect(page).toContain("Opt-out keywords and reply");
+    expect(page).toContain("You have been unsubscribed and will receive no more messages from Sunny Solar.");
 
     const post = (form: Record<string, string>, c = cookie) =>
       fetchWith(e, "/compliance/10dlc", { method: "POST", body: new URLSearchParams(form), cookie: c });

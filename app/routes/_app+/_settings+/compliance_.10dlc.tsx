@@ -152,21 +152,19 @@ export default function TenDlcReadiness() {
           <Block label="Embedded links / phone numbers">
             {c.hasEmbeddedLinks ? "Yes" : "No"} / {c.hasEmbeddedPhone ? "Yes" : "No"}
           </Block>
-          <Block label="Opt-out keywords and reply">
-            {c.optOutKeywords.join(", ")}
-            {"\n"}
-            {c.optOutMessage}
-          </Block>
-          <Block label="Help keywords and reply">
-            {c.helpKeywords.join(", ")}
-            {"\n"}
-            {c.helpMessage}
-          </Block>
-          <Block label="Opt-in keywords and reply">
-            {c.optInKeywords.join(", ")}
-            {"\n"}
-            {c.optInMessage}
-          </Block>
+          {(
+            [
+              ["Opt-out", c.optOutKeywords, c.optOutMessage],
+              ["Help", c.helpKeywords, c.helpMessage],
+              ["Opt-in", c.optInKeywords, c.optInMessage],
+            ] as const
+          ).map(([label, keywords, reply]) => (
+            <Block key={label} label={`${label} keywords and reply`}>
+              {keywords.join(", ")}
+              {"\n"}
+              {reply}
+            </Block>
+          ))}
         </dl>
         <Form method="post" className="mt-4 space-y-2" data-testid="tendlc-flow-form">
           <input type="hidden" name="intent" value="opt-in-description" />
