@@ -1,5 +1,6 @@
 import { desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { exampleValues } from "~/contacts/variables";
+import { bulkInsertSql } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
 import {
   appointments,
@@ -131,9 +132,26 @@ export async function refreshSenderRegistrations(db: Db, sms: SmsProvider, now: 
     );
   const [services, senders] = await Promise.all([sms.a2pServices(), sendersOf(db, sms.sender)]);
   const rows = registrationsFrom(services, senders).slice(0, SENDERS_READ);
+  // The rows travel as one JSON value: D1 binds at most 100 parameters to a statement, six a row would stop at 16.
+  const t = now.getTime();
   await runBatch(db, [
     db.delete(senderRegistrations),
-    ...(rows.length ? [db.insert(senderRegistrations).values(rows.map((r) => ({ ...r, checkedAt: now })))] : []),
+    ...(rows.length
+      ? [
+          db.run(
+            bulkInsertSql(senderRegistrations, rows, (j) => ({
+              values: {
+                sender: j.sender,
+                status: j.status,
+                serviceSid: j.serviceSid,
+                campaignSid: j.campaignSid,
+                useCase: j.useCase,
+                checkedAt: t,
+              },
+            })),
+          ),
+        ]
+      : []),
   ]);
   return rows;
 }

@@ -225,6 +225,14 @@ describe("checking with Twilio (fake Twilio on loopback)", () => {
       [MG(7)]: "VERIFIED",
       [MG(8)]: "NONE",
     });
+    // A team's worth of numbers in one check: more rows than D1's 100 bound parameters would allow one each.
+    const many = Array.from({ length: 60 }, () => uniquePhone());
+    await fake.setA2p([
+      { sid: MG(7), name: "Helio", numbers: [from, ...many], campaigns: [{ status: "VERIFIED", useCase: "MIXED" }] },
+      { sid: MG(8), numbers: [], campaigns: [] },
+    ]);
+    expect((await refreshSenderRegistrations(db(), sms, new Date())).length).toBe(64);
+    expect((await db().get<{ n: number }>(sql`SELECT count(*) AS n FROM sender_registrations`))?.n).toBe(64);
     const warnings = await unregisteredSenderWarnings(db(), sms);
     expect(warnings).toEqual([
       {
