@@ -9,7 +9,8 @@ import { CAP_WINDOW_MS, capNote, cappedSentSince, nextUnderCap } from "./marketi
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { hasOptOutWording } from "./keywords";
-import { loadSmsSegmentPrice, priceMicros } from "./org-settings.server";
+import { loadSmsSegmentPrice } from "./org-settings.server";
+import { priceMicros } from "./sms-price";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
 import { formatCount } from "~/lib/format-count";
 import { contactLocalTime } from "~/contacts/build-tcpa-packet.server";

@@ -12,12 +12,10 @@ import {
   loadOrganisationSettings,
   MAX_RETENTION_MONTHS,
   MIN_RETENTION_MONTHS,
-  DEFAULT_SMS_SEGMENT_PRICE,
-  MAX_SMS_SEGMENT_PRICE,
-  priceMicros,
   saveOrgSettings,
 } from "~/messaging/org-settings.server";
 import { redirectWithToast } from "~/http/toast.server";
+import { DEFAULT_SMS_SEGMENT_PRICE, MAX_SMS_SEGMENT_PRICE, priceMicros } from "~/messaging/sms-price";
 import { everyUserSeesAllContacts, setEveryUserSeesAllContacts } from "~/contacts/contact-scope.server";
 import { formatCount } from "~/lib/format-count";
 
