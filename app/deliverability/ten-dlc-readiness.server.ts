@@ -13,7 +13,7 @@ import {
 } from "~/db/schema";
 import type { SenderRegistrationRow } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { orgSettingsFrom } from "~/messaging/org-settings.server";
+import { orgSettingsFrom, selectOrgSettings } from "~/messaging/org-settings.server";
 import type { SmsProvider } from "~/messaging/providers/provider";
 import { renderQuickSend, renderTemplate } from "~/messaging/render";
 import {
@@ -41,7 +41,7 @@ export type TenDlcReadiness = {
 };
 
 /** The senders Helio texts from: the provider's default and each rep's own number (decision 045). */
-export async function sendersOf(db: Db, defaultSender: string): Promise<string[]> {
+async function sendersOf(db: Db, defaultSender: string): Promise<string[]> {
   const reps = await db
     .select({ n: users.smsSender })
     .from(users)
@@ -56,7 +56,7 @@ export async function sendersOf(db: Db, defaultSender: string): Promise<string[]
  */
 export async function loadTenDlcReadiness(db: Db, defaultSender: string): Promise<TenDlcReadiness> {
   const [settings, consent, tpl, steps, appointment, registrations, senders] = await Promise.all([
-    db.select({ key: orgSettings.key, value: orgSettings.value }).from(orgSettings),
+    selectOrgSettings(db),
     // The newest lead that carried its form's consent wording: a walk back along the primary key.
     db
       .select({ text: leadConsents.consentText })
