@@ -28,6 +28,7 @@ export default defineConfig({
           TWILIO_MESSAGING_SERVICE_SID: "",
           TWILIO_API_BASE: "",
           SENDGRID_API_KEY: "",
+          UNSUBSCRIBE_SECRET: "",
           EMAIL_FROM: "",
           SMS_RATE_PER_SECOND: "1000",
           OPENAI_API_KEY: "",

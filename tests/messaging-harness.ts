@@ -42,6 +42,7 @@ export const TEST_CONFIG: MessagingConfig = {
   smsDailyCap: 1_000_000,
   companyAddress: "Helio Solar, 1 Sun Way, Phoenix AZ 85001",
   unsubscribeSecret: "test-session-secret",
+  linkSecret: "test-session-secret",
 };
 
 /**

@@ -15,6 +15,7 @@ export function publicCampaign(c: Campaign) {
     sentCount: c.sentCount,
     deliveredCount: c.deliveredCount,
     responseCount: c.responseCount,
+    clickCount: c.clickCount,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     scheduledAt: c.scheduledAt?.toISOString() ?? null,

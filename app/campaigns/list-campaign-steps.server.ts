@@ -23,6 +23,8 @@ export function publicStep(s: CampaignStep) {
     windowStart: s.windowStart === null ? null : formatClock(s.windowStart),
     windowEnd: s.windowEnd === null ? null : formatClock(s.windowEnd),
     windowWeekdays: s.windowWeekdays,
+    /** Tracked links first clicked in this step's texts (decision 068). */
+    clickCount: s.clickCount,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };

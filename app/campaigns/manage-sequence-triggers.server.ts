@@ -51,10 +51,26 @@ export async function listSequenceTriggers(db: Db): Promise<PublicRule[]> {
     .orderBy(desc(sequenceTriggers.id))
     .limit(MAX_RULES);
   const labels = new Map((await listPipelineStages(db)).map((s) => [s.key, s.label]));
+  // A click rule names the sequence whose links count: their names in one read by primary key.
+  const clickedIn = rows.flatMap((r) => (r.triggerOn === "link.clicked" && r.matchValue ? [Number(r.matchValue)] : []));
+  const names = new Map(
+    clickedIn.length
+      ? (
+          await db
+            .select({ id: campaigns.id, name: campaigns.name })
+            .from(campaigns)
+            .where(inArray(campaigns.id, [...new Set(clickedIn)]))
+        ).map((c) => [c.id, c.name])
+      : [],
+  );
   return rows.map((r) => {
     const stored = triggerOf(r);
     const trigger: SequenceTriggerOn =
-      stored.on === "stage.changed" ? { ...stored, label: labels.get(stored.stage) ?? stored.stage } : stored;
+      stored.on === "stage.changed"
+        ? { ...stored, label: labels.get(stored.stage) ?? stored.stage }
+        : stored.on === "link.clicked" && stored.campaignId !== null
+          ? { ...stored, label: names.get(stored.campaignId) ?? `a deleted sequence` }
+          : stored;
     return {
       id: r.id,
       name: r.name,
@@ -101,7 +117,17 @@ export async function createSequenceTrigger(db: Db, input: CreateRuleInput, acto
     if (!input.stage) throw new AppError("validation", "Choose the stage", { field: "stage" });
     trigger = { on: "stage.changed", stage: (await requireStage(db, input.stage)).key };
   } else if (input.on === "appointment.no_show") trigger = { on: "appointment.no_show" };
-  else trigger = { on: "lead.created", source: input.source };
+  else if (input.on === "link.clicked") {
+    if (input.clickedIn !== undefined) {
+      const source = await db
+        .select({ id: campaigns.id })
+        .from(campaigns)
+        .where(eq(campaigns.id, input.clickedIn))
+        .get();
+      if (!source) throw new AppError("validation", "Choose the sequence whose links count", { field: "clickedIn" });
+    }
+    trigger = { on: "link.clicked", campaignId: input.clickedIn ?? null };
+  } else trigger = { on: "lead.created", source: input.source };
   const [rows] = (await runBatch(db, [
     db
       .insert(sequenceTriggers)

@@ -54,12 +54,18 @@ export async function runLeadTriggers(deps: LeadTriggerDeps, event: LeadEvent): 
 
 /**
  * The same for the other events a rule can start a sequence on (decision 059): a contact moved to a stage (`key`:
- * the stage) or an appointment marked no-show (`key`: ''). Called through the contact-event hooks the composition
+ * the stage), an appointment marked no-show (`key`: '') or a tracked link's first click (`key`: its campaign's id,
+ * '' outside one; decision 068). Called through the contact-event hooks the composition
  * root wires (app/wiring/contact-event-hooks.server.ts), after the change is written.
  */
 export async function runContactTriggers(
   deps: LeadTriggerDeps,
-  event: { contactIds: readonly number[]; on: "stage.changed" | "appointment.no_show"; key: string; now: Date },
+  event: {
+    contactIds: readonly number[];
+    on: "stage.changed" | "appointment.no_show" | "link.clicked";
+    key: string;
+    now: Date;
+  },
 ) {
   const results: LeadTriggerResult[] = [];
   // Most stage moves have no rule: one read of the rules says so, instead of two reads per moved contact.

@@ -5,11 +5,14 @@ import { z } from "zod";
 export type SequenceTriggerOn =
   | { on: "lead.created"; source: string | null }
   | { on: "stage.changed"; stage: string; label?: string }
-  | { on: "appointment.no_show" };
+  | { on: "appointment.no_show" }
+  // A tracked link's first click (decision 068): in one campaign's texts, or in any text (null).
+  | { on: "link.clicked"; campaignId: number | null; label?: string };
 export const TRIGGER_CHOICES = [
   { value: "lead.created", label: "A new lead arrives" },
   { value: "stage.changed", label: "A contact moves to a stage" },
   { value: "appointment.no_show", label: "An appointment is a no-show" },
+  { value: "link.clicked", label: "A contact clicks a link" },
 ] as const;
 
 export const MAX_SOURCE = 100;
@@ -30,6 +33,10 @@ export function triggerColumns(t: SequenceTriggerOn): {
 } {
   if (t.on === "stage.changed") return { triggerOn: t.on, matchKey: t.stage, matchValue: t.stage };
   if (t.on === "appointment.no_show") return { triggerOn: t.on, matchKey: "", matchValue: null };
+  if (t.on === "link.clicked") {
+    const id = t.campaignId === null ? null : String(t.campaignId);
+    return { triggerOn: t.on, matchKey: id ?? "", matchValue: id };
+  }
   const value = t.source?.trim() || null;
   return { triggerOn: t.on, matchKey: sourceKey(value), matchValue: value };
 }
@@ -38,13 +45,19 @@ export function triggerColumns(t: SequenceTriggerOn): {
 export function triggerOf(r: { triggerOn: SequenceTriggerOn["on"]; matchValue: string | null }): SequenceTriggerOn {
   if (r.triggerOn === "stage.changed") return { on: r.triggerOn, stage: r.matchValue ?? "" };
   if (r.triggerOn === "appointment.no_show") return { on: r.triggerOn };
+  if (r.triggerOn === "link.clicked")
+    return { on: r.triggerOn, campaignId: r.matchValue ? Number(r.matchValue) : null };
   return { on: r.triggerOn, source: r.matchValue };
 }
 
-/** "New lead from EnergySage", "Moves to Sat", "Appointment no-show". */
+/** "New lead from EnergySage", "Moves to Sat", "Appointment no-show", "Clicks a link in Spring promo". */
 export function describeTrigger(t: SequenceTriggerOn): string {
   if (t.on === "stage.changed") return `Moves to ${t.label ?? t.stage}`;
   if (t.on === "appointment.no_show") return "Appointment no-show";
+  if (t.on === "link.clicked")
+    return t.campaignId === null
+      ? "Clicks a link in any text"
+      : `Clicks a link in ${t.label ?? `sequence #${t.campaignId}`}`;
   return t.source ? `New lead from ${t.source}` : "New lead from any source";
 }
 
@@ -53,7 +66,12 @@ export const RULE_CAMPAIGN_REQUIRED = "Please choose the sequence to start";
 
 /** The create form (and any JSON caller): a blank source means any source; a stage rule names its stage. */
 export const createRuleSchema = z.object({
-  on: z.enum(["lead.created", "stage.changed", "appointment.no_show"]).default("lead.created"),
+  on: z.enum(["lead.created", "stage.changed", "appointment.no_show", "link.clicked"]).default("lead.created"),
+  /** For a click rule: the sequence whose texts' links count; blank = a link in any text. */
+  clickedIn: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  ),
   stage: z
     .string()
     .trim()
@@ -78,5 +96,5 @@ export const createRuleSchema = z.object({
     .max(Number.MAX_SAFE_INTEGER, RULE_CAMPAIGN_REQUIRED),
 });
 /** What creating a rule takes: a lead rule needs only name, source and campaign (the form's defaults). */
-export type CreateRuleInput = Omit<z.infer<typeof createRuleSchema>, "on" | "stage"> &
-  Partial<Pick<z.infer<typeof createRuleSchema>, "on" | "stage">>;
+export type CreateRuleInput = Omit<z.infer<typeof createRuleSchema>, "on" | "stage" | "clickedIn"> &
+  Partial<Pick<z.infer<typeof createRuleSchema>, "on" | "stage" | "clickedIn">>;

@@ -14,6 +14,7 @@ import { deliverWebhooks } from "~/webhooks/deliver-webhooks.server";
 import { deliverPush } from "~/push/deliver-push.server";
 import { notifyPush, type PushDeps } from "~/push/notify-push.server";
 import { releaseHeldSends } from "~/deliverability/resume-sending-number.server";
+import { onLinkClicked } from "~/wiring/link-click-hooks.server";
 import type { JobHandlers } from "./handle-job-batch.server";
 
 /**
@@ -86,6 +87,15 @@ export const jobHandlers: JobHandlers<JobDeps> = {
       const { more } = await releaseHeldSends({ db, queue, now: clock() }, sender);
       if (more) await queue.send({ v: 1, type: "release-held-sends", sender });
     }
+    return new Map() as JobOutcomes;
+  },
+
+  // A tracked link's first click (decision 068): the sequence rules, then the owner's push.
+  async "link-clicked"(jobs, { db, queue, clock }) {
+    await onLinkClicked(
+      { db, queue, now: clock() },
+      jobs.map((j) => j.clickId),
+    );
     return new Map() as JobOutcomes;
   },
 

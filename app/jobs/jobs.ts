@@ -44,7 +44,7 @@ export const pushNotification = z.object({
   urgent: z.boolean().optional(),
 });
 /**
- * Web Push (app/push, decision 049), one type with four kinds: a hot-lead alert or an inbound reply to tell the
+ * Web Push (app/push, decision 049), one type with five kinds: a hot-lead alert, an inbound reply or a link click to tell the
  * contact's owner about, a note's @mention to tell the mentioned user about (each fanned out to the user's
  * subscriptions, within the hourly cap), and one notification's
  * delivery to one subscription (`attempt`: re-enqueued with backoff on 429/5xx).
@@ -55,6 +55,8 @@ export const pushJob = z.object({
   event: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("hot-lead"), alertId: z.number().int().positive() }),
     z.object({ kind: z.literal("reply"), messageId: z.number().int().positive() }),
+    // A contact opened a tracked link for the first time (decision 068): tell the owner.
+    z.object({ kind: z.literal("link-click"), clickId: z.number().int().positive() }),
     // Someone was @mentioned in an internal note (decision 047): the note, and the one mentioned user to tell.
     z.object({
       kind: z.literal("mention"),
@@ -75,6 +77,12 @@ export const releaseHeldSendsJob = z.object({
   type: z.literal("release-held-sends"),
   sender: z.string().min(1).max(40),
 });
+/** A tracked link's first click by a person (decision 068): the sequence rules and the owner's alert. */
+export const linkClickedJob = z.object({
+  v: z.literal(1),
+  type: z.literal("link-clicked"),
+  clickId: z.number().int().positive(),
+});
 export const jobSchema = z.discriminatedUnion("type", [
   sendJob,
   inboundJob,
@@ -84,6 +92,7 @@ export const jobSchema = z.discriminatedUnion("type", [
   webhookDeliveryJob,
   pushJob,
   releaseHeldSendsJob,
+  linkClickedJob,
 ]);
 export type Job = z.infer<typeof jobSchema>;
 export type SendJob = z.infer<typeof sendJob>;
@@ -94,6 +103,7 @@ export type EnrollCampaignJob = z.infer<typeof enrollCampaignJob>;
 export type WebhookDeliveryJob = z.infer<typeof webhookDeliveryJob>;
 export type PushJob = z.infer<typeof pushJob>;
 export type ReleaseHeldSendsJob = z.infer<typeof releaseHeldSendsJob>;
+export type LinkClickedJob = z.infer<typeof linkClickedJob>;
 export type PushNotification = z.infer<typeof pushNotification>;
 
 /**
@@ -115,9 +125,13 @@ export function jobKey(job: Job): number {
           ? job.event.messageId
           : "noteId" in job.event
             ? job.event.noteId
-            : job.event.subscriptionId;
+            : "clickId" in job.event
+              ? job.event.clickId
+              : job.event.subscriptionId;
     case "release-held-sends": // acked whatever happens: its handler queues the next run itself
       return 0;
+    case "link-clicked":
+      return job.clickId;
     default:
       return job.messageId;
   }

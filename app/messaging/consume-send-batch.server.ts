@@ -48,6 +48,8 @@ import {
 import { renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { unsubscribeUrls } from "./unsubscribe.server";
+import { linkBaseFrom } from "./tracked-links";
+import { wireTexts } from "./tracked-links.server";
 import { renderEmail, renderStaffEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
@@ -691,9 +693,16 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   } else if (claims.length) claimed = ((await runBatch(db, claims)) as Claimed[][]).flat();
   const mine = new Set(claimed.filter((c) => c.status === "sending").map((c) => c.id));
 
-  // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot.
+  // 4. Send, ≤ SEND_CONCURRENCY at a time, each not before its slot. A tracked text's links go out as its codes
+  // (decision 068); the claim stored them as written.
   const claimedAt = Date.now();
   const work = sending.filter((r) => mine.has(r.id)).sort((a, b) => slotOf.get(a.id)! - slotOf.get(b.id)!);
+  const wire = await wireTexts(
+    work,
+    rendered,
+    config.linkSecret ? linkBaseFrom(orgRows, config.publicBaseUrl) : null,
+    config.linkSecret,
+  );
   const results: Outcome[] = [];
   const suppressions: BatchItem<"sqlite">[] = [];
   let next = 0;
@@ -725,7 +734,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         continue;
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
-      const send = () => sendOne(row, senderOf.get(row.id)!, rendered.get(row.id)!, deps, suppressions, retry);
+      const send = () => sendOne(row, senderOf.get(row.id)!, wire.get(row.id)!, deps, suppressions, retry);
       results.push(await (row.channel === "sms" ? gateFor(senderOf.get(row.id)!).run(slot, send) : send()));
     }
   };

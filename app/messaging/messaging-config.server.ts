@@ -15,6 +15,8 @@ export type MessagingConfig = {
   companyAddress: string | null;
   /** Signs email unsubscribe links; null = none configured (real email refuses to send without one). */
   unsubscribeSecret: string | null;
+  /** Signs tracked links' codes (decision 068); null = none configured, and texts go with their links as written. */
+  linkSecret: string | null;
 };
 
 const positive = (v: string | undefined, fallback: number) => {
@@ -34,5 +36,7 @@ export function messagingConfig(env: Env): MessagingConfig {
     // SESSION_SECRET.
     unsubscribeSecret:
       env.UNSUBSCRIBE_SECRET || (providerMode(env).email === "outbox" ? env.SESSION_SECRET || null : null),
+    // The unsubscribe secret when there is one (it outlives a SESSION_SECRET rotation, so sent links keep working).
+    linkSecret: env.UNSUBSCRIBE_SECRET || env.SESSION_SECRET || null,
   };
 }

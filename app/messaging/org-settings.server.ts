@@ -7,6 +7,14 @@ import { messages } from "~/db/schema/messages";
 import { orgSettings } from "~/db/schema/org-settings";
 import { ORG_SETTING_KEYS, type OrgSettings } from "./variable-values";
 import { DEFAULT_SMS_SEGMENT_PRICE, priceMicros, SMS_PRICE_KEY } from "./sms-price";
+import { AppError } from "~/lib/app-error";
+import {
+  LINK_DOMAIN_HINT,
+  LINK_DOMAIN_KEY,
+  LINK_DOMAIN_RE,
+  LINK_TRACKING_OFF_KEY,
+  linkTrackingFrom,
+} from "./tracked-links";
 
 /** The organisation settings that feed {{company}}, {{companyPhone}} and {{website}} (a handful of rows). */
 export async function loadOrgSettings(db: Db): Promise<OrgSettings> {
@@ -120,7 +128,27 @@ export async function loadOrganisationSettings(db: Db) {
     messageRetentionMonths: retentionMonthsFrom(rows),
     smsSegmentPrice: smsSegmentPriceFrom(rows),
     capLimits: capLimitsFrom(rows),
+    links: linkTrackingFrom(rows),
   };
+}
+
+/**
+ * Link tracking on or off and the short link domain (decision 068; a blank domain: Helio's own address). Texts
+ * already sent keep working: a code names its message, whatever domain carried it.
+ */
+export async function saveLinkTracking(db: Db, input: { track: boolean; domain: string }, now: Date) {
+  const domain = input.domain.trim().toLowerCase();
+  if (domain && !LINK_DOMAIN_RE.test(domain))
+    throw new AppError("validation", `Link domain: ${LINK_DOMAIN_HINT}`, { field: "linkDomain" });
+  await runBatch(db, [
+    orgFlagStatement(db, LINK_TRACKING_OFF_KEY, !input.track, now),
+    domain
+      ? db
+          .insert(orgSettings)
+          .values({ key: LINK_DOMAIN_KEY, value: domain, updatedAt: now })
+          .onConflictDoUpdate({ target: orgSettings.key, set: { value: domain, updatedAt: now } })
+      : db.delete(orgSettings).where(eq(orgSettings.key, LINK_DOMAIN_KEY)),
+  ]);
 }
 
 /**

@@ -4,6 +4,7 @@ import { messages } from "~/db/schema";
 import type { SmsProvider } from "./providers/provider";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
+import { isSentTextOf } from "./tracked-links";
 import { mapProviderStatus } from "./record-status.server";
 import { runFinalFailureHooks, type FinalFailureHook } from "./pipeline-hooks";
 
@@ -58,7 +59,8 @@ export async function reconcileMessages(
       continue;
     }
     const found = (await sms.findSent(row.phone, new Date(row.claimedAt!.getTime() - 60_000))).find(
-      (m) => m.body === row.content,
+      // A tracked text went out with its links as codes (decision 068).
+      (m) => isSentTextOf(m.body, row.content, row.id),
     );
     if (found) {
       await db

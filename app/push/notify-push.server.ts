@@ -5,6 +5,7 @@ import {
   alerts,
   contacts,
   conversationNotes,
+  linkClicks,
   messages,
   noteMentions,
   pushPreferences,
@@ -85,10 +86,11 @@ async function ownerOf(db: Db, ownerUserId: number | null, kind: "hotLeads" | "r
  */
 export async function notifyPush(
   deps: PushDeps,
-  event: Extract<PushJob["event"], { kind: "hot-lead" | "reply" | "mention" }>,
+  event: Extract<PushJob["event"], { kind: "hot-lead" | "reply" | "mention" | "link-click" }>,
 ) {
   const { db } = deps;
   if (event.kind === "mention") return notifyMention(deps, event);
+  if (event.kind === "link-click") return notifyLinkClick(deps, event.clickId);
   if (event.kind === "reply") {
     if (!deps.config) return { sent: 0 };
     const m = await db
@@ -140,6 +142,31 @@ export async function notifyPush(
     event.alertId,
     `Helio hot lead: ${who} wrote "${preview}" ${deps.publicBaseUrl}${notification.url}`,
   );
+}
+
+/**
+ * A contact's first click on a tracked link (decision 068) to the contact's owner, under the hot-leads preference (a
+ * homeowner opening the proposal is a buying signal): who, and where the link goes (host and path, no query).
+ */
+async function notifyLinkClick(deps: PushDeps, clickId: number) {
+  if (!deps.config) return { sent: 0 };
+  const c = await deps.db
+    .select({ ...CONTACT_SIDE, url: linkClicks.url, phone: contacts.phone })
+    .from(linkClicks)
+    .innerJoin(contacts, eq(contacts.id, linkClicks.contactId))
+    .where(eq(linkClicks.id, clickId))
+    .get();
+  if (!c) return { sent: 0 };
+  const owner = await ownerOf(deps.db, c.ownerUserId, "hotLeads");
+  if (!owner?.wants) return { sent: 0 };
+  const target = new URL(c.url);
+  const { who, preview } = describe(c, `${target.host}${target.pathname === "/" ? "" : target.pathname}`);
+  return fanOut(deps, owner.userId, {
+    title: `${who} opened your link`,
+    body: preview,
+    url: `/contacts/${c.contactId}`,
+    tag: `contact-${c.contactId}`,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { DEFAULT_CAP_LIMITS } from "~/caps/caps";
-import { pushPreferences, pushSubscriptions, users, contacts } from "~/db/schema";
+import { linkClicks, pushPreferences, pushSubscriptions, users, contacts } from "~/db/schema";
 import { jobSchema, type PushJob } from "~/jobs/jobs";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { alertRulesMadeHere, staffAlertRule } from "../../tests/alert-rules";
@@ -14,6 +14,7 @@ import { deliverPush, MAX_PUSH_ATTEMPTS } from "./deliver-push.server";
 import { notifyPush, type PushDeps } from "./notify-push.server";
 import { addConversationNote } from "~/conversations/add-conversation-note.server";
 import { mentionHooks } from "~/wiring/mention-hooks.server";
+import { onLinkClicked } from "~/wiring/link-click-hooks.server";
 import type { PushConfig } from "./push-config";
 import { savePushSubscription } from "./save-push-subscription.server";
 
@@ -215,6 +216,37 @@ describe("What is pushed", () => {
     expect(shown.url).toBe(`/contacts/${w.contact.id}`);
     // The author is never notified of their own note.
     expect(await ownerPhone.browser.deliveries()).toEqual([]);
+  });
+
+  it("a contact's first click on a tracked link goes to the owner's phones: who, and where the link goes", async () => {
+    const now = new Date();
+    const config = await testVapidConfig();
+    const w = await ownedWorld(now, null);
+    const mine = await subscribedUser(config, w.owner.id);
+    const [click] = await db()
+      .insert(linkClicks)
+      .values({
+        messageId: 1_000_000 + w.contact.id,
+        linkIndex: 0,
+        url: "https://sun.example/proposal/rosa?token=secret",
+        contactId: w.contact.id,
+        firstClickedAt: now,
+        lastClickedAt: now,
+      })
+      .returning({ id: linkClicks.id });
+    const queue = recordingQueue();
+    await onLinkClicked({ db: db(), queue, now }, [click.id]);
+    expect(await runPushJobs({ ...pushDeps(config, queue), now })).toEqual(["delivered"]);
+    const shown = JSON.parse((await mine.browser.deliveries())[0].plaintext!);
+    expect(shown).toMatchObject({
+      title: `Rosa ${w.contact.lastName} opened your link`,
+      body: "sun.example/proposal/rosa",
+      url: `/contacts/${w.contact.id}`,
+    });
+    // Hot leads off: a click is not pushed.
+    await db().insert(pushPreferences).values({ userId: w.owner.id, hotLeads: false, replies: true, updatedAt: now });
+    await onLinkClicked({ db: db(), queue, now }, [click.id]);
+    expect(await runPushJobs({ ...pushDeps(config, queue), now })).toEqual([]);
   });
 
   it("the owner who turned replies off gets none", async () => {

@@ -562,6 +562,8 @@ const MATRIX: Record<string, Case[]> = {
     post(bookingAt, { slot: "soon" }, PUBLIC(400)),
     get("/book/1.99999.forgedforgedforgedforged", PUBLIC(404)),
   ],
+  // A tracked link (decision 068): no login, the signed code names the message; a made-up code is a 404 for anyone.
+  "_public+/l.$code.ts": [get("/l/1A0BBBBBBBBBB", PUBLIC(404)), post("/l/1A0BBBBBBBBBB", {}, PUBLIC(405))],
   "_public+/unsubscribe.$token.one-click.ts": [
     post(unsubscribeAt("/one-click"), { "List-Unsubscribe": "One-Click" }, PUBLIC(200)),
     post("/unsubscribe/forged.token/one-click", {}, PUBLIC(404)),

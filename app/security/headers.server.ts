@@ -15,7 +15,9 @@ export function applySecurityHeaders(
   if (authenticated || !headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   if (isHttps) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  // A route may only make it stricter: a tracked link's redirect sends no referrer (its code names a homeowner's text).
+  if (headers.get("Referrer-Policy") !== "no-referrer")
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");

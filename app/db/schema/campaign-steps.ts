@@ -24,6 +24,8 @@ export const campaignSteps = sqliteTable(
     windowStart: integer("window_start"),
     windowEnd: integer("window_end"),
     windowWeekdays: bool("window_weekdays").notNull().default(false),
+    /** Tracked links first clicked in this step's texts (migration 0073, the trigger on link_clicks). */
+    clickCount: integer("click_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -24,6 +24,8 @@ export const campaigns = sqliteTable(
     responseCount: integer("response_count").notNull().default(0),
     /** Enrolments stopped by an opt-out, kept by triggers on campaign_enrollments (migration 0029). */
     optedOutCount: integer("opted_out_count").notNull().default(0),
+    /** Tracked links first clicked, kept by the trigger on link_clicks (migration 0073, decision 068). */
+    clickCount: integer("click_count").notNull().default(0),
     // Campaign engine (migration 0014): stop-on-reply switch; the audience query enrolled at start ("" = all
     // contacts, null = picked contacts only); enrolment progress kept by triggers on campaign_enrollments.
     stopOnReply: bool("stop_on_reply").notNull().default(true),

@@ -51,3 +51,4 @@ export * from "./pipeline-stages";
 export * from "./appointments";
 export * from "./message-media";
 export * from "./closer-availability";
+export * from "./link-clicks";

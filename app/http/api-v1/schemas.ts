@@ -44,6 +44,8 @@ export const campaignOut = z.object({
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
   responseCount: z.number().int(),
+  /** Tracked links first clicked in the campaign's texts (decision 068). */
+  clickCount: z.number().int(),
   createdAt: iso,
   updatedAt: iso,
   scheduledAt: iso.nullable(),

@@ -21,6 +21,7 @@ import {
 import { deleteCampaignStep } from "~/campaigns/delete-campaign-step.server";
 import { getCampaign } from "~/campaigns/get-campaign.server";
 import { listCampaignSteps, type PublicStep } from "~/campaigns/list-campaign-steps.server";
+import { formatCount } from "~/lib/format-count";
 import { EMPTY_STEP, segmentLabel, StepFields, type StepDefaults } from "~/campaigns/step-form";
 import { getStepRow, updateCampaignStep } from "~/campaigns/update-campaign-step.server";
 import { useFailureToast } from "~/components/toaster";
@@ -407,7 +408,17 @@ function StepRow({ s, base }: { s: PublicStep; base: string }) {
       <p className="mt-1 text-sm whitespace-pre-wrap text-fg-muted" data-testid="step-content">
         {s.content}
       </p>
-      {s.messageType === "sms" ? <p className="mt-1 text-xs text-fg-subtle">{segmentLabel(s.content)}</p> : null}
+      {s.messageType === "sms" ? (
+        <p className="mt-1 text-xs text-fg-subtle">
+          {segmentLabel(s.content)}
+          {s.clickCount > 0 ? (
+            <span data-testid="step-clicks">
+              {" "}
+              · {formatCount(s.clickCount)} link {s.clickCount === 1 ? "click" : "clicks"}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
     </li>
   );
 }

@@ -169,6 +169,8 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
         </dd>
         <dt className="text-fg-muted">Responses</dt>
         <dd>{formatCount(c.responseCount)}</dd>
+        <dt className="text-fg-muted">Link clicks</dt>
+        <dd data-testid="campaign-clicks">{formatCount(c.clickCount)}</dd>
         {c.scheduledAt ? (
           <>
             <dt className="text-fg-muted">Starts</dt>

@@ -44,7 +44,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 const ruleId = zodId("Trigger rule not found");
 const leadTriggerForm = withDefaults(
-  { name: "", on: "lead.created", source: "", stage: "", campaignId: "" },
+  { name: "", on: "lead.created", source: "", stage: "", clickedIn: "", campaignId: "" },
   z.discriminatedUnion(
     "intent",
     [
@@ -84,12 +84,12 @@ export default function LeadTriggers() {
   const { rules, campaigns, stages } = useLoaderData<typeof loader>();
   const { form: creating, other: rowFailure } = failureByIntent(useActionData<typeof action>(), "create");
   const pending = useNavigation().state === "submitting";
-  const formError = formErrorOf(creating, ["name", "on", "source", "stage", "campaignId"]);
+  const formError = formErrorOf(creating, ["name", "on", "source", "stage", "clickedIn", "campaignId"]);
   return (
     <div className="space-y-6">
       <PageHeader
         title="Lead triggers"
-        description="Start a sequence the moment a lead arrives, a contact reaches a stage, or an appointment is missed: its first text goes out within a minute when the contact's sending hours are open, and when they open otherwise."
+        description="Start a sequence the moment a lead arrives, a contact reaches a stage, an appointment is missed, or a contact clicks a link: its first text goes out within a minute when the contact's sending hours are open, and when they open otherwise."
       />
       <CreateFormCard
         title="New rule"
@@ -113,6 +113,14 @@ export default function LeadTriggers() {
           options={stages.map((s) => ({ value: s.key, label: s.label }))}
           hint="For “A contact moves to a stage”: by a person, a booking, or a sat appointment."
           {...fieldProps(creating, "stage")}
+        />
+        <Field
+          as="select"
+          label="Link clicked in"
+          placeholder="Any text"
+          options={campaigns.map((c) => ({ value: String(c.id), label: c.name }))}
+          hint="For “A contact clicks a link”: the first click on a tracked link in this sequence's texts, or in any text."
+          {...fieldProps(creating, "clickedIn")}
         />
         <Field
           label="Lead source"

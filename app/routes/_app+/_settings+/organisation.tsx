@@ -12,12 +12,15 @@ import {
   loadOrganisationSettings,
   MAX_RETENTION_MONTHS,
   MIN_RETENTION_MONTHS,
+  saveLinkTracking,
   saveOrgSettings,
 } from "~/messaging/org-settings.server";
+import { LINK_DOMAIN_HINT, MAX_LINK_DOMAIN } from "~/messaging/tracked-links";
 import { redirectWithToast } from "~/http/toast.server";
 import { DEFAULT_SMS_SEGMENT_PRICE, MAX_SMS_SEGMENT_PRICE, priceMicros } from "~/messaging/sms-price";
 import { everyUserSeesAllContacts, setEveryUserSeesAllContacts } from "~/contacts/contact-scope.server";
 import { formatCount } from "~/lib/format-count";
+import { fieldProps } from "~/components/form-failure";
 
 export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
 
@@ -81,10 +84,18 @@ const organisationForm = withDefaults(
     schema.merge(capSchema.partial()).extend({ intent: z.literal("settings") }),
     z.object({ intent: z.literal("two-factor-policy"), requireSuperuserTwoFactor: z.unknown() }),
     z.object({ intent: z.literal("contact-visibility"), everyUserSeesAll: z.unknown() }),
+    z.object({
+      intent: z.literal("links"),
+      trackLinks: z.unknown(),
+      linkDomain: z.string().trim().max(MAX_LINK_DOMAIN, `Link domain: ${LINK_DOMAIN_HINT}`).default(""),
+    }),
   ]),
   (v) => ({
     ...v,
-    intent: v.intent === "two-factor-policy" || v.intent === "contact-visibility" ? v.intent : "settings",
+    intent:
+      v.intent === "two-factor-policy" || v.intent === "contact-visibility" || v.intent === "links"
+        ? v.intent
+        : "settings",
   }),
 );
 
@@ -100,6 +111,13 @@ export async function action(args: ActionFunctionArgs) {
       );
       return redirectWithToast(args.context, "/organisation", {
         title: on ? "Two-factor is now required for superusers" : "Two-factor is no longer required for superusers",
+      });
+    }
+    if (input.intent === "links") {
+      const track = input.trackLinks === "on";
+      await saveLinkTracking(args.context.db, { track, domain: input.linkDomain }, args.context.clock());
+      return redirectWithToast(args.context, "/organisation", {
+        title: track ? "Links in texts are tracked" : "Links in texts go as written",
       });
     }
     if (input.intent === "contact-visibility") {
@@ -128,8 +146,17 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Organisation() {
-  const { settings, messageRetentionMonths, smsSegmentPrice, twoFactor, capLimits, held, aiBudget, everyUserSeesAll } =
-    useLoaderData<typeof loader>();
+  const {
+    settings,
+    messageRetentionMonths,
+    smsSegmentPrice,
+    links,
+    twoFactor,
+    capLimits,
+    held,
+    aiBudget,
+    everyUserSeesAll,
+  } = useLoaderData<typeof loader>();
   const n = (x: number) => formatCount(x);
   const actionData = useActionData<typeof action>();
   const pending = useNavigation().state === "submitting";
@@ -199,6 +226,25 @@ export default function Organisation() {
         </Form>
       </Card>
       <FlagCard
+        title="Links in texts"
+        description="Links in texts to contacts go out on your own domain, one per recipient, so you see who opened what: the click count on each campaign step, a push to the contact's owner on the first click, and “A contact clicks a link” on Lead triggers."
+        intent="links"
+        name="trackLinks"
+        checked={links.track}
+        label="Track links in texts"
+        hint="Off: links go exactly as written and nothing is counted. Tests, alerts and STOP/HELP answers are never rewritten."
+        save="Save link settings"
+        pending={pending}
+      >
+        <Field
+          label="Link domain"
+          maxLength={MAX_LINK_DOMAIN}
+          placeholder="go.yoursolar.com"
+          hint={LINK_DOMAIN_HINT}
+          {...fieldProps(actionData, "linkDomain", links.domain)}
+        />
+      </FlagCard>
+      <FlagCard
         title="Security"
         description="Superusers manage users and see every report: a stolen password should not be enough."
         intent="two-factor-policy"
@@ -235,6 +281,7 @@ function FlagCard(p: {
   hint: string;
   save: string;
   pending: boolean;
+  children?: React.ReactNode;
 }) {
   return (
     <Card title={p.title} description={p.description}>
@@ -242,6 +289,7 @@ function FlagCard(p: {
         <input type="hidden" name="intent" value={p.intent} />
         <Checkbox name={p.name} value="on" defaultChecked={p.checked} label={p.label} />
         <p className="text-xs text-fg-muted">{p.hint}</p>
+        {p.children}
         <Button type="submit" variant="outline" disabled={p.pending}>
           {p.save}
         </Button>
