@@ -1,3 +1,4 @@
+import { isSentTextOf, parseLinkCode } from "~/messaging/tracked-links";
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { JobQueue } from "~/lib/job-queue";
@@ -142,3 +143,16 @@ export async function messageRow(id: number) {
 
 /** A daytime instant for every US zone (17:00 UTC = 09:00–13:00 across the continental US, 07:00 Hawaii — avoid Hawaii). */
 export const DAYTIME = new Date("2026-11-18T18:30:00Z");
+
+/**
+ * A text as Twilio got it, with its tracked links (decision 068) read back as the message's own links: for tests of
+ * what a text says rather than how its links travel. A body that is not its message's tracked form is returned as is.
+ */
+export async function asWritten(body: string | null): Promise<string | null> {
+  if (body === null) return null;
+  const code = /\/l\/([A-Za-z0-9_-]+)/.exec(body)?.[1];
+  const named = code ? parseLinkCode(code) : null;
+  if (!named) return body;
+  const row = await messageRow(named.messageId);
+  return row && isSentTextOf(body, row.content, named.messageId) ? (row.content as string) : body;
+}

@@ -8,7 +8,7 @@ import type { InboundProcessor } from "~/messaging/pipeline-hooks";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 import { measureD1, recordD1 } from "../../tests/d1-recorder";
-import { appHooks, pipeline, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
+import { appHooks, asWritten, pipeline, recordingQueue, runInboundJob } from "../../tests/messaging-harness";
 import { sendBroadcast } from "~/messaging/send-broadcast.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { answerAppointmentReplies } from "./answer-appointment-replies.server";
@@ -380,7 +380,7 @@ describe("the Appointment variables come from the next booked appointment (issue
     await send([contact.id]);
     await sendMessages(queue.takeSendJobs(), deps);
     const calls = await twilio.calls();
-    expect(calls.map((c) => c.body)).toEqual([
+    expect(await Promise.all(calls.map((c) => asWritten(c.body)))).toEqual([
       "Hi Rosa, see you Tuesday, November 24 at 2:30 PM EST: https://meet.example.com/rosa",
     ]);
   });

@@ -14,7 +14,7 @@ import { upsertContactChunk } from "~/contacts/upsert-contacts.server";
 import { updateContact } from "~/contacts/update-contact.server";
 import { contactSchema } from "~/contacts/contact-schema";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
-import { DAYTIME, pipeline, appHooks } from "../../tests/messaging-harness";
+import { DAYTIME, pipeline, appHooks, asWritten } from "../../tests/messaging-harness";
 
 const setCustom = (id: number, fields: Record<string, string>) =>
   db().run(sql`UPDATE contacts SET custom_fields = ${serializeCustomFields(fields)} WHERE id = ${id}`);
@@ -116,7 +116,10 @@ describe("sends render variables from their sources", () => {
     );
     await sendMessages(queue.takeSendJobs(), deps);
     const calls = await twilio.calls();
-    expect(calls.map((c) => c.body)).toEqual([
+    // Its links went as tracked links (decision 068); what the text says is the same.
+    expect(calls.map((c) => c.body)).toHaveLength(1);
+    expect(calls[0].body).toContain("https://helio.test/l/");
+    expect(await Promise.all(calls.map((c) => asWritten(c.body)))).toEqual([
       `Hi Rosa Lopez (${contact.phone}, rosa@example.com), Sarah Miller (+15555550123, ${user.email}) here: 7.2 kW at https://meet.example.com/x. +15559876543 https://helio.example no code`,
     ]);
   });

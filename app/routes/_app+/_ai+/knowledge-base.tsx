@@ -269,6 +269,14 @@ export default function KnowledgeBase() {
               and SMS templates: carriers filter them. Use the full link or your own domain.
             </li>
             <li>
+              Links in texts to contacts go out on your own domain (Organisation → Links in texts: a link domain you
+              point at Helio, else Helio&apos;s own address), one link per recipient, so each campaign step shows its
+              clicks, the contact&apos;s owner gets a push on the first click, and a Lead trigger can start a sequence
+              when a contact clicks. The link opens the page you wrote, nothing else; link previews and bots are not
+              counted. Tests, alerts and STOP/HELP answers go exactly as written; turn tracking off there to send every
+              link as written.
+            </li>
+            <li>
               When carriers filter a sending number (Twilio errors 30007 filtered, 30034 10DLC number not registered,
               30032 toll-free number not verified) on 10 or more of its texts in a day, and at least 2% of what it sent,
               Helio pauses that number&apos;s campaigns, broadcasts, Quick Sends and follow-ups and emails the alert
