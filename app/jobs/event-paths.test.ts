@@ -10,6 +10,7 @@ import { cronTick, runQueue } from "../../tests/worker-events";
 import { createSequenceTrigger } from "~/campaigns/manage-sequence-triggers.server";
 import { runLeadTriggers } from "~/campaigns/run-lead-triggers.server";
 import { HOUSEKEEPING_EVERY } from "~/jobs/run-scheduled-tick.server";
+import { linkCode, linkSigner } from "~/messaging/tracked-links.server";
 
 // Every event path — a status callback, an inbound reply (plain, keyword, STOP) with its task, the send consumer, a
 // cron tick — run through the real Worker over a database with a year's shape and real statistics (ANALYZE), with
@@ -257,6 +258,29 @@ const events: Event[] = [
       const sends = queue.takeSendJobs();
       expect(sends).toHaveLength(1);
       await runQueue("helio-jobs", sends);
+    },
+  },
+  {
+    // Decision 068: the redirect reads its message by primary key and upserts one link_clicks row (its insert trigger
+    // counts it on the campaign and step); the first click's task reads that row and the click rules by index.
+    // Measured 26: no statement reads more than a row or two.
+    name: "a person's first click on a tracked link and its task",
+    budget: 30,
+    prepare: async () => {
+      const contact = busyContacts[7];
+      const t = Date.now();
+      const key = `ev-link:${t}`;
+      await db()
+        .run(sql`INSERT INTO messages (channel, direction, kind, status, contact_id, campaign_id, phone, content, idempotency_key, created_at, updated_at)
+        SELECT 'sms', 'outbound', 'campaign', 'sent', ${contact.id}, id, ${contact.phone}, 'Your quote: https://sun.example/q/1', ${key}, ${t}, ${t} FROM campaigns ORDER BY id LIMIT 1`);
+      const { id } = (await db().get<{ id: number }>(sql`SELECT id FROM messages WHERE idempotency_key = ${key}`))!;
+      return linkCode(await linkSigner("test-session-secret"), id, 0);
+    },
+    run: async (code) => {
+      const res = await call(`/l/${code}`, { headers: { "User-Agent": "Mozilla/5.0 (iPhone) Mobile/15E148" } });
+      expect(res.headers.get("Location")).toBe("https://sun.example/q/1");
+      const click = await db().get<{ id: number }>(sql`SELECT id FROM link_clicks ORDER BY id DESC LIMIT 1`);
+      await runQueue("helio-tasks", [{ v: 1, type: "link-clicked", clickId: click!.id }]);
     },
   },
   {
