@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, lt, max, min, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
-import { contacts, messageCounts, messages, senderPacing } from "~/db/schema";
+import { contacts, linkClicks, messageCounts, messages, senderPacing } from "~/db/schema";
+import { inJson } from "~/db/bulk-update.server";
 import { loadContactScope, type ContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
 import { extractVariables, renderTemplate } from "../messaging/render";
 import { variableSource, variableValues } from "../messaging/variable-values";
@@ -31,6 +32,8 @@ export type MessageListItem = {
   contactName: string | null;
   errorMessage: string | null;
   isTest: boolean;
+  /** Clicks on the text's tracked links (decision 068); 0 for none or an untracked message. */
+  linkClicks: number;
 };
 
 const TAB_FILTER: Record<MessageTab, SQL> = {
@@ -167,7 +170,21 @@ function itemOf(r: Row): MessageListItem {
     contactName: r.first_name ? `${r.first_name} ${r.last_name ?? ""}`.trim() : null,
     errorMessage: (r.error_message as string) ?? null,
     isTest: Boolean(r.is_test),
+    linkClicks: 0,
   };
+}
+
+/** The page's tracked texts' clicks: one grouped read through link_clicks_message_uq, for the page's outbound SMS. */
+async function withLinkClicks(db: Db, items: MessageListItem[]) {
+  const ids = items.filter((i) => i.direction === "outbound" && i.channel === "sms").map((i) => i.id);
+  if (!ids.length) return items;
+  const counts = await db
+    .select({ messageId: linkClicks.messageId, clicks: sql<number>`sum(${linkClicks.clicks})` })
+    .from(linkClicks)
+    .where(inJson(linkClicks.messageId, ids))
+    .groupBy(linkClicks.messageId);
+  const of = new Map(counts.map((c) => [c.messageId, Number(c.clicks)]));
+  return items.map((i) => (of.has(i.id) ? { ...i, linkClicks: of.get(i.id)! } : i));
 }
 
 /**
@@ -255,7 +272,7 @@ export async function listMessages(
           )?.id ?? null;
     }
   }
-  const items = rows.slice(0, limit).map(itemOf);
+  const items = await withLinkClicks(db, rows.slice(0, limit).map(itemOf));
   const nextCursor = rows.length > limit ? items.at(-1)!.id : windowEnd;
   return { messages: items, nextCursor };
 }

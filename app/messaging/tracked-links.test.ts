@@ -11,6 +11,7 @@ import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { call, createTestUser, db, signedIn } from "../../tests/factories";
 import { appHooks, DAYTIME, messageRow, pipeline, queueMessage, recordingQueue } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
+import { listMessages } from "~/message-center/list-messages.server";
 import { MIN_RETENTION_MONTHS } from "./org-settings.server";
 import { retentionCutoff } from "./archive-old-messages.server";
 import { reconcileMessages, STUCK_SENDING_MS } from "./reconcile-messages.server";
@@ -174,6 +175,9 @@ describe("tracked links: sent, clicked, counted", () => {
       .from(campaignSteps)
       .where(eq(campaignSteps.id, w.stepId));
     expect([c.n, s.n]).toEqual([2, 2]);
+    // The Message Center shows the message's clicks, every one (one grouped read for the page).
+    const page = await listMessages(db(), { viewer: { userId: w.user.id, role: "superuser" }, q: "sun.example" });
+    expect(page.messages.find((m) => m.id === w.id)?.linkClicks).toBe(3);
   });
 
   it("previews, HEAD requests and a signed-in teammate are redirected but not counted", async () => {

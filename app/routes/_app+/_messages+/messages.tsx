@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useMemo } from "react";
-import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight, Ban, CircleCheck, CircleX, Inbox, MousePointerClick } from "lucide-react";
 import { z } from "zod";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { requireUser } from "~/http/guard.server";
@@ -241,6 +241,13 @@ export default function MessageCenter() {
                       {m.direction === "inbound" ? "Received" : m.status}
                     </Badge>
                     {m.isTest ? <Badge tone="accent">test</Badge> : null}
+                    {m.linkClicks > 0 ? (
+                      <span data-testid="message-clicks">
+                        <Badge tone="success" icon={MousePointerClick}>
+                          {m.linkClicks === 1 ? "1 link click" : `${formatCount(m.linkClicks)} link clicks`}
+                        </Badge>
+                      </span>
+                    ) : null}
                   </div>
                   {m.subject ? <p className="mt-1 text-sm font-medium">{m.subject}</p> : null}
                   <p className="mt-1 text-sm break-words whitespace-pre-wrap text-fg">{m.content}</p>
