@@ -9,7 +9,8 @@ import { CAP_WINDOW_MS, capNote, cappedSentSince, nextUnderCap } from "./marketi
 import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { hasOptOutWording } from "./keywords";
-import { loadSmsSegmentPrice } from "./org-settings.server";
+import { selectOrgSettings, smsSegmentPriceFrom } from "./org-settings.server";
+import { linkBaseFrom, withTrackedLinks } from "./tracked-links";
 import { priceMicros } from "./sms-price";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
 import { formatCount } from "~/lib/format-count";
@@ -26,6 +27,8 @@ export interface BroadcastCheckInput {
   contactIds: number[];
   /** When the messages would go (now when absent): quiet hours are judged at this instant. */
   scheduledAt?: Date | null;
+  /** PUBLIC_BASE_URL: where tracked links point without a link domain (decision 068); segments count the codes. */
+  publicBaseUrl?: string;
 }
 
 export interface BroadcastCheck {
@@ -146,6 +149,8 @@ export async function* assessRecipients(
   now: Date,
   /** Only the contacts in this scope (scopeCondition); the others are as if they did not exist. */
   scope?: SQL,
+  /** Where the texts' tracked links will point (linkBaseFrom), null when they go as written. */
+  linkBase: string | null = null,
 ): AsyncGenerator<AssessedRecipient[]> {
   const ids = [...new Set(input.contactIds)];
   const at = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : now;
@@ -159,11 +164,17 @@ export async function* assessRecipients(
           rows.flatMap((c) => (c.phone ? [c.phone] : [])),
           at.getTime(),
         );
-    yield rows.map((c) => assess(c, input, at, capped));
+    yield rows.map((c) => assess(c, input, at, capped, linkBase));
   }
 }
 
-function assess(c: CheckRow, input: BroadcastCheckInput, at: Date, capped: Map<string, number[]>): AssessedRecipient {
+function assess(
+  c: CheckRow,
+  input: BroadcastCheckInput,
+  at: Date,
+  capped: Map<string, number[]>,
+  linkBase: string | null,
+): AssessedRecipient {
   const email = input.type === "email";
   const state = stateForRules(c.state, c.zip_code);
   const base = { contact: c, state, segments: null };
@@ -176,14 +187,17 @@ function assess(c: CheckRow, input: BroadcastCheckInput, at: Date, capped: Map<s
   const missing = [...new Set([...body.missing, ...(subj?.missing ?? [])])];
   if (missing.length) return { ...base, outcome: { kind: "missing_variable", missing } };
   if (email) return { ...base, outcome: { kind: "send", at: at.getTime() } };
-  // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#.
+  // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#, then its links as tracked links.
   const segments = smsSegments(
-    renderQuickSend(body.text, {
-      firstName: c.first_name,
-      lastName: c.last_name,
-      company: c.company,
-      address: c.address,
-    }),
+    withTrackedLinks(
+      renderQuickSend(body.text, {
+        firstName: c.first_name,
+        lastName: c.last_name,
+        company: c.company,
+        address: c.address,
+      }),
+      linkBase,
+    ),
   );
   const t = at.getTime();
   const windowAt = nextAllowedSendTime(at, c.time_zone, state).getTime();
@@ -227,8 +241,8 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   const email = input.type === "email";
   // An SMS with a public shortener is refused when sent (issue 29), so the check refuses it too, before any read.
   assertNoLinkShortener(input.type, input.content);
-  const price = email ? null : await loadSmsSegmentPrice(db);
-  for await (const chunk of assessRecipients(db, input, now)) {
+  const { price, linkBase } = await pricing(db, input);
+  for await (const chunk of assessRecipients(db, input, now, undefined, linkBase)) {
     found += chunk.length;
     for (const { contact: c, outcome: o, segments: seg } of chunk) {
       if (o.kind === "opted_out") skipped.optedOut++;
@@ -285,13 +299,25 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
     unknownVariables,
     segments: email
       ? { perMessage: 0, maxPerMessage: 0, total: 0, encoding: null }
-      : { perMessage: smsSegments(sample.text).segments, maxPerMessage: maxSegments, total: totalSegments, encoding },
+      : {
+          perMessage: smsSegments(withTrackedLinks(sample.text, linkBase)).segments,
+          maxPerMessage: maxSegments,
+          total: totalSegments,
+          encoding,
+        },
     characters: sample.text.length,
     quietHours: { deferred, until: until === null ? null : new Date(until).toISOString() },
     cost: price ? costOf(totalSegments, price) : null,
     firstTouch,
     warnings,
   };
+}
+
+/** An SMS check's price per segment and where its tracked links will point, from one read of the settings. */
+async function pricing(db: Db, input: BroadcastCheckInput) {
+  if (input.type === "email") return { price: null, linkBase: null };
+  const rows = await selectOrgSettings(db);
+  return { price: smsSegmentPriceFrom(rows), linkBase: linkBaseFrom(rows, input.publicBaseUrl ?? "") };
 }
 
 /** Segments × the price per segment, in exact micro-dollars, shown in whole cents (rounded up: an estimate to budget by). */
@@ -336,10 +362,11 @@ export async function recipientsCsv(
   // Names and numbers: only of the contacts the person sees (decision 048); the rest read "Not found".
   const scope = scopeCondition(await loadContactScope(db, viewer));
   assertNoLinkShortener(input.type, input.content);
-  const perSegment = input.type === "sms" ? (priceMicros(await loadSmsSegmentPrice(db)) ?? 0) : 0;
+  const { price, linkBase } = await pricing(db, input);
+  const perSegment = price ? (priceMicros(price) ?? 0) : 0;
   const lines = [RECIPIENT_COLUMNS.map(csvCell).join(",")];
   const seen = new Set<number>();
-  for await (const chunk of assessRecipients(db, input, now, scope)) {
+  for await (const chunk of assessRecipients(db, input, now, scope, linkBase)) {
     for (const { contact: c, state, outcome: o, segments } of chunk) {
       seen.add(c.id);
       const at = o.kind === "send" || o.kind === "deferred" ? o.at : null;

@@ -27,6 +27,20 @@ const checkSms = (content: string, contactIds: number[], at: Date) =>
   checkBroadcast(db(), { type: "sms", content, contactIds }, at);
 
 describe("checkBroadcast (the pre-send check)", () => {
+  it("counts the segments of the text as it will go, its links as tracked links (decision 068)", async () => {
+    const u = await createTestUser();
+    const c = await zoned(await createTestContact(u.id), "America/Los_Angeles", "CA");
+    // 153 characters as written: one segment; the tracked link (~43 characters) makes it two.
+    const content = `${"Solar savings for your home this winter, ask us. ".repeat(3).slice(0, 139)} https://a.co`;
+    expect(content.length).toBeLessThanOrEqual(160);
+    const input = { type: "sms" as const, content, contactIds: [c.id] };
+    const tracked = await checkBroadcast(db(), { ...input, publicBaseUrl: "https://helio.test" }, NOON_LA);
+    expect(tracked.segments).toMatchObject({ perMessage: 2, total: 2 });
+    // No public address and no link domain: the links go as written, and so does the count.
+    const asWritten = await checkBroadcast(db(), { ...input, publicBaseUrl: "" }, NOON_LA);
+    expect(asWritten.segments).toMatchObject({ perMessage: 1, total: 1 });
+  });
+
   it("counts recipients, skipped by reason, missing variables and segments", async () => {
     const u = await createTestUser();
     const ok = await zoned(await createTestContact(u.id, { company: "Sunco" }), "America/Los_Angeles", "CA");

@@ -13,7 +13,14 @@ import { AppError } from "~/lib/app-error";
  */
 export async function viewQuickSend(
   db: Db,
-  opts: { id: number; userId: number; now: Date; enqueue: (importId: number) => Promise<void> },
+  opts: {
+    id: number;
+    userId: number;
+    now: Date;
+    enqueue: (importId: number) => Promise<void>;
+    /** PUBLIC_BASE_URL: the pre-send check counts the segments of the text with its tracked links (decision 068). */
+    publicBaseUrl?: string;
+  },
 ) {
   const imp = await getContactImport(db, opts.id, opts.userId);
   if (imp.purpose !== "quick_send" || !imp.message) throw new AppError("not_found", QUICK_SEND_NOT_FOUND);
@@ -30,6 +37,7 @@ export async function viewQuickSend(
           content: imp.message,
           contactIds: await quickSendRecipients(db, imp.id),
           scheduledAt: imp.scheduledAt,
+          publicBaseUrl: opts.publicBaseUrl,
         },
         opts.now,
       )

@@ -1,3 +1,4 @@
+import { messagingConfig } from "~/messaging/messaging-config.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { viewerOf } from "~/contacts/contact-scope.server";
@@ -27,7 +28,11 @@ export async function action(args: ActionFunctionArgs) {
     const now = args.context.clock();
     const csv = await recipientsCsv(
       args.context.db,
-      { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null },
+      {
+        ...input,
+        scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
+        publicBaseUrl: messagingConfig(args.context.cloudflare.env).publicBaseUrl,
+      },
       now,
       viewerOf(user),
     );

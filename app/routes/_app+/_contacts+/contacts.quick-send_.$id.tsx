@@ -1,3 +1,4 @@
+import { messagingConfig } from "~/messaging/messaging-config.server";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Send } from "lucide-react";
@@ -32,6 +33,7 @@ export async function loader(args: LoaderFunctionArgs) {
     userId: user.id,
     now: context.clock(),
     enqueue: importEnqueuer(context.queue),
+    publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
   }).catch(throwAsResponse);
   if (view.quick.broadcastId) throw redirect(`/testing/sends/${view.quick.broadcastId}`);
   // Carriers block texts from a local number without a verified 10DLC campaign (decision 067).

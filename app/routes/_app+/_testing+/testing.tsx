@@ -1,3 +1,4 @@
+import { messagingConfig } from "~/messaging/messaging-config.server";
 import {
   json,
   redirect,
@@ -159,7 +160,11 @@ export async function action(args: ActionFunctionArgs) {
         throw new AppError("validation", "Please enter a subject", { field: "subject" });
       const check = await checkBroadcast(
         context.db,
-        { ...input, scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null },
+        {
+          ...input,
+          scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
+          publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
+        },
         deps.now,
       );
       // Carriers block texts from a local number without a verified 10DLC campaign (decision 067).
