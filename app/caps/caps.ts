@@ -16,6 +16,7 @@ export const CAP_NAMES = [
   "testAlertPerUser",
   "pushPerUser",
   "alertSmsPerUser",
+  "lineTypeLookupsPerDay",
 ] as const;
 export type CapName = (typeof CAP_NAMES)[number];
 export type CapLimits = Record<CapName, number>;
@@ -85,6 +86,13 @@ export const CAPS: Record<CapName, CapDefinition> = {
     windowMs: HOUR,
     defaultLimit: 3,
     max: 100,
+  },
+  lineTypeLookupsPerDay: {
+    label: "Line-type lookups per day (Twilio Lookup)",
+    hint: "Each contact's number is looked up once, newest first (about $0.008 each); landlines are marked not sendable. 0 turns lookups off",
+    windowMs: DAY,
+    defaultLimit: 0,
+    max: 100_000,
   },
 };
 

@@ -20,20 +20,29 @@ export async function hitCap(
   subject: string,
   { windowMs, limit }: CapWindow,
   now: Date,
+  /** Events counted at once (a batch of lookups); the check says whether all of them are within the limit. */
+  amount = 1,
 ): Promise<CapCheck> {
   const start = windowStart(now.getTime(), windowMs);
   const [row] = await db
     .insert(capCounters)
-    .values({ channel, subject, windowStart: start, hits: 1, expiresAt: start + windowMs })
-    .onConflictDoUpdate({ target: CAP_KEY, set: { hits: sql`${capCounters.hits} + 1` } })
+    .values({ channel, subject, windowStart: start, hits: amount, expiresAt: start + windowMs })
+    .onConflictDoUpdate({ target: CAP_KEY, set: { hits: sql`${capCounters.hits} + ${amount}` } })
     .returning({ hits: capCounters.hits });
   const hits = Number(row?.hits ?? 1);
   return { allowed: hits <= limit, hits, limit, resetAt: start + windowMs };
 }
 
 /** `hitCap` for one of the configurable caps (caps.ts), with the organisation's limit. */
-export function hitNamedCap(db: Db, name: CapName, subject: string, limits: CapLimits, now: Date): Promise<CapCheck> {
-  return hitCap(db, name, subject, { windowMs: CAPS[name].windowMs, limit: limits[name] }, now);
+export function hitNamedCap(
+  db: Db,
+  name: CapName,
+  subject: string,
+  limits: CapLimits,
+  now: Date,
+  amount = 1,
+): Promise<CapCheck> {
+  return hitCap(db, name, subject, { windowMs: CAPS[name].windowMs, limit: limits[name] }, now, amount);
 }
 
 /** How many events `subject` has used of a configurable cap in the current window (a screen's "N of M"). */

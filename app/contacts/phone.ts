@@ -69,6 +69,8 @@ export const PHONE_REASONS = {
   serviceCode: "Invalid phone number (the 3 digits after the area code cannot be a service code like 911)",
   fictional: "Fictional number (555-0100 to 555-0199 is reserved for films and examples)",
   tollFree: "Toll-free and premium numbers cannot receive marketing texts",
+  // From the carrier lookup (decision 069); migration 0074's trigger writes the same words.
+  landline: "Landline: it cannot receive texts (carrier lookup)",
 } as const;
 
 /**

@@ -20,6 +20,7 @@ import { purgeOldRows } from "~/jobs/purge-old-rows.server";
 import { sendAppointmentReminders } from "~/appointments/send-appointment-reminders.server";
 import type { PipelineHooks } from "~/messaging/pipeline-hooks";
 import { dispatchDueWebhooks } from "~/webhooks/dispatch-due-webhooks.server";
+import { checkLineTypes } from "~/deliverability/check-line-types.server";
 import { emitRecordedEvents } from "~/webhooks/emit-recorded-events.server";
 
 /**
@@ -94,6 +95,12 @@ export const defaultTasks: Task[] = [
   housekeeping(4, async ({ db, now }) => {
     const removed = await purgeOldRows(db, now);
     if (Object.keys(removed).length) console.log("retention-purge", JSON.stringify(removed));
+  }),
+  // Contacts' numbers never looked up (decision 069): landlines marked not sendable, within the day's lookup cap
+  // (off by default). Every ten minutes: a new lead's first text does not wait for it, an imported list is cleaned.
+  housekeeping(3, async ({ db, sms, now }) => {
+    const r = await checkLineTypes({ db, sms: sms(), now });
+    if (r.looked) console.log("line-types", JSON.stringify(r));
   }),
   // Cap counter windows that have ended (decision 021), a bounded chunk per run through their expires_at index.
   housekeeping(6, ({ db, now }) => purgeOldCapWindows(db, now)),

@@ -123,6 +123,13 @@ export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
     return control(this.url, this.q("/incoming-numbers"), { numbers });
   }
   /** The account's Messaging Services, each with its numbers and A2P 10DLC campaigns (statuses as Twilio spells them). */
+  /** What the Lookup API answers for these numbers' line type (any other number: mobile). */
+  setLineTypes(types: Record<string, string | null>) {
+    return control(this.url, this.q("/line-types"), { types });
+  }
+  async lookups(): Promise<number> {
+    return (await control<{ lookups: number }>(this.url, this.q("/lookups"))).lookups;
+  }
   setA2p(
     services: { sid: string; name?: string; numbers: string[]; campaigns: { status: string; useCase?: string }[] }[],
   ) {

@@ -19,6 +19,10 @@
 //   POST /__control/incoming-numbers { numbers } → the account owns these numbers (IncomingPhoneNumbers lists them;
 //                              once it owns any, a send From another number fails with 21606, as at Twilio;
 //                              an MG… sid among them is a Messaging Service: GET /v1/Services/MG… answers it)
+//   POST /__control/line-types { types: { "+1…": "landline" | "mobile" | "fixedVoip" | … | null } } → what the
+//                              Lookup API (GET /v2/PhoneNumbers/+1…?Fields=line_type_intelligence, lookups.twilio.com
+//                              at Twilio) answers for those numbers; any other number is "mobile".
+//   GET  /__control/lookups                     → { lookups } made since the last reset
 //   POST /__control/a2p { services: [{ sid, name?, numbers, campaigns: [{ status, useCase? }] }] } → the account's
 //                              Messaging Services with their numbers and A2P 10DLC campaigns (GET /v1/Services,
 //                              /v1/Services/MG…/PhoneNumbers and /v1/Services/MG…/Compliance/Usa2p list them)
@@ -141,13 +145,15 @@ function createAccount(accountSid, authToken, options = {}) {
   /** @type {Map<string, { code: number, message?: string, status?: number }>} */
   const numberErrors = new Map();
   const failures = createFailureQueue();
-  const state = { delayMs: 0, requests: 0, seq: 0 };
+  const state = { delayMs: 0, requests: 0, seq: 0, lookups: 0 };
   /** @type {Map<string, string>} the account's phone numbers → their PN sid */
   const incomingNumbers = new Map();
   /** The account's Messaging Service sids. @type {Set<string>} */
   const services = new Set();
   /** Each service's name, numbers and A2P campaigns. @type {Map<string, { name: string, numbers: string[], campaigns: { sid: string, status: string, useCase: string }[] }>} */
   const a2p = new Map();
+  /** Line types the Lookup API answers (any other number: mobile). @type {Map<string, string | null>} */
+  const lineTypes = new Map();
 
   function restoreNumberSets() {
     numberErrors.clear();
@@ -483,6 +489,50 @@ function createAccount(accountSid, authToken, options = {}) {
         });
       }
     },
+    get lookups() {
+      return state.lookups;
+    },
+    /** @param {Record<string, string | null>} types */
+    setLineTypes(types) {
+      for (const [phone, type] of Object.entries(types)) lineTypes.set(phone, type);
+    },
+    /**
+     * Lookup v2 (lookups.twilio.com at Twilio): the number's line_type_intelligence when asked for by `Fields`, in
+     * Twilio's shape; a number that is not E.164 is Twilio's 404 (error 20404). @param {URL} url
+     */
+    lookup(url) {
+      state.requests++;
+      state.lookups++;
+      // An injected failure (fail-next) answers a lookup as it would a send.
+      const failure = failures.take();
+      if (failure) return [failure.status || 503, twilioError(failure.status || 503, failure.code, failure.message)];
+      const phone = decodeURIComponent(url.pathname.slice("/v2/PhoneNumbers/".length));
+      if (!/^\+[1-9]\d{6,14}$/.test(phone)) return [404, twilioError(404, 20404)];
+      const fields = (url.searchParams.get("Fields") ?? "").split(",");
+      const type = lineTypes.has(phone) ? lineTypes.get(phone) : "mobile";
+      return [
+        200,
+        {
+          calling_country_code: "1",
+          country_code: "US",
+          phone_number: phone,
+          national_format: phone,
+          valid: true,
+          validation_errors: [],
+          caller_name: null,
+          line_type_intelligence: fields.includes("line_type_intelligence")
+            ? {
+                mobile_country_code: "310",
+                mobile_network_code: "456",
+                carrier_name: type === "landline" ? "Example Telephone Co - ILEC" : "Example Wireless",
+                type,
+                error_code: type === null ? 60601 : null,
+              }
+            : null,
+          url: `https://lookups.twilio.com/v2/PhoneNumbers/${encodeURIComponent(phone)}`,
+        },
+      ];
+    },
     /**
      * The Messaging API's lists (messaging.twilio.com at Twilio): /v1/Services, and a service's PhoneNumbers and
      * Compliance/Usa2p, in Twilio's envelope (the list under its key, `meta` beside it). @param {URL} url
@@ -564,6 +614,8 @@ function createAccount(accountSid, authToken, options = {}) {
       incomingNumbers.clear();
       services.clear();
       a2p.clear();
+      lineTypes.clear();
+      state.lookups = 0;
       calls.length = 0;
       messages.clear();
       meta.clear();
@@ -639,6 +691,11 @@ export async function startFakeTwilio(options) {
       account.addIncomingNumbers(Array.isArray(json.numbers) ? json.numbers.map(String) : []);
       return sendJson(res, 200, { ok: true });
     }
+    if (path === "/lookups") return sendJson(res, 200, { lookups: account.lookups });
+    if (path === "/line-types" && post) {
+      account.setLineTypes(json.types && typeof json.types === "object" ? json.types : {});
+      return sendJson(res, 200, { ok: true });
+    }
     if (path === "/a2p" && post) {
       account.setA2p(Array.isArray(json.services) ? json.services : []);
       return sendJson(res, 200, { ok: true });
@@ -688,6 +745,12 @@ export async function startFakeTwilio(options) {
       const account = byAuth.get(req.headers.authorization ?? "");
       if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
       const [status, json] = account.messagingList(url);
+      return sendJson(res, status, json);
+    }
+    if (req.method === "GET" && url.pathname.startsWith("/v2/PhoneNumbers/")) {
+      const account = byAuth.get(req.headers.authorization ?? "");
+      if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
+      const [status, json] = account.lookup(url);
       return sendJson(res, status, json);
     }
     const service = req.method === "GET" ? url.pathname.match(/^\/v1\/Services\/([^/]+)$/) : null;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 import { users } from "./users";
@@ -39,6 +40,9 @@ export const contacts = sqliteTable(
     stageChangedAt: utc("stage_changed_at"),
     /** When the contact first texted a picture (decision 057): a bill, usually. */
     billReceivedAt: utc("bill_received_at"),
+    /** What the carrier lookup said the number is (decision 069; LineType), and when; null = not looked up. */
+    lineType: text("line_type"),
+    lineTypeCheckedAt: utc("line_type_checked_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -53,6 +57,10 @@ export const contacts = sqliteTable(
     // A stage's contacts newest first (the stage filter, the board); the same within a standard user's scope.
     index("contacts_stage_idx").on(t.stage, t.id),
     index("contacts_owner_stage_idx").on(t.ownerUserId, t.stage, t.id),
+    // The numbers still to look up (decision 069), newest first.
+    index("contacts_line_type_due_idx")
+      .on(t.id)
+      .where(sql`line_type_checked_at IS NULL AND sendable = 1`),
   ],
 );
 

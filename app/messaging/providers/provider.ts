@@ -57,6 +57,12 @@ export type A2pService = {
   campaigns: { sid: string; status: string; useCase: string | null }[];
 };
 
+/**
+ * What a carrier lookup says a number is (issue 29 item 6): a landline cannot receive texts; `other` is a toll-free,
+ * pager, voicemail or premium line; `unknown` when the lookup could not tell.
+ */
+export type LineType = "mobile" | "landline" | "voip" | "other" | "unknown";
+
 export interface SmsProvider {
   readonly name: ProviderName;
   /** The configured default sender (a phone number or a messaging-service sid); a message may name its own (`from`). */
@@ -83,6 +89,11 @@ export interface SmsProvider {
    * Absent: no carrier registration applies (the local outbox).
    */
   a2pServices?(): Promise<A2pService[]>;
+  /**
+   * The number's line type and carrier from the provider's lookup (Twilio Lookup v2 `line_type_intelligence`, a paid
+   * request). Absent: no lookup to ask (the local outbox), and numbers stay as their format says.
+   */
+  lookupLineType?(phone: string): Promise<{ type: LineType; carrier: string | null }>;
 }
 
 /** How many Messaging Services one registration check reads (three requests each): an account has a handful. */

@@ -6,6 +6,7 @@ import {
   A2P_SERVICES_READ,
   ProviderError,
   type A2pService,
+  type LineType,
   type ProviderMessage,
   type SendAccepted,
   type SmsProvider,
@@ -14,6 +15,17 @@ import {
 export const TWILIO_API_BASE = "https://api.twilio.com";
 /** Messaging Services live on their own host; a test's `apiBase` (one fake on loopback) serves both. */
 export const TWILIO_MESSAGING_BASE = "https://messaging.twilio.com";
+/** The Lookup API's host (the same test fake serves it). */
+export const TWILIO_LOOKUPS_BASE = "https://lookups.twilio.com";
+
+/** Lookup v2's line types → ours (https://www.twilio.com/docs/lookup/v2-api/line-type-intelligence). */
+function lineTypeOf(type: unknown): LineType {
+  if (type === "mobile") return "mobile";
+  if (type === "landline") return "landline";
+  if (type === "fixedVoip" || type === "nonFixedVoip") return "voip";
+  if (typeof type === "string" && type && type !== "unknown") return "other";
+  return "unknown";
+}
 
 export type TwilioConfig = HttpTransport & {
   accountSid: string;
@@ -90,6 +102,7 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
   const numbersUrl = `${api.base}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/IncomingPhoneNumbers.json`;
   const authorization = "Basic " + btoa(`${accountSid}:${config.authToken}`);
   const servicesUrl = `${config.apiBase?.trim() ? api.base : TWILIO_MESSAGING_BASE}/v1/Services`;
+  const lookupUrl = `${config.apiBase?.trim() ? api.base : TWILIO_LOOKUPS_BASE}/v2/PhoneNumbers/`;
 
   // This account's inbound media (decision 057): /2010-04-01/Accounts/AC…/Messages/MM…/Media/ME… on the API host.
   const mediaPath = new RegExp(
@@ -162,6 +175,17 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       // Newest first, as Twilio lists them; undated last.
       const t = (m: ProviderMessage) => m.dateCreated?.getTime() ?? Number.MIN_SAFE_INTEGER;
       return found.sort((a, b) => t(b) - t(a));
+    },
+
+    async lookupLineType(phone) {
+      const { json } = await api.call(`${lookupUrl}${encodeURIComponent(phone)}?Fields=line_type_intelligence`, {
+        method: "GET",
+        headers: { Authorization: authorization, Accept: "application/json" },
+      });
+      const info = json?.line_type_intelligence as ProviderJson | null | undefined;
+      const carrier =
+        typeof info?.carrier_name === "string" && info.carrier_name ? info.carrier_name.slice(0, 100) : null;
+      return { type: lineTypeOf(info?.type), carrier };
     },
 
     async a2pServices() {
