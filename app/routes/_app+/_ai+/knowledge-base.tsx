@@ -284,6 +284,12 @@ export default function KnowledgeBase() {
               opt-in or registration is fixed. Your own texts and appointment texts still go.
             </li>
             <li>
+              Landlines cannot receive texts. With Twilio connected, set “Line-type lookups per day” on Organisation (0,
+              the default, is off; each lookup costs about $0.008): Helio looks up each contact&apos;s number once,
+              newest first, and marks landlines not sendable, so no campaign, broadcast or Quick Send texts them. A
+              changed number is looked up again.
+            </li>
+            <li>
               Texts from a US local number need a registered 10DLC brand and campaign; carriers block the rest (Twilio
               30034). Compliance → 10DLC registration drafts the campaign from your settings and real templates, flags
               what reviewers reject (samples without opt-out language or your company name, an opt-in description that
