@@ -36,6 +36,8 @@ describe("cap counters", () => {
       testAlertPerUser: 5,
       pushPerUser: 20,
       alertSmsPerUser: 3,
+      // A paid request per number (decision 069): off until the organisation turns it on.
+      lineTypeLookupsPerDay: 0,
     });
     const rows = [
       { key: "cap.autoReplyPerResponder", value: "0" },
