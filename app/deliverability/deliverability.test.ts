@@ -9,7 +9,8 @@ import { createTestUser, db } from "../../tests/factories";
 import { DAYTIME, messageRow, pipeline, queueMessage, testTexts } from "../../tests/messaging-harness";
 import { plan } from "../../tests/query-plan";
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
-import { FILTERING_CODES, PAUSE_AT_FILTERED } from "./carrier-filtering";
+import { DEFAULT_PAUSE_THRESHOLD, FILTERING_CODES, PAUSE_AT_FILTERED } from "./carrier-filtering";
+import { loadPauseThreshold, savePauseThreshold } from "./pause-threshold.server";
 import { listSendingNumberHealth } from "./list-sending-number-health.server";
 import { resumeSendingNumber } from "./resume-sending-number.server";
 import { countFiltered, filteredSendersOf } from "./watch-carrier-filtering.server";
@@ -44,6 +45,32 @@ const alertsTo = (sender: string) =>
   );
 
 describe("deliverability autopilot (decision 065)", () => {
+  it("the organisation's thresholds decide: 3 filtered texts pause a number; 0 never pauses", async () => {
+    const admin = await createTestUser({ role: "superuser" });
+    const actor = { userId: admin.id, ipAddress: null };
+    try {
+      await savePauseThreshold(db(), { filtered: 3, percent: 0.5 }, actor, DAYTIME);
+      expect(await loadPauseThreshold(db())).toEqual({ filtered: 3, percent: 0.5 });
+      const w = await sentTexts(12);
+      await w.report(w.sids.slice(0, 2), "30007");
+      expect((await pacingOf(w.from))?.marketingPausedAt).toBeNull();
+      await w.report(w.sids.slice(2, 3), "30007");
+      expect((await pacingOf(w.from))?.marketingPausedReason).toContain("Carriers filtered 3 of the 12 texts");
+
+      await savePauseThreshold(db(), { filtered: 0, percent: 2 }, actor, DAYTIME);
+      const off = await sentTexts(12);
+      await off.report(off.sids, "30007");
+      expect((await pacingOf(off.from))?.marketingPausedAt ?? null).toBeNull();
+      expect(
+        await db().all(
+          sql`SELECT 1 FROM activity_log WHERE action = 'set_autopilot_threshold' AND user_id = ${admin.id}`,
+        ),
+      ).toHaveLength(2);
+    } finally {
+      await savePauseThreshold(db(), DEFAULT_PAUSE_THRESHOLD, actor, DAYTIME);
+    }
+  });
+
   it("carrier filtering past the threshold pauses the number's marketing once, logs it and emails the alert address; a replayed callback tells nobody again", async () => {
     const w = await sentTexts(12);
     await w.report(w.sids.slice(0, PAUSE_AT_FILTERED - 1), "30007");

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { it } from "node:test";
 import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, randomPhone, tag, until, simulateReply } from "./lib.mjs";
+import { atUrl, randomPhone, tag, toast, until, simulateReply } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -105,6 +105,29 @@ describeEachMode("Compliance report", (mode) => {
     await form.getByLabel("Your own opt-in description").fill("");
     await form.getByRole("button", { name: "Save opt-in description" }).click();
     await page.getByTestId("tendlc-flow").getByText("opt in by checking an unchecked box").waitFor();
+    await context.close();
+  });
+
+  it("sets when the autopilot pauses a sending number, the error beside the field", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
+    await page.goto("/compliance#sending-numbers");
+    const form = page.getByTestId("autopilot-threshold");
+    await form.getByLabel("…and at least this % of its texts").fill("lots");
+    await form.getByRole("button", { name: "Save thresholds" }).click();
+    await form.getByText("Share of the day's texts: a percentage from 0 to 100").waitFor();
+    await form.getByLabel("Pause after filtered texts a day").fill("25");
+    await form.getByLabel("…and at least this % of its texts").fill("1.5");
+    await form.getByRole("button", { name: "Save thresholds" }).click();
+    await toast(page, "Autopilot thresholds saved").waitFor();
+    await page
+      .getByTestId("sending-numbers")
+      .getByText(/When carriers filter 25 or more of a number's texts in a day \(UTC\), and at least 1\.5%/)
+      .waitFor();
+    // Back to the defaults for the other tests on this server.
+    await form.getByLabel("Pause after filtered texts a day").fill("10");
+    await form.getByLabel("…and at least this % of its texts").fill("2");
+    await form.getByRole("button", { name: "Save thresholds" }).click();
+    await toast(page, "Autopilot thresholds saved").waitFor();
     await context.close();
   });
 });

@@ -278,10 +278,11 @@ export default function KnowledgeBase() {
             </li>
             <li>
               When carriers filter a sending number (Twilio errors 30007 filtered, 30034 10DLC number not registered,
-              30032 toll-free number not verified) on 10 or more of its texts in a day, and at least 2% of what it sent,
-              Helio pauses that number&apos;s campaigns, broadcasts, Quick Sends and follow-ups and emails the alert
-              address. The texts wait, held; a superuser resumes the number on the Compliance report once the content,
-              opt-in or registration is fixed. Your own texts and appointment texts still go.
+              30032 toll-free number not verified) on 10 or more of its texts in a day, and at least 2% of what it sent
+              (the thresholds are yours to set on the Compliance report), Helio pauses that number&apos;s campaigns,
+              broadcasts, Quick Sends and follow-ups and emails the alert address. The texts wait, held; a superuser
+              resumes the number on the Compliance report once the content, opt-in or registration is fixed. Your own
+              texts and appointment texts still go.
             </li>
             <li>
               Landlines cannot receive texts. With Twilio connected, set “Line-type lookups per day” on Organisation (0,

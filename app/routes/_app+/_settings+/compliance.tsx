@@ -25,7 +25,15 @@ import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-
 import { redirectWithToast } from "~/http/toast.server";
 import { describeRule, FEDERAL_RULE, STATE_RULES } from "~/messaging/state-rules";
 import { formatCount } from "~/lib/format-count";
-import { FILTERING_CODES, PAUSE_AT_FILTERED, PAUSE_AT_SHARE } from "~/deliverability/carrier-filtering";
+import { fieldProps } from "~/components/form-failure";
+import {
+  DEFAULT_PAUSE_THRESHOLD,
+  FILTERING_CODES,
+  MAX_PAUSE_FILTERED,
+  PAUSE_FILTERED_MESSAGE,
+  PAUSE_PERCENT_MESSAGE,
+} from "~/deliverability/carrier-filtering";
+import { loadPauseThreshold, savePauseThreshold } from "~/deliverability/pause-threshold.server";
 import { listSendingNumberHealth } from "~/deliverability/list-sending-number-health.server";
 import { resumeSendingNumber } from "~/deliverability/resume-sending-number.server";
 
@@ -53,12 +61,13 @@ export async function loader(args: LoaderFunctionArgs) {
     from = isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
     to = today;
   }
-  const [report, plainWords, sendingNumbers] = await Promise.all([
+  const [report, plainWords, sendingNumbers, pauseThreshold] = await Promise.all([
     getComplianceReport(args.context.db, { from, to }),
     listPlainWordsOptOuts(args.context.db),
     listSendingNumberHealth(args.context.db, args.context.clock()),
+    loadPauseThreshold(args.context.db),
   ]);
-  return { ...report, plainWords, sendingNumbers };
+  return { ...report, plainWords, sendingNumbers, pauseThreshold };
 }
 
 const intents = z.discriminatedUnion("intent", [
@@ -72,6 +81,19 @@ const intents = z.discriminatedUnion("intent", [
       .max(500, "The note can be at most 500 characters"),
   }),
   z.object({
+    intent: z.literal("autopilot-threshold"),
+    filtered: z.coerce
+      .number({ invalid_type_error: PAUSE_FILTERED_MESSAGE })
+      .int(PAUSE_FILTERED_MESSAGE)
+      .min(0, PAUSE_FILTERED_MESSAGE)
+      .max(MAX_PAUSE_FILTERED, PAUSE_FILTERED_MESSAGE),
+    percent: z.coerce
+      .number({ invalid_type_error: PAUSE_PERCENT_MESSAGE })
+      .min(0, PAUSE_PERCENT_MESSAGE)
+      .max(100, PAUSE_PERCENT_MESSAGE)
+      .refine((v) => Number.isInteger(v * 100), PAUSE_PERCENT_MESSAGE),
+  }),
+  z.object({
     intent: z.literal("resume-sender"),
     sender: z.string().trim().min(1).max(40, "That is not a sending number"),
   }),
@@ -83,6 +105,17 @@ const intents = z.discriminatedUnion("intent", [
  */
 export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: intents, role: "superuser" }, async (input, { actor }) => {
+    if (input.intent === "autopilot-threshold") {
+      await savePauseThreshold(
+        args.context.db,
+        { filtered: input.filtered, percent: input.percent },
+        actor,
+        args.context.clock(),
+      );
+      return redirectWithToast(args.context, "/compliance#sending-numbers", {
+        title: input.filtered === 0 ? "The autopilot no longer pauses numbers" : "Autopilot thresholds saved",
+      });
+    }
     if (input.intent === "resume-sender") {
       const { released, more } = await resumeSendingNumber(args.context.domain(), input.sender, actor);
       return redirectWithToast(args.context, "/compliance#sending-numbers", {
@@ -214,11 +247,35 @@ export default function ComplianceReport() {
       <Card
         id="sending-numbers"
         title="Sending numbers"
-        description={`When carriers filter ${PAUSE_AT_FILTERED} or more of a number's texts in a day (UTC), and at least ${
-          PAUSE_AT_SHARE * 100
-        }% of what it sent (Twilio ${FILTERING_CODES.join(", ")}), its campaign, broadcast, quick-send and follow-up texts pause and the alert address is emailed. A rep's own texts and appointment texts still go. Resume it once the content, opt-in or registration is fixed.`}
+        description={
+          r.pauseThreshold.filtered === 0
+            ? `The autopilot is off: no number is paused, however many of its texts carriers filter (Twilio ${FILTERING_CODES.join(", ")}).`
+            : `When carriers filter ${r.pauseThreshold.filtered} or more of a number's texts in a day (UTC), and at least ${r.pauseThreshold.percent}% of what it sent (Twilio ${FILTERING_CODES.join(", ")}), its campaign, broadcast, quick-send and follow-up texts pause and the alert address is emailed. A rep's own texts and appointment texts still go. Resume it once the content, opt-in or registration is fixed.`
+        }
         data-testid="sending-numbers"
       >
+        <Form method="post" className="mb-4 grid gap-3 sm:grid-cols-3 sm:items-end" data-testid="autopilot-threshold">
+          <input type="hidden" name="intent" value="autopilot-threshold" />
+          <Field
+            label="Pause after filtered texts a day"
+            type="number"
+            min={0}
+            max={MAX_PAUSE_FILTERED}
+            required
+            hint="0 never pauses"
+            {...fieldProps(failed, "filtered", String(r.pauseThreshold.filtered))}
+          />
+          <Field
+            label="…and at least this % of its texts"
+            inputMode="decimal"
+            required
+            hint={`Default ${DEFAULT_PAUSE_THRESHOLD.percent}`}
+            {...fieldProps(failed, "percent", String(r.pauseThreshold.percent))}
+          />
+          <Button type="submit" variant="outline" size="sm">
+            Save thresholds
+          </Button>
+        </Form>
         {r.sendingNumbers.length === 0 ? (
           <p className="text-sm text-fg-muted">No number has texted yet.</p>
         ) : (
