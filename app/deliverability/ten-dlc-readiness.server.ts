@@ -130,8 +130,12 @@ export async function refreshSenderRegistrations(db: Db, sms: SmsProvider, now: 
       "unavailable",
       "Registration status comes from Twilio: set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN to check it.",
     );
-  const [services, senders] = await Promise.all([sms.a2pServices(), sendersOf(db, sms.sender)]);
-  const rows = registrationsFrom(services, senders).slice(0, SENDERS_READ);
+  const [services, senders, tollFree] = await Promise.all([
+    sms.a2pServices(),
+    sendersOf(db, sms.sender),
+    sms.tollFreeVerifications?.() ?? [],
+  ]);
+  const rows = registrationsFrom(services, senders, tollFree).slice(0, SENDERS_READ);
   // The rows travel as one JSON value: D1 binds at most 100 parameters to a statement, six a row would stop at 16.
   const t = now.getTime();
   await runBatch(db, [

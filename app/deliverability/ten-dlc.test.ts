@@ -162,9 +162,11 @@ describe("registration status", () => {
     });
   });
 
-  it("warns for a 10DLC number or service without a verified campaign, never for a verified one or a toll-free number", () => {
+  it("warns for a 10DLC number or service without a verified campaign and a toll-free number without an approved verification, never for a verified one", () => {
     expect(unregisteredSenderWarning("+19165550101", { status: "VERIFIED" }, true)).toBeNull();
-    expect(unregisteredSenderWarning("+18885550100", null, true)).toBeNull();
+    expect(unregisteredSenderWarning("+18885550100", { status: "VERIFIED" }, true)).toBeNull();
+    expect(unregisteredSenderWarning("+18885550100", null, true)).toMatch(/no toll-free verification.*30032/);
+    expect(unregisteredSenderWarning("+447700900123", null, true)).toBeNull();
     expect(unregisteredSenderWarning("+19165550101", null, false)).toMatch(/registration has not been checked yet/);
     expect(unregisteredSenderWarning("+19165550101", { status: "NONE" }, true)).toMatch(
       /has no registered 10DLC campaign/,
@@ -245,6 +247,33 @@ describe("checking with Twilio (fake Twilio on loopback)", () => {
     await expect(refreshSenderRegistrations(db(), { ...sms, a2pServices: undefined }, new Date())).rejects.toThrow(
       /set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN/,
     );
+  });
+
+  it("a toll-free sender's verification is read with the rest; until approved, a send from it warns (30032)", async () => {
+    const fake = await newFakeTwilioAccount();
+    const tollFree = `+1888${String(Date.now()).slice(-7)}`;
+    await fake.setA2p([]);
+    await fake.setTollFree([{ number: tollFree, status: "IN_REVIEW" }]);
+    const sms = createTwilioSms(fake.config({ from: tollFree }));
+    expect(await sms.tollFreeVerifications!()).toEqual([
+      { sid: expect.stringMatching(/^HH/), number: tollFree, status: "IN_REVIEW", rejectionReason: null },
+    ]);
+    await refreshSenderRegistrations(db(), sms, new Date());
+    const row = await db().select().from(senderRegistrations).where(eq(senderRegistrations.sender, tollFree)).get();
+    expect(row).toMatchObject({ status: "IN_PROGRESS", useCase: "TOLL_FREE" });
+    const mine = async () =>
+      (await unregisteredSenderWarnings(db(), sms)).filter((w) => w.message.startsWith(tollFree)).map((w) => w.message);
+    expect(await mine()).toEqual([
+      `${tollFree}: its toll-free verification is in progress, not approved. US carriers block texts from unverified toll-free numbers (Twilio 30032) — see Compliance → 10DLC.`,
+    ]);
+    await fake.setTollFree([{ number: tollFree, status: "TWILIO_APPROVED" }]);
+    await refreshSenderRegistrations(db(), sms, new Date());
+    expect(await mine()).toEqual([]);
+    // Rejected: said so, as a failure.
+    expect(
+      registrationsFrom([], [], [{ sid: "HH1", number: tollFree, status: "TWILIO_REJECTED", rejectionReason: "x" }]),
+    ).toEqual([{ sender: tollFree, status: "FAILED", serviceSid: null, campaignSid: "HH1", useCase: "TOLL_FREE" }]);
+    expect(unregisteredSenderWarning(tollFree, null, true)).toMatch(/it has no toll-free verification/);
   });
 
   it("the 10DLC screen drafts from the organisation's copy and checks with Twilio (no JS); reps are refused", async () => {

@@ -4,7 +4,7 @@
 // sends and checks it against the reasons reviewers publish for rejecting one. Pure: the loader reads the rows.
 import { findLinkShortener } from "~/messaging/link-shorteners";
 import { hasOptOutWording, HELP_KEYWORDS, keywordReply, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from "~/messaging/keywords";
-import type { A2pService } from "~/messaging/providers/provider";
+import type { A2pService, TollFreeVerification } from "~/messaging/providers/provider";
 
 /** Twilio's limits on the campaign's fields (UsAppToPerson): description and message flow 40–4,096 / 40–2,048. */
 export const DESCRIPTION_MIN = 40;
@@ -211,6 +211,20 @@ export function isTenDlcNumber(sender: string): boolean {
   return Boolean(m && !TOLL_FREE.has(m[1]!));
 }
 
+/** A US toll-free number: carriers carry its texts only once its toll-free verification is approved (Twilio 30032). */
+export function isTollFreeNumber(sender: string): boolean {
+  const m = /^\+1(\d{3})\d{7}$/.exec(sender);
+  return Boolean(m && TOLL_FREE.has(m[1]!));
+}
+
+/** Twilio's toll-free verification statuses → ours: only TWILIO_APPROVED carries traffic. */
+const TOLL_FREE_STATUS: Record<string, SenderRegistration["status"]> = {
+  TWILIO_APPROVED: "VERIFIED",
+  IN_REVIEW: "IN_PROGRESS",
+  PENDING_REVIEW: "IN_PROGRESS",
+  TWILIO_REJECTED: "FAILED",
+};
+
 /** A sender's registration as Helio keeps it: VERIFIED is the only status carriers carry traffic under. */
 export type SenderRegistration = {
   sender: string;
@@ -234,7 +248,11 @@ const statusOf = (s: string): SenderRegistration["status"] =>
  * Each number and each Messaging Service under its best campaign (a verified one wins), plus the senders Helio uses
  * that no service holds: those have no campaign at all.
  */
-export function registrationsFrom(services: readonly A2pService[], senders: readonly string[]): SenderRegistration[] {
+export function registrationsFrom(
+  services: readonly A2pService[],
+  senders: readonly string[],
+  tollFree: readonly TollFreeVerification[] = [],
+): SenderRegistration[] {
   const best = new Map<string, SenderRegistration>();
   const offer = (r: SenderRegistration) => {
     const had = best.get(r.sender);
@@ -252,6 +270,15 @@ export function registrationsFrom(services: readonly A2pService[], senders: read
     offer(reg(s.sid));
     for (const n of s.numbers) offer(reg(n));
   }
+  // A toll-free number's verification (decision 067's addendum) stands in for a campaign; the best one wins.
+  for (const v of tollFree)
+    offer({
+      sender: v.number,
+      status: TOLL_FREE_STATUS[v.status] ?? "PENDING",
+      serviceSid: null,
+      campaignSid: v.sid || null,
+      useCase: "TOLL_FREE",
+    });
   for (const sender of senders)
     if (!best.has(sender)) offer({ sender, status: "NONE", serviceSid: null, campaignSid: null, useCase: null });
   return [...best.values()].sort((a, b) => a.sender.localeCompare(b.sender));
@@ -263,8 +290,16 @@ export function unregisteredSenderWarning(
   registration: Pick<SenderRegistration, "status"> | null,
   checked: boolean,
 ): string | null {
-  if (!isTenDlcNumber(sender) && !/^MG[0-9a-fA-F]{32}$/.test(sender)) return null;
   if (registration?.status === "VERIFIED") return null;
+  if (isTollFreeNumber(sender)) {
+    const state = !checked
+      ? "its toll-free verification has not been checked yet"
+      : registration && registration.status !== "NONE"
+        ? `its toll-free verification is ${registration.status.toLowerCase().replace("_", " ")}, not approved`
+        : "it has no toll-free verification";
+    return `${sender}: ${state}. US carriers block texts from unverified toll-free numbers (Twilio 30032) — see Compliance → 10DLC.`;
+  }
+  if (!isTenDlcNumber(sender) && !/^MG[0-9a-fA-F]{32}$/.test(sender)) return null;
   const state = !checked
     ? "its 10DLC registration has not been checked yet"
     : registration && registration.status !== "NONE"

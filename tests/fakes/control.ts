@@ -123,6 +123,10 @@ export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
     return control(this.url, this.q("/incoming-numbers"), { numbers });
   }
   /** The account's Messaging Services, each with its numbers and A2P 10DLC campaigns (statuses as Twilio spells them). */
+  /** The account's toll-free numbers and their verifications (GET /v1/Tollfree/Verifications). */
+  setTollFree(verifications: { number: string; status: string; rejectionReason?: string }[]) {
+    return control(this.url, this.q("/toll-free"), { verifications });
+  }
   /** What the Lookup API answers for these numbers' line type (any other number: mobile). */
   setLineTypes(types: Record<string, string | null>) {
     return control(this.url, this.q("/line-types"), { types });

@@ -23,6 +23,8 @@
 //                              Lookup API (GET /v2/PhoneNumbers/+1…?Fields=line_type_intelligence, lookups.twilio.com
 //                              at Twilio) answers for those numbers; any other number is "mobile".
 //   GET  /__control/lookups                     → { lookups } made since the last reset
+//   POST /__control/toll-free { verifications: [{ number, status, rejectionReason? }] } → the account owns these toll-free
+//                              numbers and their verifications (GET /v1/Tollfree/Verifications lists them)
 //   POST /__control/a2p { services: [{ sid, name?, numbers, campaigns: [{ status, useCase? }] }] } → the account's
 //                              Messaging Services with their numbers and A2P 10DLC campaigns (GET /v1/Services,
 //                              /v1/Services/MG…/PhoneNumbers and /v1/Services/MG…/Compliance/Usa2p list them)
@@ -152,6 +154,8 @@ function createAccount(accountSid, authToken, options = {}) {
   const services = new Set();
   /** Each service's name, numbers and A2P campaigns. @type {Map<string, { name: string, numbers: string[], campaigns: { sid: string, status: string, useCase: string }[] }>} */
   const a2p = new Map();
+  /** Toll-free verifications: { sid, number, status, rejectionReason }. @type {Array<{ sid: string, number: string, status: string, rejectionReason: string | null }>} */
+  const tollFree = [];
   /** Line types the Lookup API answers (any other number: mobile). @type {Map<string, string | null>} */
   const lineTypes = new Map();
 
@@ -489,6 +493,46 @@ function createAccount(accountSid, authToken, options = {}) {
         });
       }
     },
+    /** @param {{ number: string, status: string, rejectionReason?: string }[]} list */
+    setTollFree(list) {
+      tollFree.length = 0;
+      for (const v of list) {
+        if (!incomingNumbers.has(v.number)) incomingNumbers.set(v.number, "PN" + randomHex(16));
+        tollFree.push({
+          sid: "HH" + randomHex(16),
+          number: v.number,
+          status: String(v.status),
+          rejectionReason: v.rejectionReason ?? null,
+        });
+      }
+    },
+    /** GET /v1/Tollfree/Verifications (messaging.twilio.com at Twilio), in Twilio's envelope. @param {URL} url */
+    tollFreeList(url) {
+      state.requests++;
+      return [
+        200,
+        {
+          verifications: tollFree.map((v) => ({
+            sid: v.sid,
+            account_sid: accountSid,
+            tollfree_phone_number_sid: incomingNumbers.get(v.number),
+            status: v.status,
+            rejection_reason: v.rejectionReason,
+            business_name: "Helio test business",
+            url: `https://messaging.twilio.com/v1/Tollfree/Verifications/${v.sid}`,
+          })),
+          meta: {
+            page: 0,
+            page_size: 50,
+            first_page_url: url.href,
+            previous_page_url: null,
+            url: url.href,
+            next_page_url: null,
+            key: "verifications",
+          },
+        },
+      ];
+    },
     get lookups() {
       return state.lookups;
     },
@@ -614,6 +658,7 @@ function createAccount(accountSid, authToken, options = {}) {
       incomingNumbers.clear();
       services.clear();
       a2p.clear();
+      tollFree.length = 0;
       lineTypes.clear();
       state.lookups = 0;
       calls.length = 0;
@@ -691,6 +736,10 @@ export async function startFakeTwilio(options) {
       account.addIncomingNumbers(Array.isArray(json.numbers) ? json.numbers.map(String) : []);
       return sendJson(res, 200, { ok: true });
     }
+    if (path === "/toll-free" && post) {
+      account.setTollFree(Array.isArray(json.verifications) ? json.verifications : []);
+      return sendJson(res, 200, { ok: true });
+    }
     if (path === "/lookups") return sendJson(res, 200, { lookups: account.lookups });
     if (path === "/line-types" && post) {
       account.setLineTypes(json.types && typeof json.types === "object" ? json.types : {});
@@ -745,6 +794,12 @@ export async function startFakeTwilio(options) {
       const account = byAuth.get(req.headers.authorization ?? "");
       if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
       const [status, json] = account.messagingList(url);
+      return sendJson(res, status, json);
+    }
+    if (req.method === "GET" && url.pathname === "/v1/Tollfree/Verifications") {
+      const account = byAuth.get(req.headers.authorization ?? "");
+      if (!account) return sendJson(res, 401, twilioError(401), { "WWW-Authenticate": 'Basic realm="Twilio API"' });
+      const [status, json] = account.tollFreeList(url);
       return sendJson(res, status, json);
     }
     if (req.method === "GET" && url.pathname.startsWith("/v2/PhoneNumbers/")) {

@@ -94,7 +94,15 @@ export interface SmsProvider {
    * request). Absent: no lookup to ask (the local outbox), and numbers stay as their format says.
    */
   lookupLineType?(phone: string): Promise<{ type: LineType; carrier: string | null }>;
+  /**
+   * The account's toll-free verifications (Twilio: PENDING_REVIEW, IN_REVIEW, TWILIO_APPROVED, TWILIO_REJECTED), each
+   * with its number. Absent: no carrier verification applies (the local outbox).
+   */
+  tollFreeVerifications?(): Promise<TollFreeVerification[]>;
 }
+
+/** One toll-free number's verification as the provider reports it (decision 067's addendum). */
+export type TollFreeVerification = { sid: string; number: string; status: string; rejectionReason: string | null };
 
 /** How many Messaging Services one registration check reads (three requests each): an account has a handful. */
 export const A2P_SERVICES_READ = 20;

@@ -10,6 +10,7 @@ import {
   type ProviderMessage,
   type SendAccepted,
   type SmsProvider,
+  type TollFreeVerification,
 } from "./provider";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
@@ -186,6 +187,37 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
       const carrier =
         typeof info?.carrier_name === "string" && info.carrier_name ? info.carrier_name.slice(0, 100) : null;
       return { type: lineTypeOf(info?.type), carrier };
+    },
+
+    async tollFreeVerifications() {
+      const get = async (url: string): Promise<ProviderJson> =>
+        (await api.call(url, { method: "GET", headers: { Authorization: authorization, Accept: "application/json" } }))
+          .json;
+      const base = config.apiBase?.trim() ? api.base : TWILIO_MESSAGING_BASE;
+      // The verifications name their number by its PN sid: the account's numbers give the number.
+      const [verifications, numbers] = await Promise.all([
+        get(`${base}/v1/Tollfree/Verifications?PageSize=50`),
+        get(`${numbersUrl}?PageSize=1000`),
+      ]);
+      const numberOf = new Map(
+        (Array.isArray(numbers?.incoming_phone_numbers) ? (numbers.incoming_phone_numbers as ProviderJson[]) : []).map(
+          (n) => [String(n?.sid ?? ""), String(n?.phone_number ?? "")],
+        ),
+      );
+      const list: ProviderJson[] = Array.isArray(verifications?.verifications) ? verifications.verifications : [];
+      return list.flatMap((v): TollFreeVerification[] => {
+        const number = numberOf.get(String(v?.tollfree_phone_number_sid ?? ""));
+        return number
+          ? [
+              {
+                sid: String(v?.sid ?? ""),
+                number,
+                status: String(v?.status ?? ""),
+                rejectionReason: typeof v?.rejection_reason === "string" ? v.rejection_reason.slice(0, 300) : null,
+              },
+            ]
+          : [];
+      });
     },
 
     async a2pServices() {

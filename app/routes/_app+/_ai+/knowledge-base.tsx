@@ -295,7 +295,9 @@ export default function KnowledgeBase() {
               30034). Compliance → 10DLC registration drafts the campaign from your settings and real templates, flags
               what reviewers reject (samples without opt-out language or your company name, an opt-in description that
               does not say how consent is given, link shorteners), and with Twilio connected shows each number&apos;s
-              campaign status; the pre-send check warns when a number has no verified campaign.
+              campaign status; the pre-send check warns when a number has no verified campaign. A toll-free number needs
+              an approved toll-free verification instead (Twilio 30032): the same check reads it and warns until it is
+              approved.
             </li>
             <li>
               The 30% federal tax credit for home solar (Section 25D) ended for systems paid for after December 31,

@@ -8,7 +8,7 @@ import { LocalTime } from "~/components/local-time";
 import { formAction } from "~/http/form-action.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { formatCount } from "~/lib/format-count";
-import { isTenDlcNumber, MESSAGE_FLOW_MAX } from "~/deliverability/ten-dlc";
+import { isTenDlcNumber, isTollFreeNumber, MESSAGE_FLOW_MAX } from "~/deliverability/ten-dlc";
 import {
   loadTenDlcReadiness,
   refreshSenderRegistrations,
@@ -187,7 +187,7 @@ export default function TenDlcReadiness() {
         title="Registration status"
         description={
           r.canCheck
-            ? "Each sending number's campaign as Twilio reported it at the last check. Texts from a local number without a verified campaign get a warning before they are sent."
+            ? "Each sending number's campaign — a toll-free number's verification — as Twilio reported it at the last check. Texts from a local number without a verified campaign, or a toll-free number not yet approved, get a warning before they are sent."
             : "Texts go to the local outbox: no carrier registration applies. With Twilio credentials set, check each number's campaign here."
         }
         data-testid="tendlc-status"
@@ -214,13 +214,17 @@ export default function TenDlcReadiness() {
                     <Td className="font-mono">{g.sender}</Td>
                     <Td>
                       <Badge tone={STATUS_TONE[g.status]}>
-                        {g.status === "NONE" ? "No campaign" : g.status.replace("_", " ").toLowerCase()}
+                        {g.status === "NONE"
+                          ? isTollFreeNumber(g.sender)
+                            ? "Not verified"
+                            : "No campaign"
+                          : g.status.replace("_", " ").toLowerCase()}
                       </Badge>
-                      {g.status !== "VERIFIED" && isTenDlcNumber(g.sender) ? (
+                      {g.status !== "VERIFIED" && (isTenDlcNumber(g.sender) || isTollFreeNumber(g.sender)) ? (
                         <span className="ml-2 text-xs text-fg-muted">texts will be blocked</span>
                       ) : null}
                     </Td>
-                    <Td>{g.useCase ?? "—"}</Td>
+                    <Td>{g.useCase === "TOLL_FREE" ? "Toll-free verification" : (g.useCase ?? "—")}</Td>
                   </tr>
                 ))}
               </TBody>
