@@ -85,6 +85,19 @@ const HTTP_DEFAULTS = {
 };
 
 /** @param {number} status @param {number} [code] @param {string} [message] */
+/** The `meta` beside a Messaging API list (messaging.twilio.com): one page, the list under `key`. @param {URL} url @param {string} key */
+function messagingMeta(url, key) {
+  return {
+    page: 0,
+    page_size: 50,
+    first_page_url: url.href,
+    previous_page_url: null,
+    url: url.href,
+    next_page_url: null,
+    key,
+  };
+}
+
 function twilioError(status, code, message) {
   const [defCode, defMessage] = HTTP_DEFAULTS[status] ?? [status * 100, "Error"];
   const c = code ?? defCode;
@@ -521,15 +534,7 @@ function createAccount(accountSid, authToken, options = {}) {
             business_name: "Helio test business",
             url: `https://messaging.twilio.com/v1/Tollfree/Verifications/${v.sid}`,
           })),
-          meta: {
-            page: 0,
-            page_size: 50,
-            first_page_url: url.href,
-            previous_page_url: null,
-            url: url.href,
-            next_page_url: null,
-            key: "verifications",
-          },
+          meta: messagingMeta(url, "verifications"),
         },
       ];
     },
@@ -583,15 +588,7 @@ function createAccount(accountSid, authToken, options = {}) {
      */
     messagingList(url) {
       state.requests++;
-      const meta = (key) => ({
-        page: 0,
-        page_size: 50,
-        first_page_url: url.href,
-        previous_page_url: null,
-        url: url.href,
-        next_page_url: null,
-        key,
-      });
+      const meta = (key) => messagingMeta(url, key);
       if (url.pathname === "/v1/Services")
         return [
           200,
