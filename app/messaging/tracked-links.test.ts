@@ -8,10 +8,11 @@ import { startCampaign } from "~/campaigns/start-campaign.server";
 import { campaignEnrollments, campaigns, campaignSteps, linkClicks, messages, orgSettings } from "~/db/schema";
 import { onLinkClicked } from "~/wiring/link-click-hooks.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
-import { call, createTestUser, db, signedIn } from "../../tests/factories";
+import { call, createTestUser, db, loginAs, signedIn } from "../../tests/factories";
 import { appHooks, DAYTIME, messageRow, pipeline, queueMessage, recordingQueue } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
 import { listMessages } from "~/message-center/list-messages.server";
+import { listContactLinkClicks } from "./list-contact-link-clicks.server";
 import { MIN_RETENTION_MONTHS } from "./org-settings.server";
 import { retentionCutoff } from "./archive-old-messages.server";
 import { reconcileMessages, STUCK_SENDING_MS } from "./reconcile-messages.server";
@@ -175,9 +176,20 @@ describe("tracked links: sent, clicked, counted", () => {
       .from(campaignSteps)
       .where(eq(campaignSteps.id, w.stepId));
     expect([c.n, s.n]).toEqual([2, 2]);
+    // The contact page lists the links the contact opened, last opened first.
+    expect((await listContactLinkClicks(db(), w.contact.id)).map((l) => [l.url, l.clicks])).toEqual(
+      expect.arrayContaining([
+        ["https://sun.example/q/Rosa", 2],
+        ["https://sun.example/reviews", 1],
+      ]),
+    );
+    const page = await call(`/contacts/${w.contact.id}`, { cookie: await loginAs(w.user) });
+    const html = await page.text();
+    expect(html).toContain("Links opened");
+    expect(html).toContain("https://sun.example/q/Rosa");
     // The Message Center shows the message's clicks, every one (one grouped read for the page).
-    const page = await listMessages(db(), { viewer: { userId: w.user.id, role: "superuser" }, q: "sun.example" });
-    expect(page.messages.find((m) => m.id === w.id)?.linkClicks).toBe(3);
+    const center = await listMessages(db(), { viewer: { userId: w.user.id, role: "superuser" }, q: "sun.example" });
+    expect(center.messages.find((m) => m.id === w.id)?.linkClicks).toBe(3);
   });
 
   it("previews, HEAD requests and a signed-in teammate are redirected but not counted", async () => {

@@ -20,6 +20,7 @@ import { StageCard } from "~/contacts/stage-card";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { contactInScope } from "~/http/contact-guard.server";
 import { AppointmentsCard } from "~/appointments/appointments-card";
+import { listContactLinkClicks } from "~/messaging/list-contact-link-clicks.server";
 import { listContactAppointments } from "~/appointments/list-contact-appointments.server";
 import { bookingToken } from "~/appointments/booking-token.server";
 import { messagingConfig } from "~/messaging/messaging-config.server";
@@ -34,7 +35,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const url = new URL(args.request.url);
   const contactId = routeId(args.params.id, CONTACT_NOT_FOUND);
-  const [page, appointments] = await Promise.all([
+  const [page, appointments, linkClicks] = await Promise.all([
     loadContactPage(db, {
       contactId,
       viewer: viewerOf(me),
@@ -44,6 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
     }).catch(throwAsResponse),
     // Read beside the page; returned only when the page's scope check passed (loadContactPage throws otherwise).
     listContactAppointments(db, contactId),
+    listContactLinkClicks(db, contactId),
   ]);
   const { contact, thread, campaigns, templates, leads, owner, queue, users, stages } = page;
   return {
@@ -68,6 +70,7 @@ export async function loader(args: LoaderFunctionArgs) {
     },
     stages: stages.map((s) => ({ key: s.key, label: s.label })),
     appointments,
+    linkClicks,
     me: me.id,
     bookingLink: await bookingLinkFor(args.context.cloudflare.env, contact.id, args.context.clock()),
     customFields: parseCustomFields(contact.customFields),
@@ -113,6 +116,7 @@ export default function ContactDetail() {
     nonce,
     stages,
     appointments,
+    linkClicks,
     me,
     bookingLink,
   } = useLoaderData<typeof loader>();
@@ -235,6 +239,20 @@ export default function ContactDetail() {
                     )}
                     {l.pageUrl ? <p className="text-fg-muted break-all">Page: {l.pageUrl}</p> : null}
                     {l.ipAddress ? <p className="text-fg-muted">IP: {l.ipAddress}</p> : null}
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
+          {linkClicks.length ? (
+            <Card title="Links opened" data-testid="contact-link-clicks">
+              <ul className="space-y-1 text-sm">
+                {linkClicks.map((l) => (
+                  <li key={l.id} className="break-all">
+                    {l.url} <Badge tone="success">{l.clicks === 1 ? "once" : `${l.clicks}×`}</Badge>{" "}
+                    <span className="text-xs text-fg-subtle">
+                      <LocalTime iso={l.lastClickedAt} />
+                    </span>
                   </li>
                 ))}
               </ul>
