@@ -1,3 +1,5 @@
+import { settingValue } from "~/lib/setting-value";
+
 /**
  * The caps on Helio's automatic channels (issue 23, decision 021): what each limits, its window and its default.
  * Every cap is one fixed-window counter in `cap_counters` (hit-cap.server.ts); the limits are organisation settings
@@ -107,7 +109,7 @@ export const CAP_SETTING_KEYS = CAP_NAMES.map(capSettingKey);
 export function capLimitsFrom(rows: readonly { key: string; value: string }[]): CapLimits {
   const out = { ...DEFAULT_CAP_LIMITS };
   for (const name of CAP_NAMES) {
-    const raw = rows.find((r) => r.key === capSettingKey(name))?.value.trim() ?? "";
+    const raw = settingValue(rows, capSettingKey(name));
     const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (Number.isInteger(n) && n >= 0 && n <= CAPS[name].max) out[name] = n;
   }

@@ -1,3 +1,5 @@
+import { settingValue } from "~/lib/setting-value";
+
 // The deliverability autopilot's rule (decision 065): when carriers filter a sending number's texts, more texts from
 // it make the number's reputation worse and can get it blocked outright. Past a threshold in one UTC day (the day the
 // daily cap counts), the number's marketing pauses until a superuser has looked and resumes it.
@@ -33,7 +35,7 @@ export const PAUSE_FILTERED_MESSAGE = `Filtered texts: a whole number from 0 (ne
 export const PAUSE_PERCENT_MESSAGE = "Share of the day's texts: a percentage from 0 to 100, e.g. 2 or 0.5";
 
 export function pauseThresholdFrom(rows: readonly { key: string; value: string }[]): PauseThreshold {
-  const value = (key: string) => rows.find((r) => r.key === key)?.value.trim() ?? "";
+  const value = (key: string) => settingValue(rows, key);
   const filtered = /^\d+$/.test(value(PAUSE_FILTERED_KEY)) ? Number(value(PAUSE_FILTERED_KEY)) : NaN;
   const percent = /^\d+(\.\d+)?$/.test(value(PAUSE_PERCENT_KEY)) ? Number(value(PAUSE_PERCENT_KEY)) : NaN;
   return {

@@ -1,18 +1,12 @@
-import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, sql } from "drizzle-orm";
 import { logActivity } from "~/activity/log-activity.server";
 import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
-import { messages, orgSettings, senderPacing } from "~/db/schema";
+import { messages, senderPacing } from "~/db/schema";
 import { createOutboundMessages } from "~/messaging/create-outbound-messages.server";
-import {
-  FILTERING_CODES,
-  filteredToPause,
-  PAUSE_FILTERED_KEY,
-  PAUSE_PERCENT_KEY,
-  pauseReason,
-  pauseThresholdFrom,
-} from "./carrier-filtering";
+import { FILTERING_CODES, filteredToPause, pauseReason } from "./carrier-filtering";
+import { loadPauseThreshold } from "./pause-threshold.server";
 
 /** Where a pause is told (SALES_ALERT_EMAIL, as a disabled webhook is) and the link to Compliance. */
 export type PauseAlerts = { alertEmail: string | null; publicBaseUrl: string };
@@ -60,12 +54,7 @@ export async function watchCarrierFiltering(ctx: DomainContext, messageIds: numb
   const senders = failed.flatMap((f) => (f.sender ? [f.sender] : []));
   if (!senders.length) return;
   // The organisation's thresholds: two primary-key reads, only when a filtered text came in.
-  const threshold = pauseThresholdFrom(
-    await db
-      .select({ key: orgSettings.key, value: orgSettings.value })
-      .from(orgSettings)
-      .where(inArray(orgSettings.key, [PAUSE_FILTERED_KEY, PAUSE_PERCENT_KEY])),
-  );
+  const threshold = await loadPauseThreshold(db);
   const day = now.toISOString().slice(0, 10);
   for (const sender of senders) {
     const [pacing] = await db

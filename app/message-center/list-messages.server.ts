@@ -174,15 +174,19 @@ function itemOf(r: Row): MessageListItem {
   };
 }
 
-/** The page's tracked texts' clicks: one grouped read through link_clicks_message_uq, for the page's outbound SMS. */
-async function withLinkClicks(db: Db, items: MessageListItem[]) {
-  const ids = items.filter((i) => i.direction === "outbound" && i.channel === "sms").map((i) => i.id);
-  if (!ids.length) return items;
-  const counts = await db
+/** Each message's clicks, summed over its links (its plan is tested: the unique index, never the table). */
+export const linkClicksOfQuery = (db: Db, ids: readonly number[]) =>
+  db
     .select({ messageId: linkClicks.messageId, clicks: sql<number>`sum(${linkClicks.clicks})` })
     .from(linkClicks)
     .where(inJson(linkClicks.messageId, ids))
     .groupBy(linkClicks.messageId);
+
+/** The page's tracked texts' clicks: one grouped read through link_clicks_message_uq, for the page's outbound SMS. */
+async function withLinkClicks(db: Db, items: MessageListItem[]) {
+  const ids = items.filter((i) => i.direction === "outbound" && i.channel === "sms").map((i) => i.id);
+  if (!ids.length) return items;
+  const counts = await linkClicksOfQuery(db, ids);
   const of = new Map(counts.map((c) => [c.messageId, Number(c.clicks)]));
   return items.map((i) => (of.has(i.id) ? { ...i, linkClicks: of.get(i.id)! } : i));
 }

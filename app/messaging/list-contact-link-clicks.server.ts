@@ -10,7 +10,13 @@ export const CONTACT_LINK_CLICKS = 10;
  * link_clicks_contact_idx (a contact's own rows, sorted). The caller has checked the viewer may see the contact.
  */
 export async function listContactLinkClicks(db: Db, contactId: number) {
-  const rows = await db
+  const rows = await contactLinkClicksQuery(db, contactId);
+  return rows.map((r) => ({ ...r, lastClickedAt: r.lastClickedAt.toISOString() }));
+}
+
+/** The read itself (its plan is tested). */
+export function contactLinkClicksQuery(db: Db, contactId: number) {
+  return db
     .select({
       id: linkClicks.id,
       messageId: linkClicks.messageId,
@@ -22,5 +28,4 @@ export async function listContactLinkClicks(db: Db, contactId: number) {
     .where(eq(linkClicks.contactId, contactId))
     .orderBy(desc(linkClicks.lastClickedAt))
     .limit(CONTACT_LINK_CLICKS);
-  return rows.map((r) => ({ ...r, lastClickedAt: r.lastClickedAt.toISOString() }));
 }

@@ -8,6 +8,7 @@ import { orgSettings } from "~/db/schema/org-settings";
 import { ORG_SETTING_KEYS, type OrgSettings } from "./variable-values";
 import { DEFAULT_SMS_SEGMENT_PRICE, priceMicros, SMS_PRICE_KEY } from "./sms-price";
 import { AppError } from "~/lib/app-error";
+import { settingValue } from "~/lib/setting-value";
 import {
   LINK_DOMAIN_HINT,
   LINK_DOMAIN_KEY,
@@ -92,7 +93,7 @@ export const MAX_RETENTION_MONTHS = 120;
 
 /** The stored retention in whole months, or the default when it is missing or out of range. */
 export function retentionMonthsFrom(rows: readonly OrgSettingRow[]): number {
-  const raw = rows.find((r) => r.key === RETENTION_KEY)?.value.trim() ?? "";
+  const raw = settingValue(rows, RETENTION_KEY);
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   return n >= MIN_RETENTION_MONTHS && n <= MAX_RETENTION_MONTHS ? n : DEFAULT_RETENTION_MONTHS;
 }
@@ -104,7 +105,7 @@ export async function loadRetentionMonths(db: Db): Promise<number> {
 }
 
 export function smsSegmentPriceFrom(rows: readonly OrgSettingRow[]): string {
-  const raw = rows.find((r) => r.key === SMS_PRICE_KEY)?.value.trim() ?? "";
+  const raw = settingValue(rows, SMS_PRICE_KEY);
   return priceMicros(raw) === null ? DEFAULT_SMS_SEGMENT_PRICE : raw;
 }
 

@@ -11,8 +11,9 @@ import { createTestContact, uniqueTag } from "../../tests/contact-factory";
 import { call, createTestUser, db, loginAs, signedIn } from "../../tests/factories";
 import { appHooks, DAYTIME, messageRow, pipeline, queueMessage, recordingQueue } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
-import { listMessages } from "~/message-center/list-messages.server";
-import { listContactLinkClicks } from "./list-contact-link-clicks.server";
+import { linkClicksOfQuery, listMessages } from "~/message-center/list-messages.server";
+import { plan } from "../../tests/query-plan";
+import { contactLinkClicksQuery, listContactLinkClicks } from "./list-contact-link-clicks.server";
 import { MIN_RETENTION_MONTHS } from "./org-settings.server";
 import { retentionCutoff } from "./archive-old-messages.server";
 import { reconcileMessages, STUCK_SENDING_MS } from "./reconcile-messages.server";
@@ -135,6 +136,14 @@ async function sentCampaignText(opts: { content?: string } = {}) {
 }
 
 describe("tracked links: sent, clicked, counted", () => {
+  it("the screens' reads of clicks seek their indexes, never scan link_clicks", async () => {
+    const center = await plan(linkClicksOfQuery(db(), [1, 2, 3]).getSQL());
+    expect(center).toMatch(/USING (COVERING )?INDEX link_clicks_message_uq/);
+    expect(center).not.toMatch(/SCAN link_clicks\b(?! USING)/);
+    const contact = await plan(contactLinkClicksQuery(db(), 1).getSQL());
+    expect(contact).toMatch(/SEARCH link_clicks USING INDEX link_clicks_contact_idx/);
+  });
+
   it("the text goes out with one code per link; the message keeps its real links", async () => {
     const w = await sentCampaignText();
     const codes = codesIn(w.body);

@@ -1,4 +1,5 @@
 import type { MessageKind } from "~/db/schema/messages";
+import { settingValue } from "~/lib/setting-value";
 
 // Branded links with click tracking (issue 29 item 3, decision 068). A text's http(s) links go out as
 // `<link base>/l/<code>`: the organisation's own short domain (or Helio's public address), one code per recipient and
@@ -67,15 +68,14 @@ export function trackableLinks(text: string): FoundLink[] {
 
 /** The Organisation screen's link settings. */
 export function linkTrackingFrom(rows: readonly { key: string; value: string }[]) {
-  const value = (key: string) => rows.find((r) => r.key === key)?.value.trim() ?? "";
-  return { track: value(LINK_TRACKING_OFF_KEY) !== "1", domain: value(LINK_DOMAIN_KEY) };
+  return { track: settingValue(rows, LINK_TRACKING_OFF_KEY) !== "1", domain: settingValue(rows, LINK_DOMAIN_KEY) };
 }
 
 /** Where tracked links point: https://<link domain> when one is set, else Helio's public address; null when off. */
 export function linkBaseFrom(rows: readonly { key: string; value: string }[], publicBaseUrl: string): string | null {
-  const value = (key: string) => rows.find((r) => r.key === key)?.value.trim() ?? "";
-  if (value(LINK_TRACKING_OFF_KEY) === "1") return null;
-  const domain = value(LINK_DOMAIN_KEY).toLowerCase();
+  const { track, domain: typed } = linkTrackingFrom(rows);
+  if (!track) return null;
+  const domain = typed.toLowerCase();
   if (LINK_DOMAIN_RE.test(domain)) return `https://${domain}`;
   // No public address (PUBLIC_BASE_URL unset): a link to nowhere would be worse than the real one.
   return publicBaseUrl.replace(/\/+$/, "") || null;
