@@ -1,15 +1,21 @@
 import { and, eq, exists, inArray, isNotNull, not, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { fieldsOfRow } from "~/contacts/contact-fields";
 import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
-import { contacts, messages, suppressions } from "~/db/schema";
+import { contacts, messages, suppressions, users } from "~/db/schema";
 import { nextAllowedSendTime, quietHoursNote, stateForRules, stateRuleFor } from "./quiet-hours";
 import { CAP_WINDOW_MS, capNote, cappedSentSince, nextUnderCap } from "./marketing-cap";
-import { DEFAULT_RENDER_TIME_ZONE, findUnknownVariables, renderQuickSend, renderTemplate } from "./render";
+import {
+  DEFAULT_RENDER_TIME_ZONE,
+  findUnknownVariables,
+  renderQuickSend,
+  renderTemplate,
+  requiredVariables,
+} from "./render";
 import { smsSegments } from "./segments";
 import { hasOptOutWording } from "./keywords";
-import { selectOrgSettings, smsSegmentPriceFrom } from "./org-settings.server";
+import { orgSettingsFrom, selectOrgSettings, smsSegmentPriceFrom } from "./org-settings.server";
+import { variableSource, variableValues, type VariableSources } from "./variable-values";
 import { linkBaseFrom, withTrackedLinks } from "./tracked-links";
 import { priceMicros } from "./sms-price";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
@@ -29,6 +35,20 @@ export interface BroadcastCheckInput {
   scheduledAt?: Date | null;
   /** PUBLIC_BASE_URL: where tracked links point without a link domain (decision 068); segments count the codes. */
   publicBaseUrl?: string;
+  /** Who sends it ({{salesRep}} and kin when a contact has no owner): the person, or a campaign's creator. */
+  senderId?: number | null;
+  /** A campaign step's own values ({{campaignName}}, {{promoCode}}, {{offerExpiration}}). */
+  campaign?: VariableSources["campaign"];
+  /**
+   * A campaign step's send window (the feature's nextInStepWindow): the moment in [planned, …) it lets the copy go in
+   * the contact's zone, applied before the state's calling window.
+   */
+  window?: ((planned: number, timeZone: string | null) => number) | null;
+  /**
+   * What a contact without a value for a {{variable}} means: a broadcast's Confirm leaves them out ("skip"); a
+   * campaign step goes with the blank or the fallback ("blank", counted in missingByVariable).
+   */
+  missingVariables?: "skip" | "blank";
 }
 
 export interface BroadcastCheck {
@@ -46,7 +66,7 @@ export interface BroadcastCheck {
   cost: { perSegment: string; total: string } | null;
   firstTouch: number;
   warnings: {
-    code: "no_opt_out" | "link_shortener" | "unknown_variable" | "unregistered_sender";
+    code: "no_opt_out" | "link_shortener" | "unknown_variable" | "unregistered_sender" | "unfilled_variable";
     message: string;
   }[];
 }
@@ -77,6 +97,7 @@ function checkRows(db: Db, ids: readonly number[], email: boolean, scope?: SQL) 
       state: pc.state,
       zip_code: pc.zipCode,
       time_zone: pc.timeZone,
+      custom_fields: pc.customFields,
       sendable: pc.sendable,
       opted_out: (email
         ? or(isNotNull(pc.emailUnsubscribedAt), suppressed(sql`${sup.channel} = 'email'`, pc.email))
@@ -121,6 +142,8 @@ export type AssessedRecipient = {
   state: string;
   outcome: RecipientOutcome;
   segments: { segments: number; encoding: "GSM-7" | "UCS-2" } | null;
+  /** A campaign step's variables this contact has no value for: the copy goes with the blank or the fallback. */
+  blanks?: string[];
 };
 
 type CheckRow = Awaited<ReturnType<typeof checkRows>>[number];
@@ -137,11 +160,51 @@ async function cappedSendsOf(db: Db, phones: string[], at: number) {
   return sentAts;
 }
 
+/** What a check reads once, beside the recipients: the price, where tracked links point, the fixed variables' values. */
+export type CheckContext = {
+  price: string | null;
+  linkBase: string | null;
+  sources: Omit<VariableSources, "contact" | "to">;
+};
+
+/**
+ * One read of the organisation settings (price, link domain, {{company}}/{{companyPhone}}/{{website}}) and, when the
+ * text uses {{salesRep…}}, one of the sender's profile.
+ */
+export async function loadCheckContext(db: Db, input: BroadcastCheckInput): Promise<CheckContext> {
+  const usesSender = [input.content, input.subject ?? ""].some((p) =>
+    requiredVariables(p).some((n) => variableSource(n) === "sender"),
+  );
+  const [rows, sender] = await Promise.all([
+    selectOrgSettings(db),
+    usesSender && input.senderId
+      ? db
+          .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, phone: users.phone })
+          .from(users)
+          .where(eq(users.id, input.senderId))
+          .get()
+      : undefined,
+  ]);
+  const sms = input.type === "sms";
+  return {
+    price: sms ? smsSegmentPriceFrom(rows) : null,
+    linkBase: sms ? linkBaseFrom(rows, input.publicBaseUrl ?? "") : null,
+    sources: { org: orgSettingsFrom(rows), sender: sender ?? null, campaign: input.campaign ?? null },
+  };
+}
+
+/** Variables whose value is the contact's own (fields, custom fields): the ones that can lack a value per recipient. */
+const perContact = (name: string) => {
+  const src = variableSource(name);
+  return src === "contact" || src === "custom";
+};
+
 /**
  * Each picked contact with what would happen to its copy at `at` (now, or the scheduled time), in the order the
- * send consumer decides: opted out, not sendable, a variable with no value, then for a text the state's calling
- * window in the contact's local time and Florida's/Oklahoma's 3 per 24 hours — a deferral says until when and which
- * rule. Reads the contacts in chunks (one JSON parameter each) and each chunk's recent capped texts; writes nothing.
+ * send consumer decides: opted out, not sendable, a variable with no value, then a campaign step's send window, and
+ * for a text the state's calling window in the contact's local time and Florida's/Oklahoma's 3 per 24 hours — a
+ * deferral says until when and which rule. Reads the contacts in chunks (one JSON parameter each) and each chunk's
+ * recent capped texts; writes nothing.
  */
 export async function* assessRecipients(
   db: Db,
@@ -149,9 +212,9 @@ export async function* assessRecipients(
   now: Date,
   /** Only the contacts in this scope (scopeCondition); the others are as if they did not exist. */
   scope?: SQL,
-  /** Where the texts' tracked links will point (linkBaseFrom), null when they go as written. */
-  linkBase: string | null = null,
+  ctx?: CheckContext,
 ): AsyncGenerator<AssessedRecipient[]> {
+  const context = ctx ?? (await loadCheckContext(db, input));
   const ids = [...new Set(input.contactIds)];
   const at = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : now;
   const email = input.type === "email";
@@ -164,29 +227,47 @@ export async function* assessRecipients(
           rows.flatMap((c) => (c.phone ? [c.phone] : [])),
           at.getTime(),
         );
-    yield rows.map((c) => assess(c, input, at, capped, linkBase));
+    yield rows.map((c) => assess(c, input, at, capped, context));
   }
 }
 
 function assess(
   c: CheckRow,
   input: BroadcastCheckInput,
-  at: Date,
+  planned: Date,
   capped: Map<string, number[]>,
-  linkBase: string | null,
+  ctx: CheckContext,
 ): AssessedRecipient {
   const email = input.type === "email";
   const state = stateForRules(c.state, c.zip_code);
   const base = { contact: c, state, segments: null };
   if (c.opted_out) return { ...base, outcome: { kind: "opted_out" } };
   if (email ? !c.email : !c.sendable) return { ...base, outcome: { kind: "not_sendable" } };
-  const values = fieldsOfRow(c);
+  // The step's window moves the copy first (the dispatcher), then the pipeline's rules judge that moment.
+  const at = input.window ? new Date(input.window(planned.getTime(), c.time_zone)) : planned;
+  // As the consumer renders it: the contact's fields and custom fields, the organisation's, the sender's, the campaign's.
+  const values = variableValues({
+    ...ctx.sources,
+    contact: {
+      firstName: c.first_name,
+      lastName: c.last_name,
+      email: c.email,
+      phone: c.phone,
+      company: c.company,
+      address: c.address,
+      city: c.city,
+      state: c.state,
+      zipCode: c.zip_code,
+      customFields: c.custom_fields,
+    },
+  });
   const opts = { now: at, timeZone: c.time_zone ?? DEFAULT_RENDER_TIME_ZONE };
   const body = renderTemplate(input.content, values, opts);
   const subj = email && input.subject ? renderTemplate(input.subject, values, opts) : null;
-  const missing = [...new Set([...body.missing, ...(subj?.missing ?? [])])];
-  if (missing.length) return { ...base, outcome: { kind: "missing_variable", missing } };
-  if (email) return { ...base, outcome: { kind: "send", at: at.getTime() } };
+  const missing = [...new Set([...body.missing, ...(subj?.missing ?? [])])].filter(perContact);
+  const blanks = input.missingVariables === "blank" ? missing : [];
+  if (missing.length && !blanks.length) return { ...base, outcome: { kind: "missing_variable", missing } };
+  if (email) return { ...base, blanks, outcome: { kind: "send", at: at.getTime() } };
   // As the consumer renders it: {{variables}}, then the quick-send #PLACEHOLDERS#, then its links as tracked links.
   const segments = smsSegments(
     withTrackedLinks(
@@ -196,19 +277,20 @@ function assess(
         company: c.company,
         address: c.address,
       }),
-      linkBase,
+      ctx.linkBase,
     ),
   );
   const t = at.getTime();
   const windowAt = nextAllowedSendTime(at, c.time_zone, state).getTime();
   if (windowAt > t)
-    return { ...base, segments, outcome: { kind: "deferred", at: windowAt, why: quietHoursNote(state) } };
+    return { ...base, blanks, segments, outcome: { kind: "deferred", at: windowAt, why: quietHoursNote(state) } };
   const rule = stateRuleFor(state);
   if (rule.per24Hours && c.phone) {
     const next = nextUnderCap(capped.get(c.phone) ?? [], rule.per24Hours, t);
     if (next > t)
       return {
         ...base,
+        blanks,
         segments,
         outcome: {
           kind: "deferred",
@@ -217,7 +299,7 @@ function assess(
         },
       };
   }
-  return { ...base, segments, outcome: { kind: "send", at: t } };
+  return { ...base, blanks, segments, outcome: { kind: "send", at: t } };
 }
 
 /**
@@ -241,10 +323,12 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   const email = input.type === "email";
   // An SMS with a public shortener is refused when sent (issue 29), so the check refuses it too, before any read.
   assertNoLinkShortener(input.type, input.content);
-  const { price, linkBase } = await pricing(db, input);
-  for await (const chunk of assessRecipients(db, input, now, undefined, linkBase)) {
+  const ctx = await loadCheckContext(db, input);
+  const { price, linkBase } = ctx;
+  for await (const chunk of assessRecipients(db, input, now, undefined, ctx)) {
     found += chunk.length;
-    for (const { contact: c, outcome: o, segments: seg } of chunk) {
+    for (const { contact: c, outcome: o, segments: seg, blanks } of chunk) {
+      for (const m of blanks ?? []) missingByVariable[m] = (missingByVariable[m] ?? 0) + 1;
       if (o.kind === "opted_out") skipped.optedOut++;
       else if (o.kind === "not_sendable") skipped.notSendable++;
       else if (o.kind === "missing_variable") {
@@ -277,6 +361,12 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
     warnings.push({
       code: "unknown_variable",
       message: `Unknown variable${unknownVariables.length > 1 ? "s" : ""}: ${unknownVariables.map((u) => `{{${u}}}`).join(", ")}`,
+    });
+  const unfilled = unfilledVariables(input, ctx);
+  if (unfilled.length)
+    warnings.push({
+      code: "unfilled_variable",
+      message: `No value for ${unfilled.map((u) => `{{${u.name}}}`).join(", ")} (${[...new Set(unfilled.map((u) => u.where))].join("; ")}): fill ${unfilled.length > 1 ? "them" : "it"} in or add a fallback such as {{${unfilled[0].name}|…}}.`,
     });
   if (!email && firstTouch > 0 && !hasOptOutWording(input.content)) {
     warnings.push({
@@ -313,11 +403,24 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
   };
 }
 
-/** An SMS check's price per segment and where its tracked links will point, from one read of the settings. */
-async function pricing(db: Db, input: BroadcastCheckInput) {
-  if (input.type === "email") return { price: null, linkBase: null };
-  const rows = await selectOrgSettings(db);
-  return { price: smsSegmentPriceFrom(rows), linkBase: linkBaseFrom(rows, input.publicBaseUrl ?? "") };
+const WHERE_FILLED: Record<string, string> = {
+  sender: "the sender's profile",
+  org: "the Organisation settings",
+  campaign: "the campaign's details",
+};
+
+/**
+ * The {{variables}} without a fallback that are the same for every recipient and have no value — the sender's, the
+ * organisation's or the campaign's (a broadcast's Confirm refuses them; a campaign step would go with blanks).
+ */
+function unfilledVariables(input: BroadcastCheckInput, ctx: CheckContext) {
+  const fixed = variableValues(ctx.sources);
+  const names = [...new Set([input.content, input.subject ?? ""].flatMap(requiredVariables))];
+  return names.flatMap((name) => {
+    const src = variableSource(name);
+    if (!src || !(src in WHERE_FILLED) || fixed[name]?.trim()) return [];
+    return [{ name, where: WHERE_FILLED[src] }];
+  });
 }
 
 /** Segments × the price per segment, in exact micro-dollars, shown in whole cents (rounded up: an estimate to budget by). */
@@ -362,12 +465,12 @@ export async function recipientsCsv(
   // Names and numbers: only of the contacts the person sees (decision 048); the rest read "Not found".
   const scope = scopeCondition(await loadContactScope(db, viewer));
   assertNoLinkShortener(input.type, input.content);
-  const { price, linkBase } = await pricing(db, input);
-  const perSegment = price ? (priceMicros(price) ?? 0) : 0;
+  const ctx = await loadCheckContext(db, input);
+  const perSegment = ctx.price ? (priceMicros(ctx.price) ?? 0) : 0;
   const lines = [RECIPIENT_COLUMNS.map(csvCell).join(",")];
   const seen = new Set<number>();
-  for await (const chunk of assessRecipients(db, input, now, scope, linkBase)) {
-    for (const { contact: c, state, outcome: o, segments } of chunk) {
+  for await (const chunk of assessRecipients(db, input, now, scope, ctx)) {
+    for (const { contact: c, state, outcome: o, segments, blanks } of chunk) {
       seen.add(c.id);
       const at = o.kind === "send" || o.kind === "deferred" ? o.at : null;
       lines.push(
@@ -380,11 +483,13 @@ export async function recipientsCsv(
           OUTCOME_LABEL[o.kind],
           at === null ? "" : new Date(at).toISOString(),
           at === null ? "" : contactLocalTime(at, c.time_zone),
-          o.kind === "deferred"
-            ? o.why
-            : o.kind === "missing_variable"
-              ? o.missing.map((m) => `{{${m}}}`).join(" ")
-              : "",
+          [
+            o.kind === "deferred" ? o.why : "",
+            o.kind === "missing_variable" ? o.missing.map((m) => `{{${m}}}`).join(" ") : "",
+            blanks?.length ? `Blank: ${blanks.map((m) => `{{${m}}}`).join(" ")}` : "",
+          ]
+            .filter(Boolean)
+            .join("; "),
           segments ? String(segments.segments) : "",
           // Only what will be sent costs anything: a skipped contact's cell stays empty.
           segments && (o.kind === "send" || o.kind === "deferred")

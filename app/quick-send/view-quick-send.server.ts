@@ -38,6 +38,7 @@ export async function viewQuickSend(
           contactIds: await quickSendRecipients(db, imp.id),
           scheduledAt: imp.scheduledAt,
           publicBaseUrl: opts.publicBaseUrl,
+          senderId: opts.userId,
         },
         opts.now,
       )

@@ -268,6 +268,11 @@ const MATRIX: Record<string, Case[]> = {
   "_app+/_campaigns+/campaigns.$id.edit.tsx": screen(campaignAt("/edit")),
   "_app+/_campaigns+/campaigns.$id.delete.tsx": screen(campaignAt("/delete"), REDIRECT),
   "_app+/_campaigns+/campaigns.$id.contacts.tsx": screen(campaignAt("/contacts")),
+  // Start from the check: a fresh campaign has no contacts, so start refuses it (409 beside the dialog).
+  "_app+/_campaigns+/campaigns.$id.check.tsx": [
+    ...screen(campaignAt("/check"), { anon: 302, user: 409, superuser: 409 }),
+    get("/campaigns/999999999/check", SCREEN_404),
+  ],
   "_app+/_campaigns+/campaigns.$id.steps.tsx": [
     get(campaignAt("/steps"), SCREEN),
     get("/campaigns/999999999/steps", SCREEN_404),
@@ -535,6 +540,12 @@ const MATRIX: Record<string, Case[]> = {
     get("/media/999999999", SCREEN_404),
     get("/media/not-an-id", SCREEN_404),
     post("/media/1", {}, SCREEN_NO_ACTION),
+  ],
+  "_session+/campaigns.$id.check[.]csv.ts": [
+    // A fresh campaign has no step yet: nothing to list (409, "Add at least one active step …").
+    get(campaignAt("/check.csv"), { anon: 302, user: 409, superuser: 409 }),
+    get("/campaigns/999999999/check.csv", SCREEN_404),
+    post(campaignAt("/check.csv"), {}, SCREEN_NO_ACTION),
   ],
   "_session+/contacts.$id.tcpa-packet[.]csv.ts": [
     get(contactAt("/tcpa-packet.csv"), SCREEN),

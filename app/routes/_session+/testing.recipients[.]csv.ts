@@ -32,6 +32,7 @@ export async function action(args: ActionFunctionArgs) {
         ...input,
         scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
         publicBaseUrl: messagingConfig(args.context.cloudflare.env).publicBaseUrl,
+        senderId: user.id,
       },
       now,
       viewerOf(user),

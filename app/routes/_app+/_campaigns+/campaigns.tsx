@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { ListOrdered, Megaphone, Pause, Pencil, Play, Plus, Trash2, UserPlus } from "lucide-react";
+import { ClipboardCheck, ListOrdered, Megaphone, Pause, Pencil, Play, Plus, Trash2, UserPlus } from "lucide-react";
 import { z } from "zod";
 import { requireUser } from "~/http/guard.server";
 import { CAMPAIGN_NOT_FOUND, TOASTS } from "~/campaigns/campaign-schema";
@@ -233,6 +233,16 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
           >
             <UserPlus aria-hidden="true" className="mr-1 inline size-4" />
             Add contacts
+          </TextLink>
+        ) : null}
+        {c.status === "draft" ? (
+          <TextLink
+            to={`/campaigns/${c.id}/check${search}`}
+            preventScrollReset
+            aria-label={`Check ${c.name} before starting`}
+          >
+            <ClipboardCheck aria-hidden="true" className="mr-1 inline size-4" />
+            Check
           </TextLink>
         ) : null}
         <TextLink to={`/campaigns/${c.id}/edit${search}`} preventScrollReset aria-label={`Edit ${c.name}`}>

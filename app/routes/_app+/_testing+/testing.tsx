@@ -164,6 +164,7 @@ export async function action(args: ActionFunctionArgs) {
           ...input,
           scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
           publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
+          senderId: user.id,
         },
         deps.now,
       );
