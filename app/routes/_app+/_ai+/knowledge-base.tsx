@@ -300,6 +300,14 @@ export default function KnowledgeBase() {
               approved.
             </li>
             <li>
+              Before you send, check. A broadcast&apos;s Check (Testing Playground, Quick Upload) and a draft
+              campaign&apos;s Check (its card on Campaign Sequences, for the first step) show who gets it, who is
+              skipped and why (opted out, not sendable, a missing value), each contact&apos;s arrival in their local
+              time with the rule that holds it, segments and cost, and the warnings above; “Download the list” gives it
+              one row per contact. Per contact, the TCPA packet (the contact page) gathers the consent record, every
+              message with the contact&apos;s local time, every hold and every opt-out.
+            </li>
+            <li>
               The 30% federal tax credit for home solar (Section 25D) ended for systems paid for after December 31,
               2025: Helio&apos;s AI drafts never offer it, and {"{{incentiveAmount}}"} is for state or utility
               incentives.
