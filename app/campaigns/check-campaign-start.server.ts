@@ -117,6 +117,17 @@ function firstActiveStep(db: Db, campaignId: number) {
     .get();
 }
 
+/** A draft's enrolled contacts after enrolment `after`, by campaign_enrollments_campaign_status_idx. */
+export function selectWaitingEnrolments(db: Db, campaignId: number, after: number, limit: number) {
+  const e = campaignEnrollments;
+  return db
+    .select({ id: e.id, contactId: e.contactId })
+    .from(e)
+    .where(and(eq(e.campaignId, campaignId), eq(e.status, "paused"), gt(e.id, after)))
+    .orderBy(asc(e.id))
+    .limit(limit);
+}
+
 /**
  * Who the first step would go to when the campaign starts now: its enrolled contacts (a draft's wait as 'paused',
  * campaign_enrollments_campaign_status_idx) and the audience it enrols at start, as runEnrollmentJob reads it — every
@@ -124,14 +135,8 @@ function firstActiveStep(db: Db, campaignId: number) {
  */
 async function startAudience(db: Db, c: Campaign): Promise<{ ids: number[]; truncated: boolean }> {
   const ids = new Set<number>();
-  const e = campaignEnrollments;
   for (let after = 0; ids.size < MAX_START_CHECK; ) {
-    const page = await db
-      .select({ id: e.id, contactId: e.contactId })
-      .from(e)
-      .where(and(eq(e.campaignId, c.id), eq(e.status, "paused"), gt(e.id, after)))
-      .orderBy(asc(e.id))
-      .limit(ENROLLED_PAGE);
+    const page = await selectWaitingEnrolments(db, c.id, after, ENROLLED_PAGE);
     for (const r of page) ids.add(r.contactId);
     if (page.length < ENROLLED_PAGE) break;
     after = page[page.length - 1].id;

@@ -8,7 +8,9 @@ import { createTestUser, db } from "../../tests/factories";
 import { addCampaignContacts } from "./add-campaign-contacts.server";
 import { addCampaignStep } from "./add-campaign-step.server";
 import { checkStep, stepSchema } from "./campaign-schema";
-import { campaignStartCsv, checkCampaignStart } from "./check-campaign-start.server";
+import { campaignStartCsv, checkCampaignStart, selectWaitingEnrolments } from "./check-campaign-start.server";
+import { selectCappedSends, selectCheckRows } from "~/messaging/check-broadcast.server";
+import { plan } from "../../tests/query-plan";
 import { createCampaign } from "./create-campaign.server";
 import { startCampaign } from "./start-campaign.server";
 import { recordingQueue } from "../../tests/messaging-harness";
@@ -195,5 +197,26 @@ describe("the broadcast check renders as the consumer does (sender, organisation
     );
     expect(noSender.recipients).toBe(1);
     expect(noSender.warnings.map((x) => x.code)).toEqual(["unfilled_variable"]);
+  });
+});
+
+describe("the check's reads (query plans): O(recipients), never a scan of contacts or messages", () => {
+  it("a draft's enrolled contacts seek campaign_enrollments_campaign_status_idx", async () => {
+    const p = await plan(selectWaitingEnrolments(db(), 7, 0, 5000).getSQL());
+    expect(p).toMatch(/SEARCH campaign_enrollments USING INDEX campaign_enrollments_campaign_status_idx/);
+    expect(p).not.toMatch(/SCAN campaign_enrollments/);
+  });
+
+  it("each chunk's contacts by primary key, their suppressions and first touch by index; the capped texts by messages_capped_sent_idx", async () => {
+    for (const email of [false, true]) {
+      const p = await plan(selectCheckRows(db(), [1, 2, 3], email).getSQL());
+      expect(p).toMatch(/SEARCH c USING INTEGER PRIMARY KEY/);
+      expect(p).toMatch(/SEARCH s USING (COVERING )?INDEX/);
+      expect(p).toMatch(/SEARCH m USING (COVERING )?INDEX/);
+      expect(p).not.toMatch(/SCAN (c|s|m)\b/);
+    }
+    const capped = await plan(selectCappedSends(db(), ["+15555550100"], 0).getSQL());
+    expect(capped).toMatch(/messages_capped_sent_idx/);
+    expect(capped).not.toMatch(/SCAN m\b/);
   });
 });

@@ -76,7 +76,7 @@ const sup = alias(suppressions, "s");
 const msg = alias(messages, "m");
 
 /** The picked contacts with what the check needs: opted out (flag or suppression), first marketing touch. */
-function checkRows(db: Db, ids: readonly number[], email: boolean, scope?: SQL) {
+export function selectCheckRows(db: Db, ids: readonly number[], email: boolean, scope?: SQL) {
   const suppressed = (channel: SQL, address: typeof pc.phone | typeof pc.email) =>
     exists(
       db
@@ -146,17 +146,22 @@ export type AssessedRecipient = {
   blanks?: string[];
 };
 
-type CheckRow = Awaited<ReturnType<typeof checkRows>>[number];
+type CheckRow = Awaited<ReturnType<typeof selectCheckRows>>[number];
+
+/** The picked numbers' capped marketing texts since `since` (messages_capped_sent_idx, the consumer's predicate). */
+export function selectCappedSends(db: Db, phones: string[], since: number) {
+  return db
+    .select({ phone: msg.phone, at: sql<number>`${msg.sentAt}`.mapWith(Number) })
+    .from(msg)
+    .where(and(inJson(msg.phone, phones), cappedSentSince(since)));
+}
 
 /** When each picked number was sent a capped marketing text in the last 24 hours (the Florida/Oklahoma cap's read). */
 async function cappedSendsOf(db: Db, phones: string[], at: number) {
   const sentAts = new Map<string, number[]>();
   if (!phones.length) return sentAts;
-  const rows = await db
-    .select({ phone: msg.phone, at: sql<number>`${msg.sentAt}`.mapWith(Number) })
-    .from(msg)
-    .where(and(inJson(msg.phone, phones), cappedSentSince(at - CAP_WINDOW_MS)));
-  for (const r of rows) if (r.phone) sentAts.set(r.phone, [...(sentAts.get(r.phone) ?? []), r.at]);
+  for (const r of await selectCappedSends(db, phones, at - CAP_WINDOW_MS))
+    if (r.phone) sentAts.set(r.phone, [...(sentAts.get(r.phone) ?? []), r.at]);
   return sentAts;
 }
 
@@ -219,7 +224,7 @@ export async function* assessRecipients(
   const at = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : now;
   const email = input.type === "email";
   for (let i = 0; i < ids.length; i += CHECK_CHUNK) {
-    const rows = await checkRows(db, ids.slice(i, i + CHECK_CHUNK), email, scope);
+    const rows = await selectCheckRows(db, ids.slice(i, i + CHECK_CHUNK), email, scope);
     const capped = email
       ? new Map<string, number[]>()
       : await cappedSendsOf(
