@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import {
   complianceEvents,
+  contactImports,
   leadConsents,
   messages,
   type ComplianceEvent,
@@ -84,6 +85,25 @@ function leadEntry(l: LeadConsent): PacketEntry {
   };
 }
 
+type ListConsent = { fileName: string; seller: string | null; text: string | null };
+
+/** An imported list's consent record: the seller and wording given for the whole file, at the contact's import. */
+function listEntry(l: ListConsent, at: number): PacketEntry {
+  return {
+    at,
+    record: "lead consent",
+    what: `Consent with the imported list ${l.fileName}`,
+    channel: "",
+    direction: "",
+    status: "",
+    from: "",
+    to: l.seller ?? "",
+    text: l.text ?? "",
+    reason: "",
+    messageId: null,
+  };
+}
+
 function eventEntry(e: ComplianceEvent): PacketEntry {
   const consent = e.kind === "opt_out" || e.kind === "opt_in";
   return {
@@ -104,7 +124,7 @@ function eventEntry(e: ComplianceEvent): PacketEntry {
 /** One contact's packet: its record, then every entry oldest first. `not_found` outside the viewer's scope. */
 export async function buildTcpaPacket(db: Db, contactId: number, viewer: ContactViewer, now: Date) {
   const contact = await getContact(db, contactId, viewer);
-  const [leads, events, thread] = (await runBatch(db, [
+  const [leads, events, thread, lists] = (await runBatch(db, [
     db
       .select()
       .from(leadConsents)
@@ -139,7 +159,16 @@ export async function buildTcpaPacket(db: Db, contactId: number, viewer: Contact
       .where(eq(messages.contactId, contactId))
       .orderBy(asc(messages.contactId), asc(messages.id))
       .limit(PACKET_MAX_MESSAGES + 1),
-  ])) as [LeadConsent[], ComplianceEvent[], ThreadRow[]];
+    // The consent record of the list that brought the contact in (decision 071), by primary key; none = no row.
+    db
+      .select({
+        fileName: contactImports.fileName,
+        seller: contactImports.consentSeller,
+        text: contactImports.consentText,
+      })
+      .from(contactImports)
+      .where(eq(contactImports.id, contact.consentImportId ?? 0)),
+  ])) as [LeadConsent[], ComplianceEvent[], ThreadRow[], ListConsent[]];
   const truncated = thread.length > PACKET_MAX_MESSAGES;
   const messageEntries = thread.slice(0, PACKET_MAX_MESSAGES).map(
     (m): PacketEntry => ({
@@ -158,7 +187,8 @@ export async function buildTcpaPacket(db: Db, contactId: number, viewer: Contact
       messageId: m.id,
     }),
   );
-  const entries = [...leads.map(leadEntry), ...events.map(eventEntry), ...messageEntries].sort(
+  const listEntries = lists.map((l) => listEntry(l, contact.consentAt?.getTime() ?? contact.createdAt.getTime()));
+  const entries = [...listEntries, ...leads.map(leadEntry), ...events.map(eventEntry), ...messageEntries].sort(
     (a, b) => a.at - b.at || (a.messageId ?? 0) - (b.messageId ?? 0),
   );
   return {

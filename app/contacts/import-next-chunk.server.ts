@@ -44,6 +44,8 @@ export async function importNextChunk(
     // Whose existing contacts this import may update: its creator's (decision 048).
     scope: await loadUserContactScope(db, imp.createdBy),
     consentSource: `csv:${imp.fileName}`,
+    // Only a file with a consent record names it on its contacts (decision 071).
+    consentImportId: imp.consentSeller || imp.consentText ? imp.id : null,
     mode: imp.duplicateMode,
     userId: imp.createdBy,
     ownerUserId: imp.ownerUserId,

@@ -13,6 +13,12 @@ export const NO_VALID_CONTACTS = "No valid contacts";
 export type FileOwner = { ownerUserId: number | null; role: Role };
 
 /**
+ * A list's consent record (decision 071): the seller who obtained the leads' consent and the exact wording they agreed
+ * to, as the lead vendor or the team's own form showed it. Blank = none.
+ */
+export type ImportConsent = { seller: string | null; text: string | null };
+
+/**
  * Moves a staged import to `importing` with the chosen duplicate handling and the file's owner (once: a second
  * confirm is a no-op). The owner follows setContactOwner's rule (a standard user: themselves or nobody).
  */
@@ -23,6 +29,7 @@ export async function confirmContactImport(
   mode: DuplicateMode,
   now: Date,
   owner: FileOwner | null = null,
+  consent: ImportConsent | null = null,
 ) {
   const imp = await getContactImport(db, id, userId);
   if (imp.validRows === 0) throw new AppError("validation", NO_VALID_CONTACTS);
@@ -31,9 +38,23 @@ export async function confirmContactImport(
   if (owner) await assertOwnerAllowed(db, ownerUserId, { userId, ipAddress: null, role: owner.role });
   await db
     .update(contactImports)
-    .set({ status: "importing", duplicateMode: mode, ownerUserId, updatedAt: now })
+    .set({
+      status: "importing",
+      duplicateMode: mode,
+      ownerUserId,
+      consentSeller: consent?.seller || null,
+      consentText: consent?.text || null,
+      updatedAt: now,
+    })
     .where(and(eq(contactImports.id, id), eq(contactImports.status, "staged")));
-  return { ...imp, status: "importing" as const, duplicateMode: mode, ownerUserId };
+  return {
+    ...imp,
+    status: "importing" as const,
+    duplicateMode: mode,
+    ownerUserId,
+    consentSeller: consent?.seller || null,
+    consentText: consent?.text || null,
+  };
 }
 
 /**
@@ -47,11 +68,20 @@ export async function startContactImport(
     userId: number;
     mode: DuplicateMode;
     owner?: FileOwner | null;
+    consent?: ImportConsent | null;
     clock: Clock;
     enqueue: (importId: number) => Promise<void>;
   },
 ): Promise<ContactImport> {
-  const confirmed = await confirmContactImport(db, opts.id, opts.userId, opts.mode, opts.clock(), opts.owner);
+  const confirmed = await confirmContactImport(
+    db,
+    opts.id,
+    opts.userId,
+    opts.mode,
+    opts.clock(),
+    opts.owner,
+    opts.consent,
+  );
   if (confirmed.status === "importing") {
     const { done } = await importNextChunk(db, opts.id, opts.clock());
     if (!done) await opts.enqueue(opts.id);

@@ -5,6 +5,13 @@ import { describe, expect, it } from "vitest";
 import { call, db, signedIn } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 import { buildTcpaPacket } from "./build-tcpa-packet.server";
+import { contactImports, contacts } from "~/db/schema";
+import { eq, inArray } from "drizzle-orm";
+import { createTestUser } from "../../tests/factories";
+import { uniquePhone } from "../../tests/contact-factory";
+import { loadColumnMatch, matchImportColumns } from "./match-import-columns.server";
+import { stageCsvForMatching } from "./stage-contact-import.server";
+import { startContactImport, type ImportConsent } from "./start-contact-import.server";
 import { viewerOf } from "./contact-scope.server";
 
 const T0 = Date.UTC(2026, 10, 18, 16, 0); // 11:00 in New York
@@ -119,5 +126,65 @@ describe("the TCPA packet", () => {
       expect((await call(path, { cookie: other.cookie })).status, path).toBe(404);
       expect((await call(path)).status, `${path} signed out`).toBe(302);
     }
+  });
+});
+
+describe("an imported list's consent record (issue 29 item 2, decision 071)", () => {
+  const NOW = new Date(T0);
+  async function importList(userId: number, name: string, phones: string[], consent: ImportConsent | null) {
+    const text = ["First Name,Last Name,Phone", ...phones.map((p, i) => `Lea${i},List,${p}`)].join("\n");
+    const imp = await stageCsvForMatching(db(), { name, text }, { userId }, NOW);
+    const match = await loadColumnMatch(db(), imp.id);
+    await matchImportColumns(
+      db(),
+      { id: imp.id, userId, role: "superuser", columns: match.columns.map((c) => c.target ?? "") },
+      NOW,
+    );
+    await startContactImport(db(), {
+      id: imp.id,
+      userId,
+      mode: "skip",
+      consent,
+      clock: () => NOW,
+      enqueue: async () => {},
+    });
+    return imp.id;
+  }
+
+  it("the seller and wording given for a file are kept once on the import and shown in each new contact's packet", async () => {
+    const user = await createTestUser({ role: "superuser" });
+    const viewer = viewerOf({ id: user.id, role: "superuser" });
+    const phones = [uniquePhone(), uniquePhone()];
+    const wording = "By submitting, I agree that Sun Solar may text me about solar offers. Reply STOP to opt out.";
+    const id = await importList(user.id, "vendor-nov.csv", phones, { seller: "Sun Solar LLC", text: wording });
+    const imp = (await db().select().from(contactImports).where(eq(contactImports.id, id)).get())!;
+    expect(imp).toMatchObject({ status: "completed", consentSeller: "Sun Solar LLC", consentText: wording });
+    const rows = await db()
+      .select({ id: contacts.id, importId: contacts.consentImportId, source: contacts.consentSource })
+      .from(contacts)
+      .where(inArray(contacts.phone, phones));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(r).toMatchObject({ importId: id, source: "csv:vendor-nov.csv" });
+      const packet = await buildTcpaPacket(db(), r.id, viewer, NOW);
+      const consent = packet.entries.filter((e) => e.what.startsWith("Consent with the imported list"));
+      expect(consent).toEqual([
+        expect.objectContaining({
+          at: T0,
+          record: "lead consent",
+          what: "Consent with the imported list vendor-nov.csv",
+          to: "Sun Solar LLC",
+          text: wording,
+        }),
+      ]);
+    }
+
+    // A file without a record names no import on its contacts, and their packets hold no list consent.
+    const bare = uniquePhone();
+    await importList(user.id, "plain.csv", [bare], null);
+    const plain = (await db().select().from(contacts).where(eq(contacts.phone, bare)).get())!;
+    expect(plain.consentImportId).toBeNull();
+    const packet = await buildTcpaPacket(db(), plain.id, viewer, NOW);
+    expect(packet.entries.filter((e) => e.record === "lead consent")).toEqual([]);
   });
 });

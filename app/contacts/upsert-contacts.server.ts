@@ -61,6 +61,8 @@ export async function upsertContactChunk(
     now: Date;
     /** Where these contacts' consent to be contacted comes from (e.g. "csv:leads.csv", "api:bulk"). */
     consentSource?: string;
+    /** The import whose consent record covers the contacts it creates (decision 071). */
+    consentImportId?: number | null;
     /**
      * Whose contacts the writer may update (decision 048): an existing contact outside it is a duplicate, skipped,
      * never merged into — a rep's import or CRM sync does not rewrite another rep's lead. Absent: all.
@@ -116,6 +118,7 @@ async function planAndWrite(
       createdBy: opts.userId,
       ownerUserId: r.ownerUserId ?? opts.ownerUserId ?? null,
       consentSource: opts.consentSource ?? null,
+      consentImportId: opts.consentImportId ?? null,
       now,
     }));
     statements.push(
@@ -134,6 +137,7 @@ async function planAndWrite(
           sendable: j.sendable,
           unsendableReason: j.unsendableReason,
           consentSource: j.consentSource,
+          consentImportId: j.consentImportId,
           consentAt: j.now,
           createdBy: j.createdBy,
           ownerUserId: j.ownerUserId,

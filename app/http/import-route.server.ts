@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { cancelContactImport } from "~/contacts/cancel-contact-import.server";
 import { listSearch } from "~/contacts/list-search";
-import { startContactImport, type FileOwner } from "~/contacts/start-contact-import.server";
+import { startContactImport, type FileOwner, type ImportConsent } from "~/contacts/start-contact-import.server";
 import type { DuplicateMode } from "~/db/schema";
 import { importEnqueuer } from "~/jobs/enqueue-import.server";
 import { redirectWithToast } from "./toast.server";
@@ -18,12 +18,13 @@ export function stagedImportIntents(
 ) {
   const search = listSearch(request);
   return {
-    async start(mode: DuplicateMode, owner: FileOwner | null = null) {
+    async start(mode: DuplicateMode, owner: FileOwner | null = null, consent: ImportConsent | null = null) {
       await startContactImport(context.db, {
         id,
         userId,
         mode,
         owner,
+        consent,
         clock: context.clock,
         enqueue: importEnqueuer(context.queue),
       });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { it } from "node:test";
-import { BASE, describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
-import { atUrl, phone, tag, toast } from "./lib.mjs";
+import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
+import { assertFitsWidth, atUrl, phone, tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 const browser = sharedBrowser();
@@ -238,6 +238,35 @@ describeEachMode("contacts", (mode) => {
       .getByTestId("import-result")
       .getByText("Created 0, updated 2, skipped 0 duplicates, rejected 0 rows")
       .waitFor();
+    await context.close();
+  });
+
+  it("an imported list's consent record (seller, wording) is kept and shown in each new contact's TCPA packet (issue 29 item 2)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
+    const last = tag("Cr");
+    await uploadCsv(page, ["First Name,Last Name,Phone Number", `Cora,${last},${pretty(phone())}`].join("\n"));
+    await continueMatch(page);
+    const preview = page.getByRole("dialog", { name: "Preview import" });
+    const consent = preview.getByTestId("import-consent");
+    // Bounded before anything is stored: an over-long seller is refused with the field's limit, nothing imported.
+    await consent.getByLabel("Consent obtained by").evaluate((el) => el.removeAttribute("maxlength"));
+    await consent.getByLabel("Consent obtained by").fill("x".repeat(201));
+    await preview.getByRole("button", { name: "Import 1 contact" }).click();
+    await page.getByText("The seller's name must be at most 200 characters").first().waitFor();
+    const wording = `I agree that Sun Solar may text me about solar (${last}). Reply STOP to opt out.`;
+    const again = page.getByRole("dialog", { name: "Preview import" });
+    await again.getByLabel("Consent obtained by").fill("Sun Solar LLC");
+    await again.getByLabel("Consent wording").fill(wording);
+    await assertFitsWidth(page, 390, "the import preview");
+    await again.getByRole("button", { name: "Import 1 contact" }).click();
+    await page.getByTestId("import-result").getByText("Created 1, updated 0").waitFor();
+
+    const found = await (await context.request.get(`${BASE}/api/contacts?q=${last}`)).json();
+    const id = found[0].id;
+    await page.goto(`/contacts/${id}/tcpa-packet`);
+    const entry = page.getByTestId("packet-entry").filter({ hasText: "Consent with the imported list leads.csv" });
+    await entry.getByText("Sun Solar LLC").waitFor();
+    await entry.getByText(wording).waitFor();
     await context.close();
   });
 

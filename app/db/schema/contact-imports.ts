@@ -43,6 +43,9 @@ export const contactImports = sqliteTable(
     existingPhoneRows: integer("existing_phone_rows"),
     existingEmailRows: integer("existing_email_rows"),
     failureMessage: text("failure_message"),
+    // The list's consent record (migration 0075, decision 071): the seller who obtained consent and the exact wording.
+    consentSeller: text("consent_seller"),
+    consentText: text("consent_text"),
     purpose: text("purpose", { enum: IMPORT_PURPOSES }).notNull().default("contacts"),
     // Quick send: the SMS with its #PLACEHOLDERS#, when to send it, and the broadcast once sent.
     message: text("message"),

@@ -29,6 +29,9 @@ export const contacts = sqliteTable(
     emailUnsubscribedAt: utc("email_unsubscribed_at"),
     consentSource: text("consent_source"),
     consentAt: utc("consent_at"),
+    // The import whose consent record (seller, wording) covers this contact (migration 0075, decision 071). No
+    // foreign key: completed imports are never deleted, and a constraint would scan contacts on each staged delete.
+    consentImportId: integer("consent_import_id"),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     // The rep this lead belongs to (migration 0056, decision 044): {{salesRep…}} come from them; null = unassigned.
     ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),

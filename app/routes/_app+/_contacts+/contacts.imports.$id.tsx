@@ -8,6 +8,7 @@ import { loadOwnerPicker } from "~/contacts/load-owner-picker.server";
 import { ownerOptions } from "~/contacts/owner-card";
 import { ownerField } from "~/http/owner-form";
 import { useFailureToast } from "~/components/toaster";
+import { fieldProps } from "~/components/form-failure";
 import { ColumnMatchForm } from "~/contacts/column-match";
 import { ContactNotFound } from "~/contacts/contact-not-found";
 import { matchImportColumns } from "~/contacts/match-import-columns.server";
@@ -58,6 +59,9 @@ const intentSchema = z.discriminatedUnion(
       duplicateMode: z.enum(DUPLICATE_MODES).catch("skip"),
       // The owner of every contact in the file ("" = none), decision 044.
       ownerUserId: ownerField,
+      // The list's consent record (decision 071): optional, bounded before anything is stored.
+      consentSeller: z.string().trim().max(200, "The seller's name must be at most 200 characters").default(""),
+      consentText: z.string().trim().max(2000, "The consent wording must be at most 2,000 characters").default(""),
     }),
     // Match columns: one `col<i>` per column of the file ("" = ignore).
     z.object({ intent: z.literal("match") }).catchall(z.string()),
@@ -72,7 +76,11 @@ export async function action(args: ActionFunctionArgs) {
   return formAction(args, { schema: intentSchema, before: id }, async (input, { user }) => {
     const staged = stagedImportIntents(args, user.id, id());
     if (input.intent === "confirm")
-      return await staged.start(input.duplicateMode, { ownerUserId: input.ownerUserId, role: user.role });
+      return await staged.start(
+        input.duplicateMode,
+        { ownerUserId: input.ownerUserId, role: user.role },
+        { seller: input.consentSeller || null, text: input.consentText || null },
+      );
     if (input.intent === "match") {
       await matchImportColumns(
         args.context.db,
@@ -203,6 +211,25 @@ export default function ImportPreview() {
               }
               options={ownerOptions(owners.choices, owners.me)}
             />
+            <fieldset className="space-y-3 text-sm" data-testid="import-consent">
+              <legend className="mb-1 font-medium">Consent record (optional)</legend>
+              <Field
+                label="Consent obtained by"
+                id="import-consent-seller"
+                {...fieldProps(actionData, "consentSeller")}
+                maxLength={200}
+                hint="The seller named on the form where these leads agreed to be contacted (your company or the lead vendor's client)."
+              />
+              <Field
+                as="textarea"
+                label="Consent wording"
+                id="import-consent-text"
+                {...fieldProps(actionData, "consentText")}
+                maxLength={2000}
+                rows={3}
+                hint="The exact text the leads agreed to. Kept with each contact this file adds, in its TCPA packet."
+              />
+            </fieldset>
           </StagedImportForm>
         </>
       ) : null}
