@@ -300,6 +300,12 @@ export default function KnowledgeBase() {
               approved.
             </li>
             <li>
+              Keep the proof of consent. Leads from a lead source&apos;s webhook keep the seller, the form&apos;s
+              wording, its page and the homeowner&apos;s IP; for an imported list, fill in “Consent obtained by” and
+              “Consent wording” on the import preview, and each contact the file adds carries that record into its TCPA
+              packet.
+            </li>
+            <li>
               Before you send, check. A broadcast&apos;s Check (Testing Playground, Quick Upload) and a draft
               campaign&apos;s Check (its card on Campaign Sequences, for the first step) show who gets it, who is
               skipped and why (opted out, not sendable, a missing value), each contact&apos;s arrival in their local
