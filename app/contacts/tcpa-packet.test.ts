@@ -12,6 +12,8 @@ import { uniquePhone } from "../../tests/contact-factory";
 import { loadColumnMatch, matchImportColumns } from "./match-import-columns.server";
 import { stageCsvForMatching } from "./stage-contact-import.server";
 import { startContactImport, type ImportConsent } from "./start-contact-import.server";
+import { leadConsentsFrom, selectImportConsent } from "./list-lead-consents.server";
+import { plan } from "../../tests/query-plan";
 import { viewerOf } from "./contact-scope.server";
 
 const T0 = Date.UTC(2026, 10, 18, 16, 0); // 11:00 in New York
@@ -179,6 +181,15 @@ describe("an imported list's consent record (issue 29 item 2, decision 071)", ()
       ]);
     }
 
+    // The contact page's Lead card: the same record, by two primary keys in the page's batch.
+    const onPage = leadConsentsFrom([], await selectImportConsent(db(), rows[0].id));
+    expect(onPage).toEqual([
+      expect.objectContaining({ source: "csv:vendor-nov.csv", sellerName: "Sun Solar LLC", consentText: wording }),
+    ]);
+    const p = await plan(selectImportConsent(db(), rows[0].id).getSQL());
+    expect(p).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
+    expect(p).toMatch(/SEARCH contact_imports USING INTEGER PRIMARY KEY/);
+
     // A file without a record names no import on its contacts, and their packets hold no list consent.
     const bare = uniquePhone();
     await importList(user.id, "plain.csv", [bare], null);
@@ -186,5 +197,6 @@ describe("an imported list's consent record (issue 29 item 2, decision 071)", ()
     expect(plain.consentImportId).toBeNull();
     const packet = await buildTcpaPacket(db(), plain.id, viewer, NOW);
     expect(packet.entries.filter((e) => e.record === "lead consent")).toEqual([]);
+    expect(await selectImportConsent(db(), plain.id)).toEqual([]);
   });
 });

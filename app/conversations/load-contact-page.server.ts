@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { getContact } from "~/contacts/get-contact.server";
 import type { ContactViewer } from "~/contacts/contact-scope.server";
-import { leadConsentsFrom, selectLeadConsents } from "~/contacts/list-lead-consents.server";
+import { leadConsentsFrom, selectImportConsent, selectLeadConsents } from "~/contacts/list-lead-consents.server";
 import { loadOwnerPicker, ownerChoicesFrom, selectOwnerChoices } from "~/contacts/load-owner-picker.server";
 import { selectPipelineStages } from "~/contacts/pipeline-stages.server";
 import { selectNewestTemplates } from "~/templates/list-templates.server";
@@ -12,7 +12,7 @@ import { markConversationOpened, selectConversationRow } from "./open-conversati
 
 /**
  * The contact page's data (decision 062: each D1 round trip costs the Worker ~0.7 ms of CPU beside its query). The
- * page's seven small reads go in one batch beside the contact's own read; the contact's scope check (getContact
+ * page's eight small reads go in one batch beside the contact's own read; the contact's scope check (getContact
  * throws when it is out of scope or gone) decides before anything read is used or anything written. Then what
  * depends on them: the thread's notes and files, a picked template, an inactive owner, the read marker (decision 046).
  */
@@ -21,18 +21,20 @@ export async function loadContactPage(
   q: { contactId: number; viewer: ContactViewer; url: URL; before: number | null; now: Date },
 ) {
   const who = { contactId: q.contactId };
-  const [contact, [threadRows, campaigns, templateRows, leadRows, userRows, conversation, stages]] = await Promise.all([
-    getContact(db, q.contactId, q.viewer),
-    db.batch([
-      selectThreadRows(db, who, { before: q.before }),
-      contactCampaigns(db, q.contactId),
-      selectNewestTemplates(db, PICKER_TEMPLATES),
-      selectLeadConsents(db, q.contactId),
-      selectOwnerChoices(db),
-      selectConversationRow(db, who),
-      selectPipelineStages(db),
-    ]),
-  ]);
+  const [contact, [threadRows, campaigns, templateRows, leadRows, userRows, conversation, stages, listRows]] =
+    await Promise.all([
+      getContact(db, q.contactId, q.viewer),
+      db.batch([
+        selectThreadRows(db, who, { before: q.before }),
+        contactCampaigns(db, q.contactId),
+        selectNewestTemplates(db, PICKER_TEMPLATES),
+        selectLeadConsents(db, q.contactId),
+        selectOwnerChoices(db),
+        selectConversationRow(db, who),
+        selectPipelineStages(db),
+        selectImportConsent(db, q.contactId),
+      ]),
+    ]);
   const users = ownerChoicesFrom(userRows);
   const me = { id: q.viewer.userId, superuser: q.viewer.role === "superuser" };
   const [thread, templates, owner, queue] = await Promise.all([
@@ -41,5 +43,15 @@ export async function loadContactPage(
     loadOwnerPicker(db, contact.ownerUserId, me, users),
     markConversationOpened(db, q.viewer.userId, conversation[0] ?? null, q.now),
   ]);
-  return { contact, thread, campaigns, templates, leads: leadConsentsFrom(leadRows), owner, queue, users, stages };
+  return {
+    contact,
+    thread,
+    campaigns,
+    templates,
+    leads: leadConsentsFrom(leadRows, listRows),
+    owner,
+    queue,
+    users,
+    stages,
+  };
 }

@@ -267,6 +267,11 @@ describeEachMode("contacts", (mode) => {
     const entry = page.getByTestId("packet-entry").filter({ hasText: "Consent with the imported list leads.csv" });
     await entry.getByText("Sun Solar LLC").waitFor();
     await entry.getByText(wording).waitFor();
+    // The contact page's Lead card shows the same record.
+    await page.goto(`/contacts/${id}`);
+    const lead = page.getByTestId("lead-consent").filter({ hasText: "csv:leads.csv" });
+    await lead.getByText("Seller named: Sun Solar LLC").waitFor();
+    await lead.getByText(wording).waitFor();
     await context.close();
   });
 

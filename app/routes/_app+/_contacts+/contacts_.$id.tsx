@@ -225,7 +225,7 @@ export default function ContactDetail() {
               </p>
               <ul className="mt-2 space-y-3 text-sm" data-testid="lead-consents">
                 {leads.map((l) => (
-                  <li key={l.id} className="space-y-1 break-words" data-testid="lead-consent">
+                  <li key={l.key} className="space-y-1 break-words" data-testid="lead-consent">
                     <p>
                       <span className="font-medium">{l.source}</span> · consented <LocalTime iso={l.consentedAt} />
                     </p>
