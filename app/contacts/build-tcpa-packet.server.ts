@@ -2,7 +2,6 @@ import { asc, eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import {
   complianceEvents,
-  contactImports,
   leadConsents,
   messages,
   type ComplianceEvent,
@@ -12,6 +11,7 @@ import {
 import { csvCell } from "./export";
 import { normalizeState, stateForZip } from "./us-geo";
 import { getContact } from "./get-contact.server";
+import { selectImportConsent } from "./list-lead-consents.server";
 import type { ContactViewer } from "./contact-scope.server";
 
 // The TCPA defense packet of one contact (issue 29 item 4): everything Helio knows about how this person came to be
@@ -85,12 +85,12 @@ function leadEntry(l: LeadConsent): PacketEntry {
   };
 }
 
-type ListConsent = { fileName: string; seller: string | null; text: string | null };
+type ListConsent = Awaited<ReturnType<typeof selectImportConsent>>[number];
 
 /** An imported list's consent record: the seller and wording given for the whole file, at the contact's import. */
-function listEntry(l: ListConsent, at: number): PacketEntry {
+function listEntry(l: ListConsent): PacketEntry {
   return {
-    at,
+    at: (l.at ?? l.createdAt).getTime(),
     record: "lead consent",
     what: `Consent with the imported list ${l.fileName}`,
     channel: "",
@@ -159,15 +159,8 @@ export async function buildTcpaPacket(db: Db, contactId: number, viewer: Contact
       .where(eq(messages.contactId, contactId))
       .orderBy(asc(messages.contactId), asc(messages.id))
       .limit(PACKET_MAX_MESSAGES + 1),
-    // The consent record of the list that brought the contact in (decision 071), by primary key; none = no row.
-    db
-      .select({
-        fileName: contactImports.fileName,
-        seller: contactImports.consentSeller,
-        text: contactImports.consentText,
-      })
-      .from(contactImports)
-      .where(eq(contactImports.id, contact.consentImportId ?? 0)),
+    // The consent record of the list that brought the contact in (decision 071): the contact page's own read.
+    selectImportConsent(db, contactId),
   ])) as [LeadConsent[], ComplianceEvent[], ThreadRow[], ListConsent[]];
   const truncated = thread.length > PACKET_MAX_MESSAGES;
   const messageEntries = thread.slice(0, PACKET_MAX_MESSAGES).map(
@@ -187,8 +180,7 @@ export async function buildTcpaPacket(db: Db, contactId: number, viewer: Contact
       messageId: m.id,
     }),
   );
-  const listEntries = lists.map((l) => listEntry(l, contact.consentAt?.getTime() ?? contact.createdAt.getTime()));
-  const entries = [...listEntries, ...leads.map(leadEntry), ...events.map(eventEntry), ...messageEntries].sort(
+  const entries = [...lists.map(listEntry), ...leads.map(leadEntry), ...events.map(eventEntry), ...messageEntries].sort(
     (a, b) => a.at - b.at || (a.messageId ?? 0) - (b.messageId ?? 0),
   );
   return {
