@@ -196,6 +196,7 @@ export async function buildTcpaPacket(db: Db, contactId: number, viewer: Contact
       consentAt: contact.consentAt?.getTime() ?? null,
       optedOutAt: contact.optedOutAt?.getTime() ?? null,
       optedOutSource: contact.optedOutSource,
+      optedOutScope: contact.optedOutScope,
       emailUnsubscribedAt: contact.emailUnsubscribedAt?.getTime() ?? null,
       createdAt: contact.createdAt.getTime(),
     },

@@ -12,6 +12,8 @@ export function publicContact(c: Contact) {
     optedOut: c.optedOutAt !== null,
     optedOutAt: c.optedOutAt?.toISOString() ?? null,
     optedOutSource: c.optedOutSource,
+    // An opt-out before decision 072 has no scope: it ended everything.
+    optedOutScope: c.optedOutAt ? (c.optedOutScope ?? "all") : null,
     consentSource: c.consentSource,
     consentAt: c.consentAt?.toISOString() ?? null,
     emailUnsubscribed: c.emailUnsubscribedAt !== null,

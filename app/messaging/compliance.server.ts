@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
@@ -6,6 +6,7 @@ import { campaignEnrollments } from "~/db/schema/campaign-enrollments";
 import { contacts } from "~/db/schema/contacts";
 import { messages } from "~/db/schema/messages";
 import { suppressions } from "~/db/schema/suppressions";
+import { INFORMATIONAL_KINDS, type OptOutScope } from "./stop-scope";
 
 export type Channel = "sms" | "email";
 
@@ -33,28 +34,35 @@ export async function suppressedAmong(db: Db, channel: Channel, addresses: strin
  * are flagged, their campaign enrollments stop, and outbound marketing not yet handed to a provider is
  * skipped. Returned as statements so callers commit them with their own writes. `when` (a SQL condition
  * evaluated inside the batch) makes every statement conditional, e.g. on an inbound keyword being new.
+ *
+ * `scope` (SMS, decision 072): "marketing" leaves the number's appointment texts going (stop-scope.ts); a later
+ * opt-out of "all" widens an earlier marketing one (its reason and source stay the first opt-out's).
  */
 export function suppressStatements(
   db: Db,
-  s: { channel: Channel; address: string; reason: string; source?: string | null },
+  s: { channel: Channel; address: string; reason: string; source?: string | null; scope?: OptOutScope },
   now: Date,
   when: SQL = sql`1`,
 ): BatchItem<"sqlite">[] {
   const t = now.getTime();
+  const scope: OptOutScope = s.channel === "sms" ? (s.scope ?? "all") : "all";
   const contactMatch = s.channel === "sms" ? eq(contacts.phone, s.address) : eq(contacts.email, s.address);
   const skippedReason = s.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON;
+  const widening = sql`${contacts.optedOutAt} IS NOT NULL AND ${contacts.optedOutScope} = 'marketing' AND ${scope} = 'all'`;
   return [
     // raw-sql: guarded-insert
     db.run(
-      sql`INSERT INTO suppressions (channel, address, reason, source, created_at) SELECT ${s.channel}, ${s.address}, ${s.reason}, ${s.source ?? null}, ${t} WHERE ${when}
-          ON CONFLICT(channel, address) DO NOTHING`,
+      sql`INSERT INTO suppressions (channel, address, reason, source, scope, created_at) SELECT ${s.channel}, ${s.address}, ${s.reason}, ${s.source ?? null}, ${scope}, ${t} WHERE ${when}
+          ON CONFLICT(channel, address) DO UPDATE SET scope = 'all' WHERE suppressions.scope <> 'all' AND excluded.scope = 'all'`,
     ),
     s.channel === "sms"
       ? db
           .update(contacts)
           .set({
             optedOutAt: sql`coalesce(${contacts.optedOutAt}, ${t})`,
-            optedOutSource: sql`coalesce(${contacts.optedOutSource}, ${s.reason})`,
+            optedOutSource: sql`CASE WHEN ${widening} THEN ${s.reason} ELSE coalesce(${contacts.optedOutSource}, ${s.reason}) END`,
+            optedOutScope: sql`CASE WHEN ${scope} = 'all' THEN 'all' WHEN ${contacts.optedOutAt} IS NULL THEN 'marketing'
+              ELSE coalesce(${contacts.optedOutScope}, 'all') END`,
             updatedAt: now,
           })
           .where(and(contactMatch, when))
@@ -83,6 +91,8 @@ export function suppressStatements(
           sql`${messages.status} IN ('pending', 'queued', 'held')`,
           sql`${messages.direction} = 'outbound'`,
           sql`${messages.kind} NOT IN ('compliance', 'alert')`,
+          // Appointment texts stay when the opt-out was of marketing only.
+          scope === "marketing" ? notInArray(messages.kind, [...INFORMATIONAL_KINDS]) : undefined,
           s.channel === "sms"
             ? and(sql`${messages.channel} = 'sms'`, eq(messages.phone, s.address))
             : and(sql`${messages.channel} = 'email'`, eq(messages.email, s.address)),
@@ -105,7 +115,7 @@ export function unsuppressStatements(
     channel === "sms"
       ? db
           .update(contacts)
-          .set({ optedOutAt: null, optedOutSource: null, updatedAt: now })
+          .set({ optedOutAt: null, optedOutSource: null, optedOutScope: null, updatedAt: now })
           .where(and(eq(contacts.phone, address), when))
       : db
           .update(contacts)

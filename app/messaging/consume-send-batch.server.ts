@@ -11,6 +11,7 @@ import {
   campaigns,
   contacts,
   messages,
+  orgSettings,
   senderPacing,
   suppressions as suppressionList,
   users,
@@ -55,6 +56,15 @@ import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
 import { runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
+import {
+  goesDespiteOptOut,
+  INFORMATIONAL_KINDS,
+  INFORMATIONAL_SENDER_KEY,
+  isInformationalKind,
+  optOutScope,
+  stopScopeSettingsFrom,
+  type StopScopeSettings,
+} from "./stop-scope";
 import type { JobQueue } from "~/lib/job-queue";
 
 /** Stands for "state unknown" (decision 060): Florida's rule, 08:00–20:00 every day. */
@@ -128,6 +138,7 @@ export type SendRow = Pick<
       | "sendable"
       | "unsendableReason"
       | "optedOutAt"
+      | "optedOutScope"
       | "emailUnsubscribedAt"
     >
   > & {
@@ -161,16 +172,21 @@ export type SendRow = Pick<
 type Row = SendRow;
 
 /**
- * Which number an SMS goes from (decision 045): the sender its first attempt took; else the contact's sticky sender
- * while that is still one of ours (a rep's number or the default); else the owner's number; else the default. With
- * no rep numbers configured that is always the default, as before.
+ * Which number an SMS goes from (decision 045): the sender its first attempt took; else, for an appointment text, the
+ * organisation's informational number when it has one (decision 072: its own 10DLC campaign, which a STOP to the
+ * marketing number does not reach); else the contact's sticky sender while that is still one of ours (a rep's number
+ * or the default); else the owner's number; else the default. With no rep numbers configured that is always the
+ * default, as before.
  */
 export function senderFor(
-  row: Pick<Row, "pinnedSender" | "stickySender" | "stickyInUse" | "ownerSender">,
+  row: Pick<Row, "kind" | "pinnedSender" | "stickySender" | "stickyInUse" | "ownerSender">,
   fallback: string,
+  informational: string | null = null,
 ) {
+  if (row.pinnedSender) return row.pinnedSender;
+  if (informational && isInformationalKind(row.kind)) return informational;
   const sticky = row.stickySender && (row.stickyInUse || row.stickySender === fallback) ? row.stickySender : null;
-  return row.pinnedSender || sticky || row.ownerSender || fallback;
+  return sticky || row.ownerSender || fallback;
 }
 
 /**
@@ -189,6 +205,9 @@ function holdReason(holds: PipelineHooks["holdSend"], row: Row): string | null {
   }
   return null;
 }
+
+/** INFORMATIONAL_KINDS as a SQL list of constants. */
+const informationalKindsSql = sql.raw(`(${INFORMATIONAL_KINDS.map((k) => `'${k}'`).join(", ")})`);
 
 /** The contact's owner, a second join of users (the first is the sender). */
 const owners = alias(users, "owner");
@@ -231,6 +250,7 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
         sendable: contacts.sendable,
         unsendableReason: contacts.unsendableReason,
         optedOutAt: contacts.optedOutAt,
+        optedOutScope: contacts.optedOutScope,
         emailUnsubscribedAt: contacts.emailUnsubscribedAt,
         campaignName: campaigns.name,
         campaignStatus: aliased(campaigns.status, "campaign_status"),
@@ -254,10 +274,10 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
         appointmentStartsAt: aliased(nextAppointment.startsAt, "appointment_starts_at"),
         appointmentTimeZone: aliased(nextAppointment.timeZone, "appointment_time_zone"),
         appointmentMeetingLink: aliased(nextAppointment.meetingLink, "appointment_meeting_link"),
+        // A marketing-only opt-out (decision 072) leaves appointment texts going.
         suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
-        AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END)`.mapWith(
-          (v) => Boolean(v),
-        ),
+        AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END
+        AND (s.scope = 'all' OR ${messages.kind} NOT IN ${informationalKindsSql}))`.mapWith((v) => Boolean(v)),
       })
       .from(messages)
       .leftJoin(contacts, eq(contacts.id, messages.contactId))
@@ -286,7 +306,9 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
  * the messages' ids, so no row the batch does not touch. A candidate the batch ends up not using costs one seek.
  */
 export function selectBatchPacing(db: Db, ids: readonly number[], fallback: string) {
-  const candidates = sql`(SELECT ${fallback} UNION SELECT j.value FROM ${messages} m
+  // The informational number (decision 072) is a candidate too: an org_settings primary-key seek.
+  const candidates = sql`(SELECT ${fallback} UNION SELECT value FROM ${orgSettings} WHERE key = ${INFORMATIONAL_SENDER_KEY}
+    UNION SELECT j.value FROM ${messages} m
     LEFT JOIN ${contacts} c ON c.id = m.contact_id LEFT JOIN ${users} o ON o.id = c.owner_user_id,
     json_each(json_array(m.from_address, c.sms_sender, o.sms_sender)) j
     WHERE m.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND j.value IS NOT NULL)`;
@@ -488,7 +510,7 @@ function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outc
   // Compliance replies, and staff mail (an unsubscribe applies to marketing mail to contacts, never to alerts).
   const exempt = row.kind === "compliance" || STAFF_MAIL_KINDS.has(row.kind);
   if (row.channel === "sms") {
-    if (!exempt && (row.suppressed || row.optedOutAt))
+    if (!exempt && (row.suppressed || (row.optedOutAt && !goesDespiteOptOut(row.kind, row.optedOutScope))))
       return { id: row.id, status: "skipped", errorMessage: OPTED_OUT_REASON };
     const to = row.contactPhone ?? row.phone;
     if (!to) return { id: row.id, status: "skipped", errorMessage: "No phone number" };
@@ -550,7 +572,8 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     { phone: string | null; at: number }[],
   ];
   const pacingOf = new Map(pacingRows.map((p) => [p.sender, p]));
-  const senderOf = new Map(rows.map((r) => [r.id, senderFor(r, deps.sms.sender)]));
+  const stopScope = stopScopeSettingsFrom(orgRows);
+  const senderOf = new Map(rows.map((r) => [r.id, senderFor(r, deps.sms.sender, stopScope.informationalSender)]));
   const org = orgSettingsFrom(orgRows);
   // The local-outbox switch (Message Center): never honoured when a real SMS provider is configured.
   const ignoreQuietHours = deps.sms.name === "outbox" && localIgnoresQuietHours(orgRows);
@@ -734,7 +757,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         continue;
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
-      const send = () => sendOne(row, senderOf.get(row.id)!, wire.get(row.id)!, deps, suppressions, retry);
+      const send = () => sendOne(row, senderOf.get(row.id)!, wire.get(row.id)!, deps, suppressions, retry, stopScope);
       results.push(await (row.channel === "sms" ? gateFor(senderOf.get(row.id)!).run(slot, send) : send()));
     }
   };
@@ -755,7 +778,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     const contactOf = new Map(work.map((w) => [w.id, w.channel === "sms" ? w.contactId : null]));
     const sticky = results.flatMap((r) => {
       const contactId = contactOf.get(r.id);
-      return contactId && r.from && (r.status === "sent" || r.status === "delivered")
+      // The informational number is never a contact's sticky sender: a rep's texts go from theirs.
+      return contactId &&
+        r.from &&
+        r.from !== stopScope.informationalSender &&
+        (r.status === "sent" || r.status === "delivered")
         ? [{ contactId, from: r.from }]
         : [];
     });
@@ -832,13 +859,12 @@ async function holdForPublicUrl(db: Db, ids: readonly number[], problem: string,
 async function suppressedNow(db: Db, row: Row) {
   const address = row.channel === "sms" ? (row.contactPhone ?? row.phone) : (row.contactEmail ?? row.email);
   if (!address) return false;
-  return Boolean(
-    await db
-      .select({ x: sql`1` })
-      .from(suppressionList)
-      .where(and(eq(suppressionList.channel, row.channel), eq(suppressionList.address, address)))
-      .get(),
-  );
+  const found = await db
+    .select({ scope: suppressionList.scope })
+    .from(suppressionList)
+    .where(and(eq(suppressionList.channel, row.channel), eq(suppressionList.address, address)))
+    .get();
+  return found !== undefined && !goesDespiteOptOut(row.kind, found.scope);
 }
 
 function sentOutcome(
@@ -870,6 +896,7 @@ async function sendOne(
   deps: SendDeps,
   suppressions: BatchItem<"sqlite">[],
   retry: (id: number, seconds: number) => void,
+  stopScope: StopScopeSettings,
 ): Promise<Outcome> {
   const now = deps.clock();
   try {
@@ -984,10 +1011,13 @@ async function sendOne(
     }
     if (e.optedOut) {
       const address = row.channel === "sms" ? (row.contactPhone ?? row.phone)! : (row.contactEmail ?? row.email)!;
+      // The carrier blocks the number it refused from: with a separate informational number, per purpose, that is
+      // the marketing one's opt-out only (decision 072).
+      const scope = row.channel === "sms" ? optOutScope(stopScope, sender, now) : "all";
       suppressions.push(
         ...suppressStatements(
           deps.db,
-          { channel: row.channel, address, reason: `provider:${e.code ?? "opted-out"}` },
+          { channel: row.channel, address, reason: `provider:${e.code ?? "opted-out"}`, scope },
           now,
         ),
       );

@@ -5,8 +5,9 @@ import type { JobQueue } from "~/lib/job-queue";
 import { suppressStatements } from "./compliance.server";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { CLASSIFIER_OPT_OUT_CONFIDENCE, CLASSIFIER_REASON, isPlainWordsOptOut, keywordReply } from "./keywords";
-import { loadKeywordBrand } from "./org-settings.server";
+import { loadKeywordBrand, loadStopScopeSettings } from "./org-settings.server";
 import { keywordWon, newerKeywordWins } from "./sms-keyword-state.server";
+import { optOutScope } from "./stop-scope";
 
 /** What the pipeline needs of a classification (the responders' classifier gives it; the pipeline imports no feature). */
 export type ClassifierReading = { intent: string; confidence: number; provider?: string | null };
@@ -35,7 +36,13 @@ export async function optOutByClassifier(
   inbound: { id: number; phone: string; contactId: number | null },
   now: Date,
 ) {
-  const msg = await db.select({ sid: messages.twilioSid }).from(messages).where(eq(messages.id, inbound.id)).get();
+  const msg = await db
+    .select({ sid: messages.twilioSid, to: messages.fromAddress })
+    .from(messages)
+    .where(eq(messages.id, inbound.id))
+    .get();
+  // What it covers depends on the number the reply reached (decision 072).
+  const scope = optOutScope(await loadStopScopeSettings(db), msg?.to ?? null, now);
   const sid = msg?.sid ?? `message:${inbound.id}`;
   const nonce = crypto.randomUUID();
   const won = keywordWon(db, inbound.phone, nonce);
@@ -53,7 +60,7 @@ export async function optOutByClassifier(
       .onConflictDoUpdate(newerKeywordWins),
     ...suppressStatements(
       db,
-      { channel: "sms", address: inbound.phone, reason: CLASSIFIER_REASON, source: sid },
+      { channel: "sms", address: inbound.phone, reason: CLASSIFIER_REASON, source: sid, scope },
       now,
       won,
     ),

@@ -9,6 +9,7 @@ import { ORG_SETTING_KEYS, type OrgSettings } from "./variable-values";
 import { DEFAULT_SMS_SEGMENT_PRICE, priceMicros, SMS_PRICE_KEY } from "./sms-price";
 import { AppError } from "~/lib/app-error";
 import { settingValue } from "~/lib/setting-value";
+import { INFORMATIONAL_SENDER_KEY, STOP_SCOPE_KEY, stopScopeSettingsFrom, type StopScopeSettings } from "./stop-scope";
 import {
   LINK_DOMAIN_HINT,
   LINK_DOMAIN_KEY,
@@ -47,6 +48,16 @@ export async function loadKeywordBrand(db: Db): Promise<{ company?: string; comp
     .where(inArray(orgSettings.key, ["company", "companyPhone"]));
   const { company, companyPhone } = orgSettingsFrom(rows);
   return { company, companyPhone };
+}
+
+/** What a STOP covers and the informational number (decision 072): two primary-key reads, on an opt-out only. */
+export async function loadStopScopeSettings(db: Db): Promise<StopScopeSettings> {
+  return stopScopeSettingsFrom(
+    await db
+      .select(settingColumns)
+      .from(orgSettings)
+      .where(inArray(orgSettings.key, [STOP_SCOPE_KEY, INFORMATIONAL_SENDER_KEY])),
+  );
 }
 
 /**

@@ -13,9 +13,10 @@ import { classifyInbound, isPlainWordsOptOut, keywordReply, PLAIN_WORDS_REASON, 
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { MAX_MEDIA_PER_MESSAGE } from "./fetch-inbound-media.server";
-import { loadKeywordBrand } from "./org-settings.server";
+import { loadKeywordBrand, loadStopScopeSettings } from "./org-settings.server";
 import { answeredBy, type PipelineHooks } from "./pipeline-hooks";
 import { keywordWon, newerKeywordWins } from "./sms-keyword-state.server";
+import { optOutScope } from "./stop-scope";
 
 export type InboundSms = {
   sid: string;
@@ -114,11 +115,13 @@ export async function receiveInboundSms(db: Db, queue: JobQueue, msg: InboundSms
         ]
       : [];
   const won = keywordWon(db, phone, nonce);
+  // What the STOP covers depends on the number it reached (decision 072): read only for a STOP.
+  const scope = keyword === "stop" ? optOutScope(await loadStopScopeSettings(db), msg.to, now) : "all";
   const compliance: BatchItem<"sqlite">[] =
     keyword === "stop"
       ? suppressStatements(
           db,
-          { channel: "sms", address: phone, reason: plainWords ? PLAIN_WORDS_REASON : "STOP", source: msg.sid },
+          { channel: "sms", address: phone, reason: plainWords ? PLAIN_WORDS_REASON : "STOP", source: msg.sid, scope },
           now,
           won,
         )

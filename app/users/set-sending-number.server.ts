@@ -5,8 +5,7 @@ import { users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { Actor } from "~/lib/actor";
 import type { SmsProvider } from "~/messaging/providers/provider";
-import { ProviderError } from "~/messaging/providers/provider";
-import { isMessagingServiceSid } from "~/messaging/providers/twilio.server";
+import { requireOwnSender } from "~/messaging/providers/require-own-sender.server";
 import { displayName } from "./display";
 import { loggedUserUpdate, mustExist } from "./user-writes.server";
 
@@ -37,10 +36,7 @@ export async function setSendingNumber(
       .where(eq(users.smsSender, sender))
       .get();
     if (holder) throw taken(sender, holder);
-    if (sms.ownsNumber && !(await ownedByAccount(sms.ownsNumber, sender))) {
-      const what = isMessagingServiceSid(sender) ? "a Messaging Service" : "a phone number";
-      throw new AppError("validation", `${sender} is not ${what} in this Twilio account`, { field: SENDER_FIELD });
-    }
+    await requireOwnSender(sms, sender, SENDER_FIELD);
   }
   try {
     await runBatch(
@@ -64,16 +60,4 @@ export async function setSendingNumber(
 function taken(sender: string, holder: Parameters<typeof displayName>[0] | null) {
   const whose = holder ? `${displayName(holder)}'s` : "another user's";
   return new AppError("conflict", `${sender} is already ${whose} sending number`, { field: SENDER_FIELD });
-}
-
-async function ownedByAccount(ownsNumber: (n: string) => Promise<boolean>, number: string) {
-  try {
-    return await ownsNumber(number);
-  } catch (err) {
-    const why = err instanceof ProviderError ? err.message : "no answer";
-    throw new AppError("unavailable", `Could not check the number with Twilio (${why}); try again`, {
-      field: SENDER_FIELD,
-      cause: err,
-    });
-  }
 }

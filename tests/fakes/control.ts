@@ -105,9 +105,9 @@ export class FakeTwilioAccount extends FakeProviderScope<FakeTwilioCall> {
   addInvalid(to: string) {
     return control(this.url, this.q("/invalid"), { to });
   }
-  /** Sends to `to` fail with Twilio 21610. */
-  addUnsubscribed(to: string) {
-    return control(this.url, this.q("/unsubscribed"), { to });
+  /** Sends to `to` fail with Twilio 21610; with `from`, only sends from that number (Twilio keeps a STOP per sender). */
+  addUnsubscribed(to: string, from?: string) {
+    return control(this.url, this.q("/unsubscribed"), { to, from });
   }
   setNumberError(to: string, code: number, opts: { message?: string; status?: number } = {}) {
     return control(this.url, this.q("/number-error"), { to, code, ...opts });

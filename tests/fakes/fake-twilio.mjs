@@ -14,7 +14,8 @@
 //   GET  /__control/calls                       → { calls }
 //   GET  /__control/messages[/SM…]              → { messages } | the resource
 //   POST /__control/invalid    { to }           → sends to `to` fail with 21211
-//   POST /__control/unsubscribed { to }         → sends to `to` fail with 21610
+//   POST /__control/unsubscribed { to, from? }  → sends to `to` fail with 21610 (only From `from`, when given: Twilio
+//                              keeps a STOP per sender, so the recipient's texts from other numbers still go)
 //   POST /__control/number-error { to, code, message?, status? }
 //   POST /__control/incoming-numbers { numbers } → the account owns these numbers (IncomingPhoneNumbers lists them;
 //                              once it owns any, a send From another number fails with 21606, as at Twilio;
@@ -238,7 +239,7 @@ function createAccount(accountSid, authToken, options = {}) {
       return [400, twilioError(400, 21606, twilioMessageFor(21606, to))];
     if (params.Body.length > 1600)
       return [400, twilioError(400, 21617, "The concatenated message body exceeds the 1600 character limit.")];
-    const numberError = numberErrors.get(to);
+    const numberError = numberErrors.get(to) ?? (params.From ? numberErrors.get(`${params.From}>${to}`) : undefined);
     if (numberError) {
       const status = numberError.status ?? 400;
       return [
@@ -471,9 +472,9 @@ function createAccount(accountSid, authToken, options = {}) {
     addInvalid(to) {
       numberErrors.set(to, { code: 21211 });
     },
-    /** @param {string} to */
-    addUnsubscribed(to) {
-      numberErrors.set(to, { code: 21610 });
+    /** @param {string} to @param {string} [from] */
+    addUnsubscribed(to, from) {
+      numberErrors.set(from ? `${from}>${to}` : to, { code: 21610 });
     },
     /** @param {string} to @param {number} code @param {{ message?: string, status?: number }} [opts] */
     setNumberError(to, code, opts = {}) {
@@ -728,7 +729,8 @@ export async function startFakeTwilio(options) {
       return sendJson(res, 201, {
         url: addMedia(Buffer.from(String(json.base64 ?? ""), "base64"), String(json.contentType), account.accountSid),
       });
-    if (path === "/unsubscribed" && post) return (account.addUnsubscribed(json.to), sendJson(res, 200, { ok: true }));
+    if (path === "/unsubscribed" && post)
+      return (account.addUnsubscribed(json.to, json.from), sendJson(res, 200, { ok: true }));
     if (path === "/incoming-numbers" && post) {
       account.addIncomingNumbers(Array.isArray(json.numbers) ? json.numbers.map(String) : []);
       return sendJson(res, 200, { ok: true });

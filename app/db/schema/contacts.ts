@@ -26,6 +26,9 @@ export const contacts = sqliteTable(
     unsendableReason: text("unsendable_reason"),
     optedOutAt: utc("opted_out_at"),
     optedOutSource: text("opted_out_source"),
+    // What the opt-out revoked (migration 0076, decision 072): "marketing" leaves appointment texts; "all" or null
+    // (every opt-out before it) leaves nothing but the confirmation.
+    optedOutScope: text("opted_out_scope", { enum: ["all", "marketing"] }),
     emailUnsubscribedAt: utc("email_unsubscribed_at"),
     consentSource: text("consent_source"),
     consentAt: utc("consent_at"),

@@ -13,6 +13,10 @@ export const suppressions = sqliteTable(
     address: text("address").notNull(),
     reason: text("reason").notNull(), // e.g. "STOP", "twilio:21610", "email-unsubscribe"
     source: text("source"), // inbound message sid, unsubscribe token, user id …
+    // "marketing": appointment texts still go to the number (decision 072); "all": nothing but compliance answers.
+    scope: text("scope", { enum: ["all", "marketing"] })
+      .notNull()
+      .default("all"),
     createdAt: createdAt(),
   },
   (t) => [

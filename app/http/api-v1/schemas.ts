@@ -26,6 +26,10 @@ export const contactOut = z.object({
   optedOut: z.boolean(),
   optedOutAt: iso.nullable(),
   optedOutSource: z.string().nullable(),
+  optedOutScope: z
+    .enum(["all", "marketing"])
+    .nullable()
+    .describe("What the opt-out ended: every text, or marketing only (appointment texts go on); null when subscribed"),
   consentSource: z.string().nullable(),
   consentAt: iso.nullable(),
   emailUnsubscribed: z.boolean(),

@@ -62,6 +62,7 @@ export async function loader(args: LoaderFunctionArgs) {
       unsendableReason: contact.unsendableReason,
       optedOutAt: contact.optedOutAt?.toISOString() ?? null,
       optedOutSource: contact.optedOutSource,
+      optedOutScope: contact.optedOutScope,
       emailUnsubscribedAt: contact.emailUnsubscribedAt?.toISOString() ?? null,
       consentSource: contact.consentSource,
       consentAt: contact.consentAt?.toISOString() ?? null,
@@ -122,7 +123,9 @@ export default function ContactDetail() {
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const optedOut = contact.optedOutAt
-    ? "This contact opted out of texts (STOP): replies are refused until they text START."
+    ? contact.optedOutScope === "marketing"
+      ? "This contact opted out of marketing texts (STOP): replies are refused until they text START; their appointment texts still go."
+      : "This contact opted out of texts (STOP): replies are refused until they text START."
     : !contact.sendable
       ? (contact.unsendableReason ?? "This number cannot receive texts.")
       : null;
@@ -199,6 +202,7 @@ export default function ContactDetail() {
                   <span className="ml-1 text-fg-muted">
                     <LocalTime iso={contact.optedOutAt} />{" "}
                     {contact.optedOutSource ? `(${contact.optedOutSource})` : null}
+                    {contact.optedOutScope === "marketing" ? " — marketing only; appointment texts still go" : null}
                   </span>
                 ) : null}
               </li>

@@ -54,7 +54,7 @@ export default function TcpaPacket() {
     [
       "SMS",
       contact.optedOutAt
-        ? `Opted out ${contact.optedOutAt} (${contact.optedOutSource ?? "unknown source"})`
+        ? `Opted out ${contact.optedOutAt} (${contact.optedOutSource ?? "unknown source"})${contact.optedOutScope === "marketing" ? ", of marketing only: appointment texts still go" : ""}`
         : "Subscribed",
     ],
     ["Email", contact.emailUnsubscribedAt ? `Unsubscribed ${contact.emailUnsubscribedAt}` : "Subscribed"],

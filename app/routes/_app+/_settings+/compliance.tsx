@@ -36,6 +36,10 @@ import {
 import { loadPauseThreshold, savePauseThreshold } from "~/deliverability/pause-threshold.server";
 import { listSendingNumberHealth } from "~/deliverability/list-sending-number-health.server";
 import { resumeSendingNumber } from "~/deliverability/resume-sending-number.server";
+import { saveStopScope } from "~/deliverability/save-stop-scope.server";
+import { loadStopScopeSettings } from "~/messaging/org-settings.server";
+import { REVOKE_ALL_FROM, STOP_SCOPE_LABEL, STOP_SCOPE_SETTINGS, stopRuleAt } from "~/messaging/stop-scope";
+import { sendingNumber } from "~/users/user-schema";
 
 export const meta: MetaFunction = () => [{ title: "Compliance report — Helio" }];
 
@@ -61,13 +65,15 @@ export async function loader(args: LoaderFunctionArgs) {
     from = isoDay(Date.parse(`${today}T00:00:00Z`) - 29 * DAY);
     to = today;
   }
-  const [report, plainWords, sendingNumbers, pauseThreshold] = await Promise.all([
+  const [report, plainWords, sendingNumbers, pauseThreshold, stopScope] = await Promise.all([
     getComplianceReport(args.context.db, { from, to }),
     listPlainWordsOptOuts(args.context.db),
     listSendingNumberHealth(args.context.db, args.context.clock()),
     loadPauseThreshold(args.context.db),
+    loadStopScopeSettings(args.context.db),
   ]);
-  return { ...report, plainWords, sendingNumbers, pauseThreshold };
+  const stopRule = stopRuleAt(stopScope.setting, args.context.clock());
+  return { ...report, plainWords, sendingNumbers, pauseThreshold, stopScope, stopRule };
 }
 
 const intents = z.discriminatedUnion("intent", [
@@ -94,6 +100,11 @@ const intents = z.discriminatedUnion("intent", [
       .refine((v) => Number.isInteger(v * 100), PAUSE_PERCENT_MESSAGE),
   }),
   z.object({
+    intent: z.literal("stop-scope"),
+    setting: z.enum(STOP_SCOPE_SETTINGS, { message: "Choose what a STOP covers" }),
+    informationalSender: sendingNumber.optional(),
+  }),
+  z.object({
     intent: z.literal("resume-sender"),
     sender: z.string().trim().min(1).max(40, "That is not a sending number"),
   }),
@@ -115,6 +126,16 @@ export async function action(args: ActionFunctionArgs) {
       return redirectWithToast(args.context, "/compliance#sending-numbers", {
         title: input.filtered === 0 ? "The autopilot no longer pauses numbers" : "Autopilot thresholds saved",
       });
+    }
+    if (input.intent === "stop-scope") {
+      await saveStopScope(
+        args.context.db,
+        args.context.sms(),
+        { setting: input.setting, informationalSender: input.informationalSender ?? null },
+        actor,
+        args.context.clock(),
+      );
+      return redirectWithToast(args.context, "/compliance#stop-scope", { title: "Opt-out settings saved" });
     }
     if (input.intent === "resume-sender") {
       const { released, more } = await resumeSendingNumber(args.context.domain(), input.sender, actor);
@@ -307,6 +328,46 @@ export default function ComplianceReport() {
             ))}
           </ul>
         )}
+      </Card>
+      <Card
+        id="stop-scope"
+        title="What a STOP covers"
+        description={
+          r.stopRule === "purpose"
+            ? r.stopScope.informationalSender
+              ? `In force today: per purpose. A STOP to any other number ends marketing and your team's texts; appointment texts go on from ${r.stopScope.informationalSender}. A STOP to that number ends everything.`
+              : "In force today: per purpose, but with no informational number every STOP ends every text: carriers block all texts from the number a STOP reached. Give appointment texts a number of their own (its own 10DLC campaign) to keep them going."
+            : "In force today: a STOP ends every text; only the one confirmation goes."
+        }
+        data-testid="stop-scope"
+      >
+        <Form method="post" className="grid gap-3 sm:grid-cols-2 sm:items-end">
+          <input type="hidden" name="intent" value="stop-scope" />
+          <Field
+            as="select"
+            label="A STOP applies to"
+            options={STOP_SCOPE_SETTINGS.map((v) => ({ value: v, label: STOP_SCOPE_LABEL[v] }))}
+            {...fieldProps(failed, "setting", r.stopScope.setting)}
+          />
+          <Field
+            label="Informational number"
+            inputMode="tel"
+            maxLength={40}
+            placeholder="+15551230000"
+            hint="Appointment texts go from it; none: from the usual number"
+            {...fieldProps(failed, "informationalSender", r.stopScope.informationalSender ?? "")}
+          />
+          <p className="text-sm text-fg-muted sm:col-span-2">
+            The FCC&apos;s rule that one revocation ends every unrelated text takes effect on{" "}
+            {new Date(REVOKE_ALL_FROM).toISOString().slice(0, 10)}; “Follow the FCC” switches then by itself. Earlier
+            opt-outs keep what they covered; a contact&apos;s START lifts either.
+          </p>
+          <div>
+            <Button type="submit" variant="outline" size="sm">
+              Save opt-out settings
+            </Button>
+          </div>
+        </Form>
       </Card>
       <Card
         title="State texting rules"
