@@ -1,3 +1,4 @@
+import { CONSENT_PURPOSE_LABEL, consentPurposeOf } from "./consent-purpose";
 import { asc, eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
 import {
@@ -73,7 +74,7 @@ function leadEntry(l: LeadConsent): PacketEntry {
   return {
     at: l.consentedAt.getTime(),
     record: "lead consent",
-    what: `Consent from ${l.source}`,
+    what: `Consent from ${l.source} (${CONSENT_PURPOSE_LABEL[consentPurposeOf(l.purpose)].toLowerCase()})`,
     channel: "",
     direction: "",
     status: "",
@@ -92,7 +93,7 @@ function listEntry(l: ListConsent): PacketEntry {
   return {
     at: (l.at ?? l.createdAt).getTime(),
     record: "lead consent",
-    what: `Consent with the imported list ${l.fileName}`,
+    what: `Consent with the imported list ${l.fileName} (${CONSENT_PURPOSE_LABEL[consentPurposeOf(l.purpose)].toLowerCase()})`,
     channel: "",
     direction: "",
     status: "",

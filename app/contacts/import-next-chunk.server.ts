@@ -46,6 +46,8 @@ export async function importNextChunk(
     consentSource: `csv:${imp.fileName}`,
     // Only a file with a consent record names it on its contacts (decision 071).
     consentImportId: imp.consentSeller || imp.consentText ? imp.id : null,
+    // A list whose consent covered appointment texts only (decision 072): no marketing texts its contacts.
+    consentPurpose: imp.consentPurpose,
     mode: imp.duplicateMode,
     userId: imp.createdBy,
     ownerUserId: imp.ownerUserId,

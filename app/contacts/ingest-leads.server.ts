@@ -208,6 +208,7 @@ async function planAndWrite(
       ipAddress: p.consent.ipAddress ?? input.requestIp,
       consentedAt: p.consent.consentedAt ?? now,
       receivedFromIp: input.requestIp,
+      purpose: p.consent.purpose,
       createdAt: now,
     });
     if (phoneId !== undefined) {
@@ -229,6 +230,8 @@ async function planAndWrite(
               values.customFields == null
                 ? undefined
                 : sql`json_patch(coalesce(${contacts.customFields}, '{}'), ${values.customFields})`,
+            // Marketing consent widens an informational-only one; an informational lead never narrows (decision 072).
+            consentPurpose: p.consent.purpose === "marketing" ? null : undefined,
             updatedAt: now,
           })
           .where(eq(contacts.id, phoneId)),
@@ -257,6 +260,7 @@ async function planAndWrite(
           customFields: values.customFields ?? null,
           consentSource: `lead:${source}`.slice(0, 200),
           consentAt: p.consent.consentedAt ?? now,
+          consentPurpose: p.consent.purpose === "informational" ? "informational" : null,
           ownerUserId: ownerByEmail(p.ownerEmail),
           createdBy: input.userId,
           createdAt: now,

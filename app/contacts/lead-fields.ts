@@ -1,6 +1,7 @@
 // The lead webhook's body → leads (issue 26, decision 035). Contact fields are read through the import's own rules
 // (`contactRowReader`: the header alias table, a full name split, the field limits, the phone normalised); the
 // consent evidence has its own short alias list, read first so none of it lands in a contact field.
+import { CONSENT_PURPOSES, type ConsentPurpose } from "~/db/schema/contacts";
 import { AppError } from "~/lib/app-error";
 import { headerKey } from "./column-aliases";
 import { contactRowReader, type ImportRow } from "./csv-import";
@@ -24,6 +25,8 @@ const CONSENT_ALIASES = {
   pageUrl: ["pageurl", "url", "landingpage", "landingpageurl", "sourceurl", "formurl", "referrer"],
   ipAddress: ["ip", "ipaddress", "consentip", "userip", "leadip"],
   consentedAt: ["consentedat", "consenttime", "consenttimestamp", "timestamp", "submittedat", "createdat", "leaddate"],
+  // What the consent covered (decision 072): "marketing" (the default) or "informational" (appointment texts only).
+  purpose: ["consentpurpose", "purpose", "consenttype", "consentscope"],
 } as const;
 type ConsentField = keyof typeof CONSENT_ALIASES;
 const CONSENT_BY_KEY = new Map<string, ConsentField>(
@@ -38,6 +41,7 @@ const CONSENT_LIMITS: Record<ConsentField, number> = {
   pageUrl: 2000,
   ipAddress: 64,
   consentedAt: 64,
+  purpose: 32,
 };
 
 export type LeadConsentInput = {
@@ -47,6 +51,7 @@ export type LeadConsentInput = {
   pageUrl: string | null;
   ipAddress: string | null;
   consentedAt: Date | null;
+  purpose: ConsentPurpose;
 };
 /**
  * The lead's owner (decision 044): a user's email under one of these keys. An active user with that email owns the
@@ -75,6 +80,7 @@ export function parseLead(raw: unknown, index: number): ParsedLead {
     pageUrl: null,
     ipAddress: null,
     consentedAt: null,
+    purpose: null,
   };
   const errors: string[] = [];
   let ownerEmail: string | null = null;
@@ -102,6 +108,9 @@ export function parseLead(raw: unknown, index: number): ParsedLead {
     if (Number.isNaN(ms)) errors.push(`Lead ${n}: the consent time is not a date (ISO 8601 expected)`);
     else consentedAt = new Date(ms);
   }
+  const purpose = (consent.purpose ?? "marketing").toLowerCase();
+  if (!(CONSENT_PURPOSES as readonly string[]).includes(purpose))
+    errors.push(`Lead ${n}: the consent purpose must be "marketing" or "informational"`);
   if (consent.pageUrl && !/^https?:\/\//i.test(consent.pageUrl))
     errors.push(`Lead ${n}: the page URL must start with http:// or https://`);
   const reader = contactRowReader(header, { requireLastName: false });
@@ -109,7 +118,13 @@ export function parseLead(raw: unknown, index: number): ParsedLead {
   const read = reader(record, n);
   if ("errors" in read) errors.push(...read.errors.map((e) => e.replace(/^Row (\d+):/, "Lead $1:")));
   if (errors.length > 0 || "errors" in read) return { index, ok: false, errors };
-  return { index, ok: true, row: read.row, consent: { ...consent, consentedAt }, ownerEmail };
+  return {
+    index,
+    ok: true,
+    row: read.row,
+    consent: { ...consent, consentedAt, purpose: purpose as ConsentPurpose },
+    ownerEmail,
+  };
 }
 
 /**

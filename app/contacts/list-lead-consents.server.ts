@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { contactImports, contacts, leadConsents } from "~/db/schema";
+import { consentPurposeOf } from "./consent-purpose";
 
 /** How many of a contact's leads the contact page shows (newest first). */
 export const LEAD_CONSENTS_SHOWN = 10;
@@ -30,6 +31,7 @@ export function selectImportConsent(db: Db, contactId: number) {
       fileName: contactImports.fileName,
       seller: contactImports.consentSeller,
       text: contactImports.consentText,
+      purpose: contactImports.consentPurpose,
       at: contacts.consentAt,
       createdAt: contactImports.createdAt,
     })
@@ -51,6 +53,7 @@ export function leadConsentsFrom(
     sellerName: l.seller,
     pageUrl: null,
     ipAddress: null,
+    purpose: consentPurposeOf(l.purpose),
     consentedAt: (l.at ?? l.createdAt).toISOString(),
     receivedAt: l.createdAt.toISOString(),
   }));
@@ -65,6 +68,7 @@ function leadRow(r: Awaited<ReturnType<typeof selectLeadConsents>>[number]) {
     sellerName: r.sellerName,
     pageUrl: r.pageUrl,
     ipAddress: r.ipAddress,
+    purpose: consentPurposeOf(r.purpose),
     consentedAt: r.consentedAt.toISOString(),
     receivedAt: r.createdAt.toISOString(),
   };

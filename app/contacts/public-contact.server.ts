@@ -1,5 +1,6 @@
 import type { Contact } from "~/db/schema";
 import { pickContactFields } from "./contact-fields";
+import { consentPurposeOf } from "./consent-purpose";
 
 /** What the API and screens show of a contact. */
 export function publicContact(c: Contact) {
@@ -16,6 +17,7 @@ export function publicContact(c: Contact) {
     optedOutScope: c.optedOutAt ? (c.optedOutScope ?? "all") : null,
     consentSource: c.consentSource,
     consentAt: c.consentAt?.toISOString() ?? null,
+    consentPurpose: consentPurposeOf(c.consentPurpose),
     emailUnsubscribed: c.emailUnsubscribedAt !== null,
     // Where the sale stands (decision 053).
     stage: c.stage,

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { contactImports, type ContactImport, type DuplicateMode, type Role } from "~/db/schema";
+import { contactImports, type ConsentPurpose, type ContactImport, type DuplicateMode, type Role } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { getContactImport } from "./get-contact-import.server";
 import { importNextChunk } from "./import-next-chunk.server";
@@ -16,7 +16,8 @@ export type FileOwner = { ownerUserId: number | null; role: Role };
  * A list's consent record (decision 071): the seller who obtained the leads' consent and the exact wording they agreed
  * to, as the lead vendor or the team's own form showed it. Blank = none.
  */
-export type ImportConsent = { seller: string | null; text: string | null };
+/** An imported list's consent record (decisions 071, 072): the seller, the wording, what it covered. */
+export type ImportConsent = { seller: string | null; text: string | null; purpose?: ConsentPurpose };
 
 /**
  * Moves a staged import to `importing` with the chosen duplicate handling and the file's owner (once: a second
@@ -44,6 +45,7 @@ export async function confirmContactImport(
       ownerUserId,
       consentSeller: consent?.seller || null,
       consentText: consent?.text || null,
+      consentPurpose: consent?.purpose === "informational" ? "informational" : null,
       updatedAt: now,
     })
     .where(and(eq(contactImports.id, id), eq(contactImports.status, "staged")));
@@ -54,6 +56,7 @@ export async function confirmContactImport(
     ownerUserId,
     consentSeller: consent?.seller || null,
     consentText: consent?.text || null,
+    consentPurpose: consent?.purpose === "informational" ? ("informational" as const) : null,
   };
 }
 

@@ -174,7 +174,7 @@ describe("an imported list's consent record (issue 29 item 2, decision 071)", ()
         expect.objectContaining({
           at: T0,
           record: "lead consent",
-          what: "Consent with the imported list vendor-nov.csv",
+          what: "Consent with the imported list vendor-nov.csv (marketing and appointment texts)",
           to: "Sun Solar LLC",
           text: wording,
         }),

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
 import { bulkInsertStatements, bulkUpdateStatements, inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { contacts, suppressions, type DuplicateMode } from "~/db/schema";
+import { contacts, suppressions, type ConsentPurpose, type DuplicateMode } from "~/db/schema";
 import { isUniquePhoneViolation, type ContactValues } from "./contact-row.server";
 import { inScope, type ContactScope } from "./contact-scope.server";
 
@@ -63,6 +63,8 @@ export async function upsertContactChunk(
     consentSource?: string;
     /** The import whose consent record covers the contacts it creates (decision 071). */
     consentImportId?: number | null;
+    /** "informational" when that consent covers appointment texts only (decision 072); else marketing. */
+    consentPurpose?: ConsentPurpose | null;
     /**
      * Whose contacts the writer may update (decision 048): an existing contact outside it is a duplicate, skipped,
      * never merged into — a rep's import or CRM sync does not rewrite another rep's lead. Absent: all.
@@ -119,6 +121,7 @@ async function planAndWrite(
       ownerUserId: r.ownerUserId ?? opts.ownerUserId ?? null,
       consentSource: opts.consentSource ?? null,
       consentImportId: opts.consentImportId ?? null,
+      consentPurpose: opts.consentPurpose === "informational" ? "informational" : null,
       now,
     }));
     statements.push(
@@ -138,6 +141,7 @@ async function planAndWrite(
           unsendableReason: j.unsendableReason,
           consentSource: j.consentSource,
           consentImportId: j.consentImportId,
+          consentPurpose: j.consentPurpose,
           consentAt: j.now,
           createdBy: j.createdBy,
           ownerUserId: j.ownerUserId,

@@ -55,7 +55,15 @@ export interface BroadcastCheck {
   selected: number;
   /** Messages that will be written (selected contacts that exist, minus the skipped). */
   recipients: number;
-  skipped: { total: number; optedOut: number; notSendable: number; missingVariable: number; notFound: number };
+  skipped: {
+    total: number;
+    optedOut: number;
+    notSendable: number;
+    /** SMS to contacts whose consent covers appointment texts only (decision 072). */
+    noMarketingConsent: number;
+    missingVariable: number;
+    notFound: number;
+  };
   /** variable name → how many recipients lack a value for it. */
   missingByVariable: Record<string, number>;
   unknownVariables: string[];
@@ -99,6 +107,7 @@ export function selectCheckRows(db: Db, ids: readonly number[], email: boolean, 
       time_zone: pc.timeZone,
       custom_fields: pc.customFields,
       sendable: pc.sendable,
+      consent_purpose: pc.consentPurpose,
       opted_out: (email
         ? or(isNotNull(pc.emailUnsubscribedAt), suppressed(sql`${sup.channel} = 'email'`, pc.email))
         : or(isNotNull(pc.optedOutAt), suppressed(sql`${sup.channel} = 'sms'`, pc.phone)))!.mapWith(Boolean),
@@ -133,7 +142,7 @@ export function selectCheckRows(db: Db, ids: readonly number[], email: boolean, 
 export type RecipientOutcome =
   | { kind: "send"; at: number }
   | { kind: "deferred"; at: number; why: string }
-  | { kind: "opted_out" | "not_sendable" }
+  | { kind: "opted_out" | "not_sendable" | "no_marketing_consent" }
   | { kind: "missing_variable"; missing: string[] };
 
 export type AssessedRecipient = {
@@ -248,6 +257,8 @@ function assess(
   const base = { contact: c, state, segments: null };
   if (c.opted_out) return { ...base, outcome: { kind: "opted_out" } };
   if (email ? !c.email : !c.sendable) return { ...base, outcome: { kind: "not_sendable" } };
+  // A broadcast or campaign step is marketing: appointment-only consent does not carry it (the consumer's rule).
+  if (!email && c.consent_purpose === "informational") return { ...base, outcome: { kind: "no_marketing_consent" } };
   // The step's window moves the copy first (the dispatcher), then the pipeline's rules judge that moment.
   const at = input.window ? new Date(input.window(planned.getTime(), c.time_zone)) : planned;
   // As the consumer renders it: the contact's fields and custom fields, the organisation's, the sender's, the campaign's.
@@ -315,7 +326,7 @@ function assess(
 export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Date): Promise<BroadcastCheck> {
   const ids = [...new Set(input.contactIds)];
   const at = input.scheduledAt && input.scheduledAt.getTime() > now.getTime() ? input.scheduledAt : now;
-  const skipped = { total: 0, optedOut: 0, notSendable: 0, missingVariable: 0, notFound: 0 };
+  const skipped = { total: 0, optedOut: 0, notSendable: 0, noMarketingConsent: 0, missingVariable: 0, notFound: 0 };
   const missingByVariable: Record<string, number> = {};
   let recipients = 0;
   let totalSegments = 0;
@@ -336,6 +347,7 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
       for (const m of blanks ?? []) missingByVariable[m] = (missingByVariable[m] ?? 0) + 1;
       if (o.kind === "opted_out") skipped.optedOut++;
       else if (o.kind === "not_sendable") skipped.notSendable++;
+      else if (o.kind === "no_marketing_consent") skipped.noMarketingConsent++;
       else if (o.kind === "missing_variable") {
         skipped.missingVariable++;
         for (const m of o.missing) missingByVariable[m] = (missingByVariable[m] ?? 0) + 1;
@@ -355,7 +367,8 @@ export async function checkBroadcast(db: Db, input: BroadcastCheckInput, now: Da
     }
   }
   skipped.notFound = ids.length - found;
-  skipped.total = skipped.optedOut + skipped.notSendable + skipped.missingVariable + skipped.notFound;
+  skipped.total =
+    skipped.optedOut + skipped.notSendable + skipped.noMarketingConsent + skipped.missingVariable + skipped.notFound;
 
   const sample = renderTemplate(input.content, {}, { now: at });
   const unknownVariables = [
@@ -453,6 +466,7 @@ const OUTCOME_LABEL: Record<RecipientOutcome["kind"], string> = {
   deferred: "Deferred",
   opted_out: "Skipped: opted out",
   not_sendable: "Skipped: not sendable",
+  no_marketing_consent: "Skipped: consent covers appointment texts only",
   missing_variable: "Skipped: missing a variable",
 };
 

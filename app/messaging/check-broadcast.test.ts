@@ -60,7 +60,14 @@ describe("checkBroadcast (the pre-send check)", () => {
     );
     expect(check.selected).toBe(5);
     expect(check.recipients).toBe(1);
-    expect(check.skipped).toEqual({ total: 4, optedOut: 1, notSendable: 1, missingVariable: 1, notFound: 1 });
+    expect(check.skipped).toEqual({
+      total: 4,
+      optedOut: 1,
+      notSendable: 1,
+      noMarketingConsent: 0,
+      missingVariable: 1,
+      notFound: 1,
+    });
     expect(check.missingByVariable).toEqual({ company: 1 });
     expect(check.segments).toMatchObject({ maxPerMessage: 1, total: 1, encoding: "GSM-7" });
     expect(check.quietHours).toEqual({ deferred: 0, until: null });

@@ -12,6 +12,8 @@ export type Channel = "sms" | "email";
 
 export const OPTED_OUT_REASON = "Recipient opted out";
 export const UNSUBSCRIBED_REASON = "Recipient unsubscribed from email";
+/** A campaign, broadcast, Quick Send or follow-up text to a contact who agreed to appointment texts only. */
+export const NO_MARKETING_CONSENT_REASON = "No marketing consent: the contact agreed to appointment texts only";
 
 /**
  * Staff mail: alerts and escalations to the team's own addresses. Not marketing: the suppression list (a homeowner's

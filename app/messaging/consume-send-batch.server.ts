@@ -23,7 +23,13 @@ import type { SendJob } from "~/jobs/jobs";
 import type { Clock } from "~/lib/clock";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { senderPausedNote } from "./sender-pause";
-import { OPTED_OUT_REASON, STAFF_MAIL_KINDS, suppressStatements, UNSUBSCRIBED_REASON } from "./compliance.server";
+import {
+  NO_MARKETING_CONSENT_REASON,
+  OPTED_OUT_REASON,
+  STAFF_MAIL_KINDS,
+  suppressStatements,
+  UNSUBSCRIBED_REASON,
+} from "./compliance.server";
 import type { MessagingConfig } from "./messaging-config.server";
 import {
   carryLateness,
@@ -140,6 +146,7 @@ export type SendRow = Pick<
       | "optedOutAt"
       | "optedOutScope"
       | "emailUnsubscribedAt"
+      | "consentPurpose"
     >
   > & {
     contactPhone: Contact["phone"] | null;
@@ -252,6 +259,7 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
         optedOutAt: contacts.optedOutAt,
         optedOutScope: contacts.optedOutScope,
         emailUnsubscribedAt: contacts.emailUnsubscribedAt,
+        consentPurpose: contacts.consentPurpose,
         campaignName: campaigns.name,
         campaignStatus: aliased(campaigns.status, "campaign_status"),
         promoCode: campaigns.promoCode,
@@ -518,6 +526,9 @@ function complianceOutcome(row: Row, now: Date, ignoreQuietHours: boolean): Outc
       return { id: row.id, status: "skipped", errorMessage: row.unsendableReason ?? "Phone number is not sendable" };
     const check = assessPhone(to);
     if (!check.sendable) return { id: row.id, status: "skipped", errorMessage: check.reason };
+    // Consent per purpose (decision 072): appointment-only consent never carries marketing.
+    if (row.consentPurpose === "informational" && isCappedKind(row.kind))
+      return { id: row.id, status: "skipped", errorMessage: NO_MARKETING_CONSENT_REASON };
   } else {
     if (!exempt && (row.suppressed || row.emailUnsubscribedAt))
       return { id: row.id, status: "skipped", errorMessage: UNSUBSCRIBED_REASON };

@@ -16,6 +16,7 @@ export function PreSendSummary({ check, channel }: { check: BroadcastCheck; chan
         <dt className="text-fg-muted">Skipped</dt>
         <dd data-testid="check-skipped">
           {n(check.skipped.total)} (opted out {n(check.skipped.optedOut)}, not sendable {n(check.skipped.notSendable)},
+          {check.skipped.noMarketingConsent ? ` appointment texts only ${n(check.skipped.noMarketingConsent)},` : ""}{" "}
           missing variable {n(check.skipped.missingVariable)}
           {check.skipped.notFound ? `, not found ${n(check.skipped.notFound)}` : ""})
         </dd>

@@ -7,7 +7,9 @@ import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { createTestUser, db } from "../../tests/factories";
 import { appHooks, DAYTIME, pipeline, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
-import { OPTED_OUT_REASON } from "./compliance.server";
+import { NO_MARKETING_CONSENT_REASON, OPTED_OUT_REASON } from "./compliance.server";
+import { checkBroadcast } from "./check-broadcast.server";
+import { ingestLeads } from "~/contacts/ingest-leads.server";
 import { createTwilioSms } from "./providers/twilio.server";
 import { receiveInboundSms } from "./receive-inbound.server";
 import {
@@ -246,5 +248,88 @@ describe("the settings (superusers, Compliance)", () => {
     // Cleared: appointment texts go from the usual numbers again.
     await saveStopScope(db(), twilio, { setting: "all", informationalSender: null }, actor, NOW);
     expect(await db().select().from(orgSettings).where(eq(orgSettings.key, INFORMATIONAL_SENDER_KEY))).toEqual([]);
+  });
+});
+
+describe("consent per purpose (decision 072)", () => {
+  const ingest = (userId: number, leads: unknown[], onDuplicate: "skip" | "update" = "skip") =>
+    ingestLeads(
+      db(),
+      {
+        leads,
+        onDuplicate,
+        defaultSource: "Vendor",
+        apiKeyId: null,
+        userId,
+        requestIp: null,
+        idempotency: null,
+        now: NOW,
+      },
+      async () => {},
+    );
+  const purposeOf = async (phone: string) => ({
+    contact: (await db().select({ p: contacts.consentPurpose }).from(contacts).where(eq(contacts.phone, phone)).get())
+      ?.p,
+    records: (
+      await db().all<{ purpose: string }>(
+        sql`SELECT l.purpose FROM lead_consents l JOIN contacts c ON c.id = l.contact_id WHERE c.phone = ${phone} ORDER BY l.id`,
+      )
+    ).map((r) => r.purpose),
+  });
+
+  it("a lead that agreed to appointment texts only gets them and a rep's texts, never a broadcast; a marketing lead widens it", async () => {
+    await settings(null, null);
+    const p = await pipeline({ clock: () => NOW });
+    const user = await createTestUser();
+    const phone = uniquePhone(["602", "480"]);
+    expect(
+      await ingest(user.id, [{ firstName: "Ida", phone, state: "AZ", consent_purpose: "Informational" }]),
+    ).toMatchObject({ status: 201 });
+    expect(await purposeOf(phone)).toEqual({ contact: "informational", records: ["informational"] });
+    const contact = (await db().select().from(contacts).where(eq(contacts.phone, phone)).get())!;
+
+    // The check says so before anything is written; the consumer holds to it.
+    const check = await checkBroadcast(db(), { type: "sms", content: "Spring offer", contactIds: [contact.id] }, NOW);
+    expect(check.skipped).toMatchObject({ total: 1, noMarketingConsent: 1, optedOut: 0 });
+    expect(check.recipients).toBe(0);
+    const send = async (kind: "broadcast" | "appointment" | "individual" | "campaign") => {
+      p.queue.takeSendJobs();
+      const id = await queueMessage(
+        p.deps,
+        p.queue,
+        { kind, phone, contactId: contact.id, content: `A ${kind}`, createdBy: user.id },
+        NOW,
+        appHooks,
+      );
+      await sendMessages(p.queue.takeSendJobs(), p.deps);
+      return db().get<{ status: string; error_message: string | null }>(
+        sql`SELECT status, error_message FROM messages WHERE id = ${id}`,
+      );
+    };
+    expect(await send("broadcast")).toEqual({ status: "skipped", error_message: NO_MARKETING_CONSENT_REASON });
+    expect(await send("campaign")).toEqual({ status: "skipped", error_message: NO_MARKETING_CONSENT_REASON });
+    expect(await send("appointment")).toMatchObject({ status: "sent" });
+    expect(await send("individual")).toMatchObject({ status: "sent" });
+
+    // Another informational lead never narrows; a marketing one (the default) widens it.
+    await ingest(user.id, [{ firstName: "Ida", phone, consent_purpose: "informational" }], "update");
+    expect((await purposeOf(phone)).contact).toBe("informational");
+    await ingest(user.id, [{ firstName: "Ida", phone }], "update");
+    expect(await purposeOf(phone)).toEqual({
+      contact: null,
+      records: ["informational", "informational", "marketing"],
+    });
+    expect(await send("broadcast")).toMatchObject({ status: "sent" });
+  });
+
+  it("refuses a purpose it does not know, nothing stored", async () => {
+    const user = await createTestUser();
+    const phone = uniquePhone();
+    const res = await ingest(user.id, [{ firstName: "Ned", phone, consent_purpose: "transactional" }]).then(
+      (r) => r,
+      (e: unknown) => (isAppError(e) ? { code: e.code, message: e.message, details: e.details } : e),
+    );
+    expect(JSON.stringify(res)).toContain('Lead 1: the consent purpose must be \\"marketing\\" or \\"informational\\"');
+    expect(await db().select().from(contacts).where(eq(contacts.phone, phone))).toEqual([]);
   });
 });

@@ -241,7 +241,7 @@ describeEachMode("contacts", (mode) => {
     await context.close();
   });
 
-  it("an imported list's consent record (seller, wording) is kept and shown in each new contact's TCPA packet (issue 29 item 2)", async () => {
+  it("an imported list's consent record (seller, wording, what it covers) is kept and shown in each new contact's TCPA packet (issue 29 item 2)", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
     const last = tag("Cr");
     await uploadCsv(page, ["First Name,Last Name,Phone Number", `Cora,${last},${pretty(phone())}`].join("\n"));
@@ -257,6 +257,8 @@ describeEachMode("contacts", (mode) => {
     const again = page.getByRole("dialog", { name: "Preview import" });
     await again.getByLabel("Consent obtained by").fill("Sun Solar LLC");
     await again.getByLabel("Consent wording").fill(wording);
+    // Consent to appointment texts only (decision 072): no marketing text goes to the contacts it adds.
+    await again.getByLabel("Consent covers").selectOption("informational");
     await assertFitsWidth(page, 390, "the import preview");
     await again.getByRole("button", { name: "Import 1 contact" }).click();
     await page.getByTestId("import-result").getByText("Created 1, updated 0").waitFor();
@@ -264,7 +266,9 @@ describeEachMode("contacts", (mode) => {
     const found = await (await context.request.get(`${BASE}/api/contacts?q=${last}`)).json();
     const id = found[0].id;
     await page.goto(`/contacts/${id}/tcpa-packet`);
-    const entry = page.getByTestId("packet-entry").filter({ hasText: "Consent with the imported list leads.csv" });
+    const entry = page
+      .getByTestId("packet-entry")
+      .filter({ hasText: "Consent with the imported list leads.csv (appointment texts only)" });
     await entry.getByText("Sun Solar LLC").waitFor();
     await entry.getByText(wording).waitFor();
     // The contact page's Lead card shows the same record.
@@ -272,6 +276,8 @@ describeEachMode("contacts", (mode) => {
     const lead = page.getByTestId("lead-consent").filter({ hasText: "csv:leads.csv" });
     await lead.getByText("Seller named: Sun Solar LLC").waitFor();
     await lead.getByText(wording).waitFor();
+    await lead.getByText("Covers: Appointment texts only").waitFor();
+    await page.getByTestId("consent-appointments-only").waitFor();
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { autoId, createdAt, parentId, updatedAt, utc } from "./_columns";
 import { broadcasts } from "./broadcasts";
+import { CONSENT_PURPOSES } from "./contacts";
 import { users } from "./users";
 
 /** mapping: the file's raw cells are staged (row 1 = its header) until the Match columns step (decision 024). */
@@ -46,6 +47,8 @@ export const contactImports = sqliteTable(
     // The list's consent record (migration 0075, decision 071): the seller who obtained consent and the exact wording.
     consentSeller: text("consent_seller"),
     consentText: text("consent_text"),
+    // What that consent covered (migration 0077, decision 072); null: marketing.
+    consentPurpose: text("consent_purpose", { enum: CONSENT_PURPOSES }),
     purpose: text("purpose", { enum: IMPORT_PURPOSES }).notNull().default("contacts"),
     // Quick send: the SMS with its #PLACEHOLDERS#, when to send it, and the broadcast once sent.
     message: text("message"),

@@ -3,6 +3,10 @@ import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqli
 import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
 import { users } from "./users";
 
+/** What a consent covers (decision 072): marketing covers every text; informational, appointment texts only. */
+export const CONSENT_PURPOSES = ["marketing", "informational"] as const;
+export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
+
 export const contacts = sqliteTable(
   "contacts",
   {
@@ -35,6 +39,9 @@ export const contacts = sqliteTable(
     // The import whose consent record (seller, wording) covers this contact (migration 0075, decision 071). No
     // foreign key: completed imports are never deleted, and a constraint would scan contacts on each staged delete.
     consentImportId: integer("consent_import_id"),
+    // "informational" when the contact agreed to appointment texts only (migration 0077, decision 072): no campaign,
+    // broadcast, Quick Send or follow-up texts it; null is marketing consent (every contact before it).
+    consentPurpose: text("consent_purpose", { enum: CONSENT_PURPOSES }),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     // The rep this lead belongs to (migration 0056, decision 044): {{salesRep…}} come from them; null = unassigned.
     ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),

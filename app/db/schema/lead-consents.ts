@@ -1,7 +1,7 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { autoId, createdAt, parentId, utc } from "./_columns";
 import { apiKeys } from "./api-keys";
-import { contacts } from "./contacts";
+import { CONSENT_PURPOSES, contacts } from "./contacts";
 
 /**
  * A lead's consent evidence as the vendor's form showed it (issue 26, decision 035): one row per lead received. The
@@ -20,6 +20,8 @@ export const leadConsents = sqliteTable(
     pageUrl: text("page_url"),
     ipAddress: text("ip_address"),
     consentedAt: utc("consented_at").notNull(),
+    // What the form's consent covered (migration 0077, decision 072).
+    purpose: text("purpose", { enum: CONSENT_PURPOSES }).notNull().default("marketing"),
     receivedFromIp: text("received_from_ip"),
     createdAt: createdAt(),
   },

@@ -233,6 +233,12 @@ const leadIn = z
     page_url: z.string().optional().describe("The form's page, http(s)"),
     ip_address: z.string().optional().describe("The homeowner's IP when they consented"),
     consented_at: z.string().optional().describe("ISO 8601"),
+    consent_purpose: z
+      .enum(["marketing", "informational"])
+      .optional()
+      .describe(
+        "What the consent covered: marketing (the default) or informational (appointment texts only: no campaign, broadcast or Quick Send texts the lead)",
+      ),
   })
   .passthrough();
 const leadReport = z.object({

@@ -32,6 +32,9 @@ export const contactOut = z.object({
     .describe("What the opt-out ended: every text, or marketing only (appointment texts go on); null when subscribed"),
   consentSource: z.string().nullable(),
   consentAt: iso.nullable(),
+  consentPurpose: z
+    .enum(["marketing", "informational"])
+    .describe("What the contact's consent covers: marketing (every text) or informational (appointment texts only)"),
   emailUnsubscribed: z.boolean(),
   stage: z.string().describe("The pipeline stage's key: new, contacted, appointment_set, sat, sold, lost, cancelled"),
   stageChangedAt: iso.nullable(),

@@ -21,7 +21,8 @@ import {
   StagedImportPreview,
 } from "~/contacts/import-preview";
 import { contactImportDoneToast, viewContactImport } from "~/contacts/view-contact-import.server";
-import { DUPLICATE_MODES } from "~/db/schema";
+import { CONSENT_PURPOSES, DUPLICATE_MODES } from "~/db/schema";
+import { CONSENT_PURPOSE_OPTIONS } from "~/contacts/consent-purpose";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
 import { routeId, throwAsResponse } from "~/http/http.server";
@@ -62,6 +63,7 @@ const intentSchema = z.discriminatedUnion(
       // The list's consent record (decision 071): optional, bounded before anything is stored.
       consentSeller: z.string().trim().max(200, "The seller's name must be at most 200 characters").default(""),
       consentText: z.string().trim().max(2000, "The consent wording must be at most 2,000 characters").default(""),
+      consentPurpose: z.enum(CONSENT_PURPOSES).catch("marketing"),
     }),
     // Match columns: one `col<i>` per column of the file ("" = ignore).
     z.object({ intent: z.literal("match") }).catchall(z.string()),
@@ -79,7 +81,7 @@ export async function action(args: ActionFunctionArgs) {
       return await staged.start(
         input.duplicateMode,
         { ownerUserId: input.ownerUserId, role: user.role },
-        { seller: input.consentSeller || null, text: input.consentText || null },
+        { seller: input.consentSeller || null, text: input.consentText || null, purpose: input.consentPurpose },
       );
     if (input.intent === "match") {
       await matchImportColumns(
@@ -228,6 +230,14 @@ export default function ImportPreview() {
                 maxLength={2000}
                 rows={3}
                 hint="The exact text the leads agreed to. Kept with each contact this file adds, in its TCPA packet."
+              />
+              <Field
+                as="select"
+                label="Consent covers"
+                id="import-consent-purpose"
+                {...fieldProps(actionData, "consentPurpose", "marketing")}
+                options={CONSENT_PURPOSE_OPTIONS}
+                hint="Appointment texts only: no campaign, broadcast or Quick Send texts the contacts this file adds."
               />
             </fieldset>
           </StagedImportForm>

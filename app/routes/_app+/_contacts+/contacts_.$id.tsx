@@ -24,6 +24,7 @@ import { listContactLinkClicks } from "~/messaging/list-contact-link-clicks.serv
 import { listContactAppointments } from "~/appointments/list-contact-appointments.server";
 import { bookingToken } from "~/appointments/booking-token.server";
 import { messagingConfig } from "~/messaging/messaging-config.server";
+import { CONSENT_PURPOSE_LABEL } from "~/contacts/consent-purpose";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` },
@@ -66,6 +67,7 @@ export async function loader(args: LoaderFunctionArgs) {
       emailUnsubscribedAt: contact.emailUnsubscribedAt?.toISOString() ?? null,
       consentSource: contact.consentSource,
       consentAt: contact.consentAt?.toISOString() ?? null,
+      consentPurpose: contact.consentPurpose,
       stage: contact.stage,
       billReceivedAt: contact.billReceivedAt?.toISOString() ?? null,
     },
@@ -217,6 +219,11 @@ export default function ContactDetail() {
               <li>
                 Consent: {contact.consentSource ?? "—"}{" "}
                 {contact.consentAt ? <LocalTime iso={contact.consentAt} /> : null}
+                {contact.consentPurpose === "informational" ? (
+                  <span className="ml-1 text-fg-muted" data-testid="consent-appointments-only">
+                    — appointment texts only: no campaign, broadcast or Quick Send texts this contact
+                  </span>
+                ) : null}
               </li>
               {!contact.sendable ? <li className="text-danger-text">{contact.unsendableReason}</li> : null}
             </ul>
@@ -232,6 +239,9 @@ export default function ContactDetail() {
                   <li key={l.key} className="space-y-1 break-words" data-testid="lead-consent">
                     <p>
                       <span className="font-medium">{l.source}</span> · consented <LocalTime iso={l.consentedAt} />
+                    </p>
+                    <p className="text-fg-muted" data-testid="consent-purpose">
+                      Covers: {CONSENT_PURPOSE_LABEL[l.purpose]}
                     </p>
                     {l.sellerName ? <p className="text-fg-muted">Seller named: {l.sellerName}</p> : null}
                     {l.consentText ? (
