@@ -108,6 +108,42 @@ describeEachMode("Compliance report", (mode) => {
     await context.close();
   });
 
+  it("a STOP to the marketing number ends marketing only while an informational number carries appointment texts (issue 29 item 2)", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
+    await page.goto("/compliance#stop-scope");
+    const card = page.getByTestId("stop-scope");
+    await card.getByLabel("Informational number").fill("not a number");
+    await card.getByRole("button", { name: "Save opt-out settings" }).click();
+    await card.getByText(/E\.164|phone number/i).first().waitFor();
+    await card.getByLabel("A STOP applies to").selectOption("purpose");
+    await card.getByLabel("Informational number").fill("(602) 555-9001");
+    await card.getByRole("button", { name: "Save opt-out settings" }).click();
+    await toast(page, "Opt-out settings saved").waitFor();
+    await card.getByText(/appointment texts go on from \+16025559001/).waitFor();
+
+    const phone = randomPhone();
+    const res = await context.request.post(BASE + "/api/contacts", {
+      data: { firstName: "Pia", lastName: tag("Scope"), phone },
+      headers: { Origin: BASE },
+    });
+    assert.equal(res.status(), 201);
+    const contact = await res.json();
+    await simulateReply(page, phone, "STOP");
+    await page.goto(`/contacts/${contact.id}`);
+    await page.getByTestId("consent").getByText("marketing only; appointment texts still go").waitFor();
+    const api = await (await context.request.get(`${BASE}/api/contacts/${contact.id}`)).json();
+    assert.equal(api.optedOutScope, "marketing");
+
+    // Back to the default for the other tests on this server.
+    await page.goto("/compliance#stop-scope");
+    await card.getByLabel("A STOP applies to").selectOption("fcc");
+    await card.getByLabel("Informational number").fill("");
+    await card.getByRole("button", { name: "Save opt-out settings" }).click();
+    await toast(page, "Opt-out settings saved").waitFor();
+    await card.getByText(/every STOP ends every text/).waitFor();
+    await context.close();
+  });
+
   it("sets when the autopilot pauses a sending number, the error beside the field", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin);
     await page.goto("/compliance#sending-numbers");
