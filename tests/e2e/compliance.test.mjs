@@ -114,7 +114,10 @@ describeEachMode("Compliance report", (mode) => {
     const card = page.getByTestId("stop-scope");
     await card.getByLabel("Informational number").fill("not a number");
     await card.getByRole("button", { name: "Save opt-out settings" }).click();
-    await card.getByText(/E\.164|phone number/i).first().waitFor();
+    await card
+      .getByText(/E\.164|phone number/i)
+      .first()
+      .waitFor();
     await card.getByLabel("A STOP applies to").selectOption("purpose");
     await card.getByLabel("Informational number").fill("(602) 555-9001");
     await card.getByRole("button", { name: "Save opt-out settings" }).click();
