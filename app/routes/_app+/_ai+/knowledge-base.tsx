@@ -252,6 +252,20 @@ export default function KnowledgeBase() {
               path, and START opts them back in.
             </li>
             <li>
+              What a STOP covers follows the FCC (47 CFR 64.1200(a)(10)): until January 31, 2027, a STOP ends the kind
+              of texts it answered, so with an informational number for appointment texts (Compliance → “What a STOP
+              covers”; register it as its own 10DLC campaign) a STOP to your other numbers ends marketing and your own
+              texts while the contact&apos;s appointment confirmation and reminders still come from it. A STOP to that
+              number, or any STOP without one, ends everything — carriers block every text from the number a STOP
+              reached. From January 31, 2027 every STOP ends every text by itself; a superuser can choose that now.
+            </li>
+            <li>
+              Consent has a purpose. A lead (the webhook&apos;s consent_purpose) or an imported list (“Consent covers”)
+              that agreed to appointment texts only gets those and your own texts, never a campaign, broadcast, Quick
+              Send or follow-up; the pre-send check counts them as skipped and the TCPA packet says what each consent
+              covered.
+            </li>
+            <li>
               Marketing texts go out only inside the contact&apos;s calling window in their local time: 8 a.m. to 9 p.m.
               federally, shorter or closed on Sundays and holidays in some states (the table, with each statute, is on
               the Compliance report). Outside it they are deferred, never dropped. The statutes were reviewed by the
