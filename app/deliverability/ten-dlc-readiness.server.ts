@@ -13,7 +13,7 @@ import {
 } from "~/db/schema";
 import type { SenderRegistrationRow } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
-import { orgSettingsFrom, selectOrgSettings } from "~/messaging/org-settings.server";
+import { loadStopScopeSettings, orgSettingsFrom, selectOrgSettings } from "~/messaging/org-settings.server";
 import type { SmsProvider } from "~/messaging/providers/provider";
 import { renderQuickSend, renderTemplate } from "~/messaging/render";
 import {
@@ -36,18 +36,20 @@ export type TenDlcReadiness = {
   draft: TenDlcDraft;
   findings: TenDlcFinding[];
   registrations: SenderRegistrationRow[];
-  /** The default sender and each rep's own number: the senders Helio texts from. */
+  /** The default sender, each rep's own number and the informational number: the senders Helio texts from. */
   senders: string[];
 };
 
-/** The senders Helio texts from: the provider's default and each rep's own number (decision 045). */
+/**
+ * The senders Helio texts from: the provider's default, each rep's own number (decision 045) and the informational
+ * number appointment texts go from (decision 072; its own 10DLC campaign).
+ */
 async function sendersOf(db: Db, defaultSender: string): Promise<string[]> {
-  const reps = await db
-    .select({ n: users.smsSender })
-    .from(users)
-    .where(isNotNull(users.smsSender))
-    .limit(SENDERS_READ);
-  return [...new Set([defaultSender, ...reps.map((r) => r.n!)])].filter(Boolean);
+  const [reps, { informationalSender }] = await Promise.all([
+    db.select({ n: users.smsSender }).from(users).where(isNotNull(users.smsSender)).limit(SENDERS_READ),
+    loadStopScopeSettings(db),
+  ]);
+  return [...new Set([defaultSender, ...reps.map((r) => r.n!), informationalSender ?? ""])].filter(Boolean);
 }
 
 /**

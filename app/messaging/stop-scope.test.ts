@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { saveStopScope } from "~/deliverability/save-stop-scope.server";
+import { loadTenDlcReadiness } from "~/deliverability/ten-dlc-readiness.server";
 import { activityLog, contacts, orgSettings, suppressions, users } from "~/db/schema";
 import { isAppError } from "~/lib/app-error";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
@@ -244,6 +245,9 @@ describe("the settings (superusers, Compliance)", () => {
       from: { setting: "fcc", informationalSender: null },
       to: { setting: "purpose", informationalSender: INFO },
     });
+
+    // The 10DLC readiness screen checks its registration with the other senders.
+    expect((await loadTenDlcReadiness(db(), p.deps.sms.sender)).senders).toEqual([p.deps.sms.sender, repNumber, INFO]);
 
     // Cleared: appointment texts go from the usual numbers again.
     await saveStopScope(db(), twilio, { setting: "all", informationalSender: null }, actor, NOW);
