@@ -101,6 +101,8 @@ const AMBIGUOUS = new Set(["network", "timeout"]);
 const RECHECK_AFTER_MS = 2000;
 /** That re-check runs this long before the slot, so its round trip does not make the send late. */
 const RECHECK_LEAD_MS = 20;
+/** How long before a calling window closes the last marketing text may start (the provider takes it in ~1 s). */
+const WINDOW_CLOSE_MARGIN_MS = 5_000;
 const LOCAL_ADDRESS_PLACEHOLDER = "Your company's postal address (set COMPANY_ADDRESS)";
 const PACING_NOTE = "Waiting for a send slot (sender rate limit)";
 /** Deferred messages come back through the cron this long before their expected slot (cron runs each minute). */
@@ -409,6 +411,8 @@ export function recordOutcomeStatements(results: readonly Outcome[], t: number) 
       errorCode: j.errorCode,
       errorMessage: j.errorMessage,
       sentAt: sql`coalesce(${j.sentAt}, ${messages.sentAt})`,
+      // A text deferred at its slot (the window closed while it waited) is due again then.
+      scheduledAt: sql`coalesce(${j.scheduledAt}, ${messages.scheduledAt})`,
       updatedAt: t,
     },
     where: sql`${messages.id} = ${j.id} AND +${messages.status} = 'sending'`,
@@ -766,6 +770,17 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
           errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON,
         });
         continue;
+      }
+      // The calling window was judged when the batch began; a paced slot can be up to the pacing window later, so a
+      // marketing text whose slot (plus the provider's margin) falls past the window's close waits for the next one.
+      if (row.isMarketing && !ignoreQuietHours) {
+        const at = Math.max(slot, clock()) + WINDOW_CLOSE_MARGIN_MS;
+        const state = stateOf(row);
+        const allowed = nextAllowedSendTime(new Date(at), row.timeZone, state).getTime();
+        if (allowed > at) {
+          results.push({ id: row.id, status: "pending", scheduledAt: allowed, errorMessage: quietHoursNote(state) });
+          continue;
+        }
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
       const send = () => sendOne(row, senderOf.get(row.id)!, wire.get(row.id)!, deps, suppressions, retry, stopScope);

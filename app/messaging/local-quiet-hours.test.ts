@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestUser, db } from "../../tests/factories";
-import { createTestContact } from "../../tests/contact-factory";
+import { createTestContact, uniquePhone } from "../../tests/contact-factory";
 import { messageRow, pipeline, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "./consume-send-batch.server";
 import { setLocalIgnoreQuietHours } from "./org-settings.server";
@@ -62,5 +62,44 @@ describe("quiet hours in local mode", () => {
     expect(quietZonesNow(NIGHT_NY).map((z) => z.label)).toEqual(["New York", "Chicago", "Denver"]); // 21:30 in Denver, 20:30 in Los Angeles
     expect(quietZonesNow(NIGHT_NY)[0].localTime).toBe("11:30 PM");
     expect(quietZonesNow(new Date("2026-11-18T18:30:00Z"))).toEqual([]);
+  });
+});
+
+describe("the calling window at each text's paced slot", () => {
+  it("a marketing text whose slot falls past 21:00 in the contact's zone waits for 08:00, never goes late", async () => {
+    // 20:59:50 in Phoenix (no DST; the federal 08:00–21:00): at one text a second, the batch's slots run to 21:00:09.
+    const t = new Date("2026-11-19T03:59:50Z");
+    const { deps, queue, twilio } = await pipeline({ clock: () => t, config: { smsRatePerSecond: 1 } });
+    const user = await createTestUser();
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const c = await createTestContact(user.id, { state: "AZ", phone: uniquePhone(["602"]) });
+      ids.push(
+        (await queueMessage(
+          deps,
+          queue,
+          { kind: "broadcast", contactId: c.id, phone: c.phone, content: `Offer ${i}` },
+          t,
+        ))!,
+      );
+    }
+    // The slots are honoured on the consumer's clock without waiting in real time.
+    await sendMessages(queue.takeSendJobs(), { ...deps, sleep: async () => {} });
+    const rows = await db().all<{
+      content: string;
+      status: string;
+      scheduled_at: number;
+      error_message: string | null;
+    }>(
+      sql`SELECT content, status, scheduled_at, error_message FROM messages WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY id`,
+    );
+    // Slots 20:59:50 … 20:59:54 start at least 5 s before the close; the others wait for the next morning's 08:00 MST.
+    expect(rows.map((r) => r.status)).toEqual([...Array(5).fill("sent"), ...Array(5).fill("pending")]);
+    for (const r of rows.slice(5)) {
+      expect(new Date(r.scheduled_at).toISOString()).toBe("2026-11-19T15:00:00.000Z");
+      expect(r.error_message).toBe(`${QUIET_HOURS_NOTE} (Federal (TCPA): 47 CFR 64.1200(c)(1))`);
+    }
+    const sent = (await twilio.calls()).map((c) => c.body);
+    expect(sent).toEqual(["Offer 0", "Offer 1", "Offer 2", "Offer 3", "Offer 4"]);
   });
 });
