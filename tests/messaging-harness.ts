@@ -141,8 +141,8 @@ export async function messageRow(id: number) {
   return db().get<Record<string, any>>(sql`SELECT * FROM messages WHERE id = ${id}`);
 }
 
-/** A daytime instant for every US zone (17:00 UTC = 09:00–13:00 across the continental US, 07:00 Hawaii — avoid Hawaii). */
-export const DAYTIME = new Date("2026-11-18T18:30:00Z");
+/** A daytime instant in every US zone, inside even the strictest state window (09:00–18:00): 19:30 UTC is 09:30 in Honolulu, 14:30 in New York. */
+export const DAYTIME = new Date("2026-11-18T19:30:00Z");
 
 /**
  * A text as Twilio got it, with its tracked links (decision 068) read back as the message's own links: for tests of

@@ -5,8 +5,14 @@ import { deriveTimeZone } from "~/contacts/us-geo";
 import { createTestContact } from "../../tests/contact-factory";
 import { createTestUser } from "../../tests/factories";
 import { pipeline, appHooks } from "../../tests/messaging-harness";
-import { FALLBACK_TIME_ZONES, isWithinSendWindow, nextAllowedSendTime, stateRuleFor } from "./quiet-hours.js";
-import { describeRule, federalHolidays, STATE_RULES } from "./state-rules";
+import {
+  FALLBACK_TIME_ZONES,
+  isWithinSendWindow,
+  nextAllowedSendTime,
+  stateForRules,
+  stateRuleFor,
+} from "./quiet-hours.js";
+import { describeRule, federalHolidays, STATE_RULES, UNPLACED_RULE, UNPLACED_STATE } from "./state-rules";
 import { sendMessages } from "./consume-send-batch.server";
 import { broadcastSchema, sendBroadcast } from "./send-broadcast.server";
 
@@ -194,6 +200,28 @@ describe("nextAllowedSendTime — explicit cases", () => {
   });
 });
 
+describe("a contact whose state cannot be told (stateForRules → UNPLACED_STATE)", () => {
+  it("is judged by every rule at once: the latest opening, the earliest close, no banned day, no holiday, the lowest cap", () => {
+    expect(stateForRules(null, null)).toBe(UNPLACED_STATE);
+    expect(stateForRules("Texas", null)).toBe("TX");
+    expect(stateForRules(null, "33101")).toBe("FL");
+    expect(describeRule(UNPLACED_RULE)).toBe(
+      "Mon–Fri 09:00–18:00 · Sat 10:00–17:00 · Sun none · no federal holidays · at most 3 marketing texts per 24 hours",
+    );
+    expect(stateRuleFor(UNPLACED_STATE)).toBe(UNPLACED_RULE);
+  });
+
+  it("waits for Monday 09:00 on a Sunday noon and for 09:00 after 18:00, where Florida's rule (the old fallback) would send", () => {
+    // Sunday 2026-11-22, 12:00 in New York: Florida allows it, five states ban Sundays.
+    expect(next("2026-11-22T17:00:00Z", "America/New_York", "FL")).toBe("2026-11-22T17:00:00.000Z");
+    expect(next("2026-11-22T17:00:00Z", "America/New_York", UNPLACED_STATE)).toBe("2026-11-23T14:00:00.000Z");
+    // Tuesday 18:30: Rhode Island closed at 18:00.
+    expect(next("2026-11-24T23:30:00Z", "America/New_York", UNPLACED_STATE)).toBe("2026-11-25T14:00:00.000Z");
+    // Thanksgiving (a federal holiday) waits for Friday.
+    expect(next("2026-11-26T15:00:00Z", "America/New_York", UNPLACED_STATE)).toBe("2026-11-27T14:00:00.000Z");
+  });
+});
+
 describe("nextAllowedSendTime — properties", () => {
   const zones = [
     "America/New_York",
@@ -286,6 +314,23 @@ describe("nextAllowedSendTime — properties", () => {
         }
       }
     }
+  });
+
+  it("every state's rule (and the unplaced contact's) matches the oracle across 2026's DST days and federal holidays", () => {
+    const days = [
+      ...usTransitionDays(2026).map(({ month, day }) => Date.UTC(2026, month, day)),
+      ...federalHolidays(2026),
+    ];
+    for (const state of [...STATE_RULES.map((r) => r.state), UNPLACED_STATE])
+      // Every 6 hours from noon UTC the day before: both sides of the day, its night and its opening.
+      for (const day of days)
+        for (const tz of ["America/Chicago", "America/Los_Angeles"])
+          for (let t = day - 12 * 3_600_000; t <= day + 36 * 3_600_000; t += 6 * 3_600_000) {
+            const now = new Date(t);
+            expect(nextAllowedSendTime(now, tz, state).getTime(), `${state} ${tz} ${now.toISOString()}`).toBe(
+              bruteForce(now, tz, state),
+            );
+          }
   });
 
   it("opens at the first allowed minute on every US DST transition day 2020–2030 (hourly sweep)", () => {

@@ -3,7 +3,7 @@
 // Local wall-clock time is read with Intl.DateTimeFormat (no tz library); instants are epoch ms.
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
 import { wallClock, zoneFormatter, type WallClock } from "~/lib/zone-clock";
-import { narrowed, ruleFor, windowOn, type SendWindow, type StateRule } from "./state-rules";
+import { narrowed, ruleFor, UNPLACED_STATE, windowOn, type SendWindow, type StateRule } from "./state-rules";
 
 /** 08:00–20:00: the window every state's rule is read within when the recipient's time zone is unknown. */
 export const STRICT_WINDOW: SendWindow = { startMinute: 8 * 60, endMinute: 20 * 60 };
@@ -22,8 +22,11 @@ export const FALLBACK_TIME_ZONES = [
   "Pacific/Honolulu",
 ] as const;
 
-/** The state whose texting rules hold for a contact that cannot be placed: Florida's are the strictest. */
-export const STRICTEST_STATE = "FL";
+/**
+ * What a contact that cannot be placed is judged by: every state's rules at once (UNPLACED_RULE) — no single state's
+ * are the strictest (Rhode Island closes at 18:00, five states ban Sundays, Florida and Oklahoma cap the day).
+ */
+export const STRICTEST_STATE = UNPLACED_STATE;
 
 /**
  * The state whose rules apply to a contact: its own (a code or a full name, any case), else its ZIP's; one that
@@ -32,9 +35,12 @@ export const STRICTEST_STATE = "FL";
 export const stateForRules = (state: string | null, zipCode: string | null): string =>
   normalizeState(state) ?? stateForZip(zipCode) ?? STRICTEST_STATE;
 
-/** The rule of a contact's state as typed (a code or a full name, any case); the federal rule when unknown. */
+/**
+ * The rule of a contact's state as typed (a code or a full name, any case), or of UNPLACED_STATE (stateForRules' answer
+ * for a contact that cannot be placed); the federal rule for no state at all.
+ */
 export function stateRuleFor(state: string | null): StateRule {
-  return ruleFor(normalizeState(state));
+  return state === UNPLACED_STATE ? ruleFor(UNPLACED_STATE) : ruleFor(normalizeState(state));
 }
 
 const MINUTE = 60_000;

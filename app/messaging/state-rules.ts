@@ -147,7 +147,37 @@ export const STATE_RULES: readonly StateRule[] = [
   },
 ];
 
-const BY_STATE = new Map(STATE_RULES.map((r) => [r.state, r]));
+const meet = (windows: (SendWindow | null)[]): SendWindow | null => {
+  if (windows.some((w) => w === null)) return null;
+  const startMinute = Math.max(...windows.map((w) => w!.startMinute));
+  const endMinute = Math.min(...windows.map((w) => w!.endMinute));
+  return endMinute > startMinute ? { startMinute, endMinute } : null;
+};
+
+/** The code `stateForRules` gives a contact whose state cannot be told from its record or ZIP. */
+export const UNPLACED_STATE = "??";
+
+/**
+ * A contact whose state cannot be told: every rule of the table at once — the latest opening and earliest close of each
+ * day, no day any state bans, no federal holiday, the lowest cap — so no state's law can be broken by not knowing it.
+ */
+export const UNPLACED_RULE: StateRule = (() => {
+  const all = [FEDERAL_RULE, ...STATE_RULES];
+  const caps = all.flatMap((r) => (r.per24Hours ? [r.per24Hours] : []));
+  return {
+    state: UNPLACED_STATE,
+    name: "State unknown",
+    weekday: meet(all.map((r) => r.weekday)) ?? h(9, 18),
+    saturday: meet(all.map((r) => r.saturday)),
+    sunday: meet(all.map((r) => r.sunday)),
+    noHolidays: all.some((r) => r.noHolidays),
+    ...(caps.length ? { per24Hours: Math.min(...caps) } : {}),
+    statute: "every rule above at once",
+    reviewed: REVIEWED,
+  };
+})();
+
+const BY_STATE = new Map([...STATE_RULES, UNPLACED_RULE].map((r) => [r.state, r]));
 
 /** The rule for a USPS code (already normalised); the federal rule for any other state or none. */
 export function ruleFor(state: string | null): StateRule {

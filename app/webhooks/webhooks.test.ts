@@ -408,7 +408,7 @@ describe("outbound webhooks", () => {
     const rows = await w.rows();
     expect(rows.map((r) => r.status)).toEqual(["delivered", "delivered", "retrying"]);
     expect(rows[2]).toMatchObject({ attempts: 0, lastError: "Held: over 2 deliveries this hour" });
-    expect(rows[2].nextAttemptAt!.toISOString()).toBe("2026-11-18T19:00:00.000Z");
+    expect(rows[2].nextAttemptAt!.toISOString()).toBe("2026-11-18T20:00:00.000Z"); // the next hour after DAYTIME (19:30 UTC)
     expect(await w.endpoint.deliveries()).toHaveLength(2);
   });
 

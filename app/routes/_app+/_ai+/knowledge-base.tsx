@@ -267,16 +267,18 @@ export default function KnowledgeBase() {
             </li>
             <li>
               Marketing texts go out only inside the contact&apos;s calling window in their local time: 8 a.m. to 9 p.m.
-              federally, shorter or closed on Sundays and holidays in some states (the table, with each statute, is on
-              the Compliance report). Outside it they are deferred, never dropped. The statutes were reviewed by the
-              Helio team, not by a lawyer: confirm them with counsel.
+              federally (47 CFR 64.1200(c)(1)), shorter or closed on Sundays and holidays in some states (the table,
+              with each statute, is on the Compliance report). Outside it they are deferred, never dropped, and a text
+              paced to go out after the window closes waits too. A contact whose state cannot be told from its record or
+              ZIP is held to every state&apos;s rule at once (weekdays 9 a.m.–6 p.m., Saturdays 10 a.m.–5 p.m., no
+              Sundays or federal holidays, at most 3 marketing texts a day). The statutes were reviewed by the Helio
+              team, not by a lawyer: confirm them with counsel.
             </li>
             <li>
               Florida (Fla. Stat. §501.059(8)(a)) and Oklahoma (Okla. Stat. tit. 15, §775C.4) allow at most 3 sales
               texts to one number in 24 hours. Helio counts every campaign, broadcast, Quick Send and auto-responder
-              follow-up to the number and defers the fourth until the oldest of the three is 24 hours old; a contact
-              whose state cannot be told from its record or ZIP is treated as Floridian. Your own texts in a
-              conversation and appointment texts are not counted.
+              follow-up to the number and defers the fourth until the oldest of the three is 24 hours old. Your own
+              texts in a conversation and appointment texts are not counted.
             </li>
             <li>
               Links through public shorteners (bit.ly, tinyurl.com and the like) are refused in texts, campaign steps

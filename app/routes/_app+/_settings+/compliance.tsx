@@ -23,7 +23,7 @@ import { formAction } from "~/http/form-action.server";
 import { zodId } from "~/lib/ids";
 import { listPlainWordsOptOuts, undoPlainWordsOptOut } from "~/messaging/review-plain-opt-outs.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { describeRule, FEDERAL_RULE, STATE_RULES } from "~/messaging/state-rules";
+import { describeRule, FEDERAL_RULE, STATE_RULES, UNPLACED_RULE } from "~/messaging/state-rules";
 import { formatCount } from "~/lib/format-count";
 import { fieldProps } from "~/components/form-failure";
 import {
@@ -376,9 +376,15 @@ export default function ComplianceReport() {
         <Table data-testid="state-rules">
           <THead columns={["State", "When texts may go out", "Law", "Reviewed"]} />
           <TBody>
-            {[FEDERAL_RULE, ...STATE_RULES].map((rule) => (
+            {[FEDERAL_RULE, ...STATE_RULES, UNPLACED_RULE].map((rule) => (
               <tr key={rule.state}>
-                <Td>{rule.state === "US" ? rule.name : `${rule.name} (${rule.state})`}</Td>
+                <Td>
+                  {rule.state === "US"
+                    ? rule.name
+                    : rule === UNPLACED_RULE
+                      ? "State unknown (no state or ZIP on the contact)"
+                      : `${rule.name} (${rule.state})`}
+                </Td>
                 <Td>{describeRule(rule)}</Td>
                 <Td>{rule.statute}</Td>
                 <Td>{rule.reviewed}</Td>
