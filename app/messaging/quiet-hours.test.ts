@@ -321,8 +321,8 @@ describe("nextAllowedSendTime — properties", () => {
       ...usTransitionDays(2026).map(({ month, day }) => Date.UTC(2026, month, day)),
       ...federalHolidays(2026),
     ];
+    // Every 6 hours from noon UTC the day before: both sides of the day, its night and its opening.
     for (const state of [...STATE_RULES.map((r) => r.state), UNPLACED_STATE])
-      // Every 6 hours from noon UTC the day before: both sides of the day, its night and its opening.
       for (const day of days)
         for (const tz of ["America/Chicago", "America/Los_Angeles"])
           for (let t = day - 12 * 3_600_000; t <= day + 36 * 3_600_000; t += 6 * 3_600_000) {
