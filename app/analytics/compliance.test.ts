@@ -73,8 +73,8 @@ describe("compliance events and report", () => {
     );
 
     const r = await getComplianceReport(db(), { from: DAY, to: DAY });
-    expect(r.totals).toEqual({ opt_out: 2, opt_in: 1, refused: 1, quiet_hours: 1 });
-    expect(r.days).toEqual([{ day: DAY, optOut: 2, optIn: 1, refused: 1, quietHours: 1 }]);
+    expect(r.totals).toEqual({ opt_out: 2, opt_in: 1, refused: 1, quiet_hours: 1, held: 0 });
+    expect(r.days).toEqual([{ day: DAY, optOut: 2, optIn: 1, refused: 1, quietHours: 1, held: 0 }]);
     expect(r.reasons).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -99,6 +99,7 @@ describe("compliance events and report", () => {
       opt_in: 0,
       refused: 0,
       quiet_hours: 0,
+      held: 0,
     });
 
     // One contact's evidence: the opt-out with the STOP text that did it, then the opt-in; cells spreadsheet-safe.

@@ -9,7 +9,7 @@ export type ComplianceReport = {
   to: string;
   totals: Record<ComplianceEventKind, number>;
   /** Per UTC day, each kind's count (days without events are left out). */
-  days: { day: string; optOut: number; optIn: number; refused: number; quietHours: number }[];
+  days: { day: string; optOut: number; optIn: number; refused: number; quietHours: number; held: number }[];
   /** Why: opt-outs and opt-ins by source and channel; refused and held sends by reason. */
   reasons: { kind: ComplianceEventKind; channel: string; why: string; count: number }[];
 };
@@ -36,12 +36,18 @@ export async function getComplianceReport(db: Db, range: { from: string; to: str
     .groupBy(e.kind, e.channel, why)
     .orderBy(desc(n))
     .limit(50);
-  const totals: Record<ComplianceEventKind, number> = { opt_out: 0, opt_in: 0, refused: 0, quiet_hours: 0 };
+  const totals: Record<ComplianceEventKind, number> = { opt_out: 0, opt_in: 0, refused: 0, quiet_hours: 0, held: 0 };
   const days = new Map<string, ComplianceReport["days"][number]>();
-  const field = { opt_out: "optOut", opt_in: "optIn", refused: "refused", quiet_hours: "quietHours" } as const;
+  const field = {
+    opt_out: "optOut",
+    opt_in: "optIn",
+    refused: "refused",
+    quiet_hours: "quietHours",
+    held: "held",
+  } as const;
   for (const r of byDay) {
     totals[r.kind] += r.n;
-    const d = days.get(r.day) ?? { day: r.day, optOut: 0, optIn: 0, refused: 0, quietHours: 0 };
+    const d = days.get(r.day) ?? { day: r.day, optOut: 0, optIn: 0, refused: 0, quietHours: 0, held: 0 };
     d[field[r.kind]] += r.n;
     days.set(r.day, d);
   }

@@ -68,6 +68,7 @@ const EVENT_WHAT: Record<ComplianceEvent["kind"], string> = {
   opt_in: "Opted back in",
   refused: "Send refused",
   quiet_hours: "Held for the calling window",
+  held: "Held by a sending rule",
 };
 
 function leadEntry(l: LeadConsent): PacketEntry {

@@ -15,6 +15,9 @@ import { startContactImport, type ImportConsent } from "./start-contact-import.s
 import { leadConsentsFrom, selectImportConsent } from "./list-lead-consents.server";
 import { plan } from "../../tests/query-plan";
 import { viewerOf } from "./contact-scope.server";
+import { capNote } from "~/messaging/marketing-cap";
+import { senderPausedNote } from "~/messaging/sender-pause";
+import { STATE_RULES } from "~/messaging/state-rules";
 
 const T0 = Date.UTC(2026, 10, 18, 16, 0); // 11:00 in New York
 
@@ -96,6 +99,26 @@ describe("the TCPA packet", () => {
     expect(packet.entries.at(-1)).toMatchObject({ what: "Held for the calling window" });
     expect(packet.entries.at(-1)!.reason).toMatch(/47 CFR 64\.1200/);
     expect(packet.contact).toMatchObject({ state: "NY", timeZone: "America/New_York", optedOutSource: "STOP keyword" });
+  });
+
+  it("holds every hold a sending rule made: the Florida cap's deferral and a paused number's hold; not a paused campaign's", async () => {
+    const { user } = await signedIn();
+    const c = await createTestContact(user.id, { firstName: "Flo", state: "FL", zipCode: "33101" });
+    const hold = async (status: "pending" | "held", note: string, at: number) => {
+      const id = await message(c.id, c.phone, { direction: "outbound", status: "queued", content: note, at });
+      await db().run(
+        sql`UPDATE messages SET status = ${status}, error_message = ${note}, updated_at = ${at + 1000} WHERE id = ${id}`,
+      );
+    };
+    const cap = capNote(STATE_RULES.find((r) => r.state === "FL")!);
+    await hold("pending", cap, T0);
+    await hold("held", senderPausedNote("+16025550100"), T0 + 60_000);
+    await hold("held", "Held: the campaign is paused", T0 + 120_000);
+    const packet = await buildTcpaPacket(db(), c.id, viewerOf(user), new Date(T0 + 3_600_000));
+    expect(packet.entries.filter((e) => e.record === "hold").map((e) => [e.what, e.reason])).toEqual([
+      ["Held by a sending rule", cap],
+      ["Held by a sending rule", senderPausedNote("+16025550100")],
+    ]);
   });
 
   it("is a printable page and a CSV for whoever may see the contact; another rep's contact is a 404", async () => {

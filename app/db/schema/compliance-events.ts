@@ -1,7 +1,8 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { autoId } from "./_columns";
 
-export const COMPLIANCE_EVENT_KINDS = ["opt_out", "opt_in", "refused", "quiet_hours"] as const;
+/** quiet_hours: deferred for the calling window; held: deferred by a daily cap or held for a paused number (0078). */
+export const COMPLIANCE_EVENT_KINDS = ["opt_out", "opt_in", "refused", "quiet_hours", "held"] as const;
 export type ComplianceEventKind = (typeof COMPLIANCE_EVENT_KINDS)[number];
 
 /**

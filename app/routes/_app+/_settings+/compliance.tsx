@@ -157,6 +157,7 @@ const KIND_LABEL = {
   opt_in: "Opt-in",
   refused: "Refused send",
   quiet_hours: "Held for quiet hours",
+  held: "Held by a cap or a paused number",
 } as const;
 
 export default function ComplianceReport() {
@@ -186,11 +187,12 @@ export default function ComplianceReport() {
           Show
         </Button>
       </Form>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="compliance-totals">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5" data-testid="compliance-totals">
         <StatCard label="Opt-outs" value={n(r.totals.opt_out)} />
         <StatCard label="Opt-ins" value={n(r.totals.opt_in)} />
         <StatCard label="Refused sends" value={n(r.totals.refused)} />
         <StatCard label="Held for quiet hours" value={n(r.totals.quiet_hours)} />
+        <StatCard label="Held by a cap or a paused number" value={n(r.totals.held)} />
       </div>
       <Card title="Why" description="Opt-outs and opt-ins by source; refused and held sends by reason.">
         {r.reasons.length === 0 ? (
@@ -214,7 +216,7 @@ export default function ComplianceReport() {
       {r.days.length ? (
         <Card title="Per day (UTC)">
           <Table data-testid="compliance-days">
-            <THead columns={["Day", "Opt-outs", "Opt-ins", "Refused", "Held for quiet hours"]} />
+            <THead columns={["Day", "Opt-outs", "Opt-ins", "Refused", "Held for quiet hours", "Held otherwise"]} />
             <TBody>
               {r.days.map((d) => (
                 <tr key={d.day}>
@@ -223,6 +225,7 @@ export default function ComplianceReport() {
                   <Td>{n(d.optIn)}</Td>
                   <Td>{n(d.refused)}</Td>
                   <Td>{n(d.quietHours)}</Td>
+                  <Td>{n(d.held)}</Td>
                 </tr>
               ))}
             </TBody>
