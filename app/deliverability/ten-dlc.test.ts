@@ -79,6 +79,23 @@ describe("10DLC draft and its check (decision 067)", () => {
       text: "Sunny Solar: Hi John, want your free solar estimate? Reply STOP to opt out.",
     });
     expect(d.campaign.samples[1]!.text).toBe("John, your Sunny Solar quote is ready to review.");
+    // The copy that goes out still lacks it: said, beside the draft.
+    expect(checkRegistration(d, "Sunny Solar").map((f) => `${f.level}: ${f.message}`)).toContain(
+      "warning: None of your texts says how to opt out: the draft added “Reply STOP to opt out.” to sample 1 — add it to your templates and campaign steps too.",
+    );
+    // A registration whose samples (edited by hand) show no opt-out at all is an error.
+    const bare = {
+      ...d,
+      campaign: {
+        ...d.campaign,
+        samples: d.campaign.samples.map((s, i) =>
+          i ? s : { ...s, text: "Sunny Solar: Hi John, want your free solar estimate?" },
+        ),
+      },
+    };
+    expect(checkRegistration(bare, "Sunny Solar").map((f) => f.message)).toContain(
+      "No sample says how to opt out: add “Reply STOP to opt out.” to at least one of them.",
+    );
   });
 
   it("keeps five distinct samples, whitespace folded", () => {

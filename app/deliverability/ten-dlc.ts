@@ -100,6 +100,8 @@ export function draftRegistration(input: TenDlcInput): TenDlcDraft {
   };
 }
 
+const OPT_OUT_ADDED = " (opt-out line added)";
+
 /**
  * Up to five distinct samples, most recent copy first. Reviewers reject a campaign whose samples never show how to
  * opt out: when none of the real copy does, the first sample carries the opt-out line Helio would add.
@@ -118,7 +120,7 @@ function pickSamples(all: TenDlcInput["samples"], name: string) {
     const first = picked[0]!;
     const brand = first.text.toLowerCase().includes(name.toLowerCase()) ? "" : `${name}: `;
     picked[0] = {
-      source: `${first.source} (opt-out line added)`,
+      source: `${first.source}${OPT_OUT_ADDED}`,
       text: `${brand}${first.text} Reply STOP to opt out.`,
     };
   }
@@ -169,6 +171,21 @@ export function checkRegistration(draft: TenDlcDraft, company: string | undefine
       field: "messageFlow",
       message:
         "The opt-in description should say what the form discloses: message frequency, “Msg & data rates may apply” and STOP to opt out.",
+    });
+  // Reviewers reject samples that never show how to opt out. The draft adds the line when the real copy lacks it; the
+  // copy that goes out still lacks it, so it is said.
+  if (c.samples.length && !c.samples.some((s) => hasOptOutWording(s.text)))
+    out.push({
+      level: "error",
+      field: "samples",
+      message: "No sample says how to opt out: add “Reply STOP to opt out.” to at least one of them.",
+    });
+  else if (c.samples.some((s) => s.source.endsWith(OPT_OUT_ADDED)))
+    out.push({
+      level: "warning",
+      field: "samples",
+      message:
+        "None of your texts says how to opt out: the draft added “Reply STOP to opt out.” to sample 1 — add it to your templates and campaign steps too.",
     });
   if (c.samples.length < SAMPLES_MIN)
     out.push({

@@ -246,7 +246,10 @@ export default function KnowledgeBase() {
         <Section title="Compliance reminders">
           <p className="font-medium text-fg">SMS</p>
           <ul>
-            <li>Text only people who gave explicit consent, and identify your company.</li>
+            <li>
+              Text only people who gave prior express written consent to marketing texts (47 CFR 64.1200(a)(2)), and
+              identify your company.
+            </li>
             <li>
               Replies such as STOP opt the contact out at once; Helio refuses further marketing texts to them on every
               path, and START opts them back in.
@@ -282,7 +285,8 @@ export default function KnowledgeBase() {
             </li>
             <li>
               Links through public shorteners (bit.ly, tinyurl.com and the like) are refused in texts, campaign steps
-              and SMS templates: carriers filter them. Use the full link or your own domain.
+              and SMS templates: carriers filter them (CTIA Messaging Principles and Best Practices). Use the full link
+              or your own domain.
             </li>
             <li>
               Links in texts to contacts go out on your own domain (Organisation → Links in texts: a link domain you
@@ -307,13 +311,14 @@ export default function KnowledgeBase() {
               changed number is looked up again.
             </li>
             <li>
-              Texts from a US local number need a registered 10DLC brand and campaign; carriers block the rest (Twilio
-              30034). Compliance → 10DLC registration drafts the campaign from your settings and real templates, flags
-              what reviewers reject (samples without opt-out language or your company name, an opt-in description that
-              does not say how consent is given, link shorteners), and with Twilio connected shows each number&apos;s
-              campaign status; the pre-send check warns when a number has no verified campaign. A toll-free number needs
-              an approved toll-free verification instead (Twilio 30032): the same check reads it and warns until it is
-              approved.
+              Texts from a US local number need a registered 10DLC brand and campaign (The Campaign Registry, under the
+              CTIA Messaging Principles); carriers block the rest (Twilio 30034). Compliance → 10DLC registration drafts
+              the campaign from your settings and real templates, flags what reviewers reject (samples without opt-out
+              language — when none of your texts has it, the draft adds it to the first sample and says so — or without
+              your company name, an opt-in description that does not say how consent is given, link shorteners), and
+              with Twilio connected shows each number&apos;s campaign status; the pre-send check warns when a number has
+              no verified campaign. A toll-free number needs an approved toll-free verification instead (Twilio 30032):
+              the same check reads it and warns until it is approved.
             </li>
             <li>
               Keep the proof of consent. Leads from a lead source&apos;s webhook keep the seller, the form&apos;s
@@ -341,7 +346,10 @@ export default function KnowledgeBase() {
               Every email carries your physical address (COMPANY_ADDRESS) and an unsubscribe link that works without
               signing in, including one-click unsubscribe.
             </li>
-            <li>The law requires honouring unsubscribe requests within 10 days; Helio applies them immediately.</li>
+            <li>
+              The law requires honouring unsubscribe requests within 10 business days (15 U.S.C. §7704(a)(4)) and a
+              valid postal address in every commercial email (§7704(a)(5)); Helio applies unsubscribes immediately.
+            </li>
           </ul>
         </Section>
       </div>
