@@ -2,6 +2,7 @@
 // go to the local outbox; with a real SMS provider the switch changes nothing, and the Message Center explains why
 // texts wait.
 import { sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact, uniquePhone } from "../../tests/contact-factory";
@@ -9,7 +10,7 @@ import { messageRow, pipeline, queueMessage } from "../../tests/messaging-harnes
 import { sendMessages } from "./consume-send-batch.server";
 import { setLocalIgnoreQuietHours } from "./org-settings.server";
 import { createOutboxSms } from "./providers/outbox.server";
-import { QUIET_HOURS_NOTE, quietZonesNow } from "./quiet-hours";
+import { isWithinSendWindow, QUIET_HOURS_NOTE, quietZonesNow, stateForRules } from "./quiet-hours";
 
 // 23:30 in New York, 21:30 in Denver, 20:30 in Los Angeles.
 const NIGHT_NY = new Date("2026-11-25T04:30:00Z");
@@ -101,5 +102,63 @@ describe("the calling window at each text's paced slot", () => {
     }
     const sent = (await twilio.calls()).map((c) => c.body);
     expect(sent).toEqual(["Offer 0", "Offer 1", "Offer 2", "Offer 3", "Offer 4"]);
+  });
+});
+
+describe("no marketing text is ever sent outside its contact's window (property, through the consumer)", () => {
+  // Contacts placed in states with their own rules (and none: every rule at once), at instants near their windows'
+  // edges: whatever the consumer sends is inside the window when it goes; whatever it holds waits for the next opening.
+  const places = [
+    { state: "TX", zipCode: "75201", phone: ["214"] },
+    { state: "RI", zipCode: "02903", phone: ["401"] },
+    { state: "FL", zipCode: "33101", phone: ["305"] },
+    { state: "CA", zipCode: "90012", phone: ["213"] },
+    { state: "AL", zipCode: "35203", phone: ["205"] },
+    { state: null, zipCode: null, phone: ["212"] },
+  ] as const;
+
+  it("sent ⇒ inside the window at the batch and at its slot; held ⇒ due at the next opening", async () => {
+    const user = await createTestUser();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...places),
+        // A day of a fortnight with a Sunday and Thanksgiving, at a quarter hour ± 10 s of a whole hour.
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 95 }),
+        fc.integer({ min: -10, max: 10 }),
+        async (place, day, quarter, seconds) => {
+          const t = new Date(Date.UTC(2026, 10, 20 + day) + quarter * 15 * 60_000 + seconds * 1000);
+          // A sender of its own each run: the instants jump back and forth, and a sender's pacing only moves forward.
+          const { deps, queue, twilio } = await pipeline({ config: { smsRatePerSecond: 1000 } });
+          const c = await createTestContact(user.id, {
+            state: place.state ?? undefined,
+            zipCode: place.zipCode ?? undefined,
+            phone: uniquePhone(place.phone),
+          });
+          const id = (await queueMessage(
+            deps,
+            queue,
+            { kind: "broadcast", contactId: c.id, phone: c.phone, content: `p${c.id}` },
+            t,
+          ))!;
+          await sendMessages(queue.takeSendJobs(), { ...deps, clock: () => t, sleep: async () => {} });
+          const row = (await messageRow(id))!;
+          const rules = stateForRules(c.state, c.zipCode);
+          const sent = (await twilio.calls()).some((call) => call.body === `p${c.id}`);
+          const label = `${rules} ${c.timeZone} ${t.toISOString()} ${row.status} ${row.error_message}`;
+          if (row.status === "sent") {
+            expect(sent, label).toBe(true);
+            expect(isWithinSendWindow(t, c.timeZone, rules), label).toBe(true);
+            expect(isWithinSendWindow(new Date(t.getTime() + 5_000), c.timeZone, rules), label).toBe(true);
+          } else {
+            expect(row.status, label).toBe("pending");
+            expect(sent, label).toBe(false);
+            expect(row.scheduled_at, label).toBeGreaterThan(t.getTime());
+            expect(isWithinSendWindow(new Date(row.scheduled_at), c.timeZone, rules), label).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
