@@ -14,8 +14,9 @@ import { sendMessages } from "./consume-send-batch.server";
 import { linkClicksOfQuery, listMessages } from "~/message-center/list-messages.server";
 import { plan } from "../../tests/query-plan";
 import { contactLinkClicksQuery, listContactLinkClicks } from "./list-contact-link-clicks.server";
-import { MIN_RETENTION_MONTHS } from "./org-settings.server";
-import { retentionCutoff } from "./archive-old-messages.server";
+import { MIN_RETENTION_MONTHS, RETENTION_KEY } from "./org-settings.server";
+import { archiveOldMessages, retentionCutoff } from "./archive-old-messages.server";
+import { env } from "cloudflare:test";
 import { reconcileMessages, STUCK_SENDING_MS } from "./reconcile-messages.server";
 import {
   findLinks,
@@ -239,6 +240,17 @@ describe("tracked links: sent, clicked, counted", () => {
     const monthAgo = new Date(Date.now() - 31 * 86_400_000);
     await db().update(messages).set({ createdAt: monthAgo, sentAt: monthAgo }).where(eq(messages.id, w.id));
     expect(retentionCutoff(new Date(), MIN_RETENTION_MONTHS)).toBeLessThan(monthAgo.getTime());
+    // The archive runs at the shortest retention a superuser can set, and the month-old text stays to answer its link.
+    await db()
+      .insert(orgSettings)
+      .values({ key: RETENTION_KEY, value: String(MIN_RETENTION_MONTHS), updatedAt: new Date() })
+      .onConflictDoUpdate({ target: orgSettings.key, set: { value: String(MIN_RETENTION_MONTHS) } });
+    try {
+      await archiveOldMessages(db(), env.ARCHIVE, new Date());
+    } finally {
+      await db().delete(orgSettings).where(eq(orgSettings.key, RETENTION_KEY));
+    }
+    expect(await messageRow(w.id)).toBeDefined();
     expect((await click(codeIn(w.body)!)).headers.get("Location")).toBe("https://sun.example/q/Rosa");
   });
 
