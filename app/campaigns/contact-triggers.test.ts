@@ -3,6 +3,11 @@ import { describe, expect, it } from "vitest";
 import { bookAppointment } from "~/appointments/book-appointment.server";
 import { setAppointmentStatus } from "~/appointments/set-appointment-status.server";
 import { setContactStage } from "~/contacts/set-contact-stage.server";
+import { addContactTag } from "~/contacts/add-contact-tag.server";
+import { removeContactTag } from "~/contacts/remove-contact-tag.server";
+import { selectContactTags } from "~/contacts/list-contact-tags.server";
+import { tagField } from "~/contacts/contact-tag";
+import { createRuleSchema } from "./sequence-trigger-schema";
 import { campaignEnrollments, contacts } from "~/db/schema";
 import { contactEventHooks } from "~/wiring/contact-event-hooks.server";
 import { createTestContact, uniqueTag } from "../../tests/contact-factory";
@@ -89,5 +94,65 @@ describe("sequences started by a stage or a no-show (decision 059)", () => {
       w.hooks,
     );
     expect(await w.enrolled(recovery, contact.id)).toBe(1);
+  });
+});
+
+describe("tags (issue 28 item 1): a contact tagged starts the tag's sequence", () => {
+  it("adds a tag once (any case), starts the rule's sequence, removes it; bounded and scoped", async () => {
+    const w = await world();
+    const c = await createCampaign(db(), { name: uniqueTag("Seq ") }, w.actor, w.now);
+    await addCampaignStep(db(), c.id, checkStep(stepSchema.parse({ name: "Hi", content: "Hi {{firstName}}!" })), w.now);
+    const rule = createRuleSchema.parse({
+      name: uniqueTag("Rule "),
+      on: "tag.added",
+      tag: "  Roof  Replaced ",
+      campaignId: c.id,
+    });
+    await createSequenceTrigger(db(), rule, w.actor, w.now);
+    await startCampaign(db(), w.queue, c.id, w.actor, w.now);
+    expect((await listSequenceTriggers(db())).find((r) => r.campaignId === c.id)?.description).toBe(
+      "Gets the tag “roof replaced”",
+    );
+
+    const contact = await createTestContact(w.user.id);
+    const tag = tagField.parse("ROOF replaced");
+    expect(await addContactTag(db(), { contactId: contact.id, tag }, w.actor, w.now, w.hooks)).toEqual({ added: true });
+    expect(await w.enrolled(c.id, contact.id)).toBe(1);
+    // Again, in another case: no change, no second enrolment.
+    expect(
+      await addContactTag(
+        db(),
+        { contactId: contact.id, tag: tagField.parse("Roof Replaced") },
+        w.actor,
+        w.now,
+        w.hooks,
+      ),
+    ).toEqual({ added: false });
+    await addContactTag(db(), { contactId: contact.id, tag: tagField.parse("hoa") }, w.actor, w.now, w.hooks);
+    expect((await selectContactTags(db(), contact.id)).map((r) => r.tag)).toEqual(["hoa", "roof replaced"]);
+    expect(await w.enrolled(c.id, contact.id)).toBe(1);
+    expect(await removeContactTag(db(), { contactId: contact.id, tag: "hoa" }, w.actor, w.now)).toEqual({
+      removed: true,
+    });
+    expect((await selectContactTags(db(), contact.id)).map((r) => r.tag)).toEqual(["roof replaced"]);
+
+    // Bounded: the form's rule, and at most 20 tags a contact.
+    expect(tagField.safeParse("").success).toBe(false);
+    expect(tagField.safeParse("x".repeat(41)).success).toBe(false);
+    expect(tagField.safeParse("<script>").success).toBe(false);
+    for (let i = 0; i < 19; i++)
+      await addContactTag(db(), { contactId: contact.id, tag: `t${i}` }, w.actor, w.now, w.hooks);
+    await expect(
+      addContactTag(db(), { contactId: contact.id, tag: "one too many" }, w.actor, w.now, w.hooks),
+    ).rejects.toMatchObject({ code: "conflict", message: "A contact can have at most 20 tags: remove one first" });
+
+    // Another rep's contact is not found (decision 048).
+    const other = await createTestUser();
+    const theirs = await createTestContact(other.id);
+    await db().update(contacts).set({ ownerUserId: other.id }).where(eq(contacts.id, theirs.id));
+    const rep = { userId: w.user.id, role: "user" as const, ipAddress: null };
+    await expect(addContactTag(db(), { contactId: theirs.id, tag: "hoa" }, rep, w.now, w.hooks)).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });

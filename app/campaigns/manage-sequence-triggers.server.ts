@@ -117,7 +117,10 @@ export async function createSequenceTrigger(db: Db, input: CreateRuleInput, acto
     if (!input.stage) throw new AppError("validation", "Choose the stage", { field: "stage" });
     trigger = { on: "stage.changed", stage: (await requireStage(db, input.stage)).key };
   } else if (input.on === "appointment.no_show") trigger = { on: "appointment.no_show" };
-  else if (input.on === "link.clicked") {
+  else if (input.on === "tag.added") {
+    if (!input.tag) throw new AppError("validation", "Enter the tag that starts the sequence", { field: "tag" });
+    trigger = { on: "tag.added", tag: input.tag };
+  } else if (input.on === "link.clicked") {
     if (input.clickedIn !== undefined) {
       const source = await db
         .select({ id: campaigns.id })

@@ -62,7 +62,7 @@ export async function runContactTriggers(
   deps: LeadTriggerDeps,
   event: {
     contactIds: readonly number[];
-    on: "stage.changed" | "appointment.no_show" | "link.clicked";
+    on: "stage.changed" | "appointment.no_show" | "link.clicked" | "tag.added";
     key: string;
     now: Date;
   },

@@ -1,18 +1,22 @@
 import { z } from "zod";
+import { tagField } from "~/contacts/contact-tag";
 
 // "When this happens → start that sequence" (issue 26 item 3, decision 037). The trigger is a discriminated union:
-// issue 28 added a stage reached and an appointment missed (decision 059); `{ on: "tag.added" }` is reserved.
+// issue 28 added a stage reached and an appointment missed (decision 059), and a tag given to a contact.
 export type SequenceTriggerOn =
   | { on: "lead.created"; source: string | null }
   | { on: "stage.changed"; stage: string; label?: string }
   | { on: "appointment.no_show" }
   // A tracked link's first click (decision 068): in one campaign's texts, or in any text (null).
-  | { on: "link.clicked"; campaignId: number | null; label?: string };
+  | { on: "link.clicked"; campaignId: number | null; label?: string }
+  // A contact got this tag (normalised, app/contacts/contact-tag.ts).
+  | { on: "tag.added"; tag: string };
 export const TRIGGER_CHOICES = [
   { value: "lead.created", label: "A new lead arrives" },
   { value: "stage.changed", label: "A contact moves to a stage" },
   { value: "appointment.no_show", label: "An appointment is a no-show" },
   { value: "link.clicked", label: "A contact clicks a link" },
+  { value: "tag.added", label: "A contact gets a tag" },
 ] as const;
 
 export const MAX_SOURCE = 100;
@@ -33,6 +37,7 @@ export function triggerColumns(t: SequenceTriggerOn): {
 } {
   if (t.on === "stage.changed") return { triggerOn: t.on, matchKey: t.stage, matchValue: t.stage };
   if (t.on === "appointment.no_show") return { triggerOn: t.on, matchKey: "", matchValue: null };
+  if (t.on === "tag.added") return { triggerOn: t.on, matchKey: t.tag, matchValue: t.tag };
   if (t.on === "link.clicked") {
     const id = t.campaignId === null ? null : String(t.campaignId);
     return { triggerOn: t.on, matchKey: id ?? "", matchValue: id };
@@ -45,6 +50,7 @@ export function triggerColumns(t: SequenceTriggerOn): {
 export function triggerOf(r: { triggerOn: SequenceTriggerOn["on"]; matchValue: string | null }): SequenceTriggerOn {
   if (r.triggerOn === "stage.changed") return { on: r.triggerOn, stage: r.matchValue ?? "" };
   if (r.triggerOn === "appointment.no_show") return { on: r.triggerOn };
+  if (r.triggerOn === "tag.added") return { on: r.triggerOn, tag: r.matchValue ?? "" };
   if (r.triggerOn === "link.clicked")
     return { on: r.triggerOn, campaignId: r.matchValue ? Number(r.matchValue) : null };
   return { on: r.triggerOn, source: r.matchValue };
@@ -54,6 +60,7 @@ export function triggerOf(r: { triggerOn: SequenceTriggerOn["on"]; matchValue: s
 export function describeTrigger(t: SequenceTriggerOn): string {
   if (t.on === "stage.changed") return `Moves to ${t.label ?? t.stage}`;
   if (t.on === "appointment.no_show") return "Appointment no-show";
+  if (t.on === "tag.added") return `Gets the tag “${t.tag}”`;
   if (t.on === "link.clicked")
     return t.campaignId === null
       ? "Clicks a link in any text"
@@ -66,7 +73,11 @@ export const RULE_CAMPAIGN_REQUIRED = "Please choose the sequence to start";
 
 /** The create form (and any JSON caller): a blank source means any source; a stage rule names its stage. */
 export const createRuleSchema = z.object({
-  on: z.enum(["lead.created", "stage.changed", "appointment.no_show", "link.clicked"]).default("lead.created"),
+  on: z
+    .enum(["lead.created", "stage.changed", "appointment.no_show", "link.clicked", "tag.added"])
+    .default("lead.created"),
+  /** For a tag rule: the tag (normalised); blank is refused where the rule is made. */
+  tag: z.preprocess((v) => (v === "" || v === null ? undefined : v), tagField.optional()),
   /** For a click rule: the sequence whose texts' links count; blank = a link in any text. */
   clickedIn: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
@@ -96,5 +107,5 @@ export const createRuleSchema = z.object({
     .max(Number.MAX_SAFE_INTEGER, RULE_CAMPAIGN_REQUIRED),
 });
 /** What creating a rule takes: a lead rule needs only name, source and campaign (the form's defaults). */
-export type CreateRuleInput = Omit<z.infer<typeof createRuleSchema>, "on" | "stage" | "clickedIn"> &
-  Partial<Pick<z.infer<typeof createRuleSchema>, "on" | "stage" | "clickedIn">>;
+export type CreateRuleInput = Omit<z.infer<typeof createRuleSchema>, "on" | "stage" | "clickedIn" | "tag"> &
+  Partial<Pick<z.infer<typeof createRuleSchema>, "on" | "stage" | "clickedIn" | "tag">>;

@@ -9,10 +9,13 @@ export type ContactEventHooks = {
   stageChanged: (ctx: ContactEventContext, contactIds: readonly number[], stage: string) => Promise<unknown>;
   /** This contact's appointment was marked no-show just now. */
   appointmentNoShow: (ctx: ContactEventContext, contactId: number) => Promise<unknown>;
+  /** These contacts got `tag` just now (normalised, contact-tag.ts). */
+  tagAdded: (ctx: ContactEventContext, contactIds: readonly number[], tag: string) => Promise<unknown>;
 };
 
 /** Nothing listens (tests of contacts alone). */
 export const NO_CONTACT_EVENT_HOOKS: ContactEventHooks = {
   stageChanged: async () => undefined,
   appointmentNoShow: async () => undefined,
+  tagAdded: async () => undefined,
 };

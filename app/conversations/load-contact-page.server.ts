@@ -4,6 +4,7 @@ import type { ContactViewer } from "~/contacts/contact-scope.server";
 import { leadConsentsFrom, selectImportConsent, selectLeadConsents } from "~/contacts/list-lead-consents.server";
 import { loadOwnerPicker, ownerChoicesFrom, selectOwnerChoices } from "~/contacts/load-owner-picker.server";
 import { selectPipelineStages } from "~/contacts/pipeline-stages.server";
+import { selectContactTags } from "~/contacts/list-contact-tags.server";
 import { selectNewestTemplates } from "~/templates/list-templates.server";
 import { pickTemplate, PICKER_TEMPLATES } from "~/templates/pick-template.server";
 import { publicTemplate } from "~/templates/public-template.server";
@@ -21,7 +22,7 @@ export async function loadContactPage(
   q: { contactId: number; viewer: ContactViewer; url: URL; before: number | null; now: Date },
 ) {
   const who = { contactId: q.contactId };
-  const [contact, [threadRows, campaigns, templateRows, leadRows, userRows, conversation, stages, listRows]] =
+  const [contact, [threadRows, campaigns, templateRows, leadRows, userRows, conversation, stages, listRows, tagRows]] =
     await Promise.all([
       getContact(db, q.contactId, q.viewer),
       db.batch([
@@ -33,6 +34,7 @@ export async function loadContactPage(
         selectConversationRow(db, who),
         selectPipelineStages(db),
         selectImportConsent(db, q.contactId),
+        selectContactTags(db, q.contactId),
       ]),
     ]);
   const users = ownerChoicesFrom(userRows);
@@ -53,5 +55,6 @@ export async function loadContactPage(
     queue,
     users,
     stages,
+    tags: tagRows.map((r) => r.tag),
   };
 }

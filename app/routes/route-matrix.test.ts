@@ -406,6 +406,14 @@ const MATRIX: Record<string, Case[]> = {
     // Both roles move an unowned contact (decision 053); an unknown stage is refused on the form.
     post(contactAt("/stage"), { stage: "sat" }, REDIRECT),
   ],
+  "_app+/_contacts+/contacts_.$id.tags.tsx": [
+    get(contactAt("/tags"), REDIRECT),
+    post(contactAt("/tags"), { intent: "add", tag: "x".repeat(201) }, SCREEN_FORM_INVALID),
+    // A tag of the wrong shape is the domain's refusal: a toast back on the contact's page.
+    post(contactAt("/tags"), { intent: "add", tag: "<b>" }, REDIRECT),
+    // Both roles tag an unowned contact (issue 28 item 1).
+    post(contactAt("/tags"), { intent: "add", tag: "Matrix" }, REDIRECT),
+  ],
   // Decision 055: book (a time two days ahead in UTC) and mark; an appointment that is not the contact's is refused.
   "_app+/_contacts+/contacts_.$id.appointments.tsx": [
     get(contactAt("/appointments"), REDIRECT),
@@ -886,6 +894,9 @@ describe("route × contact owner (decision 048)", () => {
     ],
     "_app+/_contacts+/contacts_.$id.stage.tsx": [
       { method: "POST", path: id("/stage"), form: { stage: "sat" }, ok: 302 },
+    ],
+    "_app+/_contacts+/contacts_.$id.tags.tsx": [
+      { method: "POST", path: id("/tags"), form: { intent: "add", tag: "hoa" }, ok: 302 },
     ],
     "_app+/_contacts+/contacts_.$id.appointments.tsx": [
       { method: "POST", path: id("/appointments"), form: { startsAt: inTwoDays(), tz: "UTC" }, ok: 302 },

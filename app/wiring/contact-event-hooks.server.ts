@@ -12,4 +12,6 @@ export const contactEventHooks = (queue: JobQueue): ContactEventHooks => ({
     runContactTriggers({ db, queue }, { contactIds, on: "stage.changed", key: stage, now }),
   appointmentNoShow: ({ db, now }, contactId) =>
     runContactTriggers({ db, queue }, { contactIds: [contactId], on: "appointment.no_show", key: "", now }),
+  tagAdded: ({ db, now }, contactIds, tag) =>
+    runContactTriggers({ db, queue }, { contactIds, on: "tag.added", key: tag, now }),
 });

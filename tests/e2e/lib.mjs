@@ -61,17 +61,21 @@ export const randomPhone = () => `+1${phone()}`;
 
 // Test texts go only to team members, inside the recipient's calling hours (decision 021). One area code per zone,
 // each wholly in it; the strict 08:00–20:00 window is used so a test never sits on the edge.
+// Each with its state: a contact whose state is unknown is held to every state's rule at once (decision 060's
+// addendum), so a lead or a rep's contact made with one of these numbers names its state too (`stateOfPhone`).
 const ZONE_AREA_CODES = [
-  ["787", "America/Puerto_Rico"],
-  ["212", "America/New_York"],
-  ["312", "America/Chicago"],
-  ["303", "America/Denver"],
-  ["602", "America/Phoenix"],
-  ["213", "America/Los_Angeles"],
-  ["907", "America/Anchorage"],
-  ["808", "Pacific/Honolulu"],
-  ["671", "Pacific/Guam"],
+  ["787", "America/Puerto_Rico", "PR"],
+  ["212", "America/New_York", "NY"],
+  ["312", "America/Chicago", "IL"],
+  ["303", "America/Denver", "CO"],
+  ["602", "America/Phoenix", "AZ"],
+  ["213", "America/Los_Angeles", "CA"],
+  ["907", "America/Anchorage", "AK"],
+  ["808", "Pacific/Honolulu", "HI"],
+  ["671", "Pacific/Guam", "GU"],
 ];
+/** The state of a number phoneInCallingHours gave (its area code's), for the contact made with it. */
+export const stateOfPhone = (e164) => ZONE_AREA_CODES.find(([area]) => e164.slice(2, 5) === area)?.[2] ?? null;
 const localHour = (zone, at) =>
   Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(at));
 /** A number (E.164) in a zone where it is 08:00–19:59 now, or null in the hour a day when no US zone is. */

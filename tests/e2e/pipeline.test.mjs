@@ -56,6 +56,33 @@ describeEachMode("pipeline stages", (mode) => {
     await context.close();
   });
 
+  it("tags a lead from its page (any case, once), refuses a bad tag beside nothing lost, and removes it", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
+    const res = await context.request.post(BASE + "/api/contacts", {
+      data: { firstName: "Tess", lastName: tag("Tag"), phone: `+1${phone()}` },
+      headers: { Origin: BASE },
+    });
+    assert.equal(res.status(), 201, await res.text());
+    const body = await res.json();
+    const id = body.contact?.id ?? body.id;
+    await page.goto(`/contacts/${id}`);
+    await page.getByLabel("Add a tag").fill("Roof  Replaced");
+    await page.getByRole("button", { name: "Add tag" }).click();
+    await toast(page, "Tagged “roof replaced”").waitFor();
+    await page.getByTestId("contact-tags").getByText("roof replaced", { exact: true }).waitFor();
+    await page.getByLabel("Add a tag").fill("ROOF replaced");
+    await page.getByRole("button", { name: "Add tag" }).click();
+    await toast(page, "Already tagged “roof replaced”").waitFor();
+    await page.getByLabel("Add a tag").fill("<b>hot</b>");
+    await page.getByRole("button", { name: "Add tag" }).click();
+    await toast(page, "Tag not saved").waitFor();
+    await assertFitsWidth(page, 390, "the contact page with tags");
+    await page.getByRole("button", { name: "Remove roof replaced" }).click();
+    await toast(page, "Tag “roof replaced” removed").waitFor();
+    await page.getByText("No tags yet.").waitFor();
+    await context.close();
+  });
+
   it("a superuser adds a stage, moves it up, renames it and deletes it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const name = `Survey ${tag()}`;

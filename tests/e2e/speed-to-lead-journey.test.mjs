@@ -11,6 +11,7 @@ import {
 } from "./browser.mjs";
 import {
   phoneInCallingHours,
+  stateOfPhone,
   receivedReplyEvent,
   simulateReply,
   subscribeWebhook,
@@ -104,11 +105,11 @@ describeEachMode("speed-to-lead journey", (mode) => {
           phone: leadPhone,
           email: `${tag("lead")}@example.com`,
           lead_source: source,
-          // No address: the vendor's sample is in Austin, and an address sets the contact's zone — Central time would
-          // hold the text whenever Central is outside calling hours, whatever zone the phone was picked in.
+          // Not the vendor's sample address (Austin): the contact's zone must be the phone's, which was picked inside
+          // calling hours; the state of that zone, since a contact of unknown state is held to every state's rule.
           address: undefined,
           city: undefined,
-          state: undefined,
+          state: stateOfPhone(leadPhone),
           zip: undefined,
         }),
       );

@@ -52,3 +52,4 @@ export * from "./appointments";
 export * from "./message-media";
 export * from "./closer-availability";
 export * from "./link-clicks";
+export * from "./contact-tags";

@@ -8,7 +8,14 @@ import { users } from "./users";
  * The events a rule can start a sequence on: a new lead (by source), a contact moved to a stage (by stage key,
  * decision 059), an appointment marked no-show (any), a tracked link clicked (by campaign id, '' for any; decision 068).
  */
-export const TRIGGER_EVENTS = ["lead.created", "stage.changed", "appointment.no_show", "link.clicked"] as const;
+export const TRIGGER_EVENTS = [
+  "lead.created",
+  "stage.changed",
+  "appointment.no_show",
+  "link.clicked",
+  // A contact got a tag (by its normalised text; issue 28 item 1).
+  "tag.added",
+] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 /**

@@ -17,6 +17,7 @@ import { routeId, throwAsResponse } from "~/http/http.server";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
 import { OwnerCard } from "~/contacts/owner-card";
 import { StageCard } from "~/contacts/stage-card";
+import { TagsCard } from "~/contacts/tags-card";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { contactInScope } from "~/http/contact-guard.server";
 import { AppointmentsCard } from "~/appointments/appointments-card";
@@ -48,7 +49,7 @@ export async function loader(args: LoaderFunctionArgs) {
     listContactAppointments(db, contactId),
     listContactLinkClicks(db, contactId),
   ]);
-  const { contact, thread, campaigns, templates, leads, owner, queue, users, stages } = page;
+  const { contact, thread, campaigns, templates, leads, owner, queue, users, stages, tags } = page;
   return {
     contact: {
       id: contact.id,
@@ -72,6 +73,7 @@ export async function loader(args: LoaderFunctionArgs) {
       billReceivedAt: contact.billReceivedAt?.toISOString() ?? null,
     },
     stages: stages.map((s) => ({ key: s.key, label: s.label })),
+    tags,
     appointments,
     linkClicks,
     me: me.id,
@@ -118,6 +120,7 @@ export default function ContactDetail() {
     users,
     nonce,
     stages,
+    tags,
     appointments,
     linkClicks,
     me,
@@ -143,6 +146,7 @@ export default function ContactDetail() {
         <div className="space-y-6">
           <OwnerCard contactId={contact.id} picker={owner} back={`/contacts/${contact.id}`} />
           <StageCard contactId={contact.id} stage={contact.stage} stages={stages} back={`/contacts/${contact.id}`} />
+          <TagsCard contactId={contact.id} tags={tags} back={`/contacts/${contact.id}`} />
           <AppointmentsCard
             contactId={contact.id}
             appointments={appointments}

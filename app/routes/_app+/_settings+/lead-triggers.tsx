@@ -1,3 +1,4 @@
+import { MAX_TAG_LENGTH } from "~/contacts/contact-tag";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Zap } from "lucide-react";
@@ -44,7 +45,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 const ruleId = zodId("Trigger rule not found");
 const leadTriggerForm = withDefaults(
-  { name: "", on: "lead.created", source: "", stage: "", clickedIn: "", campaignId: "" },
+  { name: "", on: "lead.created", source: "", stage: "", clickedIn: "", tag: "", campaignId: "" },
   z.discriminatedUnion(
     "intent",
     [
@@ -84,7 +85,7 @@ export default function LeadTriggers() {
   const { rules, campaigns, stages } = useLoaderData<typeof loader>();
   const { form: creating, other: rowFailure } = failureByIntent(useActionData<typeof action>(), "create");
   const pending = useNavigation().state === "submitting";
-  const formError = formErrorOf(creating, ["name", "on", "source", "stage", "clickedIn", "campaignId"]);
+  const formError = formErrorOf(creating, ["name", "on", "source", "stage", "clickedIn", "tag", "campaignId"]);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -121,6 +122,12 @@ export default function LeadTriggers() {
           options={campaigns.map((c) => ({ value: String(c.id), label: c.name }))}
           hint="For “A contact clicks a link”: the first click on a tracked link in this sequence's texts, or in any text."
           {...fieldProps(creating, "clickedIn")}
+        />
+        <Field
+          label="Tag"
+          maxLength={MAX_TAG_LENGTH}
+          hint="For “A contact gets a tag”: when someone tags a contact with it (any case)."
+          {...fieldProps(creating, "tag")}
         />
         <Field
           label="Lead source"
