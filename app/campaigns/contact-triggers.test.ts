@@ -7,6 +7,8 @@ import { addContactTag } from "~/contacts/add-contact-tag.server";
 import { removeContactTag } from "~/contacts/remove-contact-tag.server";
 import { selectContactTags } from "~/contacts/list-contact-tags.server";
 import { tagField } from "~/contacts/contact-tag";
+import { listContacts, selectTagPage } from "~/contacts/list-contacts.server";
+import { plan } from "../../tests/query-plan";
 import { createRuleSchema } from "./sequence-trigger-schema";
 import { campaignEnrollments, contacts } from "~/db/schema";
 import { contactEventHooks } from "~/wiring/contact-event-hooks.server";
@@ -145,6 +147,24 @@ describe("tags (issue 28 item 1): a contact tagged starts the tag's sequence", (
     await expect(
       addContactTag(db(), { contactId: contact.id, tag: "one too many" }, w.actor, w.now, w.hooks),
     ).rejects.toMatchObject({ code: "conflict", message: "A contact can have at most 20 tags: remove one first" });
+
+    // The list by tag (decision 073): newest first, paged, along contact_tags_tag_idx — never a walk of contacts.
+    const more = [await createTestContact(w.user.id), await createTestContact(w.user.id)];
+    for (const m of more) await addContactTag(db(), { contactId: m.id, tag: "roof replaced" }, w.actor, w.now, w.hooks);
+    const first = await listContacts(db(), { tag: "roof replaced", limit: 2, viewer: w.actor });
+    expect(first.contacts.map((x) => x.id)).toEqual([more[1].id, more[0].id]);
+    const second = await listContacts(db(), {
+      tag: "roof replaced",
+      limit: 2,
+      after: first.nextCursor,
+      viewer: w.actor,
+    });
+    expect(second.contacts.map((x) => x.id)).toEqual([contact.id]);
+    expect((await listContacts(db(), { tag: "solar", viewer: w.actor })).contacts).toEqual([]);
+    const p = await plan(selectTagPage(db(), "roof replaced", undefined, { after: 999 }, false, 26).getSQL());
+    expect(p).toMatch(/SEARCH contact_tags USING COVERING INDEX contact_tags_tag_idx \(tag=\? AND contact_id<\?\)/);
+    expect(p).toMatch(/SEARCH contacts USING INTEGER PRIMARY KEY/);
+    expect(p).not.toMatch(/SCAN contacts|USE TEMP B-TREE/);
 
     // Another rep's contact is not found (decision 048).
     const other = await createTestUser();

@@ -1,9 +1,23 @@
-import { and, desc, asc, eq, gt, inArray, isNull, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import {
+  and,
+  desc,
+  asc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { contacts, contactTotals, type Contact } from "~/db/schema";
+import { contacts, contactTags, contactTotals, type Contact } from "~/db/schema";
 import { ftsQuery } from "~/lib/fts";
 import { likeContains, searchText } from "~/lib/search-text";
-import { loadContactScope, type ContactScope, type ContactViewer } from "./contact-scope.server";
+import { loadContactScope, scopeCondition, type ContactScope, type ContactViewer } from "./contact-scope.server";
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -87,6 +101,8 @@ export async function listContacts(
     owner?: OwnerFilter;
     /** A pipeline stage's contacts only (decision 053): contacts_stage_idx, or contacts_owner_stage_idx in a scope. */
     stage?: string;
+    /** A tag's contacts only (decision 073, normalised): walked along contact_tags_tag_idx, newest first. */
+    tag?: string;
     viewer?: ContactViewer;
     /** The scope itself, when the caller has it (work done for a user later); else the viewer's. */
     scope?: ContactScope;
@@ -125,11 +141,15 @@ export async function listContacts(
     const stageTerm = stage
       ? sql`AND EXISTS (SELECT 1 FROM ${contacts} WHERE ${contacts.id} = contacts_fts.rowid AND ${stage})`
       : sql``;
+    // The tag's contacts only: a primary-key seek of contact_tags per match, so the walk still stops at a page.
+    const tagTerm = opts.tag
+      ? sql`AND EXISTS (SELECT 1 FROM ${contactTags} WHERE ${contactTags.contactId} = contacts_fts.rowid AND ${contactTags.tag} = ${opts.tag})`
+      : sql``;
     // contacts_fts is an FTS5 table drizzle does not model.
     // raw-sql: fts-match
     const ids = await db.all<{ id: number }>(
       sql`SELECT rowid AS id FROM contacts_fts WHERE contacts_fts MATCH ${match} ${idCursor} ${ownerIds}
-          ${stageTerm} ${ftsScopeTerm(scope)} ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
+          ${stageTerm} ${tagTerm} ${ftsScopeTerm(scope)} ORDER BY rowid ${backwards ? sql`ASC` : sql`DESC`} LIMIT ${limit + 1}`,
     );
     rows = ids.length
       ? await db
@@ -153,7 +173,9 @@ export async function listContacts(
           like(contacts.company),
         )
       : undefined;
-    rows = await scopedPage(db, scope, and(search, cursor, owner, stage), backwards, limit + 1);
+    rows = opts.tag
+      ? await selectTagPage(db, opts.tag, and(search, owner, stage, scopeCondition(scope)), opts, backwards, limit + 1)
+      : await scopedPage(db, scope, and(search, cursor, owner, stage), backwards, limit + 1);
   }
 
   const hasMore = rows.length > limit;
@@ -166,6 +188,32 @@ export async function listContacts(
     nextCursor: (backwards || hasMore) && last !== null ? last : null,
     prevCursor: (!backwards ? Boolean(opts.after) : hasMore) && first !== null ? first : null,
   };
+}
+
+/**
+ * A tag's contacts, newest first (decision 073): the walk goes along contact_tags_tag_idx (tag, contact id) from the
+ * cursor, each contact read by primary key and kept when the other filters hold — the tag's rows, never the table's.
+ */
+export function selectTagPage(
+  db: Db,
+  tag: string,
+  where: SQL | undefined,
+  at: { after?: number | null; before?: number | null },
+  backwards: boolean,
+  limit: number,
+) {
+  const cursor = at.after
+    ? lt(contactTags.contactId, at.after)
+    : at.before
+      ? gt(contactTags.contactId, at.before)
+      : undefined;
+  return db
+    .select(getTableColumns(contacts))
+    .from(contactTags)
+    .innerJoin(contacts, eq(contacts.id, contactTags.contactId))
+    .where(and(eq(contactTags.tag, tag), cursor, where))
+    .orderBy(backwards ? asc(contactTags.contactId) : desc(contactTags.contactId))
+    .limit(limit);
 }
 
 /** Total contacts (unfiltered). */

@@ -7,9 +7,18 @@ import { publicContact } from "./public-contact.server";
 import { ownerChoicesFrom, selectOwnerChoices } from "./load-owner-picker.server";
 import { loadContactScope, type ContactViewer } from "./contact-scope.server";
 import { selectPipelineStages } from "./pipeline-stages.server";
+import { tagField } from "./contact-tag";
 
 /** `owner`: "me", "none" or a user id (decision 044); anything else lists everyone. `stage`: a stage key (053). */
-export type ContactListQuery = { q?: string; after?: number; before?: number; owner?: string; stage?: string };
+export type ContactListQuery = {
+  q?: string;
+  after?: number;
+  before?: number;
+  owner?: string;
+  stage?: string;
+  /** A tag as typed (decision 073); a malformed one is no filter. */
+  tag?: string;
+};
 
 function listRow(c: Contact, owners: Map<number, string>, stages: Map<string, string>) {
   const { id, firstName, lastName, phone, email, company, sendable, unsendableReason, optedOut } = publicContact(c);
@@ -56,6 +65,7 @@ export async function loadContactsPage(db: Db, query: ContactListQuery, viewer: 
   // An unknown stage in the URL is no filter (like any malformed list parameter).
   const stage = query.stage && stages.has(query.stage) ? query.stage : undefined;
   const choices = ownerChoicesFrom(choiceRows);
+  const tag = query.tag ? tagField.safeParse(query.tag).data : undefined;
   const page = await listContacts(db, {
     q,
     after: query.after,
@@ -63,10 +73,11 @@ export async function loadContactsPage(db: Db, query: ContactListQuery, viewer: 
     limit: PAGE_SIZE,
     owner,
     stage,
+    tag,
     scope,
   });
   // The total is the whole table's counter: shown only to those who see the whole table.
-  const total = q || owner !== undefined || stage || scope.kind !== "all" ? null : (totals[0]?.n ?? 0);
+  const total = q || owner !== undefined || stage || tag || scope.kind !== "all" ? null : (totals[0]?.n ?? 0);
   const names = new Map(choices.map((u) => [u.id, u.name]));
   // An owner who is no longer active (only the CLI of old could leave one) is looked up by id: a handful of rows.
   const missing = [...new Set(page.contacts.map((c) => c.ownerUserId))].filter(
@@ -83,6 +94,7 @@ export async function loadContactsPage(db: Db, query: ContactListQuery, viewer: 
     q,
     owner: query.owner ?? "",
     stage: stage ?? "",
+    tag: tag ?? "",
     stages: stageRows.map((s) => ({ key: s.key, label: s.label })),
     /** false: the list is the viewer's own and the unowned contacts (decision 048); the filter offers only those. */
     seesAll: scope.kind === "all",

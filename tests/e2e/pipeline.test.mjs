@@ -58,8 +58,9 @@ describeEachMode("pipeline stages", (mode) => {
 
   it("tags a lead from its page (any case, once), refuses a bad tag beside nothing lost, and removes it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
+    const tessLast = tag("Tag");
     const res = await context.request.post(BASE + "/api/contacts", {
-      data: { firstName: "Tess", lastName: tag("Tag"), phone: `+1${phone()}` },
+      data: { firstName: "Tess", lastName: tessLast, phone: `+1${phone()}` },
       headers: { Origin: BASE },
     });
     assert.equal(res.status(), 201, await res.text());
@@ -77,6 +78,16 @@ describeEachMode("pipeline stages", (mode) => {
     await page.getByRole("button", { name: "Add tag" }).click();
     await toast(page, "Tag not saved").waitFor();
     await assertFitsWidth(page, 390, "the contact page with tags");
+    // The list's tag filter (a plain GET form) finds it, in any case.
+    await page.goto(`/contacts?q=${encodeURIComponent(tessLast)}`);
+    await page.getByLabel("Tag", { exact: true }).fill("ROOF replaced");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/tag=ROOF/);
+    await page.getByTestId("contact-row").filter({ hasText: "Tess" }).waitFor();
+    await assertFitsWidth(page, 390, "the contacts list with its filters");
+    await page.goto(`/contacts?tag=${encodeURIComponent("no such tag")}`);
+    await page.getByText("No contacts with the tag “no such tag”").waitFor();
+    await page.goto(`/contacts/${id}`);
     await page.getByRole("button", { name: "Remove roof replaced" }).click();
     await toast(page, "Tag “roof replaced” removed").waitFor();
     await page.getByText("No tags yet.").waitFor();

@@ -1,3 +1,4 @@
+import { MAX_TAG_LENGTH } from "~/contacts/contact-tag";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { contactEventHooks } from "~/wiring/contact-event-hooks.server";
 import { Form, Outlet, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
@@ -52,6 +53,8 @@ const listQuery = z.object({
   owner: z.string().max(20).optional().catch(undefined),
   // A pipeline stage's key (decision 053).
   stage: z.string().max(40).optional().catch(undefined),
+  // A tag (decision 073), bounded here, checked and normalised by the page's loader.
+  tag: z.string().max(200).optional().catch(undefined),
 });
 
 export async function loader(args: LoaderFunctionArgs) {
@@ -111,7 +114,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Contacts() {
-  const { q, owner, owners, seesAll, me, contacts, total, nextCursor, prevCursor, stage, stages } =
+  const { q, owner, owners, seesAll, me, contacts, total, nextCursor, prevCursor, stage, stages, tag } =
     useLoaderData<typeof loader>();
   const { search } = useLocation();
   const failure = useActionData<typeof action>();
@@ -182,7 +185,7 @@ export default function Contacts() {
             Download
           </Button>
         </Form>
-        <Form method="get" action="/contacts" className="flex items-center gap-2">
+        <Form method="get" action="/contacts" className="flex flex-wrap items-center gap-2">
           {q ? <input type="hidden" name="q" value={q} /> : null}
           <Field
             as="select"
@@ -208,6 +211,7 @@ export default function Contacts() {
             defaultValue={stage}
             options={[{ value: "", label: "Any stage" }, ...stages.map((s) => ({ value: s.key, label: s.label }))]}
           />
+          <Field inline label="Tag" id="tag-filter" name="tag" defaultValue={tag} maxLength={MAX_TAG_LENGTH} />
           <Button type="submit" variant="secondary">
             Filter
           </Button>
@@ -221,6 +225,12 @@ export default function Contacts() {
               data-testid="contacts-empty"
               title={`No contacts match “${q}”`}
               description="Try a different name, phone number, email or company."
+            />
+          ) : tag ? (
+            <EmptyState
+              data-testid="contacts-empty"
+              title={`No contacts with the tag “${tag}”`}
+              description="Tags are added on a contact's page."
             />
           ) : (
             <EmptyState
