@@ -1,6 +1,5 @@
-import { and, count, eq } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
-import type { Db } from "~/db/client.server";
+import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, contactTags } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
@@ -8,6 +7,7 @@ import { NO_CONTACT_EVENT_HOOKS, type ContactEventHooks } from "./contact-event-
 import type { ContactViewer } from "./contact-scope.server";
 import { MAX_TAGS_PER_CONTACT, requireTag } from "./contact-tag";
 import { getContact } from "./get-contact.server";
+import { selectContactTags } from "./list-contact-tags.server";
 
 /**
  * Tags a contact the person sees (decision 048: another rep's contact is not found). The tag is checked and
@@ -23,31 +23,31 @@ export async function addContactTag(
 ): Promise<{ added: boolean }> {
   const tag = requireTag(input.tag);
   const contact = await getContact(db, input.contactId, actor);
-  const [{ n }] = await db.select({ n: count() }).from(contactTags).where(eq(contactTags.contactId, contact.id));
-  const has = await db
-    .select({ tag: contactTags.tag })
-    .from(contactTags)
-    .where(and(eq(contactTags.contactId, contact.id), eq(contactTags.tag, tag)))
-    .get();
-  if (has) return { added: false };
-  if (n >= MAX_TAGS_PER_CONTACT)
+  // The contact's tags (at most MAX_TAGS_PER_CONTACT rows, a range of the key): both the "has it" and the limit.
+  const tags = (await selectContactTags(db, contact.id)).map((r) => r.tag);
+  if (tags.includes(tag)) return { added: false };
+  if (tags.length >= MAX_TAGS_PER_CONTACT)
     throw new AppError("conflict", `A contact can have at most ${MAX_TAGS_PER_CONTACT} tags: remove one first`, {
       field: "tag",
     });
-  const inserted = await db
-    .insert(contactTags)
-    .values({ contactId: contact.id, tag: tag, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ tag: contactTags.tag });
+  // The tag and its activity entry in one transaction.
+  const [inserted] = (await runBatch(db, [
+    db
+      .insert(contactTags)
+      .values({ contactId: contact.id, tag, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ tag: contactTags.tag }),
+    db.insert(activityLog).values(
+      activityRow("tag_contact", {
+        userId: actor.userId,
+        ipAddress: actor.ipAddress,
+        details: { contactId: contact.id, tag },
+        now,
+      }),
+    ),
+  ])) as [{ tag: string }[], unknown];
+  // A twin request added it in between: no change of ours (its entry is logged once more, nothing else).
   if (!inserted.length) return { added: false };
-  await db.insert(activityLog).values(
-    activityRow("tag_contact", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      details: { contactId: contact.id, tag: tag },
-      now,
-    }),
-  );
   await hooks.tagAdded({ db, now }, [contact.id], tag);
   return { added: true };
 }

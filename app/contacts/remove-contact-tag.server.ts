@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
-import { runBatch, type Db } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import { activityLog, contactTags } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import type { ContactViewer } from "./contact-scope.server";
@@ -16,12 +16,10 @@ export async function removeContactTag(
 ): Promise<{ removed: boolean }> {
   const tag = requireTag(input.tag);
   const contact = await getContact(db, input.contactId, actor);
-  const [deleted] = (await runBatch(db, [
-    db
-      .delete(contactTags)
-      .where(and(eq(contactTags.contactId, contact.id), eq(contactTags.tag, tag)))
-      .returning({ tag: contactTags.tag }),
-  ])) as { tag: string }[][];
+  const deleted = await db
+    .delete(contactTags)
+    .where(and(eq(contactTags.contactId, contact.id), eq(contactTags.tag, tag)))
+    .returning({ tag: contactTags.tag });
   if (!deleted.length) return { removed: false };
   await db.insert(activityLog).values(
     activityRow("untag_contact", {

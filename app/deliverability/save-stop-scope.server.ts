@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { activityRow } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, orgSettings, users } from "~/db/schema";
@@ -47,7 +47,7 @@ export async function saveStopScope(
     upsert(STOP_SCOPE_KEY, next.setting),
     number
       ? upsert(INFORMATIONAL_SENDER_KEY, number)
-      : db.delete(orgSettings).where(inArray(orgSettings.key, [INFORMATIONAL_SENDER_KEY])),
+      : db.delete(orgSettings).where(eq(orgSettings.key, INFORMATIONAL_SENDER_KEY)),
     db.insert(activityLog).values(
       activityRow("set_stop_scope", {
         userId: actor.userId,
