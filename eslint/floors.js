@@ -34,6 +34,7 @@ export const FLOORS = [
       "push",
       "appointments",
       "deliverability",
+      "savings",
     ],
   },
   { name: "pipeline", units: ["messaging"] },
@@ -66,6 +67,7 @@ export const SIDEWAYS = {
     campaigns:
       "send later and the snooze form take their time with the one time input, ZonedDateTimeField and localToUtc",
     "message-center": "a thread's rows are the Message Center's list items",
+    savings: "a suggested reply is told the contact's savings estimate (decision 074)",
   },
   "idea-generator": { ai: "the Idea Generator answers through the AI chain and its offline chat composer" },
   playground: { templates: "the Testing Playground picks a template" },

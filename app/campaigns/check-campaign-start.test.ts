@@ -171,7 +171,8 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
 describe("the broadcast check renders as the consumer does (sender, organisation, custom fields)", () => {
   it("a custom field the contact has and the sender's name are values, not missing variables", async () => {
     const u = await createTestUser({ firstName: "Rosa", lastName: "Lopez" });
-    const has = await createTestContact(u.id, { customFields: { systemSize: "8.2" } });
+    // roofSize: a typed-only field (the Solar estimate's variables are computed, never missing: decision 074).
+    const has = await createTestContact(u.id, { customFields: { roofSize: "1,800 sq ft" } });
     const lacks = await createTestContact(u.id);
     for (const id of [has.id, lacks.id])
       await db().update(contacts).set({ timeZone: "America/Los_Angeles", state: "CA" }).where(eq(contacts.id, id));
@@ -179,7 +180,7 @@ describe("the broadcast check renders as the consumer does (sender, organisation
       db(),
       {
         type: "sms",
-        content: "{{salesRep}} here: your {{systemSize}} kW design is ready. Reply STOP to opt out",
+        content: "{{salesRep}} here: your {{roofSize}} roof design is ready. Reply STOP to opt out",
         contactIds: [has.id, lacks.id],
         senderId: u.id,
       },
@@ -187,7 +188,7 @@ describe("the broadcast check renders as the consumer does (sender, organisation
     );
     expect(check.recipients).toBe(1);
     expect(check.skipped.missingVariable).toBe(1);
-    expect(check.missingByVariable).toEqual({ systemSize: 1 });
+    expect(check.missingByVariable).toEqual({ roofSize: 1 });
     expect(check.warnings).toEqual([]);
     // Without a sender, {{salesRep}} is the message's problem, not each recipient's: one warning.
     const noSender = await checkBroadcast(

@@ -13,6 +13,17 @@ export const CUSTOM_FIELD_VARIABLES = [
   "appointmentTime",
   "meetingLink",
 ] as const;
+/**
+ * Custom fields a feature computes when the contact has none typed (decision 074: the savings estimate from public
+ * data): their variables are never missing for a contact.
+ */
+export const COMPUTED_FIELD_VARIABLES: ReadonlySet<string> = new Set([
+  "systemSize",
+  "estimatedSavings",
+  "yearOneSavings",
+  "incentiveAmount",
+  "paybackPeriod",
+]);
 export type CustomFieldName = (typeof CUSTOM_FIELD_VARIABLES)[number];
 export type CustomFields = Partial<Record<CustomFieldName, string>>;
 

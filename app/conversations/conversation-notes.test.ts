@@ -11,7 +11,13 @@ import { setContactOwner } from "~/contacts/set-contact-owner.server";
 import { aiChain } from "~/wiring/ai-chain.server";
 import { createTestUser, db } from "../../tests/factories";
 import { createTestContact, uniquePhone, uniqueTag } from "../../tests/contact-factory";
-import { fakeOpenAiBase, newFakeOpenAiKey, obeyOpenAi } from "../../tests/fakes/control";
+import {
+  fakeOpenAiBase,
+  newFakeOpenAiKey,
+  obeyOpenAi,
+  openAiCalls,
+  queueOpenAiAnswer,
+} from "../../tests/fakes/control";
 import { DAYTIME, pipeline, appHooks } from "../../tests/messaging-harness";
 import { addConversationNote } from "./add-conversation-note.server";
 import { cancelScheduledReply, NOT_SCHEDULED } from "./cancel-scheduled-reply.server";
@@ -306,5 +312,37 @@ describe("suggested replies", () => {
     expect(s.text).not.toMatch(/solar-rebate-claim|900/);
     expect(s.provider).toBe("offline");
     expect(s.refused).toEqual(["solar-rebate-claim.example", "9005550199"]);
+  });
+
+  it("the model is told the contact's savings estimate (a typed value winning), as an estimate, never the federal credit", async () => {
+    const { deps, queue } = await pipeline({ clock: () => DAYTIME });
+    const { author } = await team();
+    const contact = await createTestContact(author.id, { firstName: "Rosa", state: "CA" });
+    await db()
+      .update(contacts)
+      .set({ monthlyBillCents: 20_000, customFields: JSON.stringify({ incentiveAmount: "$500 from the city" }) })
+      .where(eq(contacts.id, contact.id));
+    await receiveInboundSms(
+      deps.db,
+      queue,
+      { sid: sid(), from: contact.phone, to: "+15550001111", body: "what would I save?" },
+      DAYTIME,
+    );
+    const key = newFakeOpenAiKey();
+    await queueOpenAiAnswer(key, JSON.stringify({ reply: "Around $2,400 in year one on your bill, Rosa." }));
+    const ai = aiChain(
+      { ...env, OPENAI_API_KEY: key, OPENAI_BASE_URL: fakeOpenAiBase(), OPENAI_MODEL: "gpt-test" } as never,
+      db(),
+      () => DAYTIME,
+    );
+    await suggestReply(ai, db(), { contactId: contact.id });
+    const [call] = await openAiCalls(key);
+    const user = call.messages.find((m) => m.role === "user")!.content;
+    const system = call.messages.find((m) => m.role === "system")!.content;
+    expect(user).toContain("Savings estimate for this home (from public data; an estimate, never a promise");
+    expect(user).toContain("yearOneSavings: $2,400");
+    expect(user).toContain("systemSize: 4.5 kW");
+    expect(user).toContain("incentiveAmount: $500 from the city");
+    expect(system).toContain("Never offer the federal solar tax credit");
   });
 });

@@ -6,6 +6,8 @@ import type { Db } from "~/db/client.server";
 import { campaignEnrollments, campaigns, contacts } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { loadOrgSettings } from "~/messaging/org-settings.server";
+import { SAVINGS_VARIABLES, savingsVariables } from "~/savings/estimate-savings";
+import { estimateContactsSavings } from "~/savings/savings-data.server";
 import type { NoteTarget } from "./add-conversation-note.server";
 import { getThread } from "./get-conversation.server";
 
@@ -18,7 +20,7 @@ const SUGGEST_CONTEXT = 12;
  * the reply box only: nothing is written, nothing is sent.
  */
 export async function suggestReply(ai: AiDeps, db: Db, to: NoteTarget) {
-  const [thread, contact, campaign, org] = await Promise.all([
+  const [thread, contact, campaign, org, estimates] = await Promise.all([
     getThread(db, to, { limit: SUGGEST_CONTEXT }),
     "contactId" in to
       ? db
@@ -44,6 +46,7 @@ export async function suggestReply(ai: AiDeps, db: Db, to: NoteTarget) {
           .get()
       : null,
     loadOrgSettings(db),
+    "contactId" in to ? estimateContactsSavings(db, [to.contactId]) : null,
   ]);
   if ("contactId" in to && !contact) throw new AppError("not_found", "Contact not found");
   const fields: Record<string, string> = {};
@@ -52,6 +55,10 @@ export async function suggestReply(ai: AiDeps, db: Db, to: NoteTarget) {
       if (v) fields[k] = v;
     Object.assign(fields, parseCustomFields(contact.customFields));
   }
+  // The savings estimate from public data (decision 074), where nothing is typed: numbers the model may use, as an
+  // estimate, never a promise (DRAFT_RULES).
+  const estimate = "contactId" in to ? estimates?.get(to.contactId) : undefined;
+  const savings = estimate ? { ...savingsVariables(estimate), ...pick(fields, SAVINGS_VARIABLES) } : null;
   const suggestion = await suggestReplyDraft(
     ai,
     {
@@ -61,8 +68,12 @@ export async function suggestReply(ai: AiDeps, db: Db, to: NoteTarget) {
       firstName: contact?.firstName?.trim() || null,
       fields,
       brief: campaign?.description ?? null,
+      savings,
     },
     Object.values(org).map((v) => (typeof v === "string" ? v : null)),
   );
   return suggestion;
 }
+
+const pick = (from: Record<string, string>, names: readonly string[]) =>
+  Object.fromEntries(names.flatMap((n) => (from[n] ? [[n, from[n]]] : [])));

@@ -62,16 +62,17 @@ export type ContactSubrouteContext = {
 
 /**
  * A sub-route's action: formAction with the sub-route's refusal (another rep's contact is a 404 before the form is
- * read; a refused form is a toast titled `refused` on the page that asked), then `run` — one domain call and its
- * redirect.
+ * read; a refused form is a toast titled `refused` on the page that asked — a refused input too with `typedFields`),
+ * then `run` — one domain call and its redirect.
  */
 export function contactSubrouteAction<S extends z.ZodTypeAny>(
   args: ActionFunctionArgs,
-  spec: { schema: S; refused: string },
+  spec: { schema: S; refused: string; typedFields?: boolean },
   run: (input: z.output<S>, ctx: ContactSubrouteContext) => Promise<Response>,
 ) {
   const { id, backTo, refusal } = contactSubroute(args);
-  return formAction(args, { schema: spec.schema, ...refusal(spec.refused) }, (input, { user, actor }) =>
+  const { schema, typedFields } = spec;
+  return formAction(args, { schema, typedFields, ...refusal(spec.refused) }, (input, { user, actor }) =>
     run(input, { id: id(), user, actor: { ...viewerOf(user), ipAddress: actor.ipAddress }, backTo }),
   );
 }

@@ -55,6 +55,11 @@ type Spec<S extends z.ZodTypeAny> = {
    */
   resource?: boolean;
   failureRedirect?: (failure: FormFailure) => Promise<Response> | Response;
+  /**
+   * With `failureRedirect`: a form whose fields people type (a tag, a bill) — a refused input is that toast too, so
+   * the page that asked shows it without JS, instead of a reply no screen renders.
+   */
+  typedFields?: boolean;
 };
 
 const intentOf = (form: FormData) => {
@@ -156,7 +161,7 @@ async function parseAndRun<S extends z.ZodTypeAny, R>(
       spec,
       (err as AppError & { fieldErrors?: Record<string, string[]> }).fieldErrors,
     );
-    if (spec.failureRedirect && parsed) return (await spec.failureRedirect(failure)) as never;
+    if (spec.failureRedirect && (parsed || spec.typedFields)) return (await spec.failureRedirect(failure)) as never;
     if (spec.resource) return Response.json(failure, { status: err.status }) as never;
     return data(failure, { status: err.status });
   }

@@ -61,7 +61,7 @@ import { renderEmail, renderStaffEmail } from "./render-email";
 import { applyBacklogRows, selectStatusBacklog } from "./record-status.server";
 import { localIgnoresQuietHours, orgSettingsFrom, selectOrgSettings, type OrgSettingRow } from "./org-settings.server";
 import { variableValues, type OrgSettings } from "./variable-values";
-import { runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
+import { providedVariables, runFinalFailureHooks, type PipelineHooks } from "./pipeline-hooks";
 import {
   goesDespiteOptOut,
   INFORMATIONAL_KINDS,
@@ -83,7 +83,7 @@ export type SendDeps = {
   /** The consumer's clock: a batch can wait for its paced slots, so it reads the time more than once. */
   clock: Clock;
   /** The features' say on each message before it goes (a paused campaign holds its messages). */
-  hooks: Pick<PipelineHooks, "holdSend" | "finalFailure">;
+  hooks: Pick<PipelineHooks, "holdSend" | "finalFailure" | "variables">;
   /** The final-failure hooks' queue (outbound webhooks enqueue their deliveries). */
   queue: JobQueue;
   sleep?: (ms: number) => Promise<void>;
@@ -452,8 +452,9 @@ function backoffSeconds(attempts: number) {
 }
 
 /** Renders `{{variables}}` and `#PLACEHOLDERS#` with the contact's current data, at send time. */
-function render(row: Row, now: Date, org: OrgSettings) {
+function render(row: Row, now: Date, org: OrgSettings, provided?: Readonly<Record<string, string>>) {
   const values = variableValues({
+    provided,
     contact: row.contactPhone == null ? null : { ...row, email: row.contactEmail, phone: row.contactPhone },
     to: { phone: row.phone, email: row.email },
     sender:
@@ -687,7 +688,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   // pacing reservation when it rides along). The claim carries a message's text only where rendering changed it,
   // so a long body the same for everyone is not bound once per recipient; what it does carry is split into
   // statements of ~1 MB each (D1 refuses a bound value over 2 MB), all in the same batch: one round trip.
-  const rendered = new Map(slotted.map((r) => [r.id, render(r, now, org)]));
+  // Features' computed variables (the Solar ones, decision 074): read only when a message here uses one.
+  const provided = await providedVariables(deps.hooks.variables, { db, now }, slotted);
+  const rendered = new Map(
+    slotted.map((r) => [r.id, render(r, now, org, r.contactId == null ? undefined : provided.get(r.contactId))]),
+  );
   const sending: Row[] = [];
   for (const r of slotted) {
     if (storable(rendered.get(r.id)!)) sending.push(r);

@@ -41,7 +41,11 @@ describe("pipeline hooks", () => {
     const id = await queueMessage(deps, queue, { content: "wait" }, DAYTIME);
     const held = {
       ...deps,
-      hooks: { finalFailure: [], holdSend: [(row: { id: number }) => (row.id === id ? "Held: testing" : null)] },
+      hooks: {
+        finalFailure: [],
+        variables: [],
+        holdSend: [(row: { id: number }) => (row.id === id ? "Held: testing" : null)],
+      },
     };
     await sendMessages(queue.takeSendJobs(), held);
     expect(await deps.db.get(sql`SELECT status, error_message AS reason FROM messages WHERE id = ${id}`)).toEqual({

@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
 import type { MessageKind } from "~/db/schema";
+import { extractVariables } from "./render";
 
 // The send/receive pipeline's extension points (decision 028). The pipeline is a floor: it stores, checks and sends
 // messages and knows nothing of the features built on it (campaigns, auto-responders, smart alerts, AI). Those plug
@@ -57,16 +58,64 @@ export type SendHold = (row: HeldSendView) => string | null;
  */
 export type FinalFailureHook = (ctx: DomainContext, messageIds: number[]) => Promise<unknown>;
 
+/**
+ * Values a feature computes per contact for variables of source "computed" (decision 074: the Solar variables from
+ * public data). The contact's own field of the same name wins; the provider fills the rest. Asked once per batch,
+ * only for the contacts of messages that use one of its `variables`; answers by contact id.
+ */
+export type VariableProvider = {
+  name: string;
+  variables: readonly string[];
+  values: (
+    ctx: { db: Db; now: Date },
+    contactIds: readonly number[],
+  ) => Promise<ReadonlyMap<number, Readonly<Record<string, string>>>>;
+};
+
 /** Everything a feature can plug into the pipeline. */
 export type PipelineHooks = {
   inbound: readonly InboundProcessor[];
   humanSend: readonly HumanSendHook[];
   holdSend: readonly SendHold[];
   finalFailure: readonly FinalFailureHook[];
+  variables: readonly VariableProvider[];
 };
 
 /** A pipeline with nothing plugged in (tests of the pipeline alone). */
-export const NO_PIPELINE_HOOKS: PipelineHooks = { inbound: [], humanSend: [], holdSend: [], finalFailure: [] };
+export const NO_PIPELINE_HOOKS: PipelineHooks = {
+  inbound: [],
+  humanSend: [],
+  holdSend: [],
+  finalFailure: [],
+  variables: [],
+};
+
+const usesAny = (content: string, names: readonly string[]) =>
+  content.includes("{{") && extractVariables(content).some((n) => names.includes(n));
+
+/**
+ * The providers' values for the messages that use them: each provider asked once, for the contacts whose message
+ * (text or subject) names one of its variables; nothing is read when none does. Merged per contact.
+ */
+export async function providedVariables(
+  providers: readonly VariableProvider[],
+  ctx: { db: Db; now: Date },
+  messages: readonly { contactId: number | null; content: string; subject?: string | null }[],
+): Promise<Map<number, Record<string, string>>> {
+  const out = new Map<number, Record<string, string>>();
+  for (const p of providers) {
+    const ids = [
+      ...new Set(
+        messages.flatMap((m) =>
+          m.contactId != null && usesAny(`${m.content}\n${m.subject ?? ""}`, p.variables) ? [m.contactId] : [],
+        ),
+      ),
+    ];
+    if (!ids.length) continue;
+    for (const [id, values] of await p.values(ctx, ids)) out.set(id, { ...out.get(id), ...values });
+  }
+  return out;
+}
 
 /** Runs the final-failure hooks in order (nothing to do without ids). */
 export async function runFinalFailureHooks(

@@ -1,6 +1,6 @@
 // Where each platform variable's value comes from (issue 11), and the one function that assembles the values a
 // message is rendered with. Pure: the callers load the rows (the consumer per batch, the send check per request).
-import { CUSTOM_FIELD_VARIABLES, parseCustomFields } from "~/contacts/custom-fields";
+import { COMPUTED_FIELD_VARIABLES, CUSTOM_FIELD_VARIABLES, parseCustomFields } from "~/contacts/custom-fields";
 import type { RenderValues } from "./render";
 
 export {
@@ -26,7 +26,11 @@ export function formatOfferExpiration(v: string | null | undefined): string | nu
   return Number.isNaN(d.getTime()) ? v : LONG_DATE.format(d);
 }
 
-export type VariableSource = "contact" | "custom" | "sender" | "org" | "campaign" | "clock";
+/**
+ * "computed": a contact's field that a feature fills when the contact has none (the Solar variables from public
+ * data, decision 074) — never missing for a contact, filled at send time.
+ */
+export type VariableSource = "contact" | "custom" | "computed" | "sender" | "org" | "campaign" | "clock";
 
 /** The contact's next appointment (scheduled or confirmed, not yet begun): the Appointment variables come from it. */
 export type UpcomingAppointment = { startsAt: Date; timeZone: string; meetingLink: string | null };
@@ -76,7 +80,9 @@ const SOURCE: Record<string, VariableSource> = {
   currentDate: "clock",
   currentTime: "clock",
   currentYear: "clock",
-  ...Object.fromEntries(CUSTOM_FIELD_VARIABLES.map((n) => [n, "custom"])),
+  ...Object.fromEntries(
+    CUSTOM_FIELD_VARIABLES.map((n) => [n, COMPUTED_FIELD_VARIABLES.has(n) ? "computed" : "custom"]),
+  ),
 };
 
 /** The data source of a platform variable (undefined for an unknown name). */
@@ -118,6 +124,8 @@ export type VariableSources = {
   campaign?: { campaignName?: string | null; promoCode?: string | null; offerExpiration?: string | null } | null;
   /** The contact's next appointment: {{appointmentDate}} and kin from it, the custom fields only without one. */
   appointment?: UpcomingAppointment | null;
+  /** What a pipeline variable provider computed for this contact: used where the contact's own field is blank. */
+  provided?: Readonly<Record<string, string>> | null;
   /** Address the message goes to when there is no contact (a quick send or test to a bare number). */
   to?: { phone?: string | null; email?: string | null };
 };
@@ -152,6 +160,7 @@ export function variableValues(s: VariableSources): RenderValues {
     salesRep: salesRep || undefined,
     salesRepEmail: sender?.email,
     salesRepPhone: sender?.phone,
+    ...s.provided,
     ...custom,
     appointmentDate: formatOfferExpiration(custom.appointmentDate) ?? undefined,
     appointmentTime: formatAppointmentTime(custom.appointmentTime),

@@ -408,11 +408,18 @@ const MATRIX: Record<string, Case[]> = {
   ],
   "_app+/_contacts+/contacts_.$id.tags.tsx": [
     get(contactAt("/tags"), REDIRECT),
-    post(contactAt("/tags"), { intent: "add", tag: "x".repeat(201) }, SCREEN_FORM_INVALID),
+    // A typed field refused: a toast back on the contact's page (JS off too), like the domain's refusal.
+    post(contactAt("/tags"), { intent: "add", tag: "x".repeat(201) }, REDIRECT),
     // A tag of the wrong shape is the domain's refusal: a toast back on the contact's page.
     post(contactAt("/tags"), { intent: "add", tag: "<b>" }, REDIRECT),
     // Both roles tag an unowned contact (issue 28 item 1).
     post(contactAt("/tags"), { intent: "add", tag: "Matrix" }, REDIRECT),
+  ],
+  "_app+/_contacts+/contacts_.$id.savings.tsx": [
+    get(contactAt("/savings"), REDIRECT),
+    // A bad bill is a toast back on the contact's page (decision 074); both roles save an unowned contact's figures.
+    post(contactAt("/savings"), { monthlyBill: "x".repeat(30) }, REDIRECT),
+    post(contactAt("/savings"), { monthlyBill: "182.50", monthlyKwh: "900" }, REDIRECT),
   ],
   // Decision 055: book (a time two days ahead in UTC) and mark; an appointment that is not the contact's is refused.
   "_app+/_contacts+/contacts_.$id.appointments.tsx": [
@@ -897,6 +904,9 @@ describe("route × contact owner (decision 048)", () => {
     ],
     "_app+/_contacts+/contacts_.$id.tags.tsx": [
       { method: "POST", path: id("/tags"), form: { intent: "add", tag: "hoa" }, ok: 302 },
+    ],
+    "_app+/_contacts+/contacts_.$id.savings.tsx": [
+      { method: "POST", path: id("/savings"), form: { monthlyBill: "150" }, ok: 302 },
     ],
     "_app+/_contacts+/contacts_.$id.appointments.tsx": [
       { method: "POST", path: id("/appointments"), form: { startsAt: inTwoDays(), tz: "UTC" }, ok: 302 },

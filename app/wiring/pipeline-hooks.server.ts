@@ -12,6 +12,7 @@ import { emitMessagesFailed, emitMessagesReceived } from "~/webhooks/emit-messag
 import { enqueueHotLeadPush, enqueueReplyPushes } from "~/push/push-jobs";
 import { watchCarrierFiltering, type PauseAlerts } from "~/deliverability/watch-carrier-filtering.server";
 import type { ReplyProviders } from "./ai-chain.server";
+import { savingsVariableProvider } from "~/savings/savings-variables.server";
 
 /** Smart alerts, then a hot lead's push to its owner (decision 049): a job, off the inbound path. */
 const runAlertsThenPush: typeof runAlerts = async (deps, src, classify, opts) => {
@@ -69,5 +70,7 @@ export function pipelineHooks(
     // Outbound webhooks (decision 036): `message.failed` for each message that reached its final failure.
     // Then the deliverability autopilot (decision 065): carriers filtering a number pause its marketing.
     finalFailure: [(ctx, ids) => emitMessagesFailed(ctx, ids), (ctx, ids) => watchCarrierFiltering(ctx, ids, alerts)],
+    // The Solar variables (decision 074): computed from the contact's bill and its state's public figures.
+    variables: [savingsVariableProvider],
   };
 }

@@ -11,6 +11,11 @@ export type SuggestRequest = {
   fields: Record<string, string>;
   /** The campaign the contact is in: its brief (description). Its name is internal and never given (decision 025). */
   brief: string | null;
+  /**
+   * The contact's savings estimate (decision 074: the home's bill and its state's EIA/NREL figures, or values typed on
+   * the contact), by variable name; null when there is no contact.
+   */
+  savings?: Record<string, string> | null;
 };
 
 /** A rep's suggested answer to a conversation (issue 27 item 5): the thread and the contact's fields are fenced data. */
@@ -32,6 +37,14 @@ export function suggestReplyPrompt(r: SuggestRequest, nonce?: string): AiPrompt 
       `Conversation (oldest first):\n${fence.wrap(thread || "(no messages yet)", 4000)}`,
       fields ? `Lead's details:\n${fence.wrap(fields, 1000)}` : "",
       r.brief ? `Campaign brief (internal, do not quote): ${r.brief.slice(0, 500)}` : "",
+      r.savings
+        ? `Savings estimate for this home (from public data; an estimate, never a promise; the federal credit is not part of it):\n${fence.wrap(
+            Object.entries(r.savings)
+              .map(([k, v]) => `${k}: ${v.slice(0, 40)}`)
+              .join("\n"),
+            400,
+          )}`
+        : "",
       `At most 160 characters.${r.firstName ? ` The lead's first name is ${r.firstName}.` : ""}`,
     ]
       .filter(Boolean)

@@ -53,6 +53,10 @@ export const contacts = sqliteTable(
     stageChangedAt: utc("stage_changed_at"),
     /** When the contact first texted a picture (decision 057): a bill, usually. */
     billReceivedAt: utc("bill_received_at"),
+    /** The home's electric bill and use a month, and its utility (decision 074): the savings estimate starts here. */
+    monthlyBillCents: integer("monthly_bill_cents"),
+    monthlyKwh: integer("monthly_kwh"),
+    utilityName: text("utility_name"),
     /** What the carrier lookup said the number is (decision 069; LineType), and when; null = not looked up. */
     lineType: text("line_type"),
     lineTypeCheckedAt: utc("line_type_checked_at"),

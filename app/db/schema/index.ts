@@ -53,3 +53,4 @@ export * from "./message-media";
 export * from "./closer-availability";
 export * from "./link-clicks";
 export * from "./contact-tags";
+export * from "./solar-state-data";

@@ -156,6 +156,40 @@ export default function KnowledgeBase() {
           </ul>
         </Section>
 
+        <Section title="Savings estimates and their sources">
+          <p>
+            {"{{systemSize}}, {{yearOneSavings}}, {{estimatedSavings}}, {{paybackPeriod}} and {{incentiveAmount}}"} come
+            from the home&apos;s bill or use (the contact page&apos;s Savings card) and its state&apos;s public figures,
+            unless a value is typed on the contact. Each contact page shows the basis of every number.
+          </p>
+          <ul>
+            <li>
+              Electricity price: U.S. Energy Information Administration (EIA), Electric Power Annual 2023, average
+              residential revenue per kWh by state (Wyoming: 2022).
+            </li>
+            <li>
+              Typical home&apos;s use: EIA Table 5A, Average Monthly Bill – Residential, 2022 (forms EIA-861). Used when
+              a contact has no bill or use; the US row weighs the states by their number of homes.
+            </li>
+            <li>
+              Sunshine: NREL Solar Summaries, average daily global horizontal irradiance by state (1998–2009). Yield per
+              kW a year = sunshine × 365 × 1.10 (a south-facing roof) × 0.86 (PVWatts&apos; default losses, inverter and
+              heat). DC, North Dakota, South Dakota and Alaska have no figure there and borrow a neighbour&apos;s, said
+              beside their estimates.
+            </li>
+            <li>
+              Savings assume full retail credit for exported power (net metering); where export credits are lower (such
+              as California&apos;s net billing) real savings are lower. Panels are taken to lose 0.5% of their output a
+              year (NREL&apos;s review of field data).
+            </li>
+            <li>
+              Cost: your installed price per watt (Organisation), else Helio&apos;s default of $3.50, said beside each
+              payback. Incentives: none unless set; the 30% federal homeowner credit (Section 25D) ended for systems
+              paid for after December 31, 2025, and AI drafts are told never to promise it.
+            </li>
+          </ul>
+        </Section>
+
         <Section title="Analytics">
           <ul>
             <li>

@@ -26,24 +26,28 @@ export function loader(args: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  return contactSubrouteAction(args, { schema, refused: "Tag not saved" }, async (input, { id, actor, backTo }) => {
-    const now = args.context.clock();
-    const tag = normalizeTag(input.tag);
-    if (input.intent === "remove") {
-      const { removed } = await removeContactTag(args.context.db, { contactId: id, tag }, actor, now);
+  return contactSubrouteAction(
+    args,
+    { schema, refused: "Tag not saved", typedFields: true },
+    async (input, { id, actor, backTo }) => {
+      const now = args.context.clock();
+      const tag = normalizeTag(input.tag);
+      if (input.intent === "remove") {
+        const { removed } = await removeContactTag(args.context.db, { contactId: id, tag }, actor, now);
+        return redirectWithToast(args.context, backTo(input.back), {
+          title: removed ? `Tag “${tag}” removed` : `No tag “${tag}”`,
+        });
+      }
+      const { added } = await addContactTag(
+        args.context.db,
+        { contactId: id, tag },
+        actor,
+        now,
+        contactEventHooks(args.context.queue),
+      );
       return redirectWithToast(args.context, backTo(input.back), {
-        title: removed ? `Tag “${tag}” removed` : `No tag “${tag}”`,
+        title: added ? `Tagged “${tag}”` : `Already tagged “${tag}”`,
       });
-    }
-    const { added } = await addContactTag(
-      args.context.db,
-      { contactId: id, tag },
-      actor,
-      now,
-      contactEventHooks(args.context.queue),
-    );
-    return redirectWithToast(args.context, backTo(input.back), {
-      title: added ? `Tagged “${tag}”` : `Already tagged “${tag}”`,
-    });
-  });
+    },
+  );
 }

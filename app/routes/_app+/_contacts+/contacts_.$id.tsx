@@ -26,6 +26,8 @@ import { listContactAppointments } from "~/appointments/list-contact-appointment
 import { bookingToken } from "~/appointments/booking-token.server";
 import { messagingConfig } from "~/messaging/messaging-config.server";
 import { CONSENT_PURPOSE_LABEL } from "~/contacts/consent-purpose";
+import { loadContactSavings } from "~/savings/load-contact-savings.server";
+import { SavingsCard } from "~/savings/savings-card";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data ? `${data.contact.firstName} ${data.contact.lastName}` : "Contact"} — Helio` },
@@ -50,7 +52,9 @@ export async function loader(args: LoaderFunctionArgs) {
     listContactLinkClicks(db, contactId),
   ]);
   const { contact, thread, campaigns, templates, leads, owner, queue, users, stages, tags } = page;
+  const savings = await loadContactSavings(db, contact);
   return {
+    savings: { ...savings, utilityName: contact.utilityName ?? "" },
     contact: {
       id: contact.id,
       firstName: contact.firstName,
@@ -125,6 +129,7 @@ export default function ContactDetail() {
     linkClicks,
     me,
     bookingLink,
+    savings,
   } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const optedOut = contact.optedOutAt
@@ -156,6 +161,7 @@ export default function ContactDetail() {
             back={`/contacts/${contact.id}`}
             bookingLink={bookingLink}
           />
+          <SavingsCard contactId={contact.id} {...savings} back={`/contacts/${contact.id}`} />
           <Card title="Profile">
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
               <dt className="text-fg-muted">Phone</dt>

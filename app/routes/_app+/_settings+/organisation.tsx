@@ -21,6 +21,18 @@ import { DEFAULT_SMS_SEGMENT_PRICE, MAX_SMS_SEGMENT_PRICE, priceMicros } from "~
 import { everyUserSeesAllContacts, setEveryUserSeesAllContacts } from "~/contacts/contact-scope.server";
 import { formatCount } from "~/lib/format-count";
 import { fieldProps } from "~/components/form-failure";
+import {
+  DEFAULT_COST_PER_WATT,
+  DEFAULT_ESCALATION_PCT,
+  MAX_COST_PER_WATT,
+  MAX_ESCALATION_PCT,
+  MIN_COST_PER_WATT,
+} from "~/savings/estimate-savings";
+import { loadSavingsAssumptions } from "~/savings/savings-data.server";
+import { saveSavingsSettings } from "~/savings/save-savings-settings.server";
+
+const ESCALATION_MESSAGE = `Yearly rise in power prices: a percentage from 0 to ${MAX_ESCALATION_PCT}`;
+const COST_MESSAGE = `Price per watt: a dollar amount from ${MIN_COST_PER_WATT} to ${MAX_COST_PER_WATT}, e.g. 3.25`;
 
 export const meta: MetaFunction = () => [{ title: "Organisation — Helio" }];
 
@@ -66,13 +78,14 @@ const capSchema = z.object(
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
-  const [settings, twoFactor, counters, everyUserSeesAll] = await Promise.all([
+  const [settings, twoFactor, counters, everyUserSeesAll, savings] = await Promise.all([
     loadOrganisationSettings(args.context.db),
     getTwoFactorPolicy(args.context.db),
     readCapCounters(args.context.db, args.context.clock()),
     everyUserSeesAllContacts(args.context.db),
+    loadSavingsAssumptions(args.context.db),
   ]);
-  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget, everyUserSeesAll };
+  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget, everyUserSeesAll, savings };
 }
 
 // Three forms: the message settings (no intent; a form without a cap's field — an older page, a script — leaves that
@@ -85,6 +98,22 @@ const organisationForm = withDefaults(
     z.object({ intent: z.literal("two-factor-policy"), requireSuperuserTwoFactor: z.unknown() }),
     z.object({ intent: z.literal("contact-visibility"), everyUserSeesAll: z.unknown() }),
     z.object({
+      intent: z.literal("savings"),
+      escalationPct: z.coerce
+        .number({ invalid_type_error: ESCALATION_MESSAGE })
+        .min(0, ESCALATION_MESSAGE)
+        .max(MAX_ESCALATION_PCT, ESCALATION_MESSAGE),
+      costPerWatt: z
+        .string()
+        .trim()
+        .max(20, COST_MESSAGE)
+        .transform((v) => v.replace(/^\$/, ""))
+        .refine((v) => v === "" || /^\d+(\.\d{1,2})?$/.test(v), COST_MESSAGE)
+        .transform((v) => (v === "" ? null : Number(v)))
+        .refine((n) => n === null || (n >= MIN_COST_PER_WATT && n <= MAX_COST_PER_WATT), COST_MESSAGE)
+        .default(""),
+    }),
+    z.object({
       intent: z.literal("links"),
       trackLinks: z.unknown(),
       linkDomain: z.string().trim().max(MAX_LINK_DOMAIN, `Link domain: ${LINK_DOMAIN_HINT}`).default(""),
@@ -93,7 +122,10 @@ const organisationForm = withDefaults(
   (v) => ({
     ...v,
     intent:
-      v.intent === "two-factor-policy" || v.intent === "contact-visibility" || v.intent === "links"
+      v.intent === "two-factor-policy" ||
+      v.intent === "contact-visibility" ||
+      v.intent === "links" ||
+      v.intent === "savings"
         ? v.intent
         : "settings",
   }),
@@ -119,6 +151,11 @@ export async function action(args: ActionFunctionArgs) {
       return redirectWithToast(args.context, "/organisation", {
         title: track ? "Links in texts are tracked" : "Links in texts go as written",
       });
+    }
+    if (input.intent === "savings") {
+      const { escalationPct, costPerWatt } = input;
+      await saveSavingsSettings(args.context.db, { escalationPct, costPerWatt }, actor, args.context.clock());
+      return redirectWithToast(args.context, "/organisation", { title: "Savings assumptions saved" });
     }
     if (input.intent === "contact-visibility") {
       const on = input.everyUserSeesAll === "on";
@@ -156,6 +193,7 @@ export default function Organisation() {
     held,
     aiBudget,
     everyUserSeesAll,
+    savings,
   } = useLoaderData<typeof loader>();
   const n = (x: number) => formatCount(x);
   const actionData = useActionData<typeof action>();
@@ -244,6 +282,31 @@ export default function Organisation() {
           {...fieldProps(actionData, "linkDomain", links.domain)}
         />
       </FlagCard>
+      <Card
+        title="Savings estimates"
+        description="The Solar variables ({{systemSize}}, {{yearOneSavings}}, {{estimatedSavings}}, {{paybackPeriod}}, {{incentiveAmount}}) come from each home's bill and its state's public figures (EIA prices and use, NREL sunshine) when the contact has none typed. The Knowledge Base names every source."
+      >
+        <Form method="post" className="max-w-lg space-y-3" data-testid="savings">
+          <input type="hidden" name="intent" value="savings" />
+          <Field
+            label="Yearly rise in power prices (%)"
+            inputMode="decimal"
+            required
+            hint={`0 to ${MAX_ESCALATION_PCT}; the 25-year savings grow by it (Helio starts at ${DEFAULT_ESCALATION_PCT}).`}
+            {...fieldProps(actionData, "escalationPct", String(savings.escalationPct))}
+          />
+          <Field
+            label="Your installed price per watt ($)"
+            inputMode="decimal"
+            placeholder={DEFAULT_COST_PER_WATT.toFixed(2)}
+            hint={`What a home system costs per watt before incentives, ${MIN_COST_PER_WATT} to ${MAX_COST_PER_WATT}; the payback uses it. Empty: Helio's default of $${DEFAULT_COST_PER_WATT.toFixed(2)}, said beside every payback.`}
+            {...fieldProps(actionData, "costPerWatt", savings.costIsDefault ? "" : String(savings.costPerWatt))}
+          />
+          <Button type="submit" variant="outline" disabled={pending}>
+            Save savings assumptions
+          </Button>
+        </Form>
+      </Card>
       <FlagCard
         title="Security"
         description="Superusers manage users and see every report: a stolen password should not be enough."

@@ -1,0 +1,34 @@
+import type { Db } from "~/db/client.server";
+import { parseCustomFields } from "~/contacts/custom-fields";
+import { PLATFORM_VARIABLES } from "~/contacts/variables";
+import { SAVINGS_VARIABLES, savingsBasis, savingsVariables } from "./estimate-savings";
+import { estimateContactsSavings } from "./savings-data.server";
+
+export type SavingsFigure = { name: string; label: string; value: string; basis: string; typed: boolean };
+
+/**
+ * The contact page's Savings card (decision 074): each Solar variable as the next message will quote it — the value
+ * typed on the contact when there is one, else the estimate — with where it came from, and the home's own figures.
+ */
+export async function loadContactSavings(
+  db: Db,
+  contact: { id: number; customFields: string | null; monthlyBillCents: number | null; monthlyKwh: number | null },
+) {
+  const estimate = (await estimateContactsSavings(db, [contact.id])).get(contact.id) ?? null;
+  const typed = parseCustomFields(contact.customFields);
+  const values = estimate ? savingsVariables(estimate) : null;
+  const basis = estimate ? savingsBasis(estimate) : null;
+  const figures: SavingsFigure[] = SAVINGS_VARIABLES.flatMap((name): SavingsFigure[] => {
+    const label = PLATFORM_VARIABLES.find((v) => v.name === name)?.description ?? name;
+    const own = typed[name];
+    if (own)
+      return [{ name, label, value: own, basis: "Typed on the contact: it wins over the estimate", typed: true }];
+    return values && basis ? [{ name, label, value: values[name], basis: basis[name], typed: false }] : [];
+  });
+  return {
+    figures,
+    state: estimate?.data.state ?? null,
+    monthlyBill: contact.monthlyBillCents == null ? "" : (contact.monthlyBillCents / 100).toFixed(2),
+    monthlyKwh: contact.monthlyKwh == null ? "" : String(contact.monthlyKwh),
+  };
+}
