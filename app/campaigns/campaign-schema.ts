@@ -1,3 +1,4 @@
+import { COMPUTED_FIELD_VARIABLES } from "~/contacts/custom-fields";
 import { z } from "zod";
 import { extractVariables, findUnknownVariables } from "~/messaging/render";
 import { assertNoLinkShortener } from "~/messaging/link-shorteners";
@@ -135,8 +136,12 @@ export const addStepSchema = stepFields.extend({
 });
 export type StepInput = z.infer<typeof stepFields>;
 
-/** Variables a campaign step can fill: the contact's fields, the campaign's, its owner's name (the rep), and date/time. */
+/**
+ * Variables a campaign step can fill: the contact's fields, the campaign's, its owner's name (the rep), date/time,
+ * and the Solar figures (typed on the contact, else estimated from public data at send time — decision 074).
+ */
 export const STEP_VARIABLES: ReadonlySet<string> = new Set([
+  ...COMPUTED_FIELD_VARIABLES,
   "firstName",
   "lastName",
   "fullName",

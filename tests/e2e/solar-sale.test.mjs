@@ -1,0 +1,182 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { it } from "node:test";
+import { twilioSignature } from "../fakes/fake-twilio.mjs";
+import { describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
+import { assertFitsWidth, phoneInCallingHours, stateOfPhone, tag, toast, until } from "./lib.mjs";
+import { E2E_USERS } from "./server.mjs";
+import { DEFAULT_FROM, twilioModeServer } from "./twilio-mode.mjs";
+
+// Issue 28, "done when": a lead moves New → Appointment set from a booking link, gets its confirmation, sends a bill
+// photo that shows in the thread, and a campaign step quotes its computed savings — JS on and off, on a 390 px phone.
+// Twilio mode (its own `wrangler dev` against the loopback fake Twilio, which serves the photo behind the account's
+// Basic auth and records every text), so what the homeowner receives is what Twilio was asked to send.
+
+const browser = sharedBrowser();
+const running = twilioModeServer({ publicBaseUrl: "https://helio-e2e-solar.example.com" });
+const CRON = "* * * * *";
+// A 1×1 PNG: the "bill photo".
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+// States under the federal 08:00–21:00 window every day (no state rule of their own, no Sunday ban): a marketing
+// text to a number in calling hours goes at once.
+const FEDERAL_WINDOW = new Set(["NY", "IL", "CO", "AZ", "CA", "AK", "HI"]);
+
+/** A homeowner's text (with media) to our number, as Twilio posts it, signed with the account's auth token. */
+async function inbound(from, body, media = []) {
+  const { twilio, server, publicBaseUrl } = running();
+  const path = "/webhooks/twilio/sms";
+  const params = {
+    AccountSid: twilio.accountSid,
+    MessageSid: "MM" + randomBytes(16).toString("hex"),
+    From: from,
+    To: DEFAULT_FROM,
+    Body: body,
+    NumMedia: String(media.length),
+  };
+  media.forEach((m, i) => {
+    params[`MediaUrl${i}`] = m.url;
+    params[`MediaContentType${i}`] = m.contentType;
+  });
+  const res = await fetch(server.base + path, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": twilioSignature(twilio.authToken, publicBaseUrl + path, params),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** The bodies of the texts the fake Twilio accepted for `to`. */
+const textsTo = (to) =>
+  running()
+    .twilio.calls.filter((c) => c.to === to && c.httpStatus === 201)
+    .map((c) => c.body ?? "");
+
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+/** A zone where 2 h 2 min from now is before 21:00, that moment's weekday there and its "HH:MM". */
+function firstSlotSoon() {
+  const at = new Date(Math.ceil((Date.now() + 2 * 3600_000) / 60_000) * 60_000 + 120_000);
+  for (const zone of ["America/Phoenix", "Pacific/Honolulu", "America/New_York", "America/Anchorage"]) {
+    const part = (o) => new Intl.DateTimeFormat("en-US", { timeZone: zone, ...o }).format(at);
+    const hour = Number(part({ hour: "numeric", hourCycle: "h23" }));
+    if (hour >= 21) continue;
+    const minute = part({ minute: "2-digit" }).padStart(2, "0");
+    return { zone, day: part({ weekday: "long" }), from: `${String(hour).padStart(2, "0")}:${minute}` };
+  }
+  throw new Error("no zone has 2 h from now before 21:00");
+}
+
+const tick = () => fetch(`${running().server.base}/__scheduled?cron=${encodeURIComponent(CRON)}`);
+
+describeEachMode("a solar sale", (mode) => {
+  it("New → Appointment set by the booking link, its confirmation, a bill photo in the thread, a step quoting the savings", async (t) => {
+    const { server } = running();
+    let home = null;
+    for (let i = 0; i < 50 && !home; i++) {
+      const p = phoneInCallingHours();
+      if (p && FEDERAL_WINDOW.has(stateOfPhone(p))) home = p;
+    }
+    if (!home) return t.skip("no federal-window zone is in calling hours this hour");
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, {
+      ...PHONE_WINDOW,
+      baseURL: server.base,
+    });
+    const api = async (path, data, status = 201) => {
+      const res = await context.request.post(server.base + path, { data, headers: { Origin: server.base } });
+      assert.equal(res.status(), status, await res.text());
+      return res.json();
+    };
+
+    // 1. A new lead, and the savings the bill gives: the card shows each number with its basis.
+    const lead = await api("/api/contacts", {
+      firstName: "Rosa",
+      lastName: tag("Sale"),
+      phone: home,
+      state: stateOfPhone(home),
+    });
+    const id = lead.contact?.id ?? lead.id;
+    await page.goto(`/contacts/${id}`);
+    await page.getByTestId("contact-stage").getByText("New", { exact: true }).waitFor();
+    const figures = page.locator("form", { has: page.getByRole("button", { name: "Save and re-estimate" }) });
+    await figures.getByLabel("Monthly electric bill ($)").fill("200");
+    await figures.getByRole("button", { name: "Save and re-estimate" }).click();
+    await toast(page, "Savings re-estimated from the home's figures").waitFor();
+    const yearOne = page.getByTestId("savings-figures").locator('[data-variable="yearOneSavings"]');
+    await page
+      .getByTestId("savings-figures")
+      .locator('[data-variable="systemSize"]')
+      .getByText("the contact's bill", { exact: false })
+      .waitFor();
+    const quoted = (await yearOne.locator("dd").first().innerText()).trim();
+    assert.match(quoted, /^\$\d{1,3}(,\d{3})*$/);
+    await assertFitsWidth(page, 390, "the contact page with the Savings card");
+
+    // 2. The closer's booking hours start just over two hours from now (the booking page's least notice), so the first
+    // slot's 2-hour reminder falls due in a minute or two: the homeowner books it from the link, without logging in.
+    const slot = firstSlotSoon();
+    await page.goto("/account/availability");
+    const hours = page.getByTestId("availability-form");
+    await hours.getByLabel("Time zone").selectOption(slot.zone);
+    for (const day of WEEKDAYS) {
+      await hours.getByRole("checkbox", { name: day }).check();
+      await hours.getByLabel(`${day} from`).fill(day === slot.day ? slot.from : "00:00");
+      await hours.getByLabel(`${day} to`).fill("23:00");
+    }
+    await hours.getByRole("button", { name: "Save hours" }).click();
+    await toast(page, "Booking hours saved").waitFor();
+    await page.goto(`/contacts/${id}`);
+    const link = await page.getByLabel("Booking link").inputValue();
+    const homeowner = await browser().newContext({ javaScriptEnabled: mode.javaScriptEnabled, ...PHONE_WINDOW });
+    const booking = await homeowner.newPage();
+    await booking.goto(server.base + new URL(link).pathname);
+    await booking.getByRole("heading", { name: "Pick a time for your solar consultation" }).waitFor();
+    await assertFitsWidth(booking, 390, "the booking page");
+    await booking.getByRole("radio").first().check();
+    await booking.getByRole("button", { name: "Book this time" }).click();
+    await booking.getByTestId("booked").waitFor();
+    await homeowner.close();
+    await page.goto(`/contacts/${id}`);
+    await page.getByTestId("contact-stage").getByText("Appointment set", { exact: true }).waitFor();
+
+    // 4. A bill photo: fetched from Twilio with the account's credentials, kept, shown in the thread.
+    const url = running().twilio.addMedia(PNG, "image/png");
+    await inbound(home, "Here is my bill", [{ url, contentType: "image/png" }]);
+    await until(async () => {
+      await page.goto(`/contacts/${id}`);
+      return (await page.getByTestId("thread-media").locator("img").count()) > 0;
+    }, "the bill photo in the thread");
+    await page.getByTestId("bill-received").getByText("Picture received", { exact: false }).waitFor();
+    const src = await page.getByTestId("thread-media").locator("img").first().getAttribute("src");
+    const served = await context.request.get(server.base + src);
+    assert.equal(served.status(), 200);
+    assert.deepEqual(Buffer.from(await served.body()), PNG);
+
+    // 5. A campaign step quoting the savings: the homeowner's text carries the same figure the card showed.
+    const campaign = await api("/api/campaigns", { name: tag("Savings"), contactIds: [id] });
+    await api("/api/campaign-steps", {
+      campaignId: campaign.id,
+      name: "Savings",
+      content:
+        "Hi {{firstName}}, a {{systemSize}} system could save you about {{yearOneSavings}} in year one. Reply STOP to opt out",
+    });
+    await api(`/api/campaigns/${campaign.id}/start`, {}, 200);
+    await until(async () => {
+      await tick();
+      return textsTo(home).some((b) => b.includes(`save you about ${quoted} in year one`));
+    }, `the campaign text quoting ${quoted}`);
+    const text = textsTo(home).find((b) => b.includes(quoted));
+    assert.match(text, /^Hi Rosa, a \d+\.\d kW system could save you about \$[\d,]+ in year one\./);
+    // 3. The booking's confirmation reached the homeowner through Twilio. The reminders fall due in real time (this
+    // slot's 2-hour one about two minutes after booking): their timing is appointments.test.ts's, on a fixed clock.
+    await until(async () => {
+      await tick();
+      return textsTo(home).some((b) => /your solar appointment/.test(b));
+    }, "the appointment texts at the fake Twilio");
+    await context.close();
+  });
+});
