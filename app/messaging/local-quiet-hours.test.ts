@@ -100,7 +100,8 @@ describe("the calling window at each text's paced slot", () => {
       expect(new Date(r.scheduled_at).toISOString()).toBe("2026-11-19T15:00:00.000Z");
       expect(r.error_message).toBe(`${QUIET_HOURS_NOTE} (Federal (TCPA): 47 CFR 64.1200(c)(1))`);
     }
-    const sent = (await twilio.calls()).map((c) => c.body);
+    // The consumer sends a batch's texts concurrently: the fake Twilio may take them in any order.
+    const sent = (await twilio.calls()).map((c) => c.body).sort();
     expect(sent).toEqual(["Offer 0", "Offer 1", "Offer 2", "Offer 3", "Offer 4"]);
   });
 });

@@ -64,8 +64,9 @@ describe("savings variables at send time", () => {
   it("reads only the contacts it quotes and their states' rows, never a table", async () => {
     await seedContacts(40, () => ({ state: "TX" }));
     const { contact } = await homeIn("TX", { monthlyKwh: 1500 });
-    recordD1((await import("cloudflare:test")).env.DB);
-    const { statements } = await measureD1(() => textOnce(contact));
+    // Restored after: a wrapper left installed would count every later file's statements twice.
+    const restore = recordD1((await import("cloudflare:test")).env.DB);
+    const { statements } = await measureD1(() => textOnce(contact)).finally(restore);
     const ours = statements.filter((s) => /solar_state_data|monthly_bill_cents/.test(s.sql));
     // The contact by key (D1 counts the json_each row too), then TX and US by key: a scan would read the 40+ contacts
     // or the table's 52 rows.
