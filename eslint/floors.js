@@ -38,6 +38,8 @@ export const FLOORS = [
     ],
   },
   { name: "pipeline", units: ["messaging"] },
+  // Saved segments (decision 075): filters over contacts that campaigns and the pipeline's broadcasts evaluate.
+  { name: "segments", units: ["segments"] },
   { name: "contacts", units: ["contacts"] },
   { name: "services", units: ["auth", "caps", "jobs", "components"] },
   { name: "records", units: ["activity", "toast", "security"] },

@@ -2,7 +2,9 @@ import { env } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb, type Db } from "~/db/client.server";
-import { campaignEnrollments, contacts } from "~/db/schema";
+import { campaignEnrollments, contactTags, contacts } from "~/db/schema";
+import { saveSegment } from "~/segments/save-segment.server";
+import { segmentDefinition } from "~/segments/segment-definition";
 import type { EnrollCampaignJob, SendJob } from "~/jobs/jobs";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
 import { receiveInboundSms } from "~/messaging/receive-inbound.server";
@@ -473,6 +475,50 @@ describe("campaign engine (fixed clock, real D1, fake Twilio)", () => {
     expect((await getCampaign(w.deps.db, c.id)).progress.enrolling).toBe(false);
     await w.tick(c.id);
     expect((await w.twilio.calls()).map((x) => x.to).sort()).toEqual(people.map((p) => p.phone).sort());
+  });
+});
+
+describe("a segment audience (decision 075)", () => {
+  it("enrols the segment's contacts at start; a later step goes only to those who still fit it", async () => {
+    const T0 = nextEra();
+    const w = await world(T0);
+    const tag = uniqueTag("seg");
+    const inIt = async (fields: Record<string, unknown>) => {
+      const c = await w.contact(fields);
+      await w.deps.db.insert(contactTags).values({ contactId: c.id, tag, createdAt: w.now() });
+      return c;
+    };
+    const stays = await inIt({ firstName: "Ada" });
+    const sells = await inIt({ firstName: "Ben" });
+    const notSat = await inIt({ firstName: "Cy" });
+    for (const c of [stays, sells]) await w.deps.db.update(contacts).set({ stage: "sat" }).where(eq(contacts.id, c.id));
+    // "Sat, quiet for 30 days": the first step touches them, and the second still goes (the touch test is the way in).
+    const s = await saveSegment(
+      w.deps.db,
+      {
+        name: uniqueTag("Sat quiet "),
+        definition: segmentDefinition.parse({ tags: [tag], stages: ["sat"], touch: { op: "none", days: 30 } }),
+      },
+      w.actor,
+      w.now(),
+    );
+    const c = await createCampaign(w.deps.db, { name: "Sat, not sold", segmentId: s.id }, w.actor, w.now());
+    await addCampaignStep(w.deps.db, c.id, step({ content: "one" }), w.now());
+    await addCampaignStep(w.deps.db, c.id, step({ content: "two", delayDays: "2" }), w.now());
+    // A contact who comes to fit before the start is enrolled: the segment is read at start.
+    await w.deps.db.update(contacts).set({ stage: "sat" }).where(eq(contacts.id, notSat.id));
+    await startCampaign(w.deps.db, w.queue, c.id, w.actor, w.now());
+    await w.runQueue();
+    expect((await getCampaign(w.deps.db, c.id)).progress.enrolled).toBe(3);
+    await w.tick(c.id);
+    expect(await w.sent(c.id)).toHaveLength(3);
+    // Ben signs; Cy is moved back to New: neither fits any more when step two comes due.
+    await w.deps.db.update(contacts).set({ stage: "sold" }).where(eq(contacts.id, sells.id));
+    await w.deps.db.update(contacts).set({ stage: "new" }).where(eq(contacts.id, notSat.id));
+    const r = await w.at(T0 + 2 * DAY, c.id);
+    expect(r.leftSegment).toBe(2);
+    expect((await w.sent(c.id)).filter((m) => m.content === "two").map((m) => m.contact_id)).toEqual([stays.id]);
+    expect(await w.enrollment(c.id, sells.id)).toMatchObject({ status: "stopped", stop_reason: "left_segment" });
   });
 });
 

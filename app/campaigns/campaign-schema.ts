@@ -84,6 +84,8 @@ export const createCampaignSchema = z.object({
   contactIds: contactIds.optional(),
   /** Every contact matching this contacts search ("" = all contacts), enrolled in chunks at start. */
   audienceQuery: z.string().trim().max(200).optional(),
+  /** A saved segment (decision 075): its contacts at start; a later step goes only to those who still fit it. */
+  segmentId: z.coerce.number().int().positive("segmentId must be a segment's id").optional(),
 });
 export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
 

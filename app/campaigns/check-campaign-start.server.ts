@@ -14,6 +14,8 @@ import { delayLabel, delayMs } from "./delay-label";
 import { getCampaignRow } from "./get-campaign.server";
 import { formatClock, nextInStepWindow } from "./send-window";
 import { firstStepAnchor } from "./start-campaign.server";
+import { loadDefinitions } from "~/segments/segment-access.server";
+import { selectSegmentMemberIds } from "~/segments/segment-members.server";
 
 /** The design's audience (100,000 contacts): a check reads at most this many recipients and says so when cut. */
 export const MAX_START_CHECK = 100_000;
@@ -69,7 +71,7 @@ async function planStartCheck(db: Db, q: { campaignId: number; now: Date; public
   const c = await getCampaignRow(db, q.campaignId);
   if (c.status !== "draft")
     throw new AppError("conflict", "Only a draft campaign is checked before it starts; this one has started");
-  const [step, audience] = await Promise.all([firstActiveStep(db, c.id), startAudience(db, c)]);
+  const [step, audience] = await Promise.all([firstActiveStep(db, c.id), startAudience(db, c, q.now)]);
   const campaign = { id: c.id, name: c.name };
   const checked = { checked: audience.ids.length, truncated: audience.truncated };
   if (!step) return { campaign, step: null, audience: checked, input: null };
@@ -133,7 +135,7 @@ export function selectWaitingEnrolments(db: Db, campaignId: number, after: numbe
  * campaign_enrollments_campaign_status_idx) and the audience it enrols at start, as runEnrollmentJob reads it — every
  * contact of the creator's scope, or the contacts search's matches in it. At most MAX_START_CHECK.
  */
-async function startAudience(db: Db, c: Campaign): Promise<{ ids: number[]; truncated: boolean }> {
+async function startAudience(db: Db, c: Campaign, now: Date): Promise<{ ids: number[]; truncated: boolean }> {
   const ids = new Set<number>();
   for (let after = 0; ids.size < MAX_START_CHECK; ) {
     const page = await selectWaitingEnrolments(db, c.id, after, ENROLLED_PAGE);
@@ -141,7 +143,17 @@ async function startAudience(db: Db, c: Campaign): Promise<{ ids: number[]; trun
     if (page.length < ENROLLED_PAGE) break;
     after = page[page.length - 1].id;
   }
-  if (c.audienceQuery !== null && !c.audienceEnrolled) {
+  if (c.segmentId !== null && !c.audienceEnrolled) {
+    // A segment: its contacts now, as the enrolment will read them at start (decision 075).
+    const def = (await loadDefinitions(db, [c.segmentId])).get(c.segmentId);
+    const scope = await loadUserContactScope(db, c.createdBy);
+    for (let after: number | null = null; def && ids.size < MAX_START_CHECK; ) {
+      const rows = await selectSegmentMemberIds(db, def, scope, now, after, ENROLLED_PAGE);
+      for (const r of rows) ids.add(r.id);
+      if (rows.length < ENROLLED_PAGE) break;
+      after = rows[rows.length - 1].id;
+    }
+  } else if (c.audienceQuery !== null && !c.audienceEnrolled) {
     const scope = await loadUserContactScope(db, c.createdBy);
     let cursor: number | null = null;
     while (ids.size < MAX_START_CHECK) {

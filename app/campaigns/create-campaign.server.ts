@@ -8,6 +8,7 @@ import { publicCampaign, type PublicCampaign } from "./get-campaign.server";
 import type { Actor } from "~/lib/actor";
 import type { Role } from "~/db/schema";
 import { loadContactScope, scopeCondition } from "~/contacts/contact-scope.server";
+import { getSegment } from "~/segments/segment-access.server";
 
 /**
  * Creates a draft campaign with its audience in one transaction: picked contacts are enrolled now (held until
@@ -21,12 +22,20 @@ export async function createCampaign(
   actor: Actor & { role: Role },
   now: Date,
 ): Promise<PublicCampaign> {
-  if (input.audienceQuery !== undefined && input.contactIds?.length) {
-    throw new AppError("validation", "Choose picked contacts or all matching contacts, not both", {
+  const audiences = [input.audienceQuery !== undefined, !!input.contactIds?.length, input.segmentId !== undefined];
+  if (audiences.filter(Boolean).length > 1) {
+    throw new AppError("validation", "Choose picked contacts, all matching contacts or a segment, not more than one", {
       field: "contactIds",
       title: TOASTS.create,
     });
   }
+  if (input.segmentId !== undefined)
+    await getSegment(db, input.segmentId).catch(() => {
+      throw new AppError("validation", "Choose one of the team's segments", {
+        field: "segmentId",
+        title: TOASTS.create,
+      });
+    });
   const t = now.getTime();
   const ids = [...new Set(input.contactIds ?? [])].map((id) => ({ id }));
   const scope = ids.length ? scopeCondition(await loadContactScope(db, actor)) : undefined;
@@ -44,6 +53,7 @@ export async function createCampaign(
         offerExpiration: input.offerExpiration ?? null,
         stopOnReply: input.stopOnReply ?? true,
         audienceQuery: input.audienceQuery ?? null,
+        segmentId: input.segmentId ?? null,
         createdBy: actor.userId,
         createdAt: now,
         updatedAt: now,

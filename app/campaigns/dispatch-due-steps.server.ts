@@ -6,6 +6,8 @@ import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { delayMs } from "./delay-label";
 import { nextInStepWindow } from "./send-window";
+import { contactsStillIn } from "~/segments/segment-members.server";
+import { loadDefinitions } from "~/segments/segment-access.server";
 
 /** Due enrolments read per statement (through the (status, next_run_at) index, in due order). */
 export const DISPATCH_BATCH = 500;
@@ -44,6 +46,8 @@ export type DispatchResult = {
   parked: number;
   rowsRead: number;
   dueScanRowsRead: number;
+  /** Enrolments stopped because the contact no longer fits the campaign's segment. */
+  leftSegment: number;
 };
 
 const noneDispatched = (due: number): DispatchResult => ({
@@ -54,6 +58,7 @@ const noneDispatched = (due: number): DispatchResult => ({
   parked: 0,
   rowsRead: 0,
   dueScanRowsRead: 0,
+  leftSegment: 0,
 });
 
 /**
@@ -113,7 +118,7 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
   const [campaignRes, stepRes, contactRes] = await db.$client.batch([
     // raw-sql: d1-meta
     db.$client
-      .prepare(`SELECT id, status, created_by FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
+      .prepare(`SELECT id, status, created_by, segment_id FROM campaigns WHERE id IN (SELECT value FROM json_each(?))`)
       .bind(JSON.stringify(campaignIds)),
     // raw-sql: d1-meta
     db.$client
@@ -129,7 +134,12 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
   ]);
   result.rowsRead +=
     (campaignRes.meta.rows_read ?? 0) + (stepRes.meta.rows_read ?? 0) + (contactRes.meta.rows_read ?? 0);
-  const campaignRows = campaignRes.results as { id: number; status: string; created_by: number | null }[];
+  const campaignRows = campaignRes.results as {
+    id: number;
+    status: string;
+    created_by: number | null;
+    segment_id: number | null;
+  }[];
   const running = new Set(campaignRows.filter((c) => c.status === "running").map((c) => c.id));
   // The campaign's owner is the sender of its steps: {{salesRep}} and friends render from them (decision 027).
   const ownerOf = new Map(campaignRows.map((c) => [c.id, c.created_by]));
@@ -137,6 +147,7 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
   for (const s of stepRes.results as Step[]) stepsOf.set(s.campaign_id, [...(stepsOf.get(s.campaign_id) ?? []), s]);
   const contactOf = new Map((contactRes.results as ContactRow[]).map((c) => [c.id, c]));
 
+  const left = await leftTheirSegment(db, campaignRows, due, running, now);
   const park: Due[] = [];
   const complete: Due[] = [];
   const reschedule: { d: Due; at: number }[] = [];
@@ -146,6 +157,7 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
       park.push(d);
       continue;
     }
+    if (left.has(d.id)) continue;
     const step = stepsOf.get(d.campaign_id)?.find((s) => s.position >= d.next_step_number);
     if (!step) {
       complete.push(d);
@@ -203,6 +215,18 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
     ...park.map((d) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at: d.next_run_at, st: "paused" })),
     ...complete.map((d) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at, at: null, st: "completed" })),
   ];
+  const leaving = due.filter((d) => left.has(d.id));
+  if (leaving.length) {
+    const rows = leaving.map((d) => ({ id: d.id, ns: d.next_step_number, nr: d.next_run_at }));
+    statements.push(
+      db.run(
+        bulkUpdateSql(e, rows, (j) => ({
+          set: { nextRunAt: null, status: "stopped", stopReason: LEFT_SEGMENT, updatedAt: t },
+          where: sameAsRead(j),
+        })),
+      ),
+    );
+  }
   if (moves.length) {
     statements.push(
       db.run(
@@ -217,4 +241,39 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
   result.rescheduled += reschedule.length;
   result.parked += park.length;
   result.completed += complete.length;
+  result.leftSegment += leaving.length;
+}
+
+/** The stop reason of an enrolment whose contact no longer fits its campaign's segment (decision 075). */
+export const LEFT_SEGMENT = "left_segment";
+
+/**
+ * The due enrolments of running campaigns whose audience is a segment and whose contact no longer fits its lasting
+ * part (stage, tags, owner, consent, bill, fields): they leave the sequence before this step. Reads the segments by
+ * key and the due contacts by key — O(due), as the rest of the dispatch.
+ */
+async function leftTheirSegment(
+  db: Db,
+  campaignRows: { id: number; status: string; segment_id: number | null }[],
+  due: Due[],
+  running: Set<number>,
+  now: Date,
+): Promise<Set<number>> {
+  const left = new Set<number>();
+  const withSegment = campaignRows.filter((c) => c.segment_id !== null && running.has(c.id));
+  if (!withSegment.length) return left;
+  const defs = await loadDefinitions(db, [...new Set(withSegment.map((c) => c.segment_id!))]);
+  for (const c of withSegment) {
+    const def = defs.get(c.segment_id!);
+    if (!def) continue;
+    const mine = due.filter((d) => d.campaign_id === c.id);
+    const stay = await contactsStillIn(
+      db,
+      def,
+      mine.map((d) => d.contact_id),
+      now,
+    );
+    for (const d of mine) if (!stay.has(d.contact_id)) left.add(d.id);
+  }
+  return left;
 }

@@ -27,6 +27,8 @@ export function publicCampaign(c: Campaign) {
     stopOnReply: c.stopOnReply,
     /** null: picked contacts; "" all contacts; else the contacts search whose matches are enrolled at start. */
     audienceQuery: c.audienceQuery,
+    /** A saved segment as the audience (decision 075): enrolled at start, each later step re-checks the contact. */
+    segmentId: c.segmentId,
     /** enrolled = contactCount; waiting = still in the sequence; finished = every step done; stopped = reply, opt-out, failure. */
     progress: {
       enrolled: c.contactCount,

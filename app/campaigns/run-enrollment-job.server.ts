@@ -4,7 +4,9 @@ import { bulkInsertSql } from "~/db/bulk-update.server";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { campaignEnrollments, campaigns, contacts, messages, type Campaign } from "~/db/schema";
-import { loadUserContactScope } from "~/contacts/contact-scope.server";
+import { loadUserContactScope, type ContactScope } from "~/contacts/contact-scope.server";
+import { loadDefinitions } from "~/segments/segment-access.server";
+import { nextBelow, segmentStep } from "~/segments/segment-members.server";
 import type { EnrollCampaignJob } from "~/jobs/jobs";
 import type { JobQueue } from "~/lib/job-queue";
 import { enqueueDueMessages } from "~/messaging/enqueue-due-messages.server";
@@ -118,7 +120,7 @@ export async function runEnrollmentJob(
     }
   }
 
-  if (c.audienceQuery !== null && !c.audienceEnrolled) {
+  if ((c.audienceQuery !== null || c.segmentId !== null) && !c.audienceEnrolled) {
     let cursor = job.afterContactId;
     for (;;) {
       const next = await enrollChunk(db, c, cursor, anchor, t, chunk);
@@ -147,6 +149,7 @@ async function enrollChunk(
   const below = cursor ?? Number.MAX_SAFE_INTEGER;
   // "All matching" means the campaign creator's contacts (decision 048): a standard user's own and unowned ones.
   const scope = await loadUserContactScope(db, c.createdBy);
+  if (c.segmentId !== null) return enrollSegmentChunk(db, c, c.segmentId, scope, cursor, anchor, t, chunk);
   if (c.audienceQuery === "" && scope.kind === "all") {
     // Every contact: a primary-key range, read and inserted inside the database in one transaction.
     const range = () =>
@@ -218,4 +221,50 @@ async function enrollChunk(
     );
   }
   return page.nextCursor;
+}
+
+/**
+ * A segment audience (decision 075): its contacts among the next `chunk` contact ids below the cursor, enrolled inside
+ * the database (INSERT … SELECT with the segment's WHERE) — the segment is evaluated now, at start, not when it was
+ * picked. A segment deleted meanwhile enrols nobody (its campaigns keep it: deleteSegment refuses).
+ */
+async function enrollSegmentChunk(
+  db: Db,
+  c: Campaign,
+  segmentId: number,
+  scope: ContactScope,
+  cursor: number | null,
+  anchor: number,
+  t: number,
+  chunk: number,
+): Promise<number | null> {
+  const def = (await loadDefinitions(db, [segmentId])).get(segmentId);
+  if (!def) return null;
+  const step = segmentStep(db, def, scope, cursor, new Date(t), chunk);
+  const e = campaignEnrollments;
+  const [, bounds] = (await runBatch(db, [
+    db
+      .insert(e)
+      .select(
+        db
+          .select({
+            id: sql<number>`NULL`.as("id"),
+            campaignId: sql<number>`${c.id}`.as("campaign_id"),
+            contactId: contacts.id,
+            status: sql<"active">`'active'`.as("status"),
+            nextStepNumber: sql<number>`1`.as("next_step_number"),
+            nextRunAt: sql<Date>`${anchor}`.as("next_run_at"),
+            lastSentAt: sql<Date | null>`NULL`.as("last_sent_at"),
+            anchorAt: sql<Date>`${anchor}`.as("anchor_at"),
+            stopReason: sql<string | null>`NULL`.as("stop_reason"),
+            createdAt: sql<Date>`${t}`.as("created_at"),
+            updatedAt: sql<Date>`${t}`.as("updated_at"),
+          })
+          .from(contacts)
+          .where(step.members),
+      )
+      .onConflictDoNothing({ target: [e.campaignId, e.contactId] }),
+    step.bounds,
+  ])) as [unknown, { lo: number | null; n: number }[]];
+  return nextBelow(bounds[0], step.span);
 }

@@ -32,7 +32,7 @@ export async function startCampaign(
   if (c.status === "running")
     throw new AppError("conflict", "This campaign is already running", { title: TOASTS.start });
   // A campaign that a lead trigger rule feeds may start empty: its contacts are the leads to come (decision 037).
-  if (c.contactCount === 0 && c.audienceQuery === null && !(await fedByTrigger(db, id))) {
+  if (c.contactCount === 0 && c.audienceQuery === null && c.segmentId === null && !(await fedByTrigger(db, id))) {
     throw new AppError("conflict", "Add contacts before starting the campaign", { title: TOASTS.start });
   }
   const active = await db

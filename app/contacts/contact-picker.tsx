@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Button, CheckboxList, SearchBox } from "~/components/ui";
+import { Button, CheckboxList, Field, SearchBox } from "~/components/ui";
 import type { ContactPickerData } from "./load-contact-picker.server";
 import { formatCount } from "~/lib/format-count";
 
@@ -15,11 +15,14 @@ export function ContactPicker({
   picked,
   selectAll,
   action,
+  segments,
 }: {
   data: ContactPickerData;
   picked: number[];
   selectAll?: { checked: boolean };
   action?: string;
+  /** The team's saved segments (decision 075): one chosen replaces the picks, and is read when the send goes out. */
+  segments?: { choices: { id: number; name: string }[]; selected: number | null };
 }) {
   const onPage = new Set(data.contacts.map((c) => c.id));
   const keep = picked.filter((id) => !onPage.has(id)).map(String);
@@ -74,6 +77,18 @@ export function ContactPicker({
       />
       {selectAll && data.matching ? (
         <SelectAll q={data.q} matching={data.matching} checked={selectAll.checked} />
+      ) : null}
+      {segments && segments.choices.length ? (
+        <Field
+          as="select"
+          label="Or a saved segment"
+          name="segmentId"
+          data-testid="picker-segment"
+          defaultValue={segments.selected ? String(segments.selected) : ""}
+          placeholder="No segment: the contacts picked above"
+          options={segments.choices.map((s) => ({ value: s.id, label: s.name }))}
+          hint="Its contacts are read when the message goes out, so whoever fits it then gets it."
+        />
       ) : null}
     </div>
   );

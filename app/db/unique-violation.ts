@@ -9,3 +9,12 @@ export function isUniqueViolation(err: unknown, column: `${string}.${string}`): 
   }
   return false;
 }
+
+/** The same for a unique index on an expression, which SQLite names instead of a column ("index 'segments_name_uq'"). */
+export function isUniqueIndexViolation(err: unknown, index: string): boolean {
+  const needle = `UNIQUE constraint failed: index '${index}'`;
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (String((e as Error).message ?? e).includes(needle)) return true;
+  }
+  return false;
+}

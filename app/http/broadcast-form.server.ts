@@ -1,4 +1,7 @@
 import { z } from "zod";
+import type { Db } from "~/db/client.server";
+import { loadContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
+import { readSegmentContactIds } from "~/segments/segment-members.server";
 import { localToUtc } from "~/campaigns/local-time";
 import { AppError } from "~/lib/app-error";
 import { parseId } from "~/lib/ids";
@@ -21,6 +24,8 @@ export const broadcastFields = {
   scheduledAt: text,
   tz: text,
   contactIds: asList(z.array(z.unknown())),
+  /** A saved segment instead of picked contacts (decision 075); "" = the picked contacts. */
+  segmentId: text,
   nonce: text,
 };
 export type BroadcastForm = z.output<z.ZodObject<typeof broadcastFields>>;
@@ -40,7 +45,21 @@ export function broadcastInput(f: BroadcastForm) {
     type: f.type === "email" ? "email" : "sms",
     subject: f.subject || null,
     content: f.content,
-    contactIds: pickedIds(f.contactIds),
+    ...(f.segmentId.trim() ? { segmentId: f.segmentId.trim() } : { contactIds: pickedIds(f.contactIds) }),
     scheduledAt,
   });
+}
+
+/**
+ * Who a pre-send check judges: the picked contacts, or the segment's contacts as this person sees them now (the send
+ * reads the segment again when it goes out, decision 075).
+ */
+export async function checkedRecipients(
+  db: Db,
+  input: { contactIds?: number[]; segmentId?: number },
+  viewer: ContactViewer,
+  now: Date,
+): Promise<number[]> {
+  if (input.segmentId === undefined) return input.contactIds ?? [];
+  return readSegmentContactIds(db, input.segmentId, await loadContactScope(db, viewer), now);
 }

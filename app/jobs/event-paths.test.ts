@@ -140,8 +140,9 @@ const events: Event[] = [
   // 35: appointment reminders (decision 055) add one seek of appointments_reminder_due_idx that finds nothing.
   // Then housekeeping moved to one minute in ten, each purge on its own minute (HOUSEKEEPING_EVERY): an ordinary
   // minute's tick pays none of it (21), the heaviest minute (the retention purge's six tables) the most (27).
-  { name: "an idle cron tick", budget: 21, run: () => cronTick(atMinute(1)) },
-  { name: "an idle cron tick on the retention purge's minute", budget: 27, run: () => cronTick(atMinute(4)) },
+  // 22/28: segment broadcasts (decision 075) add one seek of broadcasts_segment_due_idx that finds nothing.
+  { name: "an idle cron tick", budget: 22, run: () => cronTick(atMinute(1)) },
+  { name: "an idle cron tick on the retention purge's minute", budget: 28, run: () => cronTick(atMinute(4)) },
   {
     name: 'a "delivered" status callback',
     budget: 10,

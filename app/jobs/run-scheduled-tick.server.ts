@@ -1,3 +1,4 @@
+import { resolveDueSegmentBroadcasts } from "~/messaging/resolve-segment-broadcasts.server";
 import { and, eq, lt } from "drizzle-orm";
 import { contactImports } from "~/db/schema";
 import { purgeOldActivity } from "~/activity/purge-old-activity.server";
@@ -75,6 +76,12 @@ export const defaultTasks: Task[] = [
   housekeeping(0, ({ db, now }) => purgeExpiredSessions(db, now)),
   // Scheduled sends and quiet-hours deferrals whose time has come.
   ({ db, queue, now }) => dispatchDueMessages(db, queue, now),
+  // Broadcasts to a saved segment whose time has come (decision 075): the segment's contacts read now, written as due
+  // messages the next tick's dispatch queues.
+  async ({ db, now }) => {
+    const r = await resolveDueSegmentBroadcasts({ db, now });
+    if (r.broadcasts) console.log("segment-broadcasts", JSON.stringify(r));
+  },
   // Campaign steps that have come due (app/campaigns): creates their messages through the same pipeline.
   // One debug line per tick (read by bench/campaign.mjs): how much was due and what the dispatcher read for it.
   async ({ db, queue, now }) =>

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, not, sql } from "drizzle-orm";
+import { and, eq, isNotNull, not, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { activityRow } from "~/activity/log-activity.server";
@@ -49,7 +49,9 @@ export function assertKnownVariables(...parts: (string | null | undefined)[]) {
 /** Who a send goes to, for the variable check: existing contacts, or one bare number/address without a contact. */
 export type VariableTarget =
   | { channel: "sms" | "email"; contactIds: readonly number[] }
-  | { channel: "sms" | "email"; bare: { phone?: string | null; email?: string | null } };
+  | { channel: "sms" | "email"; bare: { phone?: string | null; email?: string | null } }
+  /** A segment's contacts, read when it is sent (decision 075): a contact lacking a value is left out then. */
+  | { channel: "sms" | "email"; segment: true };
 
 // SQL for a contact-held variable's value (c = contacts). Names come from this fixed list, never from input.
 const CUSTOM = (name: string) =>
@@ -120,7 +122,9 @@ export async function assertVariablesFilled(
     const src = variableSource(n);
     return (src === "contact" || src === "custom") && !(n === "company" && fixed.company);
   });
-  if ("bare" in target) {
+  if ("segment" in target) {
+    total = 0;
+  } else if ("bare" in target) {
     total = 1;
     for (const n of perContact) if (!fixed[n]?.trim()) lacking.push({ variable: n, recipients: 1 });
   } else {
@@ -153,7 +157,9 @@ export async function assertVariablesFilled(
   if (!lacking.length) return;
   lacking.sort((a, b) => required.indexOf(a.variable) - required.indexOf(b.variable));
   const of = (l: (typeof lacking)[number]) =>
-    `${formatCount(l.recipients)} of ${formatCount(total)} recipient${total === 1 ? "" : "s"}`;
+    "segment" in target
+      ? "any recipient"
+      : `${formatCount(l.recipients)} of ${formatCount(total)} recipient${total === 1 ? "" : "s"}`;
   const first = lacking[0].variable;
   const why = lacking.some((l) => variableSource(l.variable) === "campaign")
     ? " (campaign variables have values only in campaign messages)"
@@ -196,6 +202,26 @@ export async function contactsWithVariables(
       .where(and(inJsonText(pc.id, json), not(sql`(${lacking})`))),
   );
   return ((await runBatch(db, reads)) as { id: number }[][]).flat().map((r) => r.id);
+}
+
+/**
+ * The same rule as a WHERE term on the contacts as `c`: those with a value for every contact-held {{variable}} the
+ * text uses without a fallback (undefined: the text needs none). A segment broadcast's resolution keeps to them.
+ */
+export async function withVariablesTerm(db: Db, ...parts: (string | null | undefined)[]): Promise<SQL | undefined> {
+  const required = [...new Set(parts.flatMap((p) => (p ? requiredVariables(p) : [])))];
+  const org = required.includes("company") ? await loadOrgSettings(db) : {};
+  const perContact = required.filter((n) => {
+    const src = variableSource(n);
+    return (src === "contact" || src === "custom") && !(n === "company" && org.company?.trim());
+  });
+  if (!perContact.length) return undefined;
+  return not(
+    sql`(${sql.join(
+      perContact.map((n) => blank(n)),
+      sql` OR `,
+    )})`,
+  );
 }
 
 /** A number we would refuse to text is refused here, with the reason, before anything is written. */

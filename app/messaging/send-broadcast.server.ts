@@ -1,7 +1,7 @@
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { runBatch } from "~/db/client.server";
-import { broadcasts, messages } from "~/db/schema";
+import { broadcasts, messages, segments } from "~/db/schema";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { AppError } from "~/lib/app-error";
 import { zodId } from "~/lib/ids";
@@ -13,7 +13,9 @@ import {
   text,
   type SendRequestDeps,
 } from "./check-send-request.server";
-import { sendJobs } from "./enqueue-due-messages.server";
+import { dispatchDueMessages, sendJobs } from "./enqueue-due-messages.server";
+import { resolveDueSegmentBroadcasts } from "./resolve-segment-broadcasts.server";
+import { insertBroadcastMessages } from "./insert-broadcast-messages.server";
 import { renderTemplate } from "./render";
 import { smsSegments } from "./segments";
 import { exampleValues } from "~/contacts/variables";
@@ -23,25 +25,33 @@ import { formatCount } from "~/lib/format-count";
 
 export const MAX_BROADCAST_CONTACTS = 100_000;
 const IMMEDIATE_BROADCAST_LIMIT = 1000;
-export const broadcastSchema = z.object({
-  type: z.enum(["sms", "email"], { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
-  subject: z.string().trim().max(300).optional().nullable().refine(isOneLine, SUBJECT_CONTROL_CHARS),
-  content: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
-  contactIds: z
-    .array(zodId("contactIds must be positive integers"), {
-      required_error: "Please select at least one contact",
-      invalid_type_error: "Please select at least one contact",
-    })
-    .min(1, "Please select at least one contact")
-    .max(MAX_BROADCAST_CONTACTS, `At most ${formatCount(MAX_BROADCAST_CONTACTS)} contacts per broadcast`),
-  scheduledAt: z
-    .union([
-      z.string().datetime({ offset: true, message: "scheduledAt must be an ISO 8601 date-time" }),
-      z.literal(""),
-      z.null(),
-    ])
-    .optional(),
-});
+export const broadcastSchema = z
+  .object({
+    type: z.enum(["sms", "email"], { errorMap: () => ({ message: "type must be sms or email" }) }).default("sms"),
+    subject: z.string().trim().max(300).optional().nullable().refine(isOneLine, SUBJECT_CONTROL_CHARS),
+    content: text("Please enter message content").pipe(z.string().max(50_000, "Message is too long")),
+    contactIds: z
+      .array(zodId("contactIds must be positive integers"), {
+        invalid_type_error: "Please select at least one contact",
+      })
+      .max(MAX_BROADCAST_CONTACTS, `At most ${formatCount(MAX_BROADCAST_CONTACTS)} contacts per broadcast`)
+      .optional(),
+    /** A saved segment instead of picked contacts (decision 075): its contacts are read when the broadcast is due. */
+    segmentId: zodId("segmentId must be a segment's id").optional(),
+    scheduledAt: z
+      .union([
+        z.string().datetime({ offset: true, message: "scheduledAt must be an ISO 8601 date-time" }),
+        z.literal(""),
+        z.null(),
+      ])
+      .optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.segmentId === undefined && !b.contactIds?.length)
+      ctx.addIssue({ code: "custom", path: ["contactIds"], message: "Please select at least one contact" });
+    if (b.segmentId !== undefined && b.contactIds?.length)
+      ctx.addIssue({ code: "custom", path: ["contactIds"], message: "Choose picked contacts or a segment, not both" });
+  });
 
 /**
  * A broadcast: one row per selected contact, keyed `bcast:{id}:{contact}`, written with INSERT … SELECT from
@@ -78,9 +88,11 @@ export async function sendBroadcast(
     };
   }
   const subjectPart = input.type === "email" ? input.subject : null;
+  if (input.segmentId !== undefined) return sendSegmentBroadcast(deps, input, input.segmentId, actor, idempotencyKey);
+  const picked = input.contactIds ?? [];
   const ids = opts.skipMissingVariables
-    ? await contactsWithVariables(db, input.contactIds, subjectPart, input.content)
-    : [...new Set(input.contactIds)];
+    ? await contactsWithVariables(db, picked, subjectPart, input.content)
+    : [...new Set(picked)];
   if (ids.length === 0)
     throw new AppError(
       "validation",
@@ -112,19 +124,14 @@ export async function sendBroadcast(
       createdAt: now,
     }),
   ];
+  const row = { type: input.type, subject, content: input.content, at, createdBy: actor.userId, t };
   for (let i = 0; i < ids.length; i += 5000) {
     statements.push(
-      // One message per picked contact, read from contacts in the same batch (drizzle's insert().select() wants every
-      // column of messages, in order).
-      // raw-sql: insert-select
-      db.run(sql`
-        INSERT INTO messages (channel, direction, kind, status, contact_id, broadcast_id, phone, email, subject, content, idempotency_key,
-          is_marketing, is_test, scheduled_at, attempts, created_by, created_at, updated_at)
-        SELECT ${input.type}, 'outbound', 'broadcast', ${immediate ? "queued" : "pending"}, c.id, ${bid}, c.phone, c.email, ${subject}, ${input.content},
-          'bcast:' || ${bid} || ':' || c.id, 1, 0, ${at}, 0, ${actor.userId}, ${t}, ${t}
-        FROM contacts c WHERE c.id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 5000))}))
-          ${input.type === "email" ? sql`AND c.email IS NOT NULL` : sql``}
-        ON CONFLICT(idempotency_key) DO NOTHING`),
+      insertBroadcastMessages(
+        db,
+        { ...row, bid, status: immediate ? "queued" : "pending" },
+        sql`c.id IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + 5000))}))`,
+      ),
     );
   }
   statements.push(
@@ -177,6 +184,79 @@ export async function sendBroadcast(
     recipients: b.recipientCount,
     queued,
     scheduledAt: at > t ? new Date(at).toISOString() : null,
+    ...(input.type === "sms"
+      ? { segments: smsSegments(renderTemplate(input.content, exampleValues()).text).segments }
+      : {}),
+  };
+}
+
+/**
+ * A broadcast to a saved segment (decision 075): the row is written now with the segment and its time; the segment's
+ * contacts are read when it is due — at once for "now" (as far as this request's budget goes), else by the tick
+ * (resolveDueSegmentBroadcasts) — so who gets it is who fits the segment then. Sender and organisation variables are
+ * checked now; a contact lacking a contact variable is left out when the segment is read.
+ */
+async function sendSegmentBroadcast(
+  deps: SendRequestDeps,
+  input: z.infer<typeof broadcastSchema>,
+  segmentId: number,
+  actor: Actor,
+  idempotencyKey: string,
+) {
+  const { db, now } = deps;
+  const subject = input.type === "email" ? (input.subject ?? null) : null;
+  const exists = await db.select({ id: segments.id }).from(segments).where(eq(segments.id, segmentId)).get();
+  if (!exists) throw new AppError("validation", "Choose one of the team's segments", { field: "segmentId" });
+  await assertVariablesFilled(db, actor.userId, { channel: input.type, segment: true }, subject, input.content);
+  const t = now.getTime();
+  const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
+  const at = Math.max(scheduledAt?.getTime() ?? t, t);
+  try {
+    await db.insert(broadcasts).values({
+      type: input.type,
+      subject,
+      content: input.content,
+      recipientCount: 0,
+      scheduledAt: new Date(at),
+      segmentId,
+      createdBy: actor.userId,
+      idempotencyKey,
+      createdAt: now,
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err, "broadcasts.idempotency_key")) throw err;
+  }
+  const b = (await db
+    .select({ id: broadcasts.id })
+    .from(broadcasts)
+    .where(eq(broadcasts.idempotencyKey, idempotencyKey))
+    .get())!;
+  let queued = 0;
+  if (at <= t) {
+    await resolveDueSegmentBroadcasts(deps, { only: b.id, budgetMs: 5000 });
+    queued = await dispatchDueMessages(db, deps.queue, now, IMMEDIATE_BROADCAST_LIMIT);
+  }
+  const done = await db
+    .select({ recipientCount: broadcasts.recipientCount, resolvedAt: broadcasts.resolvedAt })
+    .from(broadcasts)
+    .where(eq(broadcasts.id, b.id))
+    .get();
+  await logSend(db, actor, now, {
+    type: "broadcast",
+    broadcastId: b.id,
+    channel: input.type,
+    segmentId,
+    recipients: done?.recipientCount ?? 0,
+    scheduledAt: scheduledAt?.toISOString() ?? null,
+  });
+  return {
+    broadcastId: b.id,
+    recipients: done?.recipientCount ?? 0,
+    queued,
+    scheduledAt: at > t ? new Date(at).toISOString() : null,
+    segmentId,
+    /** False while the segment is still being read (a large one continues at the next tick). */
+    resolved: done?.resolvedAt != null,
     ...(input.type === "sms"
       ? { segments: smsSegments(renderTemplate(input.content, exampleValues()).text).segments }
       : {}),

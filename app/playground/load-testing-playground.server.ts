@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { contacts } from "~/db/schema";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
+import { listSegmentChoices } from "~/segments/list-segments.server";
 import type { ContactViewer } from "~/contacts/contact-scope.server";
 import type { Db } from "~/db/client.server";
 import { parseId } from "~/lib/ids";
@@ -28,8 +29,13 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date, viewer:
   const { templates, picked: template } = await pickTemplate(db, url);
   // The contact picker (the one campaigns use): one page of the search, the ids picked so far.
   const state = pickerState(p);
-  const picker = await loadContactPicker(db, state, viewer);
+  const [picker, segmentChoices] = await Promise.all([loadContactPicker(db, state, viewer), listSegmentChoices(db)]);
   const picked = state.picked.slice(0, MAX_PICKED);
+  const segmentId = Number(p.get("segmentId"));
+  const segments = {
+    choices: segmentChoices,
+    selected: segmentChoices.some((s) => s.id === segmentId) ? segmentId : null,
+  };
 
   let variables: null | {
     content: string;
@@ -83,5 +89,5 @@ export async function loadTestingPlayground(db: Db, url: URL, now: Date, viewer:
   }
   // `?draft=<text>` (the Idea Generator's "Use as template") pre-fills the Create Template card.
   const draft = (p.get("draft") ?? "").slice(0, 5000);
-  return { tab, type, templates, template, draft, picker, picked, variables };
+  return { tab, type, templates, template, draft, picker, picked, segments, variables };
 }

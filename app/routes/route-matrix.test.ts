@@ -6,6 +6,8 @@ import { addCampaignStep } from "~/campaigns/add-campaign-step.server";
 import { checkStep } from "~/campaigns/campaign-schema";
 import { createCampaign } from "~/campaigns/create-campaign.server";
 import { createTemplate } from "~/templates/create-template.server";
+import { saveSegment } from "~/segments/save-segment.server";
+import { segmentDefinition } from "~/segments/segment-definition";
 import { parseBank, parseProfile } from "~/responders/alerts/alert-schema";
 import { createBank, createProfile } from "~/responders/alerts/manage-alert-settings.server";
 import { createResponder } from "~/responders/create-responder.server";
@@ -212,6 +214,21 @@ const campaignAt = (suffix = "") => freshPath("/campaigns", freshCampaign, suffi
 /** A booking time ("YYYY-MM-DDTHH:MM", UTC) two days from now. */
 const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 16);
 const contactAt = (suffix = "") => freshPath("/contacts", freshContact, suffix);
+/** A fresh segment (decision 075) made by `owner` (the caller, or another user): its creator may change it. */
+const freshSegment = (owner: "caller" | "other") => async (ctx: Ctx) =>
+  (
+    await saveSegment(
+      db(),
+      { name: `Matrix ${crypto.randomUUID().slice(0, 8)}`, definition: segmentDefinition.parse({ stages: ["new"] }) },
+      {
+        userId: owner === "caller" && ctx.who !== "anon" ? ctx.userId : await freshUser(),
+        role: "user",
+        ipAddress: null,
+      },
+      new Date(),
+    )
+  ).id;
+const segmentAt = (owner: "caller" | "other" = "caller") => freshPath("/contacts/segments", freshSegment(owner));
 const apiCampaignAt = (suffix = "") => freshPath("/api/campaigns", freshCampaign, suffix);
 /** A booking link for a fresh contact (decision 058), signed like the unsubscribe links. */
 const bookingAt = async (ctx: Ctx) =>
@@ -437,6 +454,22 @@ const MATRIX: Record<string, Case[]> = {
     get("/contacts/999999999/tcpa-packet", SCREEN_404),
   ],
   "_app+/_contacts+/contacts_.pipeline.tsx": screen("/contacts/pipeline", SCREEN_NO_ACTION),
+  // Saved segments (decision 075): anyone signed in saves one; its creator or a superuser changes it.
+  "_app+/_contacts+/contacts_.segments.tsx": [
+    ...screen("/contacts/segments"),
+    post(
+      "/contacts/segments",
+      async () => ({ name: `Matrix ${crypto.randomUUID().slice(0, 8)}`, stages: "sat" }),
+      REDIRECT,
+    ),
+  ],
+  "_app+/_contacts+/contacts_.segments.$id.tsx": [
+    get(segmentAt(), SCREEN),
+    get("/contacts/segments/999999999", SCREEN_404),
+    post(segmentAt(), { intent: "update", name: "" }, SCREEN_FORM_INVALID),
+    post(segmentAt("other"), { intent: "delete" }, { anon: 302, user: 403, superuser: 302 }),
+    post(segmentAt(), { intent: "delete" }, REDIRECT),
+  ],
   "_app+/_contacts+/contacts.new.tsx": screen("/contacts/new"),
   "_app+/_contacts+/contacts.$id.edit.tsx": screen(contactAt("/edit")),
   "_app+/_contacts+/contacts.$id.delete.tsx": screen(contactAt("/delete"), REDIRECT),

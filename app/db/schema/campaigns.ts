@@ -1,5 +1,6 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { autoId, bool, createdAt, updatedAt, utc } from "./_columns";
+import { segments } from "./segments";
 import { users } from "./users";
 
 export const CAMPAIGN_STATUSES = ["draft", "running", "paused", "completed"] as const;
@@ -31,6 +32,8 @@ export const campaigns = sqliteTable(
     stopOnReply: bool("stop_on_reply").notNull().default(true),
     audienceQuery: text("audience_query"),
     audienceEnrolled: bool("audience_enrolled").notNull().default(false),
+    /** A saved segment as the audience (migration 0081, decision 075): enrolled at start, re-checked at each step. */
+    segmentId: integer("segment_id").references(() => segments.id, { onDelete: "set null" }),
     enrolling: bool("enrolling").notNull().default(false),
     waitingCount: integer("waiting_count").notNull().default(0),
     finishedCount: integer("finished_count").notNull().default(0),

@@ -54,3 +54,4 @@ export * from "./closer-availability";
 export * from "./link-clicks";
 export * from "./contact-tags";
 export * from "./solar-state-data";
+export * from "./segments";

@@ -63,6 +63,7 @@ export const campaignOut = z.object({
   offerExpiration: z.string().nullable(),
   stopOnReply: z.boolean(),
   audienceQuery: z.string().nullable(),
+  segmentId: z.number().int().nullable(),
   progress: z.object({
     enrolled: z.number().int(),
     waiting: z.number().int(),

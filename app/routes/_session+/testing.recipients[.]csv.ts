@@ -2,7 +2,7 @@ import { messagingConfig } from "~/messaging/messaging-config.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { viewerOf } from "~/contacts/contact-scope.server";
-import { broadcastFields, broadcastInput } from "~/http/broadcast-form.server";
+import { broadcastFields, broadcastInput, checkedRecipients } from "~/http/broadcast-form.server";
 import { formAction } from "~/http/form-action.server";
 import { requireUser } from "~/http/guard.server";
 import { methodNotAllowed } from "~/http/api.server";
@@ -30,6 +30,7 @@ export async function action(args: ActionFunctionArgs) {
       args.context.db,
       {
         ...input,
+        contactIds: await checkedRecipients(args.context.db, input, viewerOf(user), now),
         scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
         publicBaseUrl: messagingConfig(args.context.cloudflare.env).publicBaseUrl,
         senderId: user.id,

@@ -7,6 +7,7 @@ import { createCampaign } from "~/campaigns/create-campaign.server";
 import { loadContactPicker, pickerState } from "~/contacts/load-contact-picker.server";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { countMatchingContacts } from "~/campaigns/count-matching-contacts.server";
+import { listSegmentChoices } from "~/segments/list-segments.server";
 import { readSchedule, scheduleFields } from "~/campaigns/schedule-schema";
 import { ScheduleFields } from "~/campaigns/schedule-fields";
 import { failureToast } from "~/components/form-failure";
@@ -24,13 +25,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const me = await requireUser(args);
   const params = new URL(args.request.url).searchParams;
   const state = pickerState(params);
-  const picker = await loadContactPicker(args.context.db, state, viewerOf(me), {
-    countMatching: countMatchingContacts,
-  });
+  const [picker, segmentChoices] = await Promise.all([
+    loadContactPicker(args.context.db, state, viewerOf(me), { countMatching: countMatchingContacts }),
+    listSegmentChoices(args.context.db),
+  ]);
+  const segmentId = Number(params.get("segmentId"));
   const echo = (k: string) => (params.get(k) ?? "").slice(0, 2000);
   return {
     picker,
     picked: state.picked,
+    segments: {
+      choices: segmentChoices,
+      selected: segmentChoices.some((s) => s.id === segmentId) ? segmentId : null,
+    },
     form: {
       name: echo("name"),
       description: echo("description"),
@@ -51,6 +58,7 @@ const newCampaignForm = z
     ...scheduleFields,
     selectAll: z.unknown(),
     audienceQ: z.unknown(),
+    segmentId: z.unknown(),
     contactIds: asList(z.array(z.unknown())),
     name: z.unknown(),
     description: z.unknown(),
@@ -63,7 +71,12 @@ const newCampaignForm = z
       description: f.description ?? "",
       scheduledAt: at,
       startDate: at,
-      ...(f.selectAll === "1" ? { audienceQuery: String(f.audienceQ ?? "") } : { contactIds: f.contactIds }),
+      // A segment wins over the picks (the picker says so); "select all" over the picks.
+      ...(typeof f.segmentId === "string" && f.segmentId
+        ? { segmentId: f.segmentId }
+        : f.selectAll === "1"
+          ? { audienceQuery: String(f.audienceQ ?? "") }
+          : { contactIds: f.contactIds }),
     });
     if (!parsed.success) {
       parsed.error.issues.forEach((issue) => ctx.addIssue(issue));
@@ -82,7 +95,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function NewCampaign() {
-  const { picker, picked, form } = useLoaderData<typeof loader>();
+  const { picker, picked, form, segments } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formMethod === "POST";
@@ -99,7 +112,7 @@ export default function NewCampaign() {
         <ScheduleFields schedule={form.schedule} startAt={form.startAt} tz={form.tz} errors={fieldError("startAt")} />
         <div>
           <p className="mb-1 text-sm font-medium">Contacts</p>
-          <ContactPicker data={picker} picked={picked} selectAll={{ checked: form.selectAll }} />
+          <ContactPicker data={picker} picked={picked} selectAll={{ checked: form.selectAll }} segments={segments} />
         </div>
         <DialogActions label="Create Campaign" pendingLabel="Creating..." pending={pending} />
       </Form>

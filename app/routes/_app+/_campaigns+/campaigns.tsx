@@ -29,6 +29,7 @@ import { zodId } from "~/lib/ids";
 import { redirectWithToast } from "~/http/toast.server";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
 import { formatCount } from "~/lib/format-count";
+import { listSegmentChoices } from "~/segments/list-segments.server";
 
 // Made once: toLocaleDateString with options builds a new Intl.DateTimeFormat per card.
 const CREATED_DATE = new Intl.DateTimeFormat("en-US", {
@@ -45,8 +46,13 @@ const listQuery = z.object({ after: zodId().optional().catch(undefined) });
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args);
   const { after } = listQuery.parse(searchParamsOf(args.request));
-  const page = await listCampaigns(args.context.db, { after, limit: 24 });
-  return { campaigns: page.items, nextCursor: page.nextCursor, after: after ?? null };
+  const [page, segments] = await Promise.all([
+    listCampaigns(args.context.db, { after, limit: 24 }),
+    listSegmentChoices(args.context.db),
+  ]);
+  // A segment audience is named on its card (a handful of rows, capped).
+  const segmentNames = Object.fromEntries(segments.map((s) => [s.id, s.name]));
+  return { campaigns: page.items, nextCursor: page.nextCursor, after: after ?? null, segmentNames };
 }
 
 const intent = z.object({
@@ -89,7 +95,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function Campaigns() {
-  const { campaigns, nextCursor, after } = useLoaderData<typeof loader>();
+  const { campaigns, nextCursor, after, segmentNames } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   return (
     <section className="mx-auto max-w-7xl space-y-4">
@@ -116,7 +122,7 @@ export default function Campaigns() {
         <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="campaign-grid">
           {campaigns.map((c) => (
             <li key={c.id}>
-              <CampaignCard c={c} search={search} />
+              <CampaignCard c={c} search={search} segmentName={c.segmentId ? segmentNames[c.segmentId] : undefined} />
             </li>
           ))}
         </ul>
@@ -128,7 +134,7 @@ export default function Campaigns() {
   );
 }
 
-function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
+function CampaignCard({ c, search, segmentName }: { c: PublicCampaign; search: string; segmentName?: string }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("id") === String(c.id);
   const p = c.progress;
@@ -155,11 +161,13 @@ function CampaignCard({ c, search }: { c: PublicCampaign; search: string }) {
         <dt className="text-fg-muted">Contacts</dt>
         <dd data-testid="campaign-contacts">
           {/* "Select all" on a draft is an audience enrolled when it starts: 0 would read as "nobody" (issue 24). */}
-          {c.contactCount === 0 && c.audienceQuery !== null && c.status === "draft"
-            ? c.audienceQuery === ""
-              ? "Every contact, at start"
-              : `Matching “${c.audienceQuery}”, at start`
-            : formatCount(c.contactCount)}
+          {c.contactCount === 0 && c.segmentId !== null && c.status === "draft"
+            ? `Segment “${segmentName ?? "deleted"}”, at start`
+            : c.contactCount === 0 && c.audienceQuery !== null && c.status === "draft"
+              ? c.audienceQuery === ""
+                ? "Every contact, at start"
+                : `Matching “${c.audienceQuery}”, at start`
+              : formatCount(c.contactCount)}
         </dd>
         <dt className="text-fg-muted">Created</dt>
         <dd>{CREATED_DATE.format(new Date(c.createdAt))}</dd>

@@ -2,7 +2,7 @@ import { MAX_TAG_LENGTH } from "~/contacts/contact-tag";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { contactEventHooks } from "~/wiring/contact-event-hooks.server";
 import { Form, Outlet, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { Download, Plus, Send, SquareKanban, Upload, Users } from "lucide-react";
+import { Filter, Download, Plus, Send, SquareKanban, Upload, Users } from "lucide-react";
 import { requireUser } from "~/http/guard.server";
 import { z } from "zod";
 import { loadContactsPage } from "~/contacts/load-contacts-page.server";
@@ -146,6 +146,9 @@ export default function Contacts() {
           <>
             <Button to="/contacts/pipeline" variant="secondary" icon={SquareKanban}>
               Pipeline
+            </Button>
+            <Button to="/contacts/segments" variant="secondary" icon={Filter}>
+              Segments
             </Button>
             <Button to={`/contacts/quick-send${search}`} preventScrollReset variant="secondary" size="md" icon={Send}>
               Quick Upload &amp; Send

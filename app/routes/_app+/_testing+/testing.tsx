@@ -20,7 +20,7 @@ import { ContactPicker } from "~/contacts/contact-picker";
 import { formAction } from "~/http/form-action.server";
 import { intentError } from "~/http/form-schema";
 import { sendBroadcast } from "~/messaging/send-broadcast.server";
-import { broadcastFields, broadcastInput } from "~/http/broadcast-form.server";
+import { broadcastFields, broadcastInput, checkedRecipients } from "~/http/broadcast-form.server";
 import {
   manualEmailSchema,
   manualSmsSchema,
@@ -106,6 +106,8 @@ export type PlaygroundCheck = {
     subject: string | null;
     content: string;
     contactIds: number[];
+    /** A segment audience: Confirm sends to the segment, read again when it goes out. */
+    segmentId: number | null;
     scheduledAt: string;
     tz: string;
   };
@@ -158,10 +160,12 @@ export async function action(args: ActionFunctionArgs) {
       const input = broadcastInput(form);
       if (input.type === "email" && !input.subject)
         throw new AppError("validation", "Please enter a subject", { field: "subject" });
+      const contactIds = await checkedRecipients(context.db, input, viewerOf(user), deps.now);
       const check = await checkBroadcast(
         context.db,
         {
           ...input,
+          contactIds,
           scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
           publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
           senderId: user.id,
@@ -179,7 +183,8 @@ export async function action(args: ActionFunctionArgs) {
           type: input.type,
           subject: input.subject ?? null,
           content: input.content,
-          contactIds: input.contactIds,
+          contactIds: input.segmentId === undefined ? contactIds : [],
+          segmentId: input.segmentId ?? null,
           scheduledAt: input.scheduledAt ? form.scheduledAt : "",
           tz: form.tz,
         },
@@ -424,7 +429,15 @@ function BroadcastTab({ d, reply, busy }: { d: Data; reply?: PlaygroundReply; bu
           />
           <fieldset className="space-y-2">
             <legend className="text-sm font-semibold">Select Test Contacts</legend>
-            <ContactPicker data={d.picker} picked={picked} action="/testing" />
+            <ContactPicker
+              data={d.picker}
+              picked={picked}
+              action="/testing"
+              segments={{
+                choices: d.segments.choices,
+                selected: draft ? Number(postedValue(draft, "segmentId")) || null : d.segments.selected,
+              }}
+            />
           </fieldset>
           <ErrorAlert reply={reply} intent="check" />
           <ErrorAlert reply={reply} intent="send" />
