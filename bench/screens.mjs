@@ -10,8 +10,8 @@
 // page follows one contact whose thread is longer than a page at every scale (lengthenThread). No absolute millisecond budget: those do not travel between machines. Exit 1 when one fails.
 // The inbox queue (issue 27, decision 046): Mine / Unassigned / All and Snoozed over the same conversations, a quarter of
 // the contacts owned by the bench user and half by three other reps, a fifth of the conversations closed and one in
-// fifty snoozed; every page also runs the sidebar's unread count. --only inbox measures just those rows.
-//   node bench/screens.mjs [--requests 60] [--growth-requests 360] [--concurrency 4] [--repeats 3] [--contacts 100000] [--scales 1000000,5000000] [--only inbox] [--json out.json]
+// fifty snoozed; every page also runs the sidebar's unread count. --only inbox measures just those rows; --only segments the saved segments' pages (decision 075).
+//   node bench/screens.mjs [--requests 60] [--growth-requests 360] [--concurrency 4] [--repeats 3] [--contacts 100000] [--scales 1000000,5000000] [--only inbox|segments] [--json out.json]
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";
@@ -157,6 +157,38 @@ function settle() {
     console.log(`settled: ${before.toFixed(0)} MB dirty written back in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * A pipeline spread over the seeded contacts (a tenth Sat, ZIP codes 90000–99999) and two saved segments: "Sat, in
+ * 94…, no message in 30 days" and "no message in 30 days". Returns their ids.
+ */
+async function segmentsAtScale(db, userId) {
+  const stages = ["new", "new", "new", "contacted", "contacted", "appointment_set", "sat", "sold", "lost", "cancelled"];
+  await db
+    .prepare(
+      `UPDATE contacts SET stage = CASE id % 10 ${stages.map((k, i) => `WHEN ${i} THEN '${k}'`).join(" ")} END,
+         zip_code = printf('%05d', 90000 + (id * 7919) % 10000)`,
+    )
+    .run();
+  const save = async (name, definition) =>
+    (
+      await db
+        .prepare(
+          "INSERT INTO segments (name, definition, created_by, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4) RETURNING id",
+        )
+        .bind(name, JSON.stringify(definition), userId, Date.now())
+        .first()
+    ).id;
+  const touch = { op: "none", days: 30 };
+  return {
+    narrow: await save("Sat, in 94, quiet", {
+      stages: ["sat"],
+      fields: [{ field: "zipCode", op: "startsWith", value: "94" }],
+      touch,
+    }),
+    broad: await save("Quiet 30 days", { touch }),
+  };
+}
+
 async function main() {
   const out = mkdtempSync(join(tmpdir(), "helio-screens-"));
   cleanups.push(async () => rmSync(out, { recursive: true, force: true }));
@@ -205,7 +237,29 @@ async function main() {
     return () => statement.all();
   };
   const term = "battery";
-  const routesFor = (busy) => [
+  // A saved segment's page (decision 075): its count and first page over all 100,000 contacts, beside the count as
+  // the app writes it (the heaviest statement). "Quiet 30 days" seeks each contact's conversation: the worst case.
+  const thirtyDaysAgo = Date.now() - 30 * 86_400_000;
+  const quiet = `NOT EXISTS (SELECT 1 FROM conversations v WHERE v.contact_id = contacts.id AND v.last_message_at >= ${thirtyDaysAgo})`;
+  const segmentRoutes = (ids) =>
+    ids
+      ? [
+          {
+            name: "Segment sat, 94…, quiet 30 d",
+            path: `/contacts/segments/${ids.narrow}`,
+            segment: true,
+            sql: `SELECT count(*) FROM contacts WHERE stage IN ('sat') AND zip_code LIKE '94%' ESCAPE '\\' AND ${quiet}`,
+          },
+          {
+            name: "Segment quiet 30 d",
+            path: `/contacts/segments/${ids.broad}`,
+            segment: true,
+            sql: `SELECT count(*) FROM contacts WHERE ${quiet}`,
+          },
+        ]
+      : [];
+  const routesFor = (busy, segments) => [
+    ...segmentRoutes(segments),
     { name: "Dashboard /", path: "/", sql: "SELECT * FROM campaigns ORDER BY id DESC LIMIT 5" },
     { name: "Contacts /contacts", path: "/contacts", sql: "SELECT * FROM contacts ORDER BY id DESC LIMIT 51" },
     {
@@ -264,10 +318,16 @@ async function main() {
     },
   ];
   const scales = [];
-  const only = flags.only === "inbox" ? (r) => r.inbox || r.name === "Conversations list" : () => true;
+  const only =
+    flags.only === "inbox"
+      ? (r) => r.inbox || r.name === "Conversations list"
+      : flags.only === "segments"
+        ? (r) => r.segment
+        : () => true;
   let failed = 0;
   let seededSoFar = 0;
   let busyId = null;
+  let segmentIds = null;
   for (const [k, target] of SCALES.entries()) {
     if (k === 1) {
       // The later scales on a copy of the first one's database, and both Helios up at once: each route's growth is
@@ -299,6 +359,7 @@ async function main() {
       busyId = await h.db.prepare("SELECT contact_id FROM messages ORDER BY id DESC LIMIT 1").first("contact_id");
       await lengthenThread(h.db, { contactId: busyId, messages: 40, userId: user.id });
       await queueAtScale(h.db, user.id);
+      segmentIds = await segmentsAtScale(h.db, user.id);
     }
     await h.db.exec("PRAGMA optimize");
     settle();
@@ -307,7 +368,7 @@ async function main() {
       .bind(busyId)
       .first();
     console.log(`the contact page's contact: #${busy.id}, ${busy.n} messages`);
-    const routes = routesFor(busy).filter(only);
+    const routes = routesFor(busy, segmentIds).filter(only);
     const atFirst = (name) => scales[0]?.rows.find((x) => x.name === name);
     if (k > 0) for (const r of routes) await get(instances.first, r.path); // the reopened first database, warmed
     const rows = [];
