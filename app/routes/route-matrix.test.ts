@@ -463,7 +463,7 @@ const MATRIX: Record<string, Case[]> = {
       REDIRECT,
     ),
   ],
-  "_app+/_contacts+/contacts_.segments.$id.tsx": [
+  "_app+/_contacts+/contacts_.segments_.$id.tsx": [
     get(segmentAt(), SCREEN),
     get("/contacts/segments/999999999", SCREEN_404),
     post(segmentAt(), { intent: "update", name: "" }, SCREEN_FORM_INVALID),

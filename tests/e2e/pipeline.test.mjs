@@ -94,6 +94,58 @@ describeEachMode("pipeline stages", (mode) => {
     await context.close();
   });
 
+  it("saves a segment (a bad number of days refused), sees who fits it, and broadcasts to it through the pre-send check", async () => {
+    const { context, page } = await signedInPage(browser(), mode, E2E_USERS.user, PHONE_WINDOW);
+    const company = tag("Segco");
+    for (const [first, co] of [
+      ["Ann", company],
+      ["Bob", company],
+      ["Cy", "Other Co"],
+    ]) {
+      const res = await context.request.post(BASE + "/api/contacts", {
+        data: { firstName: first, lastName: tag("Seg"), phone: `+1${phone()}`, company: co },
+        headers: { Origin: BASE },
+      });
+      assert.equal(res.status(), 201, await res.text());
+    }
+    await page.goto("/contacts");
+    await page.getByRole("link", { name: "Segments" }).click();
+    await atUrl(page, `${BASE}/contacts/segments`);
+    const form = page.getByTestId("segment-form");
+    await form.getByLabel("Field 1").selectOption({ label: "Company" });
+    await form.getByLabel("Test 1").selectOption({ label: "contains" });
+    await form.getByLabel("Value 1").fill(company);
+    const name = `Buyers ${company}`;
+    await form.getByLabel("Name").fill(name);
+    // Days that are not a number: refused beside the field, what was typed kept (JS off too).
+    await form.getByLabel("Last message").selectOption({ label: "no message in the last" });
+    await form.getByLabel("Days").fill("soon");
+    await form.getByRole("button", { name: "Save segment" }).click();
+    await page.getByText("Enter the number of days").waitFor();
+    assert.equal(await page.getByTestId("segment-form").getByLabel("Value 1").inputValue(), company);
+    await page.getByTestId("segment-form").getByLabel("Last message").selectOption({ label: "Any time" });
+    await page.getByTestId("segment-form").getByRole("button", { name: "Save segment" }).click();
+    await toast(page, "Segment saved").waitFor();
+    await page.waitForURL(/\/contacts\/segments\/\d+$/);
+    assert.equal(await page.getByTestId("segment-count").textContent(), "2");
+    await page.getByTestId("segment-members").getByRole("link", { name: /^Ann / }).waitFor();
+    assert.match(await page.getByTestId("segment-summary").textContent(), new RegExp(`Company contains “${company}”`));
+    await assertFitsWidth(page, 390, "a segment's page");
+
+    // Broadcast to it: the picker has it chosen; the check judges its contacts now.
+    await page.getByRole("link", { name: "Broadcast" }).click();
+    await page.waitForURL(/tab=broadcast&segmentId=\d+/);
+    await page.getByLabel("Message", { exact: true }).fill("Hi {{firstName}}, your solar numbers are ready.");
+    assert.equal(await page.getByTestId("picker-segment").locator("option:checked").textContent(), name);
+    await page.getByRole("button", { name: "Review and send" }).click();
+    await page.getByTestId("presend-check").waitFor();
+    assert.equal(await page.getByTestId("check-recipients").textContent(), "2");
+    await Promise.all([page.waitForURL(/\/testing\/sends\/\d+$/), page.getByTestId("confirm-send").click()]);
+    await page.getByText("SMS to 2 recipients").waitFor();
+    await assertFitsWidth(page, 390, "the broadcast's progress");
+    await context.close();
+  });
+
   it("a superuser adds a stage, moves it up, renames it and deletes it", async () => {
     const { context, page } = await signedInPage(browser(), mode, E2E_USERS.admin, PHONE_WINDOW);
     const name = `Survey ${tag()}`;

@@ -103,8 +103,8 @@ export default function SegmentPage() {
         }
       >
         <p className="mb-3 flex items-center gap-2 text-sm">
-          <Badge tone="neutral" data-testid="segment-count">
-            {formatCount(preview.count)}
+          <Badge tone="neutral">
+            <span data-testid="segment-count">{formatCount(preview.count)}</span>
           </Badge>
           {preview.count === 1 ? "contact" : "contacts"}
         </p>
