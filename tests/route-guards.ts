@@ -43,6 +43,9 @@ export const PUBLIC_HANDLERS: Record<string, { exports: ("loader" | "action")[];
   "_public+/unsubscribe.$token.one-click.ts": { exports: ["loader", "action"], why: "RFC 8058 one-click unsubscribe" },
   // A tracked link in a text (decision 068): the signed code names the message whose own link is the destination.
   "_public+/l.$code.ts": { exports: ["loader"], why: "the tracked link's redirect" },
+  // Twilio fetches a picture Helio sends as MMS (decision 076): the signature over the message and position is the
+  // authority, like a tracked link's.
+  "_public+/mms.$token.ts": { exports: ["loader"], why: "a sent picture Twilio fetches" },
   // A homeowner books from a texted link (decision 058): the signed token names the one contact, like unsubscribe.
   "_public+/book.$token.tsx": { exports: ["loader", "action"], why: "the login-free booking page" },
   // Twilio only POSTs; the loaders answer 405 without reading the request.

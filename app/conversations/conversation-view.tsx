@@ -2,7 +2,7 @@ import { postedValue, type FormFailure } from "~/components/form-failure";
 import { TemplatePicker, type PickableTemplate } from "~/templates/template-picker";
 import { Form, useFetcher, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
-import { Alert, Badge, Button, Card, TextLink, messageStatusTone, useResetOnSuccess } from "~/components/ui";
+import { Alert, Badge, Button, Card, Field, TextLink, messageStatusTone, useResetOnSuccess } from "~/components/ui";
 import { LocalTime } from "~/components/local-time";
 import { useHydrated } from "~/lib/use-hydrated";
 import { smsSegments } from "~/messaging/segments";
@@ -211,7 +211,8 @@ export function ReplyBox({
           label="Reply with a template"
         />
       ) : null}
-      <Form method="post" className="space-y-2" data-testid="reply-form" {...resetting}>
+      {/* multipart: the box may carry a picture (MMS, decision 076), with or without JS. */}
+      <Form method="post" encType="multipart/form-data" className="space-y-2" data-testid="reply-form" {...resetting}>
         <input type="hidden" name="nonce" value={nonce} />
         {actionData?.ok === false || suggestFailure ? (
           <Alert tone="danger" data-testid="reply-error">
@@ -242,6 +243,14 @@ export function ReplyBox({
             {seg.segments === 1 ? "" : "s"} ({seg.encoding})
           </p>
         ) : null}
+        <Field
+          label="Picture (optional)"
+          name="picture"
+          type="file"
+          accept="image/jpeg,image/png,image/gif"
+          hint="Sent with the text as one MMS (JPEG, PNG or GIF, up to 5 MB): billed at the MMS rate, not per segment."
+          errors={actionData?.ok === false && actionData.field === "picture" ? [actionData.message] : undefined}
+        />
         {/* Without JS nobody can tell while typing: the note and its button are always there until hydration. */}
         {hasReplaceableChars(text) || !hydrated ? (
           <Alert tone="warning" data-testid="ucs2-note">

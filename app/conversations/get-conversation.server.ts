@@ -74,7 +74,12 @@ export function selectThreadRows(db: Db, who: ThreadOwner, opts: ThreadOpts = {}
       ? eq(messages.contactId, who.contactId)
       : and(eq(messages.phone, who.phone), isNull(messages.contactId));
   return db
-    .select({ ...THREAD_COLUMNS, scheduledAt: messages.scheduledAt })
+    .select({
+      ...THREAD_COLUMNS,
+      scheduledAt: messages.scheduledAt,
+      // A picture we sent (MMS, decision 076): read from the row already read, so a text-only page reads no media.
+      sentPicture: sql<number>`json_extract(${messages.attachments}, '$[0].r2Key') IS NOT NULL`,
+    })
     .from(messages)
     .where(and(where, opts.before ? lt(messages.id, opts.before) : undefined))
     .orderBy(desc(messages.id))
@@ -105,8 +110,9 @@ export async function threadFrom(
     from: rows.length > limit ? page[0].createdAt : null,
     to: newer?.at ?? null,
   });
-  // The page's inbound files, by message (message_media_message_uq): none read when no message of the page has any.
-  const inboundIds = page.filter((r) => r.direction === "inbound").map((r) => r.id);
+  // The page's files, by message (message_media_message_uq): a lead's, and the pictures we sent; none read when no
+  // message of the page has any.
+  const inboundIds = page.filter((r) => r.direction === "inbound" || r.sentPicture).map((r) => r.id);
   const mediaOf = new Map<number, ThreadMedia[]>();
   if (inboundIds.length) {
     const media = await db

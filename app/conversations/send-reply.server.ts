@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { contacts, conversations } from "~/db/schema";
+import { contacts, conversations, messageMedia, type PictureAttachment } from "~/db/schema";
 import { phoneOptedOut } from "./get-conversation.server";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
@@ -51,6 +51,8 @@ export async function sendReply(
   input: z.infer<typeof replySchema>,
   actor: Actor & { role: Role },
   sendAt?: Date,
+  /** A picture sent with the text as MMS (decision 076), stored already; shown in the thread like a lead's. */
+  picture?: PictureAttachment,
 ) {
   const { db, queue, now, hooks } = deps;
   if (sendAt) assertLater(sendAt, now);
@@ -129,12 +131,28 @@ export async function sendReply(
         idempotencyKey,
         scheduledAt: sendAt ?? null,
         createdBy: actor.userId,
+        attachments: picture ? [picture] : null,
       },
     ],
     now,
     hooks,
   );
   const message = await messageByKey(db, idempotencyKey);
+  if (picture && message)
+    await db
+      .insert(messageMedia)
+      .values({
+        messageId: message.id,
+        position: 0,
+        sourceUrl: "outbound",
+        contentType: picture.contentType,
+        status: "stored",
+        r2Key: picture.r2Key,
+        sizeBytes: picture.sizeBytes,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing();
   await logSend(db, actor, now, {
     type: sendAt ? "reply_later" : "reply",
     contactId,

@@ -13,8 +13,14 @@ import { cancelScheduledReply } from "~/conversations/cancel-scheduled-reply.ser
 import { suggestReply } from "~/conversations/suggest-reply.server";
 import { localToUtc, INVALID_START_AT } from "~/campaigns/local-time";
 import { requirePublicUrl } from "~/messaging/check-public-url.server";
+import { PICTURE_SIZE_ERROR, storeOutboundPicture } from "~/messaging/outbound-pictures.server";
+import { MAX_PICTURE_FORM_BYTES } from "./read-body.server";
+import type { MediaBucket } from "~/messaging/fetch-inbound-media.server";
 import { consumeAiQuota } from "~/ai/consume-ai-quota.server";
 import type { MentionHook } from "~/conversations/mention-hook";
+
+/** The reply form's body cap: a picture and the fields (decision 076). */
+export const REPLY_FORM_LIMIT = { maxBytes: MAX_PICTURE_FORM_BYTES, message: PICTURE_SIZE_ERROR };
 
 const INTENTS = new Set(["replace", "reply", "later", "note", "cancel", "suggest"]);
 
@@ -54,6 +60,8 @@ export async function replyOrReplace(
   user: { id: number; role: Role },
   /** The composition root's mention hooks (app/wiring/mention-hooks.server.ts), passed by the route. */
   mentionHooks: readonly MentionHook[],
+  /** The posted form: its `picture` file, when one was attached (an MMS, decision 076). */
+  form?: FormData,
 ) {
   const { request, context } = args;
   const actor = { userId: user.id, role: user.role, ipAddress: clientIp(request) };
@@ -83,12 +91,36 @@ export async function replyOrReplace(
       const sendAt = localToUtc(input.sendAt, input.tz);
       if (!sendAt) throw new AppError("validation", INVALID_START_AT, { field: "sendAt" });
       requirePublicUrl(context.cloudflare.env);
-      await sendReply(context.domain(), target.to, { message: input.message, nonce: input.nonce }, actor, sendAt);
+      const picture = await attachedPicture(context.cloudflare.env.MEDIA, form);
+      await sendReply(
+        context.domain(),
+        target.to,
+        { message: input.message, nonce: input.nonce },
+        actor,
+        sendAt,
+        picture,
+      );
       return redirectWithToast(context, thread, { title: "Reply scheduled" });
     }
-    case "reply":
+    case "reply": {
       requirePublicUrl(context.cloudflare.env);
-      await sendReply(context.domain(), target.to, { message: input.message, nonce: input.nonce }, actor);
-      return redirectWithToast(context, target.back, { title: "Reply sent" });
+      const picture = await attachedPicture(context.cloudflare.env.MEDIA, form);
+      await sendReply(
+        context.domain(),
+        target.to,
+        { message: input.message, nonce: input.nonce },
+        actor,
+        undefined,
+        picture,
+      );
+      return redirectWithToast(context, target.back, { title: picture ? "Picture sent" : "Reply sent" });
+    }
   }
+}
+
+/** The reply box's picture, checked and stored (decision 076); none when no file was chosen. */
+async function attachedPicture(bucket: MediaBucket, form: FormData | undefined) {
+  const file = form?.get("picture");
+  if (!(file instanceof File) || file.size === 0) return undefined;
+  return storeOutboundPicture(bucket, file);
 }

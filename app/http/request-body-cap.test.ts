@@ -2,11 +2,35 @@ import { describe, expect, it } from "vitest";
 import { call, createTestUser, loginAs } from "../../tests/factories";
 import { countingStream } from "../../tests/counting-stream";
 import { unsubscribeToken } from "~/messaging/unsubscribe.server";
-import { MAX_REQUEST_BYTES, MAX_SMALL_FORM_BYTES, MAX_WEBHOOK_BYTES } from "./read-body.server";
+import { MAX_PICTURE_FORM_BYTES, MAX_REQUEST_BYTES, MAX_SMALL_FORM_BYTES, MAX_WEBHOOK_BYTES } from "./read-body.server";
+import { PICTURE_SIZE_ERROR } from "~/messaging/outbound-pictures.server";
 
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
 describe("every request body is capped before a route reads it (issue 23)", () => {
+  it("a conversation screen takes a picture's worth (decision 076) and refuses past it, by Content-Length", async () => {
+    const cookie = await loginAs(await createTestUser());
+    for (const path of ["/contacts/1", "/messages/conversations/%2B15005550006"]) {
+      const over = await call(path, {
+        method: "POST",
+        cookie,
+        body: "intent=reply",
+        headers: { ...form, "Content-Length": String(MAX_PICTURE_FORM_BYTES + 1) },
+      });
+      expect(over.status, path).toBe(413);
+      expect(await over.text(), path).toBe(PICTURE_SIZE_ERROR);
+    }
+    // Every other screen keeps the 1 MB cap.
+    expect(MAX_PICTURE_FORM_BYTES).toBeGreaterThan(MAX_REQUEST_BYTES);
+    const other = await call("/contacts/new", {
+      method: "POST",
+      cookie,
+      body: "firstName=a",
+      headers: { ...form, "Content-Length": String(MAX_REQUEST_BYTES + 1) },
+    });
+    expect(other.status).toBe(413);
+  });
+
   it("/login, /unsubscribe and the Twilio webhooks refuse an over-limit body with 413, by Content-Length and by streamed bytes", async () => {
     const token = await unsubscribeToken("test-session-secret", "cap@example.com");
     const cases: [string, number][] = [

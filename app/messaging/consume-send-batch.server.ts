@@ -1,3 +1,4 @@
+import { pictureUrls } from "./outbound-pictures.server";
 import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -18,6 +19,8 @@ import {
   type Campaign,
   type Contact,
   type Message,
+  isPicture,
+  type EmailAttachment,
 } from "~/db/schema";
 import type { SendJob } from "~/jobs/jobs";
 import type { Clock } from "~/lib/clock";
@@ -937,6 +940,8 @@ async function sendOne(
       accepted = await deps.sms.send({
         to: (row.contactPhone ?? row.phone)!,
         body: content.text,
+        // An MMS (decision 076): each picture by a signed URL Twilio fetches from us (never hot-linked elsewhere).
+        mediaUrls: await pictureUrls(row.id, row.attachments, deps.config),
         statusCallback: `${deps.config.publicBaseUrl}/webhooks/twilio/status`,
         messageId: row.id,
         from: sender,
@@ -982,7 +987,7 @@ async function sendOne(
         subject: content.subject ?? "",
         text: body.text,
         html: body.html,
-        attachments: row.attachments,
+        attachments: row.attachments?.filter((a): a is EmailAttachment => !isPicture(a)) ?? null,
         unsubscribeUrl: urls.oneClick,
         messageId: row.id,
       });

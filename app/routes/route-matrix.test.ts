@@ -623,6 +623,11 @@ const MATRIX: Record<string, Case[]> = {
   ],
   // A tracked link (decision 068): no login, the signed code names the message; a made-up code is a 404 for anyone.
   "_public+/l.$code.ts": [get("/l/1A0BBBBBBBBBB", PUBLIC(404)), post("/l/1A0BBBBBBBBBB", {}, PUBLIC(405))],
+  // A sent picture (decision 076): a forged signature is a 404 for everyone; nothing to post.
+  "_public+/mms.$token.ts": [
+    get(`/mms/1.0.${"A".repeat(43)}`, PUBLIC(404)),
+    post(`/mms/1.0.${"A".repeat(43)}`, {}, PUBLIC(405)),
+  ],
   "_public+/unsubscribe.$token.one-click.ts": [
     post(unsubscribeAt("/one-click"), { "List-Unsubscribe": "One-Click" }, PUBLIC(200)),
     post("/unsubscribe/forged.token/one-click", {}, PUBLIC(404)),

@@ -11,6 +11,8 @@ export type FakeTwilioCall = {
   from: string | null;
   body: string | null;
   statusCallback: string | null;
+  /** Every MediaUrl of the create request, in order (an MMS; [] for a text). */
+  mediaUrls: string[];
   messagingServiceSid: string | null;
   at: number;
   /** Every form field the fake received. */

@@ -181,7 +181,7 @@ function createAccount(accountSid, authToken, options = {}) {
   }
   restoreNumberSets();
 
-  function createMessage(params) {
+  function createMessage(params, mediaUrls = []) {
     const sid = "SM" + randomHex(16);
     const now = new Date();
     const from = params.From ?? null;
@@ -198,8 +198,8 @@ function createAccount(accountSid, authToken, options = {}) {
       error_message: null,
       from,
       messaging_service_sid: mss,
-      num_media: "0",
-      num_segments: String(segmentsFor(params.Body)),
+      num_media: String(mediaUrls.length),
+      num_segments: String(segmentsFor(params.Body ?? "")),
       price: null,
       price_unit: "USD",
       sid,
@@ -215,10 +215,13 @@ function createAccount(accountSid, authToken, options = {}) {
   }
 
   /** Validates a create request the way Twilio does; returns [httpStatus, body]. */
-  function handleCreate(params) {
+  function handleCreate(params, mediaUrls = []) {
     const to = params.To;
     if (!to) return [400, twilioError(400, 21604, "A 'To' phone number is required.")];
-    if (!params.Body) return [400, twilioError(400, 21602, "Message body is required.")];
+    // A picture may stand without text (MMS); a text message needs a body.
+    if (!params.Body && !mediaUrls.length) return [400, twilioError(400, 21602, "Message body is required.")];
+    if (mediaUrls.length > 10) return [400, twilioError(400, 21623, "Number of media files exceeds allowed limit.")];
+    if (mediaUrls.some((u) => !/^https?:\/\//.test(u))) return [400, twilioError(400, 21620, "Invalid media URL(s).")];
     if (!params.From && !params.MessagingServiceSid)
       return [
         400,
@@ -237,7 +240,7 @@ function createAccount(accountSid, authToken, options = {}) {
       ];
     if (params.From && incomingNumbers.size > 0 && !incomingNumbers.has(params.From))
       return [400, twilioError(400, 21606, twilioMessageFor(21606, to))];
-    if (params.Body.length > 1600)
+    if ((params.Body ?? "").length > 1600)
       return [400, twilioError(400, 21617, "The concatenated message body exceeds the 1600 character limit.")];
     const numberError = numberErrors.get(to) ?? (params.From ? numberErrors.get(`${params.From}>${to}`) : undefined);
     if (numberError) {
@@ -248,7 +251,7 @@ function createAccount(accountSid, authToken, options = {}) {
       ];
     }
     if (!/^\+[1-9]\d{6,14}$/.test(to)) return [400, twilioError(400, 21211, twilioMessageFor(21211, to))];
-    return [201, createMessage(params)];
+    return [201, createMessage(params, mediaUrls)];
   }
 
   /** @param {URL} url */
@@ -345,6 +348,8 @@ function createAccount(accountSid, authToken, options = {}) {
       return sendJson(res, 404, twilioError(404, 20404, `The requested resource ${url.pathname} was not found`));
 
     const params = req.method === "POST" ? Object.fromEntries(new URLSearchParams(body)) : {};
+    // MediaUrl repeats (one per picture, up to 10): the object above keeps the last, mediaUrls all of them.
+    const mediaUrls = req.method === "POST" ? new URLSearchParams(body).getAll("MediaUrl") : [];
     const isCreate = req.method === "POST" && !match[2] && !match[3];
     const record = (httpStatus, sid = null, errorCode = null) => {
       if (!isCreate) return;
@@ -352,6 +357,7 @@ function createAccount(accountSid, authToken, options = {}) {
         to: params.To ?? null,
         from: params.From ?? null,
         body: params.Body ?? null,
+        mediaUrls,
         statusCallback: params.StatusCallback ?? null,
         messagingServiceSid: params.MessagingServiceSid ?? null,
         at: receivedAt,
@@ -366,7 +372,7 @@ function createAccount(accountSid, authToken, options = {}) {
     const failure = failures.take();
     // afterCreate: the message IS created, then the connection drops — "accepted, but the answer was lost".
     if (failure?.afterCreate && isCreate) {
-      const [status, out] = handleCreate(params);
+      const [status, out] = handleCreate(params, mediaUrls);
       record(status, status === 201 ? out.sid : null, status === 201 ? null : out.code);
       return void req.socket.destroy();
     }
@@ -378,7 +384,7 @@ function createAccount(accountSid, authToken, options = {}) {
     }
 
     if (isCreate) {
-      const [status, out] = handleCreate(params);
+      const [status, out] = handleCreate(params, mediaUrls);
       record(status, status === 201 ? out.sid : null, status === 201 ? null : out.code);
       return sendJson(res, status, out);
     }

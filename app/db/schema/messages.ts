@@ -47,7 +47,12 @@ export const MESSAGE_KINDS = [
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** A file an email carries (decision 064): text content, encoded for the wire by the email provider. */
-export type MessageAttachment = { filename: string; contentType: string; content: string };
+/** A file an email carries, its content as UTF-8 text (an `.ics` invite). */
+export type EmailAttachment = { filename: string; contentType: string; content: string };
+/** A picture an SMS carries as MMS (decision 076): stored in R2, fetched by Twilio from a signed public URL. */
+export type PictureAttachment = { filename: string; contentType: string; r2Key: string; sizeBytes: number };
+export type MessageAttachment = EmailAttachment | PictureAttachment;
+export const isPicture = (a: MessageAttachment): a is PictureAttachment => "r2Key" in a;
 
 export const messages = sqliteTable(
   "messages",
@@ -67,7 +72,7 @@ export const messages = sqliteTable(
     fromAddress: text("from_address"), // our sending number / address
     subject: text("subject"),
     content: text("content").notNull(),
-    /** Files an email carries (an appointment reminder's calendar invite, issue 28); null on every other message. */
+    /** Files an email carries (an appointment reminder's calendar invite, issue 28) or an SMS's pictures (MMS). */
     attachments: text("attachments", { mode: "json" }).$type<MessageAttachment[]>(),
     // Unique: a second insert for the same logical send is refused, so retries never double-send.
     idempotencyKey: text("idempotency_key").notNull(),

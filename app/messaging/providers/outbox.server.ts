@@ -70,7 +70,8 @@ export function createOutboxSms(db: Db, options: OutboxOptions): SmsProvider {
           to: msg.to,
           from: msg.from || sender,
           subject: null,
-          body: msg.body,
+          // The local outbox keeps the pictures' URLs under the text, as the email outbox names its files.
+          body: [msg.body, ...(msg.mediaUrls ?? []).map((u) => `[Picture: ${u}]`)].filter(Boolean).join("\n\n"),
           messageId: msg.messageId,
         },
         options.clock(),

@@ -1,4 +1,4 @@
-import type { MessageAttachment } from "~/db/schema";
+import type { EmailAttachment } from "~/db/schema";
 
 /**
  * One interface per channel; the registry (registry.server.ts) picks the implementation from configuration.
@@ -35,6 +35,8 @@ export class ProviderError extends Error {
 export type SmsSend = {
   to: string; // E.164
   body: string;
+  /** Public URLs of pictures to send with it (an MMS, decision 076): Twilio fetches each; none for a text. */
+  mediaUrls?: readonly string[];
   /** Absolute URL Twilio should POST status callbacks to. */
   statusCallback: string | null;
   /** Our message id, for logs and the local outbox. */
@@ -113,7 +115,7 @@ export type EmailSend = {
   text: string;
   html: string;
   /** Files to attach (an appointment reminder's calendar invite); absent or empty: none. */
-  attachments?: readonly MessageAttachment[] | null;
+  attachments?: readonly EmailAttachment[] | null;
   /** RFC 8058 one-click unsubscribe URL (also in List-Unsubscribe); null for staff mail, which carries none. */
   unsubscribeUrl: string | null;
   messageId: number;

@@ -128,6 +128,8 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
 
     async send(msg) {
       const form = new URLSearchParams({ To: msg.to, Body: msg.body });
+      // An MMS: one MediaUrl per picture (Twilio fetches them; a picture may stand without text).
+      for (const url of msg.mediaUrls ?? []) form.append("MediaUrl", url);
       // A rep's own sender (decision 045) or the configured one; an MG… sid is a Messaging Service, else a number.
       const sender = msg.from || messagingServiceSid || from!;
       if (isMessagingServiceSid(sender)) form.set("MessagingServiceSid", sender);

@@ -9,7 +9,7 @@ import { loadContactPage } from "~/conversations/load-contact-page.server";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { ConversationCard } from "~/conversations/conversation-view";
 import { QueueActions } from "~/conversations/queue-actions";
-import { replyForm, replyOrReplace } from "~/http/reply-action.server";
+import { REPLY_FORM_LIMIT, replyForm, replyOrReplace } from "~/http/reply-action.server";
 import { formAction } from "~/http/form-action.server";
 import { mentionHooks } from "~/wiring/mention-hooks.server";
 import { parseId } from "~/lib/ids";
@@ -106,8 +106,10 @@ export async function action(args: ActionFunctionArgs) {
     const id = routeId(args.params.id, CONTACT_NOT_FOUND);
     return { to: { contactId: id }, back: `/contacts/${id}#reply` };
   };
-  return formAction(args, { schema: replyForm, before: contactInScope(args) }, (input, { user }) =>
-    replyOrReplace(args, target(), input, user, mentionHooks(args.context.queue)),
+  return formAction(
+    args,
+    { schema: replyForm, before: contactInScope(args), limit: REPLY_FORM_LIMIT, hide: ["picture"] },
+    (input, { user, form }) => replyOrReplace(args, target(), input, user, mentionHooks(args.context.queue), form),
   );
 }
 

@@ -8,7 +8,7 @@ import { QueueActions } from "~/conversations/queue-actions";
 import { pickTemplate } from "~/templates/pick-template.server";
 import { contactOfPhone, getThread, phoneOptedOut } from "~/conversations/get-conversation.server";
 import { throwAsResponse } from "~/http/http.server";
-import { replyForm, replyOrReplace } from "~/http/reply-action.server";
+import { REPLY_FORM_LIMIT, replyForm, replyOrReplace } from "~/http/reply-action.server";
 import { formAction } from "~/http/form-action.server";
 import { mentionHooks } from "~/wiring/mention-hooks.server";
 import { normalizePhone } from "~/contacts/phone";
@@ -53,8 +53,13 @@ export async function action(args: ActionFunctionArgs) {
   };
   return formAction(
     args,
-    { schema: replyForm, before: phoneInScope(args, () => phoneOf(args.params)) },
-    (input, { user }) => replyOrReplace(args, target(), input, user, mentionHooks(args.context.queue)),
+    {
+      schema: replyForm,
+      before: phoneInScope(args, () => phoneOf(args.params)),
+      limit: REPLY_FORM_LIMIT,
+      hide: ["picture"],
+    },
+    (input, { user, form }) => replyOrReplace(args, target(), input, user, mentionHooks(args.context.queue), form),
   );
 }
 
