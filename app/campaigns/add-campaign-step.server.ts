@@ -34,6 +34,7 @@ export async function addCampaignStep(db: Db, campaignId: number, step: ValidSte
       windowStart: step.windowStart,
       windowEnd: step.windowEnd,
       windowWeekdays: step.windowWeekdays,
+      picture: step.picture ?? null,
       createdAt: now,
       updatedAt: now,
     })

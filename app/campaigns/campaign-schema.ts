@@ -1,3 +1,4 @@
+import type { PictureAttachment } from "~/db/schema";
 import { COMPUTED_FIELD_VARIABLES } from "~/contacts/custom-fields";
 import { z } from "zod";
 import { extractVariables, findUnknownVariables } from "~/messaging/render";
@@ -174,6 +175,8 @@ export type ValidStep = {
   windowStart: number | null;
   windowEnd: number | null;
   windowWeekdays: boolean;
+  /** An SMS step's picture (decision 076): a new one, null to remove it, absent to keep what the step has. */
+  picture?: PictureAttachment | null;
 };
 
 /** Cross-field rules: email steps need a subject; a window needs both ends, start before end; known variables. */

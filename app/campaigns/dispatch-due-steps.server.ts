@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bulkUpdateSql, type JsonFields } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { campaignEnrollments } from "~/db/schema";
+import { campaignEnrollments, type PictureAttachment } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { delayMs } from "./delay-label";
@@ -34,6 +34,8 @@ type Step = {
   window_start: number | null;
   window_end: number | null;
   window_weekdays: number;
+  /** PictureAttachment JSON (decision 076), or null. */
+  picture: string | null;
 };
 type ContactRow = { id: number; phone: string | null; email: string | null; time_zone: string | null };
 
@@ -123,7 +125,7 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
     // raw-sql: d1-meta
     db.$client
       .prepare(
-        `SELECT id, campaign_id, position, message_type, subject, content, delay_days, delay_hours, window_start, window_end, window_weekdays
+        `SELECT id, campaign_id, position, message_type, subject, content, delay_days, delay_hours, window_start, window_end, window_weekdays, picture
          FROM campaign_steps WHERE campaign_id IN (SELECT value FROM json_each(?)) AND is_active = 1 ORDER BY campaign_id, position`,
       )
       .bind(JSON.stringify(campaignIds)),
@@ -185,6 +187,8 @@ async function dispatchBatch(db: Db, queue: JobQueue, due: Due[], t: number, now
       kind: "campaign",
       content: step.content,
       subject: step.message_type === "email" ? step.subject : null,
+      // An SMS step's picture goes with each of its texts as MMS (decision 076).
+      attachments: step.message_type === "sms" && step.picture ? [JSON.parse(step.picture) as PictureAttachment] : null,
       idempotencyKey: `step:${d.id}:${step.id}`,
       contactId: d.contact_id,
       phone: c?.phone ?? null,

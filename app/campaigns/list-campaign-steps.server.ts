@@ -25,6 +25,8 @@ export function publicStep(s: CampaignStep) {
     windowWeekdays: s.windowWeekdays,
     /** Tracked links first clicked in this step's texts (decision 068). */
     clickCount: s.clickCount,
+    /** The picture its texts carry as MMS (decision 076): its name and type, or null. */
+    picture: s.picture ? { filename: s.picture.filename, contentType: s.picture.contentType } : null,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };

@@ -14,6 +14,8 @@ export type StepDefaults = {
   windowStart: string | null;
   windowEnd: string | null;
   windowWeekdays: boolean;
+  /** The step's picture (decision 076), when it has one. */
+  picture?: { filename: string } | null;
 };
 
 export const EMPTY_STEP: StepDefaults = {
@@ -201,6 +203,23 @@ export function StepFields({
           />
         </div>
       </fieldset>
+      {/* SMS only; without JS the type cannot hide it, and the server refuses a picture on an email step. */}
+      {type === "sms" || !hydrated ? (
+        <div className="space-y-2 sm:col-span-2">
+          <Field
+            label="Picture (optional, SMS steps)"
+            id={`${idPrefix}-picture`}
+            name="picture"
+            type="file"
+            accept="image/jpeg,image/png,image/gif"
+            hint="Each text of this step carries it as one MMS (JPEG, PNG or GIF, up to 5 MB), billed at the MMS rate."
+            errors={err("picture")}
+          />
+          {defaults.picture ? (
+            <Checkbox name="removePicture" value="1" label={`Remove the picture (${defaults.picture.filename})`} />
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { contacts, conversations, messageMedia, type PictureAttachment } from "~/db/schema";
+import { contacts, conversations, type PictureAttachment } from "~/db/schema";
 import { phoneOptedOut } from "./get-conversation.server";
 import { z } from "zod";
 import { AppError } from "~/lib/app-error";
@@ -51,7 +51,7 @@ export async function sendReply(
   input: z.infer<typeof replySchema>,
   actor: Actor & { role: Role },
   sendAt?: Date,
-  /** A picture sent with the text as MMS (decision 076), stored already; shown in the thread like a lead's. */
+  /** A picture sent with the text as MMS (decision 076), stored already; the pipeline files it with the message. */
   picture?: PictureAttachment,
 ) {
   const { db, queue, now, hooks } = deps;
@@ -138,21 +138,6 @@ export async function sendReply(
     hooks,
   );
   const message = await messageByKey(db, idempotencyKey);
-  if (picture && message)
-    await db
-      .insert(messageMedia)
-      .values({
-        messageId: message.id,
-        position: 0,
-        sourceUrl: "outbound",
-        contentType: picture.contentType,
-        status: "stored",
-        r2Key: picture.r2Key,
-        sizeBytes: picture.sizeBytes,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing();
   await logSend(db, actor, now, {
     type: sendAt ? "reply_later" : "reply",
     contactId,

@@ -60,8 +60,8 @@ export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 128 * 1024;
 const UPLOAD_PATHS = new Set(["/contacts/upload", "/contacts/quick-send"]);
 /** A reply with a picture (MMS, decision 076): the picture's cap plus the form's fields and framing. */
 export const MAX_PICTURE_FORM_BYTES = MAX_PICTURE_BYTES + 64 * 1024;
-/** The two conversation screens, whose reply box takes a picture. */
-const THREAD_PATH = /^\/(contacts\/\d{1,15}|messages\/conversations\/[^/]{1,40})$/;
+/** The screens whose forms take a picture: the two conversation screens' reply box, a campaign's steps. */
+const PICTURE_PATHS = /^\/(contacts\/\d{1,15}|messages\/conversations\/[^/]{1,40}|campaigns\/\d{1,15}\/steps)$/;
 
 const sizeText = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
@@ -73,7 +73,7 @@ const limit = (maxBytes: number, message = bodyTooLarge(maxBytes)): BodyLimit =>
 /** The most bytes a request to `pathname` may send, and what to say past it. */
 export function requestBodyLimit(pathname: string): BodyLimit {
   if (UPLOAD_PATHS.has(pathname)) return limit(MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE);
-  if (THREAD_PATH.test(pathname)) return limit(MAX_PICTURE_FORM_BYTES, PICTURE_SIZE_ERROR);
+  if (PICTURE_PATHS.test(pathname)) return limit(MAX_PICTURE_FORM_BYTES, PICTURE_SIZE_ERROR);
   if (pathname === "/api/contacts/bulk") return limit(MAX_BULK_JSON_BYTES);
   if (pathname === "/api/v1/leads") return limit(MAX_LEADS_BODY_BYTES);
   if (pathname.startsWith("/webhooks/")) return limit(MAX_WEBHOOK_BYTES);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bulkInsertStatements } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { messages, type Message, type MessageAttachment, type MessageKind } from "~/db/schema";
+import { isPicture, messageMedia, messages, type Message, type MessageAttachment, type MessageKind } from "~/db/schema";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
 import type { PipelineHooks } from "./pipeline-hooks";
@@ -112,7 +112,26 @@ export async function createOutboundMessages(
     }),
     { maxRows: INSERT_CHUNK },
   ).map((q) => db.all<Inserted>(q));
-  const inserted = ((await runBatch(db, inserts)) as Inserted[][]).flat();
+  // The pictures an SMS carries (MMS, decision 076) as the message's files, in the same transaction: the thread shows
+  // them as it shows a lead's, whichever path sent them (a reply, a campaign step). A key seen before adds nothing.
+  const pictures = inputs.flatMap((m) =>
+    (m.attachments ?? []).filter(isPicture).map((p, position) => ({ key: m.idempotencyKey, position, ...p })),
+  );
+  const media = bulkInsertStatements(messageMedia, pictures, (j) => ({
+    values: {
+      messageId: sql`(SELECT ${messages.id} FROM ${messages} WHERE ${messages.idempotencyKey} = ${j.key})`,
+      position: j.position,
+      sourceUrl: sql`'outbound'`,
+      contentType: j.contentType,
+      status: sql`'stored'`,
+      r2Key: j.r2Key,
+      sizeBytes: j.sizeBytes,
+      createdAt: t,
+      updatedAt: t,
+    },
+    onConflict: sql`ON CONFLICT(message_id, position) DO NOTHING`,
+  })).map((q) => db.run(q));
+  const inserted = ((await runBatch(db, [...inserts, ...media])) as Inserted[][]).slice(0, inserts.length).flat();
   const created = inserted.map((r) => r.id);
   // A person wrote to the contact: the features that care hear of it (app/wiring registers them), in order.
   if (created.length && humanPhones.length) for (const hook of hooks!.humanSend) await hook({ db, now }, humanPhones);

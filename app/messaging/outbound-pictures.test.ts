@@ -4,7 +4,12 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { messageMedia, messages } from "~/db/schema";
+import { campaignSteps, messageMedia, messages } from "~/db/schema";
+import type { EnrollCampaignJob } from "~/jobs/jobs";
+import { createCampaign } from "~/campaigns/create-campaign.server";
+import { startCampaign } from "~/campaigns/start-campaign.server";
+import { runEnrollmentJob } from "~/campaigns/run-enrollment-job.server";
+import { dispatchDueSteps } from "~/campaigns/dispatch-due-steps.server";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createTestContact } from "../../tests/contact-factory";
 import { DAYTIME, pipeline } from "../../tests/messaging-harness";
@@ -105,5 +110,48 @@ describe("pictures sent as MMS (decision 076)", () => {
     const row = await db().select().from(messages).where(eq(messages.id, sent.id!)).get();
     expect(row).toMatchObject({ status: "failed" });
     expect(row?.errorMessage).toContain("SESSION_SECRET");
+  });
+});
+
+describe("a campaign SMS step's picture (decision 076)", () => {
+  it("is stored from the step form, and each of the step's texts carries it to Twilio as MMS", async () => {
+    const rep = await createTestUser();
+    const cookie = await loginAs(rep);
+    const actor = { userId: rep.id, role: "user" as const, ipAddress: null };
+    const contact = await createTestContact(rep.id, { firstName: "Rosa" });
+    const c = await createCampaign(db(), { name: "Roof photos", contactIds: [contact.id] }, actor, DAYTIME);
+    const stepForm = (fields: Record<string, string>, picture?: Blob) => {
+      const f = new FormData();
+      f.set("intent", "add");
+      for (const [k, v] of Object.entries({ name: "Layout", delayDays: "0", delayHours: "0", ...fields })) f.set(k, v);
+      if (picture) f.set("picture", picture, "layout.png");
+      return call(`/campaigns/${c.id}/steps`, { method: "POST", cookie, body: f });
+    };
+    // An email step takes no picture: refused beside the field, nothing added.
+    const email = await stepForm(
+      { messageType: "email", subject: "Layout", content: "Hi {{firstName}}" },
+      new Blob([PNG]),
+    );
+    expect(email.status).toBe(400);
+    expect(await email.text()).toContain("A picture goes with an SMS step");
+    const added = await stepForm({ messageType: "sms", content: "Hi {{firstName}}, your layout" }, new Blob([PNG]));
+    expect(added.status).toBe(302);
+    const [step] = await db().select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id));
+    expect(step.picture).toMatchObject({ filename: "layout.png", contentType: "image/png", sizeBytes: 16 });
+
+    const { deps, twilio, queue } = await pipeline({ clock: () => DAYTIME });
+    await startCampaign(db(), queue, c.id, actor, DAYTIME);
+    for (const job of queue.sent.splice(0) as EnrollCampaignJob[])
+      await runEnrollmentJob(job, { db: db(), queue, now: DAYTIME });
+    await dispatchDueSteps(db(), queue, DAYTIME);
+    await sendMessages(queue.takeSendJobs(), deps);
+    const [sent] = await twilio.calls();
+    expect(sent).toMatchObject({ to: contact.phone, body: "Hi Rosa, your layout" });
+    const [row] = await db().select().from(messages).where(eq(messages.campaignId, c.id));
+    expect(sent.mediaUrls).toEqual([expect.stringMatching(new RegExp(`/mms/${row.id}\\.0\\.`))]);
+    const served = await call(new URL(sent.mediaUrls[0]).pathname);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    // Filed with the message, so the contact's thread shows it.
+    expect(await db().select().from(messageMedia).where(eq(messageMedia.messageId, row.id))).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { sqliteTable, integer, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { autoId, bool, createdAt, parentId, updatedAt } from "./_columns";
 import { campaigns } from "./campaigns";
+import type { PictureAttachment } from "./messages";
 
 export const MESSAGE_TYPES = ["sms", "email"] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
@@ -26,6 +27,8 @@ export const campaignSteps = sqliteTable(
     windowWeekdays: bool("window_weekdays").notNull().default(false),
     /** Tracked links first clicked in this step's texts (migration 0073, the trigger on link_clicks). */
     clickCount: integer("click_count").notNull().default(0),
+    /** An SMS step's picture, sent with each of its texts as MMS (migration 0082, decision 076); null: text only. */
+    picture: text("picture", { mode: "json" }).$type<PictureAttachment>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

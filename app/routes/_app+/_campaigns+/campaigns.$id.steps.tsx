@@ -1,3 +1,6 @@
+import { AppError } from "~/lib/app-error";
+import { MAX_PICTURE_FORM_BYTES } from "~/http/read-body.server";
+import { PICTURE_SIZE_ERROR, storeOutboundPicture } from "~/messaging/outbound-pictures.server";
 import { recordActivity } from "~/activity/log-activity.server";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
@@ -85,58 +88,86 @@ async function stepOf(args: ActionFunctionArgs, campaignId: number, raw: unknown
 // The add and edit forms post the step's fields (checked by the step schemas below, with their own messages); the
 // switch posts isActive; delete only the step id.
 const stepsForm = z
-  .object({ intent: z.enum(intentSchema.options, intentError()), stepId: z.unknown(), isActive: z.unknown() })
+  .object({
+    intent: z.enum(intentSchema.options, intentError()),
+    stepId: z.unknown(),
+    isActive: z.unknown(),
+    removePicture: z.unknown(),
+  })
   .passthrough();
+/** The step forms carry a picture (decision 076): its cap plus the fields. */
+const STEP_FORM_LIMIT = { maxBytes: MAX_PICTURE_FORM_BYTES, message: PICTURE_SIZE_ERROR };
 
 export async function action(args: ActionFunctionArgs) {
   const { context } = args;
   const id = () => routeId(args.params.id, CAMPAIGN_NOT_FOUND);
   const title = (intent: string | undefined) => (intent && intent in TOAST_OF ? TOAST_OF[intent as Intent] : undefined);
-  return formAction(args, { schema: stepsForm, title, before: id }, async (form, { user }) => {
-    const { intent, stepId, isActive, ...fields } = form;
-    const now = context.clock();
-    if (intent === "add") {
-      const { campaignId, ...input } = parseInput(addStepSchema, { ...fields, campaignId: id() }, TOASTS.addStep);
-      const step = await addCampaignStep(context.db, campaignId, checkStep(input), now);
-      await recordActivity(args, user.id, "create_campaign_step", { campaignId, stepId: step.id });
-    } else if (intent === "delete") {
-      const deleted = (await stepOf(args, id(), stepId)).id;
-      await deleteCampaignStep(context.db, deleted, now);
-      await recordActivity(args, user.id, "delete_campaign_step", { campaignId: id(), stepId: deleted });
-    } else {
-      const current = await stepOf(args, id(), stepId);
-      let next: ValidStep;
-      if (intent === "toggle") {
-        // The switch posts isActive "true"/"false" explicitly; everything else stays as it is.
-        const { name, messageType, subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays } =
-          current;
-        next = {
-          name,
-          messageType: messageType as ValidStep["messageType"],
-          subject,
-          content,
-          delayDays,
-          delayHours,
-          windowStart,
-          windowEnd,
-          windowWeekdays,
-          isActive: isActive === "true",
-        };
-      } else {
-        next = checkStep(
-          parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep),
-          current.isActive,
+  return formAction(
+    args,
+    { schema: stepsForm, title, before: id, limit: STEP_FORM_LIMIT, hide: ["picture"] },
+    async (form, { user, form: posted }) => {
+      const { intent, stepId, isActive, removePicture, ...fields } = form;
+      const now = context.clock();
+      // An SMS step's picture (decision 076): a new file is checked and stored; "remove" clears it; else it stays.
+      const picture = async (messageType: string) => {
+        const file = posted.get("picture");
+        if (file instanceof File && file.size > 0) {
+          if (messageType !== "sms")
+            throw new AppError("validation", "A picture goes with an SMS step", { field: "picture" });
+          return storeOutboundPicture(context.cloudflare.env.MEDIA, file);
+        }
+        return removePicture === "1" || messageType !== "sms" ? null : undefined;
+      };
+      if (intent === "add") {
+        const { campaignId, ...input } = parseInput(addStepSchema, { ...fields, campaignId: id() }, TOASTS.addStep);
+        const checked = checkStep(input);
+        const step = await addCampaignStep(
+          context.db,
+          campaignId,
+          { ...checked, picture: await picture(checked.messageType) },
+          now,
         );
+        await recordActivity(args, user.id, "create_campaign_step", { campaignId, stepId: step.id });
+      } else if (intent === "delete") {
+        const deleted = (await stepOf(args, id(), stepId)).id;
+        await deleteCampaignStep(context.db, deleted, now);
+        await recordActivity(args, user.id, "delete_campaign_step", { campaignId: id(), stepId: deleted });
+      } else {
+        const current = await stepOf(args, id(), stepId);
+        let next: ValidStep;
+        if (intent === "toggle") {
+          // The switch posts isActive "true"/"false" explicitly; everything else stays as it is.
+          const { name, messageType, subject, content, delayDays, delayHours, windowStart, windowEnd, windowWeekdays } =
+            current;
+          next = {
+            name,
+            messageType: messageType as ValidStep["messageType"],
+            subject,
+            content,
+            delayDays,
+            delayHours,
+            windowStart,
+            windowEnd,
+            windowWeekdays,
+            isActive: isActive === "true",
+          };
+        } else {
+          next = checkStep(
+            parseInput(stepSchema, { windowWeekdays: "false", ...fields }, TOASTS.updateStep),
+            current.isActive,
+          );
+          next.picture = await picture(next.messageType);
+        }
+        await updateCampaignStep(context.db, current.id, next, now);
+        await recordActivity(args, user.id, "update_campaign_step", {
+          campaignId: id(),
+          stepId: current.id,
+          ...(intent === "toggle" ? { isActive: next.isActive } : {}),
+        });
       }
-      await updateCampaignStep(context.db, current.id, next, now);
-      await recordActivity(args, user.id, "update_campaign_step", {
-        campaignId: id(),
-        stepId: current.id,
-        ...(intent === "toggle" ? { isActive: next.isActive } : {}),
-      });
-    }
-    return redirectWithToast(context, `/campaigns/${id()}/steps`, { title: DONE[intent] });
-  });
+      return redirectWithToast(context, `/campaigns/${id()}/steps`, { title: DONE[intent] });
+    },
+  );
 }
 
 export default function CampaignSteps() {
@@ -241,7 +272,14 @@ export default function CampaignSteps() {
                 returnTo={returnTo}
                 error={aiError}
               />
-              <Form method="post" action={pathname} preventScrollReset className="space-y-3" noValidate>
+              <Form
+                method="post"
+                encType="multipart/form-data"
+                action={pathname}
+                preventScrollReset
+                className="space-y-3"
+                noValidate
+              >
                 <input type="hidden" name="intent" value="update" />
                 <input type="hidden" name="stepId" value={s.id} />
                 <p className="text-sm font-semibold">Editing step {s.stepNumber}</p>
@@ -333,6 +371,7 @@ function AddStep({
       <div data-testid="ai-assist-slot">{assistant(type)}</div>
       <Form
         method="post"
+        encType="multipart/form-data"
         action={action}
         preventScrollReset
         className="space-y-3"
@@ -410,6 +449,9 @@ function StepRow({ s, base }: { s: PublicStep; base: string }) {
       </p>
       {s.messageType === "sms" ? (
         <p className="mt-1 text-xs text-fg-subtle">
+          {s.picture ? (
+            <span data-testid="step-picture">With a picture ({s.picture.filename}), sent as MMS · </span>
+          ) : null}
           {segmentLabel(s.content)}
           {s.clickCount > 0 ? (
             <span data-testid="step-clicks">
