@@ -74,6 +74,7 @@ export const SIDEWAYS = {
   "idea-generator": { ai: "the Idea Generator answers through the AI chain and its offline chat composer" },
   playground: { templates: "the Testing Playground picks a template" },
   responders: { ai: "auto-replies are drafted and classified by the AI chain" },
+  savings: { ai: "the bill reader reads a bill photo through the AI chain (decision 077)" },
 };
 
 const floorIndex = new Map(FLOORS.flatMap((f, i) => f.units.map((u) => [u, i])));

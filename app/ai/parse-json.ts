@@ -5,7 +5,7 @@ import { MalformedAiOutput } from "./provider";
  * Models wrap JSON in prose or ``` fences now and then: take the outermost {...} and validate it with the task's
  * schema. Anything else is malformed, so the chain moves on.
  */
-export function parseModelJson<T>(text: string, schema: z.ZodType<T>): T {
+export function parseModelJson<T>(text: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T {
   const start = text.indexOf("{");
   const end = text.lastIndexOf("}");
   if (start < 0 || end <= start) throw new MalformedAiOutput("no JSON object in the answer");

@@ -8,13 +8,20 @@ import type { z } from "zod";
 
 export type AiProviderName = "workers-ai" | "openai" | "offline";
 
-export type AiPrompt = { system: string; user: string; maxTokens: number };
+export type AiPrompt = {
+  system: string;
+  user: string;
+  maxTokens: number;
+  /** A picture the user message shows (a bill photo, decision 077): vision models only; its text is data. */
+  image?: { contentType: string; base64: string };
+};
 
 export type AiTask<T> = {
   /** For logs: "classify-reply", "step-content", "chat", "email". */
   kind: string;
   prompt: AiPrompt;
-  schema: z.ZodType<T>;
+  /** What the answer must be; its input is whatever the model wrote. */
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>;
   /** The answer without any model: deterministic, offline. */
   offline: () => T;
 };
@@ -32,7 +39,16 @@ export interface AiProvider {
 export function chatMessages(prompt: AiPrompt) {
   return [
     { role: "system", content: prompt.system },
-    { role: "user", content: prompt.user },
+    {
+      role: "user",
+      // With a picture: the OpenAI vision shape, the text and the image as a data URL.
+      content: prompt.image
+        ? [
+            { type: "text", text: prompt.user },
+            { type: "image_url", image_url: { url: `data:${prompt.image.contentType};base64,${prompt.image.base64}` } },
+          ]
+        : prompt.user,
+    },
   ];
 }
 

@@ -3,6 +3,8 @@ import { runImportJob } from "~/contacts/run-import-job.server";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { fetchInboundMedia, type MediaDeps } from "~/messaging/fetch-inbound-media.server";
+import { readBillPhotos } from "~/savings/read-bill-photos.server";
+import type { AiDeps } from "~/ai/run-chain.server";
 import type { JobOutcomes } from "~/lib/job-queue";
 import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
@@ -32,6 +34,8 @@ export type JobDeps = {
   push: (now: Date) => PushDeps;
   /** Inbound MMS files: the R2 bucket and the provider that fetches them (decision 057). */
   media: (now: Date) => MediaDeps;
+  /** The AI chain (the bill reader, decision 077). */
+  ai: () => AiDeps;
 };
 
 /**
@@ -52,11 +56,17 @@ export const jobHandlers: JobHandlers<JobDeps> = {
   },
 
   // An inbound MMS's files, from Twilio into R2 (decision 057); a network error asks for a retry of that message's job.
-  "inbound-media": (jobs, { media, clock }) =>
-    fetchInboundMedia(
-      media(clock()),
-      jobs.map((j) => j.messageId),
-    ),
+  async "inbound-media"(jobs, { media, clock, ai }) {
+    const deps = media(clock());
+    const ids = jobs.map((j) => j.messageId);
+    const outcomes = await fetchInboundMedia(deps, ids);
+    // A bill photo fills the contact's blank bill, use and utility where a vision model is configured (decision
+    // 077). Its failure never retries the job: the pictures are stored, and the rep can type the figures.
+    await readBillPhotos({ db: deps.db, bucket: deps.bucket, ai: ai(), now: deps.now }, ids).catch((err) =>
+      console.error("[read-bill] failed", err),
+    );
+    return outcomes;
+  },
 
   async "import-contacts"(jobs, { db, queue, clock }) {
     // Imports are independent of each other; each runs its chunks in order.

@@ -8,6 +8,8 @@ export type AiBinding = {
 
 /** A current instruct model on Workers AI (decision 007). */
 export const WORKERS_AI_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
+/** Its vision model, for a task with a picture (a bill photo, decision 077). */
+export const WORKERS_AI_VISION_MODEL = "@cf/meta/llama-3.2-11b-vision-instruct";
 
 export function createWorkersAi(binding: AiBinding, opts: { model?: string; timeoutMs?: number } = {}): AiProvider {
   const model = opts.model ?? WORKERS_AI_MODEL;
@@ -16,13 +18,22 @@ export function createWorkersAi(binding: AiBinding, opts: { model?: string; time
     timeoutMs: opts.timeoutMs ?? 12_000,
     async run<T>(task: AiTask<T>, signal: AbortSignal): Promise<T> {
       // Under `wrangler dev --local` this throws at once ("Binding AI needs to be run remotely"): the chain moves on.
+      const image = task.prompt.image;
       const out = await binding.run(
-        model,
-        {
-          messages: chatMessages(task.prompt),
-          max_tokens: task.prompt.maxTokens,
-          temperature: 0.7,
-        },
+        image ? WORKERS_AI_VISION_MODEL : model,
+        image
+          ? {
+              // The vision model takes the text as chat messages and the picture as its own input.
+              messages: chatMessages({ ...task.prompt, image: undefined }),
+              image: image.base64,
+              max_tokens: task.prompt.maxTokens,
+              temperature: 0.2,
+            }
+          : {
+              messages: chatMessages(task.prompt),
+              max_tokens: task.prompt.maxTokens,
+              temperature: 0.7,
+            },
         { signal },
       );
       const response = (out as { response?: unknown } | null)?.response;
