@@ -15,7 +15,9 @@ export type ContactField =
   | "state"
   | "zipCode";
 /** What a column can hold: a contact field, a full name to split into first and last, or a custom-field variable. */
-export type ColumnTarget = ContactField | "fullName" | "owner" | CustomFieldName;
+export type ColumnTarget = ContactField | "fullName" | "owner" | HomeUsageField | CustomFieldName;
+/** The home's electricity (decision 074): the savings estimate's inputs, as lead files and CRM exports carry them. */
+export type HomeUsageField = "monthlyBill" | "monthlyKwh" | "utilityName";
 
 /**
  * Where a phone or email column stands when a row has several filled in: the lowest rank wins, then the leftmost
@@ -260,6 +262,53 @@ const ALIASES: readonly (readonly [ColumnTarget, number, readonly string[]])[] =
       "rep email",
     ],
   ],
+  // The home's electricity (decision 074), as solar lead files name it.
+  [
+    "monthlyBill",
+    RANK.plain,
+    [
+      "monthly bill",
+      "monthlyBill",
+      "electric bill",
+      "electricity bill",
+      "power bill",
+      "utility bill",
+      "average bill",
+      "avg bill",
+      "average monthly bill",
+      "avg monthly bill",
+      "monthly electric bill",
+      "average electric bill",
+      "bill amount",
+    ],
+  ],
+  [
+    "monthlyKwh",
+    RANK.plain,
+    [
+      "monthly kwh",
+      "monthlyKwh",
+      "kwh",
+      "kwh per month",
+      "monthly usage",
+      "usage kwh",
+      "avg monthly kwh",
+      "average kwh",
+    ],
+  ],
+  [
+    "utilityName",
+    RANK.plain,
+    [
+      "utility",
+      "utility name",
+      "utility company",
+      "utility provider",
+      "electric company",
+      "electric utility",
+      "power company",
+    ],
+  ],
   // Custom-field columns are matched by the variable's own name ("roofSize", "Roof Size", "roof_size").
   ...CUSTOM_FIELD_VARIABLES.map((name) => [name, RANK.plain, [name]] as const),
 ];
@@ -319,6 +368,9 @@ export const TARGET_LABELS: Record<ColumnTarget, string> = {
   city: "City",
   state: "State",
   zipCode: "ZIP code",
+  monthlyBill: "Monthly electric bill ($)",
+  monthlyKwh: "Monthly use (kWh)",
+  utilityName: "Utility",
   roofSize: "Roof size",
   systemSize: "System size",
   estimatedSavings: "Estimated savings",

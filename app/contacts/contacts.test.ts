@@ -415,6 +415,29 @@ describe("staged CSV import", () => {
     });
   });
 
+  it("imports the home's bill, use and utility (decision 074); an update fills them, an empty cell keeps them", async () => {
+    const u = await createTestUser();
+    const existing = await createTestContact(u.id, { firstName: "Has" });
+    await db().update(contacts).set({ monthlyKwh: 700, utilityName: "SDG&E" }).where(eq(contacts.id, existing.id));
+    const fresh = uniquePhone();
+    const file = [
+      "First Name,Last Name,Phone,Avg Monthly Bill,Monthly kWh,Utility Company",
+      `New,Lead,${fresh},"$1,182.50",950 kWh,PG&E`,
+      `Has,Usage,${existing.phone},$210,,`,
+      `Bad,Bill,${uniquePhone()},lots,,`,
+    ].join("\n");
+    const imp = await stage(u.id, file);
+    expect(imp.errors).toEqual([expect.stringContaining("Row 4: Monthly bill: a dollar amount")]);
+    await startContactImport(db(), { id: imp.id, userId: u.id, mode: "update", clock: now, enqueue: async () => {} });
+    const [created] = await contactsByPhone([fresh]);
+    expect(created).toMatchObject({ monthlyBillCents: 118250, monthlyKwh: 950, utilityName: "PG&E" });
+    expect(await db().select().from(contacts).where(eq(contacts.id, existing.id)).get()).toMatchObject({
+      monthlyBillCents: 21000,
+      monthlyKwh: 700,
+      utilityName: "SDG&E",
+    });
+  });
+
   it("never inserts twice when a chunk is redelivered or two runs race", async () => {
     const u = await createTestUser();
     const phones = Array.from({ length: 30 }, uniquePhone);

@@ -2,6 +2,8 @@
 // Pure: the caller reads the file, and decides what to do with the rows (preview, insert, dedupe).
 
 import Papa, { type ParseResult } from "papaparse";
+import type { z } from "zod";
+import { monthlyBillField, monthlyKwhField, utilityNameField, type HomeUsage } from "./home-usage";
 import { CONTACT_FIELD_NAMES, type ContactFieldName } from "./contact-fields";
 import type { REQUIRED_CONTACT_FIELDS } from "./contact-schema";
 import { withoutControlChars } from "./decode-text";
@@ -30,6 +32,8 @@ export type ImportRow = { [K in ContactFieldName]: K extends RequiredField ? str
   customFields?: Record<string, string>;
   /** The row's own owner from the file's Owner column, resolved to an active user (decision 050). */
   ownerUserId?: number;
+  /** The home's bill, use and utility from their columns (decision 074), when any is filled. */
+  home?: HomeUsage;
 };
 
 /**
@@ -48,7 +52,7 @@ export type ParseContactsResult = {
 
 export const CSV_PARSE_FAILED = "Failed to parse CSV file. Please check the format.";
 
-type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields" | "ownerUserId">;
+type Field = Exclude<keyof ImportRow, "rowNumber" | "customFields" | "ownerUserId" | "home">;
 
 const FIELDS: readonly Field[] = CONTACT_FIELD_NAMES;
 // The Match columns step's labels, so an error names a field as the person saw it there.
@@ -190,6 +194,23 @@ export function contactRowReader(
     return Object.keys(values).length ? { customFields: values } : {};
   };
   const check = fieldChecker();
+  const homeColumns = columns.monthlyBill || columns.monthlyKwh || columns.utilityName;
+  /** The row's home usage (the Savings card's rules), its refusals added to `errors`. */
+  const homeOf = (record: readonly string[], rowNumber: number, errors: string[]): { home?: HomeUsage } => {
+    if (!homeColumns) return {};
+    const read = <T>(field: z.ZodType<T, z.ZodTypeDef, string>, target: ColumnTarget): T | null => {
+      const parsed = field.safeParse(cell(record, target));
+      if (parsed.success) return parsed.data;
+      errors.push(`Row ${rowNumber}: ${parsed.error.issues[0].message}`);
+      return null;
+    };
+    const home: HomeUsage = {
+      monthlyBillCents: read(monthlyBillField, "monthlyBill"),
+      monthlyKwh: read(monthlyKwhField, "monthlyKwh"),
+      utilityName: read(utilityNameField, "utilityName"),
+    };
+    return home.monthlyBillCents === null && home.monthlyKwh === null && home.utilityName === null ? {} : { home };
+  };
 
   return (record, rowNumber) => {
     let firstName = cell(record, "firstName");
@@ -206,6 +227,7 @@ export function contactRowReader(
     const rawOwner = opts.owners ? cell(record, "owner") : "";
     const owner = rawOwner ? opts.owners!(rawOwner) : null;
     if (owner && "error" in owner) rowErrors.push(`Row ${rowNumber}: ${owner.error}`);
+    const home = homeOf(record, rowNumber, rowErrors);
     if (rowErrors.length === 0) {
       // The API's schema too (one set of limits for both paths): a 5,000-character name is an error here as well.
       for (const f of FIELDS) {
@@ -237,6 +259,7 @@ export function contactRowReader(
         state: rawState ? (normalizeState(rawState) ?? rawState) : null,
         zipCode: optional(record, "zipCode"),
         ...customFieldsOf(record),
+        ...home,
         ...(owner && "ownerUserId" in owner ? { ownerUserId: owner.ownerUserId } : {}),
       },
     };

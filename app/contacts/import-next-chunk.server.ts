@@ -37,7 +37,7 @@ export async function importNextChunk(
   const rows = staged.map((s) => {
     const data = JSON.parse(s.data) as StagedRow;
     // The row's own owner from the file wins over the import's (decision 050).
-    return { ...toContactValues(data), ownerUserId: data.ownerUserId ?? null };
+    return { ...toContactValues(data), ownerUserId: data.ownerUserId ?? null, home: data.home };
   });
   const lastId = staged.at(-1)!.id;
   await upsertContactChunk(db, rows, {

@@ -1,3 +1,4 @@
+import type { HomeUsage } from "./home-usage";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -15,7 +16,7 @@ export const UPSERT_CHUNK = 1000;
 export type UpsertCounts = { created: number; updated: number; duplicates: number };
 
 /** `ownerUserId`: the row's own owner (an import's Owner column, decision 050), before the file's. */
-type Row = ContactValues & { ownerUserId?: number | null };
+type Row = ContactValues & { ownerUserId?: number | null; home?: HomeUsage };
 
 /**
  * Duplicate detection against the database for one chunk: a row whose normalised phone or email already
@@ -122,6 +123,9 @@ async function planAndWrite(
       consentSource: opts.consentSource ?? null,
       consentImportId: opts.consentImportId ?? null,
       consentPurpose: opts.consentPurpose === "informational" ? "informational" : null,
+      monthlyBillCents: r.home?.monthlyBillCents ?? null,
+      monthlyKwh: r.home?.monthlyKwh ?? null,
+      utilityName: r.home?.utilityName ?? null,
       now,
     }));
     statements.push(
@@ -148,6 +152,9 @@ async function planAndWrite(
           createdAt: j.now,
           updatedAt: j.now,
           customFields: j.customFields,
+          monthlyBillCents: j.monthlyBillCents,
+          monthlyKwh: j.monthlyKwh,
+          utilityName: j.utilityName,
         },
         where: guard,
       })).map((q) => db.run(q)),
@@ -156,7 +163,14 @@ async function planAndWrite(
     statements.push(...optOutFlagStatements(db, toInsert));
   }
   if (toUpdate.length) {
-    const updates = toUpdate.map((r) => ({ ...r, ownerUserId: r.ownerUserId ?? null, sendable: r.sendable ? 1 : 0 }));
+    const updates = toUpdate.map((r) => ({
+      ...r,
+      ownerUserId: r.ownerUserId ?? null,
+      sendable: r.sendable ? 1 : 0,
+      monthlyBillCents: r.home?.monthlyBillCents ?? null,
+      monthlyKwh: r.home?.monthlyKwh ?? null,
+      utilityName: r.home?.utilityName ?? null,
+    }));
     statements.push(
       ...bulkUpdateStatements(contacts, updates, (j) => ({
         // Imported fields win when present; empty ones keep what the contact has.
@@ -170,6 +184,10 @@ async function planAndWrite(
           customFields: sql`CASE WHEN ${j.customFields} IS NULL THEN ${contacts.customFields} ELSE json_patch(coalesce(${contacts.customFields}, '{}'), ${j.customFields}) END`,
           // The row's owner, else the file's when one was chosen, like any other imported field that is present.
           ownerUserId: sql`coalesce(${j.ownerUserId}, ${opts.ownerUserId ? opts.ownerUserId : contacts.ownerUserId})`,
+          // The home's figures (decision 074): a filled column wins, an empty one keeps what the contact has.
+          monthlyBillCents: sql`coalesce(${j.monthlyBillCents}, ${contacts.monthlyBillCents})`,
+          monthlyKwh: sql`coalesce(${j.monthlyKwh}, ${contacts.monthlyKwh})`,
+          utilityName: sql`coalesce(${j.utilityName}, ${contacts.utilityName})`,
           updatedAt: now,
         },
         where: sql`${contacts.id} = ${j.id} AND ${guard}`,

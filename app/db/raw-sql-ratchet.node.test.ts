@@ -66,8 +66,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     "guarded-insert": "the outbox row is written only if this message is not already there (a provider retry)",
   },
   // INSERT … SELECT from another table: drizzle's insert().select() must name every column of the target, in order.
-  "messaging/send-broadcast.server.ts": {
-    "insert-select": "one message per picked contact, read from contacts inside the batch that writes the broadcast",
+  "messaging/insert-broadcast-messages.server.ts": {
+    "insert-select":
+      "one message per picked (or segment) contact, read from contacts inside the batch that writes the broadcast",
   },
   // The reply's correlated subqueries name the updated row by an alias (`messages AS i`); drizzle cannot alias the
   // table an update() writes.

@@ -35,8 +35,7 @@ export const MAX_COST_PER_WATT = 10;
 export const DEGRADATION_PCT = 0.5;
 export const SAVINGS_YEARS = 25;
 /** The bounds of what a contact's bill and usage may be (a home, not a factory). */
-export const MAX_MONTHLY_BILL_DOLLARS = 5_000;
-export const MAX_MONTHLY_KWH = 20_000;
+export { MAX_MONTHLY_BILL_DOLLARS, MAX_MONTHLY_KWH } from "~/contacts/home-usage";
 
 /** The home's own figures; each may be unknown. */
 export type HomeUsage = { monthlyBillCents: number | null; monthlyKwh: number | null };
