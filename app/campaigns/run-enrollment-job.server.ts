@@ -1,5 +1,5 @@
 import { and, count, desc, eq, exists, inArray, lt, ne, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { bulkInsertSql } from "~/db/bulk-update.server";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { runBatch, type Db } from "~/db/client.server";
@@ -169,19 +169,7 @@ async function enrollChunk(
         .insert(e)
         .select(
           db
-            .select({
-              id: sql<number>`NULL`.as("id"),
-              campaignId: sql<number>`${c.id}`.as("campaign_id"),
-              contactId: r.id,
-              status: sql<"active">`'active'`.as("status"),
-              nextStepNumber: sql<number>`1`.as("next_step_number"),
-              nextRunAt: sql<Date>`${anchor}`.as("next_run_at"),
-              lastSentAt: sql<Date | null>`NULL`.as("last_sent_at"),
-              anchorAt: sql<Date>`${anchor}`.as("anchor_at"),
-              stopReason: sql<string | null>`NULL`.as("stop_reason"),
-              createdAt: sql<Date>`${t}`.as("created_at"),
-              updatedAt: sql<Date>`${t}`.as("updated_at"),
-            })
+            .select(activeEnrolment(c.id, r.id, anchor, t))
             .from(r)
             // `WHERE true`: without it SQLite reads ON CONFLICT as the SELECT's join constraint.
             .where(sql`true`),
@@ -247,19 +235,7 @@ async function enrollSegmentChunk(
       .insert(e)
       .select(
         db
-          .select({
-            id: sql<number>`NULL`.as("id"),
-            campaignId: sql<number>`${c.id}`.as("campaign_id"),
-            contactId: contacts.id,
-            status: sql<"active">`'active'`.as("status"),
-            nextStepNumber: sql<number>`1`.as("next_step_number"),
-            nextRunAt: sql<Date>`${anchor}`.as("next_run_at"),
-            lastSentAt: sql<Date | null>`NULL`.as("last_sent_at"),
-            anchorAt: sql<Date>`${anchor}`.as("anchor_at"),
-            stopReason: sql<string | null>`NULL`.as("stop_reason"),
-            createdAt: sql<Date>`${t}`.as("created_at"),
-            updatedAt: sql<Date>`${t}`.as("updated_at"),
-          })
+          .select(activeEnrolment(c.id, contacts.id, anchor, t))
           .from(contacts)
           .where(step.members),
       )
@@ -267,4 +243,24 @@ async function enrollSegmentChunk(
     step.bounds,
   ])) as [unknown, { lo: number | null; n: number }[]];
   return nextBelow(bounds[0], step.span);
+}
+
+/**
+ * Every column of campaign_enrollments, in order, for an INSERT … SELECT (drizzle's insert().select() writes them all):
+ * the contact `contactId` enrolled active at the first step, due at `anchor`.
+ */
+function activeEnrolment<C extends SQLiteColumn>(campaignId: number, contactId: C, anchor: number, t: number) {
+  return {
+    id: sql<number>`NULL`.as("id"),
+    campaignId: sql<number>`${campaignId}`.as("campaign_id"),
+    contactId,
+    status: sql<"active">`'active'`.as("status"),
+    nextStepNumber: sql<number>`1`.as("next_step_number"),
+    nextRunAt: sql<Date>`${anchor}`.as("next_run_at"),
+    lastSentAt: sql<Date | null>`NULL`.as("last_sent_at"),
+    anchorAt: sql<Date>`${anchor}`.as("anchor_at"),
+    stopReason: sql<string | null>`NULL`.as("stop_reason"),
+    createdAt: sql<Date>`${t}`.as("created_at"),
+    updatedAt: sql<Date>`${t}`.as("updated_at"),
+  };
 }
