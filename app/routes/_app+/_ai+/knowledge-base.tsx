@@ -159,8 +159,10 @@ export default function KnowledgeBase() {
         <Section title="Savings estimates and their sources">
           <p>
             {"{{systemSize}}, {{yearOneSavings}}, {{estimatedSavings}}, {{paybackPeriod}} and {{incentiveAmount}}"} come
-            from the home&apos;s bill or use (the contact page&apos;s Savings card) and its state&apos;s public figures,
-            unless a value is typed on the contact. Each contact page shows the basis of every number.
+            from the home&apos;s bill or use (the contact page&apos;s Savings card, an import&apos;s Monthly bill,
+            Monthly kWh and Utility columns, or a bill photo the lead texts, read by an AI model where one is configured
+            — it fills only what is blank) and its state&apos;s public figures, unless a value is typed on the contact.
+            Each contact page shows the basis of every number.
           </p>
           <ul>
             <li>
