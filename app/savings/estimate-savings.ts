@@ -36,6 +36,9 @@ export const DEGRADATION_PCT = 0.5;
 export const SAVINGS_YEARS = 25;
 /** The bounds of what a contact's bill and usage may be (a home, not a factory). */
 export { MAX_MONTHLY_BILL_DOLLARS, MAX_MONTHLY_KWH } from "~/contacts/home-usage";
+/** A state's incentive a superuser may set, and its source note (Organisation → Savings estimates). */
+export const MAX_STATE_INCENTIVE_DOLLARS = 50_000;
+export const MAX_INCENTIVE_NOTE = 200;
 
 /** The home's own figures; each may be unknown. */
 export type HomeUsage = { monthlyBillCents: number | null; monthlyKwh: number | null };

@@ -151,4 +151,28 @@ describe("the Organisation's savings assumptions", () => {
     expect(await textOnce(contact, "{{paybackPeriod}}")).toBe("4.5 years");
     await save({ escalationPct: "2.5", costPerWatt: "" });
   });
+
+  it("a superuser sets a state's incentive: its homes' estimates count it and say where it comes from; 0 clears it", async () => {
+    const admin = await createTestUser({ role: "superuser" });
+    const cookie = await loginAs(admin);
+    const save = (fields: Record<string, string>) =>
+      call("/organisation", { method: "POST", cookie, body: new URLSearchParams({ intent: "incentive", ...fields }) });
+    const bad = await save({ incentiveState: "VT", incentiveDollars: "lots" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Incentive: whole dollars from 0 to 50,000");
+    expect((await save({ incentiveState: "ZZ", incentiveDollars: "100" })).status).toBe(400);
+    try {
+      expect(
+        (await save({ incentiveState: "VT", incentiveDollars: "$1,200", incentiveNote: "Test rebate" })).status,
+      ).toBe(302);
+      const { contact } = await homeIn("VT", { monthlyBillCents: 15_000 });
+      expect(await textOnce(contact, "{{incentiveAmount}}")).toBe("$1,200");
+      const page = await (await call("/organisation", { cookie })).text();
+      expect(page).toContain("VT $1,200 (Test rebate)");
+    } finally {
+      expect((await save({ incentiveState: "VT", incentiveDollars: "0" })).status).toBe(302);
+    }
+    const { contact } = await homeIn("VT", { monthlyBillCents: 15_000 });
+    expect(await textOnce(contact, "{{incentiveAmount}}")).toBe("$0");
+  });
 });

@@ -26,10 +26,13 @@ import {
   DEFAULT_ESCALATION_PCT,
   MAX_COST_PER_WATT,
   MAX_ESCALATION_PCT,
+  MAX_INCENTIVE_NOTE,
+  MAX_STATE_INCENTIVE_DOLLARS,
   MIN_COST_PER_WATT,
 } from "~/savings/estimate-savings";
 import { loadSavingsAssumptions } from "~/savings/savings-data.server";
 import { saveSavingsSettings } from "~/savings/save-savings-settings.server";
+import { listStateIncentives, setStateIncentive } from "~/savings/set-state-incentive.server";
 
 const ESCALATION_MESSAGE = `Yearly rise in power prices: a percentage from 0 to ${MAX_ESCALATION_PCT}`;
 const COST_MESSAGE = `Price per watt: a dollar amount from ${MIN_COST_PER_WATT} to ${MAX_COST_PER_WATT}, e.g. 3.25`;
@@ -78,19 +81,29 @@ const capSchema = z.object(
 
 export async function loader(args: LoaderFunctionArgs) {
   await requireUser(args, { role: "superuser" });
-  const [settings, twoFactor, counters, everyUserSeesAll, savings] = await Promise.all([
+  const [settings, twoFactor, counters, everyUserSeesAll, savings, incentives] = await Promise.all([
     loadOrganisationSettings(args.context.db),
     getTwoFactorPolicy(args.context.db),
     readCapCounters(args.context.db, args.context.clock()),
     everyUserSeesAllContacts(args.context.db),
     loadSavingsAssumptions(args.context.db),
+    listStateIncentives(args.context.db),
   ]);
-  return { ...settings, twoFactor, held: counters.held, aiBudget: counters.aiBudget, everyUserSeesAll, savings };
+  return {
+    ...settings,
+    twoFactor,
+    held: counters.held,
+    aiBudget: counters.aiBudget,
+    everyUserSeesAll,
+    savings,
+    incentives,
+  };
 }
 
 // Three forms: the message settings (no intent; a form without a cap's field — an older page, a script — leaves that
 // cap as it is), the two-factor policy and who sees which contacts (decision 048) — each a checkbox (present = on) in
 // its own form, so saving one never touches the others.
+const INCENTIVE_MESSAGE = `Incentive: whole dollars from 0 to ${formatCount(MAX_STATE_INCENTIVE_DOLLARS)}`;
 const organisationForm = withDefaults(
   Object.fromEntries(FIELDS.map((k) => [k, ""])),
   z.discriminatedUnion("intent", [
@@ -114,6 +127,24 @@ const organisationForm = withDefaults(
         .default(""),
     }),
     z.object({
+      intent: z.literal("incentive"),
+      incentiveState: z.string().trim().max(2, "Choose a state").min(2, "Choose a state"),
+      incentiveDollars: z
+        .string()
+        .trim()
+        .max(20, INCENTIVE_MESSAGE)
+        .transform((v) => v.replace(/^\$/, "").replaceAll(",", ""))
+        .refine((v) => /^\d+$/.test(v), INCENTIVE_MESSAGE)
+        .transform(Number)
+        .refine((n) => n <= MAX_STATE_INCENTIVE_DOLLARS, INCENTIVE_MESSAGE),
+      incentiveNote: z
+        .string()
+        .trim()
+        .max(MAX_INCENTIVE_NOTE, `Source: at most ${MAX_INCENTIVE_NOTE} characters`)
+        .transform((v) => v || null)
+        .default(""),
+    }),
+    z.object({
       intent: z.literal("links"),
       trackLinks: z.unknown(),
       linkDomain: z.string().trim().max(MAX_LINK_DOMAIN, `Link domain: ${LINK_DOMAIN_HINT}`).default(""),
@@ -125,7 +156,8 @@ const organisationForm = withDefaults(
       v.intent === "two-factor-policy" ||
       v.intent === "contact-visibility" ||
       v.intent === "links" ||
-      v.intent === "savings"
+      v.intent === "savings" ||
+      v.intent === "incentive"
         ? v.intent
         : "settings",
   }),
@@ -156,6 +188,13 @@ export async function action(args: ActionFunctionArgs) {
       const { escalationPct, costPerWatt } = input;
       await saveSavingsSettings(args.context.db, { escalationPct, costPerWatt }, actor, args.context.clock());
       return redirectWithToast(args.context, "/organisation", { title: "Savings assumptions saved" });
+    }
+    if (input.intent === "incentive") {
+      const { incentiveState: state, incentiveDollars: dollars, incentiveNote: note } = input;
+      await setStateIncentive(args.context.db, { state, dollars, note }, actor, args.context.clock());
+      return redirectWithToast(args.context, "/organisation", {
+        title: dollars ? `Incentive for ${state} saved` : `Incentive for ${state} cleared`,
+      });
     }
     if (input.intent === "contact-visibility") {
       const on = input.everyUserSeesAll === "on";
@@ -194,6 +233,7 @@ export default function Organisation() {
     aiBudget,
     everyUserSeesAll,
     savings,
+    incentives,
   } = useLoaderData<typeof loader>();
   const n = (x: number) => formatCount(x);
   const actionData = useActionData<typeof action>();
@@ -304,6 +344,36 @@ export default function Organisation() {
           />
           <Button type="submit" variant="outline" disabled={pending}>
             Save savings assumptions
+          </Button>
+        </Form>
+        <Form method="post" className="mt-6 max-w-lg space-y-3" data-testid="state-incentive">
+          <input type="hidden" name="intent" value="incentive" />
+          <p className="text-sm font-medium">A state&apos;s incentive</p>
+          <p className="text-sm text-fg-muted" data-testid="incentives-set">
+            {incentives.set.length
+              ? incentives.set.map((i) => `${i.state} $${n(i.dollars)}${i.note ? ` (${i.note})` : ""}`).join(" · ")
+              : "None set: every estimate counts $0 (the federal homeowner credit ended for systems paid for after 2025)."}
+          </p>
+          <Field
+            as="select"
+            label="State"
+            options={incentives.states}
+            {...fieldProps(actionData, "incentiveState", "CA")}
+          />
+          <Field
+            label="Incentive ($)"
+            inputMode="numeric"
+            hint={`Whole dollars, 0 to ${n(MAX_STATE_INCENTIVE_DOLLARS)}, taken off the system's cost in that state's estimates; 0 clears it.`}
+            {...fieldProps(actionData, "incentiveDollars")}
+          />
+          <Field
+            label="Source (shown in the basis)"
+            maxLength={MAX_INCENTIVE_NOTE}
+            placeholder="State rebate program, 2026"
+            {...fieldProps(actionData, "incentiveNote")}
+          />
+          <Button type="submit" variant="outline" disabled={pending}>
+            Save incentive
           </Button>
         </Form>
       </Card>
