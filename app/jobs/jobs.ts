@@ -55,6 +55,8 @@ export const pushJob = z.object({
   event: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("hot-lead"), alertId: z.number().int().positive() }),
     z.object({ kind: z.literal("reply"), messageId: z.number().int().positive() }),
+    // A lead's first picture was kept (decision 057): in a solar sale, the bill the proposal starts from.
+    z.object({ kind: z.literal("bill"), messageId: z.number().int().positive() }),
     // A contact opened a tracked link for the first time (decision 068): tell the owner.
     z.object({ kind: z.literal("link-click"), clickId: z.number().int().positive() }),
     // Someone was @mentioned in an internal note (decision 047): the note, and the one mentioned user to tell.

@@ -22,7 +22,14 @@ export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 export const MAX_MEDIA_PER_MESSAGE = 10;
 
 export type MediaBucket = Pick<R2Bucket, "put" | "get">;
-export type MediaDeps = { db: Db; bucket: MediaBucket; sms: () => SmsProvider; now: Date };
+export type MediaDeps = {
+  db: Db;
+  bucket: MediaBucket;
+  sms: () => SmsProvider;
+  now: Date;
+  /** Told of a message whose picture is its contact's first (decision 057): the root tells the owner. */
+  billReceived?: (messageId: number) => Promise<unknown>;
+};
 
 const mediaType = (raw: string | null) => (raw ?? "").split(";")[0].trim().toLowerCase();
 
@@ -85,8 +92,8 @@ export async function fetchInboundMedia(deps: MediaDeps, messageIds: number[]): 
     await deps.bucket.put(key, body, { httpMetadata: { contentType: served } });
     await settle({ status: "stored", r2Key: key, sizeBytes: body.byteLength, contentType: served });
     // A picture from a lead is, in a solar sale, the utility bill the proposal starts from: the contact page says so.
-    if (served.startsWith("image/"))
-      await deps.db
+    if (served.startsWith("image/")) {
+      const first = await deps.db
         .update(contacts)
         .set({ billReceivedAt: deps.now })
         .where(
@@ -94,7 +101,10 @@ export async function fetchInboundMedia(deps: MediaDeps, messageIds: number[]): 
             eq(contacts.id, sql`(SELECT ${messages.contactId} FROM ${messages} WHERE ${messages.id} = ${m.messageId})`),
             isNull(contacts.billReceivedAt),
           ),
-        );
+        )
+        .returning({ id: contacts.id });
+      if (first.length) await deps.billReceived?.(m.messageId);
+    }
   }
   return outcomes;
 }

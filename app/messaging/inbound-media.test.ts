@@ -64,6 +64,29 @@ describe("inbound MMS (decision 057)", () => {
     expect(thread.messages.at(-1)?.media.map((m) => m.status)).toEqual(["stored", "refused", "failed"]);
   });
 
+  it("tells the root of a contact's first picture only (the owner's bill push, once)", async () => {
+    const twilio = await newFakeTwilioAccount();
+    const rep = await createTestUser();
+    const contact = await createTestContact(rep.id);
+    const told: number[] = [];
+    const deps = {
+      db: db(),
+      bucket: env.MEDIA,
+      sms: () => createTwilioSms(twilio.config()),
+      now: new Date(),
+      billReceived: async (id: number) => void told.push(id),
+    };
+    const first = await mmsFrom(contact.phone!, [
+      { url: await twilio.addMedia(PNG, "image/png"), contentType: "image/png" },
+    ]);
+    await fetchInboundMedia(deps, [first.messageId]);
+    const second = await mmsFrom(contact.phone!, [
+      { url: await twilio.addMedia(PNG, "image/png"), contentType: "image/png" },
+    ]);
+    await fetchInboundMedia(deps, [second.messageId]);
+    expect(told).toEqual([first.messageId]);
+  });
+
   it("refuses a file over 5 MB without keeping it", async () => {
     const twilio = await newFakeTwilioAccount();
     const rep = await createTestUser();

@@ -86,12 +86,12 @@ async function ownerOf(db: Db, ownerUserId: number | null, kind: "hotLeads" | "r
  */
 export async function notifyPush(
   deps: PushDeps,
-  event: Extract<PushJob["event"], { kind: "hot-lead" | "reply" | "mention" | "link-click" }>,
+  event: Extract<PushJob["event"], { kind: "hot-lead" | "reply" | "bill" | "mention" | "link-click" }>,
 ) {
   const { db } = deps;
   if (event.kind === "mention") return notifyMention(deps, event);
   if (event.kind === "link-click") return notifyLinkClick(deps, event.clickId);
-  if (event.kind === "reply") {
+  if (event.kind === "reply" || event.kind === "bill") {
     if (!deps.config) return { sent: 0 };
     const m = await db
       .select({ ...CONTACT_SIDE, direction: messages.direction, content: messages.content, phone: messages.phone })
@@ -103,9 +103,10 @@ export async function notifyPush(
     const owner = await ownerOf(db, m.ownerUserId, "replies");
     if (!owner?.wants) return { sent: 0 };
     const { who, preview } = describe(m, m.content);
+    // The bill's push carries the reply's tag, so it replaces the "Reply from" one the same text raised.
     return fanOut(deps, owner.userId, {
-      title: `Reply from ${who}`,
-      body: preview,
+      title: event.kind === "bill" ? `Bill photo from ${who}` : `Reply from ${who}`,
+      body: event.kind === "bill" ? "A picture to start the proposal from: open the contact to see it." : preview,
       url: `/contacts/${m.contactId}`,
       tag: `contact-${m.contactId}`,
     });

@@ -193,6 +193,21 @@ describe("What is pushed", () => {
     expect(await someoneElse.browser.deliveries()).toEqual([]);
   });
 
+  it("a lead's first picture tells the owner a bill came, in place of the reply's push (the same tag)", async () => {
+    const now = new Date();
+    const config = await testVapidConfig();
+    const w = await ownedWorld(now, null);
+    const mine = await subscribedUser(config, w.owner.id);
+    const { messageId } = await w.inbound("Here is my bill");
+    await runPushJobs({ ...pushDeps(config, w.queue), now });
+    await w.queue.send({ v: 1, type: "push", event: { kind: "bill", messageId: messageId! } } satisfies PushJob);
+    expect(await runPushJobs({ ...pushDeps(config, w.queue), now })).toEqual(["delivered"]);
+    const [reply, bill] = (await mine.browser.deliveries()).map((d) => JSON.parse(d.plaintext!));
+    expect(bill.title).toBe(`Bill photo from Rosa ${w.contact.lastName}`);
+    expect(bill.url).toBe(`/contacts/${w.contact.id}`);
+    expect(bill.tag).toBe(reply.tag);
+  });
+
   it("an @mention in a note goes to the mentioned teammate's phones, naming the author and the contact", async () => {
     const now = new Date();
     const config = await testVapidConfig();

@@ -1,3 +1,4 @@
+import type { PushJob } from "~/jobs/jobs";
 import { activityRetentionDays } from "~/activity/purge-old-activity.server";
 import type { AiDeps } from "~/ai/run-chain.server";
 import { createDb, type Db } from "~/db/client.server";
@@ -97,7 +98,17 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
     alerts: () => alertConfig(env),
     activityRetentionDays: () => activityRetentionDays(env),
     archive: env.ARCHIVE,
-    media: (now = clock()) => ({ db, bucket: env.MEDIA, sms, now }),
+    media: (now = clock()) => ({
+      db,
+      bucket: env.MEDIA,
+      sms,
+      now,
+      // A lead's first picture tells its owner (a push that replaces the reply's).
+      billReceived: (messageId: number) =>
+        queue.send({ v: 1, type: "push", event: { kind: "bill", messageId } } satisfies PushJob, {
+          contentType: "json",
+        }),
+    }),
     webhooks: () => {
       const { salesAlertEmail, publicBaseUrl } = alertConfig(env);
       return {

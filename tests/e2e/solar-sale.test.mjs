@@ -160,6 +160,31 @@ describeEachMode("a solar sale", (mode) => {
     assert.equal(served.status(), 200);
     assert.deepEqual(Buffer.from(await served.body()), PNG);
 
+    // 4b. The rep answers with a picture (outbound MMS, decision 076): Twilio is handed a signed URL of ours, which
+    // serves the same bytes without a login; the thread shows it.
+    await page.getByLabel("Reply", { exact: true }).fill("Thanks Rosa! Here is the layout we would propose.");
+    await page
+      .getByLabel("Picture (optional)")
+      .setInputFiles({ name: "layout.png", mimeType: "image/png", buffer: PNG });
+    await page.getByRole("button", { name: "Send reply", exact: true }).click();
+    await toast(page, "Picture sent").waitFor();
+    await until(
+      () => running().twilio.calls.some((c) => c.to === home && c.httpStatus === 201 && c.mediaUrls?.length),
+      "the picture's MediaUrl at the fake Twilio",
+    );
+    const mms = running().twilio.calls.find((c) => c.to === home && c.mediaUrls?.length);
+    assert.equal(mms.body, "Thanks Rosa! Here is the layout we would propose.");
+    const picture = await fetch(server.base + new URL(mms.mediaUrls[0]).pathname);
+    assert.equal(picture.status, 200);
+    assert.equal(picture.headers.get("content-type"), "image/png");
+    assert.deepEqual(Buffer.from(await picture.arrayBuffer()), PNG);
+    await page.goto(`/contacts/${id}`);
+    await until(
+      async () => (await page.getByTestId("thread-media").locator("img").count()) >= 2,
+      "both pictures in the thread",
+    );
+    await assertFitsWidth(page, 390, "the thread with pictures");
+
     // 5. A campaign step quoting the savings: the homeowner's text carries the same figure the card showed.
     const campaign = await api("/api/campaigns", { name: tag("Savings"), contactIds: [id] });
     await api("/api/campaign-steps", {
