@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, like, sql } from "drizzle-orm";
+import { and, eq, isNotNull, like, sql } from "drizzle-orm";
 import { z } from "zod";
 import { activityRow } from "~/activity/log-activity.server";
 import { runChain, type AiDeps } from "~/ai/run-chain.server";
@@ -118,7 +118,7 @@ export async function readBillPhotos(deps: BillReaderDeps, messageIds: number[])
           utilityName: sql`coalesce(${contacts.utilityName}, ${fill.utilityName})`,
           updatedAt: now,
         })
-        .where(inArray(contacts.id, [p.contactId])),
+        .where(eq(contacts.id, p.contactId)),
       db.insert(activityLog).values(
         activityRow("read_bill", {
           userId: null,
