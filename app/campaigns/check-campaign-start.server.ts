@@ -4,6 +4,7 @@ import { campaignEnrollments, campaignSteps, contacts, type Campaign } from "~/d
 import { loadUserContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
 import { listContacts, MAX_PAGE_SIZE } from "~/contacts/list-contacts.server";
 import { AppError } from "~/lib/app-error";
+import type { VariableProvider } from "~/messaging/pipeline-hooks";
 import {
   checkBroadcast,
   recipientsCsv,
@@ -46,7 +47,7 @@ export type CampaignStartCheck = {
  */
 export async function checkCampaignStart(
   db: Db,
-  q: { campaignId: number; now: Date; publicBaseUrl: string },
+  q: StartCheckQuery,
 ): Promise<CampaignStartCheck> {
   const plan = await planStartCheck(db, q);
   return {
@@ -60,14 +61,22 @@ export async function checkCampaignStart(
 /** The same check one line per recipient (the broadcast check's CSV); names only of the contacts the viewer sees. */
 export async function campaignStartCsv(
   db: Db,
-  q: { campaignId: number; now: Date; publicBaseUrl: string; viewer: ContactViewer },
+  q: StartCheckQuery & { viewer: ContactViewer },
 ): Promise<{ name: string; csv: string }> {
   const plan = await planStartCheck(db, q);
   if (!plan.input) throw new AppError("conflict", "Add at least one active step before starting the campaign");
   return { name: plan.campaign.name, csv: await recipientsCsv(db, plan.input, q.now, q.viewer) };
 }
 
-async function planStartCheck(db: Db, q: { campaignId: number; now: Date; publicBaseUrl: string }) {
+type StartCheckQuery = {
+  campaignId: number;
+  now: Date;
+  publicBaseUrl: string;
+  /** The pipeline's variable providers: the step's Solar variables rendered as the consumer will. */
+  variables: readonly VariableProvider[];
+};
+
+async function planStartCheck(db: Db, q: StartCheckQuery) {
   const c = await getCampaignRow(db, q.campaignId);
   if (c.status !== "draft")
     throw new AppError("conflict", "Only a draft campaign is checked before it starts; this one has started");
@@ -92,6 +101,7 @@ async function planStartCheck(db: Db, q: { campaignId: number; now: Date; public
     window: window && ((t, timeZone) => nextInStepWindow(t, timeZone, window)),
     // A step goes with the blank or the fallback; the check counts who would read one.
     missingVariables: "blank",
+    variables: q.variables,
   };
   return {
     campaign,

@@ -60,7 +60,7 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
       }),
       NOON_LA,
     );
-    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE });
+    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE, variables: [] });
     expect(r.step).toMatchObject({ number: 1, type: "sms", delay: "Immediate", dueAt: NOON_LA.toISOString() });
     expect(r.audience).toEqual({ checked: 3, truncated: false });
     expect(r.check!.recipients).toBe(2);
@@ -74,6 +74,7 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
       campaignId: c.id,
       now: NOON_LA,
       publicBaseUrl: BASE,
+      variables: [],
       viewer: { userId: w.user.id, role: "superuser" },
     });
     const rows = csvRows(csv);
@@ -103,13 +104,14 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
       }),
       NOON_LA,
     );
-    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE });
+    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE, variables: [] });
     expect(r.step).toMatchObject({ delay: "1d", dueAt: "2026-11-28T20:00:00.000Z" });
     expect(r.step!.window).toBe("10:00–17:00, weekdays in the contact's time");
     const { csv } = await campaignStartCsv(db(), {
       campaignId: c.id,
       now: NOON_LA,
       publicBaseUrl: BASE,
+      variables: [],
       viewer: { userId: w.user.id, role: "superuser" },
     });
     const byId = new Map(
@@ -130,12 +132,13 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
     const other = await createTestContact(w.user.id, { lastName: uniqueTag("Elsewhere") });
     const c = await w.campaign({ promoCode: undefined, audienceQuery: w.tag });
     await addCampaignStep(db(), c.id, step({ content: "{{promoCode}} for you. Reply STOP to opt out" }), NOON_LA);
-    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE });
+    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE, variables: [] });
     expect(r.audience.checked).toBe(2);
     const { csv } = await campaignStartCsv(db(), {
       campaignId: c.id,
       now: NOON_LA,
       publicBaseUrl: BASE,
+      variables: [],
       viewer: { userId: w.user.id, role: "superuser" },
     });
     const ids = csvRows(csv)
@@ -155,14 +158,17 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
     const a = await w.contact("America/Los_Angeles", "CA");
     const c = await w.campaign();
     await addCampaignContacts(db(), c.id, [a.id], NOON_LA);
-    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE });
+    const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE, variables: [] });
     expect(r.step).toBeNull();
     expect(r.check).toBeNull();
     await addCampaignStep(db(), c.id, step({ content: "Hi. Reply STOP to opt out" }), NOON_LA);
     await startCampaign(db(), recordingQueue(), c.id, w.actor, NOON_LA);
-    const err = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE }).catch(
-      (e: unknown) => e,
-    );
+    const err = await checkCampaignStart(db(), {
+      campaignId: c.id,
+      now: NOON_LA,
+      publicBaseUrl: BASE,
+      variables: [],
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe("conflict");
   });

@@ -16,6 +16,7 @@ import { smsSegments } from "./segments";
 import { hasOptOutWording } from "./keywords";
 import { orgSettingsFrom, selectOrgSettings, smsSegmentPriceFrom } from "./org-settings.server";
 import { variableSource, variableValues, type VariableSources } from "./variable-values";
+import { providedVariables, type VariableProvider } from "./pipeline-hooks";
 import { linkBaseFrom, withTrackedLinks } from "./tracked-links";
 import { priceMicros } from "./sms-price";
 import { assertNoLinkShortener, findLinkShortener } from "./link-shorteners";
@@ -49,6 +50,11 @@ export interface BroadcastCheckInput {
    * campaign step goes with the blank or the fallback ("blank", counted in missingByVariable).
    */
   missingVariables?: "skip" | "blank";
+  /**
+   * The pipeline's variable providers (the Solar variables from public data, decision 074): the check renders each
+   * copy with what the consumer will fill in, not a blank. None: those variables render as the contact's own field.
+   */
+  variables?: readonly VariableProvider[];
 }
 
 export interface BroadcastCheck {
@@ -241,7 +247,13 @@ export async function* assessRecipients(
           rows.flatMap((c) => (c.phone ? [c.phone] : [])),
           at.getTime(),
         );
-    yield rows.map((c) => assess(c, input, at, capped, context));
+    // As the consumer asks them: only for the contacts of a text that uses one of a provider's variables.
+    const provided = await providedVariables(
+      input.variables ?? [],
+      { db, now: at },
+      rows.map((c) => ({ contactId: c.id, content: input.content, subject: input.subject })),
+    );
+    yield rows.map((c) => assess(c, input, at, capped, context, provided.get(c.id)));
   }
 }
 
@@ -251,6 +263,7 @@ function assess(
   planned: Date,
   capped: Map<string, number[]>,
   ctx: CheckContext,
+  provided: Readonly<Record<string, string>> | undefined,
 ): AssessedRecipient {
   const email = input.type === "email";
   const state = stateForRules(c.state, c.zip_code);
@@ -264,6 +277,7 @@ function assess(
   // As the consumer renders it: the contact's fields and custom fields, the organisation's, the sender's, the campaign's.
   const values = variableValues({
     ...ctx.sources,
+    provided,
     contact: {
       firstName: c.first_name,
       lastName: c.last_name,

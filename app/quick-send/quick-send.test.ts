@@ -129,7 +129,13 @@ describe("Quick Upload & Send end to end (domain)", () => {
     const staged = await stageQuickSend(db(), { file, message, scheduledAt: null }, { userId: u.id }, now);
     expect(staged).toMatchObject({ purpose: "quick_send", status: "staged", validRows: 3, message });
 
-    let view = await viewQuickSend(db(), { id: staged.id, userId: u.id, now, enqueue: noEnqueue });
+    let view = await viewQuickSend(db(), {
+      id: staged.id,
+      userId: u.id,
+      now,
+      enqueue: noEnqueue,
+      variables: appHooks.variables,
+    });
     expect(view.quick.preview).toBe("Hi Ana from Sun Co! Reply STOP to opt out");
     expect(view.check).toBeNull();
     await expect(
@@ -137,7 +143,13 @@ describe("Quick Upload & Send end to end (domain)", () => {
     ).rejects.toMatchObject({ status: 409, message: STILL_SAVING });
 
     await startContactImport(db(), { id: staged.id, userId: u.id, mode: "skip", clock: () => now, enqueue: noEnqueue });
-    view = await viewQuickSend(db(), { id: staged.id, userId: u.id, now, enqueue: noEnqueue });
+    view = await viewQuickSend(db(), {
+      id: staged.id,
+      userId: u.id,
+      now,
+      enqueue: noEnqueue,
+      variables: appHooks.variables,
+    });
     expect(view.import.status).toBe("completed");
     expect(view.summary).toMatch(/Created 2, updated 0, skipped 1 duplicates/);
     expect(view.check).toMatchObject({ selected: 3, recipients: 3, skipped: { total: 0 } });
@@ -194,7 +206,13 @@ describe("Quick Upload & Send end to end (domain)", () => {
       new Date(),
     );
     await expect(
-      viewQuickSend(db(), { id: staged.id, userId: b.id, now: new Date(), enqueue: noEnqueue }),
+      viewQuickSend(db(), {
+        id: staged.id,
+        userId: b.id,
+        now: new Date(),
+        enqueue: noEnqueue,
+        variables: appHooks.variables,
+      }),
     ).rejects.toMatchObject({ status: 404 });
   });
 });

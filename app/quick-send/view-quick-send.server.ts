@@ -6,6 +6,7 @@ import { getContactImport, previewRows } from "~/contacts/get-contact-import.ser
 import { quickSendRecipients, QUICK_SEND_NOT_FOUND } from "./send-quick-upload.server";
 import { viewContactImport } from "~/contacts/view-contact-import.server";
 import { AppError } from "~/lib/app-error";
+import type { VariableProvider } from "~/messaging/pipeline-hooks";
 
 /**
  * What the Quick Upload & Send page shows at each step: the staged rows with the message as the first contact
@@ -20,6 +21,8 @@ export async function viewQuickSend(
     enqueue: (importId: number) => Promise<void>;
     /** PUBLIC_BASE_URL: the pre-send check counts the segments of the text with its tracked links (decision 068). */
     publicBaseUrl?: string;
+    /** The pipeline's variable providers: the check renders the Solar variables as the consumer will. */
+    variables: readonly VariableProvider[];
   },
 ) {
   const imp = await getContactImport(db, opts.id, opts.userId);
@@ -39,6 +42,7 @@ export async function viewQuickSend(
           scheduledAt: imp.scheduledAt,
           publicBaseUrl: opts.publicBaseUrl,
           senderId: opts.userId,
+          variables: opts.variables,
         },
         opts.now,
       )

@@ -6,9 +6,11 @@ import { contacts, orgSettings } from "~/db/schema";
 import { call, createTestUser, db, loginAs } from "../../tests/factories";
 import { createTestContact, seedContacts } from "../../tests/contact-factory";
 import { recordD1, measureD1 } from "../../tests/d1-recorder";
-import { DAYTIME, pipeline, queueMessage } from "../../tests/messaging-harness";
+import { appHooks, DAYTIME, pipeline, queueMessage } from "../../tests/messaging-harness";
 import { sendMessages } from "~/messaging/consume-send-batch.server";
 import { assertVariablesFilled } from "~/messaging/check-send-request.server";
+import { checkBroadcast } from "~/messaging/check-broadcast.server";
+import { smsSegments } from "~/messaging/segments";
 import { COST_PER_WATT_KEY } from "./savings-data.server";
 
 const QUOTE =
@@ -71,6 +73,21 @@ describe("savings variables at send time", () => {
     // The contact by key (D1 counts the json_each row too), then TX and US by key: a scan would read the 40+ contacts
     // or the table's 52 rows.
     expect(ours.map((s) => s.read)).toEqual([3, 4]);
+  });
+
+  it("the pre-send check counts the segments of the copy the consumer will send, estimate filled in", async () => {
+    const { contact } = await homeIn("CA", { monthlyBillCents: 20_000 });
+    await db().delete(orgSettings).where(eq(orgSettings.key, COST_PER_WATT_KEY));
+    // 160 GSM-7 characters or fewer with the figures blank, more once they are filled in.
+    const content = `${QUOTE} Reply YES for a site visit this week, or STOP to opt out.`;
+    const sent = await textOnce(contact, content);
+    expect(smsSegments(sent).segments).toBe(2);
+    const input = { type: "sms" as const, content, contactIds: [contact.id], scheduledAt: DAYTIME };
+    const check = await checkBroadcast(db(), { ...input, variables: appHooks.variables }, DAYTIME);
+    expect(check.recipients).toBe(1);
+    expect(check.segments.total).toBe(2);
+    // Without the providers the same copy renders blank where the figures go: one segment, the count the check gave.
+    expect((await checkBroadcast(db(), input, DAYTIME)).segments.total).toBe(1);
   });
 
   it("a Quick Send of a savings variable is never refused as missing: the estimate fills it", async () => {

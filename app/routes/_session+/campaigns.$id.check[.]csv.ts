@@ -19,6 +19,7 @@ export async function loader(args: LoaderFunctionArgs) {
     now,
     publicBaseUrl: messagingConfig(args.context.cloudflare.env).publicBaseUrl,
     viewer: viewerOf(me),
+    variables: args.context.domain().hooks.variables,
   }).catch(throwAsResponse);
   return new Response(csv, {
     headers: {

@@ -34,6 +34,7 @@ export async function action(args: ActionFunctionArgs) {
         scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
         publicBaseUrl: messagingConfig(args.context.cloudflare.env).publicBaseUrl,
         senderId: user.id,
+        variables: args.context.domain().hooks.variables,
       },
       now,
       viewerOf(user),

@@ -32,6 +32,7 @@ export async function loader(args: LoaderFunctionArgs) {
     campaignId: id,
     now: context.clock(),
     publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
+    variables: context.domain().hooks.variables,
   }).catch(throwAsResponse);
   // Carriers block texts from a local number without a verified 10DLC campaign (decision 067).
   if (result.check && result.step?.type === "sms")

@@ -34,6 +34,7 @@ export async function loader(args: LoaderFunctionArgs) {
     now: context.clock(),
     enqueue: importEnqueuer(context.queue),
     publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
+    variables: context.domain().hooks.variables,
   }).catch(throwAsResponse);
   if (view.quick.broadcastId) throw redirect(`/testing/sends/${view.quick.broadcastId}`);
   // Carriers block texts from a local number without a verified 10DLC campaign (decision 067).

@@ -169,6 +169,7 @@ export async function action(args: ActionFunctionArgs) {
           scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
           publicBaseUrl: messagingConfig(context.cloudflare.env).publicBaseUrl,
           senderId: user.id,
+          variables: deps.hooks.variables,
         },
         deps.now,
       );
