@@ -45,10 +45,7 @@ export type CampaignStartCheck = {
  * state's calling window and caps, opt-outs and unsendable lines, rendered with the campaign's own variables.
  * Reads O(audience); writes nothing.
  */
-export async function checkCampaignStart(
-  db: Db,
-  q: StartCheckQuery,
-): Promise<CampaignStartCheck> {
+export async function checkCampaignStart(db: Db, q: StartCheckQuery): Promise<CampaignStartCheck> {
   const plan = await planStartCheck(db, q);
   return {
     campaign: plan.campaign,

@@ -221,10 +221,14 @@ describeEachMode("a solar sale", (mode) => {
     );
     // The homeowner answers N: the responder engine cancels it (and frees the slot for the next mode's booking).
     await inbound(home, "N");
-    await until(async () => {
-      await tick();
-      return textsTo(home).some((b) => / is cancelled\. Reply R any time/.test(b));
-    }, "the cancellation's answer at the fake Twilio", 30_000);
+    await until(
+      async () => {
+        await tick();
+        return textsTo(home).some((b) => / is cancelled\. Reply R any time/.test(b));
+      },
+      "the cancellation's answer at the fake Twilio",
+      30_000,
+    );
     await page.goto(`/contacts/${id}`);
     await page.getByTestId("appointments").getByText("Cancelled", { exact: true }).waitFor();
     await context.close();
