@@ -37,17 +37,40 @@ export interface WallClock {
   offset: number;
 }
 
-/** The local time at `ms` on the zone's formatter. */
-export function wallClock(f: Intl.DateTimeFormat, ms: number): WallClock {
+/**
+ * Each formatter's recent offsets by UTC minute. formatToParts is the costly part (the send consumer asks for every
+ * message, twice, at the batch's instant), and a zone's offset is the same for a whole minute: no zone changes it
+ * between whole minutes (transitions fall on whole local hours or half hours of whole-quarter-hour offsets).
+ */
+const offsets = new WeakMap<Intl.DateTimeFormat, Map<number, number>>();
+const OFFSETS_KEPT = 256;
+
+/** Local wall clock minus UTC at `ms`, to the whole second, read from the formatter. */
+function offsetAt(f: Intl.DateTimeFormat, ms: number): number {
   const p: Record<string, number> = {};
   for (const part of f.formatToParts(ms)) if (part.type !== "literal") p[part.type] = Number(part.value);
   const hour = p.hour === 24 ? 0 : p.hour; // some engines print midnight as 24 even with h23
-  const day = Date.UTC(p.year, p.month - 1, p.day);
   const wholeSecond = ms - (((ms % 1000) + 1000) % 1000);
+  return Date.UTC(p.year, p.month - 1, p.day, hour, p.minute, p.second) - wholeSecond;
+}
+
+/** The local time at `ms` on the zone's formatter. */
+export function wallClock(f: Intl.DateTimeFormat, ms: number): WallClock {
+  const minute = Math.floor(ms / 60_000);
+  let known = offsets.get(f);
+  if (!known) offsets.set(f, (known = new Map()));
+  let offset = known.get(minute);
+  if (offset === undefined) {
+    if (known.size >= OFFSETS_KEPT) known.clear();
+    offset = offsetAt(f, ms);
+    known.set(minute, offset);
+  }
+  const local = new Date(ms + offset);
+  const day = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
   return {
-    minuteOfDay: hour * 60 + p.minute,
-    weekday: new Date(day).getUTCDay(),
+    minuteOfDay: local.getUTCHours() * 60 + local.getUTCMinutes(),
+    weekday: local.getUTCDay(),
     localDay: day,
-    offset: day + (hour * 3600 + p.minute * 60 + p.second) * 1000 - wholeSecond,
+    offset,
   };
 }

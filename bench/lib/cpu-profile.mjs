@@ -13,7 +13,7 @@ export async function startCpuProfile({ port, title = "core:user:", intervalUs =
   await send("Profiler.start");
   return {
     /** Stops sampling; the `top` functions by self time, with their share of the sampled time that was not idle. */
-    async stop({ bundlePath, top = 25 }) {
+    async stop({ bundlePath, top = Number(process.env.CPU_PROFILE_TOP ?? 25) }) {
       const { profile } = await send("Profiler.stop");
       close();
       if (process.env.CPU_PROFILE_OUT) writeFileSync(process.env.CPU_PROFILE_OUT, JSON.stringify(profile));
