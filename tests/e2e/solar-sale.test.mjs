@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { it } from "node:test";
-import { twilioSignature } from "../fakes/fake-twilio.mjs";
 import { describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
 import { assertFitsWidth, phoneInCallingHours, stateOfPhone, tag, toast, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
-import { DEFAULT_FROM, twilioModeServer } from "./twilio-mode.mjs";
+import { signedInbound, twilioModeServer } from "./twilio-mode.mjs";
 
 // Issue 28, "done when": a lead moves New → Appointment set from a booking link, gets its confirmation and its 2-hour
 // reminder (then cancels with "N"), sends a bill photo that shows in the thread, and a campaign step quotes its computed
@@ -25,32 +23,8 @@ const PNG = Buffer.from(
 // text to a number in calling hours goes at once.
 const FEDERAL_WINDOW = new Set(["NY", "IL", "CO", "AZ", "CA", "AK", "HI"]);
 
-/** A homeowner's text (with media) to our number, as Twilio posts it, signed with the account's auth token. */
-async function inbound(from, body, media = []) {
-  const { twilio, server, publicBaseUrl } = running();
-  const path = "/webhooks/twilio/sms";
-  const params = {
-    AccountSid: twilio.accountSid,
-    MessageSid: "MM" + randomBytes(16).toString("hex"),
-    From: from,
-    To: DEFAULT_FROM,
-    Body: body,
-    NumMedia: String(media.length),
-  };
-  media.forEach((m, i) => {
-    params[`MediaUrl${i}`] = m.url;
-    params[`MediaContentType${i}`] = m.contentType;
-  });
-  const res = await fetch(server.base + path, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "X-Twilio-Signature": twilioSignature(twilio.authToken, publicBaseUrl + path, params),
-    },
-    body: new URLSearchParams(params).toString(),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
+/** A homeowner's text (with media) to our number, as Twilio posts it. */
+const inbound = (from, body, media = []) => signedInbound(running(), { from, body, media });
 
 /** The bodies of the texts the fake Twilio accepted for `to`. */
 const textsTo = (to) =>

@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { it } from "node:test";
-import { twilioSignature } from "../fakes/fake-twilio.mjs";
 import { describeEachMode, sharedBrowser, signedInPage } from "./browser.mjs";
 import { phoneInCallingHours, randomPhone, stateOfPhone, toast, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
-import { DEFAULT_FROM, twilioModeServer } from "./twilio-mode.mjs";
+import { DEFAULT_FROM, signedInbound, twilioModeServer } from "./twilio-mode.mjs";
 
 // Issue 27, "done when": two reps on one Helio each get their own leads, text from their own numbers, see their own
 // queue, and hand a conversation over — JS on and off. Twilio mode (its own `wrangler dev` on free ports, against the
@@ -17,28 +15,8 @@ const [repA, repB] = [E2E_USERS.user, E2E_USERS.repB];
 const nameOf = (u) => `${u.first} ${u.last}`;
 const signIn = (mode, user) => signedInPage(browser(), mode, user, { baseURL: running().server.base });
 
-/** A homeowner's text to one of our numbers, as Twilio posts it (signed with the account's auth token). */
-async function inbound(from, to, body) {
-  const { twilio, server, publicBaseUrl } = running();
-  const path = "/webhooks/twilio/sms";
-  const params = {
-    AccountSid: twilio.accountSid,
-    MessageSid: "SM" + randomBytes(16).toString("hex"),
-    From: from,
-    To: to,
-    Body: body,
-    NumMedia: "0",
-  };
-  const res = await fetch(server.base + path, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "X-Twilio-Signature": twilioSignature(twilio.authToken, publicBaseUrl + path, params),
-    },
-    body: new URLSearchParams(params).toString(),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
+/** A homeowner's text to one of our numbers, as Twilio posts it. */
+const inbound = (from, to, body) => signedInbound(running(), { from, to, body });
 
 /** The From of every text the fake Twilio took for `to`. */
 const fromsTo = (to) =>

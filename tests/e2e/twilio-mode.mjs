@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { after, before } from "node:test";
-import { startFakeTwilio } from "../fakes/fake-twilio.mjs";
+import assert from "node:assert/strict";
+import { startFakeTwilio, twilioSignature } from "../fakes/fake-twilio.mjs";
 import { startServer } from "./server.mjs";
 
 /** Twilio's test-credential "valid From" magic number: the account's shared sending number here. */
@@ -48,4 +49,33 @@ export function twilioModeServer({ publicBaseUrl = "https://helio-e2e.example.co
     await running.twilio?.stop();
   });
   return () => running;
+}
+
+/**
+ * A homeowner's text to one of our numbers (with pictures: `media` of `{ url, contentType }`), as Twilio posts it to
+ * the server of `twilioModeServer`, signed with the account's auth token against the public URL.
+ */
+export async function signedInbound({ twilio, server, publicBaseUrl }, { from, to = DEFAULT_FROM, body, media = [] }) {
+  const path = "/webhooks/twilio/sms";
+  const params = {
+    AccountSid: twilio.accountSid,
+    MessageSid: (media.length ? "MM" : "SM") + randomBytes(16).toString("hex"),
+    From: from,
+    To: to,
+    Body: body,
+    NumMedia: String(media.length),
+  };
+  media.forEach((m, i) => {
+    params[`MediaUrl${i}`] = m.url;
+    params[`MediaContentType${i}`] = m.contentType;
+  });
+  const res = await fetch(server.base + path, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": twilioSignature(twilio.authToken, publicBaseUrl + path, params),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  assert.equal(res.status, 200, await res.text());
 }
