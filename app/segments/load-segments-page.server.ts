@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { ownerChoicesFrom, selectOwnerChoices } from "~/contacts/load-owner-picker.server";
 import { selectPipelineStages } from "~/contacts/pipeline-stages.server";
-import { loadContactScope, type ContactViewer } from "~/contacts/contact-scope.server";
+import type { ContactViewer } from "~/contacts/contact-scope.server";
 import { describeSegment, type SegmentDefinition } from "./segment-definition";
 import { getSegment, mayEditSegment, type SegmentEditor } from "./segment-access.server";
 import { listSegments } from "./list-segments.server";
@@ -47,13 +47,11 @@ export async function loadSegmentPage(
 ) {
   const [segment, choices] = await Promise.all([getSegment(db, id), formChoices(db)]);
   const preview = await previewSegment(db, segment.definition, me, opts);
-  const scope = await loadContactScope(db, me);
   return {
     segment: { id: segment.id, name: segment.name, definition: segment.definition },
     summary: describer(choices)(segment.definition),
     mayEdit: mayEditSegment(segment, me),
-    /** A standard user sees the contacts of their scope only (decision 048); the send reads the sender's. */
-    scoped: scope.kind !== "all",
+    scoped: preview.scoped,
     preview,
     ...choices,
   };

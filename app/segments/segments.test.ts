@@ -128,7 +128,12 @@ describe("a segment's tests, against real rows", () => {
       after: first.nextCursor,
     });
     expect(second.contacts.map((c) => c.id)).toEqual([made[2].id, made[1].id]);
-    expect(first.count).toBe(5);
+    // The count is the whole segment's on every page, not what lies past the cursor.
+    expect([first.count, second.count]).toEqual([5, 5]);
+    expect(second.contacts[0]).not.toHaveProperty("total");
+    // A cursor past the last (the segment shrank since): no rows, and still the segment's size.
+    const past = await previewSegment(db(), def({ tags: [tag] }), SEES_ALL, { now: NOW, after: made[0].id });
+    expect(past).toMatchObject({ contacts: [], count: 5, nextCursor: null });
   });
 
   it("reads in plain words", () => {
