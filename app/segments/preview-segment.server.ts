@@ -1,4 +1,5 @@
-import { and, count, desc, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { contacts } from "~/db/schema";
 import { loadContactScope, scopeCondition, type ContactViewer } from "~/contacts/contact-scope.server";
@@ -24,30 +25,37 @@ export async function previewSegment(
   // One walk of the segment: its size is a window count riding on the page's rows. A segment few contacts fit (at 5M
   // messages, "no message in 30 days") is found only by walking nearly every contact, so a count beside a page
   // walked them twice (bench: 2.0× the bare count at 5,000,000 messages).
+  // The walk selects only ids (any index of contacts covers them, so it reads no contact's row); the page's 50 rows
+  // are then read by key.
   const inSegment = db
-    .select({
-      id: contacts.id,
-      firstName: contacts.firstName,
-      lastName: contacts.lastName,
-      phone: contacts.phone,
-      email: contacts.email,
-      stage: contacts.stage,
-      zipCode: contacts.zipCode,
-      total: sql<number>`count(*) over ()`.as("total"),
-    })
+    .select({ id: contacts.id, total: sql<number>`count(*) over ()`.as("total") })
     .from(contacts)
     .where(where)
     .as("in_segment");
+  const c = alias(contacts, "c");
   const rows = await db
-    .select()
+    .select({
+      id: c.id,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      phone: c.phone,
+      email: c.email,
+      stage: c.stage,
+      zipCode: c.zipCode,
+      total: inSegment.total,
+    })
     .from(inSegment)
+    .innerJoin(c, eq(c.id, inSegment.id))
     .where(opts.after ? lt(inSegment.id, opts.after) : undefined)
     .orderBy(desc(inSegment.id))
     .limit(limit + 1);
-  // A page past the last (the segment shrank since the cursor was handed out) carries no count: ask for it.
+  // No rows on the first page: nobody fits. Past a cursor (the segment shrank since it was handed out) the empty page
+  // carries no count: ask for it.
   const total = rows.length
     ? rows[0].total
-    : ((await db.select({ n: count() }).from(contacts).where(where).get())?.n ?? 0);
+    : opts.after
+      ? ((await db.select({ n: count() }).from(contacts).where(where).get())?.n ?? 0)
+      : 0;
   const page = rows.slice(0, limit).map(({ total: _, ...c }) => c);
   return {
     /** A standard user sees the contacts of their scope only (decision 048); the send reads the sender's. */

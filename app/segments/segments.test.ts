@@ -136,6 +136,15 @@ describe("a segment's tests, against real rows", () => {
     expect(past).toMatchObject({ contacts: [], count: 5, nextCursor: null });
   });
 
+  it("walks the contacts once per view, a segment nobody fits included", async () => {
+    const restore = recordD1((await import("cloudflare:test")).env.DB);
+    const { statements } = await measureD1(async () => {
+      const empty = await previewSegment(db(), def({ tags: [uniqueTag("none")] }), SEES_ALL, { now: NOW });
+      expect(empty).toMatchObject({ count: 0, contacts: [], nextCursor: null });
+    }).finally(restore);
+    expect(statements.filter((s) => /from "contacts"/i.test(s.sql))).toHaveLength(1);
+  });
+
   it("reads in plain words", () => {
     const d = def({
       stages: ["sat"],
