@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { messages } from "~/db/schema";
+import { inJson } from "~/db/bulk-update.server";
 import type { SmsProvider } from "./providers/provider";
 import type { JobQueue } from "~/lib/job-queue";
 import { sendJobs } from "./enqueue-due-messages.server";
@@ -83,22 +84,21 @@ export async function reconcileMessages(
     }
   }
   const before = new Date(t - STUCK_QUEUED_MS);
-  const lost = await db
-    .update(messages)
-    .set({ updatedAt: now })
-    .where(
-      inArray(
-        messages.id,
-        db
-          .select({ id: messages.id })
-          .from(messages)
-          .where(
-            and(sql`${messages.status} = 'queued'`, lt(messages.scheduledAt, before), lt(messages.updatedAt, before)),
-          )
-          .limit(1000),
-      ),
-    )
-    .returning({ id: messages.id });
+  const stuckQueued = and(
+    sql`${messages.status} = 'queued'`,
+    lt(messages.scheduledAt, before),
+    lt(messages.updatedAt, before),
+  );
+  // The ids first, then the update by key, the same test again (a message queued meanwhile is left alone): an
+  // UPDATE … IN (subquery) reads 4 rows on a tick with nothing stuck, the bare SELECT 1 (issue 22: idle ticks).
+  const lostIds = (await db.select({ id: messages.id }).from(messages).where(stuckQueued).limit(1000)).map((r) => r.id);
+  const lost = lostIds.length
+    ? await db
+        .update(messages)
+        .set({ updatedAt: now })
+        .where(and(inJson(messages.id, lostIds), stuckQueued))
+        .returning({ id: messages.id })
+    : [];
   await sendJobs(
     queue,
     lost.map((l) => l.id),

@@ -1,9 +1,10 @@
 // The local provider used when Twilio/SendGrid are not configured: "sending" writes an outbox_messages row, and a
 // cron tick later reports it delivered, so the whole pipeline (status callbacks included) runs without accounts.
-import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import type { Clock } from "~/lib/clock";
 import { outboxMessages } from "~/db/schema";
+import { inJson } from "~/db/bulk-update.server";
 import type { EmailProvider, ProviderMessage, SendAccepted, SmsProvider } from "./provider";
 
 export const OUTBOX_SMS_SENDER = "+15005550006";
@@ -131,18 +132,25 @@ export async function advanceOutboxStatuses(
   { olderThanMs = 2000, limit = 500 }: { olderThanMs?: number; limit?: number } = {},
 ): Promise<OutboxStatusChange[]> {
   const o = outboxMessages;
+  // The due ids first, then the update by key: an UPDATE … IN (subquery) reads 4 rows on a tick with nothing due, the
+  // bare SELECT 1 (issue 22: idle ticks). The update checks "sent" again, so an overlapping tick changes nothing twice.
+  const due = await db
+    .select({ id: o.id })
+    .from(o)
+    .where(and(eq(o.status, "sent"), lte(o.updatedAt, new Date(now.getTime() - olderThanMs))))
+    .orderBy(asc(o.updatedAt))
+    .limit(limit);
+  if (!due.length) return [];
   const rows = await db
     .update(o)
     .set({ status: "delivered", updatedAt: now })
     .where(
-      inArray(
-        o.id,
-        db
-          .select({ id: o.id })
-          .from(o)
-          .where(and(eq(o.status, "sent"), lte(o.updatedAt, new Date(now.getTime() - olderThanMs))))
-          .orderBy(asc(o.updatedAt))
-          .limit(limit),
+      and(
+        inJson(
+          o.id,
+          due.map((d) => d.id),
+        ),
+        eq(o.status, "sent"),
       ),
     )
     .returning({ sid: o.sid, channel: o.channel, messageId: o.messageId });
