@@ -14,6 +14,11 @@ export async function enqueueReplyPushes(queue: JobQueue, messageIds: number[]) 
   );
 }
 
+/** A lead's first picture was kept (decision 057): its owner hears of the bill (a push replacing the reply's). */
+export async function enqueueBillPush(queue: JobQueue, messageId: number) {
+  await queue.send({ v: 1, type: "push", event: { kind: "bill", messageId } } satisfies PushJob);
+}
+
 export async function enqueueHotLeadPush(queue: JobQueue, alertId: number) {
   await queue.send({ v: 1, type: "push", event: { kind: "hot-lead", alertId } } satisfies PushJob);
 }

@@ -1,4 +1,3 @@
-import type { PushJob } from "~/jobs/jobs";
 import { activityRetentionDays } from "~/activity/purge-old-activity.server";
 import type { AiDeps } from "~/ai/run-chain.server";
 import { createDb, type Db } from "~/db/client.server";
@@ -18,6 +17,7 @@ import { aiChain, replyProviders, type ReplyProviders } from "./ai-chain.server"
 import type { WebhookDeps } from "~/webhooks/deliver-webhooks.server";
 import type { PushDeps } from "~/push/notify-push.server";
 import { pushConfig } from "~/push/push-config";
+import { enqueueBillPush } from "~/push/push-jobs";
 import { pipelineHooks } from "./pipeline-hooks.server";
 
 /**
@@ -104,10 +104,7 @@ export function buildAppDeps(env: Env, clock: Clock = systemClock): AppDeps {
       sms,
       now,
       // A lead's first picture tells its owner (a push that replaces the reply's).
-      billReceived: (messageId: number) =>
-        queue.send({ v: 1, type: "push", event: { kind: "bill", messageId } } satisfies PushJob, {
-          contentType: "json",
-        }),
+      billReceived: (messageId: number) => enqueueBillPush(queue, messageId),
     }),
     webhooks: () => {
       const { salesAlertEmail, publicBaseUrl } = alertConfig(env);
