@@ -10,13 +10,14 @@
 // page follows one contact whose thread is longer than a page at every scale (lengthenThread). No absolute millisecond budget: those do not travel between machines. Exit 1 when one fails.
 // The inbox queue (issue 27, decision 046): Mine / Unassigned / All and Snoozed over the same conversations, a quarter of
 // the contacts owned by the bench user and half by three other reps, a fifth of the conversations closed and one in
-// fifty snoozed; every page also runs the sidebar's unread count. --only inbox measures just those rows; --only segments the saved segments' pages (decision 075).
-//   node bench/screens.mjs [--requests 60] [--growth-requests 360] [--concurrency 4] [--repeats 3] [--contacts 100000] [--scales 1000000,5000000] [--only inbox|segments] [--json out.json]
+// fifty snoozed; every page also runs the sidebar's unread count. --only inbox measures just those rows; --only segments the saved segments' pages (decision 075); --only contact the contact page.
+//   node bench/screens.mjs [--requests 60] [--growth-requests 360] [--concurrency 4] [--repeats 3] [--contacts 100000] [--scales 1000000,5000000] [--only inbox|segments|contact] [--cpu-profile] [--json out.json]
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";
 import { join } from "node:path";
 import { Miniflare } from "miniflare";
+import { startCpuProfile } from "./lib/cpu-profile.mjs";
 import { bundleWorker, createBenchUser, login, MF_BASE, migrate, startHelioWithoutProvider } from "./lib/helio.mjs";
 import { lengthenThread, seedAtScale } from "./lib/scale-seed.mjs";
 import { parseFlags, runBench } from "./lib/util.mjs";
@@ -202,7 +203,12 @@ async function main() {
     for (const dir of persists) rmSync(dir, { recursive: true, force: true });
   });
   const start = async (persist) => {
-    const h = await startHelioWithoutProvider({ scriptPath, cleanups: [], persist });
+    const h = await startHelioWithoutProvider({
+      scriptPath,
+      cleanups: [],
+      persist,
+      mfOptions: flags["cpu-profile"] ? { inspectorPort: 0 } : {},
+    });
     if (!persist) persists.push(h.persist);
     return h;
   };
@@ -323,7 +329,9 @@ async function main() {
       ? (r) => r.inbox || r.name === "Conversations list"
       : flags.only === "segments"
         ? (r) => r.segment
-        : () => true;
+        : flags.only === "contact"
+          ? (r) => r.name.startsWith("One conversation")
+          : () => true;
   let failed = 0;
   let seededSoFar = 0;
   let busyId = null;
@@ -379,7 +387,13 @@ async function main() {
         async () => (await minimal.dispatchFetch(`http://127.0.0.1/?bytes=${bytes}`)).arrayBuffer(),
         sql(h.db, r.sql),
       ];
+      // --cpu-profile: the Helio isolate's self time over the first scale's measurement of each page.
+      const sampler =
+        flags["cpu-profile"] && k === 0
+          ? await startCpuProfile({ port: Number((await h.mf.getInspectorURL()).port) })
+          : null;
       const [route, floorWorker, floorSql] = await measureInTurn(runs);
+      if (sampler) console.log(await sampler.stop({ bundlePath: join(scriptPath, "..", "app.js") }));
       const budget = 2 * (floorWorker.p95 + floorSql.p95);
       // Ratios to floors measured in the same run only: an absolute millisecond budget does not travel between machines.
       const ok = route.p95 <= budget;

@@ -44,7 +44,9 @@ export async function takeToast(
   const headers = new Headers();
   const cookie = toastCookie(context);
   const raw = await cookie.parse(request.headers.get("Cookie"));
+  // Almost every request has no toast: no parse then (a failed zod parse builds an error object per request).
+  if (raw === null || raw === undefined) return { toast: null, headers };
   const parsed = toastSchema.safeParse(raw);
-  if (raw !== null && raw !== undefined) headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
   return { toast: parsed.success ? parsed.data : null, headers };
 }

@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
-import { SAVINGS_VARIABLES, savingsBasis, savingsVariables } from "./estimate-savings";
+import { SAVINGS_VARIABLES, savingsBasis, savingsVariables, type SavingsEstimate } from "./estimate-savings";
 import { estimateContactsSavings } from "./savings-data.server";
 
 export type SavingsFigure = { name: string; label: string; value: string; basis: string; typed: boolean };
@@ -9,12 +9,14 @@ export type SavingsFigure = { name: string; label: string; value: string; basis:
 /**
  * The contact page's Savings card (decision 074): each Solar variable as the next message will quote it — the value
  * typed on the contact when there is one, else the estimate — with where it came from, and the home's own figures.
+ * The estimate needs only the id, so the page reads it beside its other reads and passes it (`estimated`).
  */
 export async function loadContactSavings(
   db: Db,
   contact: { id: number; customFields: string | null; monthlyBillCents: number | null; monthlyKwh: number | null },
+  estimated?: Map<number, SavingsEstimate>,
 ) {
-  const estimate = (await estimateContactsSavings(db, [contact.id])).get(contact.id) ?? null;
+  const estimate = (estimated ?? (await estimateContactsSavings(db, [contact.id]))).get(contact.id) ?? null;
   const typed = parseCustomFields(contact.customFields);
   const values = estimate ? savingsVariables(estimate) : null;
   const basis = estimate ? savingsBasis(estimate) : null;

@@ -27,6 +27,7 @@ import { bookingToken } from "~/appointments/booking-token.server";
 import { messagingConfig } from "~/messaging/messaging-config.server";
 import { CONSENT_PURPOSE_LABEL } from "~/contacts/consent-purpose";
 import { loadContactSavings } from "~/savings/load-contact-savings.server";
+import { estimateContactsSavings } from "~/savings/savings-data.server";
 import { SavingsCard } from "~/savings/savings-card";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -39,7 +40,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const url = new URL(args.request.url);
   const contactId = routeId(args.params.id, CONTACT_NOT_FOUND);
-  const [page, appointments, linkClicks] = await Promise.all([
+  const [page, appointments, linkClicks, estimate] = await Promise.all([
     loadContactPage(db, {
       contactId,
       viewer: viewerOf(me),
@@ -50,9 +51,10 @@ export async function loader(args: LoaderFunctionArgs) {
     // Read beside the page; returned only when the page's scope check passed (loadContactPage throws otherwise).
     listContactAppointments(db, contactId),
     listContactLinkClicks(db, contactId),
+    estimateContactsSavings(db, [contactId]),
   ]);
   const { contact, thread, campaigns, templates, leads, owner, queue, users, stages, tags } = page;
-  const savings = await loadContactSavings(db, contact);
+  const savings = await loadContactSavings(db, contact, estimate);
   return {
     savings: { ...savings, utilityName: contact.utilityName ?? "" },
     contact: {
