@@ -43,6 +43,22 @@ const csvRows = (csv: string) =>
     // Every cell is quoted (csvCell): "a","b",…
     .map((l) => l.slice(1, -1).split('","'));
 
+/** The start check's CSV as a superuser downloads it, each row by its contact id (the first column). */
+async function startCsvById(campaignId: number, userId: number) {
+  const { csv } = await campaignStartCsv(db(), {
+    campaignId,
+    now: NOON_LA,
+    publicBaseUrl: BASE,
+    variables: [],
+    viewer: { userId, role: "superuser" },
+  });
+  return new Map(
+    csvRows(csv)
+      .slice(1)
+      .map((r) => [Number(r[0]), r]),
+  );
+}
+
 describe("the campaign pre-start check (issue 29 item 4)", () => {
   it("judges the first step for each enrolled contact with the campaign's own variables; blanks counted, not skipped", async () => {
     const w = await world();
@@ -70,15 +86,7 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
     // {{promoCode}}, {{campaignName}} from the campaign, {{salesRep}} from its creator: nothing unfilled.
     expect(r.check!.warnings.map((x) => x.code)).toEqual([]);
 
-    const { csv } = await campaignStartCsv(db(), {
-      campaignId: c.id,
-      now: NOON_LA,
-      publicBaseUrl: BASE,
-      variables: [],
-      viewer: { userId: w.user.id, role: "superuser" },
-    });
-    const rows = csvRows(csv);
-    const byId = new Map(rows.slice(1).map((r) => [Number(r[0]), r]));
+    const byId = await startCsvById(c.id, w.user.id);
     expect(byId.get(ana.id)?.[5]).toBe("Sends");
     expect(byId.get(nameless.id)?.[5]).toBe("Sends");
     expect(byId.get(nameless.id)?.[8]).toBe("Blank: {{firstName}}");
@@ -107,18 +115,7 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
     const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE, variables: [] });
     expect(r.step).toMatchObject({ delay: "1d", dueAt: "2026-11-28T20:00:00.000Z" });
     expect(r.step!.window).toBe("10:00–17:00, weekdays in the contact's time");
-    const { csv } = await campaignStartCsv(db(), {
-      campaignId: c.id,
-      now: NOON_LA,
-      publicBaseUrl: BASE,
-      variables: [],
-      viewer: { userId: w.user.id, role: "superuser" },
-    });
-    const byId = new Map(
-      csvRows(csv)
-        .slice(1)
-        .map((r) => [Number(r[0]), r]),
-    );
+    const byId = await startCsvById(c.id, w.user.id);
     // Monday 10:00 where each contact lives.
     expect(byId.get(la.id)?.[6]).toBe("2026-11-30T18:00:00.000Z");
     expect(byId.get(ny.id)?.[6]).toBe("2026-11-30T15:00:00.000Z");
@@ -134,16 +131,7 @@ describe("the campaign pre-start check (issue 29 item 4)", () => {
     await addCampaignStep(db(), c.id, step({ content: "{{promoCode}} for you. Reply STOP to opt out" }), NOON_LA);
     const r = await checkCampaignStart(db(), { campaignId: c.id, now: NOON_LA, publicBaseUrl: BASE, variables: [] });
     expect(r.audience.checked).toBe(2);
-    const { csv } = await campaignStartCsv(db(), {
-      campaignId: c.id,
-      now: NOON_LA,
-      publicBaseUrl: BASE,
-      variables: [],
-      viewer: { userId: w.user.id, role: "superuser" },
-    });
-    const ids = csvRows(csv)
-      .slice(1)
-      .map((r) => Number(r[0]));
+    const ids = [...(await startCsvById(c.id, w.user.id)).keys()];
     expect(ids.sort()).toEqual([a.id, b.id].sort());
     expect(ids).not.toContain(other.id);
     expect(r.check!.warnings).toContainEqual({

@@ -87,9 +87,13 @@ export async function replyOrReplace(
     case "cancel":
       await cancelScheduledReply(context.db, target.to, input.messageId, actor, now);
       return redirectWithToast(context, thread, { title: "Scheduled text cancelled" });
-    case "later": {
-      const sendAt = localToUtc(input.sendAt, input.tz);
-      if (!sendAt) throw new AppError("validation", INVALID_START_AT, { field: "sendAt" });
+    case "later":
+    case "reply": {
+      let sendAt: Date | undefined;
+      if (input.intent === "later") {
+        sendAt = localToUtc(input.sendAt, input.tz) ?? undefined;
+        if (!sendAt) throw new AppError("validation", INVALID_START_AT, { field: "sendAt" });
+      }
       requirePublicUrl(context.cloudflare.env);
       const picture = await attachedPicture(context.cloudflare.env.MEDIA, form);
       await sendReply(
@@ -100,19 +104,7 @@ export async function replyOrReplace(
         sendAt,
         picture,
       );
-      return redirectWithToast(context, thread, { title: "Reply scheduled" });
-    }
-    case "reply": {
-      requirePublicUrl(context.cloudflare.env);
-      const picture = await attachedPicture(context.cloudflare.env.MEDIA, form);
-      await sendReply(
-        context.domain(),
-        target.to,
-        { message: input.message, nonce: input.nonce },
-        actor,
-        undefined,
-        picture,
-      );
+      if (sendAt) return redirectWithToast(context, thread, { title: "Reply scheduled" });
       return redirectWithToast(context, target.back, { title: picture ? "Picture sent" : "Reply sent" });
     }
   }

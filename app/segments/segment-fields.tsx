@@ -45,6 +45,20 @@ export function SegmentFields({
       }))
     : (v?.fields ?? []);
   const err = (f: string) => fieldErrorsOf(reply, f);
+  type Choice = "owner" | "reply" | "touchOp" | "consent" | "bill";
+  /** A "blank means any" select of the definition, as posted when refused. */
+  const choice = (field: Choice, label: string, choices: { value: string | number; label: string }[], any = "Any") => (
+    <Field
+      as="select"
+      label={label}
+      name={field}
+      id={`${idPrefix}-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`}
+      placeholder={any}
+      defaultValue={val(field, v?.[field] ?? "")}
+      errors={err(field)}
+      options={choices}
+    />
+  );
   return (
     <div className="space-y-4">
       <Field
@@ -75,35 +89,14 @@ export function SegmentFields({
         errors={err("tags")}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          as="select"
-          label="Owner"
-          name="owner"
-          id={`${idPrefix}-owner`}
-          placeholder="Anyone"
-          defaultValue={val("owner", v?.owner ?? "")}
-          errors={err("owner")}
-          options={[{ value: "none", label: "Unassigned" }, ...owners.map((o) => ({ value: o.id, label: o.name }))]}
-        />
-        <Field
-          as="select"
-          label="Reply"
-          name="reply"
-          id={`${idPrefix}-reply`}
-          placeholder="Any"
-          defaultValue={val("reply", v?.reply ?? "")}
-          errors={err("reply")}
-          options={options(REPLY_STATES)}
-        />
-        <Field
-          as="select"
-          label="Last message"
-          name="touchOp"
-          id={`${idPrefix}-touch-op`}
-          placeholder="Any time"
-          defaultValue={val("touchOp", v?.touchOp ?? "")}
-          options={options(TOUCH_OPS)}
-        />
+        {choice(
+          "owner",
+          "Owner",
+          [{ value: "none", label: "Unassigned" }, ...owners.map((o) => ({ value: o.id, label: o.name }))],
+          "Anyone",
+        )}
+        {choice("reply", "Reply", options(REPLY_STATES))}
+        {choice("touchOp", "Last message", options(TOUCH_OPS), "Any time")}
         <Field
           label="Days"
           name="touchDays"
@@ -113,26 +106,8 @@ export function SegmentFields({
           errors={err("touchDays")}
           hint="With “no message in the last”: 30 finds leads gone quiet a month."
         />
-        <Field
-          as="select"
-          label="Consent"
-          name="consent"
-          id={`${idPrefix}-consent`}
-          placeholder="Any"
-          defaultValue={val("consent", v?.consent ?? "")}
-          errors={err("consent")}
-          options={options(CONSENT_STATES)}
-        />
-        <Field
-          as="select"
-          label="Bill"
-          name="bill"
-          id={`${idPrefix}-bill`}
-          placeholder="Any"
-          defaultValue={val("bill", v?.bill ?? "")}
-          errors={err("bill")}
-          options={options(BILL_STATES)}
-        />
+        {choice("consent", "Consent", options(CONSENT_STATES))}
+        {choice("bill", "Bill", options(BILL_STATES))}
       </div>
       <fieldset className="min-w-0 space-y-2">
         <legend className="text-sm font-medium">Contact fields (all of these)</legend>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { BASE, describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
-import { assertFitsWidth, phone, tag, toast } from "./lib.mjs";
+import { assertFitsWidth, bookFromLink, phone, tag, toast } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 
 // Issue 28 item 2 (decision 055): a setter books the closer's visit from the lead's page on a 390 px phone, JS on and
@@ -76,15 +76,7 @@ describeEachMode("appointments", (mode) => {
     const link = await page.getByLabel("Booking link").inputValue();
 
     // The homeowner: another browser, no session.
-    const homeowner = await browser().newContext({ javaScriptEnabled: mode.javaScriptEnabled, ...PHONE_WINDOW });
-    const booking = await homeowner.newPage();
-    await booking.goto(BASE + new URL(link).pathname);
-    await booking.getByRole("heading", { name: "Pick a time for your solar consultation" }).waitFor();
-    await assertFitsWidth(booking, 390, "the booking page");
-    await booking.getByRole("radio").first().check();
-    await booking.getByRole("button", { name: "Book this time" }).click();
-    await booking.getByTestId("booked").waitFor();
-    await homeowner.close();
+    await bookFromLink(browser(), mode, BASE, link);
 
     await page.goto(`/contacts/${id}`);
     await page.getByTestId("contact-stage").getByText("Appointment set", { exact: true }).waitFor();

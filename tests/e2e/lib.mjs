@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { PHONE_WINDOW } from "./browser.mjs";
 // What every browser test shares: polling that works with JS off, unique searchable tags, sendable phone numbers.
 
 /**
@@ -154,4 +155,20 @@ export async function turnOffWebhook(page, endpoint) {
     .getByRole("button", { name: `Turn off ${endpoint.url}` })
     .click();
   await toast(page, "Webhook turned off").waitFor();
+}
+
+/**
+ * The homeowner books the first open time from a contact's login-free booking link (decision 058), in a browser of
+ * their own (no session) on a 390 px phone, JS on or off as `mode`; `base` is the app's origin.
+ */
+export async function bookFromLink(browser, mode, base, link) {
+  const homeowner = await browser.newContext({ javaScriptEnabled: mode.javaScriptEnabled, ...PHONE_WINDOW });
+  const booking = await homeowner.newPage();
+  await booking.goto(base + new URL(link).pathname);
+  await booking.getByRole("heading", { name: "Pick a time for your solar consultation" }).waitFor();
+  await assertFitsWidth(booking, 390, "the booking page");
+  await booking.getByRole("radio").first().check();
+  await booking.getByRole("button", { name: "Book this time" }).click();
+  await booking.getByTestId("booked").waitFor();
+  await homeowner.close();
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { describeEachMode, PHONE_WINDOW, sharedBrowser, signedInPage } from "./browser.mjs";
-import { assertFitsWidth, phoneInCallingHours, stateOfPhone, tag, toast, until } from "./lib.mjs";
+import { assertFitsWidth, bookFromLink, phoneInCallingHours, stateOfPhone, tag, toast, until } from "./lib.mjs";
 import { E2E_USERS } from "./server.mjs";
 import { signedInbound, twilioModeServer } from "./twilio-mode.mjs";
 
@@ -114,15 +114,7 @@ describeEachMode("a solar sale", (mode) => {
     await toast(page, "Booking hours saved").waitFor();
     await page.goto(`/contacts/${id}`);
     const link = await page.getByLabel("Booking link").inputValue();
-    const homeowner = await browser().newContext({ javaScriptEnabled: mode.javaScriptEnabled, ...PHONE_WINDOW });
-    const booking = await homeowner.newPage();
-    await booking.goto(server.base + new URL(link).pathname);
-    await booking.getByRole("heading", { name: "Pick a time for your solar consultation" }).waitFor();
-    await assertFitsWidth(booking, 390, "the booking page");
-    await booking.getByRole("radio").first().check();
-    await booking.getByRole("button", { name: "Book this time" }).click();
-    await booking.getByTestId("booked").waitFor();
-    await homeowner.close();
+    await bookFromLink(browser(), mode, server.base, link);
     await page.goto(`/contacts/${id}`);
     await page.getByTestId("contact-stage").getByText("Appointment set", { exact: true }).waitFor();
 
