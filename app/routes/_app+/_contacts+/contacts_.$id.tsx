@@ -53,9 +53,11 @@ export async function loader(args: LoaderFunctionArgs) {
     listContactLinkClicks(db, contactId),
     estimateContactsSavings(db, [contactId]),
   ]);
-  const { contact, thread, campaigns, templates, leads, owner, queue, users, stages, tags } = page;
+  // The thread, campaigns, templates, leads, owner picker, queue state, users and tags go to the page as read.
+  const { contact, stages, ...asRead } = page;
   const savings = await loadContactSavings(db, contact, estimate);
   return {
+    ...asRead,
     savings: { ...savings, utilityName: contact.utilityName ?? "" },
     contact: {
       id: contact.id,
@@ -79,19 +81,11 @@ export async function loader(args: LoaderFunctionArgs) {
       billReceivedAt: contact.billReceivedAt?.toISOString() ?? null,
     },
     stages: stages.map((s) => ({ key: s.key, label: s.label })),
-    tags,
     appointments,
     linkClicks,
     me: me.id,
     bookingLink: await bookingLinkFor(args.context.cloudflare.env, contact.id, args.context.clock()),
     customFields: parseCustomFields(contact.customFields),
-    campaigns,
-    thread,
-    templates,
-    leads,
-    owner,
-    queue,
-    users,
     nonce: crypto.randomUUID(),
   };
 }
