@@ -2,8 +2,8 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { inJson } from "~/db/bulk-update.server";
 import { runBatch } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
-import { activityLog, appointments, contacts, messages } from "~/db/schema";
-import { activityRow } from "~/activity/log-activity.server";
+import { appointments, contacts, messages } from "~/db/schema";
+import { logActivity } from "~/activity/log-activity.server";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
 import { appointmentTextColumns, closer, closerNameOf } from "./appointment-columns.server";
 import { parseAppointmentReply, REPLY_STATUS, replyAnswerText, UPCOMING } from "./appointment-texts";
@@ -85,13 +85,11 @@ export async function answerAppointmentReplies({ db, queue, now }: DomainContext
           updatedAt: now,
         })
         .where(and(eq(appointments.id, next.id), inArray(appointments.status, [...UPCOMING]))),
-      db.insert(activityLog).values(
-        activityRow("appointment_reply", {
-          userId: null,
-          now,
-          details: { appointmentId: next.id, contactId: m.contactId, reply: m.reply, messageId: m.id },
-        }),
-      ),
+      logActivity(db, "appointment_reply", {
+        userId: null,
+        now,
+        details: { appointmentId: next.id, contactId: m.contactId, reply: m.reply, messageId: m.id },
+      }),
     ]);
     answered.push(m.id);
     inputs.push({

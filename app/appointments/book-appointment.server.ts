@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch } from "~/db/client.server";
 import type { DomainContext } from "~/db/domain-context";
-import { activityLog, appointments, users } from "~/db/schema";
+import { appointments, users } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { personName } from "~/lib/names";
@@ -91,14 +91,11 @@ export async function bookAppointment(
       })
       .returning({ id: appointments.id }),
     advanceStageStatement(db, { contactId: contact.id, to: "appointment_set", from: BEFORE_APPOINTMENT }, now),
-    db.insert(activityLog).values(
-      activityRow("book_appointment", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { contactId: contact.id, startsAt: input.startsAt.toISOString(), closerUserId: closer?.id ?? null },
-      }),
-    ),
+    logActivity(db, "book_appointment", {
+      ...actor,
+      now,
+      details: { contactId: contact.id, startsAt: input.startsAt.toISOString(), closerUserId: closer?.id ?? null },
+    }),
   ] as const)) as [{ id: number }[], { id: number }[]];
   const id = inserted[0].id;
   if (moved.length) await hooks.stageChanged({ db, now }, [contact.id], "appointment_set");

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch } from "~/db/client.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, appointments, type AppointmentStatus } from "~/db/schema";
+import { appointments, type AppointmentStatus } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { getContact } from "~/contacts/get-contact.server";
@@ -47,14 +47,11 @@ export async function setAppointmentStatus(
       },
       now,
     ),
-    db.insert(activityLog).values(
-      activityRow("set_appointment_status", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { appointmentId: input.appointmentId, contactId: contact.id, status: input.status },
-      }),
-    ),
+    logActivity(db, "set_appointment_status", {
+      ...actor,
+      now,
+      details: { appointmentId: input.appointmentId, contactId: contact.id, status: input.status },
+    }),
   ] as const)) as [{ id: number }[], { id: number }[]];
   if (!changed.length) throw new AppError("not_found", APPOINTMENT_NOT_FOUND);
   // The sequences these events start (decision 059): Sat reached, or a no-show to win back.

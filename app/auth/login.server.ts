@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, isNull, max, sql } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, loginHistory, sessions, users } from "~/db/schema";
-import { activityRow } from "~/activity/log-activity.server";
+import { loginHistory, sessions, users } from "~/db/schema";
+import { logActivity } from "~/activity/log-activity.server";
 import {
   BACKOFF_AFTER_FAILURES,
   BACKOFF_BASE_MS,
@@ -187,7 +187,7 @@ async function startSession(
       .update(users)
       .set({ lastLoginAt: now, loginCount: sql`${users.loginCount} + 1`, updatedAt: now })
       .where(eq(users.id, user.id)),
-    db.insert(activityLog).values(activityRow("login", { userId: user.id, ipAddress: input.ipAddress, now })),
+    logActivity(db, "login", { userId: user.id, ipAddress: input.ipAddress, now }),
     ...extra,
   ]);
   const { id, firstName, lastName, role, isActive, mustChangePassword } = user;

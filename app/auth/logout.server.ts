@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, sessions } from "~/db/schema";
-import { activityRow } from "~/activity/log-activity.server";
+import { sessions } from "~/db/schema";
+import { logActivity } from "~/activity/log-activity.server";
 import { sha256Hex } from "~/lib/crypto.server";
 import { clientIp } from "~/lib/request.server";
 import { findSessionUser, readSessionToken } from "./session.server";
@@ -13,7 +13,7 @@ export async function logOut(db: Db, request: Request, now: Date) {
   if (!token || !user) return false;
   await runBatch(db, [
     db.delete(sessions).where(eq(sessions.id, await sha256Hex(token))),
-    db.insert(activityLog).values(activityRow("logout", { userId: user.id, ipAddress: clientIp(request), now })),
+    logActivity(db, "logout", { userId: user.id, ipAddress: clientIp(request), now }),
   ]);
   return true;
 }

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { runBatch } from "~/db/client.server";
-import { activityLog, apiKeys, users, type Role } from "~/db/schema";
-import { activityRow } from "~/activity/log-activity.server";
+import { apiKeys, users, type Role } from "~/db/schema";
+import { logActivity } from "~/activity/log-activity.server";
 import { AppError } from "~/lib/app-error";
 import { randomToken, sha256Hex } from "~/lib/crypto.server";
 import type { Actor } from "~/lib/actor";
@@ -28,14 +28,11 @@ export async function createApiKey(db: Db, input: NewApiKey, actor: Actor, now: 
   };
   const [inserted] = await runBatch(db, [
     db.insert(apiKeys).values(row).returning({ id: apiKeys.id }),
-    db.insert(activityLog).values(
-      activityRow("create_api_key", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { name: row.name, prefix: row.prefix, scopes: row.scopes },
-        now,
-      }),
-    ),
+    logActivity(db, "create_api_key", {
+      ...actor,
+      details: { name: row.name, prefix: row.prefix, scopes: row.scopes },
+      now,
+    }),
   ]);
   const id = (inserted as { id: number }[])[0].id;
   return { id, secret, prefix: row.prefix, name: row.name };
@@ -75,13 +72,10 @@ export async function revokeApiKey(db: Db, id: number, actor: Actor & { role: Ro
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), mine))
     .returning({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix });
   if (updated.length === 0) throw new AppError("not_found", "API key not found or already revoked");
-  await db.insert(activityLog).values(
-    activityRow("revoke_api_key", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      details: { keyId: id, name: updated[0].name, prefix: updated[0].prefix },
-      now,
-    }),
-  );
+  await logActivity(db, "revoke_api_key", {
+    ...actor,
+    details: { keyId: id, name: updated[0].name, prefix: updated[0].prefix },
+    now,
+  });
   return updated[0];
 }

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { activityRow, logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { orgFlagStatement, readOrgFlag } from "~/db/org-flag.server";
 import { activityLog, recoveryCodes, sessions, users } from "~/db/schema";
@@ -142,14 +142,11 @@ export async function resetTwoFactor(db: Db, targetUserId: number, actor: Actor,
   await runBatch(db, [
     ...clearTwoFactor(db, targetUserId, now),
     db.delete(sessions).where(eq(sessions.userId, targetUserId)),
-    db.insert(activityLog).values(
-      activityRow("reset_two_factor", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { targetUserId, wasOn: Boolean(res) },
-      }),
-    ),
+    logActivity(db, "reset_two_factor", {
+      ...actor,
+      now,
+      details: { targetUserId, wasOn: Boolean(res) },
+    }),
   ]);
 }
 
@@ -176,13 +173,10 @@ export async function setTwoFactorPolicy(
   }
   await runBatch(db, [
     orgFlagStatement(db, REQUIRE_SUPERUSER_2FA_KEY, requireForSuperusers, now),
-    db.insert(activityLog).values(
-      activityRow("set_two_factor_policy", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { requireForSuperusers },
-      }),
-    ),
+    logActivity(db, "set_two_factor_policy", {
+      ...actor,
+      now,
+      details: { requireForSuperusers },
+    }),
   ]);
 }

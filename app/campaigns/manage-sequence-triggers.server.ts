@@ -1,5 +1,5 @@
 import { count, desc, eq, inArray } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { activityRow, logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
 import { activityLog, campaigns, sequenceTriggers } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
@@ -144,14 +144,11 @@ export async function createSequenceTrigger(db: Db, input: CreateRuleInput, acto
         updatedAt: now,
       })
       .returning({ id: sequenceTriggers.id }),
-    db.insert(activityLog).values(
-      activityRow("create_lead_trigger", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { campaignId: c.id, ...triggerColumns(trigger) },
-        now,
-      }),
-    ),
+    logActivity(db, "create_lead_trigger", {
+      ...actor,
+      details: { campaignId: c.id, ...triggerColumns(trigger) },
+      now,
+    }),
   ])) as [{ id: number }[]];
   return { id: rows[0].id };
 }
@@ -164,14 +161,11 @@ export async function setSequenceTriggerEnabled(db: Db, id: number, enabled: boo
     .where(eq(sequenceTriggers.id, id))
     .returning({ id: sequenceTriggers.id });
   if (!rows.length) throw new AppError("not_found", RULE_NOT_FOUND);
-  await db.insert(activityLog).values(
-    activityRow("update_lead_trigger", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      details: { id, enabled },
-      now,
-    }),
-  );
+  await logActivity(db, "update_lead_trigger", {
+    ...actor,
+    details: { id, enabled },
+    now,
+  });
 }
 
 /** Deletes a rule (the enrolments it made stay). Logs `delete_lead_trigger`. */

@@ -1,6 +1,6 @@
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, contactTags } from "~/db/schema";
+import { contactTags } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { NO_CONTACT_EVENT_HOOKS, type ContactEventHooks } from "./contact-event-hooks";
@@ -37,14 +37,11 @@ export async function addContactTag(
       .values({ contactId: contact.id, tag, createdAt: now })
       .onConflictDoNothing()
       .returning({ tag: contactTags.tag }),
-    db.insert(activityLog).values(
-      activityRow("tag_contact", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { contactId: contact.id, tag },
-        now,
-      }),
-    ),
+    logActivity(db, "tag_contact", {
+      ...actor,
+      details: { contactId: contact.id, tag },
+      now,
+    }),
   ])) as [{ tag: string }[], unknown];
   // A twin request added it in between: no change of ours (its entry is logged once more, nothing else).
   if (!inserted.length) return { added: false };

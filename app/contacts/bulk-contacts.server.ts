@@ -1,6 +1,6 @@
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, type DuplicateMode } from "~/db/schema";
+import { type DuplicateMode } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { toContactValues, type ContactValues } from "./contact-row.server";
 import { loadContactScope, type ContactViewer } from "./contact-scope.server";
@@ -62,13 +62,11 @@ export async function bulkUpsertContacts(
     result.duplicates += counts.duplicates;
   }
   const { errors: _omit, ...details } = result;
-  await db.insert(activityLog).values(
-    activityRow("bulk_create_contacts", {
-      userId: opts.viewer.userId,
-      ipAddress: opts.ipAddress,
-      now: opts.now,
-      details: { ...details, received: items.length },
-    }),
-  );
+  await logActivity(db, "bulk_create_contacts", {
+    userId: opts.viewer.userId,
+    ipAddress: opts.ipAddress,
+    now: opts.now,
+    details: { ...details, received: items.length },
+  });
   return result;
 }

@@ -1,6 +1,6 @@
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, contacts, type Contact } from "~/db/schema";
+import { contacts, type Contact } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { assertPhoneFree, reloadContact } from "./contact-checks.server";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
@@ -30,14 +30,11 @@ export async function createContact(
           updatedAt: now,
         })
         .returning(),
-      db.insert(activityLog).values(
-        activityRow("create_contact", {
-          userId: actor.userId,
-          ipAddress: actor.ipAddress,
-          now,
-          details: { phone: values.phone, name: `${values.firstName} ${values.lastName}` },
-        }),
-      ),
+      logActivity(db, "create_contact", {
+        ...actor,
+        now,
+        details: { phone: values.phone, name: `${values.firstName} ${values.lastName}` },
+      }),
       ...optOutFlagStatements(db, [values]),
     ])) as [Contact[], unknown];
     return reloadContact(db, created);

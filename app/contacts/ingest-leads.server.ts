@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, contacts, leadConsents, leadIdempotency } from "~/db/schema";
-import { activityRow } from "~/activity/log-activity.server";
+import { contacts, leadConsents, leadIdempotency } from "~/db/schema";
+import { logActivity } from "~/activity/log-activity.server";
 import { AppError } from "~/lib/app-error";
 import { isUniqueViolation } from "~/db/unique-violation";
 import { isUniquePhoneViolation, toContactValues, type ContactFields } from "./contact-row.server";
@@ -277,14 +277,12 @@ async function planAndWrite(
   const stored = outcomes.filter((o) => o.status !== "skipped").length;
   if (stored > 0)
     statements.push(
-      db.insert(activityLog).values(
-        activityRow("receive_leads", {
-          userId: input.userId,
-          ipAddress: input.requestIp,
-          details: { apiKeyId: input.apiKeyId, leads: parsed.length, stored },
-          now,
-        }),
-      ),
+      logActivity(db, "receive_leads", {
+        userId: input.userId,
+        ipAddress: input.requestIp,
+        details: { apiKeyId: input.apiKeyId, leads: parsed.length, stored },
+        now,
+      }),
     );
   const results = await runBatch(db, statements);
   for (const { index, stmt } of inserted) {

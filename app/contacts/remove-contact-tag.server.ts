@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, contactTags } from "~/db/schema";
+import { contactTags } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import type { ContactViewer } from "./contact-scope.server";
 import { requireTag } from "./contact-tag";
@@ -21,13 +21,10 @@ export async function removeContactTag(
     .where(and(eq(contactTags.contactId, contact.id), eq(contactTags.tag, tag)))
     .returning({ tag: contactTags.tag });
   if (!deleted.length) return { removed: false };
-  await db.insert(activityLog).values(
-    activityRow("untag_contact", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      details: { contactId: contact.id, tag },
-      now,
-    }),
-  );
+  await logActivity(db, "untag_contact", {
+    ...actor,
+    details: { contactId: contact.id, tag },
+    now,
+  });
   return { removed: true };
 }

@@ -1,8 +1,8 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { inJson } from "~/db/bulk-update.server";
 import { chunk, rowsPerInsert, runBatch, type Db } from "~/db/client.server";
-import { activityLog, contacts, conversationNotes, users, type Role } from "~/db/schema";
+import { contacts, conversationNotes, users, type Role } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { MAX_OWNER_CONTACTS } from "./owner-limits";
@@ -87,19 +87,16 @@ export async function setContactOwner(db: Db, input: SetOwnerInput, actor: Owner
         ),
       )
     : [];
-  const log = db.insert(activityLog).values(
-    activityRow("set_contact_owner", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      now,
-      details: {
-        ownerUserId: owner,
-        changed: changed.length,
-        contactIds: changed.slice(0, 20).map((r) => r.id),
-        ...(note ? { note } : {}),
-      },
-    }),
-  );
+  const log = logActivity(db, "set_contact_owner", {
+    ...actor,
+    now,
+    details: {
+      ownerUserId: owner,
+      changed: changed.length,
+      contactIds: changed.slice(0, 20).map((r) => r.id),
+      ...(note ? { note } : {}),
+    },
+  });
   await runBatch(db, [log, ...handoffNotes]);
   return { changed: changed.length, unchanged: ids.length - changed.length };
 }

@@ -1,8 +1,8 @@
 import { and, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, contacts, pipelineStages } from "~/db/schema";
+import { contacts, pipelineStages } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { loadContactScope, scopeCondition, type ContactViewer } from "./contact-scope.server";
@@ -41,14 +41,11 @@ export async function setContactStage(
       ),
     )
     .returning({ id: contacts.id });
-  await db.insert(activityLog).values(
-    activityRow("set_contact_stage", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      now,
-      details: { stage: stage.key, changed: changed.length, contactIds: changed.slice(0, 20).map((r) => r.id) },
-    }),
-  );
+  await logActivity(db, "set_contact_stage", {
+    ...actor,
+    now,
+    details: { stage: stage.key, changed: changed.length, contactIds: changed.slice(0, 20).map((r) => r.id) },
+  });
   // The sequences a stage starts (decision 059), for the contacts that moved now.
   if (changed.length)
     await hooks.stageChanged(

@@ -1,9 +1,9 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import { inJson } from "~/db/bulk-update.server";
 import { z } from "zod";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, contacts, conversationNotes, noteMentions, users, type Role } from "~/db/schema";
+import { contacts, conversationNotes, noteMentions, users, type Role } from "~/db/schema";
 import { contactScope, everyUserSeesAllContacts, inScope } from "~/contacts/contact-scope.server";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
@@ -116,14 +116,11 @@ export async function addConversationNote(
       createdAt: now,
     })
     .returning({ id: conversationNotes.id });
-  const log = db.insert(activityLog).values(
-    activityRow("add_conversation_note", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      now,
-      details: { noteId: note.id, ...("contactId" in to ? { contactId: to.contactId } : {}), mentions: mentioned },
-    }),
-  );
+  const log = logActivity(db, "add_conversation_note", {
+    ...actor,
+    now,
+    details: { noteId: note.id, ...("contactId" in to ? { contactId: to.contactId } : {}), mentions: mentioned },
+  });
   if (mentioned.length)
     await db.batch([db.insert(noteMentions).values(mentioned.map((userId) => ({ userId, noteId: note.id }))), log]);
   else await log;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, messages } from "~/db/schema";
+import { messages } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import type { NoteTarget } from "./add-conversation-note.server";
@@ -31,13 +31,10 @@ export async function cancelScheduledReply(db: Db, to: NoteTarget, messageId: nu
     )
     .returning({ id: messages.id });
   if (!row) throw new AppError("conflict", NOT_SCHEDULED);
-  await db.insert(activityLog).values(
-    activityRow("cancel_scheduled_message", {
-      userId: actor.userId,
-      ipAddress: actor.ipAddress,
-      now,
-      details: { messageId, ...("contactId" in to ? { contactId: to.contactId } : {}) },
-    }),
-  );
+  await logActivity(db, "cancel_scheduled_message", {
+    ...actor,
+    now,
+    details: { messageId, ...("contactId" in to ? { contactId: to.contactId } : {}) },
+  });
   return { id: row.id };
 }

@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, orgSettings } from "~/db/schema";
+import { orgSettings } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { PAUSE_FILTERED_KEY, PAUSE_PERCENT_KEY, pauseThresholdFrom, type PauseThreshold } from "./carrier-filtering";
 
@@ -31,13 +31,10 @@ export async function savePauseThreshold(db: Db, t: PauseThreshold, actor: Actor
         .values({ ...row, updatedAt: now })
         .onConflictDoUpdate({ target: orgSettings.key, set: { value: row.value, updatedAt: now } }),
     ),
-    db.insert(activityLog).values(
-      activityRow("set_autopilot_threshold", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { filtered: t.filtered, percent: t.percent },
-        now,
-      }),
-    ),
+    logActivity(db, "set_autopilot_threshold", {
+      ...actor,
+      details: { filtered: t.filtered, percent: t.percent },
+      now,
+    }),
   ]);
 }

@@ -27,8 +27,7 @@ export async function resumeSendingNumber(
     .returning({ sender: senderPacing.sender });
   if (!resumed.length) throw notFound("That number is not paused");
   await logActivity(db, "sending_number_resumed", {
-    userId: actor.userId,
-    ipAddress: actor.ipAddress,
+    ...actor,
     details: { sender },
     now,
   });

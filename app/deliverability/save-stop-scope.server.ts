@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, orgSettings, users } from "~/db/schema";
+import { orgSettings, users } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { Actor } from "~/lib/actor";
 import { loadStopScopeSettings } from "~/messaging/org-settings.server";
@@ -48,13 +48,10 @@ export async function saveStopScope(
     number
       ? upsert(INFORMATIONAL_SENDER_KEY, number)
       : db.delete(orgSettings).where(eq(orgSettings.key, INFORMATIONAL_SENDER_KEY)),
-    db.insert(activityLog).values(
-      activityRow("set_stop_scope", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { from: before, to: next },
-        now,
-      }),
-    ),
+    logActivity(db, "set_stop_scope", {
+      ...actor,
+      details: { from: before, to: next },
+      now,
+    }),
   ]);
 }

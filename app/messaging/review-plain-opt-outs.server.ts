@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, messages, suppressions } from "~/db/schema";
+import { messages, suppressions } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import { unsuppressStatements } from "./compliance.server";
 import { REVIEWABLE_OPT_OUT_REASONS } from "./keywords";
@@ -63,13 +63,10 @@ export async function undoPlainWordsOptOut(
   if (!row) throw new AppError("not_found", "That opt-out is no longer on the list");
   await runBatch(db, [
     ...unsuppressStatements(db, "sms", row.address, now),
-    db.insert(activityLog).values(
-      activityRow("undo_opt_out", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { phone: row.address, note, inboundSid: row.source },
-        now,
-      }),
-    ),
+    logActivity(db, "undo_opt_out", {
+      ...actor,
+      details: { phone: row.address, note, inboundSid: row.source },
+      now,
+    }),
   ]);
 }

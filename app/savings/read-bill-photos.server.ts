@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, like, sql } from "drizzle-orm";
 import { z } from "zod";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runChain, type AiDeps } from "~/ai/run-chain.server";
 import type { AiTask } from "~/ai/provider";
 import { inJson } from "~/db/bulk-update.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, contacts, messageMedia, messages } from "~/db/schema";
+import { contacts, messageMedia, messages } from "~/db/schema";
 import { base64Url } from "~/lib/crypto.server";
 
 /** What a model may say a bill says (decision 077): data, bounded, each part optional; anything else is refused. */
@@ -119,13 +119,11 @@ export async function readBillPhotos(deps: BillReaderDeps, messageIds: number[])
           updatedAt: now,
         })
         .where(eq(contacts.id, p.contactId)),
-      db.insert(activityLog).values(
-        activityRow("read_bill", {
-          userId: null,
-          now,
-          details: { contactId: p.contactId, messageId: p.messageId, provider, ...fill },
-        }),
-      ),
+      logActivity(db, "read_bill", {
+        userId: null,
+        now,
+        details: { contactId: p.contactId, messageId: p.messageId, provider, ...fill },
+      }),
     ]);
     read++;
   }

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, contacts } from "~/db/schema";
+import { contacts } from "~/db/schema";
 import { loadContactScope, scopeCondition, type ContactViewer } from "~/contacts/contact-scope.server";
 import { CONTACT_NOT_FOUND } from "~/contacts/get-contact.server";
 import type { Actor } from "~/lib/actor";
@@ -30,13 +30,10 @@ export async function setHomeUsage(
       .update(contacts)
       .set({ ...input, updatedAt: now })
       .where(inScope),
-    db.insert(activityLog).values(
-      activityRow("set_home_usage", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { contactId, ...input },
-      }),
-    ),
+    logActivity(db, "set_home_usage", {
+      ...actor,
+      now,
+      details: { contactId, ...input },
+    }),
   ]);
 }

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, solarStateData } from "~/db/schema";
+import { solarStateData } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 
@@ -28,14 +28,11 @@ export async function setStateIncentive(
       .update(solarStateData)
       .set({ incentiveDollars: input.dollars, incentiveNote: note })
       .where(eq(solarStateData.state, input.state)),
-    db.insert(activityLog).values(
-      activityRow("set_state_incentive", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        details: { state: input.state, dollars: input.dollars, note },
-        now,
-      }),
-    ),
+    logActivity(db, "set_state_incentive", {
+      ...actor,
+      details: { state: input.state, dollars: input.dollars, note },
+      now,
+    }),
   ]);
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, broadcasts, campaigns, segments } from "~/db/schema";
+import { broadcasts, campaigns, segments } from "~/db/schema";
 import type { Actor } from "~/lib/actor";
 import { AppError } from "~/lib/app-error";
 import { requireSegmentEditor, type SegmentEditor } from "./segment-access.server";
@@ -29,13 +29,10 @@ export async function deleteSegment(db: Db, id: number, actor: Actor & SegmentEd
   if (broadcast) throw new AppError("conflict", "A scheduled broadcast sends to this segment; cancel it first");
   await runBatch(db, [
     db.delete(segments).where(eq(segments.id, id)),
-    db.insert(activityLog).values(
-      activityRow("delete_segment", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { segmentId: id, name: s.name },
-      }),
-    ),
+    logActivity(db, "delete_segment", {
+      ...actor,
+      now,
+      details: { segmentId: id, name: s.name },
+    }),
   ]);
 }

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { activityLog, pipelineStages, segments, users } from "~/db/schema";
+import { pipelineStages, segments, users } from "~/db/schema";
 import { isUniqueIndexViolation } from "~/db/unique-violation";
 import { UNKNOWN_STAGE } from "~/contacts/pipeline-stages.server";
 import type { Actor } from "~/lib/actor";
@@ -44,14 +44,11 @@ export async function saveSegment(
       await requireSegmentEditor(db, input.id, actor);
       await runBatch(db, [
         db.update(segments).set({ name: input.name, definition, updatedAt: now }).where(eq(segments.id, input.id)),
-        db.insert(activityLog).values(
-          activityRow("update_segment", {
-            userId: actor.userId,
-            ipAddress: actor.ipAddress,
-            now,
-            details: { segmentId: input.id },
-          }),
-        ),
+        logActivity(db, "update_segment", {
+          ...actor,
+          now,
+          details: { segmentId: input.id },
+        }),
       ]);
       return { id: input.id };
     }
@@ -63,14 +60,11 @@ export async function saveSegment(
         .insert(segments)
         .values({ name: input.name, definition, createdBy: actor.userId, createdAt: now, updatedAt: now })
         .returning({ id: segments.id }),
-      db.insert(activityLog).values(
-        activityRow("create_segment", {
-          userId: actor.userId,
-          ipAddress: actor.ipAddress,
-          now,
-          details: { name: input.name },
-        }),
-      ),
+      logActivity(db, "create_segment", {
+        ...actor,
+        now,
+        details: { name: input.name },
+      }),
     ])) as [{ id: number }[], unknown];
     return { id: rows[0].id };
   } catch (err) {

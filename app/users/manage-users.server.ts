@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lt, ne, sql, sum } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import { resetTwoFactor } from "~/auth/manage-two-factor.server";
 import { hashPassword, verifyPassword } from "~/auth/password-hash.js";
 import { MIN_PASSWORD_LENGTH, passwordProblem } from "~/auth/password-rules.js";
@@ -209,14 +209,11 @@ export async function createUser(
         .returning(),
     ])) as User[][];
     const user = inserted[0];
-    await db.insert(activityLog).values(
-      activityRow("create_user", {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { targetUserId: user.id, email, role: input.role },
-      }),
-    );
+    await logActivity(db, "create_user", {
+      ...actor,
+      now,
+      details: { targetUserId: user.id, email, role: input.role },
+    });
     return { user: publicUserRow(user), password };
   } catch (err) {
     if (isUniqueViolation(err, "users.email"))
@@ -259,14 +256,11 @@ export async function updateUser(
   if (change.smsSender !== undefined) await setSendingNumber(db, opts.sms ?? {}, id, change.smsSender, actor, now);
   let password: string | null = null;
   const log = (action: string, details: Record<string, unknown>) =>
-    db.insert(activityLog).values(
-      activityRow(action, {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { targetUserId: id, ...details },
-      }),
-    );
+    logActivity(db, action, {
+      ...actor,
+      now,
+      details: { targetUserId: id, ...details },
+    });
 
   if (change.role !== undefined && change.role !== before.role) {
     const guarded = change.role === "superuser" ? eq(users.id, id) : and(eq(users.id, id), keepsAnotherSuperuser(id));
@@ -368,7 +362,7 @@ export async function changeOwnPassword(
     ctx.keepSessionId
       ? db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, ctx.keepSessionId)))
       : db.delete(sessions).where(eq(sessions.userId, userId)),
-    db.insert(activityLog).values(activityRow("change_password", { userId, ipAddress: ctx.ipAddress, now })),
+    logActivity(db, "change_password", { userId, ipAddress: ctx.ipAddress, now }),
   ]);
 }
 
@@ -391,14 +385,11 @@ export async function updateProfile(db: Db, userId: number, input: ProfileInput,
         .update(users)
         .set({ ...next, updatedAt: now })
         .where(eq(users.id, userId)),
-      db.insert(activityLog).values(
-        activityRow("update_profile", {
-          userId: actor.userId,
-          ipAddress: actor.ipAddress,
-          now,
-          details: { fields: changed },
-        }),
-      ),
+      logActivity(db, "update_profile", {
+        ...actor,
+        now,
+        details: { fields: changed },
+      }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err, "users.email"))

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { activityRow } from "~/activity/log-activity.server";
+import { logActivity } from "~/activity/log-activity.server";
 import type { Db } from "~/db/client.server";
-import { activityLog, users, type User } from "~/db/schema";
+import { users, type User } from "~/db/schema";
 import { AppError } from "~/lib/app-error";
 import type { Actor } from "~/lib/actor";
 
@@ -30,13 +30,10 @@ export function loggedUserUpdate(
       .update(users)
       .set({ ...set, updatedAt: now })
       .where(eq(users.id, userId)),
-    db.insert(activityLog).values(
-      activityRow(entry.action, {
-        userId: actor.userId,
-        ipAddress: actor.ipAddress,
-        now,
-        details: { targetUserId: userId, ...entry.details },
-      }),
-    ),
+    logActivity(db, entry.action, {
+      ...actor,
+      now,
+      details: { targetUserId: userId, ...entry.details },
+    }),
   ] as const;
 }

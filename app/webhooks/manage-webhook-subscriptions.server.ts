@@ -46,8 +46,7 @@ export async function createWebhookSubscription(
     })
     .returning({ id: webhookSubscriptions.id });
   await logActivity(db, "create_webhook", {
-    userId: actor.userId,
-    ipAddress: actor.ipAddress,
+    ...actor,
     details: { subscriptionId: row.id },
     now,
   });
@@ -64,8 +63,7 @@ export async function rotateWebhookSecret(db: Db, id: number, actor: Actor, now:
     .returning({ id: webhookSubscriptions.id });
   if (!rows.length) throw notFound("Webhook not found");
   await logActivity(db, "rotate_webhook_secret", {
-    userId: actor.userId,
-    ipAddress: actor.ipAddress,
+    ...actor,
     details: { subscriptionId: id },
     now,
   });
@@ -99,8 +97,7 @@ export async function deleteWebhookSubscription(db: Db, id: number, actor: Actor
     .returning({ id: webhookSubscriptions.id });
   if (!rows.length) throw notFound("Webhook not found");
   await logActivity(db, "delete_webhook", {
-    userId: actor.userId,
-    ipAddress: actor.ipAddress,
+    ...actor,
     details: { subscriptionId: id },
     now,
   });
@@ -211,8 +208,7 @@ export async function sendTestWebhook(ctx: DomainContext, id: number, actor: Act
     .returning({ id: webhookDeliveries.id });
   if (row) await ctx.queue.send(webhookJob(row.id));
   await logActivity(ctx.db, "test_webhook", {
-    userId: actor.userId,
-    ipAddress: actor.ipAddress,
+    ...actor,
     details: { subscriptionId: id },
     now: ctx.now,
   });

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { STATUS_LABELS } from "~/appointments/appointment-texts";
 import { APPOINTMENT_NOT_FOUND, setAppointmentStatus } from "~/appointments/set-appointment-status.server";
@@ -17,7 +17,9 @@ const schema = z.object({
 });
 
 /** Nothing to show here: a GET goes to the contact's page. */
-export const loader = contactSubrouteLoader;
+export function loader(args: LoaderFunctionArgs) {
+  return contactSubrouteLoader(args);
+}
 
 export async function action(args: ActionFunctionArgs) {
   return contactSubrouteAction(

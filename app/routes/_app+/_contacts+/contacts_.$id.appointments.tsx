@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { bookAppointment } from "~/appointments/book-appointment.server";
 import { INVALID_START_AT, localToUtc } from "~/campaigns/local-time";
@@ -32,7 +32,9 @@ const schema = z.object({
 });
 
 /** Nothing to show here: a GET goes to the contact's page. */
-export const loader = contactSubrouteLoader;
+export function loader(args: LoaderFunctionArgs) {
+  return contactSubrouteLoader(args);
+}
 
 export async function action(args: ActionFunctionArgs) {
   return contactSubrouteAction(

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { contactSubrouteAction, contactSubrouteLoader } from "~/http/contact-guard.server";
 import { backField } from "~/http/form-schema";
@@ -16,7 +16,9 @@ const schema = z.object({
 });
 
 /** Nothing to show here: a GET goes to the contact's page. */
-export const loader = contactSubrouteLoader;
+export function loader(args: LoaderFunctionArgs) {
+  return contactSubrouteLoader(args);
+}
 
 export async function action(args: ActionFunctionArgs) {
   return contactSubrouteAction(

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { setContactStage } from "~/contacts/set-contact-stage.server";
 import { contactSubrouteAction, contactSubrouteLoader } from "~/http/contact-guard.server";
@@ -15,7 +15,9 @@ const schema = z.object({
 });
 
 /** Nothing to show here: a GET goes to the contact's page. */
-export const loader = contactSubrouteLoader;
+export function loader(args: LoaderFunctionArgs) {
+  return contactSubrouteLoader(args);
+}
 
 export async function action(args: ActionFunctionArgs) {
   return contactSubrouteAction(args, { schema, refused: "Stage not changed" }, async (input, { id, actor, backTo }) => {

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { addContactTag } from "~/contacts/add-contact-tag.server";
 import { normalizeTag, TAG_FORMAT } from "~/contacts/contact-tag";
@@ -21,7 +21,9 @@ const schema = z.discriminatedUnion(
 );
 
 /** Nothing to show here: a GET goes to the contact's page. */
-export const loader = contactSubrouteLoader;
+export function loader(args: LoaderFunctionArgs) {
+  return contactSubrouteLoader(args);
+}
 
 export async function action(args: ActionFunctionArgs) {
   return contactSubrouteAction(
