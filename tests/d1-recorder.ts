@@ -1,8 +1,10 @@
 /** One statement the app sent to D1, with what D1 said it cost (`meta.rows_read` / `meta.rows_written`). */
-export type Recorded = { sql: string; params: unknown[]; read: number; written: number };
+export type Recorded = { sql: string; params: unknown[]; read: number; written: number; trip: number };
 
 let recorded: Recorded[] = [];
 let recording = false;
+/** Requests to D1 while recording: one per prepare().run/all/first and one per batch() — the round trips. */
+let trips = 0;
 
 /**
  * Wraps the D1 binding's fetcher (every prepare/batch goes through it) to keep each statement and its meta while
@@ -17,6 +19,7 @@ export function recordD1(d1: D1Database): () => void {
       async fetch(input: RequestInfo, init?: RequestInit) {
         const res: Response = await inner.fetch(input, init);
         if (!recording) return res;
+        const trip = ++trips;
         const sent = JSON.parse(typeof init?.body === "string" ? init.body : "null");
         const queries: { sql: string; params?: unknown[] }[] = Array.isArray(sent) ? sent : [sent];
         const body = await res
@@ -32,6 +35,7 @@ export function recordD1(d1: D1Database): () => void {
               params: q.params ?? [],
               read: r?.meta?.rows_read ?? 0,
               written: r?.meta?.rows_written ?? 0,
+              trip,
             });
         });
         return res;
@@ -41,9 +45,10 @@ export function recordD1(d1: D1Database): () => void {
   return () => holders.forEach((h, i) => (h.fetcher = originals[i]));
 }
 
-/** Runs `work` with recording on (after `recordD1`); its statements and their total rows read and written. */
+/** Runs `work` with recording on (after `recordD1`): its statements, its round trips, their rows read and written. */
 export async function measureD1(work: () => Promise<unknown>) {
   recorded = [];
+  trips = 0;
   recording = true;
   try {
     await work();
@@ -53,6 +58,7 @@ export async function measureD1(work: () => Promise<unknown>) {
   const statements = recorded;
   return {
     statements,
+    trips,
     read: statements.reduce((a, s) => a + s.read, 0),
     written: statements.reduce((a, s) => a + s.written, 0),
   };

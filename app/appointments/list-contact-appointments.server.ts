@@ -8,7 +8,12 @@ export const CONTACT_APPOINTMENTS = 20;
 
 /** A contact's appointments for its page, latest first (appointments_contact_idx). The caller checked the scope. */
 export async function listContactAppointments(db: Db, contactId: number) {
-  const rows = await db
+  return contactAppointmentsFrom(await selectContactAppointments(db, contactId));
+}
+
+/** The read itself, for a caller that batches it with its own reads (the contact page). */
+export function selectContactAppointments(db: Db, contactId: number) {
+  return db
     .select({
       id: appointments.id,
       ...appointmentTextColumns,
@@ -22,6 +27,10 @@ export async function listContactAppointments(db: Db, contactId: number) {
     .where(eq(appointments.contactId, contactId))
     .orderBy(desc(appointments.startsAt))
     .limit(CONTACT_APPOINTMENTS);
+}
+
+/** The rows as the page shows them: the start as an ISO string, the closer by name (else email). */
+export function contactAppointmentsFrom(rows: Awaited<ReturnType<typeof selectContactAppointments>>) {
   return rows.map(({ closerId, closerFirst, closerLast, closerEmail, startsAt, ...a }) => ({
     ...a,
     startsAt: startsAt.toISOString(),

@@ -10,11 +10,15 @@ export const CONTACT_LINK_CLICKS = 10;
  * link_clicks_contact_idx (a contact's own rows, sorted). The caller has checked the viewer may see the contact.
  */
 export async function listContactLinkClicks(db: Db, contactId: number) {
-  const rows = await contactLinkClicksQuery(db, contactId);
+  return contactLinkClicksFrom(await contactLinkClicksQuery(db, contactId));
+}
+
+/** The rows as the page shows them. */
+export function contactLinkClicksFrom(rows: Awaited<ReturnType<typeof contactLinkClicksQuery>>) {
   return rows.map((r) => ({ ...r, lastClickedAt: r.lastClickedAt.toISOString() }));
 }
 
-/** The read itself (its plan is tested). */
+/** The read itself (its plan is tested; the contact page batches it with its own reads). */
 export function contactLinkClicksQuery(db: Db, contactId: number) {
   return db
     .select({

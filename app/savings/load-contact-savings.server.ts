@@ -1,22 +1,18 @@
 import type { Db } from "~/db/client.server";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
-import { SAVINGS_VARIABLES, savingsBasis, savingsVariables, type SavingsEstimate } from "./estimate-savings";
-import { estimateContactsSavings } from "./savings-data.server";
+import { SAVINGS_VARIABLES, savingsBasis, savingsVariables } from "./estimate-savings";
+import { estimateHomesSavings, type Home } from "./savings-data.server";
 
 export type SavingsFigure = { name: string; label: string; value: string; basis: string; typed: boolean };
 
 /**
  * The contact page's Savings card (decision 074): each Solar variable as the next message will quote it — the value
  * typed on the contact when there is one, else the estimate — with where it came from, and the home's own figures.
- * The estimate needs only the id, so the page reads it beside its other reads and passes it (`estimated`).
+ * The page has the contact's own figures already: one round trip, the setting and its state's published figures.
  */
-export async function loadContactSavings(
-  db: Db,
-  contact: { id: number; customFields: string | null; monthlyBillCents: number | null; monthlyKwh: number | null },
-  estimated?: Map<number, SavingsEstimate>,
-) {
-  const estimate = (estimated ?? (await estimateContactsSavings(db, [contact.id]))).get(contact.id) ?? null;
+export async function loadContactSavings(db: Db, contact: Home & { customFields: string | null }) {
+  const estimate = (await estimateHomesSavings(db, [contact])).get(contact.id) ?? null;
   const typed = parseCustomFields(contact.customFields);
   const values = estimate ? savingsVariables(estimate) : null;
   const basis = estimate ? savingsBasis(estimate) : null;

@@ -1,5 +1,5 @@
 import { inArray } from "drizzle-orm";
-import { runBatch, type Db } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import { inJson } from "~/db/bulk-update.server";
 import { contacts, orgSettings, solarStateData } from "~/db/schema";
 import { normalizeState, stateForZip } from "~/contacts/us-geo";
@@ -47,7 +47,7 @@ const homeColumns = {
   monthlyBillCents: contacts.monthlyBillCents,
   monthlyKwh: contacts.monthlyKwh,
 };
-type Home = {
+export type Home = {
   id: number;
   state: string | null;
   zipCode: string | null;
@@ -60,20 +60,29 @@ export const savingsState = (c: Pick<Home, "state" | "zipCode">) =>
   normalizeState(c.state) ?? stateForZip(c.zipCode) ?? NATIONAL;
 
 /**
- * Estimates for these contacts, by id: two round trips (the contacts with the setting, then their states' rows and
+ * Estimates for these contacts, by id: two round trips (the contacts, then the setting with their states' rows and
  * the national one). A contact without figures uses its state's average home.
  */
 export async function estimateContactsSavings(db: Db, contactIds: readonly number[]) {
   if (!contactIds.length) return new Map<number, SavingsEstimate>();
-  const [homes, setting] = (await runBatch(db, [
-    db.select(homeColumns).from(contacts).where(inJson(contacts.id, contactIds)),
-    selectSavingsSettings(db),
-  ])) as [Home[], { key: string; value: string }[]];
+  const homes: Home[] = await db.select(homeColumns).from(contacts).where(inJson(contacts.id, contactIds));
+  return estimateHomesSavings(db, homes);
+}
+
+/**
+ * Estimates for homes whose figures the caller already holds (the contact page has its contact): one round trip, the
+ * setting and the states' rows together.
+ */
+export async function estimateHomesSavings(db: Db, homes: readonly Home[]) {
+  const out = new Map<number, SavingsEstimate>();
+  if (!homes.length) return out;
   const states = [...new Set([...homes.map(savingsState), NATIONAL])];
-  const rows = await db.select().from(solarStateData).where(inArray(solarStateData.state, states));
+  const [setting, rows] = await db.batch([
+    selectSavingsSettings(db),
+    db.select().from(solarStateData).where(inArray(solarStateData.state, states)),
+  ]);
   const dataOf = new Map<string, StateSolarData>(rows.map((r) => [r.state, r]));
   const assumptions = assumptionsFrom(setting);
-  const out = new Map<number, SavingsEstimate>();
   for (const h of homes) {
     const data = dataOf.get(savingsState(h)) ?? dataOf.get(NATIONAL);
     if (data) out.set(h.id, estimateSavings(h, data, assumptions));

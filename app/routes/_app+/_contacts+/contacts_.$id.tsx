@@ -21,13 +21,12 @@ import { TagsCard } from "~/contacts/tags-card";
 import { viewerOf } from "~/contacts/contact-scope.server";
 import { contactInScope } from "~/http/contact-guard.server";
 import { AppointmentsCard } from "~/appointments/appointments-card";
-import { listContactLinkClicks } from "~/messaging/list-contact-link-clicks.server";
-import { listContactAppointments } from "~/appointments/list-contact-appointments.server";
+import { contactLinkClicksFrom, contactLinkClicksQuery } from "~/messaging/list-contact-link-clicks.server";
+import { contactAppointmentsFrom, selectContactAppointments } from "~/appointments/list-contact-appointments.server";
 import { bookingToken } from "~/appointments/booking-token.server";
 import { messagingConfig } from "~/messaging/messaging-config.server";
 import { CONSENT_PURPOSE_LABEL } from "~/contacts/consent-purpose";
 import { loadContactSavings } from "~/savings/load-contact-savings.server";
-import { estimateContactsSavings } from "~/savings/savings-data.server";
 import { SavingsCard } from "~/savings/savings-card";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -40,22 +39,26 @@ export async function loader(args: LoaderFunctionArgs) {
   const { db } = args.context;
   const url = new URL(args.request.url);
   const contactId = routeId(args.params.id, CONTACT_NOT_FOUND);
-  const [page, appointments, linkClicks, estimate] = await Promise.all([
-    loadContactPage(db, {
+  const page = await loadContactPage(
+    db,
+    {
       contactId,
       viewer: viewerOf(me),
       url,
       before: parseId(url.searchParams.get("before")),
       now: args.context.clock(),
-    }).catch(throwAsResponse),
-    // Read beside the page; returned only when the page's scope check passed (loadContactPage throws otherwise).
-    listContactAppointments(db, contactId),
-    listContactLinkClicks(db, contactId),
-    estimateContactsSavings(db, [contactId]),
-  ]);
+    },
+    // The cards' reads ride in the page's batch; their rows are used only once its scope check passed.
+    [selectContactAppointments(db, contactId), contactLinkClicksQuery(db, contactId)] as const,
+  ).catch(throwAsResponse);
   // The thread, campaigns, templates, leads, owner picker, queue state, users and tags go to the page as read.
-  const { contact, stages, ...asRead } = page;
-  const savings = await loadContactSavings(db, contact, estimate);
+  const {
+    contact,
+    stages,
+    alongside: [appointmentRows, linkClickRows],
+    ...asRead
+  } = page;
+  const savings = await loadContactSavings(db, contact);
   return {
     ...asRead,
     savings: { ...savings, utilityName: contact.utilityName ?? "" },
@@ -81,8 +84,8 @@ export async function loader(args: LoaderFunctionArgs) {
       billReceivedAt: contact.billReceivedAt?.toISOString() ?? null,
     },
     stages: stages.map((s) => ({ key: s.key, label: s.label })),
-    appointments,
-    linkClicks,
+    appointments: contactAppointmentsFrom(appointmentRows),
+    linkClicks: contactLinkClicksFrom(linkClickRows),
     me: me.id,
     bookingLink: await bookingLinkFor(args.context.cloudflare.env, contact.id, args.context.clock()),
     customFields: parseCustomFields(contact.customFields),
