@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { appointments, users } from "~/db/schema";
 import { personName } from "~/lib/names";
@@ -11,7 +12,8 @@ export const appointmentTextColumns = {
   timeZone: appointments.timeZone,
   location: appointments.location,
   meetingLink: appointments.meetingLink,
-  closerId: closer.id,
+  // Named apart from the appointment's own `id`: in a D1 batch (the contact page's) two columns called `id` would be one.
+  closerId: sql<number | null>`${closer.id}`.as("closer_id"),
   closerFirst: closer.firstName,
   closerLast: closer.lastName,
 };
