@@ -6,12 +6,10 @@ import { appointmentTextColumns, closer, closerNameOf } from "./appointment-colu
 /** A contact's appointments shown at once (newest start first); a contact has a handful. */
 export const CONTACT_APPOINTMENTS = 20;
 
-/** A contact's appointments for its page, latest first (appointments_contact_idx). The caller checked the scope. */
-export async function listContactAppointments(db: Db, contactId: number) {
-  return contactAppointmentsFrom(await selectContactAppointments(db, contactId));
-}
-
-/** The read itself, for a caller that batches it with its own reads (the contact page). */
+/**
+ * A contact's appointments for its page, latest first (appointments_contact_idx): the read, which the contact page
+ * runs in its own batch once the scope check is under way (its rows are used only after it passed).
+ */
 export function selectContactAppointments(db: Db, contactId: number) {
   return db
     .select({
