@@ -107,6 +107,8 @@ const STATE_LOOKUP: Map<string, string> = (() => {
 /** Two-letter USPS code from a code or a full name (any case, spacing or punctuation), else null. */
 export function normalizeState(input: string | null | undefined): string | null {
   if (typeof input !== "string") return null;
+  // Most stored states already are a code: no folding (the send consumer asks this for every message).
+  if (input.length === 2 && Object.hasOwn(STATE_NAMES, input)) return input;
   const key = stateKey(input);
   if (!key) return null;
   return STATE_LOOKUP.get(key) ?? null;

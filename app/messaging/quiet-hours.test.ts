@@ -9,6 +9,7 @@ import {
   FALLBACK_TIME_ZONES,
   isWithinSendWindow,
   nextAllowedSendTime,
+  nextAllowedSendTimes,
   stateForRules,
   stateRuleFor,
 } from "./quiet-hours.js";
@@ -39,6 +40,55 @@ describe("stateRuleFor: the weekday window of a state as typed", () => {
     ["", 480, 1260],
   ])("%j → %i–%i", (state, startMinute, endMinute) => {
     expect(stateRuleFor(state).weekday).toEqual({ startMinute, endMinute });
+  });
+});
+
+describe("nextAllowedSendTimes: a send batch's memo", () => {
+  it("answers exactly what nextAllowedSendTime answers, whatever instants of a minute come first", () => {
+    const zones = [
+      null,
+      "America/New_York",
+      "America/Denver",
+      "America/Phoenix",
+      "Asia/Kolkata",
+      "Asia/Kathmandu",
+      "Nope/Zone",
+    ];
+    const states = [null, "TX", "FL", "RI", "Texas", "ZZ"];
+    // Two and a half minutes before a window opens or closes somewhere: New York, Denver and Phoenix at 08:00, Kathmandu
+    // (+5:45) and Kolkata (+5:30) at 08:00, the unknown zone's last (Honolulu) at 08:00, New York at 21:00, and the
+    // spring-forward and fall-back nights.
+    const bases = [
+      "2026-03-09T11:57:30Z",
+      "2026-03-09T13:57:30Z",
+      "2026-03-09T14:57:30Z",
+      "2026-03-09T02:12:30Z",
+      "2026-03-09T02:27:30Z",
+      "2026-03-09T17:57:30Z",
+      "2026-03-10T00:57:30Z",
+      "2026-03-08T06:57:30Z",
+      "2026-11-01T05:57:30Z",
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...bases),
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 5 * MINUTE }), fc.constantFrom(...zones), fc.constantFrom(...states)),
+          {
+            minLength: 1,
+            maxLength: 40,
+          },
+        ),
+        (base, asks) => {
+          const memo = nextAllowedSendTimes();
+          for (const [offset, zone, state] of asks) {
+            const when = new Date(Date.parse(base) + offset);
+            expect(memo(when, zone, state).getTime()).toBe(nextAllowedSendTime(when, zone, state).getTime());
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

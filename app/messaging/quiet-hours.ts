@@ -131,6 +131,27 @@ export function nextAllowedSendTime(now: Date, timeZone: string | null, state: s
 }
 
 /**
+ * nextAllowedSendTime for many messages at once (a send batch), each (zone, state, UTC minute) worked out once:
+ * windows open and close on whole local minutes and UTC offsets are whole minutes, so whether an instant is
+ * allowed — and, when not, the next allowed minute — is the same through a whole UTC minute. A batch of 100 texts
+ * to one area asked the Intl clock ~300 times for one answer (decision 080).
+ */
+export function nextAllowedSendTimes(): (at: Date, timeZone: string | null, state: string | null) => Date {
+  const known = new Map<string, number | "allowed">();
+  return (at, timeZone, state) => {
+    const ms = at.getTime();
+    const key = `${Math.floor(ms / MINUTE)}\u0000${timeZone}\u0000${state}`;
+    let answer = known.get(key);
+    if (answer === undefined) {
+      const next = nextAllowedSendTime(at, timeZone, state).getTime();
+      answer = next === ms ? "allowed" : next;
+      known.set(key, answer);
+    }
+    return new Date(answer === "allowed" ? ms : answer);
+  };
+}
+
+/**
  * The start of the note on a marketing message that quiet hours deferred (the Message Center explains and, locally,
  * releases it; the compliance trigger of migration 0068 counts it by this prefix).
  */

@@ -1,5 +1,6 @@
 // Twilio Programmable Messaging over plain fetch (docs/decisions/003-twilio-over-fetch.md): the SDK adds ~417 KiB
 // gzipped to the Worker for two REST calls.
+import { formBody } from "./form-body";
 import { parseRetryAfter, providerClient, providerError, providerMessage } from "./http-errors.server";
 import type { HttpTransport, ProviderJson } from "./http-errors.server";
 import {
@@ -127,14 +128,16 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
     },
 
     async send(msg) {
-      const form = new URLSearchParams({ To: msg.to, Body: msg.body });
+      const form: [string, string][] = [
+        ["To", msg.to],
+        ["Body", msg.body],
+      ];
       // An MMS: one MediaUrl per picture (Twilio fetches them; a picture may stand without text).
-      for (const url of msg.mediaUrls ?? []) form.append("MediaUrl", url);
+      for (const url of msg.mediaUrls ?? []) form.push(["MediaUrl", url]);
       // A rep's own sender (decision 045) or the configured one; an MG… sid is a Messaging Service, else a number.
       const sender = msg.from || messagingServiceSid || from!;
-      if (isMessagingServiceSid(sender)) form.set("MessagingServiceSid", sender);
-      else form.set("From", sender);
-      if (msg.statusCallback) form.set("StatusCallback", msg.statusCallback);
+      form.push([isMessagingServiceSid(sender) ? "MessagingServiceSid" : "From", sender]);
+      if (msg.statusCallback) form.push(["StatusCallback", msg.statusCallback]);
 
       const { res, json } = await api.call(messagesUrl, {
         method: "POST",
@@ -143,7 +146,7 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
           "Content-Type": "application/x-www-form-urlencoded",
           Accept: "application/json",
         },
-        body: form.toString(),
+        body: formBody(form),
       });
       if (typeof json?.sid !== "string" || !json.sid) {
         // Twilio took the message but we cannot tell which one it is: permanent, because a retry could send it twice.
