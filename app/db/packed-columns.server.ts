@@ -7,18 +7,19 @@ export const MAX_FUNCTION_ARGS = 32;
 /** A column, or a scalar expression carrying its decoder (`sql<T>`…``.mapWith(…)`); never one that yields JSON. */
 type Packable = AnyColumn | SQL<unknown>;
 
-/** The decoded object: each column's own type (null when the column may be, or `nullable` says so). */
-export type Packed<F extends Record<string, Packable>, Nullable extends boolean> = {
+/** The decoded object: each column's own type (null when the column may be), each expression's. */
+export type Packed<F extends Record<string, Packable>> = {
   [K in keyof F]: F[K] extends AnyColumn
-    ? Nullable extends true
-      ? F[K]["_"]["data"] | null
-      : F[K]["_"]["notNull"] extends true
-        ? F[K]["_"]["data"]
-        : F[K]["_"]["data"] | null
+    ? F[K]["_"]["notNull"] extends true
+      ? F[K]["_"]["data"]
+      : F[K]["_"]["data"] | null
     : F[K] extends SQL<infer T>
       ? T
       : never;
 };
+
+/** A LEFT JOIN's column: decoded as the column, typed as possibly null (the joined row may be missing). */
+export const orNull = <C extends AnyColumn>(column: C) => sql<C["_"]["data"] | null>`${column}`.mapWith(column);
 
 /**
  * Several columns selected as one value: `json_array(…)` in SQL, decoded back into an object by each column's own
@@ -27,23 +28,22 @@ export type Packed<F extends Record<string, Packable>, Nullable extends boolean>
  * of many columns over many rows on a hot path (the send consumer reads ~50 columns of 100 messages per batch) that
  * was the largest cost of a batch after the provider calls; JSON.parse of one string per row is a fraction of it
  * (decision 080). Nested into groups of MAX_FUNCTION_ARGS, so at most 1,024 values.
- *
- * `nullable`: the columns come from a LEFT JOIN, so each may be null whatever the column says.
+ * A LEFT JOIN's columns go in through `orNull`.
  */
-export function packedColumns<F extends Record<string, Packable>, N extends boolean = false>(
+export function packedColumns<F extends Record<string, Packable>>(
   /** The value's column name in the result (else D1 names it by the whole expression). */
   name: string,
   fields: F,
-  options?: { nullable: N },
 ) {
-  void options; // types only: a LEFT JOIN's columns are all nullable
   const keys = Object.keys(fields);
   if (keys.length === 0 || keys.length > MAX_FUNCTION_ARGS * MAX_FUNCTION_ARGS)
     throw new Error(`packedColumns takes 1–${MAX_FUNCTION_ARGS ** 2} values, got ${keys.length}`);
+  // A column's own mapFromDriverValue is the identity (text, plain integers): those values are taken as they come.
   const decoders = keys.map((k) => {
     const f = fields[k];
     // An expression's decoder is what `.mapWith` set (drizzle keeps it internal).
-    return is(f, Column) ? f : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    const decoder = is(f, Column) ? f : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    return decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : decoder;
   });
   const groups = chunk(
     keys.map((k) => sql`${fields[k]}`),
@@ -51,16 +51,20 @@ export function packedColumns<F extends Record<string, Packable>, N extends bool
   ).map((g) => sql`json_array(${sql.join(g, sql`, `)})`);
   const nested = groups.length > 1;
   const expression = nested ? sql`json_array(${sql.join(groups, sql`, `)})` : groups[0];
+  // Each row starts as a copy of this one: filling keys it already has keeps V8's fast object layout, where adding
+  // fifty keys one by one can turn the object into a dictionary that every later `row.x` pays for.
+  const shape = Object.fromEntries(keys.map((k) => [k, null]));
   return expression
-    .mapWith((text: string): Packed<F, N> => {
+    .mapWith((text: string): Packed<F> => {
       const parsed = JSON.parse(text) as unknown[];
       const values = nested ? (parsed as unknown[][]).flat() : parsed;
-      const out: Record<string, unknown> = {};
+      const out: Record<string, unknown> = { ...shape };
       for (let i = 0; i < keys.length; i++) {
         const v = values[i];
-        out[keys[i]] = v === null ? null : decoders[i].mapFromDriverValue(v);
+        const decoder = decoders[i];
+        out[keys[i]] = v === null || decoder === null ? v : decoder.mapFromDriverValue(v);
       }
-      return out as Packed<F, N>;
+      return out as Packed<F>;
     })
     .as(name);
 }

@@ -7,7 +7,7 @@ import { assessPhone } from "~/contacts/phone";
 import { bulkUpdateStatements, inJson } from "~/db/bulk-update.server";
 import { D1_VALUE_BUDGET, jsonBytes } from "~/db/chunk-by-bytes.server";
 import { runBatch, type Db } from "~/db/client.server";
-import { packedColumns } from "~/db/packed-columns.server";
+import { orNull, packedColumns } from "~/db/packed-columns.server";
 import {
   appointments,
   campaigns,
@@ -227,8 +227,8 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
   return (
     db
       .select({
-        // Two values per row instead of ~50 (packedColumns: D1 and drizzle each pay per value; decision 080).
-        message: packedColumns("message", {
+        // One value per row instead of ~50 (packedColumns: D1 and drizzle each pay per value; decision 080).
+        row: packedColumns("row", {
           id: messages.id,
           channel: messages.channel,
           kind: messages.kind,
@@ -244,56 +244,50 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
           contactId: messages.contactId,
           campaignId: messages.campaignId,
           pinnedSender: messages.fromAddress,
+          firstName: orNull(contacts.firstName),
+          lastName: orNull(contacts.lastName),
+          contactPhone: orNull(contacts.phone),
+          contactEmail: orNull(contacts.email),
+          company: orNull(contacts.company),
+          address: orNull(contacts.address),
+          city: orNull(contacts.city),
+          state: orNull(contacts.state),
+          zipCode: orNull(contacts.zipCode),
+          customFields: orNull(contacts.customFields),
+          timeZone: orNull(contacts.timeZone),
+          sendable: orNull(contacts.sendable),
+          unsendableReason: orNull(contacts.unsendableReason),
+          optedOutAt: orNull(contacts.optedOutAt),
+          optedOutScope: orNull(contacts.optedOutScope),
+          emailUnsubscribedAt: orNull(contacts.emailUnsubscribedAt),
+          consentPurpose: orNull(contacts.consentPurpose),
+          campaignName: orNull(campaigns.name),
+          campaignStatus: orNull(campaigns.status),
+          promoCode: orNull(campaigns.promoCode),
+          offerExpiration: orNull(campaigns.offerExpiration),
+          senderFirstName: orNull(users.firstName),
+          senderLastName: orNull(users.lastName),
+          senderEmail: orNull(users.email),
+          senderPhone: orNull(users.phone),
+          ownerFirstName: orNull(owners.firstName),
+          ownerLastName: orNull(owners.lastName),
+          ownerEmail: orNull(owners.email),
+          ownerPhone: orNull(owners.phone),
+          stickySender: orNull(contacts.smsSender),
+          ownerSender: orNull(owners.smsSender),
+          appointmentStartsAt: orNull(nextAppointment.startsAt),
+          appointmentTimeZone: orNull(nextAppointment.timeZone),
+          appointmentMeetingLink: orNull(nextAppointment.meetingLink),
+          // A seek of users_sms_sender_uq: the sticky number still belongs to a rep.
+          stickyInUse:
+            sql<boolean>`EXISTS (SELECT 1 FROM ${users} u WHERE u.sms_sender = ${contacts.smsSender})`.mapWith((v) =>
+              Boolean(v),
+            ),
+          // A marketing-only opt-out (decision 072) leaves appointment texts going.
+          suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
+          AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END
+          AND (s.scope = 'all' OR ${messages.kind} NOT IN ${informationalKindsSql}))`.mapWith((v) => Boolean(v)),
         }),
-        context: packedColumns(
-          "context",
-          {
-            firstName: contacts.firstName,
-            lastName: contacts.lastName,
-            contactPhone: contacts.phone,
-            contactEmail: contacts.email,
-            company: contacts.company,
-            address: contacts.address,
-            city: contacts.city,
-            state: contacts.state,
-            zipCode: contacts.zipCode,
-            customFields: contacts.customFields,
-            timeZone: contacts.timeZone,
-            sendable: contacts.sendable,
-            unsendableReason: contacts.unsendableReason,
-            optedOutAt: contacts.optedOutAt,
-            optedOutScope: contacts.optedOutScope,
-            emailUnsubscribedAt: contacts.emailUnsubscribedAt,
-            consentPurpose: contacts.consentPurpose,
-            campaignName: campaigns.name,
-            campaignStatus: campaigns.status,
-            promoCode: campaigns.promoCode,
-            offerExpiration: campaigns.offerExpiration,
-            senderFirstName: users.firstName,
-            senderLastName: users.lastName,
-            senderEmail: users.email,
-            senderPhone: users.phone,
-            ownerFirstName: owners.firstName,
-            ownerLastName: owners.lastName,
-            ownerEmail: owners.email,
-            ownerPhone: owners.phone,
-            stickySender: contacts.smsSender,
-            ownerSender: owners.smsSender,
-            appointmentStartsAt: nextAppointment.startsAt,
-            appointmentTimeZone: nextAppointment.timeZone,
-            appointmentMeetingLink: nextAppointment.meetingLink,
-            // A seek of users_sms_sender_uq: the sticky number still belongs to a rep.
-            stickyInUse:
-              sql<boolean>`EXISTS (SELECT 1 FROM ${users} u WHERE u.sms_sender = ${contacts.smsSender})`.mapWith((v) =>
-                Boolean(v),
-              ),
-            // A marketing-only opt-out (decision 072) leaves appointment texts going.
-            suppressed: sql<boolean>`EXISTS (SELECT 1 FROM suppressions s WHERE s.channel = ${messages.channel}
-            AND s.address = CASE ${messages.channel} WHEN 'sms' THEN coalesce(${contacts.phone}, ${messages.phone}) ELSE coalesce(${contacts.email}, ${messages.email}) END
-            AND (s.scope = 'all' OR ${messages.kind} NOT IN ${informationalKindsSql}))`.mapWith((v) => Boolean(v)),
-          },
-          { nullable: true },
-        ),
       })
       .from(messages)
       .leftJoin(contacts, eq(contacts.id, messages.contactId))
@@ -318,10 +312,8 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
 
 type QueuedRead = Awaited<ReturnType<ReturnType<typeof selectQueuedForSend>["all"]>>[number];
 
-/** A row of selectQueuedForSend as the consumer's SendRow: its two packed values side by side. */
-export function sendRowOf({ message, context }: QueuedRead): SendRow {
-  return Object.assign(message, context);
-}
+/** A row of selectQueuedForSend as the consumer's SendRow (its one packed value). */
+export const sendRowOf = ({ row }: QueuedRead): SendRow => row;
 
 /**
  * The pacing rows of every sender this batch may send from (decision 045), in the batch's one read: the default and
