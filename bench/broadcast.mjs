@@ -30,6 +30,7 @@ import { startFakeTwilio } from "../tests/fakes/fake-twilio.mjs";
 import { startCpuProfile } from "./lib/cpu-profile.mjs";
 import { startFakeTwilioProcess } from "./lib/fake-twilio-process.mjs";
 import {
+  alternatingRounds,
   bareConsumer,
   dispatchBudgetFailures,
   dispatchShares,
@@ -410,31 +411,20 @@ async function main() {
   }
 
   // More rounds of the pair the budget compares, alternating; each Helio round is checked like the first.
-  const rounds = [{ helio: helio.rate, worker: workerLoop?.rate ?? null, check: helio.check }];
-  if (workerLoop) {
-    for (let r = 2; r <= ROUNDS; r++) {
-      const again = await helioRun({
-        scriptPath,
-        fake,
-        count: COUNT,
-        rate: 100_000,
-        timeZone: tz.zone,
-        label: `helio, round ${r}`,
-      });
-      const loop = await workerPostLoopOnFake(fake, COUNT, log);
-      rounds.push({ helio: again.seconds == null ? 0 : again.rate, worker: loop.rate, check: again.check });
-      log(`round ${r}: Helio ${again.rate.toFixed(0)} msgs/s, minimal Worker ${loop.rate.toFixed(0)} msgs/s`);
-    }
-  }
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
-  const dispatch = workerLoop
-    ? {
-        helio: median(rounds.map((r) => r.helio)),
-        worker: { ...workerLoop, rate: median(rounds.map((r) => r.worker)) },
-      }
+  const first = { helio: helio.rate, worker: workerLoop?.rate ?? null, check: helio.check };
+  const measured = workerLoop
+    ? await alternatingRounds({
+        first,
+        rounds: ROUNDS,
+        helio: (r) =>
+          helioRun({ scriptPath, fake, count: COUNT, rate: 100_000, timeZone: tz.zone, label: `helio, round ${r}` }),
+        worker: () => workerPostLoopOnFake(fake, COUNT, log),
+        log,
+      })
+    : null;
+  const rounds = measured?.rounds ?? [first];
+  const dispatch = measured
+    ? { helio: measured.helio, worker: { ...workerLoop, rate: measured.worker } }
     : { helio: helio.rate, worker: null };
 
   let paced = null;
@@ -591,11 +581,7 @@ async function main() {
         "(user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU); " +
         `workerd was busy ${fmt((helio.cpuMsPerMessage * helio.rate) / 10)}% of one core through the Helio run`,
     );
-    out.push(
-      `Rounds, Helio / minimal Worker (msgs/s): ${rounds
-        .map((r) => `${fmt(r.helio)} / ${fmt(r.worker)} (${fmt((100 * r.helio) / r.worker)}%)`)
-        .join("; ")} → medians ${fmt(dispatch.helio)} / ${fmt(dispatch.worker.rate)}, what the budget compares`,
-    );
+    out.push(measured.summary);
     out.push(
       dispatchShares(dispatch.helio, {
         loop6: loops.find((l) => l.concurrency === 6),

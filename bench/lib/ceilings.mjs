@@ -254,3 +254,33 @@ export async function workerPostLoopOnFake(twilio, count, log) {
   log(`minimal Worker, the same POSTs, 6 in flight: ${r.rate.toFixed(0)} msgs/s`);
   return r;
 }
+
+/**
+ * The dispatch budget's two sides, measured `rounds` times one after the other (the first pair already run), compared
+ * by their medians: on these machines one pair moves the ratio by ±6 points either way. Every round is returned.
+ */
+export async function alternatingRounds({ first, rounds, helio, worker, log }) {
+  const all = [first];
+  for (let r = 2; r <= rounds; r++) {
+    const h = await helio(r);
+    const w = await worker();
+    all.push({ helio: h.rate, worker: w.rate, check: h.check });
+    log(`round ${r}: Helio ${h.rate.toFixed(0)} msgs/s, minimal Worker ${w.rate.toFixed(0)} msgs/s`);
+  }
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  const n = (x) => Math.round(x).toLocaleString("en-US");
+  const helioRate = median(all.map((r) => r.helio));
+  const workerRate = median(all.map((r) => r.worker));
+  return {
+    rounds: all,
+    helio: helioRate,
+    worker: workerRate,
+    summary:
+      `Rounds, Helio / minimal Worker (msgs/s): ${all.map((r) => `${n(r.helio)} / ${n(r.worker)} (${pct(r.helio / r.worker)})`).join("; ")}` +
+      ` → medians ${n(helioRate)} / ${n(workerRate)} (${pct(helioRate / workerRate)}), what the budget compares`,
+  };
+}
