@@ -402,6 +402,7 @@ async function main() {
       r.connections = fake.connectionStats().total - connsBefore;
       r.gaps = interArrival(account.calls.map((c) => c.at));
       r.duplicates = account.calls.length - new Set(account.calls.map((c) => c.to)).size;
+      fake.removeAccount(account.accountSid);
       log(`bare consumer${maxInFlight ? `, ≤ ${maxInFlight} in flight` : ""}: ${r.rate.toFixed(0)} msgs/s`);
       return r;
     };

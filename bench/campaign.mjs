@@ -311,14 +311,16 @@ async function main() {
   log(`Helio: ${helio.rate.toFixed(0)} msgs/s; ${JSON.stringify(helio.check)}`);
   let measured = null;
   if (!flags["skip-ceilings"]) {
+    const bareAccount = fake.createAccount();
     bare = await bareConsumer({
       twilio: fake,
-      account: fake.createAccount(),
+      account: bareAccount,
       from: BENCH_FROM,
       count: COUNT,
       timeoutMs: TIMEOUT_MS,
       onProgress: log,
     });
+    fake.removeAccount(bareAccount.accountSid);
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
     workerLoop = await workerPostLoopOnFake(fake, COUNT, log);
     measured = await alternatingRounds({

@@ -244,13 +244,17 @@ export function dispatchShares(rate, { loop6, workerLoop, noNetwork, queue }) {
  * from BENCH_FROM, logged in the words both reports use.
  */
 export async function nodeLoopOnFake(twilio, count, concurrency, log) {
-  const r = await nodeLoop({ twilio, account: twilio.createAccount(), from: BENCH_FROM, count, concurrency });
+  const account = twilio.createAccount();
+  const r = await nodeLoop({ twilio, account, from: BENCH_FROM, count, concurrency });
+  twilio.removeAccount(account.accountSid);
   log(`Node loop, ${concurrency} in flight: ${r.rate.toFixed(0)} msgs/s`);
   return r;
 }
 
 export async function workerPostLoopOnFake(twilio, count, log) {
-  const r = await workerPostLoop({ twilio, account: twilio.createAccount(), from: BENCH_FROM, count, concurrency: 6 });
+  const account = twilio.createAccount();
+  const r = await workerPostLoop({ twilio, account, from: BENCH_FROM, count, concurrency: 6 });
+  twilio.removeAccount(account.accountSid);
   log(`minimal Worker, the same POSTs, 6 in flight: ${r.rate.toFixed(0)} msgs/s`);
   return r;
 }

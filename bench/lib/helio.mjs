@@ -140,6 +140,8 @@ export async function startHelioOnFake(fake, { rate = 100_000, cleanups, ...rest
   // A fake in its own process answers over HTTP (bench/lib/fake-twilio-process.mjs).
   const account = await fake.createAccount();
   const depth = cleanups.length;
+  // Released when the run's own cleanups run, after its checks read the account.
+  cleanups.push(() => fake.removeAccount?.(account.accountSid));
   const h = await startHelio({
     twilio: { url: fake.url, accountSid: account.accountSid, authToken: account.authToken },
     from: BENCH_FROM,
