@@ -20,7 +20,7 @@ import { Miniflare } from "miniflare";
 import { startCpuProfile } from "./lib/cpu-profile.mjs";
 import { bundleWorker, createBenchUser, login, MF_BASE, migrate, startHelioWithoutProvider } from "./lib/helio.mjs";
 import { lengthenThread, seedAtScale } from "./lib/scale-seed.mjs";
-import { parseFlags, runBench } from "./lib/util.mjs";
+import { median, parseFlags, runBench } from "./lib/util.mjs";
 
 const flags = parseFlags(process.argv.slice(2));
 const REQUESTS = Number(flags.requests ?? 60);
@@ -81,10 +81,6 @@ async function queueAtScale(db, userId) {
 }
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 async function measure(run) {
   await run(); // warm: first-hit compilation and page cache are not what a user waits for at steady state
   const times = [];

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 import { BENCH_FROM, MF_BASE, QUEUE, QUEUE_CONSUMER } from "./helio.mjs";
 import { phoneFor, renderedFor } from "./recipients.mjs";
-import { waitUntil, workerdCpuMs } from "./util.mjs";
+import { median, waitUntil, workerdCpuMs } from "./util.mjs";
 
 /** Ceiling 1: `count` form-encoded POSTs from plain Node, keep-alive, `concurrency` requests in flight. */
 export async function nodeLoop({ twilio, account, from, count, concurrency }) {
@@ -271,10 +271,6 @@ export async function alternatingRounds({ first, rounds, helio, worker, log }) {
     all.push({ helio: h.rate, worker: w.rate, check: h.check });
     log(`round ${r}: Helio ${h.rate.toFixed(0)} msgs/s, minimal Worker ${w.rate.toFixed(0)} msgs/s`);
   }
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   const pct = (x) => `${Math.round(100 * x)}%`;
   const n = (x) => Math.round(x).toLocaleString("en-US");
   const helioRate = median(all.map((r) => r.helio));

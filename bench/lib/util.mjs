@@ -4,6 +4,12 @@ import os from "node:os";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 /**
  * A bench script's shared frame: `log` prefixes the seconds since the start, `loadAtStart` is the machine's load
  * then, and `cleanups` (stop a server, remove a folder…) run last first by `cleanup`, at the end or on Ctrl-C.
