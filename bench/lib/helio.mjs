@@ -56,7 +56,9 @@ export function bundleWorker(
   outDir,
   { profile = false, wrapper = profile ? "profiled-worker.js" : null, appDir = root } = {},
 ) {
-  if (!existsSync(join(appDir, "build/server/index.js"))) {
+  // A development build (React's jsxDEV, from a dev server or a test run) answers every page with a 500 in the bundle.
+  const server = join(appDir, "build/server/index.js");
+  if (!existsSync(server) || readFileSync(server, "utf8").includes("jsxDEV")) {
     execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       cwd: appDir,
       stdio: ["ignore", "pipe", "inherit"],
