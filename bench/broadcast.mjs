@@ -15,8 +15,8 @@
 // --app-dir bundles another copy of the project (e.g. a scratch copy with a proposed change; node_modules symlinked).
 // --dump writes the fake's call timestamps (and the profile) as JSON for a closer look.
 // --rounds: Helio and the minimal Worker run this many times, one after the other, and the ≥ 50% budget compares
-// their medians, after an unmeasured --warmup run of that many messages (0: none). On these machines one pair of runs moves the ratio by ±6 points either way (the minimal Worker
-// alone between 7,000 and 8,500 msgs/s); every round's figures are printed.
+// their medians, after an unmeasured --warmup run of that many messages (0: none). On these machines one pair of runs
+// moves the ratio by ±6 points either way (the minimal Worker alone 5,400–8,300 msgs/s); every round is printed.
 //
 // Miniflare is driven directly (no `wrangler dev`): its proxy costs ~3× and runs out of fds under thousands of
 // outbound fetches (/work/shared/TOOLCHAIN.md). Locally, like `wrangler dev`, Miniflare hands the consumer one
@@ -35,6 +35,7 @@ import {
   dispatchBudgetFailures,
   dispatchShares,
   nodeLoopOnFake,
+  onFreshAccount,
   queueOnly,
   workerPostLoopOnFake,
 } from "./lib/ceilings.mjs";
@@ -388,21 +389,22 @@ async function main() {
     });
     log(`Helio without the network: ${noNetwork.rate.toFixed(0)} msgs/s`);
     const runBare = async (maxInFlight) => {
-      const account = fake.createAccount();
       const connsBefore = fake.connectionStats().total;
-      const r = await bareConsumer({
-        twilio: fake,
-        account,
-        from: BENCH_FROM,
-        count: COUNT,
-        timeoutMs: TIMEOUT_MS,
-        onProgress: log,
-        maxInFlight,
+      const r = await onFreshAccount(fake, async (account) => {
+        const run = await bareConsumer({
+          twilio: fake,
+          account,
+          from: BENCH_FROM,
+          count: COUNT,
+          timeoutMs: TIMEOUT_MS,
+          onProgress: log,
+          maxInFlight,
+        });
+        run.gaps = interArrival(account.calls.map((c) => c.at));
+        run.duplicates = account.calls.length - new Set(account.calls.map((c) => c.to)).size;
+        return run;
       });
       r.connections = fake.connectionStats().total - connsBefore;
-      r.gaps = interArrival(account.calls.map((c) => c.at));
-      r.duplicates = account.calls.length - new Set(account.calls.map((c) => c.to)).size;
-      fake.removeAccount(account.accountSid);
       log(`bare consumer${maxInFlight ? `, ≤ ${maxInFlight} in flight` : ""}: ${r.rate.toFixed(0)} msgs/s`);
       return r;
     };

@@ -24,6 +24,7 @@ import {
   dispatchBudgetFailures,
   dispatchShares,
   nodeLoopOnFake,
+  onFreshAccount,
   workerPostLoopOnFake,
 } from "./lib/ceilings.mjs";
 import {
@@ -311,16 +312,9 @@ async function main() {
   log(`Helio: ${helio.rate.toFixed(0)} msgs/s; ${JSON.stringify(helio.check)}`);
   let measured = null;
   if (!flags["skip-ceilings"]) {
-    const bareAccount = fake.createAccount();
-    bare = await bareConsumer({
-      twilio: fake,
-      account: bareAccount,
-      from: BENCH_FROM,
-      count: COUNT,
-      timeoutMs: TIMEOUT_MS,
-      onProgress: log,
-    });
-    fake.removeAccount(bareAccount.accountSid);
+    bare = await onFreshAccount(fake, (account) =>
+      bareConsumer({ twilio: fake, account, from: BENCH_FROM, count: COUNT, timeoutMs: TIMEOUT_MS, onProgress: log }),
+    );
     log(`bare consumer: ${bare.rate.toFixed(0)} msgs/s`);
     workerLoop = await workerPostLoopOnFake(fake, COUNT, log);
     measured = await alternatingRounds({
@@ -395,8 +389,8 @@ async function main() {
     loop6
       ? `Campaign send / plain Node loop at 6 in flight: ${fmt((100 * helio.rate) / loop6.rate, 1)}% (printed for comparison; the budget is against the minimal Worker)`
       : "",
-    workerLoop
-      ? `Campaign send / minimal Worker making the same POSTs: ${fmt((100 * helio.rate) / workerLoop.rate, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsWorker}%: ${helio.rate / workerLoop.rate >= DISPATCH_BUDGETS.vsWorker ? "MET" : "NOT MET"})`
+    measured
+      ? `Campaign send / minimal Worker making the same POSTs (medians of the rounds): ${fmt((100 * measured.helio) / measured.worker, 1)}% (goal ≥ ${100 * DISPATCH_BUDGETS.vsWorker}%: ${measured.helio / measured.worker >= DISPATCH_BUDGETS.vsWorker ? "MET" : "NOT MET"})`
       : "",
     measured ? measured.summary : "",
     loop6 && measured

@@ -38,10 +38,10 @@ export function packedColumns<F extends Record<string, Packable>>(
   const keys = Object.keys(fields);
   if (keys.length === 0 || keys.length > MAX_FUNCTION_ARGS * MAX_FUNCTION_ARGS)
     throw new Error(`packedColumns takes 1–${MAX_FUNCTION_ARGS ** 2} values, got ${keys.length}`);
-  // A column's own mapFromDriverValue is the identity (text, plain integers): those values are taken as they come.
+  // Each value's decoder: the column's own, or what an expression's `.mapWith` set (drizzle keeps it internal); null
+  // where it is the base column's identity (text, plain integers), so those values are taken as they come.
   const decoders = keys.map((k) => {
     const f = fields[k];
-    // An expression's decoder is what `.mapWith` set (drizzle keeps it internal).
     const decoder = is(f, Column) ? f : (f as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
     return decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : decoder;
   });

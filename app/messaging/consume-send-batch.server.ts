@@ -221,7 +221,7 @@ const nextAppointment = alias(appointments, "next_appointment");
 
 /**
  * The batch read: queued rows by id, with contact, campaign and the suppression check. `+status` keeps SQLite
- * on the primary key (see the comment above and query-plans.test.ts). Its rows become SendRows by `sendRowOf`.
+ * on the primary key (see the comment above and query-plans.test.ts). Each row's one value is its SendRow.
  */
 export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = new Date()) {
   return (
@@ -311,9 +311,6 @@ export function selectQueuedForSend(db: Db, ids: readonly number[], now: Date = 
 }
 
 type QueuedRead = Awaited<ReturnType<ReturnType<typeof selectQueuedForSend>["all"]>>[number];
-
-/** A row of selectQueuedForSend as the consumer's SendRow (its one packed value). */
-export const sendRowOf = ({ row }: QueuedRead): SendRow => row;
 
 /**
  * The pacing rows of every sender this batch may send from (decision 045), in the batch's one read: the default and
@@ -605,7 +602,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     (PacingState & { sender: string; marketing_paused_at: Date | null })[],
     { phone: string | null; at: number }[],
   ];
-  const rows = read.map(sendRowOf);
+  const rows: Row[] = read.map((r) => r.row);
   const pacingOf = new Map(pacingRows.map((p) => [p.sender, p]));
   const stopScope = stopScopeSettingsFrom(orgRows);
   const senderOf = new Map(rows.map((r) => [r.id, senderFor(r, deps.sms.sender, stopScope.informationalSender)]));
