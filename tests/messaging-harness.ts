@@ -7,7 +7,7 @@ import { createSendGridEmail } from "~/messaging/providers/sendgrid.server";
 import { createTwilioSms } from "~/messaging/providers/twilio.server";
 import { sendMessages, type SendDeps } from "~/messaging/consume-send-batch.server";
 import { createOutboundMessages, type OutboundInput } from "~/messaging/create-outbound-messages.server";
-import type { SendJob } from "~/jobs/jobs";
+import { messageIdsOf, type SendJob } from "~/jobs/jobs";
 import { processInboundMessages } from "~/messaging/receive-inbound.server";
 import { sendBroadcast } from "~/messaging/send-broadcast.server";
 import type { ReplyProviders } from "~/wiring/ai-chain.server";
@@ -32,6 +32,10 @@ export function recordingQueue() {
       const jobs = sent.filter((b): b is SendJob => (b as SendJob)?.type === "send");
       sent.length = 0;
       return jobs;
+    },
+    /** The messages the send jobs enqueued so far name, drained. */
+    takeSendIds(): number[] {
+      return this.takeSendJobs().flatMap(messageIdsOf);
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   getQueueResult,
 } from "cloudflare:test";
 import worker from "../workers/app";
+import { sendJobsFor } from "~/jobs/jobs";
 import { ORIGIN } from "./factories";
 
 /**
@@ -27,17 +28,8 @@ export async function runQueue(
   return getQueueResult(batch, ctx);
 }
 
-/** The queue message id runSendJobs gives the `i`th message's send job (what a batch result's acks name). */
-export const sendJobId = (messageId: number, i = 0) => `send-${messageId}-${i}`;
-
-/** The send consumer for these messages, as the send queue would deliver their jobs. */
-export const runSendJobs = (messageIds: number[], e: Env = env) =>
-  runQueue(
-    "helio-jobs",
-    messageIds.map((messageId) => ({ v: 1, type: "send", messageId })),
-    e,
-    (_body, i) => sendJobId(messageIds[i], i),
-  );
+/** The send consumer for these messages, as the send queue would deliver their jobs (the producer's sendJobsFor). */
+export const runSendJobs = (messageIds: number[], e: Env = env) => runQueue("helio-jobs", sendJobsFor(messageIds), e);
 
 /** One cron tick of the real Worker (every minute's work) as if it ran at `at`. */
 export const cronTick = (at = new Date(), e: Env = env) =>

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb, type Db } from "~/db/client.server";
 import { campaignEnrollments, contactTags, contacts } from "~/db/schema";
+import { messageIdsOf, SEND_QUEUE_BATCH } from "~/jobs/jobs";
 import { saveSegment } from "~/segments/save-segment.server";
 import { segmentDefinition } from "~/segments/segment-definition";
 import type { EnrollCampaignJob, SendJob } from "~/jobs/jobs";
@@ -591,15 +592,16 @@ describe("campaign batches sized by bytes (D1 refuses a bound value over 2 MB)",
     const tick = await dispatchDueSteps(w.deps.db, w.queue, w.now());
     expect(tick).toMatchObject({ due: 500, created: 500 });
     const jobs = w.queue.takeSendJobs();
-    expect(jobs).toHaveLength(500);
+    expect(jobs.flatMap(messageIdsOf)).toHaveLength(500);
     const counts = await w.deps.db.all<{ status: string; n: number }>(
       sql`SELECT status, count(*) AS n FROM messages WHERE campaign_id = ${c.id} GROUP BY status`,
     );
     expect(counts).toEqual([{ status: "queued", n: 500 }]);
 
-    // The queue hands the consumer 100 at a time (max_batch_size): every batch is claimed and sent, none retried.
-    for (let i = 0; i < jobs.length; i += 100)
-      expect(await sendMessages(jobs.slice(i, i + 100), w.deps)).toEqual(new Map());
+    // The queue hands the consumer SEND_QUEUE_BATCH jobs at a time (max_batch_size): every batch is claimed and
+    // sent, none retried.
+    for (let i = 0; i < jobs.length; i += SEND_QUEUE_BATCH)
+      expect(await sendMessages(jobs.slice(i, i + SEND_QUEUE_BATCH), w.deps)).toEqual(new Map());
     const rows = await w.sent(c.id);
     expect(rows).toHaveLength(500);
     expect(rows.every((r) => r.status === "sent")).toBe(true);

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
 import { contactImports, messages } from "~/db/schema";
-import { jobSchema } from "./jobs";
+import { jobSchema, messageIdsOf } from "./jobs";
 
 /**
  * Consumer of the dead-letter queue: a job that failed every retry ends its work visibly instead of
@@ -20,7 +20,7 @@ export async function handleDeadLetters(
   const imports: number[] = [];
   for (const msg of batch.messages) {
     const job = jobSchema.safeParse(msg.body);
-    if (job.success && job.data.type === "send") sends.push(job.data.messageId);
+    if (job.success && job.data.type === "send") sends.push(...messageIdsOf(job.data));
     else if (job.success && job.data.type === "import-contacts") imports.push(job.data.importId);
     else console.warn("dead-lettered job", JSON.stringify(msg.body)?.slice(0, 200));
     msg.ack();

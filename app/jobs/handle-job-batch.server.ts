@@ -1,8 +1,8 @@
 import type { JobOutcomes } from "~/lib/job-queue";
-import { jobKey, jobSchema, type Job } from "./jobs";
+import { jobKeys, jobSchema, type Job } from "./jobs";
 
 /**
- * Each handler answers with outcomes keyed by `jobKey` (a job without an entry is done: acked). `D`: what the
+ * Each handler answers with outcomes keyed by `jobKeys` (a job without an entry is done: acked). `D`: what the
  * handlers take, built by the composition root (JobDeps in job-handlers.server.ts, `jobDeps` in app/wiring).
  */
 export type JobHandlers<D> = {
@@ -38,9 +38,15 @@ export async function handleJobBatch<D>(batch: MessageBatch<unknown>, deps: D, h
           deps,
         );
         for (const item of items) {
-          // Keyed by id: a message delivered twice in one batch gets the same answer for both copies.
-          const o = outcomes.get(jobKey(item.job));
-          if (o && "retryAfterSeconds" in o) retries.push({ msg: item.msg, delaySeconds: o.retryAfterSeconds });
+          // Keyed by id: a message delivered twice in one batch gets the same answer for both copies. A job naming
+          // several ids (a send job) comes back once, after the longest delay any of them asked for; the ones already
+          // done find their rows no longer `queued` then and cost a read.
+          let delaySeconds = -1;
+          for (const key of jobKeys(item.job)) {
+            const o = outcomes.get(key);
+            if (o && "retryAfterSeconds" in o) delaySeconds = Math.max(delaySeconds, o.retryAfterSeconds);
+          }
+          if (delaySeconds >= 0) retries.push({ msg: item.msg, delaySeconds });
         }
       } catch (err) {
         console.error(`job handler ${type} failed`, err);

@@ -4,7 +4,21 @@ import { z } from "zod";
  * Queue messages are a versioned, validated union. Anything that does not parse is acked and
  * logged (never retried forever); each type has one handler in handle-job-batch.server.ts.
  */
-export const sendJob = z.object({ v: z.literal(1), type: z.literal("send"), messageId: z.number().int().positive() });
+/**
+ * A send job names up to SEND_JOB_IDS messages (decision 081): a broadcast's 10,000 texts are 400 queue messages, not
+ * 10,000 — a queue charges, and caps throughput, per message (Cloudflare: 5,000 a second per queue, three operations
+ * each), and locally the queue's own work was ~9% of a sent text's CPU. The send consumer takes up to
+ * SEND_QUEUE_BATCH of them at a time (wrangler.toml), so an invocation still sends ≤ 100 texts.
+ */
+export const SEND_JOB_IDS = 25;
+export const SEND_QUEUE_BATCH = 4;
+export const sendJob = z.object({
+  v: z.literal(2),
+  type: z.literal("send"),
+  messageIds: z.array(z.number().int().positive()).min(1).max(SEND_JOB_IDS),
+});
+/** The one-message send job that queues may still hold from before decision 081: consumed as before, never made. */
+export const sendJobV1 = z.object({ v: z.literal(1), type: z.literal("send"), messageId: z.number().int().positive() });
 export const inboundJob = z.object({
   v: z.literal(1),
   type: z.literal("inbound"),
@@ -85,19 +99,23 @@ export const linkClickedJob = z.object({
   type: z.literal("link-clicked"),
   clickId: z.number().int().positive(),
 });
-export const jobSchema = z.discriminatedUnion("type", [
+// Two shapes share the type "send", which a discriminated union cannot hold: the sends first, then the rest by type.
+export const jobSchema = z.union([
   sendJob,
-  inboundJob,
-  inboundMediaJob,
-  importContactsJob,
-  enrollCampaignJob,
-  webhookDeliveryJob,
-  pushJob,
-  releaseHeldSendsJob,
-  linkClickedJob,
+  sendJobV1,
+  z.discriminatedUnion("type", [
+    inboundJob,
+    inboundMediaJob,
+    importContactsJob,
+    enrollCampaignJob,
+    webhookDeliveryJob,
+    pushJob,
+    releaseHeldSendsJob,
+    linkClickedJob,
+  ]),
 ]);
 export type Job = z.infer<typeof jobSchema>;
-export type SendJob = z.infer<typeof sendJob>;
+export type SendJob = z.infer<typeof sendJob> | z.infer<typeof sendJobV1>;
 export type InboundJob = z.infer<typeof inboundJob>;
 export type InboundMediaJob = z.infer<typeof inboundMediaJob>;
 export type ImportContactsJob = z.infer<typeof importContactsJob>;
@@ -108,11 +126,27 @@ export type ReleaseHeldSendsJob = z.infer<typeof releaseHeldSendsJob>;
 export type LinkClickedJob = z.infer<typeof linkClickedJob>;
 export type PushNotification = z.infer<typeof pushNotification>;
 
+/** The messages a send job names. */
+export const messageIdsOf = (job: SendJob): readonly number[] => (job.v === 2 ? job.messageIds : [job.messageId]);
+
+/** Send jobs for these messages, SEND_JOB_IDS to a job (the one producer: enqueue-due-messages' sendJobs). */
+export function sendJobsFor(ids: readonly number[]): SendJob[] {
+  const jobs: SendJob[] = [];
+  for (let i = 0; i < ids.length; i += SEND_JOB_IDS)
+    jobs.push({ v: 2, type: "send", messageIds: ids.slice(i, i + SEND_JOB_IDS) });
+  return jobs;
+}
+
 /**
- * The id a handler keys its outcome by (unique within one job type, as outcomes are per type): the message for
+ * The ids a handler keys its outcomes by (unique within one job type, as outcomes are per type): the messages for
  * send/inbound jobs, the import for import jobs, the campaign for enrolment jobs, the delivery row for webhook jobs.
  */
-export function jobKey(job: Job): number {
+export function jobKeys(job: Job): readonly number[] {
+  if (job.type === "send") return messageIdsOf(job);
+  return [jobKey(job)];
+}
+
+function jobKey(job: Exclude<Job, SendJob>): number {
   switch (job.type) {
     case "import-contacts":
       return job.importId;

@@ -23,7 +23,7 @@ import {
   isPicture,
   type EmailAttachment,
 } from "~/db/schema";
-import type { SendJob } from "~/jobs/jobs";
+import { messageIdsOf, type SendJob } from "~/jobs/jobs";
 import type { Clock } from "~/lib/clock";
 import type { JobOutcomes } from "~/lib/job-queue";
 import { senderPausedNote } from "./sender-pause";
@@ -582,7 +582,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   const skew = Date.now() - t;
   // Keyed by message id; a message without an entry is done (its job is acked).
   const outcomes: JobOutcomes = new Map();
-  const ids = [...new Set(jobs.map((j) => j.messageId))];
+  const ids = [...new Set(jobs.flatMap(messageIdsOf))];
   const retry = (id: number, seconds: number) => outcomes.set(id, { retryAfterSeconds: Math.ceil(seconds) });
   if (config.publicUrlProblem) {
     await holdForPublicUrl(db, ids, config.publicUrlProblem, t);

@@ -2,11 +2,11 @@ import { and, asc, lte, sql } from "drizzle-orm";
 import { inJson } from "~/db/bulk-update.server";
 import type { Db } from "~/db/client.server";
 import { messages } from "~/db/schema";
-import type { SendJob } from "~/jobs/jobs";
+import { sendJobsFor } from "~/jobs/jobs";
 import type { JobQueue } from "~/lib/job-queue";
 
 // Between producer (create-outbound-messages) and consumer (consume-send-batch): rows whose time has come
-// move pending → queued and get one `send` queue message each.
+// move pending → queued and go to the send queue, SEND_JOB_IDS to a queue message (decision 081).
 
 /** The pending → queued step for these ids (exported for the query-plan test). */
 export const markQueued = (db: Db, ids: readonly number[], now: Date) =>
@@ -17,7 +17,7 @@ export const markQueued = (db: Db, ids: readonly number[], now: Date) =>
     .returning({ id: messages.id });
 
 /**
- * pending → queued for due rows, then one queue message per row (sendBatch, 100 at a time). A row whose
+ * pending → queued for due rows, then their send jobs (sendJobs). A row whose
  * queue message is lost stays `queued`; the cron reconciler re-enqueues it and the consumer's claim makes
  * duplicates harmless.
  */
@@ -35,17 +35,16 @@ export async function enqueueDueMessages(db: Db, queue: JobQueue, now: Date, ids
   return queued;
 }
 
-export async function sendJobs(queue: JobQueue, ids: number[]) {
-  for (let i = 0; i < ids.length; i += 100) {
-    const body: SendJob[] = ids.slice(i, i + 100).map((messageId) => ({ v: 1, type: "send", messageId }));
-    if (body.length) await queue.sendBatch(body.map((b) => ({ body: b, contentType: "json" })));
-  }
+/** The send jobs for these messages, SEND_JOB_IDS ids to a job and ≤ 100 jobs to a sendBatch (the queue's limit). */
+export async function sendJobs(queue: JobQueue, ids: readonly number[]) {
+  const jobs = sendJobsFor(ids);
+  for (let i = 0; i < jobs.length; i += 100)
+    await queue.sendBatch(jobs.slice(i, i + 100).map((body) => ({ body, contentType: "json" as const })));
 }
 
 /**
  * Cron: everything pending whose time has come (scheduled sends, quiet-hours deferrals), in chunks of 1000,
- * at most `maxPerTick` per invocation (each 100 are one queue send, and an invocation's subrequests are
- * limited); the rest goes next minute.
+ * at most `maxPerTick` per invocation (an invocation's subrequests are limited); the rest goes next minute.
  */
 export async function dispatchDueMessages(db: Db, queue: JobQueue, now: Date, maxPerTick = 40_000) {
   let total = 0;

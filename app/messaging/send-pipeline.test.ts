@@ -7,6 +7,7 @@ import { createOutboundMessages } from "./create-outbound-messages.server";
 import { dispatchDueMessages } from "./enqueue-due-messages.server";
 import { sendMessages, MAX_ATTEMPTS } from "./consume-send-batch.server";
 import { reconcileMessages } from "./reconcile-messages.server";
+import { messageIdsOf, SEND_QUEUE_BATCH, sendJobsFor } from "~/jobs/jobs";
 import { receiveInboundSms } from "./receive-inbound.server";
 import { broadcastSchema, sendBroadcast } from "./send-broadcast.server";
 import { sendManualSmsTest } from "./create-test-send.server";
@@ -42,7 +43,7 @@ describe("send pipeline: exactly one provider call per message", () => {
       appHooks,
     );
     const jobs = queue.takeSendJobs();
-    expect(jobs).toEqual([{ v: 1, type: "send", messageId: id }]);
+    expect(jobs).toEqual([{ v: 2, type: "send", messageIds: [id] }]);
     expect(await sendMessages(jobs, deps)).toEqual(new Map());
     await sendMessages(jobs, deps); // redelivery
 
@@ -178,8 +179,9 @@ describe("send pipeline: exactly one provider call per message", () => {
     expect(row?.status).toBe("queued"); // stored, not lost: no pending → queued step to pay for
     await reconcileMessages(deps.db, queue, deps.sms, new Date(Date.now() + 16 * 60_000));
     // (Other tests' rows in this database may be re-enqueued too: only this one is sent here.)
-    const jobs = queue.takeSendJobs().filter((j) => j.messageId === row!.id);
-    expect(jobs).toHaveLength(1);
+    const ids = queue.takeSendIds().filter((messageId) => messageId === row!.id);
+    expect(ids).toHaveLength(1);
+    const jobs = sendJobsFor(ids);
     await sendMessages(jobs, deps);
     await sendMessages(jobs, deps); // a duplicate delivery of the job changes nothing
     expect(await twilio.calls()).toHaveLength(1);
@@ -195,7 +197,7 @@ describe("send pipeline: exactly one provider call per message", () => {
     );
     await reconcileMessages(deps.db, queue, deps.sms, new Date());
     const jobs = queue.takeSendJobs();
-    expect(jobs.map((j) => j.messageId)).toEqual([id]);
+    expect(jobs.flatMap(messageIdsOf)).toEqual([id]);
     await sendMessages(jobs, deps);
     expect(await twilio.calls()).toHaveLength(1);
     expect((await messageRow(id))?.status).toBe("sent");
@@ -601,7 +603,7 @@ describe("pacing and scheduling", () => {
       sql`SELECT id FROM messages WHERE broadcast_id = ${res.broadcastId}`,
     );
     // Other tests' deferred rows share this database: look only at this broadcast's message.
-    const queuedIds = () => queue.takeSendJobs().map((j) => j.messageId);
+    const queuedIds = () => queue.takeSendIds();
     expect(queuedIds()).not.toContain(id);
     await dispatchDueMessages(deps.db, queue, new Date(at.getTime() - 60_000));
     expect(queuedIds()).not.toContain(id);
@@ -667,9 +669,10 @@ describe("email broadcasts sized by bytes (D1 refuses a bound value over 2 MB)",
     const res = await sendBroadcast({ db: deps.db, queue, now: DAYTIME, hooks: appHooks }, input, actor);
     expect(res).toMatchObject({ recipients, queued: recipients });
     const jobs = queue.takeSendJobs();
-    // The queue hands the consumer 100 at a time (max_batch_size): each batch is claimed and sent, none retried.
-    for (let i = 0; i < jobs.length; i += 100)
-      expect(await sendMessages(jobs.slice(i, i + 100), deps)).toEqual(new Map());
+    // The queue hands the consumer SEND_QUEUE_BATCH jobs at a time (max_batch_size): each batch is claimed and
+    // sent, none retried.
+    for (let i = 0; i < jobs.length; i += SEND_QUEUE_BATCH)
+      expect(await sendMessages(jobs.slice(i, i + SEND_QUEUE_BATCH), deps)).toEqual(new Map());
     const rows = await deps.db.all<{ contact_id: number; status: string; content: string; subject: string }>(
       sql`SELECT contact_id, status, content, subject FROM messages WHERE broadcast_id = ${res.broadcastId}`,
     );

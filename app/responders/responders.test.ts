@@ -168,7 +168,7 @@ describe("the responder engine", () => {
     expect(w.queue.takeSendJobs()).toEqual([]);
     await enqueueAt(20_000);
     const first = w.queue.takeSendJobs();
-    expect(first.map((j) => j.messageId)).toEqual([rows[0].id]);
+    expect(first).toEqual([{ v: 2, type: "send", messageIds: [rows[0].id] }]);
     await sendMessages(first, { ...w.deps, clock: () => new Date(DAY.getTime() + 20_000) });
     await enqueueDueMessages(w.deps.db, w.queue, new Date(DAY.getTime() + 10 * MIN), [rows[1].id]);
     const second = w.queue.takeSendJobs();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
-import { BENCH_FROM, MF_BASE, QUEUE, QUEUE_CONSUMER } from "./helio.mjs";
+import { BENCH_FROM, MF_BASE, QUEUE, QUEUE_CONSUMER, SEND_JOB_IDS, SENDS_PER_INVOCATION } from "./helio.mjs";
 import { phoneFor, renderedFor } from "./recipients.mjs";
 import { median, waitUntil, workerdCpuMs } from "./util.mjs";
 
@@ -138,7 +138,7 @@ export async function workerPostLoop({
   from,
   count,
   concurrency = 6,
-  perInvocation = QUEUE_CONSUMER.maxBatchSize,
+  perInvocation = SENDS_PER_INVOCATION,
 }) {
   const bindings = { MAX_IN_FLIGHT: String(concurrency), ...twilioBindings({ twilio, account, from }) };
   return withWorker("worker-post-loop.js", { bindings }, async (mf) => {
@@ -168,15 +168,19 @@ export async function workerPostLoop({
 }
 
 /**
- * Ceiling 4: the queue alone (bench/queue-only.js): `count` send-shaped jobs enqueued 100 per sendBatch and acked
- * by a consumer that does nothing else, with Helio's batch settings. From the enqueue request to the last ack.
+ * Ceiling 4: the queue alone (bench/queue-only.js): `count` messages' send jobs as Helio enqueues them (SEND_JOB_IDS
+ * to a job, 100 jobs per sendBatch) acked by a consumer that does nothing else, with Helio's batch settings. From the
+ * enqueue request to the last ack.
  */
 export async function queueOnly({ count }) {
   const options = { queueProducers: { JOBS: { queueName: QUEUE } }, queueConsumers: { [QUEUE]: QUEUE_CONSUMER } };
   return withWorker("queue-only.js", options, async (mf) => {
     const cpuBefore = workerdCpuMs();
     const start = Date.now();
-    const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", { method: "POST", body: JSON.stringify({ count }) });
+    const res = await mf.dispatchFetch("http://127.0.0.1/enqueue", {
+      method: "POST",
+      body: JSON.stringify({ count, perJob: SEND_JOB_IDS }),
+    });
     if (!res.ok) throw new Error(`queue only: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
     let stats = { acked: 0, lastAckAt: 0 };

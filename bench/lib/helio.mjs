@@ -40,6 +40,13 @@ function consumerConfig(queue) {
   };
 }
 export const QUEUE_CONSUMER = consumerConfig(QUEUE);
+/** How many texts one send job names (app/jobs/jobs.ts, decision 081): the bench enqueues and counts as the app does. */
+export const SEND_JOB_IDS = Number(
+  /^export const SEND_JOB_IDS = (\d+);/m.exec(readFileSync(join(root, "app/jobs/jobs.ts"), "utf8"))?.[1],
+);
+if (!SEND_JOB_IDS) throw new Error("app/jobs/jobs.ts: SEND_JOB_IDS not found");
+/** The texts one send-consumer invocation gets: max_batch_size jobs of SEND_JOB_IDS each. */
+export const SENDS_PER_INVOCATION = QUEUE_CONSUMER.maxBatchSize * SEND_JOB_IDS;
 export const TASK_QUEUE_CONSUMER = consumerConfig(TASK_QUEUE);
 export const MF_BASE = {
   cf: false,
