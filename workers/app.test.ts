@@ -192,28 +192,34 @@ describe("scheduled and queue handlers", () => {
 });
 
 describe("dead-letter queue", () => {
-  it("fails sends still queued and imports still running, and acks everything", async () => {
+  it("fails sends still queued (every id a job names, v1 jobs too) and imports still running, and acks everything", async () => {
     const t = Date.now();
-    const key = "dlq:" + crypto.randomUUID();
-    await env.DB.prepare(
-      `INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
-       VALUES ('sms', 'outbound', 'test', 'queued', '+16025552368', 'x', ?, 0, 1, 3, ?, ?, ?)`,
-    )
-      .bind(key, t, t, t)
-      .run();
-    const { id } = (await env.DB.prepare("SELECT id FROM messages WHERE idempotency_key = ?")
-      .bind(key)
-      .first<{ id: number }>())!;
+    const queuedMessage = async () => {
+      const key = "dlq:" + crypto.randomUUID();
+      await env.DB.prepare(
+        `INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+         VALUES ('sms', 'outbound', 'test', 'queued', '+16025552368', 'x', ?, 0, 1, 3, ?, ?, ?)`,
+      )
+        .bind(key, t, t, t)
+        .run();
+      return (await env.DB.prepare("SELECT id FROM messages WHERE idempotency_key = ?")
+        .bind(key)
+        .first<{ id: number }>())!.id;
+    };
+    const [one, two, legacy] = [await queuedMessage(), await queuedMessage(), await queuedMessage()];
     const batch = createMessageBatch("helio-jobs-dlq", [
-      { id: "d1", timestamp: new Date(), attempts: 1, body: { v: 1, type: "send", messageId: id } },
+      { id: "d1", timestamp: new Date(), attempts: 1, body: { v: 2, type: "send", messageIds: [one, two] } },
       { id: "d2", timestamp: new Date(), attempts: 1, body: { nonsense: true } },
+      { id: "d3", timestamp: new Date(), attempts: 1, body: { v: 1, type: "send", messageId: legacy } },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
-    expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(["d1", "d2"]);
-    const row = await env.DB.prepare("SELECT status, error_message FROM messages WHERE id = ?")
-      .bind(id)
-      .first<{ status: string; error_message: string }>();
-    expect(row).toEqual({ status: "failed", error_message: "gave up after repeated delivery failures" });
+    expect((await getQueueResult(batch, ctx)).explicitAcks.sort()).toEqual(["d1", "d2", "d3"]);
+    for (const id of [one, two, legacy]) {
+      const row = await env.DB.prepare("SELECT status, error_message FROM messages WHERE id = ?")
+        .bind(id)
+        .first<{ status: string; error_message: string }>();
+      expect(row).toEqual({ status: "failed", error_message: "gave up after repeated delivery failures" });
+    }
   });
 });
