@@ -1,18 +1,20 @@
-import type { Db } from "~/db/client.server";
 import { parseCustomFields } from "~/contacts/custom-fields";
 import { PLATFORM_VARIABLES } from "~/contacts/variables";
-import { SAVINGS_VARIABLES, savingsBasis, savingsVariables } from "./estimate-savings";
-import { estimateHomesSavings, type Home } from "./savings-data.server";
+import { SAVINGS_VARIABLES, savingsBasis, savingsVariables, type StateSolarData } from "./estimate-savings";
+import { estimatesFrom, type Home } from "./savings-data.server";
 
 export type SavingsFigure = { name: string; label: string; value: string; basis: string; typed: boolean };
 
 /**
  * The contact page's Savings card (decision 074): each Solar variable as the next message will quote it — the value
  * typed on the contact when there is one, else the estimate — with where it came from, and the home's own figures.
- * The page has the contact's own figures already: one round trip, the setting and its state's published figures.
+ * From what the page's own batch read beside the contact (`savingsQueries`): no round trip of its own.
  */
-export async function loadContactSavings(db: Db, contact: Home & { customFields: string | null }) {
-  const estimate = (await estimateHomesSavings(db, [contact])).get(contact.id) ?? null;
+export function contactSavingsFrom(
+  contact: Home & { customFields: string | null },
+  [setting, stateRows]: readonly [readonly { key: string; value: string }[], readonly StateSolarData[]],
+) {
+  const estimate = estimatesFrom([contact], setting, stateRows).get(contact.id) ?? null;
   const typed = parseCustomFields(contact.customFields);
   const values = estimate ? savingsVariables(estimate) : null;
   const basis = estimate ? savingsBasis(estimate) : null;

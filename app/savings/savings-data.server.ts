@@ -70,18 +70,27 @@ export async function estimateContactsSavings(db: Db, contactIds: readonly numbe
 }
 
 /**
- * Estimates for homes whose figures the caller already holds (the contact page has its contact): one round trip, the
- * setting and the states' rows together.
+ * Estimates for homes whose figures the caller already holds: one round trip, the setting and the states' rows
+ * together.
  */
 export async function estimateHomesSavings(db: Db, homes: readonly Home[]) {
-  const out = new Map<number, SavingsEstimate>();
-  if (!homes.length) return out;
+  if (!homes.length) return new Map<number, SavingsEstimate>();
   const states = [...new Set([...homes.map(savingsState), NATIONAL])];
   const [setting, rows] = await db.batch([
     selectSavingsSettings(db),
     db.select().from(solarStateData).where(inArray(solarStateData.state, states)),
   ]);
-  const dataOf = new Map<string, StateSolarData>(rows.map((r) => [r.state, r]));
+  return estimatesFrom(homes, setting, rows);
+}
+
+/** The estimates from the rows read: the team's settings and (at least) the homes' states' and the nation's figures. */
+export function estimatesFrom(
+  homes: readonly Home[],
+  setting: readonly { key: string; value: string }[],
+  stateRows: readonly StateSolarData[],
+) {
+  const out = new Map<number, SavingsEstimate>();
+  const dataOf = new Map<string, StateSolarData>(stateRows.map((r) => [r.state, r]));
   const assumptions = assumptionsFrom(setting);
   for (const h of homes) {
     const data = dataOf.get(savingsState(h)) ?? dataOf.get(NATIONAL);
@@ -90,7 +99,14 @@ export async function estimateHomesSavings(db: Db, homes: readonly Home[]) {
   return out;
 }
 
-const selectSavingsSettings = (db: Db) =>
+/**
+ * What a page that does not know its contact's state yet reads beside it, in its own batch (the contact page): the
+ * settings and every state's figures — a reference table of at most 52 rows (the states, DC and the nation), cheaper
+ * than a second round trip after the contact (its ZIP may name the state, which only the app can tell).
+ */
+export const savingsQueries = (db: Db) => [selectSavingsSettings(db), db.select().from(solarStateData)] as const;
+
+export const selectSavingsSettings = (db: Db) =>
   db
     .select({ key: orgSettings.key, value: orgSettings.value })
     .from(orgSettings)

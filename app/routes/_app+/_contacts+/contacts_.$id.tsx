@@ -26,7 +26,8 @@ import { contactAppointmentsFrom, selectContactAppointments } from "~/appointmen
 import { bookingToken } from "~/appointments/booking-token.server";
 import { messagingConfig } from "~/messaging/messaging-config.server";
 import { CONSENT_PURPOSE_LABEL } from "~/contacts/consent-purpose";
-import { loadContactSavings } from "~/savings/load-contact-savings.server";
+import { contactSavingsFrom } from "~/savings/load-contact-savings.server";
+import { savingsQueries } from "~/savings/savings-data.server";
 import { SavingsCard } from "~/savings/savings-card";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -49,16 +50,16 @@ export async function loader(args: LoaderFunctionArgs) {
       now: args.context.clock(),
     },
     // The cards' reads ride in the page's batch; their rows are used only once its scope check passed.
-    [selectContactAppointments(db, contactId), contactLinkClicksQuery(db, contactId)] as const,
+    [selectContactAppointments(db, contactId), contactLinkClicksQuery(db, contactId), ...savingsQueries(db)] as const,
   ).catch(throwAsResponse);
   // The thread, campaigns, templates, leads, owner picker, queue state, users and tags go to the page as read.
   const {
     contact,
     stages,
-    alongside: [appointmentRows, linkClickRows],
+    alongside: [appointmentRows, linkClickRows, savingsSetting, stateRows],
     ...asRead
   } = page;
-  const savings = await loadContactSavings(db, contact);
+  const savings = contactSavingsFrom(contact, [savingsSetting, stateRows]);
   return {
     ...asRead,
     savings: { ...savings, utilityName: contact.utilityName ?? "" },
