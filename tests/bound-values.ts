@@ -19,10 +19,11 @@ const encoder = new TextEncoder();
 
 /**
  * `d1` as the app's code sees it, noting the largest bound value (UTF-8 bytes) and the longest SQL text of every
- * statement prepared through it — D1 refuses a value over 2 MB and SQL over 100 KB.
+ * statement prepared through it, and the most values bound to one statement — D1 refuses a value over 2 MB, SQL over
+ * 100 KB and more than 100 bound parameters.
  */
 export function measuringD1(d1: D1Database) {
-  const seen = { maxValueBytes: 0, maxSqlBytes: 0, statements: 0 };
+  const seen = { maxValueBytes: 0, maxSqlBytes: 0, maxParams: 0, statements: 0 };
   const wrap = <T extends object>(target: T, get: (prop: string | symbol) => unknown) =>
     new Proxy(target, {
       get(t, prop) {
@@ -41,6 +42,7 @@ export function measuringD1(d1: D1Database) {
           return wrap(stmt, (p) =>
             p === "bind"
               ? (...values: unknown[]) => {
+                  seen.maxParams = Math.max(seen.maxParams, values.length);
                   for (const v of values)
                     if (typeof v === "string")
                       seen.maxValueBytes = Math.max(seen.maxValueBytes, encoder.encode(v).length);

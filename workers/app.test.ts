@@ -12,6 +12,8 @@ import worker from "./app";
 import { sessions } from "~/db/schema";
 import { eq } from "drizzle-orm";
 import { call, createTestUser, db, loginAs, ORIGIN } from "../tests/factories";
+import { measuringD1 } from "../tests/bound-values";
+import { sendJobsFor } from "~/jobs/jobs";
 
 describe("session gate and pages", () => {
   it("sends anyone unauthenticated to the login screen, whatever the path", async () => {
@@ -192,6 +194,37 @@ describe("scheduled and queue handlers", () => {
 });
 
 describe("dead-letter queue", () => {
+  it("fails every message of 5 dead send jobs (125 ids) and tells the final-failure hooks ≤ 100 at a time", async () => {
+    const t = Date.now();
+    const key = "dlq-many:" + crypto.randomUUID();
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 125)
+       INSERT INTO messages (channel, direction, kind, status, phone, content, idempotency_key, is_marketing, is_test, attempts, scheduled_at, created_at, updated_at)
+       SELECT 'sms', 'outbound', 'broadcast', 'queued', '+16025552368', 'x', ? || i, 1, 0, 3, ?, ?, ? FROM n`,
+    )
+      .bind(key, t, t, t)
+      .run();
+    const { results } = await env.DB.prepare("SELECT id FROM messages WHERE idempotency_key LIKE ? ORDER BY id")
+      .bind(key + "%")
+      .all<{ id: number }>();
+    const ids = results.map((r) => r.id);
+    expect(ids).toHaveLength(125);
+    const batch = createMessageBatch(
+      "helio-jobs-dlq",
+      sendJobsFor(ids).map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const measured = measuringD1(env.DB);
+    await worker.queue(batch, { ...env, DB: measured.d1 } as never);
+    const failed = await env.DB.prepare(
+      "SELECT count(*) AS n FROM messages WHERE idempotency_key LIKE ? AND status = 'failed'",
+    )
+      .bind(key + "%")
+      .first<{ n: number }>();
+    expect(failed?.n).toBe(125);
+    // The hooks read the failed messages (message.failed webhooks, carrier filtering): never over D1's 100 parameters.
+    expect(measured.seen.maxParams).toBeLessThanOrEqual(100);
+  });
+
   it("fails sends still queued (every id a job names, v1 jobs too) and imports still running, and acks everything", async () => {
     const t = Date.now();
     const queuedMessage = async () => {

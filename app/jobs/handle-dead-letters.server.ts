@@ -4,6 +4,8 @@ import type { Db } from "~/db/client.server";
 import { contactImports, messages } from "~/db/schema";
 import { jobSchema, messageIdsOf } from "./jobs";
 
+const FAILED_CHUNK = 100;
+
 /**
  * Consumer of the dead-letter queue: a job that failed every retry ends its work visibly instead of
  * waiting forever — a send still `queued` is failed (the reconciler would otherwise re-enqueue it every
@@ -35,7 +37,10 @@ export async function handleDeadLetters(
       })
       .where(and(inJson(messages.id, sends), sql`+${messages.status} = 'queued'`))
       .returning({ id: messages.id });
-    if (failed.length) await onFailed(failed.map((m) => m.id));
+    // A dead-letter batch can name 50 jobs × 25 messages: the final-failure hooks get them a send batch's worth at a
+    // time (≤ 100, what they were built for and D1's bound parameters per statement), every chunk told.
+    for (let i = 0; i < failed.length; i += FAILED_CHUNK)
+      await onFailed(failed.slice(i, i + FAILED_CHUNK).map((m) => m.id));
   }
   if (imports.length) {
     await db

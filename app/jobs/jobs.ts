@@ -130,8 +130,8 @@ export type PushNotification = z.infer<typeof pushNotification>;
 export const messageIdsOf = (job: SendJob): readonly number[] => (job.v === 2 ? job.messageIds : [job.messageId]);
 
 /** Send jobs for these messages, SEND_JOB_IDS to a job (the one producer: enqueue-due-messages' sendJobs). */
-export function sendJobsFor(ids: readonly number[]): SendJob[] {
-  const jobs: SendJob[] = [];
+export function sendJobsFor(ids: readonly number[]): z.infer<typeof sendJob>[] {
+  const jobs: z.infer<typeof sendJob>[] = [];
   for (let i = 0; i < ids.length; i += SEND_JOB_IDS)
     jobs.push({ v: 2, type: "send", messageIds: ids.slice(i, i + SEND_JOB_IDS) });
   return jobs;

@@ -16,7 +16,8 @@ import {
 } from "./estimate-savings";
 
 // Reading what the savings estimate needs (decision 074): the contacts' own figures by primary key, the team's
-// escalation rate (one org_settings key) and the published figures of just the states involved (primary key).
+// escalation rate (one org_settings key) and the published figures of just the states involved (primary key) — or,
+// for the contact page, which does not know its contact's state before its one batch, the whole ≤ 52-row table.
 
 export const ESCALATION_KEY = "savingsEscalationPct";
 export const COST_PER_WATT_KEY = "savingsCostPerWatt";

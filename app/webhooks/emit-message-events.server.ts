@@ -1,4 +1,4 @@
-import { inArray } from "drizzle-orm";
+import { inJson } from "~/db/bulk-update.server";
 import type { DomainContext } from "~/db/domain-context";
 import { messages, type Message, type WebhookEventType } from "~/db/schema";
 import { emitWebhookEvents } from "./emit-webhook-event.server";
@@ -59,7 +59,7 @@ async function emitPerMessage<K extends keyof Message>(
 ) {
   if (!messageIds.length) return [];
   const columns = Object.fromEntries(["id" as const, ...fields].map((f) => [f, messages[f]]));
-  const rows = (await ctx.db.select(columns).from(messages).where(inArray(messages.id, messageIds))) as Pick<
+  const rows = (await ctx.db.select(columns).from(messages).where(inJson(messages.id, messageIds))) as Pick<
     Message,
     K | "id"
   >[];

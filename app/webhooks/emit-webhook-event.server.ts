@@ -53,7 +53,9 @@ export async function emitWebhookEvents(ctx: DomainContext, events: WebhookEvent
       .returning({ id: webhookDeliveries.id });
     ids.push(...inserted.map((r) => r.id));
   }
-  if (ids.length) await ctx.queue.sendBatch(ids.map((id) => ({ body: webhookJob(id) })));
+  // A queue takes at most 100 messages per sendBatch.
+  for (let i = 0; i < ids.length; i += 100)
+    await ctx.queue.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: webhookJob(id) })));
   return ids;
 }
 
