@@ -2,10 +2,11 @@
 // what production needs to fail loudly and stay inside one D1 database is there.
 import { experimental_readRawConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
+import { SEND_JOB_IDS, SEND_QUEUE_BATCH } from "~/jobs/jobs";
 import { isPublicHttpsUrl } from "~/messaging/check-public-url.server";
 
 type Vars = Record<string, unknown>;
-type Consumer = { queue: string; max_concurrency?: number };
+type Consumer = { queue: string; max_concurrency?: number; max_batch_size?: number };
 // The raw file as wrangler parsed it (its own types are loose here); only the fields read below.
 const { rawConfig } = experimental_readRawConfig({
   config: new URL("../wrangler.toml", import.meta.url).pathname,
@@ -49,5 +50,11 @@ describe("wrangler.toml", () => {
     const byQueue = Object.fromEntries(consumers.map((c) => [c.queue, c.max_concurrency]));
     expect(byQueue["helio-jobs-dlq"]).toBe(1);
     for (const p of rawConfig.queues?.producers ?? []) expect(byQueue[p.queue], p.queue).toBeDefined();
+  });
+
+  it("hands the send consumer SEND_QUEUE_BATCH jobs, so one invocation sends at most 100 texts (decision 081)", () => {
+    const send = rawConfig.queues?.consumers?.find((c) => c.queue === "helio-jobs");
+    expect(send?.max_batch_size).toBe(SEND_QUEUE_BATCH);
+    expect(SEND_QUEUE_BATCH * SEND_JOB_IDS).toBeLessThanOrEqual(100);
   });
 });
