@@ -5,7 +5,9 @@ import WebSocket from "ws";
 /** Connects to the isolate whose inspector title contains `title` ("core:user:" is the user Worker). */
 export async function connectInspector({ port, title = "core:user:" }) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((t) => String(t.title).includes(title));
+  // An exact ending first: "worker d1:db" is also the start of "worker d1:db:<name>".
+  const target =
+    targets.find((t) => String(t.title).endsWith(title)) ?? targets.find((t) => String(t.title).includes(title));
   if (!target) throw new Error(`inspector: no target "${title}" (${targets.map((t) => t.title).join(", ")})`);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
