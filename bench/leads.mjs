@@ -45,15 +45,16 @@ const TEMPLATE = "Hi {{firstName}}, thanks for your solar quote request!";
 const renderedFor = (i) => `Hi ${firstNameFor(i)}, thanks for your solar quote request!`;
 
 /**
- * A US zone whose local time is 09:00 to `until` now, with an area code and state that put a lead in it. The
- * territories (Guam, American Samoa, Puerto Rico: NANP numbers the app places in their own zones) have no rule
- * stricter than the federal 08:00–21:00, so their day runs to 20:00; with them only ~10:00–13:00 UTC has no open zone
- * (the states alone left 05:00–13:00 UTC, and the bench could not run then).
+ * A US zone whose local time is `from` (09:00) to `until` (19:00) now, with an area code and state that put a lead in
+ * it: an hour inside the strictest state rules at each end. The territories (Guam, American Samoa, Puerto Rico: NANP
+ * numbers the app places in their own zones) have no rule stricter than the federal 08:00–21:00, so their day runs
+ * 08:00 to 20:00 (the run starts after the window opens, so only its close needs the margin); with them only ~10:00–12:00
+ * UTC has no open zone (the states alone left 05:00–13:00 UTC, and the bench could not run then).
  */
 const US_ZONES = [
-  { zone: "Pacific/Guam", area: "671", state: "GU", until: 20 },
-  { zone: "Pacific/Pago_Pago", area: "684", state: "AS", until: 20 },
-  { zone: "America/Puerto_Rico", area: "787", state: "PR", until: 20 },
+  { zone: "Pacific/Guam", area: "671", state: "GU", from: 8, until: 20 },
+  { zone: "Pacific/Pago_Pago", area: "684", state: "AS", from: 8, until: 20 },
+  { zone: "America/Puerto_Rico", area: "787", state: "PR", from: 8, until: 20 },
   { zone: "Pacific/Honolulu", area: "808", state: "HI" },
   { zone: "America/Anchorage", area: "907", state: "AK" },
   { zone: "America/Los_Angeles", area: "213", state: "CA" },
@@ -65,12 +66,12 @@ function openZone(now = new Date()) {
   const hourIn = (timeZone) =>
     Number(new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(now)) % 24;
   const open = US_ZONES.map((z) => ({ ...z, hour: hourIn(z.zone) })).filter(
-    (z) => z.hour >= 9 && z.hour < (z.until ?? 19),
+    (z) => z.hour >= (z.from ?? 9) && z.hour < (z.until ?? 19),
   );
   open.sort((a, b) => Math.abs(a.hour - 14) - Math.abs(b.hour - 14));
   if (!open.length)
     throw new Error(
-      "no US state or territory is in its calling day right now (about 10:00–13:00 UTC): the calling window would defer every first text; run it outside those hours",
+      "no US state or territory is in its calling day right now (about 10:00–12:00 UTC): the calling window would defer every first text; run it outside those hours",
     );
   return open[0];
 }
