@@ -114,6 +114,8 @@ const PACING_LEAD_MS = 60_000;
 /** Variables can multiply a long body (a 50,000-character email of {{address}} tokens); D1 cannot store it then. */
 const RENDERED_TOO_LONG = `Too long once its variables are filled in (over ${D1_VALUE_BUDGET / 1_000_000} MB); shorten the message`;
 const DAILY_CAP_NOTE = "Deferred: the sending number reached its daily limit";
+/** A batch still sending writes the outcomes it has once the oldest has waited this long (decision 084). */
+export const FLUSH_AFTER_MS = 1_000;
 
 type OrNull<T> = { [K in keyof T]: T[K] | null };
 
@@ -764,8 +766,78 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     config.linkSecret ? linkBaseFrom(orgRows, config.publicBaseUrl) : null,
     config.linkSecret,
   );
+  // 5. Outcomes are written in one transaction after the last send — and, in a batch that sends for longer than
+  // FLUSH_AFTER_MS (paced: 100 texts at the default 1/s take 100 s), also while it sends, what has come back so far,
+  // one flush at a time (decision 084). The Message Center, the send's progress and the contacts' threads then show
+  // texts as sent within a second or two instead of all at the end, a status callback finds its sid written (no
+  // backlog row), and a crash leaves only the last seconds' rows `sending` for the reconciler. An unpaced batch (~25 ms)
+  // is written once, as before: a flush while it sends costs a round trip its sends do not leave time for (measured).
+  // Exactly-once is unchanged: each write lands only on rows still `sending` (this consumer's claim).
   const results: Outcome[] = [];
   const suppressions: BatchItem<"sqlite">[] = [];
+  const campaignOf = new Map(work.map((w) => [w.id, w.campaignId]));
+  // A contact's first accepted SMS fixes its sticky sender (decision 045).
+  const contactOf = new Map(work.map((w) => [w.id, w.channel === "sms" ? w.contactId : null]));
+  const recordOutcomes = async (chunk: Outcome[], last: boolean) => {
+    const sentByCampaign = new Map<number, number>();
+    for (const r of chunk) {
+      const campaignId = campaignOf.get(r.id);
+      if (campaignId && (r.status === "sent" || r.status === "delivered")) {
+        sentByCampaign.set(campaignId, (sentByCampaign.get(campaignId) ?? 0) + 1);
+      }
+    }
+    const sids = chunk.flatMap((r) => (r.sid ? [r.sid] : []));
+    const sticky = chunk.flatMap((r) => {
+      const contactId = contactOf.get(r.id);
+      // The informational number is never a contact's sticky sender: a rep's texts go from theirs.
+      return contactId &&
+        r.from &&
+        r.from !== stopScope.informationalSender &&
+        (r.status === "sent" || r.status === "delivered")
+        ? [{ contactId, from: r.from }]
+        : [];
+    });
+    const written = await runBatch(db, [
+      ...recordOutcomeStatements(chunk, Date.now()).map((q) => db.run(q)),
+      ...[...sentByCampaign].map(([id, n]) =>
+        db
+          .update(campaigns)
+          .set({ sentCount: sql`${campaigns.sentCount} + ${n}` })
+          .where(eq(campaigns.id, id)),
+      ),
+      // Addresses a provider refused as opted out, so far.
+      ...suppressions.splice(0),
+      ...(sticky.length ? stickySenderStatements(sticky).map((q) => db.run(q)) : []),
+      // The senders' lateness, once every send of the batch has started.
+      ...(last
+        ? [...gates].flatMap(([sender, gate]) =>
+            gate.resumeAt === null ? [] : [carryLateness(db, sender, gate.resumeAt)],
+          )
+        : []),
+      // Last, in the same round trip: statuses Twilio reported before these sids were written.
+      ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
+    ]);
+    if (sids.length)
+      await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
+  };
+  const pending: Outcome[] = [];
+  let oldestPending = 0;
+  let flushing = null as Promise<void> | null;
+  // A failed flush fails the batch once its sends are done (its rows stay `sending`, as when the one write failed).
+  let flushFailed = null as { error: unknown } | null;
+  const done = (outcome: Outcome) => {
+    results.push(outcome);
+    if (pending.push(outcome) === 1) oldestPending = Date.now();
+    if (flushing || flushFailed || Date.now() - oldestPending < FLUSH_AFTER_MS) return;
+    flushing = recordOutcomes(pending.splice(0), false)
+      .catch((error: unknown) => {
+        flushFailed = { error };
+      })
+      .finally(() => {
+        flushing = null;
+      });
+  };
+
   let next = 0;
   const clock = () => Date.now() - skew;
   // One start gate per sending number: each has its own rate.
@@ -787,7 +859,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         !STAFF_MAIL_KINDS.has(row.kind) &&
         (await suppressedNow(db, row))
       ) {
-        results.push({
+        done({
           id: row.id,
           status: "skipped",
           errorMessage: row.channel === "sms" ? OPTED_OUT_REASON : UNSUBSCRIBED_REASON,
@@ -801,59 +873,21 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         const state = stateOf(row);
         const allowed = nextAllowedSendTime(new Date(at), row.timeZone, state).getTime();
         if (allowed > at) {
-          results.push({ id: row.id, status: "pending", scheduledAt: allowed, errorMessage: quietHoursNote(state) });
+          done({ id: row.id, status: "pending", scheduledAt: allowed, errorMessage: quietHoursNote(state) });
           continue;
         }
       }
       // Not before its slot, nor so soon after the sends before it that a late one bunches up with them.
       const send = () => sendOne(row, senderOf.get(row.id)!, wire.get(row.id)!, deps, suppressions, retry, stopScope);
-      results.push(await (row.channel === "sms" ? gateFor(senderOf.get(row.id)!).run(slot, send) : send()));
+      done(await (row.channel === "sms" ? gateFor(senderOf.get(row.id)!).run(slot, send) : send()));
     }
   };
   await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, work.length) }, worker));
+  // The rest, after the flush still running (if any): flushes write one at a time, in order.
+  while (flushing) await flushing;
+  if (flushFailed) throw flushFailed.error;
+  await recordOutcomes(pending.splice(0), true);
 
-  // 5. Record every outcome of the batch in one transaction.
-  if (results.length) {
-    const sentByCampaign = new Map<number, number>();
-    const campaignOf = new Map(work.map((w) => [w.id, w.campaignId]));
-    for (const r of results) {
-      const campaignId = campaignOf.get(r.id);
-      if (campaignId && (r.status === "sent" || r.status === "delivered")) {
-        sentByCampaign.set(campaignId, (sentByCampaign.get(campaignId) ?? 0) + 1);
-      }
-    }
-    const sids = results.flatMap((r) => (r.sid ? [r.sid] : []));
-    // A contact's first accepted SMS fixes its sticky sender (decision 045).
-    const contactOf = new Map(work.map((w) => [w.id, w.channel === "sms" ? w.contactId : null]));
-    const sticky = results.flatMap((r) => {
-      const contactId = contactOf.get(r.id);
-      // The informational number is never a contact's sticky sender: a rep's texts go from theirs.
-      return contactId &&
-        r.from &&
-        r.from !== stopScope.informationalSender &&
-        (r.status === "sent" || r.status === "delivered")
-        ? [{ contactId, from: r.from }]
-        : [];
-    });
-    const written = await runBatch(db, [
-      ...recordOutcomeStatements(results, Date.now()).map((q) => db.run(q)),
-      ...[...sentByCampaign].map(([id, n]) =>
-        db
-          .update(campaigns)
-          .set({ sentCount: sql`${campaigns.sentCount} + ${n}` })
-          .where(eq(campaigns.id, id)),
-      ),
-      ...suppressions,
-      ...(sticky.length ? stickySenderStatements(sticky).map((q) => db.run(q)) : []),
-      ...[...gates].flatMap(([sender, gate]) =>
-        gate.resumeAt === null ? [] : [carryLateness(db, sender, gate.resumeAt)],
-      ),
-      // Last, in the same round trip: statuses Twilio reported before these sids were written.
-      ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
-    ]);
-    if (sids.length)
-      await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
-  }
   // Final failures this batch wrote (the claim returns each row's new status; an outcome lands only on our claim).
   const failed = [
     ...claimed.filter((c) => c.status === "failed").map((c) => c.id),

@@ -243,6 +243,45 @@ describe("send pipeline: provider errors", () => {
     expect(await messageRow(id)).toMatchObject({ status: "failed", error_code: "network" });
   });
 
+  it("a paced batch writes what it has sent while it still sends (decision 084), and the rest at the end", async () => {
+    // 2 texts a second: 5 texts take 2 s. Once one has waited a second unwritten, what came back is written.
+    const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 2 } });
+    const phones = Array.from({ length: 5 }, () => uniquePhone());
+    await createOutboundMessages(
+      deps.db,
+      queue,
+      phones.map((p, i) => ({
+        channel: "sms" as const,
+        kind: "test" as const,
+        phone: p,
+        content: `paced ${i}`,
+        idempotencyKey: `paced:${crypto.randomUUID()}`,
+      })),
+      new Date(),
+    );
+    let finished = false;
+    const sending = sendMessages(queue.takeSendJobs(), deps).then((r) => {
+      finished = true;
+      return r;
+    });
+    const statusOf = async (phone: string) =>
+      (
+        await deps.db.get<{ status: string }>(
+          sql`SELECT status FROM messages WHERE phone = ${phone} AND direction = 'outbound' AND kind = 'test'`,
+        )
+      )?.status;
+    // The first text is written before the batch ends (its last slot is ~0.5 s after the fourth).
+    let first: string | undefined;
+    for (let i = 0; i < 60 && !finished && first !== "sent"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      first = await statusOf(phones[0]);
+    }
+    expect({ first, finished }).toEqual({ first: "sent", finished: false });
+    expect((await sending).size).toBe(0);
+    expect(await Promise.all(phones.map(statusOf))).toEqual(phones.map(() => "sent"));
+    expect((await twilio.calls()).map((c) => c.to)).toEqual(phones);
+  });
+
   it("a STOP that arrives while a message waits for its paced slot stops it", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1 } });
     const phones = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
