@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createDb } from "~/db/client.server";
+import { createDb, type Db } from "~/db/client.server";
+import type { JobQueue } from "~/lib/job-queue";
 import { createOutboundMessages } from "./create-outbound-messages.server";
 import { dispatchDueMessages } from "./enqueue-due-messages.server";
 import { sendMessages, MAX_ATTEMPTS } from "./consume-send-batch.server";
@@ -29,6 +30,21 @@ import { OPTED_OUT_REASON } from "./compliance.server";
 import { slotIntervalMs } from "./pacing.server";
 
 const actorFor = async () => ({ userId: (await createTestUser()).id, ipAddress: null });
+
+/** One due test text to each phone, "<prefix> <i>". */
+const createTestTexts = (db: Db, queue: JobQueue, phones: string[], prefix: string) =>
+  createOutboundMessages(
+    db,
+    queue,
+    phones.map((phone, i) => ({
+      channel: "sms" as const,
+      kind: "test" as const,
+      phone,
+      content: `${prefix} ${i}`,
+      idempotencyKey: `${prefix}:${crypto.randomUUID()}`,
+    })),
+    new Date(),
+  );
 
 describe("send pipeline: exactly one provider call per message", () => {
   it("claims, renders, sends and records the sid; a redelivered job does nothing", async () => {
@@ -247,18 +263,7 @@ describe("send pipeline: provider errors", () => {
     // 2 texts a second: 5 texts take 2 s. Once one has waited a second unwritten, what came back is written.
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 2 } });
     const phones = Array.from({ length: 5 }, () => uniquePhone());
-    await createOutboundMessages(
-      deps.db,
-      queue,
-      phones.map((p, i) => ({
-        channel: "sms" as const,
-        kind: "test" as const,
-        phone: p,
-        content: `paced ${i}`,
-        idempotencyKey: `paced:${crypto.randomUUID()}`,
-      })),
-      new Date(),
-    );
+    await createTestTexts(deps.db, queue, phones, "paced");
     let finished = false;
     const sending = sendMessages(queue.takeSendJobs(), deps).then((r) => {
       finished = true;
@@ -285,18 +290,7 @@ describe("send pipeline: provider errors", () => {
   it("a STOP that arrives while a message waits for its paced slot stops it", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1 } });
     const phones = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
-    await createOutboundMessages(
-      deps.db,
-      queue,
-      phones.map((p, i) => ({
-        channel: "sms" as const,
-        kind: "test" as const,
-        phone: p,
-        content: `slot ${i}`,
-        idempotencyKey: `slot:${crypto.randomUUID()}`,
-      })),
-      new Date(),
-    );
+    await createTestTexts(deps.db, queue, phones, "slot");
     const sending = sendMessages(queue.takeSendJobs(), deps);
     await new Promise((r) => setTimeout(r, 500));
     await receiveInboundSms(
