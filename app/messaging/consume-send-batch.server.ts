@@ -772,13 +772,14 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   // texts as sent within a second or two instead of all at the end, a status callback finds its sid written (no
   // backlog row), and a crash leaves only the last seconds' rows `sending` for the reconciler. An unpaced batch (~25 ms)
   // is written once, as before: a flush while it sends costs a round trip its sends do not leave time for (measured).
-  // Exactly-once is unchanged: each write lands only on rows still `sending` (this consumer's claim).
-  const results: Outcome[] = [];
+  // Exactly-once is unchanged: each write lands only on rows still `sending` (this consumer's claim). A write that
+  // fails while sending is taken again by the next; the status backlog and the final-failure hooks follow each write.
   const suppressions: BatchItem<"sqlite">[] = [];
   const campaignOf = new Map(work.map((w) => [w.id, w.campaignId]));
   // A contact's first accepted SMS fixes its sticky sender (decision 045).
   const contactOf = new Map(work.map((w) => [w.id, w.channel === "sms" ? w.contactId : null]));
-  const recordOutcomes = async (chunk: Outcome[], last: boolean) => {
+  /** One write: the chunk's outcomes and what goes with them, in one transaction; false when it did not commit. */
+  const recordOutcomes = async (chunk: Outcome[], last: boolean): Promise<boolean> => {
     const sentByCampaign = new Map<number, number>();
     for (const r of chunk) {
       const campaignId = campaignOf.get(r.id);
@@ -797,45 +798,68 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
         ? [{ contactId, from: r.from }]
         : [];
     });
-    const written = await runBatch(db, [
-      ...recordOutcomeStatements(chunk, Date.now()).map((q) => db.run(q)),
-      ...[...sentByCampaign].map(([id, n]) =>
-        db
-          .update(campaigns)
-          .set({ sentCount: sql`${campaigns.sentCount} + ${n}` })
-          .where(eq(campaigns.id, id)),
-      ),
-      // Addresses a provider refused as opted out, so far.
-      ...suppressions.splice(0),
-      ...(sticky.length ? stickySenderStatements(sticky).map((q) => db.run(q)) : []),
-      // The senders' lateness, once every send of the batch has started.
-      ...(last
-        ? [...gates].flatMap(([sender, gate]) =>
-            gate.resumeAt === null ? [] : [carryLateness(db, sender, gate.resumeAt)],
-          )
-        : []),
-      // Last, in the same round trip: statuses Twilio reported before these sids were written.
-      ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
-    ]);
-    if (sids.length)
-      await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
+    // Addresses a provider refused as opted out, so far.
+    const refused = suppressions.splice(0);
+    let written: unknown[];
+    try {
+      written = await runBatch(db, [
+        ...recordOutcomeStatements(chunk, Date.now()).map((q) => db.run(q)),
+        ...[...sentByCampaign].map(([id, n]) =>
+          db
+            .update(campaigns)
+            .set({ sentCount: sql`${campaigns.sentCount} + ${n}` })
+            .where(eq(campaigns.id, id)),
+        ),
+        ...refused,
+        ...(sticky.length ? stickySenderStatements(sticky).map((q) => db.run(q)) : []),
+        // The senders' lateness, once every send of the batch has started.
+        ...(last
+          ? [...gates].flatMap(([sender, gate]) =>
+              gate.resumeAt === null ? [] : [carryLateness(db, sender, gate.resumeAt)],
+            )
+          : []),
+        // Last, in the same round trip: statuses Twilio reported before these sids were written.
+        ...(sids.length ? [selectStatusBacklog(db, sids)] : []),
+      ]);
+    } catch (error) {
+      if (last) throw error;
+      // Not written: the next write takes it again (the last one fails the batch if it fails too).
+      suppressions.unshift(...refused);
+      return false;
+    }
+    // Written: the status backlog and the final-failure hooks for exactly what this write committed. A failure here
+    // fails the batch once it is done (as before), never the writes still to come.
+    try {
+      if (sids.length)
+        await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
+      await runFinalFailureHooks(
+        deps.hooks.finalFailure,
+        { db, queue: deps.queue, now: deps.clock() },
+        chunk.filter((r) => r.status === "failed").map((r) => r.id),
+      );
+    } catch (error) {
+      if (last) throw error;
+      afterWrite ??= { error };
+    }
+    return true;
   };
   const pending: Outcome[] = [];
   let oldestPending = 0;
-  let flushing = null as Promise<void> | null;
-  // A failed flush fails the batch once its sends are done (its rows stay `sending`, as when the one write failed).
-  let flushFailed = null as { error: unknown } | null;
+  let flushing = null as Promise<unknown> | null;
+  // Set once the sends are over (or one threw): a send still finishing then starts no write of its own.
+  let stopped = false;
+  let afterWrite = null as { error: unknown } | null;
   const done = (outcome: Outcome) => {
-    results.push(outcome);
     if (pending.push(outcome) === 1) oldestPending = Date.now();
-    if (flushing || flushFailed || Date.now() - oldestPending < FLUSH_AFTER_MS) return;
-    flushing = recordOutcomes(pending.splice(0), false)
-      .catch((error: unknown) => {
-        flushFailed = { error };
-      })
-      .finally(() => {
-        flushing = null;
-      });
+    if (stopped || flushing || Date.now() - oldestPending < FLUSH_AFTER_MS) return;
+    const since = oldestPending;
+    const chunk = pending.splice(0);
+    flushing = recordOutcomes(chunk, false).then((committed) => {
+      flushing = null;
+      if (committed) return;
+      pending.unshift(...chunk);
+      oldestPending = since;
+    });
   };
 
   let next = 0;
@@ -882,18 +906,21 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
       done(await (row.channel === "sms" ? gateFor(senderOf.get(row.id)!).run(slot, send) : send()));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, work.length) }, worker));
-  // The rest, after the flush still running (if any): flushes write one at a time, in order.
-  while (flushing) await flushing;
-  if (flushFailed) throw flushFailed.error;
+  try {
+    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, work.length) }, worker));
+  } finally {
+    // Writes go one at a time, in order: the rest waits for the one still running (if any).
+    stopped = true;
+    while (flushing) await flushing;
+  }
   await recordOutcomes(pending.splice(0), true);
-
-  // Final failures this batch wrote (the claim returns each row's new status; an outcome lands only on our claim).
-  const failed = [
-    ...claimed.filter((c) => c.status === "failed").map((c) => c.id),
-    ...results.filter((r) => r.status === "failed").map((r) => r.id),
-  ];
-  await runFinalFailureHooks(deps.hooks.finalFailure, { db, queue: deps.queue, now: deps.clock() }, failed);
+  // The claim's final failures (it returns each row's new status); the outcomes' ran with their writes.
+  await runFinalFailureHooks(
+    deps.hooks.finalFailure,
+    { db, queue: deps.queue, now: deps.clock() },
+    claimed.filter((c) => c.status === "failed").map((c) => c.id),
+  );
+  if (afterWrite) throw afterWrite.error;
   return outcomes;
 }
 

@@ -287,6 +287,39 @@ describe("send pipeline: provider errors", () => {
     expect((await twilio.calls()).map((c) => c.to)).toEqual(phones);
   });
 
+  it("a paced batch's write that fails while it sends is taken again by the next: every outcome lands once", async () => {
+    // The first outcome write (the only batch that sets twilio_sid) fails once; the batch goes on sending.
+    let failures = 0;
+    const d1 = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "batch")
+          return async (statements: D1PreparedStatement[]) => {
+            const sqlOf = (s: D1PreparedStatement) => (s as unknown as { statement: string }).statement;
+            if (failures === 0 && statements.some((s) => /"twilio_sid" =/.test(sqlOf(s) ?? ""))) {
+              failures++;
+              throw new Error("D1_ERROR: simulated outage");
+            }
+            return target.batch(statements);
+          };
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 2 }, dbOverride: createDb(d1) });
+    const phones = Array.from({ length: 5 }, () => uniquePhone());
+    await createTestTexts(deps.db, queue, phones, "retried");
+    expect((await sendMessages(queue.takeSendJobs(), deps)).size).toBe(0);
+    expect(failures).toBe(1);
+    const rows = await deps.db.all<{ status: string; twilio_sid: string }>(
+      sql`SELECT status, twilio_sid FROM messages WHERE phone IN (SELECT value FROM json_each(${JSON.stringify(phones)}))
+        AND direction = 'outbound' AND kind = 'test'`,
+    );
+    const calls = await twilio.calls();
+    expect(calls.map((c) => c.to)).toEqual(phones);
+    expect(rows.map((r) => r.status)).toEqual(phones.map(() => "sent"));
+    expect(new Set(rows.map((r) => r.twilio_sid))).toEqual(new Set(calls.map((c) => c.sid)));
+  });
+
   it("a STOP that arrives while a message waits for its paced slot stops it", async () => {
     const { deps, twilio, queue } = await pipeline({ config: { smsRatePerSecond: 1 } });
     const phones = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
