@@ -18,7 +18,8 @@ export function uniquePhone(areaCodes: readonly string[] = AREA_CODES): string {
     const area = areaCodes[n(0, areaCodes.length - 1)]; // assessPhone refuses area codes not in service
     const exchange = `${n(2, 9)}${n(0, 9)}${n(2, 9)}`;
     const phone = `+1${area}${exchange}${String(n(0, 9999)).padStart(4, "0")}`;
-    if (!/^\+1(800|833|844|855|866|877|888|900)/.test(phone) && !used.has(phone)) {
+    // Never 555: its 01XX lines are fictional and assessPhone refuses them (1 number in 64,000 drawn made a test fail).
+    if (exchange !== "555" && !/^\+1(800|833|844|855|866|877|888|900)/.test(phone) && !used.has(phone)) {
       used.add(phone);
       return phone;
     }
