@@ -779,7 +779,7 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
   // A contact's first accepted SMS fixes its sticky sender (decision 045).
   const contactOf = new Map(work.map((w) => [w.id, w.channel === "sms" ? w.contactId : null]));
   /** One write: the chunk's outcomes and what goes with them, in one transaction; false when it did not commit. */
-  const recordOutcomes = async (chunk: Outcome[], last: boolean): Promise<boolean> => {
+  const recordOutcomes = async (chunk: Outcome[], last: boolean, alsoFailed: number[] = []): Promise<boolean> => {
     const sentByCampaign = new Map<number, number>();
     for (const r of chunk) {
       const campaignId = campaignOf.get(r.id);
@@ -832,11 +832,10 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     try {
       if (sids.length)
         await applyBacklogRows(db, deps.clock(), written.at(-1) as Parameters<typeof applyBacklogRows>[2], deps);
-      await runFinalFailureHooks(
-        deps.hooks.finalFailure,
-        { db, queue: deps.queue, now: deps.clock() },
-        chunk.filter((r) => r.status === "failed").map((r) => r.id),
-      );
+      await runFinalFailureHooks(deps.hooks.finalFailure, { db, queue: deps.queue, now: deps.clock() }, [
+        ...alsoFailed,
+        ...chunk.filter((r) => r.status === "failed").map((r) => r.id),
+      ]);
     } catch (error) {
       if (last) throw error;
       afterWrite ??= { error };
@@ -913,11 +912,11 @@ export async function sendMessages(jobs: SendJob[], deps: SendDeps): Promise<Job
     stopped = true;
     while (flushing) await flushing;
   }
-  await recordOutcomes(pending.splice(0), true);
-  // The claim's final failures (it returns each row's new status); the outcomes' ran with their writes.
-  await runFinalFailureHooks(
-    deps.hooks.finalFailure,
-    { db, queue: deps.queue, now: deps.clock() },
+  // The last write's hooks also hear of the claim's final failures (it returns each row's new status): an unpaced
+  // batch tells them once, as before.
+  await recordOutcomes(
+    pending.splice(0),
+    true,
     claimed.filter((c) => c.status === "failed").map((c) => c.id),
   );
   if (afterWrite) throw afterWrite.error;
