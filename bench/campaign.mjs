@@ -9,14 +9,17 @@
 //    enrolments not yet due: once with nothing due, once with D due enrolments of another campaign.
 //
 //   node bench/campaign.mjs [--count 10000] [--big 100000] [--due 1000] [--timeout 900] [--skip-ceilings] [--cpu-profile]
-//                           [--rounds 3]
+//                           [--rounds 3] [--app-dir <copy of the project>] [--d1-apart]
 //
 // --cpu-profile samples the Worker's isolate during the 10k step run and prints the functions with the most self time
 // (bench/lib/cpu-profile.mjs), as bench/broadcast.mjs does.
+// --app-dir bundles another copy of the project (node_modules symlinked), to measure a change beside this one.
+// --d1-apart (a diagnostic, not the budgets' configuration): D1 in a workerd process of its own
+// (bench/lib/d1-host-worker.js), so the run tells the CPU D1 spends per text apart from Helio's.
 //
 // Miniflare is driven directly, as in bench/broadcast.mjs (no `wrangler dev` proxy). Exits 1 on a duplicate or lost
 // message or a wrong enrolment count, 2 on an error.
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   alternatingRounds,
   bareConsumer,
@@ -59,6 +62,9 @@ const DUE = countFlag(flags, "due", 1000, MAX_RECIPIENTS);
 const ROUNDS = countFlag(flags, "rounds", 3, 9);
 const TIMEOUT_MS = Number(flags.timeout ?? 900) * 1000;
 const CPU_PROFILE = Boolean(flags["cpu-profile"]);
+// Another copy of the project (node_modules symlinked) to measure a change beside this one, as in bench/broadcast.mjs.
+const APP_DIR = flags["app-dir"] ? resolve(String(flags["app-dir"])) : root;
+const D1_APART = Boolean(flags["d1-apart"]);
 if (DUE > Math.min(BIG, 10_000))
   throw new Error("--due must be at most --big and at most 10000 (picked contacts per request)");
 
@@ -130,6 +136,7 @@ async function throughputRun(scriptPath, fake, tz, { cpuProfile = CPU_PROFILE } 
   const { account, depth, h } = await startHelioOnFake(fake, {
     scriptPath,
     cleanups,
+    d1Apart: D1_APART,
     ...(cpuProfile ? { mfOptions: { inspectorPort: 0 } } : {}),
   });
   await migrate(h.db);
@@ -142,6 +149,7 @@ async function throughputRun(scriptPath, fake, tz, { cpuProfile = CPU_PROFILE } 
   const sampler = cpuProfile ? await startCpuProfile({ port: Number((await h.mf.getInspectorURL()).port) }) : null;
   const start = Date.now();
   const cpuBefore = workerdCpuMs();
+  const d1CpuBefore = D1_APART ? workerdCpuMs(h.d1Pids) : 0;
   let ticksSeconds = null;
   const ticks = Promise.all([runCron(h.mf), runCron(h.mf)]).then(() => (ticksSeconds = (Date.now() - start) / 1000));
   const sentCount = async () =>
@@ -165,6 +173,8 @@ async function throughputRun(scriptPath, fake, tz, { cpuProfile = CPU_PROFILE } 
     `the two cron ticks (dispatch: 10,000 step messages created and queued) returned after ${ticksSeconds?.toFixed(2)} s of ${((done - start) / 1000).toFixed(2)} s`,
   );
   const cpuMsPerMessage = (workerdCpuMs() - cpuBefore) / COUNT;
+  // --d1-apart: the part of it D1's own process spent (SQLite, Miniflare's D1 object, the host's HTTP).
+  const d1CpuMsPerMessage = D1_APART ? (workerdCpuMs(h.d1Pids) - d1CpuBefore) / COUNT : null;
   if (sampler) console.log(await sampler.stop({ bundlePath: join(scriptPath, "..", "app.js") }));
   const { results: rows } = await h.db
     .prepare("SELECT status, twilio_sid, phone, idempotency_key FROM messages WHERE campaign_id = ?")
@@ -186,7 +196,7 @@ async function throughputRun(scriptPath, fake, tz, { cpuProfile = CPU_PROFILE } 
   const seconds = (done - start) / 1000;
   const campaign = await campaignRow(h.db, c.id);
   while (cleanups.length > depth) await cleanups.pop()();
-  return { seconds, rate: COUNT / seconds, check, campaign, cpuMsPerMessage };
+  return { seconds, rate: COUNT / seconds, check, campaign, cpuMsPerMessage, d1CpuMsPerMessage };
 }
 
 async function bigRun(scriptPath, fake, tz) {
@@ -194,6 +204,7 @@ async function bigRun(scriptPath, fake, tz) {
   const { depth, h } = await startHelioOnFake(fake, {
     scriptPath,
     cleanups,
+    d1Apart: D1_APART,
     mfOptions: stdio.mfOptions,
   });
   await migrate(h.db);
@@ -299,7 +310,12 @@ async function bigRun(scriptPath, fake, tz) {
 async function main() {
   const tz = daytimeZone();
   log(`contacts' time zone ${tz.zone} (local ${tz.local}) keeps the run inside quiet-hours windows`);
-  const { scriptPath, fake } = await bundleAndFakeTwilio({ cleanups, log });
+  const { scriptPath, fake } = await bundleAndFakeTwilio({
+    cleanups,
+    log,
+    appDir: APP_DIR,
+    wrapper: D1_APART ? "d1-apart-worker.js" : null,
+  });
 
   log(`1. ${COUNT}-contact campaign step: cron → queue → fake Twilio…`);
   let bare = null;
@@ -396,13 +412,13 @@ async function main() {
     loop6 && measured
       ? dispatchShares(measured.helio, { loop6, workerLoop: { ...workerLoop, rate: measured.worker } })
       : "",
-    `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""}${workerLoop ? `, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
+    `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${helio.d1CpuMsPerMessage !== null ? ` (D1's own process ${fmt(helio.d1CpuMsPerMessage, 3)} of it, --d1-apart)` : ""}${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""}${workerLoop ? `, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
     `Start 100k / bare insert: ${fmt(enrolRatio, 2)}× (goal ≤ 2×: ${enrolRatio <= 2 ? "MET" : "NOT MET"})`,
     `Cron tick, ${fmt(big.notDue)} enrolments not yet due: nothing due → dispatcher read ${big.idle.rowsRead} rows (${JSON.stringify(big.idle)}); ` +
       `${big.busy.due} due → due scan read ${big.busy.dueScanRowsRead} rows, all reads ${big.busy.rowsRead} (due scan + campaign/step/contact lookups; ${JSON.stringify(big.busy)}); ` +
       `goal ≤ due + a small constant: due scan ${big.busy.dueScanRowsRead <= 2 * big.busy.due + 10 && big.idle.rowsRead <= 10 ? "grows with due rows only, not with the not-yet-due ones" : "CHECK"}`,
     `Due query plan: ${big.plan}`,
-    ...benchFooter({ t0, loadAtStart, root }),
+    ...benchFooter({ t0, loadAtStart, root: APP_DIR }),
   ];
   console.log(out.filter((l) => l !== null).join("\n"));
   const failures = [];

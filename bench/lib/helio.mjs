@@ -10,6 +10,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import { startFakeTwilio } from "../../tests/fakes/fake-twilio.mjs";
 import { hashPassword } from "../../app/auth/password-hash.js";
 import { firstNameFor, phoneFor } from "./recipients.mjs";
+import { workerdPids } from "./util.mjs";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 const offlineEnv = {
@@ -98,10 +99,40 @@ export function bundleWorker(
  *   profiling wrapper's BENCH_IN_PROCESS_TWILIO; mfOptions: extra Miniflare options, e.g. handleRuntimeStdio;
  *   persist: an existing D1 directory to open instead of a fresh one — the caller removes it)
  */
-export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bindings = {}, mfOptions = {}, persist }) {
+export async function startHelio({
+  scriptPath,
+  twilio,
+  from,
+  rate,
+  cleanups,
+  bindings = {},
+  mfOptions = {},
+  persist,
+  d1Apart = false,
+}) {
   if (!persist) {
     persist = mkdtempSync(join(tmpdir(), "helio-bench-d1-"));
     cleanups.push(async () => rmSync(persist, { recursive: true, force: true }));
+  }
+  // d1Apart: the database in a workerd process of its own, Helio's entry the d1-apart wrapper (bundleWorker's
+  // `wrapper: "d1-apart-worker.js"`) forwarding every statement to it — production's shape, where D1's SQLite does
+  // not run on the Worker's thread.
+  let host = null;
+  let d1Pids = [];
+  if (d1Apart) {
+    const before = new Set(workerdPids());
+    host = new Miniflare({
+      ...MF_BASE,
+      modules: true,
+      scriptPath: fileURLToPath(new URL("./d1-host-worker.js", import.meta.url)),
+      d1Databases: { DB: "helio-bench" },
+      d1Persist: persist,
+      host: "127.0.0.1",
+      port: 0,
+    });
+    cleanups.push(() => host.dispose());
+    bindings = { ...bindings, BENCH_D1_URL: String(await host.ready) };
+    d1Pids = workerdPids().filter((pid) => !before.has(pid));
   }
   const modulesRoot = join(scriptPath, "..");
   const mf = new Miniflare({
@@ -110,8 +141,7 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
     // Listed by hand: the bundle contains a dynamic import(), which Miniflare's module walker refuses. The
     // profiling wrapper (first, so it is the entry) imports ./app.js.
     modules: [...new Set([scriptPath, join(modulesRoot, "app.js")])].map((path) => ({ type: "ESModule", path })),
-    d1Databases: { DB: "helio-bench" },
-    d1Persist: persist,
+    ...(host ? {} : { d1Databases: { DB: "helio-bench" }, d1Persist: persist }),
     // The message archive's bucket (wrangler.toml), in memory: the cron tick's archive task finds nothing that old.
     r2Buckets: { ARCHIVE: "helio-archive", MEDIA: "helio-media" },
     queueProducers: { JOBS: { queueName: QUEUE }, TASKS: { queueName: TASK_QUEUE } },
@@ -134,8 +164,8 @@ export async function startHelio({ scriptPath, twilio, from, rate, cleanups, bin
   });
   cleanups.push(() => mf.dispose());
   await mf.ready;
-  const db = await mf.getD1Database("DB");
-  return { mf, db, persist };
+  const db = await (host ?? mf).getD1Database("DB");
+  return { mf, db, persist, d1Pids };
 }
 
 /** The sender every bench run's fake Twilio account sends from. */
@@ -281,11 +311,12 @@ export async function statusCounts(db, broadcastId) {
  * A bench's start: a temp folder, the Worker bundled into it, and a fake Twilio on loopback (both removed by
  * `cleanups`). Returns the bundle's path and the fake.
  */
-export async function bundleAndFakeTwilio({ cleanups, log }) {
+export async function bundleAndFakeTwilio({ cleanups, log, appDir = root, wrapper = null }) {
   const tmp = mkdtempSync(join(tmpdir(), "helio-bench-"));
   cleanups.push(async () => rmSync(tmp, { recursive: true, force: true }));
   log("bundling the Worker (wrangler deploy --dry-run)…");
-  const scriptPath = bundleWorker(join(tmp, "bundle"));
+  if (appDir !== root) log(`measuring the app in ${appDir}`);
+  const scriptPath = bundleWorker(join(tmp, "bundle"), { appDir, wrapper });
   const fake = await startFakeTwilio({
     accountSid: "AC" + randomBytes(16).toString("hex"),
     authToken: randomBytes(16).toString("hex"),

@@ -82,11 +82,18 @@ function descendants() {
  * run is what Miniflare's runtime spent on it: the Worker's JavaScript, and also local D1's SQLite and the runtime's
  * own I/O, which production does not bill to the Worker — so it is an upper bound on billed CPU.
  */
-export function workerdCpuMs() {
+export function workerdCpuMs(pids = null) {
   const tick = 1000 / 100; // USER_HZ is 100 on Linux
   return descendants()
-    .filter((p) => p.name.startsWith("workerd"))
+    .filter((p) => p.name.startsWith("workerd") && (!pids || pids.includes(p.pid)))
     .reduce((sum, p) => sum + (Number(p.fields[11]) + Number(p.fields[12])) * tick, 0);
+}
+
+/** The workerd processes this process started, by pid (to tell one Miniflare's apart: the pids new after it starts). */
+export function workerdPids() {
+  return descendants()
+    .filter((p) => p.name.startsWith("workerd"))
+    .map((p) => p.pid);
 }
 
 /** Open fds of this process and every process it started (workerd), to catch leaks such as CLOSE_WAIT piles. */
