@@ -413,12 +413,16 @@ async function main() {
       ? dispatchShares(measured.helio, { loop6, workerLoop: { ...workerLoop, rate: measured.worker } })
       : "",
     `CPU in workerd per message: campaign send ${fmt(helio.cpuMsPerMessage, 3)} ms${helio.d1CpuMsPerMessage !== null ? ` (D1's own process ${fmt(helio.d1CpuMsPerMessage, 3)} of it, --d1-apart)` : ""}${bare ? `, bare consumer ${fmt(bare.cpuMsPerMessage, 3)} ms` : ""}${workerLoop ? `, minimal Worker's POSTs ${fmt(workerLoop.cpuMsPerMessage, 3)} ms` : ""} (user + system of the workerd process over the run: the Worker's JavaScript plus local D1's SQLite and the runtime's I/O, which production does not bill to the Worker — an upper bound on billed CPU)`,
+    helio.d1CpuMsPerMessage !== null && workerLoop
+      ? `--d1-apart: Helio's own process ${fmt(helio.cpuMsPerMessage - helio.d1CpuMsPerMessage, 3)} ms of CPU a text (its JavaScript, its POSTs, its side of D1's round trips), the minimal Worker's ${fmt(workerLoop.cpuMsPerMessage, 3)}: ${fmt((100 * workerLoop.cpuMsPerMessage) / (helio.cpuMsPerMessage - helio.d1CpuMsPerMessage), 1)}% of its efficiency (a diagnostic; the budget compares rates, D1 on the Worker's thread)`
+      : null,
     `Start 100k / bare insert: ${fmt(enrolRatio, 2)}× (goal ≤ 2×: ${enrolRatio <= 2 ? "MET" : "NOT MET"})`,
     `Cron tick, ${fmt(big.notDue)} enrolments not yet due: nothing due → dispatcher read ${big.idle.rowsRead} rows (${JSON.stringify(big.idle)}); ` +
       `${big.busy.due} due → due scan read ${big.busy.dueScanRowsRead} rows, all reads ${big.busy.rowsRead} (due scan + campaign/step/contact lookups; ${JSON.stringify(big.busy)}); ` +
       `goal ≤ due + a small constant: due scan ${big.busy.dueScanRowsRead <= 2 * big.busy.due + 10 && big.idle.rowsRead <= 10 ? "grows with due rows only, not with the not-yet-due ones" : "CHECK"}`,
     `Due query plan: ${big.plan}`,
-    ...benchFooter({ t0, loadAtStart, root: APP_DIR }),
+    APP_DIR !== root ? `Measured app: ${APP_DIR}` : null,
+    ...benchFooter({ t0, loadAtStart, root }),
   ];
   console.log(out.filter((l) => l !== null).join("\n"));
   const failures = [];
