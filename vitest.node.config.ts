@@ -10,12 +10,13 @@ export default defineConfig({
     name: "node",
     environment: "node",
     // workers/: wrangler.toml read by wrangler's own parser; scripts/: the backup/restore round trip; eslint/: the floors
-    // rule through ESLint's Node API.
+    // rule through ESLint's Node API; bench/: the benches' own tools (the --d1-apart binding).
     include: [
       "app/**/*.node.test.ts",
       "workers/**/*.node.test.ts",
       "scripts/**/*.node.test.mjs",
       "eslint/**/*.node.test.mjs",
+      "bench/**/*.node.test.mjs",
     ],
     testTimeout: 30_000,
   },

@@ -56,6 +56,9 @@ export const MF_BASE = {
   log: new Log(LogLevel.WARN),
 };
 
+/** Modules a wrapper entry imports besides ./app.js, copied beside it (and listed for Miniflare by startHelio). */
+const WRAPPER_MODULES = { "d1-apart-worker.js": ["remote-d1.js"] };
+
 /**
  * remix build (only when missing) + wrangler's dry-run bundle: one self-contained ESM file. Returns its path.
  * `appDir` may be a scratch copy of the project (node_modules symlinked) to measure a change without touching it.
@@ -86,8 +89,10 @@ export function bundleWorker(
   if (js.length !== 1) throw new Error(`expected one bundled .js in ${outDir}, found ${js.join(", ") || "none"}`);
   if (js[0] !== "app.js") copyFileSync(join(outDir, js[0]), join(outDir, "app.js"));
   if (!wrapper) return join(outDir, "app.js");
-  // A bench-only entry that imports ./app.js (profiled-worker.js, heap-probe-worker.js).
+  // A bench-only entry that imports ./app.js (profiled-worker.js, heap-probe-worker.js), and the modules it imports.
   copyFileSync(fileURLToPath(new URL(`./${wrapper}`, import.meta.url)), join(outDir, "entry.js"));
+  for (const module of WRAPPER_MODULES[wrapper] ?? [])
+    copyFileSync(fileURLToPath(new URL(`./${module}`, import.meta.url)), join(outDir, module));
   return join(outDir, "entry.js");
 }
 
@@ -120,19 +125,10 @@ export async function startHelio({
   let host = null;
   let d1Pids = [];
   if (d1Apart) {
-    const before = new Set(workerdPids());
-    host = new Miniflare({
-      ...MF_BASE,
-      modules: true,
-      scriptPath: fileURLToPath(new URL("./d1-host-worker.js", import.meta.url)),
-      d1Databases: { DB: "helio-bench" },
-      d1Persist: persist,
-      host: "127.0.0.1",
-      port: 0,
-    });
+    let url;
+    ({ host, url, pids: d1Pids } = await startD1Host(persist));
     cleanups.push(() => host.dispose());
-    bindings = { ...bindings, BENCH_D1_URL: String(await host.ready) };
-    d1Pids = workerdPids().filter((pid) => !before.has(pid));
+    bindings = { ...bindings, BENCH_D1_URL: url };
   }
   const modulesRoot = join(scriptPath, "..");
   const mf = new Miniflare({
@@ -140,7 +136,16 @@ export async function startHelio({
     modulesRoot,
     // Listed by hand: the bundle contains a dynamic import(), which Miniflare's module walker refuses. The
     // profiling wrapper (first, so it is the entry) imports ./app.js.
-    modules: [...new Set([scriptPath, join(modulesRoot, "app.js")])].map((path) => ({ type: "ESModule", path })),
+    modules: [
+      ...new Set([
+        scriptPath,
+        join(modulesRoot, "app.js"),
+        ...Object.values(WRAPPER_MODULES)
+          .flat()
+          .map((m) => join(modulesRoot, m))
+          .filter((path) => existsSync(path)),
+      ]),
+    ].map((path) => ({ type: "ESModule", path })),
     ...(host ? {} : { d1Databases: { DB: "helio-bench" }, d1Persist: persist }),
     // The message archive's bucket (wrangler.toml), in memory: the cron tick's archive task finds nothing that old.
     r2Buckets: { ARCHIVE: "helio-archive", MEDIA: "helio-media" },
@@ -166,6 +171,25 @@ export async function startHelio({
   await mf.ready;
   const db = await (host ?? mf).getD1Database("DB");
   return { mf, db, persist, d1Pids };
+}
+
+/**
+ * `--d1-apart`'s database: local D1 in a workerd process of its own (bench/lib/d1-host-worker.js), answering
+ * bench/lib/remote-d1.js over HTTP. Returns the Miniflare (the caller disposes it), its URL and its workerd pids.
+ */
+export async function startD1Host(persist) {
+  const before = new Set(workerdPids());
+  const host = new Miniflare({
+    ...MF_BASE,
+    modules: true,
+    scriptPath: fileURLToPath(new URL("./d1-host-worker.js", import.meta.url)),
+    d1Databases: { DB: "helio-bench" },
+    d1Persist: persist,
+    host: "127.0.0.1",
+    port: 0,
+  });
+  const url = String(await host.ready);
+  return { host, url, pids: workerdPids().filter((pid) => !before.has(pid)) };
 }
 
 /** The sender every bench run's fake Twilio account sends from. */
