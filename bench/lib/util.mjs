@@ -84,17 +84,17 @@ function descendants() {
  */
 export function workerdCpuMs(pids = null) {
   const tick = 1000 / 100; // USER_HZ is 100 on Linux
-  return descendants()
-    .filter((p) => p.name.startsWith("workerd") && (!pids || pids.includes(p.pid)))
+  return workerds()
+    .filter((p) => !pids || pids.includes(p.pid))
     .reduce((sum, p) => sum + (Number(p.fields[11]) + Number(p.fields[12])) * tick, 0);
 }
 
 /** The workerd processes this process started, by pid (to tell one Miniflare's apart: the pids new after it starts). */
 export function workerdPids() {
-  return descendants()
-    .filter((p) => p.name.startsWith("workerd"))
-    .map((p) => p.pid);
+  return workerds().map((p) => p.pid);
 }
+
+const workerds = () => descendants().filter((p) => p.name.startsWith("workerd"));
 
 /** Open fds of this process and every process it started (workerd), to catch leaks such as CLOSE_WAIT piles. */
 export function fdStats() {
